@@ -1,0 +1,52 @@
+# One-command entry points: `make test`, `make demo`, `make bench`, `make lint`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+TOOLKIT := $(VENV)/bin/toolkit
+STAMP := $(VENV)/.installed
+# Spark stays on loopback in tests, benchmarks and the demo (DESIGN.md).
+export SPARK_LOCAL_IP := 127.0.0.1
+export PYSPARK_PYTHON := $(abspath $(PY))
+
+DEMO_REPO := config_repo_template
+
+.PHONY: test demo bench lint java install clean
+
+java:
+	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
+	if [ -z "$$v" ] || [ "$$v" -lt 17 ]; then \
+	  echo "Java 17 or newer is required by pyspark 4 and was not found on PATH: install it (Debian: apt-get install openjdk-17-jre-headless)."; \
+	  exit 1; \
+	fi
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[spark,test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+test: java install
+	$(PY) -m pytest -q
+
+demo: install
+	@echo "== The process instances of the template repo, with resolved input windows and output paths"
+	$(TOOLKIT) instances --repo $(DEMO_REPO) --process hourly-clicks-summary --time 2026-11-21T10:00Z
+	$(TOOLKIT) instances --repo $(DEMO_REPO) --process daily-clicks-rollup --time 2026-11-21T00:00Z
+	@echo "== The feed 'clicks' on cluster 'primary', 2026-11-21 09:00 to 12:00 UTC"
+	$(TOOLKIT) instances --repo $(DEMO_REPO) --feed clicks --cluster primary --from 2026-11-21T09:00Z --to 2026-11-21T12:00Z
+	@echo "== The time engine on its own"
+	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
+	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
+	$(TOOLKIT) el path '/data/clicks/$${YEAR}/$${MONTH}/$${DAY}/$${HOUR}' --time 2026-11-21T10:00Z --timezone Asia/Kolkata
+
+bench: java install
+	$(PY) bench/el_bench.py
+
+lint: install
+	$(VENV)/bin/ruff check toolkit tests bench entrypoints
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

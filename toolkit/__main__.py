@@ -1,0 +1,5 @@
+"""`python -m toolkit` is the `toolkit` command."""
+
+from toolkit.cli.main import run
+
+run()

@@ -1,0 +1,28 @@
+"""The one textual time format of entities and command lines: `yyyy-MM-ddTHH:mmZ` (UTC)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+from toolkit.errors import UsageError
+
+TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}Z$"
+_TIMESTAMP = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z$")
+
+
+def parse_timestamp(text: str, what: str = "time") -> datetime:
+    """`2026-11-21T10:00Z` -> an aware UTC datetime; `what` names the value in the error."""
+    match = _TIMESTAMP.match(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        raise UsageError(f"Invalid {what} {text!r}: write it as yyyy-MM-ddTHH:mmZ in UTC, e.g. 2026-11-21T10:00Z.")
+    year, month, day, hour, minute = (int(g) for g in match.groups())
+    try:
+        return datetime(year, month, day, hour, minute, tzinfo=timezone.utc)
+    except ValueError as err:
+        raise UsageError(f"Invalid {what} {text!r}: {err}.") from None
+
+
+def format_timestamp(value: datetime) -> str:
+    """An aware datetime -> `yyyy-MM-ddTHH:mmZ` in UTC (seconds are dropped)."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%MZ")

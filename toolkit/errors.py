@@ -1,0 +1,19 @@
+"""Errors a user can act on, each carrying the exit code of DESIGN.md's contract.
+
+Every message is one sentence naming the entity, field or path and what to do. The CLI and the
+entrypoints print the message (never a traceback) and exit with `exit_code`.
+"""
+
+from __future__ import annotations
+
+
+class ToolkitError(Exception):
+    """A failure the user can understand and act on; `exit_code` follows DESIGN.md."""
+
+    exit_code: int = 1
+
+
+class UsageError(ToolkitError):
+    """A bad argument, unknown entity, invalid expression or invalid repo: fix the call (exit 2)."""
+
+    exit_code = 2
