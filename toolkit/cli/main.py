@@ -1,0 +1,40 @@
+"""Entry of the `toolkit` command: wires the verb groups and turns errors into exit codes.
+
+A ToolkitError prints its one sentence on stderr and exits with its code (DESIGN.md); usage errors of
+the command line itself (unknown option, missing argument) exit 2, typer's convention and ours. Anything else is a bug and keeps
+its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from toolkit.cli import el_commands
+from toolkit.errors import ToolkitError
+
+app = typer.Typer(
+    name="toolkit",
+    help="Feed and process lifecycle for Spark data platforms, without a server (Apache Falcon's ideas).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(el_commands.app, name="el")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with `argv` (default: sys.argv[1:]) and return the exit code."""
+    try:
+        app(args=argv, prog_name="toolkit")
+    except ToolkitError as err:
+        typer.echo(f"toolkit: {err}", err=True)
+        return err.exit_code
+    except SystemExit as stop:  # typer's standalone mode ends every run this way
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    return 0
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""Parsing, checking and evaluating EL expressions such as `now(0,-60)`,
+`formatTime(dateOffset(instanceTime(), -1, 'DAY'), 'yyyy-MMM-dd')` or `${lastMonth(0,0,0)}`.
+
+An expression is parsed and type-checked once (`parse_expression`, cached), then evaluated for many
+nominal times. Integer arguments may use + - * and parentheses (`now(-24*7, 0)`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+
+from toolkit.el.context import ELContext
+from toolkit.el.functions import FUNCTIONS, INT, TEXT, TIME, check_offset_unit, check_week_day
+from toolkit.el.java_format import format_java
+from toolkit.errors import UsageError
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<text>'[^']*'|\"[^\"]*\")|(?P<op>[-+*(),]))"
+)
+Value = datetime | str | int | None
+
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+
+
+@dataclass(frozen=True)
+class Text:
+    value: str
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    op: str
+    left: Node
+    right: Node
+
+
+Node = Number | Text | Call | Arithmetic
+
+
+class _Parser:
+    """Recursive descent over the token list; every failure names the expression and the spot."""
+
+    def __init__(self, source: str, body: str) -> None:
+        self.source = source
+        self.tokens: list[tuple[str, str]] = []
+        position = 0
+        while position < len(body):
+            if body[position:].strip() == "":
+                break
+            match = _TOKEN.match(body, position)
+            if match is None:
+                self.fail(f"unexpected {body[position:].strip()[0]!r}")
+            kind = match.lastgroup or ""
+            self.tokens.append((kind, match.group(kind)))
+            position = match.end()
+        self.index = 0
+
+    def fail(self, reason: str) -> None:
+        raise UsageError(f"Invalid EL expression {self.source!r}: {reason}.")
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def take(self, op: str | None = None) -> tuple[str, str]:
+        token = self.peek()
+        if token is None:
+            self.fail("it ends too early" if op is None else f"{op!r} expected at the end")
+        if op is not None and token != ("op", op):
+            self.fail(f"{op!r} expected, found {token[1]!r}")
+        self.index += 1
+        return token
+
+    def parse(self) -> Node:
+        if not self.tokens:
+            self.fail("it is empty")
+        node = self.sum()
+        if self.peek() is not None:
+            self.fail(f"unexpected {self.peek()[1]!r} after the expression")
+        return node
+
+    def sum(self) -> Node:
+        node = self.product()
+        while self.peek() in (("op", "+"), ("op", "-")):
+            node = Arithmetic(self.take()[1], node, self.product())
+        return node
+
+    def product(self) -> Node:
+        node = self.unary()
+        while self.peek() == ("op", "*"):
+            self.take()
+            node = Arithmetic("*", node, self.unary())
+        return node
+
+    def unary(self) -> Node:
+        if self.peek() in (("op", "-"), ("op", "+")):
+            sign = self.take()[1]
+            operand = self.unary()
+            return Arithmetic(sign, Number(0), operand)
+        return self.primary()
+
+    def primary(self) -> Node:
+        kind, value = self.take()
+        if kind == "number":
+            return Number(int(value))
+        if kind == "text":
+            return Text(value[1:-1])
+        if (kind, value) == ("op", "("):
+            node = self.sum()
+            self.take(")")
+            return node
+        if kind == "name":
+            self.take("(")
+            args: list[Node] = []
+            if self.peek() != ("op", ")"):
+                args.append(self.sum())
+                while self.peek() == ("op", ","):
+                    self.take()
+                    args.append(self.sum())
+            self.take(")")
+            return Call(value, tuple(args))
+        self.fail(f"unexpected {value!r}")
+        raise AssertionError  # fail() always raises
+
+
+def _type_of(node: Node, source: str) -> str:
+    """The result type of a node, checking every call's arity and argument types on the way."""
+    if isinstance(node, Number):
+        return INT
+    if isinstance(node, Text):
+        return TEXT
+    if isinstance(node, Arithmetic):
+        for side in (node.left, node.right):
+            if _type_of(side, source) != INT:
+                raise UsageError(f"Invalid EL expression {source!r}: {node.op} works on whole numbers only.")
+        return INT
+    function = FUNCTIONS.get(node.name)
+    if function is None:
+        raise UsageError(
+            f"Invalid EL expression {source!r}: unknown function {node.name}(); the functions are "
+            + ", ".join(f.signature for f in FUNCTIONS.values()) + "."
+        )
+    if len(node.args) != len(function.params):
+        raise UsageError(
+            f"Invalid EL expression {source!r}: {function.signature} takes {len(function.params)} "
+            f"argument{'s' if len(function.params) != 1 else ''}, {len(node.args)} given."
+        )
+    for arg, (name, wanted) in zip(node.args, function.params):
+        if _type_of(arg, source) != wanted:
+            raise UsageError(
+                f"Invalid EL expression {source!r}: argument {name} of {function.signature} must be "
+                + {INT: "a whole number", TEXT: "a quoted text", TIME: "a time such as instanceTime()"}[wanted] + "."
+            )
+        if isinstance(arg, Text) and name in _TEXT_CHECKS:
+            try:
+                _TEXT_CHECKS[name](arg.value)
+            except UsageError as err:
+                reason = str(err)
+                raise UsageError(f"Invalid EL expression {source!r}: {reason[0].lower()}{reason[1:]}") from None
+    return function.returns
+
+
+# Literal text arguments are checked when the expression is parsed, so the linter sees a bad week day,
+# unit or pattern without evaluating anything.
+_TEXT_CHECKS = {
+    "day": check_week_day,
+    "unit": check_offset_unit,
+    "pattern": lambda pattern: format_java(datetime(2000, 1, 1, tzinfo=timezone.utc), pattern),
+}
+
+
+def _functions_in(node: Node) -> frozenset[str]:
+    if isinstance(node, Call):
+        return frozenset({node.name}).union(*(_functions_in(arg) for arg in node.args))
+    if isinstance(node, Arithmetic):
+        return _functions_in(node.left) | _functions_in(node.right)
+    return frozenset()
+
+
+def _evaluate(node: Node, ctx: ELContext) -> Value:
+    if isinstance(node, (Number, Text)):
+        return node.value
+    if isinstance(node, Arithmetic):
+        left, right = _evaluate(node.left, ctx), _evaluate(node.right, ctx)
+        return left + right if node.op == "+" else left - right if node.op == "-" else left * right
+    args = [_evaluate(arg, ctx) for arg in node.args]
+    if any(arg is None for arg in args):
+        return None  # a time that is no instance stays no instance
+    return FUNCTIONS[node.name].impl(ctx, *args)
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A parsed, type-checked EL expression; `type` is "time", "text" or "int"."""
+
+    text: str
+    node: Node
+    type: str
+    functions: frozenset[str]
+
+    @property
+    def needs_available(self) -> bool:
+        """True when it uses latest() or future(), which pick among available instances."""
+        return any(FUNCTIONS[name].needs_available for name in self.functions)
+
+    def evaluate(self, ctx: ELContext) -> Value:
+        try:
+            return _evaluate(self.node, ctx)
+        except (OverflowError, ValueError):
+            raise UsageError(
+                f"EL expression {self.text!r} at {ctx.nominal:%Y-%m-%dT%H:%MZ} lies outside the years 1 to 9999."
+            ) from None
+
+    def evaluate_time(self, ctx: ELContext) -> datetime | None:
+        """Evaluate an expression that must give a time (an input's start or end, an output instance)."""
+        if self.type != TIME:
+            raise UsageError(f"EL expression {self.text!r} gives a {self.type}, not a time such as now(0,0).")
+        return self.evaluate(ctx)  # type: ignore[return-value]
+
+
+def _strip_wrapper(text: str) -> str:
+    body = text.strip()
+    if body.startswith("${") and body.endswith("}"):
+        return body[2:-1]
+    return body
+
+
+@lru_cache(maxsize=4096)
+def parse_expression(text: str) -> Expression:
+    """Parse and check `text` (optionally wrapped in `${...}`); raises UsageError naming the problem."""
+    if not isinstance(text, str):
+        raise UsageError(f"Invalid EL expression {text!r}: it must be text such as now(0,0).")
+    node = _Parser(text, _strip_wrapper(text)).parse()
+    return Expression(text, node, _type_of(node, text), _functions_in(node))

@@ -1,0 +1,154 @@
+"""The instance grid of an entity: `start + k * frequency`, k >= 0, strictly before the validity end.
+
+Every lookup is closed-form: the index of a time comes from one division (elapsed units) or one
+difference of calendar days or months, then at most a couple of corrections. Nothing walks from the
+start, so a time 80 years after the start costs what a time next to it costs.
+
+Calendar units (days, months) step the start's wall-clock time in the grid's zone; each instance is
+converted to an instant on its own by the DST rule of `timezones`. Months keep the start's day of
+month, clamped to each month's end independently (Jan 31, Feb 28, Mar 31, Apr 30).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from toolkit.el.calendar import add_days, add_months, month_index
+from toolkit.el.frequency import Frequency, TimeUnit
+from toolkit.el.timestamps import format_timestamp
+from toolkit.el.timezones import UTC, from_local, to_local
+from toolkit.errors import UsageError
+
+
+@dataclass(frozen=True)
+class InstanceGrid:
+    """Instances of an entity; `end` (exclusive) None means open-ended."""
+
+    start: datetime
+    frequency: Frequency
+    zone: ZoneInfo = field(default=ZoneInfo("UTC"))
+    end: datetime | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("start", "end"):
+            value = getattr(self, name)
+            if value is not None and value.tzinfo is None:
+                raise ValueError(f"InstanceGrid.{name} must be an aware datetime, got {value!r}")
+        # Normalise to UTC once: comparisons and arithmetic below are then plain.
+        object.__setattr__(self, "start", self.start.astimezone(UTC))
+        if self.end is not None:
+            object.__setattr__(self, "end", self.end.astimezone(UTC))
+        object.__setattr__(self, "_local_start", to_local(self.start, self.zone))
+        object.__setattr__(self, "_step", self.frequency.elapsed_seconds)
+
+    # -- unbounded arithmetic (k may be negative or beyond the end) -------------------------------
+
+    def time_of(self, k: int) -> datetime:
+        """The instant of instance number k (k = 0 is the start)."""
+        step = self._step
+        if step is not None:
+            return self.start + timedelta(seconds=step * k)
+        count = self.frequency.count * k
+        if self.frequency.unit is TimeUnit.DAYS:
+            return from_local(add_days(self._local_start, count), self.zone)
+        return from_local(add_months(self._local_start, count), self.zone)
+
+    def floor_index(self, t: datetime) -> int:
+        """The largest k with time_of(k) <= t (negative when t is before the start)."""
+        step = self._step
+        if step is not None:
+            return (t - self.start) // timedelta(seconds=step)
+        local = to_local(t, self.zone)
+        if self.frequency.unit is TimeUnit.DAYS:
+            units = (local.date() - self._local_start.date()).days
+        else:
+            units = month_index(local) - month_index(self._local_start)
+        k = units // self.frequency.count
+        # The estimate is off by at most one or two: an earlier time of day or a DST shift makes it too
+        # large; a fall-back at midnight (the local day repeats its last hour) can make it too small.
+        while self.time_of(k) > t:
+            k -= 1
+        while self.time_of(k + 1) <= t:
+            k += 1
+        return k
+
+    # -- the grid proper: 0 <= k and time_of(k) < end ------------------------------------------------
+
+    @property
+    def last_index(self) -> int | None:
+        """Index of the last instance before `end`; None when open-ended; -1 when the grid is empty."""
+        if self.end is None:
+            return None
+        k = self.floor_index(self.end)
+        return k - 1 if self.time_of(k) >= self.end else k
+
+    def _in_grid(self, k: int) -> bool:
+        last = self.last_index
+        return k >= 0 and (last is None or k <= last)
+
+    def at_or_before(self, t: datetime) -> datetime | None:
+        """The newest instance at or before t, or None when t is before the first instance."""
+        k = self.floor_index(t)
+        last = self.last_index
+        if last is not None:
+            k = min(k, last)
+        return self.time_of(k) if k >= 0 else None
+
+    def at_or_after(self, t: datetime) -> datetime | None:
+        """The oldest instance at or after t, or None when t is after the last instance."""
+        k = self.floor_index(t)
+        if k < 0:
+            k = 0
+        elif self.time_of(k) < t:
+            k += 1
+        return self.time_of(k) if self._in_grid(k) else None
+
+    def index_of(self, t: datetime) -> int | None:
+        """k when t is exactly instance k of the grid, else None."""
+        k = self.floor_index(t)
+        return k if self._in_grid(k) and self.time_of(k) == t else None
+
+    def contains(self, t: datetime) -> bool:
+        return self.index_of(t) is not None
+
+    def between(self, first: datetime, last: datetime) -> Iterator[datetime]:
+        """Instances t with first <= t <= last, oldest first; the cost is that of the instances yielded."""
+        begin = self.at_or_after(first)
+        if begin is None or begin > last:
+            return
+        k = self.floor_index(begin)
+        stop = self.floor_index(last)
+        end_index = self.last_index
+        if end_index is not None:
+            stop = min(stop, end_index)
+        for i in range(k, stop + 1):
+            yield self.time_of(i)
+
+    def count_between(self, first: datetime, last: datetime) -> int:
+        """How many instances lie in [first, last], without producing them."""
+        begin = self.at_or_after(first)
+        if begin is None or begin > last:
+            return 0
+        stop = self.floor_index(last)
+        end_index = self.last_index
+        if end_index is not None:
+            stop = min(stop, end_index)
+        return max(0, stop - self.floor_index(begin) + 1)
+
+
+def require_instance(grid: InstanceGrid, t: datetime, what: str) -> int:
+    """The index of t on the grid, or a UsageError naming the instances around it."""
+    k = grid.index_of(t)
+    if k is not None:
+        return k
+    before, after = grid.at_or_before(t), grid.at_or_after(t)
+    around = ", ".join(
+        f"{label} {format_timestamp(value)}" for label, value in (("before", before), ("after", after)) if value
+    )
+    raise UsageError(
+        f"{format_timestamp(t)} is not an instance of {what}"
+        + (f"; the nearest instances are {around}." if around else "; it has no instances.")
+    )

@@ -1,0 +1,43 @@
+"""Input windows and output instances of a process instance, on a feed's grid.
+
+An expression is evaluated from the process instance's nominal time in the feed's zone, then snapped
+down to the feed's grid (the instance at or before the result). A window `start..end` is every feed
+instance between the two, both ends included, oldest first; instances that would lie before the
+feed's first instance do not exist and are left out, so a window whose end is before the first
+instance is empty. A single instance before the first one is None: no instance.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from toolkit.el.context import ELContext
+from toolkit.el.expressions import Expression, parse_expression
+from toolkit.el.grid import InstanceGrid
+
+
+def _context(nominal: datetime, grid: InstanceGrid, available: tuple[datetime, ...] | None) -> ELContext:
+    return ELContext(nominal=nominal, zone=grid.zone, grid=grid, available=available)
+
+
+def _expression(expr: str | Expression) -> Expression:
+    return expr if isinstance(expr, Expression) else parse_expression(expr)
+
+
+def resolve_instance(expr: str | Expression, nominal: datetime, grid: InstanceGrid,
+                     available: tuple[datetime, ...] | None = None) -> datetime | None:
+    """The feed instance an expression names for a nominal time, or None when there is none."""
+    value = _expression(expr).evaluate_time(_context(nominal, grid, available))
+    return None if value is None else grid.at_or_before(value)
+
+
+def resolve_window(start: str | Expression, end: str | Expression, nominal: datetime, grid: InstanceGrid,
+                   available: tuple[datetime, ...] | None = None) -> tuple[datetime, ...]:
+    """Every feed instance from the start's instance to the end's, oldest first."""
+    ctx = _context(nominal, grid, available)
+    first = _expression(start).evaluate_time(ctx)
+    last = _expression(end).evaluate_time(ctx)
+    if first is None or last is None:
+        return ()
+    snapped = grid.at_or_before(first)
+    return tuple(grid.between(snapped if snapped is not None else first, last))

@@ -1,0 +1,239 @@
+"""Path templates (`/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}`) and catalog URIs
+(`catalog:db:table#ds=${YEAR}-${MONTH}-${DAY};region=us`): one definition both formats an instance
+and parses an instance time back, strictly.
+
+Strict parsing: the literal text must match exactly, each variable must be digits of its width and a
+valid value, repeated variables must agree, and the parsed time must format back to the same text (a
+wall-clock time inside a DST gap is therefore not an instance). A text that does not parse is not an
+instance: `parse` returns None, it never guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from toolkit.el.frequency import TimeUnit
+from toolkit.el.timezones import from_local, to_local
+from toolkit.errors import UsageError
+
+# Width of each variable's digits, coarsest first; the order also gives a template's granularity.
+DATE_VARIABLES: Mapping[str, int] = {"YEAR": 4, "MONTH": 2, "DAY": 2, "HOUR": 2, "MINUTE": 2}
+_GRANULARITY = {"YEAR": None, "MONTH": TimeUnit.MONTHS, "DAY": TimeUnit.DAYS, "HOUR": TimeUnit.HOURS,
+                "MINUTE": TimeUnit.MINUTES}
+_VARIABLE = re.compile(r"\$\{([^}]*)\}")
+_DEFAULTS = {"MONTH": 1, "DAY": 1, "HOUR": 0, "MINUTE": 0}
+
+
+def _date_fields(wall: datetime) -> dict[str, str]:
+    return {"YEAR": f"{wall.year:04d}", "MONTH": f"{wall.month:02d}", "DAY": f"{wall.day:02d}",
+            "HOUR": f"{wall.hour:02d}", "MINUTE": f"{wall.minute:02d}"}
+
+
+@dataclass(frozen=True)
+class TemplateText:
+    """One string with date variables; the shared core of path templates and partition values."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in _VARIABLE.findall(self.text) if name not in DATE_VARIABLES]
+        if unknown:
+            raise UsageError(
+                f"Unknown variable ${{{unknown[0]}}} in template {self.text!r}: the variables are "
+                + ", ".join(f"${{{name}}}" for name in DATE_VARIABLES) + "."
+            )
+        pieces = []
+        position = 0
+        for match in _VARIABLE.finditer(self.text):
+            pieces.append(re.escape(self.text[position:match.start()]))
+            name = match.group(1)
+            pieces.append(f"(?P<{name}_{len(pieces)}>[0-9]{{{DATE_VARIABLES[name]}}})")
+            position = match.end()
+        pieces.append(re.escape(self.text[position:]))
+        object.__setattr__(self, "_regex", re.compile("".join(pieces)))
+        object.__setattr__(self, "variables", frozenset(_VARIABLE.findall(self.text)))
+
+    def render(self, fields: Mapping[str, str]) -> str:
+        return _VARIABLE.sub(lambda m: fields[m.group(1)], self.text)
+
+    def match(self, value: str) -> dict[str, int] | None:
+        """The variables' values in `value`, or None when it does not match or repeats disagree."""
+        found = self._regex.fullmatch(value)
+        if found is None:
+            return None
+        values: dict[str, int] = {}
+        for group, digits in found.groupdict().items():
+            name = group.rsplit("_", 1)[0]
+            number = int(digits)
+            if values.setdefault(name, number) != number:
+                return None
+        return values
+
+
+def _granularity(variables: frozenset[str]) -> TimeUnit | None:
+    """The finest unit the variables date, e.g. HOURS for YEAR/MONTH/DAY/HOUR; None without a variable."""
+    finest = None
+    for name in DATE_VARIABLES:
+        if name in variables:
+            finest = name
+    if finest == "YEAR":
+        return TimeUnit.MONTHS  # yearly instances are dated to the month of January
+    return _GRANULARITY[finest] if finest else None
+
+
+def _time_from(values: Mapping[str, int], zone: ZoneInfo) -> datetime | None:
+    try:
+        wall = datetime(values["YEAR"], *(values.get(name, default) for name, default in _DEFAULTS.items()))
+    except (ValueError, KeyError):
+        return None
+    return from_local(wall, zone)
+
+
+@dataclass(frozen=True)
+class PathTemplate:
+    """A feed location template; formats the path of an instance and parses an instance back."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_template", TemplateText(self.text))
+
+    @property
+    def variables(self) -> frozenset[str]:
+        return self._template.variables
+
+    @property
+    def is_dated(self) -> bool:
+        """True when the path has date variables (retention and instance listing need them)."""
+        return bool(self.variables)
+
+    @property
+    def can_date_instances(self) -> bool:
+        """A dated template needs ${YEAR}; without it a path cannot be turned back into a time."""
+        return "YEAR" in self.variables
+
+    @property
+    def granularity(self) -> TimeUnit | None:
+        return _granularity(self.variables)
+
+    @property
+    def static_prefix(self) -> str:
+        """The directory before the first variable (`/data/clicks` of `/data/clicks/${YEAR}/...`)."""
+        first = self.text.find("${")
+        if first < 0:
+            return self.text.rstrip("/") or "/"
+        cut = self.text.rfind("/", 0, first)
+        return self.text[:cut] if cut > 0 else ("/" if cut == 0 else "")
+
+    @property
+    def depth(self) -> int:
+        """Number of path segments; an instance path has exactly this many."""
+        return len([part for part in self.text.split("/") if part])
+
+    def format(self, t: datetime, zone: ZoneInfo) -> str:
+        """The path of the instance at t, with variables rendered in `zone`."""
+        return self._template.render(_date_fields(to_local(t, zone)))
+
+    def parse(self, path: str, zone: ZoneInfo) -> datetime | None:
+        """The instance time of `path`, or None when `path` is not an instance of this template."""
+        if not self.can_date_instances:
+            return None
+        values = self._template.match(path)
+        if values is None:
+            return None
+        t = _time_from(values, zone)
+        return t if t is not None and self.format(t, zone) == path else None
+
+
+_CATALOG = re.compile(r"^catalog:(?P<db>[A-Za-z0-9_]+):(?P<table>[A-Za-z0-9_]+)#(?P<spec>.+)$")
+_PARTITION = re.compile(r"^(?P<key>[A-Za-z0-9_]+)=(?P<value>[^;=]+)$")
+
+
+@dataclass(frozen=True)
+class CatalogTemplate:
+    """A table feed's URI `catalog:db:table#k1=v1;k2=v2`; values may carry date variables."""
+
+    uri: str
+
+    def __post_init__(self) -> None:
+        match = _CATALOG.match(self.uri.strip()) if isinstance(self.uri, str) else None
+        if match is None:
+            raise UsageError(
+                f"Invalid catalog URI {self.uri!r}: write catalog:database:table#key=value;key=value, "
+                "e.g. catalog:clicks_db:clicks#ds=${YEAR}-${MONTH}-${DAY}."
+            )
+        partitions: dict[str, TemplateText] = {}
+        for item in match.group("spec").split(";"):
+            part = _PARTITION.match(item.strip())
+            if part is None:
+                raise UsageError(
+                    f"Invalid partition {item!r} in catalog URI {self.uri!r}: write key=value, separated by ';'."
+                )
+            if part.group("key") in partitions:
+                raise UsageError(f"Partition key {part.group('key')!r} repeats in catalog URI {self.uri!r}.")
+            partitions[part.group("key")] = TemplateText(part.group("value"))
+        object.__setattr__(self, "database", match.group("db"))
+        object.__setattr__(self, "table", match.group("table"))
+        object.__setattr__(self, "_partitions", partitions)
+
+    @property
+    def partition_keys(self) -> tuple[str, ...]:
+        return tuple(self._partitions)
+
+    @property
+    def variables(self) -> frozenset[str]:
+        return frozenset().union(*(value.variables for value in self._partitions.values()))
+
+    @property
+    def dated_keys(self) -> tuple[str, ...]:
+        return tuple(key for key, value in self._partitions.items() if value.variables)
+
+    @property
+    def static_partitions(self) -> dict[str, str]:
+        """Keys whose value has no variable, with that value (`region=us`)."""
+        return {key: value.text for key, value in self._partitions.items() if not value.variables}
+
+    @property
+    def can_date_instances(self) -> bool:
+        return "YEAR" in self.variables
+
+    @property
+    def granularity(self) -> TimeUnit | None:
+        return _granularity(self.variables)
+
+    def format(self, t: datetime, zone: ZoneInfo) -> dict[str, str]:
+        """The partition spec of the instance at t, in URI order."""
+        fields = _date_fields(to_local(t, zone))
+        return {key: value.render(fields) for key, value in self._partitions.items()}
+
+    def format_spec(self, t: datetime, zone: ZoneInfo) -> str:
+        """The partition spec as `k1=v1;k2=v2` text."""
+        return ";".join(f"{key}={value}" for key, value in self.format(t, zone).items())
+
+    def parse(self, spec: Mapping[str, str], zone: ZoneInfo) -> datetime | None:
+        """The instance time of a partition, or None when it is not an instance of this URI.
+
+        Every key of the URI must be present; static values must be equal; keys of the partition that
+        the URI does not name (a table partitioned more finely) are not looked at.
+        """
+        if not self.can_date_instances:
+            return None
+        values: dict[str, int] = {}
+        for key, template in self._partitions.items():
+            if key not in spec:
+                return None
+            found = template.match(str(spec[key]))
+            if found is None:
+                return None
+            for name, number in found.items():
+                if values.setdefault(name, number) != number:
+                    return None
+        t = _time_from(values, zone)
+        if t is None:
+            return None
+        rendered = self.format(t, zone)
+        return t if all(rendered[key] == str(spec[key]) for key in rendered) else None
