@@ -17,7 +17,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from toolkit.el.frequency import TimeUnit
-from toolkit.el.timezones import from_local, to_local
+from toolkit.el.timezones import from_local
 from toolkit.errors import UsageError
 
 # Width of each variable's digits, coarsest first; the order also gives a template's granularity.
@@ -28,9 +28,9 @@ _VARIABLE = re.compile(r"\$\{([^}]*)\}")
 _DEFAULTS = {"MONTH": 1, "DAY": 1, "HOUR": 0, "MINUTE": 0}
 
 
-def _date_fields(wall: datetime) -> dict[str, str]:
-    return {"YEAR": f"{wall.year:04d}", "MONTH": f"{wall.month:02d}", "DAY": f"{wall.day:02d}",
-            "HOUR": f"{wall.hour:02d}", "MINUTE": f"{wall.minute:02d}"}
+# How each variable renders from a datetime, as a str.format field: rendering is one format() call.
+_FIELD_FORMAT = {"YEAR": "{0.year:04d}", "MONTH": "{0.month:02d}", "DAY": "{0.day:02d}",
+                 "HOUR": "{0.hour:02d}", "MINUTE": "{0.minute:02d}"}
 
 
 @dataclass(frozen=True)
@@ -46,19 +46,25 @@ class TemplateText:
                 f"Unknown variable ${{{unknown[0]}}} in template {self.text!r}: the variables are "
                 + ", ".join(f"${{{name}}}" for name in DATE_VARIABLES) + "."
             )
-        pieces = []
+        pieces, formats = [], []
         position = 0
         for match in _VARIABLE.finditer(self.text):
-            pieces.append(re.escape(self.text[position:match.start()]))
+            literal = self.text[position:match.start()]
+            pieces.append(re.escape(literal))
+            formats.append(literal.replace("{", "{{").replace("}", "}}"))
             name = match.group(1)
             pieces.append(f"(?P<{name}_{len(pieces)}>[0-9]{{{DATE_VARIABLES[name]}}})")
+            formats.append(_FIELD_FORMAT[name])
             position = match.end()
         pieces.append(re.escape(self.text[position:]))
+        formats.append(self.text[position:].replace("{", "{{").replace("}", "}}"))
         object.__setattr__(self, "_regex", re.compile("".join(pieces)))
+        object.__setattr__(self, "_format", "".join(formats))
         object.__setattr__(self, "variables", frozenset(_VARIABLE.findall(self.text)))
 
-    def render(self, fields: Mapping[str, str]) -> str:
-        return _VARIABLE.sub(lambda m: fields[m.group(1)], self.text)
+    def render(self, local: datetime) -> str:
+        """The text for a time, its variables taken from `local` (a datetime already in the zone)."""
+        return self._format.format(local)
 
     def match(self, value: str) -> dict[str, int] | None:
         """The variables' values in `value`, or None when it does not match or repeats disagree."""
@@ -136,7 +142,7 @@ class PathTemplate:
 
     def format(self, t: datetime, zone: ZoneInfo) -> str:
         """The path of the instance at t, with variables rendered in `zone`."""
-        return self._template.render(_date_fields(to_local(t, zone)))
+        return self._template.render(t.astimezone(zone))
 
     def parse(self, path: str, zone: ZoneInfo) -> datetime | None:
         """The instance time of `path`, or None when `path` is not an instance of this template."""
@@ -207,8 +213,8 @@ class CatalogTemplate:
 
     def format(self, t: datetime, zone: ZoneInfo) -> dict[str, str]:
         """The partition spec of the instance at t, in URI order."""
-        fields = _date_fields(to_local(t, zone))
-        return {key: value.render(fields) for key, value in self._partitions.items()}
+        local = t.astimezone(zone)
+        return {key: value.render(local) for key, value in self._partitions.items()}
 
     def format_spec(self, t: datetime, zone: ZoneInfo) -> str:
         """The partition spec as `k1=v1;k2=v2` text."""
