@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,11 +19,11 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-TimeOption = Annotated[Optional[str], typer.Option("--time", help=arguments.TIME_HELP)]
+TimeOption = Annotated[str | None, typer.Option("--time", help=arguments.TIME_HELP)]
 ZoneOption = Annotated[str, typer.Option("--timezone", help=arguments.ZONE_HELP)]
 StartOption = Annotated[str, typer.Option("--start", help="First instance of the grid, yyyy-MM-ddTHH:mmZ.")]
 FrequencyOption = Annotated[str, typer.Option("--frequency", help="minutes(n), hours(n), days(n) or months(n).")]
-EndOption = Annotated[Optional[str], typer.Option("--end", help="Validity end (exclusive), yyyy-MM-ddTHH:mmZ.")]
+EndOption = Annotated[str | None, typer.Option("--end", help="Validity end (exclusive), yyyy-MM-ddTHH:mmZ.")]
 
 
 def _print_time(value: object) -> None:
@@ -41,10 +41,10 @@ def eval_command(
     expression: Annotated[str, typer.Argument(help="EL expression, e.g. \"now(0,-60)\" or \"lastMonth(0,0,0)\".")],
     time: TimeOption = None,
     timezone: ZoneOption = "UTC",
-    feed_frequency: Annotated[Optional[str], typer.Option(help="Snap the result to this feed's grid.")] = None,
-    feed_start: Annotated[Optional[str], typer.Option(help="The feed's first instance (with --feed-frequency).")] = None,
-    feed_end: Annotated[Optional[str], typer.Option(help="The feed's validity end (with --feed-frequency).")] = None,
-    available: Annotated[Optional[str], typer.Option(
+    feed_frequency: Annotated[str | None, typer.Option(help="Snap the result to this feed's grid.")] = None,
+    feed_start: Annotated[str | None, typer.Option(help="The feed's first instance (with --feed-frequency).")] = None,
+    feed_end: Annotated[str | None, typer.Option(help="The feed's validity end (with --feed-frequency).")] = None,
+    available: Annotated[str | None, typer.Option(
         help="Available instances T1,T2,... for latest(n) and future(n,limit).")] = None,
 ) -> None:
     """Evaluate an EL expression at a nominal time; with a feed, snap down to its instance grid.
@@ -63,7 +63,9 @@ def eval_command(
     value = parsed.evaluate(ctx)
     if feed_grid is not None and value is not None:
         if parsed.type != "time":
-            raise UsageError(f"EL expression {expression!r} gives a {parsed.type}; only a time can be snapped to a feed.")
+            raise UsageError(
+                f"EL expression {expression!r} gives a {parsed.type}; only a time can be snapped to a feed."
+            )
         value = feed_grid.at_or_before(value)
     _print_time(value)
 

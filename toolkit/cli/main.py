@@ -1,8 +1,8 @@
 """Entry of the `toolkit` command: wires the verb groups and turns errors into exit codes.
 
 A ToolkitError prints its one sentence on stderr and exits with its code (DESIGN.md); usage errors of
-the command line itself (unknown option, missing argument) exit 2, typer's convention and ours. Anything else is a bug and keeps
-its traceback.
+the command line itself (unknown option, missing argument) exit 2, typer's convention and ours.
+Anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli import el_commands
+from toolkit.cli import el_commands, instances_command
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -22,6 +22,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(el_commands.app, name="el")
+app.command("instances")(instances_command.instances_command)
 
 
 def main(argv: list[str] | None = None) -> int:

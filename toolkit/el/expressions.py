@@ -156,7 +156,7 @@ def _type_of(node: Node, source: str) -> str:
             f"Invalid EL expression {source!r}: {function.signature} takes {len(function.params)} "
             f"argument{'s' if len(function.params) != 1 else ''}, {len(node.args)} given."
         )
-    for arg, (name, wanted) in zip(node.args, function.params):
+    for arg, (name, wanted) in zip(node.args, function.params, strict=True):
         if _type_of(arg, source) != wanted:
             raise UsageError(
                 f"Invalid EL expression {source!r}: argument {name} of {function.signature} must be "

@@ -1,0 +1,5 @@
+"""Shared test settings: Spark (when a test needs it) stays on loopback, as DESIGN.md asks."""
+
+import os
+
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
