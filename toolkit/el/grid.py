@@ -51,6 +51,8 @@ class InstanceGrid:
         step = self._step
         if step is not None:
             return self.start + timedelta(seconds=step * k)
+        if k == 0:
+            return self.start  # may be the second of a repeated wall-clock time, which from_local cannot name
         count = self.frequency.count * k
         if self.frequency.unit is TimeUnit.DAYS:
             return from_local(add_days(self._local_start, count), self.zone)

@@ -69,6 +69,24 @@ _LETTERS: dict[str, Callable[[datetime, int], str]] = {
 }
 
 
+def _quoted(pattern: str, i: int, out: list[str]) -> int:
+    """Copy the literal starting with the quote at i to `out`; `''` is one quote, inside or outside."""
+    if pattern.startswith("''", i):
+        out.append("'")
+        return i + 2
+    j = i + 1
+    while j < len(pattern):
+        if pattern.startswith("''", j):
+            out.append("'")
+            j += 2
+        elif pattern[j] == "'":
+            return j + 1
+        else:
+            out.append(pattern[j])
+            j += 1
+    raise UsageError(f"Unclosed quote in time pattern {pattern!r}: close the literal text with '.")
+
+
 def format_java(t: datetime, pattern: str) -> str:
     """Format an aware datetime (already in the wanted zone) with a SimpleDateFormat pattern."""
     out: list[str] = []
@@ -76,11 +94,7 @@ def format_java(t: datetime, pattern: str) -> str:
     while i < len(pattern):
         char = pattern[i]
         if char == "'":
-            end = pattern.find("'", i + 1)
-            if end < 0:
-                raise UsageError(f"Unclosed quote in time pattern {pattern!r}: close the literal text with '.")
-            out.append("'" if end == i + 1 else pattern[i + 1:end])
-            i = end + 1
+            i = _quoted(pattern, i, out)
             continue
         if char.isascii() and char.isalpha():
             run = i
