@@ -1,0 +1,280 @@
+"""Build the typed model from a schema-valid document (see `validation.validate_document`).
+
+The schema has already checked every type, pattern and required field, so this module only converts:
+frequencies, UTC times, enums, defaults, lists to tuples and maps to read-only mappings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from toolkit.el.frequency import Frequency
+from toolkit.el.timestamps import parse_timestamp
+from toolkit.entities.document import Document
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import (
+    EMPTY_MAPPING,
+    Acl,
+    Cluster,
+    Engine,
+    Entity,
+    Feed,
+    FeedCluster,
+    FeedClusterType,
+    FeedSchema,
+    Input,
+    Interface,
+    LateArrival,
+    LateInput,
+    LateProcess,
+    Lifecycle,
+    Notification,
+    Order,
+    Output,
+    Policy,
+    Process,
+    ProcessCluster,
+    ProcessSla,
+    Retention,
+    RetentionAction,
+    RetentionStage,
+    Retry,
+    Sla,
+    SparkAttributes,
+    Validity,
+    Workflow,
+)
+
+Raw = Mapping[str, Any]
+
+
+def build_entity(doc: Document) -> Entity:
+    """The Cluster, Feed or Process that a schema-valid document describes."""
+    builders = {Kind.CLUSTER: _cluster, Kind.FEED: _feed, Kind.PROCESS: _process}
+    return builders[Kind(doc.data["kind"])](doc)
+
+
+def _common(doc: Document) -> dict[str, Any]:
+    data = doc.data
+    return {
+        "name": data["name"],
+        "description": data.get("description"),
+        "tags": _texts(data.get("tags")),
+        "acl": _acl(data.get("ACL")),
+        "properties": _texts(data.get("properties")),
+        "lint_ignore": tuple(data.get("lint", {}).get("ignore", ())),
+        "document": doc,
+    }
+
+
+def _cluster(doc: Document) -> Cluster:
+    data = doc.data
+    interfaces = {
+        type_: Interface(type=type_, endpoint=raw["endpoint"], version=raw.get("version"))
+        for type_, raw in data["interfaces"].items()
+    }
+    return Cluster(
+        **_common(doc),
+        colo=data.get("colo"),
+        interfaces=MappingProxyType(interfaces),
+        locations=_texts(data["locations"]),
+    )
+
+
+def _feed(doc: Document) -> Feed:
+    data = doc.data
+    late = data.get("late-arrival")
+    schema = data.get("schema")
+    return Feed(
+        **_common(doc),
+        frequency=Frequency.parse(data["frequency"]),
+        timezone=data.get("timezone", "UTC"),
+        partitions=tuple(data.get("partitions", ())),
+        groups=tuple(data.get("groups", ())),
+        availability_flag=data.get("availabilityFlag"),
+        sla=_sla(data.get("sla")),
+        late_arrival=None if late is None else LateArrival(cut_off=Frequency.parse(late["cut-off"])),
+        clusters=tuple(_feed_cluster(raw) for raw in data["clusters"]),
+        locations=_texts(data.get("locations")),
+        table=_table(data.get("table")),
+        notification=_notification(data.get("notification")),
+        schema=None if schema is None else FeedSchema(location=schema["location"], provider=schema["provider"]),
+        lifecycle=_lifecycle(data.get("lifecycle")),
+    )
+
+
+def _feed_cluster(raw: Raw) -> FeedCluster:
+    retention = raw.get("retention")
+    return FeedCluster(
+        name=raw["name"],
+        validity=_validity(raw["validity"]),
+        type=None if "type" not in raw else FeedClusterType(raw["type"]),
+        partition=raw.get("partition"),
+        delay=_frequency(raw.get("delay")),
+        retention=None
+        if retention is None
+        else Retention(
+            limit=Frequency.parse(retention["limit"]),
+            action=RetentionAction(retention["action"]),
+            type=retention.get("type", "instance"),
+        ),
+        sla=_sla(raw.get("sla")),
+        locations=_texts(raw.get("locations")),
+        table=_table(raw.get("table")),
+        lifecycle=_lifecycle(raw.get("lifecycle")),
+    )
+
+
+def _process(doc: Document) -> Process:
+    data = doc.data
+    workflow = data["workflow"]
+    retry = data.get("retry")
+    return Process(
+        **_common(doc),
+        frequency=Frequency.parse(data["frequency"]),
+        workflow=Workflow(
+            engine=Engine(workflow["engine"]),
+            path=workflow["path"],
+            name=workflow.get("name"),
+            version=workflow.get("version", "1.0"),
+            lib=workflow.get("lib"),
+        ),
+        clusters=tuple(
+            ProcessCluster(
+                name=raw["name"],
+                validity=_validity(raw["validity"]),
+                sla=_process_sla(raw.get("sla")),
+                version=raw.get("version", 0),
+            )
+            for raw in data["clusters"]
+        ),
+        version=data.get("version", 0),
+        pipelines=tuple(data.get("pipelines", ())),
+        parallel=data.get("parallel", 1),
+        order=Order.LAST_ONLY if data.get("order") == "ONLYLAST" else Order(data.get("order", "FIFO")),
+        timeout=_frequency(data.get("timeout")),
+        sla=_process_sla(data.get("sla")),
+        timezone=data.get("timezone", "UTC"),
+        inputs=tuple(
+            Input(
+                name=raw["name"],
+                feed=raw["feed"],
+                start=raw["start"],
+                end=raw["end"],
+                partition=raw.get("partition"),
+                optional=raw.get("optional", False),
+            )
+            for raw in data.get("inputs", ())
+        ),
+        outputs=tuple(
+            Output(name=raw["name"], feed=raw["feed"], instance=raw["instance"]) for raw in data.get("outputs", ())
+        ),
+        spark_attributes=_spark_attributes(data.get("spark-attributes")),
+        retry=None
+        if retry is None
+        else Retry(
+            policy=Policy(retry["policy"]),
+            delay=Frequency.parse(retry["delay"]),
+            attempts=retry["attempts"],
+            on_timeout=retry.get("onTimeout", False),
+        ),
+        late_process=_late_process(data.get("late-process")),
+        notification=_notification(data.get("notification")),
+    )
+
+
+def _late_process(raw: Raw | None) -> LateProcess | None:
+    if raw is None:
+        return None
+    return LateProcess(
+        policy=Policy(raw["policy"]),
+        delay=Frequency.parse(raw["delay"]),
+        late_inputs=tuple(
+            LateInput(input=item["input"], workflow_path=item["workflow-path"]) for item in raw["late-inputs"]
+        ),
+    )
+
+
+def _spark_attributes(raw: Raw | None) -> SparkAttributes | None:
+    if raw is None:
+        return None
+    return SparkAttributes(
+        master=raw.get("master"),
+        mode=raw.get("mode"),
+        name=raw.get("name"),
+        class_name=raw.get("class"),
+        jar=raw.get("jar"),
+        spark_opts=raw.get("spark-opts"),
+        args=tuple(raw.get("args", ())),
+    )
+
+
+def _validity(raw: Raw) -> Validity:
+    return Validity(start=parse_timestamp(raw["start"]), end=parse_timestamp(raw["end"]))
+
+
+def _sla(raw: Raw | None) -> Sla | None:
+    if raw is None:
+        return None
+    return Sla(low=Frequency.parse(raw["slaLow"]), high=Frequency.parse(raw["slaHigh"]))
+
+
+def _process_sla(raw: Raw | None) -> ProcessSla | None:
+    if raw is None:
+        return None
+    return ProcessSla(
+        should_start_in=_frequency(raw.get("shouldStartIn")), should_end_in=_frequency(raw.get("shouldEndIn"))
+    )
+
+
+def _lifecycle(raw: Raw | None) -> Lifecycle | None:
+    if raw is None:
+        return None
+    stage = raw.get("retention-stage")
+    return Lifecycle(
+        retention_stage=None
+        if stage is None
+        else RetentionStage(
+            policy=stage.get("policy"),
+            frequency=_frequency(stage.get("frequency")),
+            queue=stage.get("queue"),
+            priority=stage.get("priority"),
+            properties=_texts(stage.get("properties")),
+        )
+    )
+
+
+def _notification(raw: Raw | None) -> Notification | None:
+    if raw is None:
+        return None
+    recipients = tuple(address.strip() for address in raw["to"].split(",") if address.strip())
+    return Notification(type=raw.get("type", "email"), level=raw.get("level"), to=recipients)
+
+
+def _acl(raw: Raw | None) -> Acl | None:
+    if raw is None:
+        return None
+    return Acl(owner=raw.get("owner"), group=raw.get("group"), permission=raw.get("permission", "*"))
+
+
+def _table(raw: Raw | None) -> str | None:
+    return None if raw is None else raw["uri"]
+
+
+def _frequency(text: str | None) -> Frequency | None:
+    return None if text is None else Frequency.parse(text)
+
+
+def _texts(raw: Raw | None) -> Mapping[str, str]:
+    """Scalars as text, as Java properties would hold them (`true`, not `True`)."""
+    if not raw:
+        return EMPTY_MAPPING
+    return MappingProxyType({key: _text(value) for key, value in raw.items()})
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

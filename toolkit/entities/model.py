@@ -1,0 +1,412 @@
+"""The typed, immutable entity model: what every action reads instead of raw YAML.
+
+Objects are frozen dataclasses; collections are tuples and read-only mappings, so an entity handed to an
+action cannot be changed under another one. They are built only from schema-valid documents
+(`toolkit.entities.build`), so fields hold parsed values: `Frequency`, aware UTC `datetime`s, enums.
+
+Attribute names are the YAML (Falcon) names in snake_case:
+`availabilityFlag` -> `availability_flag`, `late-arrival` -> `late_arrival`, `cut-off` -> `cut_off`,
+`slaLow`/`slaHigh` -> `Sla.low`/`Sla.high`, `shouldStartIn`/`shouldEndIn` -> `should_start_in`/
+`should_end_in`, `onTimeout` -> `on_timeout`, `late-process` -> `late_process`, `late-inputs` ->
+`late_inputs`, `workflow-path` -> `workflow_path`, `ACL` -> `acl`, `spark-attributes` -> `spark_attributes`,
+`spark-opts` -> `spark_opts`, `class` -> `class_name`, `retention-stage` -> `retention_stage`,
+`lint: {ignore}` -> `lint_ignore`; a `table: {uri}` is kept as its URI string. Interfaces and locations
+are mappings keyed by their YAML keys. `span(path)` takes the YAML path, e.g. `("late-arrival", "cut-off")`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from toolkit.el.frequency import Frequency
+from toolkit.entities.document import Document, FieldPath, SourceSpan
+from toolkit.entities.kinds import EntityRef, Kind
+from toolkit.errors import UsageError
+
+EMPTY_MAPPING: Mapping[str, str] = MappingProxyType({})
+
+
+def _mapping_field() -> Any:
+    """A read-only mapping field, empty by default and left out of hashing (mappings are not hashable)."""
+    return field(default_factory=lambda: EMPTY_MAPPING, hash=False)
+
+
+class FeedClusterType(str, Enum):
+    """A source cluster produces the feed; a target receives it by replication."""
+
+    SOURCE = "source"
+    TARGET = "target"
+
+
+class RetentionAction(str, Enum):
+    """Falcon's retention actions; the toolkit's retention runs `delete`."""
+
+    DELETE = "delete"
+    ARCHIVE = "archive"
+    CHOWN = "chown"
+    CHMOD = "chmod"
+
+
+class Order(str, Enum):
+    """Which ready instance runs first; Falcon's `ONLYLAST` is read as `LAST_ONLY`."""
+
+    FIFO = "FIFO"
+    LIFO = "LIFO"
+    LAST_ONLY = "LAST_ONLY"
+
+
+class Engine(str, Enum):
+    """Workflow engines; `runnable` says whether this toolkit runs it (oozie and pig are for migration)."""
+
+    PYSPARK = "pyspark"
+    SPARK_SQL = "spark-sql"
+    HIVE = "hive"
+    OOZIE = "oozie"
+    PIG = "pig"
+
+    @property
+    def runnable(self) -> bool:
+        return self in (Engine.PYSPARK, Engine.SPARK_SQL, Engine.HIVE)
+
+
+class Policy(str, Enum):
+    """Retry and late-process policies: wait `delay`, double it each time, or one last attempt."""
+
+    PERIODIC = "periodic"
+    EXP_BACKOFF = "exp-backoff"
+    FINAL = "final"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Validity:
+    """Instances from `start` (included) to `end` (excluded), aware UTC datetimes."""
+
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class Acl:
+    owner: str | None = None
+    group: str | None = None
+    permission: str = "*"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Notification:
+    """Email addresses (`to`, split on commas) notified after each attempt or instance."""
+
+    type: str = "email"
+    level: str | None = None
+    to: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entity:
+    """What all entities share: name, description, tags, ACL, properties, lint settings and their source."""
+
+    kind: ClassVar[Kind]
+
+    name: str
+    description: str | None = None
+    tags: Mapping[str, str] = _mapping_field()
+    acl: Acl | None = None
+    properties: Mapping[str, str] = _mapping_field()
+    lint_ignore: tuple[str, ...] = ()
+    document: Document = field(compare=False, hash=False, repr=False)
+
+    @property
+    def ref(self) -> EntityRef:
+        return EntityRef(self.kind, self.name)
+
+    @property
+    def source_file(self) -> Path:
+        return self.document.file
+
+    @property
+    def folder(self) -> str:
+        """The name of the folder the file is in (the linter checks it is the kind's folder)."""
+        return self.source_file.parent.name
+
+    @property
+    def file_stem(self) -> str:
+        """The file name without extension (the linter checks it equals the entity name)."""
+        return self.source_file.stem
+
+    def span(self, path: FieldPath = ()) -> SourceSpan:
+        """Where the YAML value at `path` is, or its nearest existing parent (e.g. for a default value)."""
+        return self.document.span(path)
+
+
+# ---------------------------------------------------------------------------------------------- cluster
+
+
+@dataclass(frozen=True, kw_only=True)
+class Interface:
+    type: str
+    endpoint: str
+    version: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cluster(Entity):
+    """Endpoints (`interfaces` by type) and own paths (`locations` by name) of a cluster."""
+
+    kind: ClassVar[Kind] = Kind.CLUSTER
+
+    colo: str | None = None
+    interfaces: Mapping[str, Interface] = _mapping_field()
+    locations: Mapping[str, str] = _mapping_field()
+
+    def interface(self, type_: str) -> Interface | None:
+        return self.interfaces.get(type_)
+
+    @property
+    def write_endpoint(self) -> str | None:
+        """The root of the cluster's file system (hdfs://nn:8020, file:///var/data/primary)."""
+        write = self.interfaces.get("write")
+        return None if write is None else write.endpoint
+
+    @property
+    def registry_endpoint(self) -> str | None:
+        """The Hive metastore URI; None means Spark's embedded catalog."""
+        registry = self.interfaces.get("registry")
+        return None if registry is None else registry.endpoint
+
+    def location(self, name: str) -> str | None:
+        """The path of the `staging`, `temp` or `working` location, if defined."""
+        return self.locations.get(name)
+
+
+# ------------------------------------------------------------------------------------------------- feed
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sla:
+    """A feed's availability SLA (`slaLow`, `slaHigh`), relative to the instance time."""
+
+    low: Frequency
+    high: Frequency
+
+
+@dataclass(frozen=True, kw_only=True)
+class LateArrival:
+    cut_off: Frequency
+
+
+@dataclass(frozen=True, kw_only=True)
+class Retention:
+    limit: Frequency
+    action: RetentionAction
+    type: str = "instance"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetentionStage:
+    policy: str | None = None
+    frequency: Frequency | None = None
+    queue: str | None = None
+    priority: str | None = None
+    properties: Mapping[str, str] = _mapping_field()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lifecycle:
+    retention_stage: RetentionStage | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FeedSchema:
+    location: str
+    provider: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class FeedCluster:
+    """A feed on one cluster. Its `locations` or `table`, when given, replace the feed's storage."""
+
+    name: str
+    validity: Validity
+    type: FeedClusterType | None = None
+    partition: str | None = None
+    delay: Frequency | None = None
+    retention: Retention | None = None
+    sla: Sla | None = None
+    locations: Mapping[str, str] = _mapping_field()
+    table: str | None = None
+    lifecycle: Lifecycle | None = None
+
+    @property
+    def has_own_storage(self) -> bool:
+        return bool(self.locations) or self.table is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Feed(Entity):
+    """A dataset produced every `frequency`, stored on its clusters; see the `*_on` effective values."""
+
+    kind: ClassVar[Kind] = Kind.FEED
+
+    frequency: Frequency
+    timezone: str = "UTC"
+    partitions: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    availability_flag: str | None = None
+    sla: Sla | None = None
+    late_arrival: LateArrival | None = None
+    clusters: tuple[FeedCluster, ...] = ()
+    locations: Mapping[str, str] = _mapping_field()
+    table: str | None = None
+    notification: Notification | None = None
+    schema: FeedSchema | None = None
+    lifecycle: Lifecycle | None = None
+
+    def cluster(self, name: str) -> FeedCluster | None:
+        return next((cluster for cluster in self.clusters if cluster.name == name), None)
+
+    @property
+    def cluster_names(self) -> tuple[str, ...]:
+        return tuple(cluster.name for cluster in self.clusters)
+
+    def locations_on(self, cluster: str) -> Mapping[str, str]:
+        """The feed's locations on `cluster`: the cluster's own storage replaces the feed's, never merges.
+
+        A cluster that defines `table` has no locations, even when the feed has some.
+        """
+        feed_cluster = self._require(cluster)
+        return feed_cluster.locations if feed_cluster.has_own_storage else self.locations
+
+    def table_on(self, cluster: str) -> str | None:
+        """The catalog table URI on `cluster` (same replacement rule as `locations_on`)."""
+        feed_cluster = self._require(cluster)
+        return feed_cluster.table if feed_cluster.has_own_storage else self.table
+
+    def sla_on(self, cluster: str) -> Sla | None:
+        """The cluster's SLA when it has one, else the feed's."""
+        feed_cluster = self._require(cluster)
+        return feed_cluster.sla if feed_cluster.sla is not None else self.sla
+
+    def _require(self, name: str) -> FeedCluster:
+        feed_cluster = self.cluster(name)
+        if feed_cluster is None:
+            known = ", ".join(self.cluster_names) or "none"
+            raise UsageError(f"Feed '{self.name}' is not on cluster '{name}': its clusters are {known}.")
+        return feed_cluster
+
+
+# ---------------------------------------------------------------------------------------------- process
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProcessSla:
+    should_start_in: Frequency | None = None
+    should_end_in: Frequency | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProcessCluster:
+    name: str
+    validity: Validity
+    sla: ProcessSla | None = None
+    version: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Input:
+    """A window of `feed` instances from EL `start` to EL `end` (both included)."""
+
+    name: str
+    feed: str
+    start: str
+    end: str
+    partition: str | None = None
+    optional: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Output:
+    """The `feed` instance (an EL expression) the workflow writes."""
+
+    name: str
+    feed: str
+    instance: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Workflow:
+    engine: Engine
+    path: str
+    name: str | None = None
+    version: str = "1.0"
+    lib: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SparkAttributes:
+    master: str | None = None
+    mode: str | None = None
+    name: str | None = None
+    class_name: str | None = None
+    jar: str | None = None
+    spark_opts: str | None = None
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Retry:
+    policy: Policy
+    delay: Frequency
+    attempts: int
+    on_timeout: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class LateInput:
+    input: str
+    workflow_path: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class LateProcess:
+    policy: Policy
+    delay: Frequency
+    late_inputs: tuple[LateInput, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Process(Entity):
+    """A workflow run every `frequency` on its clusters, reading `inputs` and writing `outputs`."""
+
+    kind: ClassVar[Kind] = Kind.PROCESS
+
+    frequency: Frequency
+    workflow: Workflow
+    clusters: tuple[ProcessCluster, ...] = ()
+    version: int = 0
+    pipelines: tuple[str, ...] = ()
+    parallel: int = 1
+    order: Order = Order.FIFO
+    timeout: Frequency | None = None
+    sla: ProcessSla | None = None
+    timezone: str = "UTC"
+    inputs: tuple[Input, ...] = ()
+    outputs: tuple[Output, ...] = ()
+    spark_attributes: SparkAttributes | None = None
+    retry: Retry | None = None
+    late_process: LateProcess | None = None
+    notification: Notification | None = None
+
+    def cluster(self, name: str) -> ProcessCluster | None:
+        return next((cluster for cluster in self.clusters if cluster.name == name), None)
+
+    def input(self, name: str) -> Input | None:
+        return next((item for item in self.inputs if item.name == name), None)
+
+    def output(self, name: str) -> Output | None:
+        return next((item for item in self.outputs if item.name == name), None)

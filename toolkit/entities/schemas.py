@@ -1,0 +1,68 @@
+"""The JSON Schemas of the three entity kinds, shipped in the wheel (`toolkit/entities/schemas/*.json`).
+
+They are draft-07 so that editors' YAML language servers can use them; `validator(kind)` adds the one
+check JSON Schema patterns cannot express: a UTC time must be a real calendar time (no 2026-02-30).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft7Validator, FormatChecker
+
+from toolkit.el.timestamps import TIMESTAMP_PATTERN, parse_timestamp
+from toolkit.entities.kinds import Kind
+from toolkit.errors import UsageError
+
+TIME_FORMAT = "utc-minute"
+_TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
+
+
+def schema_text(kind: Kind) -> str:
+    """The schema file's text, as `toolkit schema --write` copies it."""
+    return resources.files("toolkit.entities").joinpath("schemas").joinpath(f"{kind.value}.json").read_text("utf-8")
+
+
+@cache
+def schema(kind: Kind) -> dict[str, Any]:
+    """The parsed schema of `kind` (shared: do not modify)."""
+    return json.loads(schema_text(kind))
+
+
+@cache
+def validator(kind: Kind) -> Draft7Validator:
+    """A reusable validator for `kind`, with the calendar check of `utc-minute` times.
+
+    It validates against a copy of the schema with every `$ref` replaced by its definition: resolving
+    references on each use was half of the validation time, and the linter validates thousands of files.
+    """
+    document = schema(kind)
+    return Draft7Validator(_inline_refs(document, document["definitions"]), format_checker=_format_checker())
+
+
+def _inline_refs(node: Any, definitions: dict[str, Any]) -> Any:
+    """`{"$ref": "#/definitions/x"}` -> a copy of definition x, recursively (the schemas have no cycles)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline_refs(definitions[node["$ref"].removeprefix("#/definitions/")], definitions)
+        return {key: _inline_refs(value, definitions) for key, value in node.items() if key != "definitions"}
+    if isinstance(node, list):
+        return [_inline_refs(item, definitions) for item in node]
+    return node
+
+
+def _format_checker() -> FormatChecker:
+    checker = FormatChecker(formats=())
+    checker.checks(TIME_FORMAT, raises=UsageError)(_is_real_time)
+    return checker
+
+
+def _is_real_time(value: object) -> bool:
+    """Only well-formed times are checked here: the schema's pattern reports the malformed ones."""
+    if isinstance(value, str) and _TIMESTAMP.match(value):
+        parse_timestamp(value)  # raises UsageError with the reason for 2026-02-30T00:00Z
+    return True
