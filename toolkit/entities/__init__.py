@@ -1,0 +1,34 @@
+"""Entities of a config repo: YAML with positions, JSON Schemas, the typed model and the repo graph.
+
+Imports no Spark: the linter and the CLI use it in a pre-commit hook. Modules, each with one job:
+`yaml_loader` (YAML -> `Document` with line/column of every value), `schemas` and `validation`
+(JSON Schema -> `Problem`s), `model` and `build` (the frozen typed entities), `loading` (one file),
+`repo` (`ConfigRepo`: all entities, lookups, dependency graph), `problems` (the shared record and codes).
+"""
+
+from toolkit.entities.document import Document, SourceSpan, format_path
+from toolkit.entities.kinds import EntityRef, Kind
+from toolkit.entities.loading import load_entity, parse_entity
+from toolkit.entities.model import Cluster, Entity, Feed, Process
+from toolkit.entities.problems import CODES, Problem, Severity
+from toolkit.entities.repo import ConfigRepo, find_repo_root, is_config_repo
+
+__all__ = [
+    "CODES",
+    "Cluster",
+    "ConfigRepo",
+    "Document",
+    "Entity",
+    "EntityRef",
+    "Feed",
+    "Kind",
+    "Problem",
+    "Process",
+    "Severity",
+    "SourceSpan",
+    "find_repo_root",
+    "format_path",
+    "is_config_repo",
+    "load_entity",
+    "parse_entity",
+]

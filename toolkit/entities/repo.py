@@ -1,0 +1,236 @@
+"""The config repo: every entity of `clusters/`, `feeds/` and `processes/`, looked up by name, and the
+dependency graph between them (what an entity uses, what uses it).
+
+`ConfigRepo.load` is for actions, which must not run on an invalid repo (exit 2). `ConfigRepo.scan` is
+for the linter: it keeps going past bad files and returns their problems. Entities are read from the
+kind folders (not recursively); an entity is filed under its `kind`, whatever folder it is in, and keeps
+its folder and file stem so the linter can check them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import TypeVar
+
+from toolkit.entities.kinds import EntityRef, Kind
+from toolkit.entities.loading import load_entity
+from toolkit.entities.model import Cluster, Entity, Feed, Process
+from toolkit.entities.problems import Problem
+from toolkit.errors import UsageError
+
+ENTITY_SUFFIXES = (".yaml", ".yml")
+
+E = TypeVar("E", bound=Entity)
+
+
+def is_config_repo(path: Path) -> bool:
+    """A directory with at least one of the folders `clusters/`, `feeds/`, `processes/`."""
+    return path.is_dir() and any((path / kind.folder).is_dir() for kind in Kind)
+
+
+def find_repo_root(path: Path) -> Path | None:
+    """The config repo that `path` (a repo, a kind folder or an entity file) belongs to, if any."""
+    start = path if path.is_dir() else path.parent
+    absolute = start.absolute()
+    for candidate in (start, *start.parents, absolute, *absolute.parents):
+        if is_config_repo(candidate):
+            return candidate
+    return None
+
+
+def entity_files(root: Path) -> list[Path]:
+    """The YAML files of the kind folders, in a stable order (kind, then file name); hidden files skipped."""
+    files: list[Path] = []
+    for kind in Kind:
+        folder = root / kind.folder
+        if folder.is_dir():
+            files.extend(
+                sorted(
+                    path
+                    for path in folder.iterdir()
+                    if path.suffix in ENTITY_SUFFIXES and not path.name.startswith(".") and path.is_file()
+                )
+            )
+    return files
+
+
+class ConfigRepo:
+    """All entities of one config repo; the first file (in `entity_files` order) wins a duplicate name."""
+
+    def __init__(self, root: Path, entities: Iterable[Entity]) -> None:
+        self.root = root
+        self.entities: tuple[Entity, ...] = tuple(entities)
+        self.clusters: Mapping[str, Cluster] = _first_by_name(self.entities, Cluster)
+        self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
+        self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)
+        self._by_kind: dict[Kind, Mapping[str, Entity]] = {
+            Kind.CLUSTER: self.clusters,
+            Kind.FEED: self.feeds,
+            Kind.PROCESS: self.processes,
+        }
+        self._dependencies = {
+            entity.ref: _references(entity) for named in self._by_kind.values() for entity in named.values()
+        }
+        dependents: dict[EntityRef, list[EntityRef]] = {}
+        for source, targets in self._dependencies.items():
+            for target in targets:
+                dependents.setdefault(target, []).append(source)
+        self._dependents = {target: tuple(sources) for target, sources in dependents.items()}
+
+    # ------------------------------------------------------------------------------------- loading
+
+    @classmethod
+    def scan(cls, path: Path | str) -> tuple[ConfigRepo, list[Problem]]:
+        """Every valid entity, and the problems of the files that are not; raises only for a non-repo path."""
+        root = _require_repo(Path(path))
+        entities: list[Entity] = []
+        problems: list[Problem] = []
+        for file in entity_files(root):
+            entity, file_problems = load_entity(file)
+            problems.extend(file_problems)
+            if entity is not None:
+                entities.append(entity)
+        return cls(root, entities), problems
+
+    @classmethod
+    def load(cls, path: Path | str) -> ConfigRepo:
+        """The repo, or UsageError (exit 2) naming the first problem when any entity is invalid."""
+        repo, problems = cls.scan(path)
+        if problems:
+            first = min(problems)
+            count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
+            raise UsageError(
+                f"Config repo {repo.display} has {count} (run `toolkit lint {repo.root}` to list them all); "
+                f"the first is {first.location}: {first.message}"
+            )
+        duplicates = repo.duplicates()
+        if duplicates:
+            group = duplicates[0]
+            files = " and ".join(str(entity.source_file) for entity in group)
+            raise UsageError(
+                f"Config repo {repo.display} defines {group[0].kind.value} '{group[0].name}' more than once, "
+                f"in {files}: rename or delete all but one."
+            )
+        return repo
+
+    @property
+    def display(self) -> str:
+        """The root as messages show it: `conf/`."""
+        return f"{self.root.as_posix().rstrip('/')}/"
+
+    def duplicates(self) -> list[tuple[Entity, ...]]:
+        """Groups of entities that share a kind and a name (files in `entity_files` order)."""
+        groups: dict[EntityRef, list[Entity]] = {}
+        for entity in self.entities:
+            groups.setdefault(entity.ref, []).append(entity)
+        return [tuple(group) for group in groups.values() if len(group) > 1]
+
+    # ------------------------------------------------------------------------------------- lookups
+
+    def cluster(self, name: str) -> Cluster:
+        """The cluster, or UsageError naming it and the known clusters."""
+        return self._lookup(self.clusters, Kind.CLUSTER, name)
+
+    def feed(self, name: str) -> Feed:
+        """The feed, or UsageError naming it and the known feeds."""
+        return self._lookup(self.feeds, Kind.FEED, name)
+
+    def process(self, name: str) -> Process:
+        """The process, or UsageError naming it and the known processes."""
+        return self._lookup(self.processes, Kind.PROCESS, name)
+
+    def get(self, ref: EntityRef) -> Entity:
+        """The entity `ref` names, or UsageError as the lookups by kind."""
+        return self._lookup(self._by_kind[ref.kind], ref.kind, ref.name)
+
+    def find(self, ref: EntityRef) -> Entity | None:
+        """The entity `ref` names, or None."""
+        return self._by_kind[ref.kind].get(ref.name)
+
+    def _lookup(self, named: Mapping[str, E], kind: Kind, name: str) -> E:
+        entity = named.get(name)
+        if entity is None:
+            names = sorted(named)
+            known = f"known {kind.folder} are {', '.join(names)}" if names else f"it has no {kind.folder}"
+            raise UsageError(f"Unknown {kind.value} '{name}' in repo {self.display}: {known}.")
+        return entity
+
+    # ------------------------------------------------------------------------------ dependency graph
+
+    def dependencies(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
+        """What `entity` refers to: a feed its clusters; a process its clusters, input and output feeds.
+
+        References are by name and may dangle (the linter reports those); a cluster depends on nothing.
+        """
+        return self._dependencies.get(_ref(entity), ())
+
+    def dependents(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
+        """What refers to `entity` (it may be missing from the repo), in `entity_files` order."""
+        return self._dependents.get(_ref(entity), ())
+
+    def transitive_dependencies(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
+        """Everything `entity` depends on, directly or not, nearest first."""
+        return _closure(_ref(entity), self.dependencies)
+
+    def transitive_dependents(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
+        """Everything that depends on `entity`, directly or not, nearest first."""
+        return _closure(_ref(entity), self.dependents)
+
+    def producers(self, feed: str) -> tuple[Process, ...]:
+        """The processes with an output on `feed`."""
+        return tuple(p for p in self.processes.values() if any(o.feed == feed for o in p.outputs))
+
+    def consumers(self, feed: str) -> tuple[Process, ...]:
+        """The processes with an input on `feed`."""
+        return tuple(p for p in self.processes.values() if any(i.feed == feed for i in p.inputs))
+
+
+def _require_repo(path: Path) -> Path:
+    if not path.exists():
+        raise UsageError(f"Config repo {path} does not exist: pass the root directory of a config repo.")
+    if not is_config_repo(path):
+        raise UsageError(
+            f"{path} is not a config repo: it has none of the folders clusters/, feeds/, processes/; "
+            "pass the root directory of a config repo."
+        )
+    return path
+
+
+def _first_by_name(entities: Iterable[Entity], cls: type[E]) -> Mapping[str, E]:
+    found: dict[str, E] = {}
+    for entity in entities:
+        if isinstance(entity, cls):
+            found.setdefault(entity.name, entity)
+    return MappingProxyType(found)
+
+
+def _ref(entity: Entity | EntityRef) -> EntityRef:
+    return entity if isinstance(entity, EntityRef) else entity.ref
+
+
+def _references(entity: Entity) -> tuple[EntityRef, ...]:
+    if isinstance(entity, Feed):
+        refs = [EntityRef(Kind.CLUSTER, cluster.name) for cluster in entity.clusters]
+    elif isinstance(entity, Process):
+        refs = [EntityRef(Kind.CLUSTER, cluster.name) for cluster in entity.clusters]
+        refs += [EntityRef(Kind.FEED, item.feed) for item in (*entity.inputs, *entity.outputs)]
+    else:
+        refs = []
+    return tuple(dict.fromkeys(refs))
+
+
+def _closure(start: EntityRef, step: Callable[[EntityRef], tuple[EntityRef, ...]]) -> tuple[EntityRef, ...]:
+    """Breadth-first reachability from `start` (excluded), safe on cycles."""
+    seen: dict[EntityRef, None] = {}
+    frontier = [start]
+    while frontier:
+        following: list[EntityRef] = []
+        for ref in frontier:
+            for target in step(ref):
+                if target != start and target not in seen:
+                    seen[target] = None
+                    following.append(target)
+        frontier = following
+    return tuple(seen)
