@@ -34,9 +34,9 @@ test: java install
 demo: install
 	@echo "== The process instances of the template repo, with resolved input windows and output paths"
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --process hourly-clicks-summary --time 2026-11-21T10:00Z
-	$(TOOLKIT) instances --repo $(DEMO_REPO) --process daily-clicks-rollup --time 2026-11-21T00:00Z
-	@echo "== The feed 'clicks' on cluster 'primary', 2026-11-21 09:00 to 12:00 UTC"
-	$(TOOLKIT) instances --repo $(DEMO_REPO) --feed clicks --cluster primary --from 2026-11-21T09:00Z --to 2026-11-21T12:00Z
+	$(TOOLKIT) instances --repo $(DEMO_REPO) --process daily-clicks-rollup --time 2026-11-21T00:00Z --format text
+	@echo "== The feed 'clicks' on cluster 'backup' (its own path there), 2026-11-21 09:00 to 12:00 UTC"
+	$(TOOLKIT) instances --repo $(DEMO_REPO) --feed clicks --cluster backup --from 2026-11-21T09:00Z --to 2026-11-21T12:00Z --format text
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z

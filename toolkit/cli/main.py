@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli import el_commands
+from toolkit.cli import el_commands, instances_command
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -22,6 +22,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(el_commands.app, name="el")
+app.command("instances")(instances_command.instances_command)
 
 
 def main(argv: list[str] | None = None) -> int:

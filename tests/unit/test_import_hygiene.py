@@ -1,0 +1,16 @@
+"""The linter, the time engine and the entity model run in pre-commit without Spark (DESIGN.md)."""
+
+import subprocess
+import sys
+
+import pytest
+
+LIGHT_MODULES = ["toolkit.el.expressions", "toolkit.el.templates", "toolkit.el.resolution", "toolkit.entities",
+                 "toolkit.entities.repo", "toolkit.instances.process_instance", "toolkit.cli.main"]
+
+
+@pytest.mark.parametrize("module", LIGHT_MODULES)
+def test_module_leaves_pyspark_out(module: str) -> None:
+    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]", f"{module} pulled in {result.stdout.strip()}"

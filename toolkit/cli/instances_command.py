@@ -1,0 +1,68 @@
+"""`toolkit instances`: what a process instance reads and writes, or a feed's instances, as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli import arguments
+from toolkit.cli.instances_text import feed_lines, process_lines
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.instances.process_instance import describe_feed_instances, resolve_process_instance
+
+
+def instances_command(
+    repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
+    process: Annotated[str | None, typer.Option("--process", help="A process: resolve its instance at --time.")] = None,
+    feed: Annotated[str | None, typer.Option("--feed", help="A feed: list its instances in --from..--to.")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", help="The cluster (required with --feed; with --process, default: every cluster of it).")] = None,
+    time: Annotated[str | None, typer.Option("--time", help=arguments.TIME_HELP)] = None,
+    from_: Annotated[str | None, typer.Option("--from", help="With --feed: first time, yyyy-MM-ddTHH:mmZ.")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="With --feed: last time (included).")] = None,
+    format_: Annotated[str, typer.Option("--format", help="json (scripts) or text (a line per instance).")] = "json",
+) -> None:
+    """Print, as JSON, the resolved inputs and outputs of one process instance (paths or partitions on
+    each cluster), or the instances of a feed on a cluster with their paths.
+
+    \b
+    toolkit instances --repo conf --process hourly-clicks-summary --time 2026-11-21T10:00Z
+    toolkit instances --repo conf --feed clicks --cluster primary --from 2026-11-21T00:00Z --to 2026-11-21T05:00Z
+    """
+    if format_ not in ("json", "text"):
+        raise UsageError(f"Unknown --format {format_!r}: use json or text.")
+    if (process is None) == (feed is None):
+        raise UsageError("Give either --process (with --time) or --feed (with --cluster, --from and --to).")
+    config = ConfigRepo.load(repo)
+    if feed is not None:
+        if cluster is None or from_ is None or to is None:
+            raise UsageError("--feed needs --cluster, --from and --to: the feed's instances on one cluster in a range.")
+        first, last = arguments.nominal_time(from_, "--from"), arguments.nominal_time(to, "--to")
+        if last < first:
+            raise UsageError(f"--to {to} is before --from {from_}: give a range that runs forward.")
+        _print(describe_feed_instances(config, feed, cluster, first, last), format_, feed_lines)
+        return
+    nominal = arguments.nominal_time(time)
+    entity = config.process(process)  # type: ignore[arg-type]
+    names = [cluster] if cluster is not None else [c.name for c in entity.clusters]
+    resolved, errors = [], []
+    for name in names:
+        try:
+            resolved.append(resolve_process_instance(config, entity.name, name, nominal).to_json())
+        except UsageError as err:
+            if cluster is not None:
+                raise
+            errors.append(err)
+    if not resolved:
+        raise errors[0]
+    _print({"process": entity.name, "time": format_timestamp(nominal), "clusters": resolved}, format_, process_lines)
+
+
+def _print(data: dict[str, object], format_: str, lines: Callable[[dict[str, object]], Iterator[str]]) -> None:
+    typer.echo(json.dumps(data, indent=2) if format_ == "json" else "\n".join(lines(data)))

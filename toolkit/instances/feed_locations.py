@@ -1,0 +1,79 @@
+"""Where the instances of a feed live on one cluster: paths under the cluster's file system root, or
+partitions of a catalog table. Cluster overrides of the feed's locations and table are applied."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from types import MappingProxyType
+from zoneinfo import ZoneInfo
+
+from toolkit.el.templates import CatalogTemplate, PathTemplate
+from toolkit.el.timestamps import format_timestamp
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Feed
+from toolkit.errors import UsageError
+
+
+def under_root(root: str, path: str) -> str:
+    """`path` (absolute, from a feed or location) resolved under a cluster's write endpoint."""
+    return root.rstrip("/") + "/" + path.lstrip("/")
+
+
+@dataclass(frozen=True)
+class FeedLocations:
+    """A feed on a cluster: its path templates by location type (data, stats, meta, tmp), or its table."""
+
+    feed: str
+    cluster: str
+    root: str
+    zone: ZoneInfo
+    paths: Mapping[str, PathTemplate]
+    table: CatalogTemplate | None
+
+    @property
+    def is_table(self) -> bool:
+        return self.table is not None
+
+    def describe(self, t: datetime, every_location: bool = False) -> dict[str, object]:
+        """The instance at t as JSON-ready data: its data path (and every location type when asked), or
+        its table partition."""
+        described: dict[str, object] = {"time": format_timestamp(t)}
+        if self.table is not None:
+            described.update(database=self.table.database, table=self.table.table,
+                             partition=self.table.format(t, self.zone),
+                             partition_spec=self.table.format_spec(t, self.zone))
+            return described
+        locations = {kind: under_root(self.root, template.format(t, self.zone))
+                     for kind, template in self.paths.items()}
+        described["path"] = locations.get("data")
+        if every_location:
+            described["locations"] = locations
+        return described
+
+
+def feed_locations(feed: Feed, cluster: Cluster) -> FeedLocations:
+    """The storage view of `feed` on `cluster`; a feed that is not on the cluster is an error."""
+    if feed.cluster(cluster.name) is None:
+        raise UsageError(
+            f"The feed '{feed.name}' is not defined on cluster '{cluster.name}': its clusters are "
+            f"{', '.join(c.name for c in feed.clusters)}."
+        )
+    if cluster.write_endpoint is None:
+        raise UsageError(
+            f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the root of its "
+            "file system (hdfs://namenode:8020 or file:///var/data/primary)."
+        )
+    table = feed.table_on(cluster.name)
+    paths = {} if table is not None else {
+        kind: PathTemplate(path) for kind, path in feed.locations_on(cluster.name).items()
+    }
+    return FeedLocations(
+        feed=feed.name,
+        cluster=cluster.name,
+        root=cluster.write_endpoint,
+        zone=resolve_zone(feed.timezone),
+        paths=MappingProxyType(paths),
+        table=CatalogTemplate(table) if table is not None else None,
+    )

@@ -1,0 +1,119 @@
+"""What one process instance reads and writes on a cluster: each input's window of feed instances
+and each output's instance, with their paths or partitions.
+
+`latest(n)` and `future(n, limit)` pick among the instances that exist; pass them per feed in
+`available`. Without them such an input is reported unresolved, with the reason, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.el.expressions import parse_expression
+from toolkit.el.grid import require_instance
+from toolkit.el.resolution import resolve_instance, resolve_window
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.grids import feed_grid, process_grid
+
+
+@dataclass(frozen=True)
+class ResolvedInput:
+    name: str
+    feed: str
+    start: str
+    end: str
+    optional: bool
+    partition: str | None
+    availability_flag: str | None
+    instances: tuple[dict[str, object], ...] | None
+    unresolved: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data = dict(self.__dict__)
+        if self.unresolved is None:
+            del data["unresolved"]
+        return data
+
+
+@dataclass(frozen=True)
+class ResolvedOutput:
+    name: str
+    feed: str
+    expression: str
+    instance: dict[str, object] | None
+
+    def to_json(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class ProcessInstance:
+    process: str
+    cluster: str
+    time: datetime
+    inputs: tuple[ResolvedInput, ...]
+    outputs: tuple[ResolvedOutput, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "cluster": self.cluster,
+            "inputs": [item.to_json() for item in self.inputs],
+            "outputs": [item.to_json() for item in self.outputs],
+        }
+
+
+def resolve_process_instance(repo: ConfigRepo, process_name: str, cluster_name: str, nominal: datetime,
+                             available: Mapping[str, tuple[datetime, ...]] | None = None) -> ProcessInstance:
+    """Resolve the instance of `process_name` at `nominal` on `cluster_name`.
+
+    `nominal` must be an instance of the process on that cluster (on its grid, inside its validity);
+    otherwise a UsageError names the instances before and after it.
+    """
+    process = repo.process(process_name)
+    cluster = repo.cluster(cluster_name)
+    require_instance(process_grid(process, cluster.name), nominal,
+                     f"process '{process.name}' on cluster '{cluster.name}'")
+    available = available or {}
+    inputs = []
+    for item in process.inputs:
+        feed = repo.feed(item.feed)
+        grid = feed_grid(feed, cluster.name)
+        where = feed_locations(feed, cluster)
+        needs_available = any(parse_expression(e).needs_available for e in (item.start, item.end))
+        if needs_available and feed.name not in available:
+            instances, unresolved = None, (
+                f"{item.start}..{item.end} picks among the instances of feed '{feed.name}' that exist; "
+                "they are known at run time"
+            )
+        else:
+            window = resolve_window(item.start, item.end, nominal, grid, available.get(feed.name))
+            instances, unresolved = tuple(where.describe(t) for t in window), None
+        inputs.append(ResolvedInput(item.name, feed.name, item.start, item.end, item.optional, item.partition,
+                                    feed.availability_flag, instances, unresolved))
+    outputs = []
+    for item in process.outputs:
+        feed = repo.feed(item.feed)
+        instance = resolve_instance(item.instance, nominal, feed_grid(feed, cluster.name))
+        described = feed_locations(feed, cluster).describe(instance) if instance is not None else None
+        outputs.append(ResolvedOutput(item.name, feed.name, item.instance, described))
+    return ProcessInstance(process.name, cluster.name, nominal, tuple(inputs), tuple(outputs))
+
+
+def describe_feed_instances(repo: ConfigRepo, feed_name: str, cluster_name: str, first: datetime,
+                            last: datetime) -> dict[str, object]:
+    """The feed's instances on a cluster in [first, last], with paths or partitions, as JSON-ready data."""
+    feed = repo.feed(feed_name)
+    cluster = repo.cluster(cluster_name)
+    where = feed_locations(feed, cluster)
+    return {
+        "feed": feed.name,
+        "cluster": cluster.name,
+        "from": format_timestamp(first),
+        "to": format_timestamp(last),
+        "instances": [where.describe(t, every_location=True)
+                      for t in feed_grid(feed, cluster.name).between(first, last)],
+    }
