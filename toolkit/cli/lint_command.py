@@ -1,0 +1,51 @@
+"""`toolkit lint`: check a config repo (or files in one) the way Falcon checked entities at submission."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.entities.problems import CODES, Severity
+from toolkit.errors import UsageError
+from toolkit.lint.reporters import REPORTERS
+from toolkit.lint.runner import all_rules, lint_paths
+
+
+def _list_rules() -> None:
+    for code, summary in sorted(CODES.items()):
+        typer.echo(f"{code}  error    {summary}")
+    for rule in all_rules():
+        typer.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.summary}")
+
+
+def lint_command(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="A config repo (default: .) or YAML files inside one; cross-entity rules always see the whole repo.",
+        show_default=False)] = None,
+    format_: Annotated[str, typer.Option("--format", help="text, json or github (workflow annotations).")] = "text",
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
+    list_rules: Annotated[bool, typer.Option("--list-rules", help="Print every rule code and what it checks.")] = False,
+) -> None:
+    """Check entities: schema, cross-entity references, EL windows, templates; every problem as
+    path:line:col: CODE message.
+
+    Exit 0 when clean (warnings allowed unless --strict), 1 when a rule fails, 2 when it cannot run.
+    Disable a rule for one entity with `lint: {ignore: [CODE]}` in its file.
+    """
+    if list_rules:
+        _list_rules()
+        return
+    if format_ not in REPORTERS:
+        raise UsageError(f"Unknown --format {format_!r}: use {', '.join(REPORTERS)}.")
+    report = lint_paths(paths or [Path(".")])
+    output = REPORTERS[format_](report.problems)
+    if output or format_ == "json":
+        typer.echo(output)
+    errors = sum(problem.severity is Severity.ERROR for problem in report.problems)
+    warnings = len(report.problems) - errors
+    if format_ == "text":
+        typer.echo(f"{report.files} file(s) checked: {errors} error(s), {warnings} warning(s).", err=True)
+    if report.failed(strict):
+        raise typer.Exit(1)

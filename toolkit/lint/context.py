@@ -1,0 +1,54 @@
+"""What rules see: the scanned repo, and cached derived values several rules need (grids, templates,
+parsed expressions), computed once per lint run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+
+from toolkit.el.expressions import Expression, parse_expression
+from toolkit.el.templates import PathTemplate
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Entity, Feed
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+
+
+class LintContext:
+    """The repo under lint: its valid entities (as the model) and the names of every entity file."""
+
+    def __init__(self, repo: ConfigRepo) -> None:
+        self.repo = repo
+        self._expressions: dict[str, Expression | UsageError] = {}
+        self._templates: dict[str, PathTemplate | UsageError] = {}
+
+    @property
+    def root(self) -> Path:
+        return self.repo.root
+
+    def entities_of(self, kind: Kind) -> Iterable[Entity]:
+        """Every entity of `kind`, duplicates included (each file is checked on its own)."""
+        return [entity for entity in self.repo.entities if entity.kind is kind]
+
+    @cached_property
+    def feeds_by_name(self) -> dict[str, Feed]:
+        return dict(self.repo.feeds)
+
+    def expression(self, text: str) -> Expression | UsageError:
+        """The parsed expression, or the error that says why it is invalid (cached)."""
+        if text not in self._expressions:
+            try:
+                self._expressions[text] = parse_expression(text)
+            except UsageError as err:
+                self._expressions[text] = err
+        return self._expressions[text]
+
+    def template(self, text: str) -> PathTemplate | UsageError:
+        """The path template, or the error naming its unknown variable (cached)."""
+        if text not in self._templates:
+            try:
+                self._templates[text] = PathTemplate(text)
+            except UsageError as err:
+                self._templates[text] = err
+        return self._templates[text]

@@ -1,0 +1,29 @@
+"""CL001: a cluster declares the interfaces every action needs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Cluster
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+REQUIRED = ("readonly", "write", "execute", "workflow")
+
+
+@register
+class RequiredInterfaces(EntityRule):
+    code = "CL001"
+    summary = "A cluster has the interfaces readonly, write, execute and workflow."
+    kind = Kind.CLUSTER
+
+    def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
+        missing = [name for name in REQUIRED if name not in entity.interfaces]
+        if missing:
+            yield Finding(
+                entity,
+                f"interfaces lacks {', '.join(missing)}; every cluster needs {', '.join(REQUIRED)} "
+                "(write is the root of its file system, e.g. hdfs://namenode:8020).",
+                ("interfaces",),
+            )

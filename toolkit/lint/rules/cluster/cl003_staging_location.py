@@ -1,0 +1,22 @@
+"""CL003: a cluster has a staging location (where actions stage data before publishing it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Cluster
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class StagingLocation(EntityRule):
+    code = "CL003"
+    summary = "A cluster has a staging location."
+    kind = Kind.CLUSTER
+
+    def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
+        if not entity.location("staging"):
+            yield Finding(entity, "locations has no staging path; add e.g. `staging: /feed-toolkit/staging`.",
+                          ("locations",))

@@ -1,0 +1,23 @@
+"""CL004: the working location (the ledger lives there) is not the staging location (cleaned by actions)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Cluster
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class WorkingNotStaging(EntityRule):
+    code = "CL004"
+    summary = "The working location, if given, differs from the staging location."
+    kind = Kind.CLUSTER
+
+    def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
+        working, staging = entity.location("working"), entity.location("staging")
+        if working and staging and working.rstrip("/") == staging.rstrip("/"):
+            yield Finding(entity, f"locations.working {working!r} is the staging path; give it a path of its own.",
+                          ("locations", "working"))

@@ -1,0 +1,23 @@
+"""CL005: property names are non-empty (duplicates are caught as duplicate YAML keys, YM003)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Cluster
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class PropertyNames(EntityRule):
+    code = "CL005"
+    summary = "Cluster property names are non-empty and unique."
+    kind = Kind.CLUSTER
+
+    def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
+        for name in entity.properties:
+            if not name.strip():
+                yield Finding(entity, f"properties has an empty name {name!r}; give every property a name.",
+                              ("properties", name), at_key=True)

@@ -1,0 +1,114 @@
+"""Find the rules, run them over the repos that the given paths belong to, and collect `Problem`s.
+
+A path is a config repo (lint all of it) or files inside one (pre-commit passes the changed files):
+the rules always see the whole repo, and report on the selected files, plus the findings of rules
+that must reach the author wherever they stand (a reference to a deleted entity).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.entities.problems import Problem, Severity
+from toolkit.entities.repo import ConfigRepo, entity_files, find_repo_root, is_config_repo
+from toolkit.errors import UsageError
+from toolkit.lint import rules as rules_package
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import REGISTRY, Finding, Rule
+
+
+def all_rules() -> list[type[Rule]]:
+    """Every registered rule, by code; importing each module of `toolkit.lint.rules` registers it."""
+    for module in pkgutil.walk_packages(rules_package.__path__, rules_package.__name__ + "."):
+        importlib.import_module(module.name)
+    return [REGISTRY[code] for code in sorted(REGISTRY)]
+
+
+@dataclass(frozen=True)
+class LintReport:
+    problems: tuple[Problem, ...]
+    files: int
+
+    def failed(self, strict: bool = False) -> bool:
+        """True when a problem is an error, or any problem at all under `strict`."""
+        return any(strict or problem.severity is Severity.ERROR for problem in self.problems)
+
+
+def _problem(rule: type[Rule], finding: Finding) -> Problem:
+    entity = finding.entity
+    span = entity.document.key_span(finding.path) if finding.at_key else entity.span(finding.path)
+    return Problem(
+        file=span.file,
+        line=span.line,
+        column=span.column,
+        code=rule.code,
+        severity=finding.severity or rule.severity,
+        message=f"{entity.kind.label} '{entity.name}': {finding.message}",
+        entity=entity.ref,
+    )
+
+
+def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
+    """Lint the repo at `root`; with `selection`, report only on those files (and cross-entity findings)."""
+    repo, problems = ConfigRepo.scan(root)
+    ctx = LintContext(repo)
+    found = list(problems)
+    for rule_class in all_rules():
+        rule = rule_class()
+        for finding in rule.check(ctx):
+            if rule_class.code in finding.entity.lint_ignore:
+                continue
+            found.append(_problem(rule_class, finding))
+    files = entity_files(repo.root)
+    if selection is not None:
+        outside = {code for code, rule in REGISTRY.items() if rule.reports_outside_selection}
+        found = [p for p in found if _resolved(p.file) in selection or p.code in outside]
+        files = [f for f in files if _resolved(f) in selection]
+    return LintReport(tuple(sorted(set(found))), len(files))
+
+
+def _resolved(path: Path) -> Path:
+    return path.resolve()
+
+
+def lint_paths(paths: Sequence[Path]) -> LintReport:
+    """Lint repos and files; a path that does not exist or is not in a config repo is a UsageError."""
+    whole: list[Path] = []
+    selected: dict[Path, set[Path]] = {}
+    for path in paths or [Path(".")]:
+        if not path.exists():
+            raise UsageError(f"No such file or directory: {path}; give a config repo or YAML files inside one.")
+        if path.is_dir() and is_config_repo(path):
+            whole.append(path)
+            continue
+        root = find_repo_root(path)
+        if root is None:
+            raise UsageError(
+                f"{path} is not inside a config repo: a config repo is a folder with clusters/, feeds/ or processes/."
+            )
+        members = {_resolved(f) for f in entity_files(root)}
+        if path.is_dir():
+            chosen = {f for f in members if _resolved(path) in f.parents}
+        elif _resolved(path) in members:
+            chosen = {_resolved(path)}
+        else:
+            raise UsageError(
+                f"{path} is not an entity file of the config repo {root}: entities are the .yaml files of "
+                "clusters/, feeds/ and processes/."
+            )
+        selected.setdefault(_resolved(root), set()).update(chosen)
+    reports = [lint_repo(root) for root in _unique(whole)]
+    reports += [lint_repo(root, files) for root, files in selected.items() if root not in {_resolved(w) for w in whole}]
+    problems = tuple(sorted({problem for report in reports for problem in report.problems}))
+    return LintReport(problems, sum(report.files for report in reports))
+
+
+def _unique(paths: Iterable[Path]) -> list[Path]:
+    seen: dict[Path, Path] = {}
+    for path in paths:
+        seen.setdefault(_resolved(path), path)
+    return list(seen.values())
