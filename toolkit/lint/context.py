@@ -3,14 +3,14 @@ parsed expressions), computed once per lint run."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
 
 from toolkit.el.expressions import Expression, parse_expression
 from toolkit.el.templates import PathTemplate
 from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Entity, Feed
+from toolkit.entities.model import Entity, Input, Output, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
@@ -32,8 +32,21 @@ class LintContext:
         return [entity for entity in self.repo.entities if entity.kind is kind]
 
     @cached_property
-    def feeds_by_name(self) -> dict[str, Feed]:
-        return dict(self.repo.feeds)
+    def readers(self) -> dict[str, tuple[Process, ...]]:
+        """Feed name -> the processes with an input on it (one pass over the processes)."""
+        return self._index(lambda process: process.inputs)
+
+    @cached_property
+    def writers(self) -> dict[str, tuple[Process, ...]]:
+        """Feed name -> the processes with an output on it."""
+        return self._index(lambda process: process.outputs)
+
+    def _index(self, items: Callable[[Process], Iterable[Input | Output]]) -> dict[str, tuple[Process, ...]]:
+        index: dict[str, list[Process]] = {}
+        for process in self.repo.processes.values():
+            for feed in dict.fromkeys(item.feed for item in items(process)):
+                index.setdefault(feed, []).append(process)
+        return {feed: tuple(processes) for feed, processes in index.items()}
 
     def expression(self, text: str) -> Expression | UsageError:
         """The parsed expression, or the error that says why it is invalid (cached)."""

@@ -1,5 +1,5 @@
 """Every rule has a fixture repo (the template plus a change) that fails with exactly that rule's code,
-at a line of a file the fixture changed; and the template itself lints clean, warnings included."""
+at the line of a value in a file the fixture changed; and the template itself lints clean, warnings included."""
 
 from __future__ import annotations
 
@@ -33,5 +33,6 @@ def test_fixture_fails_with_exactly_its_rule(code: str, tmp_path: Path) -> None:
     codes = sorted({problem.code for problem in report.problems})
     assert codes == [code], "\n".join(str(p) for p in report.problems)
     changed = overlaid_files(code, root)
-    assert all(problem.file.resolve() in changed for problem in report.problems), report.problems
+    # At a file the fixture changed (a cycle is also reported on its other, unchanged members).
+    assert any(problem.file.resolve() in changed for problem in report.problems), report.problems
     assert all(problem.line > 1 for problem in report.problems), "problems must point at the offending value"

@@ -1,0 +1,36 @@
+"""RP006 (warning): a feed is read on a cluster where nothing writes it: no process outputs it there,
+it is not replicated there, and the cluster is not declared its `source` (written from outside)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.model import FeedClusterType
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import Finding, Rule, register
+
+
+@register
+class NothingProduces(Rule):
+    code = "RP006"
+    summary = "A feed read by processes is written by something: a process, replication, or an outside source."
+    severity = Severity.WARNING
+
+    def check(self, ctx: LintContext) -> Iterator[Finding]:
+        for feed in ctx.repo.feeds.values():
+            readers = ctx.readers.get(feed.name, ())
+            if not readers:
+                continue
+            writers = ctx.writers.get(feed.name, ())
+            for index, cluster in enumerate(feed.clusters):
+                if cluster.type in (FeedClusterType.SOURCE, FeedClusterType.TARGET):
+                    continue
+                if any(writer.cluster(cluster.name) for writer in writers):
+                    continue
+                reading = [reader.name for reader in readers if reader.cluster(cluster.name)]
+                if reading:
+                    yield Finding(feed, f"read on cluster '{cluster.name}' by {', '.join(reading)}, but nothing "
+                                  "writes it there: no process outputs it on that cluster and it is not replicated "
+                                  "to it; declare `type: source` on that cluster if an outside system writes it.",
+                                  ("clusters", index, "name"))

@@ -1,0 +1,26 @@
+"""RP007 (warning): a feed that no process reads or writes and that is not replicated is dead weight."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.model import FeedClusterType
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import Finding, Rule, register
+
+
+@register
+class UnusedFeed(Rule):
+    code = "RP007"
+    summary = "A feed is used: read or written by a process, or replicated."
+    severity = Severity.WARNING
+
+    def check(self, ctx: LintContext) -> Iterator[Finding]:
+        for feed in ctx.repo.feeds.values():
+            if feed.name in ctx.readers or feed.name in ctx.writers:
+                continue
+            if any(cluster.type is FeedClusterType.TARGET for cluster in feed.clusters):
+                continue
+            yield Finding(feed, "no process reads or writes it and it is not replicated; delete it, or add the "
+                          "process that uses it.", ("name",))
