@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli import el_commands, instances_command, lint_command
+from toolkit.cli import deps_command, el_commands, instances_command, lint_command, schema_command
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -24,6 +24,8 @@ app = typer.Typer(
 app.add_typer(el_commands.app, name="el")
 app.command("instances")(instances_command.instances_command)
 app.command("lint")(lint_command.lint_command)
+app.command("schema")(schema_command.schema_command)
+app.command("deps")(deps_command.deps_command)
 
 
 def main(argv: list[str] | None = None) -> int:

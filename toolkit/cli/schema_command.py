@@ -1,0 +1,50 @@
+"""`toolkit schema --write DIR`: the entity JSON Schemas shipped in the package, for editors."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.schemas import schema_text
+from toolkit.errors import UsageError
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def schema_command(
+    write: Annotated[Path | None, typer.Option(
+        "--write", help="Folder to write cluster.json, feed.json and process.json into (created if missing).")] = None,
+    kind: Annotated[str | None, typer.Option(
+        "--kind", help="Without --write: print the schema of this kind (cluster, feed or process).")] = None,
+) -> None:
+    """Write the JSON Schemas (draft-07) of the entity kinds, or print one.
+
+    Entity files point at them with a first line such as
+    `# yaml-language-server: $schema=../.schemas/feed.json`, so editors complete and check fields.
+    """
+    if write is None:
+        if kind not in {k.value for k in Kind}:
+            raise UsageError("Give --write DIR to write all schemas, or --kind cluster|feed|process to print one.")
+        typer.echo(schema_text(Kind(kind)), nl=False)
+        return
+    if write.exists() and not write.is_dir():
+        raise UsageError(f"--write {write} is a file, not a folder: give the folder to write the schemas into.")
+    write.mkdir(parents=True, exist_ok=True)
+    for each in Kind:
+        target = write / f"{each.value}.json"
+        _write_atomically(target, schema_text(each))
+        typer.echo(str(target))
