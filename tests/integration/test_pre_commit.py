@@ -1,0 +1,58 @@
+"""pre-commit runs the lint hook on a config repo: the template's own hook config, and the hook that
+this repository publishes (`.pre-commit-hooks.yaml`, installed by pre-commit into its own env)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+TEMPLATE = PROJECT / "config_repo_template"
+BIN = Path(sys.executable).parent
+
+GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+pytestmark = pytest.mark.integration
+
+
+def _run(args: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home),
+           "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def config_git_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "conf"
+    shutil.copytree(TEMPLATE, repo)
+    for args in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "template"]):
+        subprocess.run(args, cwd=repo, check=True, env={**os.environ, **GIT_IDENTITY})
+    return repo
+
+
+def test_template_hook_passes_then_blocks_deleting_a_used_feed(config_git_repo: Path, tmp_path: Path) -> None:
+    home = tmp_path / "pre-commit-home"
+    clean = _run([str(BIN / "pre-commit"), "run", "--all-files"], config_git_repo, home)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "toolkit lint" in clean.stdout and "Passed" in clean.stdout
+
+    subprocess.run(["git", "rm", "-q", "feeds/clicks-hourly-summary.yaml"], cwd=config_git_repo, check=True)
+    broken = _run([str(BIN / "pre-commit"), "run"], config_git_repo, home)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "RP004" in broken.stdout and "'clicks-hourly-summary' is not defined" in broken.stdout
+
+
+def test_published_hook_installs_and_reports_file_and_line(config_git_repo: Path, tmp_path: Path) -> None:
+    feed = config_git_repo / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text().replace("frequency: hours(1)", "frequency: hourly"))
+    subprocess.run(["git", "add", "-A"], cwd=config_git_repo, check=True)
+    result = _run([str(BIN / "pre-commit"), "try-repo", str(PROJECT), "toolkit-lint", "--all-files"],
+                  config_git_repo, tmp_path / "pre-commit-home")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "feeds/clicks.yaml:9:12: SC001" in result.stdout
