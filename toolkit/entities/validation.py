@@ -18,7 +18,7 @@ from toolkit.el.timestamps import TIMESTAMP_PATTERN
 from toolkit.entities.document import Document, FieldPath, SourceSpan, format_path
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.problems import SCHEMA, Problem, Severity
-from toolkit.entities.schemas import validator
+from toolkit.entities.schemas import quick_check, validator
 
 NAME_PATTERN = "^[A-Za-z][A-Za-z0-9-]*$"
 
@@ -60,6 +60,8 @@ def validate_document(doc: Document) -> list[Problem]:
     if not isinstance(kind_value, str) or kind_value not in _KINDS:
         return [_kind_problem(doc, kind_value)]
     kind = Kind(kind_value)
+    if quick_check(kind)(doc.data):
+        return []
     name = doc.data.get("name")
     subject = f"{kind.label} '{name}'" if isinstance(name, str) else f"This {kind.value}"
     reporter = _Reporter(doc, subject, entity_ref(doc))
