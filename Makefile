@@ -32,6 +32,11 @@ test: java install
 	$(PY) -m pytest -q
 
 demo: install
+	@echo "== Lint the template config repo (what the pre-commit hook runs), and list the rules"
+	$(TOOLKIT) lint $(DEMO_REPO)
+	$(TOOLKIT) lint --list-rules
+	@echo "== What the feed 'clicks' depends on and what depends on it"
+	$(TOOLKIT) deps clicks --repo $(DEMO_REPO)
 	@echo "== The process instances of the template repo, with resolved input windows and output paths"
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --process hourly-clicks-summary --time 2026-11-21T10:00Z
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --process daily-clicks-rollup --time 2026-11-21T00:00Z --format text
@@ -44,6 +49,7 @@ demo: install
 
 bench: java install
 	$(PY) bench/el_bench.py
+	$(PY) bench/lint_bench.py
 
 lint: install
 	$(VENV)/bin/ruff check toolkit tests bench entrypoints
