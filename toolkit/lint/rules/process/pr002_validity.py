@@ -1,0 +1,30 @@
+"""PR002: on each cluster, the process's validity ends after it starts (the end is excluded)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import ts
+
+
+@register
+class ValidityOrder(EntityRule):
+    code = "PR002"
+    summary = "On each cluster, the process's validity start is before its end."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        for index, cluster in enumerate(entity.clusters):
+            start, end = cluster.validity.start, cluster.validity.end
+            if start >= end:
+                yield Finding(
+                    entity,
+                    f"clusters[{index}].validity.end {ts(end)} is not after its start {ts(start)} on cluster "
+                    f"'{cluster.name}', so the process has no instance there; give an end after the start "
+                    "(the end is excluded).",
+                    ("clusters", index, "validity", "end"),
+                )

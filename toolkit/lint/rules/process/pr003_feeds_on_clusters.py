@@ -1,0 +1,37 @@
+"""PR003: every input and output feed is defined on every cluster the process runs on.
+
+Feeds and clusters that do not exist at all are left to RP004 (missing references)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class FeedsOnProcessClusters(EntityRule):
+    code = "PR003"
+    summary = "Each input and output feed is defined on every cluster of the process."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        clusters = [c.name for c in entity.clusters if c.name in ctx.repo.clusters]
+        clusters = list(dict.fromkeys(clusters))
+        for field, items in (("inputs", entity.inputs), ("outputs", entity.outputs)):
+            for index, item in enumerate(items):
+                feed = ctx.repo.feeds.get(item.feed)
+                if feed is None:
+                    continue
+                for cluster in clusters:
+                    if feed.cluster(cluster) is None:
+                        yield Finding(
+                            entity,
+                            f"{field}[{index}].feed '{feed.name}' is not defined on cluster '{cluster}', where "
+                            f"the process runs (the feed's clusters: {', '.join(feed.cluster_names)}); add "
+                            f"cluster '{cluster}' to feed '{feed.name}' or remove it from the process's clusters.",
+                            (field, index, "feed"),
+                        )

@@ -1,0 +1,32 @@
+"""PR004: input and output names are unique across both lists (the workflow refers to them by name)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class UniqueInputOutputNames(EntityRule):
+    code = "PR004"
+    summary = "Input and output names are unique across inputs and outputs."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        first: dict[str, str] = {}
+        for field, items in (("inputs", entity.inputs), ("outputs", entity.outputs)):
+            for index, item in enumerate(items):
+                here = f"{field}[{index}]"
+                if item.name in first:
+                    yield Finding(
+                        entity,
+                        f"{here}.name '{item.name}' is already the name of {first[item.name]}; give every input "
+                        "and output its own name (the workflow refers to them by name).",
+                        (field, index, "name"),
+                    )
+                else:
+                    first[item.name] = here

@@ -1,0 +1,84 @@
+"""PR007: an input window lies inside the feed's validity on each cluster of the process.
+
+The window is evaluated at the process's first instance on the cluster (an error when it reaches
+outside: the very first run reads instances that never exist) and at its last instance, the grid's
+last before the validity end (a warning when only that one reaches outside: the late runs would wait
+for instances the feed stops producing; Falcon accepted these). A window end lies outside when the
+feed instance it snaps to is after the feed's last instance; a start, when it is before the first.
+Windows using latest() or future() depend on what is available and are left out. Closed-form: only
+the two end instants of each grid are computed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+from toolkit.el.grid import InstanceGrid
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed, Input, Process
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import evaluate, fixed_expression, grid_of_feed, grid_of_process, ts
+
+
+@register
+class WindowInFeedValidity(EntityRule):
+    code = "PR007"
+    summary = ("An input window, at the process's first and last instance, lies inside the feed's validity "
+               "(warning when only the last instance's window is outside).")
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        for index, item in enumerate(entity.inputs):
+            feed = ctx.repo.feeds.get(item.feed)
+            if feed is None or fixed_expression(ctx, item.start) is None or fixed_expression(ctx, item.end) is None:
+                continue
+            for cluster in dict.fromkeys(c.name for c in entity.clusters):
+                process_grid, feed_grid = grid_of_process(entity, cluster), grid_of_feed(feed, cluster)
+                if process_grid is None or feed_grid is None:
+                    continue
+                first = process_grid.start
+                findings = list(self._outside(entity, ctx, index, item, feed, cluster, feed_grid, first, "first"))
+                if not findings:
+                    last = process_grid.time_of(process_grid.last_index)
+                    findings = [
+                        Finding(f.entity, f.message, f.path, severity=Severity.WARNING)
+                        for f in self._outside(entity, ctx, index, item, feed, cluster, feed_grid, last, "last")
+                    ]
+                yield from findings
+
+    def _outside(self, entity: Process, ctx: LintContext, index: int, item: Input, feed: Feed, cluster: str,
+                 grid: InstanceGrid, nominal: datetime, which: str) -> Iterator[Finding]:
+        start, end = fixed_expression(ctx, item.start), fixed_expression(ctx, item.end)
+        first, last = evaluate(start, nominal, grid), evaluate(end, nominal, grid)
+        validity = feed.cluster(cluster).validity
+        at = f"for the {which} instance {ts(nominal)} of the process on cluster '{cluster}'"
+        if first is not None and grid.floor_index(first) < 0:
+            yield Finding(
+                entity,
+                f"inputs[{index}].start {item.start!r} gives {ts(first)} {at}, before the first instance "
+                f"{ts(grid.start)} of feed '{feed.name}' there (its validity starts {ts(validity.start)}); "
+                + _advice(which, "start", cluster, feed.name),
+                ("inputs", index, "start"),
+            )
+        last_index = grid.last_index
+        if last is not None and grid.floor_index(last) > last_index:
+            yield Finding(
+                entity,
+                f"inputs[{index}].end {item.end!r} gives {ts(last)} {at}, after the last instance "
+                f"{ts(grid.time_of(last_index))} of feed '{feed.name}' there (its validity ends "
+                f"{ts(validity.end)}); " + _advice(which, "end", cluster, feed.name),
+                ("inputs", index, "end"),
+            )
+
+
+def _advice(which: str, side: str, cluster: str, feed: str) -> str:
+    if side == "start":
+        return (f"the window must lie inside the feed's validity: start the process later on '{cluster}', "
+                f"start feed '{feed}' earlier there, or shorten the window.")
+    if which == "first":
+        return (f"the window must lie inside the feed's validity: extend feed '{feed}' on '{cluster}', or end "
+                "the window earlier.")
+    return (f"the process's last runs would wait for instances feed '{feed}' never has: end the process "
+            f"earlier on '{cluster}' or extend the feed's validity there.")

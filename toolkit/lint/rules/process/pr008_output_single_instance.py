@@ -1,0 +1,33 @@
+"""PR008: an output names one instance the run writes, fixed by its nominal time: no latest() or
+future(), which pick among instances that already exist. (That it gives a time is PR005's.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import EXAMPLES, time_expression
+
+
+@register
+class OutputSingleInstance(EntityRule):
+    code = "PR008"
+    summary = "An output instance is a single-instance expression (no latest() or future())."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        for index, item in enumerate(entity.outputs):
+            parsed = time_expression(ctx, item.instance)
+            if parsed is None or not parsed.needs_available:
+                continue
+            used = " and ".join(f"{name}()" for name in sorted(parsed.functions & {"latest", "future"}))
+            yield Finding(
+                entity,
+                f"outputs[{index}].instance {item.instance!r} uses {used}, which picks among instances that "
+                "already exist; an output is the one instance the run writes: use an expression of the nominal "
+                f"time such as {EXAMPLES}.",
+                ("outputs", index, "instance"),
+            )

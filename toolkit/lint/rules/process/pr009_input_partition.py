@@ -1,0 +1,51 @@
+"""PR009: an input's `partition` filter is for file feeds only, and has no more parts (separated by
+'/') than the feed declares `partitions`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import table_on
+
+
+@register
+class InputPartition(EntityRule):
+    code = "PR009"
+    summary = "An input partition is on a file feed and has no more parts than the feed's partitions."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        for index, item in enumerate(entity.inputs):
+            feed = ctx.repo.feeds.get(item.feed)
+            if item.partition is None or feed is None:
+                continue
+            field, path = f"inputs[{index}].partition {item.partition!r}", ("inputs", index, "partition")
+            table = table_on(entity, feed)
+            if table is not None:
+                yield Finding(
+                    entity,
+                    f"{field} filters feed '{feed.name}', a catalog table on cluster '{table[0]}' ({table[1]}); "
+                    "a partition filter applies to file feeds only: remove it, and select partitions in the "
+                    "table URI or in the workflow.",
+                    path,
+                )
+                continue
+            parts = item.partition.split("/")
+            declared = len(feed.partitions)
+            if len(parts) > declared:
+                if declared:
+                    names = ", ".join(feed.partitions)
+                    valid = (f"give at most {declared} part{'s' if declared > 1 else ''} separated by '/', one "
+                             f"per partition ({names}), e.g. {'/'.join('*' for _ in feed.partitions)}.")
+                else:
+                    valid = "remove the filter, or declare the feed's `partitions`."
+                yield Finding(
+                    entity,
+                    f"{field} has {len(parts)} part{'s' if len(parts) > 1 else ''} but feed '{feed.name}' declares "
+                    f"{declared or 'no'} partition{'s' if declared != 1 else ''}; {valid}",
+                    path,
+                )

@@ -1,0 +1,34 @@
+"""PR010: only an input of a file feed can be `optional` (as in Falcon, which supports optional inputs
+for file storage only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import table_on
+
+
+@register
+class OptionalFileFeed(EntityRule):
+    code = "PR010"
+    summary = "Only inputs of file feeds are optional."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        for index, item in enumerate(entity.inputs):
+            feed = ctx.repo.feeds.get(item.feed)
+            if not item.optional or feed is None:
+                continue
+            table = table_on(entity, feed)
+            if table is not None:
+                yield Finding(
+                    entity,
+                    f"inputs[{index}].optional true is set on feed '{feed.name}', a catalog table on cluster "
+                    f"'{table[0]}' ({table[1]}); only file feeds can be optional: remove `optional` (or set it "
+                    "to false).",
+                    ("inputs", index, "optional"),
+                )

@@ -1,0 +1,38 @@
+"""PR013 (warning): the `timeout` is not shorter than an SLA's `shouldStartIn`; otherwise an instance
+waiting for its inputs times out before it is even late, and the SLA never fires. (The issue's
+"`timeout` >= SLA `shouldStartIn`"; the order of shouldStartIn and shouldEndIn is PR012.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import sla_blocks, where
+
+
+@register
+class TimeoutBeforeSla(EntityRule):
+    code = "PR013"
+    summary = "The timeout is not shorter than an SLA's shouldStartIn."
+    severity = Severity.WARNING
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        timeout = entity.timeout
+        if timeout is None:
+            return
+        for prefix, sla in sla_blocks(entity):
+            start = sla.should_start_in
+            if start is None or timeout.approx_minutes() >= start.approx_minutes():
+                continue
+            yield Finding(
+                entity,
+                f"timeout {timeout} is shorter than {where(prefix)}.shouldStartIn {start}: an instance waiting for "
+                f"its inputs would time out before it is even late, so the SLA never fires; make timeout at "
+                f"least {start}, or shouldStartIn at most {timeout}.",
+                ("timeout",),
+            )
