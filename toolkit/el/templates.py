@@ -99,8 +99,24 @@ def _time_from(values: Mapping[str, int], zone: ZoneInfo) -> datetime | None:
     return from_local(wall, zone)
 
 
+class _Dated:
+    """What a path template and a catalog URI tell from their variables alone."""
+
+    variables: frozenset[str]
+
+    @property
+    def can_date_instances(self) -> bool:
+        """A dated template needs ${YEAR}; without it an instance cannot be turned back into a time."""
+        return "YEAR" in self.variables
+
+    @property
+    def granularity(self) -> TimeUnit | None:
+        """The finest unit the variables date (HOURS for .../${DAY}/${HOUR}); None without variables."""
+        return _granularity(self.variables)
+
+
 @dataclass(frozen=True)
-class PathTemplate:
+class PathTemplate(_Dated):
     """A feed location template; formats the path of an instance and parses an instance back."""
 
     text: str
@@ -116,15 +132,6 @@ class PathTemplate:
     def is_dated(self) -> bool:
         """True when the path has date variables (retention and instance listing need them)."""
         return bool(self.variables)
-
-    @property
-    def can_date_instances(self) -> bool:
-        """A dated template needs ${YEAR}; without it a path cannot be turned back into a time."""
-        return "YEAR" in self.variables
-
-    @property
-    def granularity(self) -> TimeUnit | None:
-        return _granularity(self.variables)
 
     @property
     def static_prefix(self) -> str:
@@ -160,7 +167,7 @@ _PARTITION = re.compile(r"^(?P<key>[A-Za-z0-9_]+)=(?P<value>[^;=]+)$")
 
 
 @dataclass(frozen=True)
-class CatalogTemplate:
+class CatalogTemplate(_Dated):
     """A table feed's URI `catalog:db:table#k1=v1;k2=v2`; values may carry date variables."""
 
     uri: str
@@ -202,14 +209,6 @@ class CatalogTemplate:
     def static_partitions(self) -> dict[str, str]:
         """Keys whose value has no variable, with that value (`region=us`)."""
         return {key: value.text for key, value in self._partitions.items() if not value.variables}
-
-    @property
-    def can_date_instances(self) -> bool:
-        return "YEAR" in self.variables
-
-    @property
-    def granularity(self) -> TimeUnit | None:
-        return _granularity(self.variables)
 
     def format(self, t: datetime, zone: ZoneInfo) -> dict[str, str]:
         """The partition spec of the instance at t, in URI order."""

@@ -14,6 +14,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import UsageError
+from toolkit.instances.grids import require_on_cluster
 
 
 def under_root(root: str, path: str) -> str:
@@ -55,11 +56,7 @@ class FeedLocations:
 
 def feed_locations(feed: Feed, cluster: Cluster) -> FeedLocations:
     """The storage view of `feed` on `cluster`; a feed that is not on the cluster is an error."""
-    if feed.cluster(cluster.name) is None:
-        raise UsageError(
-            f"The feed '{feed.name}' is not defined on cluster '{cluster.name}': its clusters are "
-            f"{', '.join(c.name for c in feed.clusters)}."
-        )
+    require_on_cluster(feed, cluster.name)
     if cluster.write_endpoint is None:
         raise UsageError(
             f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the root of its "

@@ -4,29 +4,32 @@ from __future__ import annotations
 
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timezones import resolve_zone
-from toolkit.entities.model import Feed, Process
+from toolkit.entities.model import Feed, FeedCluster, Process, ProcessCluster
 from toolkit.errors import UsageError
 
 
-def _not_on(kind: str, name: str, cluster: str, clusters: list[str]) -> UsageError:
-    return UsageError(
-        f"The {kind} '{name}' is not defined on cluster '{cluster}': its clusters are {', '.join(clusters)}."
-    )
+def require_on_cluster(entity: Feed | Process, cluster: str) -> FeedCluster | ProcessCluster:
+    """The entity's settings on `cluster`, or a UsageError naming the clusters it is on."""
+    on_cluster = entity.cluster(cluster)
+    if on_cluster is None:
+        raise UsageError(
+            f"The {entity.kind.value} '{entity.name}' is not defined on cluster '{cluster}': its clusters are "
+            f"{', '.join(c.name for c in entity.clusters)}."
+        )
+    return on_cluster
+
+
+def _grid_on(entity: Feed | Process, cluster: str) -> InstanceGrid:
+    on_cluster = require_on_cluster(entity, cluster)
+    return InstanceGrid(on_cluster.validity.start, entity.frequency, resolve_zone(entity.timezone),
+                        on_cluster.validity.end)
 
 
 def feed_grid(feed: Feed, cluster: str) -> InstanceGrid:
     """The feed's instances on `cluster`: from its validity start there, before its validity end."""
-    on_cluster = feed.cluster(cluster)
-    if on_cluster is None:
-        raise _not_on("feed", feed.name, cluster, [c.name for c in feed.clusters])
-    return InstanceGrid(on_cluster.validity.start, feed.frequency, resolve_zone(feed.timezone),
-                        on_cluster.validity.end)
+    return _grid_on(feed, cluster)
 
 
 def process_grid(process: Process, cluster: str) -> InstanceGrid:
     """The process's instances on `cluster`."""
-    on_cluster = process.cluster(cluster)
-    if on_cluster is None:
-        raise _not_on("process", process.name, cluster, [c.name for c in process.clusters])
-    return InstanceGrid(on_cluster.validity.start, process.frequency, resolve_zone(process.timezone),
-                        on_cluster.validity.end)
+    return _grid_on(process, cluster)
