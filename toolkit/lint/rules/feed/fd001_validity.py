@@ -1,0 +1,30 @@
+"""FD001: on each cluster, the feed's validity does not end before it starts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class ValidityOrder(EntityRule):
+    code = "FD001"
+    summary = "On each cluster, the feed's validity start is not after its end."
+    kind = Kind.FEED
+
+    def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
+        for index, cluster in enumerate(entity.clusters):
+            start, end = cluster.validity.start, cluster.validity.end
+            if start > end:
+                yield Finding(
+                    entity,
+                    f"clusters[{index}].validity.start {format_timestamp(start)} is after its end "
+                    f"{format_timestamp(end)} on cluster '{cluster.name}'; give a start at or before "
+                    f"{format_timestamp(end)}, or a later end.",
+                    ("clusters", index, "validity", "start"),
+                )

@@ -1,0 +1,37 @@
+"""FD003: where a feed is a catalog table, its cluster has a `registry` interface (the metastore).
+
+A cluster the repo does not define is skipped: RP004 reports missing references."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.feed._common import display_file, storages
+
+
+@register
+class TableRegistry(EntityRule):
+    code = "FD003"
+    summary = "A cluster where the feed is a catalog table has a registry interface."
+    kind = Kind.FEED
+
+    def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
+        for index, feed_cluster, storage in storages(entity):
+            if storage.table is None:
+                continue
+            cluster = ctx.repo.clusters.get(feed_cluster.name)
+            if cluster is None or cluster.registry_endpoint is not None:
+                continue
+            yield Finding(
+                entity,
+                f"clusters[{index}].name '{feed_cluster.name}': the feed is the catalog table {storage.table!r} "
+                f"there, but cluster '{feed_cluster.name}' has no registry interface; add "
+                "interfaces.registry.endpoint (the Hive metastore, e.g. thrift://metastore:9083) to "
+                f"{display_file(cluster.source_file, ctx)}, or store the feed in files on this cluster.",
+                ("clusters", index, "name"),
+            )
+

@@ -1,0 +1,46 @@
+"""FD007: slaLow (the warning) is not later than slaHigh (the miss), in the feed's SLA and each cluster's
+(months vs days: see `_durations`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.document import FieldPath
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed, Sla
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.feed._common import where
+from toolkit.lint.rules.feed._durations import Verdict, approximate_note, at_least, in_days
+
+
+@register
+class SlaOrder(EntityRule):
+    code = "FD007"
+    summary = "slaLow is not after slaHigh, in the feed's SLA and each cluster's (months vs days: warning)."
+    kind = Kind.FEED
+
+    def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
+        slas: list[tuple[FieldPath, Sla]] = [(("sla",), entity.sla)] if entity.sla is not None else []
+        slas += [(("clusters", i, "sla"), c.sla) for i, c in enumerate(entity.clusters) if c.sla is not None]
+        for base, sla in slas:
+            verdict = at_least(sla.high, sla.low)
+            if verdict is Verdict.LONGER_OR_EQUAL:
+                continue
+            low_field, high_field = where((*base, "slaLow")), where((*base, "slaHigh"))
+            if verdict is Verdict.SHORTER:
+                message = (
+                    f"{low_field} {sla.low} is after {high_field} {sla.high}{approximate_note(sla.low, sla.high)}; "
+                    f"slaLow (in danger) must come no later than slaHigh (missed): make {low_field} at most "
+                    f"{sla.high}, or {high_field} later."
+                )
+                severity = None
+            else:
+                months = sla.low if in_days(sla.low) else sla.high
+                message = (
+                    f"{low_field} {sla.low} is after {high_field} {sla.high} in some months (approximate: {months} "
+                    f"is {in_days(months)}); slaLow must come no later than slaHigh: write both in the same unit."
+                )
+                severity = Severity.WARNING
+            yield Finding(entity, message, (*base, "slaLow"), severity=severity)

@@ -1,0 +1,32 @@
+"""FD014: a catalog-table feed has no `partitions` list: its partitions are the keys of its table URI."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.feed._common import storages
+
+
+@register
+class NoPartitionsOnTables(EntityRule):
+    code = "FD014"
+    summary = "A feed stored in a catalog table has no partitions list (the URI's keys are its partitions)."
+    kind = Kind.FEED
+
+    def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
+        if not entity.partitions:
+            return
+        table = next((storage.table for _, _, storage in storages(entity) if storage.table is not None), None)
+        if table is None:
+            return
+        yield Finding(
+            entity,
+            f"partitions {list(entity.partitions)} is given, but the feed is stored in the catalog table {table!r}; "
+            "a table feed's partitions are the keys of its URI (catalog:db:table#key=value;key=value): "
+            "remove partitions and name them in the URI.",
+            ("partitions",),
+        )

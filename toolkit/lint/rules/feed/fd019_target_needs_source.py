@@ -1,0 +1,30 @@
+"""FD019: a feed with a target cluster has a source cluster to replicate from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.feed._common import sources, targets
+
+
+@register
+class TargetNeedsSource(EntityRule):
+    code = "FD019"
+    summary = "A feed with a target cluster has a source cluster."
+    kind = Kind.FEED
+
+    def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
+        if sources(entity):
+            return
+        for index in targets(entity):
+            yield Finding(
+                entity,
+                f"clusters[{index}].type is 'target' on cluster '{entity.clusters[index].name}', but no cluster of "
+                "the feed is a source to replicate from; make the cluster where the feed is produced "
+                "type: source.",
+                ("clusters", index, "type"),
+            )
