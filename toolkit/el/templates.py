@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from toolkit.el.frequency import TimeUnit
@@ -58,9 +59,14 @@ class TemplateText:
             position = match.end()
         pieces.append(re.escape(self.text[position:]))
         formats.append(self.text[position:].replace("{", "{{").replace("}", "}}"))
-        object.__setattr__(self, "_regex", re.compile("".join(pieces)))
+        object.__setattr__(self, "_pattern", "".join(pieces))
         object.__setattr__(self, "_format", "".join(formats))
         object.__setattr__(self, "variables", frozenset(_VARIABLE.findall(self.text)))
+
+    @cached_property
+    def _regex(self) -> re.Pattern[str]:
+        """Compiled on the first parse only: the linter builds thousands of templates and parses none."""
+        return re.compile(self._pattern)
 
     def render(self, local: datetime) -> str:
         """The text for a time, its variables taken from `local` (a datetime already in the zone)."""

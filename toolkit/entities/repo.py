@@ -59,9 +59,10 @@ def entity_files(root: Path) -> list[Path]:
 class ConfigRepo:
     """All entities of one config repo; the first file (in `entity_files` order) wins a duplicate name."""
 
-    def __init__(self, root: Path, entities: Iterable[Entity]) -> None:
+    def __init__(self, root: Path, entities: Iterable[Entity], files: Iterable[Path] = ()) -> None:
         self.root = root
         self.entities: tuple[Entity, ...] = tuple(entities)
+        self.files: tuple[Path, ...] = tuple(files)  # every entity file read, valid or not
         self.clusters: Mapping[str, Cluster] = _first_by_name(self.entities, Cluster)
         self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
         self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)
@@ -87,12 +88,13 @@ class ConfigRepo:
         root = _require_repo(Path(path))
         entities: list[Entity] = []
         problems: list[Problem] = []
-        for file in entity_files(root):
+        files = entity_files(root)
+        for file in files:
             entity, file_problems = load_entity(file)
             problems.extend(file_problems)
             if entity is not None:
                 entities.append(entity)
-        return cls(root, entities), problems
+        return cls(root, entities, files), problems
 
     @classmethod
     def load(cls, path: Path | str) -> ConfigRepo:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any
-
-from jsonschema import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from toolkit.el.frequency import FREQUENCY_PATTERN
 from toolkit.el.timestamps import TIMESTAMP_PATTERN
@@ -19,6 +17,9 @@ from toolkit.entities.document import Document, FieldPath, SourceSpan, format_pa
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.problems import SCHEMA, Problem, Severity
 from toolkit.entities.schemas import quick_check, validator
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 NAME_PATTERN = "^[A-Za-z][A-Za-z0-9-]*$"
 
