@@ -1,0 +1,48 @@
+"""`toolkit convert-falcon`: Falcon XML definitions into the YAML files of a config repo.
+
+Exit codes (DESIGN.md): 0 when everything was converted; 1 when something was reported (a Falcon element
+the toolkit does not support, or a value the written file's schema check rejects), the rest being written;
+2 when an input is not a readable Falcon entity definition or a target is taken, with nothing written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.convert.falcon_xml import convert_file
+from toolkit.convert.repo_writer import write_conversions
+
+
+def convert_falcon_command(
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE.xml", help="Falcon cluster, feed and process XML files.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The config repo to write into (created if missing).")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite entity files that already exist.")] = False,
+) -> None:
+    """Convert Falcon cluster, feed and process XML definitions into YAML entity files in the repo layout
+    (clusters/NAME.yaml, feeds/NAME.yaml, processes/NAME.yaml), every field carried over.
+
+    What the toolkit has no place for (such as a feed's datasource import or export, or a cluster's spark
+    interface) is listed on stderr with its file, element path and what to do, and the command exits 1.
+
+    \b
+    toolkit convert-falcon falcon/*.xml --out conf
+    """
+    conversions = [convert_file(file) for file in files]
+    result = write_conversions(conversions, out, force)
+    for path in result.written:
+        typer.echo(f"wrote {path}")
+    for report in result.reports:
+        typer.echo(str(report), err=True)
+    if result.reports:
+        count = len(result.reports)
+        typer.echo(
+            f"toolkit: {count} thing{'s' if count > 1 else ''} not converted as written (listed above); everything "
+            "else was written: fix or redo them by hand.",
+            err=True,
+        )
+        raise typer.Exit(1)

@@ -1,0 +1,132 @@
+"""A Falcon process (`uri:falcon:process:0.1`) as the toolkit's process data.
+
+Clusters, inputs and outputs become lists, pipelines a list of names, `late-process`'s repeated
+`late-input` its list `late-inputs`, spark-attributes' repeated `arg` its list `args`. Workflow engines
+map to the toolkit's: `oozie`, `pig` and `hive` keep their names (Falcon's default engine is oozie), and
+`spark` becomes `pyspark` when the workflow path is a Python file; a JVM Spark application (a jar) has no
+counterpart, so that engine is reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.convert.tracking import Node
+from toolkit.convert.values import attributes, boolean, comma_list, fields, integer, properties, tags, text
+
+FALCON_DEFAULT_ENGINE = "oozie"
+
+
+def convert_process(root: Node) -> dict[str, Any]:
+    """The process's data in the schema's key order; what has no place is reported on the root's tracker."""
+    clusters, inputs, outputs = root.child("clusters"), root.child("inputs"), root.child("outputs")
+    return fields(
+        ("kind", "process"),
+        ("name", root.attr("name")),
+        ("version", integer(root.attr("version"))),
+        ("tags", tags(root.child("tags"))),
+        ("pipelines", comma_list(root.child("pipelines"))),
+        ("clusters", None if clusters is None else [_cluster(cluster) for cluster in clusters.children("cluster")]),
+        ("parallel", integer(text(root.child("parallel")))),
+        ("order", text(root.child("order"))),
+        ("timeout", text(root.child("timeout"))),
+        ("frequency", text(root.child("frequency"))),
+        ("sla", attributes(root.child("sla"), "shouldStartIn", "shouldEndIn")),
+        ("timezone", text(root.child("timezone"))),
+        ("inputs", None if inputs is None else [_input(item) for item in inputs.children("input")]),
+        ("outputs", None if outputs is None else [_output(item) for item in outputs.children("output")]),
+        ("properties", properties(root.child("properties"))),
+        ("workflow", _workflow(root.child("workflow"))),
+        ("spark-attributes", _spark_attributes(root.child("spark-attributes"))),
+        ("retry", _retry(root.child("retry"))),
+        ("late-process", _late_process(root.child("late-process"))),
+        ("notification", attributes(root.child("notification"), "type", "level", "to")),
+        ("ACL", attributes(root.child("ACL"), "owner", "group", "permission")),
+    )
+
+
+def _cluster(cluster: Node) -> dict[str, Any]:
+    return fields(
+        ("name", cluster.attr("name")),
+        ("validity", attributes(cluster.child("validity"), "start", "end")),
+        ("sla", attributes(cluster.child("sla"), "shouldStartIn", "shouldEndIn")),
+        ("version", integer(cluster.attr("version"))),
+    )
+
+
+def _input(item: Node) -> dict[str, Any]:
+    return fields(
+        ("name", item.attr("name")),
+        ("feed", item.attr("feed")),
+        ("start", item.attr("start")),
+        ("end", item.attr("end")),
+        ("partition", item.attr("partition")),
+        ("optional", boolean(item.attr("optional"))),
+    )
+
+
+def _output(item: Node) -> dict[str, Any]:
+    return fields(("name", item.attr("name")), ("feed", item.attr("feed")), ("instance", item.attr("instance")))
+
+
+def _workflow(workflow: Node | None) -> dict[str, Any] | None:
+    if workflow is None:
+        return None
+    path = workflow.attr("path")
+    return fields(
+        ("name", workflow.attr("name")),
+        ("version", workflow.attr("version")),
+        ("engine", _engine(workflow, workflow.attr("engine") or FALCON_DEFAULT_ENGINE, path)),
+        ("path", path),
+        ("lib", workflow.attr("lib")),
+    )
+
+
+def _engine(workflow: Node, engine: str, path: str | None) -> str | None:
+    """The toolkit's engine for Falcon's; an engine that is not Falcon's is kept for the schema check to report."""
+    if engine != "spark":
+        return engine
+    if path is not None and path.lower().endswith(".py"):
+        return "pyspark"
+    workflow.report(
+        f"engine spark with the path {path!r} is a JVM Spark application, which the toolkit does not run, so the "
+        "engine was not converted: port the job to a pyspark file (run(spark, ctx)) or to spark-sql, then set "
+        "workflow.engine and workflow.path."
+    )
+    return None
+
+
+def _spark_attributes(spark: Node | None) -> dict[str, Any] | None:
+    if spark is None:
+        return None
+    args = [arg.text() for arg in spark.children("arg")]
+    return fields(
+        ("master", text(spark.child("master"))),
+        ("mode", text(spark.child("mode"))),
+        ("name", text(spark.child("name"))),
+        ("class", text(spark.child("class"))),
+        ("jar", text(spark.child("jar"))),
+        ("spark-opts", text(spark.child("spark-opts"))),
+        ("args", args or None),
+    )
+
+
+def _retry(retry: Node | None) -> dict[str, Any] | None:
+    if retry is None:
+        return None
+    return fields(
+        ("policy", retry.attr("policy")),
+        ("delay", retry.attr("delay")),
+        ("attempts", integer(retry.attr("attempts"))),
+        ("onTimeout", boolean(retry.attr("onTimeout"))),
+    )
+
+
+def _late_process(late: Node | None) -> dict[str, Any] | None:
+    if late is None:
+        return None
+    return fields(
+        ("policy", late.attr("policy")),
+        ("delay", late.attr("delay")),
+        ("late-inputs", [attributes(item, "input", "workflow-path") for item in late.children("late-input")]),
+    )

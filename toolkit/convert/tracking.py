@@ -1,0 +1,177 @@
+"""What the converters read from a Falcon element tree, so that whatever they did not read is reported.
+
+Converters read attributes, child elements and text only through `Node`, which marks what it hands out as
+taken. Afterwards `Tracker.report_leftovers` walks the whole tree and reports every attribute, element or
+text that no converter took: a Falcon field the toolkit has no place for is never dropped silently.
+Reports name the element path, XPath-like, with repeated elements told apart by their name, type or input
+(`/feed/clusters/cluster[@name='primary']/import`), since ElementTree keeps no line numbers; they come in
+document order, whatever the order the converters read in.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+# Schema plumbing (xsi:schemaLocation ...), not a field of the entity.
+_XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
+_IDENTIFYING_ATTRIBUTES = ("name", "type", "input")
+_WHAT_TO_DO = "redo by hand what it did, or drop it"
+
+
+@dataclass(frozen=True)
+class Report:
+    """Something not carried over as it was: where (file and element path, or file:line:column) and what to do."""
+
+    location: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+class Tracker:
+    """The taken parts and the reports of one document whose elements are in `namespace`."""
+
+    def __init__(self, file: Path, namespace: str, kind: str) -> None:
+        self.file = file
+        self.namespace = namespace
+        self.kind = kind
+        self._reports: list[tuple[tuple[int, int], Report]] = []
+        self._positions: dict[int, int] = {}  # id(element) -> its index in document order
+        self._taken: set[tuple[int, str]] = set()  # (id(element), "" | "@attribute" | "#text")
+        self._settled: set[int] = set()  # elements reported as a whole: their content is not walked
+
+    def root(self, element: ET.Element) -> Node:
+        self._positions = {id(item): index for index, item in enumerate(element.iter())}
+        return Node(element, f"/{self.display(element.tag)}", self)
+
+    @property
+    def reports(self) -> list[Report]:
+        """The reports in document order: an element, then its attributes, then its text."""
+        return [report for _, report in sorted(self._reports, key=lambda entry: entry[0])]
+
+    def report(self, element: ET.Element, path: str, message: str, rank: int = 0) -> None:
+        """Report `path`, in or at `element`; `rank` orders reports at the same element (0 the element,
+        1 an attribute, 2 its text, 3 text after it)."""
+        self._reports.append(((self._positions[id(element)], rank), Report(f"{self.file}: {path}", message)))
+
+    def take(self, element: ET.Element, part: str = "") -> None:
+        self._taken.add((id(element), part))
+
+    def settle(self, element: ET.Element) -> None:
+        self._settled.add(id(element))
+
+    def display(self, name: str) -> str:
+        """A tag or attribute name as messages show it: local in the document's namespace, else `{uri}name`."""
+        prefix = f"{{{self.namespace}}}"
+        return name[len(prefix) :] if name.startswith(prefix) else name
+
+    def step(self, parent: ET.Element, child: ET.Element) -> str:
+        """The path step from `parent` to `child`: `cluster[@name='primary']`, or `frequency[2]` for a repeat."""
+        tag = self.display(child.tag)
+        for attribute in _IDENTIFYING_ATTRIBUTES:
+            value = child.get(attribute)
+            if value is not None:
+                quote = "'" if "'" not in value else '"'
+                return f"{tag}[@{attribute}={quote}{value}{quote}]"
+        same = [sibling for sibling in parent if sibling.tag == child.tag]
+        return tag if len(same) == 1 else f"{tag}[{same.index(child) + 1}]"
+
+    def report_leftovers(self, node: Node) -> None:
+        """Report everything under `node` that no converter took."""
+        self._leftovers(node.element, node.path)
+
+    def _leftovers(self, element: ET.Element, path: str) -> None:
+        for attribute in element.attrib:
+            if (id(element), f"@{attribute}") not in self._taken and not attribute.startswith(_XSI):
+                name = self.display(attribute)
+                self.report(
+                    element,
+                    f"{path}/@{name}",
+                    f"the attribute {name} is not a Falcon {self.kind} field the toolkit converts, so it was not "
+                    f"converted: {_WHAT_TO_DO}.",
+                    rank=1,
+                )
+        if (id(element), "#text") not in self._taken:
+            self._stray_text(element, element.text, path)
+        for child in element:
+            child_path = f"{path}/{self.step(element, child)}"
+            if id(child) in self._settled:
+                pass
+            elif (id(child), "") in self._taken:
+                self._leftovers(child, child_path)
+            else:
+                self.report(
+                    child,
+                    child_path,
+                    f"<{self.display(child.tag)}> is not a Falcon {self.kind} element the toolkit converts, so it "
+                    f"was not converted: {_WHAT_TO_DO}.",
+                )
+            *_, last = child.iter()  # text after the child comes after everything inside it
+            self._stray_text(last, child.tail, path, rank=3)
+
+    def _stray_text(self, at: ET.Element, text: str | None, path: str, rank: int = 2) -> None:
+        if text is not None and text.strip():
+            shown = " ".join(text.split())
+            message = f"the text {shown[:60]!r} has no place here and was not converted: drop it."
+            self.report(at, f"{path}/text()", message, rank)
+
+
+class Node:
+    """One element being converted; everything read through it is marked as taken."""
+
+    def __init__(self, element: ET.Element, path: str, tracker: Tracker) -> None:
+        self.element = element
+        self.path = path
+        self._tracker = tracker
+        tracker.take(element)
+
+    def attr(self, name: str) -> str | None:
+        """The attribute's text as written, or None."""
+        self._tracker.take(self.element, f"@{name}")
+        return self.element.get(name)
+
+    def text(self) -> str:
+        """The element's own text, stripped of surrounding whitespace (XML files are indented)."""
+        self._tracker.take(self.element, "#text")
+        return (self.element.text or "").strip()
+
+    def child(self, tag: str) -> Node | None:
+        """The child element `tag`, which Falcon allows once; repeats are reported and not converted."""
+        matches = self.children(tag)
+        for repeat in matches[1:]:
+            repeat.reject(
+                f"<{tag}> appears {len(matches)} times where Falcon allows it once; only the first was converted: "
+                "keep one."
+            )
+        return matches[0] if matches else None
+
+    def children(self, tag: str) -> list[Node]:
+        """The child elements `tag`, in document order."""
+        qualified = f"{{{self._tracker.namespace}}}{tag}"
+        return [
+            Node(child, f"{self.path}/{self._tracker.step(self.element, child)}", self._tracker)
+            for child in self.element
+            if child.tag == qualified
+        ]
+
+    def report(self, message: str) -> None:
+        """Report something about this element that was not carried over as it was."""
+        self._tracker.report(self.element, self.path, message)
+
+    def reject(self, message: str) -> None:
+        """Report this whole element as not converted; nothing inside it is reported again."""
+        self.report(message)
+        self._tracker.settle(self.element)
+
+    def unsupported(self, tag: str, message: str) -> None:
+        """Reject the child elements `tag`, a Falcon feature the toolkit does not have, with `message`."""
+        for child in self.children(tag):
+            child.reject(message)
+
+    def unsupported_attribute(self, name: str, message: str) -> None:
+        """Report the attribute `name`, a Falcon feature the toolkit does not have, with `message`."""
+        if self.attr(name) is not None:
+            self._tracker.report(self.element, f"{self.path}/@{name}", message, rank=1)
