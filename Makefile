@@ -10,6 +10,7 @@ export SPARK_LOCAL_IP := 127.0.0.1
 export PYSPARK_PYTHON := $(abspath $(PY))
 
 DEMO_REPO := config_repo_template
+FALCON_SAMPLES := tests/unit/convert/falcon
 
 .PHONY: test demo bench lint java install clean
 
@@ -42,6 +43,11 @@ demo: install
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --process daily-clicks-rollup --time 2026-11-21T00:00Z --format text
 	@echo "== The feed 'clicks' on cluster 'backup' (its own path there), 2026-11-21 09:00 to 12:00 UTC"
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --feed clicks --cluster backup --from 2026-11-21T09:00Z --to 2026-11-21T12:00Z --format text
+	@echo "== Migrate Falcon XML definitions (the samples of the tests) into a config repo"
+	rm -rf demo-output/converted
+	$(TOOLKIT) convert-falcon $(FALCON_SAMPLES)/primary-cluster.xml $(FALCON_SAMPLES)/raw-clicks-feed.xml --out demo-output/converted
+	@echo "   (a feed with Falcon's Sqoop import: reported by name, exit 1, the rest is written)"
+	-$(TOOLKIT) convert-falcon $(FALCON_SAMPLES)/customer-emails-feed.xml --out demo-output/converted
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z

@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli import deps_command, el_commands, instances_command, lint_command, schema_command
+from toolkit.cli import convert_command, deps_command, el_commands, instances_command, lint_command, schema_command
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app.command("instances")(instances_command.instances_command)
 app.command("lint")(lint_command.lint_command)
 app.command("schema")(schema_command.schema_command)
 app.command("deps")(deps_command.deps_command)
+app.command("convert-falcon")(convert_command.convert_falcon_command)
 
 
 def main(argv: list[str] | None = None) -> int:
