@@ -58,7 +58,7 @@ bench: java install
 	$(PY) bench/lint_bench.py
 
 lint: install
-	$(VENV)/bin/ruff check toolkit tests bench entrypoints
+	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
