@@ -36,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     except ToolkitError as err:
         typer.echo(f"toolkit: {err}", err=True)
         return err.exit_code
+    except OverflowError:
+        typer.echo("toolkit: a time in this call lies outside the years 1 to 9999 (UTC or local): give times, "
+                   "frequencies and validity ends that stay inside them.", err=True)
+        return 2
     except SystemExit as stop:  # typer's standalone mode ends every run this way
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     return 0

@@ -21,6 +21,7 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<text>'[^']*'|\"[^\"]*\")|(?P<op>[-+*(),]))"
 )
 Value = datetime | str | int | None
+_MAX_DEPTH = 50  # far beyond any real expression; keeps the recursive parser off Python's recursion limit
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class Arithmetic:
 Node = Number | Text | Call | Arithmetic
 
 
+def _shown(text: str) -> str:
+    """The expression as messages quote it; a very long one is cut."""
+    return repr(text) if len(text) <= 80 else repr(text[:77] + "...")
+
+
 class _Parser:
     """Recursive descent over the token list; every failure names the expression and the spot."""
 
@@ -66,9 +72,10 @@ class _Parser:
             self.tokens.append((kind, match.group(kind)))
             position = match.end()
         self.index = 0
+        self.depth = 0
 
     def fail(self, reason: str) -> None:
-        raise UsageError(f"Invalid EL expression {self.source!r}: {reason}.")
+        raise UsageError(f"Invalid EL expression {_shown(self.source)}: {reason}.")
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -104,6 +111,16 @@ class _Parser:
         return node
 
     def unary(self) -> Node:
+        """Every nesting (a call, parentheses, a sign) passes here: the one place that bounds depth."""
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            self.fail(f"it nests more than {_MAX_DEPTH} calls, parentheses or signs deep")
+        try:
+            return self._unary()
+        finally:
+            self.depth -= 1
+
+    def _unary(self) -> Node:
         if self.peek() in (("op", "-"), ("op", "+")):
             sign = self.take()[1]
             operand = self.unary()
@@ -143,23 +160,23 @@ def _type_of(node: Node, source: str) -> str:
     if isinstance(node, Arithmetic):
         for side in (node.left, node.right):
             if _type_of(side, source) != INT:
-                raise UsageError(f"Invalid EL expression {source!r}: {node.op} works on whole numbers only.")
+                raise UsageError(f"Invalid EL expression {_shown(source)}: {node.op} works on whole numbers only.")
         return INT
     function = FUNCTIONS.get(node.name)
     if function is None:
         raise UsageError(
-            f"Invalid EL expression {source!r}: unknown function {node.name}(); the functions are "
+            f"Invalid EL expression {_shown(source)}: unknown function {node.name}(); the functions are "
             + ", ".join(f.signature for f in FUNCTIONS.values()) + "."
         )
     if len(node.args) != len(function.params):
         raise UsageError(
-            f"Invalid EL expression {source!r}: {function.signature} takes {len(function.params)} "
+            f"Invalid EL expression {_shown(source)}: {function.signature} takes {len(function.params)} "
             f"argument{'s' if len(function.params) != 1 else ''}, {len(node.args)} given."
         )
     for arg, (name, wanted) in zip(node.args, function.params, strict=True):
         if _type_of(arg, source) != wanted:
             raise UsageError(
-                f"Invalid EL expression {source!r}: argument {name} of {function.signature} must be "
+                f"Invalid EL expression {_shown(source)}: argument {name} of {function.signature} must be "
                 + {INT: "a whole number", TEXT: "a quoted text", TIME: "a time such as instanceTime()"}[wanted] + "."
             )
         if isinstance(arg, Text) and name in _TEXT_CHECKS:
@@ -167,7 +184,7 @@ def _type_of(node: Node, source: str) -> str:
                 _TEXT_CHECKS[name](arg.value)
             except UsageError as err:
                 reason = str(err)
-                raise UsageError(f"Invalid EL expression {source!r}: {reason[0].lower()}{reason[1:]}") from None
+                raise UsageError(f"Invalid EL expression {_shown(source)}: {reason[0].lower()}{reason[1:]}") from None
     return function.returns
 
 

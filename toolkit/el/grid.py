@@ -22,6 +22,10 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import UTC, from_local, to_local
 from toolkit.errors import UsageError
 
+_START_OF_TIME = datetime.min.replace(tzinfo=UTC)
+_END_OF_TIME = datetime.max.replace(tzinfo=UTC)
+_LAST_WALL_TIME = datetime(9999, 12, 31, 23, 59)
+
 
 @dataclass(frozen=True)
 class InstanceGrid:
@@ -58,12 +62,26 @@ class InstanceGrid:
             return from_local(add_days(self._local_start, count), self.zone)
         return from_local(add_months(self._local_start, count), self.zone)
 
+    def _time_or_edge(self, k: int) -> datetime:
+        """time_of(k), or the end of time on that side when k lies beyond the years 1 to 9999."""
+        try:
+            return self.time_of(k)
+        except (OverflowError, ValueError):
+            return _END_OF_TIME if k > 0 else _START_OF_TIME
+
     def floor_index(self, t: datetime) -> int:
         """The largest k with time_of(k) <= t (negative when t is before the start)."""
         step = self._step
         if step is not None:
-            return (t - self.start) // timedelta(seconds=step)
-        local = to_local(t, self.zone)
+            # Whole seconds in integers: floor(floor(x) / n) == floor(x / n), and a step of any size works.
+            delta = t - self.start
+            return (delta.days * 86400 + delta.seconds) // step
+        try:
+            local = to_local(t, self.zone)
+        except OverflowError:  # t's wall-clock time in the zone is past the year 9999 (or before the year 1)
+            if t < self.start:
+                return -1
+            return self.floor_index(from_local(_LAST_WALL_TIME, self.zone))
         if self.frequency.unit is TimeUnit.DAYS:
             units = (local.date() - self._local_start.date()).days
         else:
@@ -71,9 +89,9 @@ class InstanceGrid:
         k = units // self.frequency.count
         # The estimate is off by at most one or two: an earlier time of day or a DST shift makes it too
         # large; a fall-back at midnight (the local day repeats its last hour) can make it too small.
-        while self.time_of(k) > t:
+        while self._time_or_edge(k) > t:
             k -= 1
-        while self.time_of(k + 1) <= t:
+        while self._time_or_edge(k + 1) <= t:
             k += 1
         return k
 
@@ -92,7 +110,8 @@ class InstanceGrid:
         return k >= 0 and (last is None or k <= last)
 
     def at_or_before(self, t: datetime) -> datetime | None:
-        """The newest instance at or before t, or None when t is before the first instance."""
+        """The newest instance at or before t, or None when t is before the first instance (after the
+        validity end, the last instance)."""
         k = self.floor_index(t)
         last = self.last_index
         if last is not None:
@@ -106,7 +125,10 @@ class InstanceGrid:
             k = 0
         elif self.time_of(k) < t:
             k += 1
-        return self.time_of(k) if self._in_grid(k) else None
+        if not self._in_grid(k):
+            return None
+        instance = self._time_or_edge(k)
+        return None if instance is _END_OF_TIME else instance
 
     def index_of(self, t: datetime) -> int | None:
         """k when t is exactly instance k of the grid, else None."""

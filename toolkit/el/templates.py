@@ -100,9 +100,9 @@ def _granularity(variables: frozenset[str]) -> TimeUnit | None:
 def _time_from(values: Mapping[str, int], zone: ZoneInfo) -> datetime | None:
     try:
         wall = datetime(values["YEAR"], *(values.get(name, default) for name, default in _DEFAULTS.items()))
-    except (ValueError, KeyError):
+        return from_local(wall, zone)
+    except (ValueError, KeyError, OverflowError):  # no such date, or beyond the years 1 to 9999 in UTC
         return None
-    return from_local(wall, zone)
 
 
 class _Dated:

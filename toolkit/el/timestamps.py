@@ -25,4 +25,5 @@ def parse_timestamp(text: str, what: str = "time") -> datetime:
 
 def format_timestamp(value: datetime) -> str:
     """An aware datetime -> `yyyy-MM-ddTHH:mmZ` in UTC (seconds are dropped)."""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+    utc = value.astimezone(timezone.utc)
+    return f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}Z"  # %Y is unpadded

@@ -51,9 +51,19 @@ def test_instance_before_the_first_is_none():
     assert resolve_instance("now(-10,0)", utc("2026-11-21T10:00Z"), HOURLY) == utc("2026-11-21T00:00Z")
 
 
-def test_instance_after_the_validity_end_snaps_to_the_last():
+def test_instance_at_or_after_the_validity_end_is_none():
+    # The feed has no instance after its end: the last one must not stand in (every later run would
+    # overwrite or re-read it).
     g = grid("2026-11-21T00:00Z", "hours(1)", end="2026-11-21T06:00Z")
-    assert resolve_instance("now(0,0)", utc("2026-11-21T10:00Z"), g) == utc("2026-11-21T05:00Z")
+    assert resolve_instance("now(0,0)", utc("2026-11-21T10:00Z"), g) is None
+    assert resolve_instance("now(0,0)", utc("2026-11-21T06:00Z"), g) is None
+    assert resolve_instance("now(0,-1)", utc("2026-11-21T06:00Z"), g) == utc("2026-11-21T05:00Z")
+
+
+def test_window_is_clipped_at_the_validity_end_and_empty_beyond_it():
+    g = grid("2026-11-21T00:00Z", "hours(1)", end="2026-11-21T06:00Z")
+    assert resolve_window("now(-2,0)", "now(0,0)", utc("2026-11-21T06:00Z"), g) == hours("2026-11-21T04:00Z", 2)
+    assert resolve_window("now(-2,0)", "now(0,0)", utc("2026-11-21T09:00Z"), g) == ()
 
 
 def test_instance_from_a_parsed_expression():
