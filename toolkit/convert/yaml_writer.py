@@ -16,11 +16,12 @@ from typing import Any
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
+from toolkit.entities.yaml_loader import reads_as_text
+
 _INDENT = 2
 _FLOW_WIDTH = 80
 _STRING_TAG = "tag:yaml.org,2002:str"
 _YAML11 = Resolver()  # PyYAML's YAML 1.1 implicit types: bools (yes/on ...), ints, floats, timestamps, null
-_YAML12_ONLY = re.compile(r"0o[0-7]+|[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+")
 _SHORT_BOOLEANS = frozenset({"y", "Y", "n", "N"})  # booleans to some YAML 1.1 readers
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -95,7 +96,7 @@ def _needs_quotes(text: str) -> bool:
         or text.endswith(":")
         or text in _SHORT_BOOLEANS
         or _YAML11.resolve(ScalarNode, text, (True, False)) != _STRING_TAG
-        or _YAML12_ONLY.fullmatch(text) is not None
+        or not reads_as_text(text)
     )
 
 

@@ -53,6 +53,12 @@ class _Yaml12Resolver(BaseResolver):
     """YAML 1.2 core schema implicit types, plus `<<` merge keys; no timestamps, no yes/no/on/off."""
 
 
+def reads_as_text(scalar: str) -> bool:
+    """True when this loader reads the plain (unquoted) scalar as text, not as a number, bool or null;
+    writers of entity files use it to know what to quote."""
+    return _Yaml12Resolver().resolve(ScalarNode, scalar, (True, False)) == _STR
+
+
 for _tag, _pattern, _first in (
     (_BOOL, r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
     (_INT, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),

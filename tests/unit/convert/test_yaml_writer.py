@@ -112,3 +112,9 @@ def test_the_converter_leaves_pyspark_out() -> None:
     code = f"import sys, {modules}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("text", ["08", "09", "0x1F", "-07", "+3"])
+def test_numbers_our_loader_reads_are_quoted(text: str) -> None:
+    # Falcon's `<tags>owner=08</tags>` must stay the text '08', not become the number 8.
+    assert scalar(text) == f'"{text}"'
