@@ -148,11 +148,6 @@ class PathTemplate(_Dated):
         cut = self.text.rfind("/", 0, first)
         return self.text[:cut] if cut > 0 else ("/" if cut == 0 else "")
 
-    @property
-    def depth(self) -> int:
-        """Number of path segments; an instance path has exactly this many."""
-        return len([part for part in self.text.split("/") if part])
-
     def format(self, t: datetime, zone: ZoneInfo) -> str:
         """The path of the instance at t, with variables rendered in `zone`."""
         return self._template.render(t.astimezone(zone))

@@ -180,14 +180,6 @@ class ConfigRepo:
         """Everything that depends on `entity`, directly or not, nearest first."""
         return _closure(_ref(entity), self.dependents)
 
-    def producers(self, feed: str) -> tuple[Process, ...]:
-        """The processes with an output on `feed`."""
-        return tuple(p for p in self.processes.values() if any(o.feed == feed for o in p.outputs))
-
-    def consumers(self, feed: str) -> tuple[Process, ...]:
-        """The processes with an input on `feed`."""
-        return tuple(p for p in self.processes.values() if any(i.feed == feed for i in p.inputs))
-
 
 def _require_repo(path: Path) -> Path:
     if not path.exists():

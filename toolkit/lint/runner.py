@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import importlib
 import pkgutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +54,9 @@ def _problem(rule: type[Rule], finding: Finding) -> Problem:
 
 
 def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
-    """Lint the repo at `root`; with `selection`, report only on those files (and cross-entity findings)."""
+    """Lint the repo at `root`. With `selection` (resolved file paths), report on those files, on the
+    entities that depend on them (a changed feed can break an unchanged process), and the findings of
+    rules that report across files."""
     repo, problems = ConfigRepo.scan(root)
     ctx = LintContext(repo)
     found = list(problems)
@@ -64,12 +66,19 @@ def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
             if rule_class.code in finding.entity.lint_ignore:
                 continue
             found.append(_problem(rule_class, finding))
-    files = repo.files
-    if selection is not None:
-        outside = {code for code, rule in REGISTRY.items() if rule.reports_outside_selection}
-        found = [p for p in found if _resolved(p.file) in selection or p.code in outside]
-        files = [f for f in files if _resolved(f) in selection]
-    return LintReport(tuple(sorted(set(found))), len(files))
+    if selection is None:
+        return LintReport(tuple(sorted(set(found))), len(repo.files))
+    affected = selection | _dependent_files(repo, selection)
+    outside = {code for code, rule in REGISTRY.items() if rule.reports_outside_selection}
+    found = [p for p in found if _resolved(p.file) in affected or p.code in outside]
+    return LintReport(tuple(sorted(set(found))), len(selection))
+
+
+def _dependent_files(repo: ConfigRepo, selection: set[Path]) -> set[Path]:
+    """The files of every entity that depends, directly or not, on an entity of the selected files."""
+    chosen = [entity.ref for entity in repo.entities if _resolved(entity.source_file) in selection]
+    dependents = {ref for chosen_ref in chosen for ref in repo.transitive_dependents(chosen_ref)}
+    return {_resolved(entity.source_file) for entity in repo.entities if entity.ref in dependents}
 
 
 def _resolved(path: Path) -> Path:
@@ -88,13 +97,13 @@ def lint_paths(paths: Sequence[Path]) -> LintReport:
 
 
 def _lint_paths(paths: Sequence[Path]) -> LintReport:
-    whole: list[Path] = []
-    selected: dict[Path, set[Path]] = {}
+    whole: dict[Path, Path] = {}  # resolved root -> the root as given (problems show paths as given)
+    selected: dict[Path, tuple[Path, set[Path]]] = {}
     for path in paths or [Path(".")]:
         if not path.exists():
             raise UsageError(f"No such file or directory: {path}; give a config repo or YAML files inside one.")
         if path.is_dir() and is_config_repo(path):
-            whole.append(path)
+            whole.setdefault(_resolved(path), path)
             continue
         root = find_repo_root(path)
         if root is None:
@@ -111,15 +120,8 @@ def _lint_paths(paths: Sequence[Path]) -> LintReport:
                 f"{path} is not an entity file of the config repo {root}: entities are the .yaml files of "
                 "clusters/, feeds/ and processes/."
             )
-        selected.setdefault(_resolved(root), set()).update(chosen)
-    reports = [lint_repo(root) for root in _unique(whole)]
-    reports += [lint_repo(root, files) for root, files in selected.items() if root not in {_resolved(w) for w in whole}]
+        selected.setdefault(_resolved(root), (root, set()))[1].update(chosen)
+    reports = [lint_repo(root) for root in whole.values()]
+    reports += [lint_repo(root, files) for key, (root, files) in selected.items() if key not in whole]
     problems = tuple(sorted({problem for report in reports for problem in report.problems}))
     return LintReport(problems, sum(report.files for report in reports))
-
-
-def _unique(paths: Iterable[Path]) -> list[Path]:
-    seen: dict[Path, Path] = {}
-    for path in paths:
-        seen.setdefault(_resolved(path), path)
-    return list(seen.values())

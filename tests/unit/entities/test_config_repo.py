@@ -88,13 +88,6 @@ def test_transitive_dependencies_both_ways(tmp_path):
     }
 
 
-def test_producers_and_consumers(tmp_path):
-    repo = ConfigRepo.load(small_repo(tmp_path))
-    assert [p.name for p in repo.producers("mid")] == ["p1"]
-    assert [p.name for p in repo.consumers("mid")] == ["p2"]
-    assert repo.producers("raw") == () and repo.consumers("out") == ()
-
-
 def test_dangling_references_stay_in_the_graph(tmp_path):
     root = small_repo(
         tmp_path, **{"processes/p3.yaml": PROCESS.format(name="p3", cluster="c", input="gone", output="out")}

@@ -103,8 +103,10 @@ def test_lineage_of_the_template(repo):
         EntityRef(Kind.FEED, "clicks-hourly-summary"),
         EntityRef(Kind.FEED, "clicks-daily"),
     }
-    assert [p.name for p in repo.producers("clicks-hourly-summary")] == ["hourly-clicks-summary"]
-    assert [p.name for p in repo.consumers("clicks-hourly-summary")] == ["daily-clicks-rollup"]
+    assert set(repo.dependents(EntityRef(Kind.FEED, "clicks-hourly-summary"))) == {
+        EntityRef(Kind.PROCESS, "hourly-clicks-summary"),
+        EntityRef(Kind.PROCESS, "daily-clicks-rollup"),
+    }
 
 
 def test_files_match_names_kinds_and_schema_comments(repo):

@@ -161,3 +161,20 @@ def test_linting_leaves_pyspark_out() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "0 []"
+
+
+def test_a_changed_feed_that_breaks_an_unchanged_process_is_reported(tmp_path: Path) -> None:
+    root = fixture_repo("RP004", tmp_path / "conf")
+    (root / "processes" / "hourly-clicks-summary.yaml").write_text(
+        (TEMPLATE / "processes" / "hourly-clicks-summary.yaml").read_text())
+    feed = root / "feeds" / "clicks-hourly-summary.yaml"
+    feed.write_text(feed.read_text().replace("start: 2026-01-01T00:00Z", "start: 2026-06-01T00:00Z"))
+    report = lint_paths([feed])  # what pre-commit passes: only the changed file
+    assert {(p.code, p.file.name) for p in report.problems} == {("PR007", "daily-clicks-rollup.yaml")}
+
+
+def test_problems_of_given_files_keep_the_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = fixture_repo("RP004", tmp_path / "conf")
+    monkeypatch.chdir(root)
+    report = lint_paths([Path("processes/hourly-clicks-summary.yaml")])
+    assert [str(p.file) for p in report.problems] == ["processes/hourly-clicks-summary.yaml"]
