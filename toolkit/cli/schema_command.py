@@ -36,15 +36,20 @@ def schema_command(
     Entity files point at them with a first line such as
     `# yaml-language-server: $schema=../.schemas/feed.json`, so editors complete and check fields.
     """
-    if write is None:
-        if kind not in {k.value for k in Kind}:
-            raise UsageError("Give --write DIR to write all schemas, or --kind cluster|feed|process to print one.")
+    if (write is None) == (kind is None) or (kind is not None and kind not in {k.value for k in Kind}):
+        raise UsageError("Give either --write DIR to write all schemas, or --kind cluster|feed|process to print one.")
+    if kind is not None:
         typer.echo(schema_text(Kind(kind)), nl=False)
         return
     if write.exists() and not write.is_dir():
         raise UsageError(f"--write {write} is a file, not a folder: give the folder to write the schemas into.")
-    write.mkdir(parents=True, exist_ok=True)
-    for each in Kind:
-        target = write / f"{each.value}.json"
-        _write_atomically(target, schema_text(each))
-        typer.echo(str(target))
+    try:
+        write.mkdir(parents=True, exist_ok=True)
+        for each in Kind:
+            target = write / f"{each.value}.json"
+            _write_atomically(target, schema_text(each))
+            typer.echo(str(target))
+    except OSError as err:
+        raise UsageError(
+            f"Cannot write the schemas into {write}: {err.strerror or err}; give a folder you can write."
+        ) from None

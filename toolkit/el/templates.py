@@ -164,7 +164,7 @@ class PathTemplate(_Dated):
 
 
 _CATALOG = re.compile(r"^catalog:(?P<db>[A-Za-z0-9_]+):(?P<table>[A-Za-z0-9_]+)#(?P<spec>.+)$")
-_PARTITION = re.compile(r"^(?P<key>[A-Za-z0-9_]+)=(?P<value>[^;=]+)$")
+_PARTITION = re.compile(r"^(?P<key>[A-Za-z0-9_]+)=(?P<value>[^;=#]+)$")
 
 
 @dataclass(frozen=True)
