@@ -14,6 +14,7 @@ from toolkit.cli.instances_text import feed_lines, process_lines
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.grids import process_grid
 from toolkit.instances.process_instance import describe_feed_instances, resolve_process_instance
 
 
@@ -23,7 +24,9 @@ def instances_command(
     feed: Annotated[str | None, typer.Option("--feed", help="A feed: list its instances in --from..--to.")] = None,
     cluster: Annotated[str | None, typer.Option(
         "--cluster", help="The cluster (required with --feed; with --process, default: every cluster of it).")] = None,
-    time: Annotated[str | None, typer.Option("--time", help=arguments.TIME_HELP)] = None,
+    time: Annotated[str | None, typer.Option("--time", help=(
+        "With --process: the instance's nominal time, yyyy-MM-ddTHH:mmZ. Default: the newest instance "
+        "at or before now."))] = None,
     from_: Annotated[str | None, typer.Option("--from", help="With --feed: first time, yyyy-MM-ddTHH:mmZ.")] = None,
     to: Annotated[str | None, typer.Option("--to", help="With --feed: last time (included).")] = None,
     format_: Annotated[str, typer.Option("--format", help="json (scripts) or text (a line per instance).")] = "json",
@@ -48,9 +51,14 @@ def instances_command(
             raise UsageError(f"--to {to} is before --from {from_}: give a range that runs forward.")
         _print(describe_feed_instances(config, feed, cluster, first, last), format_, feed_lines)
         return
-    nominal = arguments.nominal_time(time)
     entity = config.process(process)  # type: ignore[arg-type]
     names = [cluster] if cluster is not None else [c.name for c in entity.clusters]
+    nominal = arguments.nominal_time(time)
+    if time is None:
+        newest = process_grid(entity, names[0]).at_or_before(nominal)
+        if newest is None:
+            raise UsageError(f"The process '{entity.name}' has no instance yet on cluster '{names[0]}': give --time.")
+        nominal = newest
     resolved, errors = [], []
     for name in names:
         try:

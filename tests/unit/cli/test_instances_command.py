@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,12 @@ def test_bad_calls_exit_2_with_one_sentence(capsys: pytest.CaptureFixture[str], 
 def test_missing_repo_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "instances", "--repo", str(tmp_path / "nothing"), "--process", "p")
     assert code == 2 and "does not exist" in err
+
+
+def test_without_time_the_newest_instance_at_or_before_now(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "instances", "--repo", TEMPLATE, "--process", "daily-clicks-rollup")
+    assert code == 0
+    time = json.loads(out)["time"]
+    now = datetime.now(timezone.utc)
+    # A daily process at midnight UTC: today's midnight (unless the clock turned midnight in between).
+    assert time in {f"{now:%Y-%m-%d}T00:00Z", f"{now - timedelta(days=1):%Y-%m-%d}T00:00Z"}
