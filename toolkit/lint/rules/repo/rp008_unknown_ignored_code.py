@@ -1,0 +1,23 @@
+"""RP008 (warning): a `lint: {ignore: [...]}` code that no rule has: a typo silences nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.problems import CODES, Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import REGISTRY, Finding, Rule, register
+
+
+@register
+class UnknownIgnoredCode(Rule):
+    code = "RP008"
+    summary = "Every code in `lint: {ignore: [...]}` is a rule's code."
+    severity = Severity.WARNING
+
+    def check(self, ctx: LintContext) -> Iterator[Finding]:
+        for entity in ctx.repo.entities:
+            for index, code in enumerate(entity.lint_ignore):
+                if code not in REGISTRY and code not in CODES:
+                    yield Finding(entity, f"lint.ignore[{index}] {code!r} is not a rule code, so it silences nothing; "
+                                  "`toolkit lint --list-rules` lists the codes.", ("lint", "ignore", index))
