@@ -170,7 +170,9 @@ def test_a_changed_feed_that_breaks_an_unchanged_process_is_reported(tmp_path: P
     feed = root / "feeds" / "clicks-hourly-summary.yaml"
     feed.write_text(feed.read_text().replace("start: 2026-01-01T00:00Z", "start: 2026-06-01T00:00Z"))
     report = lint_paths([feed])  # what pre-commit passes: only the changed file
-    assert {(p.code, p.file.name) for p in report.problems} == {("PR007", "daily-clicks-rollup.yaml")}
+    # The reader's window and the writer's output now reach before the feed's validity.
+    assert {(p.code, p.file.name) for p in report.problems} == {("PR007", "daily-clicks-rollup.yaml"),
+                                                                ("PR017", "hourly-clicks-summary.yaml")}
 
 
 def test_problems_of_given_files_keep_the_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,65 @@
+"""PR017: an output instance lies inside the feed's validity on each cluster of the process.
+
+Evaluated at the process's first instance (an error when outside: that run has nowhere to publish)
+and at its last one (a warning when only that one is outside: the late runs would have no output
+instance). Outside means before the feed's first instance or after its last: the resolver never lets
+the last instance stand in for a time after the feed's validity end. Closed-form, like PR007."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+from toolkit.el.grid import InstanceGrid
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed, Output, Process
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.process._support import evaluate, fixed_expression, grid_of_feed, grid_of_process, ts
+
+
+@register
+class OutputInFeedValidity(EntityRule):
+    code = "PR017"
+    summary = ("An output instance, at the process's first and last instance, lies inside the feed's validity "
+               "(warning when only the last instance's output is outside).")
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        for index, item in enumerate(entity.outputs):
+            feed = ctx.repo.feeds.get(item.feed)
+            if feed is None or fixed_expression(ctx, item.instance) is None:
+                continue
+            for cluster in dict.fromkeys(c.name for c in entity.clusters):
+                process_grid, feed_grid = grid_of_process(entity, cluster), grid_of_feed(feed, cluster)
+                if process_grid is None or feed_grid is None:
+                    continue
+                finding = _outside(entity, ctx, index, item, feed, cluster, feed_grid, process_grid.start, "first")
+                if finding is None:
+                    last = process_grid.time_of(process_grid.last_index)
+                    finding = _outside(entity, ctx, index, item, feed, cluster, feed_grid, last, "last")
+                    if finding is not None:
+                        finding = Finding(finding.entity, finding.message, finding.path, severity=Severity.WARNING)
+                if finding is not None:
+                    yield finding
+
+
+def _outside(entity: Process, ctx: LintContext, index: int, item: Output, feed: Feed, cluster: str,
+             grid: InstanceGrid, nominal: datetime, which: str) -> Finding | None:
+    value = evaluate(fixed_expression(ctx, item.instance), nominal, grid)
+    if value is None:
+        return None
+    position = grid.floor_index(value)
+    if 0 <= position <= grid.last_index:
+        return None
+    validity = feed.cluster(cluster).validity
+    side = f"before its validity starts {ts(validity.start)}" if position < 0 else \
+        f"after its validity ends {ts(validity.end)}"
+    return Finding(
+        entity,
+        f"outputs[{index}].instance {item.instance!r} gives {ts(value)} for the {which} instance {ts(nominal)} of "
+        f"the process on cluster '{cluster}', {side} for feed '{feed.name}' there; the run would have no output "
+        f"instance: make the feed's validity on '{cluster}' cover the process's, or change the process's validity.",
+        ("outputs", index, "instance"),
+    )
