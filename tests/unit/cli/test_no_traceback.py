@@ -1,0 +1,37 @@
+"""User errors through the real `python -m toolkit` process: one line on stderr, the documented exit
+code, never a traceback (in-process tests cannot see what escapes to the interpreter)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TEMPLATE = str(Path(__file__).resolve().parents[3] / "config_repo_template")
+
+CASES = [
+    (["el", "eval", "now(0)"], 2),
+    (["el", "eval", "(" * 3000 + "1" + ")" * 3000], 2),
+    (["el", "eval", "now(0,0)", "--time", "2026-02-30T00:00Z"], 2),
+    (["el", "eval", "now(0,0)", "--timezone", "Mars/Olympus"], 2),
+    (["el", "path", "/d/${YEAR}", "--time", "9999-12-31T23:00Z", "--timezone", "Asia/Tokyo"], 2),
+    (["el", "next", "--start", "9999-12-31T00:00Z", "--frequency", "hours(1)", "--time", "9999-12-31T23:30Z"], 0),
+    (["el", "frequency", "weekly"], 2),
+    (["instances", "--repo", TEMPLATE, "--process", "nope", "--time", "2026-11-21T10:00Z"], 2),
+    (["instances", "--repo", "/nonexistent", "--process", "p"], 2),
+    (["lint", "/nonexistent"], 2),
+    (["schema", "--write", "/proc/nope"], 2),
+    (["deps", "nope", "--repo", TEMPLATE], 2),
+    (["convert-falcon", "/nonexistent.xml", "--out", "/tmp/never-written"], 2),
+]
+
+
+@pytest.mark.parametrize(("argv", "exit_code"), CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def test_user_error_is_one_line_and_an_exit_code(argv: list[str], exit_code: int) -> None:
+    result = subprocess.run([sys.executable, "-m", "toolkit", *argv], capture_output=True, text=True, timeout=60)
+    assert result.returncode == exit_code, result.stderr
+    assert "Traceback" not in result.stderr
+    if exit_code:
+        assert result.stderr.startswith("toolkit: ") and len(result.stderr.strip().splitlines()) == 1, result.stderr
