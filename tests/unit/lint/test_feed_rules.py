@@ -573,7 +573,7 @@ def test_a_cluster_listed_twice(tmp_path: Path) -> None:
     text = feed(PRIMARY + BACKUP + untyped("primary"))
     problems = lint(tmp_path, {"orders": text})
     assert summary(problems) == [("FD022", line_of(text, "name: primary", 2), ERROR)]
-    assert "clusters[2].name 'primary' is already clusters[0]" in problems[0].message
+    assert "clusters[2].name 'primary' is already listed as clusters[0]" in problems[0].message
 
 
 def test_lint_ignore_silences_a_feed_rule(tmp_path: Path) -> None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
-from toolkit.errors import UsageError
+from toolkit.lint.checks import unknown_time_zone
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 
@@ -19,12 +18,4 @@ class TimeZone(EntityRule):
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
-        try:
-            resolve_zone(entity.timezone)
-        except UsageError:
-            yield Finding(
-                entity,
-                f"timezone {entity.timezone!r} is not an IANA time zone; give a name such as UTC, Europe/Berlin "
-                "or America/Los_Angeles (a fixed offset is Etc/GMT-5 for UTC+5: the sign is inverted).",
-                ("timezone",),
-            )
+        return unknown_time_zone(entity)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
+from toolkit.lint.checks import repeated_clusters
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 
@@ -17,14 +18,4 @@ class UniqueClusters(EntityRule):
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
-        seen: dict[str, int] = {}
-        for index, cluster in enumerate(entity.clusters):
-            if cluster.name in seen:
-                yield Finding(
-                    entity,
-                    f"clusters[{index}].name '{cluster.name}' is already clusters[{seen[cluster.name]}]; list each "
-                    "cluster once, with all its settings in one entry.",
-                    ("clusters", index, "name"),
-                )
-            else:
-                seen[cluster.name] = index
+        return repeated_clusters(entity, "with all its settings in one entry")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Process
+from toolkit.lint.checks import repeated_clusters
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 
@@ -17,14 +18,4 @@ class UniqueClusters(EntityRule):
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
-        first: dict[str, int] = {}
-        for index, cluster in enumerate(entity.clusters):
-            if cluster.name in first:
-                yield Finding(
-                    entity,
-                    f"clusters[{index}].name '{cluster.name}' is already listed as clusters[{first[cluster.name]}]; "
-                    "list each cluster once, with one validity covering all its runs.",
-                    ("clusters", index, "name"),
-                )
-            else:
-                first[cluster.name] = index
+        return repeated_clusters(entity, "with one validity covering all its runs")

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Process
-from toolkit.errors import UsageError
+from toolkit.lint.checks import unknown_time_zone
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 
@@ -20,12 +19,4 @@ class ValidTimezone(EntityRule):
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
-        try:
-            resolve_zone(entity.timezone)
-        except UsageError:
-            yield Finding(
-                entity,
-                f"timezone {entity.timezone!r} is not a known IANA time zone; give one such as UTC, Europe/Berlin "
-                "or America/Los_Angeles (names are case-sensitive).",
-                ("timezone",),
-            )
+        return unknown_time_zone(entity)
