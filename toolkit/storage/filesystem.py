@@ -1,0 +1,102 @@
+"""The file-system interface every action uses, and the records it returns.
+
+Paths are full URIs (`file:///var/data/primary/data/clicks/2026/11/21/10`, `hdfs://nn:8020/...`). Two
+implementations pass the same contract tests: `hadoop.HadoopFileSystem` (any scheme the cluster's
+Hadoop configuration knows, through the active SparkSession's JVM) and `local.LocalFileSystem` (pure
+Python, `file://` only, for the CLI and tests where no Spark session exists).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from toolkit.errors import ToolkitError
+
+
+class StorageError(ToolkitError):
+    """A file-system operation failed (exit 1): the message names the path and the operation."""
+
+
+@dataclass(frozen=True, order=True)
+class FileStatus:
+    """One entry of a listing: its full URI, size in bytes, modification time (ms since the epoch)."""
+
+    path: str
+    length: int
+    modification_time: int
+    is_dir: bool
+
+    @property
+    def name(self) -> str:
+        return self.path.rstrip("/").rsplit("/", 1)[-1]
+
+
+class FileSystem(ABC):
+    """Operations on one file system; every path is a full URI."""
+
+    @abstractmethod
+    def exists(self, path: str) -> bool: ...
+
+    @abstractmethod
+    def status(self, path: str) -> FileStatus | None:
+        """The path's status, or None when it does not exist."""
+
+    @abstractmethod
+    def list(self, path: str) -> list[FileStatus]:
+        """The direct children of a directory, sorted by path; StorageError when it is not a directory."""
+
+    @abstractmethod
+    def glob(self, pattern: str) -> list[FileStatus]:
+        """Paths matching a Hadoop glob (`*`, `?`, `[ab]`, `{x,y}`), sorted; [] when none match."""
+
+    @abstractmethod
+    def mkdirs(self, path: str) -> None: ...
+
+    @abstractmethod
+    def write_atomically(self, path: str, data: bytes) -> None:
+        """Write a small file under a temporary name beside it, then rename it into place (parents created)."""
+
+    @abstractmethod
+    def create_exclusive(self, path: str, data: bytes) -> bool:
+        """Create a new file; False (nothing written) when it exists already. Locks are built on this."""
+
+    @abstractmethod
+    def read(self, path: str) -> bytes:
+        """The whole content of a small file."""
+
+    @abstractmethod
+    def rename(self, source: str, target: str) -> None:
+        """Move `source` to `target` (which must not exist); StorageError when it cannot."""
+
+    @abstractmethod
+    def delete(self, path: str, recursive: bool = True) -> bool:
+        """Delete a file or a directory tree; False when there was nothing to delete."""
+
+    @abstractmethod
+    def copy(self, source: str, target: str) -> None:
+        """Copy a file or a directory tree; bytes never pass through Python where the FS can avoid it."""
+
+    @abstractmethod
+    def checksum(self, path: str) -> str | None:
+        """The file system's own checksum of a file (algorithm and hex digest), or None when it has none."""
+
+
+def normalize_uri(uri: str) -> str:
+    """One spelling per path: Hadoop writes local paths as `file:/x`, we write `file:///x`; no trailing '/'."""
+    if uri.startswith("file:/") and not uri.startswith("file:///"):
+        uri = "file:///" + uri[len("file:/"):].lstrip("/")
+    return uri.rstrip("/") if uri.rstrip("/") and not uri.endswith(":///") else uri
+
+
+def parent_of(uri: str) -> str:
+    """The parent directory's URI: `file:///a/b` -> `file:///a`, `hdfs://nn:8020/a` -> `hdfs://nn:8020/`."""
+    stripped = uri.rstrip("/")
+    authority = stripped.find("://")
+    if authority < 0:
+        return uri  # the root (`file:///`) is its own parent
+    root_end = stripped.find("/", authority + 3)
+    if root_end < 0:
+        return stripped + "/"  # `hdfs://nn:8020/` is its own parent
+    head = stripped.rpartition("/")[0]
+    return stripped[: root_end + 1] if len(head) <= root_end else head

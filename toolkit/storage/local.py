@@ -1,0 +1,167 @@
+"""A pure-Python file system for `file://` URIs: the CLI and the tests use it where no Spark session
+exists. It behaves as Hadoop's local file system does (the contract tests run both)."""
+
+from __future__ import annotations
+
+import errno
+import glob as globbing
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError, normalize_uri
+
+
+def to_local_path(uri: str) -> str:
+    """`file:///a/b` (or Hadoop's `file:/a/b`) -> `/a/b`; any other scheme is refused."""
+    uri = normalize_uri(uri)
+    if not uri.startswith("file:///"):
+        raise StorageError(f"{uri} is not a local path: the local file system takes file:/// URIs only.")
+    return "/" + uri[len("file:///"):]
+
+
+def to_uri(path: str) -> str:
+    return normalize_uri("file://" + os.path.abspath(path))
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    """Hadoop globs know `{a,b}`; Python's glob does not: expand them first (nested too)."""
+    start = pattern.find("{")
+    if start < 0:
+        return [pattern]
+    depth = 0
+    for end in range(start, len(pattern)):
+        depth += {"{": 1, "}": -1}.get(pattern[end], 0)
+        if depth == 0:
+            break
+    else:
+        return [pattern]
+    inner, options, level, last = pattern[start + 1:end], [], 0, 0
+    for index, char in enumerate(inner):
+        level += {"{": 1, "}": -1}.get(char, 0)
+        if char == "," and level == 0:
+            options.append(inner[last:index])
+            last = index + 1
+    options.append(inner[last:])
+    return [expanded for option in options
+            for expanded in _expand_braces(pattern[:start] + option + pattern[end + 1:])]
+
+
+class LocalFileSystem(FileSystem):
+    """`file://` paths through the operating system."""
+
+    def _status(self, local: str) -> FileStatus:
+        info = os.stat(local)
+        is_dir = os.path.isdir(local)
+        return FileStatus(to_uri(local), 0 if is_dir else info.st_size, int(info.st_mtime * 1000), is_dir)
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(to_local_path(path))
+
+    def status(self, path: str) -> FileStatus | None:
+        local = to_local_path(path)
+        return self._status(local) if os.path.exists(local) else None
+
+    def list(self, path: str) -> list[FileStatus]:
+        local = to_local_path(path)
+        try:
+            with os.scandir(local) as entries:
+                names = [entry.path for entry in entries]
+        except OSError as err:
+            raise StorageError(f"Cannot list {normalize_uri(path)}: {err.strerror}.") from None
+        return sorted(self._status(name) for name in names if os.path.lexists(name))
+
+    def glob(self, pattern: str) -> list[FileStatus]:
+        local = to_local_path(pattern)
+        found = {match for expanded in _expand_braces(local) for match in globbing.glob(expanded)}
+        return sorted(self._status(match) for match in found)
+
+    def mkdirs(self, path: str) -> None:
+        try:
+            os.makedirs(to_local_path(path), exist_ok=True)
+        except OSError as err:
+            raise StorageError(f"Cannot create the directory {normalize_uri(path)}: {err.strerror}.") from None
+
+    def write_atomically(self, path: str, data: bytes) -> None:
+        local = to_local_path(path)
+        folder = os.path.dirname(local)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(local)}.", suffix=".tmp")
+            try:
+                with os.fdopen(handle, "wb") as stream:
+                    stream.write(data)
+                os.replace(temporary, local)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError as err:
+            raise StorageError(f"Cannot write {normalize_uri(path)}: {err.strerror}.") from None
+
+    def create_exclusive(self, path: str, data: bytes) -> bool:
+        local = to_local_path(path)
+        try:
+            os.makedirs(os.path.dirname(local), exist_ok=True)
+            handle = os.open(local, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return False
+        except OSError as err:
+            raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        return True
+
+    def read(self, path: str) -> bytes:
+        try:
+            return Path(to_local_path(path)).read_bytes()
+        except OSError as err:
+            raise StorageError(f"Cannot read {normalize_uri(path)}: {err.strerror}.") from None
+
+    def rename(self, source: str, target: str) -> None:
+        local_source, local_target = to_local_path(source), to_local_path(target)
+        if os.path.lexists(local_target):
+            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
+        try:
+            os.makedirs(os.path.dirname(local_target), exist_ok=True)
+            os.rename(local_source, local_target)
+        except OSError as err:
+            raise StorageError(
+                f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {err.strerror}."
+            ) from None
+
+    def delete(self, path: str, recursive: bool = True) -> bool:
+        local = to_local_path(path)
+        try:
+            if os.path.isdir(local) and not os.path.islink(local):
+                if recursive:
+                    shutil.rmtree(local)
+                else:
+                    os.rmdir(local)
+            else:
+                os.remove(local)
+        except FileNotFoundError:
+            return False
+        except OSError as err:
+            if err.errno == errno.ENOTEMPTY:
+                raise StorageError(f"Cannot delete {normalize_uri(path)}: the directory is not empty.") from None
+            raise StorageError(f"Cannot delete {normalize_uri(path)}: {err.strerror}.") from None
+        return True
+
+    def copy(self, source: str, target: str) -> None:
+        local_source, local_target = to_local_path(source), to_local_path(target)
+        try:
+            os.makedirs(os.path.dirname(local_target), exist_ok=True)
+            if os.path.isdir(local_source):
+                shutil.copytree(local_source, local_target)
+            else:
+                shutil.copy2(local_source, local_target)
+        except OSError as err:
+            raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: {err.strerror}.") \
+                from None
+
+    def checksum(self, path: str) -> str | None:
+        """None: like Hadoop's local file system, it keeps no file checksums to compare cheaply."""
+        if not os.path.isfile(to_local_path(path)):
+            raise StorageError(f"Cannot checksum {normalize_uri(path)}: it is not a file.")
+        return None
