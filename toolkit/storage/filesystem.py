@@ -9,6 +9,7 @@ Python, `file://` only, for the CLI and tests where no Spark session exists).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolkit.errors import ToolkitError
@@ -45,6 +46,46 @@ class FileSystem(ABC):
     @abstractmethod
     def list(self, path: str) -> list[FileStatus]:
         """The direct children of a directory, sorted by path; StorageError when it is not a directory."""
+
+    def list_many(self, paths: Sequence[str]) -> dict[str, list[FileStatus]]:
+        """The children of many directories at once (a path that is gone or not a directory maps to []).
+
+        Walks call this once per level: an implementation whose calls are expensive (the JVM through
+        py4j) answers the whole batch in one round trip.
+        """
+        listed: dict[str, list[FileStatus]] = {}
+        for path in paths:
+            try:
+                listed[path] = self.list(path)
+            except StorageError:
+                listed[path] = []
+        return listed
+
+    def total_sizes(self, paths: Sequence[str]) -> dict[str, int]:
+        """Bytes under each path (a file's length, or the sum of the files of a tree), one batch per depth."""
+        sizes = {path: 0 for path in paths}
+        statuses = {path: self.status(path) for path in paths}
+        owner: dict[str, str] = {}
+        frontier: list[str] = []
+        for path, status in statuses.items():
+            if status is None:
+                continue
+            if status.is_dir:
+                owner[path] = path
+                frontier.append(path)
+            else:
+                sizes[path] = status.length
+        while frontier:
+            following: list[str] = []
+            for folder, children in self.list_many(frontier).items():
+                for child in children:
+                    if child.is_dir:
+                        owner[child.path] = owner[folder]
+                        following.append(child.path)
+                    else:
+                        sizes[owner[folder]] += child.length
+            frontier = following
+        return sizes
 
     @abstractmethod
     def glob(self, pattern: str) -> list[FileStatus]:
