@@ -61,20 +61,12 @@ class FileSystem(ABC):
                 listed[path] = []
         return listed
 
-    def total_sizes(self, paths: Sequence[str]) -> dict[str, int]:
-        """Bytes under each path (a file's length, or the sum of the files of a tree), one batch per depth."""
-        sizes = {path: 0 for path in paths}
-        statuses = {path: self.status(path) for path in paths}
-        owner: dict[str, str] = {}
-        frontier: list[str] = []
-        for path, status in statuses.items():
-            if status is None:
-                continue
-            if status.is_dir:
-                owner[path] = path
-                frontier.append(path)
-            else:
-                sizes[path] = status.length
+    def total_sizes(self, entries: Sequence[FileStatus]) -> dict[str, int]:
+        """Bytes under each entry (a file's length, or the sum of a tree's files), by path; one batch per
+        depth. Entries come from a listing, so nothing is looked up twice."""
+        sizes = {entry.path: 0 if entry.is_dir else entry.length for entry in entries}
+        owner = {entry.path: entry.path for entry in entries if entry.is_dir}
+        frontier = list(owner)
         while frontier:
             following: list[str] = []
             for folder, children in self.list_many(frontier).items():
