@@ -1,0 +1,68 @@
+"""A config repo (the template's) whose clusters' roots are temp folders, and a tree of feed instances
+with decoys beside them, for retention tests on the local file system."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
+
+DECOYS = (
+    "data/clicks/2015-3-05",  # digits of the wrong width
+    "data/clicks/bad-va-lue",
+    "data/clicks/someFolder/file.txt",
+    "data/clicks/2020/01/01/somefile.txt",  # a file at the day level, where hour folders belong
+    "data/clicks/2020/13/01/00/part-0",  # month 13
+    "data/clicks/2020/02/30/00/part-0",  # February 30th
+    "data/clicks-old/2020/01/01/00/part-0",  # like an instance, but under another literal
+    "data/clicks/2020/01/01/5/part-0",  # hour of one digit
+)
+
+
+def make_repo(tmp: Path) -> tuple[Path, Path]:
+    """(the repo, the primary cluster's root folder)."""
+    repo = tmp / "conf"
+    shutil.copytree(TEMPLATE, repo)
+    root = tmp / "primary"
+    root.mkdir()
+    for name in ("primary", "backup"):
+        cluster = repo / "clusters" / f"{name}.yaml"
+        cluster.write_text(cluster.read_text().replace(f"file:///tmp/feed-toolkit-demo/{name}",
+                                                        f"file://{tmp / name}"))
+    return repo, root
+
+
+def hourly_instances(root: Path, first: datetime, hours: int, template: str = "data/clicks") -> list[Path]:
+    """Instance folders `root/template/YYYY/MM/DD/HH` with a data file and the _SUCCESS flag."""
+    made = []
+    for k in range(hours):
+        t = first + timedelta(hours=k)
+        folder = root / template / f"{t:%Y/%m/%d/%H}"
+        folder.mkdir(parents=True)
+        (folder / "part-00000.json").write_text('{"page": "/", "user": "u"}\n' * 3)
+        (folder / "_SUCCESS").write_text("")
+        made.append(folder)
+    return made
+
+
+def plant_decoys(root: Path) -> list[Path]:
+    made = []
+    for decoy in DECOYS:
+        path = root / decoy
+        if path.suffix:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("keep me\n")
+        else:
+            path.mkdir(parents=True, exist_ok=True)
+        made.append(path)
+    return made
+
+
+def tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def utc(*parts: int) -> datetime:
+    return datetime(*parts, tzinfo=timezone.utc)

@@ -1,0 +1,47 @@
+"""Carry out a location plan: recursive deletes of the planned units, then the emptied parents, each
+with a non-recursive delete (a directory that received data in the meantime is left alone).
+
+Every deletion removes only expired instances, so a run killed at any moment leaves a tree that a
+rerun finishes: the rerun's walk finds what is left and plans again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolkit.retention.file_plan import LocationPlan
+from toolkit.storage.filesystem import FileSystem, StorageError
+
+
+@dataclass(frozen=True)
+class Evicted:
+    """What a plan's execution removed: instance paths with their bytes, and directories besides instances."""
+
+    sizes: dict[str, int]
+    directories_removed: int
+
+
+def evict(fs: FileSystem, plan: LocationPlan) -> Evicted:
+    sizes = fs.total_sizes([instance.entry for instance in plan.expired])
+    instance_paths = {instance.path for instance in plan.expired}
+    directories = 0
+    for path in plan.deletions:
+        fs.delete(path, recursive=True)
+        if path not in instance_paths:
+            directories += 1 + _walked_below(plan, path)
+    for path in plan.parents:
+        try:
+            if fs.delete(path, recursive=False):
+                directories += 1
+        except StorageError:
+            continue  # not empty any more: something arrived; it stays
+    return Evicted(sizes, directories)
+
+
+def _walked_below(plan: LocationPlan, folder: str) -> int:
+    """Directories between a deleted folder and the instances in it (month and day folders of a year)."""
+    prefix = folder.rstrip("/") + "/"
+    inner = {instance.path[len(prefix):].rsplit("/", 1)[0] for instance in plan.expired
+             if instance.path.startswith(prefix) and "/" in instance.path[len(prefix):]}
+    folders = {"/".join(parts.split("/")[: i + 1]) for parts in inner for i in range(parts.count("/") + 1)}
+    return len(folders)
