@@ -1,0 +1,115 @@
+"""Benchmark of retention: 5 years of hourly instances of a file feed (43,800 folders, one small file
+each, plus decoys); evict the first 4 years.
+
+1. The eviction phase (walk, plan, delete) through Hadoop's file system in a SparkSession, beside
+   `find <the four year folders> -delete` removing exactly the same folders on an identical copy.
+2. The whole `spark-submit entrypoints/retention.py` beside an empty `spark-submit`.
+Targets (issue 4): eviction within 2x of find; the whole run within the empty spark-submit + 15 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from toolkit.el.templates import PathTemplate  # noqa: E402
+from toolkit.el.timezones import resolve_zone  # noqa: E402
+from toolkit.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.retention.evict import evict  # noqa: E402
+from toolkit.retention.file_plan import plan_location  # noqa: E402
+
+START = datetime(2021, 1, 1, tzinfo=timezone.utc)
+HOURS = 5 * 8760 + 24  # 2021 .. 2025 (2024 is a leap year)
+NOMINAL = "2026-01-01T00:00Z"  # months(12) on backup: the cut-off is 2025-01-01T00:00Z
+SPARK_HOME = Path(__import__("pyspark").__file__).parent
+
+
+def build_tree(root: Path) -> None:
+    base = root / "replica" / "clicks"
+    for k in range(HOURS):
+        folder = base / f"{START + timedelta(hours=k):%Y/%m/%d/%H}"
+        folder.mkdir(parents=True)
+        (folder / "part-00000").write_bytes(b"x" * 100)
+    for decoy in ("2015-3-05", "someFolder", "bad-va-lue"):
+        (base / decoy).mkdir()
+    (base / "2021" / "01" / "01" / "stray.txt").write_text("a file at the wrong depth\n")
+
+
+def make_repo(scratch: Path, root: Path) -> Path:
+    repo = scratch / "conf"
+    shutil.copytree(ROOT / "config_repo_template", repo)
+    cluster = repo / "clusters" / "backup.yaml"
+    cluster.write_text(cluster.read_text().replace("file:///tmp/feed-toolkit-demo/backup", f"file://{root}"))
+    return repo
+
+
+def eviction_phase(repo_dir: Path, root: Path) -> tuple[float, int]:
+    from pyspark.sql import SparkSession
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
+    fs = HadoopFileSystem(spark)
+    repo = ConfigRepo.load(repo_dir)
+    feed = repo.feed("clicks")
+    template = PathTemplate(feed.locations_on("backup")["data"])
+    cut_off = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    began = time.perf_counter()
+    plan = plan_location(fs, f"file://{root}", "data", template, resolve_zone(feed.timezone), cut_off)
+    evict(fs, plan)
+    elapsed = time.perf_counter() - began
+    spark.stop()
+    return elapsed, len(plan.expired)
+
+
+def timed(command: list[str]) -> float:
+    began = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {result.returncode}:\n{result.stdout[-3000:]}"
+                         f"{result.stderr[-3000:]}")
+    return time.perf_counter() - began
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        first = scratch / "toolkit-root"
+        build_tree(first)
+        for copy in ("find-root", "submit-root"):
+            shutil.copytree(first, scratch / copy)
+        repo = make_repo(scratch, first)
+        toolkit_seconds, evicted = eviction_phase(repo, first)
+        years = [str(scratch / "find-root" / "replica" / "clicks" / str(y)) for y in range(2021, 2025)]
+        find_seconds = timed(["find", *years, "-delete"])
+        same = sorted(p.name for p in (first / "replica/clicks").iterdir()) == \
+            sorted(p.name for p in (scratch / "find-root" / "replica/clicks").iterdir())
+        submit_repo = make_repo(scratch / "submit", scratch / "submit-root")
+        spark_submit = str(SPARK_HOME / "bin" / "spark-submit")
+        empty = scratch / "empty.py"
+        empty.write_text("from pyspark.sql import SparkSession\nSparkSession.builder.getOrCreate().stop()\n")
+        empty_seconds = timed([spark_submit, "--master", "local[2]", str(empty)])
+        entrypoint = str(ROOT / "entrypoints" / "retention.py")
+        whole_seconds = timed([spark_submit, "--master", "local[2]", entrypoint, "--repo", str(submit_repo),
+                               "--feed", "clicks", "--cluster", "backup", "--time", NOMINAL])
+    print(f"retention_bench: {HOURS} hourly instances (5 years) + decoys; {evicted} evicted (4 years)")
+    print(f"  eviction phase, toolkit (Hadoop FS): {toolkit_seconds:.2f} s")
+    print(f"  find <4 year folders> -delete:      {find_seconds:.2f} s")
+    print(f"  ratio toolkit/find: {toolkit_seconds / find_seconds:.2f}x   (target <= 2x); same tree left: {same}")
+    print(f"  spark-submit retention.py: {whole_seconds:.2f} s;  empty spark-submit: {empty_seconds:.2f} s;  "
+          f"difference {whole_seconds - empty_seconds:.2f} s   (target <= 15 s)")
+    ok = same and toolkit_seconds <= 2 * find_seconds and whole_seconds - empty_seconds <= 15
+    print("  result:", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""The retention entrypoint's body: arguments, the cheap checks before Spark starts, the session, the run."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.grids import require_on_cluster
+from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.session import build_session
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser("retention", "Evict the instances of a feed on a cluster that are older than the "
+                                        "cluster's retention limit, and nothing else.")
+    parser.add_argument("--feed", required=True, help="The feed whose old instances are evicted.")
+    parser.add_argument("--cluster", required=True, help="The cluster whose retention limit applies.")
+    parser.add_argument("--dry-run", action="store_true", help="Print the plan; delete nothing, write no report.")
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.cli.arguments import nominal_time
+    from toolkit.retention.run import run_retention
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    nominal = nominal_time(args.time)
+    status["time"] = format_timestamp(nominal)
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
+    status["cluster"] = cluster.name
+    spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster)
+    result = run_retention(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), dry_run=args.dry_run,
+                           run_id=str(status["run_id"]))
+    if args.dry_run:
+        for item in result.evicted:
+            print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")
+    if result.reason:
+        print(f"retention: {result.reason}; nothing to do.")
+    status.update(status=result.status, cut_off=result.cut_off and format_timestamp(result.cut_off),
+                  report=result.report, **result.counters())
+    return status
+
+
+def main() -> int:
+    return run("retention", _parser(), _body)

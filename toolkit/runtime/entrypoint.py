@@ -1,0 +1,50 @@
+"""The frame of every entrypoint: common arguments, errors turned into one sentence on stderr and the
+documented exit code, the status line last. The action itself is a function given the parsed args."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.runtime.status import STATUS_OF_EXIT, emit
+
+
+def common_parser(action: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"{action}.py", description=description)
+    parser.add_argument("--repo", type=Path, required=True, help="The config repo (clusters/, feeds/, processes/).")
+    parser.add_argument("--time", help="Nominal time yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.")
+    parser.add_argument("--status-file", type=Path, help="Also write the JSON status line to this file.")
+    return parser
+
+
+def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, dict], dict]) -> int:
+    """Parse, call `body(args, status)` (which fills and returns the status), map errors to exit codes."""
+    began = time.perf_counter()
+    status: dict[str, object] = {"status": "INVALID", "action": action, "entity": None, "time": None,
+                                 "run_id": uuid.uuid4().hex[:12]}
+    args = None
+    try:
+        args = _parse(parser)
+        status["entity"] = getattr(args, "feed", None) or getattr(args, "process", None)
+        status = body(args, status)
+    except ToolkitError as err:
+        print(f"{action}: {err}", file=sys.stderr, flush=True)
+        status["status"] = STATUS_OF_EXIT.get(err.exit_code, "FAILED")
+        status["error"] = str(err)
+    status.setdefault("elapsed_seconds", round(time.perf_counter() - began, 3))
+    return emit(status, getattr(args, "status_file", None))
+
+
+def _parse(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """argparse exits 2 on bad arguments with its own message; keep that, but as a UsageError."""
+    try:
+        return parser.parse_args()
+    except SystemExit as stop:
+        if stop.code in (0, None):
+            raise
+        raise UsageError("bad arguments (see the usage line above)") from None

@@ -1,0 +1,32 @@
+"""The Spark session of an entrypoint: named after its action, with the cluster's `spark.*` properties,
+Hive support when the cluster has a metastore (`registry` interface), and Spark on loopback when
+SPARK_LOCAL_IP says so (tests, the demo and benchmarks set it)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from toolkit.entities.model import Cluster
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+def build_session(app_name: str, cluster: Cluster, hive: bool = False) -> SparkSession:
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name)
+    for name, value in cluster.properties.items():
+        if name.startswith("spark."):
+            builder = builder.config(name, value)
+    local_ip = os.environ.get("SPARK_LOCAL_IP")
+    if local_ip:
+        builder = builder.config("spark.driver.host", local_ip).config("spark.driver.bindAddress", local_ip)
+    if cluster.registry_endpoint:
+        builder = builder.config("spark.hadoop.hive.metastore.uris", cluster.registry_endpoint)
+    if hive or cluster.registry_endpoint:
+        builder = builder.enableHiveSupport()
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("WARN")
+    return session
