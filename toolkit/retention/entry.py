@@ -23,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.cli.arguments import nominal_time
     from toolkit.retention.run import run_retention
+    from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
@@ -31,9 +32,11 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     status["cluster"] = cluster.name
-    spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster)
-    result = run_retention(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), dry_run=args.dry_run,
-                           run_id=str(status["run_id"]))
+    is_table = feed.table_on(cluster.name) is not None
+    spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table)
+    catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
+    result = run_retention(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), catalog=catalog,
+                           dry_run=args.dry_run, run_id=str(status["run_id"]))
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
-from toolkit.el.templates import PathTemplate
+from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.repo import ConfigRepo
@@ -21,6 +22,8 @@ from toolkit.retention.cutoff import cutoff, shift
 from toolkit.retention.evict import evict
 from toolkit.retention.file_plan import check_template, plan_location
 from toolkit.retention.report import report_path, write_report
+from toolkit.retention.tables import drop_expired, expired_partitions
+from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
 KEEP_BEYOND_VALIDITY = "retention.keep-instances-beyond-validity"
@@ -49,7 +52,7 @@ class RetentionResult:
 
 
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, fs: FileSystem,
-                  dry_run: bool = False, run_id: str = "") -> RetentionResult:
+                  catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "") -> RetentionResult:
     began = time.perf_counter()
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
@@ -72,11 +75,11 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                          f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
         return result
     result.cut_off = cutoff(nominal, limit, zone)
-    if feed.table_on(cluster.name) is not None:
-        raise UsageError(f"The feed '{feed.name}' is a catalog table on cluster '{cluster.name}': table retention "
-                         "runs through the Hive metastore, in the spark-submit entrypoint.")
+    table = feed.table_on(cluster.name)
+    if table is not None:
+        _evict_table(result, CatalogTemplate(table), zone, fs, catalog, dry_run)
     plans = []
-    for kind, text in feed.locations_on(cluster.name).items():
+    for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
         template = PathTemplate(text)
         if not template.is_dated:
             result.skipped_locations.append(kind)
@@ -105,3 +108,21 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
             "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),
         })
     return result
+
+
+def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, fs: FileSystem,
+                 catalog: Catalog | None, dry_run: bool) -> None:
+    if catalog is None:
+        raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
+                         "needs the Hive metastore, run it through the spark-submit entrypoint.")
+    if not uri.can_date_instances:
+        raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
+                         f"{uri.uri!r}; retention cannot date its partitions.")
+    expired = expired_partitions(catalog, uri, zone, result.cut_off)
+    outcome = {} if dry_run else drop_expired(catalog, fs, uri, expired)
+    for item in expired:
+        size, data_deleted = outcome.get(item.partition.name, (0, False))
+        result.evicted.append({"location": "table", "time": format_timestamp(item.time),
+                               "partition": item.partition.name, "path": item.partition.location,
+                               "bytes": size, "data_deleted": data_deleted})
+        result.bytes_freed += size
