@@ -1,0 +1,258 @@
+"""The active SparkSession's own catalog (with Hive support: its embedded metastore, or the metastore the session
+is configured for), through Spark's session catalog in the JVM.
+
+Partition values travel as Scala maps and literals, never spliced into SQL, so any value works. A listing is
+one call to the session catalog (with a filter, the way Spark prunes partitions) plus one serialisation of the
+whole result to JSON in the JVM (Spark's own Jackson with its Scala module): no JVM round trip per partition.
+The one statement built as SQL, CREATE TABLE LIKE, quotes its names and location.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from toolkit.storage.catalog import (
+    Catalog,
+    Partition,
+    TableInfo,
+    TableType,
+    describe_spec,
+    format_of,
+    full_spec,
+    java_error,
+    matches,
+    one_line,
+    partial_spec_of,
+    sort_partitions,
+    utc_from_seconds,
+)
+from toolkit.storage.filesystem import StorageError, normalize_uri
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+_NOT_FOUND = ("NoSuchTableException", "NoSuchNamespaceException", "NoSuchDatabaseException")
+
+
+def quote_identifier(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def quote_string(text: str) -> str:
+    """A Spark SQL string literal (backslash escapes, Spark's default)."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _location_of(uri: str | None) -> str | None:
+    """Spark keeps locations as java.net.URI (`ds=a%20b`); the toolkit spells them as Hadoop paths (`ds=a b`)."""
+    return normalize_uri(unquote(uri)) if uri else None
+
+
+class SparkCatalog(Catalog):
+    """The tables of `spark`'s session catalog."""
+
+    description = "the Spark session's catalog"
+
+    def __init__(self, spark: SparkSession) -> None:
+        self._spark = spark
+        self._jvm = spark._jvm
+        self._catalog = spark._jsparkSession.sessionState().catalog()
+        self._mapper: Any = None
+
+    # -- JVM plumbing ----------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _errors(self, action: str, subject: str) -> Iterator[None]:
+        """Java failures as one StorageError sentence naming the table or partition."""
+        from py4j.protocol import Py4JError
+        from pyspark.errors import PySparkException
+
+        try:
+            yield
+        except StorageError:
+            raise
+        except (Py4JError, PySparkException) as error:
+            names, message = java_error(error)
+            if any(name in names for name in _NOT_FOUND):
+                raise StorageError(f"{subject} does not exist in {self.description}: check the database and table "
+                                   "names (the feed's catalog URI) and the cluster.") from None
+            raise StorageError(f"Could not {action} {subject} in {self.description}: {one_line(message)}") from None
+
+    def _ident(self, database: str, table: str) -> Any:
+        return self._jvm.org.apache.spark.sql.catalyst.TableIdentifier(table, self._jvm.scala.Some(database))
+
+    def _scala_map(self, values: Mapping[str, str]) -> Any:
+        java_map = self._jvm.java.util.LinkedHashMap()
+        for key, value in values.items():
+            java_map.put(key, value)
+        return self._jvm.org.apache.spark.api.python.PythonUtils.toScalaMap(java_map)
+
+    def _scala_seq(self, items: list[Any]) -> Any:
+        java_list = self._jvm.java.util.ArrayList()
+        for item in items:
+            java_list.add(item)
+        return self._jvm.org.apache.spark.api.python.PythonUtils.toSeq(java_list)
+
+    def _json(self, value: Any) -> Any:
+        """A Scala value as Python data, serialised in the JVM in one call."""
+        if self._mapper is None:
+            scala_module = getattr(getattr(self._jvm.com.fasterxml.jackson.module.scala, "DefaultScalaModule$"),
+                                   "MODULE$")
+            self._mapper = self._jvm.com.fasterxml.jackson.databind.ObjectMapper().registerModule(scala_module)
+        return json.loads(self._mapper.writeValueAsString(value))
+
+    def _table(self, database: str, table: str) -> tuple[Any, TableInfo]:
+        subject = f"The table {database}.{table}"
+        with self._errors("read", subject):
+            java_table = self._catalog.getTableMetadata(self._ident(database, table))
+            identifier, storage = java_table.identifier(), java_table.storage()
+            location = storage.locationUri()
+            provider = java_table.provider()
+            input_format, serde = storage.inputFormat(), storage.serde()
+            keys = self._jvm.scala.jdk.javaapi.CollectionConverters.asJava(java_table.partitionColumnNames())
+            info = TableInfo(
+                database=str(identifier.database().get()) if identifier.database().isDefined() else database,
+                name=str(identifier.table()),
+                location=_location_of(str(location.get().toString())) if location.isDefined() else None,
+                table_type=TableType(str(java_table.tableType().name())),
+                partition_keys=tuple(str(key) for key in keys),
+                format=format_of(str(provider.get()) if provider.isDefined() else None,
+                                 str(input_format.get()) if input_format.isDefined() else None,
+                                 str(serde.get()) if serde.isDefined() else None),
+            )
+        return java_table, info
+
+    def _predicates(self, java_table: Any, partial: Mapping[str, str]) -> list[Any]:
+        """`key = 'value'` for each string key of a partial spec, as Spark's own partition pruning writes them:
+        Spark hands them to the metastore as a filter (by value, on its indexed tables) and checks them again
+        on what comes back. A partial *spec* would be a regular expression over names in the metastore: slow
+        (one object lookup per partition) and inexact for values with `.`, `+`, `(` ..."""
+        if not partial:
+            return []
+        jvm = self._jvm
+        expressions = jvm.org.apache.spark.sql.catalyst.expressions
+        string_type = jvm.org.apache.spark.sql.types.DataTypes.StringType
+        key_types = {field["name"]: field["type"]
+                     for field in json.loads(java_table.partitionSchema().json()).get("fields", [])}
+        no_qualifier = self._scala_seq([])
+        predicates = []
+        for key, value in partial.items():
+            if key_types.get(key) != "string":
+                continue  # matched here only, after listing
+            column = expressions.AttributeReference(key, string_type, True, jvm.org.apache.spark.sql.types.Metadata
+                                                    .empty(), expressions.NamedExpression.newExprId(), no_qualifier)
+            predicates.append(expressions.EqualTo(column, expressions.Literal.create(value, string_type)))
+        return predicates
+
+    def _refresh(self, info: TableInfo) -> None:
+        """Forget what this session cached about the table's partitions (as ALTER TABLE does)."""
+        self._spark.catalog.refreshTable(f"{quote_identifier(info.database)}.{quote_identifier(info.name)}")
+
+    # -- the interface ---------------------------------------------------------------------------------------------
+
+    def table_info(self, database: str, table: str) -> TableInfo:
+        return self._table(database, table)[1]
+
+    def list_partitions(self, database: str, table: str,
+                        partial_spec: Mapping[str, str] | None = None) -> list[Partition]:
+        java_table, info = self._table(database, table)
+        partial = partial_spec_of(info, partial_spec)
+        with self._errors("list the partitions of", f"the table {info.qualified_name}"):
+            ident = self._ident(info.database, info.name)
+            predicates = self._predicates(java_table, partial)
+            if predicates:
+                listed = self._catalog.listPartitionsByFilter(ident, self._scala_seq(predicates))
+            else:
+                listed = self._catalog.listPartitions(ident, self._jvm.scala.Option.empty())
+            listed = self._json(listed)
+        by_lower = {key.lower(): key for key in info.partition_keys}
+        partitions = []
+        for item in listed:
+            raw = {by_lower.get(key.lower(), key): value for key, value in item["spec"].items()}
+            values = {key: raw[key] for key in info.partition_keys if key in raw}
+            if not matches(values, partial):
+                continue
+            created = item.get("createTime") or 0
+            partitions.append(Partition(values, _location_of((item.get("storage") or {}).get("locationUri")),
+                                        utc_from_seconds(created / 1000)))
+        return sort_partitions(partitions, info.partition_keys)
+
+    def partition_location(self, database: str, table: str, spec: Mapping[str, str]) -> str | None:
+        info = self.table_info(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        with self._errors("read", subject):
+            found = self._catalog.externalCatalog().getPartitionOption(info.database, info.name,
+                                                                       self._scala_map(values))
+            if not found.isDefined():
+                return None
+            location = found.get().storage().locationUri()
+            return _location_of(str(location.get().toString())) if location.isDefined() else None
+
+    def add_partition(self, database: str, table: str, spec: Mapping[str, str], location: str | None = None, *,
+                      exist_ok: bool = False) -> bool:
+        java_table, info = self._table(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        jvm = self._jvm
+        with self._errors("add", subject):
+            # The partition is stored as the table is, at `location` (None: Spark and the metastore put it at
+            # the table's default place for it and create the directory).
+            storage = java_table.storage()
+            fields = [storage.productElement(index) for index in range(storage.productArity())]
+            fields[0] = (jvm.scala.Some(jvm.org.apache.spark.sql.catalyst.catalog.CatalogUtils.stringToURI(location))
+                         if location else jvm.scala.Option.empty())
+            partition_class = jvm.org.apache.spark.sql.catalyst.catalog.CatalogTablePartition
+            partition = partition_class(self._scala_map(values), storage.copy(*fields),
+                                        self._scala_map({}),
+                                        int(time.time() * 1000), -1, jvm.scala.Option.empty())
+            try:
+                self._catalog.createPartitions(self._ident(info.database, info.name), self._scala_seq([partition]),
+                                               False)
+            except Exception as error:
+                if "AlreadyExist" not in java_error(error)[0]:
+                    raise
+                if exist_ok:
+                    return False
+                raise StorageError(f"{subject[0].upper()}{subject[1:]} exists already in {self.description}.") \
+                    from None
+        self._refresh(info)
+        return True
+
+    def drop_partition(self, database: str, table: str, spec: Mapping[str, str], delete_data: bool) -> bool:
+        info = self.table_info(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        with self._errors("drop", subject):
+            try:
+                # retainData keeps the files; the metastore deletes them only for a managed table anyway, and an
+                # external table's files stay whatever the caller asked (see Catalog.drop_partition).
+                self._catalog.dropPartitions(self._ident(info.database, info.name),
+                                             self._scala_seq([self._scala_map(values)]), False, False,
+                                             not (delete_data and info.is_managed))
+            except Exception as error:
+                if "NoSuchPartition" not in java_error(error)[0]:
+                    raise
+                return False
+        self._refresh(info)
+        return True
+
+    def create_table_like(self, source_database: str, source_table: str, database: str, table: str,
+                          location: str | None = None) -> TableInfo:
+        source = self.table_info(source_database, source_table)
+        subject = f"the table {database}.{table}"
+        with self._errors("create", subject):
+            if self._catalog.tableExists(self._ident(database, table)):
+                raise StorageError(f"Cannot create {subject} like {source.qualified_name}: it exists already "
+                                   f"in {self.description}.")
+            statement = (f"CREATE TABLE {quote_identifier(database)}.{quote_identifier(table)} "
+                         f"LIKE {quote_identifier(source.database)}.{quote_identifier(source.name)}")
+            if location:
+                statement += f" LOCATION {quote_string(location)}"
+            self._spark.sql(statement)
+        return self.table_info(database, table)

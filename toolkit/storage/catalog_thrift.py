@@ -1,0 +1,407 @@
+"""A remote Hive metastore (`thrift://host:9083`, a cluster's `registry` interface), through Hive's own metastore
+client (`RetryingMetaStoreClient`, shipped in Spark's jars) in the active SparkSession's JVM.
+
+Before the client is built, each metastore address is tried with a plain TCP connect, then one cheap call is
+made through a throw-away client, both bounded by `connect_timeout`: a metastore that is down, unreachable or
+not answering is one clear sentence, quickly. Later calls wait up to the read timeout. Results cross
+from the JVM as Thrift binary (one serialisation of the whole list in the JVM, decoded here), so listing
+partitions costs a few JVM calls whatever their number.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import socket
+import struct
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from toolkit.storage.catalog import (
+    Catalog,
+    Partition,
+    TableInfo,
+    TableType,
+    describe_spec,
+    format_of,
+    full_spec,
+    java_error,
+    matches,
+    one_line,
+    partial_spec_of,
+    sort_partitions,
+    utc_from_seconds,
+)
+from toolkit.storage.filesystem import StorageError, normalize_uri
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+# Thrift field ids of the metastore's structs (hive_metastore.thrift; stable across Hive versions).
+_TABLE_NAME, _TABLE_DB, _TABLE_SD, _TABLE_PARTITION_KEYS, _TABLE_PARAMETERS, _TABLE_TYPE = 1, 2, 7, 8, 9, 12
+_SD_LOCATION, _SD_INPUT_FORMAT, _SD_SERDE_INFO, _SERDE_LIB = 2, 3, 7, 2
+_FIELD_NAME, _FIELD_TYPE = 1, 2
+_PARTITION_VALUES, _PARTITION_CREATE_TIME, _PARTITION_SD = 1, 4, 6
+_RESULT_PARTITIONS = 1  # AddPartitionsResult.partitions: a list<Partition> holder to serialise a whole listing
+
+# Table properties that describe the source's data, not its shape: a table created like it starts without them.
+_DATA_PROPERTIES = ("numFiles", "numRows", "totalSize", "rawDataSize", "numFilesErasureCoded", "COLUMN_STATS_ACCURATE",
+                    "transient_lastDdlTime", "last_modified_by", "last_modified_time", "EXTERNAL")
+_DATA_PROPERTY_PREFIXES = ("spark.sql.statistics.",)
+
+_UNREACHABLE = ("TTransportException", "SocketTimeoutException", "ConnectException", "SocketException",
+                "UnknownHostException")
+
+
+def endpoints_of(uri: str) -> list[tuple[str, int]]:
+    """`thrift://a:9083,thrift://b:9083` -> [(a, 9083), (b, 9083)]; StorageError for anything else."""
+    found = []
+    for part in uri.split(","):
+        parsed = urlsplit(part.strip())
+        try:
+            port = parsed.port
+        except ValueError:
+            port = None
+        if parsed.scheme != "thrift" or not parsed.hostname or port is None:
+            raise StorageError(f"The metastore URI {uri!r} is not thrift://host:port (e.g. thrift://metastore:9083): "
+                               "fix the cluster's registry interface.")
+        found.append((parsed.hostname, port))
+    return found
+
+
+def probe(uri: str, connect_timeout: float) -> None:
+    """StorageError unless at least one of the metastore's addresses accepts a TCP connection in time."""
+    failures = []
+    for host, port in endpoints_of(uri):
+        started = time.monotonic()
+        try:
+            with socket.create_connection((host, port), timeout=connect_timeout):
+                return
+        except OSError as error:
+            if isinstance(error, TimeoutError) or time.monotonic() - started >= connect_timeout:
+                reason = f"no answer within {connect_timeout:g} s"
+            else:
+                reason = error.strerror or str(error)
+            failures.append(f"{host}:{port}: {reason}")
+    raise StorageError(f"The Hive metastore at {uri} does not answer ({'; '.join(failures)}): start it, or fix the "
+                       "cluster's registry interface if it names the wrong host or port, then run again.")
+
+
+_FILTER_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]*$")
+_FILTER_WORDS = frozenset(["and", "or", "not", "like", "between"])
+
+
+def hive_filter(partial: Mapping[str, str], key_types: Mapping[str, str]) -> str | None:
+    """The metastore's filter language for the equalities of a partial spec (`ds = "2026-11-21" and ...`):
+    matched by value, in the metastore's database. A partial *spec* would be a regular expression over names,
+    slow (an object lookup per partition) and inexact for values with `.`, `+`, `(` ... Terms the language cannot
+    say (a key that is not a plain word or not a string, a value holding both quote marks) are left out and
+    matched after listing, as every term is anyway."""
+    terms = []
+    for key, value in partial.items():
+        if key_types.get(key) != "string" or not _FILTER_KEY.match(key) or key.lower() in _FILTER_WORDS:
+            continue
+        quote = '"' if '"' not in value else "'" if "'" not in value else None
+        if quote:
+            terms.append(f"{key} = {quote}{value}{quote}")
+    return " and ".join(terms) or None
+
+
+# -- Thrift binary protocol, read side: structs become {field id: value}, lists lists, maps dicts. ----------------
+
+
+def _read(data: bytes, pos: int, kind: int) -> tuple[Any, int]:
+    if kind == 12:  # struct
+        fields: dict[int, Any] = {}
+        while True:
+            field_kind = data[pos]
+            if field_kind == 0:
+                return fields, pos + 1
+            (field_id,) = struct.unpack_from(">h", data, pos + 1)
+            fields[field_id], pos = _read(data, pos + 3, field_kind)
+    if kind == 11:  # string (or binary)
+        (size,) = struct.unpack_from(">i", data, pos)
+        return data[pos + 4: pos + 4 + size].decode("utf-8", "replace"), pos + 4 + size
+    if kind == 8:
+        return struct.unpack_from(">i", data, pos)[0], pos + 4
+    if kind == 10:
+        return struct.unpack_from(">q", data, pos)[0], pos + 8
+    if kind == 6:
+        return struct.unpack_from(">h", data, pos)[0], pos + 2
+    if kind in (2, 3):
+        return data[pos], pos + 1
+    if kind == 4:
+        return struct.unpack_from(">d", data, pos)[0], pos + 8
+    if kind in (14, 15):  # set, list
+        element_kind, (size,) = data[pos], struct.unpack_from(">i", data, pos + 1)
+        pos += 5
+        items = []
+        for _ in range(size):
+            item, pos = _read(data, pos, element_kind)
+            items.append(item)
+        return items, pos
+    if kind == 13:  # map
+        key_kind, value_kind, (size,) = data[pos], data[pos + 1], struct.unpack_from(">i", data, pos + 2)
+        pos += 6
+        entries = {}
+        for _ in range(size):
+            key, pos = _read(data, pos, key_kind)
+            entries[tuple(key) if isinstance(key, list) else key], pos = _read(data, pos, value_kind)
+        return entries, pos
+    raise ValueError(f"unknown Thrift type {kind} at byte {pos}")
+
+
+def read_struct(data: bytes) -> dict[int, Any]:
+    return _read(bytes(data), 0, 12)[0]
+
+
+class ThriftCatalog(Catalog):
+    """The tables of a remote Hive metastore. One client per catalog; calls are serialised (the client is not
+    thread-safe). Close it when done (or use it as a context manager)."""
+
+    def __init__(self, spark: SparkSession, uri: str, *, connect_timeout: float = 20.0,
+                 read_timeout: float | None = None) -> None:
+        self.uri = uri
+        self.description = f"the Hive metastore at {uri}"
+        self._lock = threading.RLock()
+        self._jvm = spark._jvm
+        probe(uri, connect_timeout)
+        jvm = self._jvm
+        hive_conf = jvm.org.apache.hadoop.hive.conf.HiveConf
+        conf = hive_conf(spark._jsc.hadoopConfiguration(), hive_conf._java_lang_class)
+        conf.set("hive.metastore.uris", uri)
+        conf.set("hive.metastore.client.connection.timeout", f"{max(1, math.ceil(connect_timeout))}s")
+        if read_timeout is not None:
+            conf.set("hive.metastore.client.socket.timeout", f"{max(1, math.ceil(read_timeout))}s")
+        self._api = jvm.org.apache.hadoop.hive.metastore.api
+        self._client = None
+        self._handshake(conf, connect_timeout)
+        try:
+            self._client = jvm.org.apache.hadoop.hive.metastore.RetryingMetaStoreClient.getProxy(conf, False)
+            self._serializer = jvm.org.apache.thrift.TSerializer(jvm.org.apache.thrift.protocol.TBinaryProtocol
+                                                                 .Factory())
+        except Exception as error:
+            raise StorageError(f"The Hive metastore at {uri} does not answer ({one_line(java_error(error)[1])}): "
+                               "check that it runs and that the cluster's registry interface names it, then run "
+                               "again.") from None
+
+    def _handshake(self, conf: Any, connect_timeout: float) -> None:
+        """One cheap call through a throw-away client whose every wait is `connect_timeout`: a port that accepts
+        connections but is no (working) metastore fails here, quickly, instead of on the first real call, whose
+        wait is the (long) read timeout."""
+        jvm = self._jvm
+        quick = jvm.org.apache.hadoop.hive.conf.HiveConf(conf)
+        seconds = f"{max(1, math.ceil(connect_timeout))}s"
+        quick.set("hive.metastore.client.socket.timeout", seconds)
+        quick.set("hive.metastore.connect.retries", "1")
+        quick.set("hive.metastore.execute.setugi", "false")
+        client = None
+        try:
+            client = jvm.org.apache.hadoop.hive.metastore.HiveMetaStoreClient(quick)
+            client.getAllDatabases()
+        except Exception as error:
+            raise StorageError(f"The Hive metastore at {self.uri} does not answer "
+                               f"({one_line(java_error(error)[1], 200)}): check that it runs and is healthy, and "
+                               "that the cluster's registry interface names it, then run again.") from None
+        finally:
+            if client is not None:
+                with suppress(Exception):
+                    client.close()
+
+    def close(self) -> None:
+        client, self._client = getattr(self, "_client", None), None
+        if client is not None:
+            with suppress(Exception):  # the connection or the JVM is gone already: nothing left to release
+                client.close()
+
+    # -- JVM plumbing ----------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _errors(self, action: str, subject: str) -> Iterator[None]:
+        from py4j.protocol import Py4JError
+        from pyspark.errors import PySparkException
+
+        if self._client is None:
+            raise StorageError(f"Cannot {action} {subject}: the connection to {self.description} is closed.")
+        try:
+            with self._lock:
+                yield
+        except StorageError:
+            raise
+        except (Py4JError, PySparkException) as error:
+            names, message = java_error(error)
+            if "NoSuchObjectException" in names:
+                raise StorageError(f"{subject[0].upper()}{subject[1:]} does not exist in {self.description}: check "
+                                   "the database and table names (the feed's catalog URI) and the cluster.") from None
+            if any(name in names or name in message for name in _UNREACHABLE):
+                raise StorageError(f"The Hive metastore at {self.uri} does not answer ({one_line(message, 160)}) "
+                                   f"while trying to {action} {subject}: check that it runs and is healthy, then "
+                                   "run again.") from None
+            raise StorageError(f"Could not {action} {subject} in {self.description}: {one_line(message)}") from None
+
+    def _list(self, items: list[str]) -> Any:
+        java_list = self._jvm.java.util.ArrayList()
+        for item in items:
+            java_list.add(item)
+        return java_list
+
+    def _decode(self, thrift_object: Any) -> dict[int, Any]:
+        return read_struct(self._serializer.serialize(thrift_object))
+
+    def _table(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str]]:
+        """The table's Thrift object, its facts, and its partition keys' types."""
+        with self._errors("read", f"the table {database}.{table}"):
+            java_table = self._client.getTable(database, table)
+            fields = self._decode(java_table)
+        sd = fields.get(_TABLE_SD, {})
+        parameters = fields.get(_TABLE_PARAMETERS, {})
+        hive_type = fields.get(_TABLE_TYPE, "MANAGED_TABLE")
+        if hive_type in ("VIRTUAL_VIEW", "MATERIALIZED_VIEW"):
+            table_type = TableType.VIEW
+        elif hive_type == "EXTERNAL_TABLE" or str(parameters.get("EXTERNAL", "")).upper() == "TRUE":
+            # The metastore keeps an external table's files by the EXTERNAL property; honour either mark.
+            table_type = TableType.EXTERNAL
+        else:
+            table_type = TableType.MANAGED
+        location = sd.get(_SD_LOCATION)
+        info = TableInfo(
+            database=fields.get(_TABLE_DB, database), name=fields.get(_TABLE_NAME, table),
+            location=normalize_uri(location) if location else None, table_type=table_type,
+            partition_keys=tuple(key[_FIELD_NAME] for key in fields.get(_TABLE_PARTITION_KEYS, [])),
+            format=format_of(parameters.get("spark.sql.sources.provider"), sd.get(_SD_INPUT_FORMAT),
+                             sd.get(_SD_SERDE_INFO, {}).get(_SERDE_LIB)),
+        )
+        key_types = {key[_FIELD_NAME]: str(key.get(_FIELD_TYPE, "")).lower()
+                     for key in fields.get(_TABLE_PARTITION_KEYS, [])}
+        return java_table, info, key_types
+
+    # -- the interface ---------------------------------------------------------------------------------------------
+
+    def table_info(self, database: str, table: str) -> TableInfo:
+        return self._table(database, table)[1]
+
+    def list_partitions(self, database: str, table: str,
+                        partial_spec: Mapping[str, str] | None = None) -> list[Partition]:
+        _, info, key_types = self._table(database, table)
+        partial = partial_spec_of(info, partial_spec)
+        keys = info.partition_keys
+        with self._errors("list the partitions of", f"the table {info.qualified_name}"):
+            condition = hive_filter(partial, key_types)
+            listed = None
+            if condition:
+                try:
+                    listed = self._client.listPartitionsByFilter(info.database, info.name, condition, -1)
+                except Exception as error:
+                    if "MetaException" not in java_error(error)[0]:
+                        raise
+                    # This metastore cannot filter on these keys: list them all and match here.
+            if listed is None:
+                listed = self._client.listPartitions(info.database, info.name, -1)
+            holder = self._api.AddPartitionsResult()
+            holder.setPartitions(listed)
+            decoded = self._decode(holder).get(_RESULT_PARTITIONS, [])
+        partitions = []
+        for item in decoded:
+            values = dict(zip(keys, item.get(_PARTITION_VALUES, []), strict=False))
+            if len(values) != len(keys) or not matches(values, partial):
+                continue
+            location = item.get(_PARTITION_SD, {}).get(_SD_LOCATION)
+            partitions.append(Partition(values, normalize_uri(location) if location else None,
+                                        utc_from_seconds(item.get(_PARTITION_CREATE_TIME))))
+        return sort_partitions(partitions, keys)
+
+    def partition_location(self, database: str, table: str, spec: Mapping[str, str]) -> str | None:
+        info = self.table_info(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        with self._errors("read", subject):
+            try:
+                found = self._client.getPartition(info.database, info.name, self._list(list(values.values())))
+            except Exception as error:
+                if "NoSuchObjectException" in java_error(error)[0]:  # the table exists: the partition does not
+                    return None
+                raise
+            location = found.getSd().getLocation()
+        return normalize_uri(location) if location else None
+
+    def add_partition(self, database: str, table: str, spec: Mapping[str, str], location: str | None = None, *,
+                      exist_ok: bool = False) -> bool:
+        java_table, info, _ = self._table(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        with self._errors("add", subject):
+            partition = self._api.Partition()
+            partition.setDbName(info.database)
+            partition.setTableName(info.name)
+            partition.setValues(self._list(list(values.values())))
+            # Stored as the table is; at `location`, or (None) where the metastore puts it, which it creates.
+            storage = self._api.StorageDescriptor(java_table.getSd())
+            storage.setLocation(location)
+            serde_parameters = storage.getSerdeInfo().getParameters() if storage.getSerdeInfo() else None
+            if serde_parameters is not None:
+                serde_parameters.remove("path")  # Spark's table path, not the partition's
+            partition.setSd(storage)
+            partition.setParameters(self._jvm.java.util.HashMap())
+            try:
+                self._client.add_partition(partition)
+            except Exception as error:
+                if "AlreadyExistsException" not in java_error(error)[0]:
+                    raise
+                if exist_ok:
+                    return False
+                raise StorageError(f"{subject[0].upper()}{subject[1:]} exists already in {self.description}.") \
+                    from None
+        return True
+
+    def drop_partition(self, database: str, table: str, spec: Mapping[str, str], delete_data: bool) -> bool:
+        info = self.table_info(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        with self._errors("drop", subject):
+            try:
+                # The metastore decides by the EXTERNAL property; ask it to delete only what is managed by our
+                # reading too, so an external table's files always stay (see Catalog.drop_partition).
+                return bool(self._client.dropPartition(info.database, info.name, self._list(list(values.values())),
+                                                       bool(delete_data and info.is_managed)))
+            except Exception as error:
+                if "NoSuchObjectException" in java_error(error)[0]:  # the table exists: the partition does not
+                    return False
+                raise
+
+    def create_table_like(self, source_database: str, source_table: str, database: str, table: str,
+                          location: str | None = None) -> TableInfo:
+        source, source_info, _ = self._table(source_database, source_table)
+        subject = f"the table {database}.{table}"
+        with self._errors("create", subject):
+            if self._client.tableExists(database, table):
+                raise StorageError(f"Cannot create {subject} like {source_info.qualified_name}: it exists already "
+                                   f"in {self.description}.")
+            external = bool(location)
+            if not location:  # managed: where the metastore would put it, spelled out for Spark's `path` below
+                location = f"{str(self._client.getDatabase(database).getLocationUri()).rstrip('/')}/{table.lower()}"
+            created = self._api.Table(source)  # a deep copy
+            created.setDbName(database)
+            created.setTableName(table)
+            created.setCreateTime(int(time.time()))
+            created.setLastAccessTime(0)
+            created.setOwner(self._jvm.org.apache.hadoop.security.UserGroupInformation.getCurrentUser()
+                             .getShortUserName())
+            parameters = self._jvm.java.util.HashMap()
+            for key, value in self._decode(source).get(_TABLE_PARAMETERS, {}).items():
+                if key not in _DATA_PROPERTIES and not key.startswith(_DATA_PROPERTY_PREFIXES):
+                    parameters.put(key, value)
+            created.setTableType("EXTERNAL_TABLE" if external else "MANAGED_TABLE")
+            if external:
+                parameters.put("EXTERNAL", "TRUE")
+            created.setParameters(parameters)
+            storage = created.getSd()
+            storage.setLocation(location)
+            serde_parameters = storage.getSerdeInfo().getParameters() if storage.getSerdeInfo() else None
+            if serde_parameters is not None and serde_parameters.containsKey("path"):
+                serde_parameters.put("path", location)  # Spark data-source tables read their location here
+            self._client.createTable(created)
+        return self.table_info(database, table)
