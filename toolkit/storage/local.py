@@ -4,8 +4,9 @@ exists. It behaves as Hadoop's local file system does (the contract tests run bo
 from __future__ import annotations
 
 import errno
-import glob as globbing
+import fnmatch
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -48,13 +49,37 @@ def _expand_braces(pattern: str) -> list[str]:
             for expanded in _expand_braces(pattern[:start] + option + pattern[end + 1:])]
 
 
+_MAGIC = re.compile(r"[*?[]")
+
+
+def _listed(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _glob_one(pattern: str) -> list[str]:
+    """Matches of a brace-free pattern, component by component. Unlike Python's glob (before 3.11's
+    `include_hidden`), `*` and `?` also match a leading dot, as Hadoop's globs do."""
+    found = ["/"]
+    for part in (part for part in pattern.split("/") if part):
+        if _MAGIC.search(part) is None:
+            found = [os.path.join(folder, part) for folder in found if os.path.lexists(os.path.join(folder, part))]
+        else:
+            match = re.compile(fnmatch.translate(part)).match
+            found = [os.path.join(folder, name) for folder in found for name in _listed(folder) if match(name)]
+    return found
+
+
 class LocalFileSystem(FileSystem):
     """`file://` paths through the operating system."""
 
     def _status(self, local: str) -> FileStatus:
         info = os.stat(local)
         is_dir = os.path.isdir(local)
-        return FileStatus(to_uri(local), 0 if is_dir else info.st_size, int(info.st_mtime * 1000), is_dir)
+        # st_mtime_ns: a float of seconds can round up to the next millisecond where Java's File does not
+        return FileStatus(to_uri(local), 0 if is_dir else info.st_size, info.st_mtime_ns // 1_000_000, is_dir)
 
     def exists(self, path: str) -> bool:
         return os.path.exists(to_local_path(path))
@@ -74,7 +99,7 @@ class LocalFileSystem(FileSystem):
 
     def glob(self, pattern: str) -> list[FileStatus]:
         local = to_local_path(pattern)
-        found = {match for expanded in _expand_braces(local) for match in globbing.glob(expanded)}
+        found = {match for expanded in _expand_braces(local) for match in _glob_one(expanded)}
         return sorted(self._status(match) for match in found)
 
     def mkdirs(self, path: str) -> None:
@@ -103,6 +128,9 @@ class LocalFileSystem(FileSystem):
         local = to_local_path(path)
         try:
             os.makedirs(os.path.dirname(local), exist_ok=True)
+        except OSError as err:  # a file where a parent belongs is an error, not "the lock exists"
+            raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
+        try:
             handle = os.open(local, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
             return False
@@ -150,6 +178,8 @@ class LocalFileSystem(FileSystem):
 
     def copy(self, source: str, target: str) -> None:
         local_source, local_target = to_local_path(source), to_local_path(target)
+        if os.path.lexists(local_target):
+            raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
         try:
             os.makedirs(os.path.dirname(local_target), exist_ok=True)
             if os.path.isdir(local_source):

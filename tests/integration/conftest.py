@@ -1,0 +1,57 @@
+"""Fixtures of the integration tests: real components, each started once per test session (DESIGN.md).
+
+- `spark`: the one SparkSession of the run (local[2], loopback only, UI off, Hive support with an embedded
+  Derby metastore); its warehouse, Derby files and scratch space live in a session temporary directory, so
+  nothing is written into the repository.
+Add further session fixtures (metastore servers, clusters) below, one section each.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+# ----------------------------------------------------------------------------------------------- Spark
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
+    """The session every integration test shares; stopped at the end of the run."""
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # before the JVM starts: Spark binds to loopback only
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    home = tmp_path_factory.mktemp("spark")
+    derby = home / "derby"
+    derby.mkdir()
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("feed-toolkit-tests")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.local.dir", str(home / "scratch"))
+        .config("spark.sql.warehouse.dir", str(home / "warehouse"))
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={derby}")
+        .config("spark.hadoop.javax.jdo.option.ConnectionURL",
+                f"jdbc:derby:;databaseName={derby / 'metastore_db'};create=true")
+        .enableHiveSupport()
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("WARN")
+    yield session
+    session.stop()
+
+
+# ----------------------------------------------------------------------------------------------- Hive metastore
+# `metastore_factory` starts a real Thrift metastore server per call (Derby and warehouse in a session temporary
+# directory, a free port, waits until it answers); all stop at the end of the run. `thrift_metastore` is the one
+# server most tests share. See tests/integration/metastore.py.
+from tests.integration.metastore import metastore_factory, thrift_metastore  # noqa: E402, F401
