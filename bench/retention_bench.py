@@ -55,6 +55,7 @@ def make_repo(scratch: Path, root: Path) -> Path:
 
 def eviction_phase(repo_dir: Path, root: Path) -> tuple[float, int, list[str]]:
     from pyspark.sql import SparkSession
+
     from toolkit.storage.hadoop import HadoopFileSystem
 
     spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
@@ -78,7 +79,9 @@ def _tree(root: Path) -> set[str]:
 
 def timed(command: list[str]) -> float:
     began = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+           "PYSPARK_DRIVER_PYTHON": sys.executable}
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {result.returncode}:\n{result.stdout[-3000:]}"
                          f"{result.stderr[-3000:]}")
