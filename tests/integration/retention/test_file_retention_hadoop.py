@@ -1,0 +1,80 @@
+"""File-feed retention through Hadoop's file system in the test SparkSession: the same tree, decoys and
+report as on the pure-Python file system, and the whole entrypoint through the real spark-submit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.retention.run import run_retention
+from toolkit.storage.local import LocalFileSystem
+
+pytestmark = pytest.mark.integration
+
+PROJECT = Path(__file__).resolve().parents[3]
+SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
+
+
+def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
+    repo, root = make_repo(folder)
+    hourly_instances(root, utc(2025, 12, 29, 0), 24 * 4)
+    plant_decoys(root)
+    return ConfigRepo.load(repo), root
+
+
+def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    on_hadoop, hadoop_root = _prepared(tmp_path / "hadoop")
+    on_local, local_root = _prepared(tmp_path / "local")
+    by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), HadoopFileSystem(spark))
+    by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), LocalFileSystem())
+    assert len(by_hadoop.evicted) == 24 * 3 + 10
+    assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
+    assert by_hadoop.directories_removed == by_local.directories_removed
+    assert tree(hadoop_root) == tree(local_root)
+    assert (hadoop_root / "data/clicks/2026/01/01/10/_SUCCESS").exists()  # exactly at the cut-off: kept
+
+
+def _submit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+           "PYSPARK_DRIVER_PYTHON": sys.executable}
+    return subprocess.run([str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                           str(PROJECT / "entrypoints" / "retention.py"), *args],
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+
+
+def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    hourly_instances(root, utc(2025, 12, 31, 20), 8)  # 20:00 .. 03:00 the next day
+    status_file = tmp_path / "status.json"
+    result = _submit("--repo", str(repo), "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T22:00Z",
+                     "--status-file", str(status_file), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert status == json.loads(status_file.read_text())
+    # days(90) before 2026-03-31T22:00Z is 2025-12-31T22:00Z: 20:00 and 21:00 go.
+    assert (status["status"], status["action"], status["entity"], status["instances_evicted"]) == \
+        ("SUCCEEDED", "retention", "clicks", 2)
+    assert sorted(p.name for p in (root / "data/clicks/2025/12/31").iterdir()) == ["22", "23"]
+    report = json.loads((root / "feed-toolkit/working/retention/clicks/20260331T2200Z.json").read_text())
+    assert [item["time"] for item in report["evicted"]] == ["2025-12-31T20:00Z", "2025-12-31T21:00Z"]
+
+
+def test_entrypoint_bad_call_exits_2_before_spark_starts(tmp_path: Path) -> None:
+    repo, _ = make_repo(tmp_path)
+    result = _submit("--repo", str(repo), "--feed", "clicks-daily", "--cluster", "backup", "--time",
+                     "2026-03-31T22:00Z", cwd=tmp_path)
+    output = result.stdout + result.stderr  # spark-submit merges the Python driver's stderr into its stdout
+    assert result.returncode == 2
+    assert "retention: The feed 'clicks-daily' is not defined on cluster 'backup'" in output
+    assert "Traceback" not in output and "SparkContext" not in output
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert status["status"] == "INVALID" and "not defined on cluster 'backup'" in status["error"]
