@@ -11,6 +11,8 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 
 DEMO_REPO := config_repo_template
 FALCON_SAMPLES := tests/unit/convert/falcon
+SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
+export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
 .PHONY: test demo bench lint java install clean
 
@@ -32,7 +34,7 @@ install: $(STAMP)
 test: java install
 	$(PY) -m pytest -q
 
-demo: install
+demo: java install
 	@echo "== Lint the template config repo (what the pre-commit hook runs), and list the rules"
 	$(TOOLKIT) lint $(DEMO_REPO)
 	$(TOOLKIT) lint --list-rules
@@ -48,6 +50,13 @@ demo: install
 	$(TOOLKIT) convert-falcon $(FALCON_SAMPLES)/primary-cluster.xml $(FALCON_SAMPLES)/raw-clicks-feed.xml --out demo-output/converted
 	@echo "   (a feed with Falcon's Sqoop import: reported by name, exit 1, the rest is written)"
 	-$(TOOLKIT) convert-falcon $(FALCON_SAMPLES)/customer-emails-feed.xml --out demo-output/converted
+	@echo "== Retention: 4 days of generated clicks on 'primary' (kept 90 days), evicted as of 2026-03-31T10:00Z"
+	rm -rf /tmp/feed-toolkit-demo/primary/data/clicks /tmp/feed-toolkit-demo/primary/feed-toolkit/working/retention
+	$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root /tmp/feed-toolkit-demo/primary --start 2025-12-29T00:00Z --hours 96
+	$(SPARK_SUBMIT) entrypoints/retention.py --repo $(DEMO_REPO) --feed clicks --cluster primary --time 2026-03-31T10:00Z --dry-run 2>/dev/null | tail -n 4
+	$(SPARK_SUBMIT) entrypoints/retention.py --repo $(DEMO_REPO) --feed clicks --cluster primary --time 2026-03-31T10:00Z 2>/dev/null | tail -n 1
+	@echo "   left of 2025-12-31 (the cut-off is 2025-12-31T10:00Z):" $$(ls /tmp/feed-toolkit-demo/primary/data/clicks/2025/12/31 | tr '\n' ' ')
+	@echo "   the report:"; head -c 600 /tmp/feed-toolkit-demo/primary/feed-toolkit/working/retention/clicks/20260331T1000Z.json; echo " ..."
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
@@ -56,6 +65,7 @@ demo: install
 bench: java install
 	$(PY) bench/el_bench.py
 	$(PY) bench/lint_bench.py
+	$(PY) bench/retention_bench.py
 
 lint: install
 	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)
