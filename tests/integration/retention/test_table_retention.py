@@ -1,27 +1,85 @@
 """Table-feed retention on real metastores (the session's catalog and a Thrift server), for managed and
-external tables with one dated key, year/month/day keys, and a dated key beside a static `region`."""
+external tables with one dated key, year/month/day keys, and a dated key beside a static `region`.
+
+Tables are made with Spark SQL or Hive's own client in a database of this module's own, so these tests
+and the catalog's share no state."""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.integration.storage.test_catalog import DATABASE, backend, make_table, uri, write_file  # noqa: F401
 from tests.unit.retention.retention_repo import TEMPLATE, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.run import run_retention
 
 pytestmark = pytest.mark.integration
 
-CASES = {
-    # shape: (URI partition spec, nominal time, limit, the partitions that go)
-    "daily": ("ds=${YEAR}-${MONTH}-${DAY}", utc(2026, 11, 21), ["ds=2026-11-19"]),
-    "ymd": ("year=${YEAR};month=${MONTH};day=${DAY}", utc(2026, 1, 2), ["year=2025/month=12/day=31"]),
-    "regional": ("ds=${YEAR}-${MONTH}-${DAY};region=us", utc(2026, 11, 22), ["ds=2026-11-20/region=us"]),
+DATABASE = "retention_test"
+_names = itertools.count()
+SHAPES = {
+    # shape: (keys, partitions, URI partition spec, nominal time, the partitions that go)
+    "daily": (["ds"], [["2026-11-19"], ["2026-11-20"], ["2026-11-21"]], "ds=${YEAR}-${MONTH}-${DAY}",
+              utc(2026, 11, 21), ["ds=2026-11-19"]),
+    "ymd": (["year", "month", "day"], [["2025", "12", "31"], ["2026", "01", "01"], ["2026", "01", "02"]],
+            "year=${YEAR};month=${MONTH};day=${DAY}", utc(2026, 1, 2), ["year=2025/month=12/day=31"]),
+    "regional": (["ds", "region"], [["2026-11-20", "eu"], ["2026-11-20", "us"], ["2026-11-21", "eu"]],
+                 "ds=${YEAR}-${MONTH}-${DAY};region=us", utc(2026, 11, 22), ["ds=2026-11-20/region=us"]),
 }
+DATA = b"not really parquet"
+
+
+class Metastore:
+    """Builds tables and reads partitions without the toolkit's catalog code (Spark SQL or Hive's client)."""
+
+    def __init__(self, spark, server, root: Path) -> None:
+        from toolkit.storage.catalog import catalog_for
+
+        self.spark, self.root = spark, root
+        self.raw = server.client(spark) if server is not None else None
+        location = (root / "db").as_uri()
+        if self.raw is not None:
+            self.raw.create_database(DATABASE, location)
+        else:
+            spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE} LOCATION '{location}'")
+        self.catalog = catalog_for(spark, server.uri if server is not None else None)
+
+    def create(self, shape: str, external: bool) -> str:
+        keys, partitions = SHAPES[shape][:2]
+        table = f"{shape}_{'ext' if external else 'man'}_{next(_names)}"
+        location = (self.root / "external" / table).as_uri() if external else None
+        if self.raw is not None:
+            self.raw.create_table(DATABASE, table, [("id", "int")], keys, location, external)
+            for values in partitions:
+                self.raw.add_partition(DATABASE, table, values)
+        else:
+            where = f" LOCATION '{location}'" if location else ""
+            self.spark.sql(f"CREATE {'EXTERNAL ' if external else ''}TABLE {DATABASE}.{table} (id INT) PARTITIONED "
+                           f"BY ({', '.join(f'{k} STRING' for k in keys)}) STORED AS PARQUET{where}")
+            for values in partitions:
+                spec = ", ".join(f"{k}='{v}'" for k, v in zip(keys, values, strict=True))
+                self.spark.sql(f"ALTER TABLE {DATABASE}.{table} ADD PARTITION ({spec})")
+        return table
+
+    def partition_names(self, table: str) -> list[str]:
+        if self.raw is not None:
+            return sorted(self.raw.partition_names(DATABASE, table))
+        return sorted(row[0] for row in self.spark.sql(f"SHOW PARTITIONS {DATABASE}.{table}").collect())
+
+
+@pytest.fixture(scope="module", params=["spark", "thrift"])
+def metastore(request, spark, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metastore]:
+    server = request.getfixturevalue("thrift_metastore") if request.param == "thrift" else None
+    made = Metastore(spark, server, tmp_path_factory.mktemp(f"retention_{request.param}"))
+    yield made
+    made.catalog.close()
+    if made.raw is not None:
+        made.raw.close()
 
 
 def _repo(folder: Path, table: str, spec: str) -> ConfigRepo:
@@ -40,34 +98,43 @@ def _repo(folder: Path, table: str, spec: str) -> ConfigRepo:
     return ConfigRepo.load(repo)
 
 
+def _write(location: str) -> Path:
+    folder = Path(location.removeprefix("file://"))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "part-0.parquet").write_bytes(DATA)
+    return folder / "part-0.parquet"
+
+
 @pytest.mark.parametrize("external", [False, True], ids=["managed", "external"])
-@pytest.mark.parametrize("shape", sorted(CASES))
-def test_expired_partitions_are_dropped_and_nothing_else(spark, backend, tmp_path: Path, shape: str,  # noqa: F811
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metastore, tmp_path: Path, shape: str,
                                                          external: bool) -> None:
     from toolkit.storage.hadoop import HadoopFileSystem
 
-    spec, nominal, gone = CASES[shape]
-    table, table_dir = make_table(backend, shape, external, tmp_path)
-    before = backend.partition_names(table)
-    files = {p.name: write_file(p.location) for p in backend.catalog.list_partitions(DATABASE, table)}
+    spec, nominal, gone = SHAPES[shape][2:]
+    table = metastore.create(shape, external)
+    before = metastore.partition_names(table)
+    files = {p.name: _write(p.location) for p in metastore.catalog.list_partitions(DATABASE, table)}
     result = run_retention(_repo(tmp_path, table, spec), "orders", "primary", nominal, HadoopFileSystem(spark),
-                           catalog=backend.catalog)
+                           catalog=metastore.catalog)
     assert [item["partition"] for item in result.evicted] == gone
-    assert backend.partition_names(table) == sorted(set(before) - set(gone))
+    assert metastore.partition_names(table) == sorted(set(before) - set(gone))
     for name, data in files.items():
         assert data.exists() == (name not in gone), name  # managed: the metastore deletes; external: we do
-    assert result.bytes_freed == len(gone) * len(b"not really parquet")
+    assert result.bytes_freed == len(gone) * len(DATA)
     assert all(item["data_deleted"] for item in result.evicted)
 
 
-def test_external_data_outside_the_table_location_is_kept(spark, backend, tmp_path: Path) -> None:  # noqa: F811
+def test_external_data_outside_the_table_location_is_kept(spark, metastore: Metastore, tmp_path: Path) -> None:
     from toolkit.storage.hadoop import HadoopFileSystem
 
-    table, _ = make_table(backend, "daily", True, tmp_path, with_partitions=False)
+    table = metastore.create("daily", True)
+    for name in metastore.partition_names(table):
+        metastore.catalog.drop_partition(DATABASE, table, {"ds": name.split("=")[1]}, delete_data=False)
     shared = tmp_path / "shared" / "day19"
-    backend.catalog.add_partition(DATABASE, table, {"ds": "2026-11-19"}, location=uri(shared))
-    data = write_file(uri(shared))
-    result = run_retention(_repo(tmp_path, table, CASES["daily"][0]), "orders", "primary", utc(2026, 11, 21),
-                           HadoopFileSystem(spark), catalog=backend.catalog)
+    metastore.catalog.add_partition(DATABASE, table, {"ds": "2026-11-19"}, location=shared.as_uri())
+    data = _write(shared.as_uri())
+    result = run_retention(_repo(tmp_path, table, SHAPES["daily"][2]), "orders", "primary", utc(2026, 11, 21),
+                           HadoopFileSystem(spark), catalog=metastore.catalog)
     assert [(item["partition"], item["data_deleted"]) for item in result.evicted] == [("ds=2026-11-19", False)]
-    assert backend.partition_names(table) == [] and data.exists()
+    assert metastore.partition_names(table) == [] and data.exists()
