@@ -7,10 +7,13 @@ rerun finishes: the rerun's walk finds what is left and plans again.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from toolkit.retention.file_plan import LocationPlan
 from toolkit.storage.filesystem import FileSystem, StorageError
+
+DELETE_THREADS = 4
 
 
 @dataclass(frozen=True)
@@ -25,8 +28,11 @@ def evict(fs: FileSystem, plan: LocationPlan) -> Evicted:
     sizes = fs.total_sizes([instance.entry for instance in plan.expired])
     instance_paths = {instance.path for instance in plan.expired}
     directories = 0
+    # Deletions are disjoint subtrees: a few in flight at once keep the file system busy while each call
+    # crosses to the JVM and back (py4j serves every Python thread on a connection of its own).
+    with ThreadPoolExecutor(max_workers=DELETE_THREADS) as pool:
+        list(pool.map(lambda path: fs.delete(path, recursive=True), plan.deletions))
     for path in plan.deletions:
-        fs.delete(path, recursive=True)
         if path not in instance_paths:
             directories += 1 + _walked_below(plan, path)
     for path in plan.parents:

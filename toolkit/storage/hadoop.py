@@ -50,6 +50,7 @@ import re
 import secrets
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError, normalize_uri, parent_of
@@ -65,6 +66,8 @@ _RENDERED = re.compile(r"\{path=(?P<path>.*); isDirectory=(?P<dir>true|false)"
                        r"(?:; length=(?P<length>\d+); replication=\d+; blocksize=\d+)?"
                        r"; modification_time=(?P<mtime>-?\d+);", re.S)
 _SEPARATOR = "\0"  # cannot occur in a path
+LISTING_THREADS = 4  # slices of a large batch listed at once (py4j gives each thread a connection)
+_PARALLEL_SLICE = 256  # below this many paths a batch stays one call
 _REASONS = {
     "java.io.FileNotFoundException": "no such file or directory",
     "java.nio.file.NoSuchFileException": "no such file or directory",
@@ -279,9 +282,20 @@ class HadoopFileSystem(FileSystem):
         for path in paths:
             groups.setdefault(_scheme_and_authority(path), []).append(path)
         for group in groups.values():
-            batch = self._list_batch(group)
-            listed.update(batch if batch is not None else super().list_many(group))
+            # A large batch goes as a few slices in parallel: the JVM lists while Python decodes.
+            size = max(_PARALLEL_SLICE, -(-len(group) // LISTING_THREADS))
+            slices = [group[start:start + size] for start in range(0, len(group), size)]
+            if len(slices) == 1:
+                listed.update(self._list_slice(group))
+                continue
+            with ThreadPoolExecutor(max_workers=LISTING_THREADS) as pool:
+                for part in pool.map(self._list_slice, slices):
+                    listed.update(part)
         return {path: listed[path] for path in paths}
+
+    def _list_slice(self, group: list[str]) -> dict[str, list[FileStatus]]:
+        batch = self._list_batch(group)
+        return batch if batch is not None else FileSystem.list_many(self, group)
 
     def _list_batch(self, group: list[str]) -> dict[str, list[FileStatus]] | None:
         spelled = {normalize_uri(path) for path in group}
