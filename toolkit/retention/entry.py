@@ -35,8 +35,12 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     is_table = feed.table_on(cluster.name) is not None
     spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table)
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
-    result = run_retention(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), catalog=catalog,
-                           dry_run=args.dry_run, run_id=str(status["run_id"]))
+    try:
+        result = run_retention(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), catalog=catalog,
+                               dry_run=args.dry_run, run_id=str(status["run_id"]))
+    finally:
+        if catalog is not None:
+            catalog.close()
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")
