@@ -19,6 +19,9 @@ from enum import Enum
 from functools import lru_cache
 
 from toolkit.el.frequency import Frequency, TimeUnit
+from toolkit.entities.model import Feed
+from toolkit.entities.problems import Severity
+from toolkit.lint.rule import Finding
 
 MINUTES_PER_DAY = 1440
 _CYCLE_YEARS = 400  # the Gregorian calendar repeats every 400 years
@@ -105,3 +108,28 @@ def at_least_value(minimum: Frequency, unit_of: Frequency) -> str:
     while month_days(count)[0] < needed:
         count += 1
     return f"{minimum} or months({count})"
+
+
+def limit_shorter_than(entity: Feed, index: int, other: Frequency, other_field: str, consequence: str,
+                       in_some_months: str) -> Finding | None:
+    """The finding of a cluster's retention limit that is shorter than `other` (error), or shorter only in
+    the shorter months (warning); None when the limit is long enough. The last two say what would happen
+    to instances, always and in the shorter months."""
+    cluster = entity.clusters[index]
+    limit = cluster.retention.limit
+    verdict = at_least(limit, other)
+    if verdict is Verdict.LONGER_OR_EQUAL:
+        return None
+    field = f"clusters[{index}].retention.limit {limit}"
+    wanted = at_least_value(other, limit)
+    if verdict is Verdict.SHORTER:
+        message = (f"{field} on cluster '{cluster.name}' is shorter than {other_field} {other}"
+                   f"{approximate_note(limit, other)}: {consequence}; give a limit of at least {wanted}.")
+        severity = None
+    else:
+        months = limit if in_days(limit) else other
+        message = (f"{field} on cluster '{cluster.name}' is shorter than {other_field} {other} in the shorter "
+                   f"months (approximate: {months} is {in_days(months)}), so {in_some_months}; "
+                   f"give a limit of at least {wanted}.")
+        severity = Severity.WARNING
+    return Finding(entity, message, ("clusters", index, "retention", "limit"), severity=severity)

@@ -7,10 +7,9 @@ from collections.abc import Iterator
 
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
-from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-from toolkit.lint.rules.feed._durations import Verdict, approximate_note, at_least, at_least_value, in_days
+from toolkit.lint.rules.feed._durations import limit_shorter_than
 
 
 @register
@@ -29,25 +28,8 @@ class RetentionCoversSla(EntityRule):
                 sla, sla_field = entity.sla, "sla.slaHigh"
             else:
                 continue
-            limit, high = cluster.retention.limit, sla.high
-            verdict = at_least(limit, high)
-            if verdict is Verdict.LONGER_OR_EQUAL:
-                continue
-            field = f"clusters[{index}].retention.limit {limit}"
-            wanted = at_least_value(high, limit)
-            if verdict is Verdict.SHORTER:
-                message = (
-                    f"{field} on cluster '{cluster.name}' is shorter than {sla_field} {high}"
-                    f"{approximate_note(limit, high)}: instances would be deleted before their SLA is missed; "
-                    f"give a limit of at least {wanted}."
-                )
-                severity = None
-            else:
-                months = limit if in_days(limit) else high
-                message = (
-                    f"{field} on cluster '{cluster.name}' is shorter than {sla_field} {high} in the shorter months "
-                    f"(approximate: {months} is {in_days(months)}), so some instances would be deleted before "
-                    f"their SLA is missed; give a limit of at least {wanted}."
-                )
-                severity = Severity.WARNING
-            yield Finding(entity, message, ("clusters", index, "retention", "limit"), severity=severity)
+            finding = limit_shorter_than(
+                entity, index, sla.high, sla_field, "instances would be deleted before their SLA is missed",
+                "some instances would be deleted before their SLA is missed")
+            if finding is not None:
+                yield finding
