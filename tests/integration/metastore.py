@@ -1,130 +1,24 @@
-"""Real Hive metastore servers for the integration tests, started as DESIGN.md says: the Thrift metastore from
-the jars pyspark ships, with a Derby database and a warehouse under a temporary folder, on a free port (clients
-use 127.0.0.1; Hive 2.3's server has no bind-address setting, so it listens on every interface).
-
-`MetastoreServer.start(folder)` returns once the port answers; `stop()` ends it. `RawMetastore` is Hive's own
-client in the Spark JVM, used by tests to build tables and to check what the toolkit did without going through
-the toolkit's catalog. The fixtures at the end are imported by conftest.py: `metastore_factory` (one server
-per call, all stopped at the end of the session) and `thrift_metastore` (one shared server).
+"""Real Hive metastore servers for the integration tests (toolkit/devtools/local_metastore.py starts them as
+DESIGN.md says), and `RawMetastore`: Hive's own client in the Spark JVM, used by tests to build tables and to
+check what the toolkit did without going through the toolkit's catalog. The fixtures at the end are imported
+by conftest.py: `metastore_factory` (one server per call, all stopped at the end of the session) and
+`thrift_metastore` (one shared server).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import pyspark
 import pytest
 
-SPARK_HOME = Path(pyspark.__file__).parent
+from toolkit.devtools import local_metastore
 
-_HIVE_SITE = """<?xml version="1.0"?>
-<configuration>
-  <property><name>javax.jdo.option.ConnectionURL</name><value>jdbc:derby:;databaseName={db};create=true</value></property>
-  <property><name>datanucleus.schema.autoCreateAll</name><value>true</value></property>
-  <property><name>hive.metastore.schema.verification</name><value>false</value></property>
-  <property><name>hive.metastore.warehouse.dir</name><value>{warehouse}</value></property>
-  <property><name>hive.async.log.enabled</name><value>false</value></property>
-</configuration>
-"""
+__all__ = ["MetastoreServer", "RawMetastore", "metastore_factory", "thrift_metastore"]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def port_answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-def _java() -> str:
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home and (Path(java_home) / "bin" / "java").exists():
-        return str(Path(java_home) / "bin" / "java")
-    found = shutil.which("java")
-    if not found:
-        raise RuntimeError("No java on PATH (and no JAVA_HOME): the metastore server needs Java 17.")
-    return found
-
-
-@dataclass
-class MetastoreServer:
-    """One running Thrift metastore: its folder, port and process."""
-
-    folder: Path
-    port: int
-    process: subprocess.Popen[bytes]
-    started_in: float  # seconds from launch until the port answered
-
-    @property
-    def uri(self) -> str:
-        return f"thrift://127.0.0.1:{self.port}"
-
-    @property
-    def warehouse(self) -> Path:
-        return self.folder / "warehouse"
-
-    @property
-    def log(self) -> Path:
-        return self.folder / "metastore.log"
-
-    @classmethod
-    def start(cls, folder: Path, timeout: float = 60.0, attempts: int = 3) -> MetastoreServer:
-        """Start a server in `folder` and wait until its port answers (a new port if the first was taken)."""
-        folder = Path(folder)
-        conf = folder / "conf"
-        conf.mkdir(parents=True, exist_ok=True)
-        (folder / "warehouse").mkdir(exist_ok=True)
-        (folder / "tmp").mkdir(exist_ok=True)
-        (conf / "hive-site.xml").write_text(_HIVE_SITE.format(db=folder / "derby",
-                                                              warehouse=(folder / "warehouse").as_uri()))
-        failure = ""
-        for _ in range(attempts):
-            port = free_port()
-            launched = time.monotonic()
-            with open(folder / "metastore.log", "ab") as log:
-                process = subprocess.Popen(
-                    [_java(), "-Xmx512m", f"-Djava.io.tmpdir={folder / 'tmp'}",
-                     f"-Dderby.stream.error.file={folder / 'derby.log'}",
-                     "-cp", f"{conf}{os.pathsep}{SPARK_HOME / 'jars' / '*'}",
-                     "org.apache.hadoop.hive.metastore.HiveMetaStore", "-p", str(port)],
-                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
-            server = cls(folder, port, process, 0.0)
-            while time.monotonic() - launched < timeout:
-                if process.poll() is not None:
-                    failure = f"it exited with code {process.returncode}"
-                    break
-                if port_answers(port):
-                    server.started_in = time.monotonic() - launched
-                    return server
-                time.sleep(0.2)
-            else:
-                failure = f"port {port} did not answer within {timeout:g} s"
-                server.stop()
-        tail = server.log.read_text(errors="replace")[-3000:] if server.log.exists() else ""
-        raise RuntimeError(f"The metastore server in {folder} did not start ({failure}); its log ends:\n{tail}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=15)
+class MetastoreServer(local_metastore.MetastoreServer):
+    """A server of the test session, with Hive's raw client at hand."""
 
     def client(self, spark: Any) -> RawMetastore:
         return RawMetastore(spark, self.uri)

@@ -22,7 +22,7 @@ from toolkit.retention.cutoff import cutoff, shift
 from toolkit.retention.evict import evict
 from toolkit.retention.file_plan import check_template, plan_location
 from toolkit.retention.report import report_path, write_report
-from toolkit.retention.tables import drop_expired, expired_partitions
+from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -118,11 +118,12 @@ def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, 
     if not uri.can_date_instances:
         raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
                          f"{uri.uri!r}; retention cannot date its partitions.")
-    expired = expired_partitions(catalog, uri, zone, result.cut_off)
-    outcome = {} if dry_run else drop_expired(catalog, fs, uri, expired)
-    for item in expired:
-        size, data_deleted = outcome.get(item.partition.name, (0, False))
-        result.evicted.append({"location": "table", "time": format_timestamp(item.time),
-                               "partition": item.partition.name, "path": item.partition.location,
-                               "bytes": size, "data_deleted": data_deleted})
-        result.bytes_freed += size
+    planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, result.cut_off))
+    if not dry_run:
+        drop_planned(catalog, fs, uri, planned)
+    for drop in planned:
+        partition = drop.expired.partition
+        result.evicted.append({"location": "table", "time": format_timestamp(drop.expired.time),
+                               "partition": partition.name, "path": partition.location,
+                               "bytes": drop.bytes, "data_deleted": drop.deletes_data})
+        result.bytes_freed += drop.bytes

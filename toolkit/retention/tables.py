@@ -41,22 +41,39 @@ def under(location: str, folder: str) -> bool:
     return location != folder and location.startswith(folder.rstrip("/") + "/")
 
 
-def drop_expired(catalog: Catalog, fs: FileSystem, uri: CatalogTemplate,
-                 expired: list[ExpiredPartition]) -> dict[str, tuple[int, bool]]:
-    """Drop each expired partition; returns partition name -> (bytes freed, whether its data was deleted)."""
+@dataclass(frozen=True)
+class PlannedDrop:
+    """An expired partition, the bytes under its location, and whether dropping it removes that data."""
+
+    expired: ExpiredPartition
+    bytes: int
+    deletes_data: bool
+
+
+def plan_drops(catalog: Catalog, fs: FileSystem, uri: CatalogTemplate,
+               expired: list[ExpiredPartition]) -> list[PlannedDrop]:
+    """What dropping each expired partition frees: a managed table's partition data goes with it; an external
+    one's only when its location lies under the table's location. A dry run prints this plan."""
     info = catalog.table_info(uri.database, uri.table)
-    outcome: dict[str, tuple[int, bool]] = {}
+    planned = []
     for item in expired:
         location = item.partition.location
         status = fs.status(location) if location else None
         size = fs.total_sizes([status])[status.path] if status is not None else 0
+        deletes = info.is_managed or (location is not None and info.location is not None
+                                      and under(location, info.location))
+        planned.append(PlannedDrop(item, size if deletes else 0, deletes))
+    return planned
+
+
+def drop_planned(catalog: Catalog, fs: FileSystem, uri: CatalogTemplate, planned: list[PlannedDrop]) -> None:
+    """Drop the planned partitions; an external partition's own data is deleted first (see the module's docstring)."""
+    info = catalog.table_info(uri.database, uri.table)
+    for drop in planned:
+        spec = drop.expired.partition.spec
         if info.is_managed:
-            catalog.drop_partition(uri.database, uri.table, item.partition.spec, delete_data=True)
-            outcome[item.partition.name] = (size, True)
+            catalog.drop_partition(uri.database, uri.table, spec, delete_data=True)
             continue
-        deletable = location is not None and info.location is not None and under(location, info.location)
-        if deletable:
-            fs.delete(location, recursive=True)
-        catalog.drop_partition(uri.database, uri.table, item.partition.spec, delete_data=False)
-        outcome[item.partition.name] = (size if deletable else 0, deletable)
-    return outcome
+        if drop.deletes_data and drop.expired.partition.location:
+            fs.delete(drop.expired.partition.location, recursive=True)
+        catalog.drop_partition(uri.database, uri.table, spec, delete_data=False)

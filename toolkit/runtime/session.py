@@ -1,6 +1,6 @@
 """The Spark session of an entrypoint: named after its action, with the cluster's `spark.*` properties,
-Hive support when the cluster has a metastore (`registry` interface), and Spark on loopback when
-SPARK_LOCAL_IP says so (tests, the demo and benchmarks set it)."""
+Hive support when the action works on tables (pointed at the cluster's `registry` metastore when it has one),
+and Spark on loopback when SPARK_LOCAL_IP says so (tests, the demo and benchmarks set it)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False) -> SparkS
     local_ip = os.environ.get("SPARK_LOCAL_IP")
     if local_ip:
         builder = builder.config("spark.driver.host", local_ip).config("spark.driver.bindAddress", local_ip)
-    if cluster.registry_endpoint:
-        builder = builder.config("spark.hadoop.hive.metastore.uris", cluster.registry_endpoint)
-    if hive or cluster.registry_endpoint:
+    if hive:
+        # A file-only action never needs the metastore, so it runs when the metastore is down.
+        if cluster.registry_endpoint:
+            builder = builder.config("spark.hadoop.hive.metastore.uris", cluster.registry_endpoint)
         builder = builder.enableHiveSupport()
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("WARN")

@@ -4,23 +4,17 @@ report as on the pure-Python file system, and the whole entrypoint through the r
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.run import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
-
-PROJECT = Path(__file__).resolve().parents[3]
-SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
-
 
 def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
     repo, root = make_repo(folder)
@@ -43,20 +37,12 @@ def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> 
     assert (hadoop_root / "data/clicks/2026/01/01/10/_SUCCESS").exists()  # exactly at the cut-off: kept
 
 
-def _submit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
-           "PYSPARK_DRIVER_PYTHON": sys.executable}
-    return subprocess.run([str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-                           str(PROJECT / "entrypoints" / "retention.py"), *args],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
-
-
 def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     hourly_instances(root, utc(2025, 12, 31, 20), 8)  # 20:00 .. 03:00 the next day
     status_file = tmp_path / "status.json"
-    result = _submit("--repo", str(repo), "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T22:00Z",
-                     "--status-file", str(status_file), cwd=tmp_path)
+    result = spark_submit("retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
+                          "--time", "2026-03-31T22:00Z", "--status-file", str(status_file), cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     status = json.loads(result.stdout.strip().splitlines()[-1])
     assert status == json.loads(status_file.read_text())
@@ -70,8 +56,8 @@ def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
 
 def test_entrypoint_bad_call_exits_2_before_spark_starts(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
-    result = _submit("--repo", str(repo), "--feed", "clicks-daily", "--cluster", "backup", "--time",
-                     "2026-03-31T22:00Z", cwd=tmp_path)
+    result = spark_submit("retention", "--repo", str(repo), "--feed", "clicks-daily", "--cluster", "backup",
+                          "--time", "2026-03-31T22:00Z", cwd=tmp_path)
     output = result.stdout + result.stderr  # spark-submit merges the Python driver's stderr into its stdout
     assert result.returncode == 2
     assert "retention: The feed 'clicks-daily' is not defined on cluster 'backup'" in output

@@ -7,6 +7,7 @@ and the catalog's share no state."""
 from __future__ import annotations
 
 import itertools
+import json
 import shutil
 import textwrap
 from collections.abc import Iterator
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.retention.retention_repo import TEMPLATE, utc
+from tests.integration.spark_submit import spark_submit
+from tests.unit.retention.retention_repo import TEMPLATE, make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.run import run_retention
 
@@ -138,3 +140,31 @@ def test_external_data_outside_the_table_location_is_kept(spark, metastore: Meta
                            HadoopFileSystem(spark), catalog=metastore.catalog)
     assert [(item["partition"], item["data_deleted"]) for item in result.evicted] == [("ds=2026-11-19", False)]
     assert metastore.partition_names(table) == [] and data.exists()
+
+
+def test_template_table_feed_through_spark_submit(spark, thrift_metastore, tmp_path: Path) -> None:
+    """The template's `visits` feed (web.visits, daily `ds`) on primary, whose registry is the Thrift server."""
+
+    repo, root = make_repo(tmp_path)
+    primary = repo / "clusters" / "primary.yaml"
+    primary.write_text(primary.read_text().replace("thrift://127.0.0.1:9083", thrift_metastore.uri))
+    raw = thrift_metastore.client(spark)
+    table_location = root / "warehouse" / "web.db" / "visits"
+    raw.create_database("web", (root / "warehouse" / "web.db").as_uri())
+    raw.create_table("web", "visits", [("user", "string")], ["ds"], table_location.as_uri())
+    days = ["2026-02-27", "2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03"]
+    for day in days:
+        location = f"file://{table_location / f'ds={day}'}"  # as_uri() would escape '=' as %3D
+        raw.add_partition("web", "visits", [day], location)
+        _write(location)
+    result = spark_submit("retention", "--repo", str(repo), "--feed", "visits", "--cluster", "primary",
+                          "--time", "2026-04-01T00:00Z", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    # days(30) before 2026-04-01T00:00Z is 2026-03-02T00:00Z: the three days before it go, that day stays.
+    assert (status["status"], status["instances_evicted"], status["bytes_freed"]) == ("SUCCEEDED", 3, 3 * len(DATA))
+    assert raw.partition_names("web", "visits") == ["ds=2026-03-02", "ds=2026-03-03"]
+    assert sorted(p.name for p in table_location.iterdir()) == ["ds=2026-03-02", "ds=2026-03-03"]
+    report = json.loads((root / "feed-toolkit/working/retention/visits/20260401T0000Z.json").read_text())
+    assert [item["partition"] for item in report["evicted"]] == [f"ds={day}" for day in days[:3]]
+    raw.close()

@@ -57,7 +57,7 @@ def test_deps_of_a_cluster_is_transitive(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run(capsys, "deps", "cluster/backup", "--repo", str(TEMPLATE))
     assert code == 0
     assert out.splitlines() == ["cluster/backup", "  depends on:", "    (nothing)", "  used by:",
-                                "    feed/clicks", "      process/hourly-clicks-summary"]
+                                "    feed/clicks", "      process/hourly-clicks-summary", "    feed/visits"]
 
 
 def test_deps_of_an_unknown_entity(capsys: pytest.CaptureFixture[str]) -> None:

@@ -209,6 +209,7 @@ TEMPLATE_AS_FALCON = {
         <interface type="write" endpoint="file:///tmp/feed-toolkit-demo/primary" version="3.4"/>
         <interface type="execute" endpoint="spark://127.0.0.1:7077" version="4.0"/>
         <interface type="workflow" endpoint="cron://localhost" version="1.0"/>
+        <interface type="registry" endpoint="thrift://127.0.0.1:9083" version="2.3"/>
     </interfaces>
     <locations>
         <location name="staging" path="/feed-toolkit/staging"/>

@@ -27,7 +27,7 @@ def repo() -> ConfigRepo:
 
 def test_template_has_the_entities_the_demo_uses(repo):
     assert sorted(repo.clusters) == ["backup", "primary"]
-    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-hourly-summary"]
+    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-hourly-summary", "visits"]
     assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary"]
 
 
@@ -35,11 +35,24 @@ def test_clusters(repo):
     for name in ("primary", "backup"):
         cluster = repo.cluster(name)
         assert cluster.write_endpoint == f"file:///tmp/feed-toolkit-demo/{name}"
-        assert set(cluster.interfaces) == {"readonly", "write", "execute", "workflow"}
+        assert set(cluster.interfaces) == {"readonly", "write", "execute", "workflow", "registry"}
         assert all("://" in interface.endpoint for interface in cluster.interfaces.values())
         assert set(cluster.locations) == {"staging", "temp", "working"}
         assert "spark.sql.shuffle.partitions" in cluster.properties
     assert repo.cluster("primary").location("working") == "/feed-toolkit/working"
+    # `make demo` starts a local metastore on each cluster's registry port.
+    assert repo.cluster("primary").registry_endpoint == "thrift://127.0.0.1:9083"
+    assert repo.cluster("backup").registry_endpoint == "thrift://127.0.0.1:9084"
+
+
+def test_visits_is_a_daily_table_feed_replicated_to_backup(repo):
+    visits = repo.feed("visits")
+    assert visits.frequency == Frequency(TimeUnit.DAYS, 1)
+    assert visits.table_on("primary") == visits.table_on("backup") == "catalog:web:visits#ds=${YEAR}-${MONTH}-${DAY}"
+    assert dict(visits.locations_on("primary")) == {}
+    assert visits.cluster("primary").type is FeedClusterType.SOURCE
+    assert visits.cluster("backup").type is FeedClusterType.TARGET
+    assert visits.cluster("primary").retention.limit == Frequency(TimeUnit.DAYS, 30)
 
 
 def test_clicks_feed(repo):

@@ -1,0 +1,1 @@
+"""Tools for trying the toolkit on one machine (the demo, tests, benchmarks); actions never import them."""
