@@ -74,3 +74,20 @@ def feed_locations(feed: Feed, cluster: Cluster) -> FeedLocations:
         paths=MappingProxyType(paths),
         table=CatalogTemplate(table) if table is not None else None,
     )
+
+
+def require_safe_template(kind: str, feed: str, template: PathTemplate, action: str) -> None:
+    """Refuse a path template an action cannot write or delete under safely, whatever the linter said (exit 2):
+    `..` in it, date variables without ${YEAR}, or no fixed folder before its first variable."""
+    if any(part == ".." for part in template.text.split("/")):
+        raise UsageError(f"The {kind} path of feed '{feed}' contains '..': {template.text!r}; give a path without it.")
+    if not template.can_date_instances:
+        raise UsageError(
+            f"The {kind} path of feed '{feed}' has date variables but no ${{YEAR}}: {template.text!r}; {action} "
+            "cannot date its instances, add ${YEAR}."
+        )
+    if template.static_prefix in ("", "/"):
+        raise UsageError(
+            f"The {kind} path of feed '{feed}' starts with a variable: {template.text!r}; {action} refuses to work "
+            "at the root of the file system, put the instances under a fixed folder such as /data/<feed>/."
+        )

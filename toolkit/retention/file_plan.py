@@ -19,7 +19,6 @@ from zoneinfo import ZoneInfo
 from toolkit.el.calendar import add_months
 from toolkit.el.templates import DATE_VARIABLES, PathTemplate, TemplateText
 from toolkit.el.timezones import from_local
-from toolkit.errors import UsageError
 from toolkit.storage.filesystem import FileStatus, FileSystem
 
 _ORDER = tuple(DATE_VARIABLES)  # YEAR, MONTH, DAY, HOUR, MINUTE
@@ -66,22 +65,6 @@ class LocationPlan:
     expired: tuple[ExpiredInstance, ...]
     deletions: tuple[str, ...]
     parents: tuple[str, ...]  # deepest first: emptied directories to remove if still empty (never the base)
-
-
-def check_template(kind: str, feed: str, template: PathTemplate) -> None:
-    """Refuse templates retention cannot act on safely, whatever the linter said (exit 2)."""
-    if any(part == ".." for part in template.text.split("/")):
-        raise UsageError(f"The {kind} path of feed '{feed}' contains '..': {template.text!r}; give a path without it.")
-    if not template.can_date_instances:
-        raise UsageError(
-            f"The {kind} path of feed '{feed}' has date variables but no ${{YEAR}}: {template.text!r}; retention "
-            "cannot date its instances, add ${YEAR}."
-        )
-    if template.static_prefix in ("", "/"):
-        raise UsageError(
-            f"The {kind} path of feed '{feed}' starts with a variable: {template.text!r}; retention refuses to walk "
-            "the root of the file system, put the instances under a fixed folder such as /data/<feed>/."
-        )
 
 
 def _range(values: dict[str, int], zone: ZoneInfo) -> tuple[datetime, datetime] | None:

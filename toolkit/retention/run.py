@@ -12,17 +12,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import require_safe_template
 from toolkit.instances.grids import require_on_cluster
-from toolkit.retention.cutoff import cutoff, shift
+from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict
-from toolkit.retention.file_plan import check_template, plan_location
-from toolkit.retention.report import report_path, write_report
+from toolkit.retention.file_plan import plan_location
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
+from toolkit.runtime.run_record import record_path, write_record
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -84,7 +86,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         if not template.is_dated:
             result.skipped_locations.append(kind)
             continue
-        check_template(kind, feed.name, template)
+        require_safe_template(kind, feed.name, template, "retention")
         plans.append(plan_location(fs, cluster.write_endpoint, kind, template, zone, result.cut_off))
     for plan in plans:
         if dry_run:
@@ -101,8 +103,8 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         result.status = "DRY_RUN"
     result.elapsed_seconds = time.perf_counter() - began
     if not dry_run:
-        result.report = report_path(cluster, feed.name, nominal)
-        write_report(fs, result.report, {
+        result.report = record_path(cluster, "retention", feed.name, nominal)
+        write_record(fs, result.report, {
             "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
             "time": format_timestamp(nominal), "cut_off": format_timestamp(result.cut_off),
             "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),

@@ -33,6 +33,28 @@ class FileStatus:
         return self.path.rstrip("/").rsplit("/", 1)[-1]
 
 
+@dataclass(frozen=True)
+class CopyTask:
+    """One file to copy; `length` and `modification_time` are the source's as listed (the copy is checked
+    against the length and given that mtime, so a later run can tell it is unchanged)."""
+
+    source: str
+    target: str
+    length: int
+    modification_time: int
+
+
+@dataclass(frozen=True)
+class CopyResult:
+    """A copied file: bytes copied and their CRC32C (8 hex digits, where the copier computes it), or the
+    error (one line) that stopped it."""
+
+    task: CopyTask
+    bytes: int = 0
+    crc32c: str | None = None
+    error: str | None = None
+
+
 class FileSystem(ABC):
     """Operations on one file system; every path is a full URI."""
 
@@ -109,6 +131,13 @@ class FileSystem(ABC):
     @abstractmethod
     def copy(self, source: str, target: str) -> None:
         """Copy a file or a directory tree; bytes never pass through Python where the FS can avoid it."""
+
+    @abstractmethod
+    def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
+                   preserve_permission: bool = True) -> list[CopyResult]:
+        """Copy many files (to any file system this one reaches), `threads` at a time, each checked against
+        its listed length and then given the source's mtime; targets are overwritten, parents created. A
+        failure is reported in its result and the others go on. Bytes stay out of Python where they can."""
 
     @abstractmethod
     def checksum(self, path: str) -> str | None:

@@ -53,7 +53,15 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError, normalize_uri, parent_of
+from toolkit.storage.filesystem import (
+    CopyResult,
+    CopyTask,
+    FileStatus,
+    FileSystem,
+    StorageError,
+    normalize_uri,
+    parent_of,
+)
 from toolkit.storage.local import to_local_path
 
 if TYPE_CHECKING:
@@ -104,6 +112,8 @@ class HadoopFileSystem(FileSystem):
             raise StorageError("The Spark session has no JVM (it was stopped): start a new session.")
         gateway = spark.sparkContext._gateway
         self._jvm = jvm
+        self._spark = spark
+        self._copiers: dict[int, Any] = {}
         self._conf = spark._jsc.hadoopConfiguration()
         hadoop = jvm.org.apache.hadoop
         # Every class or static-method lookup through py4j is a round trip: look each up once.
@@ -500,6 +510,18 @@ class HadoopFileSystem(FileSystem):
                                                                           self._conf), target)
         if not copied:
             raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: the copy failed.")
+
+
+    def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
+                   preserve_permission: bool = True) -> list[CopyResult]:
+        """In the JVM, a batch per call (`bulk_copy.BulkCopier`, one per thread count)."""
+        from toolkit.storage.bulk_copy import BulkCopier
+
+        with self._lock:
+            copier = self._copiers.get(threads)
+            if copier is None:
+                copier = self._copiers[threads] = BulkCopier(self._spark, threads)
+        return copier.copy(tasks, preserve_permission)
 
 
 def format_checksum(checksum: Any) -> str:

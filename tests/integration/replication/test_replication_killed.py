@@ -1,0 +1,102 @@
+"""A replication run killed with SIGKILL in the middle of the copy or of the publish never leaves a partial
+instance where readers look, and a rerun completes it with the source's exact bytes.
+
+The run is a real separate process running the real action on the pure-Python file system; the harness in
+that process counts copies or renames and sends itself SIGKILL at the chosen point (the code under test is
+not changed). tests/integration/replication/test_file_replication_hadoop.py kills a real spark-submit."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.unit.replication.test_file_replication import FILES, T, contents, instance, replicate
+from tests.unit.retention.retention_repo import make_repo
+
+pytestmark = pytest.mark.integration
+
+PROJECT = Path(__file__).resolve().parents[3]
+KILLED_RUN = """
+import os, signal, sys
+sys.path.insert(0, {project!r})
+from datetime import datetime, timezone
+from toolkit.entities.repo import ConfigRepo
+from toolkit.replication.run import run_replication
+from toolkit.storage.local import LocalFileSystem
+
+class Dies(LocalFileSystem):
+    copies = renames = 0
+    def copy_files(self, tasks, threads=4, preserve_permission=True):
+        results = []
+        for task in tasks:  # one at a time, so that the kill lands between two files
+            if Dies.copies == {copies}:
+                os.kill(os.getpid(), signal.SIGKILL)
+            results += super().copy_files([task], 1, preserve_permission)
+            Dies.copies += 1
+        return results
+    def rename(self, source, target):
+        super().rename(source, target)
+        Dies.renames += 1
+        if Dies.renames == {renames}:
+            os.kill(os.getpid(), signal.SIGKILL)
+    def write_atomically(self, path, data):
+        if {before_flag} and path.endswith("_SUCCESS"):
+            os.kill(os.getpid(), signal.SIGKILL)
+        super().write_atomically(path, data)
+
+t = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
+run_replication(ConfigRepo.load({repo!r}), "clicks", "backup", t, Dies(), now=t)
+"""
+
+MANY = {f"part-{k:05d}.json": bytes([65 + k % 26]) * (1000 + k) for k in range(40)}
+
+
+def _killed(repo: Path, copies: int = -1, renames: int = -1, before_flag: bool = False) -> None:
+    code = KILLED_RUN.format(project=str(PROJECT), repo=str(repo), copies=copies, renames=renames,
+                             before_flag=before_flag)
+    killed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+
+
+def _readers_view(target: Path, source: Path) -> None:
+    """What a reader may see: no instance, or all of it; the flag only on a complete instance."""
+    if target.exists():
+        assert {k: v for k, v in contents(target).items() if k != "_SUCCESS"} == \
+            {k: v for k, v in contents(source).items() if k != "_SUCCESS"}
+    assert not (target / "_SUCCESS").exists() or contents(target) == contents(source)
+
+
+@pytest.mark.parametrize("copies", [0, 1, 17, 39])
+def test_killed_in_the_middle_of_the_copy(tmp_path: Path, copies: int) -> None:
+    repo, primary = make_repo(tmp_path)
+    source = instance(primary, "data/clicks", T, MANY)
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    _killed(repo, copies=copies)
+    assert not target.exists()
+    staging = target.parent / ".10.replicating"
+    assert len(list(staging.iterdir())) == copies  # what was copied stays for the rerun
+    rerun = replicate(repo).counters()
+    assert (rerun["files_copied"], rerun["files_skipped"]) == (len(MANY) - copies, copies)
+    assert contents(target) == contents(source)
+    assert not staging.exists()
+
+
+@pytest.mark.parametrize("point", ["between the swap's renames", "after the swap", "before the flag"])
+def test_killed_in_the_middle_of_replacing_a_published_instance(tmp_path: Path, point: str) -> None:
+    repo, primary = make_repo(tmp_path)
+    source = instance(primary, "data/clicks", T, FILES)
+    replicate(repo)
+    (source / "part-00001.json").write_bytes(b"a late correction\n")
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    if point == "before the flag":
+        _killed(repo, before_flag=True)
+    else:
+        _killed(repo, renames=1 if point == "between the swap's renames" else 2)
+    _readers_view(target, source)
+    replicate(repo)
+    assert contents(target) == contents(source)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["10"]  # no staging or replaced folder left

@@ -1,0 +1,165 @@
+"""File-feed replication on the local file system (the pure-Python one; the Hadoop one with the JVM copier
+runs the same flows in tests/integration/replication): which instance, copy, skip, publish, flag, wait."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tests.unit.retention.retention_repo import make_repo, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.replication.run import run_replication
+from toolkit.storage.local import LocalFileSystem
+
+T = utc(2026, 11, 21, 10)
+
+
+def instance(root: Path, prefix: str, t: datetime, files: dict[str, bytes], flag: bool = True) -> Path:
+    folder = root / prefix / f"{t:%Y/%m/%d/%H}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    if flag:
+        (folder / "_SUCCESS").write_bytes(b"")
+    return folder
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(repo, primary root, backup root) of the template with temporary roots."""
+    repo, primary = make_repo(tmp_path)
+    backup = tmp_path / "backup"
+    backup.mkdir()
+    return repo, primary, backup
+
+
+def replicate(repo: Path, t: datetime = T, now: datetime | None = None, **options: object):
+    return run_replication(ConfigRepo.load(repo), "clicks", "backup", t, LocalFileSystem(), now=now or t,
+                           run_id="r1", **options)
+
+
+FILES = {"part-00000.json": b'{"page": "/"}\n' * 100, "part-00001.json": b'{"page": "/cart"}\n' * 7,
+         "nested/part-00002.json": b"x"}
+
+
+def test_the_instance_is_copied_published_and_recorded(clusters) -> None:
+    repo, primary, backup = clusters
+    source = instance(primary, "data/clicks", T, FILES)
+    result = replicate(repo)
+    target = backup / "replica/clicks/2026/11/21/10"
+    assert result.status == "SUCCEEDED"
+    assert contents(target) == contents(source)
+    for name in FILES:  # the copy has the source's mtime: the next run can tell it is unchanged
+        assert os.stat(target / name).st_mtime_ns == os.stat(source / name).st_mtime_ns // 1_000_000 * 1_000_000
+    counters = result.counters()
+    assert (counters["files_copied"], counters["files_skipped"], counters["bytes_copied"]) == \
+        (3, 0, sum(len(data) for data in FILES.values()))
+    assert not list(target.parent.glob(".*"))  # no staging folder left
+    record = json.loads((backup / "feed-toolkit/working/replication/clicks/20261121T1000Z.json").read_text())
+    assert (record["instance"], record["status"], record["flag_written"]) == ("2026-11-21T10:00Z", "SUCCEEDED", True)
+    assert record["sources"][0]["files_copied"] == 3
+
+
+def test_a_rerun_copies_nothing_and_a_change_copies_only_the_changed_file(clusters) -> None:
+    repo, primary, backup = clusters
+    source = instance(primary, "data/clicks", T, FILES)
+    replicate(repo)
+    again = replicate(repo).counters()
+    assert (again["files_copied"], again["files_skipped"], again["instances_published"]) == (0, 3, 0)
+    (source / "part-00001.json").write_bytes(b"rewritten, longer than before\n")
+    (source / "nested/part-00002.json").unlink()
+    changed = replicate(repo).counters()
+    assert (changed["files_copied"], changed["files_skipped"]) == (1, 1)
+    target = backup / "replica/clicks/2026/11/21/10"
+    assert contents(target) == contents(source)
+    assert not list(target.parent.glob(".*"))
+
+
+def test_delay_selects_an_earlier_instance(clusters) -> None:
+    repo, primary, backup = clusters
+    feed = repo / "feeds/clicks.yaml"
+    feed.write_text(feed.read_text().replace("    type: target\n", "    type: target\n    delay: hours(1)\n"))
+    instance(primary, "data/clicks", utc(2026, 11, 21, 8), FILES)
+    result = replicate(repo, t=utc(2026, 11, 21, 9, 30))  # minus 1 hour: 08:30, the 08:00 instance
+    assert [i.instance for i in result.instances] == [utc(2026, 11, 21, 8)]
+    assert (backup / "replica/clicks/2026/11/21/08/_SUCCESS").exists()
+
+
+def test_an_unavailable_source_waits_until_the_timeout_then_fails(clusters) -> None:
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, FILES, flag=False)  # data without its flag: not complete yet
+    waiting = replicate(repo, now=utc(2026, 11, 21, 15, 59))  # default timeout: 6 x hours(1)
+    assert waiting.status == "WAITING"
+    assert "not available on 'primary' yet" in waiting.reasons()[0]
+    assert "waiting until 2026-11-21T16:00Z" in waiting.reasons()[0]
+    assert not (backup / "replica").exists()
+    failed = replicate(repo, now=utc(2026, 11, 21, 16))
+    assert failed.status == "FAILED" and "timed out" in failed.reasons()[0]
+
+
+def test_outside_the_validity_overlap_is_skipped(clusters) -> None:
+    repo, _, _ = clusters
+    result = replicate(repo, t=utc(2025, 11, 30, 23))
+    assert result.status == "SKIPPED"
+    assert "before the first instance of feed 'clicks' on cluster 'backup'" in result.reasons()[0]
+
+
+def test_an_empty_instance_replicates_as_an_empty_instance(clusters) -> None:
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, {})
+    assert replicate(repo).status == "SUCCEEDED"
+    target = backup / "replica/clicks/2026/11/21/10"
+    assert contents(target) == {"_SUCCESS": b""}
+
+
+def test_several_sources_go_into_their_partitions_and_the_flag_waits_for_all(clusters, tmp_path: Path) -> None:
+    repo, primary, backup = clusters
+    edge_root = tmp_path / "edge"
+    edge = (repo / "clusters/primary.yaml").read_text().replace("name: primary", "name: edge")
+    (repo / "clusters/edge.yaml").write_text(edge.replace(str(primary), str(edge_root)))
+    feed = repo / "feeds/clicks.yaml"
+    text = feed.read_text().replace("  - name: primary\n    type: source\n",
+                                    "  - name: primary\n    type: source\n    partition: ${cluster.name}\n")
+    text = text.replace("clusters:\n", "clusters:\n  - name: edge\n    type: source\n    partition: ${cluster.name}\n"
+                        "    validity:\n      start: 2025-12-01T00:00Z\n      end: 2099-12-31T00:00Z\n", 1)
+    feed.write_text(text)
+    instance(primary, "data/clicks", T, {"a.json": b"from primary"})
+    instance(edge_root, "data/clicks", T, {"a.json": b"from edge!"})
+    first = replicate(repo, source="primary")
+    target = backup / "replica/clicks/2026/11/21/10"
+    assert first.status == "SUCCEEDED" and not first.instances[0].flag_written
+    assert contents(target) == {"primary/a.json": b"from primary"}  # no flag: edge's part is missing
+    both = replicate(repo)
+    assert both.instances[0].flag_written
+    assert contents(target) == {"primary/a.json": b"from primary", "edge/a.json": b"from edge!", "_SUCCESS": b""}
+
+
+def test_a_catch_up_window_replicates_what_is_missing(clusters) -> None:
+    repo, primary, backup = clusters
+    hours = [utc(2026, 11, 21, h) for h in (7, 8, 9)]
+    for t in hours:
+        instance(primary, "data/clicks", t, {"a.json": t.isoformat().encode()})
+    replicate(repo, t=hours[1])
+    result = replicate(repo, window=(hours[0], hours[-1]))
+    assert [i.instance for i in result.instances] == hours
+    assert [i.sources[0].folder.published for i in result.instances] == [True, False, True]
+    for t in hours:
+        assert (backup / f"replica/clicks/{t:%Y/%m/%d/%H}/a.json").read_bytes() == t.isoformat().encode()
+
+
+def test_a_source_that_is_not_a_source_is_refused(clusters) -> None:
+    repo, _, _ = clusters
+    with pytest.raises(UsageError, match=re.escape("Cluster 'backup' is not a source of feed 'clicks': its "
+                                                   "sources are primary.")):
+        replicate(repo, source="backup")

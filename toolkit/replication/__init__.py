@@ -1,0 +1,1 @@
+"""Replication of feeds between clusters: plan, copy, verify, publish (files and tables); Hive export and import."""

@@ -1,0 +1,69 @@
+"""The replication entrypoint's body: arguments, the cheap checks before Spark starts, the session, the run."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.replication.selection import sources_of, target_of
+from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.session import build_session
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser(
+        "replication",
+        "Pull one instance of a feed (the one at or before --time minus the target's delay) from its source "
+        "clusters into a target cluster: files copied in parallel, verified, published atomically (staging "
+        "folder renamed into place, availability flag last); a rerun copies only what changed. Exit 3 while a "
+        "source instance is not available yet, 1 once the feed's timeout after it has passed.")
+    parser.add_argument("--feed", required=True, help="The feed to replicate.")
+    parser.add_argument("--target", required=True, help="The cluster to pull into (type: target in the feed).")
+    parser.add_argument("--source", help="Pull from this source only; default: every source of the feed.")
+    parser.add_argument("--from", dest="window_from", metavar="FIRST",
+                        help="Catch-up: replicate every instance from FIRST to --to (yyyy-MM-ddTHH:mmZ), skipping "
+                             "those already replicated and unchanged; the feed property `parallel` are in flight.")
+    parser.add_argument("--to", dest="window_to", metavar="LAST", help="The last instance of the catch-up window.")
+    parser.add_argument("--now", help="The current time the timeout is measured against (yyyy-MM-ddTHH:mmZ); "
+                                      "default: the wall clock. For reruns and tests.")
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.cli.arguments import nominal_time
+    from toolkit.el.timestamps import parse_timestamp
+    from toolkit.replication.run import run_replication
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    nominal = nominal_time(args.time)
+    now = parse_timestamp(args.now, "--now") if args.now else datetime.now(UTC).replace(second=0, microsecond=0)
+    window = None
+    if (args.window_from is None) != (args.window_to is None):
+        raise UsageError("Give both --from and --to for a catch-up window, or neither.")
+    if args.window_from is not None:
+        window = (parse_timestamp(args.window_from, "--from"), parse_timestamp(args.window_to, "--to"))
+        if window[0] > window[1]:
+            raise UsageError("--from is after --to: give the window's first instance, then its last.")
+    status["time"] = format_timestamp(nominal)
+    repo = ConfigRepo.load(args.repo)
+    feed = repo.feed(args.feed)
+    target, _ = target_of(repo, feed, args.target)
+    sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
+    status.update(target=target.name, source=args.source)
+    spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target)
+    result = run_replication(repo, feed.name, target.name, nominal, HadoopFileSystem(spark), now=now,
+                             source=args.source, window=window, run_id=str(status["run_id"]))
+    for reason in result.reasons():
+        print(f"replication: {reason}.")
+    status.update(status=result.status, **result.counters())
+    if len(result.instances) == 1 and result.instances[0].instance is not None:
+        status["instance"] = format_timestamp(result.instances[0].instance)
+        status["record"] = result.instances[0].record
+    return status
+
+
+def main() -> int:
+    return run("replication", _parser(), _body)

@@ -1,0 +1,131 @@
+"""Replicate one folder of a file feed (a source's instance into its place under the target instance):
+plan, copy, verify, publish.
+
+Invariants, for a run killed at any moment:
+- Data is copied into a staging folder beside the target folder (`.<name>.replicating`, hidden from
+  readers and from strict template parsing) and becomes visible by one rename; a reader sees the whole
+  folder or none of it. The availability flag is written after the rename.
+- A file counts as present when its length and modification time equal the source's (the copier sets the
+  mtime only after verifying the copy), so a rerun after a kill copies only what is missing or changed,
+  and a run with nothing changed copies nothing and publishes nothing.
+- Replacing a published folder whose source changed: the new folder is built in staging (unchanged files
+  copied from the published folder, on the target file system), then the old one is renamed aside
+  (`.<name>.replaced`), the staging folder into place, and the old one deleted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from toolkit.storage.filesystem import CopyResult, CopyTask, FileSystem, StorageError, normalize_uri, parent_of
+from toolkit.storage.tree import TreeFile, files_below, join
+
+STAGING_SUFFIX = ".replicating"
+REPLACED_SUFFIX = ".replaced"
+
+Copier = Callable[[Sequence[CopyTask]], list[CopyResult]]
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A source folder and where it goes on the target; `flag` is the availability flag's name (or None)."""
+
+    source: str
+    target: str
+    flag: str | None
+
+    @property
+    def staging(self) -> str:
+        return self._beside(STAGING_SUFFIX)
+
+    @property
+    def replaced(self) -> str:
+        return self._beside(REPLACED_SUFFIX)
+
+    def _beside(self, suffix: str) -> str:
+        target = normalize_uri(self.target)
+        return f"{parent_of(target).rstrip('/')}/.{target.rsplit('/', 1)[-1]}{suffix}"
+
+
+@dataclass(frozen=True)
+class FolderOutcome:
+    """What replicating one folder did (Falcon's job counters)."""
+
+    files_copied: int = 0
+    files_skipped: int = 0
+    bytes_copied: int = 0
+    copy_seconds: float = 0.0
+    published: bool = False  # False when the target was already up to date
+
+
+def available(fs: FileSystem, folder: str, flag: str | None) -> bool:
+    """An instance is available when its flag file exists in it, or, for a feed without a flag, when it exists."""
+    return fs.exists(join(folder, flag)) if flag else fs.exists(folder)
+
+
+def _same(a: TreeFile | None, b: TreeFile) -> bool:
+    return (a is not None and a.status.length == b.status.length
+            and a.status.modification_time == b.status.modification_time)
+
+
+def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFile]:
+    """The folder's files by relative path, without its top-level flag and without our staging folders."""
+    listed = files_below(fs, folder, skip=lambda name: name.endswith((STAGING_SUFFIX, REPLACED_SUFFIX)))
+    return {item.relative_path: item for item in listed if item.relative_path != flag}
+
+
+def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutcome:
+    """Make `folder.target` hold exactly the source's files, atomically; the flag is the caller's to write
+    (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then."""
+    source = _content(fs, folder.source, folder.flag)
+    target_exists = fs.exists(folder.target)
+    if target_exists and fs.exists(folder.replaced):
+        fs.delete(folder.replaced)  # a run killed after its swap: the old folder is garbage
+    published = _content(fs, folder.target, folder.flag) if target_exists else {}
+    if target_exists and published.keys() == source.keys() and all(
+            _same(published[path], item) for path, item in source.items()):
+        return FolderOutcome(files_skipped=len(source))
+    staged = _content(fs, folder.staging, None)
+    tasks, skipped = [], 0
+    for path, item in source.items():
+        if _same(staged.get(path), item):
+            skipped += 1
+            continue
+        origin = published.get(path)
+        from_target = _same(origin, item)
+        tasks.append(CopyTask(origin.status.path if from_target and origin else item.status.path,
+                              join(folder.staging, path), item.status.length, item.status.modification_time))
+    for path in staged.keys() - source.keys():
+        fs.delete(staged[path].status.path, recursive=False)
+    fs.mkdirs(folder.staging)
+    began = time.perf_counter()
+    results = copy(tasks) if tasks else []
+    copy_seconds = time.perf_counter() - began
+    failed = [result for result in results if result.error]
+    if failed:
+        raise StorageError(f"{len(failed)} of {len(tasks)} file(s) of {folder.source} failed to copy to "
+                           f"{folder.staging}; the first: {failed[0].task.source}: {failed[0].error}. Nothing was "
+                           "published; a rerun copies only what is missing.")
+    pulled = [result for result in results if not result.task.source.startswith(normalize_uri(folder.target) + "/")]
+    _publish(fs, folder, target_exists)
+    return FolderOutcome(files_copied=len(pulled), files_skipped=len(source) - len(pulled),
+                         bytes_copied=sum(result.bytes for result in pulled), copy_seconds=copy_seconds,
+                         published=True)
+
+
+def _publish(fs: FileSystem, folder: Folder, target_exists: bool) -> None:
+    if target_exists:
+        fs.rename(folder.target, folder.replaced)
+    else:
+        fs.mkdirs(parent_of(normalize_uri(folder.target)))
+    fs.rename(folder.staging, folder.target)
+    if target_exists or fs.exists(folder.replaced):  # the latter: left by a run killed between the renames
+        fs.delete(folder.replaced)
+
+
+def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str) -> None:
+    """The target's availability flag, with the source flag's content when there is one; written last."""
+    data = fs.read(source_flag) if source_flag and fs.exists(source_flag) else b""
+    fs.write_atomically(target_flag, data)

@@ -1,0 +1,234 @@
+"""The replication action: pull the instance of a feed for a nominal time (or every instance of a catch-up
+window) from its source clusters into a target cluster.
+
+Order per instance: select (delay, validity overlap, sources and their partitions), check each source is
+available (else wait until the feed's timeout, then fail), replicate each source's folder atomically
+(files.py), write the target's availability flag once every source's part is there, write the run record.
+Nothing reads the wall clock: the nominal time and `now` (for the timeout) are passed in.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from toolkit.el.templates import PathTemplate
+from toolkit.el.timestamps import format_timestamp
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import require_safe_template, under_root
+from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
+from toolkit.replication.selection import (
+    ReplicationSettings,
+    Source,
+    deadline,
+    instance_for,
+    instances_between,
+    outside_validity,
+    settings_of,
+    sources_of,
+    target_of,
+)
+from toolkit.runtime.run_record import record_path, write_record
+from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.tree import join
+
+# The status of an instance, worst last: the run's status is its instances' worst.
+_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "FAILED")
+
+
+@dataclass
+class SourceOutcome:
+    source: str
+    status: str  # SUCCEEDED, SKIPPED (outside validity), WAITING (not available yet), FAILED (timed out, copy)
+    source_path: str | None = None
+    target_path: str | None = None
+    reason: str | None = None
+    folder: FolderOutcome = field(default_factory=FolderOutcome)
+
+
+@dataclass
+class InstanceOutcome:
+    instance: datetime | None
+    sources: list[SourceOutcome]
+    flag_written: bool = False
+    record: str | None = None
+
+    @property
+    def status(self) -> str:
+        statuses = [outcome.status for outcome in self.sources] or ["SKIPPED"]
+        return max(statuses, key=_SEVERITY.index)
+
+
+@dataclass
+class ReplicationResult:
+    feed: str
+    target: str
+    instances: list[InstanceOutcome]
+    elapsed_seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        statuses = [instance.status for instance in self.instances] or ["SKIPPED"]
+        return max(statuses, key=_SEVERITY.index)
+
+    def reasons(self) -> list[str]:
+        return [f"{outcome.source}: {outcome.reason}" for instance in self.instances for outcome in instance.sources
+                if outcome.reason and outcome.status != "SUCCEEDED"]
+
+    def counters(self) -> dict[str, object]:
+        folders = [outcome.folder for instance in self.instances for outcome in instance.sources]
+        copied = sum(folder.bytes_copied for folder in folders)
+        copy_seconds = sum(folder.copy_seconds for folder in folders)
+        return {
+            "instances": len(self.instances),
+            "instances_published": sum(1 for instance in self.instances
+                                       if any(outcome.folder.published for outcome in instance.sources)),
+            "files_copied": sum(folder.files_copied for folder in folders),
+            "files_skipped": sum(folder.files_skipped for folder in folders),
+            "bytes_copied": copied,
+            "copy_seconds": round(copy_seconds, 3),
+            "throughput_mib_s": round(copied / copy_seconds / 2**20, 1) if copy_seconds > 0 else 0.0,
+            "elapsed_seconds": round(self.elapsed_seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What stays the same for every instance of one run."""
+
+    repo: ConfigRepo
+    feed: Feed
+    target: Cluster
+    on_target: FeedCluster
+    sources: list[Source]
+    settings: ReplicationSettings
+    fs: FileSystem
+    now: datetime
+    run_id: str
+    nominal: datetime
+
+
+def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal: datetime, fs: FileSystem, *,
+                    now: datetime, source: str | None = None, window: tuple[datetime, datetime] | None = None,
+                    run_id: str = "") -> ReplicationResult:
+    """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`."""
+    began = time.perf_counter()
+    feed = repo.feed(feed_name)
+    target, on_target = target_of(repo, feed, target_name)
+    call = _Call(repo, feed, target, on_target, sources_of(repo, feed, source), settings_of(feed), fs, now, run_id,
+                 nominal)
+    if feed.table_on(target.name) is not None:
+        raise UsageError(f"Feed '{feed.name}' is a catalog table on cluster '{target.name}': its replication "
+                         "exports, copies and imports partitions; run it through entrypoints/replication.py.")
+    if window is None:
+        instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
+    else:
+        instances = list(instances_between(feed, on_target, *window))
+    if len(instances) == 1 or call.settings.parallel == 1:
+        outcomes = [_replicate_instance(call, instance) for instance in instances]
+    else:
+        with ThreadPoolExecutor(max_workers=call.settings.parallel) as pool:
+            outcomes = list(pool.map(lambda instance: _replicate_instance(call, instance), instances))
+    return ReplicationResult(feed.name, target.name, outcomes, time.perf_counter() - began)
+
+
+def _template(feed: Feed, cluster: Cluster) -> PathTemplate:
+    text = feed.locations_on(cluster.name).get("data")
+    if text is None:
+        raise UsageError(f"Feed '{feed.name}' has no data location on cluster '{cluster.name}': add "
+                         "locations.data (a path template) to replicate it.")
+    template = PathTemplate(text)
+    require_safe_template("data", feed.name, template, "replication")
+    return template
+
+
+def _root(cluster: Cluster) -> str:
+    if cluster.write_endpoint is None:
+        raise UsageError(f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the "
+                         "root of its file system.")
+    return cluster.write_endpoint
+
+
+def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutcome:
+    feed = call.feed
+    zone = resolve_zone(feed.timezone)
+    target_instance = None
+    if instance is not None:
+        target_instance = under_root(_root(call.target), _template(feed, call.target).format(instance, zone))
+    outcomes = []
+    for source in call.sources:
+        reason = outside_validity(feed, instance, call.nominal, call.on_target, source.on_cluster)
+        if reason is not None or instance is None or target_instance is None:
+            outcomes.append(SourceOutcome(source.cluster.name, "SKIPPED", reason=reason))
+            continue
+        source_path = under_root(_root(source.cluster), _template(feed, source.cluster).format(instance, zone))
+        target_path = join(target_instance, source.partition) if source.partition else target_instance
+        outcome = SourceOutcome(source.cluster.name, "SUCCEEDED", source_path, target_path)
+        outcomes.append(outcome)
+        if not available(call.fs, source_path, feed.availability_flag):
+            until = deadline(feed, instance, call.settings)
+            missing = join(source_path, feed.availability_flag) if feed.availability_flag else source_path
+            if call.now < until:
+                outcome.status = "WAITING"
+                outcome.reason = (f"the instance {format_timestamp(instance)} is not available on "
+                                  f"'{source.cluster.name}' yet ({missing} does not exist); waiting until "
+                                  f"{format_timestamp(until)}")
+            else:
+                outcome.status = "FAILED"
+                outcome.reason = (f"the instance {format_timestamp(instance)} was not available on "
+                                  f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
+                                  f"{call.settings.timeout} after it): {missing} does not exist; timed out")
+            continue
+        outcome.folder = replicate_folder(
+            call.fs, lambda tasks: call.fs.copy_files(tasks, call.settings.copy_threads,
+                                                      call.settings.preserve_permission),
+            Folder(source_path, target_path, feed.availability_flag))
+    result = InstanceOutcome(instance, outcomes)
+    if instance is None or target_instance is None or all(o.status == "SKIPPED" for o in outcomes):
+        return result
+    result.flag_written = _flag(call, target_instance, outcomes)
+    result.record = record_path(call.target, "replication", feed.name, instance)
+    write_record(call.fs, result.record, _record(call, result))
+    return result
+
+
+def _flag(call: _Call, target_instance: str, outcomes: list[SourceOutcome]) -> bool:
+    """Write the target's flag when every source of the feed has its part there (other sources may come later)."""
+    flag = call.feed.availability_flag
+    if not flag or any(outcome.status != "SUCCEEDED" for outcome in outcomes):
+        return False
+    every_source = sources_of(call.repo, call.feed) if len(call.sources) < _source_count(call.feed) else call.sources
+    if any(not call.fs.exists(join(target_instance, source.partition)) for source in every_source
+           if source.partition):
+        return False
+    target_flag = join(target_instance, flag)
+    if call.fs.exists(target_flag) and not any(outcome.folder.published for outcome in outcomes):
+        return False  # up to date, flag and all
+    first = next(outcome for outcome in outcomes if outcome.source_path)
+    write_flag(call.fs, join(first.source_path or "", flag), target_flag)
+    return True
+
+
+def _source_count(feed: Feed) -> int:
+    return sum(1 for cluster in feed.clusters if cluster.type is FeedClusterType.SOURCE)
+
+
+def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:
+    return {
+        "action": "replication", "feed": call.feed.name, "target": call.target.name, "run_id": call.run_id,
+        "time": format_timestamp(call.nominal),
+        "instance": format_timestamp(result.instance) if result.instance else None,
+        "status": result.status, "flag_written": result.flag_written,
+        "sources": [{
+            "source": outcome.source, "status": outcome.status, "reason": outcome.reason,
+            "source_path": outcome.source_path, "target_path": outcome.target_path,
+            "files_copied": outcome.folder.files_copied, "files_skipped": outcome.folder.files_skipped,
+            "bytes_copied": outcome.folder.bytes_copied, "copy_seconds": round(outcome.folder.copy_seconds, 3),
+            "published": outcome.folder.published,
+        } for outcome in result.sources],
+    }
