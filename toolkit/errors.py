@@ -17,3 +17,9 @@ class UsageError(ToolkitError):
     """A bad argument, unknown entity, invalid expression or invalid repo: fix the call (exit 2)."""
 
     exit_code = 2
+
+
+class WaitingError(ToolkitError):
+    """A required input is not there yet (a partition, an instance): call again later (exit 3)."""
+
+    exit_code = 3

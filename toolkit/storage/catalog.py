@@ -1,4 +1,5 @@
-"""The catalog of Hive tables: partitions, table facts, adding and dropping partitions, a table like another.
+"""The catalog of Hive tables: partitions, table facts, adding, moving and dropping partitions, a table like
+another, and whole table descriptions (schema, storage, properties) to export a table and create it elsewhere.
 
 Two implementations answer the same interface:
 - `catalog_spark.SparkCatalog`: the active SparkSession's own catalog (its embedded Derby metastore, or
@@ -86,6 +87,87 @@ class TableInfo:
         return self.table_type is TableType.EXTERNAL
 
 
+@dataclass(frozen=True)
+class Column:
+    """A column or partition key: its name, its Hive type as the metastore spells it (`int`, `decimal(10,2)`,
+    `array<string>`, `struct<a:int,b:string>`) and its comment."""
+
+    name: str
+    type: str
+    comment: str | None = None
+
+
+@dataclass(frozen=True)
+class StorageFormat:
+    """How a table's files are written and read: Hive's input/output formats and serde (with its parameters,
+    Spark's `path` left out), and Spark's data source (`parquet`, `orc`, `csv` ...) for a Spark table, None for
+    a Hive table."""
+
+    input_format: str | None
+    output_format: str | None
+    serde: str | None
+    serde_parameters: Mapping[str, str] = field(default_factory=dict, hash=False)
+    provider: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "serde_parameters", MappingProxyType(dict(self.serde_parameters)))
+
+    @property
+    def format(self) -> str:
+        """One word for the format (as TableInfo.format)."""
+        return format_of(self.provider, self.input_format, self.serde)
+
+
+@dataclass(frozen=True)
+class TableDescription:
+    """All a table is, apart from its partitions and data: enough to create the same table elsewhere.
+
+    `columns` are the data columns; `partition_columns` the partition keys, in order. `properties` are the
+    table's own (user properties and Spark's schema properties), without the volatile ones that describe its
+    data or its last change (see `is_volatile_property`) and without `comment`, which is its own field."""
+
+    database: str
+    name: str
+    table_type: TableType
+    location: str | None
+    columns: tuple[Column, ...]
+    partition_columns: tuple[Column, ...]
+    storage: StorageFormat
+    properties: Mapping[str, str] = field(default_factory=dict, hash=False)
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "columns", tuple(self.columns))
+        object.__setattr__(self, "partition_columns", tuple(self.partition_columns))
+        object.__setattr__(self, "properties", MappingProxyType(dict(self.properties)))
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.database}.{self.name}"
+
+    @property
+    def partition_keys(self) -> tuple[str, ...]:
+        return tuple(column.name for column in self.partition_columns)
+
+    @property
+    def info(self) -> TableInfo:
+        return TableInfo(self.database, self.name, self.location, self.table_type, self.partition_keys,
+                         self.storage.format)
+
+
+# Table properties that describe a table's data or its last change, not its shape: a description leaves them
+# out, and a table created from one (or like another) starts without them.
+VOLATILE_PROPERTIES = frozenset([
+    "numFiles", "numRows", "totalSize", "rawDataSize", "numFilesErasureCoded", "COLUMN_STATS_ACCURATE",
+    "transient_lastDdlTime", "last_modified_by", "last_modified_time", "EXTERNAL",
+])
+VOLATILE_PROPERTY_PREFIXES = ("spark.sql.statistics.",)
+
+
+def is_volatile_property(key: str) -> bool:
+    return key in VOLATILE_PROPERTIES or key.startswith(VOLATILE_PROPERTY_PREFIXES)
+
+
 class Catalog(ABC):
     """Hive tables in one metastore. Database and table names are case-insensitive (Hive lowers them)."""
 
@@ -133,6 +215,38 @@ class Catalog(ABC):
         """A new empty table with the source's columns, partition keys and storage format (no partitions,
         no statistics). With `location` it is EXTERNAL at that location; without, MANAGED at the database's
         default place (Spark's rule for CREATE TABLE LIKE, on both implementations)."""
+
+    @abstractmethod
+    def describe_table(self, database: str, table: str) -> TableDescription:
+        """The table's columns, partition keys, storage format, properties, type and location; StorageError
+        when it does not exist."""
+
+    @abstractmethod
+    def table_exists(self, database: str, table: str) -> bool:
+        """True when the table (or view) exists; False also when its database does not."""
+
+    @abstractmethod
+    def database_exists(self, database: str) -> bool: ...
+
+    @abstractmethod
+    def create_database(self, database: str) -> bool:
+        """Create a database at the metastore's default place for it; False when it exists already."""
+
+    @abstractmethod
+    def create_table(self, database: str, table: str, description: TableDescription,
+                     location: str | None = None) -> TableInfo:
+        """A new empty table `database.table` with the description's columns, partition keys, storage format,
+        comment and properties (the description's own name and location are not used).
+
+        A MANAGED description without `location` makes a MANAGED table at the database's default place for it;
+        otherwise the table is EXTERNAL, at `location` or (None) at that same default place. StorageError when
+        the table exists already (nothing is changed) or the database does not exist."""
+
+    @abstractmethod
+    def alter_partition_location(self, database: str, table: str, spec: Mapping[str, str], location: str) -> None:
+        """Point an existing partition (every key given) at another directory, in one metastore call: readers
+        see the old files or the new ones, never a mix. Files are neither moved nor deleted. StorageError when
+        the partition does not exist."""
 
     def close(self) -> None:
         """Release the connection, if the implementation holds one."""

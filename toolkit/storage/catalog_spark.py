@@ -4,7 +4,8 @@ is configured for), through Spark's session catalog in the JVM.
 Partition values travel as Scala maps and literals, never spliced into SQL, so any value works. A listing is
 one call to the session catalog (with a filter, the way Spark prunes partitions) plus one serialisation of the
 whole result to JSON in the JVM (Spark's own Jackson with its Scala module): no JVM round trip per partition.
-The one statement built as SQL, CREATE TABLE LIKE, quotes its names and location.
+The statements built as SQL (CREATE TABLE LIKE, CREATE TABLE from a description, CREATE DATABASE) quote their
+names, strings and location, and every column type in them is first parsed alone by Spark's type parser.
 """
 
 from __future__ import annotations
@@ -18,12 +19,16 @@ from urllib.parse import unquote
 
 from toolkit.storage.catalog import (
     Catalog,
+    Column,
     Partition,
+    StorageFormat,
+    TableDescription,
     TableInfo,
     TableType,
     describe_spec,
     format_of,
     full_spec,
+    is_volatile_property,
     java_error,
     matches,
     one_line,
@@ -46,6 +51,38 @@ def quote_identifier(name: str) -> str:
 def quote_string(text: str) -> str:
     """A Spark SQL string literal (backslash escapes, Spark's default)."""
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+# Spark's JSON names of simple types that Hive spells otherwise; every other simple type is spelled alike.
+_HIVE_NAMES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint"}
+_CHAR_VARCHAR = "__CHAR_VARCHAR_TYPE_STRING"  # Spark keeps a column's char(n)/varchar(n) type here
+# Table properties Spark refuses in TBLPROPERTIES (they are clauses of their own), and its own internal ones.
+_RESERVED_PROPERTIES = frozenset(["comment", "collation", "location", "provider", "owner", "external",
+                                  "is_managed_location"])
+
+
+def hive_type(spark_type: Any, metadata: Mapping[str, Any] | None = None) -> str | None:
+    """A type of Spark's schema JSON as Hive spells it (`integer` -> `int`, arrays, maps and structs
+    alike); None for what this does not know (the caller asks Spark)."""
+    if metadata and isinstance(metadata.get(_CHAR_VARCHAR), str):
+        return str(metadata[_CHAR_VARCHAR])
+    if isinstance(spark_type, str):
+        return _HIVE_NAMES.get(spark_type, spark_type)
+    kind = spark_type.get("type") if isinstance(spark_type, dict) else None
+    parts: list[str | None]
+    if kind == "array":
+        parts = [hive_type(spark_type.get("elementType"))]
+        return None if None in parts else f"array<{parts[0]}>"
+    if kind == "map":
+        parts = [hive_type(spark_type.get("keyType")), hive_type(spark_type.get("valueType"))]
+        return None if None in parts else f"map<{parts[0]},{parts[1]}>"
+    if kind == "struct":
+        fields = spark_type.get("fields", [])
+        parts = [hive_type(item.get("type"), item.get("metadata")) for item in fields]
+        if None in parts:
+            return None
+        return "struct<" + ",".join(f"{item['name']}:{part}" for item, part in zip(fields, parts, strict=True)) + ">"
+    return None
 
 
 def _location_of(uri: str | None) -> str | None:
@@ -256,3 +293,159 @@ class SparkCatalog(Catalog):
                 statement += f" LOCATION {quote_string(location)}"
             self._spark.sql(statement)
         return self.table_info(database, table)
+
+    # -- descriptions and creation ---------------------------------------------------------------------------------
+
+    def _columns(self, schema_json: str) -> tuple[Column, ...]:
+        columns = []
+        for item in json.loads(schema_json).get("fields", []):
+            metadata = item.get("metadata") or {}
+            kind = hive_type(item.get("type"), metadata)
+            if kind is None:  # a type the table above does not know: Spark's own spelling
+                kind = str(self._jvm.org.apache.spark.sql.types.DataType.fromJson(json.dumps(item["type"]))
+                           .catalogString())
+            comment = metadata.get("comment")
+            columns.append(Column(str(item["name"]), kind, str(comment) if comment else None))
+        return tuple(columns)
+
+    def describe_table(self, database: str, table: str) -> TableDescription:
+        java_table, info = self._table(database, table)
+        with self._errors("read", f"the table {info.qualified_name}"):
+            storage = java_table.storage()
+            provider = java_table.provider()
+            comment = java_table.comment()
+            data_schema, partition_schema = str(java_table.dataSchema().json()), str(java_table.partitionSchema()
+                                                                                     .json())
+            serde_parameters = self._json(storage.properties())
+            properties = self._json(java_table.properties())
+
+            def text(option: Any) -> str | None:
+                return str(option.get()) if option.isDefined() else None
+
+            return TableDescription(
+                database=info.database, name=info.name, table_type=info.table_type, location=info.location,
+                columns=self._columns(data_schema), partition_columns=self._columns(partition_schema),
+                storage=StorageFormat(
+                    input_format=text(storage.inputFormat()), output_format=text(storage.outputFormat()),
+                    serde=text(storage.serde()),
+                    serde_parameters={str(key): str(value) for key, value in serde_parameters.items()
+                                      if key != "path"},
+                    provider=(text(provider) or "").lower() if (text(provider) or "hive").lower() != "hive"
+                    else None),
+                properties={str(key): str(value) for key, value in properties.items()
+                            if key != "comment" and not is_volatile_property(str(key))},
+                comment=text(comment) or None,
+            )
+
+    def table_exists(self, database: str, table: str) -> bool:
+        with self._errors("look up", f"the table {database}.{table}"):
+            return bool(self._catalog.databaseExists(database)
+                        and self._catalog.tableExists(self._ident(database, table)))
+
+    def database_exists(self, database: str) -> bool:
+        with self._errors("look up", f"the database {database}"):
+            return bool(self._catalog.databaseExists(database))
+
+    def create_database(self, database: str) -> bool:
+        subject = f"the database {database}"
+        with self._errors("create", subject):
+            if self._catalog.databaseExists(database):
+                return False
+            try:
+                self._spark.sql(f"CREATE DATABASE {quote_identifier(database)}")
+            except Exception as error:
+                if "AlreadyExists" not in java_error(error)[0] and "ALREADY_EXISTS" not in str(error):
+                    raise
+                return False
+        return True
+
+    def _column_ddl(self, column: Column, subject: str) -> str:
+        """`name type COMMENT '...'`, the type checked to be one type and nothing more."""
+        parser = getattr(getattr(self._jvm.org.apache.spark.sql.catalyst.parser, "CatalystSqlParser$"), "MODULE$")
+        try:
+            parser.parseDataType(column.type)
+        except Exception:
+            raise StorageError(f"Cannot create {subject}: the type {column.type!r} of its column {column.name} is "
+                               "not a type Spark can read.") from None
+        comment = f" COMMENT {quote_string(column.comment)}" if column.comment else ""
+        return f"{quote_identifier(column.name)} {column.type}{comment}"
+
+    def create_table(self, database: str, table: str, description: TableDescription,
+                     location: str | None = None) -> TableInfo:
+        subject = f"the table {database}.{table}"
+        if description.table_type is TableType.VIEW:
+            raise StorageError(f"Cannot create {subject} from {description.qualified_name}: it is a view, and only "
+                               "tables are created from a description.")
+        with self._errors("create", subject):
+            if not self._catalog.databaseExists(database):
+                raise StorageError(f"Cannot create {subject}: the database {database} does not exist in "
+                                   f"{self.description}; create it first.")
+            if self._catalog.tableExists(self._ident(database, table)):
+                raise StorageError(f"Cannot create {subject}: it exists already in {self.description}.")
+            external = bool(location) or description.table_type is not TableType.MANAGED
+            if external and not location:  # the database's default place for it
+                database_uri = self._catalog.getDatabaseMetadata(database).locationUri()
+                location = f"{_location_of(str(database_uri.toString()))}/{table.lower()}"
+            storage = description.storage
+            name = f"{quote_identifier(database)}.{quote_identifier(table)}"
+            properties = {key: value for key, value in description.properties.items()
+                          if not is_volatile_property(key) and not key.startswith("spark.sql.")
+                          and key.lower() not in _RESERVED_PROPERTIES}
+            clauses = []
+            if storage.provider:  # a Spark data-source table: partition columns are columns, named again below
+                columns = description.columns + description.partition_columns
+                statement = f"CREATE TABLE {name} ({', '.join(self._column_ddl(c, subject) for c in columns)})"
+                clauses.append(f"USING {quote_identifier(storage.provider)}")
+                options = {key: value for key, value in storage.serde_parameters.items()
+                           if key not in ("path", "serialization.format")}
+                if options:
+                    clauses.append(f"OPTIONS ({_property_list(options)})")
+                if description.partition_columns:
+                    clauses.append("PARTITIONED BY (" + ", ".join(quote_identifier(column.name)
+                                                                  for column in description.partition_columns) + ")")
+            else:
+                columns = description.columns
+                statement = (f"CREATE {'EXTERNAL ' if external else ''}TABLE {name} "
+                             f"({', '.join(self._column_ddl(c, subject) for c in columns)})")
+                if description.partition_columns:
+                    clauses.append("PARTITIONED BY (" + ", ".join(self._column_ddl(column, subject)
+                                                                  for column in description.partition_columns) + ")")
+                if storage.serde:
+                    clauses.append(f"ROW FORMAT SERDE {quote_string(storage.serde)}")
+                    if storage.serde_parameters:
+                        clauses.append(f"WITH SERDEPROPERTIES ({_property_list(storage.serde_parameters)})")
+                if storage.input_format and storage.output_format:
+                    clauses.append(f"STORED AS INPUTFORMAT {quote_string(storage.input_format)} "
+                                   f"OUTPUTFORMAT {quote_string(storage.output_format)}")
+            if location:
+                clauses.append(f"LOCATION {quote_string(location)}")
+            if description.comment:
+                clauses.append(f"COMMENT {quote_string(description.comment)}")
+            if properties:
+                clauses.append(f"TBLPROPERTIES ({_property_list(properties)})")
+            self._spark.sql(" ".join([statement, *clauses]))
+        return self.table_info(database, table)
+
+    def alter_partition_location(self, database: str, table: str, spec: Mapping[str, str], location: str) -> None:
+        info = self.table_info(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        jvm = self._jvm
+        with self._errors("move", subject):
+            found = self._catalog.externalCatalog().getPartitionOption(info.database, info.name,
+                                                                       self._scala_map(values))
+            if not found.isDefined():
+                raise StorageError(f"Cannot move {subject}: it does not exist in {self.description}.")
+            old = found.get()
+            storage = old.storage()
+            fields = [storage.productElement(index) for index in range(storage.productArity())]
+            fields[0] = jvm.scala.Some(jvm.org.apache.spark.sql.catalyst.catalog.CatalogUtils.stringToURI(location))
+            moved = jvm.org.apache.spark.sql.catalyst.catalog.CatalogTablePartition(
+                old.spec(), storage.copy(*fields), old.parameters(), old.createTime(), old.lastAccessTime(),
+                old.stats())
+            self._catalog.alterPartitions(self._ident(info.database, info.name), self._scala_seq([moved]))
+        self._refresh(info)
+
+
+def _property_list(properties: Mapping[str, str]) -> str:
+    return ", ".join(f"{quote_string(key)} = {quote_string(value)}" for key, value in properties.items())

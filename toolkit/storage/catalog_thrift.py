@@ -10,6 +10,7 @@ partitions costs a few JVM calls whatever their number.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import socket
@@ -23,12 +24,16 @@ from urllib.parse import urlsplit
 
 from toolkit.storage.catalog import (
     Catalog,
+    Column,
     Partition,
+    StorageFormat,
+    TableDescription,
     TableInfo,
     TableType,
     describe_spec,
     format_of,
     full_spec,
+    is_volatile_property,
     java_error,
     matches,
     one_line,
@@ -43,15 +48,17 @@ if TYPE_CHECKING:
 
 # Thrift field ids of the metastore's structs (hive_metastore.thrift; stable across Hive versions).
 _TABLE_NAME, _TABLE_DB, _TABLE_SD, _TABLE_PARTITION_KEYS, _TABLE_PARAMETERS, _TABLE_TYPE = 1, 2, 7, 8, 9, 12
-_SD_LOCATION, _SD_INPUT_FORMAT, _SD_SERDE_INFO, _SERDE_LIB = 2, 3, 7, 2
-_FIELD_NAME, _FIELD_TYPE = 1, 2
+_SD_COLS, _SD_LOCATION, _SD_INPUT_FORMAT, _SD_OUTPUT_FORMAT, _SD_SERDE_INFO = 1, 2, 3, 4, 7
+_SERDE_LIB, _SERDE_PARAMETERS = 2, 3
+_FIELD_NAME, _FIELD_TYPE, _FIELD_COMMENT = 1, 2, 3
 _PARTITION_VALUES, _PARTITION_CREATE_TIME, _PARTITION_SD = 1, 4, 6
 _RESULT_PARTITIONS = 1  # AddPartitionsResult.partitions: a list<Partition> holder to serialise a whole listing
 
-# Table properties that describe the source's data, not its shape: a table created like it starts without them.
-_DATA_PROPERTIES = ("numFiles", "numRows", "totalSize", "rawDataSize", "numFilesErasureCoded", "COLUMN_STATS_ACCURATE",
-                    "transient_lastDdlTime", "last_modified_by", "last_modified_time", "EXTERNAL")
-_DATA_PROPERTY_PREFIXES = ("spark.sql.statistics.",)
+# Spark's table properties of a data-source table (HiveExternalCatalog): its provider, its schema (case kept,
+# split in parts when long) and partition columns, and that the metastore tracks its partitions.
+_SPARK_PROVIDER = "spark.sql.sources.provider"
+_SPARK_SCHEMA = "spark.sql.sources.schema"
+_SPARK_SCHEMA_PART_LENGTH = 4000  # spark.sql.sources.schemaStringLengthThreshold's default
 
 _UNREACHABLE = ("TTransportException", "SocketTimeoutException", "ConnectException", "SocketException",
                 "UnknownHostException")
@@ -159,6 +166,28 @@ def read_struct(data: bytes) -> dict[int, Any]:
     return _read(bytes(data), 0, 12)[0]
 
 
+def spark_schema_names(parameters: Mapping[str, str]) -> dict[str, str]:
+    """Column names as Spark wrote them in a table's schema property (the metastore lowers them), by their
+    lower-case spelling; {} when the table has no such property or it cannot be read."""
+    text = parameters.get(_SPARK_SCHEMA)
+    if text is None:
+        try:
+            parts = int(parameters.get(f"{_SPARK_SCHEMA}.numParts", "0"))
+            text = "".join(parameters[f"{_SPARK_SCHEMA}.part.{index}"] for index in range(parts))
+        except (KeyError, ValueError):
+            return {}
+    try:
+        fields = json.loads(text).get("fields", []) if text else []
+        return {str(item["name"]).lower(): str(item["name"]) for item in fields}
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return {}
+
+
+def _columns(items: list[dict[int, Any]], names: Mapping[str, str]) -> tuple[Column, ...]:
+    return tuple(Column(names.get(str(item.get(_FIELD_NAME, "")).lower(), item.get(_FIELD_NAME, "")),
+                        str(item.get(_FIELD_TYPE, "")), item.get(_FIELD_COMMENT) or None) for item in items)
+
+
 class ThriftCatalog(Catalog):
     """The tables of a remote Hive metastore. One client per catalog; calls are serialised (the client is not
     thread-safe). Close it when done (or use it as a context manager)."""
@@ -254,6 +283,11 @@ class ThriftCatalog(Catalog):
 
     def _table(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str]]:
         """The table's Thrift object, its facts, and its partition keys' types."""
+        java_table, info, key_types, _ = self._table_fields(database, table)
+        return java_table, info, key_types
+
+    def _table_fields(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str], dict[int, Any]]:
+        """As `_table`, and the decoded Thrift struct."""
         with self._errors("read", f"the table {database}.{table}"):
             java_table = self._client.getTable(database, table)
             fields = self._decode(java_table)
@@ -277,7 +311,7 @@ class ThriftCatalog(Catalog):
         )
         key_types = {key[_FIELD_NAME]: str(key.get(_FIELD_TYPE, "")).lower()
                      for key in fields.get(_TABLE_PARTITION_KEYS, [])}
-        return java_table, info, key_types
+        return java_table, info, key_types, fields
 
     # -- the interface ---------------------------------------------------------------------------------------------
 
@@ -392,7 +426,7 @@ class ThriftCatalog(Catalog):
                              .getShortUserName())
             parameters = self._jvm.java.util.HashMap()
             for key, value in self._decode(source).get(_TABLE_PARAMETERS, {}).items():
-                if key not in _DATA_PROPERTIES and not key.startswith(_DATA_PROPERTY_PREFIXES):
+                if not is_volatile_property(key):
                     parameters.put(key, value)
             created.setTableType("EXTERNAL_TABLE" if external else "MANAGED_TABLE")
             if external:
@@ -405,3 +439,157 @@ class ThriftCatalog(Catalog):
                 serde_parameters.put("path", location)  # Spark data-source tables read their location here
             self._client.createTable(created)
         return self.table_info(database, table)
+
+    def describe_table(self, database: str, table: str) -> TableDescription:
+        _, info, _, fields = self._table_fields(database, table)
+        sd = fields.get(_TABLE_SD, {})
+        serde = sd.get(_SD_SERDE_INFO, {})
+        parameters = {str(key): str(value) for key, value in fields.get(_TABLE_PARAMETERS, {}).items()}
+        names = spark_schema_names(parameters)  # the metastore lowers names; Spark kept their case here
+        provider = parameters.get(_SPARK_PROVIDER)
+        return TableDescription(
+            database=info.database, name=info.name, table_type=info.table_type, location=info.location,
+            columns=_columns(sd.get(_SD_COLS, []), names),
+            partition_columns=_columns(fields.get(_TABLE_PARTITION_KEYS, []), names),
+            storage=StorageFormat(
+                input_format=sd.get(_SD_INPUT_FORMAT), output_format=sd.get(_SD_OUTPUT_FORMAT),
+                serde=serde.get(_SERDE_LIB),
+                serde_parameters={str(key): str(value) for key, value in serde.get(_SERDE_PARAMETERS, {}).items()
+                                  if key != "path"},
+                provider=provider.lower() if provider and provider.lower() != "hive" else None),
+            properties={key: value for key, value in parameters.items()
+                        if key != "comment" and not is_volatile_property(key)},
+            comment=parameters.get("comment") or None,
+        )
+
+    def table_exists(self, database: str, table: str) -> bool:
+        with self._errors("look up", f"the table {database}.{table}"):
+            return bool(self._client.tableExists(database, table))
+
+    def database_exists(self, database: str) -> bool:
+        with self._errors("look up", f"the database {database}"):
+            try:
+                self._client.getDatabase(database)
+            except Exception as error:
+                if "NoSuchObjectException" in java_error(error)[0]:
+                    return False
+                raise
+        return True
+
+    def create_database(self, database: str) -> bool:
+        with self._errors("create", f"the database {database}"):
+            created = self._api.Database()
+            created.setName(database)
+            created.setDescription("")
+            created.setParameters(self._jvm.java.util.HashMap())  # no location: the metastore's default place
+            try:
+                self._client.createDatabase(created)
+            except Exception as error:
+                if "AlreadyExistsException" not in java_error(error)[0]:
+                    raise
+                return False
+        return True
+
+    def _field_schemas(self, columns: tuple[Column, ...]) -> Any:
+        return self._list([self._api.FieldSchema(column.name, column.type, column.comment) for column in columns])
+
+    def _spark_properties(self, description: TableDescription) -> dict[str, str]:
+        """Spark's properties of a data-source table, for a description that does not carry them (one read
+        through Spark's session catalog): without them Spark would read the table as a Hive table."""
+        from toolkit.storage.catalog_spark import quote_identifier, quote_string
+
+        columns = description.columns + description.partition_columns
+        ddl = ", ".join(f"{quote_identifier(column.name)} {column.type}"
+                        + (f" COMMENT {quote_string(column.comment)}" if column.comment else "") for column in columns)
+        schema = str(self._jvm.org.apache.spark.sql.types.StructType.fromDDL(ddl).json())
+        properties = {_SPARK_PROVIDER: str(description.storage.provider)}
+        if len(schema) <= _SPARK_SCHEMA_PART_LENGTH:
+            properties[_SPARK_SCHEMA] = schema
+        else:
+            parts = [schema[start:start + _SPARK_SCHEMA_PART_LENGTH]
+                     for start in range(0, len(schema), _SPARK_SCHEMA_PART_LENGTH)]
+            properties[f"{_SPARK_SCHEMA}.numParts"] = str(len(parts))
+            properties.update({f"{_SPARK_SCHEMA}.part.{index}": part for index, part in enumerate(parts)})
+        if description.partition_columns:
+            properties[f"{_SPARK_SCHEMA}.numPartCols"] = str(len(description.partition_columns))
+            properties.update({f"{_SPARK_SCHEMA}.partCol.{index}": column.name
+                               for index, column in enumerate(description.partition_columns)})
+            properties["spark.sql.partitionProvider"] = "catalog"
+        return properties
+
+    def create_table(self, database: str, table: str, description: TableDescription,
+                     location: str | None = None) -> TableInfo:
+        subject = f"the table {database}.{table}"
+        if description.table_type is TableType.VIEW:
+            raise StorageError(f"Cannot create {subject} from {description.qualified_name}: it is a view, and only "
+                               "tables are created from a description.")
+        if not self.database_exists(database):
+            raise StorageError(f"Cannot create {subject}: the database {database} does not exist in "
+                               f"{self.description}; create it first.")
+        provider = description.storage.provider
+        with self._errors("create", subject):
+            if self._client.tableExists(database, table):
+                raise StorageError(f"Cannot create {subject}: it exists already in {self.description}.")
+            external = bool(location) or description.table_type is not TableType.MANAGED
+            if not location:  # the metastore's default place, spelled out for Spark's `path` below
+                location = f"{str(self._client.getDatabase(database).getLocationUri()).rstrip('/')}/{table.lower()}"
+            serde_parameters = dict(description.storage.serde_parameters)
+            if provider:
+                serde_parameters["path"] = location  # Spark data-source tables read their location here
+            serde_info = self._api.SerDeInfo()
+            serde_info.setSerializationLib(description.storage.serde)
+            serde_info.setParameters(self._map(serde_parameters))
+            storage = self._api.StorageDescriptor()
+            storage.setCols(self._field_schemas(description.columns))
+            storage.setLocation(location)
+            storage.setInputFormat(description.storage.input_format)
+            storage.setOutputFormat(description.storage.output_format)
+            storage.setCompressed(False)
+            storage.setNumBuckets(-1)
+            storage.setSerdeInfo(serde_info)
+            storage.setBucketCols(self._list([]))
+            storage.setSortCols(self._jvm.java.util.ArrayList())
+            storage.setParameters(self._jvm.java.util.HashMap())
+            parameters = {key: value for key, value in description.properties.items()
+                          if not is_volatile_property(key)}
+            if provider and _SPARK_PROVIDER not in parameters:
+                parameters.update(self._spark_properties(description))
+            if description.comment:
+                parameters["comment"] = description.comment
+            if external:
+                parameters["EXTERNAL"] = "TRUE"
+            created = self._api.Table()
+            created.setDbName(database)
+            created.setTableName(table)
+            created.setOwner(self._jvm.org.apache.hadoop.security.UserGroupInformation.getCurrentUser()
+                             .getShortUserName())
+            created.setCreateTime(int(time.time()))
+            created.setLastAccessTime(0)
+            created.setRetention(0)
+            created.setSd(storage)
+            created.setPartitionKeys(self._field_schemas(description.partition_columns))
+            created.setParameters(self._map(parameters))
+            created.setTableType("EXTERNAL_TABLE" if external else "MANAGED_TABLE")
+            try:
+                self._client.createTable(created)
+            except Exception as error:
+                if "AlreadyExistsException" in java_error(error)[0]:
+                    raise StorageError(f"Cannot create {subject}: it exists already in {self.description}.") \
+                        from None
+                raise
+        return self.table_info(database, table)
+
+    def alter_partition_location(self, database: str, table: str, spec: Mapping[str, str], location: str) -> None:
+        info = self.table_info(database, table)
+        values = full_spec(info, spec)
+        subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
+        with self._errors("move", subject):
+            partition = self._client.getPartition(info.database, info.name, self._list(list(values.values())))
+            partition.getSd().setLocation(location)
+            self._client.alter_partition(info.database, info.name, partition)
+
+    def _map(self, items: Mapping[str, str]) -> Any:
+        java_map = self._jvm.java.util.HashMap()
+        for key, value in items.items():
+            java_map.put(key, value)
+        return java_map

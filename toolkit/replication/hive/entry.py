@@ -1,0 +1,110 @@
+"""The bodies of `entrypoints/hive_export.py` and `entrypoints/hive_import.py`: arguments, the cheap checks
+before Spark starts (repo, feed on cluster, table feed, directory), the session, the action, the status line."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
+from toolkit.runtime.entrypoint import common_parser, run
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    parser = common_parser("hive_export", "Export the partition of a table feed for one instance on a cluster: its "
+                                          "data files and a _metadata.json, written last, into a directory.")
+    parser.add_argument("--feed", required=True, help="The table feed whose partition is exported.")
+    parser.add_argument("--cluster", required=True, help="The cluster whose metastore and file system hold it.")
+    parser.add_argument("--to", required=True, metavar="DIR",
+                        help="The export directory: a URI (it may be on another cluster's file system), or an "
+                             "absolute path on this cluster's. New, empty, or an earlier export (replaced).")
+    return parser
+
+
+def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.cli.arguments import nominal_time
+    from toolkit.replication.hive.export import export_partition
+    from toolkit.runtime.session import build_session
+    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    nominal = nominal_time(args.time)
+    status["time"] = format_timestamp(nominal)
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
+    destination = directory_uri(args.to, cluster, "--to")
+    status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
+    spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True)
+    with catalog_for(spark, cluster.registry_endpoint) as catalog:
+        result = export_partition(spark, catalog, HadoopFileSystem(spark), partition.database, partition.table,
+                                  partition.spec, destination, feed=feed.name, cluster=cluster.name,
+                                  instance_time=nominal)
+    status.update(status="SUCCEEDED", to=result.directory, export_id=result.export_id, **result.counters())
+    return status
+
+
+def _import_parser() -> argparse.ArgumentParser:
+    parser = common_parser("hive_import", "Import a partition that hive_export.py wrote into the table feed's table "
+                                          "on a cluster: the table is created when missing, the partition appears "
+                                          "(or is replaced) only once its files are in place.")
+    parser.add_argument("--feed", required=True, help="The table feed; its catalog URI on --cluster names the table.")
+    parser.add_argument("--cluster", required=True, help="The cluster whose metastore and file system take it.")
+    parser.add_argument("--from", dest="source", required=True, metavar="DIR",
+                        help="The export directory (a URI, or an absolute path on this cluster's file system).")
+    parser.add_argument("--table-location", metavar="URI",
+                        help="Where a table created by the import lives (default: its database's place for it).")
+    parser.add_argument("--keep-export", action="store_true",
+                        help="Copy the files and leave the export as it is (default: move them, when the export is "
+                             "on the same file system, and delete the export once imported).")
+    parser.add_argument("--no-checksums", dest="checksums", action="store_false",
+                        help="Check the files' sizes only, not their CRC32C checksums.")
+    return parser
+
+
+def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.cli.arguments import nominal_time
+    from toolkit.replication.hive.importer import import_partition, read_export
+    from toolkit.runtime.session import build_session
+    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    asked = nominal_time(args.time) if args.time else None
+    uri = feed_table(feed, cluster)  # before Spark starts: a bad call costs no JVM
+    source = directory_uri(args.source, cluster, "--from")
+    table_location = directory_uri(args.table_location, cluster, "--table-location") if args.table_location else None
+    status.update(cluster=cluster.name, source=source)
+    spark = build_session(f"toolkit-hive-import-{feed.name}-{cluster.name}", cluster, hive=True)
+    fs = HadoopFileSystem(spark)
+    metadata = read_export(fs, source)
+    if metadata.feed is not None and metadata.feed != feed.name:
+        raise UsageError(f"{source} holds an export of the feed '{metadata.feed}', not of '{feed.name}': give the "
+                         "feed it was exported for.")
+    instance = metadata.instance_time or asked
+    if asked is not None and metadata.instance_time is not None and asked != metadata.instance_time:
+        raise UsageError(f"{source} holds the instance {format_timestamp(metadata.instance_time)} of "
+                         f"'{feed.name}', not {format_timestamp(asked)}: leave --time out, or give the right export.")
+    status["time"] = format_timestamp(instance) if instance else None
+    # The partition is the feed's on this cluster at the exported instance (its URI may differ from the
+    # source's); an export made without an instance time keeps its values.
+    spec = feed_partition(feed, cluster, instance).spec if instance is not None else dict(metadata.partition)
+    status.update(table=f"{uri.database}.{uri.table}")
+    with catalog_for(spark, cluster.registry_endpoint) as catalog:
+        result = import_partition(spark, catalog, fs, source, uri.database, uri.table, spec,
+                                  table_location=table_location, keep_export=args.keep_export,
+                                  checksums=args.checksums)
+    status.update(status="SUCCEEDED", partition=result.partition_name, location=result.location,
+                  export_id=result.export_id, **result.counters())
+    return status
+
+
+def export_main() -> int:
+    return run("hive_export", _export_parser(), _export_body)
+
+
+def import_main() -> int:
+    return run("hive_import", _import_parser(), _import_body)

@@ -1,0 +1,276 @@
+"""Import an exported partition into a table of the target catalog; readers never see a partial partition.
+
+Order, so that a run killed at any moment leaves the metastore pointing at complete data and a rerun finishes:
+1. read `DIR/_metadata.json`; check that `DIR/data/` holds exactly the listed files with their sizes (and,
+   by default, CRC32C checksums); refuse otherwise, before anything changes;
+2. take the target table: create the database and table from the export's description when missing, or check
+   that the existing one is compatible (columns and types, partition keys, storage format); refuse otherwise,
+   before anything changes;
+3. put the files in the partition's directory, which no reader looks at yet: `DIR/data` is renamed there when
+   it is on the same file system (the export is consumed, one rename), else copied into a hidden staging folder
+   beside the partitions (checksums checked on the way) which is then renamed there;
+4. only then register the partition: added when new; when it exists, its location is switched to the new
+   directory in one metastore call, and the old directory is deleted afterwards (only when it lies under the
+   table's location: data elsewhere belongs to someone else and is kept, and reported).
+
+The partition's directory is the table's location plus the partition's name (`ds=2026-11-21/region=eu`), for
+external tables as well. Replacing a partition that lives there puts the new files under
+`<table location>/.toolkit-partitions/<export id>/<partition name>`, and the next replacement goes back to
+the plain place (hidden folders are skipped by Hive's and Spark's readers and by MSCK REPAIR). A directory
+at the new place that no partition points to is a leftover of an interrupted run and is replaced.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from toolkit.replication.hive.compat import describe_differences, differences
+from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
+from toolkit.replication.hive.export import is_export_leftover
+from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
+from toolkit.replication.hive.tree import data_files, join
+from toolkit.storage.catalog import Catalog, TableDescription, TableType, describe_spec, full_spec, partition_name
+from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+VERSIONS_DIR = ".toolkit-partitions"
+STAGING_PREFIX = ".toolkit-staging-"
+_ROOT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(//[^/]*)?")
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import did: the partition, its new location, and its counters."""
+
+    database: str
+    table: str
+    partition: Mapping[str, str]
+    location: str
+    directory: str
+    export_id: str
+    files: int
+    bytes: int
+    seconds: float
+    table_created: bool = False
+    replaced: bool = False
+    moved: bool = False  # the export's files were moved (the export is consumed), not copied
+    previous_location: str | None = None
+    previous_location_kept: bool = False  # outside the table's location: left in place
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "partition", MappingProxyType(dict(self.partition)))
+
+    @property
+    def partition_name(self) -> str:
+        return partition_name(self.partition)
+
+    def counters(self) -> dict[str, object]:
+        return {"files": self.files, "bytes": self.bytes, "seconds": round(self.seconds, 3),
+                "table_created": self.table_created, "replaced": self.replaced}
+
+
+def read_export(fs: FileSystem, directory: str) -> ExportMetadata:
+    """The export record in `directory`; StorageError when there is none (the export is missing or unfinished)."""
+    path = join(directory, METADATA_NAME)
+    if not fs.exists(path):
+        raise StorageError(f"{normalize_uri(directory)} holds no complete export (no {METADATA_NAME}): give the "
+                           "directory that hive_export.py wrote, after it finished.")
+    return ExportMetadata.from_json(fs.read(path), path)
+
+
+def file_problem(fs: FileSystem, root: str, metadata: ExportMetadata, directory: str) -> str | None:
+    """Why `root` does not hold exactly the export's files with their sizes (one sentence), or None."""
+    found = {item.relative_path: item for item in data_files(fs, root)}
+    for expected in metadata.files:
+        item = found.pop(expected.path, None)
+        path = join(root, expected.path)
+        if item is None:
+            return (f"{path} is missing: the export in {directory} is incomplete or damaged; export the partition "
+                    "again.")
+        if item.status.length != expected.size:
+            return (f"{path} is {item.status.length} bytes where the export's list says {expected.size}: the "
+                    f"export in {directory} is damaged; export the partition again.")
+    if found:
+        return (f"{join(root, sorted(found)[0])} is not in the export's file list ({METADATA_NAME}): remove it "
+                f"from the export in {directory}, or export the partition again.")
+    return None
+
+
+def checksum_problem(spark: SparkSession, root: str, metadata: ExportMetadata, directory: str) -> str | None:
+    """Why a file below `root` does not have the export's CRC32C (one sentence), or None."""
+    paths = [join(root, item.path) for item in metadata.files]
+    sums = crc32c_files(spark, paths)
+    for item, path in zip(metadata.files, paths, strict=True):
+        crc = sums[path]
+        if crc != item.crc32c:
+            return (f"{path} has CRC32C {crc} where the export's list says {item.crc32c}: the export in "
+                    f"{directory} is damaged; export the partition again.")
+    return None
+
+
+def _root(uri: str) -> str:
+    found = _ROOT.match(uri)
+    return (found.group(0) if found else "").lower()
+
+
+def _under(path: str, folder: str) -> bool:
+    path, folder = normalize_uri(path), normalize_uri(folder)
+    return path != folder and path.startswith(folder.rstrip("/") + "/")
+
+
+def _check_keys(values: Mapping[str, str], exported: TableDescription) -> None:
+    if sorted(key.lower() for key in values) != sorted(key.lower() for key in exported.partition_keys):
+        raise StorageError(f"The partition {describe_spec(values)} does not name the partition keys of the "
+                           f"exported table {exported.qualified_name} ({', '.join(exported.partition_keys)}): "
+                           "the feed's catalog URI on the target cluster must name the same keys.")
+
+
+def _check_compatible(catalog: Catalog, target: TableDescription, exported: TableDescription, directory: str) -> None:
+    if target.table_type is TableType.VIEW:
+        raise StorageError(f"{target.qualified_name} in {catalog.description} is a view: it cannot take the "
+                           f"partition exported in {directory}; name a table in the feed's catalog URI.")
+    found = differences(exported, target)
+    if found:
+        raise StorageError(f"The table {target.qualified_name} in {catalog.description} does not match the table "
+                           f"exported in {directory} ({describe_differences(found)}), so nothing was imported: "
+                           "make it match the export, or drop it so that the import creates it, then run again.")
+
+
+def target_table(catalog: Catalog, database: str, table: str, exported: TableDescription, directory: str,
+                 table_location: str | None = None) -> tuple[TableDescription, bool]:
+    """The existing target table, checked against the export, or a new one made from the export's
+    description (its database too); and whether it was created."""
+    if catalog.table_exists(database, table):
+        target = catalog.describe_table(database, table)
+        _check_compatible(catalog, target, exported, directory)
+        return target, False
+    catalog.create_database(database)
+    try:
+        catalog.create_table(database, table, exported, table_location)
+    except StorageError:
+        if not catalog.table_exists(database, table):
+            raise
+        target = catalog.describe_table(database, table)  # a concurrent import made it: check it as any other
+        _check_compatible(catalog, target, exported, directory)
+        return target, False
+    return catalog.describe_table(database, table), True
+
+
+def _place(spark: SparkSession, fs: FileSystem, data_dir: str, final: str, metadata: ExportMetadata,
+           table_location: str, keep_export: bool, directory: str) -> bool:
+    """Put the export's files at `final` (which does not exist); True when they were moved, not copied."""
+    if not keep_export and _root(data_dir) == _root(final):
+        try:
+            fs.rename(data_dir, final)
+            return True
+        except StorageError:
+            if not fs.exists(data_dir) or fs.exists(final):
+                raise
+            # This file system cannot move it there (another volume, an encryption zone): copy instead.
+    staging = join(table_location, f"{STAGING_PREFIX}{metadata.export_id}")
+    if fs.exists(staging):
+        fs.delete(staging, recursive=True)  # a leftover of an interrupted run
+    fs.mkdirs(staging)  # an empty partition still gets its folder
+    listed = {item.relative_path: item.status for item in data_files(fs, data_dir)}
+    tasks = [CopyTask(join(data_dir, item.path), join(staging, item.path), item.size,
+                      listed[item.path].modification_time) for item in metadata.files]
+    for item, copied in zip(metadata.files, copy_files(spark, tasks), strict=True):
+        if copied.crc32c != item.crc32c:
+            fs.delete(staging, recursive=True)
+            raise StorageError(f"{copied.source} has CRC32C {copied.crc32c} where the export's list says "
+                               f"{item.crc32c}: the export in {directory} is damaged; export the partition again.")
+    fs.rename(staging, final)
+    return False
+
+
+def _cleanup(fs: FileSystem, stale: str, table_location: str) -> None:
+    """Delete a directory no partition points to any more (a replaced version: its whole version folder)."""
+    versions = join(table_location, VERSIONS_DIR)
+    if _under(stale, versions):
+        stale = join(versions, normalize_uri(stale)[len(versions) + 1:].split("/", 1)[0])
+    if fs.exists(stale):
+        fs.delete(stale, recursive=True)
+
+
+def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str,
+                     table: str, spec: Mapping[str, str] | None = None, *, table_location: str | None = None,
+                     keep_export: bool = False, checksums: bool = True) -> ImportResult:
+    """Import the export in `directory` as the partition `spec` (default: the exported values) of
+    `database.table` in `catalog`, on the file system `fs` (which also reads `directory`).
+
+    `table_location`: where a table created by the import lives (default: the database's place for it; an
+    exported EXTERNAL table is created EXTERNAL). `keep_export`: copy the files and leave the export as it
+    is (by default they are moved when the export is on the table's file system, and the export is deleted
+    once imported). `checksums`: check each file's CRC32C before anything changes (sizes are always checked)."""
+    began = time.perf_counter()
+    directory = normalize_uri(directory)
+    metadata = read_export(fs, directory)
+    exported = metadata.table
+    wanted = dict(spec) if spec is not None else dict(metadata.partition)
+    _check_keys(wanted, exported)
+    data_dir = join(directory, DATA_DIR)
+    data_present = fs.exists(data_dir)
+    if data_present:
+        problem = file_problem(fs, data_dir, metadata, directory) or (
+            checksum_problem(spark, data_dir, metadata, directory) if checksums else None)
+        if problem:
+            raise StorageError(problem)
+    target, created = target_table(catalog, database, table, exported, directory, table_location)
+    if target.location is None:
+        raise StorageError(f"The table {target.qualified_name} in {catalog.description} has no location: cannot "
+                           "place the partition's files.")
+    values = full_spec(target.info, wanted)
+    name = partition_name(values)
+    location = normalize_uri(target.location)
+    canonical = join(location, name)
+    versioned = join(location, f"{VERSIONS_DIR}/{metadata.export_id}/{name}")
+    current = catalog.partition_location(target.database, target.name, values)
+    current = normalize_uri(current) if current else None
+    if current is None:
+        final = canonical
+    elif current == canonical:
+        final = versioned
+    elif current == versioned:
+        final = versioned if not data_present else canonical
+    else:
+        final = canonical
+
+    if data_present:
+        if fs.exists(final):
+            fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted run
+        moved = _place(spark, fs, data_dir, final, metadata, location, keep_export, directory)
+    else:
+        # An earlier run of this import moved the files and was interrupted: they are where it put them,
+        # registered already (the current location) or not yet.
+        final = next((place for place in dict.fromkeys(p for p in (current, final) if p) if fs.exists(place)
+                      and file_problem(fs, place, metadata, directory) is None
+                      and (not checksums or checksum_problem(spark, place, metadata, directory) is None)), "")
+        if not final:
+            raise StorageError(f"The export in {directory} has no {DATA_DIR}/ folder and its files are not in the "
+                               f"partition {name} of {target.qualified_name}: it was imported and replaced since, "
+                               "or it is damaged; export the partition again.")
+        moved = True
+
+    if current is None:
+        catalog.add_partition(target.database, target.name, values, final)
+    elif current != final:
+        catalog.alter_partition_location(target.database, target.name, values, final)
+
+    previous = current if current is not None and current != final else None
+    kept = previous is not None and not _under(previous, location)
+    for stale in dict.fromkeys(path for path in (previous, canonical) if path and path != final):
+        if _under(stale, location):
+            _cleanup(fs, stale, location)
+    if moved and not keep_export and fs.exists(directory) \
+            and all(is_export_leftover(child.name) for child in fs.list(directory)):
+        fs.delete(directory, recursive=True)  # consumed: its files are the partition now
+    return ImportResult(target.database, target.name, values, final, directory, metadata.export_id,
+                        len(metadata.files), metadata.total_bytes, time.perf_counter() - began, created,
+                        current is not None, moved, previous, kept)
