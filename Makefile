@@ -57,6 +57,14 @@ demo: java install
 	$(SPARK_SUBMIT) entrypoints/retention.py --repo $(DEMO_REPO) --feed clicks --cluster primary --time 2026-03-31T10:00Z 2>/dev/null | tail -n 1
 	@echo "   left of 2025-12-31 (the cut-off is 2025-12-31T10:00Z):" $$(ls /tmp/feed-toolkit-demo/primary/data/clicks/2025/12/31 | tr '\n' ' ')
 	@echo "   the report:"; head -c 600 /tmp/feed-toolkit-demo/primary/feed-toolkit/working/retention/clicks/20260331T1000Z.json; echo " ..."
+	@echo "== Replication: clicks from primary to backup, the instances of 2026-01-01 00:00 to 05:00 (a catch-up), then a rerun"
+	rm -rf /tmp/feed-toolkit-demo/backup/replica/clicks /tmp/feed-toolkit-demo/backup/feed-toolkit/working/replication
+	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --source primary --target backup --time 2026-01-01T05:00Z --from 2026-01-01T00:00Z --to 2026-01-01T05:00Z 2>/dev/null | tail -n 1
+	@echo "   on backup:" $$(cd /tmp/feed-toolkit-demo/backup/replica/clicks/2026/01/01 && ls -d */* | tr '\n' ' ')
+	@echo "   the rerun finds every file there, unchanged, and copies nothing:"
+	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --source primary --target backup --time 2026-01-01T05:00Z --from 2026-01-01T00:00Z --to 2026-01-01T05:00Z 2>/dev/null | tail -n 1
+	@echo "   the instance of 2026-01-02T00:00Z was never generated: the run waits (exit 3) until the feed's timeout"
+	-$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --target backup --time 2026-01-02T00:00Z --now 2026-01-02T01:00Z 2>/dev/null | tail -n 2
 	@echo "== Retention of a table feed: 45 daily partitions of web.visits in primary's metastore (kept 30 days), as of 2026-04-01"
 	rm -rf /tmp/feed-toolkit-demo/primary/warehouse /tmp/feed-toolkit-demo/primary/feed-toolkit/working/retention/visits
 	$(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-primary --port 9083 --fresh -- \

@@ -12,10 +12,18 @@ PROJECT = Path(__file__).resolve().parents[2]
 SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
 
 
+def environment() -> dict[str, str]:
+    return {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+            "PYSPARK_DRIVER_PYTHON": sys.executable}
+
+
+def spark_submit_command(entrypoint: str, *args: str) -> list[str]:
+    """`spark-submit entrypoints/<entrypoint>.py ARGS...` as an argument list."""
+    return [str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+            str(PROJECT / "entrypoints" / f"{entrypoint}.py"), *args]
+
+
 def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`spark-submit entrypoints/<entrypoint>.py ARGS...`, its output captured as text."""
-    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
-           "PYSPARK_DRIVER_PYTHON": sys.executable}
-    return subprocess.run([str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-                           str(PROJECT / "entrypoints" / f"{entrypoint}.py"), *args],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    """Run it to the end, its output captured as text."""
+    return subprocess.run(spark_submit_command(entrypoint, *args), capture_output=True, text=True, cwd=cwd,
+                          env=environment(), timeout=timeout)

@@ -6,8 +6,9 @@ Invariants, for a run killed at any moment:
   readers and from strict template parsing) and becomes visible by one rename; a reader sees the whole
   folder or none of it. The availability flag is written after the rename.
 - A file counts as present when its length and modification time equal the source's (the copier sets the
-  mtime only after verifying the copy), so a rerun after a kill copies only what is missing or changed,
-  and a run with nothing changed copies nothing and publishes nothing.
+  mtime only after verifying the copy; where both file systems keep checksums of one kind, as HDFS does,
+  the checksums are compared instead of the mtimes), so a rerun after a kill copies only what is missing or
+  changed, and a run with nothing changed copies nothing and publishes nothing.
 - Replacing a published folder whose source changed: the new folder is built in staging (unchanged files
   copied from the published folder, on the target file system), then the old one is renamed aside
   (`.<name>.replaced`), the staging folder into place, and the old one deleted.
@@ -65,9 +66,31 @@ def available(fs: FileSystem, folder: str, flag: str | None) -> bool:
     return fs.exists(join(folder, flag)) if flag else fs.exists(folder)
 
 
-def _same(a: TreeFile | None, b: TreeFile) -> bool:
-    return (a is not None and a.status.length == b.status.length
-            and a.status.modification_time == b.status.modification_time)
+@dataclass(frozen=True)
+class _Unchanged:
+    """Whether a copy is its source's: the same length and, where both sides keep file checksums of one kind
+    (HDFS to HDFS), the same checksum; elsewhere the same modification time (the copier sets it last)."""
+
+    fs: FileSystem
+    by_checksum: bool
+
+    def __call__(self, copy: TreeFile | None, source: TreeFile) -> bool:
+        if copy is None or copy.status.length != source.status.length:
+            return False
+        if self.by_checksum:
+            return self.fs.checksum(copy.status.path) == self.fs.checksum(source.status.path)
+        return copy.status.modification_time == source.status.modification_time
+
+    @classmethod
+    def probing(cls, fs: FileSystem, source: dict[str, TreeFile], *copies: dict[str, TreeFile]) -> _Unchanged:
+        """Ask one file on each side for its checksum's kind (`algorithm:digest`, or None)."""
+        source_file = next(iter(source.values()), None)
+        copy_file = next((item for files in copies for item in files.values()), None)
+        if source_file is None or copy_file is None:
+            return cls(fs, False)
+        kinds = [fs.checksum(item.status.path) for item in (source_file, copy_file)]
+        same_kind = all(kinds) and len({kind.split(":", 1)[0] for kind in kinds if kind}) == 1
+        return cls(fs, same_kind)
 
 
 def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFile]:
@@ -84,19 +107,19 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutc
     if target_exists and fs.exists(folder.replaced):
         fs.delete(folder.replaced)  # a run killed after its swap: the old folder is garbage
     published = _content(fs, folder.target, folder.flag) if target_exists else {}
-    if target_exists and published.keys() == source.keys() and all(
-            _same(published[path], item) for path, item in source.items()):
-        return FolderOutcome(files_skipped=len(source))
     staged = _content(fs, folder.staging, None)
-    tasks, skipped = [], 0
+    unchanged = _Unchanged.probing(fs, source, published, staged)
+    if target_exists and published.keys() == source.keys() and all(
+            unchanged(published[path], item) for path, item in source.items()):
+        return FolderOutcome(files_skipped=len(source))
+    tasks = []
     for path, item in source.items():
-        if _same(staged.get(path), item):
-            skipped += 1
+        if unchanged(staged.get(path), item):
             continue
         origin = published.get(path)
-        from_target = _same(origin, item)
-        tasks.append(CopyTask(origin.status.path if from_target and origin else item.status.path,
-                              join(folder.staging, path), item.status.length, item.status.modification_time))
+        tasks.append(CopyTask(origin.status.path if origin is not None and unchanged(origin, item) else
+                              item.status.path, join(folder.staging, path), item.status.length,
+                              item.status.modification_time))
     for path in staged.keys() - source.keys():
         fs.delete(staged[path].status.path, recursive=False)
     fs.mkdirs(folder.staging)

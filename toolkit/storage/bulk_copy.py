@@ -37,14 +37,11 @@ method answers its erasure (`Files.readAttributes(p, PosixFileAttributes.class)`
 from __future__ import annotations
 
 import re
-import threading
-import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from toolkit.storage.filesystem import StorageError, normalize_uri
+from toolkit.storage.filesystem import CopyResult, CopyTask, StorageError, normalize_uri
+from toolkit.storage.jvm_classes import java_class, new_instance
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -58,7 +55,6 @@ DEFAULT_BUFFER = 256 * 1024  # bytes per read and write
 BATCH = 50_000  # tasks per JVM call: the strings stay a few MB
 _SEPARATOR = "\0"  # cannot occur in a path
 _FULL_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")
-_JAVA_CLASS = "BulkCopy"
 _REASONS = {
     "java.io.FileNotFoundException": "no such file or directory",
     "java.nio.file.NoSuchFileException": "no such file or directory",
@@ -66,33 +62,6 @@ _REASONS = {
     "org.apache.hadoop.security.AccessControlException": "permission denied",
     "java.nio.file.FileSystemException": "the file system refused it",
 }
-_compiled: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # py4j gateway -> Java class
-_compiling = threading.Lock()
-
-
-@dataclass(frozen=True)
-class CopyTask:
-    """Copy `source` to `target` (full URIs); `length` and `modification_time` (ms) as the caller listed them."""
-
-    source: str
-    target: str
-    length: int
-    modification_time: int
-
-
-@dataclass(frozen=True)
-class CopyResult:
-    """What became of one task: the bytes copied and their CRC32C (8 hex digits), and `error` None; or 0, ""
-    and the error (one line: a verification's message, or the Java exception's class and message)."""
-
-    task: CopyTask
-    bytes: int
-    crc32c: str
-    error: str | None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
 
 
 def raise_for_failures(results: Sequence[CopyResult]) -> None:
@@ -135,10 +104,8 @@ class BulkCopier:
         encoding = str(jvm.java.lang.System.getProperty("sun.jnu.encoding") or "")
         self._unicode_names = encoding.replace("-", "").upper() == "UTF8"
         try:
-            java_class = _java_class(gateway, conf)
-            arguments = gateway.new_array(jvm.java.lang.Object, 4)
-            arguments[0], arguments[1], arguments[2], arguments[3] = conf, threads, buffer_size, local_by_nio
-            self._copier = java_class.getConstructors()[0].newInstance(arguments)
+            self._copier = new_instance(gateway, java_class(gateway, conf, "BulkCopy"), conf, threads, buffer_size,
+                                        local_by_nio)
         except self._errors as err:
             raise StorageError(f"Cannot prepare the bulk copier in the Spark JVM: {_first_line(err)}.") from None
 
@@ -221,20 +188,6 @@ def _triples(answer: str, count: int) -> list[tuple[int, str, str | None]]:
     if len(fields) != 3 * count:
         raise StorageError(f"The bulk copier answered {len(fields)} fields for {count} files: a JVM-side bug.")
     return [(int(fields[i]), fields[i + 1], fields[i + 2] or None) for i in range(0, len(fields), 3)]
-
-
-def _java_class(gateway: Any, conf: Any) -> Any:
-    """BulkCopy compiled by Janino, once per JVM (the class stays loaded while the gateway lives)."""
-    with _compiling:
-        known = _compiled.get(gateway)
-        if known is None:
-            source = resources.files("toolkit.storage").joinpath("jvm", "BulkCopy.java").read_text("utf-8")
-            compiler = gateway.jvm.org.codehaus.janino.SimpleCompiler()
-            compiler.setParentClassLoader(conf.getClass().getClassLoader())  # it sees Hadoop's classes
-            compiler.cook("BulkCopy.java", source)
-            known = compiler.getClassLoader().loadClass(_JAVA_CLASS)
-            _compiled[gateway] = known
-        return known
 
 
 def _first_line(err: BaseException) -> str:

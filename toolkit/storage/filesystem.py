@@ -46,13 +46,17 @@ class CopyTask:
 
 @dataclass(frozen=True)
 class CopyResult:
-    """A copied file: bytes copied and their CRC32C (8 hex digits, where the copier computes it), or the
+    """A copied file: bytes copied and their CRC32C (8 hex digits; '' where the copier computes none), or the
     error (one line) that stopped it."""
 
     task: CopyTask
     bytes: int = 0
-    crc32c: str | None = None
+    crc32c: str = ""
     error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
 
 
 class FileSystem(ABC):
@@ -100,6 +104,28 @@ class FileSystem(ABC):
                         sizes[owner[folder]] += child.length
             frontier = following
         return sizes
+
+    def list_files(self, root: str) -> list[FileStatus]:
+        """Every file below the directory `root` (not its folders), in no particular order; [] when `root` does
+        not exist, StorageError when it is a file. Here one `list_many` batch per depth; implementations whose
+        calls are expensive list the whole tree in one call."""
+        status = self.status(root)
+        if status is None:
+            return []
+        if not status.is_dir:
+            raise StorageError(f"{normalize_uri(root)} is a file where a directory belongs.")
+        found: list[FileStatus] = []
+        frontier = [normalize_uri(root)]
+        while frontier:
+            following = []
+            for children in self.list_many(frontier).values():
+                for child in children:
+                    if child.is_dir:
+                        following.append(child.path)
+                    else:
+                        found.append(child)
+            frontier = following
+        return found
 
     @abstractmethod
     def glob(self, pattern: str) -> list[FileStatus]:

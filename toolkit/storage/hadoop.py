@@ -114,6 +114,7 @@ class HadoopFileSystem(FileSystem):
         self._jvm = jvm
         self._spark = spark
         self._copiers: dict[int, Any] = {}
+        self._tree_listers: dict[bool, Any] = {}  # by whether file:// goes through java.nio
         self._conf = spark._jsc.hadoopConfiguration()
         hadoop = jvm.org.apache.hadoop
         # Every class or static-method lookup through py4j is a round trip: look each up once.
@@ -329,6 +330,26 @@ class HadoopFileSystem(FileSystem):
                 return None
             bucket.append(entry)
         return {path: sorted(children[normalize_uri(path)]) for path in group}
+
+    def list_files(self, root: str) -> list[FileStatus]:
+        """The whole tree in one JVM call (`jvm/TreeLister.java`), answered as one string."""
+        from toolkit.storage.jvm_classes import java_class, new_instance
+
+        by_nio = "file" in self._nio_schemes
+        with self._lock:
+            lister = self._tree_listers.get(by_nio)
+            if lister is None:
+                gateway = self._spark.sparkContext._gateway
+                lister = self._tree_listers[by_nio] = new_instance(
+                    gateway, java_class(gateway, self._conf, "TreeLister"), self._conf, by_nio)
+        top = normalize_uri(root)
+        answer = str(self._call("list", top, lambda: lister.list(top)))
+        if answer == "F":
+            raise StorageError(f"{top} is a file where a directory belongs.")
+        fields = answer[1:].split("\0")
+        prefix = top.rstrip("/") + "/"
+        return [FileStatus(prefix + fields[k], int(fields[k + 1]), int(fields[k + 2]), False)
+                for k in range(0, len(fields) - 1, 3)]
 
     def glob(self, pattern: str) -> list[FileStatus]:
         fs = self._fs(pattern)

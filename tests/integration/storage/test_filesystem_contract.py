@@ -170,6 +170,42 @@ GLOB_TREE: dict[str, bytes | None] = {
 }
 
 
+
+def test_list_files_gives_every_file_of_the_tree(fs: FileSystem, tmp_path: Path) -> None:
+    make(tmp_path / "t", {"a": b"1", "d/b": b"22", "d/e/c d": b"333", "d/é": b"", "empty": None, ".hidden/x": b"4"})
+    listed = {(s.path, s.length, s.is_dir) for s in fs.list_files(uri(tmp_path / "t"))}
+    assert listed == {(uri(tmp_path / "t" / name), size, False)
+                      for name, size in (("a", 1), ("d/b", 2), ("d/e/c d", 3), ("d/é", 0), (".hidden/x", 1))}
+    mtimes = {s.path: s.modification_time for s in fs.list_files(uri(tmp_path / "t"))}
+    assert mtimes[uri(tmp_path / "t/d/b")] == os.stat(tmp_path / "t/d/b").st_mtime_ns // 1_000_000
+
+
+def test_list_files_of_missing_empty_and_file(fs: FileSystem, tmp_path: Path) -> None:
+    make(tmp_path, {"f": b"x", "empty": None})
+    assert fs.list_files(uri(tmp_path / "missing")) == []
+    assert fs.list_files(uri(tmp_path / "empty")) == []
+    with pytest.raises(StorageError, match="is a file where a directory belongs"):
+        fs.list_files(uri(tmp_path / "f"))
+
+
+def test_copy_files_copies_checks_and_stamps(fs: FileSystem, tmp_path: Path) -> None:
+    from toolkit.storage.filesystem import CopyTask
+
+    make(tmp_path / "src", {"a": b"abc", "d/b": b"x" * 70_000, "empty": b""})
+    os.utime(tmp_path / "src/a", ns=(1_600_000_000_123_000_000,) * 2)
+    tasks = [CopyTask(uri(tmp_path / "src" / name), uri(tmp_path / "dst" / name), len(data), stamp)
+             for name, data in (("a", b"abc"), ("d/b", b"x" * 70_000), ("empty", b""))
+             for stamp in [os.stat(tmp_path / "src" / name).st_mtime_ns // 1_000_000]]
+    tasks.append(CopyTask(uri(tmp_path / "src/missing"), uri(tmp_path / "dst/missing"), 1, 0))
+    tasks.append(CopyTask(uri(tmp_path / "src/a"), uri(tmp_path / "dst/liar"), 4, tasks[0].modification_time))
+    results = fs.copy_files(tasks, threads=2)
+    assert [r.task for r in results] == tasks
+    assert [r.error is None for r in results] == [True, True, True, False, False]
+    assert [r.bytes for r in results[:3]] == [3, 70_000, 0]
+    assert snapshot(tmp_path / "dst") == {"a": b"abc", "d": None, "d/b": b"x" * 70_000, "empty": b""}
+    assert os.stat(tmp_path / "dst/a").st_mtime_ns // 1_000_000 == 1_600_000_000_123
+
+
 @pytest.mark.parametrize(("pattern", "matches"), [
     ("data/2026/*/*", ["data/2026/11/21", "data/2026/12/01"]),
     ("data/*/1?/*/*", ["data/2026/11/21/00", "data/2026/11/21/01", "data/2026/11/21/10", "data/2026/12/01/00"]),

@@ -163,3 +163,29 @@ def test_a_source_that_is_not_a_source_is_refused(clusters) -> None:
     with pytest.raises(UsageError, match=re.escape("Cluster 'backup' is not a source of feed 'clicks': its "
                                                    "sources are primary.")):
         replicate(repo, source="backup")
+
+
+class ChecksummingLocalFileSystem(LocalFileSystem):
+    """The local file system with file checksums of one kind on both sides, as HDFS to HDFS has (stand-in:
+    HDFS cannot run here); the digest is a real SHA-256 of the file."""
+
+    def checksum(self, path: str) -> str | None:
+        import hashlib
+
+        from toolkit.storage.local import to_local_path
+
+        return "SHA-256:" + hashlib.sha256(Path(to_local_path(path)).read_bytes()).hexdigest()
+
+
+def test_with_checksums_on_both_sides_a_same_size_same_mtime_rewrite_is_seen_stand_in_for_hdfs(clusters) -> None:
+    repo, primary, backup = clusters
+    source = instance(primary, "data/clicks", T, {"a.json": b"0123456789"})
+    replicate(repo)
+    stamp = os.stat(source / "a.json").st_mtime_ns
+    (source / "a.json").write_bytes(b"9876543210")  # same length
+    os.utime(source / "a.json", ns=(stamp, stamp))  # and the same mtime
+    unseen = replicate(repo).counters()  # length and mtime cannot tell
+    assert unseen["files_copied"] == 0
+    seen = run_replication(ConfigRepo.load(repo), "clicks", "backup", T, ChecksummingLocalFileSystem(), now=T)
+    assert seen.counters()["files_copied"] == 1
+    assert (backup / "replica/clicks/2026/11/21/10/a.json").read_bytes() == b"9876543210"

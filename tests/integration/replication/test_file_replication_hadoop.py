@@ -1,0 +1,125 @@
+"""File-feed replication through Hadoop's file system and the JVM bulk copier of the test SparkSession, and
+the whole entrypoint through the real spark-submit: counters, waiting, and a kill -9 in the middle of the
+copy while a reader polls the target."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
+from tests.unit.replication.test_file_replication import FILES, T, contents, instance
+from tests.unit.retention.retention_repo import make_repo, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.replication.run import run_replication
+
+pytestmark = pytest.mark.integration
+
+
+def _hadoop_replicate(spark, repo: Path, t=T, **options):
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    return run_replication(ConfigRepo.load(repo), "clicks", "backup", t, HadoopFileSystem(spark), now=t,
+                           run_id="h1", **options)
+
+
+def test_copy_rerun_and_change_through_hadoop(spark, tmp_path: Path) -> None:
+    repo, primary = make_repo(tmp_path)
+    source = instance(primary, "data/clicks", T, FILES)
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    first = _hadoop_replicate(spark, repo).counters()
+    assert (first["files_copied"], first["bytes_copied"]) == (3, sum(len(d) for d in FILES.values()))
+    assert contents(target) == contents(source)
+    assert {name: os.stat(target / name).st_mtime_ns // 1_000_000 for name in FILES} == \
+        {name: os.stat(source / name).st_mtime_ns // 1_000_000 for name in FILES}
+    assert _hadoop_replicate(spark, repo).counters()["files_copied"] == 0
+    (source / "part-00000.json").write_bytes(b"corrected\n")
+    changed = _hadoop_replicate(spark, repo).counters()
+    assert (changed["files_copied"], changed["files_skipped"]) == (1, 2)
+    assert contents(target) == contents(source)
+
+
+def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
+    repo, primary = make_repo(tmp_path)
+    hours = [utc(2026, 11, 21, h) for h in (8, 9, 10)]
+    for t in hours:
+        instance(primary, "data/clicks", t, {"part-0.json": t.isoformat().encode() * 10})
+    status_file = tmp_path / "status.json"
+    result = spark_submit("replication", "--repo", str(repo), "--feed", "clicks", "--source", "primary",
+                          "--target", "backup", "--time", "2026-11-21T10:00Z", "--from", "2026-11-21T08:00Z",
+                          "--to", "2026-11-21T10:00Z", "--status-file", str(status_file), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert status == json.loads(status_file.read_text())
+    assert (status["status"], status["action"], status["entity"], status["target"]) == \
+        ("SUCCEEDED", "replication", "clicks", "backup")
+    assert (status["instances"], status["instances_published"], status["files_copied"], status["bytes_copied"]) == \
+        (3, 3, 3, 3 * 250)
+    for t in hours:
+        folder = tmp_path / f"backup/replica/clicks/{t:%Y/%m/%d/%H}"
+        assert contents(folder) == {"part-0.json": t.isoformat().encode() * 10, "_SUCCESS": b""}
+    # The 11:00 instance is not there: waiting (exit 3) before the timeout, failed (exit 1) after it.
+    waiting = spark_submit("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup",
+                           "--time", "2026-11-21T11:00Z", "--now", "2026-11-21T12:00Z", cwd=tmp_path)
+    assert waiting.returncode == 3, waiting.stdout[-3000:]
+    assert "replication: primary: the instance 2026-11-21T11:00Z is not available on 'primary' yet" in waiting.stdout
+    assert json.loads(waiting.stdout.strip().splitlines()[-1])["status"] == "WAITING"
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    return {name: hashlib.sha256(data).hexdigest() for name, data in contents(folder).items()}
+
+
+def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) -> None:
+    """kill -9 the whole spark-submit (JVM and Python) once the staging folder fills; a reader polling the
+    target meanwhile never sees a partial instance; the rerun completes it with equal checksums."""
+    repo, primary = make_repo(tmp_path)
+    feed = repo / "feeds/clicks.yaml"  # one file at a time, so that the copy lasts long enough to be killed
+    feed.write_text(feed.read_text().replace("ACL:\n", "properties:\n  maxMaps: \"1\"\nACL:\n"))
+    many = {f"part-{k:05d}": os.urandom(256 * 1024) for k in range(1200)}
+    source = instance(primary, "data/clicks", T, many)
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    staging = target.parent / ".10.replicating"
+    seen_partial: list[int] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        while not stop.is_set():
+            if target.exists():
+                files = len([p for p in target.iterdir() if p.name != "_SUCCESS"])
+                if files != len(many):
+                    seen_partial.append(files)
+            time.sleep(0.002)
+
+    polling = threading.Thread(target=reader)
+    polling.start()
+    process = subprocess.Popen(spark_submit_command("replication", "--repo", str(repo), "--feed", "clicks",
+                                                    "--target", "backup", "--time", "2026-11-21T10:00Z"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+                               env=environment(), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if staging.exists() and len(list(staging.iterdir())) >= 50:
+                os.killpg(process.pid, signal.SIGKILL)
+                break
+            time.sleep(0.005)
+        process.wait(timeout=60)
+    finally:
+        stop.set()
+        polling.join()
+    assert process.returncode == -signal.SIGKILL, "the copy ended before the test could kill it"
+    assert not target.exists() and not seen_partial
+    copied_before = len(list(staging.iterdir()))
+    rerun = _hadoop_replicate(spark, repo).counters()
+    assert rerun["files_copied"] + rerun["files_skipped"] == len(many)
+    assert rerun["files_skipped"] >= copied_before - 1  # at most the file being written when killed is redone
+    assert _digests(target) == _digests(source)
