@@ -55,13 +55,24 @@ SHAPES = {
 _names = itertools.count()
 
 
-def crc32c(data: bytes) -> str:
-    """CRC32C (Castagnoli) in plain Python, to check the JVM's independently."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
+def _crc_table() -> list[int]:
+    table = []
+    for index in range(256):
+        crc = index
         for _ in range(8):
             crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+        table.append(crc)
+    return table
+
+
+_CRC_TABLE = _crc_table()
+
+
+def crc32c(data: bytes) -> str:
+    """CRC32C (Castagnoli, reflected 0x82F63B78) in plain Python, to check the JVM's independently."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = _CRC_TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
     return f"{crc ^ 0xFFFFFFFF:08x}"
 
 
@@ -195,6 +206,33 @@ def export_dir(clusters: Clusters, table: str) -> str:
     return uri(clusters.target.root / "staging" / f"{table}-{next(_names)}")
 
 
+# -- the copier ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("local_by_nio", [True, False], ids=["nio", "hadoop-streams"])
+def test_files_are_copied_with_their_crc32c(clusters: Clusters, tmp_path: Path, local_by_nio: bool) -> None:
+    """Both ways the copier goes (java.nio between local paths; Hadoop streams, as for every other scheme)."""
+    from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
+
+    sources = {"empty": b"", "small": b"0123456789" * 7, "big": bytes(range(251)) * 10_000}  # 2.4 MiB: buffers
+    for name, data in sources.items():
+        (tmp_path / "in" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "in" / name).write_bytes(data)
+    tasks = [CopyTask(uri(tmp_path / "in" / name), uri(tmp_path / "out" / "deep" / name), len(data))
+             for name, data in sources.items()]
+    copied = copy_files(clusters.spark, tasks, local_by_nio=local_by_nio)
+    assert [(c.bytes, c.crc32c) for c in copied] == [(len(d), crc32c(d)) for d in sources.values()]
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out" / "deep").iterdir()} == sources
+    sums = crc32c_files(clusters.spark, [task.target for task in tasks], local_by_nio=local_by_nio)
+    assert list(sums.values()) == [crc32c(d) for d in sources.values()]
+    with pytest.raises(StorageError, match=r"Cannot copy .*/in/small to .*/out/deep/small"):  # never over a file
+        copy_files(clusters.spark, tasks[1:2], local_by_nio=local_by_nio)
+    with pytest.raises(StorageError, match=r"read where its listing said 1"):  # the source changed
+        copy_files(clusters.spark, [CopyTask(tasks[1].source, uri(tmp_path / "again"), 1)],
+                   local_by_nio=local_by_nio)
+    assert not (tmp_path / "again").exists()
+
+
 # -- export, then import into a missing table ------------------------------------------------------------------
 
 
@@ -239,6 +277,7 @@ def test_export_then_import_creates_database_and_table(clusters: Clusters, shape
     assert (str(made.getSd().getInputFormat()), str(made.getSd().getOutputFormat()),
             str(made.getSd().getSerdeInfo().getSerializationLib())) == PARQUET
     assert target.raw.partition_names(database, copy) == [name]
+    assert not source.catalog.table_exists(database, copy)  # two metastores, one session: each sees its own
     location = target.partition_location(copy, list(spec.values()), database)
     assert local(location) == local(target.table_location(copy, database)) / name
     rows_of(spark, location, "v1")
@@ -296,6 +335,29 @@ def test_import_into_an_existing_table_then_replace_the_partition(clusters: Clus
     assert local(target.partition_location(copy, list(spec.values()))) == table_dir / name
     assert contents(table_dir / name) == contents(clusters.data["v1"])
     assert contents(local(target.partition_location(copy, neighbour))) == contents(clusters.data["other"])
+
+
+def test_a_rerun_after_an_interrupted_import_completes_it(clusters: Clusters) -> None:
+    """Killed after the files were moved into the partition's directory, before the metastore heard of it: the
+    partition is not visible, and the rerun finds the files in place, checks them and registers them."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    spark = clusters.spark
+    fs = HadoopFileSystem(spark)
+    source, target = clusters.source, clusters.target
+    table, spec = make_source(clusters, "ymd", False)
+    copy = f"{table}_interrupted"
+    target.create_table(copy, SHAPES["ymd"][0], False)
+    directory = export_dir(clusters, table)
+    export_partition(spark, source.catalog, fs, source.database, table, spec, directory)
+    place = local(target.table_location(copy)) / SHAPES["ymd"][2]
+    place.parent.mkdir(parents=True)
+    (local(directory) / "data").rename(place)  # what the import does first
+    assert target.raw.partition_names(target.database, copy) == []
+    finished = import_partition(spark, target.catalog, fs, directory, target.database, copy, spec)
+    assert target.raw.partition_names(target.database, copy) == [SHAPES["ymd"][2]]
+    assert local(finished.location) == place and finished.moved and not local(directory).exists()
+    rows_of(spark, uri(place), "v1")
 
 
 # -- refusals -----------------------------------------------------------------------------------------------------

@@ -1,21 +1,21 @@
 """Copying files and checksumming them in the Spark JVM, bytes never passing through Python.
 
-Interim: `toolkit/storage/bulk_copy.py` (a JVM-side bulk copier) is being built; when it lands, `copy_files`
-and `crc32c_files` become calls to it and the rest of this module goes. Until then, each file is one JVM call:
-Hadoop's `IOUtils.copyBytes`-style loop (commons-io `copyLarge` with a 1 MiB buffer) from the source file
-system's input stream, through a `CheckedInputStream` computing java.util.zip.CRC32C, into the target file
-system's output stream; a few files at a time from a thread pool (py4j gives each thread its own connection).
-Measured here: as fast as `cp` for 128 MiB files while computing the checksum on the way.
-
-Between `file://` paths, java.nio does it instead, at `cp`'s speed: `FileChannel.transferTo` (the kernel copies,
-page cache to page cache, as `cp` does with copy_file_range) and the CRC32C of the source over a read-only memory
-map (`CRC32C.update(MappedByteBuffer)`, the CPU's crc32 instruction on the page cache, no copy to the heap).
-Other schemes go through the file system the session's Hadoop configuration gives.
+Interim: `toolkit/storage/bulk_copy.py` (a JVM-side bulk copier, behind `FileSystem.copy_files`) is being
+built; when it lands, `copy_files` and `crc32c_files` become calls to it and the rest of this module goes.
+Until then, a few files at a time from a thread pool (py4j gives each thread its own connection), each in a
+handful of JVM calls:
+- between `file://` paths, java.nio: `FileChannel.transferTo` (the kernel copies, page cache to page cache, as
+  `cp` does with copy_file_range), then the source's CRC32C over read-only memory maps of its pages, now cached
+  (`CRC32C.update(MappedByteBuffer)`: the CPU's crc32 instruction, no copy to the heap);
+- otherwise a stream copy in one call (commons-io `copyLarge`, 1 MiB buffer) from the source file system's input
+  stream through a `CheckedInputStream` computing java.util.zip.CRC32C into the target file system's output
+  stream, through the file systems the session's Hadoop configuration gives.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 BUFFER_BYTES = 1 << 20
 THREADS = 4
 _MAP_BYTES = 1 << 30
+# py4j gateway -> (the SparkContext's Java object, the helpers made for it)
+_per_gateway: weakref.WeakKeyDictionary[Any, tuple[Any, _JvmFiles]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,9 @@ def crc_hex(value: int) -> str:
 class _JvmFiles:
     """Streams between Hadoop file systems in the session's JVM; one FileSystem object per scheme and authority."""
 
-    def __init__(self, spark: SparkSession) -> None:
+    def __init__(self, spark: SparkSession, local_by_nio: bool = True) -> None:
         jvm = spark._jvm
+        self._local_by_nio = local_by_nio
         if jvm is None:
             raise StorageError("The Spark session has no JVM (it was stopped): start a new session.")
         self._jvm = jvm
@@ -84,7 +87,7 @@ class _JvmFiles:
 
     def _local(self, uri: str) -> Any | None:
         """The java.nio Path of a `file://` URI; None for any other scheme."""
-        if not uri.lower().startswith("file:"):
+        if not self._local_by_nio or not uri.lower().startswith("file:"):
             return None
         return self._paths_get(to_local_path(uri), self._no_strings)
 
@@ -199,6 +202,15 @@ class _JvmFiles:
         return crc_hex(int(crc.getValue()))
 
 
+def _files_of(spark: SparkSession) -> _JvmFiles:
+    """One helper per JVM: its class lookups (a py4j round trip each) are made once."""
+    gateway = spark.sparkContext._gateway
+    made = _per_gateway.get(gateway)
+    if made is None or made[0] is not spark._jsc:  # none yet, or made for a SparkContext since stopped
+        made = _per_gateway[gateway] = (spark._jsc, _JvmFiles(spark))
+    return made[1]
+
+
 def _quietly(action: Any) -> None:
     with suppress(Exception):  # best effort while another error is on its way out
         action()
@@ -211,15 +223,16 @@ def _parallel(action: Any, items: Sequence[Any]) -> list[Any]:
         return list(pool.map(action, items))
 
 
-def copy_files(spark: SparkSession, tasks: Sequence[CopyTask]) -> list[CopiedFile]:
+def copy_files(spark: SparkSession, tasks: Sequence[CopyTask], *, local_by_nio: bool = True) -> list[CopiedFile]:
     """Copy each task's file (targets must not exist; parents are created), with the CRC32C of the bytes read,
     in the order of `tasks`; StorageError for the first that fails. The one place to switch to
-    toolkit.storage.bulk_copy (`BulkCopier(spark).copy(tasks)`, then `raise_for_failures`)."""
-    files = _JvmFiles(spark)
+    toolkit.storage.bulk_copy (`fs.copy_files(tasks)`, then `raise_for_failures`). `local_by_nio=False` sends
+    `file://` through Hadoop's streams too, the way every other scheme goes (the tests use it)."""
+    files = _files_of(spark) if local_by_nio else _JvmFiles(spark, local_by_nio=False)
     return _parallel(files.copy, list(tasks))
 
 
-def crc32c_files(spark: SparkSession, paths: Sequence[str]) -> dict[str, str]:
+def crc32c_files(spark: SparkSession, paths: Sequence[str], *, local_by_nio: bool = True) -> dict[str, str]:
     """The CRC32C (8 hex digits) of each file, by path. The one place to switch to BulkCopier.checksums."""
-    files = _JvmFiles(spark)
+    files = _files_of(spark) if local_by_nio else _JvmFiles(spark, local_by_nio=False)
     return dict(zip(paths, _parallel(files.crc32c, list(paths)), strict=True))
