@@ -86,7 +86,7 @@ class _Unchanged:
         """Ask one file on each side for its checksum's kind (`algorithm:digest`, or None)."""
         source_file = next(iter(source.values()), None)
         copy_file = next((item for files in copies for item in files.values()), None)
-        if source_file is None or copy_file is None:
+        if source_file is None or copy_file is None or not fs.keeps_checksums(source_file.status.path):
             return cls(fs, False)
         kinds = [fs.checksum(item.status.path) for item in (source_file, copy_file)]
         same_kind = all(kinds) and len({kind.split(":", 1)[0] for kind in kinds if kind}) == 1
@@ -102,10 +102,15 @@ def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFil
 def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutcome:
     """Make `folder.target` hold exactly the source's files, atomically; the flag is the caller's to write
     (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then."""
-    source = _content(fs, folder.source, folder.flag)
     target_exists = fs.exists(folder.target)
     if target_exists and fs.exists(folder.replaced):
         fs.delete(folder.replaced)  # a run killed after its swap: the old folder is garbage
+    if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
+        unchanged_files = fs.same_files(folder.source, folder.target, [folder.flag] if folder.flag else [],
+                                        [STAGING_SUFFIX, REPLACED_SUFFIX])
+        if unchanged_files is not None:  # the rerun that finds nothing changed: two walks, no listing kept
+            return FolderOutcome(files_skipped=unchanged_files)
+    source = _content(fs, folder.source, folder.flag)
     published = _content(fs, folder.target, folder.flag) if target_exists else {}
     staged = _content(fs, folder.staging, None)
     unchanged = _Unchanged.probing(fs, source, published, staged)

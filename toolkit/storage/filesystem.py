@@ -127,6 +127,29 @@ class FileSystem(ABC):
             frontier = following
         return found
 
+    def same_files(self, source: str, target: str, ignored_top: Sequence[str] = (),
+                   ignored_suffixes: Sequence[str] = ()) -> int | None:
+        """How many files `source` holds when `target` holds exactly the same (relative paths, lengths and
+        modification times), else None (also when either is missing). Names in `ignored_top` at the top of
+        either tree, and files with a name (their own or a folder's) ending with one of `ignored_suffixes`,
+        are left out. The fast path of a rerun that finds nothing changed."""
+        suffixes = tuple(ignored_suffixes)
+        trees = []
+        for root in (source, target):
+            found = self.status(root)
+            if found is None or not found.is_dir:
+                return None
+            prefix = normalize_uri(root).rstrip("/") + "/"
+            tree = {}
+            for status in self.list_files(root):
+                relative = normalize_uri(status.path)[len(prefix):]
+                if relative in ignored_top or (suffixes and any(name.endswith(suffixes)
+                                                                for name in relative.split("/"))):
+                    continue
+                tree[relative] = (status.length, status.modification_time)
+            trees.append(tree)
+        return len(trees[0]) if trees[0] == trees[1] else None
+
     @abstractmethod
     def glob(self, pattern: str) -> list[FileStatus]:
         """Paths matching a Hadoop glob (`*`, `?`, `[ab]`, `{x,y}`), sorted; [] when none match."""
@@ -164,6 +187,10 @@ class FileSystem(ABC):
         """Copy many files (to any file system this one reaches), `threads` at a time, each checked against
         its listed length and then given the source's mtime; targets are overwritten, parents created. A
         failure is reported in its result and the others go on. Bytes stay out of Python where they can."""
+
+    def keeps_checksums(self, path: str) -> bool:
+        """Whether the file system under `path` keeps file checksums that `checksum` answers (HDFS does)."""
+        return False
 
     @abstractmethod
     def checksum(self, path: str) -> str | None:

@@ -331,8 +331,7 @@ class HadoopFileSystem(FileSystem):
             bucket.append(entry)
         return {path: sorted(children[normalize_uri(path)]) for path in group}
 
-    def list_files(self, root: str) -> list[FileStatus]:
-        """The whole tree in one JVM call (`jvm/TreeLister.java`), answered as one string."""
+    def _tree_lister(self) -> Any:
         from toolkit.storage.jvm_classes import java_class, new_instance
 
         by_nio = "file" in self._nio_schemes
@@ -342,6 +341,20 @@ class HadoopFileSystem(FileSystem):
                 gateway = self._spark.sparkContext._gateway
                 lister = self._tree_listers[by_nio] = new_instance(
                     gateway, java_class(gateway, self._conf, "TreeLister"), self._conf, by_nio)
+        return lister
+
+    def same_files(self, source: str, target: str, ignored_top: Sequence[str] = (),
+                   ignored_suffixes: Sequence[str] = ()) -> int | None:
+        """Both trees walked and compared in the JVM at once: one call, a number back."""
+        lister = self._tree_lister()
+        count = self._call("compare", source, lambda: lister.sameFiles(
+            normalize_uri(source), normalize_uri(target), _SEPARATOR.join(ignored_top),
+            _SEPARATOR.join(ignored_suffixes)), target)
+        return int(count) if count >= 0 else None
+
+    def list_files(self, root: str) -> list[FileStatus]:
+        """The whole tree in one JVM call (`jvm/TreeLister.java`), answered as one string."""
+        lister = self._tree_lister()
         top = normalize_uri(root)
         answer = str(self._call("list", top, lambda: lister.list(top)))
         if answer == "F":
@@ -368,6 +381,10 @@ class HadoopFileSystem(FileSystem):
                 stream.close()
 
         return self._call("read", path, read_all)
+
+    def keeps_checksums(self, path: str) -> bool:
+        """Every scheme but `file` may (the raw local file system keeps none)."""
+        return _scheme_and_authority(path)[0] != "file"
 
     def checksum(self, path: str) -> str | None:
         """`algorithm:hexbytes` of `getFileChecksum` (HDFS: MD5-of-MD5-of-CRC32C); None where the file

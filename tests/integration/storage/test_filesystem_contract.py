@@ -188,6 +188,21 @@ def test_list_files_of_missing_empty_and_file(fs: FileSystem, tmp_path: Path) ->
         fs.list_files(uri(tmp_path / "f"))
 
 
+def test_same_files_compares_paths_lengths_and_mtimes(fs: FileSystem, tmp_path: Path) -> None:
+    tree = {"a": b"1", "d/b": b"22", "_SUCCESS": b"", ".x.replicating/junk": b"j"}
+    make(tmp_path / "s", tree)
+    make(tmp_path / "t", {"a": b"1", "d/b": b"22", "_FLAG": b""})
+    for name in ("a", "d/b"):
+        stamp = os.stat(tmp_path / "s" / name).st_mtime_ns
+        os.utime(tmp_path / "t" / name, ns=(stamp, stamp))
+    ignored = (["_SUCCESS", "_FLAG"], [".replicating"])
+    assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t"), *ignored) == 2
+    assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t")) is None  # flags and staging count
+    os.utime(tmp_path / "t/d/b", ns=(0, 0))
+    assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t"), *ignored) is None
+    assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "missing"), *ignored) is None
+
+
 def test_copy_files_copies_checks_and_stamps(fs: FileSystem, tmp_path: Path) -> None:
     from toolkit.storage.filesystem import CopyTask
 

@@ -169,6 +169,9 @@ class ChecksummingLocalFileSystem(LocalFileSystem):
     """The local file system with file checksums of one kind on both sides, as HDFS to HDFS has (stand-in:
     HDFS cannot run here); the digest is a real SHA-256 of the file."""
 
+    def keeps_checksums(self, path: str) -> bool:
+        return True
+
     def checksum(self, path: str) -> str | None:
         import hashlib
 
