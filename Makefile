@@ -14,7 +14,7 @@ FALCON_SAMPLES := tests/unit/convert/falcon
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-table-retention bench lint java install clean
+.PHONY: test demo demo-tables bench lint java install clean
 
 java:
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
@@ -65,26 +65,33 @@ demo: java install
 	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --source primary --target backup --time 2026-01-01T05:00Z --from 2026-01-01T00:00Z --to 2026-01-01T05:00Z 2>/dev/null | tail -n 1
 	@echo "   the instance of 2026-01-02T00:00Z was never generated: the run waits (exit 3) until the feed's timeout"
 	-$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --target backup --time 2026-01-02T00:00Z --now 2026-01-02T01:00Z 2>/dev/null | tail -n 2
-	@echo "== Retention of a table feed: 45 daily partitions of web.visits in primary's metastore (kept 30 days), as of 2026-04-01"
+	@echo "== Table feeds: web.visits in primary's metastore (port 9083), replicated into backup's (port 9084)"
 	rm -rf /tmp/feed-toolkit-demo/primary/warehouse /tmp/feed-toolkit-demo/primary/feed-toolkit/working/retention/visits
 	$(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-primary --port 9083 --fresh -- \
-	  $(MAKE) --no-print-directory demo-table-retention
+	  $(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-backup --port 9084 --fresh -- \
+	  $(MAKE) --no-print-directory demo-tables
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
 	$(TOOLKIT) el path '/data/clicks/$${YEAR}/$${MONTH}/$${DAY}/$${HOUR}' --time 2026-11-21T10:00Z --timezone Asia/Kolkata
 
-# Part of `make demo`, run while a local metastore answers on primary's registry port (9083).
-demo-table-retention:
+# Part of `make demo`, run while local metastores answer on primary's and backup's registry ports (9083, 9084).
+demo-tables:
+	@echo "-- retention: 45 daily partitions, kept 30 days, as of 2026-04-01"
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster primary --start 2026-02-20 --days 45 2>/dev/null
 	$(SPARK_SUBMIT) entrypoints/retention.py --repo $(DEMO_REPO) --feed visits --cluster primary --time 2026-04-01T00:00Z --dry-run 2>/dev/null | tail -n 3
 	$(SPARK_SUBMIT) entrypoints/retention.py --repo $(DEMO_REPO) --feed visits --cluster primary --time 2026-04-01T00:00Z 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster primary --show 2>/dev/null
+	@echo "-- replication: the partitions of 2026-04-01 to 2026-04-05 exported, copied and imported into backup, then a rerun"
+	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed visits --target backup --time 2026-04-05T00:00Z --from 2026-04-01T00:00Z --to 2026-04-05T00:00Z 2>/dev/null | tail -n 1
+	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed visits --target backup --time 2026-04-05T00:00Z --from 2026-04-01T00:00Z --to 2026-04-05T00:00Z 2>/dev/null | tail -n 1
+	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster backup --show 2>/dev/null
 
 bench: java install
 	$(PY) bench/el_bench.py
 	$(PY) bench/lint_bench.py
 	$(PY) bench/retention_bench.py
+	$(PY) bench/replication_bench.py
 
 lint: install
 	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)

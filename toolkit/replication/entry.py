@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
@@ -11,6 +12,9 @@ from toolkit.errors import UsageError
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entrypoint import common_parser, run
 from toolkit.runtime.session import build_session
+
+if TYPE_CHECKING:
+    from toolkit.replication.tables import TablePuller
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,6 +31,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="Catch-up: replicate every instance from FIRST to --to (yyyy-MM-ddTHH:mmZ), skipping "
                              "those already replicated and unchanged; the feed property `parallel` are in flight.")
     parser.add_argument("--to", dest="window_to", metavar="LAST", help="The last instance of the catch-up window.")
+    parser.add_argument("--staged", metavar="DIR",
+                        help="Table feeds: import the export an earlier hive_export.py on the source wrote into DIR "
+                             "(a URI, or a path on the target's file system) instead of reading the source's "
+                             "metastore; for targets that cannot reach it.")
     parser.add_argument("--now", help="The current time the timeout is measured against (yyyy-MM-ddTHH:mmZ); "
                                       "default: the wall clock. For reruns and tests.")
     return parser
@@ -35,7 +43,9 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.cli.arguments import nominal_time
     from toolkit.el.timestamps import parse_timestamp
+    from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.run import run_replication
+    from toolkit.replication.tables import TablePuller
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
@@ -53,9 +63,23 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     target, _ = target_of(repo, feed, args.target)
     sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
     status.update(target=target.name, source=args.source)
-    spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target)
-    result = run_replication(repo, feed.name, target.name, nominal, HadoopFileSystem(spark), now=now,
-                             source=args.source, window=window, run_id=str(status["run_id"]))
+    is_table = feed.table_on(target.name) is not None
+    if args.staged and not is_table:
+        raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
+    staged = directory_uri(args.staged, target, "--staged") if args.staged else None
+    spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target, hive=is_table)
+    pullers: list[TablePuller] = []
+
+    def tables(*arguments: Any) -> TablePuller:
+        pullers.append(TablePuller(spark, *arguments, staged=staged))
+        return pullers[-1]
+
+    try:
+        result = run_replication(repo, feed.name, target.name, nominal, HadoopFileSystem(spark), now=now,
+                                 source=args.source, window=window, run_id=str(status["run_id"]), tables=tables)
+    finally:
+        for puller in pullers:
+            puller.close()
     for reason in result.reasons():
         print(f"replication: {reason}.")
     status.update(status=result.status, **result.counters())

@@ -107,7 +107,7 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutc
         fs.delete(folder.replaced)  # a run killed after its swap: the old folder is garbage
     if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
         unchanged_files = fs.same_files(folder.source, folder.target, [folder.flag] if folder.flag else [],
-                                        [STAGING_SUFFIX, REPLACED_SUFFIX])
+                                        ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
         if unchanged_files is not None:  # the rerun that finds nothing changed: two walks, no listing kept
             return FolderOutcome(files_skipped=unchanged_files)
     source = _content(fs, folder.source, folder.flag)

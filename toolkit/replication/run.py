@@ -14,14 +14,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from toolkit.el.templates import PathTemplate
 from toolkit.el.timestamps import format_timestamp
-from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.instances.feed_locations import require_safe_template, under_root
-from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
+from toolkit.replication.files import FolderOutcome
+from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
 from toolkit.replication.selection import (
     ReplicationSettings,
     Source,
@@ -35,7 +33,6 @@ from toolkit.replication.selection import (
 )
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.storage.filesystem import FileSystem
-from toolkit.storage.tree import join
 
 # The status of an instance, worst last: the run's status is its instances' worst.
 _SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "FAILED")
@@ -111,20 +108,26 @@ class _Call:
     now: datetime
     run_id: str
     nominal: datetime
+    puller: Puller
 
 
 def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal: datetime, fs: FileSystem, *,
                     now: datetime, source: str | None = None, window: tuple[datetime, datetime] | None = None,
-                    run_id: str = "") -> ReplicationResult:
-    """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`."""
+                    run_id: str = "", tables: TablePullerFactory | None = None) -> ReplicationResult:
+    """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`.
+    A table feed needs `tables`, which makes the puller that talks to the clusters' metastores."""
     began = time.perf_counter()
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
-    call = _Call(repo, feed, target, on_target, sources_of(repo, feed, source), settings_of(feed), fs, now, run_id,
-                 nominal)
-    if feed.table_on(target.name) is not None:
+    sources, settings = sources_of(repo, feed, source), settings_of(feed)
+    if feed.table_on(target.name) is None:
+        puller: Puller = FilePuller(feed, target, fs, settings)
+    elif tables is None:
         raise UsageError(f"Feed '{feed.name}' is a catalog table on cluster '{target.name}': its replication "
                          "exports, copies and imports partitions; run it through entrypoints/replication.py.")
+    else:
+        puller = tables(feed, target, sources, fs, settings)
+    call = _Call(repo, feed, target, on_target, sources, settings, fs, now, run_id, nominal, puller)
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:
@@ -137,81 +140,40 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
     return ReplicationResult(feed.name, target.name, outcomes, time.perf_counter() - began)
 
 
-def _template(feed: Feed, cluster: Cluster) -> PathTemplate:
-    text = feed.locations_on(cluster.name).get("data")
-    if text is None:
-        raise UsageError(f"Feed '{feed.name}' has no data location on cluster '{cluster.name}': add "
-                         "locations.data (a path template) to replicate it.")
-    template = PathTemplate(text)
-    require_safe_template("data", feed.name, template, "replication")
-    return template
-
-
-def _root(cluster: Cluster) -> str:
-    if cluster.write_endpoint is None:
-        raise UsageError(f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the "
-                         "root of its file system.")
-    return cluster.write_endpoint
-
-
 def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutcome:
-    feed = call.feed
-    zone = resolve_zone(feed.timezone)
-    target_instance = None
-    if instance is not None:
-        target_instance = under_root(_root(call.target), _template(feed, call.target).format(instance, zone))
+    feed, puller = call.feed, call.puller
     outcomes = []
     for source in call.sources:
         reason = outside_validity(feed, instance, call.nominal, call.on_target, source.on_cluster)
-        if reason is not None or instance is None or target_instance is None:
+        if reason is not None or instance is None:
             outcomes.append(SourceOutcome(source.cluster.name, "SKIPPED", reason=reason))
             continue
-        source_path = under_root(_root(source.cluster), _template(feed, source.cluster).format(instance, zone))
-        target_path = join(target_instance, source.partition) if source.partition else target_instance
-        outcome = SourceOutcome(source.cluster.name, "SUCCEEDED", source_path, target_path)
+        source_place, target_place = puller.places(source, instance)
+        outcome = SourceOutcome(source.cluster.name, "SUCCEEDED", source_place, target_place)
         outcomes.append(outcome)
-        if not available(call.fs, source_path, feed.availability_flag):
+        missing = puller.missing(source, instance)
+        if missing is not None:
             until = deadline(feed, instance, call.settings)
-            missing = join(source_path, feed.availability_flag) if feed.availability_flag else source_path
             if call.now < until:
                 outcome.status = "WAITING"
                 outcome.reason = (f"the instance {format_timestamp(instance)} is not available on "
-                                  f"'{source.cluster.name}' yet ({missing} does not exist); waiting until "
-                                  f"{format_timestamp(until)}")
+                                  f"'{source.cluster.name}' yet ({missing}); waiting until {format_timestamp(until)}")
             else:
                 outcome.status = "FAILED"
                 outcome.reason = (f"the instance {format_timestamp(instance)} was not available on "
                                   f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
-                                  f"{call.settings.timeout} after it): {missing} does not exist; timed out")
+                                  f"{call.settings.timeout} after it): {missing}; timed out")
             continue
-        outcome.folder = replicate_folder(
-            call.fs, lambda tasks: call.fs.copy_files(tasks, call.settings.copy_threads,
-                                                      call.settings.preserve_permission),
-            Folder(source_path, target_path, feed.availability_flag))
+        outcome.folder = puller.pull(source, instance)
     result = InstanceOutcome(instance, outcomes)
-    if instance is None or target_instance is None or all(o.status == "SKIPPED" for o in outcomes):
+    if instance is None or all(o.status == "SKIPPED" for o in outcomes):
         return result
-    result.flag_written = _flag(call, target_instance, outcomes)
+    if all(outcome.status == "SUCCEEDED" for outcome in outcomes):
+        every_source = call.sources if len(call.sources) == _source_count(feed) else sources_of(call.repo, feed)
+        result.flag_written = puller.finish(instance, every_source, any(o.folder.published for o in outcomes))
     result.record = record_path(call.target, "replication", feed.name, instance)
     write_record(call.fs, result.record, _record(call, result))
     return result
-
-
-def _flag(call: _Call, target_instance: str, outcomes: list[SourceOutcome]) -> bool:
-    """Write the target's flag when every source of the feed has its part there (other sources may come later)."""
-    flag = call.feed.availability_flag
-    if not flag or any(outcome.status != "SUCCEEDED" for outcome in outcomes):
-        return False
-    every_source = sources_of(call.repo, call.feed) if len(call.sources) < _source_count(call.feed) else call.sources
-    if any(not call.fs.exists(join(target_instance, source.partition)) for source in every_source
-           if source.partition):
-        return False
-    target_flag = join(target_instance, flag)
-    if call.fs.exists(target_flag) and not any(outcome.folder.published for outcome in outcomes):
-        return False  # up to date, flag and all
-    first = next(outcome for outcome in outcomes if outcome.source_path)
-    write_flag(call.fs, join(first.source_path or "", flag), target_flag)
-    return True
 
 
 def _source_count(feed: Feed) -> int:

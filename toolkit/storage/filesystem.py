@@ -128,12 +128,13 @@ class FileSystem(ABC):
         return found
 
     def same_files(self, source: str, target: str, ignored_top: Sequence[str] = (),
-                   ignored_suffixes: Sequence[str] = ()) -> int | None:
+                   ignored_prefixes: Sequence[str] = (), ignored_suffixes: Sequence[str] = ()) -> int | None:
         """How many files `source` holds when `target` holds exactly the same (relative paths, lengths and
         modification times), else None (also when either is missing). Names in `ignored_top` at the top of
-        either tree, and files with a name (their own or a folder's) ending with one of `ignored_suffixes`,
-        are left out. The fast path of a rerun that finds nothing changed."""
-        suffixes = tuple(ignored_suffixes)
+        either tree, and files with a name (their own or a folder's) starting with one of `ignored_prefixes`
+        or ending with one of `ignored_suffixes`, are left out. The fast path of a rerun that finds nothing
+        changed."""
+        prefixes, suffixes = tuple(ignored_prefixes), tuple(ignored_suffixes)
         trees = []
         for root in (source, target):
             found = self.status(root)
@@ -143,8 +144,9 @@ class FileSystem(ABC):
             tree = {}
             for status in self.list_files(root):
                 relative = normalize_uri(status.path)[len(prefix):]
-                if relative in ignored_top or (suffixes and any(name.endswith(suffixes)
-                                                                for name in relative.split("/"))):
+                if relative in ignored_top or ((prefixes or suffixes) and any(
+                        (prefixes and name.startswith(prefixes)) or (suffixes and name.endswith(suffixes))
+                        for name in relative.split("/"))):
                     continue
                 tree[relative] = (status.length, status.modification_time)
             trees.append(tree)

@@ -344,12 +344,12 @@ class HadoopFileSystem(FileSystem):
         return lister
 
     def same_files(self, source: str, target: str, ignored_top: Sequence[str] = (),
-                   ignored_suffixes: Sequence[str] = ()) -> int | None:
+                   ignored_prefixes: Sequence[str] = (), ignored_suffixes: Sequence[str] = ()) -> int | None:
         """Both trees walked and compared in the JVM at once: one call, a number back."""
         lister = self._tree_lister()
         count = self._call("compare", source, lambda: lister.sameFiles(
             normalize_uri(source), normalize_uri(target), _SEPARATOR.join(ignored_top),
-            _SEPARATOR.join(ignored_suffixes)), target)
+            _SEPARATOR.join(ignored_prefixes), _SEPARATOR.join(ignored_suffixes)), target)
         return int(count) if count >= 0 else None
 
     def list_files(self, root: str) -> list[FileStatus]:

@@ -195,9 +195,10 @@ def test_same_files_compares_paths_lengths_and_mtimes(fs: FileSystem, tmp_path: 
     for name in ("a", "d/b"):
         stamp = os.stat(tmp_path / "s" / name).st_mtime_ns
         os.utime(tmp_path / "t" / name, ns=(stamp, stamp))
-    ignored = (["_SUCCESS", "_FLAG"], [".replicating"])
+    ignored = (["_SUCCESS", "_FLAG"], [], [".replicating"])
     assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t"), *ignored) == 2
     assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t")) is None  # flags and staging count
+    assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t"), [], ["_", "."]) == 2  # hidden names left out
     os.utime(tmp_path / "t/d/b", ns=(0, 0))
     assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "t"), *ignored) is None
     assert fs.same_files(uri(tmp_path / "s"), uri(tmp_path / "missing"), *ignored) is None

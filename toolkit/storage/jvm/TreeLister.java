@@ -59,11 +59,11 @@ public class TreeLister {
     /**
      * How many files `source` holds when `target` holds exactly the same files (relative paths, lengths and
      * modification times), else -1. Names in `ignoredTop` (NUL-separated) at the top of either tree, and
-     * every file with a name (its own or a folder's) ending with one of `ignoredSuffixes` (NUL-separated),
-     * are left out. The two trees are walked at once, on two threads.
+     * every file with a name (its own or a folder's) starting with one of `ignoredPrefixes` or ending with one
+     * of `ignoredSuffixes` (NUL-separated), are left out. The two trees are walked at once, on two threads.
      */
-    public long sameFiles(final String source, String target, String ignoredTop, String ignoredSuffixes)
-            throws Exception {
+    public long sameFiles(final String source, String target, String ignoredTop, String ignoredPrefixes,
+                          String ignoredSuffixes) throws Exception {
         final HashMap sourceFiles = new HashMap();
         final char[] sourceKind = new char[1];
         final Exception[] failure = new Exception[1];
@@ -87,9 +87,10 @@ public class TreeLister {
             return -1;
         }
         String[] top = ignoredTop.isEmpty() ? new String[0] : ignoredTop.split(SEP);
+        String[] prefixes = ignoredPrefixes.isEmpty() ? new String[0] : ignoredPrefixes.split(SEP);
         String[] suffixes = ignoredSuffixes.isEmpty() ? new String[0] : ignoredSuffixes.split(SEP);
-        drop(sourceFiles, top, suffixes);
-        drop(targetFiles, top, suffixes);
+        drop(sourceFiles, top, prefixes, suffixes);
+        drop(targetFiles, top, prefixes, suffixes);
         if (sourceFiles.size() != targetFiles.size()) {
             return -1;
         }
@@ -105,11 +106,11 @@ public class TreeLister {
         return sourceFiles.size();
     }
 
-    private static void drop(HashMap files, String[] top, String[] suffixes) {
+    private static void drop(HashMap files, String[] top, String[] prefixes, String[] suffixes) {
         for (int i = 0; i < top.length; i++) {
             files.remove(top[i]);
         }
-        if (suffixes.length == 0) {
+        if (prefixes.length == 0 && suffixes.length == 0) {
             return;
         }
         Iterator each = files.keySet().iterator();
@@ -117,6 +118,9 @@ public class TreeLister {
             String[] names = ((String) each.next()).split("/");
             boolean hit = false;
             for (int n = 0; n < names.length && !hit; n++) {
+                for (int i = 0; i < prefixes.length && !hit; i++) {
+                    hit = names[n].startsWith(prefixes[i]);
+                }
                 for (int i = 0; i < suffixes.length && !hit; i++) {
                     hit = names[n].endsWith(suffixes[i]);
                 }

@@ -1,0 +1,101 @@
+"""What replication does per source for one instance, by how the feed is stored on the target: a `Puller`
+says where the instance is on both sides, whether the source's is there, pulls it, and finishes the instance.
+`FilePuller` is here (folders, files.py); the table puller is `tables.TablePuller` (export, copy, import)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from toolkit.el.templates import PathTemplate
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Feed
+from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import require_safe_template, under_root
+from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
+from toolkit.replication.selection import ReplicationSettings, Source
+from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.tree import join
+
+
+class Puller(Protocol):
+    def places(self, source: Source, instance: datetime) -> tuple[str, str]:
+        """Where the instance is on the source and where it goes on the target (paths or partitions)."""
+
+    def missing(self, source: Source, instance: datetime) -> str | None:
+        """None when the source's instance is available, else what is missing (a clause of a sentence)."""
+
+    def pull(self, source: Source, instance: datetime) -> FolderOutcome:
+        """Replicate the source's instance into its place on the target, atomically."""
+
+    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
+        """After every pulled source succeeded: mark the instance available on the target; True when written."""
+
+
+TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings], Puller]
+
+
+def data_template(feed: Feed, cluster: Cluster) -> PathTemplate:
+    text = feed.locations_on(cluster.name).get("data")
+    if text is None:
+        raise UsageError(f"Feed '{feed.name}' has no data location on cluster '{cluster.name}': add "
+                         "locations.data (a path template) to replicate it.")
+    template = PathTemplate(text)
+    require_safe_template("data", feed.name, template, "replication")
+    return template
+
+
+def cluster_root(cluster: Cluster) -> str:
+    if cluster.write_endpoint is None:
+        raise UsageError(f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the "
+                         "root of its file system.")
+    return cluster.write_endpoint
+
+
+class FilePuller:
+    """Folders of a file feed: each source's instance folder into the target instance (or its `partition`
+    folder there); the availability flag last, once every source's part is there."""
+
+    def __init__(self, feed: Feed, target: Cluster, fs: FileSystem, settings: ReplicationSettings) -> None:
+        self.feed, self.target, self.fs, self.settings = feed, target, fs, settings
+        self.zone = resolve_zone(feed.timezone)
+        self.target_template = data_template(feed, target)
+
+    def _instance_path(self, cluster: Cluster, template: PathTemplate, instance: datetime) -> str:
+        return under_root(cluster_root(cluster), template.format(instance, self.zone))
+
+    def target_instance(self, instance: datetime) -> str:
+        return self._instance_path(self.target, self.target_template, instance)
+
+    def places(self, source: Source, instance: datetime) -> tuple[str, str]:
+        source_path = self._instance_path(source.cluster, data_template(self.feed, source.cluster), instance)
+        target_path = self.target_instance(instance)
+        return source_path, join(target_path, source.partition) if source.partition else target_path
+
+    def missing(self, source: Source, instance: datetime) -> str | None:
+        source_path = self.places(source, instance)[0]
+        flag = self.feed.availability_flag
+        if available(self.fs, source_path, flag):
+            return None
+        return f"{join(source_path, flag) if flag else source_path} does not exist"
+
+    def pull(self, source: Source, instance: datetime) -> FolderOutcome:
+        source_path, target_path = self.places(source, instance)
+        return replicate_folder(
+            self.fs, lambda tasks: self.fs.copy_files(tasks, self.settings.copy_threads,
+                                                      self.settings.preserve_permission),
+            Folder(source_path, target_path, self.feed.availability_flag))
+
+    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
+        flag = self.feed.availability_flag
+        target_instance = self.target_instance(instance)
+        if not flag or any(not self.fs.exists(join(target_instance, source.partition))
+                           for source in every_source if source.partition):
+            return False  # another source's part is still missing: no flag yet
+        target_flag = join(target_instance, flag)
+        if self.fs.exists(target_flag) and not changed:
+            return False  # up to date, flag and all
+        source_flag = join(self.places(every_source[0], instance)[0], flag)
+        write_flag(self.fs, source_flag, target_flag)
+        return True

@@ -1,0 +1,97 @@
+"""Replication of a table feed's partition: export on the source (its metastore read through a Thrift client
+in this JVM, its files copied straight into a staging folder on the target's file system, `_metadata.json`
+last), then import on the target (files moved into the partition's place, and only then the partition added
+or switched in the target's metastore: readers never see half a partition).
+
+A partition whose files on the target are the source's (same relative paths, lengths and modification
+times; the copy keeps the source's mtimes) is up to date and left alone. With `staged`, the export is not
+made here: the folder an earlier `hive_export.py` on the source wrote is imported (for targets that cannot
+reach the source's metastore)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from toolkit.entities.model import Cluster, Feed
+from toolkit.replication.files import FolderOutcome
+from toolkit.replication.hive.export import export_partition
+from toolkit.replication.hive.feeds import FeedPartition, feed_partition
+from toolkit.replication.hive.importer import import_partition
+from toolkit.replication.pullers import cluster_root
+from toolkit.replication.selection import ReplicationSettings, Source
+from toolkit.storage.catalog import Catalog, catalog_for
+from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.tree import join
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+class TablePuller:
+    """Partitions of a table feed, one metastore client per cluster (closed by `close`)."""
+
+    def __init__(self, spark: SparkSession, feed: Feed, target: Cluster, sources: Sequence[Source],
+                 fs: FileSystem, settings: ReplicationSettings, staged: str | None = None) -> None:
+        self.spark, self.feed, self.target, self.fs, self.staged = spark, feed, target, fs, staged
+        self._catalogs: dict[str, Catalog] = {}
+        self.target_catalog = self._catalog(target)
+        self.source_catalogs = {} if staged else {source.cluster.name: self._catalog(source.cluster)
+                                                  for source in sources}
+
+    def _catalog(self, cluster: Cluster) -> Catalog:
+        if cluster.name not in self._catalogs:
+            self._catalogs[cluster.name] = catalog_for(self.spark, cluster.registry_endpoint)
+        return self._catalogs[cluster.name]
+
+    def close(self) -> None:
+        for catalog in self._catalogs.values():
+            catalog.close()
+
+    def _partitions(self, source: Source, instance: datetime) -> tuple[FeedPartition, FeedPartition]:
+        return feed_partition(self.feed, source.cluster, instance), feed_partition(self.feed, self.target, instance)
+
+    def places(self, source: Source, instance: datetime) -> tuple[str, str]:
+        mine, theirs = self._partitions(source, instance)
+        return (f"{source.cluster.name}:{mine.qualified_table}/{mine.name}",
+                f"{self.target.name}:{theirs.qualified_table}/{theirs.name}")
+
+    def missing(self, source: Source, instance: datetime) -> str | None:
+        if self.staged:
+            return None if self.fs.exists(self.staged) else f"the export folder {self.staged} does not exist"
+        mine = self._partitions(source, instance)[0]
+        catalog = self.source_catalogs[source.cluster.name]
+        if catalog.partition_location(mine.database, mine.table, mine.spec) is not None:
+            return None
+        return f"the partition {mine.name} of {mine.qualified_table} does not exist in {catalog.description}"
+
+    def pull(self, source: Source, instance: datetime) -> FolderOutcome:
+        mine, theirs = self._partitions(source, instance)
+        if self.staged is None:
+            here = self.source_catalogs[source.cluster.name].partition_location(mine.database, mine.table, mine.spec)
+            there = (self.target_catalog.partition_location(theirs.database, theirs.table, theirs.spec)
+                     if self.target_catalog.table_exists(theirs.database, theirs.table) else None)
+            if here is not None and there is not None:
+                unchanged = self.fs.same_files(here, there, ignored_prefixes=["_", "."])  # as the export reads
+                if unchanged is not None:
+                    return FolderOutcome(files_skipped=unchanged)
+        folder = self.staged or self._staging(instance, source)
+        copied = None
+        if self.staged is None:
+            copied = export_partition(self.spark, self.source_catalogs[source.cluster.name], self.fs, mine.database,
+                                      mine.table, mine.spec, folder, feed=self.feed.name,
+                                      cluster=source.cluster.name, instance_time=instance)
+        imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database, theirs.table,
+                                    theirs.spec)
+        return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
+                             copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True)
+
+    def _staging(self, instance: datetime, source: Source) -> str:
+        """A folder of the target's staging location for this instance's export (consumed by the import)."""
+        staging = self.target.location("staging") or "/feed-toolkit/staging"
+        name = f"{instance:%Y%m%dT%H%MZ}-{source.cluster.name}"
+        return join(cluster_root(self.target), f"{staging.strip('/')}/replication/{self.feed.name}/{name}")
+
+    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
+        return False  # a partition is its own availability: added to the metastore only when complete
