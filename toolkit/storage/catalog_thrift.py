@@ -38,6 +38,7 @@ from toolkit.storage.catalog import (
     matches,
     one_line,
     partial_spec_of,
+    partition_name,
     sort_partitions,
     utc_from_seconds,
 )
@@ -353,14 +354,15 @@ class ThriftCatalog(Catalog):
         values = full_spec(info, spec)
         subject = f"the partition {describe_spec(values)} of {info.qualified_name}"
         with self._errors("read", subject):
-            try:
-                found = self._client.getPartition(info.database, info.name, self._list(list(values.values())))
-            except Exception as error:
-                if "NoSuchObjectException" in java_error(error)[0]:  # the table exists: the partition does not
-                    return None
-                raise
-            location = found.getSd().getLocation()
-        return normalize_uri(location) if location else None
+            # By name, which answers an empty list for a partition that does not exist: getPartition would
+            # throw, and a Java exception through py4j costs 10-25 ms.
+            found = self._client.getPartitionsByNames(info.database, info.name, self._list([partition_name(values)]))
+            wanted = list(values.values())
+            for partition in found:
+                if [str(value) for value in partition.getValues()] == wanted:
+                    location = partition.getSd().getLocation()
+                    return normalize_uri(location) if location else None
+        return None
 
     def add_partition(self, database: str, table: str, spec: Mapping[str, str], location: str | None = None, *,
                       exist_ok: bool = False) -> bool:

@@ -143,6 +143,7 @@ class Clusters:
 def clusters(metastore_factory, request, tmp_path_factory) -> Any:
     """A metastore server per cluster, both started while the Spark session starts (if it is not running yet):
     the whole wait is about one server's start."""
+    tmp_path_factory.getbasetemp()  # made here, once: the threads below only make folders in it
     with ThreadPoolExecutor(max_workers=2) as pool:
         servers = [pool.submit(metastore_factory, f"hive_{name}") for name in ("source", "target")]
         spark = request.getfixturevalue("spark")
@@ -213,23 +214,26 @@ def export_dir(clusters: Clusters, table: str) -> str:
 def test_files_are_copied_with_their_crc32c(clusters: Clusters, tmp_path: Path, local_by_nio: bool) -> None:
     """Both ways the copier goes (java.nio between local paths; Hadoop streams, as for every other scheme)."""
     from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
+    from toolkit.storage.hadoop import HadoopFileSystem
 
+    fs = HadoopFileSystem(clusters.spark)
     sources = {"empty": b"", "small": b"0123456789" * 7, "big": bytes(range(251)) * 10_000}  # 2.4 MiB: buffers
+    tasks = []
     for name, data in sources.items():
-        (tmp_path / "in" / name).parent.mkdir(exist_ok=True)
-        (tmp_path / "in" / name).write_bytes(data)
-    tasks = [CopyTask(uri(tmp_path / "in" / name), uri(tmp_path / "out" / "deep" / name), len(data))
-             for name, data in sources.items()]
-    copied = copy_files(clusters.spark, tasks, local_by_nio=local_by_nio)
+        path = tmp_path / "in" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(data)
+        tasks.append(CopyTask(uri(path), uri(tmp_path / "out" / "deep" / name), len(data),
+                              path.stat().st_mtime_ns // 1_000_000))
+    copied = copy_files(clusters.spark, fs, tasks, local_by_nio=local_by_nio)
     assert [(c.bytes, c.crc32c) for c in copied] == [(len(d), crc32c(d)) for d in sources.values()]
     assert {p.name: p.read_bytes() for p in (tmp_path / "out" / "deep").iterdir()} == sources
     sums = crc32c_files(clusters.spark, [task.target for task in tasks], local_by_nio=local_by_nio)
     assert list(sums.values()) == [crc32c(d) for d in sources.values()]
-    with pytest.raises(StorageError, match=r"Cannot copy .*/in/small to .*/out/deep/small"):  # never over a file
-        copy_files(clusters.spark, tasks[1:2], local_by_nio=local_by_nio)
-    with pytest.raises(StorageError, match=r"read where its listing said 1"):  # the source changed
-        copy_files(clusters.spark, [CopyTask(tasks[1].source, uri(tmp_path / "again"), 1)],
-                   local_by_nio=local_by_nio)
+    changed = CopyTask(tasks[1].source, uri(tmp_path / "again"), 1, tasks[1].modification_time)
+    with pytest.raises(StorageError, match=r"Cannot copy .*/in/small to .*/again: the source changed since it was "
+                                           "listed"):
+        copy_files(clusters.spark, fs, [changed], local_by_nio=local_by_nio)
     assert not (tmp_path / "again").exists()
 
 

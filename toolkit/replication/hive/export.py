@@ -107,7 +107,7 @@ def export_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, data
     prepare_directory(target_fs, destination)
     data_dir = join(destination, DATA_DIR)
     target_fs.mkdirs(data_dir)
-    copied = copy_files(spark, [CopyTask(item.status.path, join(data_dir, item.relative_path), item.status.length,
+    copied = copy_files(spark, fs, [CopyTask(item.status.path, join(data_dir, item.relative_path), item.status.length,
                                          item.status.modification_time) for item in files])
     metadata = ExportMetadata(
         export_id=secrets.token_hex(8),

@@ -11,7 +11,8 @@ Order, so that a run killed at any moment leaves the metastore pointing at compl
    beside the partitions (checksums checked on the way) which is then renamed there;
 4. only then register the partition: added when new; when it exists, its location is switched to the new
    directory in one metastore call, and the old directory is deleted afterwards (only when it lies under the
-   table's location: data elsewhere belongs to someone else and is kept, and reported).
+   table's location: data elsewhere belongs to someone else and is kept, and reported); last, a consumed
+   export's directory (its `_metadata.json` left) is deleted.
 
 The partition's directory is the table's location plus the partition's name (`ds=2026-11-21/region=eu`), for
 external tables as well. Replacing a partition that lives there puts the new files under
@@ -147,8 +148,12 @@ def target_table(catalog: Catalog, database: str, table: str, exported: TableDes
                  table_location: str | None = None) -> tuple[TableDescription, bool]:
     """The existing target table, checked against the export, or a new one made from the export's
     description (its database too); and whether it was created."""
-    if catalog.table_exists(database, table):
-        target = catalog.describe_table(database, table)
+    try:
+        target = catalog.describe_table(database, table)  # the usual case: one metastore call
+    except StorageError:
+        if catalog.table_exists(database, table):
+            raise
+    else:
         _check_compatible(catalog, target, exported, directory)
         return target, False
     catalog.create_database(database)
@@ -181,7 +186,7 @@ def _place(spark: SparkSession, fs: FileSystem, data_dir: str, final: str, metad
     listed = {item.relative_path: item.status for item in data_files(fs, data_dir)}
     tasks = [CopyTask(join(data_dir, item.path), join(staging, item.path), item.size,
                       listed[item.path].modification_time) for item in metadata.files]
-    for item, copied in zip(metadata.files, copy_files(spark, tasks), strict=True):
+    for item, copied in zip(metadata.files, copy_files(spark, fs, tasks), strict=True):
         if copied.crc32c != item.crc32c:
             fs.delete(staging, recursive=True)
             raise StorageError(f"{copied.source} has CRC32C {copied.crc32c} where the export's list says "

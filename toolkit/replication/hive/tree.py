@@ -20,32 +20,27 @@ def hidden(name: str) -> bool:
 
 
 def data_files(fs: FileSystem, root: str) -> list[DataFile]:
-    """The visible files below `root`, sorted by relative path; [] when `root` does not exist. One listing
-    batch per depth."""
+    """The visible files below `root`, sorted by relative path; [] when `root` does not exist. The whole tree
+    in one listing (`FileSystem.list_files`: one JVM call on Hadoop's file systems)."""
     root = normalize_uri(root)
-    status = fs.status(root)
-    if status is None:
-        return []
-    if not status.is_dir:
-        raise StorageError(f"{root} is a file where a partition directory belongs: check the partition's location.")
     prefix = root.rstrip("/") + "/"
+    try:
+        listed = fs.list_files(root)
+    except StorageError:
+        status = fs.status(root)
+        if status is not None and not status.is_dir:
+            raise StorageError(f"{root} is a file where a partition directory belongs: check the partition's "
+                               "location.") from None
+        raise
     found: list[DataFile] = []
-    frontier = [root]
-    while frontier:
-        following = []
-        for children in fs.list_many(frontier).values():
-            for child in children:
-                if hidden(child.name):
-                    continue
-                if child.is_dir:
-                    following.append(child.path)
-                else:
-                    path = normalize_uri(child.path)
-                    if not path.startswith(prefix):
-                        raise StorageError(f"The file system lists {path} below {root}, spelled otherwise: cannot tell "
-                                           "its path in the partition.")
-                    found.append(DataFile(path[len(prefix):], child))
-        frontier = following
+    for status in listed:
+        path = normalize_uri(status.path)
+        if not path.startswith(prefix):
+            raise StorageError(f"The file system lists {path} below {root}, spelled otherwise: cannot tell its path "
+                               "in the partition.")
+        relative = path[len(prefix):]
+        if not any(hidden(part) for part in relative.split("/")):
+            found.append(DataFile(relative, status))
     return sorted(found, key=lambda item: item.relative_path)
 
 
