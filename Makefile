@@ -92,6 +92,8 @@ bench: java install
 	$(PY) bench/lint_bench.py
 	$(PY) bench/retention_bench.py
 	$(PY) bench/replication_bench.py
+	$(PY) bench/copy_bench.py
+	$(PY) bench/hive_bench.py
 
 lint: install
 	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)

@@ -259,6 +259,13 @@ class Catalog(ABC):
         self.close()
 
 
+def refuse_view(description: TableDescription, subject: str) -> None:
+    """Only tables are created from a description; a view has no partitions of files to carry."""
+    if description.table_type is TableType.VIEW:
+        raise StorageError(f"Cannot create {subject} from {description.qualified_name}: it is a view, and only "
+                           "tables are created from a description.")
+
+
 def catalog_for(spark: SparkSession, registry_uri: str | None = None, *, connect_timeout: float = 20.0,
                 read_timeout: float | None = None) -> Catalog:
     """The catalog of a cluster: the remote Thrift metastore at `registry_uri` (the cluster's `registry`

@@ -33,6 +33,7 @@ from toolkit.storage.catalog import (
     matches,
     one_line,
     partial_spec_of,
+    refuse_view,
     sort_partitions,
     utc_from_seconds,
 )
@@ -373,9 +374,7 @@ class SparkCatalog(Catalog):
     def create_table(self, database: str, table: str, description: TableDescription,
                      location: str | None = None) -> TableInfo:
         subject = f"the table {database}.{table}"
-        if description.table_type is TableType.VIEW:
-            raise StorageError(f"Cannot create {subject} from {description.qualified_name}: it is a view, and only "
-                               "tables are created from a description.")
+        refuse_view(description, subject)
         with self._errors("create", subject):
             if not self._catalog.databaseExists(database):
                 raise StorageError(f"Cannot create {subject}: the database {database} does not exist in "

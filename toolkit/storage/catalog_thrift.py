@@ -39,6 +39,7 @@ from toolkit.storage.catalog import (
     one_line,
     partial_spec_of,
     partition_name,
+    refuse_view,
     sort_partitions,
     utc_from_seconds,
 )
@@ -522,9 +523,7 @@ class ThriftCatalog(Catalog):
     def create_table(self, database: str, table: str, description: TableDescription,
                      location: str | None = None) -> TableInfo:
         subject = f"the table {database}.{table}"
-        if description.table_type is TableType.VIEW:
-            raise StorageError(f"Cannot create {subject} from {description.qualified_name}: it is a view, and only "
-                               "tables are created from a description.")
+        refuse_view(description, subject)
         if not self.database_exists(database):
             raise StorageError(f"Cannot create {subject}: the database {database} does not exist in "
                                f"{self.description}; create it first.")

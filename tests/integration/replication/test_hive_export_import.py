@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from chispa import assert_df_equality
 
+from tests.crc32c import crc32c
 from tests.integration.metastore import RawMetastore
 from tests.integration.spark_submit import spark_submit
 from toolkit.el.templates import CatalogTemplate
@@ -53,27 +54,6 @@ SHAPES = {
                  ["2026-11-21", "us"]),
 }
 _names = itertools.count()
-
-
-def _crc_table() -> list[int]:
-    table = []
-    for index in range(256):
-        crc = index
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-        table.append(crc)
-    return table
-
-
-_CRC_TABLE = _crc_table()
-
-
-def crc32c(data: bytes) -> str:
-    """CRC32C (Castagnoli, reflected 0x82F63B78) in plain Python, to check the JVM's independently."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc = _CRC_TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return f"{crc ^ 0xFFFFFFFF:08x}"
 
 
 def local(uri: str) -> Path:

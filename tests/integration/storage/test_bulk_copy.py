@@ -8,12 +8,12 @@ import os
 import shutil
 import stat
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.crc32c import crc32c
+from tests.integration.jvm_calls import counted_jvm_calls
 from toolkit.storage.bulk_copy import BulkCopier, CopyResult, CopyTask, raise_for_failures
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import to_uri
@@ -22,27 +22,6 @@ pytestmark = pytest.mark.integration
 
 
 # ----------------------------------------------------------------------------------------------- helpers
-def _crc32c_table() -> list[int]:
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-        table.append(crc)
-    return table
-
-
-_TABLE = _crc32c_table()
-
-
-def crc32c(data: bytes) -> str:
-    """CRC32C (Castagnoli, reflected), as 8 hex digits: Python has none in its standard library."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return f"{crc ^ 0xFFFFFFFF:08x}"
-
-
 def test_the_reference_crc32c_is_the_castagnoli_one() -> None:
     assert crc32c(b"123456789") == "e3069283"  # the standard check value
     assert crc32c(b"") == "00000000"
@@ -59,26 +38,6 @@ def task(source: Path, target: Path) -> CopyTask:
 def tasks_for_tree(source_root: Path, target_root: Path) -> list[CopyTask]:
     return [task(path, target_root / path.relative_to(source_root))
             for path in sorted(source_root.rglob("*")) if path.is_file()]
-
-
-@contextmanager
-def counted_jvm_calls(spark) -> Iterator[list[str]]:
-    """Every command this thread sends to the JVM while the block runs (py4j's GC commands aside)."""
-    client = spark.sparkContext._gateway._gateway_client
-    sent: list[str] = []
-    original = client.send_command
-
-    def send(command, *args, **kwargs):
-        kind = command.split("\n", 2)[0]
-        if kind != "m":
-            sent.append(kind)
-        return original(command, *args, **kwargs)
-
-    client.send_command = send
-    try:
-        yield sent
-    finally:
-        del client.send_command
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,11 @@ import hashlib
 import struct
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.integration.jvm_calls import counted_jvm_calls
 from toolkit.storage.filesystem import FileStatus, StorageError
 from toolkit.storage.local import LocalFileSystem, to_uri
 
@@ -29,26 +28,6 @@ def hadoop_fs(spark):
 
 def uri(path: Path) -> str:
     return to_uri(str(path))
-
-
-@contextmanager
-def counted_jvm_calls(spark) -> Iterator[list[str]]:
-    """Every command this thread sends to the JVM while the block runs."""
-    client = spark.sparkContext._gateway._gateway_client
-    sent: list[str] = []
-    original = client.send_command
-
-    def send(command, *args, **kwargs):
-        kind = command.split("\n", 2)[0]
-        if kind != "m":  # py4j's memory commands free Python-side garbage whenever the GC runs: not our calls
-            sent.append(kind)
-        return original(command, *args, **kwargs)
-
-    client.send_command = send
-    try:
-        yield sent
-    finally:
-        del client.send_command
 
 
 def test_local_files_get_no_crc_side_files_but_others_crc_files_show(spark, hadoop_fs, tmp_path: Path) -> None:
