@@ -111,3 +111,34 @@ def test_entrypoint_through_spark_submit(setup, replica_metastore, spark, tmp_pa
     location = str(raw.client.getPartition(DATABASE, table, ["2026-11-20"]).getSd().getLocation())
     raw.close()
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
+
+
+def test_staged_imports_an_export_made_on_the_source(spark, setup, thrift_metastore, replica_metastore,
+                                                     tmp_path: Path) -> None:
+    """The target cannot reach the source's metastore: hive_export.py ran on the source into a folder that
+    was then shipped; replication.py --staged imports it."""
+    from toolkit.replication.hive import export_partition
+    from toolkit.replication.tables import TablePuller
+    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, table, rows = setup
+    shipped = f"file://{tmp_path / 'shipped'}"
+    with catalog_for(spark, thrift_metastore.uri) as source_catalog:
+        export_partition(spark, source_catalog, HadoopFileSystem(spark), DATABASE, table, {"ds": "2026-11-20"},
+                         shipped, feed="sessions", cluster="primary", instance_time=T)
+    pullers = []
+
+    def staged(*arguments):
+        pullers.append(TablePuller(spark, *arguments, staged=shipped))
+        return pullers[-1]
+
+    result = run_replication(ConfigRepo.load(repo), "sessions", "backup", T, HadoopFileSystem(spark), now=T,
+                             tables=staged)
+    for puller in pullers:
+        puller.close()
+    assert result.status == "SUCCEEDED" and result.counters()["files_copied"] == 1
+    raw = replica_metastore.client(spark)
+    location = str(raw.client.getPartition(DATABASE, table, ["2026-11-20"]).getSd().getLocation())
+    raw.close()
+    assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)

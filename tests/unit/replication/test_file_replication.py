@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import textwrap
 from datetime import datetime
 from pathlib import Path
 
@@ -192,3 +193,34 @@ def test_with_checksums_on_both_sides_a_same_size_same_mtime_rewrite_is_seen_sta
     seen = run_replication(ConfigRepo.load(repo), "clicks", "backup", T, ChecksummingLocalFileSystem(), now=T)
     assert seen.counters()["files_copied"] == 1
     assert (backup / "replica/clicks/2026/11/21/10/a.json").read_bytes() == b"9876543210"
+
+
+def test_a_daily_feed_with_a_delay_replicates_the_previous_day(clusters) -> None:
+    repo, primary, backup = clusters
+    (repo / "feeds/daily-sales.yaml").write_text(textwrap.dedent("""\
+        kind: feed
+        name: daily-sales
+        frequency: days(1)
+        timezone: Europe/Berlin
+        availabilityFlag: _DONE
+        clusters:
+          - name: primary
+            type: source
+            validity: {start: "2026-01-01T00:00Z", end: "2099-01-01T00:00Z"}
+          - name: backup
+            type: target
+            delay: hours(2)
+            validity: {start: "2026-01-01T00:00Z", end: "2099-01-01T00:00Z"}
+        locations:
+          data: /data/sales/${YEAR}-${MONTH}-${DAY}
+        """))
+    day = primary / "data/sales/2026-11-20"
+    day.mkdir(parents=True)
+    (day / "sales.csv").write_bytes(b"id,amount\n1,9.5\n")
+    (day / "_DONE").write_bytes(b"")
+    # The instances are at 00:00Z (01:00 in Berlin), from the validity start. 2026-11-21T00:30Z minus the
+    # 2-hour delay is 2026-11-20T22:30Z: the instance of 2026-11-20T00:00Z, the 20th in Berlin.
+    result = run_replication(ConfigRepo.load(repo), "daily-sales", "backup", utc(2026, 11, 21, 0, 30),
+                             LocalFileSystem(), now=utc(2026, 11, 21, 0, 30))
+    assert [i.instance for i in result.instances] == [utc(2026, 11, 20)]
+    assert contents(backup / "data/sales/2026-11-20") == {"sales.csv": b"id,amount\n1,9.5\n", "_DONE": b""}
