@@ -14,6 +14,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Paths;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -181,12 +183,18 @@ public class TreeLister {
             java.nio.file.Path folder = (java.nio.file.Path) folders.poll();
             String prefix = (String) prefixes.poll();
             DirectoryStream children = Files.newDirectoryStream(folder);
+            // On Linux the stream is a SecureDirectoryStream: each entry is stat'ed relative to the open
+            // folder (fstatat, as find does), not by resolving its whole path again.
+            SecureDirectoryStream secure = children instanceof SecureDirectoryStream
+                ? (SecureDirectoryStream) children : null;
             try {
                 Iterator each = children.iterator();
                 while (each.hasNext()) {
                     java.nio.file.Path child = (java.nio.file.Path) each.next();
-                    BasicFileAttributes attributes = (BasicFileAttributes) Files.readAttributes(
-                        child, BasicFileAttributes.class, FOLLOW);
+                    BasicFileAttributes attributes = secure != null
+                        ? ((BasicFileAttributeView) secure.getFileAttributeView(
+                              child.getFileName(), BasicFileAttributeView.class, FOLLOW)).readAttributes()
+                        : (BasicFileAttributes) Files.readAttributes(child, BasicFileAttributes.class, FOLLOW);
                     String relative = prefix + child.getFileName().toString();
                     if (attributes.isDirectory()) {
                         folders.add(child);
