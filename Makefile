@@ -85,6 +85,9 @@ demo-tables:
 	@echo "-- replication: the partitions of 2026-04-01 to 2026-04-05 exported, copied and imported into backup, then a rerun"
 	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed visits --target backup --time 2026-04-05T00:00Z --from 2026-04-01T00:00Z --to 2026-04-05T00:00Z 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed visits --target backup --time 2026-04-05T00:00Z --from 2026-04-01T00:00Z --to 2026-04-05T00:00Z 2>/dev/null | tail -n 1
+	@echo "-- the same in two steps, for a target that cannot reach the source's metastore: export on primary, import on backup"
+	$(SPARK_SUBMIT) entrypoints/hive_export.py --repo $(DEMO_REPO) --feed visits --cluster primary --time 2026-03-31T00:00Z --to file:///tmp/feed-toolkit-demo/backup/feed-toolkit/staging/exports/visits-20260331 2>/dev/null | tail -n 1
+	$(SPARK_SUBMIT) entrypoints/hive_import.py --repo $(DEMO_REPO) --feed visits --cluster backup --from file:///tmp/feed-toolkit-demo/backup/feed-toolkit/staging/exports/visits-20260331 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster backup --show 2>/dev/null
 
 BENCHMARKS := el_bench lint_bench retention_bench replication_bench copy_bench hive_bench
