@@ -11,10 +11,11 @@ from typing import Protocol
 from toolkit.el.templates import PathTemplate
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import require_safe_template, under_root
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
-from toolkit.replication.selection import ReplicationSettings, Source
+from toolkit.replication.selection import Source
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.tree import join
 

@@ -16,18 +16,17 @@ from datetime import datetime
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType
+from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
 from toolkit.replication.selection import (
-    ReplicationSettings,
     Source,
     deadline,
     instance_for,
     instances_between,
     outside_validity,
-    settings_of,
     sources_of,
     target_of,
 )
@@ -119,7 +118,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
     began = time.perf_counter()
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
-    sources, settings = sources_of(repo, feed, source), settings_of(feed)
+    sources, settings = sources_of(repo, feed, source), replication_settings(feed)
     if feed.table_on(target.name) is None:
         puller: Puller = FilePuller(feed, target, fs, settings)
     elif tables is None:

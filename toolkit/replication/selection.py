@@ -7,9 +7,8 @@ when an unavailable source is waited for. Pure: the nominal time and "now" are p
 - Each source's `partition` expression (`${cluster.name}`, `${cluster.colo}`, `${cluster.<property>}` of
   the source cluster) names the folder (or the static partition values) under the target instance that its
   data goes into, so that several sources never collide.
-- Feed properties: `timeout` (how long after the instance's time a missing source is waited for; default
-  6 x frequency, at least 30 minutes), `parallel` (instances in flight in a catch-up, default 1), `maxMaps`
-  (files copied at once, default 4) and `preservePermission` (default true).
+- The feed's replication properties (`timeout`, `parallel`, `maxMaps`, `preservePermission`) are read by
+  `toolkit/entities/replication_settings.py`.
 """
 
 from __future__ import annotations
@@ -19,18 +18,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.shift import shift
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType
+from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 
 _VARIABLE = re.compile(r"\$\{\s*([^}]*?)\s*\}")
-_MINIMUM_TIMEOUT = Frequency(TimeUnit.MINUTES, 30)
 
 
 @dataclass(frozen=True)
@@ -40,16 +38,6 @@ class Source:
     cluster: Cluster
     on_cluster: FeedCluster
     partition: str
-
-
-@dataclass(frozen=True)
-class ReplicationSettings:
-    """The feed's replication properties, parsed and checked once."""
-
-    timeout: Frequency
-    parallel: int
-    copy_threads: int
-    preserve_permission: bool
 
 
 def target_of(repo: ConfigRepo, feed: Feed, target: str) -> tuple[Cluster, FeedCluster]:
@@ -139,34 +127,7 @@ def instances_between(feed: Feed, target: FeedCluster, first: datetime, last: da
     return list(grid.between(first, last))
 
 
-def settings_of(feed: Feed) -> ReplicationSettings:
-    properties = feed.properties
-    timeout = max(Frequency(feed.frequency.unit, feed.frequency.count * 6), _MINIMUM_TIMEOUT,
-                  key=lambda amount: amount.approx_minutes())
-    if "timeout" in properties:
-        try:
-            timeout = Frequency.parse(properties["timeout"])
-        except UsageError as err:
-            raise UsageError(f"The property 'timeout' of feed '{feed.name}': {err}") from None
-    return ReplicationSettings(
-        timeout=timeout,
-        parallel=_positive_int(feed, "parallel", 1),
-        copy_threads=_positive_int(feed, "maxMaps", 4),
-        preserve_permission=properties.get("preservePermission", "true").strip().lower() != "false",
-    )
-
-
 def deadline(feed: Feed, instance: datetime, settings: ReplicationSettings) -> datetime:
     """Until this instant an unavailable source instance is waited for (exit 3); after it, the run fails."""
     zone: ZoneInfo = resolve_zone(feed.timezone)
     return shift(instance, settings.timeout, zone, +1)
-
-
-def _positive_int(feed: Feed, name: str, default: int) -> int:
-    text = feed.properties.get(name)
-    if text is None:
-        return default
-    if not text.strip().isdigit() or int(text) < 1:
-        raise UsageError(f"The property {name!r} of feed '{feed.name}' is {text!r}: give a whole number of at "
-                         "least 1.")
-    return int(text)

@@ -15,12 +15,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.hive.export import export_partition
 from toolkit.replication.hive.feeds import FeedPartition, feed_partition
 from toolkit.replication.hive.importer import import_partition
 from toolkit.replication.pullers import cluster_root
-from toolkit.replication.selection import ReplicationSettings, Source
+from toolkit.replication.selection import Source
 from toolkit.storage.catalog import Catalog, catalog_for
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.tree import join

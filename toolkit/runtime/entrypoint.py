@@ -14,10 +14,12 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.runtime.status import STATUS_OF_EXIT, emit
 
 
-def common_parser(action: str, description: str) -> argparse.ArgumentParser:
+def common_parser(action: str, description: str,
+                  time_help: str = "Nominal time yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.",
+                  ) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"{action}.py", description=description)
     parser.add_argument("--repo", type=Path, required=True, help="The config repo (clusters/, feeds/, processes/).")
-    parser.add_argument("--time", help="Nominal time yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.")
+    parser.add_argument("--time", help=time_help)
     parser.add_argument("--status-file", type=Path, help="Also write the JSON status line to this file.")
     return parser
 

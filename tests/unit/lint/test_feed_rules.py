@@ -584,3 +584,21 @@ def test_lint_ignore_silences_a_feed_rule(tmp_path: Path) -> None:
         "ignore: [RP007]", "ignore: [RP007, FD011]"
     )
     assert lint(tmp_path, {"orders": text}) == []
+
+
+# ----------------------------------------------------------------------------------------------------- FD023
+
+
+def test_bad_replication_properties_are_reported_at_their_lines(tmp_path: Path) -> None:
+    extra = ('properties:\n  timeout: "6 hours"\n  parallel: "2"\n  maxMaps: "-1"\n'
+             '  preservePermission: "yes"\n')
+    text = feed(extra=extra)
+    problems = [p for p in lint(tmp_path, {"orders": text}) if p.code == "FD023"]
+    assert summary(problems) == [("FD023", line_of(text, "timeout:"), ERROR),
+                                 ("FD023", line_of(text, "maxMaps:"), ERROR),
+                                 ("FD023", line_of(text, "preservePermission:"), ERROR)]
+    assert problems[0].message.startswith("Feed 'orders': properties.timeout: Invalid frequency '6 hours'")
+    assert "properties.maxMaps is '-1': give a whole number of at least 1." in problems[1].message
+    assert "properties.preservePermission is 'yes': give true or false." in problems[2].message
+    good = feed(name="fine", extra='properties:\n  timeout: hours(3)\n  maxMaps: "8"\n  preservePermission: "false"\n')
+    assert [p for p in lint(tmp_path / "good", {"fine": good}) if p.code == "FD023"] == []

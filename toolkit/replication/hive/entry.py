@@ -49,7 +49,9 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
 def _import_parser() -> argparse.ArgumentParser:
     parser = common_parser("hive_import", "Import a partition that hive_export.py wrote into the table feed's table "
                                           "on a cluster: the table is created when missing, the partition appears "
-                                          "(or is replaced) only once its files are in place.")
+                                          "(or is replaced) only once its files are in place.",
+                           time_help="The instance (yyyy-MM-ddTHH:mmZ); default: the one the export records. "
+                                     "When given, it must be the export's.")
     parser.add_argument("--feed", required=True, help="The table feed; its catalog URI on --cluster names the table.")
     parser.add_argument("--cluster", required=True, help="The cluster whose metastore and file system take it.")
     parser.add_argument("--from", dest="source", required=True, metavar="DIR",
