@@ -62,6 +62,7 @@ class FilePuller:
         self.feed, self.target, self.fs, self.settings = feed, target, fs, settings
         self.zone = resolve_zone(feed.timezone)
         self.target_template = data_template(feed, target)
+        self._source_templates: dict[str, PathTemplate] = {}  # by cluster: built and checked once per run
 
     def _instance_path(self, cluster: Cluster, template: PathTemplate, instance: datetime) -> str:
         return under_root(cluster_root(cluster), template.format(instance, self.zone))
@@ -70,7 +71,10 @@ class FilePuller:
         return self._instance_path(self.target, self.target_template, instance)
 
     def places(self, source: Source, instance: datetime) -> tuple[str, str]:
-        source_path = self._instance_path(source.cluster, data_template(self.feed, source.cluster), instance)
+        template = self._source_templates.get(source.cluster.name)
+        if template is None:
+            template = self._source_templates[source.cluster.name] = data_template(self.feed, source.cluster)
+        source_path = self._instance_path(source.cluster, template, instance)
         target_path = self.target_instance(instance)
         return source_path, join(target_path, source.partition) if source.partition else target_path
 

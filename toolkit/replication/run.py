@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType
+from toolkit.entities.model import Cluster, Feed, FeedCluster
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -102,6 +102,7 @@ class _Call:
     target: Cluster
     on_target: FeedCluster
     sources: list[Source]
+    every_source: list[Source]  # the feed's, for finishing an instance when only some are pulled
     settings: ReplicationSettings
     fs: FileSystem
     now: datetime
@@ -126,7 +127,8 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
                          "exports, copies and imports partitions; run it through entrypoints/replication.py.")
     else:
         puller = tables(feed, target, sources, fs, settings)
-    call = _Call(repo, feed, target, on_target, sources, settings, fs, now, run_id, nominal, puller)
+    every_source = sources if source is None else sources_of(repo, feed)
+    call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, now, run_id, nominal, puller)
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:
@@ -168,15 +170,10 @@ def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutco
     if instance is None or all(o.status == "SKIPPED" for o in outcomes):
         return result
     if all(outcome.status == "SUCCEEDED" for outcome in outcomes):
-        every_source = call.sources if len(call.sources) == _source_count(feed) else sources_of(call.repo, feed)
-        result.flag_written = puller.finish(instance, every_source, any(o.folder.published for o in outcomes))
+        result.flag_written = puller.finish(instance, call.every_source, any(o.folder.published for o in outcomes))
     result.record = record_path(call.target, "replication", feed.name, instance)
     write_record(call.fs, result.record, _record(call, result))
     return result
-
-
-def _source_count(feed: Feed) -> int:
-    return sum(1 for cluster in feed.clusters if cluster.type is FeedClusterType.SOURCE)
 
 
 def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:

@@ -37,6 +37,7 @@ class TablePuller:
                  fs: FileSystem, settings: ReplicationSettings, staged: str | None = None) -> None:
         self.spark, self.feed, self.target, self.fs, self.staged = spark, feed, target, fs, staged
         self._catalogs: dict[str, Catalog] = {}
+        self._found: dict[tuple[str, datetime], str] = {}  # source partitions' locations seen by missing()
         self.target_catalog = self._catalog(target)
         self.source_catalogs = {} if staged else {source.cluster.name: self._catalog(source.cluster)
                                                   for source in sources}
@@ -63,14 +64,17 @@ class TablePuller:
             return None if self.fs.exists(self.staged) else f"the export folder {self.staged} does not exist"
         mine = self._partitions(source, instance)[0]
         catalog = self.source_catalogs[source.cluster.name]
-        if catalog.partition_location(mine.database, mine.table, mine.spec) is not None:
+        location = catalog.partition_location(mine.database, mine.table, mine.spec)
+        if location is not None:
+            self._found[(source.cluster.name, instance)] = location  # pull() needs it next
             return None
         return f"the partition {mine.name} of {mine.qualified_table} does not exist in {catalog.description}"
 
     def pull(self, source: Source, instance: datetime) -> FolderOutcome:
         mine, theirs = self._partitions(source, instance)
         if self.staged is None:
-            here = self.source_catalogs[source.cluster.name].partition_location(mine.database, mine.table, mine.spec)
+            here = self._found.pop((source.cluster.name, instance), None) or self.source_catalogs[
+                source.cluster.name].partition_location(mine.database, mine.table, mine.spec)
             there = (self.target_catalog.partition_location(theirs.database, theirs.table, theirs.spec)
                      if self.target_catalog.table_exists(theirs.database, theirs.table) else None)
             if here is not None and there is not None:
