@@ -4,9 +4,10 @@ last), then import on the target (files moved into the partition's place, and on
 or switched in the target's metastore: readers never see half a partition).
 
 A partition whose files on the target are the source's (same relative paths, lengths and modification
-times; the copy keeps the source's mtimes) is up to date and left alone. With `staged`, the export is not
-made here: the folder an earlier `hive_export.py` on the source wrote is imported (for targets that cannot
-reach the source's metastore)."""
+times; the copy keeps the source's mtimes) is up to date and left alone. The import trusts the CRC32C
+checksums the copier computed while it wrote this run's export (sizes are checked all the same). With `staged`,
+the export is not made here: the folder an earlier `hive_export.py` on the source wrote is imported, its
+checksums read again (for targets that cannot reach the source's metastore)."""
 
 from __future__ import annotations
 
@@ -87,8 +88,10 @@ class TablePuller:
             copied = export_partition(self.spark, self.source_catalogs[source.cluster.name], self.fs, mine.database,
                                       mine.table, mine.spec, folder, feed=self.feed.name,
                                       cluster=source.cluster.name, instance_time=instance)
+        # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
+        # only a staged export, which came by a copy of someone else's, is read again for its checksums.
         imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database, theirs.table,
-                                    theirs.spec)
+                                    theirs.spec, checksums=self.staged is not None)
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
                              copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True)
 

@@ -44,7 +44,7 @@ public class TreeLister {
 
     public String list(String root) throws IOException {
         HashMap files = new HashMap();
-        char kind = collect(root, files);
+        char kind = collect(root, files, Names.NONE);
         if (kind != 'D') {
             return kind == 'F' ? "F" : "";
         }
@@ -62,17 +62,19 @@ public class TreeLister {
      * How many files `source` holds when `target` holds exactly the same files (relative paths, lengths and
      * modification times), else -1. Names in `ignoredTop` (NUL-separated) at the top of either tree, and
      * every file with a name (its own or a folder's) starting with one of `ignoredPrefixes` or ending with one
-     * of `ignoredSuffixes` (NUL-separated), are left out. The two trees are walked at once, on two threads.
+     * of `ignoredSuffixes` (NUL-separated), are left out: a left-out folder is not read at all. The two trees
+     * are walked at once, on two threads.
      */
     public long sameFiles(final String source, String target, String ignoredTop, String ignoredPrefixes,
                           String ignoredSuffixes) throws Exception {
+        final Names ignored = new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes);
         final HashMap sourceFiles = new HashMap();
         final char[] sourceKind = new char[1];
         final Exception[] failure = new Exception[1];
         Thread walker = new Thread(new Runnable() {
             public void run() {
                 try {
-                    sourceKind[0] = collect(source, sourceFiles);
+                    sourceKind[0] = collect(source, sourceFiles, ignored);
                 } catch (Exception e) {
                     failure[0] = e;
                 }
@@ -80,20 +82,12 @@ public class TreeLister {
         });
         walker.start();
         HashMap targetFiles = new HashMap();
-        char targetKind = collect(target, targetFiles);
+        char targetKind = collect(target, targetFiles, ignored);
         walker.join();
         if (failure[0] != null) {
             throw failure[0];
         }
-        if (sourceKind[0] != 'D' || targetKind != 'D') {
-            return -1;
-        }
-        String[] top = ignoredTop.isEmpty() ? new String[0] : ignoredTop.split(SEP);
-        String[] prefixes = ignoredPrefixes.isEmpty() ? new String[0] : ignoredPrefixes.split(SEP);
-        String[] suffixes = ignoredSuffixes.isEmpty() ? new String[0] : ignoredSuffixes.split(SEP);
-        drop(sourceFiles, top, prefixes, suffixes);
-        drop(targetFiles, top, prefixes, suffixes);
-        if (sourceFiles.size() != targetFiles.size()) {
+        if (sourceKind[0] != 'D' || targetKind != 'D' || sourceFiles.size() != targetFiles.size()) {
             return -1;
         }
         Iterator each = sourceFiles.entrySet().iterator();
@@ -108,36 +102,62 @@ public class TreeLister {
         return sourceFiles.size();
     }
 
-    private static void drop(HashMap files, String[] top, String[] prefixes, String[] suffixes) {
-        for (int i = 0; i < top.length; i++) {
-            files.remove(top[i]);
+    /** Names left out of a walk: some at the top only, and any starting or ending with given strings. */
+    private static final class Names {
+        static final Names NONE = new Names("", "", "");
+        private final String[] top;
+        private final String[] prefixes;
+        private final String[] suffixes;
+
+        Names(String top, String prefixes, String suffixes) {
+            this.top = split(top);
+            this.prefixes = split(prefixes);
+            this.suffixes = split(suffixes);
         }
-        if (prefixes.length == 0 && suffixes.length == 0) {
-            return;
+
+        private static String[] split(String joined) {
+            return joined.isEmpty() ? new String[0] : joined.split(SEP);
         }
-        Iterator each = files.keySet().iterator();
-        while (each.hasNext()) {
-            String[] names = ((String) each.next()).split("/");
-            boolean hit = false;
-            for (int n = 0; n < names.length && !hit; n++) {
-                for (int i = 0; i < prefixes.length && !hit; i++) {
-                    hit = names[n].startsWith(prefixes[i]);
-                }
-                for (int i = 0; i < suffixes.length && !hit; i++) {
-                    hit = names[n].endsWith(suffixes[i]);
+
+        boolean ignored(String name, boolean atTop) {
+            for (int i = 0; atTop && i < top.length; i++) {
+                if (top[i].equals(name)) {
+                    return true;
                 }
             }
-            if (hit) {
-                each.remove();
+            for (int i = 0; i < prefixes.length; i++) {
+                if (name.startsWith(prefixes[i])) {
+                    return true;
+                }
             }
+            for (int i = 0; i < suffixes.length; i++) {
+                if (name.endsWith(suffixes[i])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether a relative path is left out: its first name at the top, or any of its names anywhere. */
+        boolean ignoredPath(String relative) {
+            String[] names = relative.split("/");
+            for (int n = 0; n < names.length; n++) {
+                if (ignored(names[n], n == 0)) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
-    /** Fills `files` (relative path -> {length, mtime}); answers 'D' for a directory, 'F' a file, '-' nothing. */
-    private char collect(String root, HashMap files) throws IOException {
+    /**
+     * Fills `files` (relative path -> {length, mtime}) with the files `ignored` does not leave out; answers
+     * 'D' for a directory, 'F' a file, '-' nothing.
+     */
+    private char collect(String root, HashMap files, Names ignored) throws IOException {
         boolean local = root.startsWith("file:///");
         if (local && localByNio) {
-            return collectLocal(Paths.get(URI.create(root)), files);
+            return collectLocal(Paths.get(URI.create(root)), files, ignored);
         }
         Path path = new Path(root);
         FileSystem fs;
@@ -159,16 +179,19 @@ public class TreeLister {
         if (!prefix.endsWith("/")) {
             prefix = prefix + "/";
         }
-        RemoteIterator each = fs.listFiles(path, true);
+        boolean filtered = ignored != Names.NONE;
+        RemoteIterator each = fs.listFiles(path, true);  // one recursive listing: HDFS answers it in batches
         while (each.hasNext()) {
             LocatedFileStatus file = (LocatedFileStatus) each.next();
-            String full = file.getPath().toUri().getPath();
-            files.put(full.substring(prefix.length()), new long[] {file.getLen(), file.getModificationTime()});
+            String relative = file.getPath().toUri().getPath().substring(prefix.length());
+            if (!filtered || !ignored.ignoredPath(relative)) {
+                files.put(relative, new long[] {file.getLen(), file.getModificationTime()});
+            }
         }
         return 'D';
     }
 
-    private static char collectLocal(java.nio.file.Path root, HashMap files) throws IOException {
+    private static char collectLocal(java.nio.file.Path root, HashMap files, Names ignored) throws IOException {
         if (!Files.exists(root, FOLLOW)) {
             return '-';
         }
@@ -191,11 +214,15 @@ public class TreeLister {
                 Iterator each = children.iterator();
                 while (each.hasNext()) {
                     java.nio.file.Path child = (java.nio.file.Path) each.next();
+                    String name = child.getFileName().toString();
+                    if (ignored.ignored(name, prefix.isEmpty())) {
+                        continue;
+                    }
                     BasicFileAttributes attributes = secure != null
                         ? ((BasicFileAttributeView) secure.getFileAttributeView(
                               child.getFileName(), BasicFileAttributeView.class, FOLLOW)).readAttributes()
                         : (BasicFileAttributes) Files.readAttributes(child, BasicFileAttributes.class, FOLLOW);
-                    String relative = prefix + child.getFileName().toString();
+                    String relative = prefix + name;
                     if (attributes.isDirectory()) {
                         folders.add(child);
                         prefixes.add(relative + "/");
