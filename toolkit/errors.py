@@ -23,3 +23,15 @@ class WaitingError(ToolkitError):
     """A required input is not there yet (a partition, an instance): call again later (exit 3)."""
 
     exit_code = 3
+
+
+class SkippedError(ToolkitError):
+    """Nothing to do: outside validity, suspended, or already succeeded (exit 4); the scheduler goes on."""
+
+    exit_code = 4
+
+
+class BlockedError(ToolkitError):
+    """Safemode, an instance locked by a live run, or `parallel` reached (exit 5): call again later."""
+
+    exit_code = 5

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entrypoint import common_parser, run
 from toolkit.runtime.session import build_session
@@ -61,13 +62,17 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     repo = ConfigRepo.load(args.repo)
     feed = repo.feed(args.feed)
     target, _ = target_of(repo, feed, args.target)
-    sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
+    sources = sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
     status.update(target=target.name, source=args.source)
     is_table = feed.table_on(target.name) is not None
     if args.staged and not is_table:
         raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
     staged = directory_uri(args.staged, target, "--staged") if args.staged else None
     spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target, hive=is_table)
+    fs = HadoopFileSystem(spark)
+    require_running_allowed(fs, target, "feed", feed.name)
+    for source in sources:
+        require_no_safemode(fs, source.cluster)
     pullers: list[TablePuller] = []
 
     def tables(*arguments: Any) -> TablePuller:
@@ -75,7 +80,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         return pullers[-1]
 
     try:
-        result = run_replication(repo, feed.name, target.name, nominal, HadoopFileSystem(spark), now=now,
+        result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
                                  source=args.source, window=window, run_id=str(status["run_id"]), tables=tables)
     finally:
         for puller in pullers:

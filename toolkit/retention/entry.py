@@ -7,6 +7,7 @@ import argparse
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.grids import require_on_cluster
+from toolkit.ledger.switches import require_running_allowed
 from toolkit.runtime.entrypoint import common_parser, run
 from toolkit.runtime.session import build_session
 
@@ -34,9 +35,11 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None
     spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table)
+    fs = HadoopFileSystem(spark)
+    require_running_allowed(fs, cluster, "feed", feed.name)
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
     try:
-        result = run_retention(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), catalog=catalog,
+        result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,
                                dry_run=args.dry_run, run_id=str(status["run_id"]))
     finally:
         if catalog is not None:

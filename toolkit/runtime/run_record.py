@@ -8,15 +8,13 @@ import json
 from datetime import datetime
 
 from toolkit.entities.model import Cluster
-from toolkit.instances.feed_locations import under_root
+from toolkit.ledger.layout import instance_key, working_root
 from toolkit.storage.filesystem import FileSystem
 
 
 def record_path(cluster: Cluster, action: str, feed: str, t: datetime) -> str:
     """Under `working` (or `staging` when the cluster has no working location); ':' is not allowed in HDFS names."""
-    folder = cluster.location("working") or cluster.location("staging") or "/feed-toolkit/working"
-    name = f"{t:%Y%m%dT%H%MZ}.json"
-    return under_root(cluster.write_endpoint or "", f"{folder.rstrip('/')}/{action}/{feed}/{name}")
+    return f"{working_root(cluster)}/{action}/{feed}/{instance_key(t)}.json"
 
 
 def write_record(fs: FileSystem, path: str, record: dict[str, object]) -> None:

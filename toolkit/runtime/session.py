@@ -30,4 +30,17 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False) -> SparkS
         builder = builder.enableHiveSupport()
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("WARN")
+    _quiet(session, _NOISY_LOGGERS)
     return session
+
+
+# Warnings Spark logs with a stack trace for normal use: a path glob read by SQL (`json.`/a/{00,01}``)
+# makes the file sink look for a metadata folder named like the glob.
+_NOISY_LOGGERS = ("org.apache.spark.sql.execution.streaming.sinks.FileStreamSink",)
+
+
+def _quiet(session: SparkSession, loggers: tuple[str, ...]) -> None:
+    jvm = session.sparkContext._jvm  # type: ignore[attr-defined]
+    level = jvm.org.apache.logging.log4j.Level.ERROR
+    for name in loggers:
+        jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(name, level)

@@ -8,7 +8,8 @@ import os
 import tempfile
 from pathlib import Path
 
-EXIT_CODES = {"SUCCEEDED": 0, "DRY_RUN": 0, "FAILED": 1, "INVALID": 2, "WAITING": 3, "SKIPPED": 4, "BLOCKED": 5}
+EXIT_CODES = {"SUCCEEDED": 0, "DRY_RUN": 0, "FAILED": 1, "TIMEDOUT": 1, "INVALID": 2, "WAITING": 3, "SKIPPED": 4,
+              "BLOCKED": 5}
 STATUS_OF_EXIT = {0: "SUCCEEDED", 1: "FAILED", 2: "INVALID", 3: "WAITING", 4: "SKIPPED", 5: "BLOCKED"}
 
 

@@ -1,5 +1,8 @@
 """The files below a directory with their paths relative to it (`FileSystem.list_files`: one call for the
-whole tree on the Hadoop file system), optionally skipping names (hidden files, staging folders) at any depth."""
+whole tree on the Hadoop file system), optionally skipping names (hidden files, staging folders) at any depth.
+
+`data_files` are the files readers read: Hive's and Spark's (and Hadoop's FileInputFormat's) rule hides every
+name starting with `_` or `.` (`_SUCCESS`, `_temporary`, `.crc` side files, staging folders)."""
 
 from __future__ import annotations
 
@@ -34,3 +37,12 @@ def files_below(fs: FileSystem, root: str, skip: Callable[[str], bool] | None = 
 
 def join(directory: str, relative_path: str) -> str:
     return normalize_uri(directory).rstrip("/") + "/" + relative_path
+
+
+def hidden(name: str) -> bool:
+    return name.startswith(("_", "."))
+
+
+def data_files(fs: FileSystem, root: str) -> list[TreeFile]:
+    """The visible files below `root`, sorted by relative path; [] when `root` does not exist."""
+    return files_below(fs, root, skip=hidden)

@@ -8,6 +8,7 @@ import argparse
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
 from toolkit.runtime.entrypoint import common_parser, run
 
@@ -38,8 +39,10 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     destination = directory_uri(args.to, cluster, "--to")
     status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
     spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True)
+    fs = HadoopFileSystem(spark)
+    require_running_allowed(fs, cluster, "feed", feed.name)
     with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        result = export_partition(spark, catalog, HadoopFileSystem(spark), partition.database, partition.table,
+        result = export_partition(spark, catalog, fs, partition.database, partition.table,
                                   partition.spec, destination, feed=feed.name, cluster=cluster.name,
                                   instance_time=nominal)
     status.update(status="SUCCEEDED", to=result.directory, export_id=result.export_id, **result.counters())
@@ -82,6 +85,7 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     status.update(cluster=cluster.name, source=source)
     spark = build_session(f"toolkit-hive-import-{feed.name}-{cluster.name}", cluster, hive=True)
     fs = HadoopFileSystem(spark)
+    require_running_allowed(fs, cluster, "feed", feed.name)
     metadata = read_export(fs, source)
     if metadata.feed is not None and metadata.feed != feed.name:
         raise UsageError(f"{source} holds an export of the feed '{metadata.feed}', not of '{feed.name}': give the "

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 from toolkit.errors import WaitingError
 from toolkit.replication.hive.copying import CopyTask, copy_files
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportedFile, ExportMetadata
-from toolkit.replication.hive.tree import data_files, join
 from toolkit.storage.catalog import Catalog, TableType, full_spec, partition_name
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+from toolkit.storage.tree import data_files, join
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -34,9 +34,9 @@ from toolkit.replication.hive.compat import describe_differences, differences
 from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
 from toolkit.replication.hive.export import is_export_leftover
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
-from toolkit.replication.hive.tree import data_files, join
 from toolkit.storage.catalog import Catalog, TableDescription, TableType, describe_spec, full_spec, partition_name
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+from toolkit.storage.tree import data_files, join
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

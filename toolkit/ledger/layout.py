@@ -1,0 +1,100 @@
+"""Where each ledger record lives under a cluster's working location; the one place that knows the names.
+
+    <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/instance.json     the instance's current state
+    <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/attempt-001.json  one per attempt
+    <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/lock.<n>          the instance's lease lock
+    <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
+    <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
+    <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<run id>.json           a published feed instance
+    <working>/ledger/control/safemode                                       present: every action exits 5
+    <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
+
+Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from toolkit.entities.model import Cluster
+from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import under_root
+
+DEFAULT_WORKING = "/feed-toolkit/working"
+_KEY = re.compile(r"^([0-9]{4})([0-9]{2})([0-9]{2})T([0-9]{2})([0-9]{2})Z$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def working_root(cluster: Cluster) -> str:
+    """The cluster's `working` location (else `staging`, else /feed-toolkit/working) under its root."""
+    if cluster.write_endpoint is None:
+        raise UsageError(f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the "
+                         "root of its file system, where the toolkit keeps its run records and ledger.")
+    folder = cluster.location("working") or cluster.location("staging") or DEFAULT_WORKING
+    return under_root(cluster.write_endpoint, folder.rstrip("/"))
+
+
+def instance_key(t: datetime) -> str:
+    """`2026-11-21T10:00Z` -> `20261121T1000Z`: a file name that sorts by time."""
+    return f"{t.astimezone(UTC):%Y%m%dT%H%MZ}"
+
+
+def parse_instance_key(name: str) -> datetime | None:
+    """The time an instance folder stands for, or None for a name that is not one."""
+    match = _KEY.match(name)
+    if match is None:
+        return None
+    try:
+        return datetime(*(int(g) for g in match.groups()), tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _safe(name: str, what: str) -> str:
+    """Entity names become folder names: refuse anything that could climb out of the ledger."""
+    if not _NAME.match(name) or ".." in name:
+        raise UsageError(f"The {what} name {name!r} cannot name a ledger folder: use letters, digits, '_', '-', '.'.")
+    return name
+
+
+@dataclass(frozen=True)
+class LedgerLayout:
+    """The ledger of one cluster: `root` is `<cluster root>/<working>/ledger`."""
+
+    root: str
+
+    @classmethod
+    def of(cls, cluster: Cluster) -> LedgerLayout:
+        return cls(working_root(cluster) + "/ledger")
+
+    def process_folder(self, process: str) -> str:
+        return f"{self.root}/processes/{_safe(process, 'process')}"
+
+    def instance_folder(self, process: str, t: datetime) -> str:
+        return f"{self.process_folder(process)}/{instance_key(t)}"
+
+    def instance_record(self, process: str, t: datetime) -> str:
+        return f"{self.instance_folder(process, t)}/instance.json"
+
+    def attempt_record(self, process: str, t: datetime, attempt: int) -> str:
+        return f"{self.instance_folder(process, t)}/attempt-{attempt:03d}.json"
+
+    def late_checks(self, process: str, t: datetime) -> str:
+        return f"{self.instance_folder(process, t)}/late-checks.json"
+
+    def slots_folder(self, process: str) -> str:
+        return f"{self.process_folder(process)}/slots"
+
+    def event_folder(self, feed: str, t: datetime) -> str:
+        return f"{self.root}/events/{_safe(feed, 'feed')}/{instance_key(t)}"
+
+    def event_record(self, feed: str, t: datetime, run_id: str) -> str:
+        return f"{self.event_folder(feed, t)}/{_safe(run_id, 'run id')}.json"
+
+    def safemode(self) -> str:
+        return f"{self.root}/control/safemode"
+
+    def suspended(self, kind: str, name: str) -> str:
+        return f"{self.root}/control/suspended/{_safe(kind, 'entity kind')}/{_safe(name, kind)}"

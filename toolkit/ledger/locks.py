@@ -1,0 +1,191 @@
+"""Lease locks on a plain file system: exactly one holder, and a killed holder's lock taken over once its
+lease has expired.
+
+A lock `name` in a folder is a series of generation files `name.0`, `name.1`, ...; the highest one is the
+lock. Each holds a lease: who holds it, until when (wall clock, renewed while the holder runs), and whether it
+was released. Taking the lock is creating the next generation exclusively (`create_exclusive`, which fails
+when the file exists), so of two callers exactly one wins, whether the lock was free, released, or left by a
+killed run whose lease expired. The winner deletes the older generations. A holder that finds a higher
+generation than its own when renewing has lost the lock (it was too slow to renew) and must not publish.
+
+An empty generation file is a creator killed between create and write (or one writing right now): it counts
+as held until a lease's length after its modification time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from toolkit.ledger.records import CorruptRecordError, wall_clock_stamp
+from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
+
+HELD, RELEASED = "HELD", "RELEASED"
+
+
+@dataclass(frozen=True)
+class Lease:
+    """What a lock generation says: its holder (run id, host and pid), the real instant it expires
+    (seconds since the epoch), and free-form details (the instance, the attempt) for `toolkit running`."""
+
+    run_id: str
+    holder: str
+    expires: float
+    state: str = HELD
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def live(self, now: float) -> bool:
+        return self.state == HELD and self.expires > now
+
+    @property
+    def expires_text(self) -> str:
+        return wall_clock_stamp(self.expires)
+
+
+@dataclass(frozen=True)
+class Acquired:
+    """The outcome of `try_acquire`: `taken` or not; `holder` is the live lease that refused us; `previous` is the
+    expired lease of a killed run we took over (its attempt is then recorded as KILLED)."""
+
+    taken: bool
+    holder: Lease | None = None
+    previous: Lease | None = None
+
+
+def holder_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class LeaseLock:
+    """One lock: generation files `<folder>/<name>.<n>`. `clock` gives real seconds since the epoch."""
+
+    def __init__(self, fs: FileSystem, folder: str, name: str, lease_seconds: float,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.fs, self.folder, self.name = fs, folder.rstrip("/"), name
+        self.lease_seconds, self.clock = lease_seconds, clock
+        self.generation: int | None = None  # ours, while we hold it
+        self.lease: Lease | None = None
+
+    def _path(self, generation: int) -> str:
+        return f"{self.folder}/{self.name}.{generation}"
+
+    def generations(self, listing: list[FileStatus] | None = None) -> list[tuple[int, FileStatus]]:
+        """Our generation files, oldest first; `listing` is the folder's listing when the caller has it."""
+        if listing is None:
+            listing = self.fs.list(self.folder) if self.fs.exists(self.folder) else []
+        found = []
+        prefix = self.name + "."
+        for status in listing:
+            suffix = status.name[len(prefix):] if status.name.startswith(prefix) else ""
+            if suffix.isdigit() and not status.is_dir:
+                found.append((int(suffix), status))
+        return sorted(found, key=lambda item: item[0])
+
+    def read(self, generation: int, status: FileStatus) -> Lease | None:
+        """The lease in one generation file; None when the file is gone. An empty file (its creator killed before
+        writing, or writing now) holds for a lease's length after its modification time."""
+        path = self._path(generation)
+        try:
+            data = self.fs.read(path)
+        except StorageError:
+            if not self.fs.exists(path):
+                return None
+            raise
+        if not data:
+            return Lease(run_id="unknown", holder="a run killed while taking the lock",
+                         expires=status.modification_time / 1000 + self.lease_seconds)
+        try:
+            document = json.loads(data.decode("utf-8"))
+            return Lease(run_id=str(document["run_id"]), holder=str(document["holder"]),
+                         expires=float(document["expires"]), state=str(document["state"]),
+                         details=dict(document.get("details") or {}))
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError) as err:
+            raise CorruptRecordError(path, f"not a lock lease: {err}") from None
+
+    def current(self, listing: list[FileStatus] | None = None) -> Lease | None:
+        """The lock's lease (its highest generation), or None when it was never taken."""
+        for generation, status in reversed(self.generations(listing)):
+            lease = self.read(generation, status)
+            if lease is not None:
+                return lease
+        return None
+
+    def try_acquire(self, run_id: str, details: dict[str, Any] | None = None) -> Acquired:
+        found = self.generations()
+        now = self.clock()
+        previous: Lease | None = None
+        if found:
+            generation, status = found[-1]
+            lease = self.read(generation, status)
+            if lease is not None and lease.live(now):
+                return Acquired(False, holder=lease)
+            previous = lease if lease is not None and lease.state == HELD else None
+            following = generation + 1
+        else:
+            following = 0
+        lease = Lease(run_id=run_id, holder=holder_name(), expires=now + self.lease_seconds,
+                      details=dict(details or {}))
+        if not self.fs.create_exclusive(self._path(following), _encode(lease)):
+            return Acquired(False, holder=self.current())  # another caller won this generation
+        self.generation, self.lease = following, lease
+        for generation, _ in found:
+            self.fs.delete(self._path(generation), recursive=False)
+        return Acquired(True, previous=previous)
+
+    def still_ours(self) -> bool:
+        """No later generation exists: nobody took the lock over while we held it."""
+        return self.generation is not None and all(g <= self.generation for g, _ in self.generations())
+
+    def renew(self) -> bool:
+        """Push the lease's expiry a lease's length ahead; False (and nothing written) when we lost the lock."""
+        if self.generation is None or self.lease is None or not self.still_ours():
+            return False
+        self.lease = replace(self.lease, expires=self.clock() + self.lease_seconds)
+        self.fs.write_atomically(self._path(self.generation), _encode(self.lease))
+        return True
+
+    def release(self) -> None:
+        """Mark our generation released (the next caller takes the following one); a lost lock is left alone."""
+        if self.generation is not None and self.lease is not None and self.still_ours():
+            self.fs.write_atomically(self._path(self.generation), _encode(replace(self.lease, state=RELEASED)))
+        self.generation, self.lease = None, None
+
+
+def _encode(lease: Lease) -> bytes:
+    document = asdict(lease)
+    document["expires_at"] = lease.expires_text
+    return (json.dumps(document, sort_keys=True) + "\n").encode()
+
+
+class LeaseKeeper:
+    """Renews locks in a background thread every third of their lease while a run works, so that only a killed
+    run's lease expires. `lost` is set when a renewal finds the lock taken over: the run must not publish."""
+
+    def __init__(self, locks: Sequence[LeaseLock], interval: float) -> None:
+        self.locks, self.interval = list(locks), interval
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._renew_until_stopped, name="lease-keeper", daemon=True)
+
+    def __enter__(self) -> LeaseKeeper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _renew_until_stopped(self) -> None:
+        while not self._stop.wait(self.interval):
+            for lock in self.locks:
+                try:
+                    if not lock.renew():
+                        self.lost.set()
+                except StorageError:
+                    pass  # the next renewal tries again; the lease is three intervals long

@@ -1,0 +1,201 @@
+"""The ledger's records and their JSON form. Reading one checks its shape: a record that does not parse is
+reported with its path and the run refuses to go on (it never guesses what a damaged record meant).
+
+- `AttemptRecord`: one try of a process instance (a first run, a retry, a late rerun), with what it read
+  (input instances and their fingerprints), what it published, its counters and its error.
+- `InstanceRecord`: the instance's current state, rewritten at each step: what `toolkit status` shows.
+- `DatasetEvent`: one published feed instance, the trace data-aware consumers and lineage read.
+- `LateCheck`: one late-data check of a succeeded instance, so a frequent `--sweep` does only the due work.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from datetime import UTC, datetime
+from typing import Any
+
+from toolkit.errors import ToolkitError
+
+# Every status an instance or an attempt can have (DESIGN.md, `toolkit status`).
+STATUSES = ("WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
+FINAL_STATUSES = ("SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
+ATTEMPT_KINDS = ("RUN", "LATE_RERUN")
+CHECK_RESULTS = ("UNCHANGED", "CHANGED")
+
+
+class CorruptRecordError(ToolkitError):
+    """A ledger file that does not parse (exit 1): named with its path; the run refuses rather than guesses."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"The ledger record {path} is damaged ({why}): the run refuses to guess its content; "
+                         "check it, then repair or delete that file and call again.")
+        self.path = path
+
+
+def wall_clock_stamp(seconds: float) -> str:
+    """Real instants in records (start, end, lease) to the second: `2026-11-21T10:00:05Z`."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse_stamp(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    for pattern in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"):
+        try:
+            datetime.strptime(value, pattern)
+            return True
+        except ValueError:
+            continue
+    return False
+
+
+# The type each field must have in JSON: "str", "str?" (or null), "int", "float", "list", "dict", "stamp"
+# (a time), "stamp?", or a tuple of allowed values.
+_Shape = Mapping[str, Any]
+
+
+def _check(document: Any, shape: _Shape, path: str) -> dict[str, Any]:
+    if not isinstance(document, dict):
+        raise CorruptRecordError(path, "it is not a JSON object")
+    for name, expected in shape.items():
+        if name not in document:
+            raise CorruptRecordError(path, f"the field '{name}' is missing")
+        value = document[name]
+        optional = isinstance(expected, str) and expected.endswith("?")
+        kind = expected[:-1] if optional else expected
+        if optional and value is None:
+            continue
+        ok = {
+            "str": lambda v: isinstance(v, str),
+            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+            "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+            "list": lambda v: isinstance(v, list),
+            "dict": lambda v: isinstance(v, dict),
+            "stamp": _parse_stamp,
+        }[kind](value) if isinstance(kind, str) else value in kind
+        if not ok:
+            wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else f"a {kind}"
+            raise CorruptRecordError(path, f"the field '{name}' is {value!r}, not {wanted}")
+    return document
+
+
+def record_time(text: str) -> datetime:
+    """The instance time a record names (`time`, always `yyyy-MM-ddTHH:mmZ`)."""
+    return datetime.strptime(text, "%Y-%m-%dT%H:%MZ").replace(tzinfo=UTC)
+
+
+def parse_json(data: bytes, path: str) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CorruptRecordError(path, f"not valid JSON: {err}") from None
+
+
+def to_json(record: Any) -> bytes:
+    return (json.dumps(asdict(record), indent=2, sort_keys=True, default=str) + "\n").encode()
+
+
+def _from(cls: Any, document: Mapping[str, Any]) -> Any:
+    names = {f.name for f in fields(cls)}
+    return cls(**{name: value for name, value in document.items() if name in names})
+
+
+@dataclass(frozen=True)
+class AttemptRecord:
+    process: str
+    cluster: str
+    time: str
+    attempt: int
+    run_id: str
+    kind: str
+    status: str
+    started: str
+    ended: str | None = None
+    error: str | None = None
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    outputs: list[dict[str, Any]] = field(default_factory=list)
+    counters: dict[str, Any] = field(default_factory=dict)
+
+    SHAPE = {"process": "str", "cluster": "str", "time": "stamp", "attempt": "int", "run_id": "str",
+             "kind": ATTEMPT_KINDS, "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
+             "inputs": "list", "outputs": "list", "counters": "dict"}
+
+    @classmethod
+    def parse(cls, data: bytes, path: str) -> AttemptRecord:
+        return _from(cls, _check(parse_json(data, path), cls.SHAPE, path))
+
+
+@dataclass(frozen=True)
+class InstanceRecord:
+    """`inputs` holds what the last successful attempt read (with fingerprints): what late data is measured
+    against. `missing` lists the input instances a WAITING instance waits for."""
+
+    process: str
+    cluster: str
+    time: str
+    status: str
+    attempts: int
+    run_id: str | None
+    updated: str
+    started: str | None = None
+    ended: str | None = None
+    error: str | None = None
+    missing: list[str] = field(default_factory=list)
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    outputs: list[dict[str, Any]] = field(default_factory=list)
+    succeeded: str | None = None
+
+    SHAPE = {"process": "str", "cluster": "str", "time": "stamp", "status": STATUSES, "attempts": "int",
+             "run_id": "str?", "updated": "stamp", "started": "stamp?", "ended": "stamp?", "error": "str?",
+             "missing": "list", "inputs": "list", "outputs": "list", "succeeded": "stamp?"}
+
+    @classmethod
+    def parse(cls, data: bytes, path: str) -> InstanceRecord:
+        return _from(cls, _check(parse_json(data, path), cls.SHAPE, path))
+
+    @property
+    def nominal(self) -> datetime:
+        return record_time(self.time)
+
+
+@dataclass(frozen=True)
+class DatasetEvent:
+    feed: str
+    cluster: str
+    time: str
+    run_id: str
+    producer: str
+    location: str
+    published: str
+
+    SHAPE = {"feed": "str", "cluster": "str", "time": "stamp", "run_id": "str", "producer": "str",
+             "location": "str", "published": "stamp"}
+
+    @classmethod
+    def parse(cls, data: bytes, path: str) -> DatasetEvent:
+        return _from(cls, _check(parse_json(data, path), cls.SHAPE, path))
+
+
+@dataclass(frozen=True)
+class LateCheck:
+    """`at` is the check's own nominal time (`late_check.py --time`); `changed` names the late inputs."""
+
+    at: str
+    result: str
+    changed: list[str] = field(default_factory=list)
+    run_id: str | None = None
+
+    SHAPE = {"at": "stamp", "result": CHECK_RESULTS, "changed": "list", "run_id": "str?"}
+
+
+def parse_late_checks(data: bytes, path: str) -> list[LateCheck]:
+    document = parse_json(data, path)
+    if not isinstance(document, list):
+        raise CorruptRecordError(path, "it is not a JSON list of checks")
+    return [_from(LateCheck, _check(item, LateCheck.SHAPE, path)) for item in document]
+
+
+def late_checks_json(checks: list[LateCheck]) -> bytes:
+    return (json.dumps([asdict(check) for check in checks], indent=2, sort_keys=True) + "\n").encode()

@@ -1,0 +1,156 @@
+"""The process entrypoint's body: arguments, the cheap checks before Spark starts (repo, instance, workflow
+file), the session, then one instance or a window of them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.entities.model import Order
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError, SkippedError, UsageError
+from toolkit.instances.grids import process_grid
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.runtime.entrypoint import common_parser, run
+
+if TYPE_CHECKING:
+    from toolkit.process_runner.runner import InstanceResult, ProcessRunner
+
+# The status of a window is its instances' worst.
+_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "BLOCKED", "TIMEDOUT", "FAILED")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser(
+        "process",
+        "Run one instance of a process: wait for its inputs, run its workflow (pyspark, spark-sql or hive) with "
+        "the resolved inputs and outputs, retry by its policy, publish the outputs atomically and record it in "
+        "the ledger. Exit 0 done, 1 failed or timed out, 2 bad call, 3 still waiting for inputs, 4 skipped "
+        "(outside validity, suspended, already succeeded), 5 blocked (safemode, locked, `parallel` reached).",
+        time_help="The instance's nominal time yyyy-MM-ddTHH:mmZ (UTC); default: the process's latest instance "
+                  "at or before now.")
+    parser.add_argument("--process", required=True, help="The process to run.")
+    parser.add_argument("--cluster", required=True, help="The cluster it runs on (one of the process's clusters).")
+    parser.add_argument("--from", dest="window_from", metavar="FIRST",
+                        help="Run every instance from FIRST to --to that has not succeeded, in the process's "
+                             "`order` (FIFO oldest first, LIFO newest first, LAST_ONLY the newest only).")
+    parser.add_argument("--to", dest="window_to", metavar="LAST", help="The last instance of the --from window.")
+    parser.add_argument("--force", action="store_true", help="Run an instance that succeeded already again.")
+    parser.add_argument("--wait", action=argparse.BooleanOptionalAction, default=True,
+                        help="While required inputs are missing, poll (10 s, doubling to 5 min) until the process "
+                             "timeout (default); --no-wait exits 3 at once, listing them.")
+    parser.add_argument("--max-wait", type=float, metavar="SECONDS",
+                        help="Poll at most this long, then exit 3 (the scheduler calls again later).")
+    parser.add_argument("--max-retry-delay", type=float, metavar="SECONDS",
+                        help="Cap each pause between attempts (the retry policy's delay), e.g. when rerunning by hand.")
+    parser.add_argument("--explain", action="store_true",
+                        help="Print the resolution (each input instance, its path, available or not) and exit.")
+    parser.add_argument("--now", help="The current time timeouts are measured against (yyyy-MM-ddTHH:mmZ), "
+                                      "advancing with real time; default: the wall clock. For reruns and tests.")
+    parser.add_argument("--lease", type=float, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+                        help=f"Lease of the instance lock, renewed every third of it; a killed run's lock is taken "
+                             f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.ledger.store import Ledger
+    from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
+    from toolkit.runtime.session import build_session
+    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    if (args.window_from is None) != (args.window_to is None):
+        raise UsageError("Give both --from and --to for a window of instances, or neither.")
+    if args.lease <= 0:
+        raise UsageError("--lease must be a positive number of seconds.")
+    repo = ConfigRepo.load(args.repo)
+    process, cluster = repo.process(args.process), repo.cluster(args.cluster)
+    grid = process_grid(process, cluster.name)
+    clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
+    window = _window(args, grid) if args.window_from else None
+    nominal = None
+    if window is None:
+        nominal = parse_timestamp(args.time, "--time") if args.time else grid.at_or_before(clock.now())
+        if nominal is None:
+            raise SkippedError(f"The process '{process.name}' has no instance on cluster '{cluster.name}' before now.")
+        status["time"] = format_timestamp(nominal)
+    status["cluster"] = cluster.name
+    options = RunOptions(force=args.force, wait=args.wait, max_wait=args.max_wait,
+                         max_retry_delay=args.max_retry_delay)
+    tables = process.workflow.engine.value == "hive" or any(
+        repo.feed(item.feed).table_on(cluster.name) is not None for item in (*process.inputs, *process.outputs))
+    spark = build_session(f"toolkit-process-{process.name}-{cluster.name}", cluster, hive=tables)
+    fs = HadoopFileSystem(spark)
+    catalogs = []
+
+    def catalog():  # type: ignore[no-untyped-def]
+        if not catalogs:
+            catalogs.append(catalog_for(spark, cluster.registry_endpoint))
+        return catalogs[0]
+
+    ledger = Ledger.of(fs, cluster, lease_seconds=args.lease)
+    runner = ProcessRunner(repo, process.name, cluster.name, fs, ledger, spark=spark, catalog=catalog, clock=clock,
+                           run_id=str(status["run_id"]), options=options)
+    try:
+        if args.explain:
+            assert nominal is not None
+            runner.check_time(nominal)
+            print(json.dumps(runner.plan(nominal).to_json(), indent=2))
+            status["status"] = "SUCCEEDED"
+            return status
+        if window is None:
+            assert nominal is not None
+            result = runner.run(nominal)
+            _report(result, status)
+            return status
+        results = _run_window(runner, window, process.order)
+    finally:
+        for opened in catalogs:
+            opened.close()
+    status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
+                           for r in results]
+    status["status"] = max((r.status for r in results), key=_SEVERITY.index, default="SKIPPED")
+    return status
+
+
+def _window(args: argparse.Namespace, grid) -> list[datetime]:  # type: ignore[no-untyped-def]
+    first, last = parse_timestamp(args.window_from, "--from"), parse_timestamp(args.window_to, "--to")
+    if first > last:
+        raise UsageError("--from is after --to: give the window's first instance, then its last.")
+    return list(grid.between(first, last))
+
+
+def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> list[InstanceResult]:
+    from toolkit.process_runner.runner import InstanceResult
+
+    done = runner.ledger.instances(runner.process.name, times)
+    todo = [t for t in times if t not in done or done[t].status != "SUCCEEDED" or runner.options.force]
+    if order is Order.LIFO:
+        todo.reverse()
+    elif order is Order.LAST_ONLY:
+        todo = todo[-1:]
+    results = []
+    for t in todo:
+        try:
+            result = runner.run(t)
+        except (BlockedError, SkippedError) as err:
+            result = InstanceResult(t, "BLOCKED" if isinstance(err, BlockedError) else "SKIPPED", str(err))
+        print(f"process: {format_timestamp(t)} {result.status}" + (f": {result.reason}" if result.reason else ""))
+        results.append(result)
+    return results
+
+
+def _report(result: InstanceResult, status: dict[str, object]) -> None:
+    if result.reason:
+        print(f"process: {result.reason}.")
+    status.update(status=result.status, record=result.record, missing=result.missing or None,
+                  outputs=[o.get("path") for o in result.outputs], **result.counters())
+
+
+def main() -> int:
+    return run("process", _parser(), _body)
+

@@ -1,0 +1,101 @@
+"""A process instance's inputs, resolved against what exists: each input's window of feed instances (EL
+windows on the feed's grid), each instance available or not, with its fingerprint.
+
+`latest(n)` and `future(n, limit)` pick among the instances that exist: instances are probed in chunks,
+backwards from the nominal time for `latest` (until the window resolves, or the feed's first instance) and
+forwards for `future` (its limit), so a feed with years of history is never listed whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.el.expressions import Expression, parse_expression
+from toolkit.el.grid import InstanceGrid
+from toolkit.el.resolution import resolve_window
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Feed, Input
+from toolkit.instances.feed_locations import FeedLocations
+from toolkit.process_runner.availability import InstanceState
+
+# Instances probed per round trip when `latest`/`future` look for the instances that exist.
+PROBE_CHUNK = 96
+# How far ahead `future(n, limit)` looks at most, in instances (its limit is usually a handful).
+FUTURE_PROBE = 384
+
+Probe = Callable[[Sequence[datetime]], Mapping[datetime, InstanceState]]
+
+
+@dataclass(frozen=True)
+class ResolvedInput:
+    """One input of a process instance: its feed, its window's instances (oldest first) and their states."""
+
+    name: str
+    feed: Feed
+    where: FeedLocations
+    optional: bool
+    states: tuple[InstanceState, ...]
+
+    @property
+    def is_table(self) -> bool:
+        return self.where.is_table
+
+    @property
+    def missing(self) -> tuple[InstanceState, ...]:
+        return tuple(state for state in self.states if not state.available)
+
+    @property
+    def complete(self) -> bool:
+        """Every instance of the window is available (an empty window counts as complete)."""
+        return not self.missing
+
+    def describe_missing(self) -> list[str]:
+        return [f"{self.feed.name} {format_timestamp(s.time)} ({s.location})" for s in self.missing]
+
+    def to_json(self, with_fingerprints: bool = True) -> dict[str, object]:
+        instances = []
+        for state in self.states:
+            item: dict[str, object] = {"time": format_timestamp(state.time), "location": state.location,
+                                       "available": state.available}
+            if with_fingerprints and state.fingerprint is not None:
+                item["fingerprint"] = state.fingerprint.to_json()
+            instances.append(item)
+        return {"name": self.name, "feed": self.feed.name, "optional": self.optional, "instances": instances}
+
+
+def resolve_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceGrid, nominal: datetime,
+                  probe: Probe) -> ResolvedInput:
+    start, end = parse_expression(item.start), parse_expression(item.end)
+    if not (start.needs_available or end.needs_available):
+        window = resolve_window(start, end, nominal, grid)
+        states = probe(window)
+        return ResolvedInput(item.name, feed, where, item.optional, tuple(states[t] for t in window))
+    known: dict[datetime, InstanceState] = {}
+    window = _window_among_existing(start, end, nominal, grid, probe, known)
+    missing = [t for t in window if t not in known]
+    if missing:
+        known.update(probe(missing))
+    return ResolvedInput(item.name, feed, where, item.optional, tuple(known[t] for t in window))
+
+
+def _window_among_existing(start: Expression, end: Expression, nominal: datetime, grid: InstanceGrid, probe: Probe,
+                           known: dict[datetime, InstanceState]) -> tuple[datetime, ...]:
+    """Probe chunks of instances until `latest`/`future` resolve; `known` collects every state seen."""
+
+    def available() -> tuple[datetime, ...]:
+        return tuple(sorted(t for t, state in known.items() if state.available))
+
+    last = grid.last_index
+    top = grid.floor_index(nominal) if last is None else min(grid.floor_index(nominal), last)
+    if "future" in start.functions | end.functions:
+        upper = top + FUTURE_PROBE if last is None else min(top + FUTURE_PROBE, last)
+        known.update(probe([grid.time_of(k) for k in range(max(top, 0), upper + 1)]))
+    while True:
+        window = resolve_window(start, end, nominal, grid, available())
+        if window or top < 0:
+            return window
+        bottom = max(top - PROBE_CHUNK + 1, 0)
+        known.update(probe([grid.time_of(k) for k in range(bottom, top + 1)]))
+        top = bottom - 1

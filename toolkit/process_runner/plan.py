@@ -1,0 +1,89 @@
+"""What one process instance reads and writes, resolved against storage: each input's window with every
+instance's availability and fingerprint, and each output's instance. The explain output is this plan."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.el.resolution import resolve_instance
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Cluster, Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import FeedLocations, feed_locations
+from toolkit.instances.grids import feed_grid
+from toolkit.process_runner.availability import probe_files, probe_table
+from toolkit.process_runner.context import TableInput
+from toolkit.process_runner.inputs import Probe, ResolvedInput, resolve_input
+from toolkit.process_runner.outputs import FileOutput, file_output
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.filesystem import FileSystem
+
+
+@dataclass(frozen=True)
+class InstancePlan:
+    process: str
+    cluster: str
+    time: datetime
+    inputs: tuple[ResolvedInput, ...]
+    outputs: tuple[FileOutput, ...]
+
+    @property
+    def missing_required(self) -> list[str]:
+        return [text for item in self.inputs if not item.optional for text in item.describe_missing()]
+
+    def workflow_inputs(self) -> dict[str, tuple[str, ...] | TableInput]:
+        """Input name -> the available instances' paths (a missing optional input is left out)."""
+        given: dict[str, tuple[str, ...] | TableInput] = {}
+        for item in self.inputs:
+            available = [state for state in item.states if state.available]
+            if item.optional and not available:
+                continue
+            if item.is_table:
+                table = item.where.table
+                assert table is not None
+                given[item.name] = TableInput(table.database, table.table,
+                                              tuple(state.partition or {} for state in available))
+            else:
+                given[item.name] = tuple(state.location for state in available)
+        return given
+
+    def to_json(self) -> dict[str, object]:
+        return {"process": self.process, "cluster": self.cluster, "time": format_timestamp(self.time),
+                "inputs": [item.to_json() for item in self.inputs],
+                "outputs": [output.to_json() for output in self.outputs],
+                "missing": self.missing_required}
+
+
+def _prober(fs: FileSystem, where: FeedLocations, flag: str | None, catalog: Callable[[], Catalog]) -> Probe:
+    if where.is_table:
+        return lambda times: probe_table(catalog(), fs, where, times)
+    return lambda times: probe_files(fs, where, flag, times)
+
+
+def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datetime, fs: FileSystem,
+                  catalog: Callable[[], Catalog]) -> InstancePlan:
+    """`catalog` is asked for only when an input is a table feed."""
+    inputs = []
+    for item in process.inputs:
+        feed = repo.feed(item.feed)
+        where = feed_locations(feed, cluster)
+        probe = _prober(fs, where, feed.availability_flag, catalog)
+        inputs.append(resolve_input(item, feed, where, feed_grid(feed, cluster.name), t, probe))
+    outputs = []
+    for item in process.outputs:
+        feed = repo.feed(item.feed)
+        where = feed_locations(feed, cluster)
+        if where.is_table:
+            raise UsageError(f"The output '{item.name}' of process '{process.name}' is the table feed '{feed.name}': "
+                             "process.py publishes file outputs only so far; write the table from a file feed's "
+                             "output or from the workflow outside the runner.")
+        instance = resolve_instance(item.instance, t, feed_grid(feed, cluster.name))
+        if instance is None:
+            raise UsageError(f"The output '{item.name}' of process '{process.name}' ({item.instance}) names no "
+                             f"instance of feed '{feed.name}' at {format_timestamp(t)}: it lies outside the feed's "
+                             "validity on this cluster.")
+        outputs.append(file_output(item.name, feed, where, instance))
+    return InstancePlan(process.name, cluster.name, t, tuple(inputs), tuple(outputs))

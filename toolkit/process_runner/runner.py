@@ -1,0 +1,350 @@
+"""One process instance, step by step, as Falcon and Oozie ran it, in a single call:
+
+1. the time must be an instance (exit 2 off the grid, 4 outside validity); 2. safemode (5) or the process
+suspended (4), before anything is touched; 3. the instance's lease lock and one of the process's `parallel`
+slots (5 while a live run holds them; a killed run's expired lock is taken over and its attempt recorded
+KILLED); an instance that SUCCEEDED is skipped (4) unless forced; 4. the inputs resolved and, while required
+ones are missing, waited for until the process timeout (3 when not waiting or `max_wait` is spent; TIMEDOUT
+past the timeout); 5. the workflow run with its context; 6. the outputs published atomically; 7. failed
+attempts retried by the process's policy; 8. every step recorded in the ledger.
+
+Nothing here reads the wall clock but through `clock`: tests and reruns pass their own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from toolkit.el.grid import require_instance
+from toolkit.el.timestamps import format_timestamp
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError, SkippedError, ToolkitError
+from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.ledger.locks import Lease, LeaseKeeper
+from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, wall_clock_stamp
+from toolkit.ledger.store import Ledger
+from toolkit.ledger.switches import require_running_allowed
+from toolkit.process_runner.context import WorkflowContext, evaluate_properties, falcon_properties
+from toolkit.process_runner.engines import WorkflowError, engine_for
+from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, publish
+from toolkit.process_runner.plan import InstancePlan, plan_instance
+from toolkit.process_runner.policy import (
+    attempts_of,
+    deadline_of,
+    poll_intervals,
+    retry_delay_seconds,
+    seconds_until,
+)
+from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.filesystem import FileSystem, StorageError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+
+class WallClock:
+    """The real clock; `start` moves it (the `--now` of a rerun or a test), real time still passing."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._offset = (start - datetime.now(UTC)) if start is not None else None
+
+    def now(self) -> datetime:
+        now = datetime.now(UTC)
+        return now + self._offset if self._offset is not None else now
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    force: bool = False
+    wait: bool = True
+    max_wait: float | None = None  # seconds a waiting call polls before it exits 3
+    max_retry_delay: float | None = None  # caps each wait between attempts (a rerun by hand, a test)
+    kind: str = "RUN"  # or LATE_RERUN
+    workflow_path: str | None = None  # a late input's own workflow
+
+
+@dataclass
+class InstanceResult:
+    time: datetime
+    status: str  # SUCCEEDED FAILED TIMEDOUT WAITING SKIPPED BLOCKED
+    reason: str | None = None
+    attempts: int = 0
+    missing: list[str] = field(default_factory=list)
+    outputs: list[dict[str, object]] = field(default_factory=list)
+    record: str | None = None
+    wait_seconds: float = 0.0
+    workflow_seconds: float = 0.0
+
+    def counters(self) -> dict[str, object]:
+        return {"attempts": self.attempts,
+                "files_written": sum(int(o.get("files", 0)) for o in self.outputs),  # type: ignore[call-overload]
+                "bytes_written": sum(int(o.get("bytes", 0)) for o in self.outputs),  # type: ignore[call-overload]
+                "wait_seconds": round(self.wait_seconds, 3), "workflow_seconds": round(self.workflow_seconds, 3)}
+
+
+class ProcessRunner:
+    """Runs instances of one process on one cluster. `spark` runs the workflow; `catalog` is opened only when
+    a table feed is read."""
+
+    def __init__(self, repo: ConfigRepo, process: str, cluster: str, fs: FileSystem, ledger: Ledger, *,
+                 spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock, run_id: str,
+                 options: RunOptions = RunOptions(), log: Callable[[str], None] = print) -> None:
+        self.repo, self.fs, self.ledger = repo, fs, ledger
+        self.process: Process = repo.process(process)
+        self.cluster: Cluster = repo.cluster(cluster)
+        require_on_cluster(self.process, self.cluster.name)
+        self.spark, self.catalog, self.clock = spark, catalog, clock
+        self.run_id, self.options, self.log = run_id, options, log
+        self.zone = resolve_zone(self.process.timezone)
+        self.owner = f"process '{self.process.name}'"
+        engine = self.process.workflow.engine
+        if not engine.runnable:
+            raise ToolkitError(f"The workflow engine '{engine.value}' of {self.owner} is for migration only: "
+                               "process.py runs pyspark, spark-sql and hive workflows.")
+        self.workflow: WorkflowSource = read_workflow(Path(repo.root), self.cluster,
+                                                      options.workflow_path or self.process.workflow.path,
+                                                      fs, self.owner)
+
+    # Step 1 and 2: is there anything to do at all
+
+    def check_time(self, t: datetime) -> None:
+        on_cluster = require_on_cluster(self.process, self.cluster.name)
+        validity = on_cluster.validity
+        if not validity.start <= t < validity.end:
+            raise SkippedError(f"{format_timestamp(t)} is outside the validity of {self.owner} on cluster "
+                               f"'{self.cluster.name}' ({format_timestamp(validity.start)} to "
+                               f"{format_timestamp(validity.end)}): nothing to do.")
+        require_instance(process_grid(self.process, self.cluster.name), t,
+                         f"{self.owner} on cluster '{self.cluster.name}'")
+
+    def check_switches(self) -> None:
+        require_running_allowed(self.fs, self.cluster, "process", self.process.name)
+
+    def plan(self, t: datetime) -> InstancePlan:
+        return plan_instance(self.repo, self.process, self.cluster, t, self.fs, self.catalog)
+
+    # Step 3 to 8
+
+    def run(self, t: datetime) -> InstanceResult:
+        self.check_time(t)
+        self.check_switches()
+        lock = self.ledger.instance_lock(self.process.name, t)
+        taken = lock.try_acquire(self.run_id, {"time": format_timestamp(t)})
+        if not taken.taken:
+            holder = taken.holder
+            raise BlockedError(f"The instance {format_timestamp(t)} of {self.owner} is being run by "
+                               f"{_who(holder)}: call again later.")
+        try:
+            if taken.previous is not None:
+                self._record_killed(t, taken.previous)
+            record = self.ledger.instance(self.process.name, t)
+            if record is not None and record.status == "SUCCEEDED" and not self.options.force \
+                    and self.options.kind == "RUN":
+                return InstanceResult(t, "SKIPPED", f"the instance {format_timestamp(t)} of {self.owner} succeeded "
+                                      f"already (run {record.run_id}); give --force to run it again",
+                                      record=self.ledger.layout.instance_record(self.process.name, t))
+            slot, holders = self.ledger.take_slot(self.process.name, self.process.parallel, self.run_id,
+                                                  {"time": format_timestamp(t)})
+            if slot is None:
+                running = ", ".join(str(h.details.get("time", h.run_id)) for h in holders)
+                raise BlockedError(f"The {self.owner} already runs {self.process.parallel} instance(s) (its "
+                                   f"`parallel`): {running}; call again later.")
+            try:
+                with LeaseKeeper([lock, slot], self.ledger.lease_seconds / 3) as keeper:
+                    return self._run_locked(t, record, keeper)
+            finally:
+                slot.release()
+        finally:
+            lock.release()
+
+    def _run_locked(self, t: datetime, record: InstanceRecord | None, keeper: LeaseKeeper) -> InstanceResult:
+        previous_attempts = record.attempts if record is not None else 0
+        result = InstanceResult(t, "RUNNING", record=self.ledger.layout.instance_record(self.process.name, t))
+        deadline = deadline_of(self.process, t, self.zone)
+        budget = attempts_of(self.process.retry)
+        attempt = previous_attempts
+        waited_since = self.clock.now()
+        intervals = poll_intervals()
+        while True:
+            plan = self.plan(t)
+            missing = plan.missing_required
+            now = self.clock.now()
+            result.wait_seconds = (now - waited_since).total_seconds()
+            if not missing:
+                break
+            result.missing = missing
+            if now >= deadline:
+                attempt += 1
+                self._write_attempt(t, attempt, "TIMEDOUT", now, now, plan,
+                                    error=_timed_out(self.owner, t, deadline, missing))
+                on_timeout = self.process.retry is not None and self.process.retry.on_timeout
+                if on_timeout and attempt - previous_attempts < budget:
+                    self._sleep_before_retry(attempt - previous_attempts)
+                    continue
+                self._write_instance(t, "TIMEDOUT", attempt, error=_timed_out(self.owner, t, deadline, missing),
+                                     missing=missing)
+                result.status, result.reason = "TIMEDOUT", _timed_out(self.owner, t, deadline, missing)
+                result.attempts = attempt - previous_attempts
+                return result
+            waited = (now - waited_since).total_seconds()
+            if not self.options.wait or (self.options.max_wait is not None and waited >= self.options.max_wait):
+                self._write_instance(t, "WAITING", attempt, missing=missing)
+                result.status = "WAITING"
+                result.reason = (f"waiting for {len(missing)} input instance(s) until {format_timestamp(deadline)}: "
+                                 + "; ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
+                return result
+            self._write_instance(t, "WAITING", attempt, missing=missing)
+            pause = min(next(intervals), seconds_until(now, deadline))
+            if self.options.max_wait is not None:
+                pause = min(pause, max(self.options.max_wait - waited, 0.0))
+            self.clock.sleep(max(pause, 0.01))
+
+        for leftover_output in plan.outputs:
+            clear_leftovers(self.fs, leftover_output)
+        while attempt - previous_attempts < budget:
+            attempt += 1
+            outcome = self._attempt(t, attempt, plan, keeper, result)
+            if outcome is None:
+                result.status, result.attempts = "SUCCEEDED", attempt - previous_attempts
+                return result
+            result.reason = outcome
+            if attempt - previous_attempts < budget:
+                self._sleep_before_retry(attempt - previous_attempts)
+        self._write_instance(t, "FAILED", attempt, error=result.reason)
+        result.status, result.attempts = "FAILED", attempt - previous_attempts
+        return result
+
+    def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
+                 result: InstanceResult) -> str | None:
+        """One try: run, publish, record. None on success, else the error (nothing published)."""
+        started = self.clock.now()
+        self._write_attempt(t, attempt, "RUNNING", started, None, plan)
+        self._write_instance(t, "RUNNING", attempt, started=started)
+        outputs = {output.name: output.staging(self.run_id, attempt) for output in plan.outputs}
+        ctx = self.context(t, attempt, plan, outputs)
+        self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
+                 f"{self.workflow.name} ({self.process.workflow.engine.value})")
+        began = time.perf_counter()
+        try:
+            if self.spark is None:
+                raise ToolkitError("process.py needs a Spark session to run a workflow.")
+            engine_for(self.process.workflow.engine.value)(self.spark, ctx, self.workflow.text, self.workflow.name)
+            result.workflow_seconds += time.perf_counter() - began
+            if keeper.lost.is_set():
+                raise StorageError(f"The lock of instance {format_timestamp(t)} of {self.owner} was taken over by "
+                                   "another run while this one worked (its lease was not renewed in time): "
+                                   "nothing is published.")
+            published = [publish(self.fs, output, self.run_id, attempt) for output in plan.outputs]
+        except (WorkflowError, NothingWrittenError, StorageError) as err:
+            for output in plan.outputs:
+                discard(self.fs, output, self.run_id, attempt)
+            ended = self.clock.now()
+            self._write_attempt(t, attempt, "FAILED", started, ended, plan, error=str(err))
+            self.log(f"process: attempt {attempt} failed: {err}")
+            return str(err)
+        ended = self.clock.now()
+        result.outputs = published
+        self._write_attempt(t, attempt, "SUCCEEDED", started, ended, plan, outputs=published,
+                            counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
+        self._write_instance(t, "SUCCEEDED", attempt, started=started, ended=ended, plan=plan, outputs=published)
+        for output in published:
+            self.ledger.write_event(DatasetEvent(
+                feed=str(output["feed"]), cluster=self.cluster.name, time=str(output["time"]), run_id=self.run_id,
+                producer=f"process:{self.process.name}", location=str(output["path"]),
+                published=_stamp(ended)))
+        return None
+
+    def context(self, t: datetime, attempt: int, plan: InstancePlan, outputs: dict[str, str]) -> WorkflowContext:
+        inputs = plan.workflow_inputs()
+        properties = {**evaluate_properties(self.cluster.properties, t, self.zone, f"cluster '{self.cluster.name}'"),
+                      **evaluate_properties(self.process.properties, t, self.zone, self.owner)}
+        properties = {**falcon_properties(inputs, outputs, t), **properties}
+        return WorkflowContext(self.process.name, self.cluster.name, t, self.run_id, attempt, inputs, outputs,
+                               properties)
+
+    def _sleep_before_retry(self, failed_attempts: int) -> None:
+        retry = self.process.retry
+        if retry is None:
+            return
+        delay = retry_delay_seconds(retry, failed_attempts, self.clock.now(), self.zone)
+        if self.options.max_retry_delay is not None:
+            delay = min(delay, self.options.max_retry_delay)
+        if delay > 0:
+            self.log(f"process: retrying in {delay:.0f} s ({retry.policy.value})")
+            self.clock.sleep(delay)
+
+    # Records
+
+    def _record_killed(self, t: datetime, lease: Lease) -> None:
+        """A run that held the lock died (its lease expired): its open attempt and the instance become KILLED."""
+        ended = _stamp_seconds(lease.expires)
+        for record in self.ledger.attempts(self.process.name, t):
+            if record.run_id == lease.run_id and record.status == "RUNNING":
+                self.ledger.write_attempt(replace(record, status="KILLED", ended=ended, error=(
+                    f"the run {lease.run_id} on {lease.holder} stopped renewing its lock; taken over by "
+                    f"run {self.run_id}")))
+        instance = self.ledger.instance(self.process.name, t)
+        if instance is not None and instance.run_id == lease.run_id and instance.status in ("RUNNING", "WAITING"):
+            self.ledger.write_instance(replace(instance, status="KILLED", ended=ended, updated=ended))
+
+    def _write_attempt(self, t: datetime, attempt: int, status: str, started: datetime, ended: datetime | None,
+                       plan: InstancePlan, error: str | None = None,
+                       outputs: list[dict[str, object]] | None = None, counters: dict[str, Any] | None = None) -> None:
+        self.ledger.write_attempt(AttemptRecord(
+            process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=attempt,
+            run_id=self.run_id, kind=self.options.kind, status=status, started=_stamp(started),
+            ended=_stamp(ended) if ended else None, error=error,
+            inputs=[item.to_json() for item in plan.inputs] if status != "RUNNING" else [],
+            outputs=list(outputs or []), counters=dict(counters or {})))
+
+    def _write_instance(self, t: datetime, status: str, attempts: int, *, started: datetime | None = None,
+                        ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
+                        plan: InstancePlan | None = None, outputs: list[dict[str, object]] | None = None) -> None:
+        previous = self.ledger.instance(self.process.name, t)
+        now = _stamp(self.clock.now())
+        succeeded = previous.succeeded if previous is not None else None
+        inputs = previous.inputs if previous is not None else []
+        if status == "SUCCEEDED" and plan is not None:
+            succeeded, inputs = now, [item.to_json() for item in plan.inputs]
+        self.ledger.write_instance(InstanceRecord(
+            process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), status=status,
+            attempts=attempts, run_id=self.run_id, updated=now,
+            started=_stamp(started) if started else (previous.started if previous is not None else None),
+            ended=_stamp(ended) if ended else None, error=error, missing=list(missing or []), inputs=inputs,
+            outputs=list(outputs or (previous.outputs if previous is not None else [])), succeeded=succeeded))
+
+
+def _who(lease: Lease | None) -> str:
+    if lease is None:
+        return "another run"
+    return f"run {lease.run_id} on {lease.holder} (its lease ends {lease.expires_text})"
+
+
+def _timed_out(owner: str, t: datetime, deadline: datetime, missing: list[str]) -> str:
+    return (f"the instance {format_timestamp(t)} of {owner} timed out at {format_timestamp(deadline)} waiting for "
+            f"{len(missing)} input instance(s): " + "; ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
+
+
+def _stamp(value: datetime) -> str:
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _stamp_seconds(seconds: float) -> str:
+    return wall_clock_stamp(seconds)
