@@ -90,7 +90,7 @@ demo-tables:
 	$(SPARK_SUBMIT) entrypoints/hive_import.py --repo $(DEMO_REPO) --feed visits --cluster backup --from file:///tmp/feed-toolkit-demo/backup/feed-toolkit/staging/exports/visits-20260331 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster backup --show 2>/dev/null
 
-BENCHMARKS := el_bench lint_bench retention_bench replication_bench copy_bench hive_bench
+BENCHMARKS := el_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
 
 # Every benchmark runs; the target fails at the end when one of them missed its targets.
 bench: java install

@@ -11,7 +11,17 @@ import sys
 
 import typer
 
-from toolkit.cli import convert_command, deps_command, el_commands, instances_command, lint_command, schema_command
+from toolkit.cli import (
+    control_commands,
+    convert_command,
+    deps_command,
+    el_commands,
+    instances_command,
+    ledger_commands,
+    lint_command,
+    rerun_command,
+    schema_command,
+)
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -27,6 +37,13 @@ app.command("lint")(lint_command.lint_command)
 app.command("schema")(schema_command.schema_command)
 app.command("deps")(deps_command.deps_command)
 app.command("convert-falcon")(convert_command.convert_falcon_command)
+app.command("status")(ledger_commands.status_command)
+app.command("summary")(ledger_commands.summary_command)
+app.command("running")(ledger_commands.running_command)
+app.command("suspend")(control_commands.suspend_command)
+app.command("resume")(control_commands.resume_command)
+app.command("safemode")(control_commands.safemode_command)
+app.command("rerun")(rerun_command.rerun_command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 
 from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
@@ -38,7 +38,7 @@ def working_root(cluster: Cluster) -> str:
 
 def instance_key(t: datetime) -> str:
     """`2026-11-21T10:00Z` -> `20261121T1000Z`: a file name that sorts by time."""
-    return f"{t.astimezone(UTC):%Y%m%dT%H%MZ}"
+    return f"{t.astimezone(timezone.utc):%Y%m%dT%H%MZ}"
 
 
 def parse_instance_key(name: str) -> datetime | None:
@@ -47,7 +47,7 @@ def parse_instance_key(name: str) -> datetime | None:
     if match is None:
         return None
     try:
-        return datetime(*(int(g) for g in match.groups()), tzinfo=UTC)
+        return datetime(*(int(g) for g in match.groups()), tzinfo=timezone.utc)
     except ValueError:
         return None
 

@@ -5,7 +5,10 @@ A lock `name` in a folder is a series of generation files `name.0`, `name.1`, ..
 lock. Each holds a lease: who holds it, until when (wall clock, renewed while the holder runs), and whether it
 was released. Taking the lock is creating the next generation exclusively (`create_exclusive`, which fails
 when the file exists), so of two callers exactly one wins, whether the lock was free, released, or left by a
-killed run whose lease expired. The winner deletes the older generations. A holder that finds a higher
+killed run whose lease expired; a caller that finds a later generation than its own right after creating it
+(it listed the folder too long ago) deletes its own and backs off. Older generations are deleted once they are
+ten leases old, so a stalled caller cannot create one again unnoticed; a caller stalled longer than that
+between listing and creating is the one case this scheme does not cover. A holder that finds a higher
 generation than its own when renewing has lost the lock (it was too slow to renew) and must not publish.
 
 An empty generation file is a creator killed between create and write (or one writing right now): it counts
@@ -27,6 +30,8 @@ from toolkit.ledger.records import CorruptRecordError, wall_clock_stamp
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 
 HELD, RELEASED = "HELD", "RELEASED"
+# How long (in leases) a superseded generation file is kept; see LeaseLock._forget_old.
+RETAIN_LEASES = 10
 
 
 @dataclass(frozen=True)
@@ -120,23 +125,35 @@ class LeaseLock:
         found = self.generations()
         now = self.clock()
         previous: Lease | None = None
+        following = 0
         if found:
             generation, status = found[-1]
             lease = self.read(generation, status)
-            if lease is not None and lease.live(now):
+            if lease is None:  # gone since the listing: another caller is taking the lock over right now
+                return Acquired(False, holder=self.current())
+            if lease.live(now):
                 return Acquired(False, holder=lease)
-            previous = lease if lease is not None and lease.state == HELD else None
+            previous = lease if lease.state == HELD else None
             following = generation + 1
-        else:
-            following = 0
         lease = Lease(run_id=run_id, holder=holder_name(), expires=now + self.lease_seconds,
                       details=dict(details or {}))
         if not self.fs.create_exclusive(self._path(following), _encode(lease)):
             return Acquired(False, holder=self.current())  # another caller won this generation
+        if any(g > following for g, _ in self.generations()):
+            # We listed before a later generation was taken: it is the lock, ours is stale.
+            self.fs.delete(self._path(following), recursive=False)
+            return Acquired(False, holder=self.current())
         self.generation, self.lease = following, lease
-        for generation, _ in found:
-            self.fs.delete(self._path(generation), recursive=False)
+        self._forget_old(found)
         return Acquired(True, previous=previous)
+
+    def _forget_old(self, found: list[tuple[int, FileStatus]]) -> None:
+        """Older generations are kept for RETAIN_LEASES leases after their last write, so that a caller stalled
+        between its listing and its create finds its generation taken instead of creating it again."""
+        horizon = time.time() - RETAIN_LEASES * self.lease_seconds
+        for generation, status in found:
+            if status.modification_time / 1000 < horizon:
+                self.fs.delete(self._path(generation), recursive=False)
 
     def still_ours(self) -> bool:
         """No later generation exists: nobody took the lock over while we held it."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from toolkit.errors import ToolkitError
@@ -36,13 +36,13 @@ class CorruptRecordError(ToolkitError):
 
 def wall_clock_stamp(seconds: float) -> str:
     """Real instants in records (start, end, lease) to the second: `2026-11-21T10:00:05Z`."""
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _parse_stamp(value: Any) -> bool:
+def _parses(value: Any, *patterns: str) -> bool:
     if not isinstance(value, str):
         return False
-    for pattern in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"):
+    for pattern in patterns:
         try:
             datetime.strptime(value, pattern)
             return True
@@ -52,7 +52,8 @@ def _parse_stamp(value: Any) -> bool:
 
 
 # The type each field must have in JSON: "str", "str?" (or null), "int", "float", "list", "dict", "stamp"
-# (a time), "stamp?", or a tuple of allowed values.
+# (an instant, to the second or the minute), "stamp?", "minute" (an instance time, yyyy-MM-ddTHH:mmZ), or a
+# tuple of allowed values.
 _Shape = Mapping[str, Any]
 
 
@@ -73,17 +74,22 @@ def _check(document: Any, shape: _Shape, path: str) -> dict[str, Any]:
             "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
             "list": lambda v: isinstance(v, list),
             "dict": lambda v: isinstance(v, dict),
-            "stamp": _parse_stamp,
+            "stamp": lambda v: _parses(v, "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"),
+            "minute": lambda v: _parses(v, "%Y-%m-%dT%H:%MZ"),
         }[kind](value) if isinstance(kind, str) else value in kind
         if not ok:
-            wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else f"a {kind}"
+            wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
             raise CorruptRecordError(path, f"the field '{name}' is {value!r}, not {wanted}")
     return document
 
 
 def record_time(text: str) -> datetime:
     """The instance time a record names (`time`, always `yyyy-MM-ddTHH:mmZ`)."""
-    return datetime.strptime(text, "%Y-%m-%dT%H:%MZ").replace(tzinfo=UTC)
+    return datetime.strptime(text, "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc)
+
+
+_WANTED = {"str": "a text", "int": "an integer", "float": "a number", "list": "a list", "dict": "an object",
+           "stamp": "a time yyyy-MM-ddTHH:mm:ssZ", "minute": "an instance time yyyy-MM-ddTHH:mmZ"}
 
 
 def parse_json(data: bytes, path: str) -> Any:
@@ -118,7 +124,7 @@ class AttemptRecord:
     outputs: list[dict[str, Any]] = field(default_factory=list)
     counters: dict[str, Any] = field(default_factory=dict)
 
-    SHAPE = {"process": "str", "cluster": "str", "time": "stamp", "attempt": "int", "run_id": "str",
+    SHAPE = {"process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
              "kind": ATTEMPT_KINDS, "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
              "inputs": "list", "outputs": "list", "counters": "dict"}
 
@@ -147,7 +153,7 @@ class InstanceRecord:
     outputs: list[dict[str, Any]] = field(default_factory=list)
     succeeded: str | None = None
 
-    SHAPE = {"process": "str", "cluster": "str", "time": "stamp", "status": STATUSES, "attempts": "int",
+    SHAPE = {"process": "str", "cluster": "str", "time": "minute", "status": STATUSES, "attempts": "int",
              "run_id": "str?", "updated": "stamp", "started": "stamp?", "ended": "stamp?", "error": "str?",
              "missing": "list", "inputs": "list", "outputs": "list", "succeeded": "stamp?"}
 
@@ -170,7 +176,7 @@ class DatasetEvent:
     location: str
     published: str
 
-    SHAPE = {"feed": "str", "cluster": "str", "time": "stamp", "run_id": "str", "producer": "str",
+    SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "producer": "str",
              "location": "str", "published": "stamp"}
 
     @classmethod

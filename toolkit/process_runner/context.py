@@ -25,6 +25,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 
 _EL = re.compile(r"\$\{([^}]*)\}")
+_CALL = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,9 @@ def evaluate_properties(properties: Mapping[str, str], nominal: datetime, zone: 
         def substitute(match: re.Match[str], name: str = name) -> str:
             try:
                 expression = parse_expression(match.group(1))
-            except UsageError:
+            except UsageError as err:
+                if _CALL.match(match.group(1)):  # meant as EL (a function call): say what is wrong
+                    raise UsageError(f"The property '{name}' of {owner} cannot be evaluated: {err}") from None
                 return match.group(0)
             try:
                 result = expression.evaluate(ctx)

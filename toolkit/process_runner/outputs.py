@@ -15,7 +15,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed
 from toolkit.errors import ToolkitError
 from toolkit.instances.feed_locations import FeedLocations, require_safe_template, under_root
-from toolkit.storage.filesystem import FileSystem, normalize_uri, parent_of
+from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.tree import data_files
 
 _MARK = ".toolkit-"
@@ -85,7 +85,12 @@ def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> di
     had_previous = fs.exists(output.path)
     if had_previous:
         fs.rename(output.path, replaced)
-    fs.rename(staging, output.path)
+    try:
+        fs.rename(staging, output.path)
+    except StorageError:
+        if had_previous and not fs.exists(output.path):
+            fs.rename(replaced, output.path)  # the earlier version stays published
+        raise
     if output.flag:
         fs.write_atomically(f"{output.path}/{output.flag}", b"")
     if had_previous:

@@ -8,7 +8,8 @@ ones are missing, waited for until the process timeout (3 when not waiting or `m
 past the timeout); 5. the workflow run with its context; 6. the outputs published atomically; 7. failed
 attempts retried by the process's policy; 8. every step recorded in the ledger.
 
-Nothing here reads the wall clock but through `clock`: tests and reruns pass their own.
+Timeouts, waits and retry pauses go through `clock` (tests and reruns pass their own); only the start and
+end instants written into records are read from the real clock.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -60,10 +61,10 @@ class WallClock:
     """The real clock; `start` moves it (the `--now` of a rerun or a test), real time still passing."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self._offset = (start - datetime.now(UTC)) if start is not None else None
+        self._offset = (start - datetime.now(timezone.utc)) if start is not None else None
 
     def now(self) -> datetime:
-        now = datetime.now(UTC)
+        now = datetime.now(timezone.utc)
         return now + self._offset if self._offset is not None else now
 
     def sleep(self, seconds: float) -> None:
@@ -91,12 +92,14 @@ class InstanceResult:
     record: str | None = None
     wait_seconds: float = 0.0
     workflow_seconds: float = 0.0
+    resolve_seconds: float = 0.0  # the last resolution of inputs and outputs against storage
 
     def counters(self) -> dict[str, object]:
         return {"attempts": self.attempts,
                 "files_written": sum(int(o.get("files", 0)) for o in self.outputs),  # type: ignore[call-overload]
                 "bytes_written": sum(int(o.get("bytes", 0)) for o in self.outputs),  # type: ignore[call-overload]
-                "wait_seconds": round(self.wait_seconds, 3), "workflow_seconds": round(self.workflow_seconds, 3)}
+                "wait_seconds": round(self.wait_seconds, 3), "workflow_seconds": round(self.workflow_seconds, 3),
+                "resolve_seconds": round(self.resolve_seconds, 3)}
 
 
 class ProcessRunner:
@@ -183,7 +186,9 @@ class ProcessRunner:
         waited_since = self.clock.now()
         intervals = poll_intervals()
         while True:
+            began = time.perf_counter()
             plan = self.plan(t)
+            result.resolve_seconds = time.perf_counter() - began
             missing = plan.missing_required
             now = self.clock.now()
             result.wait_seconds = (now - waited_since).total_seconds()
@@ -192,14 +197,14 @@ class ProcessRunner:
             result.missing = missing
             if now >= deadline:
                 attempt += 1
-                self._write_attempt(t, attempt, "TIMEDOUT", now, now, plan,
+                self._write_attempt(t, attempt, "TIMEDOUT", _real_now(), _real_now(), plan,
                                     error=_timed_out(self.owner, t, deadline, missing))
                 on_timeout = self.process.retry is not None and self.process.retry.on_timeout
                 if on_timeout and attempt - previous_attempts < budget:
                     self._sleep_before_retry(attempt - previous_attempts)
                     continue
-                self._write_instance(t, "TIMEDOUT", attempt, error=_timed_out(self.owner, t, deadline, missing),
-                                     missing=missing)
+                self._write_instance(t, "TIMEDOUT", attempt, ended=_real_now(),
+                                     error=_timed_out(self.owner, t, deadline, missing), missing=missing)
                 result.status, result.reason = "TIMEDOUT", _timed_out(self.owner, t, deadline, missing)
                 result.attempts = attempt - previous_attempts
                 return result
@@ -227,14 +232,14 @@ class ProcessRunner:
             result.reason = outcome
             if attempt - previous_attempts < budget:
                 self._sleep_before_retry(attempt - previous_attempts)
-        self._write_instance(t, "FAILED", attempt, error=result.reason)
+        self._write_instance(t, "FAILED", attempt, ended=_real_now(), error=result.reason)
         result.status, result.attempts = "FAILED", attempt - previous_attempts
         return result
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
                  result: InstanceResult) -> str | None:
         """One try: run, publish, record. None on success, else the error (nothing published)."""
-        started = self.clock.now()
+        started = _real_now()
         self._write_attempt(t, attempt, "RUNNING", started, None, plan)
         self._write_instance(t, "RUNNING", attempt, started=started)
         outputs = {output.name: output.staging(self.run_id, attempt) for output in plan.outputs}
@@ -255,11 +260,11 @@ class ProcessRunner:
         except (WorkflowError, NothingWrittenError, StorageError) as err:
             for output in plan.outputs:
                 discard(self.fs, output, self.run_id, attempt)
-            ended = self.clock.now()
+            ended = _real_now()
             self._write_attempt(t, attempt, "FAILED", started, ended, plan, error=str(err))
             self.log(f"process: attempt {attempt} failed: {err}")
             return str(err)
-        ended = self.clock.now()
+        ended = _real_now()
         result.outputs = published
         self._write_attempt(t, attempt, "SUCCEEDED", started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
@@ -318,7 +323,7 @@ class ProcessRunner:
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
                         plan: InstancePlan | None = None, outputs: list[dict[str, object]] | None = None) -> None:
         previous = self.ledger.instance(self.process.name, t)
-        now = _stamp(self.clock.now())
+        now = _stamp(_real_now())
         succeeded = previous.succeeded if previous is not None else None
         inputs = previous.inputs if previous is not None else []
         if status == "SUCCEEDED" and plan is not None:
@@ -342,8 +347,13 @@ def _timed_out(owner: str, t: datetime, deadline: datetime, missing: list[str]) 
             f"{len(missing)} input instance(s): " + "; ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
 
 
+def _real_now() -> datetime:
+    """Records carry real instants (when an attempt started and ended), whatever clock measures timeouts."""
+    return datetime.now(timezone.utc)
+
+
 def _stamp(value: datetime) -> str:
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _stamp_seconds(seconds: float) -> str:

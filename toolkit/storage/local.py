@@ -87,8 +87,10 @@ class LocalFileSystem(FileSystem):
         return os.path.exists(to_local_path(path))
 
     def status(self, path: str) -> FileStatus | None:
-        local = to_local_path(path)
-        return self._status(local) if os.path.exists(local) else None
+        try:
+            return self._status(to_local_path(path))
+        except FileNotFoundError:
+            return None
 
     def list(self, path: str) -> list[FileStatus]:
         local = to_local_path(path)
@@ -97,7 +99,13 @@ class LocalFileSystem(FileSystem):
                 names = [entry.path for entry in entries]
         except OSError as err:
             raise StorageError(f"Cannot list {normalize_uri(path)}: {err.strerror}.") from None
-        return sorted(self._status(name) for name in names if os.path.lexists(name))
+        found = []
+        for name in names:
+            try:
+                found.append(self._status(name))
+            except FileNotFoundError:
+                continue  # deleted since the folder was read: a listing is a snapshot, not a promise
+        return sorted(found)
 
     def glob(self, pattern: str) -> list[FileStatus]:
         local = to_local_path(pattern)

@@ -1,0 +1,133 @@
+"""process.py through the real spark-submit, as a scheduler calls it: the template's processes end to end,
+a run killed with -9 in the middle of its workflow (nothing published; the next call waits for the lease,
+takes the lock over, records the killed attempt and completes), and two calls for one instance at once
+(exactly one runs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from chispa import assert_df_equality
+
+from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks, write_process
+from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
+
+pytestmark = pytest.mark.integration
+
+T = utc(2026, 11, 21, 10)
+RECORDS = "feed-toolkit/working/ledger/processes"
+
+
+def _status(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[type-arg]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_template_processes_through_spark_submit(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, utc(2026, 11, 19, 22), 26)
+    hourly = spark_submit("process", "--repo", str(repo), "--process", "hourly-clicks-summary", "--cluster",
+                          "primary", "--from", "2026-11-20T00:00Z", "--to", "2026-11-20T23:00Z", "--now",
+                          "2026-11-21T00:05Z", cwd=tmp_path, timeout=600)
+    assert hourly.returncode == 0, hourly.stdout[-3000:]
+    status = _status(hourly)
+    assert [i["status"] for i in status["instances"]] == ["SUCCEEDED"] * 24
+    daily = spark_submit("process", "--repo", str(repo), "--process", "daily-clicks-rollup", "--cluster", "primary",
+                         "--time", "2026-11-21T00:00Z", "--status-file", str(tmp_path / "daily.json"), cwd=tmp_path)
+    assert daily.returncode == 0, daily.stdout[-3000:]
+    written = json.loads((tmp_path / "daily.json").read_text())
+    assert (written["status"], written["outputs"]) == ("SUCCEEDED", [f"file://{root}/data/clicks-daily/2026/11/20"])
+    # Each page gets 2 + h % 3 clicks in hour h: 24 hours give 8 x (2 + 3 + 4) = 72 per page.
+    expected = spark.createDataFrame([(page, 72, 3, 9, 24) for page in ("/", "/cart", "/help")],
+                                     "page string, clicks long, peak_hourly_users long, peak_clicks_3h long, "
+                                     "hours_with_clicks long")
+    assert_df_equality(spark.read.json(str(root / "data/clicks-daily/2026/11/20")), expected,
+                       ignore_row_order=True, ignore_column_order=True)
+    again = spark_submit("process", "--repo", str(repo), "--process", "daily-clicks-rollup", "--cluster", "primary",
+                         "--time", "2026-11-21T00:00Z", cwd=tmp_path)
+    assert (again.returncode, _status(again)["status"]) == (4, "SKIPPED")
+
+
+SLOW = '''
+import os, time
+
+def run(spark, ctx):
+    spark.createDataFrame([(ctx.run_id,)], "run string").write.json(ctx.outputs["summary"])
+    deadline = time.monotonic() + 180
+    while os.path.exists(os.environ.get("HOLD_FILE", "")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # held by the test until it has seen what it waits for
+'''
+
+
+def _slow_process(repo: Path) -> str:
+    (repo / "workflows" / "slow.py").write_text(SLOW)
+    return write_process(repo, "slow", {"path: workflows/hourly_clicks_summary.py": "path: workflows/slow.py"})
+
+
+def _start(repo: Path, name: str, tmp_path: Path, hold: Path, *extra: str) -> subprocess.Popen[str]:
+    command = spark_submit_command("process", "--repo", str(repo), "--process", name, "--cluster", "primary",
+                                   "--time", "2026-11-21T10:00Z", *extra)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+                            env={**environment(), "HOLD_FILE": str(hold)}, start_new_session=True)
+
+
+def _wait_for(condition, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+
+
+def test_a_killed_run_is_taken_over_once_its_lease_expired(tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _slow_process(repo)
+    hold = tmp_path / "hold"
+    hold.write_text("")
+    first = _start(repo, name, tmp_path, hold, "--lease", "4")
+    output = root / "data/clicks-hourly-summary/2026/11/21/10"
+    staging = lambda: [p for p in output.parent.glob(".10.toolkit-*")] if output.parent.exists() else []  # noqa: E731
+    _wait_for(lambda: any((s / "_SUCCESS").exists() for s in staging()), 120)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    assert not output.exists()  # nothing published
+    hold.unlink()
+    blocked = spark_submit("process", "--repo", str(repo), "--process", name, "--cluster", "primary", "--time",
+                           "2026-11-21T10:00Z", "--lease", "4", cwd=tmp_path)
+    records = root / RECORDS / name / "20261121T1000Z"
+    killed_run = json.loads((records / "attempt-001.json").read_text())["run_id"]
+    if blocked.returncode == 5:  # the lease was still live: the killed run still held the lock
+        assert "is being run by run " + killed_run in blocked.stdout
+        time.sleep(4)
+        blocked = spark_submit("process", "--repo", str(repo), "--process", name, "--cluster", "primary",
+                               "--time", "2026-11-21T10:00Z", "--lease", "4", cwd=tmp_path)
+    assert blocked.returncode == 0, blocked.stdout[-3000:]
+    attempts = [json.loads((records / f"attempt-00{k}.json").read_text()) for k in (1, 2)]
+    assert [(a["status"], a["run_id"]) for a in attempts] == [("KILLED", killed_run),
+                                                               ("SUCCEEDED", _status(blocked)["run_id"])]
+    assert [p.name for p in output.parent.iterdir()] == ["10"]  # the killed attempt's staging was cleared
+    assert json.loads((output / next(p.name for p in output.iterdir() if p.name.startswith("part"))).read_text()
+                      .splitlines()[0])["run"] == _status(blocked)["run_id"]
+
+
+def test_two_calls_for_one_instance_at_once_run_it_exactly_once(tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _slow_process(repo)
+    hold = tmp_path / "hold"
+    hold.write_text("")  # the winner works until the loser has answered
+    calls = [_start(repo, name, tmp_path, hold) for _ in range(2)]
+    _wait_for(lambda: any(call.poll() is not None for call in calls), 240)
+    loser = next(call for call in calls if call.poll() is not None)
+    hold.unlink()
+    winner = next(call for call in calls if call is not loser)
+    assert winner.wait(timeout=240) == 0, winner.stdout.read()  # type: ignore[union-attr]
+    assert loser.returncode == 5, loser.stdout.read()  # type: ignore[union-attr]
+    records = root / RECORDS / name / "20261121T1000Z"
+    assert sorted(p.name for p in records.glob("attempt-*")) == ["attempt-001.json"]

@@ -1,0 +1,328 @@
+"""Process instances run in the test SparkSession through the real engines, the Hadoop file system and the
+ledger: outputs checked with chispa, records read back, and the faults of the issue (retries, syntax errors,
+nothing written, waiting, timeout, locks, parallel, safemode, a corrupt record)."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from chispa import assert_df_equality
+
+from tests.integration.process_runner.process_repo import (
+    TestClock,
+    make_repo,
+    new_runner,
+    utc,
+    write_clicks,
+    write_process,
+)
+from toolkit.errors import BlockedError, SkippedError, UsageError
+from toolkit.ledger.locks import LeaseLock
+from toolkit.ledger.records import CorruptRecordError
+from toolkit.process_runner.runner import RunOptions
+
+pytestmark = pytest.mark.integration
+
+T = utc(2026, 11, 21, 10)
+LEDGER = "feed-toolkit/working/ledger/processes"
+
+
+def summary_dir(root: Path, t=T) -> Path:  # type: ignore[no-untyped-def]
+    return root / "data" / "clicks-hourly-summary" / f"{t:%Y/%m/%d/%H}"
+
+
+def read_json(path: Path) -> dict:  # type: ignore[type-arg]
+    return json.loads(path.read_text())
+
+
+def expected_summary(spark, hour: int):  # type: ignore[no-untyped-def]
+    clicks = 2 + hour % 3
+    rows = [(page, clicks, min(clicks, 3), 9) for page in ("/", "/cart", "/help")]
+    return spark.createDataFrame(rows, "page string, clicks long, users long, clicks_3h long")
+
+
+def test_hourly_summary_runs_publishes_and_records(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    clock = TestClock(T + timedelta(minutes=5))
+    result = new_runner(spark, repo, "hourly-clicks-summary", clock).run(T)
+    assert (result.status, result.attempts) == ("SUCCEEDED", 1)
+    output = summary_dir(root)
+    assert_df_equality(spark.read.json(str(output)), expected_summary(spark, 10), ignore_row_order=True,
+                       ignore_column_order=True)
+    assert (output / "_SUCCESS").exists()
+    assert sorted(p.name for p in output.parent.iterdir()) == ["10"]  # no staging folder left beside it
+    folder = root / LEDGER / "hourly-clicks-summary" / "20261121T1000Z"
+    record = read_json(folder / "instance.json")
+    assert (record["status"], record["attempts"], record["run_id"]) == ("SUCCEEDED", 1, "run1")
+    seen = record["inputs"][0]["instances"]
+    assert [i["time"] for i in seen] == ["2026-11-21T08:00Z", "2026-11-21T09:00Z", "2026-11-21T10:00Z"]
+    assert all(i["available"] and len(i["fingerprint"]["digest"]) == 64 for i in seen)
+    attempt = read_json(folder / "attempt-001.json")
+    assert (attempt["status"], attempt["kind"], attempt["outputs"][0]["path"]) == \
+        ("SUCCEEDED", "RUN", f"file://{output}")
+    event = read_json(root / "feed-toolkit/working/ledger/events/clicks-hourly-summary/20261121T1000Z/run1.json")
+    assert (event["feed"], event["time"], event["producer"]) == \
+        ("clicks-hourly-summary", "2026-11-21T10:00Z", "process:hourly-clicks-summary")
+    assert not (folder / "lock.0").read_text().count('"HELD"')  # released
+
+
+def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    clock = TestClock(T)
+    assert new_runner(spark, repo, "hourly-clicks-summary", clock).run(T).status == "SUCCEEDED"
+    again = new_runner(spark, repo, "hourly-clicks-summary", clock, run_id="run2").run(T)
+    assert again.status == "SKIPPED" and "--force" in (again.reason or "")
+    forced = new_runner(spark, repo, "hourly-clicks-summary", clock, RunOptions(force=True), run_id="run3").run(T)
+    assert forced.status == "SUCCEEDED"
+    record = read_json(root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json")
+    assert (record["attempts"], record["run_id"]) == (2, "run3")
+
+
+def test_daily_rollup_runs_its_sql_over_a_glob_of_the_day(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    day = utc(2026, 11, 20)
+    for h in range(24):
+        folder = root / "data/clicks-hourly-summary" / f"{day + timedelta(hours=h):%Y/%m/%d/%H}"
+        folder.mkdir(parents=True)
+        rows = [{"page": "/", "clicks": h, "users": h % 5, "clicks_3h": 3 * h}, {"page": "/cart", "clicks": 0,
+                                                                                "users": 0, "clicks_3h": 0}]
+        (folder / "part-0.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (folder / "_SUCCESS").write_text("")
+    result = new_runner(spark, repo, "daily-clicks-rollup", TestClock(day + timedelta(days=1))).run(
+        day + timedelta(days=1))
+    assert result.status == "SUCCEEDED", result.reason
+    daily = spark.read.json(str(root / "data/clicks-daily/2026/11/20"))
+    expected = spark.createDataFrame([("/", sum(range(24)), 4, 69, 23)],
+                                     "page string, clicks long, peak_hourly_users long, peak_clicks_3h long, "
+                                     "hours_with_clicks long")
+    assert_df_equality(daily, expected, ignore_column_order=True)
+
+
+def _failing_process(repo: Path, name: str, body: str, retry: str = "") -> str:
+    (repo / "workflows" / f"{name}.py").write_text(body)
+    replacements = {"path: workflows/hourly_clicks_summary.py": f"path: workflows/{name}.py"}
+    if retry:
+        replacements["  policy: periodic\n  delay: minutes(5)\n  attempts: 3"] = retry
+    return write_process(repo, name, replacements)
+
+
+FAIL_FIRST = '''
+def run(spark, ctx):
+    if ctx.attempt < 2:
+        raise RuntimeError("the source database was busy")
+    spark.createDataFrame([(ctx.attempt,)], "attempt int").write.json(ctx.outputs["summary"])
+'''
+
+
+def test_a_failed_attempt_is_retried_after_the_policy_delay(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _failing_process(repo, "flaky", FAIL_FIRST)
+    clock = TestClock(T)
+    result = new_runner(spark, repo, name, clock).run(T)
+    assert (result.status, result.attempts, clock.slept) == ("SUCCEEDED", 2, [300.0])
+    folder = root / LEDGER / name / "20261121T1000Z"
+    first, second = read_json(folder / "attempt-001.json"), read_json(folder / "attempt-002.json")
+    assert first["status"] == "FAILED" and "RuntimeError: the source database was busy" in first["error"]
+    assert "(line 4)" in first["error"]
+    assert second["status"] == "SUCCEEDED"
+    assert [row.attempt for row in spark.read.json(str(summary_dir(root))).collect()] == [2]
+
+
+def test_attempts_exhausted_fail_and_publish_nothing(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    body = 'def run(spark, ctx):\n    spark.range(3).write.json(ctx.outputs["summary"])\n    raise ValueError("bad row")\n'
+    name = _failing_process(repo, "broken", body, "  policy: exp-backoff\n  delay: minutes(10)\n  attempts: 3")
+    clock = TestClock(T)
+    result = new_runner(spark, repo, name, clock).run(T)
+    assert (result.status, result.attempts, clock.slept) == ("FAILED", 3, [600.0, 1200.0])
+    assert "ValueError: bad row" in (result.reason or "")
+    assert not summary_dir(root).parent.exists() or list(summary_dir(root).parent.iterdir()) == []
+    folder = root / LEDGER / name / "20261121T1000Z"
+    assert [read_json(folder / f"attempt-00{k}.json")["status"] for k in (1, 2, 3)] == ["FAILED"] * 3
+    assert read_json(folder / "instance.json")["status"] == "FAILED"
+
+
+def test_final_policy_retries_once_at_once(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _failing_process(repo, "last-try", FAIL_FIRST, "  policy: final\n  delay: minutes(5)\n  attempts: 3")
+    clock = TestClock(T)
+    assert (new_runner(spark, repo, name, clock).run(T).attempts, clock.slept) == (2, [])
+
+
+def test_a_sql_syntax_error_fails_the_attempts(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    (repo / "workflows" / "broken.sql").write_text("-- a typo\nSELEC page FROM json.`${clicks}`;\n")
+    name = write_process(repo, "broken-sql", {"engine: pyspark": "engine: spark-sql",
+                                              "path: workflows/hourly_clicks_summary.py": "path: workflows/broken.sql",
+                                              "attempts: 3": "attempts: 1"})
+    write_clicks(root, T - timedelta(hours=2), 3)
+    result = new_runner(spark, repo, name, TestClock(T)).run(T)
+    assert result.status == "FAILED"
+    assert "Statement 1 of the workflow workflows/broken.sql failed" in (result.reason or "")
+
+
+def test_a_workflow_that_writes_nothing_fails(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _failing_process(repo, "idle", "def run(spark, ctx):\n    pass\n",
+                            "  policy: periodic\n  delay: minutes(5)\n  attempts: 1")
+    result = new_runner(spark, repo, name, TestClock(T)).run(T)
+    assert result.status == "FAILED"
+    assert "wrote nothing to output 'summary'" in (result.reason or "")
+
+
+def test_a_missing_workflow_file_is_a_usage_error_before_anything(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    name = write_process(repo, "lost", {"path: workflows/hourly_clicks_summary.py": "path: workflows/nowhere.py"})
+    with pytest.raises(UsageError, match="workflows/nowhere.py, does not exist"):
+        new_runner(spark, repo, name, TestClock(T))
+    assert not (root / "feed-toolkit").exists()
+
+
+def test_waits_until_the_last_input_arrives(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 2)
+    late = write_clicks(root, T, 1, flag=False)[0]
+
+    def arrive(clock: TestClock) -> None:
+        if len(clock.slept) == 2:
+            (late / "_SUCCESS").write_text("")
+
+    clock = TestClock(T + timedelta(minutes=1), on_sleep=arrive)
+    result = new_runner(spark, repo, "hourly-clicks-summary", clock).run(T)
+    assert (result.status, clock.slept) == ("SUCCEEDED", [10.0, 20.0])
+    assert result.wait_seconds == 30.0
+
+
+def test_no_wait_reports_the_missing_instances(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 2)
+    result = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T), RunOptions(wait=False)).run(T)
+    assert result.status == "WAITING"
+    assert result.missing == [f"clicks 2026-11-21T10:00Z (file://{root}/data/clicks/2026/11/21/10)"]
+    record = read_json(root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json")
+    assert (record["status"], record["missing"]) == ("WAITING", result.missing)
+
+
+def test_past_the_timeout_the_instance_times_out(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 2)
+    result = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(hours=4))).run(T)
+    assert result.status == "TIMEDOUT"
+    assert "timed out at 2026-11-21T14:00Z" in (result.reason or "")
+    folder = root / LEDGER / "hourly-clicks-summary/20261121T1000Z"
+    assert read_json(folder / "attempt-001.json")["status"] == "TIMEDOUT"
+    assert read_json(folder / "instance.json")["status"] == "TIMEDOUT"
+
+
+def test_on_timeout_retries_the_wait(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 2)
+    name = write_process(repo, "patient", {"attempts: 3": "attempts: 3\n  onTimeout: true"})
+    late = write_clicks(root, T, 1, flag=False)[0]
+    clock = TestClock(T + timedelta(hours=5), on_sleep=lambda c: (late / "_SUCCESS").write_text(""))
+    result = new_runner(spark, repo, name, clock).run(T)
+    assert (result.status, result.attempts, clock.slept) == ("SUCCEEDED", 2, [300.0])
+
+
+def _optional_process(repo: Path, name: str, start: str, end: str, optional: bool) -> str:
+    (repo / "workflows" / "show_inputs.py").write_text(
+        "def run(spark, ctx):\n"
+        "    rows = [(name, ','.join(paths)) for name, paths in sorted(ctx.inputs.items())]\n"
+        "    spark.createDataFrame(rows, 'name string, paths string').write.json(ctx.outputs['summary'])\n")
+    extra = (f"  - name: extra\n    feed: clicks\n    start: {start}\n    end: {end}\n"
+             + ("    optional: true\n" if optional else ""))
+    return write_process(repo, name, {"path: workflows/hourly_clicks_summary.py": "path: workflows/show_inputs.py",
+                                      "    end: now(0,0)\noutputs:": f"    end: now(0,0)\n{extra}outputs:"})
+
+
+def test_a_missing_optional_input_is_left_out(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _optional_process(repo, "optional", "now(-5,0)", "now(-4,0)", optional=True)
+    result = new_runner(spark, repo, name, TestClock(T)).run(T)
+    assert result.status == "SUCCEEDED", result.reason
+    assert [r.name for r in spark.read.json(str(summary_dir(root))).collect()] == ["clicks"]
+
+
+def test_latest_picks_the_newest_instance_that_exists(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    write_clicks(root, T - timedelta(days=3), 1)  # an old one, further back than the latest
+    name = _optional_process(repo, "latest", "latest(0)", "latest(0)", optional=False)
+    for hour in (T - timedelta(hours=1), T):  # only 08:00 is left of the three
+        (root / "data/clicks" / f"{hour:%Y/%m/%d/%H}" / "_SUCCESS").unlink()
+    result = new_runner(spark, repo, name, TestClock(T), RunOptions(wait=False)).run(T)
+    assert result.status == "WAITING"  # `clicks` misses 09:00 and 10:00; `extra` resolved to 08:00
+    plan = new_runner(spark, repo, name, TestClock(T)).plan(T)
+    extra = next(item for item in plan.inputs if item.name == "extra")
+    assert [s.location for s in extra.states] == [f"file://{root}/data/clicks/2026/11/21/08"]
+
+
+def test_safemode_blocks_and_suspension_skips_before_anything(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T))
+    runner.ledger.control.set_safemode(True, "2026-11-21T09:00:00Z", "ops@host", "upgrade")
+    with pytest.raises(BlockedError, match="safemode") as blocked:
+        runner.run(T)
+    assert blocked.value.exit_code == 5
+    runner.ledger.control.set_safemode(False, "", "")
+    runner.ledger.control.set_suspended("process", "hourly-clicks-summary", True, "2026-11-21T09:00:00Z", "ops")
+    with pytest.raises(SkippedError, match="suspended") as skipped:
+        runner.run(T)
+    assert skipped.value.exit_code == 4
+    assert not (root / LEDGER).exists() and not summary_dir(root).exists()
+
+
+def test_a_live_lock_blocks_and_an_expired_one_is_taken_over(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T), run_id="mine")
+    folder = runner.ledger.layout.instance_folder("hourly-clicks-summary", T)
+    LeaseLock(runner.fs, folder, "lock", 60).try_acquire("other")
+    with pytest.raises(BlockedError, match="being run by run other"):
+        runner.run(T)
+    # The other run is killed: its records say RUNNING, its lease ran out an hour ago.
+    for name in ("lock.0",):
+        (root / LEDGER / "hourly-clicks-summary/20261121T1000Z" / name).unlink()
+    LeaseLock(runner.fs, folder, "lock", 60, clock=lambda: time.time() - 3600).try_acquire("dead")
+    dead = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T), run_id="dead")
+    dead._write_attempt(T, 1, "RUNNING", T, None, dead.plan(T))
+    dead._write_instance(T, "RUNNING", 1, started=T)
+    assert runner.run(T).status == "SUCCEEDED"
+    records = root / LEDGER / "hourly-clicks-summary/20261121T1000Z"
+    killed = read_json(records / "attempt-001.json")
+    assert (killed["status"], killed["run_id"]) == ("KILLED", "dead")
+    assert read_json(records / "attempt-002.json")["status"] == "SUCCEEDED"
+
+
+def test_parallel_slots_full_block_another_instance(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T))
+    for k, other in enumerate(("07:00", "08:00")):
+        assert runner.ledger.take_slot("hourly-clicks-summary", 2, f"other{k}", {"time": other})[0] is not None
+    with pytest.raises(BlockedError, match=r"already runs 2 instance\(s\).*07:00, 08:00"):
+        runner.run(T)
+    assert not summary_dir(root).exists()
+
+
+def test_a_corrupt_record_is_named_and_the_run_refuses(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    record = root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json"
+    record.parent.mkdir(parents=True)
+    record.write_text('{"status": "SUCCEE')
+    with pytest.raises(CorruptRecordError, match=str(record)):
+        new_runner(spark, repo, "hourly-clicks-summary", TestClock(T)).run(T)
+    assert not summary_dir(root).exists()

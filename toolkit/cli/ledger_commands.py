@@ -1,0 +1,185 @@
+"""`toolkit status`, `toolkit summary`, `toolkit running`: what the ledger of a local cluster says about a
+process's instances, read without Spark."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.ledger_access import NOW_HELP, Now, open_ledger
+from toolkit.cli.ledger_rows import (
+    DEFAULT_INSTANCES,
+    MAX_ROWS,
+    MISSING_LIMIT,
+    InstanceRow,
+    count_statuses,
+    instance_rows,
+    window_times,
+)
+from toolkit.cli.ledger_text import running_lines, status_lines, summary_lines
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Cluster, Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.ledger.records import STATUSES
+from toolkit.ledger.store import Ledger
+
+Repo = Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")]
+ProcessName = Annotated[str | None, typer.Option("--process", help="The process (required).")]
+ClusterName = Annotated[str | None, typer.Option(
+    "--cluster", help="The cluster (required); its write endpoint must be file:// (a local cluster).")]
+From = Annotated[str | None, typer.Option("--from", help=(
+    f"First instance time, yyyy-MM-ddTHH:mmZ. Default: the {DEFAULT_INSTANCES} instances up to --to."))]
+To = Annotated[str | None, typer.Option("--to", help="Last instance time (included). Default: now.")]
+NowOption = Annotated[str | None, typer.Option("--now", help=NOW_HELP)]
+Format = Annotated[str, typer.Option("--format", help="text (aligned columns) or json (scripts).")]
+
+
+def check_format(format_: str) -> None:
+    if format_ not in ("text", "json"):
+        raise UsageError(f"Unknown --format {format_!r}: use text or json.")
+
+
+def require(value: str | None, option: str, what: str) -> str:
+    if value is None:
+        raise UsageError(f"Give {option}: {what}.")
+    return value
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A process on a cluster, with that cluster's ledger, as one call sees them."""
+
+    repo: ConfigRepo
+    process: Process
+    cluster: Cluster
+    ledger: Ledger
+    now: Now
+
+    @property
+    def owner(self) -> str:
+        return f"process '{self.process.name}' on cluster '{self.cluster.name}'"
+
+    def rows(self, from_: str | None, to: str | None, *, with_missing: bool) -> list[InstanceRow]:
+        grid = process_grid(self.process, self.cluster.name)
+        times = window_times(grid, self.now.time, from_, to, self.owner)
+        return instance_rows(self.repo, self.process, self.cluster, self.ledger, times, self.now.seconds,
+                             with_missing=with_missing)
+
+
+def open_scope(repo: Path, process: str | None, cluster: str | None, now: str | None) -> Scope:
+    """Check the call, load the repo, find the process on the cluster and open the cluster's ledger."""
+    process_name = require(process, "--process", "the process whose instances to read")
+    cluster_name = require(cluster, "--cluster", "the cluster whose ledger to read")
+    current = Now.of(now)
+    config = ConfigRepo.load(repo)
+    entity, on = config.process(process_name), config.cluster(cluster_name)
+    require_on_cluster(entity, on.name)
+    return Scope(config, entity, on, open_ledger(on, current), current)
+
+
+def status_command(
+    repo: Repo = Path("."),
+    process: ProcessName = None,
+    cluster: ClusterName = None,
+    from_: From = None,
+    to: To = None,
+    now: NowOption = None,
+    format_: Format = "text",
+) -> None:
+    """One row per instance of a process on a cluster: its time, status, attempts, start, duration and, while
+    it waits, the input instances it lacks.
+
+    The status is the ledger's, except that a record saying RUNNING whose lock lease has expired is shown
+    KILLED (the run died; the next call takes it over), and that an instance without a record whose time has
+    come is WAITING. Instances after now are not listed. The missing inputs of never-run WAITING instances are
+    resolved against the cluster's file system for the newest {limit} of them; table inputs show "not checked
+    (table input)", as the metastore is not opened. At most {rows} rows: a larger window is refused.
+
+    \b
+    toolkit status --repo conf --process hourly-clicks-summary --cluster primary
+    toolkit status --repo conf --process hourly-clicks-summary --cluster primary \\
+        --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z --format json
+    """
+    check_format(format_)
+    scope = open_scope(repo, process, cluster, now)
+    rows = scope.rows(from_, to, with_missing=True)
+    if format_ == "json":
+        typer.echo(json.dumps([row.to_json() for row in rows], indent=2))
+    else:
+        typer.echo("\n".join(status_lines(rows)))
+
+
+status_command.__doc__ = (status_command.__doc__ or "").format(limit=MISSING_LIMIT, rows=f"{MAX_ROWS:,}")
+
+
+def summary_of(scope: Scope, rows: list[InstanceRow]) -> dict[str, object]:
+    return {"process": scope.process.name, "cluster": scope.cluster.name,
+            "from": format_timestamp(rows[0].time) if rows else None,
+            "to": format_timestamp(rows[-1].time) if rows else None,
+            "total": len(rows), "counts": count_statuses(rows, STATUSES)}
+
+
+def summary_command(
+    repo: Repo = Path("."),
+    process: ProcessName = None,
+    cluster: ClusterName = None,
+    from_: From = None,
+    to: To = None,
+    now: NowOption = None,
+    format_: Format = "text",
+) -> None:
+    """How many instances of a process on a cluster are in each status, over the rows `toolkit status` lists
+    for the same window (every status is counted, zeros included).
+
+    \b
+    toolkit summary --repo conf --process hourly-clicks-summary --cluster primary --from 2026-11-01T00:00Z
+    """
+    check_format(format_)
+    scope = open_scope(repo, process, cluster, now)
+    summary = summary_of(scope, scope.rows(from_, to, with_missing=False))
+    typer.echo(json.dumps(summary, indent=2) if format_ == "json" else "\n".join(summary_lines(summary)))
+
+
+def _leases(ledger: Ledger, processes: list[Process]) -> Iterator[dict[str, object]]:
+    for entity in processes:
+        leases = ledger.running(entity.name)
+        for lease in sorted(leases, key=lambda lease: (str(lease.details.get("time", "")), lease.run_id)):
+            yield {"process": entity.name, "time": lease.details.get("time"), "run_id": lease.run_id,
+                   "holder": lease.holder, "expires": lease.expires_text}
+
+
+def running_command(
+    repo: Repo = Path("."),
+    process: Annotated[str | None, typer.Option(
+        "--process", help="One process; default: every process of the repo on the cluster.")] = None,
+    cluster: ClusterName = None,
+    now: NowOption = None,
+    format_: Format = "text",
+) -> None:
+    """The instances running now: the live leases of the processes' `parallel` slots (process, instance time,
+    run id, holder host:pid, lease expiry). A killed run's lease stops being live once it expires.
+
+    \b
+    toolkit running --repo conf --cluster primary
+    """
+    check_format(format_)
+    cluster_name = require(cluster, "--cluster", "the cluster whose running instances to list")
+    current = Now.of(now)
+    config = ConfigRepo.load(repo)
+    on = config.cluster(cluster_name)
+    if process is not None:
+        entity = config.process(process)
+        require_on_cluster(entity, on.name)
+        processes = [entity]
+    else:
+        processes = [p for _, p in sorted(config.processes.items()) if p.cluster(on.name) is not None]
+    ledger = open_ledger(on, current)
+    leases = list(_leases(ledger, processes))
+    typer.echo(json.dumps(leases, indent=2) if format_ == "json" else "\n".join(running_lines(leases)))

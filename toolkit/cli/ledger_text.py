@@ -1,0 +1,63 @@
+"""The `--format text` rendering of the ledger commands: a header line and aligned columns, for people."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from toolkit.cli.ledger_rows import InstanceRow
+
+NONE = "-"
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> Iterator[str]:
+    """Columns padded to their widest cell, two spaces apart; the last column is not padded."""
+    body = [list(row) for row in rows]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *body, strict=False)]
+    for row in (list(header), *body):
+        cells = [str(cell).ljust(width) for cell, width in zip(row[:-1], widths, strict=False)]
+        yield "  ".join([*cells, str(row[-1])]).rstrip()
+
+
+def duration_text(seconds: int | None) -> str:
+    """`45s`, `2m30s`, `1h02m03s`, `3d04h05m`."""
+    if seconds is None:
+        return NONE
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d{hours:02d}h{minutes:02d}m"
+    if hours:
+        return f"{hours}h{minutes:02d}m{secs:02d}s"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"
+
+
+def missing_text(row: InstanceRow) -> str:
+    if row.status != "WAITING":
+        return NONE
+    if row.missing is None:
+        return row.missing_note or "not checked"
+    # `clicks 2026-11-21T09:00Z (file:///...)`: the text shows the feed and the time, JSON the location too
+    return ", ".join(item.split(" (", 1)[0] for item in row.missing) if row.missing else "none (ready to run)"
+
+
+def status_lines(rows: Sequence[InstanceRow]) -> Iterator[str]:
+    header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "MISSING INPUTS")
+    yield from table(header, ((row.to_json()["time"], row.status, str(row.attempts), row.started or NONE,
+                               duration_text(row.duration_seconds), missing_text(row)) for row in rows))
+
+
+def summary_lines(summary: Mapping[str, object]) -> Iterator[str]:
+    window = (f"{summary['from']} .. {summary['to']}" if summary["from"] is not None else "no instance in the window")
+    yield (f"process {summary['process']} on cluster {summary['cluster']}, {window}: "
+           f"{summary['total']} instance(s)")
+    counts: Mapping[str, int] = summary["counts"]  # type: ignore[assignment]
+    yield from table(("STATUS", "COUNT"), ((status, str(count)) for status, count in counts.items()))
+
+
+def running_lines(leases: Sequence[Mapping[str, object]]) -> Iterator[str]:
+    header = ("PROCESS", "INSTANCE", "RUN ID", "HOLDER", "LEASE EXPIRES")
+    yield from table(header, ((str(lease["process"]), str(lease["time"] or NONE), str(lease["run_id"]),
+                               str(lease["holder"]), str(lease["expires"])) for lease in leases))
