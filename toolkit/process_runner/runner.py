@@ -108,13 +108,13 @@ class ProcessRunner:
 
     def __init__(self, repo: ConfigRepo, process: str, cluster: str, fs: FileSystem, ledger: Ledger, *,
                  spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock, run_id: str,
-                 options: RunOptions = RunOptions(), log: Callable[[str], None] = print) -> None:
+                 options: RunOptions | None = None, log: Callable[[str], None] = print) -> None:
         self.repo, self.fs, self.ledger = repo, fs, ledger
         self.process: Process = repo.process(process)
         self.cluster: Cluster = repo.cluster(cluster)
         require_on_cluster(self.process, self.cluster.name)
         self.spark, self.catalog, self.clock = spark, catalog, clock
-        self.run_id, self.options, self.log = run_id, options, log
+        self.run_id, self.options, self.log = run_id, options or RunOptions(), log
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"
         engine = self.process.workflow.engine
@@ -122,7 +122,7 @@ class ProcessRunner:
             raise ToolkitError(f"The workflow engine '{engine.value}' of {self.owner} is for migration only: "
                                "process.py runs pyspark, spark-sql and hive workflows.")
         self.workflow: WorkflowSource = read_workflow(Path(repo.root), self.cluster,
-                                                      options.workflow_path or self.process.workflow.path,
+                                                      self.options.workflow_path or self.process.workflow.path,
                                                       fs, self.owner)
 
     # Step 1 and 2: is there anything to do at all

@@ -50,7 +50,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
-    now = parse_timestamp(args.now, "--now") if args.now else datetime.now(timezone.utc).replace(second=0, microsecond=0)
+    now = parse_timestamp(args.now, "--now") if args.now else \
+        datetime.now(timezone.utc).replace(second=0, microsecond=0)
     window = None
     if (args.window_from is None) != (args.window_to is None):
         raise UsageError("Give both --from and --to for a catch-up window, or neither.")

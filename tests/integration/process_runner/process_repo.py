@@ -64,7 +64,7 @@ class TestClock:
             self.on_sleep(self)
 
 
-def new_runner(spark, repo: Path, process: str, clock, options: RunOptions = RunOptions(),  # type: ignore[no-untyped-def]
+def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | None = None,  # type: ignore[no-untyped-def]
                run_id: str = "run1", lease: float = 60.0, cluster: str = "primary") -> ProcessRunner:
     from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -73,5 +73,5 @@ def new_runner(spark, repo: Path, process: str, clock, options: RunOptions = Run
     fs = HadoopFileSystem(spark)
     ledger = Ledger.of(fs, config.cluster(cluster), lease_seconds=lease)
     return ProcessRunner(config, process, cluster, fs, ledger, spark=spark,
-                         catalog=lambda: catalog_for(spark, None), clock=clock, run_id=run_id, options=options,
-                         log=lambda line: None)
+                         catalog=lambda: catalog_for(spark, None), clock=clock, run_id=run_id,
+                         options=options or RunOptions(), log=lambda line: None)

@@ -138,7 +138,8 @@ def test_a_failed_attempt_is_retried_after_the_policy_delay(spark, tmp_path: Pat
 def test_attempts_exhausted_fail_and_publish_nothing(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
-    body = 'def run(spark, ctx):\n    spark.range(3).write.json(ctx.outputs["summary"])\n    raise ValueError("bad row")\n'
+    body = ('def run(spark, ctx):\n    spark.range(3).write.json(ctx.outputs["summary"])\n'
+            '    raise ValueError("bad row")\n')
     name = _failing_process(repo, "broken", body, "  policy: exp-backoff\n  delay: minutes(10)\n  attempts: 3")
     clock = TestClock(T)
     result = new_runner(spark, repo, name, clock).run(T)
