@@ -38,7 +38,6 @@ spark.sparkContext.setLogLevel("WARN")
 workflow = runpy.run_path(sys.argv[1])
 ctx = SimpleNamespace(inputs={"clicks": sys.argv[3].split(",")}, outputs={"summary": sys.argv[2]})
 workflow["run"](spark, ctx)
-spark.stop()
 '''
 
 

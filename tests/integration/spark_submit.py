@@ -19,8 +19,12 @@ def environment() -> dict[str, str]:
 
 def spark_submit_command(entrypoint: str, *args: str) -> list[str]:
     """`spark-submit entrypoints/<entrypoint>.py ARGS...` as an argument list."""
-    return [str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-            str(PROJECT / "entrypoints" / f"{entrypoint}.py"), *args]
+    return script_command(PROJECT / "entrypoints" / f"{entrypoint}.py", *args)
+
+
+def script_command(script: Path, *args: str) -> list[str]:
+    """`spark-submit SCRIPT ARGS...` (a demo script, say) as an argument list."""
+    return [str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false", str(script), *args]
 
 
 def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:

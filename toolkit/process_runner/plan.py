@@ -18,6 +18,7 @@ from toolkit.process_runner.availability import probe_files, probe_table
 from toolkit.process_runner.context import TableInput
 from toolkit.process_runner.inputs import Probe, ResolvedInput, resolve_input
 from toolkit.process_runner.outputs import FileOutput, file_output
+from toolkit.process_runner.table_outputs import TableOutputTarget, table_output
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -28,7 +29,15 @@ class InstancePlan:
     cluster: str
     time: datetime
     inputs: tuple[ResolvedInput, ...]
-    outputs: tuple[FileOutput, ...]
+    outputs: tuple[FileOutput | TableOutputTarget, ...]
+
+    @property
+    def file_outputs(self) -> tuple[FileOutput, ...]:
+        return tuple(output for output in self.outputs if isinstance(output, FileOutput))
+
+    @property
+    def table_outputs(self) -> tuple[TableOutputTarget, ...]:
+        return tuple(output for output in self.outputs if isinstance(output, TableOutputTarget))
 
     @property
     def missing_required(self) -> list[str]:
@@ -76,14 +85,11 @@ def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datet
     for item in process.outputs:
         feed = repo.feed(item.feed)
         where = feed_locations(feed, cluster)
-        if where.is_table:
-            raise UsageError(f"The output '{item.name}' of process '{process.name}' is the table feed '{feed.name}': "
-                             "process.py publishes file outputs only so far; write the table from a file feed's "
-                             "output or from the workflow outside the runner.")
         instance = resolve_instance(item.instance, t, feed_grid(feed, cluster.name))
         if instance is None:
             raise UsageError(f"The output '{item.name}' of process '{process.name}' ({item.instance}) names no "
                              f"instance of feed '{feed.name}' at {format_timestamp(t)}: it lies outside the feed's "
                              "validity on this cluster.")
-        outputs.append(file_output(item.name, feed, where, instance))
+        outputs.append(table_output(item.name, feed, where, instance) if where.is_table
+                       else file_output(item.name, feed, where, instance))
     return InstancePlan(process.name, cluster.name, t, tuple(inputs), tuple(outputs))

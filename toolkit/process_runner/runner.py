@@ -32,7 +32,8 @@ from toolkit.ledger.locks import Lease, LeaseKeeper
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
-from toolkit.process_runner.context import WorkflowContext, evaluate_properties, falcon_properties
+from toolkit.process_runner import table_outputs as tables
+from toolkit.process_runner.context import TableOutput, WorkflowContext, evaluate_properties, falcon_properties
 from toolkit.process_runner.engines import WorkflowError, engine_for
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, publish
 from toolkit.process_runner.plan import InstancePlan, plan_instance
@@ -221,7 +222,7 @@ class ProcessRunner:
                 pause = min(pause, max(self.options.max_wait - waited, 0.0))
             self.clock.sleep(max(pause, 0.01))
 
-        for leftover_output in plan.outputs:
+        for leftover_output in plan.file_outputs:
             clear_leftovers(self.fs, leftover_output)
         while attempt - previous_attempts < budget:
             attempt += 1
@@ -242,24 +243,31 @@ class ProcessRunner:
         started = _real_now()
         self._write_attempt(t, attempt, "RUNNING", started, None, plan)
         self._write_instance(t, "RUNNING", attempt, started=started)
-        outputs = {output.name: output.staging(self.run_id, attempt) for output in plan.outputs}
-        ctx = self.context(t, attempt, plan, outputs)
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
                  f"{self.workflow.name} ({self.process.workflow.engine.value})")
         began = time.perf_counter()
         try:
             if self.spark is None:
                 raise ToolkitError("process.py needs a Spark session to run a workflow.")
+            outputs: dict[str, str | TableOutput] = {
+                output.name: output.staging(self.run_id, attempt) for output in plan.file_outputs}
+            for target in plan.table_outputs:
+                outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
+            ctx = self.context(t, attempt, plan, outputs)
             engine_for(self.process.workflow.engine.value)(self.spark, ctx, self.workflow.text, self.workflow.name)
             result.workflow_seconds += time.perf_counter() - began
             if keeper.lost.is_set():
                 raise StorageError(f"The lock of instance {format_timestamp(t)} of {self.owner} was taken over by "
                                    "another run while this one worked (its lease was not renewed in time): "
                                    "nothing is published.")
-            published = [publish(self.fs, output, self.run_id, attempt) for output in plan.outputs]
+            published = [publish(self.fs, output, self.run_id, attempt) for output in plan.file_outputs]
+            published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}")
+                          for target in plan.table_outputs]
         except (WorkflowError, NothingWrittenError, StorageError) as err:
-            for output in plan.outputs:
+            for output in plan.file_outputs:
                 discard(self.fs, output, self.run_id, attempt)
+            for target in plan.table_outputs:
+                tables.discard(self.catalog(), self.fs, target)
             ended = _real_now()
             self._write_attempt(t, attempt, "FAILED", started, ended, plan, error=str(err))
             self.log(f"process: attempt {attempt} failed: {err}")
@@ -276,7 +284,8 @@ class ProcessRunner:
                 published=_stamp(ended)))
         return None
 
-    def context(self, t: datetime, attempt: int, plan: InstancePlan, outputs: dict[str, str]) -> WorkflowContext:
+    def context(self, t: datetime, attempt: int, plan: InstancePlan,
+                outputs: dict[str, str | TableOutput]) -> WorkflowContext:
         inputs = plan.workflow_inputs()
         properties = {**evaluate_properties(self.cluster.properties, t, self.zone, f"cluster '{self.cluster.name}'"),
                       **evaluate_properties(self.process.properties, t, self.zone, self.owner)}

@@ -210,6 +210,11 @@ class Catalog(ABC):
         either type."""
 
     @abstractmethod
+    def drop_table(self, database: str, table: str) -> bool:
+        """Unregister a table; False when there was none. Only an EXTERNAL table may be dropped this way (its
+        files stay: the caller owns them); a MANAGED table is refused with a StorageError, so no data goes."""
+
+    @abstractmethod
     def create_table_like(self, source_database: str, source_table: str, database: str, table: str,
                           location: str | None = None) -> TableInfo:
         """A new empty table with the source's columns, partition keys and storage format (no partitions,

@@ -17,7 +17,7 @@ import pytest
 from chispa import assert_df_equality
 
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks, write_process
-from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
+from tests.integration.spark_submit import environment, script_command, spark_submit, spark_submit_command
 
 pytestmark = pytest.mark.integration
 
@@ -29,8 +29,14 @@ def _status(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[t
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_template_processes_through_spark_submit(spark, tmp_path: Path) -> None:
+def test_template_processes_through_spark_submit(spark, thrift_metastore, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
+    cluster = repo / "clusters" / "primary.yaml"
+    cluster.write_text(cluster.read_text().replace("thrift://127.0.0.1:9083", thrift_metastore.uri))
+    tables = subprocess.run(script_command(repo / "demo/create_tables.py", "--repo", str(repo), "--cluster",
+                                           "primary"), capture_output=True, text=True, cwd=tmp_path,
+                            env=environment(), timeout=300)
+    assert tables.returncode == 0, tables.stdout[-3000:] + tables.stderr[-3000:]
     write_clicks(root, utc(2026, 11, 19, 22), 26)
     hourly = spark_submit("process", "--repo", str(repo), "--process", "hourly-clicks-summary", "--cluster",
                           "primary", "--from", "2026-11-20T00:00Z", "--to", "2026-11-20T23:00Z", "--now",
@@ -42,13 +48,25 @@ def test_template_processes_through_spark_submit(spark, tmp_path: Path) -> None:
                          "--time", "2026-11-21T00:00Z", "--status-file", str(tmp_path / "daily.json"), cwd=tmp_path)
     assert daily.returncode == 0, daily.stdout[-3000:]
     written = json.loads((tmp_path / "daily.json").read_text())
-    assert (written["status"], written["outputs"]) == ("SUCCEEDED", [f"file://{root}/data/clicks-daily/2026/11/20"])
+    partition = f"file://{root}/warehouse/web.db/clicks_daily/ds=2026-11-20"
+    assert (written["status"], written["outputs"]) == \
+        ("SUCCEEDED", [f"file://{root}/data/clicks-daily/2026/11/20", partition])
+    client = thrift_metastore.client(spark)
+    try:
+        assert client.partition_names("web", "clicks_daily") == ["ds=2026-11-20"]
+        located = str(client.client.getPartition("web", "clicks_daily", client._list(["2026-11-20"])).getSd()
+                      .getLocation())
+        assert not client.client.tableExists("web", "clicks_daily__toolkit_20261121t0000z")
+    finally:
+        client.close()
+    assert located.replace("file:///", "file:/").replace("file:/", "file:///") == partition
     # Each page gets 2 + h % 3 clicks in hour h: 24 hours give 8 x (2 + 3 + 4) = 72 per page.
     expected = spark.createDataFrame([(page, 72, 3, 9, 24) for page in ("/", "/cart", "/help")],
                                      "page string, clicks long, peak_hourly_users long, peak_clicks_3h long, "
                                      "hours_with_clicks long")
     assert_df_equality(spark.read.json(str(root / "data/clicks-daily/2026/11/20")), expected,
                        ignore_row_order=True, ignore_column_order=True)
+    assert_df_equality(spark.read.parquet(partition), expected, ignore_row_order=True, ignore_nullable=True)
     again = spark_submit("process", "--repo", str(repo), "--process", "daily-clicks-rollup", "--cluster", "primary",
                          "--time", "2026-11-21T00:00Z", cwd=tmp_path)
     assert (again.returncode, _status(again)["status"]) == (4, "SKIPPED")

@@ -84,8 +84,18 @@ def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path) -> N
     assert (record["attempts"], record["run_id"]) == (2, "run3")
 
 
-def test_daily_rollup_runs_its_sql_over_a_glob_of_the_day(spark, tmp_path: Path) -> None:
+def _clicks_daily_table(spark, root: Path) -> None:  # type: ignore[no-untyped-def]
+    """web.clicks_daily in the test session's catalog, external under this test's cluster root."""
+    spark.sql("CREATE DATABASE IF NOT EXISTS web")
+    spark.sql("DROP TABLE IF EXISTS web.clicks_daily")
+    spark.sql("CREATE EXTERNAL TABLE web.clicks_daily (page STRING, clicks BIGINT, peak_hourly_users BIGINT, "
+              "peak_clicks_3h BIGINT, hours_with_clicks BIGINT) PARTITIONED BY (ds STRING) STORED AS PARQUET "
+              f"LOCATION 'file://{root}/warehouse/web.db/clicks_daily'")
+
+
+def test_daily_rollup_publishes_a_file_and_a_table_partition(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
+    _clicks_daily_table(spark, root)
     day = utc(2026, 11, 20)
     for h in range(24):
         folder = root / "data/clicks-hourly-summary" / f"{day + timedelta(hours=h):%Y/%m/%d/%H}"
@@ -102,6 +112,20 @@ def test_daily_rollup_runs_its_sql_over_a_glob_of_the_day(spark, tmp_path: Path)
                                      "page string, clicks long, peak_hourly_users long, peak_clicks_3h long, "
                                      "hours_with_clicks long")
     assert_df_equality(daily, expected, ignore_column_order=True)
+    table = spark.sql("SELECT page, clicks, peak_hourly_users, peak_clicks_3h, hours_with_clicks "
+                      "FROM web.clicks_daily WHERE ds = '2026-11-20'")
+    assert_df_equality(table, expected, ignore_nullable=True)
+    assert [r[0] for r in spark.sql("SHOW TABLES IN web LIKE 'clicks_daily*'").select("tableName").collect()] == \
+        ["clicks_daily"]  # the staging table is gone
+    assert sorted(p.name for p in (root / "warehouse/web.db/clicks_daily").iterdir()) == ["ds=2026-11-20"]
+    rerun = new_runner(spark, repo, "daily-clicks-rollup", TestClock(day + timedelta(days=1)),
+                       RunOptions(force=True), run_id="run2").run(day + timedelta(days=1))
+    assert rerun.status == "SUCCEEDED"
+    assert_df_equality(spark.sql("SELECT page, clicks, peak_hourly_users, peak_clicks_3h, hours_with_clicks "
+                                 "FROM web.clicks_daily WHERE ds = '2026-11-20'"), expected, ignore_nullable=True)
+    versions = root / "warehouse/web.db/clicks_daily/.toolkit-partitions"
+    assert [p.name for p in versions.iterdir()] == ["run2-2"]  # the replaced version's folder was removed
+    assert not (root / "warehouse/web.db/clicks_daily/ds=2026-11-20").exists()
 
 
 def _failing_process(repo: Path, name: str, body: str, retry: str = "") -> str:

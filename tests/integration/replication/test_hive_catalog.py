@@ -157,3 +157,21 @@ def test_alter_partition_location(backend: Backend) -> None:
     assert [p.location for p in backend.catalog.list_partitions(DATABASE, table)] == [elsewhere]
     with pytest.raises(StorageError, match=r"\(ds='2026-11-22', region='eu'\) of .* does not exist"):
         backend.catalog.alter_partition_location(DATABASE, table, {"ds": "2026-11-22", "region": "eu"}, elsewhere)
+
+
+def test_drop_table_drops_external_tables_only_and_keeps_their_files(backend: Backend) -> None:
+    source = f"kept_{next(_names)}"
+    backend.create_table(source)
+    staging = f"staging_{next(_names)}"
+    location = backend.root / "staging" / staging
+    backend.catalog.create_table_like(DATABASE, source, DATABASE, staging, f"file://{location}")
+    backend.catalog.add_partition(DATABASE, staging, {"ds": "2026-11-21", "region": "eu"})
+    (location / "ds=2026-11-21" / "region=eu").mkdir(parents=True, exist_ok=True)
+    (location / "ds=2026-11-21" / "region=eu" / "part-0").write_text("x")
+    assert backend.catalog.drop_table(DATABASE, staging) is True
+    assert not backend.catalog.table_exists(DATABASE, staging)
+    assert (location / "ds=2026-11-21" / "region=eu" / "part-0").read_text() == "x"
+    assert backend.catalog.drop_table(DATABASE, staging) is False
+    with pytest.raises(StorageError, match=rf"Refusing to drop the managed table {DATABASE}\.{source}"):
+        backend.catalog.drop_table(DATABASE, source)
+    assert backend.catalog.table_exists(DATABASE, source)

@@ -18,7 +18,8 @@ The partition's directory is the table's location plus the partition's name (`ds
 external tables as well. Replacing a partition that lives there puts the new files under
 `<table location>/.toolkit-partitions/<export id>/<partition name>`, and the next replacement goes back to
 the plain place (hidden folders are skipped by Hive's and Spark's readers and by MSCK REPAIR). A directory
-at the new place that no partition points to is a leftover of an interrupted run and is replaced.
+at the new place that no partition points to is a leftover of an interrupted run and is replaced. The rules
+for the directories are `toolkit/storage/partition_versions.py`'s, shared with the process runner.
 """
 
 from __future__ import annotations
@@ -36,12 +37,19 @@ from toolkit.replication.hive.export import is_export_leftover
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
 from toolkit.storage.catalog import Catalog, TableDescription, TableType, describe_spec, full_spec, partition_name
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+from toolkit.storage.partition_versions import (
+    canonical_directory,
+    next_directory,
+    register,
+    remove_unreferenced,
+    under,
+    versioned_directory,
+)
 from toolkit.storage.tree import data_files, join
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-VERSIONS_DIR = ".toolkit-partitions"
 STAGING_PREFIX = ".toolkit-staging-"
 _ROOT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(//[^/]*)?")
 
@@ -121,11 +129,6 @@ def _root(uri: str) -> str:
     return (found.group(0) if found else "").lower()
 
 
-def _under(path: str, folder: str) -> bool:
-    path, folder = normalize_uri(path), normalize_uri(folder)
-    return path != folder and path.startswith(folder.rstrip("/") + "/")
-
-
 def _check_keys(values: Mapping[str, str], exported: TableDescription) -> None:
     if sorted(key.lower() for key in values) != sorted(key.lower() for key in exported.partition_keys):
         raise StorageError(f"The partition {describe_spec(values)} does not name the partition keys of the "
@@ -195,15 +198,6 @@ def _place(spark: SparkSession, fs: FileSystem, data_dir: str, final: str, metad
     return False
 
 
-def _cleanup(fs: FileSystem, stale: str, table_location: str) -> None:
-    """Delete a directory no partition points to any more (a replaced version: its whole version folder)."""
-    versions = join(table_location, VERSIONS_DIR)
-    if _under(stale, versions):
-        stale = join(versions, normalize_uri(stale)[len(versions) + 1:].split("/", 1)[0])
-    if fs.exists(stale):
-        fs.delete(stale, recursive=True)
-
-
 def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str,
                      table: str, spec: Mapping[str, str] | None = None, *, table_location: str | None = None,
                      keep_export: bool = False, checksums: bool = True) -> ImportResult:
@@ -234,18 +228,14 @@ def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, dire
     values = full_spec(target.info, wanted)
     name = partition_name(values)
     location = normalize_uri(target.location)
-    canonical = join(location, name)
-    versioned = join(location, f"{VERSIONS_DIR}/{metadata.export_id}/{name}")
+    canonical = canonical_directory(location, name)
+    versioned = versioned_directory(location, metadata.export_id, name)
     current = catalog.partition_location(target.database, target.name, values)
     current = normalize_uri(current) if current else None
-    if current is None:
-        final = canonical
-    elif current == canonical:
-        final = versioned
-    elif current == versioned:
-        final = versioned if not data_present else canonical
+    if current is not None and current == versioned and not data_present:
+        final = versioned  # a rerun of this import: its files are where the interrupted run put them
     else:
-        final = canonical
+        final = next_directory(current, canonical, versioned)
 
     if data_present:
         if fs.exists(final):
@@ -263,16 +253,12 @@ def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, dire
                                "or it is damaged; export the partition again.")
         moved = True
 
-    if current is None:
-        catalog.add_partition(target.database, target.name, values, final)
-    elif current != final:
-        catalog.alter_partition_location(target.database, target.name, values, final)
+    register(catalog, target.database, target.name, values, current, final)
 
     previous = current if current is not None and current != final else None
-    kept = previous is not None and not _under(previous, location)
+    kept = previous is not None and not under(previous, location)
     for stale in dict.fromkeys(path for path in (previous, canonical) if path and path != final):
-        if _under(stale, location):
-            _cleanup(fs, stale, location)
+        remove_unreferenced(fs, stale, location)
     if moved and not keep_export and fs.exists(directory) \
             and all(is_export_leftover(child.name) for child in fs.list(directory)):
         fs.delete(directory, recursive=True)  # consumed: its files are the partition now

@@ -1,0 +1,128 @@
+"""A process instance's table outputs: the workflow writes a partition of a staging table, and the runner
+publishes it as the partition of the feed's table only when the attempt succeeded.
+
+Before the workflow: an EXTERNAL staging table `<table>__toolkit_<instance>` LIKE the feed's table (same
+columns, partition keys and format), located in a hidden folder under the table's location, so that the
+files end up on the table's file system. The workflow sees its name (`ctx.outputs[name].table`, and Falcon's
+`falcon_output_table`), so `INSERT OVERWRITE TABLE ${falcon_output_database}.${falcon_output_table}
+PARTITION (${falcon_output_dataout_partitions}) ...` keeps working. After it: the staging partition's
+directory is moved to where the new version of the feed's partition goes and the partition is added or
+switched there in one metastore call (storage/partition_versions.py), then the staging table is dropped.
+A failed attempt drops the staging table and its folder: readers of the feed's table never see anything.
+The feed's table must exist: the runner publishes partitions, it does not design tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Feed
+from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import FeedLocations
+from toolkit.ledger.layout import instance_key
+from toolkit.process_runner.context import TableOutput
+from toolkit.process_runner.outputs import NothingWrittenError
+from toolkit.storage.catalog import Catalog, full_spec, partition_name
+from toolkit.storage.filesystem import FileSystem, normalize_uri
+from toolkit.storage.partition_versions import (
+    canonical_directory,
+    next_directory,
+    register,
+    remove_unreferenced,
+    versioned_directory,
+)
+from toolkit.storage.tree import data_files, join
+
+STAGING_FOLDER = ".toolkit-staging-"
+
+
+@dataclass(frozen=True)
+class TableOutputTarget:
+    name: str
+    feed: Feed
+    time: datetime
+    database: str
+    table: str
+    partition: dict[str, str]
+
+    @property
+    def staging_table(self) -> str:
+        """One per instance: a killed attempt's is found and replaced by the next (which holds the lock)."""
+        return f"{self.table}__toolkit_{instance_key(self.time)}".lower()
+
+    @property
+    def qualified_table(self) -> str:
+        return f"{self.database}.{self.table}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "feed": self.feed.name, "time": format_timestamp(self.time),
+                "table": self.qualified_table, "partition": dict(self.partition)}
+
+
+def table_output(name: str, feed: Feed, where: FeedLocations, t: datetime) -> TableOutputTarget:
+    assert where.table is not None
+    return TableOutputTarget(name, feed, t, where.table.database, where.table.table,
+                             where.table.format(t, where.zone))
+
+
+def _table_location(catalog: Catalog, target: TableOutputTarget) -> str:
+    if not catalog.table_exists(target.database, target.table):
+        raise UsageError(f"The table {target.qualified_table} of output '{target.name}' (feed '{target.feed.name}') "
+                         f"does not exist in {catalog.description}: create it (columns, partition keys, format); "
+                         "the process runner publishes its partitions.")
+    info = catalog.table_info(target.database, target.table)
+    if info.location is None:
+        raise UsageError(f"The table {target.qualified_table} has no location: the runner cannot place partitions.")
+    return normalize_uri(info.location)
+
+
+def _staging_folder(location: str, target: TableOutputTarget) -> str:
+    return join(location, f"{STAGING_FOLDER}{instance_key(target.time).lower()}")
+
+
+def prepare(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> TableOutput:
+    """A fresh staging table for this attempt (a killed attempt's left-overs dropped first)."""
+    location = _table_location(catalog, target)
+    discard(catalog, fs, target)
+    catalog.create_table_like(target.database, target.table, target.database, target.staging_table,
+                              _staging_folder(location, target))
+    return TableOutput(target.database, target.staging_table, target.partition)
+
+
+def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version: str) -> dict[str, object]:
+    """The staging partition's files become the feed table's partition; the staging table goes."""
+    location = _table_location(catalog, target)
+    info = catalog.table_info(target.database, target.table)
+    values = full_spec(info, target.partition)
+    staged = catalog.partition_location(target.database, target.staging_table, values)
+    if staged is None or not fs.exists(staged):
+        raise NothingWrittenError(
+            f"The workflow wrote nothing to output '{target.name}' (feed '{target.feed.name}', "
+            f"{format_timestamp(target.time)}): it should insert into {target.database}.{target.staging_table} "
+            f"PARTITION ({', '.join(f'{k}={v!r}' for k, v in values.items())}), given as ctx.outputs"
+            f"['{target.name}'] and falcon_output_table.")
+    name = partition_name(values)
+    current = catalog.partition_location(target.database, target.table, values)
+    canonical = canonical_directory(location, name)
+    final = next_directory(current, canonical, versioned_directory(location, version, name))
+    if fs.exists(final):
+        fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted attempt
+    fs.rename(normalize_uri(staged), final)
+    register(catalog, target.database, target.table, values, current, final)
+    if current is not None and normalize_uri(current) != final:
+        remove_unreferenced(fs, normalize_uri(current), location)
+    discard(catalog, fs, target)
+    files = data_files(fs, final)
+    return {**target.to_json(), "path": final, "files": len(files),
+            "bytes": sum(item.status.length for item in files), "replaced": current is not None}
+
+
+def discard(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> None:
+    """Drop the staging table and delete its folder (nothing of it is published)."""
+    catalog.drop_table(target.database, target.staging_table)
+    location = _table_location(catalog, target)
+    folder = _staging_folder(location, target)
+    if fs.exists(folder):
+        fs.delete(folder, recursive=True)
