@@ -39,7 +39,9 @@ def test_process_instance_as_text(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "process daily-clicks-rollup at 2026-11-21T00:00Z on cluster primary"
     assert "24 instance(s)" in lines[1]
-    assert lines[-1].startswith("  output daily -> feed clicks-daily [yesterday(0,0)]: 2026-11-20T00:00Z")
+    assert lines[-2].startswith("  output daily -> feed clicks-daily [yesterday(0,0)]: 2026-11-20T00:00Z")
+    assert lines[-1] == ("  output daily-table -> feed clicks-daily-table [yesterday(0,0)]: 2026-11-20T00:00Z  "
+                         "web.clicks_daily (ds=2026-11-20)")
 
 
 def test_feed_instances(capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,7 +27,7 @@ def repo() -> ConfigRepo:
 
 def test_template_has_the_entities_the_demo_uses(repo):
     assert sorted(repo.clusters) == ["backup", "primary"]
-    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-hourly-summary", "visits"]
+    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "visits"]
     assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary"]
 
 
@@ -100,8 +100,9 @@ def test_daily_process(repo):
     assert process.frequency == Frequency(TimeUnit.DAYS, 1)
     [hourly] = process.inputs
     assert (hourly.feed, hourly.start, hourly.end) == ("clicks-hourly-summary", "yesterday(0,0)", "yesterday(23,0)")
-    [daily] = process.outputs
+    daily, table = process.outputs
     assert (daily.feed, daily.instance) == ("clicks-daily", "yesterday(0,0)")
+    assert (table.name, table.feed, table.instance) == ("daily-table", "clicks-daily-table", "yesterday(0,0)")
     assert process.workflow.engine is Engine.SPARK_SQL
     assert process.workflow.path == "workflows/daily_clicks_rollup.sql"
 
@@ -115,6 +116,7 @@ def test_lineage_of_the_template(repo):
         EntityRef(Kind.CLUSTER, "primary"),
         EntityRef(Kind.FEED, "clicks-hourly-summary"),
         EntityRef(Kind.FEED, "clicks-daily"),
+        EntityRef(Kind.FEED, "clicks-daily-table"),
     }
     assert set(repo.dependents(EntityRef(Kind.FEED, "clicks-hourly-summary"))) == {
         EntityRef(Kind.PROCESS, "hourly-clicks-summary"),
