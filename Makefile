@@ -75,7 +75,8 @@ demo: java install
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
 	$(TOOLKIT) el path '/data/clicks/$${YEAR}/$${MONTH}/$${DAY}/$${HOUR}' --time 2026-11-21T10:00Z --timezone Asia/Kolkata
 
-# Part of `make demo`, run while local metastores answer on primary's and backup's registry ports (9083, 9084).
+# Part of `make demo`, run while local metastores answer on primary's and backup's registry ports (9083, 9084):
+# table retention and replication, and the processes (the daily rollup writes a table on primary).
 demo-tables:
 	@echo "-- retention: 45 daily partitions, kept 30 days, as of 2026-04-01"
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster primary --start 2026-02-20 --days 45 2>/dev/null
@@ -89,6 +90,25 @@ demo-tables:
 	$(SPARK_SUBMIT) entrypoints/hive_export.py --repo $(DEMO_REPO) --feed visits --cluster primary --time 2026-03-31T00:00Z --to file:///tmp/feed-toolkit-demo/backup/feed-toolkit/staging/exports/visits-20260331 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) entrypoints/hive_import.py --repo $(DEMO_REPO) --feed visits --cluster backup --from file:///tmp/feed-toolkit-demo/backup/feed-toolkit/staging/exports/visits-20260331 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster backup --show 2>/dev/null
+	@echo "== Processes: the hourly clicks summary of 2026-01-01 (24 instances in one call), then the daily rollup into files and web.clicks_daily"
+	rm -rf /tmp/feed-toolkit-demo/primary/data/clicks-hourly-summary /tmp/feed-toolkit-demo/primary/data/clicks-daily /tmp/feed-toolkit-demo/primary/feed-toolkit/working/ledger
+	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/create_tables.py --repo $(DEMO_REPO) --cluster primary 2>/dev/null
+	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z 2>/dev/null | grep '^process: 2026' | head -n 3; echo "   ..."
+	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
+	$(TOOLKIT) summary --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z
+	$(TOOLKIT) status --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --from 2026-01-02T00:00Z --to 2026-01-02T00:00Z
+	@echo "   an instance whose input is missing: --no-wait exits 3 and lists it (2026-01-02T00:00Z was never generated)"
+	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-02T00:00Z --now 2026-01-02T00:30Z --no-wait 2>/dev/null | grep '^process:'
+	@echo "-- late data: the clicks of 2026-01-01T09:00Z rewritten (same size) after the summaries ran; the check at 12:00 reruns the hours whose window holds 09:00"
+	sed -i 's|"/cart"|"/carx"|' /tmp/feed-toolkit-demo/primary/data/clicks/2026/01/01/09/part-00000.json
+	$(SPARK_SUBMIT) entrypoints/late_check.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T12:00Z 2>/dev/null | grep '^late_check:'
+	$(TOOLKIT) status --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T08:00Z --to 2026-01-01T12:00Z
+	@echo "   called again: nothing is due, nothing reruns"
+	$(SPARK_SUBMIT) entrypoints/late_check.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T12:05Z 2>/dev/null | tail -n 1
+	@echo "-- safemode: every action exits 5 before touching data"
+	$(TOOLKIT) safemode on --repo $(DEMO_REPO) --cluster primary --reason "demo"
+	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T05:00Z --force 2>/dev/null | tail -n 1
+	$(TOOLKIT) safemode off --repo $(DEMO_REPO) --cluster primary
 
 BENCHMARKS := el_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
 

@@ -149,7 +149,8 @@ class LeaseLock:
 
     def _forget_old(self, found: list[tuple[int, FileStatus]]) -> None:
         """Older generations are kept for RETAIN_LEASES leases after their last write, so that a caller stalled
-        between its listing and its create finds its generation taken instead of creating it again."""
+        between its listing and its create finds its generation taken instead of creating it again. Measured
+        on the real clock: the files' modification times are real instants."""
         horizon = time.time() - RETAIN_LEASES * self.lease_seconds
         for generation, status in found:
             if status.modification_time / 1000 < horizon:

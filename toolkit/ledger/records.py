@@ -20,7 +20,6 @@ from toolkit.errors import ToolkitError
 
 # Every status an instance or an attempt can have (DESIGN.md, `toolkit status`).
 STATUSES = ("WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
-FINAL_STATUSES = ("SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
 ATTEMPT_KINDS = ("RUN", "LATE_RERUN")
 CHECK_RESULTS = ("UNCHANGED", "CHANGED")
 

@@ -11,16 +11,17 @@ from typing import TYPE_CHECKING
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Order
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import BlockedError, SkippedError, UsageError
+from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.status import STATUS_OF_EXIT
 
 if TYPE_CHECKING:
     from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 
 # The status of a window is its instances' worst.
-_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "BLOCKED", "TIMEDOUT", "FAILED")
+_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "BLOCKED", "TIMEDOUT", "FAILED", "INVALID")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,15 +43,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--wait", action=argparse.BooleanOptionalAction, default=True,
                         help="While required inputs are missing, poll (10 s, doubling to 5 min) until the process "
                              "timeout (default); --no-wait exits 3 at once, listing them.")
-    parser.add_argument("--max-wait", type=float, metavar="SECONDS",
+    parser.add_argument("--max-wait", type=seconds, metavar="SECONDS",
                         help="Poll at most this long, then exit 3 (the scheduler calls again later).")
-    parser.add_argument("--max-retry-delay", type=float, metavar="SECONDS",
+    parser.add_argument("--max-retry-delay", type=seconds, metavar="SECONDS",
                         help="Cap each pause between attempts (the retry policy's delay), e.g. when rerunning by hand.")
     parser.add_argument("--explain", action="store_true",
                         help="Print the resolution (each input instance, its path, available or not) and exit.")
     parser.add_argument("--now", help="The current time timeouts are measured against (yyyy-MM-ddTHH:mmZ), "
                                       "advancing with real time; default: the wall clock. For reruns and tests.")
-    parser.add_argument("--lease", type=float, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
                         help=f"Lease of the instance lock, renewed every third of it; a killed run's lock is taken "
                              f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
     return parser
@@ -58,13 +59,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ledger.store import Ledger
+    from toolkit.process_runner.cluster_session import ClusterSession
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
-    from toolkit.runtime.session import build_session
-    from toolkit.storage.catalog import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
 
     if (args.window_from is None) != (args.window_to is None):
         raise UsageError("Give both --from and --to for a window of instances, or neither.")
+    if args.explain and args.window_from:
+        raise UsageError("--explain explains one instance: give --time, not --from and --to.")
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
     repo = ConfigRepo.load(args.repo)
@@ -81,36 +82,20 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     status["cluster"] = cluster.name
     options = RunOptions(force=args.force, wait=args.wait, max_wait=args.max_wait,
                          max_retry_delay=args.max_retry_delay)
-    tables = process.workflow.engine.value == "hive" or any(
-        repo.feed(item.feed).table_on(cluster.name) is not None for item in (*process.inputs, *process.outputs))
-    spark = build_session(f"toolkit-process-{process.name}-{cluster.name}", cluster, hive=tables)
-    fs = HadoopFileSystem(spark)
-    catalogs = []
-
-    def catalog():  # type: ignore[no-untyped-def]
-        if not catalogs:
-            catalogs.append(catalog_for(spark, cluster.registry_endpoint))
-        return catalogs[0]
-
-    ledger = Ledger.of(fs, cluster, lease_seconds=args.lease)
-    runner = ProcessRunner(repo, process.name, cluster.name, fs, ledger, spark=spark, catalog=catalog, clock=clock,
-                           run_id=str(status["run_id"]), options=options)
-    try:
-        if args.explain:
-            assert nominal is not None
+    with ClusterSession(repo, process, cluster, "process") as session:
+        ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
+        runner = ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
+                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options)
+        if nominal is not None and args.explain:
             runner.check_time(nominal)
             print(json.dumps(runner.plan(nominal).to_json(), indent=2))
             status["status"] = "SUCCEEDED"
             return status
-        if window is None:
-            assert nominal is not None
-            result = runner.run(nominal)
-            _report(result, status)
+        if nominal is not None:
+            _report(runner.run(nominal), status)
             return status
+        assert window is not None
         results = _run_window(runner, window, process.order)
-    finally:
-        for opened in catalogs:
-            opened.close()
     status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                            for r in results]
     status["status"] = max((r.status for r in results), key=_SEVERITY.index, default="SKIPPED")
@@ -127,18 +112,18 @@ def _window(args: argparse.Namespace, grid) -> list[datetime]:  # type: ignore[n
 def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> list[InstanceResult]:
     from toolkit.process_runner.runner import InstanceResult
 
+    if order is Order.LAST_ONLY:
+        times = times[-1:]  # only the newest instance of the window, whatever became of the others
     done = runner.ledger.instances(runner.process.name, times)
     todo = [t for t in times if t not in done or done[t].status != "SUCCEEDED" or runner.options.force]
     if order is Order.LIFO:
         todo.reverse()
-    elif order is Order.LAST_ONLY:
-        todo = todo[-1:]
     results = []
     for t in todo:
         try:
             result = runner.run(t)
-        except (BlockedError, SkippedError) as err:
-            result = InstanceResult(t, "BLOCKED" if isinstance(err, BlockedError) else "SKIPPED", str(err))
+        except ToolkitError as err:  # one instance's trouble does not stop the others
+            result = InstanceResult(t, STATUS_OF_EXIT.get(err.exit_code, "FAILED"), str(err))
         print(f"process: {format_timestamp(t)} {result.status}" + (f": {result.reason}" if result.reason else ""))
         results.append(result)
     return results

@@ -2,8 +2,10 @@
 windows on the feed's grid), each instance available or not, with its fingerprint.
 
 `latest(n)` and `future(n, limit)` pick among the instances that exist: instances are probed in chunks,
-backwards from the nominal time for `latest` (until the window resolves, or the feed's first instance) and
-forwards for `future` (its limit), so a feed with years of history is never listed whole.
+backwards from the nominal time for `latest` (until the window resolves, at most LATEST_LOOKBACK instances
+back, never before the feed's first instance) and forwards for `future` (at most FUTURE_PROBE instances), so
+a feed with years of history is never listed whole. A window they cannot resolve (too few instances exist)
+is unresolved, and a required input that is unresolved is missing: the run waits, it does not run on nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from toolkit.process_runner.availability import InstanceState
 PROBE_CHUNK = 96
 # How far ahead `future(n, limit)` looks at most, in instances (its limit is usually a handful).
 FUTURE_PROBE = 384
+# How far back `latest(n)` looks at most, in instances (40 days of an hourly feed, 2.6 years of a daily one).
+LATEST_LOOKBACK = PROBE_CHUNK * 10
 
 Probe = Callable[[Sequence[datetime]], Mapping[datetime, InstanceState]]
 
@@ -37,6 +41,7 @@ class ResolvedInput:
     where: FeedLocations
     optional: bool
     states: tuple[InstanceState, ...]
+    unresolved: str | None = None  # why a latest()/future() window has no instances
 
     @property
     def is_table(self) -> bool:
@@ -46,13 +51,9 @@ class ResolvedInput:
     def missing(self) -> tuple[InstanceState, ...]:
         return tuple(state for state in self.states if not state.available)
 
-    @property
-    def complete(self) -> bool:
-        """Every instance of the window is available (an empty window counts as complete)."""
-        return not self.missing
-
     def describe_missing(self) -> list[str]:
-        return [f"{self.feed.name} {format_timestamp(s.time)} ({s.location})" for s in self.missing]
+        unresolved = [f"{self.feed.name} {self.unresolved}"] if self.unresolved else []
+        return unresolved + [f"{self.feed.name} {format_timestamp(s.time)} ({s.location})" for s in self.missing]
 
     def to_json(self, with_fingerprints: bool = True) -> dict[str, object]:
         instances = []
@@ -62,7 +63,11 @@ class ResolvedInput:
             if with_fingerprints and state.fingerprint is not None:
                 item["fingerprint"] = state.fingerprint.to_json()
             instances.append(item)
-        return {"name": self.name, "feed": self.feed.name, "optional": self.optional, "instances": instances}
+        described: dict[str, object] = {"name": self.name, "feed": self.feed.name, "optional": self.optional,
+                                        "instances": instances}
+        if self.unresolved:
+            described["unresolved"] = self.unresolved
+        return described
 
 
 def resolve_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceGrid, nominal: datetime,
@@ -77,7 +82,10 @@ def resolve_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceG
     missing = [t for t in window if t not in known]
     if missing:
         known.update(probe(missing))
-    return ResolvedInput(item.name, feed, where, item.optional, tuple(known[t] for t in window))
+    unresolved = None if window else (
+        f"{item.start}..{item.end}: not enough instances exist (looked back {LATEST_LOOKBACK} and ahead "
+        f"{FUTURE_PROBE} instances from {format_timestamp(nominal)})")
+    return ResolvedInput(item.name, feed, where, item.optional, tuple(known[t] for t in window), unresolved)
 
 
 def _window_among_existing(start: Expression, end: Expression, nominal: datetime, grid: InstanceGrid, probe: Probe,
@@ -92,10 +100,11 @@ def _window_among_existing(start: Expression, end: Expression, nominal: datetime
     if "future" in start.functions | end.functions:
         upper = top + FUTURE_PROBE if last is None else min(top + FUTURE_PROBE, last)
         known.update(probe([grid.time_of(k) for k in range(max(top, 0), upper + 1)]))
+    floor = max(top - LATEST_LOOKBACK + 1, 0)
     while True:
         window = resolve_window(start, end, nominal, grid, available())
-        if window or top < 0:
+        if window or top < floor:
             return window
-        bottom = max(top - PROBE_CHUNK + 1, 0)
+        bottom = max(top - PROBE_CHUNK + 1, floor)
         known.update(probe([grid.time_of(k) for k in range(bottom, top + 1)]))
         top = bottom - 1

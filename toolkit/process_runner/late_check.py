@@ -41,10 +41,12 @@ class LateCheckResult:
     @property
     def status(self) -> str:
         reruns = [o.rerun for o in self.outcomes if o.rerun is not None]
-        if any(r.status in ("FAILED", "TIMEDOUT") for r in reruns):
+        if any(r.status == "FAILED" for r in reruns):
             return "FAILED"
         if any(r.status == "BLOCKED" for r in reruns):
             return "BLOCKED"
+        if any(r.status in ("WAITING", "TIMEDOUT") for r in reruns):
+            return "WAITING"  # a changed input is missing now: the rerun is tried again at the next call
         return "SUCCEEDED"
 
     def counters(self) -> dict[str, int]:
@@ -129,7 +131,7 @@ class LateChecker:
             rerun = runner.run(t)
         except (BlockedError, SkippedError) as err:
             rerun = InstanceResult(t, "BLOCKED" if isinstance(err, BlockedError) else "SKIPPED", str(err))
-        if rerun.status != "BLOCKED":  # a blocked rerun is tried again at the next call
+        if rerun.status in ("SUCCEEDED", "FAILED"):  # blocked, or its inputs are missing: tried again next call
             self.ledger.add_late_check(self.process.name, t, LateCheck(format_timestamp(now), "CHANGED", changed,
                                                                        runner.run_id))
         return CheckOutcome(t, "CHANGED", changed, rerun)

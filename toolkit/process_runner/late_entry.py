@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 
+from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.entrypoint import common_parser, run, seconds
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,9 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     scope.add_argument("--sweep", action="store_true",
                        help="Check every succeeded instance whose late window is open (the default).")
     scope.add_argument("--instance", metavar="T", help="Check only the instance at T (yyyy-MM-ddTHH:mmZ).")
-    parser.add_argument("--max-retry-delay", type=float, metavar="SECONDS",
+    parser.add_argument("--max-retry-delay", type=seconds, metavar="SECONDS",
                         help="Cap each pause between the attempts of a rerun.")
-    parser.add_argument("--lease", type=float, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
                         help=f"Lease of the instance lock a rerun takes (default {DEFAULT_LEASE_SECONDS:.0f}).")
     return parser
 
@@ -36,51 +38,43 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.cli.arguments import nominal_time
     from toolkit.ledger.store import Ledger
+    from toolkit.process_runner.cluster_session import ClusterSession
     from toolkit.process_runner.late_check import LateChecker, late_options
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
-    from toolkit.runtime.session import build_session
-    from toolkit.storage.catalog import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
 
     now = nominal_time(args.time)
-    only = parse_timestamp(args.instance, "--instance") if args.instance else None
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
     repo = ConfigRepo.load(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
+    only = parse_timestamp(args.instance, "--instance") if args.instance else None
+    if only is not None:
+        require_instance(process_grid(process, cluster.name), only,
+                         f"process '{process.name}' on cluster '{cluster.name}'")
     status.update(time=format_timestamp(now), cluster=cluster.name)
     if process.late_process is None:
         raise UsageError(f"The process '{process.name}' has no late-process: there is no late data to check; add "
                          "late-process with its late-inputs to rerun on late data.")
-    tables = process.workflow.engine.value == "hive" or any(
-        repo.feed(item.feed).table_on(cluster.name) is not None for item in (*process.inputs, *process.outputs))
-    spark = build_session(f"toolkit-late-check-{process.name}-{cluster.name}", cluster, hive=tables)
-    fs = HadoopFileSystem(spark)
-    catalogs = []
+    with ClusterSession(repo, process, cluster, "late-check") as session:
+        ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
+        base = RunOptions(max_retry_delay=args.max_retry_delay)
 
-    def catalog():  # type: ignore[no-untyped-def]
-        if not catalogs:
-            catalogs.append(catalog_for(spark, cluster.registry_endpoint))
-        return catalogs[0]
+        def runner_for(workflow_path: str | None) -> ProcessRunner:
+            return ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
+                                 catalog=session.catalog, clock=WallClock(now), run_id=str(status["run_id"]),
+                                 options=late_options(base, workflow_path))
 
-    ledger = Ledger.of(fs, cluster, lease_seconds=args.lease)
-    base = RunOptions(max_retry_delay=args.max_retry_delay)
-
-    def runner_for(workflow_path: str | None) -> ProcessRunner:
-        return ProcessRunner(repo, process.name, cluster.name, fs, ledger, spark=spark, catalog=catalog,
-                             clock=WallClock(now), run_id=str(status["run_id"]),
-                             options=late_options(base, workflow_path))
-
-    try:
         result = LateChecker(repo, process.name, cluster.name, ledger, runner_for).sweep(now, only)
-    finally:
-        for opened in catalogs:
-            opened.close()
     for outcome in result.outcomes:
         line = f"late_check: {format_timestamp(outcome.time)} {outcome.result}"
         if outcome.changed:
             line += f" ({', '.join(outcome.changed)}): rerun {outcome.rerun.status if outcome.rerun else ''}"
+            if outcome.rerun is not None and outcome.rerun.reason and outcome.rerun.status != "SUCCEEDED":
+                line += f": {outcome.rerun.reason}"
         print(line)
+    if only is not None and not any(o.time == only for o in result.outcomes):
+        print(f"late_check: {format_timestamp(only)} has no late check open at {format_timestamp(now)} (not "
+              "succeeded, or past its cut-off).")
     status.update(status=result.status, **result.counters(),
                   instances=[{"time": format_timestamp(o.time), "result": o.result, "changed": o.changed,
                               "rerun": o.rerun.status if o.rerun else None}

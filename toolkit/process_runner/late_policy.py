@@ -16,7 +16,8 @@ The checks are scheduled from T in the process's zone (days and months are calen
 - final: the cut-off only.
 Checks lie strictly after T: a cut-off at or before T means the instance's own run already saw all the
 data that can ever arrive, so nothing is scheduled. A check missed at its time (the scheduler called late)
-is still due at a later call up to one `delay` after the cut-off; after that the instance is closed.
+is still due at a later call up to the cut-off itself; after the cut-off the instance is closed (late data
+after it is not looked for: the issue's rule, met exactly by a scheduler that calls on a grid).
 
 Every lookup is closed-form on an `InstanceGrid` of T and the delay (exp-backoff adds one bit length):
 no list of checks is ever built.
@@ -131,9 +132,9 @@ class LateSchedule:
 
     @property
     def closes_at(self) -> datetime | None:
-        """The last instant a check may still run (the cut-off plus one delay); None without checks."""
-        cutoff = self._last_check()
-        return None if cutoff is None else _shift_or_end(cutoff, self.delay, self.zone)
+        """The last instant a check may still run: the cut-off (issue 6: checks happen while now is not past
+        it; a scheduler calling on a grid meets it exactly); None without checks."""
+        return self._last_check()
 
     def latest_due_at_or_before(self, now: datetime) -> datetime | None:
         """The latest scheduled check at or before `now`, or None when none is scheduled that early."""
@@ -167,15 +168,15 @@ class LateSchedule:
 
     def is_due(self, now: datetime, checks_done: Sequence[datetime]) -> bool:
         """True when a check should run at `now`: a scheduled time s <= now exists, no recorded check is at or
-        after s, and the instance is not closed (now is at most one delay past the cut-off)."""
+        after s, and the instance is not closed (now is not past the cut-off)."""
         due = self.latest_due_at_or_before(now)
         if due is None or self.closed(now):
             return False
         return not any(done >= due for done in checks_done)
 
     def closed(self, now: datetime) -> bool:
-        """True when no late check can be due at `now` or later: no checks at all, or `now` is more than one
-        delay past the cut-off (late data after that is no longer looked for)."""
+        """True when no late check can be due at `now` or later: no checks at all, or `now` is past the cut-off
+        (late data after it is no longer looked for)."""
         closes_at = self.closes_at
         return closes_at is None or now > closes_at
 

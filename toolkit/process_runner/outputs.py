@@ -2,12 +2,16 @@
 instance, on the same file system) and how the result is published: renamed into place in one step, then the
 feed's availability flag written. A reader never sees a partial instance; a failed attempt publishes nothing.
 
-Staging folders are named `.<instance folder>.toolkit-<run id>-<attempt>`, so the instance's lock holder can
-clear the leftovers of killed attempts before it starts.
+Staging folders are named `.<instance folder>.toolkit-<key>-<run id>-<attempt>`, where the key stands for the
+process instance (whose lock the runner holds): before an attempt the runner clears what killed attempts of
+the same process instance left, and nothing of another process's. An earlier version being replaced is moved
+aside to `.<instance folder>.toolkit-<key>-replaced-...` for the moment of the swap; a run killed in that
+moment leaves it there, and the next attempt puts it back before anything else.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -15,6 +19,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed
 from toolkit.errors import ToolkitError
 from toolkit.instances.feed_locations import FeedLocations, require_safe_template, under_root
+from toolkit.ledger.layout import instance_key
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.tree import data_files
 
@@ -25,6 +30,11 @@ class NothingWrittenError(ToolkitError):
     """The workflow succeeded but did not write an output (exit 1 after the retries)."""
 
 
+def staging_key(process: str, t: datetime) -> str:
+    """A short name for one process instance in staging names (a table name must stay short)."""
+    return hashlib.sha1(f"{process}|{instance_key(t)}".encode()).hexdigest()[:10]
+
+
 @dataclass(frozen=True)
 class FileOutput:
     name: str
@@ -32,6 +42,7 @@ class FileOutput:
     time: datetime
     path: str
     flag: str | None
+    key: str  # staging_key of the process instance writing it
 
     @property
     def folder(self) -> str:
@@ -41,47 +52,67 @@ class FileOutput:
     def base(self) -> str:
         return self.path.rsplit("/", 1)[-1]
 
+    @property
+    def _prefix(self) -> str:
+        return f".{self.base}{_MARK}{self.key}-"
+
     def staging(self, run_id: str, attempt: int) -> str:
-        return f"{self.folder}/.{self.base}{_MARK}{run_id}-{attempt}"
+        return f"{self.folder}/{self._prefix}{run_id}-{attempt}"
+
+    def replaced(self, run_id: str, attempt: int) -> str:
+        return f"{self.folder}/{self._prefix}replaced-{run_id}-{attempt}"
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "feed": self.feed.name, "time": format_timestamp(self.time), "path": self.path}
 
 
-def file_output(name: str, feed: Feed, where: FeedLocations, t: datetime) -> FileOutput:
+def file_output(name: str, feed: Feed, where: FeedLocations, t: datetime, key: str) -> FileOutput:
     template = where.paths.get("data")
     if template is None:
         raise ToolkitError(f"The output '{name}' (feed '{feed.name}') has no data location on cluster "
                            f"'{where.cluster}': give the feed locations.data.")
     require_safe_template("data", feed.name, template, "the process runner")
     path = normalize_uri(under_root(where.root, template.format(t, where.zone)))
-    return FileOutput(name, feed, t, path, feed.availability_flag)
+    return FileOutput(name, feed, t, path, feed.availability_flag, key)
 
 
 def clear_leftovers(fs: FileSystem, output: FileOutput) -> int:
-    """Delete the staging and replaced folders killed attempts left beside the output; the caller holds the
-    instance's lock, so no live attempt owns them."""
+    """Put back an earlier version a killed attempt had moved aside, then delete the staging folders killed
+    attempts of this process instance left; the caller holds the instance's lock, so no live attempt owns
+    them. Returns how many folders were deleted."""
     if not fs.exists(output.folder):
         return 0
-    prefix = f".{output.base}{_MARK}"
-    stale = [status.path for status in fs.list(output.folder) if status.name.startswith(prefix)]
-    for path in stale:
-        fs.delete(path, recursive=True)
-    return len(stale)
+    prefix = output._prefix
+    mine = sorted((s for s in fs.list(output.folder) if s.name.startswith(prefix)), key=lambda s: s.modification_time)
+    replaced = [s for s in mine if s.name.startswith(prefix + "replaced-")]
+    if replaced and not fs.exists(output.path):
+        fs.rename(replaced[-1].path, output.path)  # the published version, back before anything else
+        mine.remove(replaced[-1])
+    for status in mine:
+        fs.delete(status.path, recursive=True)
+    return len(mine)
+
+
+def missing_staging(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> str | None:
+    """Why the output cannot be published (one sentence), or None: checked for every output before any is."""
+    staging = output.staging(run_id, attempt)
+    if fs.status(staging) is not None:
+        return None
+    return (f"The workflow wrote nothing to output '{output.name}' (feed '{output.feed.name}', "
+            f"{format_timestamp(output.time)}): it should write its result to ctx.outputs['{output.name}'], "
+            f"{staging}.")
 
 
 def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> dict[str, object]:
     """Move the attempt's staging folder into place (replacing an earlier version), then write the flag."""
+    problem = missing_staging(fs, output, run_id, attempt)
+    if problem:
+        raise NothingWrittenError(problem)
     staging = output.staging(run_id, attempt)
-    if fs.status(staging) is None:
-        raise NothingWrittenError(
-            f"The workflow wrote nothing to output '{output.name}' (feed '{output.feed.name}', "
-            f"{format_timestamp(output.time)}): it should write its result to ctx.outputs['{output.name}'], "
-            f"{staging}.")
     if output.flag:  # the flag comes last, from us (with the checksum side file Hadoop's local FS wrote)
         for name in (output.flag, f".{output.flag}.crc"):
             fs.delete(f"{staging}/{name}", recursive=False)
-    replaced = f"{output.folder}/.{output.base}{_MARK}replaced-{run_id}-{attempt}"
+    replaced = output.replaced(run_id, attempt)
     had_previous = fs.exists(output.path)
     if had_previous:
         fs.rename(output.path, replaced)

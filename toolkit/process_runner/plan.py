@@ -17,7 +17,7 @@ from toolkit.instances.grids import feed_grid
 from toolkit.process_runner.availability import probe_files, probe_table
 from toolkit.process_runner.context import TableInput
 from toolkit.process_runner.inputs import Probe, ResolvedInput, resolve_input
-from toolkit.process_runner.outputs import FileOutput, file_output
+from toolkit.process_runner.outputs import FileOutput, file_output, staging_key
 from toolkit.process_runner.table_outputs import TableOutputTarget, table_output
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
@@ -41,6 +41,7 @@ class InstancePlan:
 
     @property
     def missing_required(self) -> list[str]:
+        """The required input instances that are not available (and the windows that could not resolve)."""
         return [text for item in self.inputs if not item.optional for text in item.describe_missing()]
 
     def workflow_inputs(self) -> dict[str, tuple[str, ...] | TableInput]:
@@ -90,6 +91,7 @@ def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datet
             raise UsageError(f"The output '{item.name}' of process '{process.name}' ({item.instance}) names no "
                              f"instance of feed '{feed.name}' at {format_timestamp(t)}: it lies outside the feed's "
                              "validity on this cluster.")
-        outputs.append(table_output(item.name, feed, where, instance) if where.is_table
-                       else file_output(item.name, feed, where, instance))
+        key = staging_key(process.name, t)
+        outputs.append(table_output(item.name, feed, where, instance, key) if where.is_table
+                       else file_output(item.name, feed, where, instance, key))
     return InstancePlan(process.name, cluster.name, t, tuple(inputs), tuple(outputs))

@@ -35,7 +35,7 @@ from toolkit.ledger.switches import require_running_allowed
 from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.context import TableOutput, WorkflowContext, evaluate_properties, falcon_properties
 from toolkit.process_runner.engines import WorkflowError, engine_for
-from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, publish
+from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.plan import InstancePlan, plan_instance
 from toolkit.process_runner.policy import (
     attempts_of,
@@ -103,6 +103,10 @@ class InstanceResult:
                 "resolve_seconds": round(self.resolve_seconds, 3)}
 
 
+class LockLostError(ToolkitError):
+    """Another run took the instance's lock over while this one worked (exit 1): this run stops at once."""
+
+
 class ProcessRunner:
     """Runs instances of one process on one cluster. `spark` runs the workflow; `catalog` is opened only when
     a table feed is read."""
@@ -152,9 +156,9 @@ class ProcessRunner:
         lock = self.ledger.instance_lock(self.process.name, t)
         taken = lock.try_acquire(self.run_id, {"time": format_timestamp(t)})
         if not taken.taken:
-            holder = taken.holder
             raise BlockedError(f"The instance {format_timestamp(t)} of {self.owner} is being run by "
-                               f"{_who(holder)}: call again later.")
+                               f"{_who(taken.holder)}: call again later.")
+        lost = False
         try:
             if taken.previous is not None:
                 self._record_killed(t, taken.previous)
@@ -164,23 +168,21 @@ class ProcessRunner:
                 return InstanceResult(t, "SKIPPED", f"the instance {format_timestamp(t)} of {self.owner} succeeded "
                                       f"already (run {record.run_id}); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
-            slot, holders = self.ledger.take_slot(self.process.name, self.process.parallel, self.run_id,
-                                                  {"time": format_timestamp(t)})
-            if slot is None:
-                running = ", ".join(str(h.details.get("time", h.run_id)) for h in holders)
-                raise BlockedError(f"The {self.owner} already runs {self.process.parallel} instance(s) (its "
-                                   f"`parallel`): {running}; call again later.")
-            try:
-                with LeaseKeeper([lock, slot], self.ledger.lease_seconds / 3) as keeper:
-                    return self._run_locked(t, record, keeper)
-            finally:
-                slot.release()
+            with LeaseKeeper([lock], self.ledger.lease_seconds / 3) as keeper:
+                return self._run_locked(t, record, keeper)
+        except LockLostError:
+            lost = True  # another run owns the instance now: nothing more is written, not even the release
+            raise
         finally:
-            lock.release()
+            if not lost:
+                lock.release()
 
-    def _run_locked(self, t: datetime, record: InstanceRecord | None, keeper: LeaseKeeper) -> InstanceResult:
+    def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None,
+                         result: InstanceResult) -> tuple[InstancePlan | None, int]:
+        """The plan once every required input is there, or None when the run ends here (result says how); and
+        the last attempt number used (timed-out waits retried by `onTimeout` are attempts)."""
         previous_attempts = record.attempts if record is not None else 0
-        result = InstanceResult(t, "RUNNING", record=self.ledger.layout.instance_record(self.process.name, t))
+        succeeded_before = record is not None and record.status == "SUCCEEDED"
         deadline = deadline_of(self.process, t, self.zone)
         budget = attempts_of(self.process.retry)
         attempt = previous_attempts
@@ -192,54 +194,75 @@ class ProcessRunner:
             result.resolve_seconds = time.perf_counter() - began
             missing = plan.missing_required
             now = self.clock.now()
-            result.wait_seconds = (now - waited_since).total_seconds()
+            result.wait_seconds = waited = (now - waited_since).total_seconds()
             if not missing:
-                break
+                return plan, attempt
             result.missing = missing
+            if succeeded_before:  # a forced or late rerun must not turn a success into a wait or a timeout
+                result.status = "TIMEDOUT" if now >= deadline else "WAITING"
+                result.reason = (f"the rerun of the succeeded instance {format_timestamp(t)} of {self.owner} is "
+                                 f"missing {len(missing)} input instance(s): " + _listed(missing)
+                                 + "; its record stays SUCCEEDED")
+                return None, attempt
             if now >= deadline:
                 attempt += 1
-                self._write_attempt(t, attempt, "TIMEDOUT", _real_now(), _real_now(), plan,
-                                    error=_timed_out(self.owner, t, deadline, missing))
+                reason = _timed_out(self.owner, t, deadline, missing)
+                self._write_attempt(t, attempt, "TIMEDOUT", _real_now(), _real_now(), plan, error=reason)
                 on_timeout = self.process.retry is not None and self.process.retry.on_timeout
                 if on_timeout and attempt - previous_attempts < budget:
                     self._sleep_before_retry(attempt - previous_attempts)
                     continue
-                self._write_instance(t, "TIMEDOUT", attempt, ended=_real_now(),
-                                     error=_timed_out(self.owner, t, deadline, missing), missing=missing)
-                result.status, result.reason = "TIMEDOUT", _timed_out(self.owner, t, deadline, missing)
-                result.attempts = attempt - previous_attempts
-                return result
-            waited = (now - waited_since).total_seconds()
+                self._write_instance(t, "TIMEDOUT", attempt, ended=_real_now(), error=reason, missing=missing)
+                result.status, result.reason, result.attempts = "TIMEDOUT", reason, attempt - previous_attempts
+                return None, attempt
+            self._write_instance(t, "WAITING", attempt, missing=missing)
             if not self.options.wait or (self.options.max_wait is not None and waited >= self.options.max_wait):
-                self._write_instance(t, "WAITING", attempt, missing=missing)
                 result.status = "WAITING"
                 result.reason = (f"waiting for {len(missing)} input instance(s) until {format_timestamp(deadline)}: "
-                                 + "; ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
-                return result
-            self._write_instance(t, "WAITING", attempt, missing=missing)
+                                 + _listed(missing))
+                return None, attempt
             pause = min(next(intervals), seconds_until(now, deadline))
             if self.options.max_wait is not None:
                 pause = min(pause, max(self.options.max_wait - waited, 0.0))
             self.clock.sleep(max(pause, 0.01))
 
-        for leftover_output in plan.file_outputs:
-            clear_leftovers(self.fs, leftover_output)
-        while attempt - previous_attempts < budget:
-            attempt += 1
-            outcome = self._attempt(t, attempt, plan, keeper, result)
-            if outcome is None:
-                result.status, result.attempts = "SUCCEEDED", attempt - previous_attempts
+    def _run_locked(self, t: datetime, record: InstanceRecord | None, keeper: LeaseKeeper) -> InstanceResult:
+        result = InstanceResult(t, "RUNNING", record=self.ledger.layout.instance_record(self.process.name, t))
+        plan, first = self._wait_for_inputs(t, record, result)
+        if plan is None:
+            return result
+        before = record.attempts if record is not None else 0  # this run's attempts are counted from here
+        slot, holders = self.ledger.take_slot(self.process.name, self.process.parallel, self.run_id,
+                                              {"time": format_timestamp(t)})
+        if slot is None:
+            running = ", ".join(str(h.details.get("time", h.run_id)) for h in holders)
+            raise BlockedError(f"The {self.owner} already runs {self.process.parallel} instance(s) (its "
+                               f"`parallel`): {running}; call again later.")
+        try:
+            with LeaseKeeper([slot], self.ledger.lease_seconds / 3):  # a lost slot costs nothing: only counted
+                for output in plan.file_outputs:
+                    clear_leftovers(self.fs, output)
+                budget = attempts_of(self.process.retry)
+                attempt = first
+                while attempt - first < budget:
+                    attempt += 1
+                    outcome = self._attempt(t, attempt, plan, keeper, result)
+                    if outcome is None:
+                        result.status, result.attempts = "SUCCEEDED", attempt - before
+                        return result
+                    result.reason = outcome
+                    if attempt - first < budget:
+                        self._sleep_before_retry(attempt - first)
+                self._write_instance(t, "FAILED", attempt, ended=_real_now(), error=result.reason)
+                result.status, result.attempts = "FAILED", attempt - before
                 return result
-            result.reason = outcome
-            if attempt - previous_attempts < budget:
-                self._sleep_before_retry(attempt - previous_attempts)
-        self._write_instance(t, "FAILED", attempt, ended=_real_now(), error=result.reason)
-        result.status, result.attempts = "FAILED", attempt - previous_attempts
-        return result
+        finally:
+            slot.release()
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
                  result: InstanceResult) -> str | None:
         """One try: run, publish, record. None on success, else the error (nothing published)."""
+        self._require_lock(t, keeper)
         started = _real_now()
         self._write_attempt(t, attempt, "RUNNING", started, None, plan)
         self._write_instance(t, "RUNNING", attempt, started=started)
@@ -256,22 +279,28 @@ class ProcessRunner:
             ctx = self.context(t, attempt, plan, outputs)
             engine_for(self.process.workflow.engine.value)(self.spark, ctx, self.workflow.text, self.workflow.name)
             result.workflow_seconds += time.perf_counter() - began
-            if keeper.lost.is_set():
-                raise StorageError(f"The lock of instance {format_timestamp(t)} of {self.owner} was taken over by "
-                                   "another run while this one worked (its lease was not renewed in time): "
-                                   "nothing is published.")
+            self._require_lock(t, keeper)
+            problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in plan.file_outputs),
+                                    *(tables.missing_partition(self.catalog(), self.fs, o) for o in plan.table_outputs))
+                        if p]
+            if problems:  # every output is checked before any is published
+                raise NothingWrittenError(problems[0])
             published = [publish(self.fs, output, self.run_id, attempt) for output in plan.file_outputs]
-            published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}")
+            published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}")
                           for target in plan.table_outputs]
+        except LockLostError:
+            raise
         except (WorkflowError, NothingWrittenError, StorageError) as err:
-            for output in plan.file_outputs:
-                discard(self.fs, output, self.run_id, attempt)
-            for target in plan.table_outputs:
-                tables.discard(self.catalog(), self.fs, target)
-            ended = _real_now()
-            self._write_attempt(t, attempt, "FAILED", started, ended, plan, error=str(err))
+            self._discard(plan, attempt)
+            self._write_attempt(t, attempt, "FAILED", started, _real_now(), plan, error=str(err))
             self.log(f"process: attempt {attempt} failed: {err}")
             return str(err)
+        except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
+            self._discard(plan, attempt)
+            reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
+            self._write_attempt(t, attempt, "FAILED", started, _real_now(), plan, error=reason)
+            self._write_instance(t, "FAILED", attempt, ended=_real_now(), error=reason)
+            raise
         ended = _real_now()
         result.outputs = published
         self._write_attempt(t, attempt, "SUCCEEDED", started, ended, plan, outputs=published,
@@ -283,6 +312,25 @@ class ProcessRunner:
                 producer=f"process:{self.process.name}", location=str(output["path"]),
                 published=_stamp(ended)))
         return None
+
+    def _require_lock(self, t: datetime, keeper: LeaseKeeper) -> None:
+        if keeper.lost.is_set():
+            raise LockLostError(f"The lock of instance {format_timestamp(t)} of {self.owner} was taken over by "
+                                "another run while this one worked (its lease was not renewed in time): this run "
+                                "stops and writes nothing more; the other run owns the instance.")
+
+    def _discard(self, plan: InstancePlan, attempt: int) -> None:
+        """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""
+        for output in plan.file_outputs:
+            try:
+                discard(self.fs, output, self.run_id, attempt)
+            except StorageError as err:
+                self.log(f"process: could not delete the staging of output '{output.name}': {err}")
+        for target in plan.table_outputs:
+            try:
+                tables.discard(self.catalog(), self.fs, target)
+            except ToolkitError as err:
+                self.log(f"process: could not drop the staging table of output '{target.name}': {err}")
 
     def context(self, t: datetime, attempt: int, plan: InstancePlan,
                 outputs: dict[str, str | TableOutput]) -> WorkflowContext:
@@ -308,7 +356,7 @@ class ProcessRunner:
 
     def _record_killed(self, t: datetime, lease: Lease) -> None:
         """A run that held the lock died (its lease expired): its open attempt and the instance become KILLED."""
-        ended = _stamp_seconds(lease.expires)
+        ended = wall_clock_stamp(lease.expires)
         for record in self.ledger.attempts(self.process.name, t):
             if record.run_id == lease.run_id and record.status == "RUNNING":
                 self.ledger.write_attempt(replace(record, status="KILLED", ended=ended, error=(
@@ -351,9 +399,13 @@ def _who(lease: Lease | None) -> str:
     return f"run {lease.run_id} on {lease.holder} (its lease ends {lease.expires_text})"
 
 
+def _listed(missing: list[str]) -> str:
+    return "; ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+
+
 def _timed_out(owner: str, t: datetime, deadline: datetime, missing: list[str]) -> str:
     return (f"the instance {format_timestamp(t)} of {owner} timed out at {format_timestamp(deadline)} waiting for "
-            f"{len(missing)} input instance(s): " + "; ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
+            f"{len(missing)} input instance(s): " + _listed(missing))
 
 
 def _real_now() -> datetime:
@@ -362,8 +414,4 @@ def _real_now() -> datetime:
 
 
 def _stamp(value: datetime) -> str:
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _stamp_seconds(seconds: float) -> str:
-    return wall_clock_stamp(seconds)
+    return wall_clock_stamp(value.timestamp())

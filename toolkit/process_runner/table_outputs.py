@@ -21,7 +21,6 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import FeedLocations
-from toolkit.ledger.layout import instance_key
 from toolkit.process_runner.context import TableOutput
 from toolkit.process_runner.outputs import NothingWrittenError
 from toolkit.storage.catalog import Catalog, full_spec, partition_name
@@ -46,11 +45,13 @@ class TableOutputTarget:
     database: str
     table: str
     partition: dict[str, str]
+    key: str  # outputs.staging_key of the process instance writing it
 
     @property
     def staging_table(self) -> str:
-        """One per instance: a killed attempt's is found and replaced by the next (which holds the lock)."""
-        return f"{self.table}__toolkit_{instance_key(self.time)}".lower()
+        """One per process instance: a killed attempt's is found and replaced by the next (which holds the
+        instance's lock)."""
+        return f"{self.table}__toolkit_{self.key}".lower()
 
     @property
     def qualified_table(self) -> str:
@@ -61,10 +62,10 @@ class TableOutputTarget:
                 "table": self.qualified_table, "partition": dict(self.partition)}
 
 
-def table_output(name: str, feed: Feed, where: FeedLocations, t: datetime) -> TableOutputTarget:
+def table_output(name: str, feed: Feed, where: FeedLocations, t: datetime, key: str) -> TableOutputTarget:
     assert where.table is not None
     return TableOutputTarget(name, feed, t, where.table.database, where.table.table,
-                             where.table.format(t, where.zone))
+                             where.table.format(t, where.zone), key)
 
 
 def _table_location(catalog: Catalog, target: TableOutputTarget) -> str:
@@ -79,7 +80,7 @@ def _table_location(catalog: Catalog, target: TableOutputTarget) -> str:
 
 
 def _staging_folder(location: str, target: TableOutputTarget) -> str:
-    return join(location, f"{STAGING_FOLDER}{instance_key(target.time).lower()}")
+    return join(location, f"{STAGING_FOLDER}{target.key}")
 
 
 def prepare(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> TableOutput:
@@ -91,18 +92,29 @@ def prepare(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> Tabl
     return TableOutput(target.database, target.staging_table, target.partition)
 
 
+def missing_partition(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> str | None:
+    """Why the output cannot be published (one sentence), or None: checked for every output before any is."""
+    values = full_spec(catalog.table_info(target.database, target.table), target.partition)
+    staged = catalog.partition_location(target.database, target.staging_table, values)
+    if staged is not None and fs.exists(staged):
+        return None
+    return (f"The workflow wrote nothing to output '{target.name}' (feed '{target.feed.name}', "
+            f"{format_timestamp(target.time)}): it should insert into {target.database}.{target.staging_table} "
+            f"PARTITION ({', '.join(f'{k}={v!r}' for k, v in values.items())}), given as ctx.outputs"
+            f"['{target.name}'] and falcon_output_table.")
+
+
 def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version: str) -> dict[str, object]:
-    """The staging partition's files become the feed table's partition; the staging table goes."""
+    """The staging partition's files become the feed table's partition; the staging table goes. `version`
+    names the partition's version folder when it replaces one: unique per attempt and output."""
+    problem = missing_partition(catalog, fs, target)
+    if problem:
+        raise NothingWrittenError(problem)
     location = _table_location(catalog, target)
     info = catalog.table_info(target.database, target.table)
     values = full_spec(info, target.partition)
     staged = catalog.partition_location(target.database, target.staging_table, values)
-    if staged is None or not fs.exists(staged):
-        raise NothingWrittenError(
-            f"The workflow wrote nothing to output '{target.name}' (feed '{target.feed.name}', "
-            f"{format_timestamp(target.time)}): it should insert into {target.database}.{target.staging_table} "
-            f"PARTITION ({', '.join(f'{k}={v!r}' for k, v in values.items())}), given as ctx.outputs"
-            f"['{target.name}'] and falcon_output_table.")
+    assert staged is not None
     name = partition_name(values)
     current = catalog.partition_location(target.database, target.table, values)
     canonical = canonical_directory(location, name)

@@ -34,7 +34,8 @@ def read_workflow(repo_root: Path, cluster: Cluster, path: str, fs: FileSystem, 
     if not local.is_relative_to(repo_root.resolve()):
         raise UsageError(f"The workflow path {path!r} of {owner} leaves the config repo: give a path inside it.")
     if not local.is_file():
-        raise UsageError(f"The workflow of {owner}, {path}, does not exist in the config repo {repo_root}: add the "
+        what = "is a folder, not a file," if local.is_dir() else "does not exist"
+        raise UsageError(f"The workflow of {owner}, {path}, {what} in the config repo {repo_root}: add the "
                          "file or fix workflow.path.")
     return WorkflowSource(path, _text(local.read_bytes(), path, owner))
 

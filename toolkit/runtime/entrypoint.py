@@ -4,6 +4,7 @@ documented exit code, the status line last. The action itself is a function give
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 import uuid
@@ -22,6 +23,17 @@ def common_parser(action: str, description: str,
     parser.add_argument("--time", help=time_help)
     parser.add_argument("--status-file", type=Path, help="Also write the JSON status line to this file.")
     return parser
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, zero or more (a bad one is exit 2 with argparse's message)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0 or value > 366 * 86400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to a year")
+    return value
 
 
 def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, dict], dict]) -> int:

@@ -124,7 +124,7 @@ def test_daily_rollup_publishes_a_file_and_a_table_partition(spark, tmp_path: Pa
     assert_df_equality(spark.sql("SELECT page, clicks, peak_hourly_users, peak_clicks_3h, hours_with_clicks "
                                  "FROM web.clicks_daily WHERE ds = '2026-11-20'"), expected, ignore_nullable=True)
     versions = root / "warehouse/web.db/clicks_daily/.toolkit-partitions"
-    assert [p.name for p in versions.iterdir()] == ["run2-2"]  # the replaced version's folder was removed
+    assert [p.name for p in versions.iterdir()] == ["run2-2-daily-table"]  # the replaced version is gone
     assert not (root / "warehouse/web.db/clicks_daily/ds=2026-11-20").exists()
 
 
@@ -257,6 +257,8 @@ def test_on_timeout_retries_the_wait(spark, tmp_path: Path) -> None:
     clock = TestClock(T + timedelta(hours=5), on_sleep=lambda c: (late / "_SUCCESS").write_text(""))
     result = new_runner(spark, repo, name, clock).run(T)
     assert (result.status, result.attempts, clock.slept) == ("SUCCEEDED", 2, [300.0])
+    folder = root / LEDGER / name / "20261121T1000Z"
+    assert [read_json(folder / f"attempt-00{k}.json")["status"] for k in (1, 2)] == ["TIMEDOUT", "SUCCEEDED"]
 
 
 def _optional_process(repo: Path, name: str, start: str, end: str, optional: bool) -> str:
@@ -351,3 +353,77 @@ def test_a_corrupt_record_is_named_and_the_run_refuses(spark, tmp_path: Path) ->
     with pytest.raises(CorruptRecordError, match=str(record)):
         new_runner(spark, repo, "hourly-clicks-summary", TestClock(T)).run(T)
     assert not summary_dir(root).exists()
+
+
+def test_an_attempt_that_misses_one_of_two_outputs_publishes_neither(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    body = 'def run(spark, ctx):\n    spark.range(1).write.json(ctx.outputs["summary"])\n'
+    name = _failing_process(repo, "half", body, "  policy: periodic\n  delay: minutes(5)\n  attempts: 1")
+    text = (repo / "processes" / f"{name}.yaml").read_text().replace(
+        "    instance: now(0,0)\n", "    instance: now(0,0)\n  - name: copy\n    feed: clicks-daily\n"
+                                   "    instance: today(0,0)\n", 1)
+    (repo / "processes" / f"{name}.yaml").write_text(text)
+    result = new_runner(spark, repo, name, TestClock(T)).run(T)
+    assert result.status == "FAILED" and "wrote nothing to output 'copy'" in (result.reason or "")
+    assert not summary_dir(root).exists()
+    assert list(summary_dir(root).parent.iterdir()) == []  # its staging was discarded too
+
+
+def test_sys_exit_in_a_workflow_is_a_failed_attempt(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _failing_process(repo, "quitter", "import sys\n\ndef run(spark, ctx):\n    sys.exit(0)\n",
+                            "  policy: periodic\n  delay: minutes(5)\n  attempts: 1")
+    result = new_runner(spark, repo, name, TestClock(T)).run(T)
+    assert result.status == "FAILED" and "called sys.exit(0)" in (result.reason or "")
+
+
+def test_a_property_that_is_no_valid_el_fails_the_instance_without_leaving_it_running(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = write_process(repo, "bad-property", {"timezone: UTC": "timezone: UTC\nproperties:\n  day: ${now(1)}"})
+    with pytest.raises(UsageError, match="The property 'day' of process 'bad-property'"):
+        new_runner(spark, repo, name, TestClock(T)).run(T)
+    folder = root / LEDGER / name / "20261121T1000Z"
+    assert read_json(folder / "attempt-001.json")["status"] == "FAILED"
+    assert read_json(folder / "instance.json")["status"] == "FAILED"
+    assert '"RELEASED"' in (folder / "lock.0").read_text()
+    assert not summary_dir(root).parent.exists() or list(summary_dir(root).parent.iterdir()) == []
+
+
+def test_a_forced_rerun_with_an_input_gone_keeps_the_success(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    folders = write_clicks(root, T - timedelta(hours=2), 3)
+    assert new_runner(spark, repo, "hourly-clicks-summary", TestClock(T)).run(T).status == "SUCCEEDED"
+    (folders[0] / "_SUCCESS").unlink()
+    rerun = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T), RunOptions(force=True, wait=False),
+                       run_id="run2").run(T)
+    assert rerun.status == "WAITING" and "its record stays SUCCEEDED" in (rerun.reason or "")
+    record = read_json(root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json")
+    assert (record["status"], record["run_id"]) == ("SUCCEEDED", "run1")
+    assert (summary_dir(root) / "_SUCCESS").exists()
+
+
+def test_a_latest_window_without_any_instance_waits(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = _optional_process(repo, "latest-none", "latest(0)", "latest(0)", optional=False)
+    for folder in (root / "data/clicks/2026/11/21").iterdir():
+        (folder / "_SUCCESS").unlink()
+    result = new_runner(spark, repo, name, TestClock(T), RunOptions(wait=False)).run(T)
+    assert result.status == "WAITING"
+    assert any("latest(0)..latest(0): not enough instances exist" in text for text in result.missing)
+
+
+def test_last_only_runs_the_newest_instance_of_the_window_only(spark, tmp_path: Path) -> None:
+    from toolkit.entities.model import Order
+    from toolkit.process_runner.entry import _run_window
+
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=4), 5)
+    runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T))
+    times = [T - timedelta(hours=2), T - timedelta(hours=1), T]
+    assert [(r.time, r.status) for r in _run_window(runner, times, Order.LAST_ONLY)] == [(T, "SUCCEEDED")]
+    assert _run_window(runner, times, Order.LAST_ONLY) == []  # the newest succeeded: nothing to do
+    assert not summary_dir(root, T - timedelta(hours=1)).exists()

@@ -66,7 +66,7 @@ def test_latest_picks_the_newest_available_instance_at_or_before_the_nominal_tim
     assert [state.time for state in resolved.states] == [utc(2026, 11, 21, 6)]
     state = resolved.states[0]
     assert state.available is True and state.location == some_clicks.uri("data/clicks/2026/11/21/06")
-    assert resolved.complete is True and resolved.missing == ()
+    assert resolved.missing == () and resolved.unresolved is None
     # one chunk, the PROBE_CHUNK instances up to the nominal time
     assert len(probe.calls) == 1
     assert probe.calls[0] == [T - timedelta(hours=k) for k in reversed(range(PROBE_CHUNK))]
@@ -94,13 +94,15 @@ def test_latest_looks_further_back_chunk_by_chunk(runner_repo: RunnerRepo) -> No
     assert len(probe.calls[1]) == PROBE_CHUNK
 
 
-def test_latest_of_a_feed_with_nothing_available_is_an_empty_window(runner_repo: RunnerRepo) -> None:
+def test_latest_of_a_feed_with_nothing_available_is_unresolved_and_missing(runner_repo: RunnerRepo) -> None:
     (runner_repo.root / "data/raw-events/2026/11/22/00").mkdir(parents=True)  # only after the nominal time
 
     resolved, probe = resolve(runner_repo, "raw")
 
     assert resolved.states == ()
-    assert resolved.complete is True and resolved.describe_missing() == []
+    assert resolved.describe_missing() == [
+        "raw-events latest(0)..latest(0): not enough instances exist (looked back 960 and ahead 384 instances "
+        "from 2026-11-21T10:00Z)"]
     # probed back to the feed's first instance (2026-11-20T00:00Z), each instance once
     probed = [t for call in probe.calls for t in call]
     assert sorted(probed) == [utc(2026, 11, 20) + timedelta(hours=k) for k in range(35)]
@@ -115,7 +117,6 @@ def test_a_fixed_window_is_probed_once(some_clicks: RunnerRepo) -> None:
     window = [utc(2026, 11, 21, h) for h in (8, 9, 10)]
     assert probe.calls == [window]
     assert [(s.time, s.available) for s in resolved.states] == list(zip(window, [False, True, False], strict=True))
-    assert resolved.complete is False
     assert [s.time for s in resolved.missing] == [utc(2026, 11, 21, 8), utc(2026, 11, 21, 10)]
     assert resolved.describe_missing() == [
         f"clicks 2026-11-21T08:00Z ({some_clicks.uri('data/clicks/2026/11/21/08')})",

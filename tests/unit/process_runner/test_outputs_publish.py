@@ -31,7 +31,7 @@ def runner_repo(tmp_path: Path) -> RunnerRepo:
 
 def output_of(runner_repo: RunnerRepo, feed: str = "clicks-hourly-summary", name: str = "summary") -> FileOutput:
     repo = runner_repo.repo
-    return file_output(name, repo.feed(feed), feed_locations(repo.feed(feed), repo.cluster("primary")), T)
+    return file_output(name, repo.feed(feed), feed_locations(repo.feed(feed), repo.cluster("primary")), T, "k1")
 
 
 def listing(folder: Path) -> list[str]:
@@ -66,7 +66,7 @@ def test_file_output_paths(runner_repo: RunnerRepo) -> None:
     assert output.flag == "_SUCCESS"
     assert output.time == T
     assert output.staging("0123456789ab", 2) == \
-        runner_repo.uri("data/clicks-hourly-summary/2026/11/21/.10.toolkit-0123456789ab-2")
+        runner_repo.uri("data/clicks-hourly-summary/2026/11/21/.10.toolkit-k1-0123456789ab-2")
     assert output.to_json() == {"name": "summary", "feed": "clicks-hourly-summary", "time": "2026-11-21T10:00Z",
                                 "path": runner_repo.uri("data/clicks-hourly-summary/2026/11/21/10")}
 
@@ -74,7 +74,7 @@ def test_file_output_paths(runner_repo: RunnerRepo) -> None:
 def test_file_output_of_a_daily_feed_and_a_feed_without_flag(runner_repo: RunnerRepo) -> None:
     daily = output_of(runner_repo, "clicks-daily", "daily")
     assert daily.path == runner_repo.uri("data/clicks-daily/2026/11/21")
-    assert daily.staging("r", 1) == runner_repo.uri("data/clicks-daily/2026/11/.21.toolkit-r-1")
+    assert daily.staging("r", 1) == runner_repo.uri("data/clicks-daily/2026/11/.21.toolkit-k1-r-1")
     assert output_of(runner_repo, "raw-events", "raw").flag is None
 
 
@@ -88,7 +88,7 @@ def test_a_table_feed_has_no_file_output(runner_repo: RunnerRepo) -> None:
 def test_publish_moves_staging_into_place_and_writes_the_flag_last(runner_repo: RunnerRepo) -> None:
     output = output_of(runner_repo)
     folder = runner_repo.root / "data/clicks-hourly-summary/2026/11/21"
-    staging = folder / ".10.toolkit-r1-1"
+    staging = folder / ".10.toolkit-k1-r1-1"
     write_file(staging / "part-00000.json", '{"page": "/", "clicks": 3}\n')
     write_file(staging / ".part-00000.json.crc", b"crc")
     write_file(staging / "_SUCCESS", "written by the workflow")
@@ -114,8 +114,8 @@ def test_publish_over_an_existing_instance_replaces_it(runner_repo: RunnerRepo) 
     write_file(folder / "10/part-00000.json", "old 0\n")
     write_file(folder / "10/part-00001.json", "old 1\n")
     write_file(folder / "10/_SUCCESS")
-    write_file(folder / ".10.toolkit-r2-3/part-00000.json", "new\n")
-    write_file(folder / ".10.toolkit-r2-3/sub/part-00009.json", "deeper\n")
+    write_file(folder / ".10.toolkit-k1-r2-3/part-00000.json", "new\n")
+    write_file(folder / ".10.toolkit-k1-r2-3/sub/part-00009.json", "deeper\n")
 
     published = publish(LocalFileSystem(), output, "r2", 3)
 
@@ -129,8 +129,8 @@ def test_publish_over_an_existing_instance_replaces_it(runner_repo: RunnerRepo) 
 def test_publish_without_flag_leaves_the_workflows_files(runner_repo: RunnerRepo) -> None:
     output = output_of(runner_repo, "raw-events", "raw")
     folder = runner_repo.root / "data/raw-events/2026/11/21"
-    write_file(folder / ".10.toolkit-r-1/part-0", "x")
-    write_file(folder / ".10.toolkit-r-1/_SUCCESS", "the workflow's")
+    write_file(folder / ".10.toolkit-k1-r-1/part-0", "x")
+    write_file(folder / ".10.toolkit-k1-r-1/_SUCCESS", "the workflow's")
 
     publish(LocalFileSystem(), output, "r", 1)
 
@@ -148,7 +148,7 @@ def test_publish_with_nothing_written_names_the_output_and_path(runner_repo: Run
     assert str(raised.value) == (
         "The workflow wrote nothing to output 'summary' (feed 'clicks-hourly-summary', 2026-11-21T10:00Z): it "
         "should write its result to ctx.outputs['summary'], "
-        f"{runner_repo.uri('data/clicks-hourly-summary/2026/11/21/.10.toolkit-r1-2')}.")
+        f"{runner_repo.uri('data/clicks-hourly-summary/2026/11/21/.10.toolkit-k1-r1-2')}.")
     assert raised.value.exit_code == 1
     # the earlier version is untouched
     assert (runner_repo.root / "data/clicks-hourly-summary/2026/11/21/10/part-0").read_text() == "earlier version"
@@ -157,29 +157,29 @@ def test_publish_with_nothing_written_names_the_output_and_path(runner_repo: Run
 def test_discard_removes_the_attempts_staging_only(runner_repo: RunnerRepo) -> None:
     output = output_of(runner_repo)
     folder = runner_repo.root / "data/clicks-hourly-summary/2026/11/21"
-    write_file(folder / ".10.toolkit-r1-1/part-0", "half written")
-    write_file(folder / ".10.toolkit-r1-2/part-0", "another attempt")
+    write_file(folder / ".10.toolkit-k1-r1-1/part-0", "half written")
+    write_file(folder / ".10.toolkit-k1-r1-2/part-0", "another attempt")
     write_file(folder / "10/part-0", "published")
 
     discard(LocalFileSystem(), output, "r1", 1)
     discard(LocalFileSystem(), output, "r9", 9)  # nothing to discard: no error
 
-    assert sorted(p.name for p in folder.iterdir()) == [".10.toolkit-r1-2", "10"]
+    assert sorted(p.name for p in folder.iterdir()) == [".10.toolkit-k1-r1-2", "10"]
 
 
 def test_clear_leftovers_deletes_the_outputs_toolkit_siblings_only(runner_repo: RunnerRepo) -> None:
     output = output_of(runner_repo)
     folder = runner_repo.root / "data/clicks-hourly-summary/2026/11/21"
-    for leftover in (".10.toolkit-r1-1/part-0", ".10.toolkit-replaced-r0-2/part-0", ".10.toolkit-x"):
+    for leftover in (".10.toolkit-k1-r1-1/part-0", ".10.toolkit-k1-replaced-r0-2/part-0", ".10.toolkit-k1-x"):
         write_file(folder / leftover, "stale")
     for kept in ("10/part-0", ".11.toolkit-r1-1/part-0", ".100.toolkit-r1-1/part-0", ".10.other/x", "10.toolkit-r1",
-                 "_SUCCESS"):
+                 "_SUCCESS", ".10.toolkit-k2-r1-1/part-0"):  # k2: another process instance's staging
         write_file(folder / kept, "keep")
 
     assert clear_leftovers(LocalFileSystem(), output) == 3
 
-    assert sorted(p.name for p in folder.iterdir()) == [".10.other", ".100.toolkit-r1-1", ".11.toolkit-r1-1", "10",
-                                                         "10.toolkit-r1", "_SUCCESS"]
+    assert sorted(p.name for p in folder.iterdir()) == [".10.other", ".10.toolkit-k2-r1-1", ".100.toolkit-r1-1",
+                                                         ".11.toolkit-r1-1", "10", "10.toolkit-r1", "_SUCCESS"]
     assert clear_leftovers(LocalFileSystem(), output) == 0
 
 
@@ -192,7 +192,7 @@ class FailingSecondRename(LocalFileSystem):
     connection): the moment after the earlier version was moved aside."""
 
     def rename(self, source: str, target: str) -> None:
-        if ".toolkit-" in source and ".toolkit-replaced-" not in source:
+        if ".toolkit-" in source and "-replaced-" not in source:
             raise StorageError(f"Cannot rename {source} to {target}: injected failure.")
         super().rename(source, target)
 
@@ -202,10 +202,22 @@ def test_a_failed_publish_keeps_the_earlier_version(runner_repo: RunnerRepo) -> 
     folder = runner_repo.root / "data/clicks-hourly-summary/2026/11/21"
     write_file(folder / "10/part-0", "earlier version")
     write_file(folder / "10/_SUCCESS")
-    write_file(folder / ".10.toolkit-r1-1/part-0", "new version")
+    write_file(folder / ".10.toolkit-k1-r1-1/part-0", "new version")
 
     with pytest.raises(StorageError):
         publish(FailingSecondRename(), output, "r1", 1)
 
     assert (folder / "10/part-0").read_text() == "earlier version"
     assert (folder / "10/_SUCCESS").exists()
+
+
+def test_clear_leftovers_puts_back_a_version_a_killed_swap_left_aside(runner_repo: RunnerRepo) -> None:
+    output = output_of(runner_repo)
+    folder = runner_repo.root / "data/clicks-hourly-summary/2026/11/21"
+    write_file(folder / ".10.toolkit-k1-replaced-r1-1/part-0", "the published version")
+    write_file(folder / ".10.toolkit-k1-r1-1/part-0", "the killed attempt's")
+
+    assert clear_leftovers(LocalFileSystem(), output) == 1
+
+    assert (folder / "10/part-0").read_text() == "the published version"
+    assert sorted(p.name for p in folder.iterdir()) == ["10"]

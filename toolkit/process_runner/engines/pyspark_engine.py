@@ -31,6 +31,9 @@ def run_python(spark: SparkSession, ctx: WorkflowContext, source: str, name: str
                             "runner calls it.")
     try:
         run(spark, ctx)
+    except SystemExit as stop:  # sys.exit() in a workflow must not end the entrypoint without its status line
+        raise WorkflowError(f"The workflow {name} called sys.exit({stop.code!r}) in run(spark, ctx): return "
+                            "normally on success, raise an exception on failure.") from None
     except Exception as err:  # noqa: BLE001 - the user's code may raise anything: it is a failed attempt
         raise _failure(name, "run(spark, ctx)", err) from None
 
