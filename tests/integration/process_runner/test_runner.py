@@ -427,3 +427,46 @@ def test_last_only_runs_the_newest_instance_of_the_window_only(spark, tmp_path: 
     assert [(r.time, r.status) for r in _run_window(runner, times, Order.LAST_ONLY)] == [(T, "SUCCEEDED")]
     assert _run_window(runner, times, Order.LAST_ONLY) == []  # the newest succeeded: nothing to do
     assert not summary_dir(root, T - timedelta(hours=1)).exists()
+
+
+VISITS_WORKFLOW = '''
+def run(spark, ctx):
+    visits = ctx.inputs["visits"]
+    assert ctx.properties["falcon_input_table"] == visits.table
+    rows = spark.table(f"{visits.database}.{visits.table}").where(ctx.properties["falcon_input_partition_filter_hive"])
+    rows.groupBy("ds").count().write.json(ctx.outputs["daily"])
+'''
+
+
+def test_a_table_input_is_given_as_table_and_partition_filter(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    feed = repo / "feeds" / "visits.yaml"
+    feed.write_text(feed.read_text().replace("catalog:web:visits#", "catalog:web:visits_runner#"))
+    spark.sql("CREATE DATABASE IF NOT EXISTS web")
+    spark.sql("DROP TABLE IF EXISTS web.visits_runner")
+    spark.sql("CREATE EXTERNAL TABLE web.visits_runner (user STRING) PARTITIONED BY (ds STRING) STORED AS PARQUET "
+              f"LOCATION 'file://{root}/warehouse/web.db/visits_runner'")
+    for day, users in (("2026-11-19", 2), ("2026-11-20", 3), ("2026-11-21", 5)):
+        spark.createDataFrame([(f"u{k}", day) for k in range(users)], "user string, ds string") \
+            .write.insertInto("web.visits_runner")
+    (repo / "workflows" / "visits.py").write_text(VISITS_WORKFLOW)
+    name = write_process(repo, "visits-per-day", {
+        "  - name: hourly\n    feed: clicks-hourly-summary\n    start: yesterday(0,0)\n    end: yesterday(23,0)":
+            "  - name: visits\n    feed: visits\n    start: yesterday(0,0)\n    end: today(0,0)",
+        "engine: spark-sql": "engine: pyspark", "path: workflows/daily_clicks_rollup.sql": "path: workflows/visits.py",
+        "  - name: daily-table\n    feed: clicks-daily-table\n    instance: yesterday(0,0)\n": ""},
+        base="daily-clicks-rollup")
+    t = utc(2026, 11, 21)
+    runner = new_runner(spark, repo, name, TestClock(t))
+    result = runner.run(t)
+    assert result.status == "SUCCEEDED", result.reason
+    counts = spark.read.json(str(root / "data/clicks-daily/2026/11/20"))
+    assert_df_equality(counts, spark.createDataFrame([("2026-11-20", 3), ("2026-11-21", 5)], "ds string, count long"),
+                       ignore_row_order=True, ignore_column_order=True)
+    seen = read_json(root / LEDGER / name / "20261121T0000Z/instance.json")["inputs"][0]["instances"]
+    assert [(i["time"], i["location"], i["fingerprint"]["files"] >= 1) for i in seen] == [
+        ("2026-11-20T00:00Z", "web.visits_runner (ds=2026-11-20)", True),
+        ("2026-11-21T00:00Z", "web.visits_runner (ds=2026-11-21)", True)]
+    ctx = runner.context(t, 1, runner.plan(t), {"daily": "x"})
+    assert ctx.properties["falcon_input_partition_filter_pig"] == "(ds=='2026-11-20') or (ds=='2026-11-21')"
+    assert ctx.properties["falcon_input_partition_filter_java"] == '(ds="2026-11-20") or (ds="2026-11-21")'
