@@ -209,10 +209,20 @@ class Catalog(ABC):
         (after checking that it lies under the table's location). Without `delete_data` the files stay for
         either type."""
 
-    @abstractmethod
     def drop_table(self, database: str, table: str) -> bool:
         """Unregister a table; False when there was none. Only an EXTERNAL table may be dropped this way (its
         files stay: the caller owns them); a MANAGED table is refused with a StorageError, so no data goes."""
+        if not self.table_exists(database, table):
+            return False
+        info = self.table_info(database, table)
+        if info.is_managed:
+            raise StorageError(f"Refusing to drop the managed table {info.qualified_name}: its data would go too.")
+        self._drop_external_table(info)
+        return True
+
+    @abstractmethod
+    def _drop_external_table(self, info: TableInfo) -> None:
+        """Unregister an EXTERNAL table that exists, leaving its files."""
 
     @abstractmethod
     def create_table_like(self, source_database: str, source_table: str, database: str, table: str,

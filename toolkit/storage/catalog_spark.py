@@ -280,15 +280,9 @@ class SparkCatalog(Catalog):
         self._refresh(info)
         return True
 
-    def drop_table(self, database: str, table: str) -> bool:
-        if not self.table_exists(database, table):
-            return False
-        info = self.table_info(database, table)
-        if info.is_managed:
-            raise StorageError(f"Refusing to drop the managed table {info.qualified_name}: its data would go too.")
+    def _drop_external_table(self, info: TableInfo) -> None:
         with self._errors("drop", f"the table {info.qualified_name}"):
             self._catalog.dropTable(self._ident(info.database, info.name), True, False)
-        return True
 
     def create_table_like(self, source_database: str, source_table: str, database: str, table: str,
                           location: str | None = None) -> TableInfo:

@@ -409,15 +409,9 @@ class ThriftCatalog(Catalog):
                     return False
                 raise
 
-    def drop_table(self, database: str, table: str) -> bool:
-        if not self.table_exists(database, table):
-            return False
-        info = self.table_info(database, table)
-        if info.is_managed:
-            raise StorageError(f"Refusing to drop the managed table {info.qualified_name}: its data would go too.")
+    def _drop_external_table(self, info: TableInfo) -> None:
         with self._errors("drop", f"the table {info.qualified_name}"):
             self._client.dropTable(info.database, info.name, False, True)  # deleteData false, ignore unknown
-        return True
 
     def create_table_like(self, source_database: str, source_table: str, database: str, table: str,
                           location: str | None = None) -> TableInfo:

@@ -25,6 +25,14 @@ CASES = [
     (["schema", "--write", "/proc/nope"], 2),
     (["deps", "nope", "--repo", TEMPLATE], 2),
     (["convert-falcon", "/nonexistent.xml", "--out", "/tmp/never-written"], 2),
+    (["status", "--repo", TEMPLATE, "--process", "nope", "--cluster", "primary"], 2),
+    (["status", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "primary", "--from",
+      "2026-11-21T10:00Z", "--to", "2026-11-20T10:00Z"], 2),
+    (["summary", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "mars"], 2),
+    (["running", "--repo", TEMPLATE, "--cluster", "primary", "--now", "yesterday"], 2),
+    (["safemode", "maybe", "--repo", TEMPLATE, "--cluster", "primary"], 2),
+    (["suspend", "nope", "--repo", TEMPLATE, "--cluster", "primary"], 2),
+    (["rerun", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "primary"], 2),
 ]
 
 
