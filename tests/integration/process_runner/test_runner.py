@@ -470,3 +470,31 @@ def test_a_table_input_is_given_as_table_and_partition_filter(spark, tmp_path: P
     ctx = runner.context(t, 1, runner.plan(t), {"daily": "x"})
     assert ctx.properties["falcon_input_partition_filter_pig"] == "(ds=='2026-11-20') or (ds=='2026-11-21')"
     assert ctx.properties["falcon_input_partition_filter_java"] == '(ds="2026-11-20") or (ds="2026-11-21")'
+
+
+def test_the_hive_engine_runs_hiveql_with_falcon_names_into_a_table(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    _clicks_daily_table(spark, root)
+    (repo / "workflows" / "daily.hql").write_text(
+        "INSERT OVERWRITE TABLE ${falcon_output_database}.${falcon_output_table}\n"
+        "PARTITION (${falcon_output_dataout_partitions})\n"
+        "SELECT page, SUM(clicks), MAX(users), MAX(clicks_3h), COUNT(*) FROM json.`${hourly}` GROUP BY page;\n"
+        "INSERT OVERWRITE DIRECTORY '${daily}' USING json SELECT '${nominalTime}' AS nominal;\n")
+    name = write_process(repo, "daily-hive", {"engine: spark-sql": "engine: hive",
+                                              "path: workflows/daily_clicks_rollup.sql": "path: workflows/daily.hql"},
+                         base="daily-clicks-rollup")
+    day = utc(2026, 11, 20)
+    for h in range(24):
+        folder = root / "data/clicks-hourly-summary" / f"{day + timedelta(hours=h):%Y/%m/%d/%H}"
+        folder.mkdir(parents=True)
+        (folder / "part-0.json").write_text(json.dumps({"page": "/", "clicks": 2, "users": 1, "clicks_3h": 6}) + "\n")
+        (folder / "_SUCCESS").write_text("")
+    result = new_runner(spark, repo, name, TestClock(day + timedelta(days=1))).run(day + timedelta(days=1))
+    assert result.status == "SUCCEEDED", result.reason
+    assert_df_equality(spark.sql("SELECT page, clicks, peak_hourly_users, peak_clicks_3h, hours_with_clicks FROM "
+                                 "web.clicks_daily WHERE ds = '2026-11-20'"),
+                       spark.createDataFrame([("/", 48, 1, 6, 24)], "page string, clicks long, peak_hourly_users "
+                                             "long, peak_clicks_3h long, hours_with_clicks long"),
+                       ignore_nullable=True)
+    assert [r.nominal for r in spark.read.json(str(root / "data/clicks-daily/2026/11/20")).collect()] == \
+        ["2026-11-21-00-00"]
