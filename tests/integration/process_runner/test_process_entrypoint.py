@@ -29,7 +29,8 @@ def _status(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[t
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_template_processes_through_spark_submit(spark, thrift_metastore, tmp_path: Path) -> None:
+def test_template_processes_through_spark_submit(spark, metastore_factory, tmp_path: Path) -> None:
+    thrift_metastore = metastore_factory("process-runner")  # its own: the template's `web` database is created
     repo, root = make_repo(tmp_path)
     cluster = repo / "clusters" / "primary.yaml"
     cluster.write_text(cluster.read_text().replace("thrift://127.0.0.1:9083", thrift_metastore.uri))
