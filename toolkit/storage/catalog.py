@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
@@ -266,6 +267,13 @@ class Catalog(ABC):
     def close(self) -> None:
         """Release the connection, if the implementation holds one."""
         return None
+
+    @contextmanager
+    def pinned_tables(self) -> Iterator[None]:
+        """Inside, a table's description may be read from the metastore once and reused: one export or import
+        asks for it several times within a fraction of a second. Tables this catalog creates, alters or drops
+        are read again. By default every lookup goes to the metastore."""
+        yield
 
     def __enter__(self) -> Catalog:
         return self

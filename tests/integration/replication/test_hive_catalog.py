@@ -175,3 +175,22 @@ def test_drop_table_drops_external_tables_only_and_keeps_their_files(backend: Ba
     with pytest.raises(StorageError, match=rf"Refusing to drop the managed table {DATABASE}\.{source}"):
         backend.catalog.drop_table(DATABASE, source)
     assert backend.catalog.table_exists(DATABASE, source)
+
+
+def test_pinned_tables_read_a_table_once_and_forget_what_they_drop(backend: Backend) -> None:
+    table = f"pinned_{next(_names)}"
+    backend.create_table(table)
+    with backend.catalog.pinned_tables():
+        before = backend.catalog.table_info(DATABASE, table)
+        if backend.raw is not None:  # changed behind the catalog's back: the pinned description stays
+            made = backend.raw.table(DATABASE, table)
+            made.getSd().setLocation(f"file://{backend.root / 'moved' / table}")
+            backend.raw.client.alter_table(DATABASE, table, made)
+            assert backend.catalog.table_info(DATABASE, table) == before
+        staging = f"{table}_staging"
+        backend.catalog.create_table_like(DATABASE, table, DATABASE, staging, f"file://{backend.root / staging}")
+        assert backend.catalog.table_info(DATABASE, staging).location == f"file://{backend.root / staging}"
+        assert backend.catalog.drop_table(DATABASE, staging) is True
+        assert backend.catalog.drop_table(DATABASE, staging) is False  # not answered from the pin
+    if backend.raw is not None:
+        assert backend.catalog.table_info(DATABASE, table).location == f"file://{backend.root / 'moved' / table}"

@@ -93,13 +93,14 @@ def export_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, data
     began = time.perf_counter()
     target_fs = target_fs or fs
     destination = normalize_uri(destination)
-    description = catalog.describe_table(database, table)
-    if description.table_type is TableType.VIEW:
-        raise StorageError(f"Cannot export from {description.qualified_name}: it is a view, not a table with "
-                           "partitions of files.")
-    values = full_spec(description.info, spec)
+    with catalog.pinned_tables():  # the table is read once for both questions
+        description = catalog.describe_table(database, table)
+        if description.table_type is TableType.VIEW:
+            raise StorageError(f"Cannot export from {description.qualified_name}: it is a view, not a table with "
+                               "partitions of files.")
+        values = full_spec(description.info, spec)
+        location = catalog.partition_location(description.database, description.name, values)
     name = partition_name(values)
-    location = catalog.partition_location(description.database, description.name, values)
     if location is None:
         raise WaitingError(f"The partition {name} of {description.qualified_name} does not exist yet in "
                            f"{catalog.description}: nothing to export; call again once it is written.")

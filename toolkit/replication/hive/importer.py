@@ -208,6 +208,13 @@ def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, dire
     exported EXTERNAL table is created EXTERNAL). `keep_export`: copy the files and leave the export as it
     is (by default they are moved when the export is on the table's file system, and the export is deleted
     once imported). `checksums`: check each file's CRC32C before anything changes (sizes are always checked)."""
+    with catalog.pinned_tables():  # the target table is read once, not at each metastore call
+        return _import(spark, catalog, fs, directory, database, table, spec, table_location, keep_export, checksums)
+
+
+def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str, table: str,
+            spec: Mapping[str, str] | None, table_location: str | None, keep_export: bool,
+            checksums: bool) -> ImportResult:
     began = time.perf_counter()
     directory = normalize_uri(directory)
     metadata = read_export(fs, directory)
