@@ -85,47 +85,53 @@ def _staging_folder(location: str, target: TableOutputTarget) -> str:
 
 def prepare(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> TableOutput:
     """A fresh staging table for this attempt (a killed attempt's left-overs dropped first)."""
-    location = _table_location(catalog, target)
-    discard(catalog, fs, target)
-    catalog.create_table_like(target.database, target.table, target.database, target.staging_table,
-                              _staging_folder(location, target))
+    with catalog.pinned_tables():  # the feed's table is read once for the whole preparation
+        location = _table_location(catalog, target)
+        _discard_at(catalog, fs, target, location)
+        catalog.create_table_like(target.database, target.table, target.database, target.staging_table,
+                                  _staging_folder(location, target))
     return TableOutput(target.database, target.staging_table, target.partition)
 
 
-def missing_partition(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> str | None:
-    """Why the output cannot be published (one sentence), or None: checked for every output before any is."""
+def _staged(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> tuple[dict[str, str], str | None]:
+    """The partition's full values, and the directory the workflow wrote it to (None when it wrote nothing)."""
     values = full_spec(catalog.table_info(target.database, target.table), target.partition)
     staged = catalog.partition_location(target.database, target.staging_table, values)
-    if staged is not None and fs.exists(staged):
-        return None
+    return values, normalize_uri(staged) if staged is not None and fs.exists(staged) else None
+
+
+def _nothing_written(target: TableOutputTarget, values: dict[str, str]) -> str:
     return (f"The workflow wrote nothing to output '{target.name}' (feed '{target.feed.name}', "
             f"{format_timestamp(target.time)}): it should insert into {target.database}.{target.staging_table} "
             f"PARTITION ({', '.join(f'{k}={v!r}' for k, v in values.items())}), given as ctx.outputs"
             f"['{target.name}'] and falcon_output_table.")
 
 
+def missing_partition(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> str | None:
+    """Why the output cannot be published (one sentence), or None: checked for every output before any is."""
+    values, staged = _staged(catalog, fs, target)
+    return None if staged is not None else _nothing_written(target, values)
+
+
 def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version: str) -> dict[str, object]:
     """The staging partition's files become the feed table's partition; the staging table goes. `version`
     names the partition's version folder when it replaces one: unique per attempt and output."""
-    problem = missing_partition(catalog, fs, target)
-    if problem:
-        raise NothingWrittenError(problem)
-    location = _table_location(catalog, target)
-    info = catalog.table_info(target.database, target.table)
-    values = full_spec(info, target.partition)
-    staged = catalog.partition_location(target.database, target.staging_table, values)
-    assert staged is not None
-    name = partition_name(values)
-    current = catalog.partition_location(target.database, target.table, values)
-    canonical = canonical_directory(location, name)
-    final = next_directory(current, canonical, versioned_directory(location, version, name))
-    if fs.exists(final):
-        fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted attempt
-    fs.rename(normalize_uri(staged), final)
-    register(catalog, target.database, target.table, values, current, final)
-    if current is not None and normalize_uri(current) != final:
-        remove_unreferenced(fs, normalize_uri(current), location)
-    discard(catalog, fs, target)
+    with catalog.pinned_tables():  # the feed's table is read once for the whole publication
+        values, staged = _staged(catalog, fs, target)
+        if staged is None:
+            raise NothingWrittenError(_nothing_written(target, values))
+        location = _table_location(catalog, target)
+        name = partition_name(values)
+        current = catalog.partition_location(target.database, target.table, values)
+        canonical = canonical_directory(location, name)
+        final = next_directory(current, canonical, versioned_directory(location, version, name))
+        if fs.exists(final):
+            fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted attempt
+        fs.rename(staged, final)
+        register(catalog, target.database, target.table, values, current, final)
+        if current is not None and normalize_uri(current) != final:
+            remove_unreferenced(fs, normalize_uri(current), location)
+        _discard_at(catalog, fs, target, location)
     files = data_files(fs, final)
     return {**target.to_json(), "path": final, "files": len(files),
             "bytes": sum(item.status.length for item in files), "replaced": current is not None}
@@ -133,8 +139,11 @@ def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version
 
 def discard(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> None:
     """Drop the staging table and delete its folder (nothing of it is published)."""
+    _discard_at(catalog, fs, target, _table_location(catalog, target))
+
+
+def _discard_at(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, location: str) -> None:
     catalog.drop_table(target.database, target.staging_table)
-    location = _table_location(catalog, target)
     folder = _staging_folder(location, target)
     if fs.exists(folder):
         fs.delete(folder, recursive=True)
