@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from zoneinfo import ZoneInfo
 
 from toolkit.el.frequency import TimeUnit
@@ -243,3 +243,40 @@ class CatalogTemplate(_Dated):
             return None
         rendered = self.format(t, zone)
         return t if all(rendered[key] == str(spec[key]) for key in rendered) else None
+
+
+@lru_cache(maxsize=65536)
+def segment_shape(segment: str) -> str:
+    """A path segment with each digit and each variable's digits as '#' (`v${YEAR}` -> `v####`): two segments
+    can name the same folder only when their shapes are equal."""
+    shape = _VARIABLE.sub(lambda found: "#" * DATE_VARIABLES.get(found.group(1), 1), segment)
+    return "".join("#" if char.isdigit() else char for char in shape)
+
+
+@lru_cache(maxsize=65536)
+def segments_compatible(a: str, b: str) -> bool:
+    """Whether some folder name matches both segments (a literal digit against a variable's digit counts; the
+    calendar is not: `${MONTH}` and `13` are compatible). Cached: `${YEAR}` and friends repeat in every template."""
+    if a == b or ("${" not in a and "${" not in b):
+        return a == b
+    if segment_shape(a) != segment_shape(b):
+        return False
+    return all(x == y or "#" in (x, y) for x, y in zip(_digits_as_hash(a), _digits_as_hash(b), strict=True))
+
+
+def _digits_as_hash(segment: str) -> str:
+    """The segment with its variables' digits as '#' and its literal digits kept."""
+    return _VARIABLE.sub(lambda found: "#" * DATE_VARIABLES.get(found.group(1), 1), segment)
+
+
+def path_segments(text: str) -> tuple[str, ...]:
+    """The folder names of a path template (`/data/x/${YEAR}` -> ('data', 'x', '${YEAR}'))."""
+    return tuple(part for part in text.split("/") if part)
+
+
+def templates_overlap(a: PathTemplate, b: PathTemplate) -> bool:
+    """Whether an instance path of one can equal, or lie inside, an instance path of the other: the shorter
+    template's segments are each compatible with the longer one's at the same depth. Two feeds whose templates
+    overlap share folders, so the retention of one can delete the other's instances."""
+    first, second = path_segments(a.text), path_segments(b.text)
+    return all(segments_compatible(x, y) for x, y in zip(first, second, strict=False))

@@ -1,0 +1,127 @@
+"""RP009: two feeds on one cluster never share folders. When a location template of one feed (any type:
+`data`, `stats`, `meta`, `tmp`, each planned by retention) can name the same path as another feed's, or a
+folder holding the other's instances, the retention of one deletes the other's instances (and their writers
+overwrite each other). Cluster overrides are applied; feeds on different clusters never collide.
+
+Fails (clicks-by-day's day folders hold the hours of clicks; its days(7) retention deletes them):
+
+    feeds/clicks.yaml:        data: /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}
+    feeds/clicks-by-day.yaml: data: /data/clicks/${YEAR}/${MONTH}/${DAY}
+
+Fix: a folder of its own for each feed, e.g. `data: /data/clicks-by-day/${YEAR}/${MONTH}/${DAY}`.
+
+The templates of a cluster go into a trie of path segments; each template walks it once along the segments
+compatible with its own (a literal, or a variable of the same digits), so a repo of thousands of feeds is
+checked in about one walk per template, not one comparison per pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from toolkit.el.templates import path_segments, segment_shape, segments_compatible
+from toolkit.entities.document import FieldPath
+from toolkit.entities.model import Feed
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import Finding, Rule, register
+from toolkit.lint.rules.feed._common import FILES, storages, unknown_variables, where
+
+
+@dataclass(frozen=True, eq=False)
+class _Location:
+    """One location template of a feed on a cluster, with the YAML path of its value."""
+
+    feed: Feed
+    type: str
+    text: str
+    path: FieldPath
+    segments: tuple[str, ...]
+
+
+class _Node:
+    """Templates sharing the segments from the root to here, and the children by segment text and by
+    (is a variable segment, shape): a segment can only match a child of its own shape."""
+
+    __slots__ = ("children", "shapes", "ends")  # a trie of a large repo has tens of thousands of nodes
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.shapes: dict[tuple[bool, str], list[tuple[str, _Node]]] = {}
+        self.ends: list[_Location] = []
+
+    def child(self, segment: str) -> _Node:
+        found = self.children.get(segment)
+        if found is None:
+            found = self.children[segment] = _Node()
+            self.shapes.setdefault(("${" in segment, segment_shape(segment)), []).append((segment, found))
+        return found
+
+    def compatible(self, segment: str) -> Iterator[_Node]:
+        """The children whose segment can name the same folder as `segment`."""
+        shape = segment_shape(segment)
+        if "${" in segment:
+            candidates = [*self.shapes.get((False, shape), ()), *self.shapes.get((True, shape), ())]
+        else:
+            exact = self.children.get(segment)
+            if exact is not None:
+                yield exact
+            candidates = self.shapes.get((True, shape), [])
+        yield from (node for text, node in candidates if segments_compatible(text, segment))
+
+
+@register
+class SharedPaths(Rule):
+    code = "RP009"
+    summary = "Two feeds on one cluster have location templates that share folders."
+    reports_outside_selection = True  # like a cycle: the unchanged feed is reported too
+
+    def check(self, ctx: LintContext) -> Iterator[Finding]:
+        by_cluster: dict[str, list[_Location]] = {}
+        for feed in ctx.repo.feeds.values():
+            for _, cluster, storage in storages(feed):
+                if storage.kind != FILES:
+                    continue
+                for type_, text in storage.locations.items():
+                    segments = path_segments(text)
+                    if segments and not unknown_variables(text):  # FD008 reports unknown variables
+                        by_cluster.setdefault(cluster.name, []).append(
+                            _Location(feed, type_, text, storage.path("locations", type_), segments))
+        for cluster, locations in sorted(by_cluster.items()):
+            yield from self._overlaps(cluster, locations)
+
+    def _overlaps(self, cluster: str, locations: list[_Location]) -> Iterator[Finding]:
+        root = _Node()
+        for location in locations:
+            node = root
+            for segment in location.segments:
+                node = node.child(segment)
+            node.ends.append(location)
+        reported: set[tuple[int, int]] = set()
+        for location in locations:
+            frontier = [root]
+            for segment in location.segments:
+                frontier = [found for node in frontier for found in node.compatible(segment)]
+                for other in (other for node in frontier for other in node.ends):
+                    pair = (min(id(location), id(other)), max(id(location), id(other)))
+                    if other.feed.name == location.feed.name or pair in reported:
+                        continue
+                    reported.add(pair)
+                    yield self._finding(cluster, other, location)
+                    yield self._finding(cluster, location, other)
+
+    @staticmethod
+    def _finding(cluster: str, mine: _Location, theirs: _Location) -> Finding:
+        if len(mine.segments) == len(theirs.segments):
+            how = "the same instance paths"
+        elif len(mine.segments) < len(theirs.segments):
+            how = "its instances lie inside this feed's"
+        else:
+            how = "this feed's instances lie inside its"
+        return Finding(
+            mine.feed,
+            f"on cluster '{cluster}', {where(mine.path)} {mine.text!r} overlaps the {theirs.type} location "
+            f"{theirs.text!r} of feed '{theirs.feed.name}' ({how}): the retention or the writers of one would "
+            "delete or overwrite the other's instances; give each feed a folder of its own (e.g. /data/<feed>/...).",
+            mine.path,
+        )
