@@ -47,6 +47,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")
+    for item in result.refused:
+        print(f"kept {item['path']}: {item['reason']}")
     if result.reason:
         print(f"retention: {result.reason}; nothing to do.")
     status.update(status=result.status, cut_off=result.cut_off and format_timestamp(result.cut_off),

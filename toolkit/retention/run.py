@@ -23,6 +23,7 @@ from toolkit.instances.grids import require_on_cluster
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict
 from toolkit.retention.file_plan import plan_location
+from toolkit.retention.shared import keep_others, neighbours
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.storage.catalog import Catalog
@@ -43,13 +44,15 @@ class RetentionResult:
     reason: str | None = None
     evicted: list[dict[str, object]] = field(default_factory=list)
     skipped_locations: list[str] = field(default_factory=list)
+    refused: list[dict[str, object]] = field(default_factory=list)  # expired, kept: another feed's data is there
     bytes_freed: int = 0
     directories_removed: int = 0
     elapsed_seconds: float = 0.0
     report: str | None = None
 
     def counters(self) -> dict[str, object]:
-        return {"instances_evicted": len(self.evicted), "bytes_freed": self.bytes_freed,
+        return {"instances_evicted": len(self.evicted), "instances_refused": len(self.refused),
+                "bytes_freed": self.bytes_freed,
                 "directories_removed": self.directories_removed, "elapsed_seconds": round(self.elapsed_seconds, 3)}
 
 
@@ -87,7 +90,15 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
             result.skipped_locations.append(kind)
             continue
         require_safe_template(kind, feed.name, template, "retention")
-        plans.append(plan_location(fs, cluster.write_endpoint, kind, template, zone, result.cut_off))
+        plan = plan_location(fs, cluster.write_endpoint, kind, template, zone, result.cut_off)
+        plan, refused = keep_others(fs, cluster.write_endpoint, plan, neighbours(repo, feed.name, cluster.name,
+                                                                                   template))
+        result.refused += [{"location": kind, "time": format_timestamp(item.time), "path": item.path,
+                            "feed": item.feed, "other_path": item.other_path,
+                            "reason": f"{item.other_path}, an instance of feed '{item.feed}', is in, is or holds this "
+                                      "path; give each feed a folder of its own (lint RP009)"}
+                           for item in refused]
+        plans.append(plan)
     for plan in plans:
         if dry_run:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
@@ -107,7 +118,8 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         write_record(fs, result.report, {
             "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
             "time": format_timestamp(nominal), "cut_off": format_timestamp(result.cut_off),
-            "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),
+            "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
+            **result.counters(),
         })
     return result
 
