@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.cli.arguments import nominal_time
-    from toolkit.retention.run import run_retention
+    from toolkit.retention.run import archive_target, run_retention
     from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -32,6 +32,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
+    archive_target(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None
     spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table)

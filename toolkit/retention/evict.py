@@ -2,7 +2,8 @@
 with a non-recursive delete (a directory that received data in the meantime is left alone).
 
 Every deletion removes only expired instances, so a run killed at any moment leaves a tree that a
-rerun finishes: the rerun's walk finds what is left and plans again.
+rerun finishes: the rerun's walk finds what is left and plans again. After `archive` moved a plan's
+instances, `tidy_after_archive` removes only the folders left without a file.
 """
 
 from __future__ import annotations
@@ -51,3 +52,21 @@ def _walked_below(plan: LocationPlan, folder: str) -> int:
              if instance.path.startswith(prefix) and "/" in instance.path[len(prefix):]}
     folders = {"/".join(parts.split("/")[: i + 1]) for parts in inner for i in range(parts.count("/") + 1)}
     return len(folders)
+
+
+def tidy_after_archive(fs: FileSystem, plan: LocationPlan) -> int:
+    """Remove the folders that archiving the plan's instances emptied; the count removed. A planned folder goes
+    in one recursive delete only when no file is left anywhere in it; the parents, one by one if empty."""
+    directories = 0
+    instance_paths = {instance.path for instance in plan.expired}
+    for path in plan.deletions:
+        if path not in instance_paths and fs.status(path) is not None and not fs.list_files(path):
+            fs.delete(path, recursive=True)
+            directories += 1 + _walked_below(plan, path)
+    for path in plan.parents:
+        try:
+            if fs.delete(path, recursive=False):
+                directories += 1
+        except StorageError:
+            continue  # not empty: an instance kept, or something arrived
+    return directories

@@ -8,7 +8,7 @@ clock: the nominal time is passed in.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -16,12 +16,14 @@ from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Feed, RetentionAction
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import require_safe_template
 from toolkit.instances.grids import require_on_cluster
+from toolkit.retention.archive import archive_plan, archive_root
 from toolkit.retention.cutoff import cutoff
-from toolkit.retention.evict import evict
+from toolkit.retention.evict import evict, tidy_after_archive
 from toolkit.retention.file_plan import plan_location
 from toolkit.retention.shared import keep_others, neighbours
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
@@ -30,6 +32,26 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
 KEEP_BEYOND_VALIDITY = "retention.keep-instances-beyond-validity"
+
+
+def archive_target(feed: Feed, cluster: Cluster) -> str | None:
+    """The archive root when the feed's retention on `cluster` archives, None when it deletes; UsageError (exit 2)
+    for an action the toolkit does not run, called before anything is touched (the entrypoint: before Spark)."""
+    on_cluster = require_on_cluster(feed, cluster.name)
+    if on_cluster.retention is None or on_cluster.retention.action is RetentionAction.DELETE:
+        return None
+    action = on_cluster.retention.action
+    if action is not RetentionAction.ARCHIVE:
+        raise UsageError(f"The retention action '{action.value}' of feed '{feed.name}' on cluster '{cluster.name}' "
+                         "is Falcon's and the toolkit does not run it (nothing is deleted in its place): set "
+                         "clusters[].retention.action to delete or archive.")
+    if feed.table_on(cluster.name) is not None:
+        raise UsageError(f"The retention of feed '{feed.name}' on cluster '{cluster.name}' archives a catalog table, "
+                         "which the toolkit does not do (only file feeds are archived): set "
+                         "clusters[].retention.action to delete, or export the partitions first.")
+    if cluster.write_endpoint is None:
+        return None  # run_retention says what is missing
+    return archive_root(feed, cluster, cluster.write_endpoint)
 
 
 @dataclass
@@ -68,6 +90,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     if cluster.write_endpoint is None:
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: retention needs the root of its "
                          "file system (interfaces.write.endpoint).")
+    archive_to = archive_target(feed, cluster)
     zone = resolve_zone(feed.timezone)
     limit = on_cluster.retention.limit
     end = on_cluster.validity.end
@@ -100,15 +123,27 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                            for item in refused]
         plans.append(plan)
     for plan in plans:
+        moved: dict[str, str] = {}
         if dry_run:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
+        elif archive_to is not None:
+            sizes = fs.total_sizes([i.entry for i in plan.expired])
+            archived = archive_plan(fs, plan, cluster.write_endpoint, archive_to)
+            moved, directories = archived.moved, tidy_after_archive(fs, plan)
+            result.refused += [{"location": plan.kind, "time": format_timestamp(i.time), "path": i.path,
+                                "reason": archived.kept[i.path]} for i in plan.expired if i.path in archived.kept]
+            plan = replace(plan, expired=tuple(i for i in plan.expired if i.path in moved))
         else:
             done = evict(fs, plan)
             sizes, directories = done.sizes, done.directories_removed
         result.directories_removed += directories
         for instance in plan.expired:
-            result.evicted.append({"location": plan.kind, "time": format_timestamp(instance.time),
-                                   "path": instance.path, "bytes": sizes.get(instance.path, 0)})
+            item = {"location": plan.kind, "time": format_timestamp(instance.time),
+                    "path": instance.path, "bytes": sizes.get(instance.path, 0)}
+            if archive_to is not None:
+                item["archived_to"] = moved.get(instance.path) or archive_to.rstrip("/") + instance.path[
+                    len(cluster.write_endpoint.rstrip("/")):]
+            result.evicted.append(item)
             result.bytes_freed += sizes.get(instance.path, 0)
     if dry_run:
         result.status = "DRY_RUN"
@@ -118,6 +153,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         write_record(fs, result.report, {
             "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
             "time": format_timestamp(nominal), "cut_off": format_timestamp(result.cut_off),
+            "action_taken": "archive" if archive_to is not None else "delete",
             "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
             **result.counters(),
         })

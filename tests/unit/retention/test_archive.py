@@ -1,0 +1,134 @@
+"""Retention `action: archive` on the local file system: every expired instance is copied to the archive location
+under its path relative to the cluster root, verified, then removed from the feed; no byte is lost, whatever
+state an earlier run left. `chown` and `chmod` are refused before anything is touched (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.unit.retention.archive_repo import contents, make_archive_repo
+from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.retention import entry
+from toolkit.retention.run import run_retention
+from toolkit.storage.local import LocalFileSystem
+
+FS = LocalFileSystem()
+NOMINAL = utc(2026, 4, 1, 10)  # clicks keeps days(90) on primary: the cut-off is 2026-01-01T10:00Z
+
+
+def _instances(root: Path) -> None:
+    hourly_instances(root, utc(2025, 12, 31, 0), 24 + 12)  # 2025-12-31 00:00 .. 2026-01-01 11:00
+    for folder in (root / "data/clicks/2025/12/31").iterdir():
+        (folder / "nested").mkdir()
+        (folder / "nested" / "part-1.bin").write_bytes(bytes(range(256)) * (int(folder.name) + 1))
+
+
+def test_archive_moves_every_expired_byte_and_deletes_none(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    decoys = plant_decoys(root)
+    before = contents(root, "data")
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert result.status == "SUCCEEDED" and len(result.evicted) == 24 + 10
+    archived, left = contents(root, "archive/data"), contents(root, "data")
+    assert {**archived, **left} == before and not archived.keys() & left.keys()  # every byte, once
+    assert sorted({p.rsplit("/", 1)[0] for p in archived if p.startswith("clicks/2026")}) == [
+        f"clicks/2026/01/01/{h:02d}" for h in range(10)]
+    assert not (root / "data/clicks/2025").exists()  # emptied folders are tidied
+    assert all(decoy.exists() for decoy in decoys)
+    assert all(item["archived_to"] == f"file://{root}/archive/" + item["path"].split(f"{root}/", 1)[1]
+               for item in result.evicted)
+    report = json.loads(Path(result.report.removeprefix("file://")).read_text())
+    assert report["action_taken"] == "archive" and report["instances_evicted"] == 34
+
+
+def test_the_feed_property_retention_archive_names_another_file_system(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path, archive=None)
+    elsewhere = tmp_path / "cold"
+    feed = repo / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text() + f"properties:\n  retention.archive: file://{elsewhere}/clicks-archive\n")
+    _instances(root)
+    before = contents(root, "data")
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    archived = contents(elsewhere, "clicks-archive/data")
+    assert len(archived) == 34 * 2 + 24 and {**archived, **contents(root, "data")} == before
+
+
+def test_a_rerun_finishes_whatever_an_earlier_run_left(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    before = contents(root, "data")
+    archive = root / "archive/data/clicks"
+    # 00: copied and published, the source not removed yet; 01: half removed from the feed after its copy;
+    # 02: a staging copy cut short (a file short, one missing); 03: nothing done yet.
+    (archive / "2025/12/31").mkdir(parents=True)
+    for hour in ("00", "01"):
+        FS.copy(f"file://{root}/data/clicks/2025/12/31/{hour}", f"file://{archive}/2025/12/31/{hour}")
+    (root / "data/clicks/2025/12/31/01/_SUCCESS").unlink()
+    (root / "data/clicks/2025/12/31/01/nested/part-1.bin").unlink()
+    before.pop("clicks/2025/12/31/01/_SUCCESS"), before.pop("clicks/2025/12/31/01/nested/part-1.bin")
+    staging = archive / "2025/12/31/.02.archiving"
+    (staging / "nested").mkdir(parents=True)
+    (staging / "nested/part-1.bin").write_bytes(b"\0" * 10)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert result.refused == [] and len(result.evicted) == 34
+    assert {**contents(root, "archive/data"), **contents(root, "data")} == {
+        **before, "clicks/2025/12/31/01/_SUCCESS": b"", "clicks/2025/12/31/01/nested/part-1.bin": bytes(range(256)) * 2}
+    assert not staging.exists()
+
+
+def test_an_archive_that_differs_keeps_the_source(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    before = contents(root, "data")
+    other = root / "archive/data/clicks/2025/12/31/05"
+    other.mkdir(parents=True)
+    (other / "part-00000.json").write_text("someone else's\n")
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert [item["path"] for item in result.refused] == [f"file://{root}/data/clicks/2025/12/31/05"]
+    assert "differs" in result.refused[0]["reason"]
+    assert contents(root, "data/clicks/2025/12/31/05") == {
+        k.split("/05/", 1)[1]: v for k, v in before.items() if k.startswith("clicks/2025/12/31/05/")}
+    assert (other / "part-00000.json").read_text() == "someone else's\n"
+    assert len(result.evicted) == 33
+
+
+@pytest.mark.parametrize("action", ["chown", "chmod"])
+def test_chown_and_chmod_are_refused_before_anything_is_touched(tmp_path: Path, action: str,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    repo, root = make_archive_repo(tmp_path, action=action)
+    _instances(root)
+    before = contents(root)
+    with pytest.raises(UsageError, match=f"retention action '{action}' of feed 'clicks' on cluster 'primary'"):
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    monkeypatch.setattr(sys, "argv", ["retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
+                                      "--time", "2026-04-01T10:00Z"])
+    assert entry.main() == 2  # before Spark starts
+    err = capsys.readouterr().err
+    assert f"retention action '{action}'" in err and "Traceback" not in err
+    assert contents(root) == before  # byte-identical: no action but delete removes a byte
+
+
+def test_archive_without_an_archive_location_is_refused(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path, archive=None)
+    _instances(root)
+    before = contents(root)
+    with pytest.raises(UsageError, match="no archive location: add locations.archive to cluster 'primary'"):
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert contents(root) == before
+
+
+def test_archive_at_the_cluster_root_is_refused(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path, archive="/")
+    _instances(root)
+    before = contents(root)
+    with pytest.raises(UsageError, match="archive location"):
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert contents(root) == before

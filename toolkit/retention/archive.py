@@ -1,0 +1,150 @@
+"""Retention's `archive` action: each expired instance of a file feed goes to the archive location, under its
+path relative to the cluster root, and only then leaves the feed.
+
+Per instance, for a run killed at any moment:
+1. Unless the archive already holds the instance, its files are copied into a staging name beside the archive
+   path (`.<name>.archiving`, which no template parses); a file already staged with the source's length and
+   modification time is not copied again (the copier sets the mtime last, after checking the length).
+2. The staged files are verified against the source (every file, its length, and its checksum where both file
+   systems keep one of one kind, else its mtime), then the staging name is renamed to the archive path.
+3. The archive path is verified against the source again (every file of the source must be there, the same),
+   and only then is the instance deleted from the feed.
+A rerun finds each instance at one of these steps and finishes it: the copy is redone or found complete, then
+the source removed. An archive path that holds something else (another copy that differs) is never replaced:
+the instance stays in the feed and is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from toolkit.el.templates import PathTemplate, path_segments
+from toolkit.entities.model import Cluster, Feed
+from toolkit.errors import UsageError
+from toolkit.instances.feed_locations import under_root
+from toolkit.retention.file_plan import LocationPlan
+from toolkit.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError, normalize_uri, parent_of
+from toolkit.storage.tree import files_below
+
+ARCHIVE_PROPERTY = "retention.archive"
+STAGING_SUFFIX = ".archiving"
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")
+
+
+def archive_root(feed: Feed, cluster: Cluster, root: str) -> str:
+    """Where the feed's instances on `cluster` are archived: the feed's property `retention.archive`, else the
+    cluster's `archive` location; a path is under the cluster root, a URI is taken as it is. UsageError when
+    there is none, or when archived instances would land on or inside the feed's own folders."""
+    value = feed.properties.get(ARCHIVE_PROPERTY) or cluster.location("archive")
+    if not value:
+        raise UsageError(
+            f"The retention of feed '{feed.name}' on cluster '{cluster.name}' archives, but there is no archive "
+            f"location: add locations.archive to cluster '{cluster.name}' (e.g. /archive), or the feed property "
+            f"{ARCHIVE_PROPERTY}.")
+    target = normalize_uri(value if _URI.match(value) else under_root(root, value))
+    if any(part in (".", "..") for part in path_segments(target.split("://", 1)[-1])):
+        raise UsageError(f"The archive location {value!r} of feed '{feed.name}' on cluster '{cluster.name}' "
+                         "contains '.' or '..': give a plain path such as /archive.")
+    for kind, text in feed.locations_on(cluster.name).items():
+        base = normalize_uri(root.rstrip("/") + PathTemplate(text).static_prefix)
+        if target == normalize_uri(root) or target == base or target.startswith(base.rstrip("/") + "/"):
+            raise UsageError(
+                f"The archive location {value!r} of feed '{feed.name}' on cluster '{cluster.name}' is the cluster "
+                f"root or lies inside the feed's {kind} folder {base}: archived instances would land on the data "
+                "they are copied from; give a folder of its own such as /archive.")
+    return target
+
+
+@dataclass(frozen=True)
+class Archived:
+    """What archiving a plan did: the archive path of each instance moved, and why the others were kept."""
+
+    moved: dict[str, str]
+    kept: dict[str, str]
+
+
+def archive_plan(fs: FileSystem, plan: LocationPlan, root: str, target_root: str) -> Archived:
+    """Move every expired instance of the plan to the archive (see the module's docstring), one by one."""
+    moved: dict[str, str] = {}
+    kept: dict[str, str] = {}
+    base = root.rstrip("/")
+    for instance in plan.expired:
+        target = target_root.rstrip("/") + instance.path[len(base):]
+        problem = archive_instance(fs, instance.path, target)
+        if problem is None:
+            moved[instance.path] = target
+        else:
+            kept[instance.path] = problem
+    return Archived(moved, kept)
+
+
+def archive_instance(fs: FileSystem, source: str, target: str) -> str | None:
+    """Copy, verify, then remove one instance; None when done, else why the instance stays in the feed."""
+    if fs.status(target) is None:
+        _stage(fs, source, target)
+    differences = _differences(fs, _files(fs, source), _files(fs, target))
+    if differences:
+        return (f"the archive already holds {target}, which differs from it ({differences}); compare the two and "
+                "remove one, then run again")
+    fs.delete(source, recursive=True)
+    return None
+
+
+def _stage(fs: FileSystem, source: str, target: str) -> None:
+    """Copy the source's files to the staging name, verify them, then rename it to `target`."""
+    staging = f"{parent_of(normalize_uri(target)).rstrip('/')}/.{normalize_uri(target).rsplit('/', 1)[-1]}" \
+              f"{STAGING_SUFFIX}"
+    wanted = _files(fs, source)
+    status = fs.status(source)
+    if status is not None and status.is_dir:
+        fs.mkdirs(staging)
+    staged = _files(fs, staging)
+    for relative in staged.keys() - wanted.keys():
+        fs.delete(staged[relative].path, recursive=False)  # left by an earlier run of a source since changed
+    tasks = [CopyTask(item.path, _inside(staging, relative), item.length, item.modification_time)
+             for relative, item in wanted.items() if not _same(fs, staged.get(relative), item)]
+    failed = [result for result in (fs.copy_files(tasks) if tasks else []) if not result.ok]
+    if failed:
+        raise StorageError(f"Cannot archive {source}: {len(failed)} of {len(tasks)} file(s) failed to copy to "
+                           f"{staging}; the first: {failed[0].task.source}: {failed[0].error}. The feed keeps it; a "
+                           "rerun copies only what is missing.")
+    differences = _differences(fs, wanted, _files(fs, staging))
+    if differences:
+        raise StorageError(f"Cannot archive {source}: its copy in {staging} differs ({differences}). The feed keeps "
+                           "it; run again.")
+    fs.rename(staging, target)
+
+
+def _files(fs: FileSystem, path: str) -> dict[str, FileStatus]:
+    """The files of an instance by relative path ('' for an instance that is one file); {} when it is gone."""
+    status = fs.status(path)
+    if status is None:
+        return {}
+    if not status.is_dir:
+        return {"": status}
+    return {item.relative_path: item.status for item in files_below(fs, path)}
+
+
+def _inside(folder: str, relative: str) -> str:
+    return normalize_uri(folder).rstrip("/") + "/" + relative if relative else folder
+
+
+def _differences(fs: FileSystem, source: dict[str, FileStatus], copy: dict[str, FileStatus]) -> str:
+    """'' when every source file has an identical copy; else the first file that does not, and how many."""
+    bad = [relative for relative, item in source.items() if not _same(fs, copy.get(relative), item)]
+    if not bad:
+        return ""
+    return f"{bad[0] or 'the file'} is missing or not the same" + (f", and {len(bad) - 1} more" if len(bad) > 1 else "")
+
+
+def _same(fs: FileSystem, copy: FileStatus | None, source: FileStatus) -> bool:
+    """The same length, and the same checksum where both file systems keep one of one kind (HDFS), else the same
+    modification time (which the copier sets only after the copy checked out)."""
+    if copy is None or copy.is_dir or copy.length != source.length:
+        return False
+    if fs.keeps_checksums(source.path) and fs.keeps_checksums(copy.path):
+        ours, theirs = fs.checksum(source.path), fs.checksum(copy.path)
+        if ours and theirs and ours.split(":", 1)[0] == theirs.split(":", 1)[0]:
+            return ours == theirs
+    return copy.modification_time == source.modification_time
