@@ -97,6 +97,7 @@ def test_list_rules_names_every_code(capsys: pytest.CaptureFixture[str]) -> None
     assert code == 0
     assert {"YM001", "SC001", "CL001", "RP004", "RP007"} <= set(codes)
     assert "RP007  warning  A feed is used" in out
+    assert "FD024  error    The retention action is one the toolkit runs" in out
     assert "RP009  error    Two feeds on one cluster have location templates that share folders." in out
 
 

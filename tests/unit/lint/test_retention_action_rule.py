@@ -1,0 +1,49 @@
+"""FD024: a retention action the toolkit does not run (chown, chmod, archive of a table, archive without an
+archive location) is an error at the action's line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.unit.lint.test_feed_rules import ERROR, PRIMARY, TABLE, feed, line_of, lint, summary
+
+RETENTION = "    retention:\n      limit: days(90)\n      action: {action}\n"
+
+
+def fd024(tmp_path: Path, text: str) -> list:
+    return [p for p in lint(tmp_path, {"orders": text}) if p.code == "FD024"]
+
+
+def test_chown_and_chmod_are_errors_naming_the_action(tmp_path: Path) -> None:
+    for action in ("chown", "chmod"):
+        text = feed(PRIMARY + RETENTION.format(action=action))
+        problems = fd024(tmp_path / action, text)
+        assert summary(problems) == [("FD024", line_of(text, "action:"), ERROR)]
+        assert problems[0].message == (
+            f"Feed 'orders': clusters[0].retention.action '{action}' on cluster 'primary' is Falcon's and the toolkit "
+            "does not run it: the retention would exit 2 and keep every instance; set it to delete or archive.")
+
+
+def test_archive_needs_files_and_an_archive_location(tmp_path: Path) -> None:
+    text = feed(PRIMARY + RETENTION.format(action="archive"))
+    problems = fd024(tmp_path / "no-location", text)
+    assert summary(problems) == [("FD024", line_of(text, "action:"), ERROR)]
+    assert "needs an archive location, and cluster 'primary' has none: add locations.archive" in problems[0].message
+    with_property = feed(PRIMARY + RETENTION.format(action="archive"),
+                         extra="properties:\n  retention.archive: hdfs://cold:8020/archive\n")
+    assert fd024(tmp_path / "property", with_property) == []
+    table = feed(PRIMARY + RETENTION.format(action="archive"), storage=TABLE)
+    problems = fd024(tmp_path / "table", table)
+    assert len(problems) == 1 and "applies to a catalog table, which the toolkit does not archive" in \
+        problems[0].message
+
+
+def test_delete_and_archive_with_a_location_are_clean(tmp_path: Path) -> None:
+    assert fd024(tmp_path / "delete", feed(PRIMARY + RETENTION.format(action="delete"))) == []
+    cluster = (Path(__file__).resolve().parents[3] / "config_repo_template/clusters/primary.yaml").read_text()
+    root = tmp_path / "archive"
+    problems = [p for p in lint(root, {"orders": feed(PRIMARY + RETENTION.format(action="archive"))},
+                                {"primary": cluster.replace("  working: /feed-toolkit/working\n",
+                                                            "  working: /feed-toolkit/working\n  archive: /archive\n")})
+                if p.code == "FD024"]
+    assert problems == []
