@@ -4,6 +4,7 @@ state an earlier run left. `chown` and `chmod` are refused before anything is to
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, utc
+from toolkit.entities.model import RetentionAction
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.retention import entry
@@ -132,3 +134,14 @@ def test_archive_at_the_cluster_root_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="archive location"):
         run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
     assert contents(root) == before
+
+
+@pytest.mark.parametrize("action", [action.value for action in RetentionAction if action is not RetentionAction.DELETE])
+def test_no_action_but_delete_removes_a_byte(tmp_path: Path, action: str) -> None:
+    repo, root = make_archive_repo(tmp_path, action=action)
+    _instances(root)
+    before = contents(root, "data")
+    with contextlib.suppress(UsageError):  # chown, chmod: refused before anything was touched
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    data, archived = contents(root, "data"), contents(root, "archive/data")
+    assert [path for path, content in before.items() if content not in (data.get(path), archived.get(path))] == []
