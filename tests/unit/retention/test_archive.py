@@ -145,3 +145,11 @@ def test_no_action_but_delete_removes_a_byte(tmp_path: Path, action: str) -> Non
         run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
     data, archived = contents(root, "data"), contents(root, "archive/data")
     assert [path for path, content in before.items() if content not in (data.get(path), archived.get(path))] == []
+
+
+def test_archiving_a_table_is_refused_before_the_metastore_is_asked(tmp_path: Path) -> None:
+    repo, _ = make_archive_repo(tmp_path)
+    visits = repo / "feeds" / "visits.yaml"
+    visits.write_text(visits.read_text().replace("action: delete", "action: archive"))
+    with pytest.raises(UsageError, match="retention of feed 'visits' on cluster 'primary' archives a catalog table"):
+        run_retention(ConfigRepo.load(repo), "visits", "primary", NOMINAL, FS)  # no catalog given: not reached
