@@ -66,7 +66,7 @@ class RetentionResult:
     reason: str | None = None
     evicted: list[dict[str, object]] = field(default_factory=list)
     skipped_locations: list[str] = field(default_factory=list)
-    refused: list[dict[str, object]] = field(default_factory=list)  # expired, kept: another feed's data is there
+    refused: list[dict[str, object]] = field(default_factory=list)  # expired, kept: another feed's, or archive differs
     bytes_freed: int = 0
     directories_removed: int = 0
     elapsed_seconds: float = 0.0
