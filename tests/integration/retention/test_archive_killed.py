@@ -58,8 +58,8 @@ class DiesAfter(LocalFileSystem):
         super().rename(source, target)
         self._die_if_counted(self._count())
 
-    def delete(self, path, recursive=True):
-        done = super().delete(path, recursive)
+    def delete(self, path, *, recursive):
+        done = super().delete(path, recursive=recursive)
         self._die_if_counted(self._count())
         return done
 
