@@ -194,7 +194,8 @@ def _shape_problem(text: str, file: Path) -> Problem | None:
                 depth += 1
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
-            if depth > _MAX_DEPTH or count > _MAX_NODES:
+            # Events are keys, values and collection ends: at most three per value the walker counts.
+            if depth > _MAX_DEPTH or count > 3 * _MAX_NODES:
                 line, column = event.start_mark.line + 1, event.start_mark.column + 1
                 message = _TOO_DEEP if depth > _MAX_DEPTH else (
                     f"The YAML holds more than {_MAX_NODES:,} values, far more than an entity; split or simplify it.")
