@@ -9,6 +9,7 @@ import typer
 
 from toolkit.entities.problems import CODES, Severity
 from toolkit.errors import UsageError
+from toolkit.lint.crashes import INTERNAL_ERROR, INTERNAL_ERROR_SUMMARY
 from toolkit.lint.reporters import REPORTERS
 from toolkit.lint.runner import all_rules, lint_paths
 
@@ -16,6 +17,7 @@ from toolkit.lint.runner import all_rules, lint_paths
 def _list_rules() -> None:
     for code, summary in sorted(CODES.items()):
         typer.echo(f"{code}  error    {summary}")
+    typer.echo(f"{INTERNAL_ERROR}  error    {INTERNAL_ERROR_SUMMARY}")
     for rule in all_rules():
         typer.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.summary}")
 

@@ -18,6 +18,9 @@ from pathlib import Path
 _XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 _IDENTIFYING_ATTRIBUTES = ("name", "type", "input")
 _WHAT_TO_DO = "redo by hand what it did, or drop it"
+# Reports listed per file; past them, what was not converted is only counted, in one last report: a file of a
+# million unknown elements would print a million lines, and building them was most of the conversion's time.
+MAX_REPORTS = 1_000
 
 
 @dataclass(frozen=True)
@@ -38,24 +41,54 @@ class Tracker:
         self.file = file
         self.namespace = namespace
         self.kind = kind
-        self._reports: list[tuple[tuple[int, int], Report]] = []
-        self._positions: dict[int, int] = {}  # id(element) -> its index in document order
+        self._reports: list[tuple[ET.Element, int, Report]] = []  # (at element, rank, report)
+        self._root: ET.Element | None = None
         self._taken: set[tuple[int, str]] = set()  # (id(element), "" | "@attribute" | "#text")
         self._settled: set[int] = set()  # elements reported as a whole: their content is not walked
+        self._unlisted = 0  # reports past MAX_REPORTS
+        # (id(parent), tag) -> id(child) -> the child's number among its siblings of that tag, counted once per
+        # parent and tag: counting per child made a file of many siblings quadratic (minutes for 5 MB)
+        self._numbers: dict[tuple[int, str], dict[int, int]] = {}
 
     def root(self, element: ET.Element) -> Node:
-        self._positions = {id(item): index for index, item in enumerate(element.iter())}
+        self._root = element
         return Node(element, f"/{self.display(element.tag)}", self)
 
     @property
     def reports(self) -> list[Report]:
-        """The reports in document order: an element, then its attributes, then its text."""
-        return [report for _, report in sorted(self._reports, key=lambda entry: entry[0])]
+        """The reports in document order: an element, then its attributes, then its text; then the count of
+        those not listed, if any."""
+        order = self._document_order({id(element) for element, _, _ in self._reports})
+        entries = sorted(self._reports, key=lambda entry: (order[id(entry[0])], entry[1]))
+        listed = [report for _, _, report in entries]
+        if self._unlisted:
+            listed.append(Report(str(self.file), f"{self._unlisted:,} more things were not converted and are not "
+                                 f"listed (only the first {MAX_REPORTS:,} are): fix those, then convert again."))
+        return listed
+
+    def _document_order(self, wanted: set[int]) -> dict[int, int]:
+        """id(element) -> its index in document order, for the `wanted` elements (the walk stops at the last)."""
+        order: dict[int, int] = {}
+        if wanted and self._root is not None:
+            for index, element in enumerate(self._root.iter()):
+                if id(element) in wanted:
+                    order[id(element)] = index
+                    if len(order) == len(wanted):
+                        break
+        return order
+
+    @property
+    def full(self) -> bool:
+        """MAX_REPORTS are listed: further reports are only counted."""
+        return len(self._reports) >= MAX_REPORTS
 
     def report(self, element: ET.Element, path: str, message: str, rank: int = 0) -> None:
         """Report `path`, in or at `element`; `rank` orders reports at the same element (0 the element,
         1 an attribute, 2 its text, 3 text after it)."""
-        self._reports.append(((self._positions[id(element)], rank), Report(f"{self.file}: {path}", message)))
+        if self.full:
+            self._unlisted += 1
+            return
+        self._reports.append((element, rank, Report(f"{self.file}: {path}", message)))
 
     def take(self, element: ET.Element, part: str = "") -> None:
         self._taken.add((id(element), part))
@@ -76,8 +109,11 @@ class Tracker:
             if value is not None:
                 quote = "'" if "'" not in value else '"'
                 return f"{tag}[@{attribute}={quote}{value}{quote}]"
-        same = [sibling for sibling in parent if sibling.tag == child.tag]
-        return tag if len(same) == 1 else f"{tag}[{same.index(child) + 1}]"
+        numbers = self._numbers.get((id(parent), child.tag))
+        if numbers is None:
+            same = [sibling for sibling in parent if sibling.tag == child.tag]
+            numbers = self._numbers[(id(parent), child.tag)] = {id(s): n for n, s in enumerate(same, 1)}
+        return tag if len(numbers) == 1 else f"{tag}[{numbers[id(child)]}]"
 
     def report_leftovers(self, node: Node) -> None:
         """Report everything under `node` that no converter took."""
@@ -97,20 +133,24 @@ class Tracker:
         if (id(element), "#text") not in self._taken:
             self._stray_text(element, element.text, path)
         for child in element:
-            child_path = f"{path}/{self.step(element, child)}"
             if id(child) in self._settled:
                 pass
             elif (id(child), "") in self._taken:
-                self._leftovers(child, child_path)
+                self._leftovers(child, f"{path}/{self.step(element, child)}")
+            elif self.full:
+                self._unlisted += 1
             else:
                 self.report(
                     child,
-                    child_path,
+                    f"{path}/{self.step(element, child)}",
                     f"<{self.display(child.tag)}> is not a Falcon {self.kind} element the toolkit converts, so it "
                     f"was not converted: {_WHAT_TO_DO}.",
                 )
-            *_, last = child.iter()  # text after the child comes after everything inside it
-            self._stray_text(last, child.tail, path, rank=3)
+            if child.tail is not None and child.tail.strip():
+                last = child  # text after the child comes after everything inside it
+                while len(last):
+                    last = last[-1]
+                self._stray_text(last, child.tail, path, rank=3)
 
     def _stray_text(self, at: ET.Element, text: str | None, path: str, rank: int = 2) -> None:
         if text is not None and text.strip():
@@ -153,8 +193,7 @@ class Node:
         qualified = f"{{{self._tracker.namespace}}}{tag}"
         return [
             Node(child, f"{self.path}/{self._tracker.step(self.element, child)}", self._tracker)
-            for child in self.element
-            if child.tag == qualified
+            for child in self.element.findall(qualified)
         ]
 
     def report(self, message: str) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 from yaml.composer import Composer
+from yaml.events import CollectionEndEvent, CollectionStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.parser import Parser
 from yaml.reader import Reader
@@ -47,6 +48,12 @@ _STR, _NULL, _BOOL, _INT, _FLOAT = (_TAG + name for name in ("str", "null", "boo
 _MERGE = _TAG + "merge"
 # Guards against alias bombs ("billion laughs") and absurd nesting; real entities are far below both.
 _MAX_NODES = 250_000
+# libyaml's composer recurses in C per level: tens of thousands of levels overflow the stack (a segmentation
+# fault, no exception), so deeper nesting is refused from the parser's events before composing. Every level
+# needs one of the indicators `[{-?:`, so a text with fewer of them cannot be that deep; one shorter than
+# _MAX_NODES characters cannot hold that many values either: such texts (every real entity) are not scanned.
+_MAX_DEPTH = 1000
+_NESTING_INDICATORS = "[{-?:"
 
 
 class _Yaml12Resolver(BaseResolver):
@@ -133,9 +140,14 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _parse_text(text: str, file: Path) -> tuple[Document | None, list[Problem]]:
+    too_big = _shape_problem(text, file)
+    if too_big is not None:
+        return None, [too_big]
     loader = _NodeLoader(text)
     try:
         root = loader.get_single_node()
+    except RecursionError:  # the pure-Python composer (PyYAML without libyaml) recurses in Python
+        return None, [_problem(file, 1, 1, UNSUPPORTED_YAML, _TOO_DEEP)]
     except yaml.MarkedYAMLError as err:
         return None, [_syntax_problem(file, err)]
     except yaml.reader.ReaderError as err:  # a character YAML forbids: it has a position, not a mark
@@ -167,6 +179,35 @@ def _parse_text(text: str, file: Path) -> tuple[Document | None, list[Problem]]:
     return Document(file, data, walker.value_positions, walker.key_positions), []
 
 
+def _shape_problem(text: str, file: Path) -> Problem | None:
+    """A problem when the text nests deeper than _MAX_DEPTH or holds more than _MAX_NODES values, found from
+    the parser's events (no recursion); None otherwise, and for a syntax error, which composing reports."""
+    if len(text) <= _MAX_NODES and sum(text.count(indicator) for indicator in _NESTING_INDICATORS) <= _MAX_DEPTH:
+        return None
+    loader = _NodeLoader(text)
+    depth = count = 0
+    try:
+        while not loader.check_event(StreamEndEvent):
+            event = loader.get_event()
+            count += 1
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+            # Events are keys, values and collection ends: at most three per value the walker counts.
+            if depth > _MAX_DEPTH or count > 3 * _MAX_NODES:
+                line, column = event.start_mark.line + 1, event.start_mark.column + 1
+                message = _TOO_DEEP if depth > _MAX_DEPTH else (
+                    f"The YAML holds more than {_MAX_NODES:,} values, far more than an entity; split or simplify it.")
+                return _problem(file, line, column, UNSUPPORTED_YAML, message)
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+_TOO_DEEP = f"The YAML is nested more than {_MAX_DEPTH:,} levels deep, far deeper than an entity; flatten it."
 _EMPTY_MESSAGE = (
     "The file is empty: write one entity in it (kind: cluster, feed or process, then its fields) or delete it."
 )

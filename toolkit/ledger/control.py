@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import parse_json
+from toolkit.ledger.records import check_format, parse_json, versioned
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -29,11 +29,12 @@ class Control:
             return Switch(False)
         document = parse_json(self.fs.read(path), path) if status.length else {}
         document = document if isinstance(document, dict) else {}
+        check_format(document, path)
         return Switch(True, document.get("since"), document.get("by"), document.get("reason"))
 
     def _write(self, path: str, on: bool, since: str, by: str, reason: str | None) -> None:
         if on:
-            data = json.dumps({"since": since, "by": by, "reason": reason}, sort_keys=True) + "\n"
+            data = json.dumps(versioned({"since": since, "by": by, "reason": reason}), sort_keys=True) + "\n"
             self.fs.write_atomically(path, data.encode())
         else:
             self.fs.delete(path, recursive=False)

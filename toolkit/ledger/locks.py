@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from toolkit.ledger.records import CorruptRecordError, wall_clock_stamp
+from toolkit.ledger.records import CorruptRecordError, check_format, versioned, wall_clock_stamp
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 
 HELD, RELEASED = "HELD", "RELEASED"
@@ -107,10 +107,11 @@ class LeaseLock:
                          expires=status.modification_time / 1000 + self.lease_seconds)
         try:
             document = json.loads(data.decode("utf-8"))
+            check_format(document, path)
             return Lease(run_id=str(document["run_id"]), holder=str(document["holder"]),
                          expires=float(document["expires"]), state=str(document["state"]),
                          details=dict(document.get("details") or {}))
-        except (UnicodeDecodeError, ValueError, KeyError, TypeError) as err:
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as err:
             raise CorruptRecordError(path, f"not a lock lease: {err}") from None
 
     def current(self, listing: list[FileStatus] | None = None) -> Lease | None:
@@ -176,7 +177,7 @@ class LeaseLock:
 
 
 def _encode(lease: Lease) -> bytes:
-    document = asdict(lease)
+    document = versioned(asdict(lease))
     document["expires_at"] = lease.expires_text
     return (json.dumps(document, sort_keys=True) + "\n").encode()
 

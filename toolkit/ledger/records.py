@@ -6,22 +6,31 @@ reported with its path and the run refuses to go on (it never guesses what a dam
 - `InstanceRecord`: the instance's current state, rewritten at each step: what `toolkit status` shows.
 - `DatasetEvent`: one published feed instance, the trace data-aware consumers and lineage read.
 - `LateCheck`: one late-data check of a succeeded instance, so a frequent `--sweep` does only the due work.
+
+Every persisted record (these, the lock leases, the control switches, the run records) carries
+`format_version`, so that a ledger outlives the toolkit release that wrote it: a record without one is format 1
+(written before versions existed), fields with a default may be missing (a release that adds one still reads
+older records), and a record of a newer format is refused rather than misread.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import ToolkitError, UsageError
 
 # Every status an instance or an attempt can have (DESIGN.md, `toolkit status`).
 STATUSES = ("WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
 ATTEMPT_KINDS = ("RUN", "LATE_RERUN")
 CHECK_RESULTS = ("UNCHANGED", "CHANGED")
+# The format this toolkit writes and the newest it reads. Raise it only for a change an older reader would
+# misread (a field renamed or given a new meaning); adding a field with a default is not one.
+FORMAT_VERSION = 1
+VERSION_FIELD = "format_version"
 
 
 class CorruptRecordError(ToolkitError):
@@ -31,6 +40,33 @@ class CorruptRecordError(ToolkitError):
         super().__init__(f"The ledger record {path} is damaged ({why}): the run refuses to guess its content; "
                          "check it, then repair or delete that file and call again.")
         self.path = path
+
+
+class NewerFormatError(UsageError):
+    """A record written by a newer toolkit (exit 2): the deployment is misconfigured (an older toolkit on this
+    machine than on the one that wrote the ledger), retrying cannot help and nothing was touched; upgrading can."""
+
+    def __init__(self, path: str, version: int) -> None:
+        super().__init__(f"The ledger record {path} was written by a newer toolkit (record format {version}; this "
+                         f"toolkit reads formats up to {FORMAT_VERSION}): upgrade the toolkit on this machine, then "
+                         "call again.")
+        self.path = path
+
+
+def check_format(document: Mapping[str, Any], path: str) -> int:
+    """The record's format version (1 when absent); NewerFormatError for one this toolkit cannot read."""
+    version = document.get(VERSION_FIELD, 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise CorruptRecordError(path, f"the field '{VERSION_FIELD}' is {version!r}, not a format version (a whole "
+                                       "number from 1)")
+    if version > FORMAT_VERSION:
+        raise NewerFormatError(path, version)
+    return version
+
+
+def versioned(document: Mapping[str, Any]) -> dict[str, Any]:
+    """`document` as it is persisted: with the format version this toolkit writes."""
+    return {**document, VERSION_FIELD: FORMAT_VERSION}
 
 
 def wall_clock_stamp(seconds: float) -> str:
@@ -56,11 +92,17 @@ def _parses(value: Any, *patterns: str) -> bool:
 _Shape = Mapping[str, Any]
 
 
-def _check(document: Any, shape: _Shape, path: str) -> dict[str, Any]:
+def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
+    """`document` if it is a record of `cls` (its SHAPE) in a format this toolkit reads; fields with a default
+    may be missing."""
     if not isinstance(document, dict):
         raise CorruptRecordError(path, "it is not a JSON object")
+    check_format(document, path)
+    shape: _Shape = cls.SHAPE
     for name, expected in shape.items():
         if name not in document:
+            if name in _optional(cls):
+                continue
             raise CorruptRecordError(path, f"the field '{name}' is missing")
         value = document[name]
         optional = isinstance(expected, str) and expected.endswith("?")
@@ -82,6 +124,10 @@ def _check(document: Any, shape: _Shape, path: str) -> dict[str, Any]:
     return document
 
 
+def _optional(cls: Any) -> set[str]:
+    return {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
+
+
 def record_time(text: str) -> datetime:
     """The instance time a record names (`time`, always `yyyy-MM-ddTHH:mmZ`)."""
     return datetime.strptime(text, "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc)
@@ -99,7 +145,7 @@ def parse_json(data: bytes, path: str) -> Any:
 
 
 def to_json(record: Any) -> bytes:
-    return (json.dumps(asdict(record), indent=2, sort_keys=True, default=str) + "\n").encode()
+    return (json.dumps(versioned(asdict(record)), indent=2, sort_keys=True, default=str) + "\n").encode()
 
 
 def _from(cls: Any, document: Mapping[str, Any]) -> Any:
@@ -129,7 +175,7 @@ class AttemptRecord:
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:
-        return _from(cls, _check(parse_json(data, path), cls.SHAPE, path))
+        return _from(cls, _check(parse_json(data, path), cls, path))
 
 
 @dataclass(frozen=True)
@@ -158,7 +204,7 @@ class InstanceRecord:
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> InstanceRecord:
-        return _from(cls, _check(parse_json(data, path), cls.SHAPE, path))
+        return _from(cls, _check(parse_json(data, path), cls, path))
 
     @property
     def nominal(self) -> datetime:
@@ -180,7 +226,7 @@ class DatasetEvent:
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> DatasetEvent:
-        return _from(cls, _check(parse_json(data, path), cls.SHAPE, path))
+        return _from(cls, _check(parse_json(data, path), cls, path))
 
 
 @dataclass(frozen=True)
@@ -199,8 +245,8 @@ def parse_late_checks(data: bytes, path: str) -> list[LateCheck]:
     document = parse_json(data, path)
     if not isinstance(document, list):
         raise CorruptRecordError(path, "it is not a JSON list of checks")
-    return [_from(LateCheck, _check(item, LateCheck.SHAPE, path)) for item in document]
+    return [_from(LateCheck, _check(item, LateCheck, path)) for item in document]
 
 
 def late_checks_json(checks: list[LateCheck]) -> bytes:
-    return (json.dumps([asdict(check) for check in checks], indent=2, sort_keys=True) + "\n").encode()
+    return (json.dumps([versioned(asdict(check)) for check in checks], indent=2, sort_keys=True) + "\n").encode()

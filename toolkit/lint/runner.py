@@ -2,7 +2,8 @@
 
 A path is a config repo (lint all of it) or files inside one (pre-commit passes the changed files):
 the rules always see the whole repo, and report on the selected files, plus the findings of rules
-that must reach the author wherever they stand (a reference to a deleted entity).
+that must reach the author wherever they stand (a reference to a deleted entity). A rule that crashes is
+one finding (LT001, see `crashes`), and the other rules and entities are still checked.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from toolkit.entities.repo import ConfigRepo, entity_files, find_repo_root, is_c
 from toolkit.errors import UsageError
 from toolkit.lint import rules as rules_package
 from toolkit.lint.context import LintContext
+from toolkit.lint.crashes import INTERNAL_ERROR, findings_of
 from toolkit.lint.rule import REGISTRY, Finding, Rule
 
 
@@ -61,15 +63,17 @@ def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
     ctx = LintContext(repo)
     found = list(problems)
     for rule_class in all_rules():
-        rule = rule_class()
-        for finding in rule.check(ctx):
+        for finding in findings_of(rule_class, ctx):
+            if isinstance(finding, Problem):  # the rule crashed
+                found.append(finding)
+                continue
             if rule_class.code in finding.entity.lint_ignore:
                 continue
             found.append(_problem(rule_class, finding))
     if selection is None:
         return LintReport(tuple(sorted(set(found))), len(repo.files))
     affected = selection | _dependent_files(repo, selection)
-    outside = {code for code, rule in REGISTRY.items() if rule.reports_outside_selection}
+    outside = {code for code, rule in REGISTRY.items() if rule.reports_outside_selection} | {INTERNAL_ERROR}
     found = [p for p in found if _resolved(p.file) in affected or p.code in outside]
     return LintReport(tuple(sorted(set(found))), len(selection))
 

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from toolkit.entities.model import Cluster
 from toolkit.ledger.layout import instance_key, working_root
+from toolkit.ledger.records import versioned
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -18,4 +19,5 @@ def record_path(cluster: Cluster, action: str, feed: str, t: datetime) -> str:
 
 
 def write_record(fs: FileSystem, path: str, record: dict[str, object]) -> None:
-    fs.write_atomically(path, (json.dumps(record, indent=2, sort_keys=True) + "\n").encode())
+    """With the ledger's record format version, so that a later toolkit knows how to read it."""
+    fs.write_atomically(path, (json.dumps(versioned(record), indent=2, sort_keys=True) + "\n").encode())

@@ -514,6 +514,17 @@ def test_a_damaged_record_exits_1_naming_it(capsys: pytest.CaptureFixture[str], 
     assert err.startswith(f"toolkit: The ledger record file://{path} is damaged (not valid JSON")
 
 
+def test_a_record_of_a_newer_format_exits_2_saying_to_upgrade(capsys: pytest.CaptureFixture[str], site: Site) -> None:
+    path = site.ledger_root / "processes" / PROCESS / "20261121T0900Z" / "instance.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"format_version": 99, "process": "hourly-clicks-summary", "renamed_everything": true}')
+    code, out, err = run(capsys, "status", "--repo", str(site.conf), "--process", PROCESS, "--cluster", "primary",
+                         "--now", NOW)
+    assert (code, out) == (2, "")
+    assert err == (f"toolkit: The ledger record file://{path} was written by a newer toolkit (record format 99; this "
+                   "toolkit reads formats up to 1): upgrade the toolkit on this machine, then call again.\n")
+
+
 def test_a_window_of_exactly_the_row_limit_is_listed(capsys: pytest.CaptureFixture[str], site: Site) -> None:
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
     last = start + timedelta(hours=9999)

@@ -59,6 +59,7 @@ def test_acquire_when_free_creates_generation_zero(folder: Path, clock: SetClock
     assert content(folder, 0) == {
         "run_id": "run-a", "holder": holder_name(), "expires": expires, "state": HELD,
         "details": {"time": "2026-11-21T10:00Z", "attempt": 1}, "expires_at": wall_clock_stamp(expires),
+        "format_version": 1,
     }
     assert holder_name() == f"{socket.gethostname()}:{os.getpid()}"
     assert lock.current() == Lease("run-a", holder_name(), expires, HELD, {"time": "2026-11-21T10:00Z", "attempt": 1})

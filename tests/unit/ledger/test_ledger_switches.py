@@ -41,7 +41,8 @@ def test_safemode_on_writes_the_switch_and_off_removes_it(control: Control, root
 
     control.set_safemode(True, SINCE, "ops@host", "disk full")
 
-    assert json.loads(switch.read_text()) == {"since": SINCE, "by": "ops@host", "reason": "disk full"}
+    assert json.loads(switch.read_text()) == {"since": SINCE, "by": "ops@host", "reason": "disk full",
+                                             "format_version": 1}
     assert control.safemode() == Switch(True, SINCE, "ops@host", "disk full")
 
     control.set_safemode(False, "2026-11-21T11:00:00Z", "ops@host")
@@ -55,7 +56,7 @@ def test_suspension_is_per_kind_and_name(control: Control, root: Path) -> None:
     control.set_suspended("process", "hourly-clicks-summary", True, SINCE, "ops@host")
 
     switch = root / "feed-toolkit/working/ledger/control/suspended/process/hourly-clicks-summary"
-    assert json.loads(switch.read_text()) == {"since": SINCE, "by": "ops@host", "reason": None}
+    assert json.loads(switch.read_text()) == {"since": SINCE, "by": "ops@host", "reason": None, "format_version": 1}
     assert control.suspension("process", "hourly-clicks-summary") == Switch(True, SINCE, "ops@host", None)
     assert control.suspension("feed", "hourly-clicks-summary") == Switch(False)
     assert control.suspension("process", "daily-clicks-rollup") == Switch(False)

@@ -1,0 +1,131 @@
+"""Hostile files fed to the real `toolkit lint` and `toolkit convert-falcon` processes, each under a 1.5 GiB
+address-space limit and a 30 s timeout: deep nesting, alias and entity bombs, external entities, random bytes,
+invalid UTF-8 and 5 MB files all end with exit 1 or 2 and one-line messages, never a crash or a traceback
+(a segmentation fault or a quadratic walk is only seen from outside the process)."""
+
+from __future__ import annotations
+
+import random
+import re
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MEMORY = 3 * 2**29  # 1.5 GiB of address space
+SECONDS = 30
+DEPTH = 50_000
+FIVE_MB = 5 * 2**20
+FEED_NS = b'xmlns="uri:falcon:feed:0.1"'
+PROBLEM_LINE = re.compile(r"^\S+:\d+:\d+: [A-Z]{2}\d{3} \S.*$")
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def toolkit(*argv: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "toolkit", *map(str, argv)], capture_output=True, text=True,
+                          timeout=SECONDS, preexec_fn=_limit_memory)
+
+
+def _yaml_laughs() -> bytes:
+    """YAML's "billion laughs": nine levels of aliases, each nine times the one before."""
+    lines = [b"kind: feed", b"name: f", b"a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [b"a%d: &a%d [%s]" % (i, i, b", ".join([b"*a%d" % (i - 1)] * 9)) for i in range(1, 10)]
+    return b"\n".join(lines) + b"\n"
+
+
+LINT_CASES = {
+    "deep-flow": (b"kind: feed\nname: f\nx: " + b"[" * DEPTH + b"]" * DEPTH + b"\n",
+                  "YM006 The YAML is nested more than 1,000 levels deep"),
+    "deep-block": (b"kind: feed\nname: f\nx:\n" + b"- " * DEPTH + b"a\n",
+                   "YM006 The YAML is nested more than 1,000 levels deep"),
+    "deep-mapping": (b"kind: feed\nname: f\n" + b"{a: " * DEPTH + b"1" + b"}" * DEPTH + b"\n",
+                     "YM002 YAML syntax error while scanning a simple key"),  # libyaml: keys end within 1024 chars
+    "deep-keys": (b"kind: feed\nname: f\n" + b"? " * DEPTH + b"a\n", "YM006 The YAML is nested more than 1,000"),
+    "billion-laughs": (_yaml_laughs(), "YM006 The YAML expands to more than 250,000 values"),
+    "5mb-list": (b"kind: feed\nname: f\nx: [" + b"1," * (FIVE_MB // 2) + b"1]\n",
+                 "YM006 The YAML holds more than 250,000 values"),
+    "5mb-text": (b"kind: feed\nname: f\ndescription: " + b"a" * FIVE_MB + b"\n", "SC001 Feed 'f'"),
+    "5mb-random-bytes": (random.Random(14).randbytes(FIVE_MB), "YM001 The file is binary"),
+    "invalid-utf-8": (b"kind: feed\nname: caf\xe9\n", "YM001 The file is not UTF-8 text (byte 0xe9 here)"),
+}
+
+
+@pytest.mark.parametrize("name", LINT_CASES)
+def test_lint_of_a_hostile_file_is_problems_and_exit_1(name: str, tmp_path: Path) -> None:
+    content, mention = LINT_CASES[name]
+    (tmp_path / "feeds").mkdir()
+    (tmp_path / "feeds" / "f.yaml").write_bytes(content)
+    result = toolkit("lint", tmp_path)
+    assert result.returncode == 1, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr
+    lines = result.stdout.splitlines()
+    assert lines and all(PROBLEM_LINE.match(line) for line in lines), result.stdout[:2000]
+    assert any(mention in line for line in lines), result.stdout[:2000]
+    assert result.stderr.count("\n") == 1 and "file(s) checked" in result.stderr
+
+
+def _entities(levels: int) -> bytes:
+    declarations = [b'<!ENTITY lol0 "lol">']
+    declarations += [b'<!ENTITY lol%d "%s">' % (i, b"&lol%d;" % (i - 1) * 10) for i in range(1, levels)]
+    return b"\n".join(declarations)
+
+
+CONVERT_REFUSED = {
+    "billion-laughs": (b'<?xml version="1.0"?>\n<!DOCTYPE feed [\n' + _entities(10) + b"\n]>\n<feed name=\"x\" "
+                       + FEED_NS + b"><frequency>&lol9;</frequency></feed>\n",
+                       "has a DOCTYPE declaration on line 2"),
+    "external-entity": (b'<?xml version="1.0"?>\n<!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+                        b'<feed name="x" ' + FEED_NS + b"><frequency>&xxe;</frequency></feed>\n",
+                        "has a DOCTYPE declaration on line 2"),
+    "external-dtd": (b'<!DOCTYPE feed SYSTEM "http://127.0.0.1:9/falcon.dtd"><feed name="x" ' + FEED_NS + b"/>",
+                     "has a DOCTYPE declaration on line 1"),
+    "parameter-entity": (b'<!DOCTYPE feed [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><feed/>',
+                         "has a DOCTYPE declaration on line 1"),
+    "5mb-random-bytes": (random.Random(14).randbytes(FIVE_MB), "is a binary file, not XML"),
+    "5mb-unclosed": (b'<feed name="x" ' + FEED_NS + b">" + b"<u>" * (FIVE_MB // 3),
+                     "is not well-formed XML"),
+}
+
+
+@pytest.mark.parametrize("name", CONVERT_REFUSED)
+def test_convert_of_hostile_xml_is_one_sentence_and_exit_2(name: str, tmp_path: Path) -> None:
+    content, mention = CONVERT_REFUSED[name]
+    source = tmp_path / "hostile.xml"
+    source.write_bytes(content)
+    result = toolkit("convert-falcon", source, "--out", tmp_path / "conf")
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert result.stderr.startswith(f"toolkit: {source} {mention}") and result.stderr.count("\n") == 1, \
+        result.stderr[-2000:]
+    assert not (tmp_path / "conf").exists()
+
+
+CONVERT_REPORTED = {
+    "5mb-unknown-elements": b'<feed name="x" ' + FEED_NS + b">" + b"<u/>" * (FIVE_MB // 4) + b"</feed>",
+    "5mb-repeated-element": b'<feed name="x" ' + FEED_NS + b">" + b"<frequency>hours(1)</frequency>" * (FIVE_MB // 31)
+                            + b"</feed>",
+    "deep-unknown": b'<feed name="x" ' + FEED_NS + b">" + b"<u>" * DEPTH + b"</u>" * DEPTH + b"</feed>",
+    "5mb-text": b'<feed name="x" ' + FEED_NS + b"><description>" + b"a" * FIVE_MB + b"</description></feed>",
+}
+
+
+@pytest.mark.parametrize("name", CONVERT_REPORTED)
+def test_convert_of_a_huge_or_deep_falcon_file_reports_and_exits_1(name: str, tmp_path: Path) -> None:
+    source = tmp_path / "hostile.xml"
+    source.write_bytes(CONVERT_REPORTED[name])
+    result = toolkit("convert-falcon", source, "--out", tmp_path / "conf")
+    assert result.returncode == 1, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr
+    *reports, summary = result.stderr.splitlines()
+    assert summary.startswith("toolkit: ") and summary.endswith("fix or redo them by hand."), summary
+    assert len(reports) <= 1_000 + 3  # the first thousand, then the count: no flood of a million lines
+    assert all(line.startswith(str(source)) or "SC001" in line for line in reports), reports[:5]
+    if name in ("5mb-unknown-elements", "5mb-repeated-element"):  # the first thousand, then the count of the rest
+        converted = name == "5mb-repeated-element"  # the first <frequency>
+        unlisted = len(re.findall(b"<u/>|<frequency>", CONVERT_REPORTED[name])) - converted - 1_000
+        expected = f"{source}: {unlisted:,} more things were not converted and are not listed (only the first 1,000"
+        assert any(line.startswith(expected) for line in reports), reports[-3:]
