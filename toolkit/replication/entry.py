@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
@@ -64,6 +65,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     feed = repo.feed(args.feed)
     target, _ = target_of(repo, feed, args.target)
     sources = sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
+    require_no_object_store(target, *(source.cluster for source in sources))
     status.update(target=target.name, source=args.source)
     is_table = feed.table_on(target.name) is not None
     if args.staged and not is_table:

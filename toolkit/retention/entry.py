@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.switches import require_running_allowed
@@ -32,6 +33,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
+    require_no_object_store(cluster)
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None
     spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table)

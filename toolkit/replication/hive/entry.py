@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.switches import require_running_allowed
@@ -35,6 +36,7 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     status["time"] = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
     partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
     destination = directory_uri(args.to, cluster, "--to")
     status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
@@ -78,6 +80,7 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
     asked = nominal_time(args.time) if args.time else None
     uri = feed_table(feed, cluster)  # before Spark starts: a bad call costs no JVM
     source = directory_uri(args.source, cluster, "--from")
