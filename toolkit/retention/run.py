@@ -2,12 +2,15 @@
 
 Order: check the call (feed on cluster, retention policy, validity, templates), plan every templated
 location (and the table), then evict (unless a dry run), then write the report. Nothing reads the wall
-clock: the nominal time is passed in.
+clock: the nominal time is passed in. Planning, evicting and reporting happen under the cluster ledger's lease
+for the feed: a second caller is refused (exit 5, naming the holder), one that comes after the first finished
+finds nothing left to evict, and the lease is checked before each location is evicted. A dry run takes no lease.
 """
 
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -16,10 +19,13 @@ from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import require_safe_template
 from toolkit.instances.grids import require_on_cluster
+from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict
 from toolkit.retention.file_plan import plan_location
@@ -54,7 +60,8 @@ class RetentionResult:
 
 
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, fs: FileSystem,
-                  catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "") -> RetentionResult:
+                  catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "",
+                  lease_seconds: float = DEFAULT_LEASE_SECONDS) -> RetentionResult:
     began = time.perf_counter()
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
@@ -77,9 +84,21 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                          f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
         return result
     result.cut_off = cutoff(nominal, limit, zone)
+    lease: AbstractContextManager[HeldLease | None] = nullcontext() if dry_run else holding(
+        Ledger.of(fs, cluster, lease_seconds=lease_seconds).retention_lock(feed.name), run_id,
+        f"retention of feed '{feed.name}' on cluster '{cluster.name}'", {"time": format_timestamp(nominal)})
+    with lease as held:
+        _retain(result, feed, cluster, zone, fs, catalog, held, run_id, began)
+    return result
+
+
+def _retain(result: RetentionResult, feed: Feed, cluster: Cluster, zone: ZoneInfo, fs: FileSystem,
+            catalog: Catalog | None, lease: HeldLease | None, run_id: str, began: float) -> None:
+    """Plan and evict (the lease checked before each eviction; a dry run holds none and evicts nothing), report."""
+    assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
     if table is not None:
-        _evict_table(result, CatalogTemplate(table), zone, fs, catalog, dry_run)
+        _evict_table(result, CatalogTemplate(table), zone, fs, catalog, lease)
     plans = []
     for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
         template = PathTemplate(text)
@@ -89,9 +108,10 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         require_safe_template(kind, feed.name, template, "retention")
         plans.append(plan_location(fs, cluster.write_endpoint, kind, template, zone, result.cut_off))
     for plan in plans:
-        if dry_run:
+        if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
         else:
+            lease.check()
             done = evict(fs, plan)
             sizes, directories = done.sizes, done.directories_removed
         result.directories_removed += directories
@@ -99,21 +119,21 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
             result.evicted.append({"location": plan.kind, "time": format_timestamp(instance.time),
                                    "path": instance.path, "bytes": sizes.get(instance.path, 0)})
             result.bytes_freed += sizes.get(instance.path, 0)
-    if dry_run:
-        result.status = "DRY_RUN"
     result.elapsed_seconds = time.perf_counter() - began
-    if not dry_run:
-        result.report = record_path(cluster, "retention", feed.name, nominal)
-        write_record(fs, result.report, {
-            "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
-            "time": format_timestamp(nominal), "cut_off": format_timestamp(result.cut_off),
-            "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),
-        })
-    return result
+    if lease is None:
+        result.status = "DRY_RUN"
+        return
+    lease.check()
+    result.report = record_path(cluster, "retention", feed.name, result.time)
+    write_record(fs, result.report, {
+        "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
+        "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
+        "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),
+    })
 
 
 def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, fs: FileSystem,
-                 catalog: Catalog | None, dry_run: bool) -> None:
+                 catalog: Catalog | None, lease: HeldLease | None) -> None:
     if catalog is None:
         raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
                          "needs the Hive metastore, run it through the spark-submit entrypoint.")
@@ -121,7 +141,8 @@ def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, 
         raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
                          f"{uri.uri!r}; retention cannot date its partitions.")
     planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, result.cut_off))
-    if not dry_run:
+    if lease is not None:
+        lease.check()
         drop_planned(catalog, fs, uri, planned)
     for drop in planned:
         partition = drop.expired.partition
