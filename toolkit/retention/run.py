@@ -24,7 +24,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import require_safe_template
 from toolkit.instances.grids import require_on_cluster
-from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict
@@ -129,6 +129,7 @@ def _retain(result: RetentionResult, feed: Feed, cluster: Cluster, zone: ZoneInf
         "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
         "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
         "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),
+        "took_over": describe_holder(lease.previous) if lease.previous is not None else None,
     })
 
 
