@@ -96,8 +96,7 @@ class TablePuller:
         # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
         with import_lease(self.fs, self.target, theirs.database, theirs.table, theirs.spec, self.run_id,
-                          self.lease_seconds) as lease:
-            lease.check()
+                          self.lease_seconds):
             imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database,
                                         theirs.table, theirs.spec, checksums=self.staged is not None)
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
