@@ -5,7 +5,8 @@
 
 Exit codes (DESIGN.md): 0 done or nothing to do, 1 failed (a copy failed, or a source instance did not come
 before the feed's timeout), 2 bad call or config, 3 waiting for a source instance, 4 skipped (outside the
-overlap of the source's and target's validity). The last line on stdout is the JSON status.
+overlap of the source's and target's validity), 5 blocked (safemode, or another run holds the instance's lease
+on the target). The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations

@@ -6,10 +6,14 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
     <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<run id>.json           a published feed instance
+    <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
+    <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
+    <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
 
-Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time.
+Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
+partition's folder is its name with every character but letters, digits and '-' written `_xx` (hex).
 """
 
 from __future__ import annotations
@@ -52,6 +56,12 @@ def parse_instance_key(name: str) -> datetime | None:
         return None
 
 
+def partition_key(partition: str) -> str:
+    """`ds=2026-11-21/region=eu` -> `ds_3d2026-11-21_2fregion_3deu`: a partition name as one folder name, reversibly."""
+    return "".join(c if c.isascii() and (c.isalnum() or c == "-") else "".join(
+        f"_{byte:02x}" for byte in c.encode()) for c in partition)
+
+
 def _safe(name: str, what: str) -> str:
     """Entity names become folder names: refuse anything that could climb out of the ledger."""
     if not _NAME.match(name) or ".." in name:
@@ -92,6 +102,10 @@ class LedgerLayout:
 
     def event_record(self, feed: str, t: datetime, run_id: str) -> str:
         return f"{self.event_folder(feed, t)}/{_safe(run_id, 'run id')}.json"
+
+    def action_lock_folder(self, action: str, *names: str) -> str:
+        """The folder of a run-level lock of `action` (replication, retention, hive-import) over `names`."""
+        return "/".join([f"{self.root}/locks/{_safe(action, 'action')}", *(_safe(n, action) for n in names)])
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"

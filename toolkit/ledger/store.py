@@ -10,7 +10,7 @@ from typing import Any
 
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout, parse_instance_key
+from toolkit.ledger.layout import LedgerLayout, instance_key, parse_instance_key, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
     AttemptRecord,
@@ -123,6 +123,19 @@ class Ledger:
 
     def instance_lock(self, process: str, t: datetime) -> LeaseLock:
         return self._lock(self.layout.instance_folder(process, t), "lock")
+
+    def replication_lock(self, feed: str, t: datetime) -> LeaseLock:
+        """Held while an instance of `feed` is replicated into this cluster (whatever its sources)."""
+        return self._lock(self.layout.action_lock_folder("replication", feed, instance_key(t)), "lock")
+
+    def retention_lock(self, feed: str) -> LeaseLock:
+        """Held while the retention of `feed` evicts on this cluster."""
+        return self._lock(self.layout.action_lock_folder("retention", feed), "lock")
+
+    def import_lock(self, database: str, table: str, partition: str) -> LeaseLock:
+        """Held while a partition of a table of this cluster's catalog is imported (hive_import.py, replication)."""
+        folder = self.layout.action_lock_folder("hive-import", f"{database}.{table}", partition_key(partition))
+        return self._lock(folder, "lock")
 
     def take_slot(self, process: str, parallel: int, run_id: str,
                   details: dict[str, Any]) -> tuple[LeaseLock | None, list[Lease]]:

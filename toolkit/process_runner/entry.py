@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Order
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.grids import process_grid
@@ -70,6 +71,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         raise UsageError("--lease must be a positive number of seconds.")
     repo = ConfigRepo.load(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
     grid = process_grid(process, cluster.name)
     clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
     window = _window(args, grid) if args.window_from else None

@@ -7,6 +7,7 @@ import argparse
 
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
@@ -47,6 +48,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         raise UsageError("--lease must be a positive number of seconds.")
     repo = ConfigRepo.load(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
     only = parse_timestamp(args.instance, "--instance") if args.instance else None
     if only is not None:
         require_instance(process_grid(process, cluster.name), only,

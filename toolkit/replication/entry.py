@@ -7,11 +7,13 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.replication.selection import sources_of, target_of
-from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.session import build_session
 
 if TYPE_CHECKING:
@@ -38,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
                              "metastore; for targets that cannot reach it.")
     parser.add_argument("--now", help="The current time the timeout is measured against (yyyy-MM-ddTHH:mmZ); "
                                       "default: the wall clock. For reruns and tests.")
+    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+                        help=f"Lease of the instance's replication lock, renewed every third of it; a killed run's "
+                             f"lock is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
     return parser
 
 
@@ -50,6 +55,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
+    if args.lease <= 0:
+        raise UsageError("--lease must be a positive number of seconds.")
     now = parse_timestamp(args.now, "--now") if args.now else \
         datetime.now(timezone.utc).replace(second=0, microsecond=0)
     window = None
@@ -64,6 +71,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     feed = repo.feed(args.feed)
     target, _ = target_of(repo, feed, args.target)
     sources = sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
+    require_no_object_store(target, *(source.cluster for source in sources))
     status.update(target=target.name, source=args.source)
     is_table = feed.table_on(target.name) is not None
     if args.staged and not is_table:
@@ -77,12 +85,14 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     pullers: list[TablePuller] = []
 
     def tables(*arguments: Any) -> TablePuller:
-        pullers.append(TablePuller(spark, *arguments, staged=staged))
+        pullers.append(TablePuller(spark, *arguments, staged=staged, run_id=str(status["run_id"]),
+                                   lease_seconds=args.lease))
         return pullers[-1]
 
     try:
         result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
-                                 source=args.source, window=window, run_id=str(status["run_id"]), tables=tables)
+                                 source=args.source, window=window, run_id=str(status["run_id"]), tables=tables,
+                                 lease_seconds=args.lease)
     finally:
         for puller in pullers:
             puller.close()

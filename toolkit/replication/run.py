@@ -4,6 +4,9 @@ window) from its source clusters into a target cluster.
 Order per instance: select (delay, validity overlap, sources and their partitions), check each source is
 available (else wait until the feed's timeout, then fail), replicate each source's folder atomically
 (files.py), write the target's availability flag once every source's part is there, write the run record.
+All of it under the target ledger's lease for (feed, target, instance): a second caller is refused (exit 5,
+naming the holder; in a catch-up window that instance is BLOCKED and the others go on), and the lease is
+checked before each publication.
 Nothing reads the wall clock: the nominal time and `now` (for the timeout) are passed in.
 """
 
@@ -18,7 +21,9 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import BlockedError, UsageError
+from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
 from toolkit.replication.selection import (
@@ -34,7 +39,7 @@ from toolkit.runtime.run_record import record_path, write_record
 from toolkit.storage.filesystem import FileSystem
 
 # The status of an instance, worst last: the run's status is its instances' worst.
-_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "FAILED")
+_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "BLOCKED", "FAILED")
 
 
 @dataclass
@@ -53,9 +58,13 @@ class InstanceOutcome:
     sources: list[SourceOutcome]
     flag_written: bool = False
     record: str | None = None
+    blocked: str | None = None  # why another run's lease kept this run off the instance
+    took_over: str | None = None  # the killed run whose expired lease this run took over
 
     @property
     def status(self) -> str:
+        if self.blocked:
+            return "BLOCKED"
         statuses = [outcome.status for outcome in self.sources] or ["SKIPPED"]
         return max(statuses, key=_SEVERITY.index)
 
@@ -73,8 +82,9 @@ class ReplicationResult:
         return max(statuses, key=_SEVERITY.index)
 
     def reasons(self) -> list[str]:
-        return [f"{outcome.source}: {outcome.reason}" for instance in self.instances for outcome in instance.sources
-                if outcome.reason and outcome.status != "SUCCEEDED"]
+        blocked = [instance.blocked.rstrip(".") for instance in self.instances if instance.blocked]
+        return blocked + [f"{outcome.source}: {outcome.reason}" for instance in self.instances
+                          for outcome in instance.sources if outcome.reason and outcome.status != "SUCCEEDED"]
 
     def counters(self) -> dict[str, object]:
         folders = [outcome.folder for instance in self.instances for outcome in instance.sources]
@@ -109,13 +119,16 @@ class _Call:
     run_id: str
     nominal: datetime
     puller: Puller
+    ledger: Ledger  # the target's: its leases
 
 
 def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal: datetime, fs: FileSystem, *,
                     now: datetime, source: str | None = None, window: tuple[datetime, datetime] | None = None,
-                    run_id: str = "", tables: TablePullerFactory | None = None) -> ReplicationResult:
+                    run_id: str = "", tables: TablePullerFactory | None = None,
+                    lease_seconds: float = DEFAULT_LEASE_SECONDS) -> ReplicationResult:
     """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`.
-    A table feed needs `tables`, which makes the puller that talks to the clusters' metastores."""
+    A table feed needs `tables`, which makes the puller that talks to the clusters' metastores. BlockedError
+    when another run holds the instance's lease (in a window: that instance's outcome is BLOCKED)."""
     began = time.perf_counter()
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
@@ -128,25 +141,45 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
     else:
         puller = tables(feed, target, sources, fs, settings)
     every_source = sources if source is None else sources_of(repo, feed)
-    call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, now, run_id, nominal, puller)
+    call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, now, run_id, nominal, puller,
+                 Ledger.of(fs, target, lease_seconds=lease_seconds))
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:
         instances = list(instances_between(feed, on_target, *window))
+    replicate = _replicate_instance if window is None else _replicate_or_blocked
     if len(instances) == 1 or call.settings.parallel == 1:
-        outcomes = [_replicate_instance(call, instance) for instance in instances]
+        outcomes = [replicate(call, instance) for instance in instances]
     else:
         with ThreadPoolExecutor(max_workers=call.settings.parallel) as pool:
-            outcomes = list(pool.map(lambda instance: _replicate_instance(call, instance), instances))
+            outcomes = list(pool.map(lambda instance: replicate(call, instance), instances))
     return ReplicationResult(feed.name, target.name, outcomes, time.perf_counter() - began)
 
 
+def _replicate_or_blocked(call: _Call, instance: datetime | None) -> InstanceOutcome:
+    """One instance of a catch-up window: a lease held by another run makes it BLOCKED, not the window."""
+    try:
+        return _replicate_instance(call, instance)
+    except BlockedError as err:
+        return InstanceOutcome(instance, [], blocked=str(err))
+
+
 def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutcome:
+    if instance is None:  # no instance in the validity overlap: nothing to lock, nothing to do
+        return InstanceOutcome(None, [SourceOutcome(source.cluster.name, "SKIPPED", reason=outside_validity(
+            call.feed, None, call.nominal, call.on_target, source.on_cluster)) for source in call.sources])
+    stamp = format_timestamp(instance)
+    what = f"replication of the instance {stamp} of feed '{call.feed.name}' into cluster '{call.target.name}'"
+    with holding(call.ledger.replication_lock(call.feed.name, instance), call.run_id, what, {"time": stamp}) as lease:
+        return _replicate_held(call, instance, lease)
+
+
+def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> InstanceOutcome:
     feed, puller = call.feed, call.puller
     outcomes = []
     for source in call.sources:
         reason = outside_validity(feed, instance, call.nominal, call.on_target, source.on_cluster)
-        if reason is not None or instance is None:
+        if reason is not None:
             outcomes.append(SourceOutcome(source.cluster.name, "SKIPPED", reason=reason))
             continue
         source_place, target_place = puller.places(source, instance)
@@ -165,13 +198,17 @@ def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutco
                                   f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
                                   f"{call.settings.timeout} after it): {missing}; timed out")
             continue
+        lease.check()  # the pull publishes the folder: not once another run owns the instance
         outcome.folder = puller.pull(source, instance)
-    result = InstanceOutcome(instance, outcomes)
-    if instance is None or all(o.status == "SKIPPED" for o in outcomes):
+    result = InstanceOutcome(instance, outcomes,
+                             took_over=describe_holder(lease.previous) if lease.previous is not None else None)
+    if all(o.status == "SKIPPED" for o in outcomes):
         return result
     if all(outcome.status == "SUCCEEDED" for outcome in outcomes):
+        lease.check()
         result.flag_written = puller.finish(instance, call.every_source, any(o.folder.published for o in outcomes))
     result.record = record_path(call.target, "replication", feed.name, instance)
+    lease.check()
     write_record(call.fs, result.record, _record(call, result))
     return result
 
@@ -181,7 +218,7 @@ def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:
         "action": "replication", "feed": call.feed.name, "target": call.target.name, "run_id": call.run_id,
         "time": format_timestamp(call.nominal),
         "instance": format_timestamp(result.instance) if result.instance else None,
-        "status": result.status, "flag_written": result.flag_written,
+        "status": result.status, "flag_written": result.flag_written, "took_over": result.took_over,
         "sources": [{
             "source": outcome.source, "status": outcome.status, "reason": outcome.reason,
             "source_path": outcome.source_path, "target_path": outcome.target_path,

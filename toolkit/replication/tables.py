@@ -1,7 +1,8 @@
 """Replication of a table feed's partition: export on the source (its metastore read through a Thrift client
 in this JVM, its files copied straight into a staging folder on the target's file system, `_metadata.json`
 last), then import on the target (files moved into the partition's place, and only then the partition added
-or switched in the target's metastore: readers never see half a partition).
+or switched in the target's metastore: readers never see half a partition). The import holds the partition's
+lease in the target's ledger (import_lease.py), as hive_import.py does.
 
 A partition whose files on the target are the source's (same relative paths, lengths and modification
 times; the copy keeps the source's mtimes) is up to date and left alone. The import trusts the CRC32C
@@ -17,9 +18,11 @@ from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.replication_settings import ReplicationSettings
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.hive.export import export_partition
 from toolkit.replication.hive.feeds import FeedPartition, feed_partition
+from toolkit.replication.hive.import_lease import import_lease
 from toolkit.replication.hive.importer import import_partition
 from toolkit.replication.pullers import cluster_root
 from toolkit.replication.selection import Source
@@ -35,8 +38,10 @@ class TablePuller:
     """Partitions of a table feed, one metastore client per cluster (closed by `close`)."""
 
     def __init__(self, spark: SparkSession, feed: Feed, target: Cluster, sources: Sequence[Source],
-                 fs: FileSystem, settings: ReplicationSettings, staged: str | None = None) -> None:
+                 fs: FileSystem, settings: ReplicationSettings, staged: str | None = None, run_id: str = "",
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS) -> None:
         self.spark, self.feed, self.target, self.fs, self.staged = spark, feed, target, fs, staged
+        self.run_id, self.lease_seconds = run_id, lease_seconds
         self._catalogs: dict[str, Catalog] = {}
         self._found: dict[tuple[str, datetime], str] = {}  # source partitions' locations seen by missing()
         self.target_catalog = self._catalog(target)
@@ -90,8 +95,10 @@ class TablePuller:
                                       cluster=source.cluster.name, instance_time=instance)
         # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
-        imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database, theirs.table,
-                                    theirs.spec, checksums=self.staged is not None)
+        with import_lease(self.fs, self.target, theirs.database, theirs.table, theirs.spec, self.run_id,
+                          self.lease_seconds):
+            imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database,
+                                        theirs.table, theirs.spec, checksums=self.staged is not None)
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
                              copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True)
 

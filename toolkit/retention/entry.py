@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.ledger.switches import require_running_allowed
-from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.session import build_session
 
 
@@ -18,6 +21,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--feed", required=True, help="The feed whose old instances are evicted.")
     parser.add_argument("--cluster", required=True, help="The cluster whose retention limit applies.")
     parser.add_argument("--dry-run", action="store_true", help="Print the plan; delete nothing, write no report.")
+    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+                        help=f"Lease of the feed's retention lock, renewed every third of it; a killed run's "
+                             f"lock is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
     return parser
 
 
@@ -28,10 +34,13 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
+    if args.lease <= 0:
+        raise UsageError("--lease must be a positive number of seconds.")
     status["time"] = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
+    require_no_object_store(cluster)
     archive_target(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None
@@ -41,7 +50,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
     try:
         result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,
-                               dry_run=args.dry_run, run_id=str(status["run_id"]))
+                               dry_run=args.dry_run, run_id=str(status["run_id"]), lease_seconds=args.lease)
     finally:
         if catalog is not None:
             catalog.close()

@@ -2,12 +2,15 @@
 
 Order: check the call (feed on cluster, retention policy, validity, templates), plan every templated
 location (and the table), then evict (unless a dry run), then write the report. Nothing reads the wall
-clock: the nominal time is passed in.
+clock: the nominal time is passed in. Planning, evicting and reporting happen under the cluster ledger's lease
+for the feed: a second caller is refused (exit 5, naming the holder), one that comes after the first finished
+finds nothing left to evict, and the lease is checked before each location is evicted. A dry run takes no lease.
 """
 
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -16,11 +19,14 @@ from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.entities.model import Cluster, Feed, RetentionAction
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import require_safe_template
 from toolkit.instances.grids import require_on_cluster
+from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.retention.archive import archive_plan, archive_root
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict, tidy_after_archive
@@ -51,7 +57,9 @@ def archive_target(feed: Feed, cluster: Cluster) -> str | None:
                          "clusters[].retention.action to delete, or export the partitions first.")
     if cluster.write_endpoint is None:
         return None  # run_retention says what is missing
-    return archive_root(feed, cluster, cluster.write_endpoint)
+    root = archive_root(feed, cluster, cluster.write_endpoint)
+    require_no_object_store_uri(root, f"The archive location of feed '{feed.name}' on cluster '{cluster.name}':")
+    return root
 
 
 @dataclass
@@ -79,7 +87,8 @@ class RetentionResult:
 
 
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, fs: FileSystem,
-                  catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "") -> RetentionResult:
+                  catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "",
+                  lease_seconds: float = DEFAULT_LEASE_SECONDS) -> RetentionResult:
     began = time.perf_counter()
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
@@ -103,9 +112,22 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                          f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
         return result
     result.cut_off = cutoff(nominal, limit, zone)
+    lease: AbstractContextManager[HeldLease | None] = nullcontext() if dry_run else holding(
+        Ledger.of(fs, cluster, lease_seconds=lease_seconds).retention_lock(feed.name), run_id,
+        f"retention of feed '{feed.name}' on cluster '{cluster.name}'", {"time": format_timestamp(nominal)})
+    with lease as held:
+        _retain(result, repo, feed, cluster, zone, fs, catalog, held, run_id, began, archive_to)
+    return result
+
+
+def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Cluster, zone: ZoneInfo,
+            fs: FileSystem, catalog: Catalog | None, lease: HeldLease | None, run_id: str, began: float,
+            archive_to: str | None) -> None:
+    """Plan and evict (the lease checked before each eviction; a dry run holds none and evicts nothing), report."""
+    assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
     if table is not None:
-        _evict_table(result, CatalogTemplate(table), zone, fs, catalog, dry_run)
+        _evict_table(result, CatalogTemplate(table), zone, fs, catalog, lease)
     plans = []
     for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
         template = PathTemplate(text)
@@ -124,9 +146,10 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         plans.append(plan)
     for plan in plans:
         moved: dict[str, str] = {}
-        if dry_run:
+        if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
         elif archive_to is not None:
+            lease.check()
             sizes = fs.total_sizes([i.entry for i in plan.expired])
             archived = archive_plan(fs, plan, cluster.write_endpoint, archive_to)
             moved, directories = archived.moved, tidy_after_archive(fs, plan)
@@ -134,6 +157,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                                 "reason": archived.kept[i.path]} for i in plan.expired if i.path in archived.kept]
             plan = replace(plan, expired=tuple(i for i in plan.expired if i.path in moved))
         else:
+            lease.check()
             done = evict(fs, plan)
             sizes, directories = done.sizes, done.directories_removed
         result.directories_removed += directories
@@ -145,23 +169,24 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                     len(cluster.write_endpoint.rstrip("/")):]
             result.evicted.append(item)
             result.bytes_freed += sizes.get(instance.path, 0)
-    if dry_run:
-        result.status = "DRY_RUN"
     result.elapsed_seconds = time.perf_counter() - began
-    if not dry_run:
-        result.report = record_path(cluster, "retention", feed.name, nominal)
-        write_record(fs, result.report, {
-            "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
-            "time": format_timestamp(nominal), "cut_off": format_timestamp(result.cut_off),
-            "action_taken": "archive" if archive_to is not None else "delete",
-            "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
-            **result.counters(),
-        })
-    return result
+    if lease is None:
+        result.status = "DRY_RUN"
+        return
+    lease.check()
+    result.report = record_path(cluster, "retention", feed.name, result.time)
+    write_record(fs, result.report, {
+        "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
+        "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
+        "action_taken": "archive" if archive_to is not None else "delete",
+        "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
+        **result.counters(),
+        "took_over": describe_holder(lease.previous) if lease.previous is not None else None,
+    })
 
 
 def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, fs: FileSystem,
-                 catalog: Catalog | None, dry_run: bool) -> None:
+                 catalog: Catalog | None, lease: HeldLease | None) -> None:
     if catalog is None:
         raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
                          "needs the Hive metastore, run it through the spark-submit entrypoint.")
@@ -169,7 +194,8 @@ def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, 
         raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
                          f"{uri.uri!r}; retention cannot date its partitions.")
     planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, result.cut_off))
-    if not dry_run:
+    if lease is not None:
+        lease.check()
         drop_planned(catalog, fs, uri, planned)
     for drop in planned:
         partition = drop.expired.partition

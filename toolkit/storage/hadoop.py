@@ -1,5 +1,6 @@
-"""Hadoop's `FileSystem` API through the active SparkSession's JVM: every scheme the session's Hadoop
-configuration knows (hdfs, s3a, abfs, file, ...). `local.LocalFileSystem` passes the same contract tests
+"""Hadoop's `FileSystem` API through the active SparkSession's JVM: the schemes the session's Hadoop
+configuration knows (hdfs, file, ...; object stores such as s3a and abfs are refused before any action runs,
+see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same contract tests
 (`tests/integration/storage`); where the two could differ, this module follows these decisions:
 
 - `file://` goes through Hadoop's `RawLocalFileSystem`, not through what `Path.getFileSystem` answers. In this

@@ -1,12 +1,14 @@
 """File-feed replication through Hadoop's file system and the JVM bulk copier of the test SparkSession, and
 the whole entrypoint through the real spark-submit: counters, waiting, and a kill -9 in the middle of the
-copy while a reader polls the target."""
+copy while a reader polls the target, whose lease the rerun takes over once expired; two replications of one
+instance at once through Hadoop's file system."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -19,7 +21,8 @@ from tests.integration.spark_submit import environment, spark_submit, spark_subm
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.run import run_replication
+from toolkit.errors import BlockedError
+from toolkit.replication.run import ReplicationResult, run_replication
 
 pytestmark = pytest.mark.integration
 
@@ -78,9 +81,49 @@ def _digests(folder: Path) -> dict[str, str]:
     return {name: hashlib.sha256(data).hexdigest() for name, data in contents(folder).items()}
 
 
+KILLED_LEASE = 3.0  # seconds: the killed spark-submit's lease, taken over by the rerun once expired
+
+
+def _replicate_at(barrier: threading.Barrier, spark, repo: Path, run_id: str,
+                  outcomes: dict[str, ReplicationResult | BaseException]) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    barrier.wait()
+    try:
+        outcomes[run_id] = run_replication(ConfigRepo.load(repo), "clicks", "backup", T, HadoopFileSystem(spark),
+                                           now=T, run_id=run_id)
+    except BaseException as err:  # noqa: BLE001 - the test inspects what each run ended with
+        outcomes[run_id] = err
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_two_replications_of_one_instance_at_once_through_hadoop(spark, tmp_path: Path, trial: int) -> None:
+    """Exactly one copies and publishes; the other is refused naming it, or finds the instance up to date."""
+    repo, primary = make_repo(tmp_path)
+    source = instance(primary, "data/clicks", T, {f"part-{k:05d}": os.urandom(4096) for k in range(40)})
+    barrier = threading.Barrier(2)
+    outcomes: dict[str, ReplicationResult | BaseException] = {}
+    runs = [threading.Thread(target=_replicate_at, args=(barrier, spark, repo, run_id, outcomes))
+            for run_id in ("r1", "r2")]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    assert _digests(target) == _digests(source)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["10"]
+    published = [run_id for run_id, outcome in outcomes.items()
+                 if isinstance(outcome, ReplicationResult) and outcome.counters()["instances_published"] == 1]
+    assert len(published) == 1, outcomes
+    other = next(outcome for run_id, outcome in outcomes.items() if run_id not in published)
+    assert (isinstance(other, ReplicationResult) and other.counters()["files_copied"] == 0) or (
+        isinstance(other, BlockedError) and f"run {published[0]} on " in str(other)), repr(other)
+
+
 def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) -> None:
     """kill -9 the whole spark-submit (JVM and Python) once the staging folder fills; a reader polling the
-    target meanwhile never sees a partial instance; the rerun completes it with equal checksums."""
+    target meanwhile never sees a partial instance; its lease refuses a rerun until it expires, then the rerun
+    takes it over and completes the instance with equal checksums."""
     repo, primary = make_repo(tmp_path)
     feed = repo / "feeds/clicks.yaml"  # one file at a time, so that the copy lasts long enough to be killed
     feed.write_text(feed.read_text().replace("ACL:\n", "properties:\n  maxMaps: \"1\"\nACL:\n"))
@@ -102,7 +145,8 @@ def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) ->
     polling = threading.Thread(target=reader)
     polling.start()
     process = subprocess.Popen(spark_submit_command("replication", "--repo", str(repo), "--feed", "clicks",
-                                                    "--target", "backup", "--time", "2026-11-21T10:00Z"),
+                                                    "--target", "backup", "--time", "2026-11-21T10:00Z",
+                                                    "--lease", str(KILLED_LEASE)),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
                                env=environment(), start_new_session=True)
     try:
@@ -119,7 +163,14 @@ def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) ->
     assert process.returncode == -signal.SIGKILL, "the copy ended before the test could kill it"
     assert not target.exists() and not seen_partial
     copied_before = len(list(staging.iterdir()))
-    rerun = _hadoop_replicate(spark, repo).counters()
+    with pytest.raises(BlockedError, match=r"is being run by run \w+ on \S+:\d+ \(its lease ends "):
+        _hadoop_replicate(spark, repo)
+    assert len(list(staging.iterdir())) == copied_before  # the blocked rerun touched nothing
+    time.sleep(KILLED_LEASE)
+    result = _hadoop_replicate(spark, repo)
+    record = json.loads(Path(str(result.instances[0].record).removeprefix("file://")).read_text())
+    assert re.match(r"run \w+ on \S+:\d+ \(its lease ends ", record["took_over"]), record["took_over"]
+    rerun = result.counters()
     assert rerun["files_copied"] + rerun["files_skipped"] == len(many)
     assert rerun["files_skipped"] >= copied_before - 1  # at most the file being written when killed is redone
     assert _digests(target) == _digests(source)

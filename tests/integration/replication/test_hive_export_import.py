@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from tests.crc32c import crc32c
 from tests.integration.metastore import RawMetastore
 from tests.integration.spark_submit import spark_submit
 from toolkit.el.templates import CatalogTemplate
-from toolkit.errors import WaitingError
+from toolkit.errors import BlockedError, SkippedError, WaitingError
 from toolkit.replication.hive import export_partition, import_partition
 from toolkit.storage.catalog import Catalog, catalog_for
 from toolkit.storage.filesystem import StorageError
@@ -578,3 +579,81 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
     assert clusters.target.raw.partition_names(clusters.target.database, f"{table}_replica") == \
         ["ds=2026-11-21/region=eu"]
     rows_of(clusters.spark, clusters.target.partition_location(f"{table}_replica", list(spec.values())), "v1")
+
+
+# -- the partition's lease ----------------------------------------------------------------------------------------
+
+
+def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clusters: Clusters,
+                                                                          tmp_path: Path) -> None:
+    """hive_import.py's flow: another run's live lease on the partition refuses the import (exit 5, naming it)
+    and nothing changes; once released, the import runs; an import of the same export after it finds the export
+    consumed and the partition holding its files: done (exit 4)."""
+    from toolkit.entities.repo import ConfigRepo
+    from toolkit.ledger.store import Ledger
+    from toolkit.replication.hive.import_lease import import_exclusively
+    from toolkit.replication.hive.importer import read_export
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
+    table, spec = make_source(clusters, "daily", False)
+    copy = f"{table}_leased"
+    backup = ConfigRepo.load(_repo(tmp_path, clusters, table, copy)).cluster("backup")
+    directory = export_dir(clusters, table)
+    export_partition(spark, clusters.source.catalog, fs, clusters.source.database, table, spec, directory)
+    exported = sorted(p.relative_to(local(directory)) for p in local(directory).rglob("*"))
+
+    def run(run_id: str, metadata: Any = None) -> Any:
+        return import_exclusively(spark, target.catalog, fs, backup, directory, target.database, copy, spec,
+                                  metadata or read_export(fs, directory), run_id=run_id)
+
+    other = Ledger.of(fs, backup).import_lock(target.database, copy, "ds=2026-11-21")
+    assert other.try_acquire("other-run").taken
+    with pytest.raises(BlockedError, match=r"The import of the partition ds=2026-11-21 of hive_backup\.\S+ into "
+                                           r"cluster 'backup' is being run by run other-run on \S+:\d+ \(its lease "):
+        run("r1")
+    assert not target.raw.client.tableExists(target.database, copy)
+    assert sorted(p.relative_to(local(directory)) for p in local(directory).rglob("*")) == exported
+    other.release()
+
+    read_by_r2 = read_export(fs, directory)  # r2 read the export, then found r1 holding the lease
+    first = run("r1")
+    assert target.raw.partition_names(target.database, copy) == ["ds=2026-11-21"]
+    rows_of(spark, first.location, "v1")
+    assert not local(directory).exists()  # consumed
+    with pytest.raises(SkippedError, match=r"was imported .* by another run already: nothing to do"):
+        run("r2", read_by_r2)
+    rows_of(spark, target.partition_location(copy, ["2026-11-21"]), "v1")
+
+
+def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -> None:
+    """Exactly one imports; the other is refused naming it, or finds the partition done."""
+    from toolkit.entities.repo import ConfigRepo
+    from toolkit.replication.hive.import_lease import import_exclusively
+    from toolkit.replication.hive.importer import read_export
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
+    table, spec = make_source(clusters, "daily", False)
+    copy = f"{table}_raced"
+    backup = ConfigRepo.load(_repo(tmp_path, clusters, table, copy)).cluster("backup")
+    directory = export_dir(clusters, table)
+    export_partition(spark, clusters.source.catalog, fs, clusters.source.database, table, spec, directory)
+    metadata = read_export(fs, directory)  # each caller reads it first, as hive_import.py does
+
+    def run(run_id: str) -> Any:
+        with catalog_for(spark, target.server.uri) as catalog:
+            try:
+                return import_exclusively(spark, catalog, fs, backup, directory, target.database, copy, spec,
+                                          metadata, run_id=run_id)
+            except (BlockedError, SkippedError) as err:
+                return err
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = list(pool.map(run, ["r1", "r2"]))
+    imported = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(imported) == 1, outcomes
+    other = next(o for o in outcomes if isinstance(o, Exception))
+    assert isinstance(other, SkippedError) or re.search(r"run r[12] on \S+:\d+ \(its lease ends ", str(other))
+    assert target.raw.partition_names(target.database, copy) == ["ds=2026-11-21"]
+    rows_of(spark, target.partition_location(copy, ["2026-11-21"]), "v1")

@@ -1,5 +1,6 @@
 """A replication run killed with SIGKILL in the middle of the copy or of the publish never leaves a partial
-instance where readers look, and a rerun completes it with the source's exact bytes.
+instance where readers look; its lease on the instance blocks a rerun (which names it) until it expires, then
+a rerun takes the lease over and completes the instance with the source's exact bytes.
 
 The run is a real separate process running the real action on the pure-Python file system; the harness in
 that process counts copies or renames and sends itself SIGKILL at the chosen point (the code under test is
@@ -7,15 +8,20 @@ not changed). tests/integration/replication/test_file_replication_hadoop.py kill
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance, replicate
 from tests.unit.retention.retention_repo import make_repo
+from toolkit.errors import BlockedError
+from toolkit.replication.run import ReplicationResult
 
 pytestmark = pytest.mark.integration
 
@@ -49,17 +55,32 @@ class Dies(LocalFileSystem):
         super().write_atomically(path, data)
 
 t = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
-run_replication(ConfigRepo.load({repo!r}), "clicks", "backup", t, Dies(), now=t)
+run_replication(ConfigRepo.load({repo!r}), "clicks", "backup", t, Dies(), now=t, run_id="killed-run",
+                lease_seconds={lease})
 """
 
+LEASE = 1.5  # the killed run's lease, in seconds: the rerun takes it over once it expired
 MANY = {f"part-{k:05d}.json": bytes([65 + k % 26]) * (1000 + k) for k in range(40)}
 
 
 def _killed(repo: Path, copies: int = -1, renames: int = -1, before_flag: bool = False) -> None:
     code = KILLED_RUN.format(project=str(PROJECT), repo=str(repo), copies=copies, renames=renames,
-                             before_flag=before_flag)
+                             before_flag=before_flag, lease=LEASE)
     killed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
+
+
+def _after_the_lease(repo: Path, target: Path) -> ReplicationResult:
+    """The killed run's lease refuses a rerun (naming it) and is taken over once expired: the rerun's result."""
+    before = contents(target.parent)
+    with pytest.raises(BlockedError, match=r"being run by run killed-run on \S+:\d+ \(its lease ends "):
+        replicate(repo)
+    assert contents(target.parent) == before  # the blocked rerun touched nothing
+    time.sleep(LEASE)
+    result = replicate(repo)
+    record = json.loads(Path(str(result.instances[0].record).removeprefix("file://")).read_text())
+    assert re.match(r"run killed-run on \S+:\d+ \(its lease ends ", record["took_over"]), record["took_over"]
+    return result
 
 
 def _readers_view(target: Path, source: Path) -> None:
@@ -79,7 +100,7 @@ def test_killed_in_the_middle_of_the_copy(tmp_path: Path, copies: int) -> None:
     assert not target.exists()
     staging = target.parent / ".10.replicating"
     assert len(list(staging.iterdir())) == copies  # what was copied stays for the rerun
-    rerun = replicate(repo).counters()
+    rerun = _after_the_lease(repo, target).counters()
     assert (rerun["files_copied"], rerun["files_skipped"]) == (len(MANY) - copies, copies)
     assert contents(target) == contents(source)
     assert not staging.exists()
@@ -97,6 +118,6 @@ def test_killed_in_the_middle_of_replacing_a_published_instance(tmp_path: Path, 
     else:
         _killed(repo, renames=1 if point == "between the swap's renames" else 2)
     _readers_view(target, source)
-    replicate(repo)
+    _after_the_lease(repo, target)
     assert contents(target) == contents(source)
     assert sorted(p.name for p in target.parent.iterdir()) == ["10"]  # no staging or replaced folder left

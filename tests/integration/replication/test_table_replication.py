@@ -14,6 +14,7 @@ from chispa import assert_df_equality
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError
 from toolkit.replication.run import run_replication
 
 pytestmark = pytest.mark.integration
@@ -139,6 +140,29 @@ def test_staged_imports_an_export_made_on_the_source(spark, setup, thrift_metast
         puller.close()
     assert result.status == "SUCCEEDED" and result.counters()["files_copied"] == 1
     raw = replica_metastore.client(spark)
+    location = str(raw.client.getPartition(DATABASE, table, ["2026-11-20"]).getSd().getLocation())
+    raw.close()
+    assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
+
+
+def test_an_import_of_the_partition_held_by_another_run_blocks_the_replication(spark, setup,
+                                                                               replica_metastore) -> None:
+    """The import step of a table replication holds the partition's lease, as hive_import.py does: a live one
+    of another run refuses it (exit 5, naming the holder) and nothing is imported; released, it replicates."""
+    from toolkit.ledger.store import Ledger
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, table, rows = setup
+    backup = ConfigRepo.load(repo).cluster("backup")
+    other = Ledger.of(HadoopFileSystem(spark), backup).import_lock(DATABASE, table, "ds=2026-11-20")
+    assert other.try_acquire("other-run").taken
+    with pytest.raises(BlockedError, match=rf"import of the partition ds=2026-11-20 of {DATABASE}\.{table} into "
+                                           r"cluster 'backup' is being run by run other-run on \S+:\d+ "):
+        _replicate(spark, repo)
+    raw = replica_metastore.client(spark)
+    assert not raw.client.tableExists(DATABASE, table) or raw.partition_names(DATABASE, table) == []
+    other.release()
+    assert _replicate(spark, repo).status == "SUCCEEDED"
     location = str(raw.client.getPartition(DATABASE, table, ["2026-11-20"]).getSd().getLocation())
     raw.close()
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)

@@ -4,6 +4,7 @@ report as on the pure-Python file system, and the whole entrypoint through the r
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.store import Ledger
 from toolkit.retention.run import run_retention
 from toolkit.storage.local import LocalFileSystem
 
@@ -64,3 +66,23 @@ def test_entrypoint_bad_call_exits_2_before_spark_starts(tmp_path: Path) -> None
     assert "Traceback" not in output and "SparkContext" not in output
     status = json.loads(result.stdout.strip().splitlines()[-1])
     assert status["status"] == "INVALID" and "not defined on cluster 'backup'" in status["error"]
+
+
+def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(tmp_path: Path) -> None:
+    """Another run holds the feed's retention lease on the cluster: exit 5, one sentence naming it, nothing
+    deleted."""
+    repo, root = make_repo(tmp_path)
+    hourly_instances(root, utc(2025, 12, 31, 20), 8)
+    other = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary")).retention_lock("clicks")
+    assert other.try_acquire("other-run").taken
+    before = tree(root)
+    result = spark_submit("retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
+                          "--time", "2026-03-31T22:00Z", cwd=tmp_path)
+    assert result.returncode == 5, result.stdout[-3000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert status["status"] == "BLOCKED"
+    assert re.fullmatch(r"The retention of feed 'clicks' on cluster 'primary' is being run by run other-run on "
+                        r"\S+:\d+ \(its lease ends \S+Z\): call again later\.", status["error"]), status["error"]
+    assert f"retention: {status['error']}" in result.stdout  # the driver's stderr, merged by spark-submit
+    assert "Traceback" not in result.stdout + result.stderr
+    assert tree(root) == before

@@ -1,5 +1,6 @@
 """A retention run killed with SIGKILL after N deletions, for several N, leaves only expired instances
-deleted; a rerun ends with the tree an uninterrupted run leaves, and its report lists what was left.
+deleted; its lease blocks a rerun (which names it) until it expires, then a rerun takes the lease over and
+ends with the tree an uninterrupted run leaves, and its report lists what was left and whose lease it took.
 
 The run is a real separate process running the real action on the pure-Python file system; the test
 harness in that process counts deletions and sends itself SIGKILL after the N-th (the code under test
@@ -8,9 +9,11 @@ is not changed)."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,7 @@ from tests.unit.retention.retention_repo import hourly_instances, make_repo, pla
 from toolkit.el.templates import PathTemplate
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError
 from toolkit.retention.run import run_retention
 from toolkit.storage.local import LocalFileSystem
 
@@ -26,6 +30,7 @@ pytestmark = pytest.mark.integration
 
 PROJECT = Path(__file__).resolve().parents[3]
 NOMINAL = utc(2026, 4, 1, 10)
+LEASE = 1.5  # the killed run's lease, in seconds: the rerun takes it over once it expired
 KILLED_RUN = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
@@ -44,7 +49,7 @@ class DiesAfter(LocalFileSystem):
         return done
 
 run_retention(ConfigRepo.load({repo!r}), "clicks", "primary", datetime(2026, 4, 1, 10, tzinfo=timezone.utc),
-              DiesAfter())
+              DiesAfter(), run_id="killed-run", lease_seconds={lease})
 """
 
 
@@ -68,7 +73,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
 def test_killed_after_n_deletions_then_rerun(tmp_path: Path, reference: set[str], n: int) -> None:
     repo, root = _prepared(tmp_path)
     before = tree(root)
-    killed = subprocess.run([sys.executable, "-c", KILLED_RUN.format(project=str(PROJECT), n=n, repo=str(repo))],
+    killed = subprocess.run([sys.executable, "-c", KILLED_RUN.format(project=str(PROJECT), n=n, repo=str(repo),
+                                                                     lease=LEASE)],
                             capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     after_kill = tree(root)
@@ -78,7 +84,12 @@ def test_killed_after_n_deletions_then_rerun(tmp_path: Path, reference: set[str]
         sorted(gone)[:5]
     assert not (root / "feed-toolkit/working/retention").exists()  # it died before writing its report
 
-    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
+    with pytest.raises(BlockedError, match=r"being run by run killed-run on \S+:\d+ \(its lease ends "):
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="rerun")
+    assert tree(root) == after_kill  # the blocked rerun touched nothing
+
+    time.sleep(LEASE)
+    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="rerun")
     assert {p for p in tree(root) if not p.startswith("feed-toolkit")} == reference
     report = json.loads((root / "feed-toolkit/working/retention/clicks/20260401T1000Z.json").read_text())
     reported = {item["path"].split("/data/clicks/")[1] for item in report["evicted"]}
@@ -86,3 +97,4 @@ def test_killed_after_n_deletions_then_rerun(tmp_path: Path, reference: set[str]
     instance_times = {p[len("data/clicks/"):]: template.parse("/" + p, utc_zone) for p in after_kill}
     expired_left = {p for p, t in instance_times.items() if t is not None and t < utc(2026, 1, 1, 10)}
     assert reported == expired_left and len(rerun.evicted) == len(expired_left)
+    assert re.match(r"run killed-run on \S+:\d+ \(its lease ends ", report["took_over"]), report["took_over"]

@@ -13,7 +13,14 @@ import pytest
 from tests.unit.ledger.ledger_support import SetClock, cluster_yaml, load_clusters, local_cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, instance_key, parse_instance_key, working_root
+from toolkit.ledger.layout import (
+    DEFAULT_WORKING,
+    LedgerLayout,
+    instance_key,
+    parse_instance_key,
+    partition_key,
+    working_root,
+)
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem, to_uri
@@ -56,6 +63,18 @@ def test_layout_paths_of_a_cluster(clusters: ConfigRepo) -> None:
         "file:///x/w/ledger/events/clicks/20261121T1000Z/0123456789ab.json"
     assert layout.safemode() == "file:///x/w/ledger/control/safemode"
     assert layout.suspended("process", "p") == "file:///x/w/ledger/control/suspended/process/p"
+
+
+def test_run_level_locks_live_in_the_ledger_of_the_cluster(clusters: ConfigRepo) -> None:
+    ledger = Ledger.of(LocalFileSystem(), clusters.cluster("x"))
+    replication, retention = ledger.replication_lock("clicks", T), ledger.retention_lock("clicks")
+    hive_import = ledger.import_lock("web", "visits", "ds=2026-11-21/region=eu.1")
+    assert (replication.folder, replication.name) == ("file:///x/w/ledger/locks/replication/clicks/20261121T1000Z",
+                                                      "lock")
+    assert (retention.folder, retention.name) == ("file:///x/w/ledger/locks/retention/clicks", "lock")
+    assert (hive_import.folder, hive_import.name) == (
+        "file:///x/w/ledger/locks/hive-import/web.visits/ds_3d2026-11-21_2fregion_3deu_2e1", "lock")
+    assert partition_key("ds=a/b") != partition_key("ds=a_2fb")  # '_' is escaped too: no two names share a folder
 
 
 def test_working_falls_back_to_staging_then_the_default(clusters: ConfigRepo) -> None:

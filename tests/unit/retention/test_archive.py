@@ -136,6 +136,17 @@ def test_archive_at_the_cluster_root_is_refused(tmp_path: Path) -> None:
     assert contents(root) == before
 
 
+def test_an_archive_on_an_object_store_is_refused(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path, archive=None)
+    feed = repo / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text() + "properties:\n  retention.archive: s3a://cold-bucket/clicks\n")
+    _instances(root)
+    before = contents(root)
+    with pytest.raises(UsageError, match="archive location of feed 'clicks' on cluster 'primary': 's3a://cold"):
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert contents(root) == before
+
+
 @pytest.mark.parametrize("action", [action.value for action in RetentionAction if action is not RetentionAction.DELETE])
 def test_no_action_but_delete_removes_a_byte(tmp_path: Path, action: str) -> None:
     repo, root = make_archive_repo(tmp_path, action=action)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
-from toolkit.runtime.entrypoint import common_parser, run
+from toolkit.runtime.entrypoint import common_parser, run, seconds
 
 
 def _export_parser() -> argparse.ArgumentParser:
@@ -35,6 +37,7 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     status["time"] = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
     partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
     destination = directory_uri(args.to, cluster, "--to")
     status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
@@ -66,18 +69,25 @@ def _import_parser() -> argparse.ArgumentParser:
                              "on the same file system, and delete the export once imported).")
     parser.add_argument("--no-checksums", dest="checksums", action="store_false",
                         help="Check the files' sizes only, not their CRC32C checksums.")
+    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+                        help=f"Lease of the partition's import lock, renewed every third of it; a killed run's lock "
+                             f"is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
     return parser
 
 
 def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.cli.arguments import nominal_time
-    from toolkit.replication.hive.importer import import_partition, read_export
+    from toolkit.replication.hive.import_lease import import_exclusively
+    from toolkit.replication.hive.importer import read_export
     from toolkit.runtime.session import build_session
     from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
+    if args.lease <= 0:
+        raise UsageError("--lease must be a positive number of seconds.")
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
     asked = nominal_time(args.time) if args.time else None
     uri = feed_table(feed, cluster)  # before Spark starts: a bad call costs no JVM
     source = directory_uri(args.source, cluster, "--from")
@@ -100,9 +110,10 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     spec = feed_partition(feed, cluster, instance).spec if instance is not None else dict(metadata.partition)
     status.update(table=f"{uri.database}.{uri.table}")
     with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        result = import_partition(spark, catalog, fs, source, uri.database, uri.table, spec,
-                                  table_location=table_location, keep_export=args.keep_export,
-                                  checksums=args.checksums)
+        result = import_exclusively(spark, catalog, fs, cluster, source, uri.database, uri.table, spec, metadata,
+                                    run_id=str(status["run_id"]), lease_seconds=args.lease,
+                                    table_location=table_location, keep_export=args.keep_export,
+                                    checksums=args.checksums)
     status.update(status="SUCCEEDED", partition=result.partition_name, location=result.location,
                   export_id=result.export_id, **result.counters())
     return status

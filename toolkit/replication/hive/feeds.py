@@ -10,6 +10,7 @@ from datetime import datetime
 from toolkit.el.templates import CatalogTemplate
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 from toolkit.instances.grids import require_on_cluster
@@ -59,6 +60,7 @@ def directory_uri(text: str, cluster: Cluster, option: str) -> str:
     """A directory argument as a full URI: a URI as given, an absolute path under the cluster's file system root
     (as feed paths are)."""
     if _SCHEME.match(text):
+        require_no_object_store_uri(text, option)
         return text
     if not text.startswith("/"):
         raise UsageError(f"{option} {text!r} is neither a URI (hdfs://nn:8020/x, file:///x) nor an absolute path: "

@@ -1,0 +1,86 @@
+"""Two retentions of one feed on one cluster at once: the cluster's ledger holds a lease per (feed, cluster), so
+exactly one evicts; the other is told who holds it (exit 5) or, taking it after the first finished, finds
+nothing left to evict. The tree is the one a single run leaves, every trial."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError
+from toolkit.ledger.locks import holder_name
+from toolkit.ledger.store import Ledger
+from toolkit.retention.run import RetentionResult, run_retention
+from toolkit.storage.local import LocalFileSystem
+
+NOMINAL = utc(2026, 4, 1, 10)
+HOLDER = re.compile(r"run (r[12]) on (\S+:\d+) \(its lease ends \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)")
+
+
+def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
+    repo, root = make_repo(folder)
+    hourly_instances(root, utc(2025, 12, 20, 0), 24 * 14)
+    plant_decoys(root)
+    return ConfigRepo.load(repo), root
+
+
+def _data(root: Path) -> set[str]:
+    return {p for p in tree(root) if not p.startswith("feed-toolkit")}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    repo, root = _prepared(tmp_path_factory.mktemp("reference"))
+    run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem())
+    return _data(root)
+
+
+@pytest.mark.parametrize("trial", range(6))
+def test_two_retentions_of_one_feed_at_once(tmp_path: Path, reference: set[str], trial: int) -> None:
+    repo, root = _prepared(tmp_path)
+    start = threading.Barrier(2)
+    outcomes: dict[str, RetentionResult | BaseException] = {}
+
+    def retain(run_id: str) -> None:
+        start.wait()
+        try:
+            outcomes[run_id] = run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), run_id=run_id)
+        except BaseException as err:  # noqa: BLE001 - the test inspects what each run ended with
+            outcomes[run_id] = err
+
+    runs = [threading.Thread(target=retain, args=(run_id,)) for run_id in ("r1", "r2")]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    assert _data(root) == reference
+    evicting = [run_id for run_id, outcome in outcomes.items()
+                if isinstance(outcome, RetentionResult) and outcome.evicted]
+    assert len(evicting) == 1, outcomes
+    assert len(outcomes[evicting[0]].evicted) == 24 * 12 + 10  # type: ignore[union-attr]
+    other = next(outcome for run_id, outcome in outcomes.items() if run_id != evicting[0])
+    if isinstance(other, RetentionResult):  # it took the lease after the first had finished
+        assert other.status == "SUCCEEDED" and other.evicted == []
+    else:
+        assert isinstance(other, BlockedError), repr(other)
+        holder = HOLDER.search(str(other))
+        assert holder is not None and holder.groups() == (evicting[0], holder_name()), str(other)
+        assert "retention of feed 'clicks' on cluster 'primary'" in str(other)
+
+
+def test_a_live_lease_blocks_before_anything_is_deleted(tmp_path: Path) -> None:
+    repo, root = _prepared(tmp_path)
+    before = _data(root)
+    lock = Ledger.of(LocalFileSystem(), repo.cluster("primary")).retention_lock("clicks")
+    assert lock.try_acquire("other-run").taken
+    with pytest.raises(BlockedError, match=rf"run other-run on {re.escape(holder_name())} \(its lease ends "):
+        run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+    assert _data(root) == before
+    assert run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), dry_run=True).status == "DRY_RUN"
+    lock.release()
+    assert len(run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1").evicted) == 298

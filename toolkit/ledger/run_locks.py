@@ -1,0 +1,80 @@
+"""Run-level leases for the actions that write data outside a process instance: a replication of an instance
+into a cluster, the retention of a feed on a cluster, the import of a partition. The lease lives in the ledger
+of the cluster whose data is written, so every caller of the same work meets it there. The second caller is
+refused (exit 5) with the holder named; one that comes after the first finished finds the work done; a
+killed holder's lease is taken over once it expired (LeaseLock). While held, a LeaseKeeper renews it, and
+`check` (a `Callable[[], None]` guard) stops a run that lost it before it publishes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.errors import BlockedError, ToolkitError
+from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock
+
+# A lease file is created empty, then written: a caller that reads it in between waits this long for the name.
+NAMING_SECONDS, NAMING_POLL = 1.0, 0.05
+UNNAMED = "unknown"  # the run id LeaseLock.read gives a lease file that is still empty
+
+
+class LeaseLostError(ToolkitError):
+    """Another run took the lease over while this one worked (exit 1): this run publishes nothing more."""
+
+
+def describe_holder(lease: Lease | None) -> str:
+    """`run <id> on <host:pid> (its lease ends <instant>)`, as a BlockedError names the holder."""
+    if lease is None:
+        return "another run"
+    if lease.run_id == UNNAMED:  # its creator was killed before it wrote the lease
+        return f"{lease.holder} (its lease ends {lease.expires_text})"
+    return f"run {lease.run_id} on {lease.holder} (its lease ends {lease.expires_text})"
+
+
+def _named(lock: LeaseLock, holder: Lease | None) -> Lease | None:
+    """The holder with its name: a lease file read between its creation and its first write has none yet (its
+    writer is a moment away from it, or was killed there: then the placeholder stays)."""
+    deadline = time.monotonic() + NAMING_SECONDS
+    while holder is not None and holder.run_id == UNNAMED and time.monotonic() < deadline:
+        time.sleep(NAMING_POLL)
+        holder = lock.current() or holder
+    return holder
+
+
+@dataclass(frozen=True)
+class HeldLease:
+    """A lease this run holds for `what`; `previous` is the expired lease of a killed run it took over."""
+
+    what: str
+    keeper: LeaseKeeper
+    previous: Lease | None
+
+    def check(self) -> None:
+        """The guard before each publication: raise when a renewal found the lease taken over."""
+        if self.keeper.lost.is_set():
+            raise LeaseLostError(f"The lease of the {self.what} was taken over by another run while this one "
+                                 "worked (it was not renewed in time): this run stops and publishes nothing more.")
+
+
+@contextmanager
+def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | None = None) -> Iterator[HeldLease]:
+    """Hold `lock` for the body, renewed every third of its lease, released at the end (a lost one is left to its
+    new holder); BlockedError naming the holder when a live run has it."""
+    taken = lock.try_acquire(run_id, details)
+    if not taken.taken:
+        raise BlockedError(f"The {what} is being run by {describe_holder(_named(lock, taken.holder))}: call again "
+                           "later.")
+    lost = False
+    try:
+        with LeaseKeeper([lock], lock.lease_seconds / 3) as keeper:
+            held = HeldLease(what, keeper, taken.previous)
+            try:
+                yield held
+            finally:
+                lost = keeper.lost.is_set()
+    finally:
+        if not lost:
+            lock.release()

@@ -1,0 +1,28 @@
+"""CL006: the cluster's file system is not an object store (s3a://, s3://, s3n://, abfs://, abfss://, wasb://,
+wasbs://, gs://, oss://): the ledger's locks need an atomic exclusive create and publishing an atomic rename,
+which object stores do not give by default; every action refuses such a cluster (exit 2).
+
+Fails:  interfaces: {write: {endpoint: s3a://bucket/warehouse}}
+Fix:    interfaces: {write: {endpoint: hdfs://namenode:8020}} (or file:///mnt/share for a mounted file system)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Cluster
+from toolkit.entities.object_stores import cluster_problems
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class NoObjectStore(EntityRule):
+    code = "CL006"
+    summary = "No endpoint or location of the cluster is on an object store (no atomic create or rename there)."
+    kind = Kind.CLUSTER
+
+    def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
+        for path, problem in cluster_problems(entity):
+            yield Finding(entity, problem, path)

@@ -1,0 +1,55 @@
+"""A partition import under the lease of that partition in the target cluster's ledger: hive_import.py and the
+import step of a table replication both take it, so two imports of one partition never interleave their
+renames and metastore calls. A caller refused while another run imports is told who (exit 5); one that gets
+the lease after another import consumed the same export finds the partition holding the export's files: done
+(exit 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from toolkit.entities.model import Cluster
+from toolkit.errors import SkippedError
+from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.replication.hive.importer import ImportResult, file_problem, import_partition
+from toolkit.replication.hive.metadata import METADATA_NAME, ExportMetadata
+from toolkit.storage.catalog import Catalog, partition_name
+from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.tree import join
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+def import_lease(fs: FileSystem, cluster: Cluster, database: str, table: str, spec: Mapping[str, str], run_id: str,
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS) -> AbstractContextManager[HeldLease]:
+    """The lease of the partition `spec` of `database.table` on `cluster`; BlockedError when a live run holds it."""
+    name = partition_name(spec)
+    lock = Ledger.of(fs, cluster, lease_seconds=lease_seconds).import_lock(database, table, name)
+    return holding(lock, run_id, f"import of the partition {name} of {database}.{table} into cluster "
+                                 f"'{cluster.name}'", {"partition": name})
+
+
+def import_exclusively(spark: SparkSession, catalog: Catalog, fs: FileSystem, cluster: Cluster, directory: str,
+                       database: str, table: str, spec: Mapping[str, str], metadata: ExportMetadata, *, run_id: str,
+                       lease_seconds: float = DEFAULT_LEASE_SECONDS, table_location: str | None = None,
+                       keep_export: bool = False, checksums: bool = True) -> ImportResult:
+    """import_partition under the partition's lease; `metadata` is the export as the caller read it before.
+    SkippedError when, by the time the lease is ours, another import consumed the export into the partition."""
+    with import_lease(fs, cluster, database, table, spec, run_id, lease_seconds):
+        if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, metadata, directory,
+                                                                             database, table, spec):
+            raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(spec)} "
+                               f"of {database}.{table} by another run already: nothing to do.")
+        return import_partition(spark, catalog, fs, directory, database, table, spec, table_location=table_location,
+                                keep_export=keep_export, checksums=checksums)
+
+
+def _holds_export(catalog: Catalog, fs: FileSystem, metadata: ExportMetadata, directory: str, database: str,
+                  table: str, spec: Mapping[str, str]) -> bool:
+    """The partition exists and holds exactly the export's files with their sizes."""
+    location = catalog.partition_location(database, table, spec) if catalog.table_exists(database, table) else None
+    return location is not None and file_problem(fs, location, metadata, directory) is None
