@@ -17,6 +17,7 @@ from toolkit.instances.feed_locations import require_safe_template, under_root
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
 from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.publish import Guard, no_guard
 from toolkit.storage.tree import join
 
 
@@ -58,8 +59,10 @@ class FilePuller:
     """Folders of a file feed: each source's instance folder into the target instance (or its `partition`
     folder there); the availability flag last, once every source's part is there."""
 
-    def __init__(self, feed: Feed, target: Cluster, fs: FileSystem, settings: ReplicationSettings) -> None:
+    def __init__(self, feed: Feed, target: Cluster, fs: FileSystem, settings: ReplicationSettings,
+                 guard: Guard = no_guard) -> None:
         self.feed, self.target, self.fs, self.settings = feed, target, fs, settings
+        self.guard = guard  # the run's lease check, right before each rename and the flag
         self.zone = resolve_zone(feed.timezone)
         self.target_template = data_template(feed, target)
         self._source_templates: dict[str, PathTemplate] = {}  # by cluster: built and checked once per run
@@ -90,7 +93,7 @@ class FilePuller:
         return replicate_folder(
             self.fs, lambda tasks: self.fs.copy_files(tasks, self.settings.copy_threads,
                                                       self.settings.preserve_permission),
-            Folder(source_path, target_path, self.feed.availability_flag))
+            Folder(source_path, target_path, self.feed.availability_flag), self.guard)
 
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
         flag = self.feed.availability_flag
@@ -102,5 +105,5 @@ class FilePuller:
         if self.fs.exists(target_flag) and not changed:
             return False  # up to date, flag and all
         source_flag = join(self.places(every_source[0], instance)[0], flag)
-        write_flag(self.fs, source_flag, target_flag)
+        write_flag(self.fs, source_flag, target_flag, self.guard)
         return True

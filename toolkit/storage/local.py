@@ -163,13 +163,10 @@ class LocalFileSystem(FileSystem):
         try:
             os.makedirs(os.path.dirname(local_target), exist_ok=True)
             rename_no_replace(local_source, local_target)
-        except FileExistsError:
-            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: the target exists.") \
-                from None
         except OSError as err:
-            raise StorageError(
-                f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {err.strerror}."
-            ) from None
+            reason = "the target exists" if isinstance(err, FileExistsError) else err.strerror
+            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {reason}.") \
+                from None
 
     def delete(self, path: str, recursive: bool = True) -> bool:
         local = to_local_path(path)

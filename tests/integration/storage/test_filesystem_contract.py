@@ -367,6 +367,28 @@ def test_rename_onto_an_existing_target_fails_and_leaves_both(fs: FileSystem, tm
     assert snapshot(tmp_path) == before
 
 
+def rename_at_once(fs: FileSystem, sources: list[Path], target: Path) -> tuple[list[int], list[str]]:
+    """Rename every source onto `target` from a thread each, at once: which succeeded, and the errors."""
+    barrier = threading.Barrier(len(sources))
+    won: list[int] = []
+    failures: list[str] = []
+
+    def move(k: int) -> None:
+        barrier.wait()
+        try:
+            fs.rename(uri(sources[k]), uri(target))
+            won.append(k)
+        except StorageError as err:
+            failures.append(str(err))
+
+    threads = [threading.Thread(target=move, args=(k,)) for k in range(len(sources))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return won, failures
+
+
 @pytest.mark.parametrize("kind", ["files", "empty folders"])
 def test_renames_racing_onto_one_target_have_one_winner(fs: FileSystem, tmp_path: Path, kind: str,
                                                         request: pytest.FixtureRequest) -> None:
@@ -382,23 +404,7 @@ def test_renames_racing_onto_one_target_have_one_winner(fs: FileSystem, tmp_path
         for k, source in enumerate(sources):
             make(folder, {source.name: None if kind == "empty folders" else f"content {k}".encode()})
         target = folder / "target"
-        barrier = threading.Barrier(len(sources))
-        won: list[int] = []
-        failures: list[str] = []
-
-        def move(k: int) -> None:
-            barrier.wait()
-            try:
-                fs.rename(uri(sources[k]), uri(target))
-                won.append(k)
-            except StorageError as err:
-                failures.append(str(err))
-
-        threads = [threading.Thread(target=move, args=(k,)) for k in range(len(sources))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        won, failures = rename_at_once(fs, sources, target)
         assert len(won) == 1, f"round {round_}: {won} all renamed onto {target}"
         assert all("exists" in failure for failure in failures), failures
         assert sorted(p.name for p in folder.iterdir()) == sorted(
