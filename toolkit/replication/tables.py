@@ -25,6 +25,7 @@ from toolkit.replication.pullers import cluster_root
 from toolkit.replication.selection import Source
 from toolkit.storage.catalog import Catalog, catalog_for
 from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.publish import Guard, no_guard
 from toolkit.storage.tree import join
 
 if TYPE_CHECKING:
@@ -35,8 +36,10 @@ class TablePuller:
     """Partitions of a table feed, one metastore client per cluster (closed by `close`)."""
 
     def __init__(self, spark: SparkSession, feed: Feed, target: Cluster, sources: Sequence[Source],
-                 fs: FileSystem, settings: ReplicationSettings, staged: str | None = None) -> None:
+                 fs: FileSystem, settings: ReplicationSettings, staged: str | None = None,
+                 guard: Guard = no_guard) -> None:
         self.spark, self.feed, self.target, self.fs, self.staged = spark, feed, target, fs, staged
+        self.guard = guard  # the run's lease check, right before the import's rename and partition switch
         self._catalogs: dict[str, Catalog] = {}
         self._found: dict[tuple[str, datetime], str] = {}  # source partitions' locations seen by missing()
         self.target_catalog = self._catalog(target)
@@ -91,7 +94,7 @@ class TablePuller:
         # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
         imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database, theirs.table,
-                                    theirs.spec, checksums=self.staged is not None)
+                                    theirs.spec, checksums=self.staged is not None, guard=self.guard)
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
                              copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True)
 
