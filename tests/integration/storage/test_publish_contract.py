@@ -192,3 +192,35 @@ def test_a_swap_never_moves_staging_into_a_target_that_appeared(fs: FileSystem, 
         publication.swap(uri(tmp_path / ".10.staging"), uri(tmp_path / "10"), uri(tmp_path / ".10.replaced"))
 
     assert snapshot(tmp_path) == {**before, "10": None, "10/theirs": b"another writer's"}
+
+
+def test_a_partition_switch_is_undone_with_the_publication(spark: Any, tmp_path: Path) -> None:
+    """On the session's metastore: a switched partition points back to its old directory and an added one is
+    dropped (its files kept) when a later step of the publication fails."""
+    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.partition_versions import switch
+
+    catalog = catalog_for(spark, None)
+    spark.sql("CREATE DATABASE IF NOT EXISTS publish_test")
+    spark.sql("DROP TABLE IF EXISTS publish_test.versions")
+    spark.sql(f"CREATE EXTERNAL TABLE publish_test.versions (id INT) PARTITIONED BY (ds STRING) STORED AS PARQUET "
+              f"LOCATION '{uri(tmp_path / 'table')}'")
+    make(tmp_path, {"table/ds=1/part-0": b"old", "table/.toolkit-partitions/v2/ds=1/part-0": b"new",
+                    "table/ds=2/part-0": b"added"})
+    old, new = uri(tmp_path / "table/ds=1"), uri(tmp_path / "table/.toolkit-partitions/v2/ds=1")
+    catalog.add_partition("publish_test", "versions", {"ds": "1"}, old)
+    before = snapshot(tmp_path)
+
+    def fails() -> None:
+        raise StorageError("Cannot rename the next output: injected failure.")
+
+    with pytest.raises(StorageError, match="injected"), Publication(LocalFileSystem()) as publication:
+        switch(publication, catalog, "publish_test", "versions", {"ds": "1"}, old, new)
+        switch(publication, catalog, "publish_test", "versions", {"ds": "2"}, None, uri(tmp_path / "table/ds=2"))
+        assert catalog.partition_location("publish_test", "versions", {"ds": "1"}) == new
+        assert catalog.partition_location("publish_test", "versions", {"ds": "2"}) is not None
+        publication.step(fails, lambda: None)
+
+    assert catalog.partition_location("publish_test", "versions", {"ds": "1"}) == old
+    assert catalog.partition_location("publish_test", "versions", {"ds": "2"}) is None
+    assert snapshot(tmp_path) == before  # no file touched: the directories are the caller's to move back
