@@ -13,6 +13,14 @@ generation than its own when renewing has lost the lock (it was too slow to rene
 
 An empty generation file is a creator killed between create and write (or one writing right now): it counts
 as held until a lease's length after its modification time.
+
+A holder also counts itself lost without looking at the files: when its last successful renewal is older
+than its lease minus a share (SKEW_SHARE, a quarter) of it, another run may take the lock by now, so
+`ensure_held` refuses, and every publication (a rename into place, a flag, a partition switch) calls it right
+before it. Renewal errors (a storage outage) are therefore harmless only while they last less than three
+quarters of a lease. Expiries are wall-clock instants compared on different hosts: the leases tolerate clocks
+that differ by less than that quarter of a lease (15 s of the default 60 s lease) minus the time a
+publication step takes after its check; hosts kept by NTP are within milliseconds.
 """
 
 from __future__ import annotations
@@ -26,12 +34,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from toolkit.errors import ToolkitError
 from toolkit.ledger.records import CorruptRecordError, check_format, versioned, wall_clock_stamp
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 
 HELD, RELEASED = "HELD", "RELEASED"
 # How long (in leases) a superseded generation file is kept; see LeaseLock._forget_old.
 RETAIN_LEASES = 10
+# The share of a lease a holder gives up early (see the module's docstring): the clock skew it tolerates.
+SKEW_SHARE = 0.25
+
+
+class LockLostError(ToolkitError):
+    """Another run may own the lock now (exit 1): this run stops at once and publishes nothing."""
 
 
 @dataclass(frozen=True)
@@ -161,12 +176,29 @@ class LeaseLock:
         """No later generation exists: nobody took the lock over while we held it."""
         return self.generation is not None and all(g <= self.generation for g, _ in self.generations())
 
+    def ensure_held(self) -> None:
+        """Raise LockLostError unless we hold the lock: taken and not released, renewed recently enough that
+        no other host can find it expired (its lease minus SKEW_SHARE of it), and no later generation."""
+        path = self._path(self.generation) if self.generation is not None else f"{self.folder}/{self.name}"
+        if self.generation is None or self.lease is None:
+            raise LockLostError(f"The lock {path} is not held by this run: it publishes nothing.")
+        left = self.lease.expires - self.clock()
+        if left <= SKEW_SHARE * self.lease_seconds:
+            raise LockLostError(
+                f"The lock {path} of run {self.lease.run_id} was not renewed in time (its lease ends "
+                f"{self.lease.expires_text}; is the storage reachable?): another run may take it over, so this "
+                "run stops and publishes nothing.")
+        if not self.still_ours():
+            raise LockLostError(f"The lock {path} of run {self.lease.run_id} was taken over by another run: this "
+                                "run stops and publishes nothing; the other run owns the work.")
+
     def renew(self) -> bool:
         """Push the lease's expiry a lease's length ahead; False (and nothing written) when we lost the lock."""
         if self.generation is None or self.lease is None or not self.still_ours():
             return False
-        self.lease = replace(self.lease, expires=self.clock() + self.lease_seconds)
-        self.fs.write_atomically(self._path(self.generation), _encode(self.lease))
+        renewed = replace(self.lease, expires=self.clock() + self.lease_seconds)
+        self.fs.write_atomically(self._path(self.generation), _encode(renewed))
+        self.lease = renewed  # only once written: ensure_held trusts the expiry other runs can read
         return True
 
     def release(self) -> None:
@@ -184,7 +216,9 @@ def _encode(lease: Lease) -> bytes:
 
 class LeaseKeeper:
     """Renews locks in a background thread every third of their lease while a run works, so that only a killed
-    run's lease expires. `lost` is set when a renewal finds the lock taken over: the run must not publish."""
+    run's lease expires. `lost` is set when a renewal finds the lock taken over; a renewal that fails (the
+    storage is out) is tried again at the next interval, and `ensure_held` counts a lease not renewed in time
+    as lost: call it right before every publication."""
 
     def __init__(self, locks: Sequence[LeaseLock], interval: float) -> None:
         self.locks, self.interval = list(locks), interval
@@ -200,6 +234,15 @@ class LeaseKeeper:
         self._stop.set()
         self._thread.join()
 
+    def ensure_held(self) -> None:
+        """Raise LockLostError unless every lock is still ours (see LeaseLock.ensure_held): a publication's guard."""
+        for lock in self.locks:
+            lock.ensure_held()
+        if self.lost.is_set():  # a renewal found a later generation; ensure_held looked before it was taken
+            names = ", ".join(f"{lock.folder}/{lock.name}" for lock in self.locks)
+            raise LockLostError(f"A lock of this run ({names}) was taken over by another run: this run stops and "
+                                "publishes nothing.")
+
     def _renew_until_stopped(self) -> None:
         while not self._stop.wait(self.interval):
             for lock in self.locks:
@@ -207,4 +250,4 @@ class LeaseKeeper:
                     if not lock.renew():
                         self.lost.set()
                 except StorageError:
-                    pass  # the next renewal tries again; the lease is three intervals long
+                    pass  # the next renewal tries again; ensure_held refuses once the lease runs short

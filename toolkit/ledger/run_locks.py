@@ -13,16 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.errors import BlockedError, ToolkitError
-from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock
+from toolkit.errors import BlockedError
+from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
 
 # A lease file is created empty, then written: a caller that reads it in between waits this long for the name.
 NAMING_SECONDS, NAMING_POLL = 1.0, 0.05
 UNNAMED = "unknown"  # the run id LeaseLock.read gives a lease file that is still empty
-
-
-class LeaseLostError(ToolkitError):
-    """Another run took the lease over while this one worked (exit 1): this run publishes nothing more."""
 
 
 def describe_holder(lease: Lease | None) -> str:
@@ -53,10 +49,12 @@ class HeldLease:
     previous: Lease | None
 
     def check(self) -> None:
-        """The guard before each publication: raise when a renewal found the lease taken over."""
-        if self.keeper.lost.is_set():
-            raise LeaseLostError(f"The lease of the {self.what} was taken over by another run while this one "
-                                 "worked (it was not renewed in time): this run stops and publishes nothing more.")
+        """The guard before each publication: LockLostError (exit 1) when the lease was taken over or not
+        renewed in time (LeaseKeeper.ensure_held)."""
+        try:
+            self.keeper.ensure_held()
+        except LockLostError as lost:
+            raise LockLostError(f"The lease of the {self.what} is no longer this run's: {lost}") from None
 
 
 @contextmanager

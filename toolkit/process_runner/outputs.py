@@ -6,12 +6,14 @@ Staging folders are named `.<instance folder>.toolkit-<key>-<run id>-<attempt>`,
 process instance (whose lock the runner holds): before an attempt the runner clears what killed attempts of
 the same process instance left, and nothing of another process's. An earlier version being replaced is moved
 aside to `.<instance folder>.toolkit-<key>-replaced-...` for the moment of the swap; a run killed in that
-moment leaves it there, and the next attempt puts it back before anything else.
+moment leaves it there, and the next attempt applies the crash rule of storage/publish.py to it before
+anything else (put back when the output is missing, else deleted).
 """
 
 from __future__ import annotations
 
 import hashlib
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,7 +22,8 @@ from toolkit.entities.model import Feed
 from toolkit.errors import ToolkitError
 from toolkit.instances.feed_locations import FeedLocations, require_safe_template, under_root
 from toolkit.ledger.layout import instance_key
-from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri, parent_of
+from toolkit.storage.filesystem import FileSystem, normalize_uri, parent_of
+from toolkit.storage.publish import Publication, recover
 from toolkit.storage.tree import data_files
 
 _MARK = ".toolkit-"
@@ -77,20 +80,21 @@ def file_output(name: str, feed: Feed, where: FeedLocations, t: datetime, key: s
 
 
 def clear_leftovers(fs: FileSystem, output: FileOutput) -> int:
-    """Put back an earlier version a killed attempt had moved aside, then delete the staging folders killed
-    attempts of this process instance left; the caller holds the instance's lock, so no live attempt owns
-    them. Returns how many folders were deleted."""
+    """Apply the crash rule of storage/publish.py to earlier versions killed attempts had moved aside (the last
+    put back when the output is missing), then delete the staging folders killed attempts of this process
+    instance left; the caller holds the instance's lock, so no live attempt owns them. Returns how many
+    folders were deleted."""
     if not fs.exists(output.folder):
         return 0
     prefix = output._prefix
     mine = sorted((s for s in fs.list(output.folder) if s.name.startswith(prefix)), key=lambda s: s.modification_time)
-    replaced = [s for s in mine if s.name.startswith(prefix + "replaced-")]
-    if replaced and not fs.exists(output.path):
-        fs.rename(replaced[-1].path, output.path)  # the published version, back before anything else
-        mine.remove(replaced[-1])
+    replaced = [s.path for s in mine if s.name.startswith(prefix + "replaced-")]
+    deleted = recover(fs, output.path, replaced)
     for status in mine:
-        fs.delete(status.path, recursive=True)
-    return len(mine)
+        if status.path not in replaced:
+            fs.delete(status.path, recursive=True)
+            deleted += 1
+    return deleted
 
 
 def missing_staging(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> str | None:
@@ -103,8 +107,11 @@ def missing_staging(fs: FileSystem, output: FileOutput, run_id: str, attempt: in
             f"{staging}.")
 
 
-def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> dict[str, object]:
-    """Move the attempt's staging folder into place (replacing an earlier version), then write the flag."""
+def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int,
+            publication: Publication | None = None) -> dict[str, object]:
+    """Swap the attempt's staging folder into place (replacing an earlier version), then write the flag. Within
+    `publication` (the attempt's, with its lease guard; undone with the other outputs when one fails), or on
+    its own."""
     problem = missing_staging(fs, output, run_id, attempt)
     if problem:
         raise NothingWrittenError(problem)
@@ -112,20 +119,10 @@ def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> di
     if output.flag:  # the flag comes last, from us (with the checksum side file Hadoop's local FS wrote)
         for name in (output.flag, f".{output.flag}.crc"):
             fs.delete(f"{staging}/{name}", recursive=False)
-    replaced = output.replaced(run_id, attempt)
-    had_previous = fs.exists(output.path)
-    if had_previous:
-        fs.rename(output.path, replaced)
-    try:
-        fs.rename(staging, output.path)
-    except StorageError:
-        if had_previous and not fs.exists(output.path):
-            fs.rename(replaced, output.path)  # the earlier version stays published
-        raise
-    if output.flag:
-        fs.write_atomically(f"{output.path}/{output.flag}", b"")
-    if had_previous:
-        fs.delete(replaced, recursive=True)
+    with Publication(fs) if publication is None else nullcontext(publication) as steps:
+        had_previous = steps.swap(staging, output.path, output.replaced(run_id, attempt))
+        if output.flag:
+            steps.write(f"{output.path}/{output.flag}", b"")
     files = data_files(fs, output.path)
     return {**output.to_json(), "files": len(files), "bytes": sum(item.status.length for item in files),
             "replaced": had_previous}

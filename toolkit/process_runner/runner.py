@@ -5,8 +5,9 @@ suspended (4), before anything is touched; 3. the instance's lease lock and one 
 slots (5 while a live run holds them; a killed run's expired lock is taken over and its attempt recorded
 KILLED); an instance that SUCCEEDED is skipped (4) unless forced; 4. the inputs resolved and, while required
 ones are missing, waited for until the process timeout (3 when not waiting or `max_wait` is spent; TIMEDOUT
-past the timeout); 5. the workflow run with its context; 6. the outputs published atomically; 7. failed
-attempts retried by the process's policy; 8. every step recorded in the ledger.
+past the timeout); 5. the workflow run with its context; 6. the outputs published atomically, all or none,
+each step right after a check of the lease (storage/publish.py); 7. failed attempts retried by the process's
+policy; 8. every step recorded in the ledger.
 
 Timeouts, waits and retry pauses go through `clock` (tests and reruns pass their own); only the start and
 end instants written into records are read from the real clock.
@@ -28,7 +29,7 @@ from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.grids import process_grid, require_on_cluster
-from toolkit.ledger.locks import Lease, LeaseKeeper
+from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
@@ -47,6 +48,7 @@ from toolkit.process_runner.policy import (
 from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.publish import Publication
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -101,10 +103,6 @@ class InstanceResult:
                 "bytes_written": sum(int(o.get("bytes", 0)) for o in self.outputs),  # type: ignore[call-overload]
                 "wait_seconds": round(self.wait_seconds, 3), "workflow_seconds": round(self.workflow_seconds, 3),
                 "resolve_seconds": round(self.resolve_seconds, 3)}
-
-
-class LockLostError(ToolkitError):
-    """Another run took the instance's lock over while this one worked (exit 1): this run stops at once."""
 
 
 class ProcessRunner:
@@ -262,7 +260,7 @@ class ProcessRunner:
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
                  result: InstanceResult) -> str | None:
         """One try: run, publish, record. None on success, else the error (nothing published)."""
-        self._require_lock(t, keeper)
+        keeper.ensure_held()
         started = _real_now()
         self._write_attempt(t, attempt, "RUNNING", started, None, plan)
         self._write_instance(t, "RUNNING", attempt, started=started)
@@ -279,15 +277,17 @@ class ProcessRunner:
             ctx = self.context(t, attempt, plan, outputs)
             engine_for(self.process.workflow.engine.value)(self.spark, ctx, self.workflow.text, self.workflow.name)
             result.workflow_seconds += time.perf_counter() - began
-            self._require_lock(t, keeper)
+            keeper.ensure_held()
             problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in plan.file_outputs),
                                     *(tables.missing_partition(self.catalog(), self.fs, o) for o in plan.table_outputs))
                         if p]
             if problems:  # every output is checked before any is published
                 raise NothingWrittenError(problems[0])
-            published = [publish(self.fs, output, self.run_id, attempt) for output in plan.file_outputs]
-            published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}")
-                          for target in plan.table_outputs]
+            with Publication(self.fs, guard=keeper.ensure_held) as publication:  # all or none
+                published = [publish(self.fs, output, self.run_id, attempt, publication)
+                             for output in plan.file_outputs]
+                published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}",
+                                             publication) for target in plan.table_outputs]
         except LockLostError:
             raise
         except (WorkflowError, NothingWrittenError, StorageError) as err:
@@ -312,12 +312,6 @@ class ProcessRunner:
                 producer=f"process:{self.process.name}", location=str(output["path"]),
                 published=_stamp(ended)))
         return None
-
-    def _require_lock(self, t: datetime, keeper: LeaseKeeper) -> None:
-        if keeper.lost.is_set():
-            raise LockLostError(f"The lock of instance {format_timestamp(t)} of {self.owner} was taken over by "
-                                "another run while this one worked (its lease was not renewed in time): this run "
-                                "stops and writes nothing more; the other run owns the instance.")
 
     def _discard(self, plan: InstancePlan, attempt: int) -> None:
         """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""

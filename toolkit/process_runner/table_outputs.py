@@ -14,6 +14,7 @@ The feed's table must exist: the runner publishes partitions, it does not design
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,10 +29,11 @@ from toolkit.storage.filesystem import FileSystem, normalize_uri
 from toolkit.storage.partition_versions import (
     canonical_directory,
     next_directory,
-    register,
     remove_unreferenced,
+    switch,
     versioned_directory,
 )
+from toolkit.storage.publish import Publication
 from toolkit.storage.tree import data_files, join
 
 STAGING_FOLDER = ".toolkit-staging-"
@@ -113,9 +115,12 @@ def missing_partition(catalog: Catalog, fs: FileSystem, target: TableOutputTarge
     return None if staged is not None else _nothing_written(target, values)
 
 
-def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version: str) -> dict[str, object]:
+def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version: str,
+            publication: Publication | None = None) -> dict[str, object]:
     """The staging partition's files become the feed table's partition; the staging table goes. `version`
-    names the partition's version folder when it replaces one: unique per attempt and output."""
+    names the partition's version folder when it replaces one: unique per attempt and output. Within
+    `publication` (the attempt's: undone with the other outputs when one fails; the replaced version and the
+    staging table go at its commit), or on its own."""
     with catalog.pinned_tables():  # the feed's table is read once for the whole publication
         values, staged = _staged(catalog, fs, target)
         if staged is None:
@@ -127,14 +132,21 @@ def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version
         final = next_directory(current, canonical, versioned_directory(location, version, name))
         if fs.exists(final):
             fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted attempt
-        fs.rename(staged, final)
-        register(catalog, target.database, target.table, values, current, final)
-        if current is not None and normalize_uri(current) != final:
-            remove_unreferenced(fs, normalize_uri(current), location)
-        _discard_at(catalog, fs, target, location)
+        with Publication(fs) if publication is None else nullcontext(publication) as steps:
+            steps.move(staged, final)
+            switch(steps, catalog, target.database, target.table, values, current, final)
+            steps.after(lambda: _replaced(catalog, fs, target, location, current, final))
     files = data_files(fs, final)
     return {**target.to_json(), "path": final, "files": len(files),
             "bytes": sum(item.status.length for item in files), "replaced": current is not None}
+
+
+def _replaced(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, location: str, current: str | None,
+              final: str) -> None:
+    """Once published: the replaced version's directory and the staging table go."""
+    if current is not None and normalize_uri(current) != final:
+        remove_unreferenced(fs, normalize_uri(current), location)
+    _discard_at(catalog, fs, target, location)
 
 
 def discard(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> None:

@@ -10,8 +10,11 @@ Invariants, for a run killed at any moment:
   the checksums are compared instead of the mtimes), so a rerun after a kill copies only what is missing or
   changed, and a run with nothing changed copies nothing and publishes nothing.
 - Replacing a published folder whose source changed: the new folder is built in staging (unchanged files
-  copied from the published folder, on the target file system), then the old one is renamed aside
-  (`.<name>.replaced`), the staging folder into place, and the old one deleted.
+  copied from the published folder, on the target file system), then swapped into place by
+  storage/publish.py (the old one renamed aside to `.<name>.replaced`, the staging folder into place, the old
+  one deleted), each rename right after the caller's `guard` (its lease check). A run killed inside the swap
+  leaves the old folder aside; the next run applies the crash rule there (put back when the target is
+  missing, else deleted) before anything else, then publishes its staging folder again.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolkit.storage.filesystem import CopyResult, CopyTask, FileSystem, StorageError, normalize_uri, parent_of
+from toolkit.storage.publish import Guard, Publication, no_guard, recover
 from toolkit.storage.tree import TreeFile, files_below, join
 
 STAGING_SUFFIX = ".replicating"
@@ -99,12 +103,12 @@ def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFil
     return {item.relative_path: item for item in listed if item.relative_path != flag}
 
 
-def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutcome:
+def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard = no_guard) -> FolderOutcome:
     """Make `folder.target` hold exactly the source's files, atomically; the flag is the caller's to write
-    (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then."""
+    (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then.
+    `guard` is called right before each rename of the swap (LockLostError: nothing is published)."""
+    recover(fs, folder.target, [folder.replaced])  # what a run killed inside its swap left
     target_exists = fs.exists(folder.target)
-    if target_exists and fs.exists(folder.replaced):
-        fs.delete(folder.replaced)  # a run killed after its swap: the old folder is garbage
     if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
         unchanged_files = fs.same_files(folder.source, folder.target, [folder.flag] if folder.flag else [],
                                         ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
@@ -137,23 +141,18 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutc
                            f"{folder.staging}; the first: {failed[0].task.source}: {failed[0].error}. Nothing was "
                            "published; a rerun copies only what is missing.")
     pulled = [result for result in results if not result.task.source.startswith(normalize_uri(folder.target) + "/")]
-    _publish(fs, folder, target_exists)
+    if not target_exists:
+        fs.mkdirs(parent_of(normalize_uri(folder.target)))
+    with Publication(fs, guard) as publication:
+        publication.swap(folder.staging, folder.target, folder.replaced)
     return FolderOutcome(files_copied=len(pulled), files_skipped=len(source) - len(pulled),
                          bytes_copied=sum(result.bytes for result in pulled), copy_seconds=copy_seconds,
                          published=True)
 
 
-def _publish(fs: FileSystem, folder: Folder, target_exists: bool) -> None:
-    if target_exists:
-        fs.rename(folder.target, folder.replaced)
-    else:
-        fs.mkdirs(parent_of(normalize_uri(folder.target)))
-    fs.rename(folder.staging, folder.target)
-    if target_exists or fs.exists(folder.replaced):  # the latter: left by a run killed between the renames
-        fs.delete(folder.replaced)
-
-
-def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str) -> None:
-    """The target's availability flag, with the source flag's content when there is one; written last."""
+def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str, guard: Guard = no_guard) -> None:
+    """The target's availability flag, with the source flag's content when there is one; written last, right
+    after the caller's `guard`."""
     data = fs.read(source_flag) if source_flag and fs.exists(source_flag) else b""
-    fs.write_atomically(target_flag, data)
+    with Publication(fs, guard) as publication:
+        publication.write(target_flag, data)

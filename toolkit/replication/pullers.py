@@ -17,6 +17,7 @@ from toolkit.instances.feed_locations import require_safe_template, under_root
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
 from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.publish import Guard, no_guard
 from toolkit.storage.tree import join
 
 
@@ -27,11 +28,14 @@ class Puller(Protocol):
     def missing(self, source: Source, instance: datetime) -> str | None:
         """None when the source's instance is available, else what is missing (a clause of a sentence)."""
 
-    def pull(self, source: Source, instance: datetime) -> FolderOutcome:
-        """Replicate the source's instance into its place on the target, atomically."""
+    def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
+        """Replicate the source's instance into its place on the target, atomically; `guard` (the instance's
+        lease check) is called right before each publishing step."""
 
-    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
-        """After every pulled source succeeded: mark the instance available on the target; True when written."""
+    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
+               guard: Guard = no_guard) -> bool:
+        """After every pulled source succeeded: mark the instance available on the target (right after
+        `guard`); True when written."""
 
 
 TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings], Puller]
@@ -85,14 +89,15 @@ class FilePuller:
             return None
         return f"{join(source_path, flag) if flag else source_path} does not exist"
 
-    def pull(self, source: Source, instance: datetime) -> FolderOutcome:
+    def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
         source_path, target_path = self.places(source, instance)
         return replicate_folder(
             self.fs, lambda tasks: self.fs.copy_files(tasks, self.settings.copy_threads,
                                                       self.settings.preserve_permission),
-            Folder(source_path, target_path, self.feed.availability_flag))
+            Folder(source_path, target_path, self.feed.availability_flag), guard)
 
-    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
+    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
+               guard: Guard = no_guard) -> bool:
         flag = self.feed.availability_flag
         target_instance = self.target_instance(instance)
         if not flag or any(not self.fs.exists(join(target_instance, source.partition))
@@ -102,5 +107,5 @@ class FilePuller:
         if self.fs.exists(target_flag) and not changed:
             return False  # up to date, flag and all
         source_flag = join(self.places(every_source[0], instance)[0], flag)
-        write_flag(self.fs, source_flag, target_flag)
+        write_flag(self.fs, source_flag, target_flag, guard)
         return True

@@ -198,15 +198,14 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
                                   f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
                                   f"{call.settings.timeout} after it): {missing}; timed out")
             continue
-        lease.check()  # the pull publishes the folder: not once another run owns the instance
-        outcome.folder = puller.pull(source, instance)
+        outcome.folder = puller.pull(source, instance, lease.check)  # checked before each publishing step
     result = InstanceOutcome(instance, outcomes,
                              took_over=describe_holder(lease.previous) if lease.previous is not None else None)
     if all(o.status == "SKIPPED" for o in outcomes):
         return result
     if all(outcome.status == "SUCCEEDED" for outcome in outcomes):
-        lease.check()
-        result.flag_written = puller.finish(instance, call.every_source, any(o.folder.published for o in outcomes))
+        result.flag_written = puller.finish(instance, call.every_source, any(o.folder.published for o in outcomes),
+                                            lease.check)
     result.record = record_path(call.target, "replication", feed.name, instance)
     lease.check()
     write_record(call.fs, result.record, _record(call, result))

@@ -28,6 +28,7 @@ from toolkit.replication.pullers import cluster_root
 from toolkit.replication.selection import Source
 from toolkit.storage.catalog import Catalog, catalog_for
 from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.publish import Guard, all_guards, no_guard
 from toolkit.storage.tree import join
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class TablePuller:
             return None
         return f"the partition {mine.name} of {mine.qualified_table} does not exist in {catalog.description}"
 
-    def pull(self, source: Source, instance: datetime) -> FolderOutcome:
+    def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
         mine, theirs = self._partitions(source, instance)
         if self.staged is None:
             here = self._found.pop((source.cluster.name, instance), None) or self.source_catalogs[
@@ -96,9 +97,10 @@ class TablePuller:
         # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
         with import_lease(self.fs, self.target, theirs.database, theirs.table, theirs.spec, self.run_id,
-                          self.lease_seconds):
+                          self.lease_seconds) as lease:
             imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database,
-                                        theirs.table, theirs.spec, checksums=self.staged is not None)
+                                        theirs.table, theirs.spec, checksums=self.staged is not None,
+                                        guard=all_guards(guard, lease.check))
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
                              copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True)
 
@@ -108,5 +110,6 @@ class TablePuller:
         name = f"{instance:%Y%m%dT%H%MZ}-{source.cluster.name}"
         return join(cluster_root(self.target), f"{staging.strip('/')}/replication/{self.feed.name}/{name}")
 
-    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool) -> bool:
+    def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
+               guard: Guard = no_guard) -> bool:
         return False  # a partition is its own availability: added to the metastore only when complete

@@ -19,8 +19,8 @@ from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
-from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.entities.model import Cluster, Feed, RetentionAction
+from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import require_safe_template

@@ -21,9 +21,14 @@ see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same 
   default, delete then rename. Object stores (s3a) have no atomic rename at all: copy then delete.
   A target that is a directory is refused; no temporary file is left behind on failure.
 - `create_exclusive` elsewhere is `FileSystem.create(path, false)`, atomic in HDFS's NameNode.
-- `rename` and `copy` refuse an existing target up front (Hadoop would move or copy *into* an existing
-  directory, and `RawLocalFileSystem.rename` falls back to a copy when `rename(2)` fails); both create the
-  target's parent. `copy` never moves bytes through Python (`FileUtil.copy` across file systems).
+- `rename` refuses an existing target in the same call that renames, so two racing renames onto one target
+  have one winner (`FileSystem.rename` onto an existing directory moves the source *into* it on HDFS, and a
+  check before it races): elsewhere `FileContext.rename(.., Options.Rename.NONE)`, on HDFS one `rename2` in
+  the NameNode; on `file://` the driver's own disk is renamed through `local.rename_no_replace`
+  (`renameat2(RENAME_NOREPLACE)`; neither java.nio nor Hadoop's local file systems have a rename that refuses
+  an existing target in one step, and `RawLocalFileSystem.rename` falls back to a copy when `rename(2)`
+  fails). `copy` refuses an existing target up front. Both create the target's parent. `copy` never moves
+  bytes through Python (`FileUtil.copy` across file systems).
 - `delete` answers False only when the path is really gone (Hadoop's local delete also answers False when it
   could not delete a tree): a path still there afterwards is a StorageError.
 - `checksum` is `getFileChecksum` as `algorithm:hexbytes` (the bytes of its Writable form, as Hadoop's
@@ -47,6 +52,7 @@ it; what remains is Hadoop's own work: `RawLocalFileSystem.listStatus` makes abo
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import threading
@@ -63,7 +69,7 @@ from toolkit.storage.filesystem import (
     normalize_uri,
     parent_of,
 )
-from toolkit.storage.local import to_local_path
+from toolkit.storage.local import rename_no_replace, to_local_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -139,6 +145,8 @@ class HadoopFileSystem(FileSystem):
         rename_options = getattr(hadoop.fs, "Options$Rename")
         self._overwrite = gateway.new_array(rename_options, 1)
         self._overwrite[0] = rename_options.OVERWRITE
+        self._no_replace = gateway.new_array(rename_options, 1)
+        self._no_replace[0] = rename_options.NONE
         self._jnu_encoding = str(jvm.java.lang.System.getProperty("sun.jnu.encoding") or "")
         self._systems: dict[tuple[str, str], Any] = {}
         self._contexts: dict[tuple[str, str], Any] = {}
@@ -216,6 +224,9 @@ class HadoopFileSystem(FileSystem):
             message = str(err._desc)
         if operation == "create the directory" and name.endswith("FileAlreadyExistsException"):
             reason = "a file is in the way"
+        elif operation == "rename" and (name.endswith("FileAlreadyExistsException")
+                                        or "must both be directories" in message):
+            reason = "the target exists"  # the latter: FileContext's check of a target of the other kind
         elif "Is a directory" in message:
             reason = "it is a directory"
         elif "Not a directory" in message:
@@ -503,15 +514,24 @@ class HadoopFileSystem(FileSystem):
         return True
 
     def rename(self, source: str, target: str) -> None:
-        fs = self._fs(source)
+        spelled_source, spelled_target = normalize_uri(source), normalize_uri(target)
+        if self._nio(source) and self._nio(target):
+            self._local(source), self._local(target)  # the same checks as every other operation
+            try:
+                os.makedirs(os.path.dirname(to_local_path(target)), exist_ok=True)
+                rename_no_replace(to_local_path(source), to_local_path(target))
+            except FileExistsError:
+                raise StorageError(f"Cannot rename {spelled_source} to {spelled_target}: the target exists.") \
+                    from None
+            except OSError as err:
+                raise StorageError(f"Cannot rename {spelled_source} to {spelled_target}: {err.strerror}.") from None
+            return
+        self._fs(source)
         self._fs(target)
         old, new = self._path(source), self._path(target)
-        if self._call("rename", source, lambda: fs.exists(new), target):
-            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
-        self.mkdirs(parent_of(normalize_uri(target)))
-        if not self._call("rename", source, lambda: fs.rename(old, new), target):
-            reason = "the file system refused it" if fs.exists(old) else "no such file or directory"
-            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {reason}.")
+        self.mkdirs(parent_of(spelled_target))
+        context = self._context(source)
+        self._call("rename", source, lambda: context.rename(old, new, self._no_replace), target)
 
     def delete(self, path: str, recursive: bool = True) -> bool:
         fs = self._fs(path)

@@ -3,6 +3,8 @@ exists. It behaves as Hadoop's local file system does (the contract tests run bo
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import errno
 import fnmatch
 import os
@@ -158,15 +160,13 @@ class LocalFileSystem(FileSystem):
 
     def rename(self, source: str, target: str) -> None:
         local_source, local_target = to_local_path(source), to_local_path(target)
-        if os.path.lexists(local_target):
-            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
         try:
             os.makedirs(os.path.dirname(local_target), exist_ok=True)
-            os.rename(local_source, local_target)
+            rename_no_replace(local_source, local_target)
         except OSError as err:
-            raise StorageError(
-                f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {err.strerror}."
-            ) from None
+            reason = "the target exists" if isinstance(err, FileExistsError) else err.strerror
+            raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {reason}.") \
+                from None
 
     def delete(self, path: str, recursive: bool = True) -> bool:
         local = to_local_path(path)
@@ -211,6 +211,40 @@ class LocalFileSystem(FileSystem):
         if not os.path.isfile(to_local_path(path)):
             raise StorageError(f"Cannot checksum {normalize_uri(path)}: it is not a file.")
         return None
+
+
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_RENAMEAT2 = getattr(_LIBC, "renameat2", None)  # glibc 2.28 and later
+
+
+def rename_no_replace(source: str, target: str) -> None:
+    """Rename `source` to `target`, FileExistsError when `target` exists, in one step that cannot race.
+
+    `os.rename` replaces a file, and a directory onto an empty one (rename(2) does), so checking first and
+    renaming then lets a concurrent writer's target be replaced. Linux's `renameat2(.., RENAME_NOREPLACE)`
+    refuses an existing target in the kernel. Where it is missing (another libc, a file system without the
+    flag: ENOSYS, EINVAL), the target is claimed first by a call that fails when it exists: `link(2)` for a
+    file (then the source name is removed), `mkdir(2)` for a directory (then rename(2) replaces that empty
+    directory of ours; a racer that filled it meanwhile makes it fail with ENOTEMPTY, never replaces)."""
+    if _RENAMEAT2 is not None:
+        if _RENAMEAT2(_AT_FDCWD, os.fsencode(source), _AT_FDCWD, os.fsencode(target), _RENAME_NOREPLACE) == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.ENOSYS, errno.EINVAL):
+            raise OSError(code, os.strerror(code), source, None, target)
+    if os.path.isdir(source) and not os.path.islink(source):
+        os.mkdir(target)
+        try:
+            os.rename(source, target)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.rmdir(target)  # ours, still empty: nothing of anyone's is lost
+            raise
+    else:
+        os.link(source, target, follow_symlinks=False)
+        os.unlink(source)
 
 
 def _copy_one(task: CopyTask, preserve_permission: bool) -> CopyResult:

@@ -1,7 +1,8 @@
 """Publishing a new version of a Hive partition without readers ever seeing a partial one.
 
 The files of the new version are put in a directory no partition points to yet, then the partition is added
-(or its location switched, one metastore call), then the replaced directory is deleted. The directory is the
+(or its location switched, one metastore call: a step of a storage/publish.py Publication, checked by its
+guard and undone with it), then the replaced directory is deleted. The directory is the
 table's location plus the partition's name (`ds=2026-11-21/region=eu`); replacing a partition that lives
 there puts the new files under `<table location>/.toolkit-partitions/<version>/<partition name>`, and the next
 replacement goes back to the plain place. Hidden folders are skipped by Hive's and Spark's readers and by
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, normalize_uri
+from toolkit.storage.publish import Publication
 from toolkit.storage.tree import join
 
 VERSIONS_DIR = ".toolkit-partitions"
@@ -38,13 +40,21 @@ def next_directory(current: str | None, canonical: str, versioned: str) -> str:
     return versioned if current is not None and normalize_uri(current) == canonical else canonical
 
 
-def register(catalog: Catalog, database: str, table: str, values: Mapping[str, str], current: str | None,
-             final: str) -> None:
-    """Add the partition at `final`, or point the existing one there (one metastore call either way)."""
+def switch(publication: Publication, catalog: Catalog, database: str, table: str, values: Mapping[str, str],
+           current: str | None, final: str) -> None:
+    """As a step of `publication` (after its guard): add the partition at `final`, or point the existing one
+    there, one metastore call either way; undone by dropping the new partition (its files kept: the
+    publication moves them back) or pointing it back to `current`."""
     if current is None:
-        catalog.add_partition(database, table, values, final)
+        publication.step(lambda: catalog.add_partition(database, table, values, final),
+                         lambda: _drop_entry(catalog, database, table, values))
     elif normalize_uri(current) != final:
-        catalog.alter_partition_location(database, table, values, final)
+        publication.step(lambda: catalog.alter_partition_location(database, table, values, final),
+                         lambda: catalog.alter_partition_location(database, table, values, current))
+
+
+def _drop_entry(catalog: Catalog, database: str, table: str, values: Mapping[str, str]) -> None:
+    catalog.drop_partition(database, table, values, delete_data=False)
 
 
 def remove_unreferenced(fs: FileSystem, stale: str, table_location: str) -> None:

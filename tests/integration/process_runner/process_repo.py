@@ -65,12 +65,12 @@ class TestClock:
 
 
 def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | None = None,  # type: ignore[no-untyped-def]
-               run_id: str = "run1", lease: float = 60.0, cluster: str = "primary") -> ProcessRunner:
+               run_id: str = "run1", lease: float = 60.0, cluster: str = "primary", fs=None) -> ProcessRunner:
     from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     config = ConfigRepo.load(repo)
-    fs = HadoopFileSystem(spark)
+    fs = fs or HadoopFileSystem(spark)
     ledger = Ledger.of(fs, config.cluster(cluster), lease_seconds=lease)
     return ProcessRunner(config, process, cluster, fs, ledger, spark=spark,
                          catalog=lambda: catalog_for(spark, None), clock=clock, run_id=run_id,

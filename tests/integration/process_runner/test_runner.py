@@ -128,6 +128,48 @@ def test_daily_rollup_publishes_a_file_and_a_table_partition(spark, tmp_path: Pa
     assert not (root / "warehouse/web.db/clicks_daily/ds=2026-11-20").exists()
 
 
+def _hourly_summaries(root: Path, day, clicks: int) -> None:  # type: ignore[no-untyped-def]
+    for h in range(24):
+        folder = root / "data/clicks-hourly-summary" / f"{day + timedelta(hours=h):%Y/%m/%d/%H}"
+        folder.mkdir(parents=True, exist_ok=True)
+        row = {"page": "/", "clicks": clicks, "users": 1, "clicks_3h": clicks}
+        (folder / "part-0.json").write_text(json.dumps(row) + "\n")
+        (folder / "_SUCCESS").write_text("")
+
+
+def test_a_storage_error_between_two_outputs_publishes_neither(spark, tmp_path: Path) -> None:
+    """The rollup's file output is swapped into place, then moving its table output's files fails (a wrapper
+    around the real Hadoop file system fails that rename): the file output is rolled back to the version of
+    the run before, so both outputs still say the same."""
+    from toolkit.storage.filesystem import StorageError
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    class FailingTableRename(HadoopFileSystem):
+        def rename(self, source: str, target: str) -> None:
+            if "/.toolkit-staging-" in source:  # the staging table's partition, on its way to the feed's table
+                raise StorageError(f"Cannot rename {source} to {target}: injected failure.")
+            super().rename(source, target)
+
+    repo, root = make_repo(tmp_path)
+    _clicks_daily_table(spark, root)
+    day, t = utc(2026, 11, 20), utc(2026, 11, 21)
+    _hourly_summaries(root, day, clicks=1)
+    assert new_runner(spark, repo, "daily-clicks-rollup", TestClock(t)).run(t).status == "SUCCEEDED"
+    daily = root / "data/clicks-daily/2026/11/20"
+    first = {p.name: p.read_bytes() for p in daily.iterdir()}
+    _hourly_summaries(root, day, clicks=5)  # a late correction: the rerun's outputs differ
+
+    rerun = new_runner(spark, repo, "daily-clicks-rollup", TestClock(t), RunOptions(force=True), run_id="run2",
+                       fs=FailingTableRename(spark)).run(t)
+
+    assert rerun.status == "FAILED" and "injected failure" in (rerun.reason or "")
+    assert {p.name: p.read_bytes() for p in daily.iterdir()} == first  # the first run's version, flag and all
+    assert sorted(p.name for p in daily.parent.iterdir()) == ["20"]  # nothing moved aside or staged is left
+    assert [tuple(r) for r in spark.read.json(str(daily)).select("page", "clicks").collect()] == [("/", 24)]
+    assert [tuple(r) for r in spark.sql("SELECT page, clicks FROM web.clicks_daily WHERE ds = '2026-11-20'")
+            .collect()] == [("/", 24)]
+
+
 def _failing_process(repo: Path, name: str, body: str, retry: str = "") -> str:
     (repo / "workflows" / f"{name}.py").write_text(body)
     replacements = {"path: workflows/hourly_clicks_summary.py": f"path: workflows/{name}.py"}

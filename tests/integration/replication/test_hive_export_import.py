@@ -31,6 +31,7 @@ from tests.integration.metastore import RawMetastore
 from tests.integration.spark_submit import spark_submit
 from toolkit.el.templates import CatalogTemplate
 from toolkit.errors import BlockedError, SkippedError, WaitingError
+from toolkit.ledger.locks import LockLostError
 from toolkit.replication.hive import export_partition, import_partition
 from toolkit.storage.catalog import Catalog, catalog_for
 from toolkit.storage.filesystem import StorageError
@@ -320,6 +321,40 @@ def test_import_into_an_existing_table_then_replace_the_partition(clusters: Clus
     assert local(target.partition_location(copy, list(spec.values()))) == table_dir / name
     assert contents(table_dir / name) == contents(clusters.data["v1"])
     assert contents(local(target.partition_location(copy, neighbour))) == contents(clusters.data["other"])
+
+
+def test_a_lease_lost_before_the_partition_switch_publishes_nothing(clusters: Clusters) -> None:
+    """The guard (the caller's lease check) passes before the rename into place and refuses before the
+    metastore switch: the rename is undone, the partition stays as it was, the export stays whole for the
+    rerun, which imports it."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    spark = clusters.spark
+    fs = HadoopFileSystem(spark)
+    source, target = clusters.source, clusters.target
+    keys, _, name, _ = SHAPES["daily"]
+    table, spec = make_source(clusters, "daily", external=True)
+    copy = f"{table}_guarded"
+    target.create_table(copy, keys, external=True)
+    directory = export_dir(clusters, table)
+    export_partition(spark, source.catalog, fs, source.database, table, spec, directory)
+    exported = contents(local(directory) / "data")
+    checks: list[int] = []
+
+    def guard() -> None:
+        checks.append(len(checks))
+        if len(checks) == 2:
+            raise LockLostError("The lock x was not renewed in time: this run publishes nothing.")
+
+    with pytest.raises(LockLostError):
+        import_partition(spark, target.catalog, fs, directory, target.database, copy, spec, guard=guard)
+
+    assert checks == [0, 1]  # before the rename, before the switch
+    assert target.raw.partition_names(target.database, copy) == []
+    assert contents(local(directory) / "data") == exported
+    assert not (local(target.table_location(copy)) / name).exists()
+    imported = import_partition(spark, target.catalog, fs, directory, target.database, copy, spec)
+    rows_of(spark, imported.location, "v1")
 
 
 def test_a_rerun_after_an_interrupted_import_completes_it(clusters: Clusters) -> None:

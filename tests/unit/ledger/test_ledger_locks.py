@@ -13,10 +13,21 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock
-from toolkit.ledger.locks import HELD, RELEASED, Acquired, Lease, LeaseKeeper, LeaseLock, holder_name
+from toolkit.ledger.locks import (
+    HELD,
+    RELEASED,
+    SKEW_SHARE,
+    Acquired,
+    Lease,
+    LeaseKeeper,
+    LeaseLock,
+    LockLostError,
+    holder_name,
+)
 from toolkit.ledger.records import CorruptRecordError, wall_clock_stamp
-from toolkit.storage.filesystem import FileStatus
+from toolkit.storage.filesystem import FileStatus, StorageError
 from toolkit.storage.local import LocalFileSystem, to_uri
+from toolkit.storage.publish import Publication
 
 LEASE = 60.0
 
@@ -387,3 +398,75 @@ def test_generations_ten_leases_old_are_deleted_by_the_next_winner(folder: Path,
     clock.advance(LEASE * 2)
     assert make_lock(folder, clock).try_acquire("run-c").taken
     assert generation_files(folder) == ["lock.1", "lock.2"]  # lock.0 was old; lock.1 is recent
+
+
+class OutageFileSystem(LocalFileSystem):
+    """The real local file system whose writes fail while `down` is set: a storage outage seen by one holder."""
+
+    def __init__(self) -> None:
+        self.down = False
+
+    def write_atomically(self, path: str, data: bytes) -> None:
+        if self.down:
+            raise StorageError(f"Cannot write {path}: injected outage.")
+        super().write_atomically(path, data)
+
+
+def test_a_holder_not_renewed_within_its_lease_counts_itself_lost(folder: Path, clock: SetClock) -> None:
+    fs = OutageFileSystem()
+    lock = make_lock(folder, clock, fs=fs)
+    lock.try_acquire("run-a")
+    lock.ensure_held()  # freshly taken: held
+    fs.down = True
+    clock.advance(LEASE / 2)
+    with pytest.raises(StorageError):
+        lock.renew()  # the outage: the expiry in the file stays where it was
+    lock.ensure_held()  # half a lease without renewal: still within the lease, minus the skew it tolerates
+    clock.advance(LEASE / 2 - SKEW_SHARE * LEASE + 1)
+
+    with pytest.raises(LockLostError) as raised:
+        lock.ensure_held()  # nobody took it yet, but it may be taken by now: counted lost
+
+    assert raised.value.exit_code == 1
+    assert to_uri(str(folder / "lock.0")) in str(raised.value) and "run-a" in str(raised.value)
+    assert "\n" not in str(raised.value)
+    assert generation_files(folder) == ["lock.0"]
+
+
+def test_storage_outage_longer_than_the_lease_a_second_run_takes_the_lock_the_first_publishes_nothing(
+        folder: Path, clock: SetClock, tmp_path: Path) -> None:
+    fs = OutageFileSystem()
+    first = make_lock(folder, clock, fs=fs)
+    assert first.try_acquire("run-a").taken
+    target, staging = tmp_path / "data/2026/11/21/10", tmp_path / "data/2026/11/21/.10.staging"
+    (target).mkdir(parents=True)
+    (target / "part-0").write_text("published before")
+    staging.mkdir()
+    (staging / "part-0").write_text("run-a's result")
+
+    with LeaseKeeper([first], interval=0.01) as keeper:
+        fs.down = True  # every renewal of run-a fails from now on
+        time.sleep(0.05)
+        clock.advance(LEASE + 1)  # the outage lasts longer than the lease
+        second = make_lock(folder, clock)  # another run, on storage that works
+        assert second.try_acquire("run-b").taken
+        fs.down = False  # the outage ends; run-a goes on to publish before its keeper looks again
+        with pytest.raises(LockLostError), Publication(fs, guard=keeper.ensure_held) as publication:
+            publication.swap(to_uri(str(staging)), to_uri(str(target)), to_uri(str(tmp_path / "data/aside")))
+
+    assert (target / "part-0").read_text() == "published before"
+    assert (staging / "part-0").read_text() == "run-a's result"
+    assert not (tmp_path / "data/aside").exists()
+    assert content(folder, 1)["run_id"] == "run-b" and second.still_ours()
+
+
+def test_keeper_ensure_held_raises_once_a_renewal_found_the_lock_taken(folder: Path) -> None:
+    lock = make_lock(folder, lease=30.0)
+    lock.try_acquire("run-a")
+
+    with LeaseKeeper([lock], interval=0.05) as keeper:
+        keeper.ensure_held()
+        assert make_lock(folder, SetClock(time.time() + 3600)).try_acquire("run-b").taken
+        assert keeper.lost.wait(5) is True
+        with pytest.raises(LockLostError):
+            keeper.ensure_held()

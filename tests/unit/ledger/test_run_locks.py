@@ -14,8 +14,8 @@ import pytest
 
 from tests.unit.ledger.ledger_support import SetClock
 from toolkit.errors import BlockedError
-from toolkit.ledger.locks import HELD, RELEASED, LeaseLock, holder_name
-from toolkit.ledger.run_locks import LeaseLostError, describe_holder, holding
+from toolkit.ledger.locks import HELD, RELEASED, LeaseLock, LockLostError, holder_name
+from toolkit.ledger.run_locks import describe_holder, holding
 from toolkit.storage.local import LocalFileSystem, to_uri
 
 WHAT = "retention of feed 'clicks' on cluster 'primary'"
@@ -68,7 +68,8 @@ def test_a_killed_runs_expired_lease_is_taken_over(tmp_path: Path) -> None:
 
 
 def test_a_lease_taken_over_meanwhile_stops_the_run_and_is_left_to_its_new_holder(tmp_path: Path) -> None:
-    lost = pytest.raises(LeaseLostError, match=rf"The lease of the {re.escape(WHAT)} was taken over by another run")
+    lost = pytest.raises(LockLostError,
+                         match=rf"The lease of the {re.escape(WHAT)} is no longer this run's")
     with lost, holding(make_lock(tmp_path, 0.3), "slow-run", WHAT) as held:
         later = SetClock(time.time() + 3600)  # a run whose clock is past our expiry takes it over
         assert make_lock(tmp_path, 0.3, later).try_acquire("new-run").taken

@@ -13,6 +13,8 @@ Order, so that a run killed at any moment leaves the metastore pointing at compl
    directory in one metastore call, and the old directory is deleted afterwards (only when it lies under the
    table's location: data elsewhere belongs to someone else and is kept, and reported); last, a consumed
    export's directory (its `_metadata.json` left) is deleted.
+Steps 3 and 4 are one storage/publish.py Publication: the caller's `guard` (its lease check) is called right
+before the rename and before the switch, and a failure of either undoes what was done.
 
 The partition's directory is the table's location plus the partition's name (`ds=2026-11-21/region=eu`), for
 external tables as well. Replacing a partition that lives there puts the new files under
@@ -40,11 +42,12 @@ from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
 from toolkit.storage.partition_versions import (
     canonical_directory,
     next_directory,
-    register,
     remove_unreferenced,
+    switch,
     under,
     versioned_directory,
 )
+from toolkit.storage.publish import Guard, Publication, no_guard
 from toolkit.storage.tree import data_files, join
 
 if TYPE_CHECKING:
@@ -171,12 +174,13 @@ def target_table(catalog: Catalog, database: str, table: str, exported: TableDes
     return catalog.describe_table(database, table), True
 
 
-def _place(spark: SparkSession, fs: FileSystem, data_dir: str, final: str, metadata: ExportMetadata,
-           table_location: str, keep_export: bool, directory: str) -> bool:
-    """Put the export's files at `final` (which does not exist); True when they were moved, not copied."""
+def _place(spark: SparkSession, fs: FileSystem, publication: Publication, data_dir: str, final: str,
+           metadata: ExportMetadata, table_location: str, keep_export: bool, directory: str) -> bool:
+    """Put the export's files at `final` (which does not exist) as a step of `publication`; True when they were
+    moved, not copied."""
     if not keep_export and _root(data_dir) == _root(final):
         try:
-            fs.rename(data_dir, final)
+            publication.move(data_dir, final)
             return True
         except StorageError:
             if not fs.exists(data_dir) or fs.exists(final):
@@ -194,27 +198,41 @@ def _place(spark: SparkSession, fs: FileSystem, data_dir: str, final: str, metad
             fs.delete(staging, recursive=True)
             raise StorageError(f"{copied.source} has CRC32C {copied.crc32c} where the export's list says "
                                f"{item.crc32c}: the export in {directory} is damaged; export the partition again.")
-    fs.rename(staging, final)
+    publication.move(staging, final)
     return False
+
+
+def _clean_up(fs: FileSystem, directory: str, location: str, canonical: str, current: str | None, final: str,
+              consumed: bool) -> None:
+    """Once the partition is published: the replaced directory goes (under the table's location only), and a
+    consumed export's directory (its metadata left)."""
+    previous = current if current is not None and current != final else None
+    for stale in dict.fromkeys(path for path in (previous, canonical) if path and path != final):
+        remove_unreferenced(fs, stale, location)
+    if consumed and fs.exists(directory) and all(is_export_leftover(child.name) for child in fs.list(directory)):
+        fs.delete(directory, recursive=True)  # its files are the partition now
 
 
 def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str,
                      table: str, spec: Mapping[str, str] | None = None, *, table_location: str | None = None,
-                     keep_export: bool = False, checksums: bool = True) -> ImportResult:
+                     keep_export: bool = False, checksums: bool = True, guard: Guard = no_guard) -> ImportResult:
     """Import the export in `directory` as the partition `spec` (default: the exported values) of
     `database.table` in `catalog`, on the file system `fs` (which also reads `directory`).
 
     `table_location`: where a table created by the import lives (default: the database's place for it; an
     exported EXTERNAL table is created EXTERNAL). `keep_export`: copy the files and leave the export as it
     is (by default they are moved when the export is on the table's file system, and the export is deleted
-    once imported). `checksums`: check each file's CRC32C before anything changes (sizes are always checked)."""
+    once imported). `checksums`: check each file's CRC32C before anything changes (sizes are always checked).
+    `guard` is called right before the rename into place and before the partition switch (the caller's lease
+    check): when it raises, what was done is undone and nothing is published."""
     with catalog.pinned_tables():  # the target table is read once, not at each metastore call
-        return _import(spark, catalog, fs, directory, database, table, spec, table_location, keep_export, checksums)
+        return _import(spark, catalog, fs, directory, database, table, spec, table_location, keep_export, checksums,
+                       guard)
 
 
 def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str, table: str,
             spec: Mapping[str, str] | None, table_location: str | None, keep_export: bool,
-            checksums: bool) -> ImportResult:
+            checksums: bool, guard: Guard) -> ImportResult:
     began = time.perf_counter()
     directory = normalize_uri(directory)
     metadata = read_export(fs, directory)
@@ -244,31 +262,28 @@ def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: st
     else:
         final = next_directory(current, canonical, versioned)
 
-    if data_present:
-        if fs.exists(final):
-            fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted run
-        moved = _place(spark, fs, data_dir, final, metadata, location, keep_export, directory)
-    else:
-        # An earlier run of this import moved the files and was interrupted: they are where it put them,
-        # registered already (the current location) or not yet.
-        final = next((place for place in dict.fromkeys(p for p in (current, final) if p) if fs.exists(place)
-                      and file_problem(fs, place, metadata, directory) is None
-                      and (not checksums or checksum_problem(spark, place, metadata, directory) is None)), "")
-        if not final:
-            raise StorageError(f"The export in {directory} has no {DATA_DIR}/ folder and its files are not in the "
-                               f"partition {name} of {target.qualified_name}: it was imported and replaced since, "
-                               "or it is damaged; export the partition again.")
-        moved = True
-
-    register(catalog, target.database, target.name, values, current, final)
+    with Publication(fs, guard) as publication:
+        if data_present:
+            if fs.exists(final):
+                fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted run
+            moved = _place(spark, fs, publication, data_dir, final, metadata, location, keep_export, directory)
+        else:
+            # An earlier run of this import moved the files and was interrupted: they are where it put them,
+            # registered already (the current location) or not yet.
+            final = next((place for place in dict.fromkeys(p for p in (current, final) if p) if fs.exists(place)
+                          and file_problem(fs, place, metadata, directory) is None
+                          and (not checksums or checksum_problem(spark, place, metadata, directory) is None)), "")
+            if not final:
+                raise StorageError(f"The export in {directory} has no {DATA_DIR}/ folder and its files are not in "
+                                   f"the partition {name} of {target.qualified_name}: it was imported and replaced "
+                                   "since, or it is damaged; export the partition again.")
+            moved = True
+        switch(publication, catalog, target.database, target.name, values, current, final)
+        publication.after(lambda: _clean_up(fs, directory, location, canonical, current, final,
+                                            moved and not keep_export))
 
     previous = current if current is not None and current != final else None
     kept = previous is not None and not under(previous, location)
-    for stale in dict.fromkeys(path for path in (previous, canonical) if path and path != final):
-        remove_unreferenced(fs, stale, location)
-    if moved and not keep_export and fs.exists(directory) \
-            and all(is_export_leftover(child.name) for child in fs.list(directory)):
-        fs.delete(directory, recursive=True)  # consumed: its files are the partition now
     return ImportResult(target.database, target.name, values, final, directory, metadata.export_id,
                         len(metadata.files), metadata.total_bytes, time.perf_counter() - began, created,
                         current is not None, moved, previous, kept)
