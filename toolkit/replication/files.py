@@ -9,6 +9,8 @@ Invariants, for a run killed at any moment:
   mtime only after verifying the copy; where both file systems keep checksums of one kind, as HDFS does,
   the checksums are compared instead of the mtimes), so a rerun after a kill copies only what is missing or
   changed, and a run with nothing changed copies nothing and publishes nothing.
+- A symbolic link in the source is never copied, neither as a link nor as its target: it is reported
+  (`links_skipped`) and the rest is copied.
 - Replacing a published folder whose source changed: the new folder is built in staging (unchanged files
   copied from the published folder, on the target file system), then the old one is renamed aside
   (`.<name>.replaced`), the staging folder into place, and the old one deleted.
@@ -21,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolkit.storage.filesystem import CopyResult, CopyTask, FileSystem, StorageError, normalize_uri, parent_of
-from toolkit.storage.tree import TreeFile, files_below, join
+from toolkit.storage.tree import TreeFile, files_below, join, walk_below
 
 STAGING_SUFFIX = ".replicating"
 REPLACED_SUFFIX = ".replaced"
@@ -59,6 +61,7 @@ class FolderOutcome:
     bytes_copied: int = 0
     copy_seconds: float = 0.0
     published: bool = False  # False when the target was already up to date
+    links_skipped: tuple[str, ...] = ()  # symbolic links in the source: not copied
 
 
 def available(fs: FileSystem, folder: str, flag: str | None) -> bool:
@@ -93,9 +96,16 @@ class _Unchanged:
         return cls(fs, same_kind)
 
 
+def _ours(name: str) -> bool:
+    return name.endswith((STAGING_SUFFIX, REPLACED_SUFFIX))
+
+
 def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFile]:
     """The folder's files by relative path, without its top-level flag and without our staging folders."""
-    listed = files_below(fs, folder, skip=lambda name: name.endswith((STAGING_SUFFIX, REPLACED_SUFFIX)))
+    return _by_path(files_below(fs, folder, skip=_ours), flag)
+
+
+def _by_path(listed: list[TreeFile], flag: str | None) -> dict[str, TreeFile]:
     return {item.relative_path: item for item in listed if item.relative_path != flag}
 
 
@@ -104,19 +114,20 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutc
     (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then."""
     target_exists = fs.exists(folder.target)
     if target_exists and fs.exists(folder.replaced):
-        fs.delete(folder.replaced)  # a run killed after its swap: the old folder is garbage
+        fs.delete(folder.replaced, recursive=True)  # a run killed after its swap: the old folder is garbage
     if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
         unchanged_files = fs.same_files(folder.source, folder.target, [folder.flag] if folder.flag else [],
                                         ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
         if unchanged_files is not None:  # the rerun that finds nothing changed: two walks, no listing kept
             return FolderOutcome(files_skipped=unchanged_files)
-    source = _content(fs, folder.source, folder.flag)
+    walked = walk_below(fs, folder.source, skip=_ours)
+    source, links = _by_path(walked.files, folder.flag), tuple(walked.links)
     published = _content(fs, folder.target, folder.flag) if target_exists else {}
     staged = _content(fs, folder.staging, None)
     unchanged = _Unchanged.probing(fs, source, published, staged)
     if target_exists and published.keys() == source.keys() and all(
             unchanged(published[path], item) for path, item in source.items()):
-        return FolderOutcome(files_skipped=len(source))
+        return FolderOutcome(files_skipped=len(source), links_skipped=links)
     tasks = []
     for path, item in source.items():
         if unchanged(staged.get(path), item):
@@ -140,7 +151,7 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder) -> FolderOutc
     _publish(fs, folder, target_exists)
     return FolderOutcome(files_copied=len(pulled), files_skipped=len(source) - len(pulled),
                          bytes_copied=sum(result.bytes for result in pulled), copy_seconds=copy_seconds,
-                         published=True)
+                         published=True, links_skipped=links)
 
 
 def _publish(fs: FileSystem, folder: Folder, target_exists: bool) -> None:
@@ -150,7 +161,7 @@ def _publish(fs: FileSystem, folder: Folder, target_exists: bool) -> None:
         fs.mkdirs(parent_of(normalize_uri(folder.target)))
     fs.rename(folder.staging, folder.target)
     if target_exists or fs.exists(folder.replaced):  # the latter: left by a run killed between the renames
-        fs.delete(folder.replaced)
+        fs.delete(folder.replaced, recursive=True)
 
 
 def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str) -> None:

@@ -2,7 +2,8 @@
 
 Order: check the call (feed on cluster, retention policy, validity, templates), plan every templated
 location (and the table), then evict (unless a dry run), then write the report. Nothing reads the wall
-clock: the nominal time is passed in.
+clock: the nominal time is passed in. The cluster's root is protected on the file system (no delete of it or
+above it), and symbolic links met on the walk are left in place and listed in the report (`links_left`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class RetentionResult:
     reason: str | None = None
     evicted: list[dict[str, object]] = field(default_factory=list)
     skipped_locations: list[str] = field(default_factory=list)
+    links_left: list[str] = field(default_factory=list)
     bytes_freed: int = 0
     directories_removed: int = 0
     elapsed_seconds: float = 0.0
@@ -65,6 +67,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     if cluster.write_endpoint is None:
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: retention needs the root of its "
                          "file system (interfaces.write.endpoint).")
+    fs.protect(cluster.write_endpoint)
     zone = resolve_zone(feed.timezone)
     limit = on_cluster.retention.limit
     end = on_cluster.validity.end
@@ -89,6 +92,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         require_safe_template(kind, feed.name, template, "retention")
         plans.append(plan_location(fs, cluster.write_endpoint, kind, template, zone, result.cut_off))
     for plan in plans:
+        result.links_left.extend(plan.links)
         if dry_run:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
         else:
@@ -107,7 +111,8 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         write_record(fs, result.report, {
             "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
             "time": format_timestamp(nominal), "cut_off": format_timestamp(result.cut_off),
-            "evicted": result.evicted, "skipped_locations": result.skipped_locations, **result.counters(),
+            "evicted": result.evicted, "skipped_locations": result.skipped_locations,
+            "links_left": result.links_left, **result.counters(),
         })
     return result
 

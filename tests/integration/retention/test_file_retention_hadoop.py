@@ -64,3 +64,31 @@ def test_entrypoint_bad_call_exits_2_before_spark_starts(tmp_path: Path) -> None
     assert "Traceback" not in output and "SparkContext" not in output
     status = json.loads(result.stdout.strip().splitlines()[-1])
     assert status["status"] == "INVALID" and "not defined on cluster 'backup'" in status["error"]
+
+
+@pytest.mark.parametrize("generic", [False, True], ids=["nio", "hadoop-generic"])
+def test_links_are_left_and_never_followed_through_hadoop(spark, tmp_path: Path, generic: bool) -> None:
+    import os
+
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    hourly_instances(root, utc(2025, 12, 31, 0), 24)
+    (root / "data/clicks/2025/notes.txt").write_text("keep\n")  # the year is not deleted in one piece
+    outside = tmp_path / "outside"
+    hourly_instances(outside, utc(2025, 11, 1, 0), 2, template="")
+    (outside / "2025/11/notes.txt").write_text("keep\n")  # the month is not deleted in one piece either
+    os.symlink(outside / "2025/11", root / "data/clicks/2025/11")
+    within = tmp_path / "within"
+    within.mkdir()
+    (within / "precious").write_text("keep\n")
+    os.symlink(within, root / "data/clicks/2025/12/31/03/link")
+    before = tree(outside), tree(within)
+    fs = HadoopFileSystem(spark)
+    if generic:
+        fs._nio_schemes = frozenset()
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), fs)
+    assert result.status == "SUCCEEDED" and len(result.evicted) == 24
+    assert (tree(outside), tree(within)) == before
+    assert os.path.islink(root / "data/clicks/2025/11")
+    assert result.links_left == [f"file://{root}/data/clicks/2025/11"]
