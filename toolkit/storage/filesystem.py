@@ -210,7 +210,19 @@ class FileSystem(ABC):
 
     @abstractmethod
     def copy(self, source: str, target: str) -> None:
-        """Copy a file or a directory tree; bytes never pass through Python where the FS can avoid it."""
+        """Copy a file or a directory tree; bytes never pass through Python where the FS can avoid it. A source
+        that is or holds a symbolic link is refused (`refuse_links`): no copier here could keep it a link."""
+
+    def refuse_links(self, source: str, target: str) -> None:
+        """A StorageError naming the first symbolic link `source` is or holds (one walk of its tree)."""
+        found = self.status(source)
+        if found is None:
+            return
+        links = [found.path] if found.is_link else sorted(
+            status.path for status in self.list_files(source) if status.is_link) if found.is_dir else []
+        if links:
+            raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: {links[0]} is a "
+                               "symbolic link, which the toolkit never copies as its target.")
 
     @abstractmethod
     def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,

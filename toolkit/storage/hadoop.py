@@ -563,6 +563,7 @@ class HadoopFileSystem(FileSystem):
         old, new = self._path(source), self._path(target)
         if self._call("copy", source, lambda: target_fs.exists(new), target):
             raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
+        self.refuse_links(source, target)
         if self._local_copies is not None and self._nio(source) and self._nio(target):
             file_class, utilities = self._local_copies
             local_source, local_target = file_class(to_local_path(source)), file_class(to_local_path(target))

@@ -206,6 +206,7 @@ class LocalFileSystem(FileSystem):
         local_source, local_target = to_local_path(source), to_local_path(target)
         if os.path.lexists(local_target):
             raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
+        self.refuse_links(source, target)
         try:
             os.makedirs(os.path.dirname(local_target), exist_ok=True)
             if os.path.isdir(local_source):

@@ -90,6 +90,13 @@ def test_a_link_is_never_copied_as_its_target(fs: FileSystem, linked: tuple[Path
     assert snapshot(tmp_path / "dst") == {"own": None, "own/part-0": b"own"}
 
 
+def test_a_tree_holding_a_link_is_not_copied(fs: FileSystem, linked: tuple[Path, Path], tmp_path: Path) -> None:
+    feed, _ = linked
+    raises_sentence(lambda: fs.copy(uri(feed), uri(tmp_path / "dst")), uri(feed / "2026"), "symbolic link")
+    raises_sentence(lambda: fs.copy(uri(feed / "f"), uri(tmp_path / "dst")), uri(feed / "f"), "symbolic link")
+    assert not os.path.lexists(tmp_path / "dst")
+
+
 # ----------------------------------------------------------------------------------------- dot segments
 @pytest.mark.parametrize("spelled", ["feed/../outside", "feed/./own", "feed/..", "feed/own/."])
 def test_dot_segments_are_refused(fs: FileSystem, linked: tuple[Path, Path], tmp_path: Path, spelled: str) -> None:

@@ -248,3 +248,15 @@ def test_a_link_in_the_source_is_not_copied_and_is_reported(clusters, tmp_path: 
     assert sorted(result.instances[0].sources[0].folder.links_skipped) == links
     record = json.loads((backup / "feed-toolkit/working/replication/clicks/20261121T1000Z.json").read_text())
     assert sorted(record["sources"][0]["links_skipped"]) == links
+
+
+def test_the_target_root_cannot_be_deleted_once_replication_knows_it(clusters) -> None:
+    from toolkit.storage.filesystem import StorageError
+
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, FILES)
+    fs = LocalFileSystem()
+    run_replication(ConfigRepo.load(repo), "clicks", "backup", T, fs, now=T, run_id="r1")
+    with pytest.raises(StorageError, match=f"cluster root file://{backup}"):
+        fs.delete(f"file://{backup}/", recursive=True)
+    assert (backup / "replica/clicks/2026/11/21/10/_SUCCESS").exists()
