@@ -92,3 +92,16 @@ def test_links_are_left_and_never_followed_through_hadoop(spark, tmp_path: Path,
     assert (tree(outside), tree(within)) == before
     assert os.path.islink(root / "data/clicks/2025/11")
     assert result.links_left == [f"file://{root}/data/clicks/2025/11"]
+
+
+@pytest.mark.parametrize("spelling", ["file:X", "file://X/", "file:///"])
+def test_every_spelling_of_the_root_through_hadoop(spark, tmp_path: Path, spelling: str) -> None:
+    from tests.unit.retention.test_retention_safety import with_root
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    with_root(repo, root, spelling)
+    hourly_instances(root, utc(2025, 12, 31, 20), 24)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), HadoopFileSystem(spark))
+    assert len(result.evicted) == 14 and result.evicted[0]["path"] == f"file://{root}/data/clicks/2025/12/31/20"
+    assert sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir()) == [f"{h}" for h in range(10, 20)]

@@ -20,7 +20,7 @@ from toolkit.storage.local import LocalFileSystem
 NOMINAL = utc(2026, 4, 1, 10)  # clicks on primary keeps days(90): the cut-off is 2026-01-01T10:00Z
 
 
-def _with_root(repo: Path, root: Path, spelling: str) -> None:
+def with_root(repo: Path, root: Path, spelling: str) -> None:
     """Write `root` into the primary cluster's endpoint as `spelling` says; for `file:///` the feed's paths and
     the working location name the temporary folder instead (nothing is written outside it)."""
     cluster = repo / "clusters/primary.yaml"
@@ -37,7 +37,7 @@ def _with_root(repo: Path, root: Path, spelling: str) -> None:
 @pytest.mark.parametrize("spelling", ["file:X", "file://X", "file://X/", "file:///"])
 def test_every_spelling_of_the_root_finds_and_evicts_the_same(tmp_path: Path, spelling: str) -> None:
     repo, root = make_repo(tmp_path)
-    _with_root(repo, root, spelling)
+    with_root(repo, root, spelling)
     hourly_instances(root, utc(2025, 12, 31, 20), 24)  # 2025-12-31T20:00Z .. 2026-01-01T19:00Z
     result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
     assert [item["time"] for item in result.evicted] == [f"2025-12-31T{h}:00Z" for h in (20, 21, 22, 23)] + [
