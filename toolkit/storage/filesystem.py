@@ -138,11 +138,10 @@ class FileSystem(ABC):
     def same_files(self, source: str, target: str, ignored_top: Sequence[str] = (),
                    ignored_prefixes: Sequence[str] = (), ignored_suffixes: Sequence[str] = ()) -> int | None:
         """How many files `source` holds when `target` holds exactly the same (relative paths, lengths and
-        modification times; symbolic links are left out), else None (also when either is missing). Names in
-        `ignored_top` at the top of
+        modification times), else None (also when either is missing). Names in `ignored_top` at the top of
         either tree, and files with a name (their own or a folder's) starting with one of `ignored_prefixes`
-        or ending with one of `ignored_suffixes`, are left out. The fast path of a rerun that finds nothing
-        changed."""
+        or ending with one of `ignored_suffixes`, are left out, and so are symbolic links. The fast path of a
+        rerun that finds nothing changed."""
         prefixes, suffixes = tuple(ignored_prefixes), tuple(ignored_suffixes)
         trees = []
         for root in (source, target):
@@ -216,10 +215,10 @@ class FileSystem(ABC):
     def refuse_links(self, source: str, target: str) -> None:
         """A StorageError naming the first symbolic link `source` is or holds (one walk of its tree)."""
         found = self.status(source)
-        if found is None:
+        if found is None or not (found.is_link or found.is_dir):
             return
         links = [found.path] if found.is_link else sorted(
-            status.path for status in self.list_files(source) if status.is_link) if found.is_dir else []
+            status.path for status in self.list_files(source) if status.is_link)
         if links:
             raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: {links[0]} is a "
                                "symbolic link, which the toolkit never copies as its target.")
