@@ -181,7 +181,7 @@ public class TreeLister {
             return 'L';
         }
         if (local && localByNio) {
-            return collectLocal(Paths.get(URI.create(root)), files, ignored, withLinks);
+            return collectLocal(localPath(root), files, ignored, withLinks);
         }
         Path path = new Path(root);
         FileSystem fs;
