@@ -28,6 +28,7 @@ from toolkit.el.frequency import Frequency
 from toolkit.entities.document import Document, FieldPath, SourceSpan
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.errors import UsageError
+from toolkit.uris import normalize_uri
 
 EMPTY_MAPPING: Mapping[str, str] = MappingProxyType({})
 
@@ -170,9 +171,10 @@ class Cluster(Entity):
 
     @property
     def write_endpoint(self) -> str | None:
-        """The root of the cluster's file system (hdfs://nn:8020, file:///var/data/primary)."""
+        """The root of the cluster's file system (hdfs://nn:8020, file:///var/data/primary), in the one spelling
+        every path under it is compared in (`file:/x` and `file:///x/` are `file:///x`)."""
         write = self.interfaces.get("write")
-        return None if write is None else write.endpoint
+        return None if write is None else normalize_uri(write.endpoint)
 
     @property
     def registry_endpoint(self) -> str | None:

@@ -15,11 +15,15 @@ from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
+from toolkit.uris import has_dot_segment, join_under
 
 
 def under_root(root: str, path: str) -> str:
-    """`path` (absolute, from a feed or location) resolved under a cluster's write endpoint."""
-    return root.rstrip("/") + "/" + path.lstrip("/")
+    """`path` (absolute, from a feed or location) resolved under a cluster's write endpoint, in one spelling;
+    a `.` or `..` segment is refused (exit 2): it would climb out of where the path says it is."""
+    if has_dot_segment(path):
+        raise UsageError(f"The path {path!r} has a '.' or '..' segment: give it without them (under {root}).")
+    return join_under(root, path)
 
 
 @dataclass(frozen=True)
@@ -78,9 +82,10 @@ def feed_locations(feed: Feed, cluster: Cluster) -> FeedLocations:
 
 def require_safe_template(kind: str, feed: str, template: PathTemplate, action: str) -> None:
     """Refuse a path template an action cannot write or delete under safely, whatever the linter said (exit 2):
-    `..` in it, date variables without ${YEAR}, or no fixed folder before its first variable."""
-    if any(part == ".." for part in template.text.split("/")):
-        raise UsageError(f"The {kind} path of feed '{feed}' contains '..': {template.text!r}; give a path without it.")
+    `.` or `..` in it, date variables without ${YEAR}, or no fixed folder before its first variable."""
+    if has_dot_segment(template.text):
+        raise UsageError(f"The {kind} path of feed '{feed}' contains '..' or '.' as a segment: {template.text!r}; "
+                         "give a path without them.")
     if not template.can_date_instances:
         raise UsageError(
             f"The {kind} path of feed '{feed}' has date variables but no ${{YEAR}}: {template.text!r}; {action} "

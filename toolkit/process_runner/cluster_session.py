@@ -29,6 +29,8 @@ class ClusterSession:
         self.spark: SparkSession = build_session(f"toolkit-{action}-{process.name}-{cluster.name}", cluster,
                                                  hive=needs_hive(repo, process, cluster))
         self.fs: HadoopFileSystem = HadoopFileSystem(self.spark)
+        if cluster.write_endpoint is not None:
+            self.fs.protect(cluster.write_endpoint)  # outputs are replaced by deletes: never the cluster's root
         self._catalog: Catalog | None = None
 
     def catalog(self) -> Catalog:

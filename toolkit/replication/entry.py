@@ -79,6 +79,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     staged = directory_uri(args.staged, target, "--staged") if args.staged else None
     spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target, hive=is_table)
     fs = HadoopFileSystem(spark)
+    if target.write_endpoint is not None:
+        fs.protect(target.write_endpoint)  # table pullers delete staged folders there: never the root
     require_running_allowed(fs, target, "feed", feed.name)
     for source in sources:
         require_no_safemode(fs, source.cluster)

@@ -9,6 +9,8 @@ Invariants, for a run killed at any moment:
   mtime only after verifying the copy; where both file systems keep checksums of one kind, as HDFS does,
   the checksums are compared instead of the mtimes), so a rerun after a kill copies only what is missing or
   changed, and a run with nothing changed copies nothing and publishes nothing.
+- A symbolic link in the source is never copied, neither as a link nor as its target: it is reported
+  (`links_skipped`) and the rest is copied.
 - Replacing a published folder whose source changed: the new folder is built in staging (unchanged files
   copied from the published folder, on the target file system), then swapped into place by
   storage/publish.py (the old one renamed aside to `.<name>.replaced`, the staging folder into place, the old
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 from toolkit.storage.filesystem import CopyResult, CopyTask, FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.publish import Guard, Publication, no_guard, recover
-from toolkit.storage.tree import TreeFile, files_below, join
+from toolkit.storage.tree import TreeFile, files_below, join, walk_below
 
 STAGING_SUFFIX = ".replicating"
 REPLACED_SUFFIX = ".replaced"
@@ -63,6 +65,7 @@ class FolderOutcome:
     bytes_copied: int = 0
     copy_seconds: float = 0.0
     published: bool = False  # False when the target was already up to date
+    links_skipped: tuple[str, ...] = ()  # symbolic links in the source: not copied
 
 
 def available(fs: FileSystem, folder: str, flag: str | None) -> bool:
@@ -97,9 +100,16 @@ class _Unchanged:
         return cls(fs, same_kind)
 
 
+def _ours(name: str) -> bool:
+    return name.endswith((STAGING_SUFFIX, REPLACED_SUFFIX))
+
+
 def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFile]:
     """The folder's files by relative path, without its top-level flag and without our staging folders."""
-    listed = files_below(fs, folder, skip=lambda name: name.endswith((STAGING_SUFFIX, REPLACED_SUFFIX)))
+    return _by_path(files_below(fs, folder, skip=_ours), flag)
+
+
+def _by_path(listed: list[TreeFile], flag: str | None) -> dict[str, TreeFile]:
     return {item.relative_path: item for item in listed if item.relative_path != flag}
 
 
@@ -114,13 +124,14 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
                                         ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
         if unchanged_files is not None:  # the rerun that finds nothing changed: two walks, no listing kept
             return FolderOutcome(files_skipped=unchanged_files)
-    source = _content(fs, folder.source, folder.flag)
+    walked = walk_below(fs, folder.source, skip=_ours)
+    source, links = _by_path(walked.files, folder.flag), tuple(walked.links)
     published = _content(fs, folder.target, folder.flag) if target_exists else {}
     staged = _content(fs, folder.staging, None)
     unchanged = _Unchanged.probing(fs, source, published, staged)
     if target_exists and published.keys() == source.keys() and all(
             unchanged(published[path], item) for path, item in source.items()):
-        return FolderOutcome(files_skipped=len(source))
+        return FolderOutcome(files_skipped=len(source), links_skipped=links)
     tasks = []
     for path, item in source.items():
         if unchanged(staged.get(path), item):
@@ -147,7 +158,7 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
         publication.swap(folder.staging, folder.target, folder.replaced)
     return FolderOutcome(files_copied=len(pulled), files_skipped=len(source) - len(pulled),
                          bytes_copied=sum(result.bytes for result in pulled), copy_seconds=copy_seconds,
-                         published=True)
+                         published=True, links_skipped=links)
 
 
 def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str, guard: Guard = no_guard) -> None:

@@ -66,6 +66,7 @@ class FilePuller:
         self.feed, self.target, self.fs, self.settings = feed, target, fs, settings
         self.zone = resolve_zone(feed.timezone)
         self.target_template = data_template(feed, target)
+        fs.protect(cluster_root(target))  # replication deletes staging and replaced folders there, never the root
         self._source_templates: dict[str, PathTemplate] = {}  # by cluster: built and checked once per run
 
     def _instance_path(self, cluster: Cluster, template: PathTemplate, instance: datetime) -> str:

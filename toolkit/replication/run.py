@@ -223,6 +223,6 @@ def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:
             "source_path": outcome.source_path, "target_path": outcome.target_path,
             "files_copied": outcome.folder.files_copied, "files_skipped": outcome.folder.files_skipped,
             "bytes_copied": outcome.folder.bytes_copied, "copy_seconds": round(outcome.folder.copy_seconds, 3),
-            "published": outcome.folder.published,
+            "published": outcome.folder.published, "links_skipped": list(outcome.folder.links_skipped),
         } for outcome in result.sources],
     }

@@ -3,6 +3,8 @@ template's static base, with strict parsing at every level.
 
 - Only entries that match the template's segment at their depth are looked into; everything else
   (`2015-3-05`, `someFolder`, a file at the wrong depth) is foreign and never touched.
+- A symbolic link is foreign whatever its name: never looked into, never deleted (so a folder holding one is
+  never deleted in one piece), and listed in the plan (`links`) for the run's record.
 - A subtree whose whole time range starts at or after the cut-off is not listed at all (pruned).
 - A directory whose whole range ends at or before the cut-off and that holds only expired instances
   (or such directories) is deleted in one recursive call; instances elsewhere are deleted one by one.
@@ -20,6 +22,7 @@ from toolkit.el.calendar import add_months
 from toolkit.el.templates import DATE_VARIABLES, PathTemplate, TemplateText
 from toolkit.el.timezones import from_local
 from toolkit.storage.filesystem import FileStatus, FileSystem
+from toolkit.uris import join_under, path_below
 
 _ORDER = tuple(DATE_VARIABLES)  # YEAR, MONTH, DAY, HOUR, MINUTE
 
@@ -42,6 +45,7 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
     expired: list[ExpiredInstance] = field(default_factory=list)
     others: int = 0  # entries that are not expired instances or walked directories
+    links: list[str] = field(default_factory=list)  # symbolic links in it: foreign, left in place
 
     @property
     def emptied(self) -> bool:
@@ -65,6 +69,7 @@ class LocationPlan:
     expired: tuple[ExpiredInstance, ...]
     deletions: tuple[str, ...]
     parents: tuple[str, ...]  # deepest first: emptied directories to remove if still empty (never the base)
+    links: tuple[str, ...] = ()  # symbolic links met on the walk: left in place, reported
 
 
 def _range(values: dict[str, int], zone: ZoneInfo) -> tuple[datetime, datetime] | None:
@@ -88,13 +93,17 @@ def _range(values: dict[str, int], zone: ZoneInfo) -> tuple[datetime, datetime] 
 
 def plan_location(fs: FileSystem, root: str, kind: str, template: PathTemplate, zone: ZoneInfo,
                   cut_off: datetime) -> LocationPlan:
-    """Walk the location's tree and decide what to delete (nothing is deleted here)."""
-    base = root.rstrip("/") + template.static_prefix
+    """Walk the location's tree and decide what to delete (nothing is deleted here). `root` may be spelled in
+    any way (`file:/x`, `file:///x/`, `file:///`): paths are built and sliced in one spelling."""
+    base = join_under(root, template.static_prefix)
     rest = template.text[len(template.static_prefix):].strip("/")
     segments = [TemplateText(segment) for segment in rest.split("/")]
     top = _Node(base, {}, None, older=False)
-    if fs.status(base) is None:
+    found = fs.status(base)
+    if found is None:
         return LocationPlan(kind, template.text, base, (), (), ())
+    if found.is_link:
+        return LocationPlan(kind, template.text, base, (), (), (), (base,))
     level = [top]
     for depth, segment in enumerate(segments):
         leaf = depth == len(segments) - 1
@@ -109,13 +118,18 @@ def plan_location(fs: FileSystem, root: str, kind: str, template: PathTemplate, 
 
 def _visit(node: _Node, entry: FileStatus, segment: TemplateText, leaf: bool, root: str, template: PathTemplate,
            zone: ZoneInfo, cut_off: datetime) -> list[_Node]:
+    if entry.is_link:
+        node.others += 1
+        node.links.append(entry.path)
+        return []
     found = segment.match(entry.name)
     values = dict(node.values)
     if found is None or any(values.setdefault(name, number) != number for name, number in found.items()):
         node.others += 1
         return []
     if leaf:
-        instance_time = template.parse(entry.path[len(root.rstrip("/")):], zone)
+        relative = path_below(root, entry.path)
+        instance_time = None if relative is None else template.parse(relative, zone)
         if instance_time is not None and instance_time < cut_off:
             node.expired.append(ExpiredInstance(instance_time, entry.path, entry))
         else:
@@ -134,6 +148,7 @@ def _decide(kind: str, template: str, top: _Node) -> LocationPlan:
     expired: list[ExpiredInstance] = []
     deletions: list[str] = []
     parents: list[str] = []
+    links: list[str] = []
 
     def collect(node: _Node, inside_deleted: bool) -> None:
         deleted_here = not inside_deleted and node.parent is not None and node.complete
@@ -142,6 +157,7 @@ def _decide(kind: str, template: str, top: _Node) -> LocationPlan:
         elif not inside_deleted:
             deletions.extend(instance.path for instance in node.expired)
         expired.extend(node.expired)
+        links.extend(node.links)
         for child in node.children:
             collect(child, inside_deleted or deleted_here)
         if not inside_deleted and not deleted_here and node.parent is not None and node.emptied:
@@ -150,5 +166,5 @@ def _decide(kind: str, template: str, top: _Node) -> LocationPlan:
     collect(top, False)
     parents.sort(key=lambda path: -path.count("/"))
     return LocationPlan(kind, template, top.path, tuple(sorted(expired, key=lambda i: (i.time, i.path))),
-                        tuple(deletions), tuple(parents))
+                        tuple(deletions), tuple(parents), tuple(sorted(links)))
 

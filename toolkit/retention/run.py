@@ -4,7 +4,9 @@ Order: check the call (feed on cluster, retention policy, validity, templates), 
 location (and the table), then evict (unless a dry run), then write the report. Nothing reads the wall
 clock: the nominal time is passed in. Planning, evicting and reporting happen under the cluster ledger's lease
 for the feed: a second caller is refused (exit 5, naming the holder), one that comes after the first finished
-finds nothing left to evict, and the lease is checked before each location is evicted. A dry run takes no lease.
+finds nothing left to evict, and the lease is checked before each location is evicted. A dry run takes no
+lease. The cluster's root is protected on the file system (no delete of it or above it), and symbolic links
+met on the walk are left in place and listed in the report (`links_left`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class RetentionResult:
     evicted: list[dict[str, object]] = field(default_factory=list)
     skipped_locations: list[str] = field(default_factory=list)
     refused: list[dict[str, object]] = field(default_factory=list)  # expired, kept: another feed's, or archive differs
+    links_left: list[str] = field(default_factory=list)
     bytes_freed: int = 0
     directories_removed: int = 0
     elapsed_seconds: float = 0.0
@@ -100,6 +103,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: retention needs the root of its "
                          "file system (interfaces.write.endpoint).")
     archive_to = archive_target(feed, cluster)
+    fs.protect(cluster.write_endpoint)
     zone = resolve_zone(feed.timezone)
     limit = on_cluster.retention.limit
     end = on_cluster.validity.end
@@ -145,6 +149,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
                            for item in refused]
         plans.append(plan)
     for plan in plans:
+        result.links_left.extend(plan.links)
         moved: dict[str, str] = {}
         if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
@@ -180,7 +185,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
         "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
         "action_taken": "archive" if archive_to is not None else "delete",
         "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
-        **result.counters(),
+        "links_left": result.links_left, **result.counters(),
         "took_over": describe_holder(lease.previous) if lease.previous is not None else None,
     })
 

@@ -1,7 +1,8 @@
 """Retention of a table feed: drop the partitions whose dated values parse (per the feed's catalog URI)
 to an instance before the cut-off and whose static values equal the URI's; instants are compared, not
 strings. A managed table's partition data goes with the partition; for an external table the toolkit
-deletes the location itself, and only when it lies under the table's location (never a shared folder).
+deletes the location itself, and only when it lies under the table's location (never a shared folder, and
+never a location with a `.` or `..` segment: `<table>/../elsewhere` is not under the table).
 
 Order, for a run killed at any moment: an external partition's data is deleted before the partition is
 dropped, so a rerun still finds the partition and finishes; nothing outside the expired set is touched.
@@ -15,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 from toolkit.el.templates import CatalogTemplate
 from toolkit.storage.catalog import Catalog, Partition
-from toolkit.storage.filesystem import FileSystem, normalize_uri
+from toolkit.storage.filesystem import FileSystem
+from toolkit.uris import has_dot_segment, is_below
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,9 @@ def expired_partitions(catalog: Catalog, uri: CatalogTemplate, zone: ZoneInfo,
 
 
 def under(location: str, folder: str) -> bool:
-    """True when `location` lies strictly below `folder` (a path boundary, not a string prefix)."""
-    location, folder = normalize_uri(location), normalize_uri(folder)
-    return location != folder and location.startswith(folder.rstrip("/") + "/")
+    """True when `location` lies strictly below `folder` (a path boundary, not a string prefix; never through
+    a `.` or `..` segment)."""
+    return is_below(location, folder)
 
 
 @dataclass(frozen=True)
@@ -53,16 +55,18 @@ class PlannedDrop:
 def plan_drops(catalog: Catalog, fs: FileSystem, uri: CatalogTemplate,
                expired: list[ExpiredPartition]) -> list[PlannedDrop]:
     """What dropping each expired partition frees: a managed table's partition data goes with it; an external
-    one's only when its location lies under the table's location. A dry run prints this plan."""
+    one's only when its location lies under the table's location. A location with a `.` or `..` segment is
+    never deleted through, managed or not (the metastore would resolve the climb). A dry run prints this plan."""
     info = catalog.table_info(uri.database, uri.table)
     planned = []
     for item in expired:
         location = item.partition.location
-        status = fs.status(location) if location else None
+        climbs = location is not None and has_dot_segment(location)
+        deletes = not climbs and (info.is_managed or (location is not None and info.location is not None
+                                                      and under(location, info.location)))
+        status = fs.status(location) if deletes and location else None
         size = fs.total_sizes([status])[status.path] if status is not None else 0
-        deletes = info.is_managed or (location is not None and info.location is not None
-                                      and under(location, info.location))
-        planned.append(PlannedDrop(item, size if deletes else 0, deletes))
+        planned.append(PlannedDrop(item, size, deletes))
     return planned
 
 
@@ -72,7 +76,7 @@ def drop_planned(catalog: Catalog, fs: FileSystem, uri: CatalogTemplate, planned
     for drop in planned:
         spec = drop.expired.partition.spec
         if info.is_managed:
-            catalog.drop_partition(uri.database, uri.table, spec, delete_data=True)
+            catalog.drop_partition(uri.database, uri.table, spec, delete_data=drop.deletes_data)
             continue
         if drop.deletes_data and drop.expired.partition.location:
             fs.delete(drop.expired.partition.location, recursive=True)

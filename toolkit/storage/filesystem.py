@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolkit.errors import ToolkitError
+from toolkit.uris import has_dot_segment, is_below, is_root, normalize_uri
 
 
 class StorageError(ToolkitError):
@@ -21,12 +22,17 @@ class StorageError(ToolkitError):
 
 @dataclass(frozen=True, order=True)
 class FileStatus:
-    """One entry of a listing: its full URI, size in bytes, modification time (ms since the epoch)."""
+    """One entry of a listing: its full URI, size in bytes, modification time (ms since the epoch).
+
+    A symbolic link is an entry of its own (`is_link`, neither a directory nor a file, length 0): walks never
+    follow it, deletes remove the link and never its target, copies refuse it. The toolkit treats it as a
+    foreign entry, as it does a name that is no instance."""
 
     path: str
     length: int
     modification_time: int
     is_dir: bool
+    is_link: bool = False
 
     @property
     def name(self) -> str:
@@ -60,7 +66,9 @@ class CopyResult:
 
 
 class FileSystem(ABC):
-    """Operations on one file system; every path is a full URI."""
+    """Operations on one file system; every path is a full URI, refused when it has a `.` or `..` segment."""
+
+    _protected: frozenset[str] = frozenset()
 
     @abstractmethod
     def exists(self, path: str) -> bool: ...
@@ -106,9 +114,9 @@ class FileSystem(ABC):
         return sizes
 
     def list_files(self, root: str) -> list[FileStatus]:
-        """Every file below the directory `root` (not its folders), in no particular order; [] when `root` does
-        not exist, StorageError when it is a file. Here one `list_many` batch per depth; implementations whose
-        calls are expensive list the whole tree in one call."""
+        """Every file below the directory `root` (not its folders), in no particular order, and every symbolic
+        link (`is_link`, not followed); [] when `root` does not exist, StorageError when it is a file. Here one
+        `list_many` batch per depth; implementations whose calls are expensive list the whole tree in one call."""
         status = self.status(root)
         if status is None:
             return []
@@ -132,8 +140,8 @@ class FileSystem(ABC):
         """How many files `source` holds when `target` holds exactly the same (relative paths, lengths and
         modification times), else None (also when either is missing). Names in `ignored_top` at the top of
         either tree, and files with a name (their own or a folder's) starting with one of `ignored_prefixes`
-        or ending with one of `ignored_suffixes`, are left out. The fast path of a rerun that finds nothing
-        changed."""
+        or ending with one of `ignored_suffixes`, are left out, and so are symbolic links. The fast path of a
+        rerun that finds nothing changed."""
         prefixes, suffixes = tuple(ignored_prefixes), tuple(ignored_suffixes)
         trees = []
         for root in (source, target):
@@ -143,6 +151,8 @@ class FileSystem(ABC):
             prefix = normalize_uri(root).rstrip("/") + "/"
             tree = {}
             for status in self.list_files(root):
+                if status.is_link:
+                    continue
                 relative = normalize_uri(status.path)[len(prefix):]
                 if relative in ignored_top or ((prefixes or suffixes) and any(
                         (prefixes and name.startswith(prefixes)) or (suffixes and name.endswith(suffixes))
@@ -175,13 +185,43 @@ class FileSystem(ABC):
     def rename(self, source: str, target: str) -> None:
         """Move `source` to `target` (which must not exist); StorageError when it cannot."""
 
+    def protect(self, root: str) -> None:
+        """Refuse from now on to delete `root` (a cluster's root) or any folder above it."""
+        self._protected = self._protected | {plain_uri(root)}
+
+    def delete(self, path: str, *, recursive: bool) -> bool:
+        """Delete a file, a symbolic link (never its target) or, when `recursive`, a directory tree (links in
+        it are removed, never followed); False when there was nothing to delete. The file system's root, a
+        protected root and every folder above one are refused with a StorageError."""
+        spelled = plain_uri(path)
+        if is_root(spelled):
+            raise StorageError(f"Cannot delete {spelled}: it is the root of its file system, which the toolkit "
+                               "refuses to delete.")
+        for root in sorted(self._protected):
+            if spelled == root or is_below(root, spelled):
+                raise StorageError(f"Cannot delete {spelled}: it is or holds the cluster root {root}, which the "
+                                   "toolkit refuses to delete.")
+        return self._delete(spelled, recursive=recursive)
+
     @abstractmethod
-    def delete(self, path: str, recursive: bool = True) -> bool:
-        """Delete a file or a directory tree; False when there was nothing to delete."""
+    def _delete(self, path: str, *, recursive: bool) -> bool:
+        """`delete` once the path is known not to be a root."""
 
     @abstractmethod
     def copy(self, source: str, target: str) -> None:
-        """Copy a file or a directory tree; bytes never pass through Python where the FS can avoid it."""
+        """Copy a file or a directory tree; bytes never pass through Python where the FS can avoid it. A source
+        that is or holds a symbolic link is refused (`refuse_links`): no copier here could keep it a link."""
+
+    def refuse_links(self, source: str, target: str) -> None:
+        """A StorageError naming the first symbolic link `source` is or holds (one walk of its tree)."""
+        found = self.status(source)
+        if found is None or not (found.is_link or found.is_dir):
+            return
+        links = [found.path] if found.is_link else sorted(
+            status.path for status in self.list_files(source) if status.is_link)
+        if links:
+            raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: {links[0]} is a "
+                               "symbolic link, which the toolkit never copies as its target.")
 
     @abstractmethod
     def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
@@ -199,11 +239,12 @@ class FileSystem(ABC):
         """The file system's own checksum of a file (algorithm and hex digest), or None when it has none."""
 
 
-def normalize_uri(uri: str) -> str:
-    """One spelling per path: Hadoop writes local paths as `file:/x`, we write `file:///x`; no trailing '/'."""
-    if uri.startswith("file:/") and not uri.startswith("file:///"):
-        uri = "file:///" + uri[len("file:/"):].lstrip("/")
-    return uri.rstrip("/") if uri.rstrip("/") and not uri.endswith(":///") else uri
+def plain_uri(uri: str) -> str:
+    """`uri` in one spelling; a StorageError naming it when it has a `.` or `..` segment (see toolkit.uris)."""
+    if has_dot_segment(uri):
+        raise StorageError(f"Cannot use {uri}: a '.' or '..' segment in a path is refused, give the path "
+                           "without them.")
+    return normalize_uri(uri)
 
 
 def parent_of(uri: str) -> str:

@@ -29,6 +29,10 @@ see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same 
   an existing target in one step, and `RawLocalFileSystem.rename` falls back to a copy when `rename(2)`
   fails). `copy` refuses an existing target up front. Both create the target's parent. `copy` never moves
   bytes through Python (`FileUtil.copy` across file systems).
+- Symbolic links: `RawLocalFileSystem` stats through them (its listings call a link to a folder a folder), so on
+  `file://` every listing asks java.nio which entries are links (one more call per listing, `jvm/TreeLister`)
+  and reports them as links (`FileStatus.is_link`); elsewhere Hadoop's own `isSymlink` is used. A link is never
+  listed into, walked or copied (the bulk copier refuses one); Hadoop's delete removes a link, not its target.
 - `delete` answers False only when the path is really gone (Hadoop's local delete also answers False when it
   could not delete a tree): a path still there afterwards is a StorageError.
 - `checksum` is `getFileChecksum` as `algorithm:hexbytes` (the bytes of its Writable form, as Hadoop's
@@ -68,6 +72,7 @@ from toolkit.storage.filesystem import (
     StorageError,
     normalize_uri,
     parent_of,
+    plain_uri,
 )
 from toolkit.storage.local import rename_no_replace, to_local_path
 
@@ -80,6 +85,7 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//([^/]*))?")
 _RENDERED = re.compile(r"\{path=(?P<path>.*); isDirectory=(?P<dir>true|false)"
                        r"(?:; length=(?P<length>\d+); replication=\d+; blocksize=\d+)?"
                        r"; modification_time=(?P<mtime>-?\d+);", re.S)
+_SYMLINK = re.compile(r"; isSymlink=(true|false)")
 _SEPARATOR = "\0"  # cannot occur in a path
 LISTING_THREADS = 4  # slices of a large batch listed at once (py4j gives each thread a connection)
 _PARALLEL_SLICE = 256  # below this many paths a batch stays one call
@@ -157,6 +163,7 @@ class HadoopFileSystem(FileSystem):
 
     # ----------------------------------------------------------------- plumbing
     def _fs(self, uri: str) -> Any:
+        plain_uri(uri)  # a '.' or '..' segment: refused before Hadoop's Path resolves it away
         key = _scheme_and_authority(uri)
         if key[0] == "file" and not uri.isascii() and self._jnu_encoding.replace("-", "").upper() != "UTF8":
             raise StorageError(
@@ -262,9 +269,24 @@ class HadoopFileSystem(FileSystem):
 
     @staticmethod
     def _status_by_field(status: Any) -> FileStatus:
+        path, mtime = normalize_uri(str(status.getPath().toString())), int(status.getModificationTime())
+        if status.isSymlink():
+            return FileStatus(path, 0, mtime, False, is_link=True)
         is_dir = bool(status.isDirectory())
-        return FileStatus(normalize_uri(str(status.getPath().toString())), 0 if is_dir else int(status.getLen()),
-                          int(status.getModificationTime()), is_dir)
+        return FileStatus(path, 0 if is_dir else int(status.getLen()), mtime, is_dir)
+
+    def _local_links(self, paths: Sequence[str]) -> set[str]:
+        """Which of these paths are symbolic links on `file://` (java.nio, one call; see the module's docstring)."""
+        local = [path for path in paths if path.startswith("file:///")]
+        if not local:
+            return set()
+        lister = self._tree_lister()
+        answer = str(self._call("look up", local[0], lambda: lister.links(_SEPARATOR.join(local))))
+        return set(answer.split(_SEPARATOR)) - {""}
+
+    def _marking_links(self, statuses: list[FileStatus], links: set[str]) -> list[FileStatus]:
+        return [FileStatus(status.path, 0, status.modification_time, False, is_link=True)
+                if status.path in links else status for status in statuses]
 
     # ----------------------------------------------------------------- queries
     def exists(self, path: str) -> bool:
@@ -282,12 +304,18 @@ class HadoopFileSystem(FileSystem):
             if self._java_class(err) == "java.io.FileNotFoundException":
                 return None  # deleted in between
             raise self._storage_error("look up", path, err, None) from None
-        return self._call("look up", path, lambda: self._one_status(found))
+        status = self._call("look up", path, lambda: self._one_status(found))
+        return self._marking_links([status], self._local_links([status.path]))[0]
 
     def list(self, path: str) -> list[FileStatus]:
         fs = self._fs(path)
         folder = self._path(path)
         children = self._call("list", path, lambda: self._statuses(fs.listStatus(folder)))
+        links = self._local_links([normalize_uri(path), *(child.path for child in children)])
+        if normalize_uri(path) in links:
+            raise StorageError(f"Cannot list {normalize_uri(path)}: it is a symbolic link, which the toolkit never "
+                               "follows.")
+        children = self._marking_links(children, links)
         if len(children) == 1 and not children[0].is_dir and parent_of(children[0].path) != normalize_uri(path) \
                 and not self._call("list", path, lambda: fs.isDirectory(folder)):
             raise StorageError(f"Cannot list {normalize_uri(path)}: it is not a directory.")
@@ -331,6 +359,8 @@ class HadoopFileSystem(FileSystem):
             entries = self._statuses(array)
         except self._java_errors:
             return None  # a path is gone (or not listable): list one by one
+        links = self._local_links([*spelled, *(entry.path for entry in entries)])
+        entries = self._marking_links(entries, links)
         children: dict[str, list[FileStatus]] = {path: [] for path in spelled}
         listed_itself: set[str] = set()
         for entry in entries:
@@ -341,7 +371,7 @@ class HadoopFileSystem(FileSystem):
             if bucket is None:
                 return None
             bucket.append(entry)
-        return {path: sorted(children[normalize_uri(path)]) for path in group}
+        return {path: [] if normalize_uri(path) in links else sorted(children[normalize_uri(path)]) for path in group}
 
     def _tree_lister(self) -> Any:
         from toolkit.storage.jvm_classes import java_class, new_instance
@@ -371,15 +401,18 @@ class HadoopFileSystem(FileSystem):
         answer = str(self._call("list", top, lambda: lister.list(top)))
         if answer == "F":
             raise StorageError(f"{top} is a file where a directory belongs.")
+        if answer == "L":
+            raise StorageError(f"{top} is a symbolic link where a directory belongs: the toolkit never follows one.")
         fields = answer[1:].split("\0")
         prefix = top.rstrip("/") + "/"
-        return [FileStatus(prefix + fields[k], int(fields[k + 1]), int(fields[k + 2]), False)
-                for k in range(0, len(fields) - 1, 3)]
+        return [FileStatus(prefix + fields[k], int(fields[k + 1]), int(fields[k + 2]), False, fields[k + 3] == "l")
+                for k in range(0, len(fields) - 1, 4)]
 
     def glob(self, pattern: str) -> list[FileStatus]:
         fs = self._fs(pattern)
         target = self._path(pattern)
-        return sorted(self._call("glob", pattern, lambda: self._statuses(fs.globStatus(target))))
+        found = self._call("glob", pattern, lambda: self._statuses(fs.globStatus(target)))
+        return sorted(self._marking_links(found, self._local_links([status.path for status in found])))
 
     def read(self, path: str) -> bytes:
         fs = self._fs(path)
@@ -533,7 +566,8 @@ class HadoopFileSystem(FileSystem):
         context = self._context(source)
         self._call("rename", source, lambda: context.rename(old, new, self._no_replace), target)
 
-    def delete(self, path: str, recursive: bool = True) -> bool:
+    def _delete(self, path: str, *, recursive: bool) -> bool:
+        """Hadoop's delete removes a link itself (`FileUtil.fullyDelete` deletes a link before looking into it)."""
         fs = self._fs(path)
         target = self._path(path)
         if self._call("delete", path, lambda: fs.delete(target, recursive)):
@@ -550,6 +584,7 @@ class HadoopFileSystem(FileSystem):
         old, new = self._path(source), self._path(target)
         if self._call("copy", source, lambda: target_fs.exists(new), target):
             raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
+        self.refuse_links(source, target)
         if self._local_copies is not None and self._nio(source) and self._nio(target):
             file_class, utilities = self._local_copies
             local_source, local_target = file_class(to_local_path(source)), file_class(to_local_path(target))
@@ -597,5 +632,8 @@ def _parse_rendered(item: str) -> FileStatus | None:
     is_dir = found["dir"] == "true"
     if not is_dir and found["length"] is None:
         return None
+    link = _SYMLINK.search(item, found.end())
+    if link is not None and link.group(1) == "true":
+        return FileStatus(normalize_uri(found["path"]), 0, int(found["mtime"]), False, is_link=True)
     return FileStatus(normalize_uri(found["path"]), 0 if is_dir else int(found["length"]), int(found["mtime"]),
                       is_dir)

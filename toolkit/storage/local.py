@@ -10,17 +10,26 @@ import fnmatch
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from toolkit.storage.filesystem import CopyResult, CopyTask, FileStatus, FileSystem, StorageError, normalize_uri
+from toolkit.storage.filesystem import (
+    CopyResult,
+    CopyTask,
+    FileStatus,
+    FileSystem,
+    StorageError,
+    normalize_uri,
+    plain_uri,
+)
 
 
 def to_local_path(uri: str) -> str:
-    """`file:///a/b` (or Hadoop's `file:/a/b`) -> `/a/b`; any other scheme is refused."""
-    uri = normalize_uri(uri)
+    """`file:///a/b` (or Hadoop's `file:/a/b`) -> `/a/b`; any other scheme, and `.` or `..` segments, are refused."""
+    uri = plain_uri(uri)
     if not uri.startswith("file:///"):
         raise StorageError(f"{uri} is not a local path: the local file system takes file:/// URIs only.")
     return "/" + uri[len("file:///"):]
@@ -77,16 +86,19 @@ def _glob_one(pattern: str) -> list[str]:
 
 
 class LocalFileSystem(FileSystem):
-    """`file://` paths through the operating system."""
+    """`file://` paths through the operating system; a symbolic link is stat'ed as itself, never followed."""
 
     def _status(self, local: str) -> FileStatus:
-        info = os.stat(local)
-        is_dir = os.path.isdir(local)
+        info = os.lstat(local)
         # st_mtime_ns: a float of seconds can round up to the next millisecond where Java's File does not
-        return FileStatus(to_uri(local), 0 if is_dir else info.st_size, info.st_mtime_ns // 1_000_000, is_dir)
+        mtime = info.st_mtime_ns // 1_000_000
+        if stat.S_ISLNK(info.st_mode):
+            return FileStatus(to_uri(local), 0, mtime, False, is_link=True)
+        is_dir = stat.S_ISDIR(info.st_mode)
+        return FileStatus(to_uri(local), 0 if is_dir else info.st_size, mtime, is_dir)
 
     def exists(self, path: str) -> bool:
-        return os.path.exists(to_local_path(path))
+        return os.path.lexists(to_local_path(path))
 
     def status(self, path: str) -> FileStatus | None:
         try:
@@ -96,6 +108,9 @@ class LocalFileSystem(FileSystem):
 
     def list(self, path: str) -> list[FileStatus]:
         local = to_local_path(path)
+        if os.path.islink(local):
+            raise StorageError(f"Cannot list {normalize_uri(path)}: it is a symbolic link, which the toolkit never "
+                               "follows.")
         try:
             with os.scandir(local) as entries:
                 names = [entry.path for entry in entries]
@@ -168,7 +183,8 @@ class LocalFileSystem(FileSystem):
             raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {reason}.") \
                 from None
 
-    def delete(self, path: str, recursive: bool = True) -> bool:
+    def _delete(self, path: str, *, recursive: bool) -> bool:
+        """`shutil.rmtree` removes the links in a tree without following them."""
         local = to_local_path(path)
         try:
             if os.path.isdir(local) and not os.path.islink(local):
@@ -190,6 +206,7 @@ class LocalFileSystem(FileSystem):
         local_source, local_target = to_local_path(source), to_local_path(target)
         if os.path.lexists(local_target):
             raise StorageError(f"Cannot copy {normalize_uri(source)} to {normalize_uri(target)}: the target exists.")
+        self.refuse_links(source, target)
         try:
             os.makedirs(os.path.dirname(local_target), exist_ok=True)
             if os.path.isdir(local_source):
@@ -250,6 +267,8 @@ def rename_no_replace(source: str, target: str) -> None:
 def _copy_one(task: CopyTask, preserve_permission: bool) -> CopyResult:
     try:
         source, target = to_local_path(task.source), to_local_path(task.target)
+        if os.path.islink(source):
+            return CopyResult(task, error="the source is a symbolic link: it is never copied as its target.")
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(source, target)
         copied = os.stat(target).st_size

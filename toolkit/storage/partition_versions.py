@@ -17,14 +17,14 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, normalize_uri
 from toolkit.storage.publish import Publication
 from toolkit.storage.tree import join
+from toolkit.uris import is_below
 
 VERSIONS_DIR = ".toolkit-partitions"
 
 
 def under(path: str, folder: str) -> bool:
-    """`path` lies strictly below `folder`."""
-    path, folder = normalize_uri(path), normalize_uri(folder)
-    return path != folder and path.startswith(folder.rstrip("/") + "/")
+    """`path` lies strictly below `folder` (never through a `.` or `..` segment)."""
+    return is_below(path, folder)
 
 
 def canonical_directory(table_location: str, name: str) -> str:

@@ -174,3 +174,16 @@ def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) ->
     assert rerun["files_copied"] + rerun["files_skipped"] == len(many)
     assert rerun["files_skipped"] >= copied_before - 1  # at most the file being written when killed is redone
     assert _digests(target) == _digests(source)
+
+
+def test_a_link_in_the_source_is_not_copied_through_hadoop(spark, tmp_path: Path) -> None:
+    from tests.unit.replication.test_file_replication import linked_instance
+
+    repo, primary = make_repo(tmp_path)
+    _, links = linked_instance(tmp_path, primary)
+    result = _hadoop_replicate(spark, repo)
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    assert result.status == "SUCCEEDED"
+    assert contents(target) == {**FILES, "_SUCCESS": b""}
+    assert not any(os.path.islink(path) for path in target.rglob("*"))
+    assert sorted(result.instances[0].sources[0].folder.links_skipped) == links

@@ -86,3 +86,44 @@ def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(tmp_path: 
     assert f"retention: {status['error']}" in result.stdout  # the driver's stderr, merged by spark-submit
     assert "Traceback" not in result.stdout + result.stderr
     assert tree(root) == before
+
+
+@pytest.mark.parametrize("generic", [False, True], ids=["nio", "hadoop-generic"])
+def test_links_are_left_and_never_followed_through_hadoop(spark, tmp_path: Path, generic: bool) -> None:
+    import os
+
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    hourly_instances(root, utc(2025, 12, 31, 0), 24)
+    (root / "data/clicks/2025/notes.txt").write_text("keep\n")  # the year is not deleted in one piece
+    outside = tmp_path / "outside"
+    hourly_instances(outside, utc(2025, 11, 1, 0), 2, template="")
+    (outside / "2025/11/notes.txt").write_text("keep\n")  # the month is not deleted in one piece either
+    os.symlink(outside / "2025/11", root / "data/clicks/2025/11")
+    within = tmp_path / "within"
+    within.mkdir()
+    (within / "precious").write_text("keep\n")
+    os.symlink(within, root / "data/clicks/2025/12/31/03/link")
+    before = tree(outside), tree(within)
+    fs = HadoopFileSystem(spark)
+    if generic:
+        fs._nio_schemes = frozenset()
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), fs)
+    assert result.status == "SUCCEEDED" and len(result.evicted) == 24
+    assert (tree(outside), tree(within)) == before
+    assert os.path.islink(root / "data/clicks/2025/11")
+    assert result.links_left == [f"file://{root}/data/clicks/2025/11"]
+
+
+@pytest.mark.parametrize("spelling", ["file:X", "file://X/", "file:///"])
+def test_every_spelling_of_the_root_through_hadoop(spark, tmp_path: Path, spelling: str) -> None:
+    from tests.unit.retention.test_retention_safety import with_root
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    with_root(repo, root, spelling)
+    hourly_instances(root, utc(2025, 12, 31, 20), 24)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), HadoopFileSystem(spark))
+    assert len(result.evicted) == 14 and result.evicted[0]["path"] == f"file://{root}/data/clicks/2025/12/31/20"
+    assert sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir()) == [f"{h}" for h in range(10, 20)]

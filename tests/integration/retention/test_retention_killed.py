@@ -41,8 +41,8 @@ from datetime import datetime, timezone
 
 class DiesAfter(LocalFileSystem):
     deletions = 0
-    def delete(self, path, recursive=True):
-        done = super().delete(path, recursive)
+    def delete(self, path, *, recursive):
+        done = super().delete(path, recursive=recursive)
         DiesAfter.deletions += 1
         if DiesAfter.deletions == {n}:
             os.kill(os.getpid(), signal.SIGKILL)

@@ -424,9 +424,9 @@ def test_rename_of_missing_source_raises(fs: FileSystem, tmp_path: Path) -> None
 # ------------------------------------------------------------------------------------------------ delete
 def test_delete_file_tree_and_missing(fs: FileSystem, tmp_path: Path) -> None:
     make(tmp_path, {"f": b"f", "tree/a/b/c": b"c", "tree/d": None, "keep": b"k"})
-    assert fs.delete(uri(tmp_path / "f")) is True
-    assert fs.delete(uri(tmp_path / "tree")) is True
-    assert fs.delete(uri(tmp_path / "tree")) is False
+    assert fs.delete(uri(tmp_path / "f"), recursive=True) is True
+    assert fs.delete(uri(tmp_path / "tree"), recursive=True) is True
+    assert fs.delete(uri(tmp_path / "tree"), recursive=True) is False
     assert fs.delete(uri(tmp_path / "never/was"), recursive=False) is False
     assert snapshot(tmp_path) == {"keep": b"k"}
 
@@ -500,7 +500,7 @@ def test_unicode_and_space_in_names(fs: FileSystem, tmp_path: Path) -> None:
     fs.copy(uri(tmp_path / "à côté"), uri(tmp_path / "copie ß"))
     assert snapshot(tmp_path) == {"copie ß": None, "copie ß/nom é": "ça va".encode(), "données été": None,
                                   "données été/verrou ü": b"l", "à côté": None, "à côté/nom é": "ça va".encode()}
-    assert fs.delete(uri(tmp_path / "copie ß")) is True
+    assert fs.delete(uri(tmp_path / "copie ß"), recursive=True) is True
     assert not (tmp_path / "copie ß").exists()
 
 

@@ -76,7 +76,7 @@ def test_status_of_a_missing_path_throws_nothing_in_the_jvm(spark, hadoop_fs, tm
     hadoop_fs.exists(uri(tmp_path))
     with counted_jvm_calls(spark) as sent:
         assert hadoop_fs.status(uri(tmp_path / "missing")) is None
-        assert hadoop_fs.delete(uri(tmp_path / "missing")) is False
+        assert hadoop_fs.delete(uri(tmp_path / "missing"), recursive=True) is False
     assert 1 <= len(sent) <= 6, sent  # a Java exception alone would cost a dozen calls through pyspark
 
 

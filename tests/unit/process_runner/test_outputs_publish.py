@@ -52,9 +52,9 @@ class Recording(LocalFileSystem):
         self.calls.append(("write", path))
         super().write_atomically(path, data)
 
-    def delete(self, path: str, recursive: bool = True) -> bool:
+    def delete(self, path: str, *, recursive: bool) -> bool:
         self.calls.append(("delete", path))
-        return super().delete(path, recursive)
+        return super().delete(path, recursive=recursive)
 
 
 def test_file_output_paths(runner_repo: RunnerRepo) -> None:

@@ -224,3 +224,39 @@ def test_a_daily_feed_with_a_delay_replicates_the_previous_day(clusters) -> None
                              LocalFileSystem(), now=utc(2026, 11, 21, 0, 30))
     assert [i.instance for i in result.instances] == [utc(2026, 11, 20)]
     assert contents(backup / "data/sales/2026-11-20") == {"sales.csv": b"id,amount\n1,9.5\n", "_DONE": b""}
+
+
+def linked_instance(tmp_path: Path, primary: Path) -> tuple[Path, list[str]]:
+    """The instance at T with a link to a folder outside the feed and a link to a file; (it, the links' URIs)."""
+    source = instance(primary, "data/clicks", T, FILES)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.json").write_bytes(b"not the feed's\n")
+    os.symlink(outside, source / "nested/elsewhere")
+    os.symlink(outside / "secret.json", source / "part-link.json")
+    return source, [f"file://{source}/nested/elsewhere", f"file://{source}/part-link.json"]
+
+
+def test_a_link_in_the_source_is_not_copied_and_is_reported(clusters, tmp_path: Path) -> None:
+    repo, primary, backup = clusters
+    source, links = linked_instance(tmp_path, primary)
+    result = replicate(repo)
+    target = backup / "replica/clicks/2026/11/21/10"
+    assert result.status == "SUCCEEDED"
+    assert contents(target) == {**{name: data for name, data in FILES.items()}, "_SUCCESS": b""}
+    assert not any(os.path.islink(path) for path in target.rglob("*"))
+    assert sorted(result.instances[0].sources[0].folder.links_skipped) == links
+    record = json.loads((backup / "feed-toolkit/working/replication/clicks/20261121T1000Z.json").read_text())
+    assert sorted(record["sources"][0]["links_skipped"]) == links
+
+
+def test_the_target_root_cannot_be_deleted_once_replication_knows_it(clusters) -> None:
+    from toolkit.storage.filesystem import StorageError
+
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, FILES)
+    fs = LocalFileSystem()
+    run_replication(ConfigRepo.load(repo), "clicks", "backup", T, fs, now=T, run_id="r1")
+    with pytest.raises(StorageError, match=f"cluster root file://{backup}"):
+        fs.delete(f"file://{backup}/", recursive=True)
+    assert (backup / "replica/clicks/2026/11/21/10/_SUCCESS").exists()

@@ -85,7 +85,7 @@ def test_a_rerun_after_an_interrupted_run_finishes_with_the_same_tree(tmp_path: 
         plant_decoys(root)
         if interrupted_after is not None:  # an earlier run deleted some instances one by one, then died
             for folder in sorted((root / "data/clicks/2025/12/30").iterdir())[:interrupted_after]:
-                FS.delete(f"file://{folder}")
+                FS.delete(f"file://{folder}", recursive=True)
         run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), FS)
         trees.append(tree(root) - {p for p in tree(root) if p.startswith("feed-toolkit")})
     assert trees[0] == trees[1] == trees[2]
@@ -95,6 +95,7 @@ def test_a_rerun_after_an_interrupted_run_finishes_with_the_same_tree(tmp_path: 
     ("/data/clicks/${MONTH}/${DAY}", "has date variables but no ${YEAR}"),
     ("/${YEAR}/${MONTH}/${DAY}/${HOUR}", "starts with a variable"),
     ("/data/../clicks/${YEAR}/${MONTH}", "contains '..'"),
+    ("/data/./clicks/${YEAR}/${MONTH}", "contains '..' or '.' as a segment"),
 ])
 def test_unsafe_templates_are_refused(tmp_path: Path, path: str, message: str) -> None:
     repo_dir, _ = make_repo(tmp_path)

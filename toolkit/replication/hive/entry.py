@@ -95,6 +95,8 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     status.update(cluster=cluster.name, source=source)
     spark = build_session(f"toolkit-hive-import-{feed.name}-{cluster.name}", cluster, hive=True)
     fs = HadoopFileSystem(spark)
+    if cluster.write_endpoint is not None:
+        fs.protect(cluster.write_endpoint)  # the import deletes staging and replaced folders: never the root
     require_running_allowed(fs, cluster, "feed", feed.name)
     metadata = read_export(fs, source)
     if metadata.feed is not None and metadata.feed != feed.name:

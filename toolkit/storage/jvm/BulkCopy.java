@@ -208,6 +208,9 @@ public class BulkCopy {
             // The source, as listed?
             long size;
             long modified;
+            if (source.startsWith(LOCAL) && Files.isSymbolicLink(Paths.get(localPath(source)))) {
+                throw new CopyCheckException("the source is a symbolic link: it is never copied as its target");
+            }
             if (localSource) {
                 sourceLocal = Paths.get(localPath(source));
                 PosixFileAttributes attributes =  // Janino erases the generic answer: cast
@@ -225,7 +228,12 @@ public class BulkCopy {
             } else {
                 sourceFs = fileSystem(source);
                 sourcePath = new Path(source);
-                FileStatus status = sourceFs.getFileStatus(sourcePath);
+                FileStatus status = !source.startsWith(LOCAL) && sourceFs.supportsSymlinks()
+                    ? sourceFs.getFileLinkStatus(sourcePath)
+                    : sourceFs.getFileStatus(sourcePath);
+                if (status.isSymlink()) {
+                    throw new CopyCheckException("the source is a symbolic link: it is never copied as its target");
+                }
                 if (status.isDirectory()) {
                     throw new CopyCheckException("the source is a directory");
                 }

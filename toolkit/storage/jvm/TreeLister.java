@@ -3,10 +3,12 @@
 // Compiled at run time by Janino (toolkit/storage/jvm_classes.py), so it is plain Java 7 style: no lambdas,
 // no diamonds, raw collections.
 //
-// list(root): "" when the root does not exist; "F" when it is a file; else "D" and then, per file,
-// NUL-separated: relative path, length, modification time (ms). file:/// goes through java.nio (Hadoop's
-// RawLocalFileSystem forks `stat` per entry without libhadoop); every other scheme through
-// FileSystem.listFiles(root, true), which HDFS answers in batches.
+// list(root): "" when the root does not exist; "F" when it is a file; "L" when it is a symbolic link; else "D"
+// and then, per file or link, NUL-separated: relative path, length, modification time (ms), kind ("f" a file,
+// "l" a symbolic link, which is never followed). file:/// goes through java.nio (Hadoop's RawLocalFileSystem
+// forks `stat` per entry without libhadoop, and follows links); every other scheme through
+// FileSystem.listFiles(root, true), which HDFS answers in batches. links(paths): which of some file:/// URIs
+// are symbolic links (RawLocalFileSystem's statuses cannot tell).
 
 import java.io.IOException;
 import java.net.URI;
@@ -32,7 +34,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 public class TreeLister {
     private static final String SEP = "\u0000";
-    private static final LinkOption[] FOLLOW = new LinkOption[0];
+    private static final LinkOption[] NOFOLLOW = new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
     private final Configuration conf;
     private final boolean localByNio;
 
@@ -44,16 +46,34 @@ public class TreeLister {
 
     public String list(String root) throws IOException {
         HashMap files = new HashMap();
-        char kind = collect(root, files, Names.NONE);
+        char kind = collect(root, files, Names.NONE, true);
         if (kind != 'D') {
-            return kind == 'F' ? "F" : "";
+            return kind == '-' ? "" : String.valueOf(kind);
         }
         StringBuilder out = new StringBuilder("D");
         Iterator each = files.entrySet().iterator();
         while (each.hasNext()) {
             Map.Entry entry = (Map.Entry) each.next();
             long[] facts = (long[]) entry.getValue();
-            out.append((String) entry.getKey()).append(SEP).append(facts[0]).append(SEP).append(facts[1]).append(SEP);
+            out.append((String) entry.getKey()).append(SEP).append(facts[0]).append(SEP).append(facts[1]).append(SEP)
+                .append(facts[2] == 1 ? "l" : "f").append(SEP);
+        }
+        return out.toString();
+    }
+
+    /** file:///a b -> /a b (the URIs come spelled so, not %-encoded). */
+    private static java.nio.file.Path localPath(String uri) {
+        return Paths.get(uri.substring("file://".length()));
+    }
+
+    /** The NUL-separated file:/// URIs among `paths` (NUL-separated) that are symbolic links. */
+    public String links(String paths) {
+        StringBuilder out = new StringBuilder();
+        String[] each = paths.split(SEP);
+        for (int i = 0; i < each.length; i++) {
+            if (each[i].startsWith("file:///") && Files.isSymbolicLink(localPath(each[i]))) {
+                out.append(each[i]).append(SEP);
+            }
         }
         return out.toString();
     }
@@ -62,8 +82,8 @@ public class TreeLister {
      * How many files `source` holds when `target` holds exactly the same files (relative paths, lengths and
      * modification times), else -1. Names in `ignoredTop` (NUL-separated) at the top of either tree, and
      * every file with a name (its own or a folder's) starting with one of `ignoredPrefixes` or ending with one
-     * of `ignoredSuffixes` (NUL-separated), are left out: a left-out folder is not read at all. The two trees
-     * are walked at once, on two threads.
+     * of `ignoredSuffixes` (NUL-separated), are left out: a left-out folder is not read at all; so are symbolic
+     * links. The two trees are walked at once, on two threads.
      */
     public long sameFiles(final String source, String target, String ignoredTop, String ignoredPrefixes,
                           String ignoredSuffixes) throws Exception {
@@ -74,7 +94,7 @@ public class TreeLister {
         Thread walker = new Thread(new Runnable() {
             public void run() {
                 try {
-                    sourceKind[0] = collect(source, sourceFiles, ignored);
+                    sourceKind[0] = collect(source, sourceFiles, ignored, false);
                 } catch (Exception e) {
                     failure[0] = e;
                 }
@@ -82,7 +102,7 @@ public class TreeLister {
         });
         walker.start();
         HashMap targetFiles = new HashMap();
-        char targetKind = collect(target, targetFiles, ignored);
+        char targetKind = collect(target, targetFiles, ignored, false);
         walker.join();
         if (failure[0] != null) {
             throw failure[0];
@@ -151,13 +171,17 @@ public class TreeLister {
     }
 
     /**
-     * Fills `files` (relative path -> {length, mtime}) with the files `ignored` does not leave out; answers
-     * 'D' for a directory, 'F' a file, '-' nothing.
+     * Fills `files` (relative path -> {length, mtime, 1 for a link else 0}) with the files `ignored` does not
+     * leave out, and with the symbolic links when `withLinks` (never followed); answers 'D' for a directory,
+     * 'F' a file, 'L' a link, '-' nothing.
      */
-    private char collect(String root, HashMap files, Names ignored) throws IOException {
+    private char collect(String root, HashMap files, Names ignored, boolean withLinks) throws IOException {
         boolean local = root.startsWith("file:///");
+        if (local && Files.isSymbolicLink(localPath(root))) {
+            return 'L';
+        }
         if (local && localByNio) {
-            return collectLocal(Paths.get(URI.create(root)), files, ignored);
+            return collectLocal(localPath(root), files, ignored, withLinks);
         }
         Path path = new Path(root);
         FileSystem fs;
@@ -179,23 +203,55 @@ public class TreeLister {
         if (!prefix.endsWith("/")) {
             prefix = prefix + "/";
         }
+        if (local) {
+            collectByLevel(fs, path, prefix, files, ignored, withLinks);
+            return 'D';
+        }
         boolean filtered = ignored != Names.NONE;
         RemoteIterator each = fs.listFiles(path, true);  // one recursive listing: HDFS answers it in batches
         while (each.hasNext()) {
             LocatedFileStatus file = (LocatedFileStatus) each.next();
             String relative = file.getPath().toUri().getPath().substring(prefix.length());
-            if (!filtered || !ignored.ignoredPath(relative)) {
-                files.put(relative, new long[] {file.getLen(), file.getModificationTime()});
+            if ((!filtered || !ignored.ignoredPath(relative)) && (withLinks || !file.isSymlink())) {
+                files.put(relative, new long[] {file.isSymlink() ? 0 : file.getLen(), file.getModificationTime(),
+                    file.isSymlink() ? 1 : 0});
             }
         }
         return 'D';
     }
 
-    private static char collectLocal(java.nio.file.Path root, HashMap files, Names ignored) throws IOException {
-        if (!Files.exists(root, FOLLOW)) {
+    /** file:/// through Hadoop's RawLocalFileSystem, a folder at a time: its listFiles would follow links. */
+    private static void collectByLevel(FileSystem fs, Path root, String prefix, HashMap files, Names ignored,
+                                       boolean withLinks) throws IOException {
+        ArrayDeque folders = new ArrayDeque();
+        folders.add(root);
+        while (!folders.isEmpty()) {
+            FileStatus[] children = fs.listStatus((Path) folders.poll());
+            for (int i = 0; i < children.length; i++) {
+                String relative = children[i].getPath().toUri().getPath().substring(prefix.length());
+                String name = children[i].getPath().getName();
+                if (ignored.ignored(name, relative.indexOf('/') < 0)) {
+                    continue;
+                }
+                if (Files.isSymbolicLink(Paths.get(children[i].getPath().toUri().getPath()))) {
+                    if (withLinks) {
+                        files.put(relative, new long[] {0, children[i].getModificationTime(), 1});
+                    }
+                } else if (children[i].isDirectory()) {
+                    folders.add(children[i].getPath());
+                } else {
+                    files.put(relative, new long[] {children[i].getLen(), children[i].getModificationTime(), 0});
+                }
+            }
+        }
+    }
+
+    private static char collectLocal(java.nio.file.Path root, HashMap files, Names ignored, boolean withLinks)
+            throws IOException {
+        if (!Files.exists(root, NOFOLLOW)) {
             return '-';
         }
-        if (!Files.isDirectory(root, FOLLOW)) {
+        if (!Files.isDirectory(root, NOFOLLOW)) {
             return 'F';
         }
         ArrayDeque folders = new ArrayDeque();
@@ -220,14 +276,19 @@ public class TreeLister {
                     }
                     BasicFileAttributes attributes = secure != null
                         ? ((BasicFileAttributeView) secure.getFileAttributeView(
-                              child.getFileName(), BasicFileAttributeView.class, FOLLOW)).readAttributes()
-                        : (BasicFileAttributes) Files.readAttributes(child, BasicFileAttributes.class, FOLLOW);
+                              child.getFileName(), BasicFileAttributeView.class, NOFOLLOW)).readAttributes()
+                        : (BasicFileAttributes) Files.readAttributes(child, BasicFileAttributes.class, NOFOLLOW);
                     String relative = prefix + name;
-                    if (attributes.isDirectory()) {
+                    if (attributes.isSymbolicLink()) {
+                        if (withLinks) {
+                            files.put(relative, new long[] {0, attributes.lastModifiedTime().toMillis(), 1});
+                        }
+                    } else if (attributes.isDirectory()) {
                         folders.add(child);
                         prefixes.add(relative + "/");
                     } else {
-                        files.put(relative, new long[] {attributes.size(), attributes.lastModifiedTime().toMillis()});
+                        files.put(relative, new long[] {attributes.size(), attributes.lastModifiedTime().toMillis(),
+                            0});
                     }
                 }
             } finally {
