@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.integration
 
 PROJECT = Path(__file__).resolve().parents[3]
 NOMINAL = utc(2026, 4, 1, 10)
+LEASE = 1.5  # the killed run's lease, in seconds: the rerun takes it over once it expired
 KILLED_RUN = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
@@ -68,7 +70,7 @@ class DiesAfter(LocalFileSystem):
             os.kill(os.getpid(), signal.SIGKILL)
 
 run_retention(ConfigRepo.load({repo!r}), "clicks", "primary", datetime(2026, 4, 1, 10, tzinfo=timezone.utc),
-              DiesAfter())
+              DiesAfter(), lease_seconds={lease})
 """
 
 
@@ -102,12 +104,14 @@ def _nothing_lost(root: Path, before: dict[str, bytes]) -> None:
 def test_killed_after_n_operations_then_rerun(tmp_path: Path, reference: set[str], n: int) -> None:
     repo, root = _prepared(tmp_path)
     before = contents(root, "data")
-    killed = subprocess.run([sys.executable, "-c", KILLED_RUN.format(project=str(PROJECT), n=n, repo=str(repo))],
+    killed = subprocess.run([sys.executable, "-c", KILLED_RUN.format(project=str(PROJECT), n=n, repo=str(repo),
+                                                                     lease=LEASE)],
                             capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     _nothing_lost(root, before)
     assert contents(root, "archive/data"), "the run died before archiving anything: choose a later N"
 
+    time.sleep(LEASE)  # the killed run's lease expires; the rerun takes it over
     rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
     assert rerun.refused == []
     assert {p for p in tree(root) if not p.startswith("feed-toolkit")} == reference
