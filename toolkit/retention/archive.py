@@ -8,7 +8,9 @@ Per instance, for a run killed at any moment:
 2. The staged files are verified against the source (every file, its length, and its checksum where both file
    systems keep one of one kind, else its mtime), then the staging name is renamed to the archive path.
 3. The archive path is verified against the source again (every file of the source must be there, the same),
-   and only then is the instance deleted from the feed.
+   and only then are those verified files deleted from the feed, one by one, and the folders they leave empty
+   (never a recursive delete: a file that arrives in the instance meanwhile stays, and the next run reports
+   that the archive differs from it).
 A rerun finds each instance at one of these steps and finishes it: the copy is redone or found complete, then
 the source removed. An archive path that holds something else (another copy that differs) is never replaced:
 the instance stays in the feed and is reported.
@@ -16,6 +18,7 @@ the instance stays in the feed and is reported.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 
@@ -83,12 +86,31 @@ def archive_instance(fs: FileSystem, source: str, target: str) -> str | None:
     """Copy, verify, then remove one instance; None when done, else why the instance stays in the feed."""
     if fs.status(target) is None:
         _stage(fs, source, target)
-    differences = _differences(fs, _files(fs, source), _files(fs, target))
+    verified = _files(fs, source)
+    differences = _differences(fs, verified, _files(fs, target))
     if differences:
         return (f"the archive already holds {target}, which differs from it ({differences}); compare the two and "
                 "remove one, then run again")
-    fs.delete(source, recursive=True)
+    _remove_verified(fs, source, verified)
     return None
+
+
+def _remove_verified(fs: FileSystem, source: str, verified: dict[str, FileStatus]) -> None:
+    """Delete the files that were verified in the archive, then the folders of the instance left empty, deepest
+    first; what is not empty (a file that arrived since, a link) stays."""
+    for item in verified.values():
+        fs.delete(item.path, recursive=False)
+    status = fs.status(source)
+    if status is not None and status.is_dir:
+        _remove_empty_folders(fs, source)
+
+
+def _remove_empty_folders(fs: FileSystem, folder: str) -> None:
+    for child in fs.list(folder):
+        if child.is_dir and not child.is_link:
+            _remove_empty_folders(fs, child.path)
+    with contextlib.suppress(StorageError):  # not empty: it keeps what arrived after the verification
+        fs.delete(folder, recursive=False)
 
 
 def _stage(fs: FileSystem, source: str, target: str) -> None:

@@ -50,6 +50,32 @@ def test_archive_moves_every_expired_byte_and_deletes_none(tmp_path: Path) -> No
     assert report["action_taken"] == "archive" and report["instances_evicted"] == 34
 
 
+class _LateWriter(LocalFileSystem):
+    """A producer writes a file into an instance right after the archive's copy of it was verified (its first
+    delete): the file system is the real local one, the write is the race."""
+
+    def __init__(self, late: Path) -> None:
+        super().__init__()
+        self.late = late
+
+    def delete(self, path: str, *, recursive: bool) -> bool:
+        if not self.late.exists() and path.startswith(f"file://{self.late.parent}/"):
+            self.late.write_bytes(b"arrived late")
+        return super().delete(path, recursive=recursive)
+
+
+def test_a_file_arriving_after_the_verification_is_never_deleted(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    late = root / "data/clicks/2025/12/31/05/part-late.json"
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, _LateWriter(late))
+    assert late.read_bytes() == b"arrived late"
+    assert sorted(p.name for p in late.parent.iterdir()) == ["part-late.json"]  # the verified files went
+    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert [item["path"] for item in rerun.refused] == [f"file://{late.parent}"]  # reported, kept
+    assert late.read_bytes() == b"arrived late"
+
+
 def test_the_feed_property_retention_archive_names_another_file_system(tmp_path: Path) -> None:
     repo, root = make_archive_repo(tmp_path, archive=None)
     elsewhere = tmp_path / "cold"
