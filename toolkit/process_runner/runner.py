@@ -31,6 +31,7 @@ from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, wall_clock_stamp
+from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.process_runner import table_outputs as tables
@@ -155,7 +156,7 @@ class ProcessRunner:
         taken = lock.try_acquire(self.run_id, {"time": format_timestamp(t)})
         if not taken.taken:
             raise BlockedError(f"The instance {format_timestamp(t)} of {self.owner} is being run by "
-                               f"{_who(taken.holder)}: call again later.")
+                               f"{describe_holder(taken.holder)}: call again later.")
         lost = False
         try:
             if taken.previous is not None:
@@ -385,12 +386,6 @@ class ProcessRunner:
             started=_stamp(started) if started else (previous.started if previous is not None else None),
             ended=_stamp(ended) if ended else None, error=error, missing=list(missing or []), inputs=inputs,
             outputs=list(outputs or (previous.outputs if previous is not None else [])), succeeded=succeeded))
-
-
-def _who(lease: Lease | None) -> str:
-    if lease is None:
-        return "another run"
-    return f"run {lease.run_id} on {lease.holder} (its lease ends {lease.expires_text})"
 
 
 def _listed(missing: list[str]) -> str:

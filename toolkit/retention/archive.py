@@ -18,7 +18,6 @@ the instance stays in the feed and is reported.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from dataclasses import dataclass
 
@@ -28,7 +27,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 from toolkit.retention.file_plan import LocationPlan
 from toolkit.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError, normalize_uri, parent_of
-from toolkit.storage.tree import files_below
+from toolkit.storage.tree import files_below, remove_empty_folders
 
 ARCHIVE_PROPERTY = "retention.archive"
 STAGING_SUFFIX = ".archiving"
@@ -102,15 +101,7 @@ def _remove_verified(fs: FileSystem, source: str, verified: dict[str, FileStatus
         fs.delete(item.path, recursive=False)
     status = fs.status(source)
     if status is not None and status.is_dir:
-        _remove_empty_folders(fs, source)
-
-
-def _remove_empty_folders(fs: FileSystem, folder: str) -> None:
-    for child in fs.list(folder):
-        if child.is_dir and not child.is_link:
-            _remove_empty_folders(fs, child.path)
-    with contextlib.suppress(StorageError):  # not empty: it keeps what arrived after the verification
-        fs.delete(folder, recursive=False)
+        remove_empty_folders(fs, source)
 
 
 def _stage(fs: FileSystem, source: str, target: str) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from toolkit.retention.file_plan import LocationPlan
 from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.tree import remove_empty_folders
 
 DELETE_THREADS = 4
 
@@ -36,13 +37,7 @@ def evict(fs: FileSystem, plan: LocationPlan) -> Evicted:
     for path in plan.deletions:
         if path not in instance_paths:
             directories += 1 + _walked_below(plan, path)
-    for path in plan.parents:
-        try:
-            if fs.delete(path, recursive=False):
-                directories += 1
-        except StorageError:
-            continue  # not empty any more: something arrived; it stays
-    return Evicted(sizes, directories)
+    return Evicted(sizes, directories + _remove_empty_parents(fs, plan))
 
 
 def _walked_below(plan: LocationPlan, folder: str) -> int:
@@ -55,18 +50,21 @@ def _walked_below(plan: LocationPlan, folder: str) -> int:
 
 
 def tidy_after_archive(fs: FileSystem, plan: LocationPlan) -> int:
-    """Remove the folders that archiving the plan's instances emptied; the count removed. A planned folder goes
-    in one recursive delete only when no file is left anywhere in it; the parents, one by one if empty."""
-    directories = 0
+    """Remove the folders that archiving the plan's instances emptied, never recursively (a folder holding a
+    kept instance, or a file that arrived, stays); the count removed."""
     instance_paths = {instance.path for instance in plan.expired}
-    for path in plan.deletions:
-        if path not in instance_paths and fs.status(path) is not None and not fs.list_files(path):
-            fs.delete(path, recursive=True)
-            directories += 1 + _walked_below(plan, path)
+    directories = sum(remove_empty_folders(fs, path) for path in plan.deletions
+                      if path not in instance_paths and fs.status(path) is not None)
+    return directories + _remove_empty_parents(fs, plan)
+
+
+def _remove_empty_parents(fs: FileSystem, plan: LocationPlan) -> int:
+    """The plan's parent folders, one by one, each only if empty; the count removed."""
+    directories = 0
     for path in plan.parents:
         try:
             if fs.delete(path, recursive=False):
                 directories += 1
         except StorageError:
-            continue  # not empty: an instance kept, or something arrived
+            continue  # not empty: an instance kept, or something arrived; it stays
     return directories

@@ -9,6 +9,7 @@ name starting with `_` or `.` (`_SUCCESS`, `_temporary`, `.crc` side files, stag
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -66,3 +67,15 @@ def hidden(name: str) -> bool:
 def data_files(fs: FileSystem, root: str) -> list[TreeFile]:
     """The visible files below `root`, sorted by relative path; [] when `root` does not exist."""
     return files_below(fs, root, skip=hidden)
+
+
+def remove_empty_folders(fs: FileSystem, folder: str) -> int:
+    """Delete `folder` and the folders below it that hold nothing, deepest first, never recursively: a folder
+    that still holds a file (one that arrived meanwhile, a link) stays with its parents. The count removed."""
+    removed = 0
+    for child in fs.list(folder):
+        if child.is_dir and not child.is_link:
+            removed += remove_empty_folders(fs, child.path)
+    with contextlib.suppress(StorageError):  # not empty
+        removed += fs.delete(folder, recursive=False)
+    return removed
