@@ -65,6 +65,15 @@ demo: java install
 	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --source primary --target backup --time 2026-01-01T05:00Z --from 2026-01-01T00:00Z --to 2026-01-01T05:00Z 2>/dev/null | tail -n 1
 	@echo "   the instance of 2026-01-02T00:00Z was never generated: the run waits (exit 3) until the feed's timeout"
 	-$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --target backup --time 2026-01-02T00:00Z --now 2026-01-02T01:00Z 2>/dev/null | tail -n 2
+	@echo "== Data safety: lint refuses feeds that share folders (RP009) and clusters on object stores (CL006)"
+	$(PY) $(DEMO_REPO)/demo/safety_repo.py --to /tmp/feed-toolkit-demo/safety-repo --mistakes
+	-$(TOOLKIT) lint /tmp/feed-toolkit-demo/safety-repo | grep -E ' (RP009|CL006) ' | cut -c1-230
+	@echo "   retention with action: archive (the same repo without the mistakes): each expired instance copied to /archive, verified, then removed"
+	$(PY) $(DEMO_REPO)/demo/safety_repo.py --to /tmp/feed-toolkit-demo/safety-repo
+	rm -rf /tmp/feed-toolkit-demo/primary/archive
+	$(SPARK_SUBMIT) entrypoints/retention.py --repo /tmp/feed-toolkit-demo/safety-repo --feed clicks --cluster primary --time 2026-04-01T00:00Z 2>/dev/null | tail -n 1
+	@echo "   in /archive/data/clicks/2025/12/31:" $$(ls /tmp/feed-toolkit-demo/primary/archive/data/clicks/2025/12/31 | tr '\n' ' ')
+	@echo "   left in /data/clicks/2025:" $$(ls /tmp/feed-toolkit-demo/primary/data/clicks/2025 2>/dev/null | tr '\n' ' ' | grep . || echo "nothing (the emptied folders are gone)")
 	@echo "== Table feeds: web.visits in primary's metastore (port 9083), replicated into backup's (port 9084)"
 	rm -rf /tmp/feed-toolkit-demo/primary/warehouse /tmp/feed-toolkit-demo/primary/feed-toolkit/working/retention/visits
 	$(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-primary --port 9083 --fresh -- \

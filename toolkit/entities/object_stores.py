@@ -38,23 +38,25 @@ def object_store(uri: str) -> str | None:
 
 
 def uri_problem(uri: str, what: str) -> str | None:
-    """One sentence refusing `uri` (described by `what`) when it is on an object store, else None."""
+    """One sentence refusing `uri` when it is on an object store, else None; `what` names it, the URI included
+    (`The interfaces.write.endpoint 's3a://lake' of cluster 'lake'`)."""
     store = object_store(uri)
     if store is None:
         return None
     scheme = uri.strip().split(":", 1)[0].lower()
-    return (f"{what} {uri!r} is on {store} ({scheme}://), which the toolkit refuses because {WHY}; put it on "
+    return (f"{what} is on {store} ({scheme}://), which the toolkit refuses because {WHY}; put it on "
             "HDFS (hdfs://) or a local or mounted file system (file://).")
 
 
 def cluster_problems(cluster: Cluster) -> Iterator[tuple[tuple[str, ...], str]]:
     """(field path, sentence) for each endpoint or location URI of `cluster` on an object store."""
     for name, interface in cluster.interfaces.items():
-        problem = uri_problem(interface.endpoint, f"The cluster '{cluster.name}' has interfaces.{name}.endpoint")
+        problem = uri_problem(interface.endpoint, f"The interfaces.{name}.endpoint {interface.endpoint!r} of "
+                                                  f"cluster '{cluster.name}'")
         if problem:
             yield ("interfaces", name, "endpoint"), problem
     for name, location in cluster.locations.items():
-        problem = uri_problem(location, f"The cluster '{cluster.name}' has locations.{name}")
+        problem = uri_problem(location, f"The locations.{name} {location!r} of cluster '{cluster.name}'")
         if problem:
             yield ("locations", name), problem
 
@@ -67,7 +69,8 @@ def require_no_object_store(*clusters: Cluster) -> None:
 
 
 def require_no_object_store_uri(uri: str, what: str) -> None:
-    """Exit 2 (UsageError) when a directory given on the command line is on an object store."""
-    problem = uri_problem(uri, what)
+    """Exit 2 (UsageError) when a directory (a command-line argument, an archive location) is on an object store;
+    `what` names it, without the URI."""
+    problem = uri_problem(uri, f"{what} {uri!r}")
     if problem:
         raise UsageError(problem)

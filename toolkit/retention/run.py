@@ -60,7 +60,7 @@ def archive_target(feed: Feed, cluster: Cluster) -> str | None:
     if cluster.write_endpoint is None:
         return None  # run_retention says what is missing
     root = archive_root(feed, cluster, cluster.write_endpoint)
-    require_no_object_store_uri(root, f"The archive location of feed '{feed.name}' on cluster '{cluster.name}':")
+    require_no_object_store_uri(root, f"The archive location of feed '{feed.name}' on cluster '{cluster.name}'")
     return root
 
 

@@ -168,7 +168,8 @@ def test_an_archive_on_an_object_store_is_refused(tmp_path: Path) -> None:
     feed.write_text(feed.read_text() + "properties:\n  retention.archive: s3a://cold-bucket/clicks\n")
     _instances(root)
     before = contents(root)
-    with pytest.raises(UsageError, match="archive location of feed 'clicks' on cluster 'primary': 's3a://cold"):
+    refused = "archive location of feed 'clicks' on cluster 'primary' 's3a://cold-bucket/clicks' is on Amazon S3"
+    with pytest.raises(UsageError, match=refused):
         run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
     assert contents(root) == before
 
