@@ -1,7 +1,6 @@
 """Turning command-line text into values: times, zones, frequencies, time lists. Errors are UsageErrors.
 
-The clock is read here and only here (for a `--time` left out), so everything below gets its
-nominal time passed in.
+A `--time` left out is read from the clock by `runtime.times.nominal_time`, the one place that reads it.
 """
 
 from __future__ import annotations
@@ -12,18 +11,11 @@ from zoneinfo import ZoneInfo
 from toolkit.el.frequency import Frequency
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import parse_timestamp
-from toolkit.el.timezones import UTC, resolve_zone
+from toolkit.el.timezones import resolve_zone
 from toolkit.errors import UsageError
 
 TIME_HELP = "Nominal time, yyyy-MM-ddTHH:mmZ (UTC). Default: now, rounded down to the minute."
 ZONE_HELP = "IANA time zone in which calendar units and dates are counted."
-
-
-def nominal_time(text: str | None, option: str = "--time") -> datetime:
-    """The given time, or now rounded down to the minute when none was given."""
-    if text is None:
-        return datetime.now(UTC).replace(second=0, microsecond=0)
-    return parse_timestamp(text, option)
 
 
 def time_list(text: str | None, option: str) -> tuple[datetime, ...] | None:

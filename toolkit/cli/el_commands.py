@@ -13,6 +13,7 @@ from toolkit.el.frequency import Frequency
 from toolkit.el.templates import PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
+from toolkit.runtime.times import nominal_time
 
 app = typer.Typer(
     help="The time engine: EL expressions, frequencies, instance grids and path templates.",
@@ -58,7 +59,7 @@ def eval_command(
         if feed_frequency is None or feed_start is None:
             raise UsageError("--feed-frequency and --feed-start go together: give both to snap to a feed's grid.")
         feed_grid = arguments.grid(feed_start, feed_frequency, timezone, feed_end, prefix="--feed-")
-    ctx = ELContext(arguments.nominal_time(time), arguments.zone(timezone), feed_grid,
+    ctx = ELContext(nominal_time(time), arguments.zone(timezone), feed_grid,
                     arguments.time_list(available, "--available"))
     value = parsed.evaluate(ctx)
     if feed_grid is not None and value is not None:
@@ -81,7 +82,7 @@ def instances_command(
 ) -> None:
     """Print the grid's instances in [--from, --to], one per line, oldest first."""
     grid = arguments.grid(start, frequency, timezone, end)
-    first, last = arguments.nominal_time(from_, "--from"), arguments.nominal_time(to, "--to")
+    first, last = nominal_time(from_, "--from"), nominal_time(to, "--to")
     if last < first:
         raise UsageError(f"--to {to} is before --from {from_}: give a range that runs forward.")
     for instance in grid.between(first, last):
@@ -92,14 +93,14 @@ def instances_command(
 def next_command(start: StartOption, frequency: FrequencyOption, time: TimeOption = None,
                  timezone: ZoneOption = "UTC", end: EndOption = None) -> None:
     """Print the instance at or after --time (an empty line when the grid has ended)."""
-    _print_time(arguments.grid(start, frequency, timezone, end).at_or_after(arguments.nominal_time(time)))
+    _print_time(arguments.grid(start, frequency, timezone, end).at_or_after(nominal_time(time)))
 
 
 @app.command("previous")
 def previous_command(start: StartOption, frequency: FrequencyOption, time: TimeOption = None,
                      timezone: ZoneOption = "UTC", end: EndOption = None) -> None:
     """Print the instance at or before --time (an empty line when --time is before the start)."""
-    _print_time(arguments.grid(start, frequency, timezone, end).at_or_before(arguments.nominal_time(time)))
+    _print_time(arguments.grid(start, frequency, timezone, end).at_or_before(nominal_time(time)))
 
 
 @app.command("path")
@@ -109,7 +110,7 @@ def path_command(
     timezone: ZoneOption = "UTC",
 ) -> None:
     """Print the path of the instance at --time, its variables rendered in --timezone."""
-    typer.echo(PathTemplate(template).format(arguments.nominal_time(time), arguments.zone(timezone)))
+    typer.echo(PathTemplate(template).format(nominal_time(time), arguments.zone(timezone)))
 
 
 @app.command("parse-path")

@@ -9,13 +9,13 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli import arguments
 from toolkit.cli.instances_text import feed_lines, process_lines
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.instances.process_instance import describe_feed_instances, resolve_process_instance
+from toolkit.runtime.times import nominal_time
 
 
 def instances_command(
@@ -46,14 +46,14 @@ def instances_command(
     if feed is not None:
         if cluster is None or from_ is None or to is None:
             raise UsageError("--feed needs --cluster, --from and --to: the feed's instances on one cluster in a range.")
-        first, last = arguments.nominal_time(from_, "--from"), arguments.nominal_time(to, "--to")
+        first, last = nominal_time(from_, "--from"), nominal_time(to, "--to")
         if last < first:
             raise UsageError(f"--to {to} is before --from {from_}: give a range that runs forward.")
         _print(describe_feed_instances(config, feed, cluster, first, last), format_, feed_lines)
         return
     entity = config.process(process)  # type: ignore[arg-type]
     names = [cluster] if cluster is not None else [c.name for c in entity.clusters]
-    nominal = arguments.nominal_time(time)
+    nominal = nominal_time(time)
     if time is None:
         newest = process_grid(entity, names[0]).at_or_before(nominal)
         if newest is None:

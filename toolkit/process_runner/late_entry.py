@@ -13,6 +13,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.times import nominal_time
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,7 +38,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.cli.arguments import nominal_time
     from toolkit.ledger.store import Ledger
     from toolkit.process_runner.cluster_session import ClusterSession
     from toolkit.process_runner.late_check import LateChecker, late_options

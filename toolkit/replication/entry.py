@@ -15,6 +15,7 @@ from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.session import build_session
+from toolkit.runtime.times import nominal_time
 
 if TYPE_CHECKING:
     from toolkit.replication.tables import TablePuller
@@ -47,7 +48,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.cli.arguments import nominal_time
     from toolkit.el.timestamps import parse_timestamp
     from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.run import run_replication

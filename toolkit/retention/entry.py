@@ -13,6 +13,7 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.session import build_session
+from toolkit.runtime.times import nominal_time
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,7 +29,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.cli.arguments import nominal_time
     from toolkit.retention.run import archive_target, run_retention
     from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem

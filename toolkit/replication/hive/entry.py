@@ -13,6 +13,7 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
 from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.times import nominal_time
 
 
 def _export_parser() -> argparse.ArgumentParser:
@@ -27,7 +28,6 @@ def _export_parser() -> argparse.ArgumentParser:
 
 
 def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.cli.arguments import nominal_time
     from toolkit.replication.hive.export import export_partition
     from toolkit.runtime.session import build_session
     from toolkit.storage.catalog import catalog_for
@@ -76,7 +76,6 @@ def _import_parser() -> argparse.ArgumentParser:
 
 
 def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.cli.arguments import nominal_time
     from toolkit.replication.hive.import_lease import import_exclusively
     from toolkit.replication.hive.importer import read_export
     from toolkit.runtime.session import build_session
