@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,9 @@ from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, utc
 from toolkit.entities.model import RetentionAction
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import BlockedError, UsageError
 from toolkit.retention import entry
+from toolkit.retention.archive import STAGING_SUFFIX
 from toolkit.retention.run import run_retention
 from toolkit.storage.local import LocalFileSystem
 
@@ -191,3 +194,48 @@ def test_archiving_a_table_is_refused_before_the_metastore_is_asked(tmp_path: Pa
     visits.write_text(visits.read_text().replace("action: delete", "action: archive"))
     with pytest.raises(UsageError, match="retention of feed 'visits' on cluster 'primary' archives a catalog table"):
         run_retention(ConfigRepo.load(repo), "visits", "primary", NOMINAL, FS)  # no catalog given: not reached
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_two_archiving_retentions_at_once_move_every_byte_once(tmp_path: Path, trial: int) -> None:
+    """The retention lease holds for archive too: one run moves the instances, the other is refused naming it
+    or finds nothing left; every byte is once in the feed or the archive, no staging copy is left."""
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    before = contents(root, "data")
+    start, outcomes = threading.Barrier(2), {}
+
+    def retain(run_id: str) -> None:
+        start.wait()
+        try:
+            outcomes[run_id] = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(),
+                                             run_id=run_id)
+        except BlockedError as err:
+            outcomes[run_id] = err
+
+    runs = [threading.Thread(target=retain, args=(run_id,)) for run_id in ("r1", "r2")]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    archived, left = contents(root, "archive/data"), contents(root, "data")
+    assert {**archived, **left} == before and not archived.keys() & left.keys()
+    assert len(archived) == 34 * 2 + 24 and not [p for p in archived if STAGING_SUFFIX in p]
+    moved = [o for o in outcomes.values() if not isinstance(o, BlockedError) and o.evicted]
+    assert len(moved) == 1 and len(moved[0].evicted) == 34, outcomes
+    assert all(isinstance(o, BlockedError) and "is being run by run r" in str(o) or not o.evicted
+               for o in outcomes.values() if o is not moved[0])
+
+
+def test_archive_leaves_a_link_and_never_archives_its_target(tmp_path: Path) -> None:
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    outside = tmp_path / "outside"
+    (outside / "01" / "00").mkdir(parents=True)
+    (outside / "01" / "00" / "precious.json").write_text("keep\n")
+    os.symlink(outside, root / "data/clicks/2025/11")  # a month folder that is a link to elsewhere
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    assert (outside / "01" / "00" / "precious.json").read_text() == "keep\n"
+    assert os.path.islink(root / "data/clicks/2025/11")
+    assert not (root / "archive/data/clicks/2025/11").exists()
+    assert result.links_left == [f"file://{root}/data/clicks/2025/11"] and len(result.evicted) == 34
