@@ -12,10 +12,10 @@ from typing import Any
 
 from toolkit.convert.tracking import Node
 from toolkit.convert.values import (
-    ENTITY_VERSION_HINT,
     attributes,
     comma_list,
     fields,
+    integer,
     keyed,
     location_path,
     properties,
@@ -37,12 +37,12 @@ _EXPORT_HINT = (
 
 def convert_feed(root: Node) -> dict[str, Any]:
     """The feed's data in the schema's key order; what has no place is reported on the root's tracker."""
-    root.unsupported_attribute("version", ENTITY_VERSION_HINT)
     clusters = root.child("clusters")
     return fields(
         ("kind", "feed"),
         ("name", root.attr("name")),
         ("description", root.attr("description")),
+        ("version", integer(root.attr("version"))),
         ("tags", tags(root.child("tags"))),
         ("partitions", _partitions(root.child("partitions"))),
         ("groups", comma_list(root.child("groups"))),
@@ -83,6 +83,7 @@ def _cluster(cluster: Node) -> dict[str, Any]:
         ("type", cluster.attr("type")),
         ("partition", cluster.attr("partition")),
         ("delay", cluster.attr("delay")),
+        ("version", integer(cluster.attr("version"))),
         ("validity", attributes(cluster.child("validity"), "start", "end")),
         ("retention", attributes(cluster.child("retention"), "limit", "action", "type")),
         ("sla", attributes(cluster.child("sla"), "slaLow", "slaHigh")),

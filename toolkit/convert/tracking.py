@@ -209,8 +209,3 @@ class Node:
         """Reject the child elements `tag`, a Falcon feature the toolkit does not have, with `message`."""
         for child in self.children(tag):
             child.reject(message)
-
-    def unsupported_attribute(self, name: str, message: str) -> None:
-        """Report the attribute `name`, a Falcon feature the toolkit does not have, with `message`."""
-        if self.attr(name) is not None:
-            self._tracker.report(self.element, f"{self.path}/@{name}", message, rank=1)

@@ -14,11 +14,6 @@ from typing import Any
 
 from toolkit.convert.tracking import Node
 
-ENTITY_VERSION_HINT = (
-    "Falcon's entity version is its server's bookkeeping, and the toolkit keeps none (git versions the file), "
-    "so it was not converted: nothing to do."
-)
-
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 
@@ -75,11 +70,10 @@ def keyed(
     key_attribute: str,
     value: Callable[[Node], Any],
     allowed: Collection[str] | None = None,
-    hints: dict[str, str] | None = None,
 ) -> dict[str, Any] | None:
     """The child elements `tag` as a mapping keyed by their attribute `key_attribute` (Falcon's lists of
     interfaces, locations and properties). An element without the key or a value, with a key not `allowed`
-    or repeating a key, is reported (with its hint, when `hints` has one for the key) and not converted.
+    or repeating a key, is reported and not converted.
     """
     if node is None:
         return None
@@ -90,8 +84,7 @@ def keyed(
             item.reject(f"<{tag}> has no {key_attribute} attribute and was not converted: add one.")
         elif allowed is not None and key not in allowed:
             item.reject(
-                (hints or {}).get(key)
-                or f"{key_attribute} {key!r} is not one the toolkit knows ({', '.join(allowed)}), so it was not "
+                f"{key_attribute} {key!r} is not one the toolkit knows ({', '.join(allowed)}), so it was not "
                 "converted: redo by hand what it did, or drop it."
             )
         elif key in result:

@@ -150,3 +150,36 @@ def test_two_calls_for_one_instance_at_once_run_it_exactly_once(tmp_path: Path) 
     assert loser.returncode == 5, loser.stdout.read()  # type: ignore[union-attr]
     records = root / RECORDS / name / "20261121T1000Z"
     assert sorted(p.name for p in records.glob("attempt-*")) == ["attempt-001.json"]
+
+
+HIVE_WORDCOUNT = """\
+-- Clicks per page of the window, as Falcon's example Hive workflow counted words.
+INSERT OVERWRITE DIRECTORY '${summary}' USING json
+SELECT page, COUNT(*) AS clicks FROM json.`${clicks}` GROUP BY page;
+"""
+
+
+def test_a_hive_workflow_at_an_absolute_cluster_path_runs_through_spark_submit(spark, tmp_path: Path) -> None:
+    """Falcon's workflows live on the cluster (`/app/hive/wordcount.hql`): the runner reads it under the
+    cluster's write endpoint, not from the config repo. (No `registry`: Spark's own catalog serves the Hive
+    session, as nothing here is a table.)"""
+    repo, root = make_repo(tmp_path)
+    cluster = repo / "clusters" / "primary.yaml"
+    cluster.write_text(cluster.read_text().replace('  registry:\n    endpoint: thrift://127.0.0.1:9083\n'
+                                                   '    version: "2.3"\n', ""))
+    assert "registry" not in cluster.read_text()
+    write_clicks(root, T - timedelta(hours=2), 3)
+    (root / "app" / "hive").mkdir(parents=True)
+    (root / "app" / "hive" / "clicks.hql").write_text(HIVE_WORDCOUNT)
+    name = write_process(repo, "hive-clicks", {
+        "engine: pyspark\n  path: workflows/hourly_clicks_summary.py": "engine: hive\n  path: /app/hive/clicks.hql"})
+    assert not (repo / "app").exists()
+    result = spark_submit("process", "--repo", str(repo), "--process", name, "--cluster", "primary", "--time",
+                          "2026-11-21T10:00Z", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert _status(result)["status"] == "SUCCEEDED"
+    assert f"running file://{root}/app/hive/clicks.hql (hive)" in result.stdout
+    # Hours 08, 09 and 10 give 2 + 2, 2 + 0 and 2 + 1 clicks per page (2 + hour % 3).
+    expected = spark.createDataFrame([(page, 9) for page in ("/", "/cart", "/help")], "page string, clicks long")
+    assert_df_equality(spark.read.json(str(root / "data/clicks-hourly-summary/2026/11/21/10")), expected,
+                       ignore_row_order=True, ignore_column_order=True)

@@ -453,3 +453,25 @@ def test_process_rules_over_300_processes_with_windows_are_fast(tmp_path: Path) 
     # Every process reads sales past its validity end at its last instance (2099): one warning each.
     assert len(found) == 300 and {f.severity for f in found} == {Severity.WARNING}
     assert elapsed < 0.5, f"process rules took {elapsed:.2f}s for 300 processes"
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("/app/hive/wordcount.hql", None),  # Falcon's workflows live on the cluster: checked when the process runs
+    ("/app/oozie-mr", None),
+    ("/app/../etc/daily.sql", "workflow.path '/app/../etc/daily.sql' has a '.' or '..' segment, which would climb "
+                              "out of where the path says it is on the cluster; give the path without it."),
+    ("../outside.sql", "workflow.path '../outside.sql' leaves the config repo; give a path inside it, an absolute "
+                       "path on the cluster's file system (/apps/summary.sql) or a URI."),
+])
+def test_absolute_workflow_paths_are_on_the_cluster_and_only_their_form_is_checked(
+        tmp_path: Path, path: str, message: str | None) -> None:
+    relative = "processes/daily-clicks-rollup.yaml"
+    process = template_file(relative, ("  path: workflows/daily_clicks_rollup.sql", f"  path: {path}"))
+    root = repo_with(tmp_path, {relative: process})
+    (tmp_path / "outside.sql").write_text("select 1")  # exists, but outside the repo
+    problems = pr_problems(root)
+    if message is None:
+        assert problems == []
+    else:
+        assert [(p.code, p.line) for p in problems] == [("PR015", line_of(root, relative, "  path: "))]
+        assert problems[0].message == f"Process 'daily-clicks-rollup': {message}"

@@ -1,7 +1,13 @@
-"""PR015: the workflow file, and each late input's `workflow-path`, exist in the config repo.
+"""PR015: the workflow path, and each late input's `workflow-path`, point where the process runner can read it.
 
-Paths are relative to the repo root; a path with a URI scheme (hdfs://, s3a://, file://) is on a
-cluster and is not checked here."""
+A relative path is a file in the config repo (it must exist there, and stay inside it). A path starting with `/`
+is on the cluster's file system, under its `write` endpoint, as feed paths are (Falcon's workflows live on the
+cluster: `/app/hive/wordcount.hql`): the runner reads it when the process runs, so only its form is checked
+here. A URI (hdfs://, file://) is read as it is and not checked.
+
+    workflow: {engine: hive, path: workflows/missing.hql}     # PR015: not in the repo
+    workflow: {engine: hive, path: /app/hive/wordcount.hql}   # fixed: read on the cluster at run time
+"""
 
 from __future__ import annotations
 
@@ -15,14 +21,18 @@ from toolkit.entities.model import Engine, Process
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 from toolkit.lint.rules.process._support import where
+from toolkit.uris import has_dot_segment
 
 URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_VALID = ("give a file path relative to the repo root (workflows/summary.py), an absolute path on the cluster's "
+          "file system (/apps/summary.py) or a URI (hdfs://namenode:8020/apps/summary.py).")
 
 
 @register
 class WorkflowPaths(EntityRule):
     code = "PR015"
-    summary = "The workflow path and each late input's workflow-path exist in the repo (URIs are not checked)."
+    summary = ("The workflow path and each late input's workflow-path exist in the repo when relative; an absolute "
+               "path is on the cluster (its form is checked), a URI is not checked.")
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
@@ -38,10 +48,16 @@ class WorkflowPaths(EntityRule):
 def _check(entity: Process, root: Path, path: FieldPath, value: str, folder_ok: bool) -> Iterator[Finding]:
     if URI_SCHEME.match(value):
         return
+    if value.startswith("/"):
+        if has_dot_segment(value):
+            yield Finding(entity, f"{where(path)} {value!r} has a '.' or '..' segment, which would climb out of where "
+                                  "the path says it is on the cluster; give the path without it.", path)
+        return
     target = root / value
-    valid = ("give a file path relative to the repo root, such as workflows/summary.py, or a URI such as "
-             "hdfs://namenode:8020/apps/summary.py for a file on the cluster.")
-    if not target.exists():
-        yield Finding(entity, f"{where(path)} {value!r} does not exist in the config repo; {valid}", path)
+    if not target.resolve().is_relative_to(root.resolve()):
+        yield Finding(entity, f"{where(path)} {value!r} leaves the config repo; give a path inside it, an absolute "
+                              "path on the cluster's file system (/apps/summary.sql) or a URI.", path)
+    elif not target.exists():
+        yield Finding(entity, f"{where(path)} {value!r} does not exist in the config repo; {_VALID}", path)
     elif target.is_dir() and not folder_ok:
-        yield Finding(entity, f"{where(path)} {value!r} is a folder, not a workflow file; {valid}", path)
+        yield Finding(entity, f"{where(path)} {value!r} is a folder, not a workflow file; {_VALID}", path)
