@@ -2,7 +2,9 @@
 `formatTime(dateOffset(instanceTime(), -1, 'DAY'), 'yyyy-MMM-dd')` or `${lastMonth(0,0,0)}`.
 
 An expression is parsed and type-checked once (`parse_expression`, cached), then evaluated for many
-nominal times. Integer arguments may use + - * and parentheses (`now(-24*7, 0)`).
+nominal times. Integer arguments may use + - * and parentheses (`now(-24*7, 0)`). A time argument may be
+a literal time in quotes, as Falcon's ExpressionHelper takes it (`formatTime("2016-02-01T10:59Z", "yyyy")`):
+written yyyy-MM-ddTHH:mmZ in UTC, Falcon's one mask, and checked when the expression is parsed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from functools import lru_cache
 from toolkit.el.context import ELContext
 from toolkit.el.functions import FUNCTIONS, INT, TEXT, TIME, check_offset_unit, check_week_day
 from toolkit.el.java_format import format_java
+from toolkit.el.timestamps import parse_timestamp
 from toolkit.errors import UsageError
 
 _TOKEN = re.compile(
@@ -174,6 +177,9 @@ def _type_of(node: Node, source: str) -> str:
             f"argument{'s' if len(function.params) != 1 else ''}, {len(node.args)} given."
         )
     for arg, (name, wanted) in zip(node.args, function.params, strict=True):
+        if isinstance(arg, Text) and wanted == TIME:
+            _check_literal_time(arg.value, f"argument {name} of {function.signature}", source)
+            continue
         if _type_of(arg, source) != wanted:
             raise UsageError(
                 f"Invalid EL expression {_shown(source)}: argument {name} of {function.signature} must be "
@@ -186,6 +192,17 @@ def _type_of(node: Node, source: str) -> str:
                 reason = str(err)
                 raise UsageError(f"Invalid EL expression {_shown(source)}: {reason[0].lower()}{reason[1:]}") from None
     return function.returns
+
+
+def _check_literal_time(value: str, what: str, source: str) -> None:
+    """A quoted time must be one: refused at parse time, naming it, so nothing fails when it runs."""
+    try:
+        parse_timestamp(value)
+    except UsageError:
+        raise UsageError(
+            f"Invalid EL expression {_shown(source)}: {what} is the text {value!r}, which is no time: write a time "
+            "as yyyy-MM-ddTHH:mmZ in UTC (e.g. '2016-02-01T10:59Z') or an expression such as instanceTime()."
+        ) from None
 
 
 # Literal text arguments are checked when the expression is parsed, so the linter sees a bad week day,
@@ -211,10 +228,12 @@ def _evaluate(node: Node, ctx: ELContext) -> Value:
     if isinstance(node, Arithmetic):
         left, right = _evaluate(node.left, ctx), _evaluate(node.right, ctx)
         return left + right if node.op == "+" else left - right if node.op == "-" else left * right
-    args = [_evaluate(arg, ctx) for arg in node.args]
+    function = FUNCTIONS[node.name]
+    args = [parse_timestamp(arg.value) if isinstance(arg, Text) and wanted == TIME else _evaluate(arg, ctx)
+            for arg, (_, wanted) in zip(node.args, function.params, strict=True)]
     if any(arg is None for arg in args):
         return None  # a time that is no instance stays no instance
-    return FUNCTIONS[node.name].impl(ctx, *args)
+    return function.impl(ctx, *args)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from toolkit.entities.build import build_entity
 from toolkit.entities.document import Document
+from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Entity
 from toolkit.entities.problems import Problem
 from toolkit.entities.validation import validate_document
@@ -20,6 +21,20 @@ def load_entity(file: Path) -> tuple[Entity | None, list[Problem]]:
 def parse_entity(content: bytes | str, file: Path) -> tuple[Entity | None, list[Problem]]:
     """Like `load_entity` for content already in memory, reported as coming from `file`."""
     return _entity(*parse_document(content, file))
+
+
+def declared_ref(file: Path) -> EntityRef | None:
+    """The entity a file that fails to load stands for, so that references to it are not also reported as
+    missing (one cause, one finding): the `kind` and `name` it declares, as far as its YAML reads, else the
+    kind of its folder and its file name; None for a file outside the kind folders that declares nothing."""
+    doc, _ = load_document(file)
+    data = doc.data if doc is not None else {}
+    kinds = {kind.value: kind for kind in Kind}
+    folders = {kind.folder: kind for kind in Kind}
+    kind = kinds.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
+    kind = kind or folders.get(file.parent.name)
+    name = data.get("name") if isinstance(data.get("name"), str) and data.get("name") else file.stem
+    return EntityRef(kind, name) if kind is not None else None
 
 
 def _entity(doc: Document | None, problems: list[Problem]) -> tuple[Entity | None, list[Problem]]:

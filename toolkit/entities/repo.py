@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.loading import load_entity
+from toolkit.entities.loading import declared_ref, load_entity
 from toolkit.entities.model import Cluster, Entity, Feed, Process
 from toolkit.entities.problems import Problem
 from toolkit.errors import UsageError
@@ -59,10 +59,13 @@ def entity_files(root: Path) -> list[Path]:
 class ConfigRepo:
     """All entities of one config repo; the first file (in `entity_files` order) wins a duplicate name."""
 
-    def __init__(self, root: Path, entities: Iterable[Entity], files: Iterable[Path] = ()) -> None:
+    def __init__(self, root: Path, entities: Iterable[Entity], files: Iterable[Path] = (),
+                 unloaded: Iterable[EntityRef] = ()) -> None:
         self.root = root
         self.entities: tuple[Entity, ...] = tuple(entities)
         self.files: tuple[Path, ...] = tuple(files)  # every entity file read, valid or not
+        # What the files that failed to load stand for: their own problems are reported, not references to them.
+        self.unloaded: frozenset[EntityRef] = frozenset(unloaded)
         self.clusters: Mapping[str, Cluster] = _first_by_name(self.entities, Cluster)
         self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
         self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)
@@ -88,13 +91,16 @@ class ConfigRepo:
         root = _require_repo(Path(path))
         entities: list[Entity] = []
         problems: list[Problem] = []
+        unloaded: list[EntityRef] = []
         files = entity_files(root)
         for file in files:
             entity, file_problems = load_entity(file)
             problems.extend(file_problems)
             if entity is not None:
                 entities.append(entity)
-        return cls(root, entities, files), problems
+            elif (ref := declared_ref(file)) is not None:
+                unloaded.append(ref)
+        return cls(root, entities, files, unloaded), problems
 
     @classmethod
     def load(cls, path: Path | str) -> ConfigRepo:

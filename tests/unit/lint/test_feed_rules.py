@@ -495,6 +495,35 @@ def test_partition_expressions_with_several_sources(tmp_path: Path) -> None:
     assert "${cluster.region}" in literal
 
 
+def test_several_targets_each_need_a_cluster_expression_even_from_one_source(tmp_path: Path) -> None:
+    # Falcon's FeedEntityParser.validateFeedPartitionExpression: with more than one target (and a source),
+    # a target's partition that names no cluster ("Alteast one of the partition tags has to be a cluster
+    # expression") is refused, also when there is a single source; a target without a partition is fine.
+    clusters = (
+        PRIMARY
+        + BACKUP + "    partition: ${cluster.colo}\n"
+        + BACKUP.replace("backup", "extra") + "    partition: us-west\n"
+        + BACKUP.replace("backup", "third") + "    partition: /\n"
+        + BACKUP.replace("backup", "fourth")
+    )
+    text = feed(clusters, extra="partitions: [region]\n")
+    extra = {name: cluster_with(name) for name in ("extra", "third", "fourth")}
+    problems = lint(tmp_path, {"orders": text}, extra)
+    assert summary(problems) == [
+        ("FD017", line_of(text, "partition: us-west"), ERROR),
+        ("FD017", line_of(text, "partition: /"), ERROR),
+    ]
+    assert problems[0].message == (
+        "Feed 'orders': clusters[2].partition 'us-west' on target 'extra' has no cluster expression, but the feed "
+        "is replicated to 4 targets, and each target's partition must name its own part (as in Falcon): use at "
+        "least one of ${cluster.name}, ${cluster.colo}, ${cluster.spark.sql.shuffle.partitions}, e.g. "
+        "${cluster.name}, or remove the partition to take all of the data."
+    )
+    # One target: its partition needs none (Falcon's rule, and the sources' FD018 does not apply).
+    one_target = feed(PRIMARY + BACKUP + "    partition: us-west\n", extra="partitions: [region]\n")
+    assert lint(tmp_path / "one", {"orders": one_target}) == []
+
+
 def test_source_partitions_required_only_when_several_sources_replicate(tmp_path: Path) -> None:
     two_sources = PRIMARY + BACKUP.replace("type: target", "type: source")
     assert lint(tmp_path / "no-target", {"orders": feed(two_sources)}) == []

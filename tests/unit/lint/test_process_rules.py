@@ -240,6 +240,9 @@ def test_end_before_start_is_judged_in_the_feeds_zone(tmp_path: Path) -> None:
     ("future(0, 1-1)", "future(..., 0) has no instance to pick from"),
     ("lastWeek('FRIDAY',0,0)", "is not a valid EL expression: invalid week day 'FRIDAY'"),
     ("now(0,0", "is not a valid EL expression: ')' expected at the end"),
+    ("dateOffset('2016-02-30T10:59Z', 0, 'DAY')",
+     "is not a valid EL expression: argument time of dateOffset(time, n, unit) is the text '2016-02-30T10:59Z', "
+     "which is no time"),
 ])
 def test_invalid_expressions(tmp_path: Path, expression: str, expected: str) -> None:
     root = repo_with(tmp_path, {
@@ -249,6 +252,16 @@ def test_invalid_expressions(tmp_path: Path, expression: str, expected: str) -> 
     (problem,) = pr_problems(root)
     assert (problem.code, problem.line) == ("PR005", line_of(root, PROCESS, 'end: "'))
     assert f"inputs[0].end {expression!r}" in problem.message and expected in problem.message
+
+
+def test_a_literal_time_is_a_valid_window_end(tmp_path: Path) -> None:
+    # Falcon's ExpressionHelper takes a time written as text wherever it takes a time.
+    root = repo_with(tmp_path, {
+        "feeds/sales.yaml": SALES_FEED,
+        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:00Z",
+                               ("today(0,0)", "\"dateOffset('2026-11-01T07:00Z', -1, 'DAY')\"")),
+    })
+    assert pr_problems(root) == []
 
 
 def test_output_with_future_is_not_a_single_instance(tmp_path: Path) -> None:

@@ -52,6 +52,17 @@ def test_el_in_property_values_is_evaluated_for_the_instance() -> None:
     }
 
 
+def test_a_literal_time_in_a_property_as_falcon_writes_it() -> None:
+    properties = {"year": '${formatTime("2016-02-01T10:59Z", "yyyy")}',
+                  "next": "${dateOffset('2016-02-01T10:59Z',1,'DAY')}"}
+    assert evaluate_properties(properties, T, ZoneInfo("UTC"), "process 'p'") == {
+        "year": "2016", "next": "2016-02-02T10:59Z"}
+    with pytest.raises(UsageError) as raised:
+        evaluate_properties({"year": "${formatTime('2016-02-30T10:59Z', 'yyyy')}"}, T, ZoneInfo("UTC"), "process 'p'")
+    assert str(raised.value).startswith("The property 'year' of process 'p' cannot be evaluated: ")
+    assert "'2016-02-30T10:59Z', which is no time" in str(raised.value)
+
+
 def test_el_is_evaluated_in_the_given_zone() -> None:
     # midnight of 21 November in Berlin is 23:00 UTC the day before
     assert evaluate_properties({"day": "${today(0,0)}"}, T, BERLIN, "process 'p'") == {"day": "2026-11-20T23:00Z"}

@@ -1,7 +1,18 @@
 """FD017: a cluster's `partition` uses only cluster expressions that resolve on that cluster
-(`${cluster.name}`, `${cluster.colo}`, `${cluster.<property>}`); and where a feed is replicated from
-several sources, each source's partition (and, with several targets too, each target's) has at least one,
-so that the sources' data stay apart on the targets (Falcon's rule).
+(`${cluster.name}`, `${cluster.colo}`, `${cluster.<property>}`); and, as Falcon's
+FeedEntityParser.validateFeedPartitionExpression requires, where a feed is replicated from several sources
+each source's partition has at least one, so that the sources' data stay apart on the targets, and where
+it is replicated to several targets each target's partition (when it has one) has at least one, so that
+each target names its own part.
+
+Fails (one source, two targets):
+
+    clusters:
+      - {name: primary, type: source, ...}
+      - {name: backup, type: target, partition: us-west, ...}
+      - {name: archive, type: target, ...}
+
+Fix: `partition: ${cluster.colo}` on backup (or no partition: it takes all of the data).
 
 A cluster the repo does not define is skipped: RP004 reports missing references."""
 
@@ -28,7 +39,9 @@ def resolvable(cluster: Cluster) -> list[str]:
 @register
 class PartitionClusterExpressions(EntityRule):
     code = "FD017"
-    summary = "Partition expressions are ${cluster.X} that resolve; several sources to a target each have one."
+    summary = (
+        "Partition expressions are ${cluster.X} that resolve; several sources, or several targets, each have one."
+    )
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
@@ -36,8 +49,8 @@ class PartitionClusterExpressions(EntityRule):
         need = set()
         if len(source_indexes) > 1 and target_indexes:
             need.update(source_indexes)
-            if len(target_indexes) > 1:
-                need.update(target_indexes)
+        if source_indexes and len(target_indexes) > 1:
+            need.update(target_indexes)
         for index, feed_cluster in enumerate(entity.clusters):
             expression = feed_cluster.partition
             cluster = ctx.repo.clusters.get(feed_cluster.name)
@@ -58,13 +71,23 @@ class PartitionClusterExpressions(EntityRule):
                     "cluster's properties).",
                     ("clusters", index, "partition"),
                 )
-            # An empty expression ('/') on a source is FD018's; one with an unresolved ${...} is reported above.
-            if index in need and good == 0 and not VARIABLE.search(expression) and partition_parts(expression):
-                role = feed_cluster.type.value if feed_cluster.type else "cluster"
+            if index not in need or good or VARIABLE.search(expression):
+                continue  # one with an unresolved ${...} is reported above
+            choices = ", ".join(f"${{cluster.{name}}}" for name in fields)
+            if index in target_indexes:  # an empty one ('/') too, as Falcon
                 yield Finding(
                     entity,
-                    f"{field} on {role} '{cluster.name}' has no cluster expression, but the feed is replicated "
+                    f"{field} on target '{cluster.name}' has no cluster expression, but the feed is replicated to "
+                    f"{len(target_indexes)} targets, and each target's partition must name its own part (as in "
+                    f"Falcon): use at least one of {choices}, e.g. ${{cluster.name}}, or remove the partition to "
+                    "take all of the data.",
+                    ("clusters", index, "partition"),
+                )
+            elif partition_parts(expression):  # an empty one ('/') on a source is FD018's
+                yield Finding(
+                    entity,
+                    f"{field} on source '{cluster.name}' has no cluster expression, but the feed is replicated "
                     f"from {len(source_indexes)} sources, whose data would mix on the targets; use at least one "
-                    "of " + ", ".join(f"${{cluster.{name}}}" for name in fields) + ", e.g. ${cluster.name}/*.",
+                    f"of {choices}, e.g. ${{cluster.name}}/*.",
                     ("clusters", index, "partition"),
                 )

@@ -1,10 +1,17 @@
 """RP004: every referenced cluster and feed exists. This is what makes deleting a still-used feed or
-cluster fail, so its findings are reported even when only other files were changed."""
+cluster fail, so its findings are reported even when only other files were changed.
+
+A reference to an entity whose file exists but fails to load (YAML or schema) is not reported: that
+file's own finding is the one cause (`ConfigRepo.unloaded`).
+
+Fails: a process with `inputs: [{name: clicks, feed: clickz, ...}]` and no feed `clickz` in `feeds/`.
+Fix: name an existing feed (`feed: clicks`), or add `feeds/clickz.yaml`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Entity, Feed, Process
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import Finding, Rule, register
@@ -18,19 +25,22 @@ class MissingReference(Rule):
     reports_outside_selection = True
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
-        clusters, feeds = ctx.repo.clusters, ctx.repo.feeds
+        clusters, feeds, unloaded = ctx.repo.clusters, ctx.repo.feeds, ctx.repo.unloaded
         for entity in ctx.repo.entities:
             if isinstance(entity, (Feed, Process)):
                 for index, cluster in enumerate(entity.clusters):
-                    yield from _missing(entity, cluster.name, clusters, "clusters", ("clusters", index, "name"))
+                    yield from _missing(entity, EntityRef(Kind.CLUSTER, cluster.name), clusters, unloaded,
+                                        ("clusters", index, "name"))
             if isinstance(entity, Process):
                 for field, items in (("inputs", entity.inputs), ("outputs", entity.outputs)):
                     for index, item in enumerate(items):
-                        yield from _missing(entity, item.feed, feeds, "feeds", (field, index, "feed"))
+                        yield from _missing(entity, EntityRef(Kind.FEED, item.feed), feeds, unloaded,
+                                            (field, index, "feed"))
 
 
-def _missing(entity: Entity, name: str, known: Mapping[str, Entity], what: str,
+def _missing(entity: Entity, ref: EntityRef, known: Mapping[str, Entity], unloaded: frozenset[EntityRef],
              path: tuple[str | int, ...]) -> Iterator[Finding]:
-    if name not in known:
+    name, what = ref.name, ref.kind.folder
+    if name not in known and ref not in unloaded:
         where = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in path).replace(".[", "[")
         yield Finding(entity, f"{where} {name!r} is not defined in this repo; {known_names(name, known, what)}.", path)
