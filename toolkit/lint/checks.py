@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.launcher_settings import launcher_problems
 from toolkit.entities.model import Feed, Process
 from toolkit.errors import UsageError
 from toolkit.lint.rule import Finding
@@ -31,3 +32,9 @@ def unknown_time_zone(entity: Feed | Process) -> Iterator[Finding]:
         yield Finding(entity, f"timezone {entity.timezone!r} is not an IANA time zone; give a name such as UTC, "
                       "Europe/Berlin or America/Los_Angeles (names are case-sensitive; a fixed offset is "
                       "Etc/GMT-5 for UTC+5: the sign is inverted).", ("timezone",))
+
+
+def bad_launcher_properties(entity: Feed | Process) -> Iterator[Finding]:
+    """A finding for `queueName` or `jobPriority` with a value YARN would refuse (the action would exit 2)."""
+    for name, problem in launcher_problems(entity).items():
+        yield Finding(entity, f"properties.{name} {problem}", ("properties", name))

@@ -1,10 +1,12 @@
 """What process.py and late_check.py open on a cluster: the Spark session (with Hive support when the process
-reads or writes a table, or runs HiveQL), its file system, and the cluster's catalog, opened on first use."""
+reads or writes a table, or runs HiveQL; in the process's YARN queue and priority), its file system, and the
+cluster's catalog, opened on first use."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 
@@ -27,7 +29,8 @@ class ClusterSession:
 
         self.cluster = cluster
         self.spark: SparkSession = build_session(f"toolkit-{action}-{process.name}-{cluster.name}", cluster,
-                                                 hive=needs_hive(repo, process, cluster))
+                                                 hive=needs_hive(repo, process, cluster),
+                                                 launcher=launcher_confs(process))
         self.fs: HadoopFileSystem = HadoopFileSystem(self.spark)
         if cluster.write_endpoint is not None:
             self.fs.protect(cluster.write_endpoint)  # outputs are replaced by deletes: never the cluster's root

@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -77,7 +78,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if args.staged and not is_table:
         raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
     staged = directory_uri(args.staged, target, "--staged") if args.staged else None
-    spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target, hive=is_table)
+    spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target, hive=is_table,
+                          launcher=launcher_confs(feed))
     fs = HadoopFileSystem(spark)
     if target.write_endpoint is not None:
         fs.protect(target.write_endpoint)  # table pullers delete staged folders there: never the root

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -42,9 +43,11 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(cluster)
     archive_target(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
+    launcher = launcher_confs(feed)
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None
-    spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table)
+    spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table,
+                          launcher=launcher)
     fs = HadoopFileSystem(spark)
     require_running_allowed(fs, cluster, "feed", feed.name)
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None

@@ -1,10 +1,12 @@
-"""The Spark session of an entrypoint: named after its action, with the cluster's `spark.*` properties,
-Hive support when the action works on tables (pointed at the cluster's `registry` metastore when it has one),
+"""The Spark session of an entrypoint: named after its action, with the cluster's `spark.*` properties, then
+the entity's launcher settings (its YARN queue and priority: toolkit/entities/launcher_settings.py), Hive
+support when the action works on tables (pointed at the cluster's `registry` metastore when it has one),
 and Spark on loopback when SPARK_LOCAL_IP says so (tests, the demo and benchmarks set it)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster
@@ -13,13 +15,19 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-def build_session(app_name: str, cluster: Cluster, hive: bool = False) -> SparkSession:
+def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
+                  launcher: Mapping[str, str] | None = None) -> SparkSession:
+    """`launcher` (launcher_confs of the entity) is set after the cluster's properties, so the entity's queue
+    wins over a cluster's spark.yarn.queue; both win over spark-submit's --conf when this call starts the
+    SparkContext (client mode). A SparkContext already running keeps its settings."""
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName(app_name)
     for name, value in cluster.properties.items():
         if name.startswith("spark."):
             builder = builder.config(name, value)
+    for name, value in (launcher or {}).items():
+        builder = builder.config(name, value)
     local_ip = os.environ.get("SPARK_LOCAL_IP")
     if local_ip:
         builder = builder.config("spark.driver.host", local_ip).config("spark.driver.bindAddress", local_ip)

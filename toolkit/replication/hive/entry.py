@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -41,7 +42,8 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
     destination = directory_uri(args.to, cluster, "--to")
     status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
-    spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True)
+    spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True,
+                          launcher=launcher_confs(feed))
     fs = HadoopFileSystem(spark)
     require_running_allowed(fs, cluster, "feed", feed.name)
     with catalog_for(spark, cluster.registry_endpoint) as catalog:
@@ -92,7 +94,8 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     source = directory_uri(args.source, cluster, "--from")
     table_location = directory_uri(args.table_location, cluster, "--table-location") if args.table_location else None
     status.update(cluster=cluster.name, source=source)
-    spark = build_session(f"toolkit-hive-import-{feed.name}-{cluster.name}", cluster, hive=True)
+    spark = build_session(f"toolkit-hive-import-{feed.name}-{cluster.name}", cluster, hive=True,
+                          launcher=launcher_confs(feed))
     fs = HadoopFileSystem(spark)
     if cluster.write_endpoint is not None:
         fs.protect(cluster.write_endpoint)  # the import deletes staging and replaced folders: never the root

@@ -1,0 +1,34 @@
+"""FD025: Falcon's launcher properties of the feed hold values YARN takes: `queueName` a YARN queue name,
+`jobPriority` one of Hadoop's job priorities or a whole number. Every action of the feed (retention,
+replication, Hive export and import) runs with them as spark.yarn.queue and spark.yarn.priority, and exits 2
+on a value YARN would refuse.
+
+Fails:
+
+    properties:
+      queueName: root..etl
+      jobPriority: URGENT
+
+Fix: `queueName: root.etl` (levels separated by single dots), `jobPriority: VERY_HIGH` (or HIGH, NORMAL,
+LOW, VERY_LOW, DEFAULT, or a whole number such as "7").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Feed
+from toolkit.lint.checks import bad_launcher_properties
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class LauncherProperties(EntityRule):
+    code = "FD025"
+    summary = "The feed's queueName is a YARN queue name and its jobPriority one of Hadoop's job priorities."
+    kind = Kind.FEED
+
+    def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
+        return bad_launcher_properties(entity)

@@ -1,0 +1,33 @@
+"""PR019: Falcon's launcher properties of the process hold values YARN takes: `queueName` a YARN queue name,
+`jobPriority` one of Hadoop's job priorities or a whole number. The process and its late-data checks run with
+them as spark.yarn.queue and spark.yarn.priority, and exit 2 on a value YARN would refuse.
+
+Fails:
+
+    properties:
+      queueName: root.etl.
+      jobPriority: high
+
+Fix: `queueName: root.etl` (no leading or trailing dot), `jobPriority: HIGH` (Hadoop's names are upper case:
+VERY_HIGH, HIGH, NORMAL, LOW, VERY_LOW, DEFAULT; or a whole number such as "7").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Process
+from toolkit.lint.checks import bad_launcher_properties
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+
+
+@register
+class LauncherProperties(EntityRule):
+    code = "PR019"
+    summary = "The process's queueName is a YARN queue name and its jobPriority one of Hadoop's job priorities."
+    kind = Kind.PROCESS
+
+    def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        return bad_launcher_properties(entity)
