@@ -11,6 +11,7 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 
 DEMO_REPO := config_repo_template
 FALCON_SAMPLES := tests/unit/convert/falcon
+FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
@@ -45,9 +46,12 @@ demo: java install
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --process daily-clicks-rollup --time 2026-11-21T00:00Z --format text
 	@echo "== The feed 'clicks' on cluster 'backup' (its own path there), 2026-11-21 09:00 to 12:00 UTC"
 	$(TOOLKIT) instances --repo $(DEMO_REPO) --feed clicks --cluster backup --from 2026-11-21T09:00Z --to 2026-11-21T12:00Z --format text
-	@echo "== Migrate Falcon XML definitions (the samples of the tests) into a config repo"
+	@echo "== Migrate Falcon definitions written as Falcon's documentation writes them (host:port execute, localoozie, versions,"
+	@echo "   a file feed, a table feed, a Hive workflow and a Spark application on the cluster, queueName), then lint: clean"
 	rm -rf demo-output/converted
-	$(TOOLKIT) convert-falcon $(FALCON_SAMPLES)/primary-cluster.xml $(FALCON_SAMPLES)/raw-clicks-feed.xml --out demo-output/converted
+	$(TOOLKIT) convert-falcon $(FALCON_SPEC)/*.xml --out demo-output/converted
+	$(TOOLKIT) lint demo-output/converted
+	@grep -A8 '^workflow:' demo-output/converted/processes/user-sessions.yaml
 	@echo "   (a feed with Falcon's Sqoop import: reported by name, exit 1, the rest is written)"
 	-$(TOOLKIT) convert-falcon $(FALCON_SAMPLES)/customer-emails-feed.xml --out demo-output/converted
 	@echo "== Retention: 4 days of generated clicks on 'primary' (kept 90 days), evicted as of 2026-03-31T10:00Z"

@@ -31,6 +31,11 @@ class LintContext:
         """Every entity of `kind`, duplicates included (each file is checked on its own)."""
         return [entity for entity in self.repo.entities if entity.kind is kind]
 
+    @property
+    def processes_complete(self) -> bool:
+        """False while a process file fails to load: who reads or writes a feed is then not known."""
+        return not any(ref.kind is Kind.PROCESS for ref in self.repo.unloaded)
+
     @cached_property
     def readers(self) -> dict[str, tuple[Process, ...]]:
         """Feed name -> the processes with an input on it (one pass over the processes)."""

@@ -77,3 +77,12 @@ def test_a_broken_feed_does_not_make_a_cluster_of_that_name_known(tmp_path: Path
     codes = findings(root)
     assert ("feeds/primary.yaml", "SC001") in codes
     assert ("processes/hourly-clicks-summary.yaml", "RP004") in codes  # its cluster 'primary' is missing
+
+
+
+def test_the_only_user_of_a_feed_failing_to_load_leaves_it_unjudged(tmp_path: Path) -> None:
+    # daily-clicks-rollup is the only writer of clicks-daily and clicks-daily-table: unread, it may use them,
+    # so RP007 (and RP006) stay silent while a process fails to load; its own finding is the one cause.
+    root = copy_of_template(tmp_path)
+    add_key(root / "processes/daily-clicks-rollup.yaml", "frequency: days(1)\n", "bogus: 1\n")
+    assert findings(root) == [("processes/daily-clicks-rollup.yaml", "SC001")]  # no RP007 on clicks-daily

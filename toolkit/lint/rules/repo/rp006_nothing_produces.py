@@ -18,6 +18,8 @@ class NothingProduces(Rule):
     severity = Severity.WARNING
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
+        if not ctx.processes_complete:  # a process that fails to load may be the reader or writer
+            return
         for feed in ctx.repo.feeds.values():
             readers = ctx.readers.get(feed.name, ())
             if not readers:

@@ -17,6 +17,8 @@ class UnusedFeed(Rule):
     severity = Severity.WARNING
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
+        if not ctx.processes_complete:  # a process that fails to load may be the reader or writer
+            return
         for feed in ctx.repo.feeds.values():
             if feed.name in ctx.readers or feed.name in ctx.writers:
                 continue
