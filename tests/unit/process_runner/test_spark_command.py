@@ -205,4 +205,4 @@ def test_cluster_mode_on_a_standalone_master_waits_for_the_driver_and_refuses_py
 
 def test_the_application_is_the_first_jar_entry_then_the_rest_and_workflow_lib() -> None:
     spark = process("jar: ' /apps/a.py, /apps/util.zip,,lib/helpers.py'\n", lib=", lib: 'x.jar,/apps/y.egg'")
-    assert application_entries(spark) == ["/apps/a.py", "/apps/util.zip", "lib/helpers.py", "x.jar", "/apps/y.egg"]
+    assert application_entries(spark) == (["/apps/a.py", "/apps/util.zip", "lib/helpers.py"], ["x.jar", "/apps/y.egg"])

@@ -41,11 +41,14 @@ class SparkApplication:
         return self.resource.lower().endswith(".py")
 
 
-def application_entries(process: Process) -> list[str]:
-    """spark-attributes.jar's comma-separated entries, then workflow.lib's: the first one is the application."""
+def application_entries(process: Process) -> tuple[list[str], list[str]]:
+    """spark-attributes.jar's comma-separated entries (the first is the application), and workflow.lib's."""
     jar = process.spark_attributes.jar if process.spark_attributes is not None else None
-    entries = f"{jar or ''},{process.workflow.lib or ''}".split(",")
-    return [entry.strip() for entry in entries if entry.strip()]
+    return _entries(jar), _entries(process.workflow.lib)
+
+
+def _entries(value: str | None) -> list[str]:
+    return [entry.strip() for entry in (value or "").split(",") if entry.strip()]
 
 
 def ships_as_python(path: str) -> bool:
