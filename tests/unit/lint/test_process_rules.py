@@ -391,6 +391,7 @@ SPARK_WORKFLOW = "  engine: spark\n  path: /apps/clicks-summary\n"
 @pytest.mark.parametrize(("attributes", "codes", "at"), [
     ("spark-attributes:\n  jar: /apps/clicks-summary/summary.py\n", [], None),
     ("spark-attributes:\n  jar: hdfs://namenode:8020/apps/a.jar,/apps/b.jar\n  class: org.example.A\n", [], None),
+    ("spark-attributes:\n  jar: workflows/hourly_clicks_summary.py\n", [], None),
     ("", ["PR018"], "engine: spark"),
     ("spark-attributes:\n  name: clicks-summary\n", ["PR018"], "  name: clicks-summary"),  # its first field
 ])
@@ -407,6 +408,19 @@ def test_spark_engine_needs_its_application(tmp_path: Path, attributes: str, cod
             "Process 'hourly-clicks-summary': workflow.engine spark runs the application named by "
             "spark-attributes.jar, which is not given: set spark-attributes.jar to the application's .jar or .py "
             "file (an absolute path is on the cluster's file system, a relative one in the config repo).")
+
+
+def test_a_spark_application_in_the_repo_must_exist(tmp_path: Path) -> None:
+    relative = "processes/hourly-clicks-summary.yaml"
+    attributes = "spark-attributes:\n  jar: workflows/hourly_clicks_summary.py, jobs/helpers.zip\n"
+    process = template_file(relative, ("  engine: pyspark\n  path: workflows/hourly_clicks_summary.py\n",
+                                       SPARK_WORKFLOW), ("retry:\n", attributes + "retry:\n"))
+    root = repo_with(tmp_path, {relative: process})
+    problems = [p for p in pr_problems(root) if p.code != "PR015"]
+    assert [(p.code, p.line) for p in problems] == [("PR018", line_of(root, relative, "  jar: "))]
+    assert problems[0].message == (
+        "Process 'hourly-clicks-summary': spark-attributes.jar names jobs/helpers.zip, which does not exist in "
+        "the config repo; add it, or give an absolute path (on the cluster's file system) or a URI.")
 
 
 def test_workflow_paths_are_checked_in_the_repo(tmp_path: Path) -> None:
