@@ -206,3 +206,10 @@ def test_cluster_mode_on_a_standalone_master_waits_for_the_driver_and_refuses_py
 def test_the_application_is_the_first_jar_entry_then_the_rest_and_workflow_lib() -> None:
     spark = process("jar: ' /apps/a.py, /apps/util.zip,,lib/helpers.py'\n", lib=", lib: 'x.jar,/apps/y.egg'")
     assert application_entries(spark) == (["/apps/a.py", "/apps/util.zip", "lib/helpers.py"], ["x.jar", "/apps/y.egg"])
+
+
+def test_args_name_workflow_properties_as_oozie_resolved_them() -> None:
+    ctx = WorkflowContext("sessions", "primary", datetime(2026, 11, 21, 10, tzinfo=timezone.utc), "run1", 1,
+                          {}, {}, {"nominalTime": "2026-11-21-10-00", "inpaths": "/a,/b"})
+    spark = process("jar: a.py\nargs: ['--at=${nominalTime}', '${inpaths}', '${unknown}', 'x$y']\n")
+    assert application_arguments(spark, ctx) == ["--at=2026-11-21-10-00", "/a,/b", "${unknown}", "x$y"]

@@ -4,7 +4,7 @@ its Oozie spark action: pure, so that every choice is tested without Spark.
 - arguments: for each input in the process's order, a file input's instance paths joined by commas (a table
   input: its Hive partition filter, table, database); then for each output, a file output's path (the staging
   path the runner publishes afterwards; a table output: its partitions, table, database); then
-  spark-attributes' `args`;
+  spark-attributes' `args`, with `${name}` of a workflow property replaced as Oozie did;
 - `--master`: spark-attributes.master, else the cluster's `spark` interface, else the entrypoint's own master;
   Falcon's `yarn-client` / `yarn-cluster` (gone since Spark 2) become `--master yarn --deploy-mode ...`;
 - the first entry of spark-attributes.jar is the application; the others and workflow.lib's go to `--jars`
@@ -13,6 +13,7 @@ its Oozie spark action: pure, so that every choice is tested without Spark.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from toolkit.process_runner.context import TableInput, WorkflowContext
 PYTHON_SUFFIXES = (".py", ".zip", ".egg")
 _FALCON_YARN = {"yarn-client": "client", "yarn-cluster": "cluster"}
 _MODES = ("client", "cluster")
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,13 @@ def application_arguments(process: Process, ctx: WorkflowContext) -> list[str]:
         else:
             arguments += [target.partition_clause, target.table, target.database]
     attributes = process.spark_attributes
-    return arguments + list(attributes.args if attributes is not None else ())
+    return arguments + [_with_properties(arg, ctx.properties) for arg in (attributes.args if attributes else ())]
+
+
+def _with_properties(arg: str, properties: Mapping[str, str]) -> str:
+    """`${name}` of a workflow property (Falcon's input and output names, nominalTime, the cluster's and the
+    process's properties) replaced, as Oozie resolved a spark action's args; any other `${...}` is kept."""
+    return _VARIABLE.sub(lambda match: properties.get(match.group(1), match.group(0)), arg)
 
 
 def master_and_mode(process: Process, cluster: Cluster, session_master: str | None) -> tuple[str, str | None]:
