@@ -2,9 +2,9 @@
 
 Clusters, inputs and outputs become lists, pipelines a list of names, `late-process`'s repeated
 `late-input` its list `late-inputs`, spark-attributes' repeated `arg` its list `args`. Workflow engines
-map to the toolkit's: `oozie`, `pig` and `hive` keep their names (Falcon's default engine is oozie), and
-`spark` becomes `pyspark` when the workflow path is a Python file; a JVM Spark application (a jar) has no
-counterpart, so that engine is reported.
+keep their names one to one (Falcon's default engine is oozie): `spark` is the toolkit's `spark` engine, which
+runs the application of `spark-attributes.jar` with spark-submit as Falcon did; the workflow path stays as
+written (Falcon's application folder).
 """
 
 from __future__ import annotations
@@ -72,28 +72,13 @@ def _output(item: Node) -> dict[str, Any]:
 def _workflow(workflow: Node | None) -> dict[str, Any] | None:
     if workflow is None:
         return None
-    path = workflow.attr("path")
     return fields(
         ("name", workflow.attr("name")),
         ("version", workflow.attr("version")),
-        ("engine", _engine(workflow, workflow.attr("engine") or FALCON_DEFAULT_ENGINE, path)),
-        ("path", path),
+        ("engine", workflow.attr("engine") or FALCON_DEFAULT_ENGINE),  # one not Falcon's: the schema reports it
+        ("path", workflow.attr("path")),
         ("lib", workflow.attr("lib")),
     )
-
-
-def _engine(workflow: Node, engine: str, path: str | None) -> str | None:
-    """The toolkit's engine for Falcon's; an engine that is not Falcon's is kept for the schema check to report."""
-    if engine != "spark":
-        return engine
-    if path is not None and path.lower().endswith(".py"):
-        return "pyspark"
-    workflow.report(
-        f"engine spark with the path {path!r} is a JVM Spark application, which the toolkit does not run, so the "
-        "engine was not converted: port the job to a pyspark file (run(spark, ctx)) or to spark-sql, then set "
-        "workflow.engine and workflow.path."
-    )
-    return None
 
 
 def _spark_attributes(spark: Node | None) -> dict[str, Any] | None:

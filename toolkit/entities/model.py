@@ -64,17 +64,19 @@ class Order(str, Enum):
 
 
 class Engine(str, Enum):
-    """Workflow engines; `runnable` says whether this toolkit runs it (oozie and pig are for migration)."""
+    """Workflow engines; `runnable` says whether this toolkit runs it (oozie and pig are for migration).
+    `spark` is Falcon's: an application (spark-attributes.jar) run with its own spark-submit."""
 
     PYSPARK = "pyspark"
     SPARK_SQL = "spark-sql"
     HIVE = "hive"
     OOZIE = "oozie"
     PIG = "pig"
+    SPARK = "spark"
 
     @property
     def runnable(self) -> bool:
-        return self in (Engine.PYSPARK, Engine.SPARK_SQL, Engine.HIVE)
+        return self in (Engine.PYSPARK, Engine.SPARK_SQL, Engine.HIVE, Engine.SPARK)
 
 
 class Policy(str, Enum):

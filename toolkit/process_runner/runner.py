@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
-from toolkit.entities.model import Cluster, Process
+from toolkit.entities.model import Cluster, Engine, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.grids import process_grid, require_on_cluster
@@ -37,6 +37,7 @@ from toolkit.ledger.switches import require_running_allowed
 from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.context import TableOutput, WorkflowContext, evaluate_properties, falcon_properties
 from toolkit.process_runner.engines import WorkflowError, engine_for
+from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.plan import InstancePlan, plan_instance
 from toolkit.process_runner.policy import (
@@ -124,10 +125,23 @@ class ProcessRunner:
         engine = self.process.workflow.engine
         if not engine.runnable:
             raise ToolkitError(f"The workflow engine '{engine.value}' of {self.owner} is for migration only: "
-                               "process.py runs pyspark, spark-sql and hive workflows.")
-        self.workflow: WorkflowSource = read_workflow(Path(repo.root), self.cluster,
-                                                      self.options.workflow_path or self.process.workflow.path,
-                                                      fs, self.owner)
+                               "process.py runs pyspark, spark-sql, hive and spark workflows.")
+        self.workflow = self._prepare_workflow(Path(repo.root))
+
+    def _prepare_workflow(self, root: Path) -> WorkflowSource | SparkSubmission:
+        """The workflow's text, or for engine spark the application's submission: found before any lock or
+        record (a missing file is exit 2). Falcon's spark workflow.path is the application's folder, not read;
+        a late rerun of a spark process runs the same application."""
+        if self.process.workflow.engine is Engine.SPARK:
+            return prepare_submission(root, self.process, self.cluster, self.fs, self.spark, self.owner)
+        return read_workflow(root, self.cluster, self.options.workflow_path or self.process.workflow.path, self.fs,
+                             self.owner)
+
+    def _run_workflow(self, spark: SparkSession, ctx: WorkflowContext) -> None:
+        if isinstance(self.workflow, SparkSubmission):
+            run_submission(self.workflow, self.process, ctx)
+        else:
+            engine_for(self.process.workflow.engine.value)(spark, ctx, self.workflow.text, self.workflow.name)
 
     # Step 1 and 2: is there anything to do at all
 
@@ -276,7 +290,7 @@ class ProcessRunner:
             for target in plan.table_outputs:
                 outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
             ctx = self.context(t, attempt, plan, outputs)
-            engine_for(self.process.workflow.engine.value)(self.spark, ctx, self.workflow.text, self.workflow.name)
+            self._run_workflow(self.spark, ctx)
             result.workflow_seconds += time.perf_counter() - began
             keeper.ensure_held()
             problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in plan.file_outputs),

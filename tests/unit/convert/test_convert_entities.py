@@ -250,7 +250,8 @@ TEMPLATE_AS_FALCON = {
     <ACL owner="etl" group="analytics" permission="0755"/>
 </feed>
 """,
-    # Falcon's spark engine with a Python file is the toolkit's pyspark; Falcon processes have no description.
+    # pyspark is no engine of Falcon's, and the converter keeps engine names as written, so it comes back;
+    # Falcon processes have no description.
     "processes/hourly-clicks-summary.yaml": """\
 <process name="hourly-clicks-summary" xmlns="uri:falcon:process:0.1">
     <tags>owner=web-analytics</tags>
@@ -272,7 +273,7 @@ TEMPLATE_AS_FALCON = {
     <outputs>
         <output name="summary" feed="clicks-hourly-summary" instance="now(0,0)"/>
     </outputs>
-    <workflow name="hourly-clicks-summary" engine="spark" path="workflows/hourly_clicks_summary.py"/>
+    <workflow name="hourly-clicks-summary" engine="pyspark" path="workflows/hourly_clicks_summary.py"/>
     <retry policy="periodic" delay="minutes(5)" attempts="3"/>
     <late-process policy="exp-backoff" delay="hours(1)">
         <late-input input="clicks" workflow-path="workflows/hourly_clicks_summary.py"/>

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.unit.convert.conftest import FALCON, Run
 from tests.unit.convert.test_convert_entities import data
 from toolkit.entities.repo import ConfigRepo
@@ -146,43 +148,23 @@ SPARK_PROCESSES = """\
 """
 
 
-def test_spark_engine_is_pyspark_for_a_python_file(convert: Run, tmp_path: Path) -> None:
-    source = write(tmp_path, "py.xml", SPARK_PROCESSES.format(name="sessions-py", path="jobs/sessions.py"))
+@pytest.mark.parametrize("path", ["jobs/sessions.py", "/apps/sessions.jar"])
+def test_spark_engine_maps_one_to_one_with_its_attributes(convert: Run, tmp_path: Path, path: str) -> None:
+    source = write(tmp_path, "spark.xml", SPARK_PROCESSES.format(name="sessions", path=path))
     code, _, err = convert(source, "--out", tmp_path / "conf")
     assert code == 1  # only for the two defects written into the sample, not for the engine
     assert [line.split(": ")[1] for line in err.splitlines()[:-1]] == [
         "/process/clusters/cluster[@name='primary']/validity/@timezone", "/process/frequency[2]"]
     assert "appears 2 times where Falcon allows it once; only the first was converted: keep one." in err
-    process = data(tmp_path / "conf" / "processes" / "sessions-py.yaml")
+    process = data(tmp_path / "conf" / "processes" / "sessions.yaml")
     assert process["frequency"] == "days(1)"
-    assert process["workflow"] == {"engine": "pyspark", "path": "jobs/sessions.py"}
+    assert process["workflow"] == {"engine": "spark", "path": path}
     assert process["spark-attributes"] == {
-        "master": "yarn", "mode": "cluster", "name": "sessions-py", "class": "org.example.Sessions",
-        "jar": "jobs/sessions.py", "spark-opts": "--num-executors 4 --executor-memory 2g",
+        "master": "yarn", "mode": "cluster", "name": "sessions", "class": "org.example.Sessions",
+        "jar": path, "spark-opts": "--num-executors 4 --executor-memory 2g",
         "args": ["--day", "${formatTime(instanceTime(), 'yyyy-MM-dd')}"],
     }
     assert ConfigRepo.scan(tmp_path / "conf")[1] == []
-
-
-def test_spark_engine_with_a_jar_is_reported_and_the_written_file_says_where_to_fix_it(
-    convert: Run, tmp_path: Path
-) -> None:
-    source = write(tmp_path, "jar.xml", SPARK_PROCESSES.format(name="sessions-jar", path="/apps/sessions.jar"))
-    target = tmp_path / "conf" / "processes" / "sessions-jar.yaml"
-    code, _, err = convert(source, "--out", tmp_path / "conf")
-    assert code == 1
-    lines = err.splitlines()
-    assert lines[2] == (
-        f"{source}: /process/workflow: engine spark with the path '/apps/sessions.jar' is a JVM Spark application, "
-        "which the toolkit does not run, so the engine was not converted: port the job to a pyspark file "
-        "(run(spark, ctx)) or to spark-sql, then set workflow.engine and workflow.path."
-    )
-    workflow_line = target.read_text(encoding="utf-8").splitlines().index("workflow:") + 2  # its first field
-    assert lines[3] == (
-        f"{target}:{workflow_line}:3: SC001 Process 'sessions-jar': the required field workflow.engine is missing; "
-        "add it."
-    )
-    assert data(target)["workflow"] == {"path": "/apps/sessions.jar"}
 
 
 def test_values_falcon_accepts_but_the_schema_rejects_are_reported_at_their_line(convert: Run, tmp_path: Path) -> None:

@@ -61,11 +61,11 @@ def test_unknown_key_in_a_nested_mapping_is_located_at_that_key():
 
 
 def test_enum_violation_lists_the_allowed_values_at_the_value():
-    text = PROCESS.format(name="p", cluster="primary", input="a", output="b").replace("pyspark", "spark")
+    text = PROCESS.format(name="p", cluster="primary", input="a", output="b").replace("pyspark", "sparkle")
     [problem] = problems_of(text)
     assert (problem.line, problem.column) == (19, 11)
     assert problem.message == (
-        "Process 'p': workflow.engine is 'spark'; allowed values are pyspark, spark-sql, hive, oozie, pig."
+        "Process 'p': workflow.engine is 'sparkle'; allowed values are pyspark, spark-sql, hive, oozie, pig, spark."
     )
 
 

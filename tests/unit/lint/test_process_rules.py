@@ -393,9 +393,47 @@ def test_engines(tmp_path: Path, engine: str, path: str, codes: list[str]) -> No
     problems = pr_problems(root)
     assert [(p.code, p.line) for p in problems] == [(code, line_of(root, relative, "engine:")) for code in codes]
     if codes:
-        assert f"workflow.engine '{engine}' is not run by this toolkit, which runs pyspark, spark-sql and hive" \
-            in problems[0].message
+        assert f"workflow.engine '{engine}' is not run by this toolkit, which runs pyspark, spark-sql, hive and " \
+            "spark" in problems[0].message
         assert "engine: pyspark" in problems[0].message and "lint: {ignore: [PR014]}" in problems[0].message
+
+
+SPARK_WORKFLOW = "  engine: spark\n  path: /apps/clicks-summary\n"
+
+
+@pytest.mark.parametrize(("attributes", "codes", "at"), [
+    ("spark-attributes:\n  jar: /apps/clicks-summary/summary.py\n", [], None),
+    ("spark-attributes:\n  jar: hdfs://namenode:8020/apps/a.jar,/apps/b.jar\n  class: org.example.A\n", [], None),
+    ("spark-attributes:\n  jar: workflows/hourly_clicks_summary.py\n", [], None),
+    ("", ["PR018"], "engine: spark"),
+    ("spark-attributes:\n  name: clicks-summary\n", ["PR018"], "  name: clicks-summary"),  # its first field
+])
+def test_spark_engine_needs_its_application(tmp_path: Path, attributes: str, codes: list[str],
+                                           at: str | None) -> None:
+    relative = "processes/hourly-clicks-summary.yaml"
+    process = template_file(relative, ("  engine: pyspark\n  path: workflows/hourly_clicks_summary.py\n",
+                                       SPARK_WORKFLOW), ("retry:\n", attributes + "retry:\n"))
+    root = repo_with(tmp_path, {relative: process})
+    problems = [p for p in pr_problems(root) if p.code != "PR015"]  # PR015 judges the absolute workflow.path
+    assert [(p.code, p.line) for p in problems] == [(code, line_of(root, relative, at)) for code in codes]
+    if codes:
+        assert problems[0].message == (
+            "Process 'hourly-clicks-summary': workflow.engine spark runs the application named by "
+            "spark-attributes.jar, which is not given: set spark-attributes.jar to the application's .jar or .py "
+            "file (an absolute path is on the cluster's file system, a relative one in the config repo).")
+
+
+def test_a_spark_application_in_the_repo_must_exist(tmp_path: Path) -> None:
+    relative = "processes/hourly-clicks-summary.yaml"
+    attributes = "spark-attributes:\n  jar: workflows/hourly_clicks_summary.py, jobs/helpers.zip\n"
+    process = template_file(relative, ("  engine: pyspark\n  path: workflows/hourly_clicks_summary.py\n",
+                                       SPARK_WORKFLOW), ("retry:\n", attributes + "retry:\n"))
+    root = repo_with(tmp_path, {relative: process})
+    problems = [p for p in pr_problems(root) if p.code != "PR015"]
+    assert [(p.code, p.line) for p in problems] == [("PR018", line_of(root, relative, "  jar: "))]
+    assert problems[0].message == (
+        "Process 'hourly-clicks-summary': spark-attributes.jar names jobs/helpers.zip, which does not exist in "
+        "the config repo; add it, or give an absolute path (on the cluster's file system) or a URI.")
 
 
 def test_workflow_paths_are_checked_in_the_repo(tmp_path: Path) -> None:

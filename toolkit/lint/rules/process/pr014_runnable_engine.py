@@ -1,4 +1,4 @@
-"""PR014: the workflow engine is one this toolkit runs: pyspark, spark-sql or hive. The schema also
+"""PR014: the workflow engine is one this toolkit runs: pyspark, spark-sql, hive or spark. The schema also
 accepts Falcon's oozie and pig so that migrated processes load; they are reported here, with the way out."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ PORTING = {
 @register
 class RunnableEngine(EntityRule):
     code = "PR014"
-    summary = "The workflow engine is one this toolkit runs: pyspark, spark-sql or hive (not oozie or pig)."
+    summary = "The workflow engine is one this toolkit runs: pyspark, spark-sql, hive or spark (not oozie or pig)."
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:

@@ -36,8 +36,9 @@ class WorkflowPaths(EntityRule):
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
-        # Falcon's Oozie workflows are folders (an application with its workflow.xml); the others are files.
-        folder_ok = entity.workflow.engine is Engine.OOZIE
+        # Falcon's Oozie workflows and Spark applications are folders (a workflow.xml, or the application's
+        # files); the others are files.
+        folder_ok = entity.workflow.engine in (Engine.OOZIE, Engine.SPARK)
         yield from _check(entity, ctx.root, ("workflow", "path"), entity.workflow.path, folder_ok)
         if entity.late_process is not None:
             for index, late in enumerate(entity.late_process.late_inputs):
