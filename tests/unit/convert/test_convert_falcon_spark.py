@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.convert.conftest import FALCON, Run
+from tests.unit.convert.conftest import Run
 from tests.unit.convert.test_convert_entities import data
 from toolkit.entities.repo import ConfigRepo
+
+SPARK_EXAMPLES = Path(__file__).resolve().parent / "falcon_published" / "spark"
 
 OPTS = "--num-executors 1 --driver-memory 512m --executor-memory 512m --executor-cores 1"
 EXAMPLES = {
@@ -34,7 +36,7 @@ EXAMPLES = {
 @pytest.mark.parametrize("example", sorted(EXAMPLES))
 def test_falcons_spark_examples_convert_one_to_one(convert: Run, tmp_path: Path, example: str) -> None:
     name, workflow, attributes = EXAMPLES[example]
-    code, out, err = convert(FALCON / example, "--out", tmp_path)
+    code, out, err = convert(SPARK_EXAMPLES / example, "--out", tmp_path)
     assert (code, err) == (0, "")
     assert out == f"wrote {tmp_path / 'processes' / name}.yaml\n"
     process = data(tmp_path / "processes" / f"{name}.yaml")
@@ -43,7 +45,7 @@ def test_falcons_spark_examples_convert_one_to_one(convert: Run, tmp_path: Path,
 
 
 def test_the_python_wordcount_keeps_every_field(convert: Run, tmp_path: Path) -> None:
-    assert convert(FALCON / "pyspark-process.xml", "--out", tmp_path)[0] == 0
+    assert convert(SPARK_EXAMPLES / "pyspark-process.xml", "--out", tmp_path)[0] == 0
     assert data(tmp_path / "processes" / "pyspark-process.yaml") == {
         "kind": "process",
         "name": "pyspark-process",

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.unit.convert.conftest import Run
 from toolkit.entities.problems import Problem
 from toolkit.entities.repo import ConfigRepo
@@ -93,13 +91,3 @@ def test_what_falcon_wrote_is_carried_over(convert: Run, tmp_path: Path) -> None
     feed_text = (repo / "feeds" / "clicks.yaml").read_text()
     assert "\nversion: 2\n" in feed_text and feed_text.count("    version: 1\n") == 2
 
-
-@pytest.mark.parametrize("name", ["pyspark-process", "spark-process", "spark-pi", "spark-sql-process"])
-def test_spark_examples_keep_falcons_engine_and_attributes(convert: Run, tmp_path: Path, name: str) -> None:
-    repo = converted(convert, tmp_path / "conf", "filesystem", "hcat", "spark")
-    config, _ = ConfigRepo.scan(repo)
-    process = config.process(name)
-    assert process.workflow.engine.value == "spark"
-    attributes = process.spark_attributes
-    assert attributes is not None and attributes.master == "local"
-    assert attributes.jar.startswith("/app/spark/")

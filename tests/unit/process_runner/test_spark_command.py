@@ -213,3 +213,9 @@ def test_args_name_workflow_properties_as_oozie_resolved_them() -> None:
                           {}, {}, {"nominalTime": "2026-11-21-10-00", "inpaths": "/a,/b"})
     spark = process("jar: a.py\nargs: ['--at=${nominalTime}', '${inpaths}', '${unknown}', 'x$y']\n")
     assert application_arguments(spark, ctx) == ["--at=2026-11-21-10-00", "/a,/b", "${unknown}", "x$y"]
+
+
+def test_the_process_queue_and_priority_win_over_the_clusters() -> None:
+    primary = cluster("", "properties: {spark.yarn.queue: cluster-queue, spark.yarn.priority: '1'}\n")
+    spark = replace(process(), properties={"queueName": "root.etl", "jobPriority": "HIGH"})
+    assert submit_confs(primary, spark) == {"spark.yarn.queue": "root.etl", "spark.yarn.priority": "4"}

@@ -18,6 +18,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Process, SparkAttributes
 from toolkit.errors import UsageError
 from toolkit.process_runner.context import TableInput, WorkflowContext
@@ -103,11 +104,12 @@ def master_and_mode(process: Process, cluster: Cluster, session_master: str | No
 
 def submit_confs(cluster: Cluster, process: Process) -> dict[str, str]:
     """The `--conf`s every engine-spark application of this cluster gets: the cluster's `spark.*` properties (as
-    the entrypoints' own sessions get them) and its metastore, for an application with Hive support."""
+    the entrypoints' own sessions get them), its metastore, for an application with Hive support, and the
+    process's `queueName` and `jobPriority` (which win, as on every session of the process's actions)."""
     confs = {name: str(value) for name, value in cluster.properties.items() if name.startswith("spark.")}
     if cluster.registry_endpoint:
         confs.setdefault("spark.hadoop.hive.metastore.uris", cluster.registry_endpoint)
-    return confs
+    return {**confs, **launcher_confs(process)}
 
 
 def submit_command(spark_submit: str, process: Process, cluster: Cluster, app: SparkApplication,
