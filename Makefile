@@ -104,10 +104,13 @@ demo-tables:
 	$(SPARK_SUBMIT) entrypoints/hive_import.py --repo $(DEMO_REPO) --feed visits --cluster backup --from file:///tmp/feed-toolkit-demo/backup/feed-toolkit/staging/exports/visits-20260331 2>/dev/null | tail -n 1
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster backup --show 2>/dev/null
 	@echo "== Processes: the hourly clicks summary of 2026-01-01 (24 instances in one call), then the daily rollup into files and web.clicks_daily"
-	rm -rf /tmp/feed-toolkit-demo/primary/data/clicks-hourly-summary /tmp/feed-toolkit-demo/primary/data/clicks-daily /tmp/feed-toolkit-demo/primary/feed-toolkit/working/ledger
+	rm -rf /tmp/feed-toolkit-demo/primary/data/clicks-hourly-summary /tmp/feed-toolkit-demo/primary/data/clicks-daily /tmp/feed-toolkit-demo/primary/data/top-pages /tmp/feed-toolkit-demo/primary/feed-toolkit/working/ledger
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/create_tables.py --repo $(DEMO_REPO) --cluster primary 2>/dev/null
 	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z 2>/dev/null | grep '^process: 2026' | head -n 3; echo "   ..."
 	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
+	@echo "   then top-pages, a Falcon-style Spark application (engine spark) run by its own spark-submit with Falcon's arguments:"
+	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process top-pages --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
+	@cat /tmp/feed-toolkit-demo/primary/data/top-pages/2026/01/01/part-*.json
 	$(TOOLKIT) summary --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z
 	$(TOOLKIT) status --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --from 2026-01-02T00:00Z --to 2026-01-02T00:00Z
 	@echo "   an instance whose input is missing: --no-wait exits 3 and lists it (2026-01-02T00:00Z was never generated)"

@@ -71,6 +71,14 @@ def test_template_processes_through_spark_submit(spark, metastore_factory, tmp_p
     again = spark_submit("process", "--repo", str(repo), "--process", "daily-clicks-rollup", "--cluster", "primary",
                          "--time", "2026-11-21T00:00Z", cwd=tmp_path)
     assert (again.returncode, _status(again)["status"]) == (4, "SKIPPED")
+    # The template's Falcon-style Spark application (engine spark) ranks the day's pages: its own spark-submit.
+    top = spark_submit("process", "--repo", str(repo), "--process", "top-pages", "--cluster", "primary", "--time",
+                       "2026-11-21T00:00Z", cwd=tmp_path)
+    assert top.returncode == 0, top.stdout[-3000:]
+    assert _status(top)["outputs"] == [f"file://{root}/data/top-pages/2026/11/20"]
+    assert_df_equality(spark.read.json(str(root / "data/top-pages/2026/11/20")),
+                       spark.createDataFrame([("/", 72), ("/cart", 72)], "page string, clicks long"),
+                       ignore_row_order=True, ignore_column_order=True)
 
 
 SLOW = '''

@@ -27,8 +27,9 @@ def repo() -> ConfigRepo:
 
 def test_template_has_the_entities_the_demo_uses(repo):
     assert sorted(repo.clusters) == ["backup", "primary"]
-    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "visits"]
-    assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary"]
+    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "top-pages",
+                                 "visits"]
+    assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary", "top-pages"]
 
 
 def test_clusters(repo):
@@ -135,7 +136,9 @@ def test_files_match_names_kinds_and_schema_comments(repo):
 
 def test_workflow_files_exist_and_define_their_entry_point(repo):
     for process in repo.processes.values():
-        paths = [process.workflow.path]
+        # Falcon's spark engine runs the application of spark-attributes.jar; its workflow.path is a folder.
+        spark = process.spark_attributes
+        paths = [spark.jar] if spark is not None and spark.jar is not None else [process.workflow.path]
         if process.late_process is not None:
             paths += [late.workflow_path for late in process.late_process.late_inputs]
         for path in paths:
@@ -145,6 +148,8 @@ def test_workflow_files_exist_and_define_their_entry_point(repo):
     assert 'ctx.inputs["clicks"]' in pyspark and 'ctx.outputs["summary"]' in pyspark
     sql = (TEMPLATE / "workflows" / "daily_clicks_rollup.sql").read_text("utf-8")
     assert "${hourly}" in sql and "${daily}" in sql
+    application = (TEMPLATE / "workflows" / "top_pages_app.py").read_text("utf-8")
+    assert "main(*sys.argv[1:4])" in application and "import toolkit" not in application
 
 
 def test_importing_the_entities_package_leaves_pyspark_out():
