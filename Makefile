@@ -105,6 +105,8 @@ demo-tables:
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/load_visits.py --repo $(DEMO_REPO) --cluster backup --show 2>/dev/null
 	@echo "== Processes: the hourly clicks summary of 2026-01-01 (24 instances in one call), then the daily rollup into files and web.clicks_daily"
 	rm -rf /tmp/feed-toolkit-demo/primary/data/clicks-hourly-summary /tmp/feed-toolkit-demo/primary/data/clicks-daily /tmp/feed-toolkit-demo/primary/data/top-pages /tmp/feed-toolkit-demo/primary/feed-toolkit/working/ledger
+	@echo "   (the clicks of 2025-12-31 22:00 and 23:00, which the first hours read, were archived above: generated again)"
+	$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root /tmp/feed-toolkit-demo/primary --start 2025-12-31T22:00Z --hours 2
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/create_tables.py --repo $(DEMO_REPO) --cluster primary 2>/dev/null
 	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z 2>/dev/null | grep '^process: 2026' | head -n 3; echo "   ..."
 	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
