@@ -1,4 +1,4 @@
-# One-command entry points: `make test`, `make demo`, `make bench`, `make lint`.
+# One-command entry points: `make test`, `make demo`, `make bench`, `make lint` (ruff and the import layers).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -135,8 +135,10 @@ bench: java install
 	@failed=""; for name in $(BENCHMARKS); do $(PY) bench/$$name.py || failed="$$failed $$name"; done; \
 	if [ -n "$$failed" ]; then echo "benchmarks that missed their targets:$$failed"; exit 1; fi
 
+# Style (ruff) and the import layers of pyproject.toml's [tool.importlinter] (no cycle, no arrow pointing up).
 lint: install
 	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -20,9 +20,9 @@ from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.instances.plan import plan_instance
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
-from toolkit.process_runner.plan import plan_instance
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 

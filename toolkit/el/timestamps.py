@@ -9,6 +9,7 @@ from toolkit.errors import UsageError
 
 TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}Z$"
 _TIMESTAMP = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z$")
+_KEY = re.compile(r"^([0-9]{4})([0-9]{2})([0-9]{2})T([0-9]{2})([0-9]{2})Z$")
 
 
 def parse_timestamp(text: str, what: str = "time") -> datetime:
@@ -27,3 +28,19 @@ def format_timestamp(value: datetime) -> str:
     """An aware datetime -> `yyyy-MM-ddTHH:mmZ` in UTC (seconds are dropped)."""
     utc = value.astimezone(timezone.utc)
     return f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}Z"  # %Y is unpadded
+
+
+def instance_key(t: datetime) -> str:
+    """`2026-11-21T10:00Z` -> `20261121T1000Z`: a file name that sorts by time."""
+    return f"{t.astimezone(timezone.utc):%Y%m%dT%H%MZ}"
+
+
+def parse_instance_key(name: str) -> datetime | None:
+    """The time an instance folder stands for, or None for a name that is not one."""
+    match = _KEY.match(name)
+    if match is None:
+        return None
+    try:
+        return datetime(*(int(g) for g in match.groups()), tzinfo=timezone.utc)
+    except ValueError:
+        return None

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
+from toolkit.el.timestamps import instance_key
 from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 
 DEFAULT_WORKING = "/feed-toolkit/working"
-_KEY = re.compile(r"^([0-9]{4})([0-9]{2})([0-9]{2})T([0-9]{2})([0-9]{2})Z$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -38,22 +38,6 @@ def working_root(cluster: Cluster) -> str:
                          "root of its file system, where the toolkit keeps its run records and ledger.")
     folder = cluster.location("working") or cluster.location("staging") or DEFAULT_WORKING
     return under_root(cluster.write_endpoint, folder.rstrip("/"))
-
-
-def instance_key(t: datetime) -> str:
-    """`2026-11-21T10:00Z` -> `20261121T1000Z`: a file name that sorts by time."""
-    return f"{t.astimezone(timezone.utc):%Y%m%dT%H%MZ}"
-
-
-def parse_instance_key(name: str) -> datetime | None:
-    """The time an instance folder stands for, or None for a name that is not one."""
-    match = _KEY.match(name)
-    if match is None:
-        return None
-    try:
-        return datetime(*(int(g) for g in match.groups()), tzinfo=timezone.utc)
-    except ValueError:
-        return None
 
 
 def partition_key(partition: str) -> str:

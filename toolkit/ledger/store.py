@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout, instance_key, parse_instance_key, partition_key
+from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
     AttemptRecord,

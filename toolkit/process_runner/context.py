@@ -23,6 +23,7 @@ from toolkit.el.context import ELContext
 from toolkit.el.expressions import parse_expression
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
+from toolkit.instances.plan import InstancePlan
 
 _EL = re.compile(r"\$\{([^}]*)\}")
 _CALL = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*\(")
@@ -137,3 +138,21 @@ def falcon_properties(inputs: Mapping[str, tuple[str, ...] | TableInput],
             names.setdefault("falcon_output_table", value.table)
             names.setdefault("falcon_output_dataout_partitions", value.partition_clause)
     return names
+
+
+def workflow_inputs(plan: InstancePlan) -> dict[str, tuple[str, ...] | TableInput]:
+    """Input name -> the available instances' paths, or a table input's partitions (a missing optional input is
+    left out): the `inputs` of the workflow's context."""
+    given: dict[str, tuple[str, ...] | TableInput] = {}
+    for item in plan.inputs:
+        available = [state for state in item.states if state.available]
+        if item.optional and not available:
+            continue
+        if item.is_table:
+            table = item.where.table
+            assert table is not None
+            given[item.name] = TableInput(table.database, table.table,
+                                          tuple(state.partition or {} for state in available))
+        else:
+            given[item.name] = tuple(state.location for state in available)
+    return given

@@ -19,10 +19,10 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.instances.grids import process_grid
+from toolkit.instances.plan import InstancePlan
 from toolkit.ledger.records import InstanceRecord, LateCheck, record_time
 from toolkit.ledger.store import Ledger
 from toolkit.process_runner.late_policy import LateSchedule, late_input_names, late_schedule
-from toolkit.process_runner.plan import InstancePlan
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
 
 

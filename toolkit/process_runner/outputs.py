@@ -12,71 +12,18 @@ anything else (put back when the output is missing, else deleted).
 
 from __future__ import annotations
 
-import hashlib
 from contextlib import nullcontext
-from dataclasses import dataclass
-from datetime import datetime
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Feed
 from toolkit.errors import ToolkitError
-from toolkit.instances.feed_locations import FeedLocations, require_safe_template, under_root
-from toolkit.ledger.layout import instance_key
-from toolkit.storage.filesystem import FileSystem, normalize_uri, parent_of
+from toolkit.instances.output_targets import FileOutput
+from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.publish import Publication, recover
 from toolkit.storage.tree import data_files
-
-_MARK = ".toolkit-"
 
 
 class NothingWrittenError(ToolkitError):
     """The workflow succeeded but did not write an output (exit 1 after the retries)."""
-
-
-def staging_key(process: str, t: datetime) -> str:
-    """A short name for one process instance in staging names (a table name must stay short)."""
-    return hashlib.sha1(f"{process}|{instance_key(t)}".encode()).hexdigest()[:10]
-
-
-@dataclass(frozen=True)
-class FileOutput:
-    name: str
-    feed: Feed
-    time: datetime
-    path: str
-    flag: str | None
-    key: str  # staging_key of the process instance writing it
-
-    @property
-    def folder(self) -> str:
-        return parent_of(self.path)
-
-    @property
-    def base(self) -> str:
-        return self.path.rsplit("/", 1)[-1]
-
-    @property
-    def _prefix(self) -> str:
-        return f".{self.base}{_MARK}{self.key}-"
-
-    def staging(self, run_id: str, attempt: int) -> str:
-        return f"{self.folder}/{self._prefix}{run_id}-{attempt}"
-
-    def replaced(self, run_id: str, attempt: int) -> str:
-        return f"{self.folder}/{self._prefix}replaced-{run_id}-{attempt}"
-
-    def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "feed": self.feed.name, "time": format_timestamp(self.time), "path": self.path}
-
-
-def file_output(name: str, feed: Feed, where: FeedLocations, t: datetime, key: str) -> FileOutput:
-    template = where.paths.get("data")
-    if template is None:
-        raise ToolkitError(f"The output '{name}' (feed '{feed.name}') has no data location on cluster "
-                           f"'{where.cluster}': give the feed locations.data.")
-    require_safe_template("data", feed.name, template, "the process runner")
-    path = normalize_uri(under_root(where.root, template.format(t, where.zone)))
-    return FileOutput(name, feed, t, path, feed.availability_flag, key)
 
 
 def clear_leftovers(fs: FileSystem, output: FileOutput) -> int:
@@ -86,7 +33,7 @@ def clear_leftovers(fs: FileSystem, output: FileOutput) -> int:
     folders were deleted."""
     if not fs.exists(output.folder):
         return 0
-    prefix = output._prefix
+    prefix = output.staging_prefix
     mine = sorted((s for s in fs.list(output.folder) if s.name.startswith(prefix)), key=lambda s: s.modification_time)
     replaced = [s.path for s in mine if s.name.startswith(prefix + "replaced-")]
     deleted = recover(fs, output.path, replaced)

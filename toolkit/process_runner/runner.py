@@ -29,17 +29,23 @@ from toolkit.entities.model import Cluster, Engine, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.process_runner import table_outputs as tables
-from toolkit.process_runner.context import TableOutput, WorkflowContext, evaluate_properties, falcon_properties
+from toolkit.process_runner.context import (
+    TableOutput,
+    WorkflowContext,
+    evaluate_properties,
+    falcon_properties,
+    workflow_inputs,
+)
 from toolkit.process_runner.engines import WorkflowError, engine_for
 from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
-from toolkit.process_runner.plan import InstancePlan, plan_instance
 from toolkit.process_runner.policy import (
     attempts_of,
     deadline_of,
@@ -343,7 +349,7 @@ class ProcessRunner:
 
     def context(self, t: datetime, attempt: int, plan: InstancePlan,
                 outputs: dict[str, str | TableOutput]) -> WorkflowContext:
-        inputs = plan.workflow_inputs()
+        inputs = workflow_inputs(plan)
         properties = {**evaluate_properties(self.cluster.properties, t, self.zone, f"cluster '{self.cluster.name}'"),
                       **evaluate_properties(self.process.properties, t, self.zone, self.owner)}
         properties = {**falcon_properties(inputs, outputs, t), **properties}

@@ -15,13 +15,10 @@ The feed's table must exist: the runner publishes partitions, it does not design
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import dataclass
-from datetime import datetime
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Feed
 from toolkit.errors import UsageError
-from toolkit.instances.feed_locations import FeedLocations
+from toolkit.instances.output_targets import TableOutputTarget
 from toolkit.process_runner.context import TableOutput
 from toolkit.process_runner.outputs import NothingWrittenError
 from toolkit.storage.catalog import Catalog, full_spec, partition_name
@@ -37,37 +34,6 @@ from toolkit.storage.publish import Publication
 from toolkit.storage.tree import data_files, join
 
 STAGING_FOLDER = ".toolkit-staging-"
-
-
-@dataclass(frozen=True)
-class TableOutputTarget:
-    name: str
-    feed: Feed
-    time: datetime
-    database: str
-    table: str
-    partition: dict[str, str]
-    key: str  # outputs.staging_key of the process instance writing it
-
-    @property
-    def staging_table(self) -> str:
-        """One per process instance: a killed attempt's is found and replaced by the next (which holds the
-        instance's lock)."""
-        return f"{self.table}__toolkit_{self.key}".lower()
-
-    @property
-    def qualified_table(self) -> str:
-        return f"{self.database}.{self.table}"
-
-    def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "feed": self.feed.name, "time": format_timestamp(self.time),
-                "table": self.qualified_table, "partition": dict(self.partition)}
-
-
-def table_output(name: str, feed: Feed, where: FeedLocations, t: datetime, key: str) -> TableOutputTarget:
-    assert where.table is not None
-    return TableOutputTarget(name, feed, t, where.table.database, where.table.table,
-                             where.table.format(t, where.zone), key)
 
 
 def _table_location(catalog: Catalog, target: TableOutputTarget) -> str:

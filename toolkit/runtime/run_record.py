@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from toolkit.el.timestamps import instance_key
 from toolkit.entities.model import Cluster
-from toolkit.ledger.layout import instance_key, working_root
+from toolkit.ledger.layout import working_root
 from toolkit.ledger.records import versioned
 from toolkit.storage.filesystem import FileSystem
 

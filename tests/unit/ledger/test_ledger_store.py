@@ -11,16 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, cluster_yaml, load_clusters, local_cluster
+from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.ledger.layout import (
-    DEFAULT_WORKING,
-    LedgerLayout,
-    instance_key,
-    parse_instance_key,
-    partition_key,
-    working_root,
-)
+from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem, to_uri

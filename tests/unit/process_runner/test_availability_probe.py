@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
+from toolkit.instances.availability import InstanceState, probe_files
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.process_runner.availability import InstanceState, probe_files
-from toolkit.process_runner.fingerprints import Fingerprint, fingerprint
+from toolkit.instances.fingerprints import Fingerprint, fingerprint
 from toolkit.storage.filesystem import FileStatus
 from toolkit.storage.local import LocalFileSystem
 

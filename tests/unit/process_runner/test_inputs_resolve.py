@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
+from toolkit.instances.availability import InstanceState, probe_files
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import feed_grid
-from toolkit.process_runner.availability import InstanceState, probe_files
-from toolkit.process_runner.inputs import PROBE_CHUNK, ResolvedInput, resolve_input
+from toolkit.instances.inputs import PROBE_CHUNK, ResolvedInput, resolve_input
 from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)

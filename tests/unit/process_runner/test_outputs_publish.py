@@ -10,14 +10,8 @@ import pytest
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
 from toolkit.errors import ToolkitError
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.process_runner.outputs import (
-    FileOutput,
-    NothingWrittenError,
-    clear_leftovers,
-    discard,
-    file_output,
-    publish,
-)
+from toolkit.instances.output_targets import FileOutput, file_output
+from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, publish
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 

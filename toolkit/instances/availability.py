@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from toolkit.instances.feed_locations import FeedLocations, under_root
-from toolkit.process_runner.fingerprints import Fingerprint, fingerprint
+from toolkit.instances.fingerprints import Fingerprint, fingerprint
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileStatus, FileSystem, normalize_uri, parent_of
 from toolkit.storage.tree import hidden

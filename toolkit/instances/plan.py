@@ -12,13 +12,11 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.availability import probe_files, probe_table
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
 from toolkit.instances.grids import feed_grid
-from toolkit.process_runner.availability import probe_files, probe_table
-from toolkit.process_runner.context import TableInput
-from toolkit.process_runner.inputs import Probe, ResolvedInput, resolve_input
-from toolkit.process_runner.outputs import FileOutput, file_output, staging_key
-from toolkit.process_runner.table_outputs import TableOutputTarget, table_output
+from toolkit.instances.inputs import Probe, ResolvedInput, resolve_input
+from toolkit.instances.output_targets import FileOutput, TableOutputTarget, file_output, staging_key, table_output
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -43,22 +41,6 @@ class InstancePlan:
     def missing_required(self) -> list[str]:
         """The required input instances that are not available (and the windows that could not resolve)."""
         return [text for item in self.inputs if not item.optional for text in item.describe_missing()]
-
-    def workflow_inputs(self) -> dict[str, tuple[str, ...] | TableInput]:
-        """Input name -> the available instances' paths (a missing optional input is left out)."""
-        given: dict[str, tuple[str, ...] | TableInput] = {}
-        for item in self.inputs:
-            available = [state for state in item.states if state.available]
-            if item.optional and not available:
-                continue
-            if item.is_table:
-                table = item.where.table
-                assert table is not None
-                given[item.name] = TableInput(table.database, table.table,
-                                              tuple(state.partition or {} for state in available))
-            else:
-                given[item.name] = tuple(state.location for state in available)
-        return given
 
     def to_json(self) -> dict[str, object]:
         return {"process": self.process, "cluster": self.cluster, "time": format_timestamp(self.time),

@@ -19,8 +19,8 @@ from toolkit.el.grid import InstanceGrid
 from toolkit.el.resolution import resolve_window
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed, Input
+from toolkit.instances.availability import InstanceState
 from toolkit.instances.feed_locations import FeedLocations
-from toolkit.process_runner.availability import InstanceState
 
 # Instances probed per round trip when `latest`/`future` look for the instances that exist.
 PROBE_CHUNK = 96
