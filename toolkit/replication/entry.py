@@ -12,7 +12,6 @@ from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.session import build_session
@@ -83,9 +82,6 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     fs = HadoopFileSystem(spark)
     if target.write_endpoint is not None:
         fs.protect(target.write_endpoint)  # table pullers delete staged folders there: never the root
-    require_running_allowed(fs, target, "feed", feed.name)
-    for source in sources:
-        require_no_safemode(fs, source.cluster)
     pullers: list[TablePuller] = []
 
     def tables(*arguments: Any) -> TablePuller:

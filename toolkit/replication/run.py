@@ -24,6 +24,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
 from toolkit.replication.selection import (
@@ -133,6 +134,9 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
     sources, settings = sources_of(repo, feed, source), replication_settings(feed)
+    require_running_allowed(fs, target, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
+    for each in sources:
+        require_no_safemode(fs, each.cluster)
     if feed.table_on(target.name) is None:
         puller: Puller = FilePuller(feed, target, fs, settings)
     elif tables is None:

@@ -11,7 +11,6 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.ledger.switches import require_running_allowed
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
@@ -49,7 +48,6 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table,
                           launcher=launcher)
     fs = HadoopFileSystem(spark)
-    require_running_allowed(fs, cluster, "feed", feed.name)
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
     try:
         result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,

@@ -29,6 +29,7 @@ from toolkit.instances.feed_locations import require_safe_template
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.switches import require_running_allowed
 from toolkit.retention.archive import archive_plan, archive_root
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict, tidy_after_archive
@@ -95,6 +96,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     began = time.perf_counter()
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
+    require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     result = RetentionResult("SUCCEEDED", feed.name, cluster.name, nominal)
     if on_cluster.retention is None:
         raise UsageError(f"The feed '{feed.name}' has no retention on cluster '{cluster.name}': add "

@@ -1,0 +1,53 @@
+"""Safemode and suspension are checked in the core of every action, not only in its spark-submit entry: a caller
+of `run_retention`, `run_replication` or the process runner directly (a test, another tool, a future scheduler)
+is stopped before anything is touched (safemode: BlockedError, exit 5; a suspended feed: SkippedError, exit 4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.replication.test_file_replication import T, contents, instance
+from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError, SkippedError
+from toolkit.ledger.control import Control
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.replication.run import run_replication
+from toolkit.retention.run import run_retention
+from toolkit.storage.local import LocalFileSystem
+
+SINCE = "2026-11-21T10:00:00Z"
+
+
+def control(repo: ConfigRepo, cluster: str) -> Control:
+    return Control(LocalFileSystem(), LedgerLayout.of(repo.cluster(cluster)))
+
+
+@pytest.mark.parametrize("switch", ["safemode", "suspended"])
+def test_retention_called_directly_touches_nothing_while_switched_off(tmp_path: Path, switch: str) -> None:
+    repo_path, primary = make_repo(tmp_path)
+    old = hourly_instances(primary, utc(2025, 1, 1, 0), 3)
+    repo = ConfigRepo.load(repo_path)
+    if switch == "safemode":
+        control(repo, "primary").set_safemode(True, SINCE, "test")
+    else:
+        control(repo, "primary").set_suspended("feed", "clicks", True, SINCE, "test")
+    with pytest.raises(BlockedError if switch == "safemode" else SkippedError) as raised:
+        run_retention(repo, "clicks", "primary", utc(2026, 11, 21, 10), LocalFileSystem())
+    assert ("safemode" if switch == "safemode" else "suspended") in str(raised.value)
+    assert all(folder.is_dir() for folder in old)  # nothing evicted
+
+
+@pytest.mark.parametrize("where", ["target", "source"])
+def test_replication_called_directly_copies_nothing_in_safemode(tmp_path: Path, where: str) -> None:
+    repo_path, primary = make_repo(tmp_path)
+    instance(primary, "data/clicks", T, {"part-00000.json": b"x" * 10})
+    repo = ConfigRepo.load(repo_path)
+    control(repo, "backup" if where == "target" else "primary").set_safemode(True, SINCE, "test")
+    with pytest.raises(BlockedError) as raised:
+        run_replication(repo, "clicks", "backup", T, LocalFileSystem(), now=T, run_id="r1")
+    assert "safemode" in str(raised.value)
+    assert not (tmp_path / "backup/replica").exists()
+    assert contents(primary / "data/clicks/2026/11/21/10")["part-00000.json"] == b"x" * 10
