@@ -23,6 +23,7 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.plan import plan_instance
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
+from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -111,15 +112,15 @@ def _duration(started: str | None, until: float | None) -> int | None:
 def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRecord, now_seconds: float) \
         -> InstanceRow:
     status, until = record.status, _seconds(record.ended)
-    if status == "RUNNING":
+    if status == Status.RUNNING:
         lease = ledger.instance_lock(process, t).current()
         if lease is not None and lease.live(now_seconds):
             until = now_seconds
         else:
-            status = "KILLED"  # the run died without recording it; the next call takes the lock over
-    elif until is None and status in ("FAILED", "TIMEDOUT"):
+            status = Status.KILLED  # the run died without recording it; the next call takes the lock over
+    elif until is None and status in (Status.FAILED, Status.TIMEDOUT):
         until = _seconds(record.updated)  # the runner records these without `ended`: when it wrote them
-    missing = tuple(record.missing) if status == "WAITING" else None
+    missing = tuple(record.missing) if status == Status.WAITING else None
     return InstanceRow(t, status, record.status, record.attempts, record.run_id, record.started, record.ended,
                        _duration(record.started, until), missing, None, record.error)
 
@@ -145,7 +146,7 @@ def instance_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: 
     for t in times:
         record = records.get(t)
         if record is None:
-            rows.append(InstanceRow(t, "WAITING", None))
+            rows.append(InstanceRow(t, Status.WAITING, None))
         else:
             rows.append(_recorded_row(ledger, process.name, t, record, now_seconds))
     if with_missing:

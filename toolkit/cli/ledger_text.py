@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from toolkit.cli.ledger_rows import InstanceRow
+from toolkit.statuses import Status
 
 NONE = "-"
 
@@ -35,7 +36,7 @@ def duration_text(seconds: int | None) -> str:
 
 
 def missing_text(row: InstanceRow) -> str:
-    if row.status != "WAITING":
+    if row.status != Status.WAITING:
         return NONE
     if row.missing is None:
         return row.missing_note or "not checked"

@@ -22,9 +22,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.statuses import Status
 
-# Every status an instance or an attempt can have (DESIGN.md, `toolkit status`).
-STATUSES = ("WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
+# Every status an instance or an attempt can have (`toolkit status`).
+STATUSES = (Status.WAITING, Status.RUNNING, Status.SUCCEEDED, Status.FAILED, Status.TIMEDOUT, Status.SKIPPED,
+            Status.KILLED)
 ATTEMPT_KINDS = ("RUN", "LATE_RERUN")
 CHECK_RESULTS = ("UNCHANGED", "CHANGED")
 # The format this toolkit writes and the newest it reads. Raise it only for a change an older reader would

@@ -17,12 +17,14 @@ from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.status import STATUS_OF_EXIT
+from toolkit.statuses import Status
 
 if TYPE_CHECKING:
     from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 
 # The status of a window is its instances' worst.
-_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "BLOCKED", "TIMEDOUT", "FAILED", "INVALID")
+_SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, Status.TIMEDOUT, Status.FAILED,
+             Status.INVALID)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -92,7 +94,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         if nominal is not None and args.explain:
             runner.check_time(nominal)
             print(json.dumps(runner.plan(nominal).to_json(), indent=2))
-            status["status"] = "SUCCEEDED"
+            status["status"] = Status.SUCCEEDED
             return status
         if nominal is not None:
             _report(runner.run(nominal), status)
@@ -101,7 +103,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         results = _run_window(runner, window, process.order)
     status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                            for r in results]
-    status["status"] = max((r.status for r in results), key=_SEVERITY.index, default="SKIPPED")
+    status["status"] = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
     return status
 
 
@@ -118,7 +120,7 @@ def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> l
     if order is Order.LAST_ONLY:
         times = times[-1:]  # only the newest instance of the window, whatever became of the others
     done = runner.ledger.instances(runner.process.name, times)
-    todo = [t for t in times if t not in done or done[t].status != "SUCCEEDED" or runner.options.force]
+    todo = [t for t in times if t not in done or done[t].status != Status.SUCCEEDED or runner.options.force]
     if order is Order.LIFO:
         todo.reverse()
     results = []
@@ -126,7 +128,7 @@ def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> l
         try:
             result = runner.run(t)
         except ToolkitError as err:  # one instance's trouble does not stop the others
-            result = InstanceResult(t, STATUS_OF_EXIT.get(err.exit_code, "FAILED"), str(err))
+            result = InstanceResult(t, STATUS_OF_EXIT.get(err.exit_code, Status.FAILED), str(err))
         print(f"process: {format_timestamp(t)} {result.status}" + (f": {result.reason}" if result.reason else ""))
         results.append(result)
     return results

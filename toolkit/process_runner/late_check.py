@@ -24,6 +24,7 @@ from toolkit.ledger.records import InstanceRecord, LateCheck, record_time
 from toolkit.ledger.store import Ledger
 from toolkit.process_runner.late_policy import LateSchedule, late_input_names, late_schedule
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
+from toolkit.statuses import Status
 
 
 @dataclass
@@ -41,19 +42,19 @@ class LateCheckResult:
     @property
     def status(self) -> str:
         reruns = [o.rerun for o in self.outcomes if o.rerun is not None]
-        if any(r.status == "FAILED" for r in reruns):
-            return "FAILED"
-        if any(r.status == "BLOCKED" for r in reruns):
-            return "BLOCKED"
-        if any(r.status in ("WAITING", "TIMEDOUT") for r in reruns):
-            return "WAITING"  # a changed input is missing now: the rerun is tried again at the next call
-        return "SUCCEEDED"
+        if any(r.status == Status.FAILED for r in reruns):
+            return Status.FAILED
+        if any(r.status == Status.BLOCKED for r in reruns):
+            return Status.BLOCKED
+        if any(r.status in (Status.WAITING, Status.TIMEDOUT) for r in reruns):
+            return Status.WAITING  # a changed input is missing now: the rerun is tried again at the next call
+        return Status.SUCCEEDED
 
     def counters(self) -> dict[str, int]:
         checked = [o for o in self.outcomes if o.result != "NOT_DUE"]
         return {"checked": len(checked), "unchanged": sum(o.result == "UNCHANGED" for o in checked),
                 "reruns": sum(o.rerun is not None for o in checked),
-                "reruns_failed": sum(o.rerun is not None and o.rerun.status != "SUCCEEDED" for o in checked)}
+                "reruns_failed": sum(o.rerun is not None and o.rerun.status != Status.SUCCEEDED for o in checked)}
 
 
 def fingerprints_of(inputs: list[dict[str, object]], names: tuple[str, ...]) -> dict[str, dict[str, object]]:
@@ -109,7 +110,7 @@ class LateChecker:
             if only is not None and t != only:
                 continue
             record = self.ledger.instance(self.process.name, t)
-            if record is None or record.status != "SUCCEEDED":
+            if record is None or record.status != Status.SUCCEEDED:
                 continue
             done = [record_time(check.at) for check in self.ledger.late_checks(self.process.name, t)]
             if not schedule.is_due(now, done):
@@ -130,8 +131,9 @@ class LateChecker:
         try:
             rerun = runner.run(t)
         except (BlockedError, SkippedError) as err:
-            rerun = InstanceResult(t, "BLOCKED" if isinstance(err, BlockedError) else "SKIPPED", str(err))
-        if rerun.status in ("SUCCEEDED", "FAILED"):  # blocked, or its inputs are missing: tried again next call
+            rerun = InstanceResult(t, Status.BLOCKED if isinstance(err, BlockedError) else Status.SKIPPED, str(err))
+        # blocked, or its inputs are missing: tried again at the next call
+        if rerun.status in (Status.SUCCEEDED, Status.FAILED):
             self.ledger.add_late_check(self.process.name, t, LateCheck(format_timestamp(now), "CHANGED", changed,
                                                                        runner.run_id))
         return CheckOutcome(t, "CHANGED", changed, rerun)

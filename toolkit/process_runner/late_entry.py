@@ -14,6 +14,7 @@ from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.times import nominal_time
+from toolkit.statuses import Status
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,7 +72,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         line = f"late_check: {format_timestamp(outcome.time)} {outcome.result}"
         if outcome.changed:
             line += f" ({', '.join(outcome.changed)}): rerun {outcome.rerun.status if outcome.rerun else ''}"
-            if outcome.rerun is not None and outcome.rerun.reason and outcome.rerun.status != "SUCCEEDED":
+            if outcome.rerun is not None and outcome.rerun.reason and outcome.rerun.status != Status.SUCCEEDED:
                 line += f": {outcome.rerun.reason}"
         print(line)
     if only is not None and not any(o.time == only for o in result.outcomes):

@@ -54,6 +54,7 @@ from toolkit.process_runner.policy import (
     seconds_until,
 )
 from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
+from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, StorageError
 from toolkit.storage.publish import Publication
@@ -182,10 +183,10 @@ class ProcessRunner:
             if taken.previous is not None:
                 self._record_killed(t, taken.previous)
             record = self.ledger.instance(self.process.name, t)
-            if record is not None and record.status == "SUCCEEDED" and not self.options.force \
+            if record is not None and record.status == Status.SUCCEEDED and not self.options.force \
                     and self.options.kind == "RUN":
-                return InstanceResult(t, "SKIPPED", f"the instance {format_timestamp(t)} of {self.owner} succeeded "
-                                      f"already (run {record.run_id}); give --force to run it again",
+                return InstanceResult(t, Status.SKIPPED, f"the instance {format_timestamp(t)} of {self.owner} "
+                                      f"succeeded already (run {record.run_id}); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
             with LeaseKeeper([lock], self.ledger.lease_seconds / 3) as keeper:
                 return self._run_locked(t, record, keeper)
@@ -201,7 +202,7 @@ class ProcessRunner:
         """The plan once every required input is there, or None when the run ends here (result says how); and
         the last attempt number used (timed-out waits retried by `onTimeout` are attempts)."""
         previous_attempts = record.attempts if record is not None else 0
-        succeeded_before = record is not None and record.status == "SUCCEEDED"
+        succeeded_before = record is not None and record.status == Status.SUCCEEDED
         deadline = deadline_of(self.process, t, self.zone)
         budget = attempts_of(self.process.retry)
         attempt = previous_attempts
@@ -218,7 +219,7 @@ class ProcessRunner:
                 return plan, attempt
             result.missing = missing
             if succeeded_before:  # a forced or late rerun must not turn a success into a wait or a timeout
-                result.status = "TIMEDOUT" if now >= deadline else "WAITING"
+                result.status = Status.TIMEDOUT if now >= deadline else Status.WAITING
                 result.reason = (f"the rerun of the succeeded instance {format_timestamp(t)} of {self.owner} is "
                                  f"missing {len(missing)} input instance(s): " + _listed(missing)
                                  + "; its record stays SUCCEEDED")
@@ -226,17 +227,17 @@ class ProcessRunner:
             if now >= deadline:
                 attempt += 1
                 reason = _timed_out(self.owner, t, deadline, missing)
-                self._write_attempt(t, attempt, "TIMEDOUT", _real_now(), _real_now(), plan, error=reason)
+                self._write_attempt(t, attempt, Status.TIMEDOUT, _real_now(), _real_now(), plan, error=reason)
                 on_timeout = self.process.retry is not None and self.process.retry.on_timeout
                 if on_timeout and attempt - previous_attempts < budget:
                     self._sleep_before_retry(attempt - previous_attempts)
                     continue
-                self._write_instance(t, "TIMEDOUT", attempt, ended=_real_now(), error=reason, missing=missing)
-                result.status, result.reason, result.attempts = "TIMEDOUT", reason, attempt - previous_attempts
+                self._write_instance(t, Status.TIMEDOUT, attempt, ended=_real_now(), error=reason, missing=missing)
+                result.status, result.reason, result.attempts = Status.TIMEDOUT, reason, attempt - previous_attempts
                 return None, attempt
-            self._write_instance(t, "WAITING", attempt, missing=missing)
+            self._write_instance(t, Status.WAITING, attempt, missing=missing)
             if not self.options.wait or (self.options.max_wait is not None and waited >= self.options.max_wait):
-                result.status = "WAITING"
+                result.status = Status.WAITING
                 result.reason = (f"waiting for {len(missing)} input instance(s) until {format_timestamp(deadline)}: "
                                  + _listed(missing))
                 return None, attempt
@@ -246,7 +247,7 @@ class ProcessRunner:
             self.clock.sleep(max(pause, 0.01))
 
     def _run_locked(self, t: datetime, record: InstanceRecord | None, keeper: LeaseKeeper) -> InstanceResult:
-        result = InstanceResult(t, "RUNNING", record=self.ledger.layout.instance_record(self.process.name, t))
+        result = InstanceResult(t, Status.RUNNING, record=self.ledger.layout.instance_record(self.process.name, t))
         plan, first = self._wait_for_inputs(t, record, result)
         if plan is None:
             return result
@@ -267,13 +268,13 @@ class ProcessRunner:
                     attempt += 1
                     outcome = self._attempt(t, attempt, plan, keeper, result)
                     if outcome is None:
-                        result.status, result.attempts = "SUCCEEDED", attempt - before
+                        result.status, result.attempts = Status.SUCCEEDED, attempt - before
                         return result
                     result.reason = outcome
                     if attempt - first < budget:
                         self._sleep_before_retry(attempt - first)
-                self._write_instance(t, "FAILED", attempt, ended=_real_now(), error=result.reason)
-                result.status, result.attempts = "FAILED", attempt - before
+                self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=result.reason)
+                result.status, result.attempts = Status.FAILED, attempt - before
                 return result
         finally:
             slot.release()
@@ -283,8 +284,8 @@ class ProcessRunner:
         """One try: run, publish, record. None on success, else the error (nothing published)."""
         keeper.ensure_held()
         started = _real_now()
-        self._write_attempt(t, attempt, "RUNNING", started, None, plan)
-        self._write_instance(t, "RUNNING", attempt, started=started)
+        self._write_attempt(t, attempt, Status.RUNNING, started, None, plan)
+        self._write_instance(t, Status.RUNNING, attempt, started=started)
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
                  f"{self.workflow.name} ({self.process.workflow.engine.value})")
         began = time.perf_counter()
@@ -313,20 +314,20 @@ class ProcessRunner:
             raise
         except (WorkflowError, NothingWrittenError, StorageError) as err:
             self._discard(plan, attempt)
-            self._write_attempt(t, attempt, "FAILED", started, _real_now(), plan, error=str(err))
+            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err))
             self.log(f"process: attempt {attempt} failed: {err}")
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
             self._discard(plan, attempt)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
-            self._write_attempt(t, attempt, "FAILED", started, _real_now(), plan, error=reason)
-            self._write_instance(t, "FAILED", attempt, ended=_real_now(), error=reason)
+            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason)
+            self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
             raise
         ended = _real_now()
         result.outputs = published
-        self._write_attempt(t, attempt, "SUCCEEDED", started, ended, plan, outputs=published,
+        self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
-        self._write_instance(t, "SUCCEEDED", attempt, started=started, ended=ended, plan=plan, outputs=published)
+        self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
         for output in published:
             self.ledger.write_event(DatasetEvent(
                 feed=str(output["feed"]), cluster=self.cluster.name, time=str(output["time"]), run_id=self.run_id,
@@ -373,13 +374,14 @@ class ProcessRunner:
         """A run that held the lock died (its lease expired): its open attempt and the instance become KILLED."""
         ended = wall_clock_stamp(lease.expires)
         for record in self.ledger.attempts(self.process.name, t):
-            if record.run_id == lease.run_id and record.status == "RUNNING":
-                self.ledger.write_attempt(replace(record, status="KILLED", ended=ended, error=(
+            if record.run_id == lease.run_id and record.status == Status.RUNNING:
+                self.ledger.write_attempt(replace(record, status=Status.KILLED, ended=ended, error=(
                     f"the run {lease.run_id} on {lease.holder} stopped renewing its lock; taken over by "
                     f"run {self.run_id}")))
         instance = self.ledger.instance(self.process.name, t)
-        if instance is not None and instance.run_id == lease.run_id and instance.status in ("RUNNING", "WAITING"):
-            self.ledger.write_instance(replace(instance, status="KILLED", ended=ended, updated=ended))
+        if instance is not None and instance.run_id == lease.run_id \
+                and instance.status in (Status.RUNNING, Status.WAITING):
+            self.ledger.write_instance(replace(instance, status=Status.KILLED, ended=ended, updated=ended))
 
     def _write_attempt(self, t: datetime, attempt: int, status: str, started: datetime, ended: datetime | None,
                        plan: InstancePlan, error: str | None = None,
@@ -388,7 +390,7 @@ class ProcessRunner:
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=attempt,
             run_id=self.run_id, kind=self.options.kind, status=status, started=_stamp(started),
             ended=_stamp(ended) if ended else None, error=error,
-            inputs=[item.to_json() for item in plan.inputs] if status != "RUNNING" else [],
+            inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
             outputs=list(outputs or []), counters=dict(counters or {})))
 
     def _write_instance(self, t: datetime, status: str, attempts: int, *, started: datetime | None = None,
@@ -398,7 +400,7 @@ class ProcessRunner:
         now = _stamp(_real_now())
         succeeded = previous.succeeded if previous is not None else None
         inputs = previous.inputs if previous is not None else []
-        if status == "SUCCEEDED" and plan is not None:
+        if status == Status.SUCCEEDED and plan is not None:
             succeeded, inputs = now, [item.to_json() for item in plan.inputs]
         self.ledger.write_instance(InstanceRecord(
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), status=status,

@@ -37,10 +37,11 @@ from toolkit.replication.selection import (
     target_of,
 )
 from toolkit.runtime.run_record import record_path, write_record
+from toolkit.statuses import Status
 from toolkit.storage.filesystem import FileSystem
 
 # The status of an instance, worst last: the run's status is its instances' worst.
-_SEVERITY = ("SKIPPED", "SUCCEEDED", "WAITING", "BLOCKED", "FAILED")
+_SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, Status.FAILED)
 
 
 @dataclass
@@ -65,8 +66,8 @@ class InstanceOutcome:
     @property
     def status(self) -> str:
         if self.blocked:
-            return "BLOCKED"
-        statuses = [outcome.status for outcome in self.sources] or ["SKIPPED"]
+            return Status.BLOCKED
+        statuses = [outcome.status for outcome in self.sources] or [Status.SKIPPED]
         return max(statuses, key=_SEVERITY.index)
 
 
@@ -79,13 +80,13 @@ class ReplicationResult:
 
     @property
     def status(self) -> str:
-        statuses = [instance.status for instance in self.instances] or ["SKIPPED"]
+        statuses = [instance.status for instance in self.instances] or [Status.SKIPPED]
         return max(statuses, key=_SEVERITY.index)
 
     def reasons(self) -> list[str]:
         blocked = [instance.blocked.rstrip(".") for instance in self.instances if instance.blocked]
         return blocked + [f"{outcome.source}: {outcome.reason}" for instance in self.instances
-                          for outcome in instance.sources if outcome.reason and outcome.status != "SUCCEEDED"]
+                          for outcome in instance.sources if outcome.reason and outcome.status != Status.SUCCEEDED]
 
     def counters(self) -> dict[str, object]:
         folders = [outcome.folder for instance in self.instances for outcome in instance.sources]
@@ -170,7 +171,7 @@ def _replicate_or_blocked(call: _Call, instance: datetime | None) -> InstanceOut
 
 def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutcome:
     if instance is None:  # no instance in the validity overlap: nothing to lock, nothing to do
-        return InstanceOutcome(None, [SourceOutcome(source.cluster.name, "SKIPPED", reason=outside_validity(
+        return InstanceOutcome(None, [SourceOutcome(source.cluster.name, Status.SKIPPED, reason=outside_validity(
             call.feed, None, call.nominal, call.on_target, source.on_cluster)) for source in call.sources])
     stamp = format_timestamp(instance)
     what = f"replication of the instance {stamp} of feed '{call.feed.name}' into cluster '{call.target.name}'"
@@ -184,20 +185,20 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
     for source in call.sources:
         reason = outside_validity(feed, instance, call.nominal, call.on_target, source.on_cluster)
         if reason is not None:
-            outcomes.append(SourceOutcome(source.cluster.name, "SKIPPED", reason=reason))
+            outcomes.append(SourceOutcome(source.cluster.name, Status.SKIPPED, reason=reason))
             continue
         source_place, target_place = puller.places(source, instance)
-        outcome = SourceOutcome(source.cluster.name, "SUCCEEDED", source_place, target_place)
+        outcome = SourceOutcome(source.cluster.name, Status.SUCCEEDED, source_place, target_place)
         outcomes.append(outcome)
         missing = puller.missing(source, instance)
         if missing is not None:
             until = deadline(feed, instance, call.settings)
             if call.now < until:
-                outcome.status = "WAITING"
+                outcome.status = Status.WAITING
                 outcome.reason = (f"the instance {format_timestamp(instance)} is not available on "
                                   f"'{source.cluster.name}' yet ({missing}); waiting until {format_timestamp(until)}")
             else:
-                outcome.status = "FAILED"
+                outcome.status = Status.FAILED
                 outcome.reason = (f"the instance {format_timestamp(instance)} was not available on "
                                   f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
                                   f"{call.settings.timeout} after it): {missing}; timed out")
@@ -205,9 +206,9 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
         outcome.folder = puller.pull(source, instance, lease.check)  # checked before each publishing step
     result = InstanceOutcome(instance, outcomes,
                              took_over=describe_holder(lease.previous) if lease.previous is not None else None)
-    if all(o.status == "SKIPPED" for o in outcomes):
+    if all(o.status == Status.SKIPPED for o in outcomes):
         return result
-    if all(outcome.status == "SUCCEEDED" for outcome in outcomes):
+    if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
         result.flag_written = puller.finish(instance, call.every_source, any(o.folder.published for o in outcomes),
                                             lease.check)
     result.record = record_path(call.target, "replication", feed.name, instance)

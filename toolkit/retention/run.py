@@ -37,6 +37,7 @@ from toolkit.retention.file_plan import plan_location
 from toolkit.retention.shared import keep_others, neighbours
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
 from toolkit.runtime.run_record import record_path, write_record
+from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -97,7 +98,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    result = RetentionResult("SUCCEEDED", feed.name, cluster.name, nominal)
+    result = RetentionResult(Status.SUCCEEDED, feed.name, cluster.name, nominal)
     if on_cluster.retention is None:
         raise UsageError(f"The feed '{feed.name}' has no retention on cluster '{cluster.name}': add "
                          "clusters[].retention.limit (e.g. days(90)) to evict its old instances.")
@@ -112,7 +113,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     keep_beyond = feed.properties.get(KEEP_BEYOND_VALIDITY, "true").strip().lower() != "false"
     last_useful = end if keep_beyond else shift(end, limit, zone, +1)
     if nominal >= last_useful:
-        result.status = "SKIPPED"
+        result.status = Status.SKIPPED
         kept = "" if keep_beyond else f", and its instances are kept until {format_timestamp(last_useful)}"
         result.reason = (f"{format_timestamp(nominal)} is after the validity of feed '{feed.name}' on cluster "
                          f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
@@ -178,7 +179,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
             result.bytes_freed += sizes.get(instance.path, 0)
     result.elapsed_seconds = time.perf_counter() - began
     if lease is None:
-        result.status = "DRY_RUN"
+        result.status = Status.DRY_RUN
         return
     lease.check()
     result.report = record_path(cluster, "retention", feed.name, result.time)

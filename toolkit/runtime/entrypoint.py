@@ -13,6 +13,7 @@ from pathlib import Path
 
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.runtime.status import STATUS_OF_EXIT, emit
+from toolkit.statuses import Status
 
 
 def common_parser(action: str, description: str,
@@ -39,7 +40,7 @@ def seconds(text: str) -> float:
 def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, dict], dict]) -> int:
     """Parse, call `body(args, status)` (which fills and returns the status), map errors to exit codes."""
     began = time.perf_counter()
-    status: dict[str, object] = {"status": "INVALID", "action": action, "entity": None, "time": None,
+    status: dict[str, object] = {"status": Status.INVALID, "action": action, "entity": None, "time": None,
                                  "run_id": uuid.uuid4().hex[:12]}
     args = None
     try:
@@ -48,7 +49,7 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
         status = body(args, status)
     except ToolkitError as err:
         print(f"{action}: {err}", file=sys.stderr, flush=True)
-        status["status"] = STATUS_OF_EXIT.get(err.exit_code, "FAILED")
+        status["status"] = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
         status["error"] = str(err)
     status.setdefault("elapsed_seconds", round(time.perf_counter() - began, 3))
     return emit(status, getattr(args, "status_file", None))

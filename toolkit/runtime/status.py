@@ -8,9 +8,12 @@ import os
 import tempfile
 from pathlib import Path
 
-EXIT_CODES = {"SUCCEEDED": 0, "DRY_RUN": 0, "FAILED": 1, "TIMEDOUT": 1, "INVALID": 2, "WAITING": 3, "SKIPPED": 4,
-              "BLOCKED": 5}
-STATUS_OF_EXIT = {0: "SUCCEEDED", 1: "FAILED", 2: "INVALID", 3: "WAITING", 4: "SKIPPED", 5: "BLOCKED"}
+from toolkit.statuses import Status
+
+EXIT_CODES = {Status.SUCCEEDED: 0, Status.DRY_RUN: 0, Status.FAILED: 1, Status.TIMEDOUT: 1, Status.INVALID: 2,
+              Status.WAITING: 3, Status.SKIPPED: 4, Status.BLOCKED: 5}
+STATUS_OF_EXIT = {0: Status.SUCCEEDED, 1: Status.FAILED, 2: Status.INVALID, 3: Status.WAITING, 4: Status.SKIPPED,
+                  5: Status.BLOCKED}
 
 
 def emit(status: dict[str, object], status_file: Path | None) -> int:

@@ -15,6 +15,7 @@ from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
 from toolkit.runtime.entrypoint import common_parser, run, seconds
 from toolkit.runtime.times import nominal_time
+from toolkit.statuses import Status
 
 
 def _export_parser() -> argparse.ArgumentParser:
@@ -50,7 +51,7 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
         result = export_partition(spark, catalog, fs, partition.database, partition.table,
                                   partition.spec, destination, feed=feed.name, cluster=cluster.name,
                                   instance_time=nominal)
-    status.update(status="SUCCEEDED", to=result.directory, export_id=result.export_id, **result.counters())
+    status.update(status=Status.SUCCEEDED, to=result.directory, export_id=result.export_id, **result.counters())
     return status
 
 
@@ -118,7 +119,7 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
                                     run_id=str(status["run_id"]), lease_seconds=args.lease,
                                     table_location=table_location, keep_export=args.keep_export,
                                     checksums=args.checksums)
-    status.update(status="SUCCEEDED", partition=result.partition_name, location=result.location,
+    status.update(status=Status.SUCCEEDED, partition=result.partition_name, location=result.location,
                   export_id=result.export_id, **result.counters())
     return status
 
