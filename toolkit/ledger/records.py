@@ -23,7 +23,7 @@ from typing import Any
 
 from toolkit.errors import ToolkitError, UsageError
 
-# Every status an instance or an attempt can have (DESIGN.md, `toolkit status`).
+# Every status an instance or an attempt can have (docs/ledger.md, `toolkit status`).
 STATUSES = ("WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED")
 ATTEMPT_KINDS = ("RUN", "LATE_RERUN")
 CHECK_RESULTS = ("UNCHANGED", "CHANGED")
