@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 TOOLKIT := $(VENV)/bin/toolkit
 STAMP := $(VENV)/.installed
-# Spark stays on loopback in tests, benchmarks and the demo (DESIGN.md).
+# Spark stays on loopback in tests, benchmarks and the demo (docs/architecture.md).
 export SPARK_LOCAL_IP := 127.0.0.1
 export PYSPARK_PYTHON := $(abspath $(PY))
 

@@ -5,7 +5,7 @@
 
 The directory gets the partition's data files under data/ and, last, _metadata.json (schema, partition keys,
 storage format, properties, partition values, files with sizes and CRC32C): with it, the export is complete.
-Exit codes (DESIGN.md): 0 exported, 1 failed, 2 bad call or config, 3 the partition does not exist yet (call
+Exit codes (docs/exit-codes.md): 0 exported, 1 failed, 2 bad call or config, 3 the partition does not exist yet (call
 again later). The last line on stdout is the JSON status.
 """
 

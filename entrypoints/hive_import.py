@@ -5,7 +5,7 @@
 
 The table (named by the feed's catalog URI on --cluster) is created from the export when missing, or checked
 against it (columns, partition keys, storage format); the files are moved into the partition's directory and only
-then is the partition added or switched to them. Exit codes (DESIGN.md): 0 imported, 1 failed (an incompatible
+then is the partition added or switched to them. Exit codes (docs/exit-codes.md): 0 imported, 1 failed (an incompatible
 table or a damaged export changes nothing), 2 bad call or config, 4 another import consumed this export into the
 partition already, 5 blocked (safemode, or another run holds the partition's import lease). The last line on
 stdout is the JSON status.

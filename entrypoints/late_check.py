@@ -3,9 +3,9 @@
     spark-submit entrypoints/late_check.py --repo conf/ --process hourly-clicks-summary --cluster primary --sweep \
         --time 2026-11-21T16:05Z
 
-Exit codes (DESIGN.md): 0 checked (and reruns succeeded), 1 a rerun failed, 2 bad call or config,
-4 the process is suspended, 5 blocked (safemode, or a rerun's instance locked). The last line on stdout is
-the JSON status.
+Exit codes (docs/exit-codes.md): 0 checked (and reruns succeeded), 1 a rerun failed, 2 bad call or config,
+3 a rerun's changed input is missing now (tried again at the next call), 4 the process is suspended,
+5 blocked (safemode, or a rerun's instance locked). The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     spark-submit entrypoints/process.py --repo conf/ --process hourly-clicks-summary --cluster primary \
         --time 2026-11-21T10:00Z
 
-Exit codes (DESIGN.md): 0 succeeded, 1 failed or timed out (after the retries), 2 bad call or config,
+Exit codes (docs/exit-codes.md): 0 succeeded, 1 failed or timed out (after the retries), 2 bad call or config,
 3 waiting for inputs, 4 skipped (outside validity, suspended, already succeeded without --force), 5 blocked
 (safemode, the instance locked by a live run, `parallel` reached). The last line on stdout is the JSON status.
 """

@@ -3,7 +3,7 @@
     spark-submit entrypoints/replication.py --repo conf/ --feed clicks --source primary --target backup \
         --time 2026-11-21T10:00Z
 
-Exit codes (DESIGN.md): 0 done or nothing to do, 1 failed (a copy failed, or a source instance did not come
+Exit codes (docs/exit-codes.md): 0 done or nothing to do, 1 failed (a copy failed, or a source instance did not come
 before the feed's timeout), 2 bad call or config, 3 waiting for a source instance, 4 skipped (outside the
 overlap of the source's and target's validity), 5 blocked (safemode, or another run holds the instance's lease
 on the target). The last line on stdout is the JSON status.

@@ -2,7 +2,7 @@
 
     spark-submit entrypoints/retention.py --repo conf/ --feed clicks --cluster primary --time 2026-11-21T10:00Z
 
-Exit codes (DESIGN.md): 0 done or nothing to do, 1 failed, 2 bad call or config (a cluster on an object store
+Exit codes (docs/exit-codes.md): 0 done or nothing to do, 1 failed, 2 bad call or config (a cluster on an object store
 too), 4 skipped (after the feed's validity), 5 blocked (safemode, or another run holds the feed's retention
 lease on the cluster). The last line on stdout is the JSON status.
 """

@@ -1,4 +1,4 @@
-"""Shared test settings: Spark (when a test needs it) stays on loopback, as DESIGN.md asks."""
+"""Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says."""
 
 import os
 

@@ -1,4 +1,4 @@
-"""Errors a user can act on, each carrying the exit code of DESIGN.md's contract.
+"""Errors a user can act on, each carrying the exit code of the contract in docs/exit-codes.md.
 
 Every message is one sentence naming the entity, field or path and what to do. The CLI and the
 entrypoints print the message (never a traceback) and exit with `exit_code`.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 class ToolkitError(Exception):
-    """A failure the user can understand and act on; `exit_code` follows DESIGN.md."""
+    """A failure the user can understand and act on; `exit_code` follows docs/exit-codes.md."""
 
     exit_code: int = 1
 

@@ -1,4 +1,4 @@
-"""Fixtures of the integration tests: real components, each started once per test session (DESIGN.md).
+"""Fixtures of the integration tests: real components, each started once per test session (docs/architecture.md).
 
 - `spark`: the one SparkSession of the run (local[2], loopback only, UI off, Hive support with an embedded
   Derby metastore); its warehouse, Derby files and scratch space live in a session temporary directory, so

@@ -1,5 +1,5 @@
 """Real Hive metastore servers for the integration tests (toolkit/devtools/local_metastore.py starts them as
-DESIGN.md says), and `RawMetastore`: Hive's own client in the Spark JVM, used by tests to build tables and to
+docs/architecture.md says), and `RawMetastore`: Hive's own client in the Spark JVM, used by tests to build tables and to
 check what the toolkit did without going through the toolkit's catalog. The fixtures at the end are imported
 by conftest.py: `metastore_factory` (one server per call, all stopped at the end of the session) and
 `thrift_metastore` (one shared server).

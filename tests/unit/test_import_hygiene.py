@@ -1,4 +1,4 @@
-"""The linter, the time engine and the entity model run in pre-commit without Spark (DESIGN.md)."""
+"""The linter, the time engine and the entity model run in pre-commit without Spark (docs/architecture.md)."""
 
 import subprocess
 import sys
@@ -17,7 +17,7 @@ def test_module_leaves_pyspark_out(module: str) -> None:
 
 
 def test_nothing_below_the_cli_imports_it() -> None:
-    """Layers point downward (DESIGN.md): the actions and the storage never import `toolkit.cli`."""
+    """Layers point downward (docs/architecture.md): the actions and the storage never import `toolkit.cli`."""
     from pathlib import Path
 
     package = Path(__file__).resolve().parents[2] / "toolkit"

@@ -1,6 +1,6 @@
 """`toolkit convert-falcon`: Falcon XML definitions into the YAML files of a config repo.
 
-Exit codes (DESIGN.md): 0 when everything was converted; 1 when something was reported (a Falcon element
+Exit codes (docs/exit-codes.md): 0 when everything was converted; 1 when something was reported (a Falcon element
 the toolkit does not support, or a value the written file's schema check rejects), the rest being written;
 2 when an input is not a readable Falcon entity definition or a target is taken, with nothing written.
 """

@@ -1,6 +1,6 @@
 """Entry of the `toolkit` command: wires the verb groups and turns errors into exit codes.
 
-A ToolkitError prints its one sentence on stderr and exits with its code (DESIGN.md); usage errors of
+A ToolkitError prints its one sentence on stderr and exits with its code (docs/exit-codes.md); usage errors of
 the command line itself (unknown option, missing argument) exit 2, typer's convention and ours.
 Anything else is a bug and keeps its traceback.
 """

@@ -22,7 +22,7 @@ from toolkit.ledger.records import STATUSES
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
 RerunFrom = Annotated[str | None, typer.Option("--from", help="First instance time, yyyy-MM-ddTHH:mmZ (required).")]
 RerunTo = Annotated[str | None, typer.Option("--to", help="Last instance time (required, included).")]
-# The worst exit code of several runs (DESIGN.md): failed and usage errors beat blocked, waiting, skipped.
+# The worst exit code of several runs (docs/exit-codes.md): failed and usage errors beat blocked, waiting, skipped.
 _SEVERITY = (0, 4, 3, 5, 1, 2)
 
 

@@ -1,4 +1,5 @@
-"""A real Hive metastore on this machine, for the demo, the tests and benchmarks (DESIGN.md, "Real components").
+"""A real Hive metastore on this machine, for the demo, the tests and benchmarks (docs/architecture.md, "Real
+parts on one machine").
 
 The Thrift metastore server runs from the jars pyspark ships, with a Derby database and a warehouse in one
 folder. Clients use 127.0.0.1 (Hive 2.3's server has no bind-address setting: it listens on every interface).

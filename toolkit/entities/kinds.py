@@ -15,7 +15,7 @@ class Kind(str, Enum):
 
     @property
     def folder(self) -> str:
-        """`clusters`, `feeds` or `processes`: DESIGN.md's folder = kind (plural)."""
+        """`clusters`, `feeds` or `processes`: the config repo's folder = kind (plural), as the README says."""
         return _FOLDERS[self]
 
     @property

@@ -24,7 +24,7 @@ from typing import Any
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.statuses import Status
 
-# Every status an instance or an attempt can have (`toolkit status`).
+# Every status an instance or an attempt can have (docs/ledger.md, `toolkit status`).
 STATUSES = (Status.WAITING, Status.RUNNING, Status.SUCCEEDED, Status.FAILED, Status.TIMEDOUT, Status.SKIPPED,
             Status.KILLED)
 ATTEMPT_KINDS = ("RUN", "LATE_RERUN")

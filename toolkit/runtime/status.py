@@ -1,4 +1,4 @@
-"""The status contract of DESIGN.md: one JSON object as the last line on stdout (and in
+"""The status contract of docs/exit-codes.md: one JSON object as the last line on stdout (and in
 `--status-file`), and the exit code that tells the scheduler what to do."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`toolkit el ...` (issue 2, section 4) through `toolkit.cli.main.main`: outputs, and exit codes per
-DESIGN.md: 0 success, 1 a path that is not an instance, 2 a usage error (one line on stderr starting
+docs/exit-codes.md: 0 success, 1 a path that is not an instance, 2 a usage error (one line on stderr starting
 with "toolkit: ", never a traceback)."""
 
 import pytest
