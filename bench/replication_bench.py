@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.replication.run import run_replication  # noqa: E402
+from toolkit.replication.runner import run_replication  # noqa: E402
 
 INSTANCE = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 DATA_SETS = {

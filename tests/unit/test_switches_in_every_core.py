@@ -14,8 +14,8 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.replication.run import run_replication
-from toolkit.retention.run import run_retention
+from toolkit.replication.runner import run_replication
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 SINCE = "2026-11-21T10:00:00Z"

@@ -46,7 +46,7 @@ from toolkit.process_runner.context import (
 from toolkit.process_runner.engines import WorkflowError, engine_for
 from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
-from toolkit.process_runner.policy import (
+from toolkit.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
     poll_intervals,

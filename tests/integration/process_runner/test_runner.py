@@ -460,7 +460,7 @@ def test_a_latest_window_without_any_instance_waits(spark, tmp_path: Path) -> No
 
 def test_last_only_runs_the_newest_instance_of_the_window_only(spark, tmp_path: Path) -> None:
     from toolkit.entities.model import Order
-    from toolkit.process_runner.entry import _run_window
+    from toolkit.process_runner.process_entry import _run_window
 
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=4), 5)

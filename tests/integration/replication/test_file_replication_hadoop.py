@@ -22,7 +22,7 @@ from tests.unit.replication.test_file_replication import FILES, T, contents, ins
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.replication.run import ReplicationResult, run_replication
+from toolkit.replication.runner import ReplicationResult, run_replication
 
 pytestmark = pytest.mark.integration
 

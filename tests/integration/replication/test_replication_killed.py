@@ -21,7 +21,7 @@ import pytest
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance, replicate
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.errors import BlockedError
-from toolkit.replication.run import ReplicationResult
+from toolkit.replication.runner import ReplicationResult
 
 pytestmark = pytest.mark.integration
 
@@ -31,7 +31,7 @@ import os, signal, sys
 sys.path.insert(0, {project!r})
 from datetime import datetime, timezone
 from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.run import run_replication
+from toolkit.replication.runner import run_replication
 from toolkit.storage.local import LocalFileSystem
 
 class Dies(LocalFileSystem):

@@ -15,7 +15,7 @@ from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.replication.run import run_replication
+from toolkit.replication.runner import run_replication
 
 pytestmark = pytest.mark.integration
 

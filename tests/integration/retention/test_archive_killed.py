@@ -19,7 +19,7 @@ import pytest
 from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -31,7 +31,7 @@ KILLED_RUN = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 from datetime import datetime, timezone
 

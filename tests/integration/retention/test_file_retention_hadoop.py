@@ -13,7 +13,7 @@ from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration

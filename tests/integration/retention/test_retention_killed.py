@@ -23,7 +23,7 @@ from toolkit.el.templates import PathTemplate
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -35,7 +35,7 @@ KILLED_RUN = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 from datetime import datetime, timezone
 

@@ -18,7 +18,7 @@ import pytest
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import TEMPLATE, make_repo, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 
 pytestmark = pytest.mark.integration
 

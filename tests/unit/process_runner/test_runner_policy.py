@@ -13,7 +13,7 @@ import pytest
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.entities.model import Policy, Retry
-from toolkit.process_runner.policy import (
+from toolkit.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
     poll_intervals,

@@ -15,7 +15,7 @@ import pytest
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.replication.run import run_replication
+from toolkit.replication.runner import run_replication
 from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)

@@ -16,7 +16,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.ledger.locks import holder_name
 from toolkit.ledger.store import Ledger
-from toolkit.replication.run import ReplicationResult, run_replication
+from toolkit.replication.runner import ReplicationResult, run_replication
 from toolkit.storage.local import LocalFileSystem
 
 MANY = {f"part-{k:05d}.json": bytes([65 + k % 26]) * (2000 + k) for k in range(60)}

@@ -18,9 +18,9 @@ from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, 
 from toolkit.entities.model import RetentionAction
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
-from toolkit.retention import entry
+from toolkit.retention import retention_entry
 from toolkit.retention.archive import STAGING_SUFFIX
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
@@ -141,7 +141,7 @@ def test_chown_and_chmod_are_refused_before_anything_is_touched(tmp_path: Path, 
         run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
     monkeypatch.setattr(sys, "argv", ["retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
                                       "--time", "2026-04-01T10:00Z"])
-    assert entry.main() == 2  # before Spark starts
+    assert retention_entry.main() == 2  # before Spark starts
     err = capsys.readouterr().err
     assert f"retention action '{action}'" in err and "Traceback" not in err
     assert contents(root) == before  # byte-identical: no action but delete removes a byte

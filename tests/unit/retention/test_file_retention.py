@@ -11,7 +11,7 @@ import pytest
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()

@@ -15,7 +15,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.ledger.locks import holder_name
 from toolkit.ledger.store import Ledger
-from toolkit.retention.run import RetentionResult, run_retention
+from toolkit.retention.runner import RetentionResult, run_retention
 from toolkit.storage.local import LocalFileSystem
 
 NOMINAL = utc(2026, 4, 1, 10)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.retention.tables import under
 from toolkit.storage.filesystem import FileSystem, StorageError
 from toolkit.storage.local import LocalFileSystem

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.run import run_retention
+from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()

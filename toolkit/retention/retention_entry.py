@@ -11,7 +11,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
 
@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.retention.run import archive_target, run_retention
+    from toolkit.retention.runner import archive_target, run_retention
     from toolkit.storage.catalog import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 

@@ -13,7 +13,7 @@ from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
-from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 

@@ -15,7 +15,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 

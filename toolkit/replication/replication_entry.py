@@ -13,7 +13,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
-from toolkit.runtime.entrypoint import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
 
@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.el.timestamps import parse_timestamp
     from toolkit.replication.hive.feeds import directory_uri
-    from toolkit.replication.run import run_replication
+    from toolkit.replication.runner import run_replication
     from toolkit.replication.tables import TablePuller
     from toolkit.storage.hadoop import HadoopFileSystem
 
