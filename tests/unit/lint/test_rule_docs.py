@@ -13,6 +13,7 @@ import yaml
 from toolkit.cli.main import main
 from toolkit.lint.rule import Rule
 from toolkit.lint.rule_docs import RuleDocError, explain_text, markdown, rule_doc
+from toolkit.lint.rule_docs import main as rule_docs_main
 from toolkit.lint.runner import all_rules
 
 RULES_MD = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
@@ -110,3 +111,9 @@ def test_the_explained_text_keeps_captions_and_yaml() -> None:
             "    a: 1\n    b:\n      c: 2\n\nBest practice:\n\n    a: 2\n")
     finally:
         del sys.modules[rule.__module__]
+
+
+def test_make_docs_writes_the_generated_page(tmp_path: Path) -> None:
+    target = tmp_path / "rules.md"
+    assert rule_docs_main([str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == RULES_MD.read_text(encoding="utf-8")
