@@ -15,7 +15,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables bench lint java install clean
+.PHONY: test demo demo-tables bench lint java install clean docs
 
 java:
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
@@ -31,6 +31,10 @@ $(STAMP): pyproject.toml constraints.txt
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# docs/rules.md is generated from the rule modules' docstrings (a test fails when it is out of date).
+docs: install
+	$(PY) -m toolkit.lint.rule_docs docs/rules.md
 
 test: java install
 	$(PY) -m pytest -q

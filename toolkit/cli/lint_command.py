@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +12,8 @@ from toolkit.entities.problems import CODES, Severity
 from toolkit.errors import UsageError
 from toolkit.lint.crashes import INTERNAL_ERROR, INTERNAL_ERROR_SUMMARY
 from toolkit.lint.reporters import REPORTERS
+from toolkit.lint.rule import ALIASES, REGISTRY, current_code
+from toolkit.lint.rule_docs import explain_text, rule_doc
 from toolkit.lint.runner import all_rules, lint_paths
 
 
@@ -22,6 +25,24 @@ def _list_rules() -> None:
         typer.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.summary}")
 
 
+def _explain(code: str) -> None:
+    """Print the documentation of the rule `code` (or of a loader code); an unknown code is a UsageError."""
+    all_rules()
+    wanted = code.strip().upper()
+    rule = current_code(wanted)
+    if rule is not None:
+        typer.echo(explain_text(rule_doc(REGISTRY[rule])), nl=False)
+        return
+    loader = {**CODES, INTERNAL_ERROR: INTERNAL_ERROR_SUMMARY}
+    if wanted in loader:
+        typer.echo(f"{wanted} (error): {loader[wanted]}")
+        return
+    known = sorted({*REGISTRY, *ALIASES, *loader})
+    similar = difflib.get_close_matches(wanted, known, n=5, cutoff=0.6) or [c for c in known if c[:2] == wanted[:2]]
+    hint = f"similar codes: {', '.join(similar)}" if similar else "`toolkit lint --list-rules` lists every code"
+    raise UsageError(f"No rule has the code {code!r}; {hint}.")
+
+
 def lint_command(
     paths: Annotated[list[Path] | None, typer.Argument(
         help="A config repo (default: .) or YAML files inside one; cross-entity rules always see the whole repo.",
@@ -29,13 +50,20 @@ def lint_command(
     format_: Annotated[str, typer.Option("--format", help="text, json or github (workflow annotations).")] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="Print every rule code and what it checks.")] = False,
+    explain: Annotated[str | None, typer.Option(
+        "--explain", metavar="CODE",
+        help="Print what rule CODE checks, why, an example it reports and the fix (as docs/rules.md).")] = None,
 ) -> None:
     """Check entities: schema, cross-entity references, EL windows, templates; every problem as
     path:line:col: CODE message.
 
     Exit 0 when clean (warnings allowed unless --strict), 1 when a rule fails, 2 when it cannot run.
     Disable a rule for one entity with `lint: {ignore: [CODE]}` in its file.
+    `--explain CODE` prints what a rule checks, why, and an example (every rule: docs/rules.md).
     """
+    if explain is not None:
+        _explain(explain)
+        return
     if list_rules:
         _list_rules()
         return

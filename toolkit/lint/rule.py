@@ -2,7 +2,8 @@
 point into an entity's YAML, and the registry that the runner reads.
 
 An entity rule subclasses `EntityRule` and implements `check_entity`; a rule that looks across the
-repo subclasses `Rule` and implements `check`. Registering is the `@register` decorator.
+repo subclasses `Rule` and implements `check`. Registering is the `@register` decorator. A rule whose
+code changed keeps the old one in `aliases`: `lint: {ignore: [OLD]}` and `--explain OLD` still work.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class Rule:
     code: ClassVar[str]
     summary: ClassVar[str]
     severity: ClassVar[Severity] = Severity.ERROR
+    # Former codes of this rule: still honoured wherever a code is given (ignore lists, --explain).
+    aliases: ClassVar[tuple[str, ...]] = ()
     # A rule whose findings must reach the author even when only other files were changed (a deleted
     # feed that is still used): reported whatever files the linter was given.
     reports_outside_selection: ClassVar[bool] = False
@@ -60,13 +63,24 @@ class EntityRule(Rule):
 
 
 REGISTRY: dict[str, type[Rule]] = {}
+ALIASES: dict[str, str] = {}  # a former code -> the rule's code now
 
 
 def register(cls: type[Rule]) -> type[Rule]:
-    """Class decorator adding a rule to the registry; codes are unique and of the form CL001."""
-    if not CODE_PATTERN.match(cls.code):
-        raise ValueError(f"Rule code {cls.code!r} of {cls.__name__} is not of the form CL001, FD001, PR001, RP001")
-    if cls.code in REGISTRY and REGISTRY[cls.code] is not cls:
-        raise ValueError(f"Rule code {cls.code} is used by {REGISTRY[cls.code].__name__} and {cls.__name__}")
+    """Class decorator adding a rule to the registry; codes and aliases are unique and of the form CL001."""
+    for code in (cls.code, *cls.aliases):
+        if not CODE_PATTERN.match(code):
+            raise ValueError(f"Rule code {code!r} of {cls.__name__} is not of the form CL001, FD001, PR001, RP001")
+        owner = REGISTRY.get(code) or REGISTRY.get(ALIASES.get(code, ""))
+        if owner is not None and owner is not cls:
+            raise ValueError(f"Rule code {code} is used by {owner.__name__} and {cls.__name__}")
     REGISTRY[cls.code] = cls
+    ALIASES.update(dict.fromkeys(cls.aliases, cls.code))
     return cls
+
+
+def current_code(code: str) -> str | None:
+    """The registered rule code that `code` is, or was before a rename; None when no rule has it."""
+    if code in REGISTRY:
+        return code
+    return ALIASES.get(code)

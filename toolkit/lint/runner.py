@@ -21,7 +21,7 @@ from toolkit.errors import UsageError
 from toolkit.lint import rules as rules_package
 from toolkit.lint.context import LintContext
 from toolkit.lint.crashes import INTERNAL_ERROR, findings_of
-from toolkit.lint.rule import REGISTRY, Finding, Rule
+from toolkit.lint.rule import REGISTRY, Finding, Rule, current_code
 
 
 def all_rules() -> list[type[Rule]]:
@@ -67,7 +67,7 @@ def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
             if isinstance(finding, Problem):  # the rule crashed
                 found.append(finding)
                 continue
-            if rule_class.code in finding.entity.lint_ignore:
+            if rule_class.code in _ignored(finding.entity.lint_ignore):
                 continue
             found.append(_problem(rule_class, finding))
     if selection is None:
@@ -76,6 +76,11 @@ def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
     outside = {code for code, rule in REGISTRY.items() if rule.reports_outside_selection} | {INTERNAL_ERROR}
     found = [p for p in found if _resolved(p.file) in affected or p.code in outside]
     return LintReport(tuple(sorted(set(found))), len(selection))
+
+
+def _ignored(codes: tuple[str, ...]) -> set[str]:
+    """The rule codes an entity's `lint: {ignore}` names, a former code (an alias) as its rule's code now."""
+    return {current_code(code) or code for code in codes}
 
 
 def _dependent_files(repo: ConfigRepo, selection: set[Path]) -> set[Path]:

@@ -1,4 +1,24 @@
-"""CL001: a cluster declares the interfaces every action needs."""
+"""CL001: a cluster declares the interfaces every action needs.
+
+Why:
+Every action reads or writes through the cluster's interfaces: `readonly` and `write` are its file system (`write`
+is the root under which every feed path lies), `execute` where jobs run and `workflow` the scheduler that calls
+the entrypoints. A cluster without one of them fails only when an action first needs it.
+
+Anti-pattern:
+
+    interfaces:
+      readonly: {endpoint: "hdfs://namenode:8020"}
+      write: {endpoint: "hdfs://namenode:8020"}
+
+Best practice:
+
+    interfaces:
+      readonly: {endpoint: "hdfs://namenode:8020"}
+      write: {endpoint: "hdfs://namenode:8020"}
+      execute: {endpoint: "yarn"}
+      workflow: {endpoint: "cron://localhost"}
+"""
 
 from __future__ import annotations
 

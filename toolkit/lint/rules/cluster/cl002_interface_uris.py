@@ -1,12 +1,19 @@
 """CL002: interface endpoints have a form their clients understand, so paths and clients resolve unambiguously.
 
+Why:
 A file system, metastore or broker endpoint is a URI with a scheme. Falcon's own forms pass where Falcon used
 them: `host:port` of the job tracker or resource manager for `execute`, `localoozie` for `workflow`, and a Spark
 master (`yarn-client` included) for `spark` and `execute`.
 
+Anti-pattern:
+
     interfaces:
-      execute: {endpoint: "localhost 8021"}     # CL002
-      execute: {endpoint: "localhost:8021"}     # fixed
+      execute: {endpoint: "localhost 8021"}
+
+Best practice:
+
+    interfaces:
+      execute: {endpoint: "localhost:8021"}
 """
 
 from __future__ import annotations

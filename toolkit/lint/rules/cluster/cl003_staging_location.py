@@ -1,4 +1,20 @@
-"""CL003: a cluster has a staging location (where actions stage data before publishing it)."""
+"""CL003: a cluster has a staging location (where actions stage data before publishing it).
+
+Why:
+Actions write into the staging location and publish by an atomic rename from there: without it, they have no
+place to prepare an instance where readers cannot see it half written.
+
+Anti-pattern:
+
+    locations:
+      temp: /feed-toolkit/temp
+
+Best practice:
+
+    locations:
+      staging: /feed-toolkit/staging
+      temp: /feed-toolkit/temp
+"""
 
 from __future__ import annotations
 

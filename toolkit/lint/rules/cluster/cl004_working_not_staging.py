@@ -1,4 +1,21 @@
-"""CL004: the working location (the ledger lives there) is not the staging location (cleaned by actions)."""
+"""CL004: the working location (the ledger lives there) is not the staging location (cleaned by actions).
+
+Why:
+The ledger (locks, run records) lives in the working location; actions clean the staging location, so a ledger
+kept there would be deleted by the next clean-up.
+
+Anti-pattern:
+
+    locations:
+      staging: /feed-toolkit/staging
+      working: /feed-toolkit/staging
+
+Best practice:
+
+    locations:
+      staging: /feed-toolkit/staging
+      working: /feed-toolkit/working
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,19 @@
-"""CL005: property names are non-empty (duplicates are caught as duplicate YAML keys, YM003)."""
+"""CL005: property names are non-empty (duplicates are caught as duplicate YAML keys, YM003).
+
+Why:
+A property is looked up by its name (`${cluster.<property>}` in partition expressions, the actions' settings):
+a property with an empty name can never be used and hides a typo.
+
+Anti-pattern:
+
+    properties:
+      "": hive
+
+Best practice:
+
+    properties:
+      metastore.owner: hive
+"""
 
 from __future__ import annotations
 

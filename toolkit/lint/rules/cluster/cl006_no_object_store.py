@@ -1,9 +1,19 @@
-"""CL006: the cluster's file system is not an object store (s3a://, s3://, s3n://, abfs://, abfss://, wasb://,
-wasbs://, gs://, oss://): the ledger's locks need an atomic exclusive create and publishing an atomic rename,
-which object stores do not give by default; every action refuses such a cluster (exit 2).
+"""CL006: the cluster's file system is not an object store.
 
-Fails:  interfaces: {write: {endpoint: s3a://bucket/warehouse}}
-Fix:    interfaces: {write: {endpoint: hdfs://namenode:8020}} (or file:///mnt/share for a mounted file system)
+Why:
+Object stores (s3a://, s3://, s3n://, abfs://, abfss://, wasb://, wasbs://, gs://, oss://) do not give by default
+what the toolkit needs: the ledger's locks need an atomic exclusive create and publishing an atomic rename. Every
+action refuses such a cluster (exit 2), so the linter reports it first.
+
+Anti-pattern:
+
+    interfaces:
+      write: {endpoint: "s3a://bucket/warehouse"}
+
+Best practice: or file:///mnt/share for a mounted file system.
+
+    interfaces:
+      write: {endpoint: "hdfs://namenode:8020"}
 """
 
 from __future__ import annotations

@@ -1,4 +1,21 @@
-"""FD001: on each cluster, the feed's validity does not end before it starts."""
+"""FD001: on each cluster, the feed's validity does not end before it starts.
+
+Why:
+A validity that ends before it starts holds no instance: retention, replication and every process reading the
+feed on that cluster would silently find nothing.
+
+Anti-pattern:
+
+    clusters:
+      - name: primary
+        validity: {start: "2026-01-01T00:00Z", end: "2025-01-01T00:00Z"}
+
+Best practice:
+
+    clusters:
+      - name: primary
+        validity: {start: "2025-01-01T00:00Z", end: "2026-01-01T00:00Z"}
+"""
 
 from __future__ import annotations
 

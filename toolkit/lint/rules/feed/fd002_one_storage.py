@@ -1,5 +1,21 @@
-"""FD002: a feed is stored in exactly one way on each cluster: files (`locations` with a `data` path) or
-a catalog table (`table`), never both, never neither, after the cluster's own storage replaces the feed's."""
+"""FD002: a feed is stored in exactly one way on each cluster: files or a catalog table.
+
+Why:
+Files (`locations` with a `data` path) or a catalog table (`table`), never both, never neither, after the
+cluster's own storage replaces the feed's: the actions would not know which one to read, write or delete.
+
+Anti-pattern:
+
+    locations:
+      data: /data/clicks/${YEAR}/${MONTH}/${DAY}
+    table:
+      uri: catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}
+
+Best practice:
+
+    locations:
+      data: /data/clicks/${YEAR}/${MONTH}/${DAY}
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,21 @@
 """FD003: where a feed is a catalog table, its cluster has a `registry` interface (the metastore).
 
-A cluster the repo does not define is skipped: RP004 reports missing references."""
+Why:
+A catalog table is found through the cluster's metastore: without a `registry` interface no action can read,
+write or drop its partitions there. A cluster the repo does not define is skipped: RP004 reports missing
+references.
+
+Anti-pattern: the feed is `table: {uri: catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}}`, on a cluster with
+
+    interfaces:
+      write: {endpoint: "hdfs://namenode:8020"}
+
+Best practice:
+
+    interfaces:
+      write: {endpoint: "hdfs://namenode:8020"}
+      registry: {endpoint: "thrift://metastore:9083"}
+"""
 
 from __future__ import annotations
 

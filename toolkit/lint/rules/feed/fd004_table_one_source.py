@@ -1,4 +1,23 @@
-"""FD004: a catalog-table feed has at most one source cluster (table replication copies from one metastore)."""
+"""FD004: a catalog-table feed has at most one source cluster.
+
+Why:
+Table replication copies partitions from one metastore to the others: with two sources, the targets would not
+know which table to copy from.
+
+Anti-pattern:
+
+    table: {uri: "catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}"}
+    clusters:
+      - {name: primary, type: source}
+      - {name: backup, type: source}
+
+Best practice:
+
+    table: {uri: "catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}"}
+    clusters:
+      - {name: primary, type: source}
+      - {name: backup, type: target}
+"""
 
 from __future__ import annotations
 

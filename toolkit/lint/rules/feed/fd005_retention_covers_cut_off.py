@@ -1,5 +1,23 @@
-"""FD005: on each cluster, the retention limit is at least the late-arrival cut-off, so an instance is not
-deleted while late data for it may still arrive (see `_durations` for how months compare with days)."""
+"""FD005: on each cluster, the retention limit is at least the late-arrival cut-off.
+
+Why:
+Otherwise an instance is deleted while late data for it may still arrive. Months and days compare only roughly
+(see `_durations`): when the order depends on the month, the finding is a warning.
+
+Anti-pattern:
+
+    late-arrival: {cut-off: days(3)}
+    clusters:
+      - name: primary
+        retention: {limit: days(2), action: delete}
+
+Best practice:
+
+    late-arrival: {cut-off: days(3)}
+    clusters:
+      - name: primary
+        retention: {limit: days(7), action: delete}
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,23 @@
-"""FD006: on each cluster, the retention limit is at least the SLA's slaHigh (the cluster's SLA, else the
-feed's), so an instance is not deleted before it can miss its SLA (months vs days: see `_durations`)."""
+"""FD006: on each cluster, the retention limit is at least the SLA's slaHigh.
+
+Why:
+The cluster's SLA counts, else the feed's: an instance deleted before its slaHigh can never be seen missing its
+SLA. Months and days compare only roughly (see `_durations`): when the order depends on the month, a warning.
+
+Anti-pattern:
+
+    sla: {slaLow: hours(2), slaHigh: days(3)}
+    clusters:
+      - name: primary
+        retention: {limit: days(2), action: delete}
+
+Best practice:
+
+    sla: {slaLow: hours(2), slaHigh: days(3)}
+    clusters:
+      - name: primary
+        retention: {limit: days(7), action: delete}
+"""
 
 from __future__ import annotations
 

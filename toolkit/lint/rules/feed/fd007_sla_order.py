@@ -1,5 +1,17 @@
-"""FD007: slaLow (the warning) is not later than slaHigh (the miss), in the feed's SLA and each cluster's
-(months vs days: see `_durations`)."""
+"""FD007: slaLow (the warning) is not later than slaHigh (the miss), in the feed's SLA and each cluster's.
+
+Why:
+The warning comes before the miss: with slaLow after slaHigh, an instance is missed before anyone is warned.
+Months and days compare only roughly (see `_durations`): when the order depends on the month, a warning.
+
+Anti-pattern:
+
+    sla: {slaLow: hours(6), slaHigh: hours(4)}
+
+Best practice:
+
+    sla: {slaLow: hours(2), slaHigh: hours(4)}
+"""
 
 from __future__ import annotations
 

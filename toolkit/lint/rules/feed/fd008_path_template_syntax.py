@@ -1,5 +1,20 @@
-"""FD008: location templates use only the date variables, close every `${`, and never climb out of their
-folder with a `..` segment."""
+"""FD008: location templates use only the date variables, close every `${`, and have no `..` segment.
+
+Why:
+Only ${YEAR} ${MONTH} ${DAY} ${HOUR} ${MINUTE} are filled in when an instance's path is made: any other
+variable, or an unclosed `${`, stays in the path literally; a `..` segment climbs out of the feed's folder into
+another feed's, which retention would then delete.
+
+Anti-pattern:
+
+    locations:
+      data: /data/clicks/${YEAR}/${MONTH}/${DATE}
+
+Best practice:
+
+    locations:
+      data: /data/clicks/${YEAR}/${MONTH}/${DAY}
+"""
 
 from __future__ import annotations
 

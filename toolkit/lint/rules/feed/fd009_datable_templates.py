@@ -1,5 +1,19 @@
-"""FD009: a path template or catalog URI with date variables can date its instances: it has ${YEAR} and
-every coarser variable of its finest one (`${YEAR}/${DAY}` would read February 5 back as January 5)."""
+"""FD009: a path template or catalog URI with date variables can date its instances.
+
+Why:
+Retention and replication read an instance's time back from its path, which works only when the template has
+${YEAR} and every coarser variable of its finest one: `${YEAR}/${DAY}` would read February 5 back as January 5.
+
+Anti-pattern:
+
+    locations:
+      data: /data/clicks/${YEAR}/${DAY}
+
+Best practice:
+
+    locations:
+      data: /data/clicks/${YEAR}/${MONTH}/${DAY}
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,23 @@
-"""FD010: every cluster's own data path (or catalog URI) uses the same date variables as the feed's, so an
-instance has the same date on every cluster (replication and retention map paths by time)."""
+"""FD010: every cluster's own data path (or catalog URI) uses the same date variables as the feed's.
+
+Why:
+Replication and retention map paths by time: an instance must have the same date on every cluster, so a
+cluster's own path cannot drop or add a date variable.
+
+Anti-pattern:
+
+    locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}"}
+    clusters:
+      - name: backup
+        locations: {data: "/replica/clicks/${YEAR}/${MONTH}/${DAY}"}
+
+Best practice:
+
+    locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}"}
+    clusters:
+      - name: backup
+        locations: {data: "/replica/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}"}
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,20 @@
-"""FD011 (warning): the date variables of the data path (or catalog URI) are at least as fine as the
-frequency; an hourly feed without ${HOUR} writes 24 instances to one path. Falcon accepted it, hence a
+"""FD011: the date variables of the data path (or catalog URI) are at least as fine as the frequency.
+
+Why:
+An hourly feed without ${HOUR} writes 24 instances to one path, each overwriting the last. A path dated to the
+day holds one instance when the frequency is at least a day; to the month, when it is at least 31 days (or a
+month); to the year (${YEAR} alone), when it is at least 366 days (or 12 months). Falcon accepted it, hence a
 warning.
 
-A path dated to the day holds one instance when the frequency is at least a day; to the month, when it is
-at least 31 days (or a month); to the year (${YEAR} alone), when it is at least 366 days (or 12 months).
+Anti-pattern:
+
+    frequency: hours(1)
+    locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}"}
+
+Best practice:
+
+    frequency: hours(1)
+    locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}"}
 """
 
 from __future__ import annotations

@@ -1,6 +1,23 @@
-"""FD012 (warning): a cluster with a retention policy stores the feed under a dated path (or catalog URI):
-retention finds instances by the dates in their paths, and skips a path without date variables. Falcon
-accepted it, hence a warning."""
+"""FD012: a cluster with a retention policy stores the feed under a dated path (or catalog URI).
+
+Why:
+Retention finds instances by the dates in their paths and skips a path without date variables, so the policy
+deletes nothing. Falcon accepted it, hence a warning.
+
+Anti-pattern:
+
+    locations: {data: /data/lookup}
+    clusters:
+      - name: primary
+        retention: {limit: days(90), action: delete}
+
+Best practice: a dated path, or no retention policy for an undated feed.
+
+    locations: {data: "/data/lookup/${YEAR}/${MONTH}/${DAY}"}
+    clusters:
+      - name: primary
+        retention: {limit: days(90), action: delete}
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,25 @@
-"""FD013: a feed is stored the same way on all its clusters: all in files, or all in catalog tables
-(replication copies files to files and tables to tables)."""
+"""FD013: a feed is stored the same way on all its clusters: all in files, or all in catalog tables.
+
+Why:
+Replication copies files to files and tables to tables: a feed in files on one cluster and in a table on another
+cannot be replicated between them.
+
+Anti-pattern:
+
+    locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}"}
+    clusters:
+      - name: primary
+      - name: backup
+        table: {uri: "catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}"}
+
+Best practice:
+
+    locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}"}
+    clusters:
+      - name: primary
+      - name: backup
+        locations: {data: "/replica/clicks/${YEAR}/${MONTH}/${DAY}"}
+"""
 
 from __future__ import annotations
 

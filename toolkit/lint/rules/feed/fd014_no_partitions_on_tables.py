@@ -1,4 +1,17 @@
-"""FD014: a catalog-table feed has no `partitions` list: its partitions are the keys of its table URI."""
+"""FD014: a catalog-table feed has no `partitions` list: its partitions are the keys of its table URI.
+
+Why:
+A second list of partitions could disagree with the table URI's keys, and nothing would say which one holds.
+
+Anti-pattern:
+
+    table: {uri: "catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}"}
+    partitions: [country]
+
+Best practice:
+
+    table: {uri: "catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}"}
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,17 @@
-"""FD015: a table URI is `catalog:database:table#key=value;key=value`, its values using only the date
-variables."""
+"""FD015: a table URI is `catalog:database:table#key=value;key=value`, its values using only the date variables.
+
+Why:
+The actions take the database, the table and the partition of an instance from the URI; any other form, or a
+variable other than the date variables, names no partition.
+
+Anti-pattern:
+
+    table: {uri: "catalog:web.clicks#ds=${DATE}"}
+
+Best practice:
+
+    table: {uri: "catalog:web:clicks#ds=${YEAR}-${MONTH}-${DAY}"}
+"""
 
 from __future__ import annotations
 

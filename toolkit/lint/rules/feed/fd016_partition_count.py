@@ -1,6 +1,22 @@
-"""FD016: a cluster's `partition` expression has no more parts than the feed has `partitions`; for a
-target, together with each source's expression (replication selects the source's partition, then the
-target's below it, as Falcon joined them)."""
+"""FD016: a cluster's `partition` expression has no more parts than the feed has `partitions`.
+
+Why:
+A partition expression selects folders below the feed's partitions: a part without a partition selects nothing.
+For a target, it counts together with each source's expression (replication selects the source's partition,
+then the target's below it, as Falcon joined them).
+
+Anti-pattern:
+
+    partitions: [country]
+    clusters:
+      - {name: primary, type: source, partition: "us/west"}
+
+Best practice:
+
+    partitions: [country, region]
+    clusters:
+      - {name: primary, type: source, partition: "us/west"}
+"""
 
 from __future__ import annotations
 

@@ -1,20 +1,26 @@
-"""FD017: a cluster's `partition` uses only cluster expressions that resolve on that cluster
-(`${cluster.name}`, `${cluster.colo}`, `${cluster.<property>}`); and, as Falcon's
-FeedEntityParser.validateFeedPartitionExpression requires, where a feed is replicated from several sources
-each source's partition has at least one, so that the sources' data stay apart on the targets, and where
-it is replicated to several targets each target's partition (when it has one) has at least one, so that
-each target names its own part.
+"""FD017: a cluster's `partition` uses only cluster expressions that resolve on that cluster.
 
-Fails (one source, two targets):
+Why:
+`${cluster.name}`, `${cluster.colo}` and `${cluster.<property>}` are the expressions a partition can use. As
+Falcon's FeedEntityParser.validateFeedPartitionExpression requires, where a feed is replicated from several
+sources each source's partition has at least one, so that the sources' data stay apart on the targets, and where
+it is replicated to several targets each target's partition (when it has one) has at least one, so that each
+target names its own part. A cluster the repo does not define is skipped: RP004 reports missing references.
+
+Anti-pattern: one source, two targets.
 
     clusters:
-      - {name: primary, type: source, ...}
-      - {name: backup, type: target, partition: us-west, ...}
-      - {name: archive, type: target, ...}
+      - {name: primary, type: source}
+      - {name: backup, type: target, partition: us-west}
+      - {name: archive, type: target}
 
-Fix: `partition: ${cluster.colo}` on backup (or no partition: it takes all of the data).
+Best practice: or no partition on backup: it takes all of the data.
 
-A cluster the repo does not define is skipped: RP004 reports missing references."""
+    clusters:
+      - {name: primary, type: source}
+      - {name: backup, type: target, partition: "${cluster.colo}"}
+      - {name: archive, type: target}
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,25 @@
-"""FD018: when a feed is replicated from several sources, every source has a `partition` expression
-(which part of the data it owns); otherwise the sources overwrite each other on the targets. As Falcon,
-only when there is a target: several sources without replication need none."""
+"""FD018: when a feed is replicated from several sources, every source has a `partition` expression.
+
+Why:
+The partition says which part of the data a source owns; without it the sources overwrite each other on the
+targets. As in Falcon, only when there is a target: several sources without replication need none.
+
+Anti-pattern:
+
+    partitions: [colo]
+    clusters:
+      - {name: primary, type: source, partition: "${cluster.colo}"}
+      - {name: secondary, type: source}
+      - {name: backup, type: target}
+
+Best practice:
+
+    partitions: [colo]
+    clusters:
+      - {name: primary, type: source, partition: "${cluster.colo}"}
+      - {name: secondary, type: source, partition: "${cluster.colo}"}
+      - {name: backup, type: target}
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,19 @@
-"""FD019: a feed with a target cluster has a source cluster to replicate from."""
+"""FD019: a feed with a target cluster has a source cluster to replicate from.
+
+Why:
+A target is written by replication from a source: without one, nothing ever writes the target's instances.
+
+Anti-pattern:
+
+    clusters:
+      - {name: backup, type: target}
+
+Best practice:
+
+    clusters:
+      - {name: primary, type: source}
+      - {name: backup, type: target}
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,21 @@
-"""FD020: all feeds that share a group name have the same frequency (a group is available when all its
-feeds are, instance by instance). The group's first feed, in file order, sets the frequency; each feed
-whose frequency differs from it is reported.
+"""FD020: all feeds that share a group name have the same frequency.
 
-Changing the first feed's frequency puts the findings on the other feeds' files: they are reported even
-when the linter was given only the changed files (pre-commit), so the change cannot pass unnoticed."""
+Why:
+A group is available when all its feeds are, instance by instance. The group's first feed, in file order, sets
+the frequency; each feed whose frequency differs from it is reported. Changing the first feed's frequency puts
+the findings on the other feeds' files: they are reported even when the linter was given only the changed files
+(pre-commit), so the change cannot pass unnoticed.
+
+Anti-pattern: feeds/clicks.yaml and feeds/visits.yaml.
+
+    - {name: clicks, groups: [web], frequency: hours(1)}
+    - {name: visits, groups: [web], frequency: days(1)}
+
+Best practice:
+
+    - {name: clicks, groups: [web], frequency: hours(1)}
+    - {name: visits, groups: [web], frequency: hours(1)}
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,16 @@
-"""FD021: the feed's `timezone` is an IANA time zone (an unknown name is an error, never a silent UTC)."""
+"""FD021: the feed's `timezone` is an IANA time zone.
+
+Why:
+The feed's days and months are counted in its zone: an unknown name is an error, never a silent UTC.
+
+Anti-pattern:
+
+    timezone: Europe/Paaris
+
+Best practice:
+
+    timezone: Europe/Paris
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,19 @@
-"""FD022: a feed lists each of its clusters once (a second entry would be silently ignored)."""
+"""FD022: a feed lists each of its clusters once.
+
+Why:
+A second entry for the same cluster would be silently ignored, with its validity, retention and locations.
+
+Anti-pattern:
+
+    clusters:
+      - {name: primary, type: source, retention: {limit: days(90), action: delete}}
+      - {name: primary, type: source, retention: {limit: days(7), action: delete}}
+
+Best practice:
+
+    clusters:
+      - {name: primary, type: source, retention: {limit: days(90), action: delete}}
+"""
 
 from __future__ import annotations
 

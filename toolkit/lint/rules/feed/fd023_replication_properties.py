@@ -1,6 +1,21 @@
-"""FD023: the feed's replication properties hold values the replication action accepts: `timeout` a
-frequency, `parallel` and `maxMaps` whole numbers of at least 1, `preservePermission` true or false
-(toolkit/entities/replication_settings.py reads them; a bad value would stop the run with exit 2)."""
+"""FD023: the feed's replication properties hold values the replication action accepts.
+
+Why:
+`timeout` is a frequency, `parallel` and `maxMaps` whole numbers of at least 1, `preservePermission` true or
+false (toolkit/entities/replication_settings.py reads them): a bad value would stop the run with exit 2.
+
+Anti-pattern:
+
+    properties:
+      parallel: "0"
+      timeout: 2h
+
+Best practice:
+
+    properties:
+      parallel: "2"
+      timeout: hours(2)
+"""
 
 from __future__ import annotations
 

@@ -1,15 +1,21 @@
-"""FD024: the retention action is one the toolkit runs. `delete` always; `archive` for files, where the
-archive location is known; Falcon's `chown` and `chmod` never (the run exits 2 before touching anything, so
-the instances would stay forever).
+"""FD024: the retention action is one the toolkit runs: delete, or archive of files to a known location.
 
-Fails:
+Why:
+`delete` always; `archive` for files, where the archive location is known; Falcon's `chown` and `chmod` never:
+the run exits 2 before touching anything, so the instances would stay forever.
+
+Anti-pattern:
 
     clusters:
       - name: primary
         retention: {limit: days(90), action: chmod}
 
-Fix: `action: delete`, or `action: archive` with `locations: {archive: /archive}` on the cluster (or the
-feed property `retention.archive`).
+Best practice: or `action: archive` with `locations: {archive: /archive}` on the cluster (or the feed property
+`retention.archive`).
+
+    clusters:
+      - name: primary
+        retention: {limit: days(90), action: delete}
 """
 
 from __future__ import annotations

@@ -1,16 +1,22 @@
-"""FD025: Falcon's launcher properties of the feed hold values YARN takes: `queueName` a YARN queue name,
-`jobPriority` one of Hadoop's job priorities or a whole number. Every action of the feed (retention,
-replication, Hive export and import) runs with them as spark.yarn.queue and spark.yarn.priority, and exits 2
-on a value YARN would refuse.
+"""FD025: Falcon's launcher properties of the feed hold values YARN takes.
 
-Fails:
+Why:
+`queueName` is a YARN queue name, `jobPriority` one of Hadoop's job priorities or a whole number. Every action
+of the feed (retention, replication, Hive export and import) runs with them as spark.yarn.queue and
+spark.yarn.priority, and exits 2 on a value YARN would refuse.
+
+Anti-pattern:
 
     properties:
       queueName: root..etl
       jobPriority: URGENT
 
-Fix: `queueName: root.etl` (levels separated by single dots), `jobPriority: VERY_HIGH` (or HIGH, NORMAL,
-LOW, VERY_LOW, DEFAULT, or a whole number such as "7").
+Best practice: levels separated by single dots; VERY_HIGH, HIGH, NORMAL, LOW, VERY_LOW, DEFAULT or a whole
+number such as "7".
+
+    properties:
+      queueName: root.etl
+      jobPriority: VERY_HIGH
 """
 
 from __future__ import annotations

@@ -1,4 +1,19 @@
-"""PR001: a process lists each cluster once (two validities on one cluster would make two grids)."""
+"""PR001: a process lists each cluster once.
+
+Why:
+Two entries for one cluster would give it two validities, hence two grids of instances.
+
+Anti-pattern:
+
+    clusters:
+      - {name: primary, validity: {start: "2026-01-01T00:00Z", end: "2027-01-01T00:00Z"}}
+      - {name: primary, validity: {start: "2026-06-01T00:00Z", end: "2027-01-01T00:00Z"}}
+
+Best practice:
+
+    clusters:
+      - {name: primary, validity: {start: "2026-01-01T00:00Z", end: "2027-01-01T00:00Z"}}
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,18 @@
-"""PR002: on each cluster, the process's validity ends after it starts (the end is excluded)."""
+"""PR002: on each cluster, the process's validity ends after it starts (the end is excluded).
+
+Why:
+A validity whose end is not after its start holds no instance: the process would never run there.
+
+Anti-pattern:
+
+    clusters:
+      - {name: primary, validity: {start: "2026-01-01T00:00Z", end: "2026-01-01T00:00Z"}}
+
+Best practice:
+
+    clusters:
+      - {name: primary, validity: {start: "2026-01-01T00:00Z", end: "2027-01-01T00:00Z"}}
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,19 @@
 """PR003: every input and output feed is defined on every cluster the process runs on.
 
-Feeds and clusters that do not exist at all are left to RP004 (missing references)."""
+Why:
+An instance of the process on a cluster reads and writes the feeds there: a feed not on that cluster has no
+path or table to read or write. Feeds and clusters that do not exist at all are left to RP004.
+
+Anti-pattern: the feed clicks is on primary only.
+
+    clusters: [{name: primary}, {name: backup}]
+    inputs: [{name: clicks, feed: clicks, start: now(0,0), end: now(0,0)}]
+
+Best practice: add backup to the feed's clusters, or run the process on primary only.
+
+    clusters: [{name: primary}]
+    inputs: [{name: clicks, feed: clicks, start: now(0,0), end: now(0,0)}]
+"""
 
 from __future__ import annotations
 

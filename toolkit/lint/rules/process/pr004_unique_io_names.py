@@ -1,4 +1,18 @@
-"""PR004: input and output names are unique across both lists (the workflow refers to them by name)."""
+"""PR004: input and output names are unique across both lists.
+
+Why:
+The workflow refers to its inputs and outputs by name: two with one name make one of them unreachable.
+
+Anti-pattern:
+
+    inputs: [{name: clicks, feed: clicks, start: now(0,0), end: now(0,0)}]
+    outputs: [{name: clicks, feed: clicks-hourly-summary, instance: now(0,0)}]
+
+Best practice:
+
+    inputs: [{name: clicks, feed: clicks, start: now(0,0), end: now(0,0)}]
+    outputs: [{name: summary, feed: clicks-hourly-summary, instance: now(0,0)}]
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,18 @@
-"""PR005: every EL expression of the process parses, type-checks and gives a time: input `start` and
-`end`, output `instance`. Constant arguments of latest() and future() are checked too (latest looks
-back, future forward), since they would otherwise fail only at run time."""
+"""PR005: every EL expression of the process parses, type-checks and gives a time.
+
+Why:
+Input `start` and `end` and output `instance` are evaluated at every run: an expression that does not parse or
+does not give a time would fail only then. Constant arguments of latest() and future() are checked too (latest
+looks back, future forward: latest(n) with n <= 0, future(n, limit) with n >= 0 and limit >= 1).
+
+Anti-pattern:
+
+    inputs: [{name: clicks, feed: clicks, start: "now(0,-1", end: latest(1)}]
+
+Best practice:
+
+    inputs: [{name: clicks, feed: clicks, start: "now(0,-1)", end: latest(0)}]
+"""
 
 from __future__ import annotations
 

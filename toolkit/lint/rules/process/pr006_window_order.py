@@ -1,6 +1,18 @@
-"""PR006: an input's end is not before its start. Both are evaluated at the process's first instance
-on each cluster, in the feed's zone (as `toolkit.el.resolution` does); windows using latest() or
-future() depend on what is available and are left out."""
+"""PR006: an input's end is not before its start.
+
+Why:
+A window runs from its start to its end: an end before the start reads nothing. Both are evaluated at the
+process's first instance on each cluster, in the feed's zone (as `toolkit.el.resolution` does); windows using
+latest() or future() depend on what is available and are left out.
+
+Anti-pattern:
+
+    inputs: [{name: clicks, feed: clicks, start: "now(0,0)", end: "now(-1,0)"}]
+
+Best practice:
+
+    inputs: [{name: clicks, feed: clicks, start: "now(-1,0)", end: "now(0,0)"}]
+"""
 
 from __future__ import annotations
 

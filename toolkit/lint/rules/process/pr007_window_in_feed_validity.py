@@ -1,12 +1,23 @@
 """PR007: an input window lies inside the feed's validity on each cluster of the process.
 
-The window is evaluated at the process's first instance on the cluster (an error when it reaches
-outside: the very first run reads instances that never exist) and at its last instance, the grid's
-last before the validity end (a warning when only that one reaches outside: the late runs would wait
-for instances the feed stops producing; Falcon accepted these). A window end lies outside when the
-feed instance it snaps to is after the feed's last instance; a start, when it is before the first.
-Windows using latest() or future() depend on what is available and are left out. Closed-form: only
-the two end instants of each grid are computed."""
+Why:
+The window is evaluated at the process's first instance on the cluster (an error when it reaches outside: the
+very first run reads instances that never exist) and at its last instance, the grid's last before the validity
+end (a warning when only that one reaches outside: the late runs would wait for instances the feed stops
+producing; Falcon accepted these). A window end lies outside when the feed instance it snaps to is after the
+feed's last instance; a start, when it is before the first. Windows using latest() or future() depend on what is
+available and are left out. Closed-form: only the two end instants of each grid are computed.
+
+Anti-pattern: the feed clicks is valid from 2025-12-01T00:00Z.
+
+    clusters: [{name: primary, validity: {start: "2025-12-01T00:00Z", end: "2027-01-01T00:00Z"}}]
+    inputs: [{name: clicks, feed: clicks, start: "now(-24,0)", end: "now(0,0)"}]
+
+Best practice:
+
+    clusters: [{name: primary, validity: {start: "2025-12-02T00:00Z", end: "2027-01-01T00:00Z"}}]
+    inputs: [{name: clicks, feed: clicks, start: "now(-24,0)", end: "now(0,0)"}]
+"""
 
 from __future__ import annotations
 

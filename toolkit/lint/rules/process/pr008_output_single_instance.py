@@ -1,5 +1,17 @@
-"""PR008: an output names one instance the run writes, fixed by its nominal time: no latest() or
-future(), which pick among instances that already exist. (That it gives a time is PR005's.)"""
+"""PR008: an output names one instance the run writes, fixed by its nominal time.
+
+Why:
+latest() and future() pick among instances that already exist, so the instance written would depend on when the
+run happens. (That the expression gives a time is PR005's.)
+
+Anti-pattern:
+
+    outputs: [{name: summary, feed: clicks-hourly-summary, instance: latest(0)}]
+
+Best practice:
+
+    outputs: [{name: summary, feed: clicks-hourly-summary, instance: "now(0,0)"}]
+"""
 
 from __future__ import annotations
 

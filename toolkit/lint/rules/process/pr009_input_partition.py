@@ -1,5 +1,17 @@
-"""PR009: an input's `partition` filter is for file feeds only, and has no more parts (separated by
-'/') than the feed declares `partitions`."""
+"""PR009: an input's `partition` filter is for file feeds only, and has no more parts than the feed's partitions.
+
+Why:
+A partition filter selects folders below the feed's declared `partitions` (its parts separated by '/'): a part
+without a partition, or a filter on a catalog table, selects nothing.
+
+Anti-pattern: the feed clicks declares `partitions: [country]`.
+
+    inputs: [{name: clicks, feed: clicks, start: "now(0,0)", end: "now(0,0)", partition: "us/west"}]
+
+Best practice:
+
+    inputs: [{name: clicks, feed: clicks, start: "now(0,0)", end: "now(0,0)", partition: us}]
+"""
 
 from __future__ import annotations
 

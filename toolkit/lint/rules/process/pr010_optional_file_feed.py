@@ -1,5 +1,17 @@
-"""PR010: only an input of a file feed can be `optional` (as in Falcon, which supports optional inputs
-for file storage only)."""
+"""PR010: only an input of a file feed can be `optional`.
+
+Why:
+As in Falcon, which supports optional inputs for file storage only: a missing partition of a catalog table
+cannot be skipped.
+
+Anti-pattern: clicks-daily-table is a catalog-table feed.
+
+    inputs: [{name: daily, feed: clicks-daily-table, start: today(0,0), end: today(0,0), optional: true}]
+
+Best practice:
+
+    inputs: [{name: daily, feed: clicks-daily-table, start: today(0,0), end: today(0,0)}]
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,23 @@
-"""PR011: each `late-process` late input names an input of the process whose feed has a
-`late-arrival` cut-off (without one, the feed's data is never late and the rerun never happens)."""
+"""PR011: each `late-process` late input names an input of the process whose feed has a `late-arrival` cut-off.
+
+Why:
+Without a cut-off, the feed's data is never late and the rerun never happens; a name that is no input of the
+process names nothing to rerun for.
+
+Anti-pattern:
+
+    late-process:
+      policy: exp-backoff
+      delay: hours(1)
+      late-inputs: [{input: clickz, workflow-path: workflows/late.py}]
+
+Best practice:
+
+    late-process:
+      policy: exp-backoff
+      delay: hours(1)
+      late-inputs: [{input: clicks, workflow-path: workflows/late.py}]
+"""
 
 from __future__ import annotations
 

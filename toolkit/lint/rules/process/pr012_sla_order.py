@@ -1,5 +1,17 @@
-"""PR012: an SLA's `shouldStartIn` is not longer than its `shouldEndIn` (the process's SLA and each
-cluster's). Calendar units compare by Falcon's nominal lengths (a day is 24 hours, a month 31 days)."""
+"""PR012: an SLA's `shouldStartIn` is not longer than its `shouldEndIn`.
+
+Why:
+An instance cannot be late to end before it is late to start. Both the process's SLA and each cluster's are
+checked; calendar units compare by Falcon's nominal lengths (a day is 24 hours, a month 31 days).
+
+Anti-pattern:
+
+    sla: {shouldStartIn: hours(3), shouldEndIn: hours(2)}
+
+Best practice:
+
+    sla: {shouldStartIn: hours(1), shouldEndIn: hours(2)}
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,19 @@
-"""PR013 (warning): the `timeout` is not shorter than an SLA's `shouldStartIn`; otherwise an instance
-waiting for its inputs times out before it is even late, and the SLA never fires. (The issue's
-"`timeout` >= SLA `shouldStartIn`"; the order of shouldStartIn and shouldEndIn is PR012.)"""
+"""PR013: the `timeout` is not shorter than an SLA's `shouldStartIn`.
+
+Why:
+Otherwise an instance waiting for its inputs times out before it is even late, and the SLA never fires. (The
+order of shouldStartIn and shouldEndIn is PR012.) A warning: Falcon accepted it.
+
+Anti-pattern:
+
+    timeout: minutes(30)
+    sla: {shouldStartIn: hours(1), shouldEndIn: hours(2)}
+
+Best practice:
+
+    timeout: hours(1)
+    sla: {shouldStartIn: hours(1), shouldEndIn: hours(2)}
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,17 @@
-"""PR014: the workflow engine is one this toolkit runs: pyspark, spark-sql, hive or spark. The schema also
-accepts Falcon's oozie and pig so that migrated processes load; they are reported here, with the way out."""
+"""PR014: the workflow engine is one this toolkit runs: pyspark, spark-sql, hive or spark.
+
+Why:
+The schema also accepts Falcon's oozie and pig so that migrated processes load; nothing would run them, so they
+are reported here, with the way out.
+
+Anti-pattern:
+
+    workflow: {engine: pig, path: workflows/summary.pig}
+
+Best practice:
+
+    workflow: {engine: spark-sql, path: workflows/summary.sql}
+"""
 
 from __future__ import annotations
 

@@ -1,12 +1,18 @@
 """PR015: the workflow path, and each late input's `workflow-path`, point where the process runner can read it.
 
+Why:
 A relative path is a file in the config repo (it must exist there, and stay inside it). A path starting with `/`
 is on the cluster's file system, under its `write` endpoint, as feed paths are (Falcon's workflows live on the
 cluster: `/app/hive/wordcount.hql`): the runner reads it when the process runs, so only its form is checked
 here. A URI (hdfs://, file://) is read as it is and not checked.
 
-    workflow: {engine: hive, path: workflows/missing.hql}     # PR015: not in the repo
-    workflow: {engine: hive, path: /app/hive/wordcount.hql}   # fixed: read on the cluster at run time
+Anti-pattern: not in the repo.
+
+    workflow: {engine: hive, path: workflows/missing.hql}
+
+Best practice: read on the cluster at run time (or a file that exists in the repo).
+
+    workflow: {engine: hive, path: /app/hive/wordcount.hql}
 """
 
 from __future__ import annotations

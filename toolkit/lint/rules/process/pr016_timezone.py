@@ -1,5 +1,16 @@
-"""PR016: the process's `timezone` is an IANA time zone (its days and months, and its grid, are
-counted there; an unknown name is never read as UTC)."""
+"""PR016: the process's `timezone` is an IANA time zone.
+
+Why:
+The process's days and months, and its grid, are counted in its zone: an unknown name is never read as UTC.
+
+Anti-pattern:
+
+    timezone: America/Los_Angles
+
+Best practice:
+
+    timezone: America/Los_Angeles
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,21 @@
 """PR017: an output instance lies inside the feed's validity on each cluster of the process.
 
-Evaluated at the process's first instance (an error when outside: that run has nowhere to publish)
-and at its last one (a warning when only that one is outside: the late runs would have no output
-instance). Outside means before the feed's first instance or after its last: the resolver never lets
-the last instance stand in for a time after the feed's validity end. Closed-form, like PR007."""
+Why:
+Evaluated at the process's first instance (an error when outside: that run has nowhere to publish) and at its
+last one (a warning when only that one is outside: the late runs would have no output instance). Outside means
+before the feed's first instance or after its last: the resolver never lets the last instance stand in for a
+time after the feed's validity end. Closed-form, like PR007.
+
+Anti-pattern: the feed clicks-hourly-summary is valid from 2025-12-01T00:00Z.
+
+    clusters: [{name: primary, validity: {start: "2025-12-01T00:00Z", end: "2027-01-01T00:00Z"}}]
+    outputs: [{name: summary, feed: clicks-hourly-summary, instance: "now(-1,0)"}]
+
+Best practice:
+
+    clusters: [{name: primary, validity: {start: "2025-12-01T00:00Z", end: "2027-01-01T00:00Z"}}]
+    outputs: [{name: summary, feed: clicks-hourly-summary, instance: "now(0,0)"}]
+"""
 
 from __future__ import annotations
 

@@ -1,12 +1,20 @@
-"""PR018: a process of engine spark names its application in `spark-attributes.jar`, and each of its entries
-that is a path relative to the config repo exists there.
+"""PR018: a process of engine spark names its application in `spark-attributes.jar`, which exists when relative.
 
+Why:
 Falcon's spark engine runs the application that `jar` names (a .jar, or a .py file); `workflow.path` is only
-the application's folder and is not read. Without `jar` there is nothing to run. An absolute path (on the
-cluster's file system) and a URI are checked when the process runs, not here.
+the application's folder and is not read. Without `jar` there is nothing to run. An entry that is a path relative
+to the config repo must exist there; an absolute path (on the cluster's file system) and a URI are checked when
+the process runs, not here.
 
-Fails:  workflow: {engine: spark, path: /apps/sessions}, spark-attributes: {name: sessions}
-Fix:    spark-attributes: {name: sessions, jar: /apps/sessions/sessions.py}
+Anti-pattern:
+
+    workflow: {engine: spark, path: /apps/sessions}
+    spark-attributes: {name: sessions}
+
+Best practice:
+
+    workflow: {engine: spark, path: /apps/sessions}
+    spark-attributes: {name: sessions, jar: /apps/sessions/sessions.py}
 """
 
 from __future__ import annotations

@@ -1,15 +1,22 @@
-"""PR019: Falcon's launcher properties of the process hold values YARN takes: `queueName` a YARN queue name,
-`jobPriority` one of Hadoop's job priorities or a whole number. The process and its late-data checks run with
-them as spark.yarn.queue and spark.yarn.priority, and exit 2 on a value YARN would refuse.
+"""PR019: Falcon's launcher properties of the process hold values YARN takes.
 
-Fails:
+Why:
+`queueName` is a YARN queue name, `jobPriority` one of Hadoop's job priorities or a whole number. The process
+and its late-data checks run with them as spark.yarn.queue and spark.yarn.priority, and exit 2 on a value YARN
+would refuse.
+
+Anti-pattern:
 
     properties:
       queueName: root.etl.
       jobPriority: high
 
-Fix: `queueName: root.etl` (no leading or trailing dot), `jobPriority: HIGH` (Hadoop's names are upper case:
-VERY_HIGH, HIGH, NORMAL, LOW, VERY_LOW, DEFAULT; or a whole number such as "7").
+Best practice: Hadoop's names are upper case: VERY_HIGH, HIGH, NORMAL, LOW, VERY_LOW, DEFAULT; or a whole
+number such as "7".
+
+    properties:
+      queueName: root.etl
+      jobPriority: HIGH
 """
 
 from __future__ import annotations

@@ -1,4 +1,17 @@
-"""RP001: an entity's file is named after it, so `feeds/clicks.yaml` is where `clicks` is found."""
+"""RP001: an entity's file is named after it, so `feeds/clicks.yaml` is where `clicks` is found.
+
+Why:
+Actions and people find an entity by its name: a file named otherwise hides it, and invites a second entity of
+the same name.
+
+Anti-pattern: the file and its content.
+
+    feeds/click.yaml: {kind: feed, name: clicks}
+
+Best practice:
+
+    feeds/clicks.yaml: {kind: feed, name: clicks}
+"""
 
 from __future__ import annotations
 

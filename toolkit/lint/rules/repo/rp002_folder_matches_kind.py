@@ -1,4 +1,16 @@
-"""RP002: an entity lives in the folder of its kind (clusters/, feeds/, processes/)."""
+"""RP002: an entity lives in the folder of its kind (clusters/, feeds/, processes/).
+
+Why:
+Entities are found by kind and name: a feed under processes/ is looked for in feeds/ and not found there.
+
+Anti-pattern: the file and its content.
+
+    processes/clicks.yaml: {kind: feed, name: clicks}
+
+Best practice:
+
+    feeds/clicks.yaml: {kind: feed, name: clicks}
+"""
 
 from __future__ import annotations
 

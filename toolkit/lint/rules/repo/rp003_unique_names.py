@@ -1,4 +1,18 @@
-"""RP003: names are unique per kind; otherwise which entity an action runs depends on file order."""
+"""RP003: entity names are unique per kind.
+
+Why:
+Otherwise which entity an action runs depends on file order.
+
+Anti-pattern: feeds/clicks.yaml and feeds/clicks-copy.yaml.
+
+    - {kind: feed, name: clicks}
+    - {kind: feed, name: clicks}
+
+Best practice:
+
+    - {kind: feed, name: clicks}
+    - {kind: feed, name: clicks-copy}
+"""
 
 from __future__ import annotations
 

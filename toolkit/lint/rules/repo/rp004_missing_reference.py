@@ -1,11 +1,18 @@
-"""RP004: every referenced cluster and feed exists. This is what makes deleting a still-used feed or
-cluster fail, so its findings are reported even when only other files were changed.
+"""RP004: every referenced cluster and feed exists.
 
-A reference to an entity whose file exists but fails to load (YAML or schema) is not reported: that
-file's own finding is the one cause (`ConfigRepo.unloaded`).
+Why:
+This is what makes deleting a still-used feed or cluster fail, so its findings are reported even when only
+other files were changed. A reference to an entity whose file exists but fails to load (YAML or schema) is not
+reported: that file's own finding is the one cause (`ConfigRepo.unloaded`).
 
-Fails: a process with `inputs: [{name: clicks, feed: clickz, ...}]` and no feed `clickz` in `feeds/`.
-Fix: name an existing feed (`feed: clicks`), or add `feeds/clickz.yaml`."""
+Anti-pattern: no feed clickz in feeds/.
+
+    inputs: [{name: clicks, feed: clickz, start: "now(0,0)", end: "now(0,0)"}]
+
+Best practice: name an existing feed, or add feeds/clickz.yaml.
+
+    inputs: [{name: clicks, feed: clicks, start: "now(0,0)", end: "now(0,0)"}]
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,19 @@
-"""RP005: no cycle between processes through their feeds (A writes what B reads, B writes what A reads):
-such instances would wait for each other forever. A process reading its own output (an earlier
-instance, for incremental state) is not a cycle."""
+"""RP005: no cycle between processes through their feeds.
+
+Why:
+When A writes what B reads and B writes what A reads, their instances wait for each other forever. A process
+reading its own output (an earlier instance, for incremental state) is not a cycle.
+
+Anti-pattern: processes/a.yaml and processes/b.yaml.
+
+    - {name: a, inputs: [{feed: y}], outputs: [{feed: x}]}
+    - {name: b, inputs: [{feed: x}], outputs: [{feed: y}]}
+
+Best practice:
+
+    - {name: a, inputs: [{feed: w}], outputs: [{feed: x}]}
+    - {name: b, inputs: [{feed: x}], outputs: [{feed: y}]}
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,21 @@
-"""RP006 (warning): a feed is read on a cluster where nothing writes it: no process outputs it there,
-it is not replicated there, and the cluster is not declared its `source` (written from outside)."""
+"""RP006: a feed read by processes is written by something on that cluster.
+
+Why:
+A feed read on a cluster where no process outputs it, it is not replicated to, and which is not declared its
+`source` (written from outside) is never written there: its readers wait forever. A warning: the data may be
+put there by hand.
+
+Anti-pattern: a process on backup reads visits.
+
+    clusters:
+      - {name: primary, type: source}
+
+Best practice:
+
+    clusters:
+      - {name: primary, type: source}
+      - {name: backup, type: source}
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,19 @@
-"""RP007 (warning): a feed that no process reads or writes and that is not replicated is dead weight."""
+"""RP007: a feed is used: read or written by a process, or replicated.
+
+Why:
+A feed that no process reads or writes and that is not replicated is dead weight: its definition suggests data
+that nothing produces or uses. A warning.
+
+Anti-pattern: no process names unused, and it has no target cluster.
+
+    kind: feed
+    name: unused
+    clusters: [{name: primary, type: source}]
+
+Best practice: delete feeds/unused.yaml, or read it in a process.
+
+    inputs: [{name: unused, feed: unused, start: "now(0,0)", end: "now(0,0)"}]
+"""
 
 from __future__ import annotations
 

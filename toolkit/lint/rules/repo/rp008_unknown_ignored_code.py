@@ -1,4 +1,18 @@
-"""RP008 (warning): a `lint: {ignore: [...]}` code that no rule has: a typo silences nothing."""
+"""RP008: every code in `lint: {ignore: [...]}` is a rule's code (or a rule's former code).
+
+Why:
+A typo silences nothing, while the author believes the rule is off. A warning.
+
+Anti-pattern:
+
+    lint:
+      ignore: [RP07]
+
+Best practice:
+
+    lint:
+      ignore: [RP007]
+"""
 
 from __future__ import annotations
 
@@ -6,7 +20,7 @@ from collections.abc import Iterator
 
 from toolkit.entities.problems import CODES, Severity
 from toolkit.lint.context import LintContext
-from toolkit.lint.rule import REGISTRY, Finding, Rule, register
+from toolkit.lint.rule import Finding, Rule, current_code, register
 
 
 @register
@@ -18,6 +32,6 @@ class UnknownIgnoredCode(Rule):
     def check(self, ctx: LintContext) -> Iterator[Finding]:
         for entity in ctx.repo.entities:
             for index, code in enumerate(entity.lint_ignore):
-                if code not in REGISTRY and code not in CODES:
+                if current_code(code) is None and code not in CODES:
                     yield Finding(entity, f"lint.ignore[{index}] {code!r} is not a rule code, so it silences nothing; "
                                   "`toolkit lint --list-rules` lists the codes.", ("lint", "ignore", index))

@@ -1,18 +1,22 @@
-"""RP009: two feeds on one cluster never share folders. When a location template of one feed (any type:
-`data`, `stats`, `meta`, `tmp`, each planned by retention) can name the same path as another feed's, or a
-folder holding the other's instances, the retention of one deletes the other's instances (and their writers
-overwrite each other). Cluster overrides are applied; feeds on different clusters never collide.
+"""RP009: two feeds on one cluster never share folders.
 
-Fails (clicks-by-day's day folders hold the hours of clicks; its days(7) retention deletes them):
+Why:
+When a location template of one feed (any type: `data`, `stats`, `meta`, `tmp`, each planned by retention) can
+name the same path as another feed's, or a folder holding the other's instances, the retention of one deletes
+the other's instances (and their writers overwrite each other). Cluster overrides are applied; feeds on different
+clusters never collide. The templates of a cluster go into a trie of path segments; each template walks it once
+along the segments compatible with its own (a literal, or a variable of the same digits), so a repo of thousands
+of feeds is checked in about one walk per template, not one comparison per pair.
 
-    feeds/clicks.yaml:        data: /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}
-    feeds/clicks-by-day.yaml: data: /data/clicks/${YEAR}/${MONTH}/${DAY}
+Anti-pattern: clicks-by-day's day folders hold the hours of clicks; its days(7) retention deletes them.
 
-Fix: a folder of its own for each feed, e.g. `data: /data/clicks-by-day/${YEAR}/${MONTH}/${DAY}`.
+    - {name: clicks, locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}"}}
+    - {name: clicks-by-day, locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}"}}
 
-The templates of a cluster go into a trie of path segments; each template walks it once along the segments
-compatible with its own (a literal, or a variable of the same digits), so a repo of thousands of feeds is
-checked in about one walk per template, not one comparison per pair.
+Best practice: a folder of its own for each feed.
+
+    - {name: clicks, locations: {data: "/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}"}}
+    - {name: clicks-by-day, locations: {data: "/data/clicks-by-day/${YEAR}/${MONTH}/${DAY}"}}
 """
 
 from __future__ import annotations
