@@ -40,7 +40,8 @@ def test_every_path_and_test_a_page_names_exists(page: Path) -> None:
         elif test is not None and not re.search(rf"^\s*def {test}\(", path.read_text(), re.MULTILINE):
             missing.append(f"{relative}::{test}")
     missing += [link for link in LINK.findall(text) if not (page.parent / link).exists()]
-    assert PATH.search(text), f"{page.name} names no path: the check above would prove nothing"
+    if page.name != "rules.md":  # generated from the rule modules, with YAML examples and no paths
+        assert PATH.search(text), f"{page.name} names no path: the check above would prove nothing"
     assert missing == [], f"{page.name} names what does not exist: {missing}"
 
 
