@@ -11,17 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli import (
-    control_commands,
-    convert_command,
-    deps_command,
-    el_commands,
-    instances_command,
-    ledger_commands,
-    lint_command,
-    rerun_command,
-    schema_command,
-)
+from toolkit.cli.commands import control, convert, deps, el, instances, ledger, lint, rerun, schema
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -31,19 +21,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-app.add_typer(el_commands.app, name="el")
-app.command("instances")(instances_command.instances_command)
-app.command("lint")(lint_command.lint_command)
-app.command("schema")(schema_command.schema_command)
-app.command("deps")(deps_command.deps_command)
-app.command("convert-falcon")(convert_command.convert_falcon_command)
-app.command("status")(ledger_commands.status_command)
-app.command("summary")(ledger_commands.summary_command)
-app.command("running")(ledger_commands.running_command)
-app.command("suspend")(control_commands.suspend_command)
-app.command("resume")(control_commands.resume_command)
-app.command("safemode")(control_commands.safemode_command)
-app.command("rerun")(rerun_command.rerun_command)
+app.add_typer(el.app, name="el")
+app.command("instances")(instances.instances_command)
+app.command("lint")(lint.lint_command)
+app.command("schema")(schema.schema_command)
+app.command("deps")(deps.deps_command)
+app.command("convert-falcon")(convert.convert_falcon_command)
+app.command("status")(ledger.status_command)
+app.command("summary")(ledger.summary_command)
+app.command("running")(ledger.running_command)
+app.command("suspend")(control.suspend_command)
+app.command("resume")(control.resume_command)
+app.command("safemode")(control.safemode_command)
+app.command("rerun")(rerun.rerun_command)
 
 
 def main(argv: list[str] | None = None) -> int:

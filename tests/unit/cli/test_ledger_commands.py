@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.cli import rerun_command
+from toolkit.cli.commands import rerun as rerun_command
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.locks import holder_name

@@ -9,7 +9,7 @@ import pytest
 import typer
 
 from toolkit.cli import main as cli_main
-from toolkit.cli.convert_command import convert_falcon_command
+from toolkit.cli.commands.convert import convert_falcon_command
 
 FALCON = Path(__file__).resolve().parent / "falcon"
 

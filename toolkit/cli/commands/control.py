@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 
+from toolkit.cli.commands.ledger import ClusterName, Repo, require
 from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
-from toolkit.cli.ledger_commands import ClusterName, Repo, require
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError

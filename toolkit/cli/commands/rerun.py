@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_commands import ClusterName, NowOption, ProcessName, Repo, open_scope, require
+from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Repo, open_scope, require
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.ledger.records import STATUSES
@@ -37,7 +37,7 @@ def spark_submit() -> str:
 def process_entrypoint() -> str:
     """entrypoints/process.py beside the toolkit package (a checkout or an editable install), else the
     relative path the documentation uses."""
-    beside = Path(__file__).resolve().parents[2] / "entrypoints" / "process.py"
+    beside = Path(__file__).resolve().parents[3] / "entrypoints" / "process.py"
     return str(beside) if beside.is_file() else "entrypoints/process.py"
 
 
