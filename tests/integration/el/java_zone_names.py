@@ -22,8 +22,8 @@ def zone_names(jvm) -> dict[str, Names]:  # noqa: ANN001 - the py4j view of the 
     table: dict[str, Names] = {}
     for zone in sorted(set(jvm.java.util.TimeZone.getAvailableIDs()) & available_timezones()):
         java_zone = jvm.java.util.TimeZone.getTimeZone(zone)
-        table[zone] = tuple(java_zone.getDisplayName(daylight, style, locale)
-                            for daylight, style in ((False, long), (False, short), (True, long), (True, short)))
+        table[zone] = (java_zone.getDisplayName(False, long, locale), java_zone.getDisplayName(False, short, locale),
+                       java_zone.getDisplayName(True, long, locale), java_zone.getDisplayName(True, short, locale))
     return table
 
 
