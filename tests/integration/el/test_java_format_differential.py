@@ -76,7 +76,7 @@ TOKENS = st.one_of(
     st.builds(lambda letter, count: letter * count, st.sampled_from(LETTERS), st.integers(1, 5)),
     st.builds(_quoted_literal, st.text(st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=4)),
     st.just("''"),
-    st.sampled_from(" -:/.,T_"),
+    st.sampled_from(" -:/.,_0éT"),  # T is no pattern letter: Java refuses it unquoted
 )
 PATTERNS = st.lists(TOKENS, min_size=1, max_size=8).map("".join)
 # Any instant Java's Gregorian calendar covers, and more of them in the years zones changed most.
