@@ -108,7 +108,7 @@ def test_eval_latest_and_future_with_available_instances(capsys):
         (["eval", "now(1)", "--time", TIME], "now(1)"),
         (["eval", "currentWeek('WEDNESDAY',0,0)", "--time", TIME], "WEDNESDAY"),
         (["eval", "dateOffset(now(0,0),1,'DAYS')", "--time", TIME], "DAYS"),
-        (["eval", "formatTime(now(0,0),'yyyy-ww')", "--time", TIME], "yyyy-ww"),
+        (["eval", "formatTime(now(0,0),'yyyy-qq')", "--time", TIME], "yyyy-qq"),
         (["eval", "now(0,0)", "--time", TIME, "--timezone", "Mars/Olympus_Mons"], "Mars/Olympus_Mons"),  # zone
         (["eval", "now(0,0)", "--time", TIME, "--feed-frequency", "hours(0)", "--feed-start", TIME], "hours(0)"),
         (["eval", "now(0,0)", "--time", TIME, "--feed-frequency", "weeks(1)", "--feed-start", TIME], "weeks(1)"),

@@ -86,7 +86,70 @@ def test_zone_letters():
     assert format_java(T, "Z") == "+0000"
 
 
-@pytest.mark.parametrize("pattern", ["yyyy-ww", "W", "YYYY", "F", "qq", "yyyy-MM-dd'T", "'"])
+# Differences the differential test against java.text.SimpleDateFormat found (tests/integration/el/); each
+# expected value is Java's output (JDK 17, Locale.US).
+def _at(zone: str, *fields: int) -> datetime:
+    return datetime(*fields, tzinfo=timezone.utc).astimezone(ZoneInfo(zone))
+
+
+@pytest.mark.parametrize(
+    ("moment", "pattern", "expected"),
+    [
+        # zzzz is the long name, not the abbreviation
+        (_at("America/Los_Angeles", 2026, 7, 1, 10), "zzzz", "Pacific Daylight Time"),
+        (_at("America/Los_Angeles", 2026, 11, 21, 10), "zzzz", "Pacific Standard Time"),
+        (_at("UTC", 2026, 11, 21, 10), "zzzz", "Coordinated Universal Time"),
+        # zones whose tz abbreviation is a number have a Java name
+        (_at("Asia/Dubai", 2026, 11, 21, 10), "z zzzz", "GST Gulf Standard Time"),
+        (_at("America/Sao_Paulo", 2026, 11, 21, 10), "z", "BRT"),
+        # a zone without a Java name is written as the offset, GMT+hh:mm
+        (_at("Etc/GMT+5", 2026, 11, 21, 10), "z zzzz", "GMT-05:00 GMT-05:00"),
+        (_at("Etc/GMT-14", 2026, 11, 21, 10), "z", "GMT+14:00"),
+        # Java's daylight time is tz's "rearguard" one: Dublin's summer is daylight time, Casablanca's +01 too
+        (_at("Europe/Dublin", 2026, 1, 21, 10), "z zzzz", "GMT Greenwich Mean Time"),
+        (_at("Europe/Dublin", 2026, 7, 21, 10), "z zzzz", "IST Irish Standard Time"),
+        (_at("Africa/Casablanca", 2026, 11, 21, 10), "z", "WEST"),
+        # ... over the whole zone period that has negative DST in tz, not only near it
+        (_at("Europe/Dublin", 1969, 1, 15), "z", "IST"),  # +01 all year 1968-1971: daylight for Java
+        (_at("Africa/Windhoek", 2018, 1, 15), "z", "WAT"),  # Java's daylight name of Windhoek
+        (_at("Africa/Casablanca", 2089, 1, 15), "z", "WEST"),
+        (_at("Africa/Casablanca", 2018, 6, 15), "z", "WET"),  # before Morocco's 2018 change
+        (_at("Europe/Prague", 1946, 12, 15), "z Z", "CET +0000"),
+        # tz's DST flag, whatever amount zoneinfo derives (Kyiv's 1941 CEST is -1 hour from Moscow time)
+        (_at("Europe/Kyiv", 1941, 10, 15, 12), "z Z", "EEST +0200"),
+        (_at("Asia/Hong_Kong", 1941, 10, 15, 12), "zzzz", "Hong Kong Summer Time"),
+        # a historic time keeps the zone's name, not tz's abbreviation of the time (LMT, +0630)
+        (_at("Asia/Kolkata", 1943, 1, 1), "z Z", "IDT +0630"),
+    ],
+)
+def test_zone_names_are_javas(moment, pattern, expected):
+    assert format_java(moment, pattern) == expected
+
+
+@pytest.mark.parametrize(
+    ("moment", "pattern", "expected"),
+    [
+        # weeks of Locale.US: Sunday first, week 1 is the week of January 1st
+        (_at("UTC", 2026, 12, 31), "YYYY-'W'ww", "2027-W01"),  # Thursday, in the week of 2027-01-01
+        (_at("UTC", 2026, 12, 26), "YYYY-'W'ww", "2026-W52"),  # Saturday
+        (_at("UTC", 2027, 1, 3), "YY w", "27 2"),  # the first Sunday of 2027 starts week 2
+        (_at("UTC", 2026, 11, 1), "W", "1"),  # a Sunday
+        (_at("UTC", 2026, 11, 7), "W", "1"),
+        (_at("UTC", 2026, 11, 8), "WW", "02"),
+        (_at("UTC", 2026, 11, 30), "W", "5"),
+        (_at("UTC", 2026, 9, 30), "W", "5"),
+        # F: the how-manieth such week day of the month
+        (_at("UTC", 2026, 11, 7), "F", "1"),
+        (_at("UTC", 2026, 11, 8), "F", "2"),
+        (_at("UTC", 2026, 11, 29), "FF", "05"),
+        (_at("UTC", 9998, 12, 31), "Y w", "9999 1"),
+    ],
+)
+def test_week_letters_are_javas_for_locale_us(moment, pattern, expected):
+    assert format_java(moment, pattern) == expected
+
+
+@pytest.mark.parametrize("pattern", ["qq", "yyyy-MM-dd'T", "'", "XXXX", "HH XXXXX"])
 def test_unsupported_letters_and_unclosed_quotes_are_usage_errors(pattern):
     with pytest.raises(UsageError) as caught:
         format_java(T, pattern)
