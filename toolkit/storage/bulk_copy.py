@@ -2,7 +2,7 @@
 
 Why: a py4j call costs about 0.25 ms, so a copy of 20,000 small files cannot afford even one call per file.
 `BulkCopier.copy` sends a whole batch as one string in one call; a pool of Java threads copies it (the
-class `jvm/BulkCopy.java`, compiled once per JVM by Janino, which Spark ships) and answers one string.
+class `jvm/BulkCopy.java`, in the toolkit's jar: toolkit/storage/jvm_classes.py) and answers one string.
 Bytes never pass through Python.
 
 Per file, in the JVM: the source's status must match the caller's listing (length and modification time,
@@ -27,9 +27,6 @@ their final names: the caller chooses a staging directory that nothing reads unt
 4.4 s through it and 0.24 s through java.nio. Every other scheme goes through `FileSystem.get(uri,
 hadoopConfiguration)`; `file://` through Hadoop's raw local file system stays available (`local_by_nio=False`)
 so that the tests run the code path HDFS takes. Local permissions are the 9 rwx bits.
-
-The Java class is plain Java 7 style because Janino 3.1 compiles it: no lambdas or diamonds, and a generic
-method answers its erasure (`Files.readAttributes(p, PosixFileAttributes.class)` needs a cast).
 
 `pyspark` and `py4j` are imported when a copier is made, never when this module is imported.
 """
