@@ -7,7 +7,9 @@
 // "l" a symbolic link, which is never followed). file:/// goes through java.nio (Hadoop's RawLocalFileSystem
 // forks `stat` per entry without libhadoop, and follows links); every other scheme through
 // FileSystem.listFiles(root, true), which HDFS answers in batches. links(paths): which of some file:/// URIs
-// are symbolic links (RawLocalFileSystem's statuses cannot tell).
+// are symbolic links (RawLocalFileSystem's statuses cannot tell). statuses(array): Hadoop's FileStatus[] (a
+// listing's, a glob's) read by their getters in the JVM, per status NUL-separated: path, kind ("d" a
+// directory, "f" a file, "l" a symbolic link), length (0 but for a file), modification time (ms).
 
 package feedtoolkit;
 
@@ -60,6 +62,28 @@ public class TreeLister {
                 .append(facts[2] == 1 ? "l" : "f").append(SEP);
         }
         return out.toString();
+    }
+
+    /** Statuses as one string (see the top of this file): one py4j call for a whole listing. */
+    public String statuses(FileStatus[] statuses) {
+        StringBuilder out = new StringBuilder(statuses.length * 96);
+        for (int i = 0; i < statuses.length; i++) {
+            append(out, statuses[i]);
+        }
+        return out.toString();
+    }
+
+    /** One status as `statuses` renders each. */
+    public String status(FileStatus status) {
+        StringBuilder out = new StringBuilder(96);
+        append(out, status);
+        return out.toString();
+    }
+
+    private static void append(StringBuilder out, FileStatus status) {
+        char kind = status.isSymlink() ? 'l' : status.isDirectory() ? 'd' : 'f';
+        out.append(status.getPath().toString()).append(SEP).append(kind).append(SEP)
+            .append(kind == 'f' ? status.getLen() : 0).append(SEP).append(status.getModificationTime()).append(SEP);
     }
 
     /** file:///a b -> /a b (the URIs come spelled so, not %-encoded). */
