@@ -481,7 +481,7 @@ class HadoopFileSystem(FileSystem):
             stream = fs.create(target, False)
         except self._java_errors as err:
             if java_class_name(err).rsplit(".", 1)[-1] in ("FileAlreadyExistsException",
-                                                             "AlreadyBeingCreatedException") \
+                                                           "AlreadyBeingCreatedException") \
                     and self._call("create", path, lambda: fs.exists(target)):
                 return False
             if java_class_name(err).endswith("FileAlreadyExistsException"):  # a file where a parent belongs
