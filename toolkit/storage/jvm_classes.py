@@ -44,9 +44,10 @@ def java_class(gateway: Any, conf: Any, name: str) -> Any:
 
 
 def _load(gateway: Any, conf: Any, qualified: str) -> Any:
+    """Asks for the class file first: a class missing from the class path then costs no Java exception."""
     jvm = gateway.jvm
     context = jvm.java.lang.Thread.currentThread().getContextClassLoader()
-    if context.getResource(qualified.replace(".", "/") + ".class") is not None:  # no exception when it is not
+    if context is not None and context.getResource(qualified.replace(".", "/") + ".class") is not None:
         return jvm.java.lang.Class.forName(qualified, True, context)
     urls = gateway.new_array(jvm.java.net.URL, 1)
     urls[0] = jvm.java.io.File(jar_path()).toURI().toURL()
