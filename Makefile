@@ -15,7 +15,11 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables bench lint java install clean docs
+.PHONY: test demo demo-tables bench lint java jar install clean docs
+
+# The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
+JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
+JAR := toolkit/storage/jvm/feed-toolkit-jvm.jar
 
 java:
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
@@ -30,7 +34,16 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[spark,test]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+$(JAR): $(JAVA_SOURCES) $(STAMP)
+	@command -v javac >/dev/null || { echo "javac (a JDK 17 or newer) is required to build $(JAR): install it (Debian: apt-get install openjdk-17-jdk-headless)."; exit 1; }
+	@spark_home=$$($(PY) -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))') && \
+	classes=$$(mktemp -d) && trap 'rm -rf "$$classes"' EXIT && \
+	javac --release 17 -Xlint:all,-path -Werror -d "$$classes" -cp "$$spark_home/jars/*" $(JAVA_SOURCES) && \
+	jar --create --file $@ -C "$$classes" .
+
+jar: $(JAR)
+
+install: $(STAMP) $(JAR)
 
 # docs/rules.md is generated from the rule modules' docstrings (a test fails when it is out of date).
 docs: install
@@ -145,4 +158,4 @@ lint: install
 	$(VENV)/bin/lint-imports --no-cache
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache $(JAR)

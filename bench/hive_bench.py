@@ -76,9 +76,11 @@ def main() -> int:
         from toolkit.replication.hive.copying import crc32c_files
         from toolkit.storage.catalog import catalog_for
         from toolkit.storage.hadoop import HadoopFileSystem
+        from toolkit.storage.jvm_classes import jar_path
         from toolkit.storage.tree import data_files
 
         spark = (SparkSession.builder.master("local[2]").appName("hive-bench").config("spark.ui.enabled", "false")
+                 .config("spark.jars", jar_path())
                  .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
                  .getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")

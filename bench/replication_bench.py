@@ -85,9 +85,11 @@ def main() -> int:
     from pyspark.sql import SparkSession
 
     from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.storage.jvm_classes import jar_path
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.jars", jar_path())
              .config("spark.driver.host", "127.0.0.1").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     fs = HadoopFileSystem(spark)

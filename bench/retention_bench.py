@@ -57,8 +57,10 @@ def eviction_phase(repo_dir: Path, root: Path) -> tuple[float, int, list[str]]:
     from pyspark.sql import SparkSession
 
     from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.storage.jvm_classes import jar_path
 
-    spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.jars", jar_path()).getOrCreate())
     fs = HadoopFileSystem(spark)
     repo = ConfigRepo.load(repo_dir)
     feed = repo.feed("clicks")

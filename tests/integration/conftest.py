@@ -27,6 +27,8 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
+    from toolkit.storage.jvm_classes import jar_path
+
     home = tmp_path_factory.mktemp("spark")
     derby = home / "derby"
     derby.mkdir()
@@ -35,6 +37,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
         .appName("feed-toolkit-tests")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.ui.enabled", "false")
+        .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.local.dir", str(home / "scratch"))

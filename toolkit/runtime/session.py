@@ -1,7 +1,8 @@
 """The Spark session of an entrypoint: named after its action, with the cluster's `spark.*` properties, then
 the entity's launcher settings (its YARN queue and priority: toolkit/entities/launcher_settings.py), Hive
 support when the action works on tables (pointed at the cluster's `registry` metastore when it has one),
-and Spark on loopback when SPARK_LOCAL_IP says so (tests, the demo and benchmarks set it)."""
+the toolkit's jar on `spark.jars` (toolkit/storage/jvm_classes.py), and Spark on loopback when SPARK_LOCAL_IP
+says so (tests, the demo and benchmarks set it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster
+from toolkit.storage.jvm_classes import jar_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -22,11 +24,11 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
     SparkContext (client mode). A SparkContext already running keeps its settings."""
     from pyspark.sql import SparkSession
 
+    settings = {name: value for name, value in cluster.properties.items() if name.startswith("spark.")}
+    settings.update(launcher or {})
+    settings["spark.jars"] = ",".join(filter(None, (settings.get("spark.jars"), jar_path())))
     builder = SparkSession.builder.appName(app_name)
-    for name, value in cluster.properties.items():
-        if name.startswith("spark."):
-            builder = builder.config(name, value)
-    for name, value in (launcher or {}).items():
+    for name, value in settings.items():
         builder = builder.config(name, value)
     local_ip = os.environ.get("SPARK_LOCAL_IP")
     if local_ip:

@@ -2,7 +2,7 @@
 
 Why: a py4j call costs about 0.25 ms, so a copy of 20,000 small files cannot afford even one call per file.
 `BulkCopier.copy` sends a whole batch as one string in one call; a pool of Java threads copies it (the
-class `jvm/BulkCopy.java`, compiled once per JVM by Janino, which Spark ships) and answers one string.
+class `jvm/BulkCopy.java`, in the toolkit's jar: toolkit/storage/jvm_classes.py) and answers one string.
 Bytes never pass through Python.
 
 Per file, in the JVM: the source's status must match the caller's listing (length and modification time,
@@ -28,9 +28,6 @@ their final names: the caller chooses a staging directory that nothing reads unt
 hadoopConfiguration)`; `file://` through Hadoop's raw local file system stays available (`local_by_nio=False`)
 so that the tests run the code path HDFS takes. Local permissions are the 9 rwx bits.
 
-The Java class is plain Java 7 style because Janino 3.1 compiles it: no lambdas or diamonds, and a generic
-method answers its erasure (`Files.readAttributes(p, PosixFileAttributes.class)` needs a cast).
-
 `pyspark` and `py4j` are imported when a copier is made, never when this module is imported.
 """
 
@@ -41,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolkit.storage.filesystem import CopyResult, CopyTask, StorageError, normalize_uri
+from toolkit.storage.java_errors import first_line
 from toolkit.storage.jvm_classes import java_class, new_instance
 
 if TYPE_CHECKING:
@@ -107,7 +105,7 @@ class BulkCopier:
             self._copier = new_instance(gateway, java_class(gateway, conf, "BulkCopy"), conf, threads, buffer_size,
                                         local_by_nio)
         except self._errors as err:
-            raise StorageError(f"Cannot prepare the bulk copier in the Spark JVM: {_first_line(err)}.") from None
+            raise StorageError(f"Cannot prepare the bulk copier in the Spark JVM: {first_line(err)}.") from None
 
     def copy(self, tasks: Iterable[CopyTask], preserve_permission: bool = True) -> list[CopyResult]:
         """Copy every task (one JVM call per `BATCH` tasks); the outcomes in the tasks' order.
@@ -179,7 +177,7 @@ class BulkCopier:
         try:
             return str(method(*arguments))
         except self._errors as err:
-            raise StorageError(f"Cannot {operation} in the Spark JVM: {_first_line(err)}.") from None
+            raise StorageError(f"Cannot {operation} in the Spark JVM: {first_line(err)}.") from None
 
 
 def _triples(answer: str, count: int) -> list[tuple[int, str, str | None]]:
@@ -189,13 +187,3 @@ def _triples(answer: str, count: int) -> list[tuple[int, str, str | None]]:
         raise StorageError(f"The bulk copier answered {len(fields)} fields for {count} files: a JVM-side bug.")
     return [(int(fields[i]), fields[i + 1], fields[i + 2] or None) for i in range(0, len(fields), 3)]
 
-
-def _first_line(err: BaseException) -> str:
-    throwable = getattr(err, "java_exception", None)
-    if throwable is not None:
-        try:
-            return str(throwable.toString()).splitlines()[0].rstrip(".")
-        except Exception:  # noqa: BLE001 - the JVM may be gone: say what py4j said
-            pass
-    text = str(err).strip()
-    return text.splitlines()[0].rstrip(".") if text else type(err).__name__

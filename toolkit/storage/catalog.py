@@ -402,26 +402,6 @@ def format_of(provider: str | None, input_format: str | None, serde: str | None)
     return input_format or serde or "unknown"
 
 
-def java_error(error: BaseException) -> tuple[str, str]:
-    """The Java class name and message of an exception raised through py4j (('', str) for any other)."""
-    # py4j's Py4JJavaError carries `java_exception`; pyspark turns Spark's own exceptions into its
-    # CapturedException, which keeps the Java one as `_origin`.
-    java = getattr(error, "java_exception", None) or getattr(error, "_origin", None)
-    if java is None:
-        return "", str(error)
-    try:
-        names, messages, cause, depth = [], [], java, 0
-        while cause is not None and depth < 8:
-            names.append(str(cause.getClass().getName()))
-            message = cause.getMessage()
-            if message:
-                messages.append(str(message))
-            cause, depth = cause.getCause(), depth + 1
-        return " ".join(names), " / ".join(dict.fromkeys(messages))
-    except Exception:  # the gateway itself is gone
-        return "", str(error)
-
-
 def one_line(text: str, limit: int = 300) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 3] + "..."

@@ -34,7 +34,6 @@ from toolkit.storage.catalog import (
     format_of,
     full_spec,
     is_volatile_property,
-    java_error,
     matches,
     one_line,
     partial_spec_of,
@@ -44,6 +43,7 @@ from toolkit.storage.catalog import (
     utc_from_seconds,
 )
 from toolkit.storage.filesystem import StorageError, normalize_uri
+from toolkit.storage.java_errors import java_error
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -47,8 +47,8 @@ see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same 
 
 Speed: every JVM call costs about 0.1-0.3 ms and a Java exception 10-25 ms (pyspark converts it through a
 dozen more calls), so expected outcomes (a missing path in `status`, a missing path to delete) are checked,
-not caught. A listing is one `listStatus` plus one call that renders all entries as one string, parsed here
-(entries whose rendering is ambiguous fall back to one call per field). `list_many` lists a whole batch of
+not caught. A listing is one `listStatus` plus one call in which `jvm/TreeLister` reads every entry's getters
+and answers them as one string (a NUL-separated record per entry). `list_many` lists a whole batch of
 directories in about five calls (`listStatus(Path[])`), and `total_sizes` (from the interface) builds on
 it; what remains is Hadoop's own work: `RawLocalFileSystem.listStatus` makes about six system calls per entry.
 `pyspark` and `py4j` are imported when an instance is made, never when this module is imported.
@@ -74,18 +74,13 @@ from toolkit.storage.filesystem import (
     parent_of,
     plain_uri,
 )
+from toolkit.storage.java_errors import java_class_name, java_message
 from toolkit.storage.local import rename_no_replace, to_local_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//([^/]*))?")
-# FileStatus.toString(): `<Class>{path=P; isDirectory=B[; length=N; replication=N; blocksize=N];
-# modification_time=N; ...}`. Only trusted when `{path=` and `; isDirectory=` occur once in the entry.
-_RENDERED = re.compile(r"\{path=(?P<path>.*); isDirectory=(?P<dir>true|false)"
-                       r"(?:; length=(?P<length>\d+); replication=\d+; blocksize=\d+)?"
-                       r"; modification_time=(?P<mtime>-?\d+);", re.S)
-_SYMLINK = re.compile(r"; isSymlink=(true|false)")
 _SEPARATOR = "\0"  # cannot occur in a path
 LISTING_THREADS = 4  # slices of a large batch listed at once (py4j gives each thread a connection)
 _PARALLEL_SLICE = 256  # below this many paths a batch stays one call
@@ -134,7 +129,6 @@ class HadoopFileSystem(FileSystem):
         self._path_class = hadoop.fs.Path
         self._string_to_path = hadoop.util.StringUtils.stringToPath
         self._file_util_copy = hadoop.fs.FileUtil.copy
-        self._wrap_array = jvm.scala.Predef.genericWrapArray
         self._split_on_separator = jvm.java.util.regex.Pattern.compile(_SEPARATOR).split
         self._files = jvm.java.nio.file.Files
         self._paths_get = jvm.java.nio.file.Paths.get
@@ -209,26 +203,9 @@ class HadoopFileSystem(FileSystem):
                 f"Cannot {operation} {normalize_uri(uri)}: the Spark JVM does not answer (the session ended?)."
             ) from None
 
-    def _java_class(self, err: BaseException) -> str:
-        throwable = getattr(err, "java_exception", None) or getattr(err, "_origin", None)
-        if throwable is None:
-            return ""
-        try:
-            return str(throwable.getClass().getName())
-        except self._py4j_error:
-            return ""
-
-    def _storage_error(self, operation: str, uri: str, err: BaseException, target: str | None) -> StorageError:
-        throwable = getattr(err, "java_exception", None) or getattr(err, "_origin", None)
-        name = self._java_class(err)
-        message = ""
-        if throwable is not None:
-            try:
-                message = str(throwable.getMessage() or "")
-            except self._py4j_error:
-                message = ""
-        elif hasattr(err, "_desc"):
-            message = str(err._desc)
+    @staticmethod
+    def _storage_error(operation: str, uri: str, err: BaseException, target: str | None) -> StorageError:
+        name, message = java_class_name(err), java_message(err)
         if operation == "create the directory" and name.endswith("FileAlreadyExistsException"):
             reason = "a file is in the way"
         elif operation == "rename" and (name.endswith("FileAlreadyExistsException")
@@ -252,28 +229,13 @@ class HadoopFileSystem(FileSystem):
         return StorageError(f"Cannot {operation} {where}: {reason}.")
 
     def _statuses(self, array: Any) -> list[FileStatus]:
-        """A Java FileStatus[] as records: one call renders them all; an ambiguous entry costs one per field."""
+        """A Java FileStatus[] as records, read by their getters in the JVM (`jvm/TreeLister.java`): one call."""
         if array is None:
             return []
-        rendered = str(self._wrap_array(array).mkString(_SEPARATOR))
-        if not rendered:
-            return []
-        parsed = [_parse_rendered(item) for item in rendered.split(_SEPARATOR)]
-        if all(status is not None for status in parsed):
-            return parsed  # type: ignore[return-value]
-        return [self._status_by_field(status) for status in array]
+        return _decoded(str(self._tree_lister().statuses(array)))
 
     def _one_status(self, status: Any) -> FileStatus:
-        parsed = _parse_rendered(str(status.toString()))
-        return parsed if parsed is not None else self._status_by_field(status)
-
-    @staticmethod
-    def _status_by_field(status: Any) -> FileStatus:
-        path, mtime = normalize_uri(str(status.getPath().toString())), int(status.getModificationTime())
-        if status.isSymlink():
-            return FileStatus(path, 0, mtime, False, is_link=True)
-        is_dir = bool(status.isDirectory())
-        return FileStatus(path, 0 if is_dir else int(status.getLen()), mtime, is_dir)
+        return _decoded(str(self._tree_lister().status(status)))[0]
 
     def _local_links(self, paths: Sequence[str]) -> set[str]:
         """Which of these paths are symbolic links on `file://` (java.nio, one call; see the module's docstring)."""
@@ -301,7 +263,7 @@ class HadoopFileSystem(FileSystem):
         try:
             found = fs.getFileStatus(target)
         except self._java_errors as err:
-            if self._java_class(err) == "java.io.FileNotFoundException":
+            if java_class_name(err) == "java.io.FileNotFoundException":
                 return None  # deleted in between
             raise self._storage_error("look up", path, err, None) from None
         status = self._call("look up", path, lambda: self._one_status(found))
@@ -518,11 +480,11 @@ class HadoopFileSystem(FileSystem):
         try:
             stream = fs.create(target, False)
         except self._java_errors as err:
-            if self._java_class(err).rsplit(".", 1)[-1] in ("FileAlreadyExistsException",
-                                                             "AlreadyBeingCreatedException") \
+            if java_class_name(err).rsplit(".", 1)[-1] in ("FileAlreadyExistsException",
+                                                           "AlreadyBeingCreatedException") \
                     and self._call("create", path, lambda: fs.exists(target)):
                 return False
-            if self._java_class(err).endswith("FileAlreadyExistsException"):  # a file where a parent belongs
+            if java_class_name(err).endswith("FileAlreadyExistsException"):  # a file where a parent belongs
                 self.mkdirs(parent_of(normalize_uri(path)))  # raises, naming it
             raise self._storage_error("create", path, err, None) from None
 
@@ -541,7 +503,7 @@ class HadoopFileSystem(FileSystem):
         try:
             self._files.write(target, bytearray(data), self._create_new)  # open(O_CREAT | O_EXCL)
         except self._java_errors as err:
-            if self._java_class(err) == "java.nio.file.FileAlreadyExistsException":
+            if java_class_name(err) == "java.nio.file.FileAlreadyExistsException":
                 return False
             raise self._storage_error("create", path, err, None) from None
         return True
@@ -623,17 +585,12 @@ def format_checksum(checksum: Any) -> str:
     return f"{checksum.getAlgorithmName()}:{bytes(checksum.getBytes()).hex()}"
 
 
-def _parse_rendered(item: str) -> FileStatus | None:
-    if item.count("{path=") != 1 or item.count("; isDirectory=") != 1:
-        return None
-    found = _RENDERED.search(item)
-    if found is None:
-        return None
-    is_dir = found["dir"] == "true"
-    if not is_dir and found["length"] is None:
-        return None
-    link = _SYMLINK.search(item, found.end())
-    if link is not None and link.group(1) == "true":
-        return FileStatus(normalize_uri(found["path"]), 0, int(found["mtime"]), False, is_link=True)
-    return FileStatus(normalize_uri(found["path"]), 0 if is_dir else int(found["length"]), int(found["mtime"]),
-                      is_dir)
+def _decoded(answer: str) -> list[FileStatus]:
+    """TreeLister's statuses (path, kind, length, mtime per status, each field NUL-ended) as records."""
+    fields = answer.split(_SEPARATOR)
+    statuses = []
+    for k in range(0, len(fields) - 1, 4):
+        path, kind, length, mtime = normalize_uri(fields[k]), fields[k + 1], int(fields[k + 2]), int(fields[k + 3])
+        statuses.append(FileStatus(path, 0, mtime, False, is_link=True) if kind == "l"
+                        else FileStatus(path, length, mtime, kind == "d"))
+    return statuses

@@ -1,6 +1,6 @@
 """What is particular to `HadoopFileSystem` beyond the shared contract: the raw local file system (no `.crc`
-side files), the batch listing and its cost in JVM calls, the rendering fallback, checksum formatting, error
-sentences, and an import that stays light."""
+side files), the batch listing and its cost in JVM calls, names that look like Hadoop's rendering of a status,
+checksum formatting, error sentences, and an import that stays light."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_status_of_a_missing_path_throws_nothing_in_the_jvm(spark, hadoop_fs, tm
 
 
 def test_names_that_look_like_rendered_fields_are_listed_right(hadoop_fs, tmp_path: Path) -> None:
-    """An entry whose rendering is ambiguous is read field by field: the listing stays exact."""
+    """Statuses are read by their getters, never parsed from `FileStatus.toString()`: such names stay exact."""
     names = ["x; isDirectory=true", "y{path=z; isDirectory=false; length=7", "plain"]
     for name in names:
         (tmp_path / name).write_bytes(b"12")

@@ -1,12 +1,14 @@
 // Copies and checksums batches of files inside the JVM: one py4j call per batch, a pool of threads,
-// bytes never pass through Python. Compiled at run time by Janino (toolkit/storage/bulk_copy.py), so it is
-// written in plain Java 7 style: no lambdas, no diamonds, no var.
+// bytes never pass through Python. Built into the toolkit's jar by `make` (toolkit/storage/jvm_classes.py).
 //
 // Wire format (one string each way, fields separated by NUL, which cannot occur in a path):
 //   copy:      source, target, listed length, listed mtime (ms)      -> bytes, crc32c hex, error ("" = ok)
 //   checksums: path                                                  -> bytes, crc32c hex, error ("" = ok)
 // An error is one line: a verification's own message, or the Java exception's class, ": ", its message.
 
+package feedtoolkit;
+
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -54,8 +56,8 @@ public class BulkCopy {
     private final int threads;
     private final int bufferSize;
     private final boolean localByNio;
-    private final ConcurrentHashMap systems = new ConcurrentHashMap();  // "scheme://authority" -> FileSystem
-    private final ConcurrentLinkedQueue buffers = new ConcurrentLinkedQueue();  // idle Buffers
+    private final ConcurrentHashMap<String, FileSystem> systems = new ConcurrentHashMap<>();  // "scheme://authority" -> FileSystem
+    private final ConcurrentLinkedQueue<Buffers> buffers = new ConcurrentLinkedQueue<>();  // idle Buffers
 
     /** threads: files copied at once; bufferSize: bytes per read; localByNio: file:/// through java.nio
      *  (false: through Hadoop's RawLocalFileSystem, the path every other scheme takes). */
@@ -78,6 +80,8 @@ public class BulkCopy {
 
     /** A verification failed: the message says which and how. */
     private static final class CopyCheckException extends IOException {
+        private static final long serialVersionUID = 1L;
+
         CopyCheckException(String message) {
             super(message);
         }
@@ -91,7 +95,7 @@ public class BulkCopy {
             throw new IllegalArgumentException("copy takes 4 fields per task, got " + fields.length);
         }
         final String[] answers = new String[fields.length / 4];
-        final ConcurrentHashMap madeFolders = new ConcurrentHashMap();  // local folders made by this call
+        final ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders = new ConcurrentHashMap<>();  // local folders made by this call
         runAll(answers.length, new Job() {
             public String run(int index, Buffers buffers) throws Exception {
                 int at = 4 * index;
@@ -133,7 +137,7 @@ public class BulkCopy {
             }
         });
         try {
-            List futures = new ArrayList();
+            List<Future<?>> futures = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 futures.add(pool.submit(new Runnable() {
                     public void run() {
@@ -156,7 +160,7 @@ public class BulkCopy {
                 }));
             }
             for (int w = 0; w < futures.size(); w++) {
-                ((Future) futures.get(w)).get();
+                futures.get(w).get();
             }
         } finally {
             pool.shutdownNow();
@@ -164,7 +168,7 @@ public class BulkCopy {
     }
 
     private Buffers takeBuffers() {
-        Buffers idle = (Buffers) buffers.poll();
+        Buffers idle = buffers.poll();
         return idle != null ? idle : new Buffers(bufferSize);
     }
 
@@ -189,193 +193,355 @@ public class BulkCopy {
 
     // ------------------------------------------------------------------------------------------ one file
     private String copyOne(String source, String target, long length, long mtime, boolean preservePermission,
-                           Buffers buffers, ConcurrentHashMap madeFolders) throws Exception {
-        boolean localSource = localByNio && source.startsWith(LOCAL);
-        boolean localTarget = localByNio && target.startsWith(LOCAL);
-        FileChannel inChannel = null;
-        InputStream inStream = null;
-        FileChannel outChannel = null;
-        OutputStream outStream = null;
-        FileSystem sourceFs = null;
-        FileSystem targetFs = null;
-        Path sourcePath = null;
-        Path targetPath = null;
-        java.nio.file.Path sourceLocal = null;
-        java.nio.file.Path targetLocal = null;
-        boolean created = false;
-        int mode = 0;
+                           Buffers buffers, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders) throws Exception {
+        Source in = null;
+        Sink out = null;
         try {
             // The source, as listed?
-            long size;
-            long modified;
-            if (source.startsWith(LOCAL) && Files.isSymbolicLink(Paths.get(localPath(source)))) {
-                throw new CopyCheckException("the source is a symbolic link: it is never copied as its target");
-            }
-            if (localSource) {
-                sourceLocal = Paths.get(localPath(source));
-                PosixFileAttributes attributes =  // Janino erases the generic answer: cast
-                    (PosixFileAttributes) Files.readAttributes(sourceLocal, PosixFileAttributes.class);
-                if (attributes.isDirectory()) {
-                    throw new CopyCheckException("the source is a directory");
-                }
-                if (!attributes.isRegularFile()) {  // a pipe or a device would never end
-                    throw new CopyCheckException("the source is not a regular file");
-                }
-                size = attributes.size();
-                modified = attributes.lastModifiedTime().toMillis();
-                mode = toMode(attributes.permissions());
-                inChannel = FileChannel.open(sourceLocal, StandardOpenOption.READ);
-            } else {
-                sourceFs = fileSystem(source);
-                sourcePath = new Path(source);
-                FileStatus status = !source.startsWith(LOCAL) && sourceFs.supportsSymlinks()
-                    ? sourceFs.getFileLinkStatus(sourcePath)
-                    : sourceFs.getFileStatus(sourcePath);
-                if (status.isSymlink()) {
-                    throw new CopyCheckException("the source is a symbolic link: it is never copied as its target");
-                }
-                if (status.isDirectory()) {
-                    throw new CopyCheckException("the source is a directory");
-                }
-                size = status.getLen();
-                modified = status.getModificationTime();
-                mode = status.getPermission().toShort();
-                inStream = sourceFs.open(sourcePath, bufferSize);
-            }
-            if (size != length || modified != mtime) {
-                throw new CopyCheckException("the source changed since it was listed: its length is " + size
-                    + " and its modification time " + modified + ", the listing said " + length + " and " + mtime);
+            in = openSource(source);
+            if (in.size() != length || in.modified() != mtime) {
+                throw new CopyCheckException("the source changed since it was listed: its length is " + in.size()
+                    + " and its modification time " + in.modified() + ", the listing said " + length + " and "
+                    + mtime);
             }
             // The target: created anew (parents too), never appended to.
-            if (localTarget) {
-                targetLocal = Paths.get(localPath(target));
-                makeFolder(targetLocal.getParent(), madeFolders);
-                // Created with the source's mode (less the umask): a chmod afterwards only where that differs.
-                FileAttribute[] attributes = preservePermission
-                    ? new FileAttribute[] {PosixFilePermissions.asFileAttribute(toPermissions(mode))}
-                    : new FileAttribute[0];
-                Set options = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                try {
-                    outChannel = FileChannel.open(targetLocal, options, attributes);
-                } catch (FileAlreadyExistsException exists) {  // replaced, not truncated: a new file, new mode
-                    if (Files.isDirectory(targetLocal)) {
-                        throw new CopyCheckException("the target is a directory");
-                    }
-                    Files.delete(targetLocal);
-                    outChannel = FileChannel.open(targetLocal, options, attributes);
-                }
-                created = true;
-            } else {
-                targetFs = fileSystem(target);
-                targetPath = new Path(target);
-                outStream = targetFs.create(targetPath, true, bufferSize);
-                created = true;
-            }
+            out = localByNio && target.startsWith(LOCAL)
+                ? LocalSink.create(Paths.get(localPath(target)), madeFolders, preservePermission, in.mode())
+                : HadoopSink.create(fileSystem(target), new Path(target), bufferSize);
             // The bytes, and their CRC32C on the way.
             CRC32C crc = new CRC32C();
             long copied = 0;
-            ByteBuffer direct = buffers.direct;
-            byte[] array = buffers.array;
-            while (true) {
-                int read;
-                if (inChannel != null) {
-                    direct.clear();
-                    read = inChannel.read(direct);
-                    if (read < 0) {
-                        break;
-                    }
-                    direct.flip();
-                    crc.update(direct);
-                    direct.rewind();
-                    if (outChannel != null) {
-                        while (direct.hasRemaining()) {
-                            outChannel.write(direct);
-                        }
-                    } else {
-                        direct.get(array, 0, read);
-                        outStream.write(array, 0, read);
-                    }
-                } else {
-                    read = inStream.read(array, 0, array.length);
-                    if (read < 0) {
-                        break;
-                    }
-                    crc.update(array, 0, read);
-                    if (outChannel != null) {
-                        ByteBuffer wrapped = ByteBuffer.wrap(array, 0, read);
-                        while (wrapped.hasRemaining()) {
-                            outChannel.write(wrapped);
-                        }
-                    } else {
-                        outStream.write(array, 0, read);
-                    }
-                }
+            for (ByteBuffer chunk = in.read(buffers); chunk != null; chunk = in.read(buffers)) {
+                int read = chunk.remaining();
+                crc.update(chunk);
+                chunk.rewind();
+                out.write(chunk, buffers);
                 copied += read;
             }
-            if (outChannel != null) {
-                outChannel.close();
-                outChannel = null;
-            } else {
-                outStream.close();
-                outStream = null;
-            }
+            out.close();
             // Verify: the bytes copied, the listed length and the target's length agree; and the file systems'
             // own checksums where both keep one of the same algorithm (HDFS).
             if (copied != length) {
                 throw new CopyCheckException("the source changed while it was copied: " + copied
                     + " bytes were read, the listing said " + length);
             }
-            PosixFileAttributes made = localTarget  // Janino erases the generic answer: cast
-                ? (PosixFileAttributes) Files.readAttributes(targetLocal, PosixFileAttributes.class) : null;
-            long written = localTarget ? made.size() : targetFs.getFileStatus(targetPath).getLen();
+            long written = out.length();
             if (written != copied) {
                 throw new CopyCheckException("the target holds " + written + " bytes after the copy of " + copied);
             }
-            if (sourceFs != null && targetFs != null) {
-                FileChecksum expected = sourceFs.getFileChecksum(sourcePath);
-                FileChecksum found = expected == null ? null : targetFs.getFileChecksum(targetPath);
-                if (found != null && expected.getAlgorithmName().equals(found.getAlgorithmName())
-                        && !expected.equals(found)) {
-                    throw new CopyCheckException("the target's checksum " + found + " differs from the source's "
-                        + expected);
-                }
+            FileChecksum expected = in.keepsChecksums() && out.keepsChecksums() ? in.checksum() : null;
+            FileChecksum found = expected == null ? null : out.checksum();
+            if (found != null && expected.getAlgorithmName().equals(found.getAlgorithmName())
+                    && !expected.equals(found)) {
+                throw new CopyCheckException("the target's checksum " + found + " differs from the source's "
+                    + expected);
             }
             // Last, the permission and the modification time: only a verified copy carries the source's mtime.
-            if (localTarget) {
-                if (preservePermission && toMode(made.permissions()) != (mode & 0777)) {
-                    Files.setPosixFilePermissions(targetLocal, toPermissions(mode));
-                }
-                // java.io's stat + utimes: NIO's setTimes opens the file for futimens (two more system calls).
-                if (!targetLocal.toFile().setLastModified(mtime)) {
-                    throw new IOException("cannot set the modification time of " + targetLocal);
-                }
-            } else {
-                if (preservePermission) {
-                    targetFs.setPermission(targetPath, new FsPermission((short) mode));
-                }
-                targetFs.setTimes(targetPath, mtime, -1);
-            }
+            out.finish(preservePermission, in.mode(), mtime);
             String hex = Long.toHexString(crc.getValue());
             return Long.toString(copied) + SEP + "00000000".substring(hex.length()) + hex + SEP;
         } catch (Throwable failure) {
-            closeQuietly(outChannel, outStream);
-            if (created) {
-                try {  // a failed copy leaves no target behind
-                    if (localTarget) {
-                        Files.deleteIfExists(targetLocal);
-                    } else {
-                        targetFs.delete(targetPath, false);
-                    }
-                } catch (Throwable ignored) {
-                    // the failure being reported says what went wrong
-                }
+            if (out != null) {
+                out.discard();  // a failed copy leaves no target behind
             }
             if (failure instanceof Exception) {
                 throw (Exception) failure;
             }
             throw (Error) failure;
         } finally {
-            closeQuietly(inChannel, inStream);
+            closeQuietly(in);
+        }
+    }
+
+    /** The source opened for reading, after the checks every kind makes (no link, no directory). */
+    private Source openSource(String uri) throws IOException {
+        if (uri.startsWith(LOCAL) && Files.isSymbolicLink(Paths.get(localPath(uri)))) {
+            throw new CopyCheckException("the source is a symbolic link: it is never copied as its target");
+        }
+        return localByNio && uri.startsWith(LOCAL)
+            ? LocalSource.open(Paths.get(localPath(uri)))
+            : HadoopSource.open(fileSystem(uri), new Path(uri), !uri.startsWith(LOCAL), bufferSize);
+    }
+
+    /** Where a copy's bytes come from: its facts (checked against the listing) and its bytes, a chunk at a time. */
+    private interface Source extends Closeable {
+        long size();
+
+        long modified();
+
+        /** The 9 rwx bits. */
+        int mode();
+
+        /** The next bytes, in one of the worker's buffers (position 0, limit the count); null at the end. */
+        ByteBuffer read(Buffers buffers) throws IOException;
+
+        boolean keepsChecksums();
+
+        /** The file system's own checksum of the file (only asked when keepsChecksums()). */
+        FileChecksum checksum() throws IOException;
+    }
+
+    /** Where a copy's bytes go: created anew, written, closed, verified, then finished or discarded. */
+    private interface Sink extends Closeable {
+        /** Writes the chunk whole (the worker's array buffer may serve as scratch space). */
+        void write(ByteBuffer chunk, Buffers buffers) throws IOException;
+
+        /** The target's length after close. */
+        long length() throws IOException;
+
+        boolean keepsChecksums();
+
+        FileChecksum checksum() throws IOException;
+
+        /** The source's permission (when preserved) and modification time, the last steps of a verified copy. */
+        void finish(boolean preservePermission, int mode, long mtime) throws IOException;
+
+        /** Closes and deletes the target, quietly: the failure being reported says what went wrong. */
+        void discard();
+    }
+
+    /** A file:/// source through java.nio: a channel read into the direct buffer. */
+    private static final class LocalSource implements Source {
+        private final PosixFileAttributes attributes;
+        private final FileChannel channel;
+
+        private LocalSource(PosixFileAttributes attributes, FileChannel channel) {
+            this.attributes = attributes;
+            this.channel = channel;
+        }
+
+        static LocalSource open(java.nio.file.Path file) throws IOException {
+            PosixFileAttributes attributes = Files.readAttributes(file, PosixFileAttributes.class);
+            if (attributes.isDirectory()) {
+                throw new CopyCheckException("the source is a directory");
+            }
+            if (!attributes.isRegularFile()) {  // a pipe or a device would never end
+                throw new CopyCheckException("the source is not a regular file");
+            }
+            return new LocalSource(attributes, FileChannel.open(file, StandardOpenOption.READ));
+        }
+
+        public long size() {
+            return attributes.size();
+        }
+
+        public long modified() {
+            return attributes.lastModifiedTime().toMillis();
+        }
+
+        public int mode() {
+            return toMode(attributes.permissions());
+        }
+
+        public ByteBuffer read(Buffers buffers) throws IOException {
+            ByteBuffer direct = buffers.direct;
+            direct.clear();
+            if (channel.read(direct) < 0) {
+                return null;
+            }
+            direct.flip();
+            return direct;
+        }
+
+        public boolean keepsChecksums() {
+            return false;
+        }
+
+        public FileChecksum checksum() {
+            return null;
+        }
+
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    /** A source through Hadoop's FileSystem: a stream read into the array buffer. */
+    private static final class HadoopSource implements Source {
+        private final FileSystem fs;
+        private final Path path;
+        private final FileStatus status;
+        private final InputStream stream;
+
+        private HadoopSource(FileSystem fs, Path path, FileStatus status, InputStream stream) {
+            this.fs = fs;
+            this.path = path;
+            this.status = status;
+            this.stream = stream;
+        }
+
+        /** byLinkStatus: ask for the link's own status where the file system has links (not file://). */
+        static HadoopSource open(FileSystem fs, Path path, boolean byLinkStatus, int bufferSize) throws IOException {
+            FileStatus status = byLinkStatus && fs.supportsSymlinks()
+                ? fs.getFileLinkStatus(path) : fs.getFileStatus(path);
+            if (status.isSymlink()) {
+                throw new CopyCheckException("the source is a symbolic link: it is never copied as its target");
+            }
+            if (status.isDirectory()) {
+                throw new CopyCheckException("the source is a directory");
+            }
+            return new HadoopSource(fs, path, status, fs.open(path, bufferSize));
+        }
+
+        public long size() {
+            return status.getLen();
+        }
+
+        public long modified() {
+            return status.getModificationTime();
+        }
+
+        public int mode() {
+            return status.getPermission().toShort();
+        }
+
+        public ByteBuffer read(Buffers buffers) throws IOException {
+            int read = stream.read(buffers.array, 0, buffers.array.length);
+            return read < 0 ? null : ByteBuffer.wrap(buffers.array, 0, read);
+        }
+
+        public boolean keepsChecksums() {
+            return true;
+        }
+
+        public FileChecksum checksum() throws IOException {
+            return fs.getFileChecksum(path);
+        }
+
+        public void close() throws IOException {
+            stream.close();
+        }
+    }
+
+    /** A file:/// target through java.nio: created with the source's mode (less the umask), by a channel. */
+    private static final class LocalSink implements Sink {
+        private final java.nio.file.Path file;
+        private final FileChannel channel;
+        private PosixFileAttributes made;  // after close
+
+        private LocalSink(java.nio.file.Path file, FileChannel channel) {
+            this.file = file;
+            this.channel = channel;
+        }
+
+        static LocalSink create(java.nio.file.Path file, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders, boolean preservePermission,
+                                int mode) throws IOException {
+            makeFolder(file.getParent(), madeFolders);
+            // Created with the source's mode (less the umask): a chmod afterwards only where that differs.
+            FileAttribute<?>[] attributes = preservePermission
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(toPermissions(mode))}
+                : new FileAttribute<?>[0];
+            Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            try {
+                return new LocalSink(file, FileChannel.open(file, options, attributes));
+            } catch (FileAlreadyExistsException exists) {  // replaced, not truncated: a new file, new mode
+                if (Files.isDirectory(file)) {
+                    throw new CopyCheckException("the target is a directory");
+                }
+                Files.delete(file);
+                return new LocalSink(file, FileChannel.open(file, options, attributes));
+            }
+        }
+
+        public void write(ByteBuffer chunk, Buffers buffers) throws IOException {
+            while (chunk.hasRemaining()) {
+                channel.write(chunk);
+            }
+        }
+
+        public void close() throws IOException {
+            channel.close();
+        }
+
+        public long length() throws IOException {
+            made = Files.readAttributes(file, PosixFileAttributes.class);
+            return made.size();
+        }
+
+        public boolean keepsChecksums() {
+            return false;
+        }
+
+        public FileChecksum checksum() {
+            return null;
+        }
+
+        public void finish(boolean preservePermission, int mode, long mtime) throws IOException {
+            if (preservePermission && toMode(made.permissions()) != (mode & 0777)) {
+                Files.setPosixFilePermissions(file, toPermissions(mode));
+            }
+            // java.io's stat + utimes: NIO's setTimes opens the file for futimens (two more system calls).
+            if (!file.toFile().setLastModified(mtime)) {
+                throw new IOException("cannot set the modification time of " + file);
+            }
+        }
+
+        public void discard() {
+            closeQuietly(channel);
+            try {
+                Files.deleteIfExists(file);
+            } catch (Throwable ignored) {
+                // the failure being reported says what went wrong
+            }
+        }
+    }
+
+    /** A target through Hadoop's FileSystem: created (replacing a file) with the file system's defaults. */
+    private static final class HadoopSink implements Sink {
+        private final FileSystem fs;
+        private final Path path;
+        private final OutputStream stream;
+
+        private HadoopSink(FileSystem fs, Path path, OutputStream stream) {
+            this.fs = fs;
+            this.path = path;
+            this.stream = stream;
+        }
+
+        static HadoopSink create(FileSystem fs, Path path, int bufferSize) throws IOException {
+            return new HadoopSink(fs, path, fs.create(path, true, bufferSize));
+        }
+
+        public void write(ByteBuffer chunk, Buffers buffers) throws IOException {
+            if (chunk.hasArray()) {
+                stream.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+            } else {  // the direct buffer of a local source: through the array
+                int count = chunk.remaining();
+                chunk.get(buffers.array, 0, count);
+                stream.write(buffers.array, 0, count);
+            }
+        }
+
+        public void close() throws IOException {
+            stream.close();
+        }
+
+        public long length() throws IOException {
+            return fs.getFileStatus(path).getLen();
+        }
+
+        public boolean keepsChecksums() {
+            return true;
+        }
+
+        public FileChecksum checksum() throws IOException {
+            return fs.getFileChecksum(path);
+        }
+
+        public void finish(boolean preservePermission, int mode, long mtime) throws IOException {
+            if (preservePermission) {
+                fs.setPermission(path, new FsPermission((short) mode));
+            }
+            fs.setTimes(path, mtime, -1);
+        }
+
+        public void discard() {
+            closeQuietly(stream);
+            try {
+                fs.delete(path, false);
+            } catch (Throwable ignored) {
+                // the failure being reported says what went wrong
+            }
         }
     }
 
@@ -426,7 +592,7 @@ public class BulkCopy {
         return uri.substring(LOCAL.length() - 1);
     }
 
-    private static void makeFolder(java.nio.file.Path folder, ConcurrentHashMap madeFolders) throws IOException {
+    private static void makeFolder(java.nio.file.Path folder, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders) throws IOException {
         if (folder == null || madeFolders.containsKey(folder)) {
             return;
         }
@@ -443,7 +609,7 @@ public class BulkCopy {
         java.net.URI parsed = new Path(uri).toUri();
         String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase();
         String key = scheme + "://" + (parsed.getAuthority() == null ? "" : parsed.getAuthority());
-        FileSystem known = (FileSystem) systems.get(key);
+        FileSystem known = systems.get(key);
         if (known != null) {
             return known;
         }
@@ -455,11 +621,11 @@ public class BulkCopy {
         } else {
             made = FileSystem.get(parsed, conf);
         }
-        FileSystem raced = (FileSystem) systems.putIfAbsent(key, made);
+        FileSystem raced = systems.putIfAbsent(key, made);
         return raced != null ? raced : made;
     }
 
-    private static int toMode(Set permissions) {
+    private static int toMode(Set<PosixFilePermission> permissions) {
         int mode = 0;
         for (int bit = 0; bit < BITS.length; bit++) {
             if (permissions.contains(BITS[bit])) {
@@ -469,8 +635,8 @@ public class BulkCopy {
         return mode;
     }
 
-    private static Set toPermissions(int mode) {
-        Set permissions = EnumSet.noneOf(PosixFilePermission.class);
+    private static Set<PosixFilePermission> toPermissions(int mode) {
+        Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
         for (int bit = 0; bit < BITS.length; bit++) {
             if ((mode & (1 << bit)) != 0) {
                 permissions.add(BITS[bit]);
@@ -479,13 +645,10 @@ public class BulkCopy {
         return permissions;
     }
 
-    private static void closeQuietly(java.io.Closeable channel, java.io.Closeable stream) {
+    private static void closeQuietly(Closeable closeable) {
         try {
-            if (channel != null) {
-                channel.close();
-            }
-            if (stream != null) {
-                stream.close();
+            if (closeable != null) {
+                closeable.close();
             }
         } catch (Throwable ignored) {
             // closing after a failure: the failure is what gets reported

@@ -1,14 +1,17 @@
 // Lists every file below a directory in one call, answered as one string, and compares two trees in one call:
 // for a tree of 20,000 files one py4j round trip instead of a listing per directory and a parse per entry.
-// Compiled at run time by Janino (toolkit/storage/jvm_classes.py), so it is plain Java 7 style: no lambdas,
-// no diamonds, raw collections.
+// Built into the toolkit's jar by `make` (toolkit/storage/jvm_classes.py).
 //
 // list(root): "" when the root does not exist; "F" when it is a file; "L" when it is a symbolic link; else "D"
 // and then, per file or link, NUL-separated: relative path, length, modification time (ms), kind ("f" a file,
 // "l" a symbolic link, which is never followed). file:/// goes through java.nio (Hadoop's RawLocalFileSystem
 // forks `stat` per entry without libhadoop, and follows links); every other scheme through
 // FileSystem.listFiles(root, true), which HDFS answers in batches. links(paths): which of some file:/// URIs
-// are symbolic links (RawLocalFileSystem's statuses cannot tell).
+// are symbolic links (RawLocalFileSystem's statuses cannot tell). statuses(array): Hadoop's FileStatus[] (a
+// listing's, a glob's) read by their getters in the JVM, per status NUL-separated: path, kind ("d" a
+// directory, "f" a file, "l" a symbolic link), length (0 but for a file), modification time (ms).
+
+package feedtoolkit;
 
 import java.io.IOException;
 import java.net.URI;
@@ -45,20 +48,42 @@ public class TreeLister {
     }
 
     public String list(String root) throws IOException {
-        HashMap files = new HashMap();
+        HashMap<String, long[]> files = new HashMap<>();
         char kind = collect(root, files, Names.NONE, true);
         if (kind != 'D') {
             return kind == '-' ? "" : String.valueOf(kind);
         }
         StringBuilder out = new StringBuilder("D");
-        Iterator each = files.entrySet().iterator();
+        Iterator<Map.Entry<String, long[]>> each = files.entrySet().iterator();
         while (each.hasNext()) {
-            Map.Entry entry = (Map.Entry) each.next();
-            long[] facts = (long[]) entry.getValue();
-            out.append((String) entry.getKey()).append(SEP).append(facts[0]).append(SEP).append(facts[1]).append(SEP)
+            Map.Entry<String, long[]> entry = each.next();
+            long[] facts = entry.getValue();
+            out.append(entry.getKey()).append(SEP).append(facts[0]).append(SEP).append(facts[1]).append(SEP)
                 .append(facts[2] == 1 ? "l" : "f").append(SEP);
         }
         return out.toString();
+    }
+
+    /** Statuses as one string (see the top of this file): one py4j call for a whole listing. */
+    public String statuses(FileStatus[] statuses) {
+        StringBuilder out = new StringBuilder(statuses.length * 96);
+        for (int i = 0; i < statuses.length; i++) {
+            append(out, statuses[i]);
+        }
+        return out.toString();
+    }
+
+    /** One status as `statuses` renders each. */
+    public String status(FileStatus status) {
+        StringBuilder out = new StringBuilder(96);
+        append(out, status);
+        return out.toString();
+    }
+
+    private static void append(StringBuilder out, FileStatus status) {
+        char kind = status.isSymlink() ? 'l' : status.isDirectory() ? 'd' : 'f';
+        out.append(status.getPath().toString()).append(SEP).append(kind).append(SEP)
+            .append(kind == 'f' ? status.getLen() : 0).append(SEP).append(status.getModificationTime()).append(SEP);
     }
 
     /** file:///a b -> /a b (the URIs come spelled so, not %-encoded). */
@@ -88,7 +113,7 @@ public class TreeLister {
     public long sameFiles(final String source, String target, String ignoredTop, String ignoredPrefixes,
                           String ignoredSuffixes) throws Exception {
         final Names ignored = new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes);
-        final HashMap sourceFiles = new HashMap();
+        final HashMap<String, long[]> sourceFiles = new HashMap<>();
         final char[] sourceKind = new char[1];
         final Exception[] failure = new Exception[1];
         Thread walker = new Thread(new Runnable() {
@@ -101,7 +126,7 @@ public class TreeLister {
             }
         });
         walker.start();
-        HashMap targetFiles = new HashMap();
+        HashMap<String, long[]> targetFiles = new HashMap<>();
         char targetKind = collect(target, targetFiles, ignored, false);
         walker.join();
         if (failure[0] != null) {
@@ -110,11 +135,11 @@ public class TreeLister {
         if (sourceKind[0] != 'D' || targetKind != 'D' || sourceFiles.size() != targetFiles.size()) {
             return -1;
         }
-        Iterator each = sourceFiles.entrySet().iterator();
+        Iterator<Map.Entry<String, long[]>> each = sourceFiles.entrySet().iterator();
         while (each.hasNext()) {
-            Map.Entry entry = (Map.Entry) each.next();
-            long[] mine = (long[]) entry.getValue();
-            long[] theirs = (long[]) targetFiles.get(entry.getKey());
+            Map.Entry<String, long[]> entry = each.next();
+            long[] mine = entry.getValue();
+            long[] theirs = targetFiles.get(entry.getKey());
             if (theirs == null || theirs[0] != mine[0] || theirs[1] != mine[1]) {
                 return -1;
             }
@@ -175,7 +200,7 @@ public class TreeLister {
      * leave out, and with the symbolic links when `withLinks` (never followed); answers 'D' for a directory,
      * 'F' a file, 'L' a link, '-' nothing.
      */
-    private char collect(String root, HashMap files, Names ignored, boolean withLinks) throws IOException {
+    private char collect(String root, HashMap<String, long[]> files, Names ignored, boolean withLinks) throws IOException {
         boolean local = root.startsWith("file:///");
         if (local && Files.isSymbolicLink(localPath(root))) {
             return 'L';
@@ -208,9 +233,9 @@ public class TreeLister {
             return 'D';
         }
         boolean filtered = ignored != Names.NONE;
-        RemoteIterator each = fs.listFiles(path, true);  // one recursive listing: HDFS answers it in batches
+        RemoteIterator<LocatedFileStatus> each = fs.listFiles(path, true);  // one recursive listing: HDFS answers it in batches
         while (each.hasNext()) {
-            LocatedFileStatus file = (LocatedFileStatus) each.next();
+            LocatedFileStatus file = each.next();
             String relative = file.getPath().toUri().getPath().substring(prefix.length());
             if ((!filtered || !ignored.ignoredPath(relative)) && (withLinks || !file.isSymlink())) {
                 files.put(relative, new long[] {file.isSymlink() ? 0 : file.getLen(), file.getModificationTime(),
@@ -221,12 +246,12 @@ public class TreeLister {
     }
 
     /** file:/// through Hadoop's RawLocalFileSystem, a folder at a time: its listFiles would follow links. */
-    private static void collectByLevel(FileSystem fs, Path root, String prefix, HashMap files, Names ignored,
+    private static void collectByLevel(FileSystem fs, Path root, String prefix, HashMap<String, long[]> files, Names ignored,
                                        boolean withLinks) throws IOException {
-        ArrayDeque folders = new ArrayDeque();
+        ArrayDeque<Path> folders = new ArrayDeque<>();
         folders.add(root);
         while (!folders.isEmpty()) {
-            FileStatus[] children = fs.listStatus((Path) folders.poll());
+            FileStatus[] children = fs.listStatus(folders.poll());
             for (int i = 0; i < children.length; i++) {
                 String relative = children[i].getPath().toUri().getPath().substring(prefix.length());
                 String name = children[i].getPath().getName();
@@ -246,7 +271,7 @@ public class TreeLister {
         }
     }
 
-    private static char collectLocal(java.nio.file.Path root, HashMap files, Names ignored, boolean withLinks)
+    private static char collectLocal(java.nio.file.Path root, HashMap<String, long[]> files, Names ignored, boolean withLinks)
             throws IOException {
         if (!Files.exists(root, NOFOLLOW)) {
             return '-';
@@ -254,30 +279,30 @@ public class TreeLister {
         if (!Files.isDirectory(root, NOFOLLOW)) {
             return 'F';
         }
-        ArrayDeque folders = new ArrayDeque();
-        ArrayDeque prefixes = new ArrayDeque();
+        ArrayDeque<java.nio.file.Path> folders = new ArrayDeque<>();
+        ArrayDeque<String> prefixes = new ArrayDeque<>();
         folders.add(root);
         prefixes.add("");
         while (!folders.isEmpty()) {
-            java.nio.file.Path folder = (java.nio.file.Path) folders.poll();
-            String prefix = (String) prefixes.poll();
-            DirectoryStream children = Files.newDirectoryStream(folder);
+            java.nio.file.Path folder = folders.poll();
+            String prefix = prefixes.poll();
+            DirectoryStream<java.nio.file.Path> children = Files.newDirectoryStream(folder);
             // On Linux the stream is a SecureDirectoryStream: each entry is stat'ed relative to the open
             // folder (fstatat, as find does), not by resolving its whole path again.
-            SecureDirectoryStream secure = children instanceof SecureDirectoryStream
-                ? (SecureDirectoryStream) children : null;
+            SecureDirectoryStream<java.nio.file.Path> secure = children instanceof SecureDirectoryStream
+                ? (SecureDirectoryStream<java.nio.file.Path>) children : null;
             try {
-                Iterator each = children.iterator();
+                Iterator<java.nio.file.Path> each = children.iterator();
                 while (each.hasNext()) {
-                    java.nio.file.Path child = (java.nio.file.Path) each.next();
+                    java.nio.file.Path child = each.next();
                     String name = child.getFileName().toString();
                     if (ignored.ignored(name, prefix.isEmpty())) {
                         continue;
                     }
                     BasicFileAttributes attributes = secure != null
-                        ? ((BasicFileAttributeView) secure.getFileAttributeView(
-                              child.getFileName(), BasicFileAttributeView.class, NOFOLLOW)).readAttributes()
-                        : (BasicFileAttributes) Files.readAttributes(child, BasicFileAttributes.class, NOFOLLOW);
+                        ? secure.getFileAttributeView(child.getFileName(), BasicFileAttributeView.class, NOFOLLOW)
+                              .readAttributes()
+                        : Files.readAttributes(child, BasicFileAttributes.class, NOFOLLOW);
                     String relative = prefix + name;
                     if (attributes.isSymbolicLink()) {
                         if (withLinks) {
