@@ -74,7 +74,7 @@ def main() -> int:
 
         from toolkit.replication.hive import export_partition, import_partition
         from toolkit.replication.hive.copying import crc32c_files
-        from toolkit.storage.catalog import catalog_for
+        from toolkit.storage.catalog_factory import catalog_for
         from toolkit.storage.hadoop import HadoopFileSystem
         from toolkit.storage.jvm_classes import jar_path
         from toolkit.storage.tree import data_files

@@ -13,7 +13,8 @@ import argparse
 import os
 from datetime import date, timedelta
 
-from pyspark.sql import SparkSession, functions as F
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 from toolkit.entities.repo import ConfigRepo
 

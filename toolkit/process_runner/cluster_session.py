@@ -39,7 +39,7 @@ class ClusterSession:
     def catalog(self) -> Catalog:
         """The cluster's catalog (its `registry` metastore, else Spark's), connected when first asked for."""
         if self._catalog is None:
-            from toolkit.storage.catalog import catalog_for
+            from toolkit.storage.catalog_factory import catalog_for
 
             self._catalog = catalog_for(self.spark, self.cluster.registry_endpoint)
         return self._catalog

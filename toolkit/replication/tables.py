@@ -26,7 +26,8 @@ from toolkit.replication.hive.import_lease import import_lease
 from toolkit.replication.hive.importer import import_partition
 from toolkit.replication.pullers import cluster_root
 from toolkit.replication.selection import Source
-from toolkit.storage.catalog import Catalog, catalog_for
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.publish import Guard, all_guards, no_guard
 from toolkit.storage.tree import join

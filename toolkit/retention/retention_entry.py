@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.retention.runner import archive_target, run_retention
-    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)

@@ -6,7 +6,8 @@ Two implementations answer the same interface:
   whatever metastore the session is configured for), through the session catalog in its JVM;
 - `catalog_thrift.ThriftCatalog`: a remote Thrift metastore named by a cluster's `registry` interface
   (`thrift://host:9083`), through Hive's metastore client in the same SparkSession's JVM.
-`catalog_for(spark, registry_uri)` picks one. Nothing here imports pyspark at module level.
+`catalog_factory.catalog_for(spark, registry_uri)` picks one; this module never imports its implementations, and
+nothing here imports pyspark at module level.
 
 Partition values are strings in the table's partition-key order. Locations are full URIs spelled as the file
 systems spell them (`file:///x`, `hdfs://nn:8020/x`). Every failure is a `StorageError` (exit 1) naming the
@@ -23,12 +24,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolkit.storage.filesystem import StorageError
-
-if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
 
 
 class TableType(str, Enum):
@@ -288,22 +286,6 @@ def refuse_view(description: TableDescription, subject: str) -> None:
         raise StorageError(f"Cannot create {subject} from {description.qualified_name}: it is a view, and only "
                            "tables are created from a description.")
 
-
-def catalog_for(spark: SparkSession, registry_uri: str | None = None, *, connect_timeout: float = 20.0,
-                read_timeout: float | None = None) -> Catalog:
-    """The catalog of a cluster: the remote Thrift metastore at `registry_uri` (the cluster's `registry`
-    interface), or, when None, the session's own catalog.
-
-    `connect_timeout` bounds the wait for a metastore that does not accept connections; `read_timeout` (seconds,
-    default: the session's `hive.metastore.client.socket.timeout`, else 600) bounds each call to one that accepts
-    but does not answer."""
-    if not registry_uri:
-        from toolkit.storage.catalog_spark import SparkCatalog
-
-        return SparkCatalog(spark)
-    from toolkit.storage.catalog_thrift import ThriftCatalog
-
-    return ThriftCatalog(spark, registry_uri, connect_timeout=connect_timeout, read_timeout=read_timeout)
 
 
 # ---------------------------------------------------------------------------------------------------------------

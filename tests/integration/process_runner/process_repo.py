@@ -66,7 +66,7 @@ class TestClock:
 
 def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | None = None,  # type: ignore[no-untyped-def]
                run_id: str = "run1", lease: float = 60.0, cluster: str = "primary", fs=None) -> ProcessRunner:
-    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     config = ConfigRepo.load(repo)

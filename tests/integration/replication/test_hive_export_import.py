@@ -33,7 +33,8 @@ from toolkit.el.templates import CatalogTemplate
 from toolkit.errors import BlockedError, SkippedError, WaitingError
 from toolkit.ledger.locks import LockLostError
 from toolkit.replication.hive import export_partition, import_partition
-from toolkit.storage.catalog import Catalog, catalog_for
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration

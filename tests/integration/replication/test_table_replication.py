@@ -120,7 +120,7 @@ def test_staged_imports_an_export_made_on_the_source(spark, setup, thrift_metast
     was then shipped; replication.py --staged imports it."""
     from toolkit.replication.hive import export_partition
     from toolkit.replication.tables import TablePuller
-    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     repo, table, rows = setup

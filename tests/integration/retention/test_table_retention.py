@@ -40,7 +40,7 @@ class Metastore:
     """Builds tables and reads partitions without the toolkit's catalog code (Spark SQL or Hive's client)."""
 
     def __init__(self, spark, server, root: Path) -> None:
-        from toolkit.storage.catalog import catalog_for
+        from toolkit.storage.catalog_factory import catalog_for
 
         self.spark, self.root = spark, root
         self.raw = server.client(spark) if server is not None else None

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage.catalog import Catalog, Partition, TableType, catalog_for
+from toolkit.storage.catalog import Catalog, Partition, TableType
+from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration

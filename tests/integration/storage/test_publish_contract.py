@@ -197,7 +197,7 @@ def test_a_swap_never_moves_staging_into_a_target_that_appeared(fs: FileSystem, 
 def test_a_partition_switch_is_undone_with_the_publication(spark: Any, tmp_path: Path) -> None:
     """On the session's metastore: a switched partition points back to its old directory and an added one is
     dropped (its files kept) when a later step of the publication fails."""
-    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.partition_versions import switch
 
     catalog = catalog_for(spark, None)

@@ -32,7 +32,7 @@ def _export_parser() -> argparse.ArgumentParser:
 def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.replication.hive.export import export_partition
     from toolkit.runtime.session import build_session
-    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
@@ -82,7 +82,7 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     from toolkit.replication.hive.import_lease import import_exclusively
     from toolkit.replication.hive.importer import read_export
     from toolkit.runtime.session import build_session
-    from toolkit.storage.catalog import catalog_for
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     if args.lease <= 0:
