@@ -34,30 +34,47 @@ Probe = Callable[[Sequence[datetime]], Mapping[datetime, InstanceState]]
 
 @dataclass(frozen=True)
 class ResolvedInput:
-    """One input of a process instance: its feed, its window's instances (oldest first) and their states."""
+    """One input of a process instance on a cluster: the process's input, its feed's locations there, its window's
+    instances (oldest first) and, once checked against storage, their states. The one model of a resolved input,
+    for `toolkit instances` (described, storage untouched) and the process runner (checked, recorded)."""
 
-    name: str
+    item: Input
     feed: Feed
     where: FeedLocations
-    optional: bool
-    states: tuple[InstanceState, ...]
-    unresolved: str | None = None  # why a latest()/future() window has no instances
+    times: tuple[datetime, ...] | None  # None: latest()/future() pick among instances that exist, not known here
+    states: tuple[InstanceState, ...] | None = None  # None: not checked against storage
+    unresolved: str | None = None  # why the window has no instances
+
+    @property
+    def name(self) -> str:
+        return self.item.name
+
+    @property
+    def optional(self) -> bool:
+        return self.item.optional
 
     @property
     def is_table(self) -> bool:
         return self.where.is_table
 
     @property
+    def checked_states(self) -> tuple[InstanceState, ...]:
+        if self.states is None:
+            raise ValueError(f"The input '{self.name}' was not checked against storage.")
+        return self.states
+
+    @property
     def missing(self) -> tuple[InstanceState, ...]:
-        return tuple(state for state in self.states if not state.available)
+        return tuple(state for state in self.checked_states if not state.available)
 
     def describe_missing(self) -> list[str]:
         unresolved = [f"{self.feed.name} {self.unresolved}"] if self.unresolved else []
         return unresolved + [f"{self.feed.name} {format_timestamp(s.time)} ({s.location})" for s in self.missing]
 
     def to_json(self, with_fingerprints: bool = True) -> dict[str, object]:
+        """The checked input as the ledger records it: each instance's location, availability and fingerprint."""
         instances = []
-        for state in self.states:
+        for state in self.checked_states:
             item: dict[str, object] = {"time": format_timestamp(state.time), "location": state.location,
                                        "available": state.available}
             if with_fingerprints and state.fingerprint is not None:
@@ -69,14 +86,38 @@ class ResolvedInput:
             described["unresolved"] = self.unresolved
         return described
 
+    def describe(self) -> dict[str, object]:
+        """The input as `toolkit instances` prints it: its window and each instance's path or partition."""
+        described: dict[str, object] = {
+            "name": self.name, "feed": self.feed.name, "start": self.item.start, "end": self.item.end,
+            "optional": self.optional, "partition": self.item.partition,
+            "availability_flag": self.feed.availability_flag,
+            "instances": None if self.times is None else tuple(self.where.describe(t) for t in self.times)}
+        if self.unresolved is not None:
+            described["unresolved"] = self.unresolved
+        return described
+
+
+def describe_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceGrid, nominal: datetime,
+                   available: tuple[datetime, ...] | None) -> ResolvedInput:
+    """The input's window without looking at storage: latest()/future() pick among `available`, the instances
+    said to exist, and are unresolved without it."""
+    start, end = parse_expression(item.start), parse_expression(item.end)
+    if (start.needs_available or end.needs_available) and available is None:
+        return ResolvedInput(item, feed, where, None, unresolved=(
+            f"{item.start}..{item.end} picks among the instances of feed '{feed.name}' that exist; "
+            "they are known at run time"))
+    return ResolvedInput(item, feed, where, resolve_window(start, end, nominal, grid, available))
+
 
 def resolve_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceGrid, nominal: datetime,
                   probe: Probe) -> ResolvedInput:
+    """The input's window checked against storage through `probe`; latest()/future() probe for what exists."""
     start, end = parse_expression(item.start), parse_expression(item.end)
     if not (start.needs_available or end.needs_available):
         window = resolve_window(start, end, nominal, grid)
         states = probe(window)
-        return ResolvedInput(item.name, feed, where, item.optional, tuple(states[t] for t in window))
+        return ResolvedInput(item, feed, where, window, tuple(states[t] for t in window))
     known: dict[datetime, InstanceState] = {}
     window = _window_among_existing(start, end, nominal, grid, probe, known)
     missing = [t for t in window if t not in known]
@@ -85,7 +126,7 @@ def resolve_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceG
     unresolved = None if window else (
         f"{item.start}..{item.end}: not enough instances exist (looked back {LATEST_LOOKBACK} and ahead "
         f"{FUTURE_PROBE} instances from {format_timestamp(nominal)})")
-    return ResolvedInput(item.name, feed, where, item.optional, tuple(known[t] for t in window), unresolved)
+    return ResolvedInput(item, feed, where, window, tuple(known[t] for t in window), unresolved)
 
 
 def _window_among_existing(start: Expression, end: Expression, nominal: datetime, grid: InstanceGrid, probe: Probe,

@@ -65,15 +65,15 @@ def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datet
         probe = _prober(fs, where, feed.availability_flag, catalog)
         inputs.append(resolve_input(item, feed, where, feed_grid(feed, cluster.name), t, probe))
     outputs = []
-    for item in process.outputs:
-        feed = repo.feed(item.feed)
+    for output in process.outputs:
+        feed = repo.feed(output.feed)
         where = feed_locations(feed, cluster)
-        instance = resolve_instance(item.instance, t, feed_grid(feed, cluster.name))
+        instance = resolve_instance(output.instance, t, feed_grid(feed, cluster.name))
         if instance is None:
-            raise UsageError(f"The output '{item.name}' of process '{process.name}' ({item.instance}) names no "
+            raise UsageError(f"The output '{output.name}' of process '{process.name}' ({output.instance}) names no "
                              f"instance of feed '{feed.name}' at {format_timestamp(t)}: it lies outside the feed's "
                              "validity on this cluster.")
         key = staging_key(process.name, t)
-        outputs.append(table_output(item.name, feed, where, instance, key) if where.is_table
-                       else file_output(item.name, feed, where, instance, key))
+        outputs.append(table_output(output.name, feed, where, instance, key) if where.is_table
+                       else file_output(output.name, feed, where, instance, key))
     return InstancePlan(process.name, cluster.name, t, tuple(inputs), tuple(outputs))

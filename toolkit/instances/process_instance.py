@@ -11,32 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from toolkit.el.expressions import parse_expression
 from toolkit.el.grid import require_instance
-from toolkit.el.resolution import resolve_instance, resolve_window
+from toolkit.el.resolution import resolve_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import feed_grid, process_grid
-
-
-@dataclass(frozen=True)
-class ResolvedInput:
-    name: str
-    feed: str
-    start: str
-    end: str
-    optional: bool
-    partition: str | None
-    availability_flag: str | None
-    instances: tuple[dict[str, object], ...] | None
-    unresolved: str | None = None
-
-    def to_json(self) -> dict[str, object]:
-        data = dict(self.__dict__)
-        if self.unresolved is None:
-            del data["unresolved"]
-        return data
+from toolkit.instances.inputs import ResolvedInput, describe_input
 
 
 @dataclass(frozen=True)
@@ -61,7 +42,7 @@ class ProcessInstance:
     def to_json(self) -> dict[str, object]:
         return {
             "cluster": self.cluster,
-            "inputs": [item.to_json() for item in self.inputs],
+            "inputs": [item.describe() for item in self.inputs],
             "outputs": [item.to_json() for item in self.outputs],
         }
 
@@ -81,25 +62,14 @@ def resolve_process_instance(repo: ConfigRepo, process_name: str, cluster_name: 
     inputs = []
     for item in process.inputs:
         feed = repo.feed(item.feed)
-        grid = feed_grid(feed, cluster.name)
-        where = feed_locations(feed, cluster)
-        needs_available = any(parse_expression(e).needs_available for e in (item.start, item.end))
-        if needs_available and feed.name not in available:
-            instances, unresolved = None, (
-                f"{item.start}..{item.end} picks among the instances of feed '{feed.name}' that exist; "
-                "they are known at run time"
-            )
-        else:
-            window = resolve_window(item.start, item.end, nominal, grid, available.get(feed.name))
-            instances, unresolved = tuple(where.describe(t) for t in window), None
-        inputs.append(ResolvedInput(item.name, feed.name, item.start, item.end, item.optional, item.partition,
-                                    feed.availability_flag, instances, unresolved))
+        inputs.append(describe_input(item, feed, feed_locations(feed, cluster), feed_grid(feed, cluster.name), nominal,
+                                     available.get(feed.name)))
     outputs = []
-    for item in process.outputs:
-        feed = repo.feed(item.feed)
-        instance = resolve_instance(item.instance, nominal, feed_grid(feed, cluster.name))
+    for output in process.outputs:
+        feed = repo.feed(output.feed)
+        instance = resolve_instance(output.instance, nominal, feed_grid(feed, cluster.name))
         described = feed_locations(feed, cluster).describe(instance) if instance is not None else None
-        outputs.append(ResolvedOutput(item.name, feed.name, item.instance, described))
+        outputs.append(ResolvedOutput(output.name, feed.name, output.instance, described))
     return ProcessInstance(process.name, cluster.name, nominal, tuple(inputs), tuple(outputs))
 
 

@@ -145,7 +145,7 @@ def workflow_inputs(plan: InstancePlan) -> dict[str, tuple[str, ...] | TableInpu
     left out): the `inputs` of the workflow's context."""
     given: dict[str, tuple[str, ...] | TableInput] = {}
     for item in plan.inputs:
-        available = [state for state in item.states if state.available]
+        available = [state for state in item.checked_states if state.available]
         if item.optional and not available:
             continue
         if item.is_table:

@@ -334,7 +334,7 @@ def test_latest_picks_the_newest_instance_that_exists(spark, tmp_path: Path) -> 
     assert result.status == "WAITING"  # `clicks` misses 09:00 and 10:00; `extra` resolved to 08:00
     plan = new_runner(spark, repo, name, TestClock(T)).plan(T)
     extra = next(item for item in plan.inputs if item.name == "extra")
-    assert [s.location for s in extra.states] == [f"file://{root}/data/clicks/2026/11/21/08"]
+    assert [s.location for s in extra.checked_states] == [f"file://{root}/data/clicks/2026/11/21/08"]
 
 
 def test_safemode_blocks_and_suspension_skips_before_anything(spark, tmp_path: Path) -> None:

@@ -29,10 +29,10 @@ def template() -> ConfigRepo:
 
 def test_hourly_process_reads_three_hours_and_writes_its_own(template: ConfigRepo) -> None:
     resolved = resolve_process_instance(template, "hourly-clicks-summary", "primary", utc(2026, 11, 21, 10))
-    (clicks,) = resolved.inputs
-    assert [i["time"] for i in clicks.instances] == ["2026-11-21T08:00Z", "2026-11-21T09:00Z", "2026-11-21T10:00Z"]
-    assert clicks.instances[0]["path"] == f"{PRIMARY}/data/clicks/2026/11/21/08"
-    assert clicks.availability_flag == "_SUCCESS"
+    (clicks,) = (item.describe() for item in resolved.inputs)
+    assert [i["time"] for i in clicks["instances"]] == ["2026-11-21T08:00Z", "2026-11-21T09:00Z", "2026-11-21T10:00Z"]
+    assert clicks["instances"][0]["path"] == f"{PRIMARY}/data/clicks/2026/11/21/08"
+    assert clicks["availability_flag"] == "_SUCCESS"
     (summary,) = resolved.outputs
     assert summary.instance == {"time": "2026-11-21T10:00Z",
                                 "path": f"{PRIMARY}/data/clicks-hourly-summary/2026/11/21/10"}
@@ -41,7 +41,7 @@ def test_hourly_process_reads_three_hours_and_writes_its_own(template: ConfigRep
 def test_daily_rollup_reads_all_hours_of_yesterday(template: ConfigRepo) -> None:
     resolved = resolve_process_instance(template, "daily-clicks-rollup", "primary", utc(2026, 3, 1))
     (hourly,) = resolved.inputs
-    times = [i["time"] for i in hourly.instances]
+    times = [i["time"] for i in hourly.describe()["instances"]]
     assert len(times) == 24 and times[0] == "2026-02-28T00:00Z" and times[-1] == "2026-02-28T23:00Z"
     assert resolved.outputs[0].instance["path"] == f"{PRIMARY}/data/clicks-daily/2026/02/28"
 
@@ -148,11 +148,11 @@ def test_table_feed_instances_are_partitions_in_the_feed_zone(west: ConfigRepo) 
     # DST starts on 2026-03-08 in Los Angeles: from then on local midnight is 07:00Z (before, 08:00Z).
     # The run at local midnight of 2026-03-10 reads the orders of local Mar 9 and Mar 10.
     resolved = resolve_process_instance(west, "order-report", "west", utc(2026, 3, 10, 7))
-    orders = resolved.inputs[0]
-    assert [i["time"] for i in orders.instances] == ["2026-03-09T07:00Z", "2026-03-10T07:00Z"]
-    assert orders.instances[0]["partition"] == {"ds": "2026-03-09", "region": "us"}
-    assert orders.instances[0]["partition_spec"] == "ds=2026-03-09;region=us"
-    assert (orders.instances[0]["database"], orders.instances[0]["table"]) == ("sales", "orders")
+    orders = resolved.inputs[0].describe()["instances"]
+    assert [i["time"] for i in orders] == ["2026-03-09T07:00Z", "2026-03-10T07:00Z"]
+    assert orders[0]["partition"] == {"ds": "2026-03-09", "region": "us"}
+    assert orders[0]["partition_spec"] == "ds=2026-03-09;region=us"
+    assert (orders[0]["database"], orders[0]["table"]) == ("sales", "orders")
     assert resolved.outputs[0].instance["path"] == "hdfs://nn-west:8020/reports/orders/20260309"
 
 
@@ -165,14 +165,14 @@ def test_daily_table_feed_keeps_local_midnight_across_dst(west: ConfigRepo) -> N
 def test_latest_input_is_unresolved_without_available_instances(west: ConfigRepo) -> None:
     resolved = resolve_process_instance(west, "order-report", "west", utc(2026, 3, 10, 7))
     events = resolved.inputs[1]
-    assert events.instances is None and events.optional is True
+    assert events.describe()["instances"] is None and events.optional is True
     assert "latest(0)..latest(0) picks among the instances of feed 'events'" in events.unresolved
 
 
 def test_latest_input_picks_the_newest_available(west: ConfigRepo) -> None:
     available = {"events": (utc(2026, 3, 10, 3), utc(2026, 3, 10, 5), utc(2026, 3, 10, 9))}
     resolved = resolve_process_instance(west, "order-report", "west", utc(2026, 3, 10, 7), available)
-    (instance,) = resolved.inputs[1].instances
+    (instance,) = resolved.inputs[1].describe()["instances"]
     # 09:00Z is after the nominal time; 05:00Z is the newest at or before it: 22:00 PDT on Mar 9.
     assert instance["time"] == "2026-03-10T05:00Z"
     assert instance["path"] == "hdfs://nn-west:8020/events/2026-03-09/22"

@@ -63,8 +63,8 @@ def some_clicks(runner_repo: RunnerRepo) -> RunnerRepo:
 def test_latest_picks_the_newest_available_instance_at_or_before_the_nominal_time(some_clicks: RunnerRepo) -> None:
     resolved, probe = resolve(some_clicks, "newest")
 
-    assert [state.time for state in resolved.states] == [utc(2026, 11, 21, 6)]
-    state = resolved.states[0]
+    assert [state.time for state in resolved.checked_states] == [utc(2026, 11, 21, 6)]
+    state = resolved.checked_states[0]
     assert state.available is True and state.location == some_clicks.uri("data/clicks/2026/11/21/06")
     assert resolved.missing == () and resolved.unresolved is None
     # one chunk, the PROBE_CHUNK instances up to the nominal time
@@ -74,7 +74,7 @@ def test_latest_picks_the_newest_available_instance_at_or_before_the_nominal_tim
 
 def test_latest_minus_one_is_the_one_before(some_clicks: RunnerRepo) -> None:
     resolved, _ = resolve(some_clicks, "before")
-    assert [state.time for state in resolved.states] == [utc(2026, 11, 21, 5)]
+    assert [state.time for state in resolved.checked_states] == [utc(2026, 11, 21, 5)]
     assert resolved.to_json(with_fingerprints=False) == {
         "name": "before", "feed": "clicks", "optional": False,
         "instances": [{"time": "2026-11-21T05:00Z", "location": some_clicks.uri("data/clicks/2026/11/21/05"),
@@ -88,7 +88,7 @@ def test_latest_looks_further_back_chunk_by_chunk(runner_repo: RunnerRepo) -> No
 
     resolved, probe = resolve(runner_repo, "newest")
 
-    assert [state.time for state in resolved.states] == [old]
+    assert [state.time for state in resolved.checked_states] == [old]
     assert len(probe.calls) == 2
     assert probe.calls[1][-1] == probe.calls[0][0] - timedelta(hours=1)  # the chunk just before the first
     assert len(probe.calls[1]) == PROBE_CHUNK
@@ -99,7 +99,7 @@ def test_latest_of_a_feed_with_nothing_available_is_unresolved_and_missing(runne
 
     resolved, probe = resolve(runner_repo, "raw")
 
-    assert resolved.states == ()
+    assert resolved.checked_states == ()
     assert resolved.describe_missing() == [
         "raw-events latest(0)..latest(0): not enough instances exist (looked back 960 and ahead 384 instances "
         "from 2026-11-21T10:00Z)"]
@@ -116,7 +116,8 @@ def test_a_fixed_window_is_probed_once(some_clicks: RunnerRepo) -> None:
 
     window = [utc(2026, 11, 21, h) for h in (8, 9, 10)]
     assert probe.calls == [window]
-    assert [(s.time, s.available) for s in resolved.states] == list(zip(window, [False, True, False], strict=True))
+    states = resolved.checked_states
+    assert [(s.time, s.available) for s in states] == list(zip(window, [False, True, False], strict=True))
     assert [s.time for s in resolved.missing] == [utc(2026, 11, 21, 8), utc(2026, 11, 21, 10)]
     assert resolved.describe_missing() == [
         f"clicks 2026-11-21T08:00Z ({some_clicks.uri('data/clicks/2026/11/21/08')})",
