@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from toolkit.devtools.local_metastore import MetastoreServer  # noqa: E402
-from toolkit.storage.catalog import Column, StorageFormat, TableDescription, TableType  # noqa: E402
+from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType  # noqa: E402
 
 FILES, FILE_MIB = 8, 128
 ROUNDS = int(os.environ.get("HIVE_BENCH_ROUNDS", "5"))

@@ -21,8 +21,10 @@ from toolkit.errors import UsageError
 from toolkit.instances.output_targets import TableOutputTarget
 from toolkit.process_runner.context import TableOutput
 from toolkit.process_runner.outputs import NothingWrittenError
-from toolkit.storage.catalog import Catalog, full_spec, partition_name
+from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, normalize_uri
+from toolkit.storage.partition_names import partition_name
+from toolkit.storage.partition_specs import full_spec
 from toolkit.storage.partition_versions import (
     canonical_directory,
     next_directory,

@@ -15,7 +15,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from toolkit.el.templates import CatalogTemplate
-from toolkit.storage.catalog import Catalog, Partition
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import Partition
 from toolkit.storage.filesystem import FileSystem
 from toolkit.uris import has_dot_segment, is_below
 

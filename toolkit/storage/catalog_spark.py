@@ -17,27 +17,24 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from toolkit.storage.catalog import (
-    Catalog,
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import (
     Column,
     Partition,
     StorageFormat,
     TableDescription,
     TableInfo,
     TableType,
-    describe_spec,
-    format_of,
-    full_spec,
     is_volatile_property,
-    matches,
-    one_line,
-    partial_spec_of,
     refuse_view,
-    sort_partitions,
     utc_from_seconds,
 )
 from toolkit.storage.filesystem import StorageError, normalize_uri
-from toolkit.storage.java_errors import java_error
+from toolkit.storage.hive_sql import column_definition, hive_type, property_list, quote_identifier, quote_string
+from toolkit.storage.java_errors import java_error, one_line
+from toolkit.storage.partition_specs import describe_spec, full_spec, matches, partial_spec_of, sort_partitions
+from toolkit.storage.table_formats import data_source, format_of
+from toolkit.storage.table_locations import default_table_location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -45,56 +42,21 @@ if TYPE_CHECKING:
 _NOT_FOUND = ("NoSuchTableException", "NoSuchNamespaceException", "NoSuchDatabaseException")
 
 
-def quote_identifier(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
-
-
-def quote_string(text: str) -> str:
-    """A Spark SQL string literal (backslash escapes, Spark's default)."""
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-# Spark's JSON names of simple types that Hive spells otherwise; every other simple type is spelled alike.
-_HIVE_NAMES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint"}
-_CHAR_VARCHAR = "__CHAR_VARCHAR_TYPE_STRING"  # Spark keeps a column's char(n)/varchar(n) type here
 # Table properties Spark refuses in TBLPROPERTIES (they are clauses of their own), and its own internal ones.
 _RESERVED_PROPERTIES = frozenset(["comment", "collation", "location", "provider", "owner", "external",
                                   "is_managed_location"])
 
 
-def hive_type(spark_type: Any, metadata: Mapping[str, Any] | None = None) -> str | None:
-    """A type of Spark's schema JSON as Hive spells it (`integer` -> `int`, arrays, maps and structs
-    alike); None for what this does not know (the caller asks Spark)."""
-    if metadata and isinstance(metadata.get(_CHAR_VARCHAR), str):
-        return str(metadata[_CHAR_VARCHAR])
-    if isinstance(spark_type, str):
-        return _HIVE_NAMES.get(spark_type, spark_type)
-    kind = spark_type.get("type") if isinstance(spark_type, dict) else None
-    parts: list[str | None]
-    if kind == "array":
-        parts = [hive_type(spark_type.get("elementType"))]
-        return None if None in parts else f"array<{parts[0]}>"
-    if kind == "map":
-        parts = [hive_type(spark_type.get("keyType")), hive_type(spark_type.get("valueType"))]
-        return None if None in parts else f"map<{parts[0]},{parts[1]}>"
-    if kind == "struct":
-        fields = spark_type.get("fields", [])
-        parts = [hive_type(item.get("type"), item.get("metadata")) for item in fields]
-        if None in parts:
-            return None
-        return "struct<" + ",".join(f"{item['name']}:{part}" for item, part in zip(fields, parts, strict=True)) + ">"
-    return None
-
-
-def _location_of(uri: str | None) -> str | None:
+def _location_of(uri: str) -> str:
     """Spark keeps locations as java.net.URI (`ds=a%20b`); the toolkit spells them as Hadoop paths (`ds=a b`)."""
-    return normalize_uri(unquote(uri)) if uri else None
+    return normalize_uri(unquote(uri))
 
 
 class SparkCatalog(Catalog):
     """The tables of `spark`'s session catalog."""
 
     description = "the Spark session's catalog"
+    _jvm: Any  # py4j's view of the JVM, present while the session runs
 
     def __init__(self, spark: SparkSession) -> None:
         self._spark = spark
@@ -107,7 +69,7 @@ class SparkCatalog(Catalog):
     @contextmanager
     def _errors(self, action: str, subject: str) -> Iterator[None]:
         """Java failures as one StorageError sentence naming the table or partition."""
-        from py4j.protocol import Py4JError
+        from py4j.protocol import Py4JError  # type: ignore[import-untyped, unused-ignore]
         from pyspark.errors import PySparkException
 
         try:
@@ -216,7 +178,8 @@ class SparkCatalog(Catalog):
             if not matches(values, partial):
                 continue
             created = item.get("createTime") or 0
-            partitions.append(Partition(values, _location_of((item.get("storage") or {}).get("locationUri")),
+            location = (item.get("storage") or {}).get("locationUri")
+            partitions.append(Partition(values, _location_of(location) if location else None,
                                         utc_from_seconds(created / 1000)))
         return sort_partitions(partitions, info.partition_keys)
 
@@ -335,8 +298,7 @@ class SparkCatalog(Catalog):
                     serde=text(storage.serde()),
                     serde_parameters={str(key): str(value) for key, value in serde_parameters.items()
                                       if key != "path"},
-                    provider=(text(provider) or "").lower() if (text(provider) or "hive").lower() != "hive"
-                    else None),
+                    provider=data_source(text(provider))),
                 properties={str(key): str(value) for key, value in properties.items()
                             if key != "comment" and not is_volatile_property(str(key))},
                 comment=text(comment) or None,
@@ -372,8 +334,7 @@ class SparkCatalog(Catalog):
         except Exception:
             raise StorageError(f"Cannot create {subject}: the type {column.type!r} of its column {column.name} is "
                                "not a type Spark can read.") from None
-        comment = f" COMMENT {quote_string(column.comment)}" if column.comment else ""
-        return f"{quote_identifier(column.name)} {column.type}{comment}"
+        return column_definition(column)
 
     def create_table(self, database: str, table: str, description: TableDescription,
                      location: str | None = None) -> TableInfo:
@@ -388,7 +349,7 @@ class SparkCatalog(Catalog):
             external = bool(location) or description.table_type is not TableType.MANAGED
             if external and not location:  # the database's default place for it
                 database_uri = self._catalog.getDatabaseMetadata(database).locationUri()
-                location = f"{_location_of(str(database_uri.toString()))}/{table.lower()}"
+                location = default_table_location(_location_of(str(database_uri.toString())), table)
             storage = description.storage
             name = f"{quote_identifier(database)}.{quote_identifier(table)}"
             properties = {key: value for key, value in description.properties.items()
@@ -402,7 +363,7 @@ class SparkCatalog(Catalog):
                 options = {key: value for key, value in storage.serde_parameters.items()
                            if key not in ("path", "serialization.format")}
                 if options:
-                    clauses.append(f"OPTIONS ({_property_list(options)})")
+                    clauses.append(f"OPTIONS ({property_list(options)})")
                 if description.partition_columns:
                     clauses.append("PARTITIONED BY (" + ", ".join(quote_identifier(column.name)
                                                                   for column in description.partition_columns) + ")")
@@ -416,7 +377,7 @@ class SparkCatalog(Catalog):
                 if storage.serde:
                     clauses.append(f"ROW FORMAT SERDE {quote_string(storage.serde)}")
                     if storage.serde_parameters:
-                        clauses.append(f"WITH SERDEPROPERTIES ({_property_list(storage.serde_parameters)})")
+                        clauses.append(f"WITH SERDEPROPERTIES ({property_list(storage.serde_parameters)})")
                 if storage.input_format and storage.output_format:
                     clauses.append(f"STORED AS INPUTFORMAT {quote_string(storage.input_format)} "
                                    f"OUTPUTFORMAT {quote_string(storage.output_format)}")
@@ -425,7 +386,7 @@ class SparkCatalog(Catalog):
             if description.comment:
                 clauses.append(f"COMMENT {quote_string(description.comment)}")
             if properties:
-                clauses.append(f"TBLPROPERTIES ({_property_list(properties)})")
+                clauses.append(f"TBLPROPERTIES ({property_list(properties)})")
             self._spark.sql(" ".join([statement, *clauses]))
         return self.table_info(database, table)
 
@@ -448,7 +409,3 @@ class SparkCatalog(Catalog):
                 old.stats())
             self._catalog.alterPartitions(self._ident(info.database, info.name), self._scala_seq([moved]))
         self._refresh(info)
-
-
-def _property_list(properties: Mapping[str, str]) -> str:
-    return ", ".join(f"{quote_string(key)} = {quote_string(value)}" for key, value in properties.items())

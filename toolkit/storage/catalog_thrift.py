@@ -10,7 +10,6 @@ partitions costs a few JVM calls whatever their number.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import socket
@@ -22,28 +21,26 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from toolkit.storage.catalog import (
-    Catalog,
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import (
     Column,
     Partition,
     StorageFormat,
     TableDescription,
     TableInfo,
     TableType,
-    describe_spec,
-    format_of,
-    full_spec,
     is_volatile_property,
-    matches,
-    one_line,
-    partial_spec_of,
-    partition_name,
     refuse_view,
-    sort_partitions,
     utc_from_seconds,
 )
 from toolkit.storage.filesystem import StorageError, normalize_uri
-from toolkit.storage.java_errors import java_error
+from toolkit.storage.hive_sql import column_definition
+from toolkit.storage.java_errors import java_error, one_line
+from toolkit.storage.partition_names import partition_name
+from toolkit.storage.partition_specs import describe_spec, full_spec, matches, partial_spec_of, sort_partitions
+from toolkit.storage.spark_table_properties import SPARK_PROVIDER, spark_properties, spark_schema_names
+from toolkit.storage.table_formats import format_of
+from toolkit.storage.table_locations import default_table_location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -55,12 +52,6 @@ _SERDE_LIB, _SERDE_PARAMETERS = 2, 3
 _FIELD_NAME, _FIELD_TYPE, _FIELD_COMMENT = 1, 2, 3
 _PARTITION_VALUES, _PARTITION_CREATE_TIME, _PARTITION_SD = 1, 4, 6
 _RESULT_PARTITIONS = 1  # AddPartitionsResult.partitions: a list<Partition> holder to serialise a whole listing
-
-# Spark's table properties of a data-source table (HiveExternalCatalog): its provider, its schema (case kept,
-# split in parts when long) and partition columns, and that the metastore tracks its partitions.
-_SPARK_PROVIDER = "spark.sql.sources.provider"
-_SPARK_SCHEMA = "spark.sql.sources.schema"
-_SPARK_SCHEMA_PART_LENGTH = 4000  # spark.sql.sources.schemaStringLengthThreshold's default
 
 _UNREACHABLE = ("TTransportException", "SocketTimeoutException", "ConnectException", "SocketException",
                 "UnknownHostException")
@@ -168,23 +159,6 @@ def read_struct(data: bytes) -> dict[int, Any]:
     return _read(bytes(data), 0, 12)[0]
 
 
-def spark_schema_names(parameters: Mapping[str, str]) -> dict[str, str]:
-    """Column names as Spark wrote them in a table's schema property (the metastore lowers them), by their
-    lower-case spelling; {} when the table has no such property or it cannot be read."""
-    text = parameters.get(_SPARK_SCHEMA)
-    if text is None:
-        try:
-            parts = int(parameters.get(f"{_SPARK_SCHEMA}.numParts", "0"))
-            text = "".join(parameters[f"{_SPARK_SCHEMA}.part.{index}"] for index in range(parts))
-        except (KeyError, ValueError):
-            return {}
-    try:
-        fields = json.loads(text).get("fields", []) if text else []
-        return {str(item["name"]).lower(): str(item["name"]) for item in fields}
-    except (ValueError, AttributeError, KeyError, TypeError):
-        return {}
-
-
 def _columns(items: list[dict[int, Any]], names: Mapping[str, str]) -> tuple[Column, ...]:
     return tuple(Column(names.get(str(item.get(_FIELD_NAME, "")).lower(), item.get(_FIELD_NAME, "")),
                         str(item.get(_FIELD_TYPE, "")), item.get(_FIELD_COMMENT) or None) for item in items)
@@ -193,6 +167,9 @@ def _columns(items: list[dict[int, Any]], names: Mapping[str, str]) -> tuple[Col
 class ThriftCatalog(Catalog):
     """The tables of a remote Hive metastore. One client per catalog; calls are serialised (the client is not
     thread-safe). Close it when done (or use it as a context manager)."""
+
+    _jvm: Any  # py4j's view of the JVM, present while the session runs
+    _client: Any  # Hive's metastore client; None once closed
 
     def __init__(self, spark: SparkSession, uri: str, *, connect_timeout: float = 20.0,
                  read_timeout: float | None = None) -> None:
@@ -255,7 +232,7 @@ class ThriftCatalog(Catalog):
 
     @contextmanager
     def _errors(self, action: str, subject: str) -> Iterator[None]:
-        from py4j.protocol import Py4JError
+        from py4j.protocol import Py4JError  # type: ignore[import-untyped, unused-ignore]
         from pyspark.errors import PySparkException
 
         if self._client is None:
@@ -452,7 +429,7 @@ class ThriftCatalog(Catalog):
                                    f"in {self.description}.")
             external = bool(location)
             if not location:  # managed: where the metastore would put it, spelled out for Spark's `path` below
-                location = f"{str(self._client.getDatabase(database).getLocationUri()).rstrip('/')}/{table.lower()}"
+                location = default_table_location(str(self._client.getDatabase(database).getLocationUri()), table)
             created = self._api.Table(source)  # a deep copy
             created.setDbName(database)
             created.setTableName(table)
@@ -482,7 +459,7 @@ class ThriftCatalog(Catalog):
         serde = sd.get(_SD_SERDE_INFO, {})
         parameters = {str(key): str(value) for key, value in fields.get(_TABLE_PARAMETERS, {}).items()}
         names = spark_schema_names(parameters)  # the metastore lowers names; Spark kept their case here
-        provider = parameters.get(_SPARK_PROVIDER)
+        provider = parameters.get(SPARK_PROVIDER)
         return TableDescription(
             database=info.database, name=info.name, table_type=info.table_type, location=info.location,
             columns=_columns(sd.get(_SD_COLS, []), names),
@@ -529,29 +506,10 @@ class ThriftCatalog(Catalog):
     def _field_schemas(self, columns: tuple[Column, ...]) -> Any:
         return self._list([self._api.FieldSchema(column.name, column.type, column.comment) for column in columns])
 
-    def _spark_properties(self, description: TableDescription) -> dict[str, str]:
-        """Spark's properties of a data-source table, for a description that does not carry them (one read
-        through Spark's session catalog): without them Spark would read the table as a Hive table."""
-        from toolkit.storage.catalog_spark import quote_identifier, quote_string
-
-        columns = description.columns + description.partition_columns
-        ddl = ", ".join(f"{quote_identifier(column.name)} {column.type}"
-                        + (f" COMMENT {quote_string(column.comment)}" if column.comment else "") for column in columns)
-        schema = str(self._jvm.org.apache.spark.sql.types.StructType.fromDDL(ddl).json())
-        properties = {_SPARK_PROVIDER: str(description.storage.provider)}
-        if len(schema) <= _SPARK_SCHEMA_PART_LENGTH:
-            properties[_SPARK_SCHEMA] = schema
-        else:
-            parts = [schema[start:start + _SPARK_SCHEMA_PART_LENGTH]
-                     for start in range(0, len(schema), _SPARK_SCHEMA_PART_LENGTH)]
-            properties[f"{_SPARK_SCHEMA}.numParts"] = str(len(parts))
-            properties.update({f"{_SPARK_SCHEMA}.part.{index}": part for index, part in enumerate(parts)})
-        if description.partition_columns:
-            properties[f"{_SPARK_SCHEMA}.numPartCols"] = str(len(description.partition_columns))
-            properties.update({f"{_SPARK_SCHEMA}.partCol.{index}": column.name
-                               for index, column in enumerate(description.partition_columns)})
-            properties["spark.sql.partitionProvider"] = "catalog"
-        return properties
+    def _spark_schema_json(self, columns: tuple[Column, ...]) -> str:
+        """Spark's schema JSON of these columns, as Spark's own type parser reads their definitions."""
+        ddl = ", ".join(column_definition(column) for column in columns)
+        return str(self._jvm.org.apache.spark.sql.types.StructType.fromDDL(ddl).json())
 
     def create_table(self, database: str, table: str, description: TableDescription,
                      location: str | None = None) -> TableInfo:
@@ -567,7 +525,7 @@ class ThriftCatalog(Catalog):
                 raise StorageError(f"Cannot create {subject}: it exists already in {self.description}.")
             external = bool(location) or description.table_type is not TableType.MANAGED
             if not location:  # the metastore's default place, spelled out for Spark's `path` below
-                location = f"{str(self._client.getDatabase(database).getLocationUri()).rstrip('/')}/{table.lower()}"
+                location = default_table_location(str(self._client.getDatabase(database).getLocationUri()), table)
             serde_parameters = dict(description.storage.serde_parameters)
             if provider:
                 serde_parameters["path"] = location  # Spark data-source tables read their location here
@@ -587,8 +545,11 @@ class ThriftCatalog(Catalog):
             storage.setParameters(self._jvm.java.util.HashMap())
             parameters = {key: value for key, value in description.properties.items()
                           if not is_volatile_property(key)}
-            if provider and _SPARK_PROVIDER not in parameters:
-                parameters.update(self._spark_properties(description))
+            if provider and SPARK_PROVIDER not in parameters:
+                # Spark's properties of a data-source table, which the description does not carry (read through
+                # Spark's session catalog): without them Spark would read the table as a Hive table.
+                schema_json = self._spark_schema_json(description.columns + description.partition_columns)
+                parameters.update(spark_properties(description, schema_json))
             if description.comment:
                 parameters["comment"] = description.comment
             if external:

@@ -67,3 +67,9 @@ def first_line(error: BaseException) -> str:
             pass
     text = str(error).strip()
     return text.splitlines()[0].rstrip(".") if text else type(error).__name__
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A (Java) message on one line of at most `limit` characters, to end a one-sentence error."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."

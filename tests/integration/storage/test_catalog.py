@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage.catalog import Catalog, Partition, TableType
+from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_factory import catalog_for
+from toolkit.storage.catalog_records import Partition, TableType
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from toolkit.replication.hive.metadata import ExportedFile, ExportMetadata
-from toolkit.storage.catalog import Column, StorageFormat, TableDescription, TableType
+from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
 from toolkit.storage.filesystem import StorageError
 
 WHERE = "file:///staging/x/_metadata.json"

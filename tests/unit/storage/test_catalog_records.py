@@ -9,19 +9,13 @@ from datetime import datetime, timezone
 
 import pytest
 
-from toolkit.storage.catalog import (
-    Partition,
-    TableInfo,
-    TableType,
-    escape_path_name,
-    format_of,
-    full_spec,
-    partial_spec_of,
-    partition_name,
-    unescape_path_name,
-)
+from toolkit.storage.catalog_records import Partition, TableInfo, TableType
 from toolkit.storage.catalog_thrift import endpoints_of, hive_filter, read_struct
 from toolkit.storage.filesystem import StorageError
+from toolkit.storage.partition_names import escape_path_name, partition_name, unescape_path_name
+from toolkit.storage.partition_specs import full_spec, partial_spec_of
+from toolkit.storage.table_formats import data_source, format_of
+from toolkit.storage.table_locations import default_table_location
 
 INFO = TableInfo("db", "clicks", "file:///w/clicks", TableType.EXTERNAL, ("ds", "region"), "parquet")
 
@@ -88,6 +82,18 @@ def test_format_of(provider, input_format, serde, expected) -> None:
     assert format_of(provider, input_format, serde) == expected
 
 
+def test_data_source() -> None:
+    assert [data_source(provider) for provider in ["PARQUET", "csv", "hive", "HIVE", "", None]] == \
+        ["parquet", "csv", None, None, None, None]
+
+
+def test_default_table_location() -> None:
+    assert default_table_location("hdfs://nn:8020/warehouse/web.db", "Visits") == \
+        "hdfs://nn:8020/warehouse/web.db/visits"
+    assert default_table_location("file:/w/web.db/", "visits") == "file:/w/web.db/visits"
+    assert default_table_location("file:///w/a b.db", "t_1") == "file:///w/a b.db/t_1"
+
+
 def test_metastore_uris() -> None:
     assert endpoints_of("thrift://a:9083, thrift://b.example:9084") == [("a", 9083), ("b.example", 9084)]
     for bad in ["a:9083", "thrift://a", "http://a:9083", "thrift://a:port"]:
@@ -125,7 +131,9 @@ def test_thrift_binary_structs_are_read_whole() -> None:
 
 
 def test_the_catalog_modules_leave_pyspark_out() -> None:
-    code = ("import sys, toolkit.storage.catalog, toolkit.storage.catalog_spark, toolkit.storage.catalog_thrift; "
+    modules = ["catalog", "catalog_records", "catalog_factory", "catalog_spark", "catalog_thrift", "hive_sql",
+               "partition_names", "partition_specs", "spark_table_properties", "table_formats", "table_locations"]
+    code = (f"import sys, {', '.join(f'toolkit.storage.{name}' for name in modules)}; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolkit.storage.catalog import Column, StorageFormat, TableDescription
+from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription
 
 _MAX_LISTED = 4  # differences spelled out in the message; the rest are counted
 _TYPE_ALIASES = {"integer": "int"}

@@ -23,8 +23,11 @@ from typing import TYPE_CHECKING
 from toolkit.errors import WaitingError
 from toolkit.replication.hive.copying import CopyTask, copy_files
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportedFile, ExportMetadata
-from toolkit.storage.catalog import Catalog, TableType, full_spec, partition_name
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import TableType
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+from toolkit.storage.partition_names import partition_name
+from toolkit.storage.partition_specs import full_spec
 from toolkit.storage.tree import data_files, join
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 from toolkit.instances.grids import require_on_cluster
-from toolkit.storage.catalog import partition_name
+from toolkit.storage.partition_names import partition_name
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 

@@ -16,8 +16,9 @@ from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.replication.hive.importer import ImportResult, file_problem, import_partition
 from toolkit.replication.hive.metadata import METADATA_NAME, ExportMetadata
-from toolkit.storage.catalog import Catalog, partition_name
+from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.partition_names import partition_name
 from toolkit.storage.tree import join
 
 if TYPE_CHECKING:

@@ -37,8 +37,11 @@ from toolkit.replication.hive.compat import describe_differences, differences
 from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
 from toolkit.replication.hive.export import is_export_leftover
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
-from toolkit.storage.catalog import Catalog, TableDescription, TableType, describe_spec, full_spec, partition_name
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import TableDescription, TableType
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+from toolkit.storage.partition_names import partition_name
+from toolkit.storage.partition_specs import describe_spec, full_spec
 from toolkit.storage.partition_versions import (
     canonical_directory,
     next_directory,

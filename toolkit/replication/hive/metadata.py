@@ -23,7 +23,7 @@ from typing import Any
 
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.errors import ToolkitError
-from toolkit.storage.catalog import Column, StorageFormat, TableDescription, TableType
+from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
 from toolkit.storage.filesystem import StorageError
 
 FORMAT = "feed-toolkit/hive-export"
