@@ -1,4 +1,4 @@
-# One-command entry points: `make test`, `make demo`, `make bench`, `make lint` (ruff and the import layers).
+# One-command entry points: `make test`, `make demo`, `make bench`, `make lint` (ruff, mypy and the import layers).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -152,9 +152,11 @@ bench: java install
 	@failed=""; for name in $(BENCHMARKS); do $(PY) bench/$$name.py || failed="$$failed $$name"; done; \
 	if [ -n "$$failed" ]; then echo "benchmarks that missed their targets:$$failed"; exit 1; fi
 
-# Style (ruff) and the import layers of pyproject.toml's [tool.importlinter] (no cycle, no arrow pointing up).
+# Style (ruff), types (mypy, files and settings in pyproject.toml's [tool.mypy]) and the import layers of
+# pyproject.toml's [tool.importlinter] (no cycle, no arrow pointing up).
 lint: install
 	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)
+	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 
 clean:

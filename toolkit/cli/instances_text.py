@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 
-def _where(instance: Mapping[str, object]) -> str:
+def _where(instance: Mapping[str, Any]) -> str:
     if "partition_spec" in instance:
         return f"{instance['database']}.{instance['table']} ({instance['partition_spec']})"
     return str(instance.get("path"))
 
 
-def process_lines(resolved: Mapping[str, object]) -> Iterator[str]:
-    for cluster in resolved["clusters"]:  # type: ignore[union-attr]
+def process_lines(resolved: Mapping[str, Any]) -> Iterator[str]:
+    for cluster in resolved["clusters"]:
         yield f"process {resolved['process']} at {resolved['time']} on cluster {cluster['cluster']}"
         for item in cluster["inputs"]:
             optional = ", optional" if item["optional"] else ""
@@ -29,11 +30,11 @@ def process_lines(resolved: Mapping[str, object]) -> Iterator[str]:
             yield f"  output {item['name']} -> feed {item['feed']} [{item['expression']}]: {target}"
 
 
-def feed_lines(described: Mapping[str, object]) -> Iterator[str]:
+def feed_lines(described: Mapping[str, Any]) -> Iterator[str]:
     instances = described["instances"]
     yield (f"feed {described['feed']} on cluster {described['cluster']}, {described['from']} .. {described['to']}: "
-           f"{len(instances)} instance(s)")  # type: ignore[arg-type]
-    for instance in instances:  # type: ignore[union-attr]
+           f"{len(instances)} instance(s)")
+    for instance in instances:
         if "locations" in instance and len(instance["locations"]) > 1:
             where = "  ".join(f"{kind}={path}" for kind, path in instance["locations"].items())
         else:

@@ -46,7 +46,7 @@ def missing_text(row: InstanceRow) -> str:
 
 def status_lines(rows: Sequence[InstanceRow]) -> Iterator[str]:
     header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "MISSING INPUTS")
-    yield from table(header, ((row.to_json()["time"], row.status, str(row.attempts), row.started or NONE,
+    yield from table(header, ((str(row.to_json()["time"]), row.status, str(row.attempts), row.started or NONE,
                                duration_text(row.duration_seconds), missing_text(row)) for row in rows))
 
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
+from typing import NoReturn
 
 from toolkit.el.context import ELContext
 from toolkit.el.functions import FUNCTIONS, INT, TEXT, TIME, check_offset_unit, check_week_day
@@ -77,7 +78,7 @@ class _Parser:
         self.index = 0
         self.depth = 0
 
-    def fail(self, reason: str) -> None:
+    def fail(self, reason: str) -> NoReturn:
         raise UsageError(f"Invalid EL expression {_shown(self.source)}: {reason}.")
 
     def peek(self) -> tuple[str, str] | None:
@@ -96,8 +97,9 @@ class _Parser:
         if not self.tokens:
             self.fail("it is empty")
         node = self.sum()
-        if self.peek() is not None:
-            self.fail(f"unexpected {self.peek()[1]!r} after the expression")
+        extra = self.peek()
+        if extra is not None:
+            self.fail(f"unexpected {extra[1]!r} after the expression")
         return node
 
     def sum(self) -> Node:
@@ -151,7 +153,6 @@ class _Parser:
             self.take(")")
             return Call(value, tuple(args))
         self.fail(f"unexpected {value!r}")
-        raise AssertionError  # fail() always raises
 
 
 def _type_of(node: Node, source: str) -> str:
@@ -227,6 +228,7 @@ def _evaluate(node: Node, ctx: ELContext) -> Value:
         return node.value
     if isinstance(node, Arithmetic):
         left, right = _evaluate(node.left, ctx), _evaluate(node.right, ctx)
+        assert isinstance(left, int) and isinstance(right, int)  # _type_of lets + - * through on INT only
         return left + right if node.op == "+" else left - right if node.op == "-" else left * right
     function = FUNCTIONS[node.name]
     args = [parse_timestamp(arg.value) if isinstance(arg, Text) and wanted == TIME else _evaluate(arg, ctx)

@@ -32,7 +32,7 @@ class Function:
     name: str
     params: tuple[tuple[str, str], ...]
     returns: str
-    impl: Callable[..., object]
+    impl: Callable[..., datetime | str | int | None]
     needs_available: bool = False
 
     @property

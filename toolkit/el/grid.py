@@ -35,6 +35,10 @@ class InstanceGrid:
     frequency: Frequency
     zone: ZoneInfo = field(default=ZoneInfo("UTC"))
     end: datetime | None = None
+    # Derived in __post_init__: the start's wall-clock time in the zone, and the step in seconds (None for
+    # calendar units, whose length varies).
+    _local_start: datetime = field(init=False, repr=False, compare=False)
+    _step: int | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("start", "end"):

@@ -40,7 +40,8 @@ def _month(t: datetime, width: int) -> str:
 
 
 def _offset(t: datetime, width: int, iso: bool) -> str:
-    seconds = int(t.utcoffset().total_seconds()) if t.utcoffset() is not None else 0
+    offset = t.utcoffset()
+    seconds = int(offset.total_seconds()) if offset is not None else 0
     if iso and seconds == 0:
         return "Z"
     sign = "-" if seconds < 0 else "+"

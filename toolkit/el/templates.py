@@ -11,8 +11,9 @@ instance: `parse` returns None, it never guesses.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
 from zoneinfo import ZoneInfo
@@ -26,7 +27,6 @@ DATE_VARIABLES: Mapping[str, int] = {"YEAR": 4, "MONTH": 2, "DAY": 2, "HOUR": 2,
 _GRANULARITY = {"YEAR": None, "MONTH": TimeUnit.MONTHS, "DAY": TimeUnit.DAYS, "HOUR": TimeUnit.HOURS,
                 "MINUTE": TimeUnit.MINUTES}
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")
-_DEFAULTS = {"MONTH": 1, "DAY": 1, "HOUR": 0, "MINUTE": 0}
 
 
 # How each variable renders from a datetime, as a str.format field: rendering is one format() call.
@@ -39,6 +39,10 @@ class TemplateText:
     """One string with date variables; the shared core of path templates and partition values."""
 
     text: str
+    # Derived from `text` in __post_init__ (so neither compared nor shown).
+    _pattern: str = field(init=False, repr=False, compare=False)
+    _format: str = field(init=False, repr=False, compare=False)
+    variables: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         unknown = [name for name in _VARIABLE.findall(self.text) if name not in DATE_VARIABLES]
@@ -99,16 +103,20 @@ def _granularity(variables: frozenset[str]) -> TimeUnit | None:
 
 def _time_from(values: Mapping[str, int], zone: ZoneInfo) -> datetime | None:
     try:
-        wall = datetime(values["YEAR"], *(values.get(name, default) for name, default in _DEFAULTS.items()))
+        wall = datetime(values["YEAR"], values.get("MONTH", 1), values.get("DAY", 1), values.get("HOUR", 0),
+                        values.get("MINUTE", 0))
         return from_local(wall, zone)
     except (ValueError, KeyError, OverflowError):  # no such date, or beyond the years 1 to 9999 in UTC
         return None
 
 
-class _Dated:
+class _Dated(ABC):
     """What a path template and a catalog URI tell from their variables alone."""
 
-    variables: frozenset[str]
+    @property
+    @abstractmethod
+    def variables(self) -> frozenset[str]:
+        """The date variables the template uses."""
 
     @property
     def can_date_instances(self) -> bool:
@@ -126,6 +134,7 @@ class PathTemplate(_Dated):
     """A feed location template; formats the path of an instance and parses an instance back."""
 
     text: str
+    _template: TemplateText = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_template", TemplateText(self.text))
@@ -172,6 +181,10 @@ class CatalogTemplate(_Dated):
     """A table feed's URI `catalog:db:table#k1=v1;k2=v2`; values may carry date variables."""
 
     uri: str
+    # Parsed from `uri` in __post_init__.
+    database: str = field(init=False, repr=False, compare=False)
+    table: str = field(init=False, repr=False, compare=False)
+    _partitions: dict[str, TemplateText] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         match = _CATALOG.match(self.uri.strip()) if isinstance(self.uri, str) else None

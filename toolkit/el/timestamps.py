@@ -41,6 +41,7 @@ def parse_instance_key(name: str) -> datetime | None:
     if match is None:
         return None
     try:
-        return datetime(*(int(g) for g in match.groups()), tzinfo=timezone.utc)
+        year, month, day, hour, minute = (int(g) for g in match.groups())
+        return datetime(year, month, day, hour, minute, tzinfo=timezone.utc)
     except ValueError:
         return None

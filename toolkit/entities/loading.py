@@ -31,9 +31,10 @@ def declared_ref(file: Path) -> EntityRef | None:
     data = doc.data if doc is not None else {}
     kinds = {kind.value: kind for kind in Kind}
     folders = {kind.folder: kind for kind in Kind}
-    kind = kinds.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
+    declared_kind, declared_name = data.get("kind"), data.get("name")
+    kind = kinds.get(declared_kind) if isinstance(declared_kind, str) else None
     kind = kind or folders.get(file.parent.name)
-    name = data.get("name") if isinstance(data.get("name"), str) and data.get("name") else file.stem
+    name = declared_name if isinstance(declared_name, str) and declared_name else file.stem
     return EntityRef(kind, name) if kind is not None else None
 
 

@@ -323,11 +323,17 @@ class ProcessCluster:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Input:
-    """A window of `feed` instances from EL `start` to EL `end` (both included)."""
+class FeedUse:
+    """What an input and an output share: their name in the process and the feed they read or write."""
 
     name: str
     feed: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Input(FeedUse):
+    """A window of `feed` instances from EL `start` to EL `end` (both included)."""
+
     start: str
     end: str
     partition: str | None = None
@@ -335,11 +341,9 @@ class Input:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Output:
+class Output(FeedUse):
     """The `feed` instance (an EL expression) the workflow writes."""
 
-    name: str
-    feed: str
     instance: str
 
 

@@ -94,8 +94,8 @@ class _Reporter:
             yield from self._unknown_keys(error, path)
             return
         if "propertyNames" in error.relative_schema_path:
-            key = error.instance
-            hint = _PATTERN_HINTS.get(error.validator_value, "") if error.validator == "pattern" else ""
+            key: Any = error.instance  # the key, a JSON value (set on every error a validator yields)
+            hint = _PATTERN_HINTS.get(str(error.validator_value), "") if error.validator == "pattern" else ""
             reason = hint or "keys must not be empty"
             yield self._at(
                 self.doc.key_span((*path, key)), f"the key {key!r} in {_where(path)} is not valid: {reason}."
@@ -104,7 +104,10 @@ class _Reporter:
         yield self._at(self.doc.span(path), self._message(error, path))
 
     def _message(self, error: ValidationError, path: FieldPath) -> str:
-        where, value, rule = _where(path), error.instance, error.validator_value
+        # JSON values, set on every error a validator yields.
+        value: Any = error.instance
+        rule: Any = error.validator_value
+        where = _where(path)
         if error.validator == "required":
             missing = next((name for name in rule if error.message == f"{name!r} is a required property"), None)
             if missing is not None:
@@ -133,8 +136,10 @@ class _Reporter:
         return f"{where}: {error.message}."
 
     def _unknown_keys(self, error: ValidationError, path: FieldPath) -> Iterator[Problem]:
-        allowed = list(error.schema.get("properties", {}))
-        for key in error.instance:
+        schema: Any = error.schema  # the object schema whose additionalProperties failed
+        instance: Any = error.instance
+        allowed = list(schema.get("properties", {}))
+        for key in instance:
             if key in allowed:
                 continue
             close = difflib.get_close_matches(key, allowed, n=1)

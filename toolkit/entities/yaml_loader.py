@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 from yaml.composer import Composer
@@ -39,9 +39,11 @@ from toolkit.entities.problems import (
 )
 
 try:
-    from yaml.cyaml import CParser
+    from yaml._yaml import CParser  # libyaml's parser (what yaml.cyaml re-exports)
+
+    _LIBYAML = True
 except ImportError:  # PyYAML built without libyaml: the pure-Python parser gives the same nodes.
-    CParser = None
+    _LIBYAML = False
 
 _TAG = "tag:yaml.org,2002:"
 _STR, _NULL, _BOOL, _INT, _FLOAT = (_TAG + name for name in ("str", "null", "bool", "int", "float"))
@@ -80,7 +82,7 @@ for _tag, _pattern, _first in (
     _Yaml12Resolver.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
 
 
-if CParser is not None:
+if _LIBYAML:
 
     class _NodeLoader(CParser, _Yaml12Resolver):
         """libyaml parser and composer with our resolver: yields nodes, constructs nothing."""
@@ -196,6 +198,7 @@ def _shape_problem(text: str, file: Path) -> Problem | None:
                 depth -= 1
             # Events are keys, values and collection ends: at most three per value the walker counts.
             if depth > _MAX_DEPTH or count > 3 * _MAX_NODES:
+                assert event is not None and event.start_mark is not None  # the parser's events carry their marks
                 line, column = event.start_mark.line + 1, event.start_mark.column + 1
                 message = _TOO_DEEP if depth > _MAX_DEPTH else (
                     f"The YAML holds more than {_MAX_NODES:,} values, far more than an entity; split or simplify it.")
@@ -237,10 +240,12 @@ class _Walker:
         try:
             if isinstance(node, SequenceNode):
                 return [self.node(item, (*path, index)) for index, item in enumerate(node.value)]
+            assert isinstance(node, MappingNode)  # the third kind of node
             data = {}
             for key, (key_node, value_node) in self._entries(node, path).items():
-                self.key_positions[(*path, key)] = _mark(key_node)
-                data[key] = self.node(value_node, (*path, key))
+                key_path = (*path, key)
+                self.key_positions[key_path] = _mark(key_node)
+                data[key] = self.node(value_node, key_path)
             return data
         finally:
             self._open.discard(id(node))
@@ -310,7 +315,7 @@ class _Walker:
         line, column = _mark(node)
         self.problems.append(_problem(self.file, line, column, code, message))
 
-    def _fail(self, node: Node, message: str) -> None:
+    def _fail(self, node: Node, message: str) -> NoReturn:
         self._report(node, UNSUPPORTED_YAML, message)
         raise _Abort
 

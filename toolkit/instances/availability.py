@@ -45,8 +45,10 @@ def probe_files(fs: FileSystem, where: FeedLocations, flag: str | None,
     states = {}
     for t, path in paths.items():
         found = files.get(path)
-        available = found is not None and (flag is None or found[0])
-        states[t] = InstanceState(t, path, available, fingerprint(path, found[1]) if available else None)
+        if found is not None and (flag is None or found[0]):
+            states[t] = InstanceState(t, path, True, fingerprint(path, found[1]))
+        else:
+            states[t] = InstanceState(t, path, False, None)
     return states
 
 

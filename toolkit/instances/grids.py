@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from typing import overload
+
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Feed, FeedCluster, Process, ProcessCluster
 from toolkit.errors import UsageError
+
+
+@overload
+def require_on_cluster(entity: Feed, cluster: str) -> FeedCluster: ...
+
+
+@overload
+def require_on_cluster(entity: Process, cluster: str) -> ProcessCluster: ...
 
 
 def require_on_cluster(entity: Feed | Process, cluster: str) -> FeedCluster | ProcessCluster:

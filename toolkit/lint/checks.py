@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.launcher_settings import launcher_problems
-from toolkit.entities.model import Feed, Process
+from toolkit.entities.model import Feed, FeedCluster, Process, ProcessCluster
 from toolkit.errors import UsageError
 from toolkit.lint.rule import Finding
 
@@ -15,7 +15,8 @@ from toolkit.lint.rule import Finding
 def repeated_clusters(entity: Feed | Process, advice: str) -> Iterator[Finding]:
     """A finding for each entry of `clusters` that names a cluster an earlier entry already names."""
     first: dict[str, int] = {}
-    for index, cluster in enumerate(entity.clusters):
+    clusters: tuple[FeedCluster | ProcessCluster, ...] = entity.clusters
+    for index, cluster in enumerate(clusters):
         if cluster.name in first:
             yield Finding(entity, f"clusters[{index}].name '{cluster.name}' is already listed as "
                           f"clusters[{first[cluster.name]}]; list each cluster once, {advice}.",

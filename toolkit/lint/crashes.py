@@ -25,7 +25,7 @@ def findings_of(rule_class: type[Rule], ctx: LintContext) -> Iterator[Finding | 
     try:
         rule = rule_class()
         if isinstance(rule, EntityRule) and type(rule).check is EntityRule.check:
-            for entity in ctx.entities_of(rule.kind):
+            for entity in rule.entities(ctx):
                 yield from _entity_findings(rule, entity, ctx)
             return
         yield from rule.check(ctx)

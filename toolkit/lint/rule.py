@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar, cast
 
 from toolkit.entities.document import FieldPath
 from toolkit.entities.kinds import Kind
@@ -20,6 +20,7 @@ from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 
 CODE_PATTERN = re.compile(r"^(CL|FD|PR|RP)[0-9]{3}$")
+E = TypeVar("E", bound=Entity)
 
 
 @dataclass(frozen=True)
@@ -49,16 +50,21 @@ class Rule:
         raise NotImplementedError
 
 
-class EntityRule(Rule):
-    """A rule that looks at one entity of `kind` at a time."""
+class EntityRule(Rule, Generic[E]):
+    """A rule that looks at one entity of `kind` at a time, an `E` (`EntityRule[Feed]` with kind FEED)."""
 
     kind: ClassVar[Kind]
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
-        for entity in ctx.entities_of(self.kind):
+        for entity in self.entities(ctx):
             yield from self.check_entity(entity, ctx)
 
-    def check_entity(self, entity: Entity, ctx: LintContext) -> Iterable[Finding]:
+    def entities(self, ctx: LintContext) -> Iterator[E]:
+        """The entities of `kind`, which are instances of the class E stands for."""
+        for entity in ctx.entities_of(self.kind):
+            yield cast(E, entity)
+
+    def check_entity(self, entity: E, ctx: LintContext) -> Iterable[Finding]:
         raise NotImplementedError
 
 

@@ -76,8 +76,8 @@ class WorkflowContext:
         values = dict(self.properties)
         for name, value in self.inputs.items():
             values[name] = path_glob(value) if isinstance(value, tuple) else f"{value.database}.{value.table}"
-        for name, value in self.outputs.items():
-            values[name] = value if isinstance(value, str) else f"{value.database}.{value.table}"
+        for name, target in self.outputs.items():
+            values[name] = target if isinstance(target, str) else f"{target.database}.{target.table}"
         return values
 
 
@@ -129,14 +129,14 @@ def falcon_properties(inputs: Mapping[str, tuple[str, ...] | TableInput],
             names.setdefault("falcon_input_table", value.table)
             for dialect in ("hive", "pig", "java"):
                 names.setdefault(f"falcon_input_partition_filter_{dialect}", value.partition_filter(dialect))
-    for name, value in outputs.items():
-        if isinstance(value, str):
-            names[name] = value
+    for name, target in outputs.items():
+        if isinstance(target, str):
+            names[name] = target
         else:
-            names[name] = f"{value.database}.{value.table}"
-            names.setdefault("falcon_output_database", value.database)
-            names.setdefault("falcon_output_table", value.table)
-            names.setdefault("falcon_output_dataout_partitions", value.partition_clause)
+            names[name] = f"{target.database}.{target.table}"
+            names.setdefault("falcon_output_database", target.database)
+            names.setdefault("falcon_output_table", target.table)
+            names.setdefault("falcon_output_dataout_partitions", target.partition_clause)
     return names
 
 

@@ -11,9 +11,10 @@ newest back to the first whose late window has closed, so a sweep every few minu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
@@ -57,14 +58,14 @@ class LateCheckResult:
                 "reruns_failed": sum(o.rerun is not None and o.rerun.status != Status.SUCCEEDED for o in checked)}
 
 
-def fingerprints_of(inputs: list[dict[str, object]], names: tuple[str, ...]) -> dict[str, dict[str, object]]:
+def fingerprints_of(inputs: Sequence[Mapping[str, Any]], names: tuple[str, ...]) -> dict[str, dict[str, object]]:
     """Input name -> {instance time -> fingerprint digest, or None when it was not available}."""
     found: dict[str, dict[str, object]] = {}
     for item in inputs:
         if item.get("name") in names:
             instances = item.get("instances") or []
             found[str(item["name"])] = {
-                str(i["time"]): (i.get("fingerprint") or {}).get("digest") for i in instances  # type: ignore[index, union-attr]
+                str(i["time"]): (i.get("fingerprint") or {}).get("digest") for i in instances
             }
     return found
 

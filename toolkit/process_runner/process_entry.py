@@ -20,6 +20,7 @@ from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 
 if TYPE_CHECKING:
+    from toolkit.el.grid import InstanceGrid
     from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 
 # The status of a window is its instances' worst.
@@ -107,7 +108,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     return status
 
 
-def _window(args: argparse.Namespace, grid) -> list[datetime]:  # type: ignore[no-untyped-def]
+def _window(args: argparse.Namespace, grid: InstanceGrid) -> list[datetime]:
     first, last = parse_timestamp(args.window_from, "--from"), parse_timestamp(args.window_to, "--to")
     if first > last:
         raise UsageError("--from is after --to: give the window's first instance, then its last.")

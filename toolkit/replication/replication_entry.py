@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
@@ -18,7 +18,13 @@ from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from toolkit.entities.model import Cluster, Feed
+    from toolkit.entities.replication_settings import ReplicationSettings
+    from toolkit.replication.selection import Source
     from toolkit.replication.tables import TablePuller
+    from toolkit.storage.filesystem import FileSystem
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,9 +90,10 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         fs.protect(target.write_endpoint)  # table pullers delete staged folders there: never the root
     pullers: list[TablePuller] = []
 
-    def tables(*arguments: Any) -> TablePuller:
-        pullers.append(TablePuller(spark, *arguments, staged=staged, run_id=str(status["run_id"]),
-                                   lease_seconds=args.lease))
+    def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], target_fs: FileSystem,
+               settings: ReplicationSettings) -> TablePuller:
+        pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, staged=staged,
+                                   run_id=str(status["run_id"]), lease_seconds=args.lease))
         return pullers[-1]
 
     try:

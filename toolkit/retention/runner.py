@@ -134,7 +134,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
     if table is not None:
-        _evict_table(result, CatalogTemplate(table), zone, fs, catalog, lease)
+        _evict_table(result, CatalogTemplate(table), zone, result.cut_off, fs, catalog, lease)
     plans = []
     for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
         template = PathTemplate(text)
@@ -193,7 +193,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     })
 
 
-def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, fs: FileSystem,
+def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, cut_off: datetime, fs: FileSystem,
                  catalog: Catalog | None, lease: HeldLease | None) -> None:
     if catalog is None:
         raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
@@ -201,7 +201,7 @@ def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, 
     if not uri.can_date_instances:
         raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
                          f"{uri.uri!r}; retention cannot date its partitions.")
-    planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, result.cut_off))
+    planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, cut_off))
     if lease is not None:
         lease.check()
         drop_planned(catalog, fs, uri, planned)

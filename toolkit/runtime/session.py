@@ -50,7 +50,8 @@ _NOISY_LOGGERS = ("org.apache.spark.sql.execution.streaming.sinks.FileStreamSink
 
 
 def _quiet(session: SparkSession, loggers: tuple[str, ...]) -> None:
-    jvm = session.sparkContext._jvm  # type: ignore[attr-defined]
+    jvm = session.sparkContext._jvm
+    assert jvm is not None  # a session just built has its JVM
     level = jvm.org.apache.logging.log4j.Level.ERROR
     for name in loggers:
         jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(name, level)

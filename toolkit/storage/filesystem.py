@@ -8,6 +8,7 @@ Python, `file://` only, for the CLI and tests where no Spark session exists).
 
 from __future__ import annotations
 
+import builtins
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ class FileSystem(ABC):
     def list(self, path: str) -> list[FileStatus]:
         """The direct children of a directory, sorted by path; StorageError when it is not a directory."""
 
-    def list_many(self, paths: Sequence[str]) -> dict[str, list[FileStatus]]:
+    def list_many(self, paths: Sequence[str]) -> dict[str, builtins.list[FileStatus]]:
         """The children of many directories at once (a path that is gone or not a directory maps to []).
 
         Walks call this once per level: an implementation whose calls are expensive (the JVM through
@@ -113,7 +114,7 @@ class FileSystem(ABC):
             frontier = following
         return sizes
 
-    def list_files(self, root: str) -> list[FileStatus]:
+    def list_files(self, root: str) -> builtins.list[FileStatus]:
         """Every file below the directory `root` (not its folders), in no particular order, and every symbolic
         link (`is_link`, not followed); [] when `root` does not exist, StorageError when it is a file. Here one
         `list_many` batch per depth; implementations whose calls are expensive list the whole tree in one call."""
@@ -163,7 +164,7 @@ class FileSystem(ABC):
         return len(trees[0]) if trees[0] == trees[1] else None
 
     @abstractmethod
-    def glob(self, pattern: str) -> list[FileStatus]:
+    def glob(self, pattern: str) -> builtins.list[FileStatus]:
         """Paths matching a Hadoop glob (`*`, `?`, `[ab]`, `{x,y}`), sorted; [] when none match."""
 
     @abstractmethod
@@ -225,7 +226,7 @@ class FileSystem(ABC):
 
     @abstractmethod
     def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
-                   preserve_permission: bool = True) -> list[CopyResult]:
+                   preserve_permission: bool = True) -> builtins.list[CopyResult]:
         """Copy many files (to any file system this one reaches), `threads` at a time, each checked against
         its listed length and then given the source's mtime; targets are overwritten, parents created. A
         failure is reported in its result and the others go on. Bytes stay out of Python where they can."""

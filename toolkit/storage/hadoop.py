@@ -56,6 +56,7 @@ it; what remains is Hadoop's own work: `RawLocalFileSystem.listStatus` makes abo
 
 from __future__ import annotations
 
+import builtins
 import os
 import re
 import secrets
@@ -116,9 +117,9 @@ class HadoopFileSystem(FileSystem):
         self._gone_errors: tuple[type[BaseException], ...] = (Py4JNetworkError,)
         self._py4j_error = Py4JError
         jvm = spark._jvm
-        if jvm is None:
-            raise StorageError("The Spark session has no JVM (it was stopped): start a new session.")
         gateway = spark.sparkContext._gateway
+        if jvm is None or gateway is None:
+            raise StorageError("The Spark session has no JVM (it was stopped): start a new session.")
         self._jvm = jvm
         self._spark = spark
         self._copiers: dict[int, Any] = {}
@@ -283,7 +284,7 @@ class HadoopFileSystem(FileSystem):
             raise StorageError(f"Cannot list {normalize_uri(path)}: it is not a directory.")
         return sorted(children)
 
-    def list_many(self, paths: Sequence[str]) -> dict[str, list[FileStatus]]:
+    def list_many(self, paths: Sequence[str]) -> dict[str, builtins.list[FileStatus]]:
         """The children of many directories in about five JVM calls per file system (`listStatus(Path[])`),
         by the paths as given; a path that is gone or not a directory maps to [] (as in the interface).
 
@@ -306,11 +307,11 @@ class HadoopFileSystem(FileSystem):
                     listed.update(part)
         return {path: listed[path] for path in paths}
 
-    def _list_slice(self, group: list[str]) -> dict[str, list[FileStatus]]:
+    def _list_slice(self, group: builtins.list[str]) -> dict[str, builtins.list[FileStatus]]:
         batch = self._list_batch(group)
         return batch if batch is not None else FileSystem.list_many(self, group)
 
-    def _list_batch(self, group: list[str]) -> dict[str, list[FileStatus]] | None:
+    def _list_batch(self, group: builtins.list[str]) -> dict[str, builtins.list[FileStatus]] | None:
         spelled = {normalize_uri(path) for path in group}
         if len(spelled) < 2:
             return None
@@ -356,7 +357,7 @@ class HadoopFileSystem(FileSystem):
             _SEPARATOR.join(ignored_prefixes), _SEPARATOR.join(ignored_suffixes)), target)
         return int(count) if count >= 0 else None
 
-    def list_files(self, root: str) -> list[FileStatus]:
+    def list_files(self, root: str) -> builtins.list[FileStatus]:
         """The whole tree in one JVM call (`jvm/TreeLister.java`), answered as one string."""
         lister = self._tree_lister()
         top = normalize_uri(root)
@@ -370,7 +371,7 @@ class HadoopFileSystem(FileSystem):
         return [FileStatus(prefix + fields[k], int(fields[k + 1]), int(fields[k + 2]), False, fields[k + 3] == "l")
                 for k in range(0, len(fields) - 1, 4)]
 
-    def glob(self, pattern: str) -> list[FileStatus]:
+    def glob(self, pattern: str) -> builtins.list[FileStatus]:
         fs = self._fs(pattern)
         target = self._path(pattern)
         found = self._call("glob", pattern, lambda: self._statuses(fs.globStatus(target)))
@@ -569,7 +570,7 @@ class HadoopFileSystem(FileSystem):
 
 
     def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
-                   preserve_permission: bool = True) -> list[CopyResult]:
+                   preserve_permission: bool = True) -> builtins.list[CopyResult]:
         """In the JVM, a batch per call (`bulk_copy.BulkCopier`, one per thread count)."""
         from toolkit.storage.bulk_copy import BulkCopier
 

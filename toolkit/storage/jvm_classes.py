@@ -25,7 +25,7 @@ _loading = threading.Lock()
 
 def jar_path() -> str:
     """The toolkit's jar; a UsageError (exit 2) saying how to build it when it was not built."""
-    jar = resources.files("toolkit.storage").joinpath("jvm", JAR_NAME)
+    jar = resources.files("toolkit.storage") / "jvm" / JAR_NAME
     if not jar.is_file():
         raise UsageError(f"The toolkit's Java classes are not built ({jar} is missing): run `make install` in the "
                          f"feed-toolkit source tree (it compiles toolkit/storage/jvm/*.java with javac).")

@@ -3,6 +3,7 @@ exists. It behaves as Hadoop's local file system does (the contract tests run bo
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import errno
@@ -124,7 +125,7 @@ class LocalFileSystem(FileSystem):
                 continue  # deleted since the folder was read: a listing is a snapshot, not a promise
         return sorted(found)
 
-    def glob(self, pattern: str) -> list[FileStatus]:
+    def glob(self, pattern: str) -> builtins.list[FileStatus]:
         local = to_local_path(pattern)
         found = {match for expanded in _expand_braces(local) for match in _glob_one(expanded)}
         return sorted(self._status(match) for match in found)
@@ -218,7 +219,7 @@ class LocalFileSystem(FileSystem):
                 from None
 
     def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
-                   preserve_permission: bool = True) -> list[CopyResult]:
+                   preserve_permission: bool = True) -> builtins.list[CopyResult]:
         """`shutil.copyfile` (the kernel's copy_file_range/sendfile on Linux) from a thread pool."""
         with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
             return list(pool.map(lambda task: _copy_one(task, preserve_permission), tasks))

@@ -53,7 +53,7 @@ class Publication:
 
     def __init__(self, fs: FileSystem, guard: Guard = no_guard) -> None:
         self.fs, self.guard = fs, guard
-        self._undo: list[Callable[[], None]] = []
+        self._undo: list[Callable[[], object]] = []
         self._after: list[Callable[[], None]] = []
 
     def __enter__(self) -> Publication:
@@ -66,7 +66,7 @@ class Publication:
         elif issubclass(kind, Exception):
             self.roll_back()
 
-    def step(self, apply: Callable[[], None], undo: Callable[[], None]) -> None:
+    def step(self, apply: Callable[[], object], undo: Callable[[], object]) -> None:
         """Check the guard, `apply`, and remember how to undo it."""
         self.guard()
         apply()

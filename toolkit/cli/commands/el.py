@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import typer
@@ -63,7 +64,7 @@ def eval_command(
                     arguments.time_list(available, "--available"))
     value = parsed.evaluate(ctx)
     if feed_grid is not None and value is not None:
-        if parsed.type != "time":
+        if not isinstance(value, datetime):
             raise UsageError(
                 f"EL expression {expression!r} gives a {parsed.type}; only a time can be snapped to a feed."
             )

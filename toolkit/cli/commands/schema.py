@@ -41,6 +41,7 @@ def schema_command(
     if kind is not None:
         typer.echo(schema_text(Kind(kind)), nl=False)
         return
+    assert write is not None  # the check above: exactly one of --write and --kind
     if write.exists() and not write.is_dir():
         raise UsageError(f"--write {write} is a file, not a folder: give the folder to write the schemas into.")
     try:

@@ -33,7 +33,7 @@ REQUIRED = ("readonly", "write", "execute", "workflow")
 
 
 @register
-class RequiredInterfaces(EntityRule):
+class RequiredInterfaces(EntityRule[Cluster]):
     code = "CL001"
     summary = "A cluster has the interfaces readonly, write, execute and workflow."
     kind = Kind.CLUSTER

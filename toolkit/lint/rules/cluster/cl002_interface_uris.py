@@ -43,7 +43,7 @@ _FORMS: dict[str, tuple[Callable[[str], bool], str]] = {
 
 
 @register
-class InterfaceUris(EntityRule):
+class InterfaceUris(EntityRule[Cluster]):
     code = "CL002"
     summary = ("Interface endpoints are URIs with a scheme; execute may be host:port or a Spark master, workflow "
                "localoozie, spark a Spark master.")

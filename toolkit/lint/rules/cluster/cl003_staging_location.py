@@ -27,7 +27,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class StagingLocation(EntityRule):
+class StagingLocation(EntityRule[Cluster]):
     code = "CL003"
     summary = "A cluster has a staging location."
     kind = Kind.CLUSTER

@@ -28,7 +28,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class WorkingNotStaging(EntityRule):
+class WorkingNotStaging(EntityRule[Cluster]):
     code = "CL004"
     summary = "The working location, if given, differs from the staging location."
     kind = Kind.CLUSTER

@@ -26,7 +26,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class PropertyNames(EntityRule):
+class PropertyNames(EntityRule[Cluster]):
     code = "CL005"
     summary = "Cluster property names are non-empty and unique."
     kind = Kind.CLUSTER

@@ -28,7 +28,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class NoObjectStore(EntityRule):
+class NoObjectStore(EntityRule[Cluster]):
     code = "CL006"
     summary = "No endpoint or location of the cluster is on an object store (no atomic create or rename there)."
     kind = Kind.CLUSTER

@@ -114,8 +114,10 @@ def limit_shorter_than(entity: Feed, index: int, other: Frequency, other_field: 
                        in_some_months: str) -> Finding | None:
     """The finding of a cluster's retention limit that is shorter than `other` (error), or shorter only in
     the shorter months (warning); None when the limit is long enough. The last two say what would happen
-    to instances, always and in the shorter months."""
+    to instances, always and in the shorter months; None too for a cluster without retention."""
     cluster = entity.clusters[index]
+    if cluster.retention is None:
+        return None
     limit = cluster.retention.limit
     verdict = at_least(limit, other)
     if verdict is Verdict.LONGER_OR_EQUAL:

@@ -29,7 +29,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class ValidityOrder(EntityRule):
+class ValidityOrder(EntityRule[Feed]):
     code = "FD001"
     summary = "On each cluster, the feed's validity start is not after its end."
     kind = Kind.FEED

@@ -31,7 +31,7 @@ HOW = "store it either in files (locations.data) or in a catalog table (table.ur
 
 
 @register
-class OneStorage(EntityRule):
+class OneStorage(EntityRule[Feed]):
     code = "FD002"
     summary = "Exactly one storage per feed and per cluster (after overrides): locations with data, or table."
     kind = Kind.FEED

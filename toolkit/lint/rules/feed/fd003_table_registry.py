@@ -29,7 +29,7 @@ from toolkit.lint.rules.feed._common import display_file, storages
 
 
 @register
-class TableRegistry(EntityRule):
+class TableRegistry(EntityRule[Feed]):
     code = "FD003"
     summary = "A cluster where the feed is a catalog table has a registry interface."
     kind = Kind.FEED

@@ -31,7 +31,7 @@ from toolkit.lint.rules.feed._common import is_table_feed, sources
 
 
 @register
-class TableOneSource(EntityRule):
+class TableOneSource(EntityRule[Feed]):
     code = "FD004"
     summary = "A catalog-table feed has at most one source cluster."
     kind = Kind.FEED

@@ -31,7 +31,7 @@ from toolkit.lint.rules.feed._durations import limit_shorter_than
 
 
 @register
-class RetentionCoversCutOff(EntityRule):
+class RetentionCoversCutOff(EntityRule[Feed]):
     code = "FD005"
     summary = "The retention limit on each cluster is at least the late-arrival cut-off (months vs days: warning)."
     kind = Kind.FEED

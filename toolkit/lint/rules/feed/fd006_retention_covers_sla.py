@@ -31,7 +31,7 @@ from toolkit.lint.rules.feed._durations import limit_shorter_than
 
 
 @register
-class RetentionCoversSla(EntityRule):
+class RetentionCoversSla(EntityRule[Feed]):
     code = "FD006"
     summary = "The retention limit on each cluster is at least its slaHigh (months vs days: warning)."
     kind = Kind.FEED

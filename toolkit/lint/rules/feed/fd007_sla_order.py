@@ -28,7 +28,7 @@ from toolkit.lint.rules.feed._durations import Verdict, approximate_note, at_lea
 
 
 @register
-class SlaOrder(EntityRule):
+class SlaOrder(EntityRule[Feed]):
     code = "FD007"
     summary = "slaLow is not after slaHigh, in the feed's SLA and each cluster's (months vs days: warning)."
     kind = Kind.FEED

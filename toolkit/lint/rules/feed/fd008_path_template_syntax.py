@@ -35,7 +35,7 @@ from toolkit.lint.rules.feed._common import (
 
 
 @register
-class PathTemplateSyntax(EntityRule):
+class PathTemplateSyntax(EntityRule[Feed]):
     code = "FD008"
     summary = "Location paths use only ${YEAR} ${MONTH} ${DAY} ${HOUR} ${MINUTE}, close every ${ and have no '..'."
     kind = Kind.FEED

@@ -37,7 +37,7 @@ def missing_coarser(variables: frozenset[str]) -> list[str]:
 
 
 @register
-class DatableTemplates(EntityRule):
+class DatableTemplates(EntityRule[Feed]):
     code = "FD009"
     summary = "A template with date variables has ${YEAR} and every coarser variable, so instances can be dated."
     kind = Kind.FEED

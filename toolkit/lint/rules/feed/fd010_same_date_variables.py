@@ -34,7 +34,7 @@ Dated = tuple[FieldPath, str, frozenset[str]]
 
 
 @register
-class SameDateVariables(EntityRule):
+class SameDateVariables(EntityRule[Feed]):
     code = "FD010"
     summary = "Each cluster's data path (or table URI) uses the same date variables as the feed's."
     kind = Kind.FEED

@@ -41,7 +41,7 @@ def finest(variables: frozenset[str]) -> str | None:
 
 
 @register
-class Granularity(EntityRule):
+class Granularity(EntityRule[Feed]):
     code = "FD011"
     summary = "The data path's date variables are coarser than the frequency (hourly without ${HOUR})."
     severity = Severity.WARNING

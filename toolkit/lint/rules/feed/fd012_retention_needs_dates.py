@@ -32,7 +32,7 @@ from toolkit.lint.rules.feed._common import FILES, TABLE, catalog, storages, unk
 
 
 @register
-class RetentionNeedsDates(EntityRule):
+class RetentionNeedsDates(EntityRule[Feed]):
     code = "FD012"
     summary = "A retention policy on a path (or table) without date variables deletes nothing."
     severity = Severity.WARNING

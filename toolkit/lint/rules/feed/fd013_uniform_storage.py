@@ -36,7 +36,7 @@ FIELDS = {FILES: "locations.data", TABLE: "table.uri"}
 
 
 @register
-class UniformStorage(EntityRule):
+class UniformStorage(EntityRule[Feed]):
     code = "FD013"
     summary = "The feed's storage is of one type on all its clusters: all files or all catalog tables."
     kind = Kind.FEED

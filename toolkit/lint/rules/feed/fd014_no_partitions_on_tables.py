@@ -25,7 +25,7 @@ from toolkit.lint.rules.feed._common import storages
 
 
 @register
-class NoPartitionsOnTables(EntityRule):
+class NoPartitionsOnTables(EntityRule[Feed]):
     code = "FD014"
     summary = "A feed stored in a catalog table has no partitions list (the URI's keys are its partitions)."
     kind = Kind.FEED

@@ -25,7 +25,7 @@ from toolkit.lint.rules.feed._common import catalog, where, written_tables
 
 
 @register
-class CatalogUri(EntityRule):
+class CatalogUri(EntityRule[Feed]):
     code = "FD015"
     summary = "A table URI is catalog:database:table#key=value;key=value."
     kind = Kind.FEED

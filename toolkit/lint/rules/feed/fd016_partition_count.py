@@ -30,7 +30,7 @@ from toolkit.lint.rules.feed._common import partition_parts, sources, targets
 
 
 @register
-class PartitionCount(EntityRule):
+class PartitionCount(EntityRule[Feed]):
     code = "FD016"
     summary = "A partition expression (a target's with each source's) has no more parts than the feed's partitions."
     kind = Kind.FEED

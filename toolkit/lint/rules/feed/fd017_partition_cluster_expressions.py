@@ -43,7 +43,7 @@ def resolvable(cluster: Cluster) -> list[str]:
 
 
 @register
-class PartitionClusterExpressions(EntityRule):
+class PartitionClusterExpressions(EntityRule[Feed]):
     code = "FD017"
     summary = (
         "Partition expressions are ${cluster.X} that resolve; several sources, or several targets, each have one."

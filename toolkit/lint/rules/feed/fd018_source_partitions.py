@@ -33,7 +33,7 @@ from toolkit.lint.rules.feed._common import partition_parts, sources, targets
 
 
 @register
-class SourcePartitions(EntityRule):
+class SourcePartitions(EntityRule[Feed]):
     code = "FD018"
     summary = "With several sources replicated to a target, every source has a partition expression."
     kind = Kind.FEED

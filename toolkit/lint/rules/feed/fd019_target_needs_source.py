@@ -27,7 +27,7 @@ from toolkit.lint.rules.feed._common import sources, targets
 
 
 @register
-class TargetNeedsSource(EntityRule):
+class TargetNeedsSource(EntityRule[Feed]):
     code = "FD019"
     summary = "A feed with a target cluster has a source cluster."
     kind = Kind.FEED

@@ -24,7 +24,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class TimeZone(EntityRule):
+class TimeZone(EntityRule[Feed]):
     code = "FD021"
     summary = "The feed's timezone is an IANA time zone name."
     kind = Kind.FEED

@@ -27,7 +27,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class UniqueClusters(EntityRule):
+class UniqueClusters(EntityRule[Feed]):
     code = "FD022"
     summary = "A feed lists each of its clusters once."
     kind = Kind.FEED

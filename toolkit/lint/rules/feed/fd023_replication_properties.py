@@ -37,7 +37,7 @@ _CHECKS: dict[str, Callable[[Feed], object]] = {
 
 
 @register
-class ReplicationProperties(EntityRule):
+class ReplicationProperties(EntityRule[Feed]):
     code = "FD023"
     summary = "Replication properties (timeout, parallel, maxMaps, preservePermission) have valid values."
     kind = Kind.FEED

@@ -32,7 +32,7 @@ ARCHIVE_PROPERTY = "retention.archive"
 
 
 @register
-class RunnableRetentionAction(EntityRule):
+class RunnableRetentionAction(EntityRule[Feed]):
     code = "FD024"
     summary = "The retention action is one the toolkit runs: delete, or archive of files to a known location."
     kind = Kind.FEED

@@ -31,7 +31,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class LauncherProperties(EntityRule):
+class LauncherProperties(EntityRule[Feed]):
     code = "FD025"
     summary = "The feed's queueName is a YARN queue name and its jobPriority one of Hadoop's job priorities."
     kind = Kind.FEED

@@ -16,7 +16,7 @@ from toolkit.el.functions import TIME
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.document import FieldPath, format_path
-from toolkit.entities.model import Feed, Process, ProcessSla
+from toolkit.entities.model import Feed, Process, ProcessSla, Validity
 from toolkit.errors import UsageError
 from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.lint.context import LintContext
@@ -66,6 +66,20 @@ def grid_of_feed(feed: Feed, cluster: str) -> InstanceGrid | None:
     except UsageError:
         return None
     return grid if grid.last_index is not None and grid.last_index >= 0 else None
+
+
+def bounded_last_index(grid: InstanceGrid) -> int:
+    """The last instance's index of a grid that grid_of_process or grid_of_feed gave, which are bounded."""
+    last = grid.last_index
+    assert last is not None, "grid_of_process and grid_of_feed give bounded grids only"
+    return last
+
+
+def feed_validity(feed: Feed, cluster: str) -> Validity:
+    """The feed's validity on a cluster that grid_of_feed gave a grid for (so the feed is on it)."""
+    feed_cluster = feed.cluster(cluster)
+    assert feed_cluster is not None, "grid_of_feed gives a grid only for a cluster the feed is on"
+    return feed_cluster.validity
 
 
 def evaluate(expression: Expression, nominal: datetime, grid: InstanceGrid) -> datetime | None:

@@ -27,7 +27,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class UniqueClusters(EntityRule):
+class UniqueClusters(EntityRule[Process]):
     code = "PR001"
     summary = "A process lists each of its clusters once."
     kind = Kind.PROCESS

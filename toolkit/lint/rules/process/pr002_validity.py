@@ -26,7 +26,7 @@ from toolkit.lint.rules.process._support import ts
 
 
 @register
-class ValidityOrder(EntityRule):
+class ValidityOrder(EntityRule[Process]):
     code = "PR002"
     summary = "On each cluster, the process's validity start is before its end."
     kind = Kind.PROCESS

@@ -26,7 +26,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class FeedsOnProcessClusters(EntityRule):
+class FeedsOnProcessClusters(EntityRule[Process]):
     code = "PR003"
     summary = "Each input and output feed is defined on every cluster of the process."
     kind = Kind.PROCESS

@@ -25,7 +25,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class UniqueInputOutputNames(EntityRule):
+class UniqueInputOutputNames(EntityRule[Process]):
     code = "PR004"
     summary = "Input and output names are unique across inputs and outputs."
     kind = Kind.PROCESS

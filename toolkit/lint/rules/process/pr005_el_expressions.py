@@ -29,7 +29,7 @@ from toolkit.lint.rules.process._support import EXAMPLES
 
 
 @register
-class ValidExpressions(EntityRule):
+class ValidExpressions(EntityRule[Process]):
     code = "PR005"
     summary = ("Input start and end and output instance are valid EL expressions that give a time (latest(n) with "
                "n <= 0, future(n, limit) with n >= 0 and limit >= 1).")
@@ -39,8 +39,8 @@ class ValidExpressions(EntityRule):
         for index, item in enumerate(entity.inputs):
             for key in ("start", "end"):
                 yield from self._check(entity, ctx, ("inputs", index, key), getattr(item, key))
-        for index, item in enumerate(entity.outputs):
-            yield from self._check(entity, ctx, ("outputs", index, "instance"), item.instance)
+        for index, output in enumerate(entity.outputs):
+            yield from self._check(entity, ctx, ("outputs", index, "instance"), output.instance)
 
     def _check(self, entity: Process, ctx: LintContext, path: tuple[str, int, str], text: str) -> Iterator[Finding]:
         field = f"{path[0]}[{path[1]}].{path[2]}"

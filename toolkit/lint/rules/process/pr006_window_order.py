@@ -26,7 +26,7 @@ from toolkit.lint.rules.process._support import evaluate, fixed_expression, grid
 
 
 @register
-class WindowOrder(EntityRule):
+class WindowOrder(EntityRule[Process]):
     code = "PR006"
     summary = "An input's end is not before its start (evaluated at the process's first instance)."
     kind = Kind.PROCESS

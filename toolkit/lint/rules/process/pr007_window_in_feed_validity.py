@@ -24,17 +24,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
+from toolkit.el.expressions import Expression
 from toolkit.el.grid import InstanceGrid
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed, Input, Process
 from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-from toolkit.lint.rules.process._support import evaluate, fixed_expression, grid_of_feed, grid_of_process, ts
+from toolkit.lint.rules.process._support import (
+    bounded_last_index,
+    evaluate,
+    feed_validity,
+    fixed_expression,
+    grid_of_feed,
+    grid_of_process,
+    ts,
+)
 
 
 @register
-class WindowInFeedValidity(EntityRule):
+class WindowInFeedValidity(EntityRule[Process]):
     code = "PR007"
     summary = ("An input window, at the process's first and last instance, lies inside the feed's validity "
                "(warning when only the last instance's window is outside).")
@@ -43,27 +52,28 @@ class WindowInFeedValidity(EntityRule):
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
         for index, item in enumerate(entity.inputs):
             feed = ctx.repo.feeds.get(item.feed)
-            if feed is None or fixed_expression(ctx, item.start) is None or fixed_expression(ctx, item.end) is None:
+            start, end = fixed_expression(ctx, item.start), fixed_expression(ctx, item.end)
+            if feed is None or start is None or end is None:
                 continue
+            window = (start, end)
             for cluster in dict.fromkeys(c.name for c in entity.clusters):
                 process_grid, feed_grid = grid_of_process(entity, cluster), grid_of_feed(feed, cluster)
                 if process_grid is None or feed_grid is None:
                     continue
                 first = process_grid.start
-                findings = list(self._outside(entity, ctx, index, item, feed, cluster, feed_grid, first, "first"))
+                findings = list(self._outside(entity, index, item, window, feed, cluster, feed_grid, first, "first"))
                 if not findings:
-                    last = process_grid.time_of(process_grid.last_index)
+                    last = process_grid.time_of(bounded_last_index(process_grid))
                     findings = [
                         Finding(f.entity, f.message, f.path, severity=Severity.WARNING)
-                        for f in self._outside(entity, ctx, index, item, feed, cluster, feed_grid, last, "last")
+                        for f in self._outside(entity, index, item, window, feed, cluster, feed_grid, last, "last")
                     ]
                 yield from findings
 
-    def _outside(self, entity: Process, ctx: LintContext, index: int, item: Input, feed: Feed, cluster: str,
-                 grid: InstanceGrid, nominal: datetime, which: str) -> Iterator[Finding]:
-        start, end = fixed_expression(ctx, item.start), fixed_expression(ctx, item.end)
-        first, last = evaluate(start, nominal, grid), evaluate(end, nominal, grid)
-        validity = feed.cluster(cluster).validity
+    def _outside(self, entity: Process, index: int, item: Input, window: tuple[Expression, Expression], feed: Feed,
+                 cluster: str, grid: InstanceGrid, nominal: datetime, which: str) -> Iterator[Finding]:
+        first, last = evaluate(window[0], nominal, grid), evaluate(window[1], nominal, grid)
+        validity = feed_validity(feed, cluster)
         at = f"for the {which} instance {ts(nominal)} of the process on cluster '{cluster}'"
         if first is not None and grid.floor_index(first) < 0:
             yield Finding(
@@ -73,7 +83,7 @@ class WindowInFeedValidity(EntityRule):
                 + _advice(which, "start", cluster, feed.name),
                 ("inputs", index, "start"),
             )
-        last_index = grid.last_index
+        last_index = bounded_last_index(grid)
         if last is not None and grid.floor_index(last) > last_index:
             yield Finding(
                 entity,

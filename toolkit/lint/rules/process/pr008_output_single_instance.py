@@ -25,7 +25,7 @@ from toolkit.lint.rules.process._support import EXAMPLES, time_expression
 
 
 @register
-class OutputSingleInstance(EntityRule):
+class OutputSingleInstance(EntityRule[Process]):
     code = "PR008"
     summary = "An output instance is a single-instance expression (no latest() or future())."
     kind = Kind.PROCESS

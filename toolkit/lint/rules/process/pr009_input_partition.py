@@ -25,7 +25,7 @@ from toolkit.lint.rules.process._support import table_on
 
 
 @register
-class InputPartition(EntityRule):
+class InputPartition(EntityRule[Process]):
     code = "PR009"
     summary = "An input partition is on a file feed and has no more parts than the feed's partitions."
     kind = Kind.PROCESS

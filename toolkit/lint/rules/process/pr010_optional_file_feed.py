@@ -25,7 +25,7 @@ from toolkit.lint.rules.process._support import table_on
 
 
 @register
-class OptionalFileFeed(EntityRule):
+class OptionalFileFeed(EntityRule[Process]):
     code = "PR010"
     summary = "Only inputs of file feeds are optional."
     kind = Kind.PROCESS

@@ -30,7 +30,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class LateInputs(EntityRule):
+class LateInputs(EntityRule[Process]):
     code = "PR011"
     summary = "Each late input names an input of the process whose feed has a late-arrival cut-off."
     kind = Kind.PROCESS

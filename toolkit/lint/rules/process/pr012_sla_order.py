@@ -25,7 +25,7 @@ from toolkit.lint.rules.process._support import sla_blocks, where
 
 
 @register
-class SlaOrder(EntityRule):
+class SlaOrder(EntityRule[Process]):
     code = "PR012"
     summary = "An SLA's shouldStartIn is at most its shouldEndIn."
     kind = Kind.PROCESS

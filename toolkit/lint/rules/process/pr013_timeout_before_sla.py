@@ -28,7 +28,7 @@ from toolkit.lint.rules.process._support import sla_blocks, where
 
 
 @register
-class TimeoutBeforeSla(EntityRule):
+class TimeoutBeforeSla(EntityRule[Process]):
     code = "PR013"
     summary = "The timeout is not shorter than an SLA's shouldStartIn."
     severity = Severity.WARNING

@@ -33,7 +33,7 @@ PORTING = {
 
 
 @register
-class RunnableEngine(EntityRule):
+class RunnableEngine(EntityRule[Process]):
     code = "PR014"
     summary = "The workflow engine is one this toolkit runs: pyspark, spark-sql, hive or spark (not oozie or pig)."
     kind = Kind.PROCESS

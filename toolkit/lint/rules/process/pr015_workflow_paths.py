@@ -35,7 +35,7 @@ _VALID = ("give a file path relative to the repo root (workflows/summary.py), an
 
 
 @register
-class WorkflowPaths(EntityRule):
+class WorkflowPaths(EntityRule[Process]):
     code = "PR015"
     summary = ("The workflow path and each late input's workflow-path exist in the repo when relative; an absolute "
                "path is on the cluster (its form is checked), a URI is not checked.")

@@ -24,7 +24,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class ValidTimezone(EntityRule):
+class ValidTimezone(EntityRule[Process]):
     code = "PR016"
     summary = "The process's timezone is a known IANA time zone."
     kind = Kind.PROCESS

@@ -22,17 +22,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
+from toolkit.el.expressions import Expression
 from toolkit.el.grid import InstanceGrid
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed, Output, Process
 from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-from toolkit.lint.rules.process._support import evaluate, fixed_expression, grid_of_feed, grid_of_process, ts
+from toolkit.lint.rules.process._support import (
+    bounded_last_index,
+    evaluate,
+    feed_validity,
+    fixed_expression,
+    grid_of_feed,
+    grid_of_process,
+    ts,
+)
 
 
 @register
-class OutputInFeedValidity(EntityRule):
+class OutputInFeedValidity(EntityRule[Process]):
     code = "PR017"
     summary = ("An output instance, at the process's first and last instance, lies inside the feed's validity "
                "(warning when only the last instance's output is outside).")
@@ -41,31 +50,33 @@ class OutputInFeedValidity(EntityRule):
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
         for index, item in enumerate(entity.outputs):
             feed = ctx.repo.feeds.get(item.feed)
-            if feed is None or fixed_expression(ctx, item.instance) is None:
+            expression = fixed_expression(ctx, item.instance)
+            if feed is None or expression is None:
                 continue
             for cluster in dict.fromkeys(c.name for c in entity.clusters):
                 process_grid, feed_grid = grid_of_process(entity, cluster), grid_of_feed(feed, cluster)
                 if process_grid is None or feed_grid is None:
                     continue
-                finding = _outside(entity, ctx, index, item, feed, cluster, feed_grid, process_grid.start, "first")
+                finding = _outside(entity, index, item, expression, feed, cluster, feed_grid, process_grid.start,
+                                   "first")
                 if finding is None:
-                    last = process_grid.time_of(process_grid.last_index)
-                    finding = _outside(entity, ctx, index, item, feed, cluster, feed_grid, last, "last")
+                    last = process_grid.time_of(bounded_last_index(process_grid))
+                    finding = _outside(entity, index, item, expression, feed, cluster, feed_grid, last, "last")
                     if finding is not None:
                         finding = Finding(finding.entity, finding.message, finding.path, severity=Severity.WARNING)
                 if finding is not None:
                     yield finding
 
 
-def _outside(entity: Process, ctx: LintContext, index: int, item: Output, feed: Feed, cluster: str,
+def _outside(entity: Process, index: int, item: Output, expression: Expression, feed: Feed, cluster: str,
              grid: InstanceGrid, nominal: datetime, which: str) -> Finding | None:
-    value = evaluate(fixed_expression(ctx, item.instance), nominal, grid)
+    value = evaluate(expression, nominal, grid)
     if value is None:
         return None
     position = grid.floor_index(value)
-    if 0 <= position <= grid.last_index:
+    if 0 <= position <= bounded_last_index(grid):
         return None
-    validity = feed.cluster(cluster).validity
+    validity = feed_validity(feed, cluster)
     side = f"before its validity starts {ts(validity.start)}" if position < 0 else \
         f"after its validity ends {ts(validity.end)}"
     return Finding(

@@ -31,7 +31,7 @@ _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 @register
-class SparkApplication(EntityRule):
+class SparkApplication(EntityRule[Process]):
     code = "PR018"
     summary = ("A process of engine spark names its application in spark-attributes.jar; an entry relative to the "
                "repo exists there.")

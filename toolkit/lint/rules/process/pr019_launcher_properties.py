@@ -31,7 +31,7 @@ from toolkit.lint.rule import EntityRule, Finding, register
 
 
 @register
-class LauncherProperties(EntityRule):
+class LauncherProperties(EntityRule[Process]):
     code = "PR019"
     summary = "The process's queueName is a YARN queue name and its jobPriority one of Hadoop's job priorities."
     kind = Kind.PROCESS

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Entity, Feed, Process
+from toolkit.entities.model import Entity, Feed, FeedCluster, Process, ProcessCluster
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import Finding, Rule, register
 from toolkit.lint.rules.repo._known import known_names
@@ -35,7 +35,8 @@ class MissingReference(Rule):
         clusters, feeds, unloaded = ctx.repo.clusters, ctx.repo.feeds, ctx.repo.unloaded
         for entity in ctx.repo.entities:
             if isinstance(entity, (Feed, Process)):
-                for index, cluster in enumerate(entity.clusters):
+                entity_clusters: tuple[FeedCluster | ProcessCluster, ...] = entity.clusters
+                for index, cluster in enumerate(entity_clusters):
                     yield from _missing(entity, EntityRef(Kind.CLUSTER, cluster.name), clusters, unloaded,
                                         ("clusters", index, "name"))
             if isinstance(entity, Process):

@@ -91,8 +91,8 @@ class SharedPaths(Rule):
                     if segments and not unknown_variables(text):  # FD008 reports unknown variables
                         by_cluster.setdefault(cluster.name, []).append(
                             _Location(feed, type_, text, storage.path("locations", type_), segments))
-        for cluster, locations in sorted(by_cluster.items()):
-            yield from self._overlaps(cluster, locations)
+        for cluster_name, locations in sorted(by_cluster.items()):
+            yield from self._overlaps(cluster_name, locations)
 
     def _overlaps(self, cluster: str, locations: list[_Location]) -> Iterator[Finding]:
         root = _Node()
