@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.spark_submit import spark_submit
-from tests.unit.retention.retention_repo import TEMPLATE, make_repo, utc
+from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
 
@@ -85,8 +84,9 @@ def metastore(request, spark, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 
 def _repo(folder: Path, table: str, spec: str) -> ConfigRepo:
-    repo = folder / "conf"
-    shutil.copytree(TEMPLATE, repo)
+    """The template with its clusters' roots (and so their ledgers and locks) in `folder`: a test shares no lock
+    with another test, nor with a test session running beside it."""
+    repo, _ = make_repo(folder)
     (repo / "feeds" / "orders.yaml").write_text(textwrap.dedent(f"""\
         kind: feed
         name: orders
