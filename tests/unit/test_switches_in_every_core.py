@@ -1,6 +1,7 @@
 """Safemode and suspension are checked in the core of every action, not only in its spark-submit entry: a caller
-of `run_retention`, `run_replication` or the process runner directly (a test, another tool, a future scheduler)
-is stopped before anything is touched (safemode: BlockedError, exit 5; a suspended feed: SkippedError, exit 4)."""
+of `run_retention`, `run_replication`, the Hive export and import cores or the process runner directly (a test,
+another tool, a future scheduler) is stopped before anything is touched (safemode: BlockedError, exit 5; a
+suspended feed: SkippedError, exit 4)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
+from toolkit.replication.hive.runner import ImportPlan, plan_hive_import, run_hive_export, run_hive_import
 from toolkit.replication.runner import run_replication
 from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
@@ -51,3 +53,41 @@ def test_replication_called_directly_copies_nothing_in_safemode(tmp_path: Path, 
     assert "safemode" in str(raised.value)
     assert not (tmp_path / "backup/replica").exists()
     assert contents(primary / "data/clicks/2026/11/21/10")["part-00000.json"] == b"x" * 10
+
+
+@pytest.mark.parametrize("switch", ["safemode", "suspended"])
+def test_hive_export_called_directly_reads_and_writes_nothing_while_switched_off(tmp_path: Path, switch: str) -> None:
+    # No Spark and no catalog are given: the core must stop before it would use them.
+    repo_path, _ = make_repo(tmp_path)
+    repo = ConfigRepo.load(repo_path)
+    switch_off(repo, "visits", switch)
+    destination = tmp_path / "export"
+    with pytest.raises(BlockedError if switch == "safemode" else SkippedError) as raised:
+        run_hive_export(None, None, LocalFileSystem(), repo.feed("visits"), repo.cluster("primary"),  # type: ignore[arg-type]
+                        utc(2026, 11, 21), destination.as_uri())
+    assert ("safemode" if switch == "safemode" else "suspended") in str(raised.value)
+    assert not destination.exists()
+
+
+@pytest.mark.parametrize("switch", ["safemode", "suspended"])
+def test_hive_import_called_directly_touches_nothing_while_switched_off(tmp_path: Path, switch: str) -> None:
+    repo_path, _ = make_repo(tmp_path)
+    repo = ConfigRepo.load(repo_path)
+    feed, cluster = repo.feed("visits"), repo.cluster("primary")
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "part-00000.parquet").write_bytes(b"rows")
+    plan = ImportPlan(export.as_uri(), None, utc(2026, 11, 21), "web", "visits", {"ds": "2026-11-21"})  # type: ignore[arg-type]
+    switch_off(repo, "visits", switch)
+    for call in (lambda: plan_hive_import(LocalFileSystem(), feed, cluster, export.as_uri(), None),
+                 lambda: run_hive_import(None, None, LocalFileSystem(), feed, cluster, plan, run_id="r1")):  # type: ignore[arg-type]
+        with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
+            call()
+    assert [p.name for p in export.iterdir()] == ["part-00000.parquet"]
+
+
+def switch_off(repo: ConfigRepo, feed: str, switch: str) -> None:
+    if switch == "safemode":
+        control(repo, "primary").set_safemode(True, SINCE, "test")
+    else:
+        control(repo, "primary").set_suspended("feed", feed, True, SINCE, "test")

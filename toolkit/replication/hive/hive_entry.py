@@ -11,7 +11,6 @@ from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.times import nominal_time
@@ -30,7 +29,7 @@ def _export_parser() -> argparse.ArgumentParser:
 
 
 def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.replication.hive.export import export_partition
+    from toolkit.replication.hive.runner import run_hive_export
     from toolkit.runtime.session import build_session
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -46,11 +45,8 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True,
                           launcher=launcher_confs(feed))
     fs = HadoopFileSystem(spark)
-    require_running_allowed(fs, cluster, "feed", feed.name)
     with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        result = export_partition(spark, catalog, fs, partition.database, partition.table,
-                                  partition.spec, destination, feed=feed.name, cluster=cluster.name,
-                                  instance_time=nominal)
+        result = run_hive_export(spark, catalog, fs, feed, cluster, nominal, destination)
     status.update(status=Status.SUCCEEDED, to=result.directory, export_id=result.export_id, **result.counters())
     return status
 
@@ -79,8 +75,7 @@ def _import_parser() -> argparse.ArgumentParser:
 
 
 def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.replication.hive.import_lease import import_exclusively
-    from toolkit.replication.hive.importer import read_export
+    from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
     from toolkit.runtime.session import build_session
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -91,7 +86,7 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     asked = nominal_time(args.time) if args.time else None
-    uri = feed_table(feed, cluster)  # before Spark starts: a bad call costs no JVM
+    feed_table(feed, cluster)  # checked before Spark starts: a bad call costs no JVM
     source = directory_uri(args.source, cluster, "--from")
     table_location = directory_uri(args.table_location, cluster, "--table-location") if args.table_location else None
     status.update(cluster=cluster.name, source=source)
@@ -100,25 +95,12 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     fs = HadoopFileSystem(spark)
     if cluster.write_endpoint is not None:
         fs.protect(cluster.write_endpoint)  # the import deletes staging and replaced folders: never the root
-    require_running_allowed(fs, cluster, "feed", feed.name)
-    metadata = read_export(fs, source)
-    if metadata.feed is not None and metadata.feed != feed.name:
-        raise UsageError(f"{source} holds an export of the feed '{metadata.feed}', not of '{feed.name}': give the "
-                         "feed it was exported for.")
-    instance = metadata.instance_time or asked
-    if asked is not None and metadata.instance_time is not None and asked != metadata.instance_time:
-        raise UsageError(f"{source} holds the instance {format_timestamp(metadata.instance_time)} of "
-                         f"'{feed.name}', not {format_timestamp(asked)}: leave --time out, or give the right export.")
-    status["time"] = format_timestamp(instance) if instance else None
-    # The partition is the feed's on this cluster at the exported instance (its URI may differ from the
-    # source's); an export made without an instance time keeps its values.
-    spec = feed_partition(feed, cluster, instance).spec if instance is not None else dict(metadata.partition)
-    status.update(table=f"{uri.database}.{uri.table}")
+    plan = plan_hive_import(fs, feed, cluster, source, asked)
+    status.update(time=format_timestamp(plan.time) if plan.time else None, table=f"{plan.database}.{plan.table}")
     with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        result = import_exclusively(spark, catalog, fs, cluster, source, uri.database, uri.table, spec, metadata,
-                                    run_id=str(status["run_id"]), lease_seconds=args.lease,
-                                    table_location=table_location, keep_export=args.keep_export,
-                                    checksums=args.checksums)
+        result = run_hive_import(spark, catalog, fs, feed, cluster, plan, run_id=str(status["run_id"]),
+                                 lease_seconds=args.lease, table_location=table_location,
+                                 keep_export=args.keep_export, checksums=args.checksums)
     status.update(status=Status.SUCCEEDED, partition=result.partition_name, location=result.location,
                   export_id=result.export_id, **result.counters())
     return status

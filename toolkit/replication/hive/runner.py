@@ -1,0 +1,76 @@
+"""The cores of Hive export and import for a table feed on a cluster, as `hive_export.py` and `hive_import.py`
+run them and any other caller may: safemode and a suspended feed are checked here, before anything is read or
+written, so that calling the core directly is as safe as calling the entrypoint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Cluster, Feed
+from toolkit.errors import UsageError
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.ledger.switches import require_running_allowed
+from toolkit.replication.hive.export import ExportResult, export_partition
+from toolkit.replication.hive.feeds import feed_partition, feed_table
+from toolkit.replication.hive.import_lease import import_exclusively
+from toolkit.replication.hive.importer import ImportResult, read_export
+from toolkit.replication.hive.metadata import ExportMetadata
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.filesystem import FileSystem
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+def run_hive_export(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster,
+                    nominal: datetime, destination: str) -> ExportResult:
+    """Export the instance `nominal` of the table feed `feed` on `cluster` into the directory `destination`."""
+    require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
+    partition = feed_partition(feed, cluster, nominal)
+    return export_partition(spark, catalog, fs, partition.database, partition.table, partition.spec, destination,
+                            feed=feed.name, cluster=cluster.name, instance_time=nominal)
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """What an import will do: the export it reads and the partition (of the instance `time`) it fills."""
+
+    source: str
+    metadata: ExportMetadata
+    time: datetime | None  # None: the export records no instance time, its own partition values are kept
+    database: str
+    table: str
+    spec: dict[str, str]
+
+
+def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, asked: datetime | None) -> ImportPlan:
+    """The partition the export in `source` goes to: the feed's on `cluster` at the instance the export records
+    (`asked`, when given, must be it), or the export's own values when it records none."""
+    require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing read
+    uri = feed_table(feed, cluster)
+    metadata = read_export(fs, source)
+    if metadata.feed is not None and metadata.feed != feed.name:
+        raise UsageError(f"{source} holds an export of the feed '{metadata.feed}', not of '{feed.name}': give the "
+                         "feed it was exported for.")
+    instance = metadata.instance_time or asked
+    if asked is not None and metadata.instance_time is not None and asked != metadata.instance_time:
+        raise UsageError(f"{source} holds the instance {format_timestamp(metadata.instance_time)} of "
+                         f"'{feed.name}', not {format_timestamp(asked)}: leave --time out, or give the right export.")
+    # The partition is the feed's on this cluster at the exported instance (its URI may differ from the
+    # source's).
+    spec = feed_partition(feed, cluster, instance).spec if instance is not None else dict(metadata.partition)
+    return ImportPlan(source, metadata, instance, uri.database, uri.table, spec)
+
+
+def run_hive_import(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster,
+                    plan: ImportPlan, *, run_id: str, lease_seconds: float = DEFAULT_LEASE_SECONDS,
+                    table_location: str | None = None, keep_export: bool = False,
+                    checksums: bool = True) -> ImportResult:
+    """Import as `plan` says, under the partition's lease."""
+    require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
+    return import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table, plan.spec,
+                              plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
+                              table_location=table_location, keep_export=keep_export, checksums=checksums)
