@@ -11,7 +11,7 @@ import pytest
 
 from tests.integration.metastore import RawMetastore
 from toolkit.storage.catalog import Column, TableType
-from toolkit.storage.catalog_thrift import ThriftCatalog, json_serializer
+from toolkit.storage.catalog_thrift import JsonWriter, ThriftCatalog
 from toolkit.storage.filesystem import normalize_uri
 
 pytestmark = pytest.mark.integration
@@ -89,7 +89,7 @@ def test_a_list_bucketed_table_is_read_and_left_as_it_is(spark, raw: RawMetastor
     raw.client.alter_table(DATABASE, "skewed", made)
     raw.add_partition(DATABASE, "skewed", ["2026-11-21"])  # the table's storage, skewed locations included
     with pytest.raises(Exception, match="CollectionMapKeyException"):  # what the client works around
-        json_serializer(spark._jvm).serialize(raw.table(DATABASE, "skewed"))
+        JsonWriter(spark._jvm).write(raw.table(DATABASE, "skewed"))
 
     info = catalog.table_info(DATABASE, "skewed")
     assert (info.table_type, info.partition_keys, info.format) == (TableType.EXTERNAL, ("ds",), "parquet")
