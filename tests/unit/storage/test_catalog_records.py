@@ -142,7 +142,7 @@ def test_the_table_type_by_type_and_external_property(table_type: str | None, ex
 
 def test_fields_a_table_leaves_out_are_defaults() -> None:
     info, key_types = table_info_of({"tableName": "bare"}, "db", "ignored")
-    assert info == TableInfo("db", "bare", None, TableType.MANAGED, (), info.format)
+    assert info == TableInfo("db", "bare", None, TableType.MANAGED, (), "unknown")
     assert key_types == {}
 
 
