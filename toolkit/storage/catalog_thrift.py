@@ -4,21 +4,22 @@ client (`RetryingMetaStoreClient`, shipped in Spark's jars) in the active SparkS
 Before the client is built, each metastore address is tried with a plain TCP connect, then one cheap call is
 made through a throw-away client, both bounded by `connect_timeout`: a metastore that is down, unreachable or
 not answering is one clear sentence, quickly. Later calls wait up to the read timeout. Results cross
-from the JVM as Thrift binary (one serialisation of the whole list in the JVM, decoded here), so listing
+from the JVM as JSON that Thrift's `TSimpleJSONProtocol` writes, fields by their names in hive_metastore.thrift
+(one serialisation of the whole list in the JVM, read here by the standard library's JSON decoder), so listing
 partitions costs a few JVM calls whatever their number.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import socket
-import struct
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
 from toolkit.storage.catalog import Catalog
@@ -44,14 +45,6 @@ from toolkit.storage.table_locations import default_table_location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-# Thrift field ids of the metastore's structs (hive_metastore.thrift; stable across Hive versions).
-_TABLE_NAME, _TABLE_DB, _TABLE_SD, _TABLE_PARTITION_KEYS, _TABLE_PARAMETERS, _TABLE_TYPE = 1, 2, 7, 8, 9, 12
-_SD_COLS, _SD_LOCATION, _SD_INPUT_FORMAT, _SD_OUTPUT_FORMAT, _SD_SERDE_INFO = 1, 2, 3, 4, 7
-_SERDE_LIB, _SERDE_PARAMETERS = 2, 3
-_FIELD_NAME, _FIELD_TYPE, _FIELD_COMMENT = 1, 2, 3
-_PARTITION_VALUES, _PARTITION_CREATE_TIME, _PARTITION_SD = 1, 4, 6
-_RESULT_PARTITIONS = 1  # AddPartitionsResult.partitions: a list<Partition> holder to serialise a whole listing
 
 _UNREACHABLE = ("TTransportException", "SocketTimeoutException", "ConnectException", "SocketException",
                 "UnknownHostException")
@@ -111,57 +104,106 @@ def hive_filter(partial: Mapping[str, str], key_types: Mapping[str, str]) -> str
     return " and ".join(terms) or None
 
 
-# -- Thrift binary protocol, read side: structs become {field id: value}, lists lists, maps dicts. ----------------
+# -- Metastore objects as TSimpleJSONProtocol writes them: a struct is an object of its set fields by their names in
+# hive_metastore.thrift, a list an array, a map with string keys an object, strings UTF-8, numbers, enums and
+# booleans numbers. Only the fields read here are named.
 
 
-def _read(data: bytes, pos: int, kind: int) -> tuple[Any, int]:
-    if kind == 12:  # struct
-        fields: dict[int, Any] = {}
-        while True:
-            field_kind = data[pos]
-            if field_kind == 0:
-                return fields, pos + 1
-            (field_id,) = struct.unpack_from(">h", data, pos + 1)
-            fields[field_id], pos = _read(data, pos + 3, field_kind)
-    if kind == 11:  # string (or binary)
-        (size,) = struct.unpack_from(">i", data, pos)
-        return data[pos + 4: pos + 4 + size].decode("utf-8", "replace"), pos + 4 + size
-    if kind == 8:
-        return struct.unpack_from(">i", data, pos)[0], pos + 4
-    if kind == 10:
-        return struct.unpack_from(">q", data, pos)[0], pos + 8
-    if kind == 6:
-        return struct.unpack_from(">h", data, pos)[0], pos + 2
-    if kind in (2, 3):
-        return data[pos], pos + 1
-    if kind == 4:
-        return struct.unpack_from(">d", data, pos)[0], pos + 8
-    if kind in (14, 15):  # set, list
-        element_kind, (size,) = data[pos], struct.unpack_from(">i", data, pos + 1)
-        pos += 5
-        items = []
-        for _ in range(size):
-            item, pos = _read(data, pos, element_kind)
-            items.append(item)
-        return items, pos
-    if kind == 13:  # map
-        key_kind, value_kind, (size,) = data[pos], data[pos + 1], struct.unpack_from(">i", data, pos + 2)
-        pos += 6
-        entries = {}
-        for _ in range(size):
-            key, pos = _read(data, pos, key_kind)
-            entries[tuple(key) if isinstance(key, list) else key], pos = _read(data, pos, value_kind)
-        return entries, pos
-    raise ValueError(f"unknown Thrift type {kind} at byte {pos}")
+class ThriftFieldSchema(TypedDict, total=False):
+    name: str
+    type: str
+    comment: str
 
 
-def read_struct(data: bytes) -> dict[int, Any]:
-    return _read(bytes(data), 0, 12)[0]
+class ThriftSerDeInfo(TypedDict, total=False):
+    serializationLib: str
+    parameters: dict[str, str]
 
 
-def _columns(items: list[dict[int, Any]], names: Mapping[str, str]) -> tuple[Column, ...]:
-    return tuple(Column(names.get(str(item.get(_FIELD_NAME, "")).lower(), item.get(_FIELD_NAME, "")),
-                        str(item.get(_FIELD_TYPE, "")), item.get(_FIELD_COMMENT) or None) for item in items)
+class ThriftStorageDescriptor(TypedDict, total=False):
+    cols: list[ThriftFieldSchema]
+    location: str
+    inputFormat: str
+    outputFormat: str
+    serdeInfo: ThriftSerDeInfo
+
+
+class ThriftTable(TypedDict, total=False):
+    tableName: str
+    dbName: str
+    sd: ThriftStorageDescriptor
+    partitionKeys: list[ThriftFieldSchema]
+    parameters: dict[str, str]
+    tableType: str
+
+
+class ThriftPartition(TypedDict, total=False):
+    values: list[str]
+    createTime: int
+    sd: ThriftStorageDescriptor
+
+
+class ThriftPartitionList(TypedDict, total=False):
+    """AddPartitionsResult: the metastore's list<Partition> holder, to serialise a whole listing at once."""
+    partitions: list[ThriftPartition]
+
+
+class JsonWriter:
+    """Writes Thrift objects with TSimpleJSONProtocol (field names, not ids) into a buffer in the JVM and answers
+    the text, decoded from UTF-8 there: py4j carries a string several times faster than a byte array (which it
+    sends in base64), and `TSerializer.toString` would decode with the JVM's default charset."""
+
+    def __init__(self, jvm: Any) -> None:
+        self._buffer = jvm.java.io.ByteArrayOutputStream()
+        self._protocol = jvm.org.apache.thrift.protocol.TSimpleJSONProtocol(
+            jvm.org.apache.thrift.transport.TIOStreamTransport(self._buffer))
+
+    def write(self, thrift_object: Any) -> str:
+        self._buffer.reset()
+        thrift_object.write(self._protocol)
+        return str(self._buffer.toString("UTF-8"))
+
+
+def table_info_of(table: ThriftTable, database: str, name: str) -> tuple[TableInfo, dict[str, str]]:
+    """The facts of a decoded table (`database`, `name` where it does not say), and its partition keys' types."""
+    sd = table.get("sd", {})
+    parameters = table.get("parameters", {})
+    hive_type = table.get("tableType", "MANAGED_TABLE")
+    if hive_type in ("VIRTUAL_VIEW", "MATERIALIZED_VIEW"):
+        table_type = TableType.VIEW
+    elif hive_type == "EXTERNAL_TABLE" or str(parameters.get("EXTERNAL", "")).upper() == "TRUE":
+        # The metastore keeps an external table's files by the EXTERNAL property; honour either mark.
+        table_type = TableType.EXTERNAL
+    else:
+        table_type = TableType.MANAGED
+    location = sd.get("location")
+    keys = table.get("partitionKeys", [])
+    info = TableInfo(
+        database=table.get("dbName", database), name=table.get("tableName", name),
+        location=normalize_uri(location) if location else None, table_type=table_type,
+        partition_keys=tuple(key["name"] for key in keys),
+        format=format_of(parameters.get(SPARK_PROVIDER), sd.get("inputFormat"),
+                         sd.get("serdeInfo", {}).get("serializationLib")),
+    )
+    return info, {key["name"]: str(key.get("type", "")).lower() for key in keys}
+
+
+def partitions_of(listing: ThriftPartitionList, keys: tuple[str, ...], partial: Mapping[str, str]) -> list[Partition]:
+    """The decoded partitions with a value for every key that match the partial spec, in the keys' order."""
+    partitions = []
+    for item in listing.get("partitions", []):
+        values = dict(zip(keys, item.get("values", []), strict=False))
+        if len(values) != len(keys) or not matches(values, partial):
+            continue
+        location = item.get("sd", {}).get("location")
+        partitions.append(Partition(values, normalize_uri(location) if location else None,
+                                    utc_from_seconds(item.get("createTime"))))
+    return sort_partitions(partitions, keys)
+
+
+def _columns(items: list[ThriftFieldSchema], names: Mapping[str, str]) -> tuple[Column, ...]:
+    return tuple(Column(names.get(str(item.get("name", "")).lower(), item.get("name", "")),
+                        str(item.get("type", "")), item.get("comment") or None) for item in items)
 
 
 class ThriftCatalog(Catalog):
@@ -177,7 +219,7 @@ class ThriftCatalog(Catalog):
         self.description = f"the Hive metastore at {uri}"
         self._lock = threading.RLock()
         # (database, table) -> what `_table_fields` read, while `pinned_tables` is entered; else None.
-        self._pinned: dict[tuple[str, str], tuple[Any, TableInfo, dict[str, str], dict[int, Any]]] | None = None
+        self._pinned: dict[tuple[str, str], tuple[Any, TableInfo, dict[str, str], ThriftTable]] | None = None
         self._jvm = spark._jvm
         probe(uri, connect_timeout)
         jvm = self._jvm
@@ -188,12 +230,11 @@ class ThriftCatalog(Catalog):
         if read_timeout is not None:
             conf.set("hive.metastore.client.socket.timeout", f"{max(1, math.ceil(read_timeout))}s")
         self._api = jvm.org.apache.hadoop.hive.metastore.api
-        self._client = None
+        self._client: Any = None
         self._handshake(conf, connect_timeout)
         try:
             self._client = jvm.org.apache.hadoop.hive.metastore.RetryingMetaStoreClient.getProxy(conf, False)
-            self._serializer = jvm.org.apache.thrift.TSerializer(jvm.org.apache.thrift.protocol.TBinaryProtocol
-                                                                 .Factory())
+            self._writer = JsonWriter(jvm)
         except Exception as error:
             raise StorageError(f"The Hive metastore at {uri} does not answer ({one_line(java_error(error)[1])}): "
                                "check that it runs and that the cluster's registry interface names it, then run "
@@ -259,8 +300,23 @@ class ThriftCatalog(Catalog):
             java_list.add(item)
         return java_list
 
-    def _decode(self, thrift_object: Any) -> dict[int, Any]:
-        return read_struct(self._serializer.serialize(thrift_object))
+    def _decode(self, thrift_object: Any, storages: Callable[[Any], Iterable[Any]]) -> Any:
+        """The object as JSON, decoded: one serialisation in the JVM, its text in one transfer.
+        TSimpleJSONProtocol cannot write a map keyed by lists, which the storage descriptors (`storages(object)`)
+        of a list-bucketed (skewed) table keep as `skewedInfo.skewedColValueLocationMaps` and nothing here reads:
+        such an object is written as a copy without them."""
+        try:
+            return json.loads(self._writer.write(thrift_object))
+        except Exception as error:
+            if "CollectionMapKeyException" not in java_error(error)[0]:
+                raise
+        self._writer = JsonWriter(self._jvm)  # the failed write left its protocol inside the object
+        copy = thrift_object.deepCopy()
+        for storage in storages(copy):
+            skewed = storage.getSkewedInfo() if storage is not None else None
+            if skewed is not None:
+                skewed.unsetSkewedColValueLocationMaps()
+        return json.loads(self._writer.write(copy))
 
     def _table(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str]]:
         """The table's Thrift object, its facts, and its partition keys' types."""
@@ -282,7 +338,7 @@ class ThriftCatalog(Catalog):
         if self._pinned is not None:
             self._pinned.pop((database.lower(), table.lower()), None)
 
-    def _table_fields(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str], dict[int, Any]]:
+    def _table_fields(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str], ThriftTable]:
         """As `_table`, and the decoded Thrift struct (read once while tables are pinned: a get_table and its
         decoding cost 20-30 ms)."""
         key = (database.lower(), table.lower())
@@ -293,30 +349,11 @@ class ThriftCatalog(Catalog):
             self._pinned[key] = found
         return found
 
-    def _read_table_fields(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str], dict[int, Any]]:
+    def _read_table_fields(self, database: str, table: str) -> tuple[Any, TableInfo, dict[str, str], ThriftTable]:
         with self._errors("read", f"the table {database}.{table}"):
             java_table = self._client.getTable(database, table)
-            fields = self._decode(java_table)
-        sd = fields.get(_TABLE_SD, {})
-        parameters = fields.get(_TABLE_PARAMETERS, {})
-        hive_type = fields.get(_TABLE_TYPE, "MANAGED_TABLE")
-        if hive_type in ("VIRTUAL_VIEW", "MATERIALIZED_VIEW"):
-            table_type = TableType.VIEW
-        elif hive_type == "EXTERNAL_TABLE" or str(parameters.get("EXTERNAL", "")).upper() == "TRUE":
-            # The metastore keeps an external table's files by the EXTERNAL property; honour either mark.
-            table_type = TableType.EXTERNAL
-        else:
-            table_type = TableType.MANAGED
-        location = sd.get(_SD_LOCATION)
-        info = TableInfo(
-            database=fields.get(_TABLE_DB, database), name=fields.get(_TABLE_NAME, table),
-            location=normalize_uri(location) if location else None, table_type=table_type,
-            partition_keys=tuple(key[_FIELD_NAME] for key in fields.get(_TABLE_PARTITION_KEYS, [])),
-            format=format_of(parameters.get("spark.sql.sources.provider"), sd.get(_SD_INPUT_FORMAT),
-                             sd.get(_SD_SERDE_INFO, {}).get(_SERDE_LIB)),
-        )
-        key_types = {key[_FIELD_NAME]: str(key.get(_FIELD_TYPE, "")).lower()
-                     for key in fields.get(_TABLE_PARTITION_KEYS, [])}
+            fields: ThriftTable = self._decode(java_table, lambda copy: [copy.getSd()])
+        info, key_types = table_info_of(fields, database, table)
         return java_table, info, key_types, fields
 
     # -- the interface ---------------------------------------------------------------------------------------------
@@ -328,7 +365,6 @@ class ThriftCatalog(Catalog):
                         partial_spec: Mapping[str, str] | None = None) -> list[Partition]:
         _, info, key_types = self._table(database, table)
         partial = partial_spec_of(info, partial_spec)
-        keys = info.partition_keys
         with self._errors("list the partitions of", f"the table {info.qualified_name}"):
             condition = hive_filter(partial, key_types)
             listed = None
@@ -343,16 +379,9 @@ class ThriftCatalog(Catalog):
                 listed = self._client.listPartitions(info.database, info.name, -1)
             holder = self._api.AddPartitionsResult()
             holder.setPartitions(listed)
-            decoded = self._decode(holder).get(_RESULT_PARTITIONS, [])
-        partitions = []
-        for item in decoded:
-            values = dict(zip(keys, item.get(_PARTITION_VALUES, []), strict=False))
-            if len(values) != len(keys) or not matches(values, partial):
-                continue
-            location = item.get(_PARTITION_SD, {}).get(_SD_LOCATION)
-            partitions.append(Partition(values, normalize_uri(location) if location else None,
-                                        utc_from_seconds(item.get(_PARTITION_CREATE_TIME))))
-        return sort_partitions(partitions, keys)
+            listing: ThriftPartitionList = self._decode(
+                holder, lambda copy: [partition.getSd() for partition in copy.getPartitions()])
+        return partitions_of(listing, info.partition_keys, partial)
 
     def partition_location(self, database: str, table: str, spec: Mapping[str, str]) -> str | None:
         info = self.table_info(database, table)
@@ -421,7 +450,7 @@ class ThriftCatalog(Catalog):
     def create_table_like(self, source_database: str, source_table: str, database: str, table: str,
                           location: str | None = None) -> TableInfo:
         self._forget_table(database, table)
-        source, source_info, _ = self._table(source_database, source_table)
+        source, source_info, _, source_fields = self._table_fields(source_database, source_table)
         subject = f"the table {database}.{table}"
         with self._errors("create", subject):
             if self._client.tableExists(database, table):
@@ -438,7 +467,7 @@ class ThriftCatalog(Catalog):
             created.setOwner(self._jvm.org.apache.hadoop.security.UserGroupInformation.getCurrentUser()
                              .getShortUserName())
             parameters = self._jvm.java.util.HashMap()
-            for key, value in self._decode(source).get(_TABLE_PARAMETERS, {}).items():
+            for key, value in source_fields.get("parameters", {}).items():
                 if not is_volatile_property(key):
                     parameters.put(key, value)
             created.setTableType("EXTERNAL_TABLE" if external else "MANAGED_TABLE")
@@ -455,19 +484,19 @@ class ThriftCatalog(Catalog):
 
     def describe_table(self, database: str, table: str) -> TableDescription:
         _, info, _, fields = self._table_fields(database, table)
-        sd = fields.get(_TABLE_SD, {})
-        serde = sd.get(_SD_SERDE_INFO, {})
-        parameters = {str(key): str(value) for key, value in fields.get(_TABLE_PARAMETERS, {}).items()}
+        sd = fields.get("sd", {})
+        serde = sd.get("serdeInfo", {})
+        parameters = {str(key): str(value) for key, value in fields.get("parameters", {}).items()}
         names = spark_schema_names(parameters)  # the metastore lowers names; Spark kept their case here
         provider = parameters.get(SPARK_PROVIDER)
         return TableDescription(
             database=info.database, name=info.name, table_type=info.table_type, location=info.location,
-            columns=_columns(sd.get(_SD_COLS, []), names),
-            partition_columns=_columns(fields.get(_TABLE_PARTITION_KEYS, []), names),
+            columns=_columns(sd.get("cols", []), names),
+            partition_columns=_columns(fields.get("partitionKeys", []), names),
             storage=StorageFormat(
-                input_format=sd.get(_SD_INPUT_FORMAT), output_format=sd.get(_SD_OUTPUT_FORMAT),
-                serde=serde.get(_SERDE_LIB),
-                serde_parameters={str(key): str(value) for key, value in serde.get(_SERDE_PARAMETERS, {}).items()
+                input_format=sd.get("inputFormat"), output_format=sd.get("outputFormat"),
+                serde=serde.get("serializationLib"),
+                serde_parameters={str(key): str(value) for key, value in serde.get("parameters", {}).items()
                                   if key != "path"},
                 provider=provider.lower() if provider and provider.lower() != "hive" else None),
             properties={key: value for key, value in parameters.items()

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import struct
+import json
 import subprocess
 import sys
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
 from toolkit.storage.catalog_records import Partition, TableInfo, TableType
-from toolkit.storage.catalog_thrift import endpoints_of, hive_filter, read_struct
+from toolkit.storage.catalog_thrift import endpoints_of, hive_filter, partitions_of, table_info_of
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.partition_names import escape_path_name, partition_name, unescape_path_name
 from toolkit.storage.partition_specs import full_spec, partial_spec_of
@@ -110,24 +111,64 @@ def test_hive_filter_says_only_what_it_can() -> None:
     assert hive_filter({}, types) is None
 
 
-def _string(text: str) -> bytes:
-    data = text.encode()
-    return struct.pack(">i", len(data)) + data
+# What TSimpleJSONProtocol wrote in the JVM for a table and a listing of its partitions (AddPartitionsResult)
+# read from a real metastore: a column `naïve_名`, a comment with quotes, a newline, a tab and a backslash, a
+# partition value with quotes and a non-ASCII letter.
+THRIFT_JSON = Path(__file__).parent / "thrift_json"
 
 
-def test_thrift_binary_structs_are_read_whole() -> None:
-    inner = b"\x08" + struct.pack(">h", 1) + struct.pack(">i", -7) + b"\x02" + struct.pack(">h", 2) + b"\x01" + \
-        b"\x0a" + struct.pack(">h", 3) + struct.pack(">q", 2**40) + b"\x04" + struct.pack(">h", 4) + \
-        struct.pack(">d", 1.5) + b"\x06" + struct.pack(">h", 5) + struct.pack(">h", 3) + b"\x00"
-    data = (b"\x0b" + struct.pack(">h", 1) + _string("clicks")
-            + b"\x0f" + struct.pack(">h", 2) + b"\x0b" + struct.pack(">i", 2) + _string("a") + _string("é")
-            + b"\x0d" + struct.pack(">h", 3) + b"\x0b\x0b" + struct.pack(">i", 1) + _string("k") + _string("v")
-            + b"\x0d" + struct.pack(">h", 4) + b"\x0f\x0b" + struct.pack(">i", 1)
-            + b"\x0b" + struct.pack(">i", 1) + _string("x") + _string("loc")  # map<list<string>, string>
-            + b"\x0c" + struct.pack(">h", 5) + inner
-            + b"\x00")
-    assert read_struct(data) == {1: "clicks", 2: ["a", "é"], 3: {"k": "v"}, 4: {("x",): "loc"},
-                                 5: {1: -7, 2: 1, 3: 2**40, 4: 1.5, 5: 3}}
+def _captured(name: str) -> dict:
+    return json.loads((THRIFT_JSON / name).read_bytes())
+
+
+def test_a_table_is_read_by_field_names() -> None:
+    table = _captured("table.json")
+    info, key_types = table_info_of(table, "other_db", "other_table")
+    assert info == TableInfo("db", "clicks", "file:///w/clicks", TableType.EXTERNAL, ("ds", "region"), "parquet")
+    assert key_types == {"ds": "string", "region": "string"}
+    assert [column["name"] for column in table["sd"]["cols"]] == ["naïve_名", "id"]
+    assert table["parameters"]["comment"] == 'Klicks — "quoted"\nsecond line\ttab \\ back'
+
+
+@pytest.mark.parametrize(("table_type", "external", "expected"), [
+    ("MANAGED_TABLE", None, TableType.MANAGED), ("EXTERNAL_TABLE", None, TableType.EXTERNAL),
+    ("MANAGED_TABLE", "true", TableType.EXTERNAL), ("VIRTUAL_VIEW", None, TableType.VIEW),
+    ("MATERIALIZED_VIEW", None, TableType.VIEW), (None, None, TableType.MANAGED)])
+def test_the_table_type_by_type_and_external_property(table_type: str | None, external: str | None,
+                                                     expected: TableType) -> None:
+    table = _captured("table.json")
+    table.pop("tableType")
+    table["parameters"].pop("EXTERNAL")
+    if table_type:
+        table["tableType"] = table_type
+    if external:
+        table["parameters"]["EXTERNAL"] = external
+    assert table_info_of(table, "db", "clicks")[0].table_type is expected
+
+
+def test_fields_a_table_leaves_out_are_defaults() -> None:
+    info, key_types = table_info_of({"tableName": "bare"}, "db", "ignored")
+    assert info == TableInfo("db", "bare", None, TableType.MANAGED, (), "unknown")
+    assert key_types == {}
+
+
+def test_partitions_are_read_by_field_names_and_sorted() -> None:
+    listing = _captured("partitions.json")
+    created = [datetime.fromtimestamp(item["createTime"], tz=timezone.utc) for item in listing["partitions"]]
+    found = partitions_of(listing, ("ds", "region"), {})
+    assert found == [
+        Partition({"ds": "2026-11-20", "region": "eu"}, "file:///w/clicks/ds=2026-11-20/region=eu"),
+        Partition({"ds": "2026-11-21", "region": 'zürich "hq"'}, "file:///w/clicks/ds=2026-11-21/region=z%C3%BCrich")]
+    assert [partition.create_time for partition in found] == created
+    assert [p.values["ds"] for p in partitions_of(listing, ("ds", "region"), {"region": 'zürich "hq"'})] == \
+        ["2026-11-21"]
+    assert partitions_of(listing, ("ds", "region"), {"region": "zürich"}) == []
+
+
+def test_partitions_without_a_value_for_every_key_are_left_out() -> None:
+    listing = {"partitions": [{"values": ["2026-11-21"]}, {"values": ["2026-11-20", "eu"]}, {}]}
+    assert partitions_of(listing, ("ds", "region"), {}) == [Partition({"ds": "2026-11-20", "region": "eu"}, None)]
+    assert partitions_of({}, ("ds",), {}) == []
 
 
 def test_the_catalog_modules_leave_pyspark_out() -> None:
