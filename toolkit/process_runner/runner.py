@@ -43,8 +43,9 @@ from toolkit.process_runner.context import (
     falcon_properties,
     workflow_inputs,
 )
-from toolkit.process_runner.engines import WorkflowError, engine_for
+from toolkit.process_runner.engines.engine_registry import engine_for
 from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
+from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.retry_policy import (
     attempts_of,

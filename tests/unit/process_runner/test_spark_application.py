@@ -13,8 +13,8 @@ from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, 
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Process
 from toolkit.errors import UsageError
+from toolkit.process_runner.engines.spark_application import resolve_application
 from toolkit.process_runner.engines.spark_command import SparkApplication
-from toolkit.process_runner.spark_application import resolve_application
 from toolkit.storage.local import LocalFileSystem
 
 OWNER = "process 'sessions'"

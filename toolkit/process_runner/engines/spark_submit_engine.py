@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, TextIO
 from toolkit.entities.model import Cluster, Process
 from toolkit.errors import UsageError
 from toolkit.process_runner.context import WorkflowContext
-from toolkit.process_runner.engines import WorkflowError
+from toolkit.process_runner.engines.spark_application import resolve_application
 from toolkit.process_runner.engines.spark_command import application_arguments, submit_command
-from toolkit.process_runner.spark_application import resolve_application
+from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.storage.filesystem import FileSystem
 
 if TYPE_CHECKING:

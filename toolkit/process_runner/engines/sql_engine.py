@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from toolkit.process_runner.context import WorkflowContext
-from toolkit.process_runner.engines import WorkflowError
+from toolkit.process_runner.engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
