@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from toolkit.entities.model import Process
 from toolkit.lint.context import LintContext
+from toolkit.lint.graph_cycles import cycles
 from toolkit.lint.rule import Finding, Rule, register
 
 
@@ -37,7 +38,7 @@ class ProcessCycle(Rule):
                           if reader.name != name})
             for name, process in processes.items()
         }
-        for component in _cycles(edges):
+        for component in cycles(edges):
             names = " -> ".join([*component, component[0]])
             for name in component:
                 process: Process = processes[name]
@@ -45,47 +46,3 @@ class ProcessCycle(Rule):
                               if any(r.name in component for r in ctx.readers.get(item.feed, ()))), 0)
                 yield Finding(process, f"processes form a cycle through their feeds ({names}); "
                               "break it: one of them must not read what the others write.", ("outputs", index, "feed"))
-
-
-def _cycles(edges: dict[str, list[str]]) -> list[list[str]]:
-    """Strongly connected components with more than one process (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    counter = 0
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, child = work.pop()
-            if child == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            targets = edges.get(node, [])
-            if child < len(targets):
-                work.append((node, child + 1))
-                target = targets[child]
-                if target not in index:
-                    work.append((target, 0))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return found
