@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -487,7 +486,8 @@ def test_timeout_shorter_than_should_start_in_is_a_warning(tmp_path: Path, timeo
 # ------------------------------------------------------------------ speed
 
 
-def test_process_rules_over_300_processes_with_windows_are_fast(tmp_path: Path) -> None:
+def test_process_rules_over_300_processes_with_windows_until_2099(tmp_path: Path) -> None:
+    # Their speed (closed-form window arithmetic, no walk over the instances) is measured by bench/lint_bench.py.
     root = repo_with(tmp_path, {"feeds/sales.yaml": SALES_FEED})
     for number in range(300):
         text = sales_process("2026-03-09T07:00Z", "2099-11-01T07:00Z", ("yesterday(0,0)", "today(0,0)"))
@@ -498,12 +498,9 @@ def test_process_rules_over_300_processes_with_windows_are_fast(tmp_path: Path) 
     assert problems == [] and len(repo.processes) == 303
     ctx = LintContext(repo)
     rules = [rule() for rule in all_rules() if rule.code.startswith("PR")]
-    began = time.perf_counter()
     found = [finding for rule in rules for finding in rule.check(ctx)]
-    elapsed = time.perf_counter() - began
     # Every process reads sales past its validity end at its last instance (2099): one warning each.
     assert len(found) == 300 and {f.severity for f in found} == {Severity.WARNING}
-    assert elapsed < 0.5, f"process rules took {elapsed:.2f}s for 300 processes"
 
 
 @pytest.mark.parametrize(("path", "message"), [
