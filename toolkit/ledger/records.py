@@ -278,7 +278,7 @@ class DatasetEvent:
         return record_time(self.time)
 
 
-_EVENT_ID = re.compile(r"^\d{8}T\d{9}Z-[A-Za-z0-9_.-]+-[0-9a-f]{8}$")
+_EVENT_ID = re.compile(r"^\d{8}T\d{9}Z-[A-Za-z0-9_.-]*-[0-9a-f]{8}$")
 
 
 def record_stamp(text: str) -> datetime:
