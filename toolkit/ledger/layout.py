@@ -6,6 +6,7 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
     <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<event id>.json         a publication or eviction of it
+    <working>/ledger/pending-evictions/<feed>.json                          evictions whose events are not written yet
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
@@ -85,6 +86,9 @@ class LedgerLayout:
     def events_folder(self, feed: str | None = None) -> str:
         """Every feed's events, or one feed's (a folder per instance)."""
         return f"{self.root}/events" if feed is None else f"{self.root}/events/{_safe(feed, 'feed')}"
+
+    def pending_evictions(self, feed: str) -> str:
+        return f"{self.root}/pending-evictions/{_safe(feed, 'feed')}.json"
 
     def event_folder(self, feed: str, t: datetime) -> str:
         return f"{self.events_folder(feed)}/{instance_key(t)}"

@@ -3,6 +3,7 @@ events, the instance locks and the `parallel` slots. The records and the layout 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -18,15 +19,19 @@ from toolkit.ledger.records import (
     PUBLISHED,
     REPLACED,
     AttemptRecord,
+    CorruptRecordError,
     DatasetEvent,
     InstanceRecord,
     LateCheck,
+    check_format,
     event_id,
     event_id_ms,
     late_checks_json,
+    parse_json,
     parse_late_checks,
     record_time,
     to_json,
+    versioned,
     wall_clock_stamp,
 )
 from toolkit.storage.filesystem import FileSystem, StorageError
@@ -158,6 +163,30 @@ class Ledger:
         if unless_recorded and last is not None and last.kind == EVICTED:
             return None
         return self._record(feed, cluster, t, EVICTED, producer, run_id, location, None, last)
+
+    def plan_evictions(self, feed: str, run_id: str, planned: list[tuple[datetime, str]]) -> None:
+        """Written before retention evicts (instance times and the location each event will name), removed once
+        their events are written: a run killed in between leaves it for the next run to finish."""
+        document = versioned({"feed": feed, "run_id": run_id,
+                              "instances": [{"time": format_timestamp(t), "location": where} for t, where in planned]})
+        self.fs.write_atomically(self.layout.pending_evictions(feed), json.dumps(document, indent=2).encode())
+
+    def pending_evictions(self, feed: str) -> tuple[str, list[tuple[datetime, str]]] | None:
+        """The run id and evictions of a plan a killed retention run left, or None."""
+        path = self.layout.pending_evictions(feed)
+        data = self._read(path)
+        if data is None:
+            return None
+        document = parse_json(data, path)
+        try:
+            check_format(document, path)
+            return str(document["run_id"]), [(record_time(item["time"]), str(item["location"]))
+                                             for item in document["instances"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CorruptRecordError(path, f"not a plan of evictions: {err}") from None
+
+    def clear_evictions(self, feed: str) -> None:
+        self.fs.delete(self.layout.pending_evictions(feed), recursive=False)
 
     def _last_event(self, feed: str, t: datetime) -> DatasetEvent | None:
         events = self.events(feed, t)
