@@ -94,7 +94,8 @@ def test_events_lists_every_kind_oldest_instance_first(capsys, site) -> None:
     listed = [(e["time"], e["feed"], e["kind"], e["producer"], e["run_id"]) for e in json.loads(out)]
     assert listed[0] == ("2026-11-20T00:00Z", "visits", "published", "process:p", "run1")
     assert [row[:4] for row in listed[1:]] == [
-        ("2026-11-21T09:00Z", "clicks", "published", "external"), ("2026-11-21T09:00Z", "clicks", "evicted", "retention"),
+        ("2026-11-21T09:00Z", "clicks", "published", "external"),
+        ("2026-11-21T09:00Z", "clicks", "evicted", "retention"),
         ("2026-11-21T10:00Z", "clicks", "published", "external")]
     code, out, _ = run(capsys, "events", "--repo", str(conf), "--cluster", "primary", "--feed", "clicks",
                        "--from", "2026-11-21T09:30Z", "--to", "2026-11-21T10:00Z")
