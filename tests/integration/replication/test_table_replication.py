@@ -92,6 +92,15 @@ def test_export_copy_import_then_up_to_date(spark, setup, replica_metastore) -> 
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
     again = _replicate(spark, repo).counters()
     assert (again["files_copied"], again["files_skipped"], again["instances_published"]) == (0, 1, 0)
+    from toolkit.ledger.store import Ledger
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    ledger = Ledger.of(HadoopFileSystem(spark), ConfigRepo.load(repo).cluster("backup"))
+    [instance] = ledger.feed_event_times("sessions")
+    [event] = ledger.events("sessions", instance)  # one: the up-to-date run recorded nothing more
+    assert (event.kind, event.producer, event.cluster, event.location) == (
+        "published", "replication:primary", "backup", f"{DATABASE}.{table}/ds=2026-11-20")
+    assert event.fingerprint is not None and event.fingerprint["files"] == 1
 
 
 def test_a_partition_not_there_yet_waits(spark, setup) -> None:
