@@ -76,7 +76,7 @@ def test_a_run_killed_between_evictions_and_their_events_has_them_written_by_the
 
     monkeypatch.setattr(Ledger, "record_eviction", killed_after_one)
     with pytest.raises(KeyboardInterrupt):
-        run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1", lease_seconds=0.01)
+        run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
     assert not (root / "data/clicks/2026/01/01/06").exists() and list(_events(root)) == ["20260101T0600Z"]
     assert (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
     monkeypatch.setattr(Ledger, "record_eviction", real)
