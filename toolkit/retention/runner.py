@@ -158,10 +158,10 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     for plan in plans:
         result.links_left.extend(plan.links)
         moved: dict[str, str] = {}
-        data = events is not None and plan.kind == "data"  # an instance is its data; its event says where it went
-        if data and events is not None:
-            events.plan([(i.time, _archived_path(archive_to, cluster.write_endpoint, i.path) if archive_to else i.path)
-                         for i in plan.expired])
+        data_events = events if plan.kind == "data" else None  # an instance is its data: its event says where it went
+        if data_events is not None:
+            data_events.plan([(i.time, _archived_path(archive_to, cluster.write_endpoint, i.path) if archive_to
+                               else i.path) for i in plan.expired])
         if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
         elif archive_to is not None:
@@ -185,10 +185,10 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
                                                                                  instance.path)
             result.evicted.append(item)
             result.bytes_freed += sizes.get(instance.path, 0)
-            if data and events is not None:
-                events.evicted(instance.time, str(item.get("archived_to") or instance.path))
-        if data and events is not None:
-            events.done()
+            if data_events is not None:
+                data_events.evicted(instance.time, str(item.get("archived_to") or instance.path))
+        if data_events is not None:
+            data_events.done()
     result.elapsed_seconds = time.perf_counter() - began
     if lease is None:
         result.status = Status.DRY_RUN
