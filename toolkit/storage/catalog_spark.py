@@ -69,7 +69,7 @@ class SparkCatalog(Catalog):
     @contextmanager
     def _errors(self, action: str, subject: str) -> Iterator[None]:
         """Java failures as one StorageError sentence naming the table or partition."""
-        from py4j.protocol import Py4JError  # type: ignore[import-untyped, unused-ignore]
+        from py4j.protocol import Py4JError
         from pyspark.errors import PySparkException
 
         try:

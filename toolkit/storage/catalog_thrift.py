@@ -273,7 +273,7 @@ class ThriftCatalog(Catalog):
 
     @contextmanager
     def _errors(self, action: str, subject: str) -> Iterator[None]:
-        from py4j.protocol import Py4JError  # type: ignore[import-untyped, unused-ignore]
+        from py4j.protocol import Py4JError
         from pyspark.errors import PySparkException
 
         if self._client is None:
