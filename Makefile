@@ -144,6 +144,14 @@ demo-tables:
 	$(TOOLKIT) safemode on --repo $(DEMO_REPO) --cluster primary --reason "demo"
 	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T05:00Z --force 2>/dev/null | tail -n 1
 	$(TOOLKIT) safemode off --repo $(DEMO_REPO) --cluster primary
+	@echo "-- dataset events: the replication's on backup, the summaries' on primary (the late rerun: replaced), and an outside"
+	@echo "   producer's clicks of 2026-01-02T03:00Z published with toolkit publish (04:00 is not there: exit 3)"
+	$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root /tmp/feed-toolkit-demo/primary --start 2026-01-02T03:00Z --hours 1
+	$(TOOLKIT) publish --repo $(DEMO_REPO) --feed clicks --cluster primary --time 2026-01-02T03:00Z
+	-$(TOOLKIT) publish --repo $(DEMO_REPO) --feed clicks --cluster primary --time 2026-01-02T04:00Z
+	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster backup --feed clicks --from 2026-01-01T00:00Z --to 2026-01-01T01:00Z
+	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster primary --from 2026-01-01T09:00Z --to 2026-01-01T10:00Z
+	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster primary --feed clicks --from 2026-01-02T03:00Z --format json
 
 BENCHMARKS := el_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
 

@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli.commands import control, convert, deps, el, instances, ledger, lint, rerun, schema
+from toolkit.cli.commands import control, convert, deps, el, events, instances, ledger, lint, rerun, schema
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -34,6 +34,8 @@ app.command("suspend")(control.suspend_command)
 app.command("resume")(control.resume_command)
 app.command("safemode")(control.safemode_command)
 app.command("rerun")(rerun.rerun_command)
+app.command("publish")(events.publish_command)
+app.command("events")(events.events_command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,7 @@ one per deeper level: `list_many` answers each in one round trip on the JVM file
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -97,3 +97,12 @@ def probe_table(catalog: Catalog, fs: FileSystem, where: FeedLocations,
         states[t] = InstanceState(t, name, True, fingerprint(root, files.get(root, (False, []))[1], created),
                                   partition=wanted[t])
     return states
+
+
+def probe_instance(fs: FileSystem, where: FeedLocations, flag: str | None, catalog: Callable[[], Catalog],
+                   t: datetime) -> InstanceState:
+    """The state of one instance of a file or table feed (`catalog` is opened for a table feed only): what a
+    producer fingerprints right after publishing it."""
+    if where.is_table:
+        return probe_table(catalog(), fs, where, [t])[t]
+    return probe_files(fs, where, flag, [t])[t]

@@ -15,6 +15,7 @@ from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
+from toolkit.storage.filesystem import normalize_uri
 from toolkit.uris import has_dot_segment, join_under
 
 
@@ -40,6 +41,13 @@ class FeedLocations:
     @property
     def is_table(self) -> bool:
         return self.table is not None
+
+    def event_location(self, t: datetime) -> str:
+        """Where the instance at t is, as dataset events name it: its data path, or `db.table/k1=v1/k2=v2`."""
+        if self.table is not None:
+            values = "/".join(f"{key}={value}" for key, value in self.table.format(t, self.zone).items())
+            return f"{self.table.database}.{self.table.table}/{values}"
+        return normalize_uri(under_root(self.root, self.paths["data"].format(t, self.zone)))
 
     def describe(self, t: datetime, every_location: bool = False) -> dict[str, object]:
         """The instance at t as JSON-ready data: its data path (and every location type when asked), or

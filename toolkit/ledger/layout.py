@@ -5,13 +5,15 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/lock.<n>          the instance's lease lock
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
-    <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<run id>.json           a published feed instance
+    <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<event id>.json         a publication or eviction of it
+    <working>/ledger/pending-evictions/<feed>.json                          evictions whose events are not written yet
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
 
+Event files are named by their event id (format 1's by their run id), which sorts by publication.
 Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
 partition's folder is its name with every character but letters, digits and '-' written `_xx` (hex).
 """
@@ -81,11 +83,18 @@ class LedgerLayout:
     def slots_folder(self, process: str) -> str:
         return f"{self.process_folder(process)}/slots"
 
-    def event_folder(self, feed: str, t: datetime) -> str:
-        return f"{self.root}/events/{_safe(feed, 'feed')}/{instance_key(t)}"
+    def events_folder(self, feed: str | None = None) -> str:
+        """Every feed's events, or one feed's (a folder per instance)."""
+        return f"{self.root}/events" if feed is None else f"{self.root}/events/{_safe(feed, 'feed')}"
 
-    def event_record(self, feed: str, t: datetime, run_id: str) -> str:
-        return f"{self.event_folder(feed, t)}/{_safe(run_id, 'run id')}.json"
+    def pending_evictions(self, feed: str) -> str:
+        return f"{self.root}/pending-evictions/{_safe(feed, 'feed')}.json"
+
+    def event_folder(self, feed: str, t: datetime) -> str:
+        return f"{self.events_folder(feed)}/{instance_key(t)}"
+
+    def event_record(self, feed: str, t: datetime, event_id: str) -> str:
+        return f"{self.event_folder(feed, t)}/{_safe(event_id, 'event id')}.json"
 
     def action_lock_folder(self, action: str, *names: str) -> str:
         """The folder of a run-level lock of `action` (replication, retention, hive-import) over `names`."""

@@ -4,7 +4,8 @@ reported with its path and the run refuses to go on (it never guesses what a dam
 - `AttemptRecord`: one try of a process instance (a first run, a retry, a late rerun), with what it read
   (input instances and their fingerprints), what it published, its counters and its error.
 - `InstanceRecord`: the instance's current state, rewritten at each step: what `toolkit status` shows.
-- `DatasetEvent`: one published feed instance, the trace data-aware consumers and lineage read.
+- `DatasetEvent`: one publication (or eviction) of a feed instance on a cluster, the trace data-aware consumers
+  and lineage read; its `event_id` sorts by publication.
 - `LateCheck`: one late-data check of a succeeded instance, so a frequent `--sweep` does only the due work.
 
 Every persisted record (these, the lock leases, the control switches, the run records) carries
@@ -15,9 +16,11 @@ older records), and a record of a newer format is refused rather than misread.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Mapping
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -33,6 +36,10 @@ CHECK_RESULTS = ("UNCHANGED", "CHANGED")
 # misread (a field renamed or given a new meaning); adding a field with a default is not one.
 FORMAT_VERSION = 1
 VERSION_FIELD = "format_version"
+# A record class whose format moved on says so in its `FORMAT` (the newest it writes and reads).
+EVENT_FORMAT = 2
+PUBLISHED, REPLACED, EVICTED = "published", "replaced", "evicted"
+EVENT_KINDS = (PUBLISHED, REPLACED, EVICTED)
 
 
 class CorruptRecordError(ToolkitError):
@@ -48,27 +55,27 @@ class NewerFormatError(UsageError):
     """A record written by a newer toolkit (exit 2): the deployment is misconfigured (an older toolkit on this
     machine than on the one that wrote the ledger), retrying cannot help and nothing was touched; upgrading can."""
 
-    def __init__(self, path: str, version: int) -> None:
+    def __init__(self, path: str, version: int, newest: int = FORMAT_VERSION) -> None:
         super().__init__(f"The ledger record {path} was written by a newer toolkit (record format {version}; this "
-                         f"toolkit reads formats up to {FORMAT_VERSION}): upgrade the toolkit on this machine, then "
+                         f"toolkit reads formats up to {newest}): upgrade the toolkit on this machine, then "
                          "call again.")
         self.path = path
 
 
-def check_format(document: Mapping[str, Any], path: str) -> int:
-    """The record's format version (1 when absent); NewerFormatError for one this toolkit cannot read."""
+def check_format(document: Mapping[str, Any], path: str, newest: int = FORMAT_VERSION) -> int:
+    """The record's format version (1 when absent); NewerFormatError for one newer than `newest`."""
     version = document.get(VERSION_FIELD, 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise CorruptRecordError(path, f"the field '{VERSION_FIELD}' is {version!r}, not a format version (a whole "
                                        "number from 1)")
-    if version > FORMAT_VERSION:
-        raise NewerFormatError(path, version)
+    if version > newest:
+        raise NewerFormatError(path, version, newest)
     return version
 
 
-def versioned(document: Mapping[str, Any]) -> dict[str, Any]:
+def versioned(document: Mapping[str, Any], version: int = FORMAT_VERSION) -> dict[str, Any]:
     """`document` as it is persisted: with the format version this toolkit writes."""
-    return {**document, VERSION_FIELD: FORMAT_VERSION}
+    return {**document, VERSION_FIELD: version}
 
 
 def wall_clock_stamp(seconds: float) -> str:
@@ -99,7 +106,7 @@ def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
     may be missing."""
     if not isinstance(document, dict):
         raise CorruptRecordError(path, "it is not a JSON object")
-    check_format(document, path)
+    check_format(document, path, _format_of(cls))
     shape: _Shape = cls.SHAPE
     for name, expected in shape.items():
         if name not in document:
@@ -126,6 +133,10 @@ def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
     return document
 
 
+def _format_of(cls: Any) -> int:
+    return int(getattr(cls, "FORMAT", FORMAT_VERSION))
+
+
 def _optional(cls: Any) -> set[str]:
     return {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
 
@@ -147,7 +158,8 @@ def parse_json(data: bytes, path: str) -> Any:
 
 
 def to_json(record: Any) -> bytes:
-    return (json.dumps(versioned(asdict(record)), indent=2, sort_keys=True, default=str) + "\n").encode()
+    document = versioned(asdict(record), _format_of(type(record)))
+    return (json.dumps(document, indent=2, sort_keys=True, default=str) + "\n").encode()
 
 
 def _from(cls: Any, document: Mapping[str, Any]) -> Any:
@@ -213,8 +225,27 @@ class InstanceRecord:
         return record_time(self.time)
 
 
+def event_id(published_ms: int, run_id: str, feed: str, time: str, kind: str) -> str:
+    """`20261121T100700123Z-<run id>-<8 hex>`: sorts by publication (to the millisecond, then the run), unique on a
+    cluster because one run records one event per feed instance and kind (the hex is of those three)."""
+    stamp = datetime.fromtimestamp(published_ms // 1000, timezone.utc).strftime("%Y%m%dT%H%M%S")
+    discriminator = hashlib.sha256(f"{feed}\n{time}\n{kind}".encode()).hexdigest()[:8]
+    return f"{stamp}{published_ms % 1000:03d}Z-{run_id}-{discriminator}"
+
+
+def event_id_ms(identifier: str) -> int:
+    """The publication instant (milliseconds since the epoch) an event id starts with."""
+    stamp = datetime.strptime(identifier[:15], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)
+    return int(stamp.timestamp()) * 1000 + int(identifier[15:18])
+
+
 @dataclass(frozen=True)
 class DatasetEvent:
+    """A feed instance made visible (`published`, or `replaced` when it was visible already) or evicted, on one
+    cluster. `fingerprint` is the instance's (instances/fingerprints.py) as published, null for `evicted`.
+    Format 1 (process outputs only) had no kind, fingerprint nor id: read as `published`, with an id made
+    from its published stamp and run."""
+
     feed: str
     cluster: str
     time: str
@@ -222,13 +253,42 @@ class DatasetEvent:
     producer: str
     location: str
     published: str
+    kind: str = PUBLISHED
+    fingerprint: dict[str, Any] | None = None
+    event_id: str = ""
 
+    FORMAT = EVENT_FORMAT
     SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "producer": "str",
-             "location": "str", "published": "stamp"}
+             "location": "str", "published": "stamp", "kind": EVENT_KINDS, "fingerprint": "dict?",
+             "event_id": "str"}
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> DatasetEvent:
-        return _from(cls, _check(parse_json(data, path), cls, path))
+        event: DatasetEvent = _from(cls, _check(parse_json(data, path), cls, path))
+        if event.event_id:
+            if not _EVENT_ID.match(event.event_id):
+                raise CorruptRecordError(path, f"the field 'event_id' is {event.event_id!r}, not an event id")
+            return event
+        published = record_stamp(event.published)
+        return replace(event, event_id=event_id(int(published.timestamp()) * 1000, event.run_id, event.feed,
+                                                event.time, event.kind))
+
+    @property
+    def nominal(self) -> datetime:
+        return record_time(self.time)
+
+
+_EVENT_ID = re.compile(r"^\d{8}T\d{9}Z-[A-Za-z0-9_.-]*-[0-9a-f]{8}$")
+
+
+def record_stamp(text: str) -> datetime:
+    """A stamp of a record (to the second, or to the minute) as a UTC instant."""
+    for pattern in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"):
+        try:
+            return datetime.strptime(text, pattern).replace(tzinfo=timezone.utc)
+        except ValueError:
+            continue
+    raise ValueError(f"{text!r} is not a stamp")
 
 
 @dataclass(frozen=True)

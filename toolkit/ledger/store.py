@@ -3,25 +3,36 @@ events, the instance locks and the `parallel` slots. The records and the layout 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from toolkit.el.timestamps import instance_key, parse_instance_key
+from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
+    EVICTED,
+    PUBLISHED,
+    REPLACED,
     AttemptRecord,
+    CorruptRecordError,
     DatasetEvent,
     InstanceRecord,
     LateCheck,
+    check_format,
+    event_id,
+    event_id_ms,
     late_checks_json,
+    parse_json,
     parse_late_checks,
     record_time,
     to_json,
+    versioned,
+    wall_clock_stamp,
 )
 from toolkit.storage.filesystem import FileSystem, StorageError
 
@@ -105,17 +116,96 @@ class Ledger:
 
     # Dataset events
 
-    def write_event(self, event: DatasetEvent) -> str:
-        path = self.layout.event_record(event.feed, record_time(event.time), event.run_id)
-        self.fs.write_atomically(path, to_json(event))
-        return path
-
     def events(self, feed: str, t: datetime) -> list[DatasetEvent]:
+        """The events of one feed instance on this cluster, oldest publication first."""
         folder = self.layout.event_folder(feed, t)
         if not self.fs.exists(folder):
             return []
-        return [DatasetEvent.parse(self.fs.read(status.path), status.path)
-                for status in self.fs.list(folder) if status.name.endswith(".json")]
+        found = [DatasetEvent.parse(self.fs.read(status.path), status.path)
+                 for status in self.fs.list(folder) if status.name.endswith(".json")]
+        return sorted(found, key=lambda event: event.event_id)
+
+    def feed_event_times(self, feed: str) -> list[datetime]:
+        """The instance times of `feed` that have events on this cluster, oldest first."""
+        folder = self.layout.events_folder(feed)
+        if not self.fs.exists(folder):
+            return []
+        times = (parse_instance_key(status.name) for status in self.fs.list(folder) if status.is_dir)
+        return sorted(t for t in times if t is not None)
+
+    def event_feeds(self) -> list[str]:
+        """The feeds that have events on this cluster."""
+        folder = self.layout.events_folder()
+        if not self.fs.exists(folder):
+            return []
+        return sorted(status.name for status in self.fs.list(folder) if status.is_dir)
+
+    def record_publication(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
+                           location: str, fingerprint: dict[str, Any] | None,
+                           unless_recorded: bool = False) -> DatasetEvent | None:
+        """Record that the instance `t` of `feed` became visible here: `replaced` when it was visible already (its
+        last event is not an eviction), else `published`. Every producer calls this right after publishing.
+        `unless_recorded` (a run that found the instance already in place): nothing is written when the last
+        event already records this very content (a publication with the same fingerprint), which is how a run
+        killed between its publication and its event gets the event written by the next run."""
+        last = self._last_event(feed, t)
+        visible = last is not None and last.kind != EVICTED
+        if unless_recorded and visible and last is not None and last.fingerprint == fingerprint:
+            return None
+        return self._record(feed, cluster, t, REPLACED if visible else PUBLISHED, producer, run_id, location,
+                            fingerprint, last)
+
+    def record_eviction(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
+                        location: str, unless_recorded: bool = False) -> DatasetEvent | None:
+        """Record that the instance `t` of `feed` is gone from here (deleted, or archived to `location`).
+        `unless_recorded`: nothing is written when the last event is already an eviction."""
+        last = self._last_event(feed, t)
+        if unless_recorded and last is not None and last.kind == EVICTED:
+            return None
+        return self._record(feed, cluster, t, EVICTED, producer, run_id, location, None, last)
+
+    def plan_evictions(self, feed: str, run_id: str, planned: list[tuple[datetime, str]]) -> None:
+        """Written before retention evicts (instance times and the location each event will name), removed once
+        their events are written: a run killed in between leaves it for the next run to finish."""
+        document = versioned({"feed": feed, "run_id": run_id,
+                              "instances": [{"time": format_timestamp(t), "location": where} for t, where in planned]})
+        self.fs.write_atomically(self.layout.pending_evictions(feed), json.dumps(document, indent=2).encode())
+
+    def pending_evictions(self, feed: str) -> tuple[str, list[tuple[datetime, str]]] | None:
+        """The run id and evictions of a plan a killed retention run left, or None."""
+        path = self.layout.pending_evictions(feed)
+        data = self._read(path)
+        if data is None:
+            return None
+        document = parse_json(data, path)
+        try:
+            check_format(document, path)
+            return str(document["run_id"]), [(record_time(item["time"]), str(item["location"]))
+                                             for item in document["instances"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CorruptRecordError(path, f"not a plan of evictions: {err}") from None
+
+    def clear_evictions(self, feed: str) -> None:
+        self.fs.delete(self.layout.pending_evictions(feed), recursive=False)
+
+    def _last_event(self, feed: str, t: datetime) -> DatasetEvent | None:
+        events = self.events(feed, t)
+        return events[-1] if events else None
+
+    def _record(self, feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
+                fingerprint: dict[str, Any] | None, last: DatasetEvent | None) -> DatasetEvent:
+        # Published instants come from the real clock; an id never sorts before the instance's last one, so
+        # the kind decided from "the last event" stays right when clocks of two hosts disagree.
+        now_ms = int(time.time() * 1000)
+        if last is not None:
+            now_ms = max(now_ms, event_id_ms(last.event_id) + 1)
+        stamp = format_timestamp(t)
+        event = DatasetEvent(
+            feed=feed, cluster=cluster, time=stamp, run_id=run_id, producer=producer,
+            location=location, published=wall_clock_stamp(now_ms / 1000), kind=kind, fingerprint=fingerprint,
+            event_id=event_id(now_ms, run_id, feed, stamp, kind))
+        self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), to_json(event))
+        return event
 
     # Locks
 

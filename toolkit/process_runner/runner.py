@@ -28,10 +28,12 @@ from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Engine, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
+from toolkit.instances.availability import probe_instance
+from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, wall_clock_stamp
+from toolkit.ledger.records import AttemptRecord, InstanceRecord, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
@@ -186,6 +188,8 @@ class ProcessRunner:
             record = self.ledger.instance(self.process.name, t)
             if record is not None and record.status == Status.SUCCEEDED and not self.options.force \
                     and self.options.kind == "RUN":
+                if record.run_id is not None:
+                    self._record_events(record.outputs, record.run_id, missing_only=True)
                 return InstanceResult(t, Status.SKIPPED, f"the instance {format_timestamp(t)} of {self.owner} "
                                       f"succeeded already (run {record.run_id}); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
@@ -329,12 +333,25 @@ class ProcessRunner:
         self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
-        for output in published:
-            self.ledger.write_event(DatasetEvent(
-                feed=str(output["feed"]), cluster=self.cluster.name, time=str(output["time"]), run_id=self.run_id,
-                producer=f"process:{self.process.name}", location=str(output["path"]),
-                published=_stamp(ended)))
+        self._record_events(published, self.run_id)
         return None
+
+    def _record_events(self, outputs: list[dict[str, Any]], run_id: str, missing_only: bool = False) -> None:
+        """One dataset event per published output instance, with its fingerprint as it is now. `missing_only`
+        (an instance found SUCCEEDED): only the events a run killed after its success record did not write."""
+        for output in outputs:
+            feed = self.repo.feed(str(output["feed"]))
+            instance = record_time(str(output["time"]))
+            if missing_only and any(event.run_id == run_id for event in self.ledger.events(feed.name, instance)):
+                continue
+            where = feed_locations(feed, self.cluster)
+            state = probe_instance(self.fs, where, feed.availability_flag, self.catalog, instance)
+            if missing_only and not state.available:
+                continue  # gone since (evicted, or replaced by hand): nothing of that publication to record
+            self.ledger.record_publication(
+                feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,
+                location=where.event_location(instance),
+                fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=missing_only)
 
     def _discard(self, plan: InstancePlan, attempt: int) -> None:
         """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""

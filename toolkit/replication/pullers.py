@@ -13,7 +13,8 @@ from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.errors import UsageError
-from toolkit.instances.feed_locations import require_safe_template, under_root
+from toolkit.instances.availability import InstanceState, probe_files
+from toolkit.instances.feed_locations import feed_locations, require_safe_template, under_root
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
 from toolkit.storage.filesystem import FileSystem
@@ -36,6 +37,9 @@ class Puller(Protocol):
                guard: Guard = no_guard) -> bool:
         """After every pulled source succeeded: mark the instance available on the target (right after
         `guard`); True when written."""
+
+    def on_target(self, instance: datetime) -> InstanceState:
+        """The instance on the target as readers see it now (available, fingerprint): what its event records."""
 
 
 TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings], Puller]
@@ -110,3 +114,7 @@ class FilePuller:
         source_flag = join(self.places(every_source[0], instance)[0], flag)
         write_flag(self.fs, source_flag, target_flag, guard)
         return True
+
+    def on_target(self, instance: datetime) -> InstanceState:
+        where = feed_locations(self.feed, self.target)
+        return probe_files(self.fs, where, self.feed.availability_flag, [instance])[instance]

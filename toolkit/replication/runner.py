@@ -22,6 +22,7 @@ from toolkit.entities.model import Cluster, Feed, FeedCluster
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
+from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
@@ -209,12 +210,29 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
     if all(o.status == Status.SKIPPED for o in outcomes):
         return result
     if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
-        result.flag_written = puller.finish(instance, call.every_source, any(o.folder.published for o in outcomes),
-                                            lease.check)
+        changed = any(o.folder.published for o in outcomes)
+        result.flag_written = puller.finish(instance, call.every_source, changed, lease.check)
+        _record_event(call, instance, outcomes, changed or result.flag_written, lease)
     result.record = record_path(call.target, "replication", feed.name, instance)
     lease.check()
     write_record(call.fs, result.record, _record(call, result))
     return result
+
+
+def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome], changed: bool,
+                  lease: HeldLease) -> None:
+    """The target's dataset event, right after the instance became visible there. A run that changed nothing
+    (the target was up to date) records one only when no event says so yet: the run before it was killed
+    between its publication and its event."""
+    state = call.puller.on_target(instance)
+    if not state.available:
+        return  # another source's part is still missing: not visible yet
+    lease.check()
+    call.ledger.record_publication(
+        call.feed.name, call.target.name, instance,
+        producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED),
+        run_id=call.run_id, location=feed_locations(call.feed, call.target).event_location(instance),
+        fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=not changed)
 
 
 def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.replication_settings import ReplicationSettings
+from toolkit.instances.availability import InstanceState, probe_table
+from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.hive.export import export_partition
@@ -114,3 +116,6 @@ class TablePuller:
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
                guard: Guard = no_guard) -> bool:
         return False  # a partition is its own availability: added to the metastore only when complete
+
+    def on_target(self, instance: datetime) -> InstanceState:
+        return probe_table(self.target_catalog, self.fs, feed_locations(self.feed, self.target), [instance])[instance]

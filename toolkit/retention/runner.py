@@ -25,7 +25,8 @@ from toolkit.entities.model import Cluster, Feed, RetentionAction
 from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.instances.feed_locations import require_safe_template
+from toolkit.instances.availability import probe_table
+from toolkit.instances.feed_locations import feed_locations, require_safe_template
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
@@ -133,8 +134,11 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     """Plan and evict (the lease checked before each eviction; a dry run holds none and evicts nothing), report."""
     assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
+    events = _Events(Ledger.of(fs, cluster), feed, cluster, run_id) if lease is not None else None
+    if events is not None:
+        events.finish_pending(fs, catalog)
     if table is not None:
-        _evict_table(result, CatalogTemplate(table), zone, result.cut_off, fs, catalog, lease)
+        _evict_table(result, CatalogTemplate(table), zone, result.cut_off, fs, catalog, lease, events)
     plans = []
     for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
         template = PathTemplate(text)
@@ -154,6 +158,10 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     for plan in plans:
         result.links_left.extend(plan.links)
         moved: dict[str, str] = {}
+        data_events = events if plan.kind == "data" else None  # an instance is its data: its event says where it went
+        if data_events is not None:
+            data_events.plan([(i.time, _archived_path(archive_to, cluster.write_endpoint, i.path) if archive_to
+                               else i.path) for i in plan.expired])
         if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
         elif archive_to is not None:
@@ -173,10 +181,14 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
             item = {"location": plan.kind, "time": format_timestamp(instance.time),
                     "path": instance.path, "bytes": sizes.get(instance.path, 0)}
             if archive_to is not None:
-                item["archived_to"] = moved.get(instance.path) or archive_to.rstrip("/") + instance.path[
-                    len(cluster.write_endpoint.rstrip("/")):]
+                item["archived_to"] = moved.get(instance.path) or _archived_path(archive_to, cluster.write_endpoint,
+                                                                                 instance.path)
             result.evicted.append(item)
             result.bytes_freed += sizes.get(instance.path, 0)
+            if data_events is not None:
+                data_events.evicted(instance.time, str(item.get("archived_to") or instance.path))
+        if data_events is not None:
+            data_events.done()
     result.elapsed_seconds = time.perf_counter() - began
     if lease is None:
         result.status = Status.DRY_RUN
@@ -193,8 +205,48 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     })
 
 
+def _archived_path(archive_to: str, root: str, path: str) -> str:
+    return archive_to.rstrip("/") + path[len(root.rstrip("/")):]
+
+
+class _Events:
+    """The `evicted` events of one retention run: the evictions are planned in the ledger before anything is
+    evicted and the plan removed once their events are written, so a run killed in between leaves the plan,
+    and the next run writes the events of the instances that are gone (feed_locations says where to look)."""
+
+    def __init__(self, ledger: Ledger, feed: Feed, cluster: Cluster, run_id: str) -> None:
+        self.ledger, self.feed, self.cluster, self.run_id = ledger, feed, cluster, run_id
+
+    def finish_pending(self, fs: FileSystem, catalog: Catalog | None) -> None:
+        pending = self.ledger.pending_evictions(self.feed.name)
+        if pending is None:
+            return
+        run_id, planned = pending
+        where = feed_locations(self.feed, self.cluster)
+        for t, location in planned:
+            if where.is_table:
+                gone = catalog is not None and not probe_table(catalog, fs, where, [t])[t].available
+            else:
+                gone = fs.status(where.event_location(t)) is None
+            if gone:
+                self.ledger.record_eviction(self.feed.name, self.cluster.name, t, producer="retention", run_id=run_id,
+                                            location=location, unless_recorded=True)
+        self.done()
+
+    def plan(self, planned: list[tuple[datetime, str]]) -> None:
+        if planned:
+            self.ledger.plan_evictions(self.feed.name, self.run_id, planned)
+
+    def evicted(self, t: datetime, location: str) -> None:
+        self.ledger.record_eviction(self.feed.name, self.cluster.name, t, producer="retention",
+                                    run_id=self.run_id, location=location)
+
+    def done(self) -> None:
+        self.ledger.clear_evictions(self.feed.name)
+
+
 def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, cut_off: datetime, fs: FileSystem,
-                 catalog: Catalog | None, lease: HeldLease | None) -> None:
+                 catalog: Catalog | None, lease: HeldLease | None, events: _Events | None) -> None:
     if catalog is None:
         raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
                          "needs the Hive metastore, run it through the spark-submit entrypoint.")
@@ -202,12 +254,19 @@ def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, 
         raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
                          f"{uri.uri!r}; retention cannot date its partitions.")
     planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, cut_off))
+    located = [(drop.expired.time, f"{uri.database}.{uri.table}/{drop.expired.partition.name}") for drop in planned]
     if lease is not None:
         lease.check()
+        if events is not None:
+            events.plan(located)
         drop_planned(catalog, fs, uri, planned)
-    for drop in planned:
+    for drop, (t, location) in zip(planned, located, strict=True):
         partition = drop.expired.partition
         result.evicted.append({"location": "table", "time": format_timestamp(drop.expired.time),
                                "partition": partition.name, "path": partition.location,
                                "bytes": drop.bytes, "data_deleted": drop.deletes_data})
         result.bytes_freed += drop.bytes
+        if events is not None:
+            events.evicted(t, location)
+    if events is not None and planned:
+        events.done()

@@ -65,21 +65,47 @@ def test_hourly_summary_runs_publishes_and_records(spark, tmp_path: Path) -> Non
     attempt = read_json(folder / "attempt-001.json")
     assert (attempt["status"], attempt["kind"], attempt["outputs"][0]["path"]) == \
         ("SUCCEEDED", "RUN", f"file://{output}")
-    event = read_json(root / "feed-toolkit/working/ledger/events/clicks-hourly-summary/20261121T1000Z/run1.json")
-    assert (event["feed"], event["time"], event["producer"]) == \
-        ("clicks-hourly-summary", "2026-11-21T10:00Z", "process:hourly-clicks-summary")
+    [event] = events_of(root)
+    assert (event["feed"], event["time"], event["producer"], event["kind"], event["run_id"], event["location"]) == \
+        ("clicks-hourly-summary", "2026-11-21T10:00Z", "process:hourly-clicks-summary", "published", "run1",
+         f"file://{output}")
+    assert event["fingerprint"]["files"] == len([p for p in output.iterdir() if not p.name.startswith(("_", "."))])
     assert not (folder / "lock.0").read_text().count('"HELD"')  # released
 
 
-def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path) -> None:
+def events_of(root: Path, feed: str = "clicks-hourly-summary", key: str = "20261121T1000Z") -> list[dict]:
+    folder = root / "feed-toolkit/working/ledger/events" / feed / key
+    return [read_json(p) for p in sorted(folder.glob("*.json"))]
+
+
+def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path, monkeypatch) -> None:
+    """Also: a run killed after its success record but before its event has the event written by the next
+    call (which skips the instance), and a forced rerun records `replaced`."""
+    from toolkit.ledger.store import Ledger
+
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
     clock = TestClock(T)
-    assert new_runner(spark, repo, "hourly-clicks-summary", clock).run(T).status == "SUCCEEDED"
+    real = Ledger.record_publication
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt("killed between the success record and the event")
+
+    monkeypatch.setattr(Ledger, "record_publication", killed)
+    with pytest.raises(KeyboardInterrupt):
+        new_runner(spark, repo, "hourly-clicks-summary", clock).run(T)
+    monkeypatch.setattr(Ledger, "record_publication", real)
+    assert read_json(root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json")["status"] == "SUCCEEDED"
+    assert events_of(root) == []
     again = new_runner(spark, repo, "hourly-clicks-summary", clock, run_id="run2").run(T)
     assert again.status == "SKIPPED" and "--force" in (again.reason or "")
+    assert [(e["kind"], e["run_id"]) for e in events_of(root)] == [("published", "run1")]
+    assert new_runner(spark, repo, "hourly-clicks-summary", clock, run_id="run4").run(T).status == "SKIPPED"
+    assert len(events_of(root)) == 1  # written once
     forced = new_runner(spark, repo, "hourly-clicks-summary", clock, RunOptions(force=True), run_id="run3").run(T)
     assert forced.status == "SUCCEEDED"
+    assert [(e["kind"], e["run_id"]) for e in events_of(root)] == [("published", "run1"), ("replaced", "run3")]
+    assert events_of(root)[0]["fingerprint"] != events_of(root)[1]["fingerprint"]
     record = read_json(root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json")
     assert (record["attempts"], record["run_id"]) == (2, "run3")
 

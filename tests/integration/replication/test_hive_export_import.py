@@ -615,6 +615,47 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
     assert clusters.target.raw.partition_names(clusters.target.database, f"{table}_replica") == \
         ["ds=2026-11-21/region=eu"]
     rows_of(clusters.spark, clusters.target.partition_location(f"{table}_replica", list(spec.values())), "v1")
+    [event] = [e for e in (json.loads(p.read_text()) for p in (
+        clusters.target.root / "feed-toolkit/working/ledger/events/sessions/20261121T0000Z").glob("*.json"))
+               if e["run_id"] == status["run_id"]]
+    assert (event["kind"], event["producer"], event["run_id"], event["location"], event["fingerprint"]["files"]) == (
+        "published", "hive-import", status["run_id"], f"{clusters.target.database}.{table}_replica/"
+                                                      "ds=2026-11-21/region=eu", len(files))
+
+
+def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clusters: Clusters, tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit.entities.repo import ConfigRepo
+    from toolkit.ledger.store import Ledger
+    from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
+    table, spec = make_source(clusters, "regional", False)
+    repo = ConfigRepo.load(_repo(tmp_path, clusters, table, f"{table}_evented"))
+    feed, backup = repo.feed("sessions"), repo.cluster("backup")
+    directory = export_dir(clusters, table)
+    export_partition(spark, clusters.source.catalog, fs, clusters.source.database, table, spec, directory,
+                     feed="sessions", cluster="primary", instance_time=T)
+    plan = plan_hive_import(fs, feed, backup, directory, None)
+    real = Ledger.record_publication
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt("killed between the import and its event")
+
+    monkeypatch.setattr(Ledger, "record_publication", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run_hive_import(spark, target.catalog, fs, feed, backup, plan, run_id="r1")
+    assert target.raw.partition_names(target.database, f"{table}_evented") == ["ds=2026-11-21/region=eu"]
+    monkeypatch.setattr(Ledger, "record_publication", real)
+    with pytest.raises(SkippedError, match="by another run already"):
+        run_hive_import(spark, target.catalog, fs, feed, backup, plan, run_id="r2")
+    # (the module's clusters are shared: other tests' imports of `sessions` may have events there too)
+    [event] = [e for e in Ledger.of(fs, backup).events("sessions", T) if e.run_id in ("r1", "r2")]
+    assert (event.producer, event.run_id, event.location) == (
+        "hive-import", "r2", f"{target.database}.{table}_evented/ds=2026-11-21/region=eu")
+    assert event.fingerprint is not None and event.fingerprint["files"] == len(visible(local(
+        target.partition_location(f"{table}_evented", list(spec.values())))))
 
 
 # -- the partition's lease ----------------------------------------------------------------------------------------

@@ -92,6 +92,15 @@ def test_export_copy_import_then_up_to_date(spark, setup, replica_metastore) -> 
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
     again = _replicate(spark, repo).counters()
     assert (again["files_copied"], again["files_skipped"], again["instances_published"]) == (0, 1, 0)
+    from toolkit.ledger.store import Ledger
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    ledger = Ledger.of(HadoopFileSystem(spark), ConfigRepo.load(repo).cluster("backup"))
+    [instance] = ledger.feed_event_times("sessions")
+    [event] = ledger.events("sessions", instance)  # one: the up-to-date run recorded nothing more
+    assert (event.kind, event.producer, event.cluster, event.location) == (
+        "published", "replication:primary", "backup", f"{DATABASE}.{table}/ds=2026-11-20")
+    assert event.fingerprint is not None and event.fingerprint["files"] == 1
 
 
 def test_a_partition_not_there_yet_waits(spark, setup) -> None:
@@ -166,3 +175,33 @@ def test_an_import_of_the_partition_held_by_another_run_blocks_the_replication(s
     location = str(raw.client.getPartition(DATABASE, table, ["2026-11-20"]).getSd().getLocation())
     raw.close()
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
+
+
+def test_publish_entrypoint_records_an_outside_partition_through_spark_submit(setup, spark, tmp_path: Path) -> None:
+    """`toolkit publish` for a table feed is `spark-submit entrypoints/publish.py`: the partition registered in
+    primary's metastore is fingerprinted and recorded (producer external); one not registered yet waits (3)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from toolkit.ledger.store import Ledger
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, table, _ = setup
+
+    def publish(time: str):
+        return spark_submit("publish", "--repo", str(repo), "--feed", "sessions", "--cluster", "primary",
+                            "--time", time, cwd=tmp_path)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two independent calls at once: the test stays short
+        waits = pool.submit(publish, "2026-11-21T00:00Z")
+        published = publish("2026-11-20T00:00Z")
+        waiting = waits.result()
+    assert published.returncode == 0, published.stdout[-3000:]
+    status = json.loads(published.stdout.strip().splitlines()[-1])
+    assert (status["status"], status["action"], status["kind"], status["recorded"], status["location"]) == (
+        "SUCCEEDED", "publish", "published", True, f"{DATABASE}.{table}/ds=2026-11-20")
+    [event] = Ledger.of(HadoopFileSystem(spark), ConfigRepo.load(repo).cluster("primary")).events("sessions", T)
+    assert (event.event_id, event.producer, event.run_id) == (status["event_id"], "external", status["run_id"])
+    assert event.fingerprint is not None and event.fingerprint["files"] == 1
+    assert waiting.returncode == 3, waiting.stdout[-3000:]
+    assert json.loads(waiting.stdout.strip().splitlines()[-1])["status"] == "WAITING"
+    assert f"the partition {DATABASE}.{table}/ds=2026-11-21 is not registered" in waiting.stdout + waiting.stderr

@@ -111,15 +111,21 @@ def _write(location: str) -> Path:
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metastore, tmp_path: Path, shape: str,
                                                          external: bool) -> None:
+    from toolkit.ledger.store import Ledger
     from toolkit.storage.hadoop import HadoopFileSystem
 
     spec, nominal, gone = SHAPES[shape][2:]
     table = metastore.create(shape, external)
     before = metastore.partition_names(table)
     files = {p.name: _write(p.location) for p in metastore.catalog.list_partitions(DATABASE, table)}
-    result = run_retention(_repo(tmp_path, table, spec), "orders", "primary", nominal, HadoopFileSystem(spark),
-                           catalog=metastore.catalog)
+    repo = _repo(tmp_path, table, spec)
+    result = run_retention(repo, "orders", "primary", nominal, HadoopFileSystem(spark), catalog=metastore.catalog,
+                           run_id="ret1")
     assert [item["partition"] for item in result.evicted] == gone
+    ledger = Ledger.of(HadoopFileSystem(spark), repo.cluster("primary"))
+    events = [event for t in ledger.feed_event_times("orders") for event in ledger.events("orders", t)]
+    assert [(e.kind, e.producer, e.run_id, e.location) for e in events] == [
+        ("evicted", "retention", "ret1", f"{DATABASE}.{table}/{name}") for name in gone]
     assert metastore.partition_names(table) == sorted(set(before) - set(gone))
     for name, data in files.items():
         assert data.exists() == (name not in gone), name  # managed: the metastore deletes; external: we do

@@ -39,7 +39,9 @@ INSTANCE = InstanceRecord(
 
 EVENT = DatasetEvent(feed="clicks-hourly-summary", cluster="primary", time="2026-11-21T10:00Z",
                      run_id="0123456789ab", producer="hourly-clicks-summary",
-                     location="file:///x/data/clicks-hourly-summary/2026/11/21/10", published="2026-11-21T10:07:00Z")
+                     location="file:///x/data/clicks-hourly-summary/2026/11/21/10", published="2026-11-21T10:07:00Z",
+                     kind="replaced", fingerprint={"digest": "ab", "files": 1, "bytes": 10},
+                     event_id="20261121T100700123Z-0123456789ab-0a1b2c3d")
 
 
 def document(record: Any) -> dict[str, Any]:
@@ -115,6 +117,8 @@ def test_a_missing_required_field_is_named(name: str) -> None:
     (InstanceRecord, INSTANCE, "run_id", 12, "a text"),
     (InstanceRecord, INSTANCE, "process", None, "a text"),
     (DatasetEvent, EVENT, "published", "yesterday", "a time yyyy-MM-ddTHH:mm:ssZ"),
+    (DatasetEvent, EVENT, "kind", "created", "one of published, replaced, evicted"),
+    (DatasetEvent, EVENT, "fingerprint", "ab", "an object"),
 ])
 def test_a_field_of_the_wrong_type_is_named(cls: Any, base: Any, name: str, value: Any, wanted: str) -> None:
     written = {**document(base), name: value}
@@ -171,3 +175,25 @@ def test_a_damaged_late_check_names_its_field() -> None:
     with pytest.raises(CorruptRecordError) as raised:
         parse_late_checks(data, PATH)
     assert "the field 'result' is 'MAYBE', not one of UNCHANGED, CHANGED" in str(raised.value)
+
+
+def test_an_event_is_written_in_format_2_with_its_kind_fingerprint_and_id() -> None:
+    written = document(EVENT)
+    assert written["format_version"] == 2
+    assert (written["kind"], written["fingerprint"], written["event_id"]) == (
+        "replaced", {"digest": "ab", "files": 1, "bytes": 10}, "20261121T100700123Z-0123456789ab-0a1b2c3d")
+
+
+def test_an_event_id_that_is_no_event_id_is_damage() -> None:
+    with pytest.raises(CorruptRecordError, match="the field 'event_id' is 'x', not an event id"):
+        DatasetEvent.parse(encoded({**document(EVENT), "event_id": "x"}), PATH)
+
+
+def test_event_ids_sort_by_publication_and_differ_by_instance() -> None:
+    from toolkit.ledger.records import event_id, event_id_ms
+
+    first = event_id(1_795_000_000_123, "run-b", "clicks", "20261121T1000Z", "published")
+    later = event_id(1_795_000_000_124, "run-a", "clicks", "20261121T1000Z", "replaced")
+    assert first.startswith("20261118T110640123Z-run-b-") and first < later
+    assert event_id_ms(first) == 1_795_000_000_123
+    assert first != event_id(1_795_000_000_123, "run-b", "clicks", "20261121T1100Z", "published")

@@ -15,7 +15,7 @@ from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck
+from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck, to_json
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem, to_uri
 
@@ -90,7 +90,7 @@ def test_layout_refuses_unsafe_names(name: str) -> None:
     layout = LedgerLayout("file:///x/w/ledger")
     for call, what in ((lambda: layout.process_folder(name), "process"),
                        (lambda: layout.event_folder(name, T), "feed"),
-                       (lambda: layout.event_record("clicks", T, name), "run id"),
+                       (lambda: layout.event_record("clicks", T, name), "event id"),
                        (lambda: layout.suspended("process", name), "process"),
                        (lambda: layout.suspended(name, "p"), "entity kind")):
         with pytest.raises(UsageError) as raised:
@@ -231,18 +231,83 @@ def test_add_late_check_appends(ledger: Ledger, root: Path) -> None:
     assert [check["at"] for check in written] == ["2026-11-21T11:00Z", "2026-11-21T12:00Z"]
 
 
-def test_write_event_and_read_the_events_of_an_instance(ledger: Ledger, root: Path) -> None:
-    events = [DatasetEvent(feed="clicks", cluster="primary", time="2026-11-21T10:00Z", run_id=run_id,
-                           producer="p", location=f"file:///x/data/clicks/2026/11/21/10#{run_id}",
-                           published=published)
-              for run_id, published in (("aaaa", "2026-11-21T10:07:00Z"), ("bbbb", "2026-11-21T14:00:00Z"))]
-    paths = [ledger.write_event(event) for event in events]
+FP1 = {"digest": "a1", "files": 1, "bytes": 10}
+FP2 = {"digest": "b2", "files": 2, "bytes": 20}
 
-    folder = to_uri(str(root)) + "/work/ledger/events/clicks/20261121T1000Z"
-    assert paths == [f"{folder}/aaaa.json", f"{folder}/bbbb.json"]
-    assert sorted(ledger.events("clicks", T), key=lambda e: e.run_id) == events
+
+def _publish(ledger: Ledger, run_id: str, fingerprint: dict[str, object] | None = FP1,
+             unless_recorded: bool = False) -> DatasetEvent | None:
+    return ledger.record_publication("clicks", "primary", T, producer="process:p", run_id=run_id,
+                                     location="file:///x/data/clicks/2026/11/21/10", fingerprint=fingerprint,
+                                     unless_recorded=unless_recorded)
+
+
+def test_a_publication_is_recorded_as_an_event_file_named_by_its_id(ledger: Ledger, root: Path) -> None:
+    event = _publish(ledger, "aaaa")
+    assert event is not None and event.kind == "published"
+    folder = root / "work/ledger/events/clicks/20261121T1000Z"
+    assert [p.name for p in folder.iterdir()] == [f"{event.event_id}.json"]
+    written = json.loads((folder / f"{event.event_id}.json").read_text())
+    assert written == {"feed": "clicks", "cluster": "primary", "time": "2026-11-21T10:00Z", "run_id": "aaaa",
+                       "producer": "process:p", "location": "file:///x/data/clicks/2026/11/21/10",
+                       "published": event.published, "kind": "published", "fingerprint": FP1,
+                       "event_id": event.event_id, "format_version": 2}
+    assert event.event_id.endswith(f"Z-aaaa-{event.event_id[-8:]}")
+    assert ledger.events("clicks", T) == [event]
     assert ledger.events("clicks", utc(2026, 11, 21, 11)) == []
     assert ledger.events("other", T) == []
+    assert ledger.feed_event_times("clicks") == [T] and ledger.event_feeds() == ["clicks"]
+
+
+def test_the_kind_is_replaced_after_a_publication_and_published_after_an_eviction(ledger: Ledger) -> None:
+    first = _publish(ledger, "aaaa")
+    again = _publish(ledger, "bbbb", FP2)
+    evicted = ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="cccc",
+                                     location="file:///x/data/clicks/2026/11/21/10")
+    back = _publish(ledger, "dddd")
+    assert [e.kind for e in (first, again, evicted, back) if e] == ["published", "replaced", "evicted", "published"]
+    assert evicted is not None and evicted.fingerprint is None
+    events = ledger.events("clicks", T)
+    assert [e.run_id for e in events] == ["aaaa", "bbbb", "cccc", "dddd"]  # ids sort by publication
+    assert len({e.event_id for e in events}) == 4
+
+
+def test_unless_recorded_writes_only_what_the_last_event_does_not_say(ledger: Ledger) -> None:
+    assert _publish(ledger, "aaaa", unless_recorded=True) is not None  # no event yet: a killed run's
+    assert _publish(ledger, "bbbb", unless_recorded=True) is None  # same content, recorded
+    changed = _publish(ledger, "cccc", FP2, unless_recorded=True)
+    assert changed is not None and changed.kind == "replaced"
+    assert ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="d", location="x",
+                                  unless_recorded=True) is not None
+    assert ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="e", location="x",
+                                  unless_recorded=True) is None
+    assert [e.run_id for e in ledger.events("clicks", T)] == ["aaaa", "cccc", "d"]
+
+
+def test_an_event_never_sorts_before_the_last_one_of_its_instance(ledger: Ledger, root: Path) -> None:
+    """A clock behind the one that wrote the last event (another host) still makes a later id."""
+    future = DatasetEvent(feed="clicks", cluster="primary", time="2026-11-21T10:00Z", run_id="zzzz",
+                          producer="external", location="x", published="2099-01-01T00:00:00Z",
+                          event_id="20990101T000000999Z-zzzz-0a1b2c3d")
+    folder = root / "work/ledger/events/clicks/20261121T1000Z"
+    folder.mkdir(parents=True)
+    (folder / f"{future.event_id}.json").write_bytes(to_json(future))
+    event = _publish(ledger, "aaaa")
+    assert event is not None and event.kind == "replaced"
+    assert event.event_id.startswith("20990101T000001000Z-aaaa-")
+    assert ledger.events("clicks", T)[-1] == event
+
+
+def test_a_format_1_event_is_read_as_published_with_an_id_from_its_stamp(ledger: Ledger, root: Path) -> None:
+    folder = root / "work/ledger/events/clicks/20261121T1000Z"
+    folder.mkdir(parents=True)
+    (folder / "aaaa.json").write_text(json.dumps({
+        "feed": "clicks", "cluster": "primary", "time": "2026-11-21T10:00Z", "run_id": "aaaa",
+        "producer": "p", "location": "file:///x", "published": "2026-11-21T10:07:00Z"}))
+    [old] = ledger.events("clicks", T)
+    assert (old.kind, old.fingerprint) == ("published", None)
+    assert old.event_id.startswith("20261121T100700000Z-aaaa-")
+    assert _publish(ledger, "bbbb") is not None and ledger.events("clicks", T)[-1].kind == "replaced"
 
 
 # -- locks and slots ---------------------------------------------------------------------------------------

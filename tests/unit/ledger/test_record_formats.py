@@ -54,7 +54,8 @@ def test_records_of_format_1_are_read_as_they_were_written() -> None:
     assert DatasetEvent.parse(*v1("event.json")) == DatasetEvent(
         feed="clicks-hourly-summary", cluster="primary", time="2026-11-21T10:00Z", run_id="0123456789ab",
         producer="hourly-clicks-summary", location="file:///x/data/clicks-hourly-summary/2026/11/21/10",
-        published="2026-11-21T10:07:00Z")
+        published="2026-11-21T10:07:00Z", kind="published", fingerprint=None,
+        event_id="20261121T100700000Z-0123456789ab-" + DatasetEvent.parse(*v1("event.json")).event_id[-8:])
     assert parse_late_checks(*v1("late-checks.json")) == [
         LateCheck("2026-11-21T11:00Z", "UNCHANGED"), LateCheck("2026-11-21T12:00Z", "CHANGED", ["clicks"],
                                                                "fedcba987654")]
@@ -104,7 +105,7 @@ def test_every_record_is_written_with_its_format_version(tmp_path: Path) -> None
     for name, cls in (("instance.json", InstanceRecord), ("attempt-001.json", AttemptRecord),
                       ("event.json", DatasetEvent)):
         record = cls.parse(*v1(name))
-        assert json.loads(to_json(record))["format_version"] == FORMAT_VERSION
+        assert json.loads(to_json(record))["format_version"] == getattr(cls, "FORMAT", FORMAT_VERSION)
         assert cls.parse(to_json(record), "x") == record
     checks = parse_late_checks(*v1("late-checks.json"))
     assert [item["format_version"] for item in json.loads(late_checks_json(checks))] == [1, 1]
@@ -120,26 +121,29 @@ def test_every_record_is_written_with_its_format_version(tmp_path: Path) -> None
         "action": "retention", "feed": "clicks", "format_version": FORMAT_VERSION}
 
 
-def _newer(data: bytes) -> bytes:
+def _newer(data: bytes, version: int = 2) -> bytes:
     document = json.loads(data)
     if isinstance(document, list):
-        return json.dumps([{**item, "format_version": 2, "renamed": item.pop("result")} for item in document]).encode()
-    return json.dumps({**document, "format_version": 2, "status": "SOMETHING_NEW"}).encode()
+        return json.dumps([{**item, "format_version": version, "renamed": item.pop("result")}
+                           for item in document]).encode()
+    return json.dumps({**document, "format_version": version, "status": "SOMETHING_NEW"}).encode()
 
 
-@pytest.mark.parametrize(("name", "read"), [
-    ("instance.json", InstanceRecord.parse),
-    ("attempt-001.json", AttemptRecord.parse),
-    ("event.json", DatasetEvent.parse),
-    ("late-checks.json", parse_late_checks),
+@pytest.mark.parametrize(("name", "read", "newest"), [
+    ("instance.json", InstanceRecord.parse, FORMAT_VERSION),
+    ("attempt-001.json", AttemptRecord.parse, FORMAT_VERSION),
+    ("event.json", DatasetEvent.parse, DatasetEvent.FORMAT),
+    ("late-checks.json", parse_late_checks, FORMAT_VERSION),
 ], ids=["instance", "attempt", "event", "late-checks"])
-def test_a_record_of_a_newer_format_is_refused_saying_to_upgrade(name: str, read: Callable[[bytes, str], Any]) -> None:
+def test_a_record_of_a_newer_format_is_refused_saying_to_upgrade(name: str, read: Callable[[bytes, str], Any],
+                                                                 newest: int) -> None:
     data, path = v1(name)
     with pytest.raises(NewerFormatError) as raised:
-        read(_newer(data), path)
+        read(_newer(data, newest + 1), path)
     message = str(raised.value)
-    assert message == (f"The ledger record {path} was written by a newer toolkit (record format 2; this toolkit "
-                       f"reads formats up to {FORMAT_VERSION}): upgrade the toolkit on this machine, then call again.")
+    assert message == (f"The ledger record {path} was written by a newer toolkit (record format {newest + 1}; this "
+                       f"toolkit reads formats up to {newest}): upgrade the toolkit on this machine, then call "
+                       "again.")
     assert isinstance(raised.value, UsageError) and raised.value.exit_code == 2
     assert raised.value.path == path
 

@@ -260,3 +260,46 @@ def test_the_target_root_cannot_be_deleted_once_replication_knows_it(clusters) -
     with pytest.raises(StorageError, match=f"cluster root file://{backup}"):
         fs.delete(f"file://{backup}/", recursive=True)
     assert (backup / "replica/clicks/2026/11/21/10/_SUCCESS").exists()
+
+
+def _events(backup: Path) -> list[dict]:
+    folder = backup / "feed-toolkit/working/ledger/events/clicks/20261121T1000Z"
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))] if folder.exists() else []
+
+
+def test_the_target_records_a_dataset_event_once_per_publication(clusters) -> None:
+    repo, primary, backup = clusters
+    source = instance(primary, "data/clicks", T, FILES)
+    replicate(repo)
+    replicate(repo)  # up to date: its event is there already, nothing more
+    [event] = _events(backup)
+    target = (backup / "replica/clicks/2026/11/21/10").as_uri()
+    assert (event["kind"], event["producer"], event["run_id"], event["cluster"], event["location"]) == (
+        "published", "replication:primary", "r1", "backup", target)
+    assert (event["fingerprint"]["files"], event["fingerprint"]["bytes"]) == (3, sum(map(len, FILES.values())))
+    (source / "part-00001.json").write_bytes(b"rewritten\n")
+    replicate(repo)
+    kinds = [(e["kind"], e["fingerprint"]["bytes"]) for e in _events(backup)]
+    assert kinds == [("published", sum(map(len, FILES.values()))),
+                     ("replaced", sum(map(len, FILES.values())) - len(FILES["part-00001.json"]) + 10)]
+
+
+def test_a_run_killed_between_publication_and_event_has_its_event_written_by_the_next(clusters, monkeypatch) -> None:
+    from toolkit.ledger.store import Ledger
+
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, FILES)
+    real = Ledger.record_publication
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt("killed right after the publication")
+
+    monkeypatch.setattr(Ledger, "record_publication", killed)
+    with pytest.raises(KeyboardInterrupt):
+        replicate(repo)
+    assert (backup / "replica/clicks/2026/11/21/10/_SUCCESS").exists() and _events(backup) == []
+    monkeypatch.setattr(Ledger, "record_publication", real)
+    again = replicate(repo)
+    assert again.counters()["files_copied"] == 0  # nothing to copy: only the missing event
+    [event] = _events(backup)
+    assert (event["kind"], event["producer"], event["fingerprint"]["files"]) == ("published", "replication:primary", 3)

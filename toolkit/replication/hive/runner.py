@@ -4,14 +4,17 @@ written, so that calling the core directly is as safe as calling the entrypoint.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
-from toolkit.errors import UsageError
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.errors import SkippedError, UsageError
+from toolkit.instances.availability import probe_table
+from toolkit.instances.feed_locations import feed_locations
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.replication.hive.export import ExportResult, export_partition
 from toolkit.replication.hive.feeds import feed_partition, feed_table
@@ -69,8 +72,33 @@ def run_hive_import(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed:
                     plan: ImportPlan, *, run_id: str, lease_seconds: float = DEFAULT_LEASE_SECONDS,
                     table_location: str | None = None, keep_export: bool = False,
                     checksums: bool = True) -> ImportResult:
-    """Import as `plan` says, under the partition's lease."""
+    """Import as `plan` says, under the partition's lease, then record the feed instance's dataset event. An
+    import that finds the export consumed into the partition already (exit 4) writes the event when the run
+    that imported it was killed before writing it."""
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    return import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table, plan.spec,
-                              plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
-                              table_location=table_location, keep_export=keep_export, checksums=checksums)
+    try:
+        result = import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table, plan.spec,
+                                    plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
+                                    table_location=table_location, keep_export=keep_export, checksums=checksums)
+    except SkippedError:
+        record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=True)
+        raise
+    record_import(catalog, fs, feed, cluster, plan.spec, run_id)
+    return result
+
+
+def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster, spec: Mapping[str, str],
+                  run_id: str, unless_recorded: bool = False) -> None:
+    """The `hive-import` event of the imported partition, when it is an instance of the feed (its values parse
+    to an instance time by the feed's table URI)."""
+    where = feed_locations(feed, cluster)
+    assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
+    t = where.table.parse(spec, where.zone)
+    if t is None:
+        return
+    state = probe_table(catalog, fs, where, [t])[t]
+    if not state.available:
+        return
+    Ledger.of(fs, cluster).record_publication(
+        feed.name, cluster.name, t, producer="hive-import", run_id=run_id, location=where.event_location(t),
+        fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=unless_recorded)

@@ -1,0 +1,88 @@
+"""Retention records one `evicted` dataset event per evicted instance (its data location, or where the archive
+put it), planned in the ledger first so that a run killed between an eviction and its event has the event
+written by the next run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.unit.retention.archive_repo import make_archive_repo
+from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.store import Ledger
+from toolkit.retention.runner import run_retention
+from toolkit.storage.local import LocalFileSystem
+
+FS = LocalFileSystem()
+NOMINAL = utc(2026, 4, 1, 10)  # clicks keeps days(90) on primary: the cut-off is 2026-01-01T10:00Z
+EVENTS = "feed-toolkit/working/ledger/events/clicks"
+
+
+def _events(root: Path) -> dict[str, list[dict]]:
+    """Each instance folder's events, oldest first."""
+    base = root / EVENTS
+    return {folder.name: [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+            for folder in sorted(base.iterdir())} if base.exists() else {}
+
+
+def test_each_evicted_instance_gets_one_evicted_event(tmp_path: Path) -> None:
+    repo_path, root = make_repo(tmp_path)
+    repo = ConfigRepo.load(repo_path)
+    hourly_instances(root, utc(2026, 1, 1, 8), 3)  # 08:00 and 09:00 expire, 10:00 is kept
+    ledger = Ledger.of(FS, repo.cluster("primary"))
+    ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 8), producer="external", run_id="p1",
+                              location="x", fingerprint={"digest": "d", "files": 1, "bytes": 1})
+    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
+    events = _events(root)
+    assert list(events) == ["20260101T0800Z", "20260101T0900Z"]
+    assert [e["kind"] for e in events["20260101T0800Z"]] == ["published", "evicted"]
+    [evicted] = events["20260101T0900Z"]
+    assert (evicted["kind"], evicted["producer"], evicted["run_id"], evicted["fingerprint"], evicted["location"]) == (
+        "evicted", "retention", "ret1", None, f"file://{root}/data/clicks/2026/01/01/09")
+    assert not (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
+    # published again after its eviction: `published`, not `replaced`
+    again = ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 9), producer="external", run_id="p2",
+                                      location="x", fingerprint=None)
+    assert again is not None and again.kind == "published"
+    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret2")  # nothing left to evict: no event
+    assert [len(v) for v in _events(root).values()] == [2, 2]
+
+
+def test_an_archived_instance_is_evicted_with_its_archive_location(tmp_path: Path) -> None:
+    repo_path, root = make_archive_repo(tmp_path)
+    hourly_instances(root, utc(2026, 1, 1, 9), 2)
+    run_retention(ConfigRepo.load(repo_path), "clicks", "primary", NOMINAL, FS, run_id="ret1")
+    [[evicted]] = _events(root).values()
+    assert (evicted["kind"], evicted["time"], evicted["location"]) == (
+        "evicted", "2026-01-01T09:00Z", f"file://{root}/archive/data/clicks/2026/01/01/09")
+
+
+def test_a_run_killed_between_evictions_and_their_events_has_them_written_by_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo_path, root = make_repo(tmp_path)
+    repo = ConfigRepo.load(repo_path)
+    hourly_instances(root, utc(2026, 1, 1, 6), 5)  # 06:00 .. 09:00 expire, 10:00 is kept
+    real = Ledger.record_eviction
+    calls = []
+
+    def killed_after_one(self: Ledger, *args: object, **kwargs: object) -> object:
+        calls.append(args)
+        if len(calls) > 1:
+            raise KeyboardInterrupt("killed between an eviction and its event")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Ledger, "record_eviction", killed_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
+    assert not (root / "data/clicks/2026/01/01/06").exists() and list(_events(root)) == ["20260101T0600Z"]
+    assert (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
+    monkeypatch.setattr(Ledger, "record_eviction", real)
+    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret2")
+    events = _events(root)
+    assert list(events) == [f"20260101T{h:02d}00Z" for h in (6, 7, 8, 9)]
+    assert all([e["kind"] for e in v] == ["evicted"] for v in events.values())  # each once
+    assert {v[0]["run_id"] for v in events.values()} == {"ret1"}  # the evictions were that run's
+    assert not (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()

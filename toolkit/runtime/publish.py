@@ -1,0 +1,70 @@
+"""Publishing a feed instance that an outside producer wrote (Flume, NiFi, another team's tool): check that it is
+available as readers would (the feed's availability flag, else its folder; or its partition), fingerprint it and
+record its dataset event with producer `external`. The `toolkit publish` command (file:// clusters, file feeds)
+and `entrypoints/publish.py` (any cluster, table feeds) both call `publish_instance`, so it lives below both and
+starts nothing: the caller brings the file system and, for a table feed, the catalog.
+
+A second call for unchanged content records nothing new (the last event says it already), so an outside
+producer may retry a publish freely; changed content is recorded as `replaced`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.el.grid import require_instance
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError, WaitingError
+from toolkit.instances.availability import probe_instance
+from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.ledger.records import DatasetEvent
+from toolkit.ledger.store import Ledger
+from toolkit.ledger.switches import require_no_safemode
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.filesystem import FileSystem
+
+PRODUCER = "external"
+
+
+@dataclass(frozen=True)
+class Published:
+    """The event that records the instance: the one written now, or the earlier one that records this content
+    already (`recorded` False)."""
+
+    event: DatasetEvent
+    recorded: bool
+
+
+def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime, fs: FileSystem,
+                     catalog: Callable[[], Catalog], run_id: str) -> Published:
+    """Record the instance `t` of the feed on the cluster as published by an outside producer. UsageError (2)
+    for a time that is no instance of the feed there; WaitingError (3) while it is not available; BlockedError
+    (5) in safemode."""
+    feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
+    on_cluster = require_on_cluster(feed, cluster.name)
+    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
+    if not on_cluster.validity.start <= t < on_cluster.validity.end:
+        raise UsageError(f"{format_timestamp(t)} is outside the validity of {owner} "
+                         f"({format_timestamp(on_cluster.validity.start)} to "
+                         f"{format_timestamp(on_cluster.validity.end)}): give a time inside it.")
+    require_instance(feed_grid(feed, cluster.name), t, owner)
+    require_no_safemode(fs, cluster)
+    where = feed_locations(feed, cluster)
+    state = probe_instance(fs, where, feed.availability_flag, catalog, t)
+    location = where.event_location(t)
+    if not state.available:
+        missing = (f"the partition {location} is not registered" if where.is_table else
+                   f"{location}/{feed.availability_flag} does not exist" if feed.availability_flag else
+                   f"{location} does not exist")
+        raise WaitingError(f"The instance {format_timestamp(t)} of {owner} is not available: {missing}; publish it "
+                           "once the producer has finished writing it.")
+    ledger = Ledger.of(fs, cluster)
+    fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+    event = ledger.record_publication(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
+                                      location=location, fingerprint=fingerprint, unless_recorded=True)
+    if event is None:
+        return Published(ledger.events(feed.name, t)[-1], recorded=False)
+    return Published(event, recorded=True)

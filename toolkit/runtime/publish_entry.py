@@ -1,0 +1,67 @@
+"""The publish entrypoint's body: `toolkit publish` for clusters the CLI cannot read without Spark (hdfs://,
+any non-local file system) and for table feeds (their partitions are in the metastore)."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.launcher_settings import launcher_confs
+from toolkit.entities.object_stores import require_no_object_store
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.grids import require_on_cluster
+from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.publish import publish_instance
+from toolkit.runtime.session import build_session
+from toolkit.runtime.times import nominal_time
+from toolkit.statuses import Status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser("publish", "Record that an outside producer published an instance of a feed on a "
+                                      "cluster: checks it is available, fingerprints it and writes its dataset "
+                                      "event (producer external); exit 3 while it is not available.",
+                           time_help="The instance time yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.")
+    parser.add_argument("--feed", required=True, help="The feed the instance belongs to.")
+    parser.add_argument("--cluster", required=True, help="The cluster where the instance was written.")
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.storage.catalog import Catalog
+    from toolkit.storage.catalog_factory import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    nominal = nominal_time(args.time)
+    status["time"] = format_timestamp(nominal)
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
+    require_no_object_store(cluster)
+    status["cluster"] = cluster.name
+    is_table = feed.table_on(cluster.name) is not None
+    spark = build_session(f"toolkit-publish-{feed.name}-{cluster.name}", cluster, hive=is_table,
+                          launcher=launcher_confs(feed))
+    opened: list[Catalog] = []
+
+    def catalog() -> Catalog:
+        if not opened:
+            opened.append(catalog_for(spark, cluster.registry_endpoint))
+        return opened[0]
+
+    try:
+        published = publish_instance(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), catalog,
+                                     str(status["run_id"]))
+    finally:
+        for each in opened:
+            each.close()
+    event = published.event
+    print(f"publish: {'recorded' if published.recorded else 'already recorded'}: {event.kind} {event.feed} "
+          f"{event.time} on {event.cluster} ({event.location})")
+    status.update(status=Status.SUCCEEDED, kind=event.kind, event_id=event.event_id, recorded=published.recorded,
+                  location=event.location, fingerprint=event.fingerprint)
+    return status
+
+
+def main() -> int:
+    return run("publish", _parser(), _body)
