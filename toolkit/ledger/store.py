@@ -26,6 +26,7 @@ from toolkit.ledger.records import (
     check_format,
     event_id,
     event_id_ms,
+    event_json,
     late_checks_json,
     parse_json,
     parse_late_checks,
@@ -164,6 +165,20 @@ class Ledger:
             return None
         return self._record(feed, cluster, t, EVICTED, producer, run_id, location, None, last)
 
+    def record_evictions(self, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str,
+                         run_id: str) -> list[DatasetEvent]:
+        """`record_eviction` of many instances that the caller has just evicted, written in one batch
+        (`FileSystem.write_many_atomically`) and without reading each instance's last event: a retention run
+        evicts tens of thousands. Their ids come from the clock alone, one instant for the batch (unique all the
+        same: an id ends with a hash of its feed instance and kind); a killed batch is repaired through
+        `record_eviction`."""
+        now_ms = int(time.time() * 1000)
+        written = [(t, self._event(feed, cluster, t, EVICTED, producer, run_id, location, None, now_ms))
+                   for t, location in evicted]
+        self.fs.write_many_atomically([(self.layout.event_record(feed, t, event.event_id), event_json(event))
+                                       for t, event in written])
+        return [event for _, event in written]
+
     def plan_evictions(self, feed: str, run_id: str, planned: list[tuple[datetime, str]]) -> None:
         """Written before retention evicts (instance times and the location each event will name), removed once
         their events are written: a run killed in between leaves it for the next run to finish."""
@@ -199,13 +214,18 @@ class Ledger:
         now_ms = int(time.time() * 1000)
         if last is not None:
             now_ms = max(now_ms, event_id_ms(last.event_id) + 1)
-        stamp = format_timestamp(t)
-        event = DatasetEvent(
-            feed=feed, cluster=cluster, time=stamp, run_id=run_id, producer=producer,
-            location=location, published=wall_clock_stamp(now_ms / 1000), kind=kind, fingerprint=fingerprint,
-            event_id=event_id(now_ms, run_id, feed, stamp, kind))
-        self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), to_json(event))
+        event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, now_ms)
+        self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
         return event
+
+    @staticmethod
+    def _event(feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
+               fingerprint: dict[str, Any] | None, published_ms: int) -> DatasetEvent:
+        stamp = format_timestamp(t)
+        return DatasetEvent(
+            feed=feed, cluster=cluster, time=stamp, run_id=run_id, producer=producer, location=location,
+            published=wall_clock_stamp(published_ms / 1000), kind=kind, fingerprint=fingerprint,
+            event_id=event_id(published_ms, run_id, feed, stamp, kind))
 
     # Locks
 

@@ -216,6 +216,7 @@ class _Events:
 
     def __init__(self, ledger: Ledger, feed: Feed, cluster: Cluster, run_id: str) -> None:
         self.ledger, self.feed, self.cluster, self.run_id = ledger, feed, cluster, run_id
+        self.gone: list[tuple[datetime, str]] = []  # evicted, their events written by `done` in one batch
 
     def finish_pending(self, fs: FileSystem, catalog: Catalog | None) -> None:
         pending = self.ledger.pending_evictions(self.feed.name)
@@ -238,10 +239,14 @@ class _Events:
             self.ledger.plan_evictions(self.feed.name, self.run_id, planned)
 
     def evicted(self, t: datetime, location: str) -> None:
-        self.ledger.record_eviction(self.feed.name, self.cluster.name, t, producer="retention",
-                                    run_id=self.run_id, location=location)
+        self.gone.append((t, location))
 
     def done(self) -> None:
+        """The events of the evictions since the plan, then the plan removed."""
+        if self.gone:
+            self.ledger.record_evictions(self.feed.name, self.cluster.name, self.gone, producer="retention",
+                                         run_id=self.run_id)
+            self.gone = []
         self.ledger.clear_evictions(self.feed.name)
 
 

@@ -272,6 +272,19 @@ def test_the_kind_is_replaced_after_a_publication_and_published_after_an_evictio
     assert len({e.event_id for e in events}) == 4
 
 
+def test_evictions_in_batch_are_one_evicted_event_per_instance(ledger: Ledger) -> None:
+    _publish(ledger, "aaaa")
+    later = utc(2026, 11, 21, 11)
+    written = ledger.record_evictions("clicks", "primary", [(T, "file:///x/a"), (later, "file:///x/b")],
+                                      producer="retention", run_id="bbbb")
+    assert [(e.kind, e.time, e.location, e.run_id, e.fingerprint) for e in written] == [
+        ("evicted", "2026-11-21T10:00Z", "file:///x/a", "bbbb", None),
+        ("evicted", "2026-11-21T11:00Z", "file:///x/b", "bbbb", None)]
+    assert [e.kind for e in ledger.events("clicks", T)] == ["published", "evicted"]
+    assert ledger.events("clicks", later) == [written[1]]
+    assert _publish(ledger, "cccc") is not None and ledger.events("clicks", T)[-1].kind == "published"
+
+
 def test_unless_recorded_writes_only_what_the_last_event_does_not_say(ledger: Ledger) -> None:
     assert _publish(ledger, "aaaa", unless_recorded=True) is not None  # no event yet: a killed run's
     assert _publish(ledger, "bbbb", unless_recorded=True) is None  # same content, recorded

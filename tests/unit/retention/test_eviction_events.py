@@ -5,6 +5,7 @@ written by the next run."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -65,21 +66,19 @@ def test_a_run_killed_between_evictions_and_their_events_has_them_written_by_the
     repo_path, root = make_repo(tmp_path)
     repo = ConfigRepo.load(repo_path)
     hourly_instances(root, utc(2026, 1, 1, 6), 5)  # 06:00 .. 09:00 expire, 10:00 is kept
-    real = Ledger.record_eviction
-    calls = []
+    real = Ledger.record_evictions
 
-    def killed_after_one(self: Ledger, *args: object, **kwargs: object) -> object:
-        calls.append(args)
-        if len(calls) > 1:
-            raise KeyboardInterrupt("killed between an eviction and its event")
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+    def killed_after_one(self: Ledger, feed: str, cluster: str, evicted: list[tuple[datetime, str]],
+                         **kwargs: str) -> object:
+        real(self, feed, cluster, evicted[:1], **kwargs)  # the batch's first event written, then killed
+        raise KeyboardInterrupt("killed between an eviction and its event")
 
-    monkeypatch.setattr(Ledger, "record_eviction", killed_after_one)
+    monkeypatch.setattr(Ledger, "record_evictions", killed_after_one)
     with pytest.raises(KeyboardInterrupt):
         run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
     assert not (root / "data/clicks/2026/01/01/06").exists() and list(_events(root)) == ["20260101T0600Z"]
     assert (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
-    monkeypatch.setattr(Ledger, "record_eviction", real)
+    monkeypatch.setattr(Ledger, "record_evictions", real)
     run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret2")
     events = _events(root)
     assert list(events) == [f"20260101T{h:02d}00Z" for h in (6, 7, 8, 9)]
