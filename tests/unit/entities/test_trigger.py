@@ -5,6 +5,7 @@ a process's time grid when it is given a batch consumer."""
 from __future__ import annotations
 
 import shutil
+import sys
 import textwrap
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from toolkit.entities.model import Condition, Process, Trigger, TriggerOn
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
+from toolkit.process_runner.process_entry import main as process_main
 from toolkit.process_runner.retry_policy import timeout_of
 
 HEAD = """\
@@ -137,3 +139,18 @@ def test_toolkit_instances_of_a_batch_consumer_exits_2_with_one_sentence(tmp_pat
     assert code == 2 and out == ""
     assert err.startswith("toolkit: Process 'p' has no frequency: it is a batch consumer")
     assert len(err.splitlines()) == 1
+
+
+def test_the_process_entrypoint_refuses_a_batch_consumer_before_spark(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "repo"
+    shutil.copytree(TEMPLATE, root)
+    (root / "processes" / "p.yaml").write_text(BATCH_CONSUMER)
+    monkeypatch.setattr(sys, "argv", ["entry", "--repo", str(root), "--process", "p", "--cluster", "primary",
+                                      "--time", "2026-11-21T10:00Z"])
+    assert process_main() == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "Traceback" not in error
+    assert "Process 'p' has no frequency: it is a batch consumer" in error
+    assert "pyspark.sql" not in sys.modules or sys.modules["pyspark.sql"].SparkSession._instantiatedSession is None
