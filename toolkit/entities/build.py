@@ -18,6 +18,7 @@ from toolkit.entities.model import (
     EMPTY_MAPPING,
     Acl,
     Cluster,
+    Condition,
     Engine,
     Entity,
     Feed,
@@ -43,6 +44,8 @@ from toolkit.entities.model import (
     Retry,
     Sla,
     SparkAttributes,
+    Trigger,
+    TriggerOn,
     Validity,
     Workflow,
 )
@@ -133,7 +136,8 @@ def _process(doc: Document) -> Process:
     retry = data.get("retry")
     return Process(
         **_common(doc),
-        frequency=Frequency.parse(data["frequency"]),
+        frequency=_frequency(data.get("frequency")),
+        trigger=_trigger(data.get("trigger")),
         workflow=Workflow(
             engine=Engine(workflow["engine"]),
             path=workflow["path"],
@@ -161,15 +165,15 @@ def _process(doc: Document) -> Process:
             Input(
                 name=raw["name"],
                 feed=raw["feed"],
-                start=raw["start"],
-                end=raw["end"],
+                start=raw.get("start"),
+                end=raw.get("end"),
                 partition=raw.get("partition"),
                 optional=raw.get("optional", False),
             )
             for raw in data.get("inputs", ())
         ),
         outputs=tuple(
-            Output(name=raw["name"], feed=raw["feed"], instance=raw["instance"]) for raw in data.get("outputs", ())
+            Output(name=raw["name"], feed=raw["feed"], instance=raw.get("instance")) for raw in data.get("outputs", ())
         ),
         spark_attributes=_spark_attributes(data.get("spark-attributes")),
         retry=None
@@ -182,6 +186,21 @@ def _process(doc: Document) -> Process:
         ),
         late_process=_late_process(data.get("late-process")),
         notification=_notification(data.get("notification")),
+    )
+
+
+def _trigger(raw: str | Raw | None) -> Trigger:
+    """`trigger: data` is short for `{on: data}`; no trigger is the clock."""
+    if raw is None:
+        return Trigger()
+    if isinstance(raw, str):
+        return Trigger(on=TriggerOn(raw))
+    return Trigger(
+        on=TriggerOn(raw.get("on", "time")),
+        condition=Condition(raw.get("condition", "all")),
+        max_batch=raw.get("max-batch"),
+        cut=raw.get("cut"),
+        ordered=raw.get("ordered", False),
     )
 
 

@@ -10,7 +10,8 @@ Attribute names are the YAML (Falcon) names in snake_case:
 `should_end_in`, `onTimeout` -> `on_timeout`, `late-process` -> `late_process`, `late-inputs` ->
 `late_inputs`, `workflow-path` -> `workflow_path`, `ACL` -> `acl`, `spark-attributes` -> `spark_attributes`,
 `spark-opts` -> `spark_opts`, `class` -> `class_name`, `retention-stage` -> `retention_stage`,
-`lint: {ignore}` -> `lint_ignore`; a `table: {uri}` is kept as its URI string. Interfaces and locations
+`lint: {ignore}` -> `lint_ignore`, `max-batch` -> `max_batch`; `trigger: data` is read as `{on: data}`; a
+`table: {uri}` is kept as its URI string. Interfaces and locations
 are mappings keyed by their YAML keys. `span(path)` takes the YAML path, e.g. `("late-arrival", "cut-off")`.
 """
 
@@ -85,6 +86,20 @@ class Policy(str, Enum):
     PERIODIC = "periodic"
     EXP_BACKOFF = "exp-backoff"
     FINAL = "final"
+
+
+class TriggerOn(str, Enum):
+    """What starts a process run: the clock (the scheduler calls it at its nominal time) or published data."""
+
+    TIME = "time"
+    DATA = "data"
+
+
+class Condition(str, Enum):
+    """When a batch consumer is due: every input (`all`) or one input (`any`) has unconsumed events."""
+
+    ALL = "all"
+    ANY = "any"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -332,19 +347,43 @@ class FeedUse:
 
 @dataclass(frozen=True, kw_only=True)
 class Input(FeedUse):
-    """A window of `feed` instances from EL `start` to EL `end` (both included)."""
+    """A window of `feed` instances from EL `start` to EL `end` (both included).
 
-    start: str
-    end: str
+    A batch consumer's input has no window (`start` and `end` are None): it reads the feed's unconsumed
+    events; the schema allows no window on any other process's input.
+    """
+
+    start: str | None = None
+    end: str | None = None
     partition: str | None = None
     optional: bool = False
+
+    @property
+    def window(self) -> tuple[str, str] | None:
+        """(start, end) of a windowed input; None for a batch consumer's input."""
+        return None if self.start is None or self.end is None else (self.start, self.end)
+
+    def require_window(self) -> tuple[str, str]:
+        """(start, end), or UsageError for a batch consumer's input, which is read by batch, not by window."""
+        if self.start is None or self.end is None:
+            raise UsageError(f"Input '{self.name}' (feed '{self.feed}') has no window: it belongs to a batch "
+                             "consumer, whose runs read batches of published instances, not a time window.")
+        return self.start, self.end
 
 
 @dataclass(frozen=True, kw_only=True)
 class Output(FeedUse):
-    """The `feed` instance (an EL expression) the workflow writes."""
+    """The `feed` instance (an EL expression) the workflow writes; None for a batch consumer's output, whose
+    instance is the newest consumed input instance's time snapped onto the output feed's grid."""
 
-    instance: str
+    instance: str | None = None
+
+    def require_instance(self) -> str:
+        """The instance expression, or UsageError for a batch consumer's output (it has none)."""
+        if self.instance is None:
+            raise UsageError(f"Output '{self.name}' (feed '{self.feed}') has no instance expression: it belongs "
+                             "to a batch consumer, whose output instance comes from the batch it consumed.")
+        return self.instance
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -389,13 +428,36 @@ class LateProcess:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Trigger:
+    """What starts the process (`trigger` in YAML; default: the clock, as in Falcon).
+
+    `on: data` with a frequency: instance T starts once every required input instance of its windows is
+    published. `on: data` without a frequency (a batch consumer): a run consumes a batch of unconsumed events
+    of its inputs, when every input (`condition: all`) or one (`any`) has some; `max_batch` caps the events of
+    one run, `cut` (an EL instant) takes only instances up to it, `ordered` runs one batch at a time, oldest
+    first. The options of batch consumers mean nothing elsewhere (lint PR023).
+    """
+
+    on: TriggerOn = TriggerOn.TIME
+    condition: Condition = Condition.ALL
+    max_batch: int | None = None
+    cut: str | None = None
+    ordered: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class Process(Entity):
-    """A workflow run every `frequency` on its clusters, reading `inputs` and writing `outputs`."""
+    """A workflow run every `frequency` on its clusters, reading `inputs` and writing `outputs`.
+
+    Without a frequency the process is a batch consumer (its `trigger` is on data, which the schema
+    enforces): it has no instances on a time grid, and its inputs and outputs name only their feed.
+    """
 
     kind: ClassVar[Kind] = Kind.PROCESS
 
-    frequency: Frequency
+    frequency: Frequency | None
     workflow: Workflow
+    trigger: Trigger = field(default_factory=Trigger)
     clusters: tuple[ProcessCluster, ...] = ()
     version: int = 0
     pipelines: tuple[str, ...] = ()
@@ -419,3 +481,27 @@ class Process(Entity):
 
     def output(self, name: str) -> Output | None:
         return next((item for item in self.outputs if item.name == name), None)
+
+    @property
+    def is_data_triggered(self) -> bool:
+        """Started by published data (`trigger: data`), not by the scheduler's clock."""
+        return self.trigger.on is TriggerOn.DATA
+
+    @property
+    def is_batch_consumer(self) -> bool:
+        """A process without frequency: each run consumes a batch of unconsumed input events."""
+        return self.frequency is None
+
+    @property
+    def is_instance_consumer(self) -> bool:
+        """A process with a frequency and `trigger: data`: instance T starts when its input windows are published."""
+        return self.is_data_triggered and self.frequency is not None
+
+    def require_frequency(self) -> Frequency:
+        """The frequency, or UsageError (exit 2) saying a batch consumer has no time grid."""
+        if self.frequency is None:
+            raise UsageError(
+                f"Process '{self.name}' has no frequency: it is a batch consumer, which runs on batches of "
+                "published input events, not at nominal times: `toolkit trigger` starts its runs."
+            )
+        return self.frequency

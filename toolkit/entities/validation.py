@@ -32,6 +32,7 @@ _PATTERN_HINTS = {
     "^[A-Za-z0-9_-]+$": "use letters, digits, underscores and hyphens",
     "^[A-Za-z0-9_+-]+$": "use letters, digits, underscores, hyphens and +",
     "^[A-Z]{2}[0-9]{3}$": "write a rule code such as FD001",
+    "^(time|data)$": "write data (run when the inputs are published) or time (at nominal times)",
 }
 
 _KINDS = {kind.value for kind in Kind}
@@ -90,6 +91,9 @@ class _Reporter:
 
     def problems(self, error: ValidationError) -> Iterator[Problem]:
         path: FieldPath = tuple(error.absolute_path)
+        if error.absolute_schema_path and error.absolute_schema_path[0] == "else":
+            yield self._at(self.doc.span(path), _batch_consumer_message(path))
+            return
         if error.validator == "additionalProperties":
             yield from self._unknown_keys(error, path)
             return
@@ -152,6 +156,17 @@ class _Reporter:
         return Problem(
             span.file, span.line, span.column, SCHEMA, Severity.ERROR, f"{self.subject}: {message}", self.entity
         )
+
+
+def _batch_consumer_message(path: FieldPath) -> str:
+    """Why a document fails the schemas' only root `else`: the process schema's, which holds for a process
+    without frequency (a batch consumer)."""
+    if not path or path == ("trigger",):
+        return ("it has no frequency, so it is a batch consumer, run on published data: add `trigger: data`, or "
+                "give it a frequency to run it at nominal times.")
+    return (f"{format_path(path)} is set, but the process has no frequency: a batch consumer's inputs and outputs "
+            "name only their name and feed (it reads batches of published instances); remove it, or give the "
+            "process a frequency.")
 
 
 def _where(path: FieldPath) -> str:

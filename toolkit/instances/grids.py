@@ -30,8 +30,9 @@ def require_on_cluster(entity: Feed | Process, cluster: str) -> FeedCluster | Pr
 
 
 def _grid_on(entity: Feed | Process, cluster: str) -> InstanceGrid:
+    frequency = entity.frequency if isinstance(entity, Feed) else entity.require_frequency()
     on_cluster = require_on_cluster(entity, cluster)
-    return InstanceGrid(on_cluster.validity.start, entity.frequency, resolve_zone(entity.timezone),
+    return InstanceGrid(on_cluster.validity.start, frequency, resolve_zone(entity.timezone),
                         on_cluster.validity.end)
 
 
@@ -41,5 +42,5 @@ def feed_grid(feed: Feed, cluster: str) -> InstanceGrid:
 
 
 def process_grid(process: Process, cluster: str) -> InstanceGrid:
-    """The process's instances on `cluster`."""
+    """The process's instances on `cluster`; UsageError for a batch consumer, which has none."""
     return _grid_on(process, cluster)

@@ -102,7 +102,7 @@ def describe_input(item: Input, feed: Feed, where: FeedLocations, grid: Instance
                    available: tuple[datetime, ...] | None) -> ResolvedInput:
     """The input's window without looking at storage: latest()/future() pick among `available`, the instances
     said to exist, and are unresolved without it."""
-    start, end = parse_expression(item.start), parse_expression(item.end)
+    start, end = (parse_expression(text) for text in item.require_window())
     if (start.needs_available or end.needs_available) and available is None:
         return ResolvedInput(item, feed, where, None, unresolved=(
             f"{item.start}..{item.end} picks among the instances of feed '{feed.name}' that exist; "
@@ -113,7 +113,7 @@ def describe_input(item: Input, feed: Feed, where: FeedLocations, grid: Instance
 def resolve_input(item: Input, feed: Feed, where: FeedLocations, grid: InstanceGrid, nominal: datetime,
                   probe: Probe) -> ResolvedInput:
     """The input's window checked against storage through `probe`; latest()/future() probe for what exists."""
-    start, end = parse_expression(item.start), parse_expression(item.end)
+    start, end = (parse_expression(text) for text in item.require_window())
     if not (start.needs_available or end.needs_available):
         window = resolve_window(start, end, nominal, grid)
         states = probe(window)

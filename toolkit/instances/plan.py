@@ -68,7 +68,7 @@ def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datet
     for output in process.outputs:
         feed = repo.feed(output.feed)
         where = feed_locations(feed, cluster)
-        instance = resolve_instance(output.instance, t, feed_grid(feed, cluster.name))
+        instance = resolve_instance(output.require_instance(), t, feed_grid(feed, cluster.name))
         if instance is None:
             raise UsageError(f"The output '{output.name}' of process '{process.name}' ({output.instance}) names no "
                              f"instance of feed '{feed.name}' at {format_timestamp(t)}: it lies outside the feed's "

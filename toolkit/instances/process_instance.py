@@ -67,9 +67,10 @@ def resolve_process_instance(repo: ConfigRepo, process_name: str, cluster_name: 
     outputs = []
     for output in process.outputs:
         feed = repo.feed(output.feed)
-        instance = resolve_instance(output.instance, nominal, feed_grid(feed, cluster.name))
+        expression = output.require_instance()
+        instance = resolve_instance(expression, nominal, feed_grid(feed, cluster.name))
         described = feed_locations(feed, cluster).describe(instance) if instance is not None else None
-        outputs.append(ResolvedOutput(output.name, feed.name, output.instance, described))
+        outputs.append(ResolvedOutput(output.name, feed.name, expression, described))
     return ProcessInstance(process.name, cluster.name, nominal, tuple(inputs), tuple(outputs))
 
 

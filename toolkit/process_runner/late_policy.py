@@ -72,9 +72,10 @@ def late_cutoff(repo: ConfigRepo, process: Process, cluster: str, t: datetime) -
         feed = repo.feed(item.feed)
         if feed.late_arrival is None:
             continue
-        if any(parse_expression(e).needs_available for e in (item.start, item.end)):
+        first, last = item.require_window()
+        if any(parse_expression(e).needs_available for e in (first, last)):
             continue  # picks among existing instances: unknown without storage, so not guessed here
-        window = resolve_window(item.start, item.end, t, feed_grid(feed, cluster))
+        window = resolve_window(first, last, t, feed_grid(feed, cluster))
         if not window:
             continue
         candidate = _shift_or_end(window[-1], feed.late_arrival.cut_off, resolve_zone(feed.timezone))

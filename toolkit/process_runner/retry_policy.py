@@ -20,7 +20,8 @@ def timeout_of(process: Process) -> Frequency:
     """The process's `timeout`, default max(6 x frequency, 30 minutes) as Falcon's."""
     if process.timeout is not None:
         return process.timeout
-    six = Frequency(process.frequency.unit, process.frequency.count * 6)
+    frequency = process.require_frequency()
+    six = Frequency(frequency.unit, frequency.count * 6)
     return max(six, _MINIMUM_TIMEOUT, key=lambda amount: amount.approx_minutes())
 
 

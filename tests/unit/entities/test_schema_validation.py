@@ -81,8 +81,11 @@ def test_each_missing_required_field_is_its_own_problem():
     problems = problems_of("kind: process\nname: p\n")
     messages = [p.message for p in problems]
     assert len(problems) == 3
-    for field in ("clusters", "frequency", "workflow"):
+    for field in ("clusters", "workflow"):
         assert f"Process 'p': the required field {field} is missing; add it." in messages
+    # Without a frequency, a process must be a batch consumer (`trigger: data`): the message offers both.
+    assert ("Process 'p': it has no frequency, so it is a batch consumer, run on published data: add `trigger: "
+            "data`, or give it a frequency to run it at nominal times.") in messages
 
 
 def test_wrong_type_says_what_is_expected_and_how_to_fix_it():

@@ -33,15 +33,18 @@ def ts(value: datetime) -> str:
     return format_timestamp(value)
 
 
-def time_expression(ctx: LintContext, text: str) -> Expression | None:
-    """The parsed expression when it is valid and gives a time (PR005 reports the others)."""
+def time_expression(ctx: LintContext, text: str | None) -> Expression | None:
+    """The parsed expression when it is valid and gives a time (PR005 reports the others); None for a batch
+    consumer's input or output, which has no expression."""
+    if text is None:
+        return None
     parsed = ctx.expression(text)
     if isinstance(parsed, UsageError) or parsed.type != TIME:
         return None
     return parsed
 
 
-def fixed_expression(ctx: LintContext, text: str) -> Expression | None:
+def fixed_expression(ctx: LintContext, text: str | None) -> Expression | None:
     """A valid time expression that does not depend on which instances are available (no latest/future)."""
     parsed = time_expression(ctx, text)
     return None if parsed is None or parsed.needs_available else parsed

@@ -1,9 +1,10 @@
 """PR005: every EL expression of the process parses, type-checks and gives a time.
 
 Why:
-Input `start` and `end` and output `instance` are evaluated at every run: an expression that does not parse or
-does not give a time would fail only then. Constant arguments of latest() and future() are checked too (latest
-looks back, future forward: latest(n) with n <= 0, future(n, limit) with n >= 0 and limit >= 1).
+Input `start` and `end`, output `instance` and a batch consumer's `trigger.cut` are evaluated at every run: an
+expression that does not parse or does not give a time would fail only then. Constant arguments of latest() and
+future() are checked too (latest looks back, future forward: latest(n) with n <= 0, future(n, limit) with n >= 0
+and limit >= 1).
 
 Anti-pattern:
 
@@ -20,19 +21,20 @@ from collections.abc import Iterator
 
 from toolkit.el.expressions import Arithmetic, Call, Expression, Node, Number
 from toolkit.el.functions import TIME
+from toolkit.entities.document import FieldPath
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Process
 from toolkit.errors import UsageError
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-from toolkit.lint.rules.process._support import EXAMPLES
+from toolkit.lint.rules.process._support import EXAMPLES, where
 
 
 @register
 class ValidExpressions(EntityRule[Process]):
     code = "PR005"
-    summary = ("Input start and end and output instance are valid EL expressions that give a time (latest(n) with "
-               "n <= 0, future(n, limit) with n >= 0 and limit >= 1).")
+    summary = ("Input start and end, output instance and trigger cut are valid EL expressions that give a time "
+               "(latest(n) with n <= 0, future(n, limit) with n >= 0 and limit >= 1).")
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
@@ -41,9 +43,12 @@ class ValidExpressions(EntityRule[Process]):
                 yield from self._check(entity, ctx, ("inputs", index, key), getattr(item, key))
         for index, output in enumerate(entity.outputs):
             yield from self._check(entity, ctx, ("outputs", index, "instance"), output.instance)
+        yield from self._check(entity, ctx, ("trigger", "cut"), entity.trigger.cut)
 
-    def _check(self, entity: Process, ctx: LintContext, path: tuple[str, int, str], text: str) -> Iterator[Finding]:
-        field = f"{path[0]}[{path[1]}].{path[2]}"
+    def _check(self, entity: Process, ctx: LintContext, path: FieldPath, text: str | None) -> Iterator[Finding]:
+        if text is None:  # a batch consumer's input or output, or no cut
+            return
+        field = where(path)
         parsed = ctx.expression(text)
         if isinstance(parsed, UsageError):
             reason = _reason(str(parsed), text)
