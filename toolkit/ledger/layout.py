@@ -10,6 +10,8 @@
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
+    <working>/ledger/locks/trigger/lock.<n>                                  the data-trigger sweep of this cluster
+    <working>/ledger/triggers/sweep.json                                    what the last sweep read and left due
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
 
@@ -99,6 +101,10 @@ class LedgerLayout:
     def action_lock_folder(self, action: str, *names: str) -> str:
         """The folder of a run-level lock of `action` (replication, retention, hive-import) over `names`."""
         return "/".join([f"{self.root}/locks/{_safe(action, 'action')}", *(_safe(n, action) for n in names)])
+
+    def sweep_state(self) -> str:
+        """What the data-trigger sweep remembers (toolkit/triggers/state.py)."""
+        return f"{self.root}/triggers/sweep.json"
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"

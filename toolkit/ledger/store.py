@@ -248,6 +248,10 @@ class Ledger:
         folder = self.layout.action_lock_folder("hive-import", f"{database}.{table}", partition_key(partition))
         return self._lock(folder, "lock")
 
+    def sweep_lock(self) -> LeaseLock:
+        """Held while the data-trigger sweep of this cluster runs (toolkit/triggers/sweep.py)."""
+        return self._lock(self.layout.action_lock_folder("trigger"), "lock")
+
     def take_slot(self, process: str, parallel: int, run_id: str,
                   details: dict[str, Any]) -> tuple[LeaseLock | None, list[Lease]]:
         """One of the process's `parallel` running slots, or None and the live leases that fill them."""

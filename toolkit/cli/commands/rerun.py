@@ -3,7 +3,6 @@ window, printed for the scheduler or a shell, or run one after the other with `-
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shlex
 import shutil
@@ -18,27 +17,11 @@ from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Rep
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.ledger.records import STATUSES
+from toolkit.runtime.submit import process_entrypoint, spark_submit, worst
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
 RerunFrom = Annotated[str | None, typer.Option("--from", help="First instance time, yyyy-MM-ddTHH:mmZ (required).")]
 RerunTo = Annotated[str | None, typer.Option("--to", help="Last instance time (required, included).")]
-# The worst exit code of several runs (docs/exit-codes.md): failed and usage errors beat blocked, waiting, skipped.
-_SEVERITY = (0, 4, 3, 5, 1, 2)
-
-
-def spark_submit() -> str:
-    """pyspark's own spark-submit (found without importing pyspark), else `spark-submit` from the PATH."""
-    spec = importlib.util.find_spec("pyspark")
-    if spec is not None and spec.origin is not None:
-        return str(Path(spec.origin).parent / "bin" / "spark-submit")
-    return "spark-submit"
-
-
-def process_entrypoint() -> str:
-    """entrypoints/process.py beside the toolkit package (a checkout or an editable install), else the
-    relative path the documentation uses."""
-    beside = Path(__file__).resolve().parents[3] / "entrypoints" / "process.py"
-    return str(beside) if beside.is_file() else "entrypoints/process.py"
 
 
 def _statuses(text: str) -> list[str]:
@@ -48,12 +31,6 @@ def _statuses(text: str) -> list[str]:
         raise UsageError(f"Unknown --status {', '.join(unknown) or repr(text)}: give a comma-separated list of "
                          f"{', '.join(STATUSES)}.")
     return wanted
-
-
-def worst(codes: list[int]) -> int:
-    """The exit code that matters most; a code outside the contract (a signal, a crash) counts as a failure."""
-    known = [code if code in _SEVERITY else 1 for code in codes]
-    return max(known, key=_SEVERITY.index, default=0)
 
 
 def rerun_command(

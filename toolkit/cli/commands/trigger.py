@@ -1,0 +1,88 @@
+"""`toolkit trigger`: the sweep that starts data-triggered processes when their data is published
+(toolkit/triggers/). Called by cron every minute, or by any scheduler; no Spark and no JVM unless a run is due."""
+
+from __future__ import annotations
+
+import shlex
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.ledger_access import local_file_system
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.ledger.store import Ledger
+from toolkit.runtime.submit import spark_submit, worst
+from toolkit.triggers.launch import Launcher
+from toolkit.triggers.sweep import run_sweep
+
+SUBMIT_ARGS_PROPERTY = "trigger.submit-args"
+DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
+
+
+def trigger_command(
+    cluster: Annotated[str, typer.Option(
+        "--cluster", help="The cluster to sweep; its write endpoint (where its ledger is) must be file://.")],
+    repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Print what would be started; start nothing, take no lock, write nothing.")] = False,
+    wait: Annotated[bool, typer.Option(
+        "--wait", help="Wait for the runs started and exit with the worst of their exit codes.")] = False,
+    spark_submit_path: Annotated[str | None, typer.Option(
+        "--spark-submit", help="The spark-submit to run. Default: the one on PATH, else SPARK_HOME's, else "
+                               "pyspark's.")] = None,
+    submit_args: Annotated[str | None, typer.Option(
+        "--submit-args", help=f"Arguments for spark-submit before the entrypoint, e.g. \"--master yarn\". "
+                              f"Default: the cluster property {SUBMIT_ARGS_PROPERTY}, else none.")] = None,
+    log_dir: Annotated[Path, typer.Option(
+        "--log-dir", help="Where each started run's output goes, one file per run.")] = DEFAULT_LOG_DIR,
+    lag_seconds: Annotated[int, typer.Option(
+        "--lag", help="Seconds within which a producer's event can appear after a newer one (clocks, slow "
+                      "writes): the sweep reads that much of the journal again, never starting anything "
+                      "twice.")] = 600,
+) -> None:
+    """Start the data-triggered processes of a cluster whose data is published: for a process with a frequency
+    and `trigger: data`, each instance whose required inputs are all published (`spark-submit
+    entrypoints/process.py ... --time T --no-wait`, with --force when it had succeeded before its data was
+    published again); for a batch consumer (no frequency), a run per batch to consume (`... --batch`). At most
+    the process's `parallel` at once. Reads only the journal entries since the last sweep.
+
+    Exit 0 (the runs started, or nothing due), 2 bad call, 5 safemode or another sweep of the cluster running
+    (it is named); with --wait, the worst exit code of the runs started.
+
+    \b
+    * * * * *  toolkit trigger --repo /srv/conf --cluster primary
+    toolkit trigger --repo conf --cluster primary --dry-run
+    """
+    if lag_seconds < 0:
+        raise UsageError("--lag must be zero or a positive number of seconds.")
+    config = ConfigRepo.load(repo)
+    on = config.cluster(cluster)
+    text = submit_args if submit_args is not None else on.properties.get(SUBMIT_ARGS_PROPERTY, "")
+    try:
+        arguments = shlex.split(str(text))
+    except ValueError as err:
+        raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
+                         "shell.") from None
+    launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, spark_submit(spark_submit_path))
+    ledger = Ledger.of(local_file_system(on), on)
+    report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run, lag=timedelta(seconds=lag_seconds))
+    verb = "would start" if dry_run else "started"
+    for run in report.started:
+        typer.echo(f"{verb}: {run.label}" + (f"  ({launcher.describe(run)})" if dry_run else ""))
+    for line in report.waiting:
+        typer.echo(f"due, not started: {line}")
+    for line in report.skipped:
+        typer.echo(f"skipped: {line}")
+    typer.echo(f"trigger: {report.entries} new event(s) read on cluster '{on.name}', {len(report.started)} run(s) "
+               f"{verb}")
+    if wait and not dry_run and report.started:
+        codes = []
+        for run, code, log in launcher.wait():
+            typer.echo(f"{run.label}: exit {code} (log {log})")
+            codes.append(code)
+        if worst(codes):
+            raise typer.Exit(worst(codes))

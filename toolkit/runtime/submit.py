@@ -1,0 +1,46 @@
+"""How the `toolkit` command starts entrypoints: which spark-submit, where entrypoints/process.py is, and which
+exit code of several runs to report. Shared by `toolkit rerun` and the data-trigger sweep (`toolkit trigger`)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+
+from toolkit.errors import UsageError
+
+# The worst exit code of several runs (docs/exit-codes.md): failed and usage errors beat blocked, waiting, skipped.
+_SEVERITY = (0, 4, 3, 5, 1, 2)
+
+
+def spark_submit(explicit: str | None = None) -> str:
+    """`explicit` (checked), else `spark-submit` on the PATH, else SPARK_HOME's, else pyspark's own (found
+    without importing pyspark)."""
+    if explicit is not None:
+        if not (Path(explicit).is_file() and os.access(explicit, os.X_OK)):
+            raise UsageError(f"--spark-submit {explicit} is not an executable file: give the path of spark-submit.")
+        return explicit
+    on_path = shutil.which("spark-submit")
+    if on_path is not None:
+        return on_path
+    home = os.environ.get("SPARK_HOME")
+    if home and (Path(home) / "bin" / "spark-submit").is_file():
+        return str(Path(home) / "bin" / "spark-submit")
+    spec = importlib.util.find_spec("pyspark")
+    if spec is not None and spec.origin is not None:
+        return str(Path(spec.origin).parent / "bin" / "spark-submit")
+    return "spark-submit"
+
+
+def process_entrypoint() -> str:
+    """entrypoints/process.py beside the toolkit package (a checkout or an editable install), else the
+    relative path the documentation uses."""
+    beside = Path(__file__).resolve().parents[2] / "entrypoints" / "process.py"
+    return str(beside) if beside.is_file() else "entrypoints/process.py"
+
+
+def worst(codes: list[int]) -> int:
+    """The exit code that matters most; a code outside the contract (a signal, a crash) counts as a failure."""
+    known = [code if code in _SEVERITY else 1 for code in codes]
+    return max(known, key=_SEVERITY.index, default=0)

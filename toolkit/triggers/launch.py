@@ -1,0 +1,69 @@
+"""Starting the runs a sweep finds due: `spark-submit [submit args] entrypoints/process.py ...` in a session of
+its own (a sweep that returns does not take its runs with it), output to a log file per run."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from toolkit.el.timestamps import format_timestamp, instance_key
+from toolkit.runtime.submit import process_entrypoint, spark_submit
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run to start: an instance (`time`, `force`) or a batch (`time` None) of a process."""
+
+    process: str
+    time: datetime | None = None
+    force: bool = False
+
+    def arguments(self) -> list[str]:
+        if self.time is None:
+            return ["--process", self.process, "--batch"]
+        return ["--process", self.process, "--time", format_timestamp(self.time), "--no-wait",
+                *(["--force"] if self.force else [])]
+
+    @property
+    def label(self) -> str:
+        return f"{self.process} " + ("batch" if self.time is None else format_timestamp(self.time))
+
+
+@dataclass
+class Launcher:
+    """Builds and starts the commands. `submit_args` go before the entrypoint (--master, --conf ...)."""
+
+    repo: str
+    cluster: str
+    submit_args: list[str]
+    log_dir: Path
+    program: str = field(default_factory=spark_submit)
+    started: list[tuple[Run, subprocess.Popen[bytes], Path]] = field(default_factory=list)
+
+    def command(self, run: Run) -> list[str]:
+        return [self.program, *self.submit_args, process_entrypoint(), "--repo", self.repo,
+                "--cluster", self.cluster, *run.arguments()]
+
+    def describe(self, run: Run) -> str:
+        return shlex.join(self.command(run))
+
+    def start(self, run: Run, run_id: str) -> Path:
+        """Start the run; its output goes to a log file (returned)."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        key = "batch" if run.time is None else instance_key(run.time)
+        log = self.log_dir / f"{run.process}-{key}-{run_id}.log"
+        environment = {"PYSPARK_PYTHON": sys.executable, **os.environ}
+        with log.open("wb") as out:
+            child = subprocess.Popen(self.command(run), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     env=environment, start_new_session=True)
+        self.started.append((run, child, log))
+        return log
+
+    def wait(self) -> list[tuple[Run, int, Path]]:
+        """Wait for every run started; their exit codes."""
+        return [(run, child.wait(), log) for run, child, log in self.started]

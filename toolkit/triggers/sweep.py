@@ -1,0 +1,144 @@
+"""One sweep of a cluster: read the journal entries published since the last sweep, find the due instances and
+batches of the data-triggered processes there, start them, remember where it stopped.
+
+One sweep at a time per cluster (a lease lock in the ledger: a second sweep is told who runs and starts nothing),
+so nothing is started twice by two sweeps; a run started twice by other means is refused by the run itself (its
+instance lock, its batch claim). A dry run takes no lock and writes nothing.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from toolkit.entities.model import Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError
+from toolkit.ledger.consumption import DEFAULT_LAG
+from toolkit.ledger.journal import JournalEntry
+from toolkit.ledger.run_locks import describe_holder
+from toolkit.ledger.store import Ledger
+from toolkit.ledger.switches import require_no_safemode
+from toolkit.storage.filesystem import StorageError
+from toolkit.triggers.batch_due import batch_due
+from toolkit.triggers.instance_due import decide, merge_due, newly_due
+from toolkit.triggers.launch import Launcher, Run
+from toolkit.triggers.state import DueInstance, SweepState
+
+# A run a sweep started is not started again for this long unless the ledger shows it ran (spark-submit's start).
+RESTART_AFTER_MS = 5 * 60 * 1000
+
+
+@dataclass
+class SweepReport:
+    entries: int = 0  # new journal entries read
+    started: list[Run] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)  # due, not started, and why
+    skipped: list[str] = field(default_factory=list)  # processes not swept, and why
+
+
+def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, *, dry_run: bool = False,
+              lag: timedelta = DEFAULT_LAG) -> SweepReport:
+    require_no_safemode(ledger.fs, repo.cluster(cluster))
+    run_id = uuid.uuid4().hex[:12]
+    lock = ledger.sweep_lock()
+    if not dry_run:
+        taken = lock.try_acquire(run_id, {"action": "trigger"})
+        if not taken.taken:
+            raise BlockedError(f"The data-trigger sweep of cluster '{cluster}' is being run by "
+                               f"{describe_holder(taken.holder)}: nothing was started; call again later.")
+    try:
+        return _sweep(repo, cluster, ledger, launcher, run_id, dry_run, lag)
+    finally:
+        if not dry_run:
+            lock.release()
+
+
+def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, run_id: str, dry_run: bool,
+           lag: timedelta) -> SweepReport:
+    state = _read_state(ledger)
+    journal = ledger.journal
+    journal.ensure_rebuilt()
+    entries, late = journal.entries_since(state.position, lag), journal.late_entries()
+    new = [entry for entry in [*entries, *late] if entry.event_id not in state.seen]
+    report = SweepReport(entries=len(new))
+    now_ms = int(time.time() * 1000)
+    due = dict(state.due)
+    for process in _triggered(repo, cluster):
+        suspended = ledger.control.suspension("process", process.name)
+        if suspended.on:
+            report.skipped.append(f"{process.name}: suspended since {suspended.since}")
+            continue
+        if process.is_batch_consumer:
+            found = batch_due(ledger, process)
+            if not found.runs:
+                report.waiting.append(f"{process.name}: {found.reason}")
+            for _ in range(found.runs):
+                _start(launcher, Run(process.name), run_id, dry_run, report)
+            continue
+        instances = merge_due(due.get(process.name, {}), newly_due(repo, process, cluster, new))
+        due[process.name] = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id,
+                                             dry_run, report)
+    if not dry_run:
+        ledger.fs.write_atomically(ledger.layout.sweep_state(),
+                                   _next_state(entries, late, due, state, lag).to_json())
+    return report
+
+
+def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: Ledger, launcher: Launcher,
+                     instances: dict[datetime, DueInstance], now_ms: int, run_id: str, dry_run: bool,
+                     report: SweepReport) -> dict[datetime, DueInstance]:
+    """Start the due instances that are ready, oldest first, at most the free `parallel` slots; what stays due."""
+    room = process.parallel - len(ledger.running(process.name))
+    left: dict[datetime, DueInstance] = {}
+    for t in sorted(instances):
+        decision = decide(repo, process, cluster, ledger, instances[t], now_ms, RESTART_AFTER_MS)
+        if decision.done:
+            continue
+        if decision.start and room > 0:
+            _start(launcher, Run(process.name, t, decision.force), run_id, dry_run, report)
+            room -= 1
+            left[t] = DueInstance(t, instances[t].event_ms, now_ms)
+            continue
+        reason = decision.reason or f"`parallel` ({process.parallel}) reached"
+        report.waiting.append(f"{process.name} {t:%Y-%m-%dT%H:%MZ}: {reason}")
+        left[t] = instances[t]
+    return left
+
+
+def _start(launcher: Launcher, run: Run, run_id: str, dry_run: bool, report: SweepReport) -> None:
+    if not dry_run:
+        launcher.start(run, run_id)
+    report.started.append(run)
+
+
+def _triggered(repo: ConfigRepo, cluster: str) -> list[Process]:
+    return [process for _, process in sorted(repo.processes.items())
+            if process.is_data_triggered and process.cluster(cluster) is not None]
+
+
+def _read_state(ledger: Ledger) -> SweepState:
+    """The last sweep's state; a fresh one before the first sweep."""
+    path = ledger.layout.sweep_state()
+    try:
+        data = ledger.fs.read(path)
+    except StorageError:
+        if ledger.fs.exists(path):
+            raise
+        return SweepState()
+    return SweepState.parse(data, path)
+
+
+def _next_state(entries: list[JournalEntry], late: list[JournalEntry], due: dict[str, dict[datetime, DueInstance]],
+                state: SweepState, lag: timedelta) -> SweepState:
+    """The newest entry read becomes the position; the entries inside the lag before it, and the late ones
+    (read by every sweep), are remembered as seen."""
+    newest = max(entries, key=lambda entry: entry.event_id, default=None)
+    if newest is None:
+        return SweepState(state.position, frozenset(entry.event_id for entry in late), due)
+    floor = newest.ms - int(lag.total_seconds() * 1000)
+    seen = frozenset(entry.event_id for entry in entries if entry.ms >= floor) | {entry.event_id for entry in late}
+    position = newest.event_id if state.position is None or newest.event_id > state.position else state.position
+    return SweepState(position, seen, due)
