@@ -12,6 +12,7 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
+from toolkit.ledger.journal import Journal
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
@@ -46,6 +47,7 @@ class Ledger:
         self.fs, self.layout, self.lease_seconds = fs, layout, lease_seconds
         self.clock = clock or time.time
         self.control = Control(fs, layout)
+        self.journal = Journal(fs, layout)
 
     @classmethod
     def of(cls, fs: FileSystem, cluster: Cluster, **options: Any) -> Ledger:
@@ -151,6 +153,7 @@ class Ledger:
         last = self._last_event(feed, t)
         visible = last is not None and last.kind != EVICTED
         if unless_recorded and visible and last is not None and last.fingerprint == fingerprint:
+            self.journal.ensure(last)
             return None
         return self._record(feed, cluster, t, REPLACED if visible else PUBLISHED, producer, run_id, location,
                             fingerprint, last)
@@ -161,6 +164,7 @@ class Ledger:
         `unless_recorded`: nothing is written when the last event is already an eviction."""
         last = self._last_event(feed, t)
         if unless_recorded and last is not None and last.kind == EVICTED:
+            self.journal.ensure(last)
             return None
         return self._record(feed, cluster, t, EVICTED, producer, run_id, location, None, last)
 
@@ -198,6 +202,7 @@ class Ledger:
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
         now_ms = int(time.time() * 1000)
         if last is not None:
+            self.journal.ensure(last)  # a producer killed before the journal entry of the last one
             now_ms = max(now_ms, event_id_ms(last.event_id) + 1)
         stamp = format_timestamp(t)
         event = DatasetEvent(
@@ -205,6 +210,7 @@ class Ledger:
             location=location, published=wall_clock_stamp(now_ms / 1000), kind=kind, fingerprint=fingerprint,
             event_id=event_id(now_ms, run_id, feed, stamp, kind))
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), to_json(event))
+        self.journal.write(event)
         return event
 
     # Locks
