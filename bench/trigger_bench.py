@@ -1,0 +1,179 @@
+"""Benchmark of the data-trigger sweep (`toolkit trigger`): a ledger holding a year of hourly events of 10 feeds
+(87,600 events, each an event file and a journal entry) and 100 data-triggered hourly processes reading them.
+
+1. A sweep with nothing due (the state written by the sweep before it), as cron calls it (`toolkit trigger`, a
+   new Python process), beside `find` listing the ledger's event folders (what a sweep without a journal would
+   have to read), and beside `python -c pass` (the interpreter's own start).
+2. A sweep with 100 new events (10 new hours of the 10 feeds): 100 instances due, each started (spark-submit
+   replaced by a script that records when it started, so that no Spark runs).
+3. Latency: from an event written to the consumer's spark-submit started, for one event and one sweep.
+Targets (issue 15): a sweep with nothing due under 0.5 s and within 3x of the find; event to spark-submit
+under 1 s plus the cron period (Oozie polls inputs every 60 s and materializes every 300 s; Dagster's sensors
+tick every 30 s).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from toolkit.el.timestamps import format_timestamp  # noqa: E402
+from toolkit.ledger.journal import JournalEntry  # noqa: E402
+from toolkit.ledger.layout import LedgerLayout  # noqa: E402
+from toolkit.ledger.records import PUBLISHED, DatasetEvent, event_id, event_json, wall_clock_stamp  # noqa: E402
+from toolkit.ledger.store import Ledger  # noqa: E402
+from toolkit.storage.local import LocalFileSystem  # noqa: E402
+from toolkit.triggers.state import SweepState  # noqa: E402
+
+FEEDS, PROCESSES, HOURS = 10, 100, 8760
+START = datetime(2025, 1, 1, tzinfo=timezone.utc)
+TOOLKIT = [sys.executable, "-m", "toolkit"]
+
+CLUSTER = """kind: cluster
+name: primary
+interfaces:
+  readonly: {{endpoint: "file://{root}", version: "3.4"}}
+  write: {{endpoint: "file://{root}", version: "3.4"}}
+  execute: {{endpoint: "local[1]", version: "4.0"}}
+  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
+locations:
+  working: /working
+"""
+FEED = """kind: feed
+name: f{n:02d}
+frequency: hours(1)
+clusters:
+  - name: primary
+    type: source
+    validity: {{start: 2025-01-01T00:00Z, end: 2099-12-31T00:00Z}}
+locations:
+  data: /data/f{n:02d}/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
+"""
+PROCESS = """kind: process
+name: p{n:03d}
+clusters:
+  - name: primary
+    validity: {{start: 2025-01-01T00:00Z, end: 2099-12-31T00:00Z}}
+frequency: hours(1)
+trigger: data
+inputs:
+  - {{name: data, feed: f{feed:02d}, start: now(0,0), end: now(0,0)}}
+workflow: {{engine: pyspark, path: workflows/noop.py}}
+"""
+RECORDER = """#!/bin/sh
+date +%s.%N >> {log}
+"""
+
+
+def make_repo(scratch: Path) -> Path:
+    repo = scratch / "conf"
+    for folder in ("clusters", "feeds", "processes", "workflows"):
+        (repo / folder).mkdir(parents=True)
+    (repo / "clusters/primary.yaml").write_text(CLUSTER.format(root=scratch / "primary"))
+    for n in range(FEEDS):
+        (repo / f"feeds/f{n:02d}.yaml").write_text(FEED.format(n=n))
+    for n in range(PROCESSES):
+        (repo / f"processes/p{n:03d}.yaml").write_text(PROCESS.format(n=n, feed=n % FEEDS))
+    (repo / "workflows/noop.py").write_text("def run(spark, ctx):\n    pass\n")
+    return repo
+
+
+def write_events(ledger_root: Path, hours: range, published_ms: int) -> None:
+    """Event files and journal entries as Ledger._record writes them, without reading the last event (fast)."""
+    layout = LedgerLayout(f"file://{ledger_root}")
+    journal_root = ledger_root / "journal"
+    for k in hours:
+        t = START + timedelta(hours=k)
+        for n in range(FEEDS):
+            feed, stamp = f"f{n:02d}", format_timestamp(t)
+            ms = published_ms + k * 10 + n
+            event = DatasetEvent(feed=feed, cluster="primary", time=stamp, run_id="bench", producer="external",
+                                 location=f"file:///data/{feed}/{t:%Y/%m/%d/%H}", published=wall_clock_stamp(ms / 1000),
+                                 kind=PUBLISHED, fingerprint=None, event_id=event_id(ms, "bench", feed, stamp, PUBLISHED))
+            path = Path(layout.event_record(feed, t, event.event_id)[len("file://"):])
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(event_json(event))
+            entry = JournalEntry.of(event)
+            bucket = datetime.fromtimestamp(entry.ms // 1000, timezone.utc)
+            folder = journal_root / f"{bucket:%Y%m%d}" / f"{bucket:%H}"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / entry.name).touch()
+
+
+def timed(command: list[str], **kwargs: object) -> tuple[float, subprocess.CompletedProcess[str]]:
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload]
+    return time.perf_counter() - began, done
+
+
+def best_of(runs: int, command: list[str], **kwargs: object) -> tuple[float, subprocess.CompletedProcess[str]]:
+    results = [timed(command, **kwargs) for _ in range(runs)]
+    return min(results, key=lambda item: item[0])
+
+
+def main() -> int:
+    scratch = Path(tempfile.mkdtemp(prefix="trigger-bench-"))
+    try:
+        repo = make_repo(scratch)
+        ledger_root = scratch / "primary/working/ledger"
+        recorder = scratch / "spark-submit"
+        started_log = scratch / "started.log"
+        recorder.write_text(RECORDER.format(log=started_log))
+        recorder.chmod(0o755)
+        environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+        sweep = [*TOOLKIT, "trigger", "--repo", str(repo), "--cluster", "primary", "--spark-submit", str(recorder),
+                 "--log-dir", str(scratch / "logs")]
+        year_ms = int(time.time() * 1000) - 2 * 3600 * 1000  # the year's events published two hours ago
+        began = time.perf_counter()
+        write_events(ledger_root, range(HOURS), year_ms - HOURS * 10)
+        print(f"trigger_bench: {FEEDS} feeds x {HOURS} hourly events = {FEEDS * HOURS} events, {PROCESSES} processes "
+              f"(written in {time.perf_counter() - began:.1f} s)")
+        # The instances of the year ran already: the state a sweep that read the year's entries would leave.
+        ledger = Ledger(LocalFileSystem(), LedgerLayout(f"file://{ledger_root}"))
+        newest = ledger.journal.entries_since(None, timedelta(0))[-1]
+        ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState(position=newest.event_id).to_json())
+        ledger.fs.write_atomically(ledger.layout.journal_rebuilt(), b"")
+
+        nothing, done = best_of(5, sweep, env=environment)
+        assert done.returncode == 0 and "0 run(s) started" in done.stdout, done.stdout + done.stderr
+        find, _ = best_of(5, ["find", str(ledger_root / "events")])
+        bare, _ = best_of(5, [sys.executable, "-c", "pass"])
+        print(f"  sweep with nothing due (toolkit trigger): {nothing:.3f} s")
+        print(f"  find <the ledger's event folders>:        {find:.3f} s")
+        print(f"  python -c pass:                           {bare:.3f} s")
+        ratio = nothing / find
+        print(f"  ratio sweep/find: {ratio:.2f}x   (targets: sweep < 0.5 s, ratio < 3x)")
+
+        write_events(ledger_root, range(HOURS, HOURS + FEEDS), int(time.time() * 1000) - HOURS * 10 - 1000)
+        hundred, done = timed(sweep, env=environment)
+        started = done.stdout.count("started: ")
+        print(f"  sweep with 100 new events: {hundred:.3f} s, {started} runs started")
+
+        started_log.unlink(missing_ok=True)
+        t0 = time.time()
+        write_events(ledger_root, range(HOURS + FEEDS, HOURS + FEEDS + 1), int(t0 * 1000) - (HOURS + FEEDS) * 10)
+        _, done = timed(sweep, env=environment)
+        deadline = time.time() + 10
+        while not started_log.exists() and time.time() < deadline:
+            time.sleep(0.01)
+        latency = float(started_log.read_text().split()[0]) - t0 if started_log.exists() else float("inf")
+        print(f"  event written -> spark-submit started: {latency:.3f} s + the cron period "
+              f"(target < 1 s; Oozie: 60 s input polls, 300 s materialization; Dagster sensors: 30 s)")
+        ok = nothing < 0.5 and ratio < 3 and started == 100 and latency < 1
+        print(f"  result: {'PASS' if ok else 'FAIL'}")
+        return 0 if ok else 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
