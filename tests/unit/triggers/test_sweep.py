@@ -1,0 +1,211 @@
+"""The data-trigger sweep on a local ledger: which runs it starts, with which arguments, and what it leaves due.
+The runs are started for real, through a stand-in spark-submit (a shell script that records its arguments)."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError
+from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
+from toolkit.ledger.store import Ledger
+from toolkit.storage.local import LocalFileSystem
+from toolkit.triggers.launch import Launcher
+from toolkit.triggers.sweep import run_sweep
+
+CLUSTER = """kind: cluster
+name: primary
+interfaces:
+  readonly: {{endpoint: "file://{root}", version: "3.4"}}
+  write: {{endpoint: "file://{root}", version: "3.4"}}
+  execute: {{endpoint: "local[1]", version: "4.0"}}
+  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
+"""
+FEED = """kind: feed
+name: {name}
+frequency: hours(1)
+clusters:
+  - name: primary
+    type: source
+    validity: {{start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}}
+locations:
+  data: /data/{name}/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
+"""
+HOURLY = """kind: process
+name: hourly
+clusters:
+  - name: primary
+    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}
+frequency: hours(1)
+parallel: 3
+trigger: data
+inputs:
+  - {name: raw, feed: raw, start: now(0,0), end: now(0,0)}
+workflow: {engine: pyspark, path: workflows/noop.py}
+"""
+DAILY = """kind: process
+name: daily
+clusters:
+  - name: primary
+    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}
+frequency: days(1)
+trigger: data
+inputs:
+  - {name: raw, feed: raw, start: yesterday(0,0), end: yesterday(23,0)}
+workflow: {engine: pyspark, path: workflows/noop.py}
+"""
+BATCH = """kind: process
+name: batcher
+clusters:
+  - name: primary
+    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}
+trigger: {on: data, condition: all}
+inputs:
+  - {name: raw, feed: raw}
+  - {name: other, feed: other}
+workflow: {engine: pyspark, path: workflows/noop.py}
+"""
+RECORDER = """#!/bin/sh
+echo "$@" >> {log}
+"""
+T = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[ConfigRepo, Ledger, Launcher, Path]:
+    repo = tmp_path / "conf"
+    for folder in ("clusters", "feeds", "processes", "workflows"):
+        (repo / folder).mkdir(parents=True)
+    (repo / "clusters/primary.yaml").write_text(CLUSTER.format(root=tmp_path / "primary"))
+    for name in ("raw", "other"):
+        (repo / f"feeds/{name}.yaml").write_text(FEED.format(name=name))
+    for name, text in (("hourly", HOURLY), ("daily", DAILY), ("batcher", BATCH)):
+        (repo / f"processes/{name}.yaml").write_text(text)
+    (repo / "workflows/noop.py").write_text("def run(spark, ctx):\n    pass\n")
+    log = tmp_path / "submitted.log"
+    program = tmp_path / "spark-submit"
+    program.write_text(RECORDER.format(log=log))
+    program.chmod(0o755)
+    config = ConfigRepo.load(repo)
+    ledger = Ledger.of(LocalFileSystem(), config.cluster("primary"))
+    return config, ledger, Launcher(str(repo), "primary", ["--master", "local[1]"], tmp_path / "logs",
+                                    str(program)), log
+
+
+def publish(ledger: Ledger, feed: str, t: datetime, fingerprint: str = "a") -> None:
+    ledger.record_publication(feed, "primary", t, producer="external", run_id=f"r{time.time_ns()}",
+                              location=f"file:///x/{feed}/{t:%Y%m%d%H}", fingerprint={"files": fingerprint})
+
+
+def submitted(launcher: Launcher, log: Path) -> list[str]:
+    """The argument lines of the runs started, once each has written its line."""
+    launcher.wait()
+    launcher.started.clear()
+    lines = log.read_text().splitlines() if log.exists() else []
+    log.unlink(missing_ok=True)
+    return [line.split("process.py ", 1)[1] for line in lines]
+
+
+def sweep(config: ConfigRepo, ledger: Ledger, launcher: Launcher, **options: object) -> list[str]:
+    report = run_sweep(config, "primary", ledger, launcher, **options)  # type: ignore[arg-type]
+    return [run.label for run in report.started]
+
+
+def succeeded(ledger: Ledger, process: str, t: datetime, status: str = "SUCCEEDED") -> None:
+    stamp = wall_clock_stamp(time.time() + 1)
+    ledger.write_instance(InstanceRecord(process=process, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}",
+                                         status=status, attempts=1, run_id="run", updated=stamp, started=stamp,
+                                         ended=stamp, succeeded=stamp if status == "SUCCEEDED" else None))
+
+
+def test_nothing_published_starts_nothing(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    assert sweep(config, ledger, launcher) == []
+    assert submitted(launcher, log) == []
+
+
+def test_a_publication_starts_the_instance_that_reads_it_and_only_once(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+    repo = launcher.repo
+    assert submitted(launcher, log) == [
+        f"--repo {repo} --cluster primary --process hourly --time 2026-11-21T10:00Z --no-wait"]
+    assert sweep(config, ledger, launcher) == []  # started already, not yet running: not again
+    succeeded(ledger, "hourly", T)
+    assert sweep(config, ledger, launcher) == []
+    assert ledger.fs.read(ledger.layout.sweep_state()).count(b'"due": {}') == 1  # done: nothing left due
+
+
+def test_the_daily_consumer_waits_for_all_24_hours(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    day = datetime(2026, 11, 20, tzinfo=timezone.utc)
+    for hour in range(23):
+        publish(ledger, "raw", day + timedelta(hours=hour))
+    started = sweep(config, ledger, launcher)
+    assert "daily 2026-11-21T00:00Z" not in started and len(started) == 3  # hourly: its `parallel` of 3
+    publish(ledger, "raw", day + timedelta(hours=23))
+    assert "daily 2026-11-21T00:00Z" in sweep(config, ledger, launcher)
+
+
+def test_an_instance_published_again_after_success_runs_again_with_force(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    sweep(config, ledger, launcher)
+    succeeded(ledger, "hourly", T)
+    submitted(launcher, log)
+    time.sleep(1.1)  # instance records are to the second
+    publish(ledger, "raw", T, fingerprint="b")
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+    assert submitted(launcher, log)[0].endswith("--time 2026-11-21T10:00Z --no-wait --force")
+
+
+def test_a_failed_run_is_started_again_by_the_next_sweep(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    sweep(config, ledger, launcher)
+    succeeded(ledger, "hourly", T, status="FAILED")
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+
+
+def test_an_eviction_starts_nothing(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    ledger.record_eviction("raw", "primary", T, producer="retention", run_id="ret", location="x")
+    assert sweep(config, ledger, launcher) == []
+
+
+def test_a_batch_consumer_with_condition_all_waits_for_both_feeds(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "other", T)
+    assert "batcher batch" not in sweep(config, ledger, launcher)
+    publish(ledger, "raw", T)
+    assert "batcher batch" in sweep(config, ledger, launcher)
+    assert f"--repo {launcher.repo} --cluster primary --process batcher --batch" in submitted(launcher, log)
+
+
+def test_a_second_sweep_at_once_starts_nothing_and_names_the_first(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    holder = ledger.sweep_lock()
+    assert holder.try_acquire("other-sweep").taken
+    with pytest.raises(BlockedError, match="being run by run other-sweep"):
+        sweep(config, ledger, launcher)
+    assert submitted(launcher, log) == []
+    holder.release()
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+
+
+def test_a_dry_run_starts_nothing_and_writes_nothing(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    assert sweep(config, ledger, launcher, dry_run=True) == ["hourly 2026-11-21T10:00Z"]
+    assert submitted(launcher, log) == [] and not ledger.fs.exists(ledger.layout.sweep_state())
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
