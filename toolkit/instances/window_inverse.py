@@ -75,12 +75,14 @@ def _why_not(node: Node) -> str | None:
     if not isinstance(node, Call):
         return None  # numbers, arithmetic on numbers and literal texts or times do not depend on the nominal time
     if node.name in _PICKS_AMONG_EXISTING:
-        return f"{node.name}() picks among the feed instances that exist, so no time arithmetic inverts it"
+        return (f"{node.name}() picks among the feed instances that exist, so no time arithmetic inverts it; "
+                "write the window with now(), today() and the like, or keep the process on trigger: time")
     if node.name == "dateOffset":
         unit = node.args[2]
         if not (isinstance(unit, Text) and unit.value.upper() in _ELAPSED_UNITS):
             return ("dateOffset by a calendar unit steps back when its time's wall clock falls back at a DST change; "
-                    "use MINUTE or HOUR, or today(), yesterday(), currentMonth() and the like")
+                    "use MINUTE or HOUR, or today(), yesterday(), currentMonth() and the like, or keep the process "
+                    "on trigger: time")
     return next((reason for reason in map(_why_not, node.args) if reason is not None), None)
 
 
@@ -116,7 +118,7 @@ def _invertible(expr: str | Expression) -> Expression:
     expression = expr if isinstance(expr, Expression) else parse_expression(expr)
     reason = why_not_invertible(expression)
     if reason is not None:
-        raise NotInvertible(f"The window end {expression.text!r} cannot be inverted: {reason}.")
+        raise NotInvertible(f"The window expression {expression.text!r} cannot be inverted: {reason}.")
     return expression
 
 

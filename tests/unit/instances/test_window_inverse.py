@@ -262,3 +262,11 @@ def test_candidates_are_the_union_over_events_and_inputs(repo: ConfigRepo) -> No
 def test_galloping_search_finds_the_first_true(low: int, span: int, guess: int, answer: int) -> None:
     high = low + span
     assert _first_true(low, high, guess, lambda k: k >= answer) == min(max(answer, low), high + 1)
+
+
+def test_a_window_end_beyond_the_year_9999_lies_beyond_the_event() -> None:
+    """The last instances' now(48,0) cannot be written; it is later than any event, as its nominal time is."""
+    feed = grid(utc(9999, 1, 1), "hours(1)", "UTC", None)
+    process = grid(utc(9999, 1, 1), "hours(1)", "UTC", utc(9999, 12, 31, 23))
+    span = readers_of("now(-1,0)", "now(48,0)", feed, process, utc(9999, 12, 30))
+    assert span.times == tuple(utc(9999, 12, 28) + timedelta(hours=n) for n in range(50))
