@@ -92,7 +92,8 @@ def readers_of(start: str | Expression, end: str | Expression, feed: InstanceGri
     `resolve_window` does) holds the feed instance t; empty when t is no instance of `feed`."""
     first_expr, last_expr = _invertible(start), _invertible(end)
     k_t = feed.index_of(t)
-    top = process.last_index if process.last_index is not None else process.floor_index(_LAST_TIME)
+    last = process.last_index
+    top = last if last is not None else process.floor_index(_LAST_TIME)
     if k_t is None or top < 0:
         return InstanceSpan(process, 0, -1)
     bound = _time_or_none(feed, k_t + 1)  # the window start must lie before the next feed instance ...
