@@ -6,7 +6,8 @@ import sys
 import pytest
 
 LIGHT_MODULES = ["toolkit.el.expressions", "toolkit.el.templates", "toolkit.el.resolution", "toolkit.entities",
-                 "toolkit.entities.repo", "toolkit.instances.process_instance", "toolkit.cli.main"]
+                 "toolkit.entities.repo", "toolkit.instances.process_instance", "toolkit.instances.window_inverse",
+                 "toolkit.cli.main"]
 
 
 @pytest.mark.parametrize("module", LIGHT_MODULES)

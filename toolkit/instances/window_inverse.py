@@ -75,12 +75,14 @@ def _why_not(node: Node) -> str | None:
     if not isinstance(node, Call):
         return None  # numbers, arithmetic on numbers and literal texts or times do not depend on the nominal time
     if node.name in _PICKS_AMONG_EXISTING:
-        return f"{node.name}() picks among the feed instances that exist, so no time arithmetic inverts it"
+        return (f"{node.name}() picks among the feed instances that exist, so no time arithmetic inverts it; "
+                "write the window with now(), today() and the like, or keep the process on trigger: time")
     if node.name == "dateOffset":
         unit = node.args[2]
         if not (isinstance(unit, Text) and unit.value.upper() in _ELAPSED_UNITS):
             return ("dateOffset by a calendar unit steps back when its time's wall clock falls back at a DST change; "
-                    "use MINUTE or HOUR, or today(), yesterday(), currentMonth() and the like")
+                    "use MINUTE or HOUR, or today(), yesterday(), currentMonth() and the like, or keep the process "
+                    "on trigger: time")
     return next((reason for reason in map(_why_not, node.args) if reason is not None), None)
 
 
@@ -90,7 +92,8 @@ def readers_of(start: str | Expression, end: str | Expression, feed: InstanceGri
     `resolve_window` does) holds the feed instance t; empty when t is no instance of `feed`."""
     first_expr, last_expr = _invertible(start), _invertible(end)
     k_t = feed.index_of(t)
-    top = process.last_index if process.last_index is not None else process.floor_index(_LAST_TIME)
+    last = process.last_index
+    top = last if last is not None else process.floor_index(_LAST_TIME)
     if k_t is None or top < 0:
         return InstanceSpan(process, 0, -1)
     bound = _time_or_none(feed, k_t + 1)  # the window start must lie before the next feed instance ...
@@ -116,7 +119,7 @@ def _invertible(expr: str | Expression) -> Expression:
     expression = expr if isinstance(expr, Expression) else parse_expression(expr)
     reason = why_not_invertible(expression)
     if reason is not None:
-        raise NotInvertible(f"The window end {expression.text!r} cannot be inverted: {reason}.")
+        raise NotInvertible(f"The window expression {expression.text!r} cannot be inverted: {reason}.")
     return expression
 
 
@@ -172,7 +175,11 @@ def instances_reading(repo: ConfigRepo, process: Process, cluster: str, input_na
     if item is None:
         raise UsageError(f"The process '{process.name}' has no input '{input_name}': its inputs are "
                          f"{', '.join(i.name for i in process.inputs) or 'none'}.")
-    return _readers(process, item, feed_grid(repo.feed(item.feed), cluster), process_grid(process, cluster), t)
+    try:
+        return readers_of(item.start, item.end, feed_grid(repo.feed(item.feed), cluster),
+                          process_grid(process, cluster), t)
+    except NotInvertible as err:
+        raise _naming(err, process, item) from None
 
 
 def candidate_instances(repo: ConfigRepo, process: Process, cluster: str,
@@ -181,27 +188,62 @@ def candidate_instances(repo: ConfigRepo, process: Process, cluster: str,
     the union, over the events and every input (required or optional) reading the event's feed, of the instances
     whose window holds it. Runs of instances are merged as index ranges before any time is produced."""
     grid = process_grid(process, cluster)
-    readers = {item.name: (item, feed_grid(repo.feed(item.feed), cluster)) for item in process.inputs}
-    ranges = []
-    for feed_name, t in set(events):
-        for item, on_feed in readers.values():
-            if item.feed == feed_name:
-                span = _readers(process, item, on_feed, grid, t)
-                if len(span):
-                    ranges.append((span.first, span.last))
+    by_feed: dict[str, set[datetime]] = {}
+    for feed_name, t in events:
+        by_feed.setdefault(feed_name, set()).add(t)
+    ranges: list[tuple[int, int]] = []
+    for item in process.inputs:
+        if item.feed in by_feed:
+            on_feed = feed_grid(repo.feed(item.feed), cluster)
+            try:
+                ranges += ranges_reading(item.start, item.end, on_feed, grid, by_feed[item.feed])
+            except NotInvertible as err:
+                raise _naming(err, process, item) from None
+    return tuple(time for first, last in _merged(ranges) for time in InstanceSpan(grid, first, last))
+
+
+def ranges_reading(start: str | Expression, end: str | Expression, feed: InstanceGrid, process: InstanceGrid,
+                   times: Iterable[datetime]) -> list[tuple[int, int]]:
+    """The process instances (merged runs of indices, oldest first) whose window holds one of the feed instances.
+
+    The ends of readers_of(t) are non-decreasing in t, so when the runs of two feed instances t1 < t2 overlap or
+    touch, every feed instance between them is read by instances of those two runs only: a sorted batch is split
+    in halves until that holds, so the events one run of readers shares cost two searches (a day of hourly events
+    read by one daily instance: two, not 24)."""
+    ordered = sorted(set(times))
+    spans: dict[int, InstanceSpan] = {}
+
+    def span(i: int) -> InstanceSpan:
+        if i not in spans:
+            spans[i] = readers_of(start, end, feed, process, ordered[i])
+        return spans[i]
+
+    found: list[tuple[int, int]] = []
+    pending = [(0, len(ordered) - 1)] if ordered else []
+    while pending:
+        i, j = pending.pop()
+        first, last = span(i), span(j)
+        if len(first) and len(last) and last.first <= first.last + 1:
+            found.append((first.first, last.last))
+        elif j - i <= 1:
+            found += [(s.first, s.last) for s in (first, last) if len(s)]
+        else:
+            middle = (i + j) // 2
+            pending += [(i, middle), (middle, j)]
+    return _merged(found)
+
+
+def _merged(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for first, last in sorted(ranges):
         if merged and first <= merged[-1][1] + 1:
             merged[-1] = (merged[-1][0], max(merged[-1][1], last))
         else:
             merged.append((first, last))
-    return tuple(time for first, last in merged for time in InstanceSpan(grid, first, last))
+    return merged
 
 
-def _readers(process: Process, item: Input, on_feed: InstanceGrid, grid: InstanceGrid, t: datetime) -> InstanceSpan:
-    try:
-        return readers_of(item.start, item.end, on_feed, grid, t)
-    except NotInvertible as err:
-        reason = str(err)
-        raise NotInvertible(f"The input '{item.name}' of process '{process.name}' cannot be triggered by data: "
-                            f"{reason[0].lower()}{reason[1:]}") from None
+def _naming(err: NotInvertible, process: Process, item: Input) -> NotInvertible:
+    reason = str(err)
+    return NotInvertible(f"The input '{item.name}' of process '{process.name}' cannot be triggered by data: "
+                         f"{reason[0].lower()}{reason[1:]}")
