@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from toolkit.entities.model import Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
+from toolkit.instances.window_inverse import NotInvertible
 from toolkit.ledger.consumption import DEFAULT_LAG
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.run_locks import describe_holder
@@ -78,7 +79,11 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             for _ in range(found.runs):
                 _start(launcher, Run(process.name), run_id, dry_run, report)
             continue
-        instances = merge_due(due.get(process.name, {}), newly_due(repo, process, cluster, new))
+        try:
+            instances = merge_due(due.get(process.name, {}), newly_due(repo, process, cluster, new))
+        except NotInvertible as err:
+            report.skipped.append(f"{process.name}: {err}")
+            continue
         due[process.name] = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id,
                                              dry_run, report)
     if not dry_run:
