@@ -175,8 +175,8 @@ class FileSystem(ABC):
         """Write a small file under a temporary name beside it, then rename it into place (parents created)."""
 
     def write_many_atomically(self, files: Sequence[tuple[str, bytes]]) -> None:
-        """`write_atomically` of each, in order; a file system that can do them in one call does (hadoop.py).
-        A failure stops at the file it names: the ones before it are in place, none is half-written."""
+        """`write_atomically` of each; a file system that can do many in one call does (hadoop.py). A failure
+        names its file: the ones before it are in place, later ones may be, none is half-written."""
         for path, data in files:
             self.write_atomically(path, data)
 
