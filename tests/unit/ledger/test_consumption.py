@@ -339,3 +339,14 @@ def test_every_event_ends_in_exactly_one_committed_plan(actions: list[tuple]) ->
         assert sorted(in_plans) == sorted(published)  # each event in exactly one plan
         assert len(committed) == len(plans)  # every plan committed (once: commits are created exclusively)
         assert queue.pending() == [] and queue.open_plans() == []
+
+
+def test_the_cursor_moves_past_the_events_of_other_feeds(ledger: Ledger) -> None:
+    """A consumer whose feeds have no new event still reads only the newest buckets on its next sweep."""
+    queue = ConsumerQueue(ledger, "loader", ["clicks"])
+    others = sorted(publish(ledger, "other", k).event_id for k in range(3))
+    assert queue.create_plan("s") is None
+    assert queue.cursor().position == others[-1]
+    mine = publish(ledger, "clicks", 0)
+    made = queue.create_plan("s")
+    assert made is not None and made.plan.event_ids == {mine.event_id}
