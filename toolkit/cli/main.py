@@ -11,7 +11,20 @@ import sys
 
 import typer
 
-from toolkit.cli.commands import control, convert, deps, el, events, instances, ledger, lint, rerun, schema, trigger
+from toolkit.cli.commands import (
+    control,
+    convert,
+    deps,
+    el,
+    events,
+    instances,
+    ledger,
+    lint,
+    queue,
+    rerun,
+    schema,
+    trigger,
+)
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -37,6 +50,7 @@ app.command("rerun")(rerun.rerun_command)
 app.command("publish")(events.publish_command)
 app.command("events")(events.events_command)
 app.command("trigger")(trigger.trigger_command)
+app.command("queue")(queue.queue_command)
 
 
 def main(argv: list[str] | None = None) -> int:
