@@ -66,7 +66,7 @@ clusters:
 frequency: hours(1)
 trigger: data
 inputs:
-  - {{name: data, feed: f{feed:02d}, start: now(0,0), end: now(0,0)}}
+  - {{name: data, feed: f{feed:02d}, start: "now(0,0)", end: "now(0,0)"}}
 workflow: {{engine: pyspark, path: workflows/noop.py}}
 """
 RECORDER = """#!/bin/sh
@@ -96,9 +96,10 @@ def write_events(ledger_root: Path, hours: range, published_ms: int) -> None:
         for n in range(FEEDS):
             feed, stamp = f"f{n:02d}", format_timestamp(t)
             ms = published_ms + k * 10 + n
-            event = DatasetEvent(feed=feed, cluster="primary", time=stamp, run_id="bench", producer="external",
-                                 location=f"file:///data/{feed}/{t:%Y/%m/%d/%H}", published=wall_clock_stamp(ms / 1000),
-                                 kind=PUBLISHED, fingerprint=None, event_id=event_id(ms, "bench", feed, stamp, PUBLISHED))
+            event = DatasetEvent(
+                feed=feed, cluster="primary", time=stamp, run_id="bench", producer="external",
+                location=f"file:///data/{feed}/{t:%Y/%m/%d/%H}", published=wall_clock_stamp(ms / 1000),
+                kind=PUBLISHED, fingerprint=None, event_id=event_id(ms, "bench", feed, stamp, PUBLISHED))
             path = Path(layout.event_record(feed, t, event.event_id)[len("file://"):])
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(event_json(event))

@@ -15,6 +15,7 @@ from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 from toolkit.triggers.launch import Launcher
+from toolkit.triggers.state import SweepState
 from toolkit.triggers.sweep import run_sweep
 
 CLUSTER = """kind: cluster
@@ -24,6 +25,9 @@ interfaces:
   write: {{endpoint: "file://{root}", version: "3.4"}}
   execute: {{endpoint: "local[1]", version: "4.0"}}
   workflow: {{endpoint: "cron://localhost", version: "1.0"}}
+locations:
+  staging: /staging
+  working: /working
 """
 FEED = """kind: feed
 name: {name}
@@ -44,7 +48,7 @@ frequency: hours(1)
 parallel: 3
 trigger: data
 inputs:
-  - {name: raw, feed: raw, start: now(0,0), end: now(0,0)}
+  - {name: raw, feed: raw, start: "now(0,0)", end: "now(0,0)"}
 workflow: {engine: pyspark, path: workflows/noop.py}
 """
 DAILY = """kind: process
@@ -55,7 +59,7 @@ clusters:
 frequency: days(1)
 trigger: data
 inputs:
-  - {name: raw, feed: raw, start: yesterday(0,0), end: yesterday(23,0)}
+  - {name: raw, feed: raw, start: "yesterday(0,0)", end: "yesterday(23,0)"}
 workflow: {engine: pyspark, path: workflows/noop.py}
 """
 BATCH = """kind: process
@@ -116,7 +120,7 @@ def sweep(config: ConfigRepo, ledger: Ledger, launcher: Launcher, **options: obj
 
 
 def succeeded(ledger: Ledger, process: str, t: datetime, status: str = "SUCCEEDED") -> None:
-    stamp = wall_clock_stamp(time.time() + 1)
+    stamp = wall_clock_stamp(time.time())
     ledger.write_instance(InstanceRecord(process=process, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}",
                                          status=status, attempts=1, run_id="run", updated=stamp, started=stamp,
                                          ended=stamp, succeeded=stamp if status == "SUCCEEDED" else None))
@@ -139,7 +143,8 @@ def test_a_publication_starts_the_instance_that_reads_it_and_only_once(
     assert sweep(config, ledger, launcher) == []  # started already, not yet running: not again
     succeeded(ledger, "hourly", T)
     assert sweep(config, ledger, launcher) == []
-    assert ledger.fs.read(ledger.layout.sweep_state()).count(b'"due": {}') == 1  # done: nothing left due
+    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    assert "hourly" not in state.due and list(state.due["daily"]) == [T.replace(day=22, hour=0)]  # daily waits
 
 
 def test_the_daily_consumer_waits_for_all_24_hours(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
