@@ -6,6 +6,10 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
     <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<event id>.json         a publication or eviction of it
+    <working>/ledger/journal/<yyyyMMdd>/<HH>/<event id>~<feed>~<time>~<kind> every event, by publication hour
+    <working>/ledger/journal-late/<event id>~<feed>~<time>~<kind>           entries a repair wrote late
+    <working>/ledger/journal-rebuilt                                       the journal holds every older event
+    <working>/ledger/consumers/<process>/...                                a batch consumer's plans and commits
     <working>/ledger/pending-evictions/<feed>.json                          evictions whose events are not written yet
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
@@ -95,6 +99,19 @@ class LedgerLayout:
 
     def event_record(self, feed: str, t: datetime, event_id: str) -> str:
         return f"{self.event_folder(feed, t)}/{_safe(event_id, 'event id')}.json"
+
+    def journal_folder(self) -> str:
+        return f"{self.root}/journal"
+
+    def journal_late_folder(self) -> str:
+        return f"{self.root}/journal-late"
+
+    def journal_rebuilt(self) -> str:
+        return f"{self.root}/journal-rebuilt"
+
+    def consumer_folder(self, process: str) -> str:
+        """A batch consumer's queue: plans/, commits/, leases/ and cursor.json (consumption.py)."""
+        return f"{self.root}/consumers/{_safe(process, 'process')}"
 
     def action_lock_folder(self, action: str, *names: str) -> str:
         """The folder of a run-level lock of `action` (replication, retention, hive-import) over `names`."""

@@ -174,6 +174,11 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
     return cls(**{name: value for name, value in document.items() if name in names})
 
 
+def parse_record(cls: Any, data: bytes, path: str) -> Any:
+    """A record of `cls` (a dataclass with a SHAPE) from its JSON, checked: for the records of other modules."""
+    return _from(cls, _check(parse_json(data, path), cls, path))
+
+
 @dataclass(frozen=True)
 class AttemptRecord:
     process: str

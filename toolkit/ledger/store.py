@@ -12,6 +12,7 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
+from toolkit.ledger.journal import Journal
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
@@ -47,6 +48,7 @@ class Ledger:
         self.fs, self.layout, self.lease_seconds = fs, layout, lease_seconds
         self.clock = clock or time.time
         self.control = Control(fs, layout)
+        self.journal = Journal(fs, layout)
 
     @classmethod
     def of(cls, fs: FileSystem, cluster: Cluster, **options: Any) -> Ledger:
@@ -152,6 +154,7 @@ class Ledger:
         last = self._last_event(feed, t)
         visible = last is not None and last.kind != EVICTED
         if unless_recorded and visible and last is not None and last.fingerprint == fingerprint:
+            self.journal.ensure(last)
             return None
         return self._record(feed, cluster, t, REPLACED if visible else PUBLISHED, producer, run_id, location,
                             fingerprint, last)
@@ -162,6 +165,7 @@ class Ledger:
         `unless_recorded`: nothing is written when the last event is already an eviction."""
         last = self._last_event(feed, t)
         if unless_recorded and last is not None and last.kind == EVICTED:
+            self.journal.ensure(last)
             return None
         return self._record(feed, cluster, t, EVICTED, producer, run_id, location, None, last)
 
@@ -177,6 +181,7 @@ class Ledger:
                    for t, location in evicted]
         self.fs.write_many_atomically([(self.layout.event_record(feed, t, event.event_id), event_json(event))
                                        for t, event in written])
+        self.journal.write_many(event for _, event in written)
         return [event for _, event in written]
 
     def plan_evictions(self, feed: str, run_id: str, planned: list[tuple[datetime, str]]) -> None:
@@ -213,9 +218,11 @@ class Ledger:
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
         now_ms = int(time.time() * 1000)
         if last is not None:
+            self.journal.ensure(last)  # a producer killed before the journal entry of the last one
             now_ms = max(now_ms, event_id_ms(last.event_id) + 1)
         event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, now_ms)
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
+        self.journal.write(event)
         return event
 
     @staticmethod

@@ -342,7 +342,11 @@ class ProcessRunner:
         for output in outputs:
             feed = self.repo.feed(str(output["feed"]))
             instance = record_time(str(output["time"]))
-            if missing_only and any(event.run_id == run_id for event in self.ledger.events(feed.name, instance)):
+            recorded = [event for event in self.ledger.events(feed.name, instance)
+                        if event.run_id == run_id] if missing_only else []
+            if recorded:
+                for event in recorded:  # its journal entry may be what the killed run did not write
+                    self.ledger.journal.ensure(event)
                 continue
             where = feed_locations(feed, self.cluster)
             state = probe_instance(self.fs, where, feed.availability_flag, self.catalog, instance)

@@ -1,0 +1,151 @@
+"""The journal: every dataset event of a cluster, listed by the hour it was published, so that a consumer reads
+only what is new instead of every feed's event folders.
+
+    journal/<yyyyMMdd>/<HH>/<event id>~<feed>~<yyyyMMddTHHmmZ>~<kind>   an empty file per event
+    journal-late/<event id>~<feed>~<yyyyMMddTHHmmZ>~<kind>              an entry a repair wrote late
+    journal-rebuilt                                                    every event older than the journal is in it
+
+The bucket is the UTC hour of the event id's millisecond stamp, and the name says all a consumer needs (id,
+feed, instance, kind): listing a bucket is reading it. Entries are created exclusively, so writing one twice
+changes nothing. The ledger writes the entry right after the event file (`Ledger._record`); a producer killed
+between the two leaves an event without entry, which its next run repairs (`ensure`). A repaired entry can be
+older than a consumer's lag window, so a repair first leaves a copy in `journal-late/`, which consumers always
+read. A ledger written before the journal existed is listed once from its event folders (`rebuild`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from toolkit.el.timestamps import instance_key, parse_instance_key
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.records import DatasetEvent, event_id_ms, versioned, wall_clock_stamp
+from toolkit.storage.filesystem import FileSystem
+
+SEPARATOR = "~"  # in neither event ids, feed names, instance keys nor kinds
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One event as the journal names it; `time` is the instance time (UTC)."""
+
+    event_id: str
+    feed: str
+    time: datetime
+    kind: str
+
+    @classmethod
+    def of(cls, event: DatasetEvent) -> JournalEntry:
+        return cls(event.event_id, event.feed, event.nominal, event.kind)
+
+    @classmethod
+    def parse(cls, name: str) -> JournalEntry | None:
+        """The entry a file name stands for, or None for a name that is not one (a temporary file)."""
+        parts = name.split(SEPARATOR)
+        if len(parts) != 4 or not parts[0] or parts[0].startswith("."):
+            return None
+        t = parse_instance_key(parts[2])
+        try:
+            event_id_ms(parts[0])
+        except ValueError:
+            return None
+        return None if t is None else cls(parts[0], parts[1], t, parts[3])
+
+    @property
+    def name(self) -> str:
+        return SEPARATOR.join((self.event_id, self.feed, instance_key(self.time), self.kind))
+
+    @property
+    def ms(self) -> int:
+        """The publication instant, milliseconds since the epoch (the id's stamp)."""
+        return event_id_ms(self.event_id)
+
+
+def _bucket(ms: int) -> tuple[str, str]:
+    hour = datetime.fromtimestamp(ms // 1000, timezone.utc)
+    return f"{hour:%Y%m%d}", f"{hour:%H}"
+
+
+class Journal:
+    """The journal of one cluster's ledger."""
+
+    def __init__(self, fs: FileSystem, layout: LedgerLayout) -> None:
+        self.fs, self.layout = fs, layout
+
+    def path(self, entry: JournalEntry) -> str:
+        day, hour = _bucket(entry.ms)
+        return f"{self.layout.journal_folder()}/{day}/{hour}/{entry.name}"
+
+    def write(self, event: DatasetEvent) -> None:
+        """The event's entry (nothing when it exists)."""
+        self.fs.create_exclusive(self.path(JournalEntry.of(event)), b"")
+
+    def write_many(self, events: Iterable[DatasetEvent]) -> None:
+        """The entries of many events (a batch of evictions), each written right after its event file."""
+        for event in events:
+            self.write(event)
+
+    def ensure(self, event: DatasetEvent) -> bool:
+        """Write the entry of an event recorded earlier if it has none (its producer was killed in between);
+        True when it was missing. The late copy comes first: a repair killed after it leaves it, and the next
+        repair writes the entry."""
+        entry = JournalEntry.of(event)
+        if self.fs.exists(self.path(entry)):
+            return False
+        self.fs.create_exclusive(f"{self.layout.journal_late_folder()}/{entry.name}", b"")
+        self.fs.create_exclusive(self.path(entry), b"")
+        return True
+
+    def entries_since(self, position: str | None, lag: timedelta) -> list[JournalEntry]:
+        """The entries published from `lag` before the event id `position` on (every entry when it is None),
+        oldest id first. Lists only the hour buckets from there on; reads no file."""
+        start = None if position is None else event_id_ms(position) - int(lag.total_seconds() * 1000)
+        first = None if start is None else _bucket(max(start, 0))
+        root = self.layout.journal_folder()
+        if not self.fs.exists(root):
+            return []
+        found: list[JournalEntry] = []
+        for day in sorted(s.name for s in self.fs.list(root) if s.is_dir and s.name.isdigit()):
+            if first is not None and day < first[0]:
+                continue
+            for hour in sorted(s.name for s in self.fs.list(f"{root}/{day}") if s.is_dir):
+                if first is not None and (day, hour) < first:
+                    continue
+                for status in self.fs.list(f"{root}/{day}/{hour}"):
+                    entry = JournalEntry.parse(status.name)
+                    if entry is not None and (start is None or entry.ms >= start):
+                        found.append(entry)
+        return sorted(found, key=lambda entry: entry.event_id)
+
+    def late_entries(self) -> list[JournalEntry]:
+        """The entries repairs wrote after their event (usually none), oldest id first."""
+        folder = self.layout.journal_late_folder()
+        if not self.fs.exists(folder):
+            return []
+        entries = (JournalEntry.parse(status.name) for status in self.fs.list(folder))
+        return sorted((entry for entry in entries if entry is not None), key=lambda entry: entry.event_id)
+
+    def ensure_rebuilt(self) -> None:
+        """Rebuild once per ledger: a ledger whose events predate the journal gets their entries."""
+        if not self.fs.exists(self.layout.journal_rebuilt()):
+            self.rebuild()
+
+    def rebuild(self) -> int:
+        """Write the entry of every event in the event folders (those written before the journal existed), then
+        the `journal-rebuilt` marker; returns how many events were listed. Entries are created exclusively, so
+        a rebuild killed half-way is simply run again (the marker is written last)."""
+        events = 0
+        root = self.layout.events_folder()
+        if self.fs.exists(root):
+            for feed in (s for s in self.fs.list(root) if s.is_dir):
+                for instance in (s for s in self.fs.list(feed.path) if s.is_dir and parse_instance_key(s.name)):
+                    for status in self.fs.list(instance.path):
+                        if status.name.endswith(".json") and not status.name.startswith("."):
+                            self.write(DatasetEvent.parse(self.fs.read(status.path), status.path))
+                            events += 1
+        marker = versioned({"rebuilt": wall_clock_stamp(datetime.now(timezone.utc).timestamp()), "events": events})
+        self.fs.write_atomically(self.layout.journal_rebuilt(), (json.dumps(marker, sort_keys=True) + "\n").encode())
+        return events
