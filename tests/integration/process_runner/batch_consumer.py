@@ -1,8 +1,9 @@
 """A batch consumer for the tests: `batch-rollup` reads the batches of `clicks` and `clicks-hourly-summary`
 (condition all unless told) and writes `clicks-daily`. Its workflow appends one JSON line per batch to the
-output instance as published before (so a replaced instance shows every batch it accumulated), fails while the
-file named by the property `fail-if` exists, and holds while the file named by `hold-while` exists (after
-writing its staging output), so that a test can kill it there."""
+output instance as published before (so a replaced instance shows every batch it accumulated; a batch's own
+line, found again after a kill, is dropped), fails while the file named by the property `fail-if` exists, and
+holds while the file named by `hold-while` exists (after writing its staging output), so that a test can kill
+it there."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def run(spark, ctx):
         raise RuntimeError("asked to fail")
     before = ctx.batch.published["daily"]
     lines = [row.value for row in spark.read.text(before).collect()] if before else []
+    lines = [line for line in lines if json.loads(line)["seq"] != ctx.batch.seq]  # a replay after a kill: idempotent
     lines.append(json.dumps({
         "seq": ctx.batch.seq, "run": ctx.run_id, "events": list(ctx.batch.event_ids),
         "nominal": ctx.nominal_time.strftime("%Y-%m-%dT%H:%MZ"),
