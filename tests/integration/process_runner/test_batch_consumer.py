@@ -21,6 +21,7 @@ from tests.integration.spark_submit import environment, spark_submit, spark_subm
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError
 from toolkit.ledger.consumption import ConsumerQueue
+from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.store import Ledger
 from toolkit.process_runner.batch_runner import BatchResult, BatchRunner
 from toolkit.process_runner.runner import RunOptions
@@ -81,8 +82,24 @@ def test_a_batch_over_two_feeds_lists_the_new_instances_and_publishes_the_snappe
     [batch] = queue(ledger).batches()
     assert (batch.state, batch.commit.run_id if batch.commit else None) == ("consumed", "run1")
 
+    # A run killed after recording its success, before the output's event and the commit: the replay finishes
+    # the job without running the workflow again
+    consumer = root / "feed-toolkit/working/ledger/consumers" / NAME
+    (consumer / "commits" / "0000000001.json").unlink()
+    ledger.fs.delete(ledger.journal.path(JournalEntry.of(event)), recursive=False)
+    ledger.fs.delete(ledger.layout.event_record("clicks-daily", utc(2026, 11, 21), event.event_id), recursive=False)
+    finished = batch_runner(spark, repo, "run2").run()
+    assert (finished.status, finished.seq, finished.attempts) == ("SUCCEEDED", 1, 0)
+    assert finished.reason == "batch 1 of process 'batch-rollup' was published by run run1; its events and commit " \
+                              "are written now"
+    assert [line["run"] for line in daily_lines(root)] == ["run1"]
+    [again_event] = ledger.events("clicks-daily", utc(2026, 11, 21))
+    assert (again_event.kind, again_event.run_id) == ("published", "run1")
+    [batch] = queue(ledger).batches()
+    assert (batch.state, batch.commit.run_id if batch.commit else None) == ("consumed", "run2")
+
     with pytest.raises(SkippedError, match="has nothing to consume: no new instance of its inputs is published"):
-        batch_runner(spark, repo, "run2").run()
+        batch_runner(spark, repo, "run2b").run()
 
     # The next batch: a new clicks instance published twice (listed once, at its newest event), a new summary
     again = [publish(ledger, root, "clicks", T + timedelta(hours=3)) for _ in range(2)]
