@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from toolkit.cli.commands import control, convert, deps, el, events, instances, ledger, lint, rerun, schema
+from toolkit.cli.commands import control, convert, deps, el, events, instances, ledger, lint, queue, rerun, schema
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
@@ -36,6 +36,7 @@ app.command("safemode")(control.safemode_command)
 app.command("rerun")(rerun.rerun_command)
 app.command("publish")(events.publish_command)
 app.command("events")(events.events_command)
+app.command("queue")(queue.queue_command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,8 +36,12 @@ def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> 
     assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
     assert by_hadoop.directories_removed == by_local.directories_removed
     events = "feed-toolkit/working/ledger/events"  # named by when they were recorded: compared by content below
-    assert {p for p in tree(hadoop_root) if not p.startswith(events)} == \
-        {p for p in tree(local_root) if not p.startswith(events)}
+    journal = "feed-toolkit/working/ledger/journal"  # likewise: compared by the names' feed, instance and kind
+    assert {p for p in tree(hadoop_root) if not p.startswith((events, journal))} == \
+        {p for p in tree(local_root) if not p.startswith((events, journal))}
+    entries = [sorted(f.name.split("~", 1)[1] for f in (root / journal).rglob("*~*"))
+               for root in (hadoop_root, local_root)]
+    assert entries[0] == entries[1] and len(entries[0]) == 24 * 3 + 10
     assert (hadoop_root / "data/clicks/2026/01/01/10/_SUCCESS").exists()  # exactly at the cut-off: kept
     recorded = [sorted((e["time"], e["kind"], e["location"].replace(str(root), "<root>"))
                        for f in (root / events).rglob("*.json") for e in [json.loads(f.read_text())])
