@@ -103,15 +103,12 @@ class BatchRunner:
         for _ in range(3):  # another run may claim the plan we just made: look again
             held: list[Lease] = []
             for plan in self.queue.open_plans():
-                claim = self.queue.claim(run_id, plan.seq, details)
-                if claim is None:
-                    lease = self.queue.lease(plan.seq)
-                    held += [lease] if lease is not None else []
-                    continue
-                if self.queue.commit_of(plan.seq) is not None:  # committed since we listed it
-                    self.queue.release(claim)
-                    continue
-                return claim
+                claim = self.queue.claim(run_id, plan.seq, details)  # None: committed since, or held
+                if claim is not None:
+                    return claim
+                lease = self.queue.lease(plan.seq)
+                if lease is not None and lease.live(self.runner.ledger.clock()):
+                    held.append(lease)
             if held and trigger.ordered:
                 raise BlockedError(f"The {self.runner.owner} consumes one batch at a time (`ordered`) and "
                                    f"{describe_holder(held[0])} holds the oldest: call again later.")

@@ -19,7 +19,7 @@ from tests.integration.process_runner.batch_consumer import NAME, location, publ
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc
 from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import SkippedError
+from toolkit.errors import BlockedError, SkippedError
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.store import Ledger
@@ -169,6 +169,28 @@ def test_max_batch_splits_the_pending_events_into_successive_batches(spark, tmp_
     assert all(b.state == "consumed" for b in queue(ledger).batches())
     with pytest.raises(SkippedError):
         batch_runner(spark, repo, "run5").run()
+
+
+def test_a_batch_held_by_a_live_run_blocks_the_next_run(spark, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    repo, root = make_repo(tmp_path)
+    write_batch_consumer(repo, tmp_path, "{on: data, condition: any}")
+    ledger = batch_runner(spark, repo, "run0").runner.ledger
+    publish(ledger, root, "clicks", T)
+    other = queue(ledger)
+    outcome = other.create_plan("other")
+    assert outcome is not None
+    claim = other.claim("other", outcome.plan.seq)
+    assert claim is not None
+    with pytest.raises(BlockedError, match=r"^The process 'batch-rollup' has nothing new to consume and run other on "
+                                           r".* consumes its open batch: call again later\.$"):
+        batch_runner(spark, repo, "run1").run()
+    publish(ledger, root, "clicks", T + timedelta(hours=1))
+    write_batch_consumer(repo, tmp_path, "{on: data, condition: any, ordered: true}")
+    with pytest.raises(BlockedError, match=r"^The process 'batch-rollup' consumes one batch at a time \(`ordered`\) "
+                                           r"and run other on .* holds the oldest: call again later\.$"):
+        batch_runner(spark, repo, "run2").run()
+    assert [b.plan.seq for b in other.batches()] == [1]  # nothing planned behind the held batch
+    other.release(claim)
 
 
 def _wait_for(condition, seconds: float) -> None:  # type: ignore[no-untyped-def]
