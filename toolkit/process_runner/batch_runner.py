@@ -25,10 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import partial
 
-from toolkit.el.context import ELContext
-from toolkit.el.expressions import parse_expression
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Condition
 from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
@@ -37,9 +34,16 @@ from toolkit.instances.output_targets import FileOutput, TableOutputTarget, file
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
-from toolkit.ledger.records import EVENT_KINDS, EVICTED, record_time, wall_clock_stamp
+from toolkit.ledger.records import EVENT_KINDS, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
-from toolkit.process_runner.batch_plan import BatchInput, batch_inputs, newest_time, output_time
+from toolkit.process_runner.batch_plan import (
+    BatchInput,
+    batch_inputs,
+    due_feeds,
+    newest_time,
+    output_time,
+    trigger_cut,
+)
 from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
 from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
@@ -85,16 +89,6 @@ class BatchRunner:
                                f"cluster '{self.runner.cluster.name}' ({format_timestamp(validity.start)} to "
                                f"{format_timestamp(validity.end)}): nothing to do.")
 
-    def cut(self, now: datetime) -> datetime | None:
-        """The trigger's `cut` evaluated at now in the process's time zone (None without one)."""
-        text = self.process.trigger.cut
-        if text is None:
-            return None
-        value = parse_expression(text).evaluate(ELContext(nominal=now, zone=self.runner.zone))
-        if not isinstance(value, datetime):
-            raise UsageError(f"The trigger cut '{text}' of {self.runner.owner} is not an instant.")
-        return value
-
     def claim(self, now: datetime) -> Claim:
         """The oldest open plan whose lease is free, else a new plan of pending events; SkippedError when there
         is nothing to consume, BlockedError when live runs hold every open plan and no new one may be made."""
@@ -112,7 +106,7 @@ class BatchRunner:
             if held and trigger.ordered:
                 raise BlockedError(f"The {self.runner.owner} consumes one batch at a time (`ordered`) and "
                                    f"{describe_holder(held[0])} holds the oldest: call again later.")
-            cut = self.cut(now)
+            cut = trigger_cut(self.process, now, self.runner.zone)
             try:
                 self._require_condition(cut)
                 outcome = self.queue.create_plan(run_id, max_batch=trigger.max_batch, cut=cut,
@@ -131,12 +125,10 @@ class BatchRunner:
         raise BlockedError(f"Other runs of {self.runner.owner} claimed every batch ready: call again later.")
 
     def _require_condition(self, cut: datetime | None) -> None:
-        """`condition: all`: every input feed has pending published data; `any`: one has."""
-        pending = {e.feed for e in self.queue.pending() if e.kind != EVICTED and (cut is None or e.time <= cut)}
-        feeds = sorted({item.feed for item in self.process.inputs})
-        waiting = [feed for feed in feeds if feed not in pending]
-        if not pending or (self.process.trigger.condition is Condition.ALL and waiting):
-            raise SkippedError(self._nothing(cut, waiting if pending else []))
+        waiting = due_feeds(self.process, self.queue.pending(), cut)
+        if waiting:
+            every = len(waiting) == len({item.feed for item in self.process.inputs})
+            raise SkippedError(self._nothing(cut, [] if every else waiting))
 
     def _nothing(self, cut: datetime | None, waiting: list[str] | None = None) -> str:
         upto = f" up to the cut {format_timestamp(cut)}" if cut is not None else ""

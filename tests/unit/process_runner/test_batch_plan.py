@@ -1,14 +1,17 @@
 """What a batch means for the workflow (process_runner/batch_plan.py): each instance once at its newest event,
-oldest instance first, evictions consumed but not listed; the output instance snapped onto its feed's grid; and
-the entrypoint's one-sentence refusals of `--batch` calls, before Spark starts."""
+oldest instance first, evictions consumed but not listed; the output instance snapped onto its feed's grid;
+when a new batch is due (condition and cut); and the entrypoint's one-sentence refusals of `--batch` calls,
+before Spark starts."""
 
 from __future__ import annotations
 
 import shutil
 import sys
 import textwrap
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -16,10 +19,11 @@ from tests.unit.lint.overlay import TEMPLATE
 from toolkit.el.frequency import Frequency
 from toolkit.el.grid import InstanceGrid
 from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Process
+from toolkit.entities.model import Condition, Process
 from toolkit.errors import UsageError
+from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.records import DatasetEvent
-from toolkit.process_runner.batch_plan import batch_inputs, newest_time, output_time
+from toolkit.process_runner.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
 from toolkit.process_runner.process_entry import main as process_main
 
 CONSUMER = """\
@@ -100,3 +104,25 @@ def test_batch_calls_the_entrypoint_refuses_before_spark(tmp_path: Path, monkeyp
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and message in error
     assert "pyspark.sql" not in sys.modules or sys.modules["pyspark.sql"].SparkSession._instantiatedSession is None
+
+
+def entry(feed: str, time: datetime, kind: str = "published") -> JournalEntry:
+    return JournalEntry("20261122T100000000Z-r-00000000", feed, time, kind)
+
+
+def test_a_new_batch_is_due_by_the_condition_over_pending_data_up_to_the_cut() -> None:
+    every = consumer()
+    one = replace(every, trigger=replace(every.trigger, condition=Condition.ANY))
+    clicks, visits = entry("clicks", utc(2026, 11, 21, 10)), entry("visits", utc(2026, 11, 20))
+    assert due_feeds(every, [clicks], None) == ["visits"]
+    assert due_feeds(every, [clicks, visits], None) == []
+    assert due_feeds(every, [clicks, visits], utc(2026, 11, 21)) == ["clicks"]  # 10:00 is after the cut
+    assert due_feeds(one, [clicks], None) == []
+    assert due_feeds(one, [entry("clicks", utc(2026, 11, 21), "evicted")], None) == ["clicks", "visits"]
+
+
+def test_the_cut_is_an_instant_at_now_in_the_process_zone() -> None:
+    entity = consumer()
+    assert trigger_cut(entity, utc(2026, 11, 22, 12), ZoneInfo("UTC")) is None
+    cut = replace(entity, trigger=replace(entity.trigger, cut="today(0,0)"))
+    assert trigger_cut(cut, utc(2026, 11, 22, 3), ZoneInfo("America/New_York")) == utc(2026, 11, 21, 5)
