@@ -155,6 +155,7 @@ class _View:
     plans: list[Plan]  # from cursor.plans_from to the last
     last_seq: int
     entries: list[JournalEntry]  # the window's, of the consumer's feeds and kinds
+    newest: str | None  # the newest id in the window, of any feed
     late: list[JournalEntry]  # late entries not known planned
     planned: frozenset[str]
     pending: list[JournalEntry]
@@ -181,9 +182,9 @@ class ConsumerQueue:
         try:
             return self.fs.read(path)
         except StorageError:
-            if self.fs.exists(path):
-                raise
-            return None
+            if not self.fs.exists(path):
+                return None
+            return self.fs.read(path)  # created right after our read failed: records appear whole (a rename)
 
     def plan(self, seq: int) -> Plan | None:
         path = self._plan_path(seq)
@@ -233,7 +234,8 @@ class ConsumerQueue:
             plans.append(plan)
             seq += 1
         planned = frozenset().union(*(plan.event_ids for plan in plans))
-        mine = [entry for entry in self.ledger.journal.entries_since(cursor.position, self.lag) if self._wanted(entry)]
+        window = self.ledger.journal.entries_since(cursor.position, self.lag)
+        mine = [entry for entry in window if self._wanted(entry)]
         late = [entry for entry in self.ledger.journal.late_entries()
                 if self._wanted(entry) and entry.event_id not in cursor.late_planned]
         if any(entry.event_id not in planned for entry in late):  # a repair wrote them: check every plan
@@ -241,7 +243,7 @@ class ConsumerQueue:
             planned = planned.union(*(plan.event_ids for plan in older if plan is not None))
         unique = {entry.event_id: entry for entry in [*mine, *late] if entry.event_id not in planned}
         pending = [unique[key] for key in sorted(unique)]
-        return _View(cursor, plans, seq - 1, mine, late, planned, pending)
+        return _View(cursor, plans, seq - 1, mine, window[-1].event_id if window else None, late, planned, pending)
 
     def _wanted(self, entry: JournalEntry) -> bool:
         return entry.feed in self.feeds and entry.kind in self.kinds
@@ -298,8 +300,7 @@ class ConsumerQueue:
         plans = [*view.plans, *([new] if new is not None else [])]
         planned = view.planned | (new.event_ids if new is not None else frozenset())
         left = [entry.event_id for entry in view.entries if entry.event_id not in planned]
-        seen = [entry.event_id for entry in view.entries]
-        position = min(left) if left else max(seen) if seen else view.cursor.position
+        position = min(left) if left else view.newest or view.cursor.position
         old = view.cursor.position
         if old is not None and (position is None or event_id_ms(position) < event_id_ms(old)):
             position = old  # the window never moves back: plans skipped before hold nothing in it

@@ -79,8 +79,8 @@ def events_of(root: Path, feed: str = "clicks-hourly-summary", key: str = "20261
 
 
 def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path, monkeypatch) -> None:
-    """Also: a run killed after its success record but before its event has the event written by the next
-    call (which skips the instance), and a forced rerun records `replaced`."""
+    """Also: a run killed after its success record but before its event (or its journal entry) has it written by
+    the next call (which skips the instance), and a forced rerun records `replaced`."""
     from toolkit.ledger.store import Ledger
 
     repo, root = make_repo(tmp_path)
@@ -102,6 +102,12 @@ def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path, monk
     assert [(e["kind"], e["run_id"]) for e in events_of(root)] == [("published", "run1")]
     assert new_runner(spark, repo, "hourly-clicks-summary", clock, run_id="run4").run(T).status == "SKIPPED"
     assert len(events_of(root)) == 1  # written once
+    # killed between the event file and its journal entry: the next call (skipping) writes the entry
+    [entry] = (root / "feed-toolkit/working/ledger/journal").rglob("*~*")
+    entry.unlink()
+    assert new_runner(spark, repo, "hourly-clicks-summary", clock, run_id="run5").run(T).status == "SKIPPED"
+    assert entry.exists() and entry.name.startswith(events_of(root)[0]["event_id"] + "~clicks-hourly-summary~")
+    assert (root / "feed-toolkit/working/ledger/journal-late" / entry.name).exists()
     forced = new_runner(spark, repo, "hourly-clicks-summary", clock, RunOptions(force=True), run_id="run3").run(T)
     assert forced.status == "SUCCEEDED"
     assert [(e["kind"], e["run_id"]) for e in events_of(root)] == [("published", "run1"), ("replaced", "run3")]

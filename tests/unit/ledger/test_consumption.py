@@ -339,3 +339,41 @@ def test_every_event_ends_in_exactly_one_committed_plan(actions: list[tuple]) ->
         assert sorted(in_plans) == sorted(published)  # each event in exactly one plan
         assert len(committed) == len(plans)  # every plan committed (once: commits are created exclusively)
         assert queue.pending() == [] and queue.open_plans() == []
+
+
+def test_the_cursor_moves_past_the_events_of_other_feeds(ledger: Ledger) -> None:
+    """A consumer whose feeds have no new event still reads only the newest buckets on its next sweep."""
+    queue = ConsumerQueue(ledger, "loader", ["clicks"])
+    others = sorted(publish(ledger, "other", k).event_id for k in range(3))
+    assert queue.create_plan("s") is None
+    assert queue.cursor().position == others[-1]
+    mine = publish(ledger, "clicks", 0)
+    made = queue.create_plan("s")
+    assert made is not None and made.plan.event_ids == {mine.event_id}
+
+
+def test_the_cursor_only_speeds_reads_up(ledger: Ledger) -> None:
+    """Without it (deleted, or an old one written last by a slow sweep) nothing is planned twice."""
+    now_ms = int(time.time() * 1000)
+    events = [write_as_of(ledger, "clicks", k, now_ms - (5 - k) * 3_600_000, f"p{k}") for k in range(5)]  # hourly
+    queue = ConsumerQueue(ledger, "loader", ["clicks"])
+    while queue.create_plan("s", max_batch=2) is not None:
+        pass
+    cursor = Path(f"{ledger.layout.consumer_folder('loader')}/cursor.json".removeprefix("file://"))
+    assert queue.cursor().plans_from == 3 and queue.cursor().position == events[-1].event_id  # the last plan only
+    assert queue.pending() == [] and queue.create_plan("s") is None
+    cursor.unlink()
+    assert queue.pending() == [] and queue.create_plan("s") is None
+    assert sorted(i for plan in queue.plans() for i in plan.event_ids) == sorted(e.event_id for e in events)
+
+
+def test_a_plan_of_a_newer_format_is_refused(ledger: Ledger) -> None:
+    from toolkit.ledger.records import NewerFormatError
+
+    publish(ledger, "clicks", 0)
+    queue = ConsumerQueue(ledger, "loader", ["clicks"])
+    queue.create_plan("s")
+    path = Path(f"{ledger.layout.consumer_folder('loader')}/plans/0000000001.json".removeprefix("file://"))
+    path.write_text(path.read_text().replace('"format_version": 1', '"format_version": 2'))
+    with pytest.raises(NewerFormatError, match="upgrade the toolkit"):
+        queue.open_plans()
