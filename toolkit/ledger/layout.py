@@ -5,6 +5,8 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/lock.<n>          the instance's lease lock
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
+    <working>/ledger/processes/<process>/batches/<seq>/batch.json           a batch consumer's batch: its state
+    <working>/ledger/processes/<process>/batches/<seq>/attempt-001.json     one per attempt at the batch
     <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<event id>.json         a publication or eviction of it
     <working>/ledger/journal/<yyyyMMdd>/<HH>/<event id>~<feed>~<time>~<kind> every event, by publication hour
     <working>/ledger/journal-late/<event id>~<feed>~<time>~<kind>           entries a repair wrote late
@@ -85,6 +87,10 @@ class LedgerLayout:
 
     def late_checks(self, process: str, t: datetime) -> str:
         return f"{self.instance_folder(process, t)}/late-checks.json"
+
+    def batch_folder(self, process: str, seq: int) -> str:
+        """The runs of a batch consumer's plan `seq` (ten digits, so the folders sort)."""
+        return f"{self.process_folder(process)}/batches/{seq:010d}"
 
     def slots_folder(self, process: str) -> str:
         return f"{self.process_folder(process)}/slots"

@@ -7,7 +7,8 @@
   for the instance; plus Falcon's names, so migrated workflows keep working: one property per input name
   (its comma-separated paths), one per output name (its path), `nominalTime` (yyyy-MM-dd-HH-mm),
   `falcon_input_database` / `_table` / `_partition_filter_hive` / `_pig` / `_java` for a table input and
-  `falcon_output_database` / `_table` / `_dataout_partitions` for a table output (the first of each).
+  `falcon_output_database` / `_table` / `_dataout_partitions` for a table output (the first of each);
+- `batch`: for a batch consumer's run, the batch it consumes (`BatchContext`), else None.
 """
 
 from __future__ import annotations
@@ -56,6 +57,33 @@ class TableOutput:
 
 
 @dataclass(frozen=True)
+class BatchInstance:
+    """One input instance of a batch: its instance time, the event that published it (the newest of the batch's
+    events of it) and its path (or `db.table/partition`), as `inputs[name]` lists it."""
+
+    time: datetime
+    event_id: str
+    location: str
+
+
+@dataclass(frozen=True)
+class BatchContext:
+    """The batch a batch consumer's run consumes: plan `seq` of its queue, every event id of it (evictions too),
+    per input name the instances listed in `inputs[name]` (oldest first), and per output name the instance as
+    published before this run (its path, or its partition as a `TableOutput`; None when there is none), which
+    the run's output replaces: a workflow that accumulates reads it and merges."""
+
+    seq: int
+    event_ids: tuple[str, ...]
+    instances: Mapping[str, tuple[BatchInstance, ...]]
+    published: Mapping[str, str | TableOutput | None]
+
+    def __post_init__(self) -> None:
+        for name in ("instances", "published"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
+
+@dataclass(frozen=True)
 class WorkflowContext:
     process: str
     cluster: str
@@ -65,6 +93,7 @@ class WorkflowContext:
     inputs: Mapping[str, tuple[str, ...] | TableInput]
     outputs: Mapping[str, str | TableOutput]
     properties: Mapping[str, str] = field(default_factory=dict)
+    batch: BatchContext | None = None
 
     def __post_init__(self) -> None:
         for name in ("inputs", "outputs", "properties"):

@@ -21,7 +21,7 @@ from toolkit.statuses import Status
 
 if TYPE_CHECKING:
     from toolkit.el.grid import InstanceGrid
-    from toolkit.process_runner.runner import InstanceResult, ProcessRunner
+    from toolkit.process_runner.runner import InstanceResult, ProcessRunner, WallClock
 
 # The status of a window is its instances' worst.
 _SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, Status.TIMEDOUT, Status.FAILED,
@@ -44,6 +44,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="Run every instance from FIRST to --to that has not succeeded, in the process's "
                              "`order` (FIFO oldest first, LIFO newest first, LAST_ONLY the newest only).")
     parser.add_argument("--to", dest="window_to", metavar="LAST", help="The last instance of the --from window.")
+    parser.add_argument("--batch", action="store_true",
+                        help="Run a batch of a batch consumer (a process without frequency): replay its oldest open "
+                             "batch, else consume the inputs' events published since its last batch; exit 4 when "
+                             "there is nothing to consume.")
     parser.add_argument("--force", action="store_true", help="Run an instance that succeeded already again.")
     parser.add_argument("--wait", action=argparse.BooleanOptionalAction, default=True,
                         help="While required inputs are missing, poll (10 s, doubling to 5 min) until the process "
@@ -76,8 +80,10 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     repo = ConfigRepo.load(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
     require_no_object_store(cluster)
-    grid = process_grid(process, cluster.name)
     clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
+    if args.batch or process.is_batch_consumer:
+        return _batch(args, repo, process.name, cluster.name, clock, status)
+    grid = process_grid(process, cluster.name)
     window = _window(args, grid) if args.window_from else None
     nominal = None
     if window is None:
@@ -105,6 +111,39 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                            for r in results]
     status["status"] = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
+    return status
+
+
+def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: str, clock: WallClock,
+           status: dict[str, object]) -> dict[str, object]:
+    """One batch of a batch consumer (`--batch`)."""
+    from toolkit.ledger.store import Ledger
+    from toolkit.process_runner.batch_runner import BatchRunner
+    from toolkit.process_runner.cluster_session import ClusterSession
+    from toolkit.process_runner.runner import ProcessRunner, RunOptions
+
+    entity = repo.process(process)
+    if not entity.is_batch_consumer:
+        raise UsageError(f"The process '{process}' has a frequency: it runs instances (give --time), not batches; "
+                         "--batch is for processes without frequency (batch consumers).")
+    if not args.batch:
+        raise UsageError(f"Process '{process}' has no frequency: it is a batch consumer: run a batch with --batch "
+                         "(without --time), or let `toolkit trigger` start it.")
+    given = [name for name, value in (("--time", args.time), ("--from", args.window_from), ("--explain", args.explain),
+                                      ("--force", args.force)) if value]
+    if given:
+        raise UsageError(f"--batch runs the next batch of the process '{process}': {', '.join(given)} cannot be "
+                         "given with it.")
+    status["cluster"] = cluster
+    options = RunOptions(max_retry_delay=args.max_retry_delay)
+    with ClusterSession(repo, entity, repo.cluster(cluster), "process") as session:
+        ledger = Ledger.of(session.fs, repo.cluster(cluster), lease_seconds=args.lease)
+        runner = ProcessRunner(repo, process, cluster, session.fs, ledger, spark=session.spark,
+                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options)
+        result = BatchRunner(runner).run()
+    status["time"] = format_timestamp(result.time)
+    status.update(batch=result.seq, events=len(result.events), inputs=result.inputs)
+    _report(result, status)
     return status
 
 

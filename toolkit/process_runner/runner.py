@@ -16,7 +16,7 @@ end instants written into records are read from the real clock.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +31,7 @@ from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import AttemptRecord, InstanceRecord, record_time, wall_clock_stamp
@@ -39,6 +40,7 @@ from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.context import (
+    TableInput,
     TableOutput,
     WorkflowContext,
     evaluate_properties,
@@ -189,7 +191,7 @@ class ProcessRunner:
             if record is not None and record.status == Status.SUCCEEDED and not self.options.force \
                     and self.options.kind == "RUN":
                 if record.run_id is not None:
-                    self._record_events(record.outputs, record.run_id, missing_only=True)
+                    self.record_events(record.outputs, record.run_id, missing_only=True)
                 return InstanceResult(t, Status.SKIPPED, f"the instance {format_timestamp(t)} of {self.owner} "
                                       f"succeeded already (run {record.run_id}); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
@@ -235,7 +237,7 @@ class ProcessRunner:
                 self._write_attempt(t, attempt, Status.TIMEDOUT, _real_now(), _real_now(), plan, error=reason)
                 on_timeout = self.process.retry is not None and self.process.retry.on_timeout
                 if on_timeout and attempt - previous_attempts < budget:
-                    self._sleep_before_retry(attempt - previous_attempts)
+                    self.sleep_before_retry(attempt - previous_attempts)
                     continue
                 self._write_instance(t, Status.TIMEDOUT, attempt, ended=_real_now(), error=reason, missing=missing)
                 result.status, result.reason, result.attempts = Status.TIMEDOUT, reason, attempt - previous_attempts
@@ -277,7 +279,7 @@ class ProcessRunner:
                         return result
                     result.reason = outcome
                     if attempt - first < budget:
-                        self._sleep_before_retry(attempt - first)
+                        self.sleep_before_retry(attempt - first)
                 self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=result.reason)
                 result.status, result.attempts = Status.FAILED, attempt - before
                 return result
@@ -295,35 +297,17 @@ class ProcessRunner:
                  f"{self.workflow.name} ({self.process.workflow.engine.value})")
         began = time.perf_counter()
         try:
-            if self.spark is None:
-                raise ToolkitError("process.py needs a Spark session to run a workflow.")
-            outputs: dict[str, str | TableOutput] = {
-                output.name: output.staging(self.run_id, attempt) for output in plan.file_outputs}
-            for target in plan.table_outputs:
-                outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
-            ctx = self.context(t, attempt, plan, outputs)
-            self._run_workflow(self.spark, ctx)
-            result.workflow_seconds += time.perf_counter() - began
-            keeper.ensure_held()
-            problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in plan.file_outputs),
-                                    *(tables.missing_partition(self.catalog(), self.fs, o) for o in plan.table_outputs))
-                        if p]
-            if problems:  # every output is checked before any is published
-                raise NothingWrittenError(problems[0])
-            with Publication(self.fs, guard=keeper.ensure_held) as publication:  # all or none
-                published = [publish(self.fs, output, self.run_id, attempt, publication)
-                             for output in plan.file_outputs]
-                published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}",
-                                             publication) for target in plan.table_outputs]
+            published = self.run_and_publish(
+                attempt, plan.outputs, lambda staged: self.context(t, attempt, plan, staged), keeper, result)
         except LockLostError:
             raise
         except (WorkflowError, NothingWrittenError, StorageError) as err:
-            self._discard(plan, attempt)
+            self.discard(plan.outputs, attempt)
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err))
             self.log(f"process: attempt {attempt} failed: {err}")
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
-            self._discard(plan, attempt)
+            self.discard(plan.outputs, attempt)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason)
             self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
@@ -333,10 +317,38 @@ class ProcessRunner:
         self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
-        self._record_events(published, self.run_id)
+        self.record_events(published, self.run_id)
         return None
 
-    def _record_events(self, outputs: list[dict[str, Any]], run_id: str, missing_only: bool = False) -> None:
+    def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
+                        make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
+                        result: InstanceResult) -> list[dict[str, object]]:
+        """Run the workflow with the context `make_context` gives for the outputs' staging places, then publish
+        every output atomically, all or none, each step after a check of the lease; the published outputs. Raises
+        what failed (the caller discards the staging); shared by instances and batches."""
+        if self.spark is None:
+            raise ToolkitError("process.py needs a Spark session to run a workflow.")
+        file_outputs = [o for o in targets if isinstance(o, FileOutput)]
+        table_outputs = [o for o in targets if isinstance(o, TableOutputTarget)]
+        began = time.perf_counter()
+        outputs: dict[str, str | TableOutput] = {output.name: output.staging(self.run_id, attempt)
+                                                 for output in file_outputs}
+        for target in table_outputs:
+            outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
+        self._run_workflow(self.spark, make_context(outputs))
+        result.workflow_seconds += time.perf_counter() - began
+        keeper.ensure_held()
+        problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in file_outputs),
+                                *(tables.missing_partition(self.catalog(), self.fs, o) for o in table_outputs)) if p]
+        if problems:  # every output is checked before any is published
+            raise NothingWrittenError(problems[0])
+        with Publication(self.fs, guard=keeper.ensure_held) as publication:  # all or none
+            published = [publish(self.fs, output, self.run_id, attempt, publication) for output in file_outputs]
+            published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}",
+                                         publication) for target in table_outputs]
+        return published
+
+    def record_events(self, outputs: list[dict[str, Any]], run_id: str, missing_only: bool = False) -> None:
         """One dataset event per published output instance, with its fingerprint as it is now. `missing_only`
         (an instance found SUCCEEDED): only the events a run killed after its success record did not write."""
         for output in outputs:
@@ -357,14 +369,14 @@ class ProcessRunner:
                 location=where.event_location(instance),
                 fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=missing_only)
 
-    def _discard(self, plan: InstancePlan, attempt: int) -> None:
+    def discard(self, targets: tuple[FileOutput | TableOutputTarget, ...], attempt: int) -> None:
         """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""
-        for output in plan.file_outputs:
+        for output in (o for o in targets if isinstance(o, FileOutput)):
             try:
                 discard(self.fs, output, self.run_id, attempt)
             except StorageError as err:
                 self.log(f"process: could not delete the staging of output '{output.name}': {err}")
-        for target in plan.table_outputs:
+        for target in (o for o in targets if isinstance(o, TableOutputTarget)):
             try:
                 tables.discard(self.catalog(), self.fs, target)
             except ToolkitError as err:
@@ -373,13 +385,17 @@ class ProcessRunner:
     def context(self, t: datetime, attempt: int, plan: InstancePlan,
                 outputs: dict[str, str | TableOutput]) -> WorkflowContext:
         inputs = workflow_inputs(plan)
+        return WorkflowContext(self.process.name, self.cluster.name, t, self.run_id, attempt, inputs, outputs,
+                               self.properties(t, inputs, outputs))
+
+    def properties(self, t: datetime, inputs: Mapping[str, tuple[str, ...] | TableInput],
+                   outputs: Mapping[str, str | TableOutput]) -> dict[str, str]:
+        """Falcon's names, then the cluster's properties, then the process's, EL evaluated at `t`."""
         properties = {**evaluate_properties(self.cluster.properties, t, self.zone, f"cluster '{self.cluster.name}'"),
                       **evaluate_properties(self.process.properties, t, self.zone, self.owner)}
-        properties = {**falcon_properties(inputs, outputs, t), **properties}
-        return WorkflowContext(self.process.name, self.cluster.name, t, self.run_id, attempt, inputs, outputs,
-                               properties)
+        return {**falcon_properties(inputs, outputs, t), **properties}
 
-    def _sleep_before_retry(self, failed_attempts: int) -> None:
+    def sleep_before_retry(self, failed_attempts: int) -> None:
         retry = self.process.retry
         if retry is None:
             return
