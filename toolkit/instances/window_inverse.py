@@ -176,7 +176,7 @@ def instances_reading(repo: ConfigRepo, process: Process, cluster: str, input_na
         raise UsageError(f"The process '{process.name}' has no input '{input_name}': its inputs are "
                          f"{', '.join(i.name for i in process.inputs) or 'none'}.")
     try:
-        return readers_of(item.start, item.end, feed_grid(repo.feed(item.feed), cluster),
+        return readers_of(*item.require_window(), feed_grid(repo.feed(item.feed), cluster),
                           process_grid(process, cluster), t)
     except NotInvertible as err:
         raise _naming(err, process, item) from None
@@ -196,7 +196,7 @@ def candidate_instances(repo: ConfigRepo, process: Process, cluster: str,
         if item.feed in by_feed:
             on_feed = feed_grid(repo.feed(item.feed), cluster)
             try:
-                ranges += ranges_reading(item.start, item.end, on_feed, grid, by_feed[item.feed])
+                ranges += ranges_reading(*item.require_window(), on_feed, grid, by_feed[item.feed])
             except NotInvertible as err:
                 raise _naming(err, process, item) from None
     return tuple(time for first, last in _merged(ranges) for time in InstanceSpan(grid, first, last))

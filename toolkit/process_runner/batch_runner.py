@@ -36,7 +36,12 @@ from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
 from toolkit.ledger.records import EVENT_KINDS, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
-from toolkit.process_runner.batch_plan import (
+from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
+from toolkit.process_runner.engines.workflow_error import WorkflowError
+from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
+from toolkit.process_runner.retry_policy import attempts_of
+from toolkit.process_runner.runner import InstanceResult, ProcessRunner
+from toolkit.runtime.batch_plan import (
     BatchInput,
     batch_inputs,
     due_feeds,
@@ -44,11 +49,6 @@ from toolkit.process_runner.batch_plan import (
     output_time,
     trigger_cut,
 )
-from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
-from toolkit.process_runner.engines.workflow_error import WorkflowError
-from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
-from toolkit.process_runner.retry_policy import attempts_of
-from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import StorageError
 

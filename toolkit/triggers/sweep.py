@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from toolkit.entities.model import Process
 from toolkit.entities.repo import ConfigRepo
@@ -73,7 +73,7 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             report.skipped.append(f"{process.name}: suspended since {suspended.since}")
             continue
         if process.is_batch_consumer:
-            found = batch_due(ledger, process)
+            found = batch_due(ledger, process, datetime.fromtimestamp(now_ms / 1000, timezone.utc))
             if not found.runs:
                 report.waiting.append(f"{process.name}: {found.reason}")
             for _ in range(found.runs):
