@@ -153,7 +153,7 @@ demo-tables:
 	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster primary --from 2026-01-01T09:00Z --to 2026-01-01T10:00Z
 	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster primary --feed clicks --from 2026-01-02T03:00Z --format json
 
-BENCHMARKS := el_bench window_inverse_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
+BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
 
 # Every benchmark runs; the target fails at the end when one of them missed its targets.
 bench: java install
