@@ -166,6 +166,7 @@ demo-triggers: java install
 	@echo "== Data-aware triggering: published clicks start the hourly summaries (trigger: data), whose events start a"
 	@echo "   batch consumer (no frequency, summary-row-counts: the rows of each new summary)"
 	$(PY) $(DEMO_REPO)/demo/trigger_repo.py --to $(TRIGGER_REPO) --root $(TRIGGER_ROOT)
+	$(TOOLKIT) lint $(TRIGGER_REPO)
 	@echo "   a producer writes the clicks of 2025-12-31T23:00Z to 2026-01-01T02:00Z and publishes each hour (toolkit publish);"
 	@echo "   a sweep starts each summary whose clicks window (H-2 to H) is published, and says what the others wait for:"
 	@$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root $(TRIGGER_ROOT) --start 2025-12-31T23:00Z --hours 4 >/dev/null
