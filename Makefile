@@ -15,7 +15,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables bench lint java jar install clean docs
+.PHONY: test demo demo-tables demo-triggers bench lint java jar install clean docs
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -100,6 +100,7 @@ demo: java install
 	$(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-primary --port 9083 --fresh -- \
 	  $(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-backup --port 9084 --fresh -- \
 	  $(MAKE) --no-print-directory demo-tables
+	$(MAKE) --no-print-directory demo-triggers
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
@@ -152,6 +153,36 @@ demo-tables:
 	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster backup --feed clicks --from 2026-01-01T00:00Z --to 2026-01-01T01:00Z
 	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster primary --from 2026-01-01T09:00Z --to 2026-01-01T10:00Z
 	$(TOOLKIT) events --repo $(DEMO_REPO) --cluster primary --feed clicks --from 2026-01-02T03:00Z --format json
+
+TRIGGER_REPO := /tmp/feed-toolkit-demo/trigger-repo
+TRIGGER_ROOT := /tmp/feed-toolkit-demo/trigger-primary
+SWEEP = $(TOOLKIT) trigger --repo $(TRIGGER_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --wait
+
+# Part of `make demo`: data-aware triggering on a copy of the template whose primary has a root and a ledger of its
+# own, emptied first (demo/trigger_repo.py; its runs use local[1], the cluster property trigger.submit-args).
+# The sweeps' output is filtered to be short; pipefail keeps a failed sweep or run failing the demo.
+demo-triggers: private .SHELLFLAGS := -o pipefail -c
+demo-triggers: java install
+	@echo "== Data-aware triggering: published clicks start the hourly summaries (trigger: data), whose events start a"
+	@echo "   batch consumer (no frequency, summary-row-counts: the rows of each new summary)"
+	$(PY) $(DEMO_REPO)/demo/trigger_repo.py --to $(TRIGGER_REPO) --root $(TRIGGER_ROOT)
+	$(TOOLKIT) lint $(TRIGGER_REPO)
+	@echo "   a producer writes the clicks of 2025-12-31T23:00Z to 2026-01-01T02:00Z and publishes each hour (toolkit publish);"
+	@echo "   a sweep starts each summary whose clicks window (H-2 to H) is published, and says what the others wait for:"
+	@$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root $(TRIGGER_ROOT) --start 2025-12-31T23:00Z --hours 4 >/dev/null
+	@for t in 2025-12-31T23:00Z 2026-01-01T00:00Z 2026-01-01T01:00Z 2026-01-01T02:00Z; do \
+	  $(TOOLKIT) publish --repo $(TRIGGER_REPO) --feed clicks --cluster primary --time $$t >/dev/null || exit 1; done
+	$(SWEEP) | sed 's/ (log .*//'
+	@echo "   the next sweep reads the two summaries' events: the batch consumer consumes them in one batch"
+	$(SWEEP) | grep '^started'
+	@echo "   the clicks of 03:00 published: a sweep runs the summary of 03:00, the next one a second batch (its one event)"
+	@$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root $(TRIGGER_ROOT) --start 2026-01-01T03:00Z --hours 1 >/dev/null
+	$(TOOLKIT) publish --repo $(TRIGGER_REPO) --feed clicks --cluster primary --time 2026-01-01T03:00Z | sed -n 1p
+	$(SWEEP) | grep '^started'
+	$(SWEEP) | grep '^started'
+	$(TOOLKIT) queue --repo $(TRIGGER_REPO) --cluster primary --process summary-row-counts
+	@echo "   what the batches wrote (each at the hour of the newest summary it consumed):"
+	@cat $(TRIGGER_ROOT)/data/summary-row-counts/2026/01/01/0[23]/part-*.json
 
 BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
 
