@@ -16,7 +16,17 @@ from toolkit.ledger.locks import holder_name
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
-PROCESS = "hourly-clicks-summary"  # reads clicks on primary
+PROCESS = "clicks-loader"  # a batch consumer of clicks on primary
+LOADER = """kind: process
+name: clicks-loader
+clusters:
+  - name: primary
+    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}
+trigger: data
+inputs:
+  - {name: clicks, feed: clicks}
+workflow: {engine: pyspark, path: workflows/hourly_clicks_summary.py}
+"""
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -34,6 +44,7 @@ def queue_of(conf: Path) -> ConsumerQueue:
 def site(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """Four hourly instances of clicks published on primary; returns the repo."""
     conf, root = make_repo(tmp_path)
+    (conf / "processes" / f"{PROCESS}.yaml").write_text(LOADER)
     hourly_instances(root, utc(2026, 11, 21, 8), 4)
     for hour in range(8, 12):
         assert run(capsys, "publish", "--repo", str(conf), "--feed", "clicks", "--cluster", "primary",
@@ -104,6 +115,7 @@ def test_queue_lists_pending_events_as_text(capsys, site: Path) -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (("--cluster", "primary", "--process", "nope"), "nope"),
     (("--cluster", "backup", "--process", PROCESS), "is not defined on cluster 'backup'"),
+    (("--cluster", "primary", "--process", "hourly-clicks-summary"), "has a frequency: it consumes no batches"),
     (("--cluster", "primary"), "Give --process"),
     (("--cluster", "primary", "--process", PROCESS, "--format", "xml"), "Unknown --format 'xml'"),
 ])

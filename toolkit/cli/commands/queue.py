@@ -13,6 +13,7 @@ import typer
 from toolkit.cli.commands.ledger import ClusterName, Format, NowOption, ProcessName, Repo, check_format, open_scope
 from toolkit.cli.ledger_text import NONE, table
 from toolkit.el.timestamps import format_timestamp
+from toolkit.errors import UsageError
 from toolkit.ledger.consumption import Batch, ConsumerQueue
 from toolkit.ledger.journal import JournalEntry
 
@@ -38,6 +39,9 @@ def queue_command(
     """
     check_format(format_)
     scope = open_scope(repo, process, cluster, now)
+    if not scope.process.is_batch_consumer:
+        raise UsageError(f"The process '{scope.process.name}' has a frequency: it consumes no batches, so it has no "
+                         "queue; `toolkit status` shows its instances.")
     feeds = sorted({item.feed for item in scope.process.inputs})
     queue = ConsumerQueue(scope.ledger, scope.process.name, feeds)
     pending, batches = queue.pending(), queue.batches()
