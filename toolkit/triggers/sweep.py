@@ -1,15 +1,17 @@
 """One sweep of a cluster: read the journal entries published since the last sweep, find the due instances and
 batches of the data-triggered processes there, start them, remember where it stopped.
 
-One sweep at a time per cluster (a lease lock in the ledger: a second sweep is told who runs and starts nothing),
-so nothing is started twice by two sweeps; a run started twice by other means is refused by the run itself (its
-instance lock, its batch claim). A dry run takes no lock and writes nothing.
+One sweep at a time per cluster (a lease lock in the ledger, renewed while the sweep works: a second sweep is told
+who runs and starts nothing; a sweep that lost its lock starts nothing more and writes nothing), so nothing is
+started twice by two sweeps; a run started twice by other means is refused by the run itself (its instance lock,
+its batch claim). A dry run takes no lock and writes nothing (but the journal's one-time rebuild).
 """
 
 from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
@@ -19,6 +21,7 @@ from toolkit.errors import BlockedError
 from toolkit.instances.window_inverse import NotInvertible
 from toolkit.ledger.consumption import DEFAULT_LAG
 from toolkit.ledger.journal import JournalEntry
+from toolkit.ledger.locks import LeaseKeeper, LockLostError
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
@@ -50,15 +53,22 @@ def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher
         if not taken.taken:
             raise BlockedError(f"The data-trigger sweep of cluster '{cluster}' is being run by "
                                f"{describe_holder(taken.holder)}: nothing was started; call again later.")
+    if dry_run:
+        return _sweep(repo, cluster, ledger, launcher, run_id, lambda: None, dry_run, lag)
+    lost = False
     try:
-        return _sweep(repo, cluster, ledger, launcher, run_id, dry_run, lag)
+        with LeaseKeeper([lock], ledger.lease_seconds / 3) as keeper:  # a long sweep keeps its lock
+            return _sweep(repo, cluster, ledger, launcher, run_id, keeper.ensure_held, dry_run, lag)
+    except LockLostError:
+        lost = True  # another sweep holds the lock now: nothing more is started or written, not even the release
+        raise
     finally:
-        if not dry_run:
+        if not lost:
             lock.release()
 
 
-def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, run_id: str, dry_run: bool,
-           lag: timedelta) -> SweepReport:
+def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, run_id: str,
+           guard: Callable[[], None], dry_run: bool, lag: timedelta) -> SweepReport:
     state = _read_state(ledger)
     journal = ledger.journal
     journal.ensure_rebuilt()
@@ -77,7 +87,7 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             if not found.runs:
                 report.waiting.append(f"{process.name}: {found.reason}")
             for _ in range(found.runs):
-                _start(launcher, Run(process.name), run_id, dry_run, report)
+                _start(launcher, Run(process.name), run_id, guard, dry_run, report)
             continue
         try:
             instances = merge_due(due.get(process.name, {}), newly_due(repo, process, cluster, new))
@@ -85,16 +95,17 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             report.skipped.append(f"{process.name}: {err}")
             continue
         due[process.name] = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id,
-                                             dry_run, report)
+                                             guard, dry_run, report)
     if not dry_run:
+        guard()
         ledger.fs.write_atomically(ledger.layout.sweep_state(),
                                    _next_state(entries, late, due, state, lag).to_json())
     return report
 
 
 def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: Ledger, launcher: Launcher,
-                     instances: dict[datetime, DueInstance], now_ms: int, run_id: str, dry_run: bool,
-                     report: SweepReport) -> dict[datetime, DueInstance]:
+                     instances: dict[datetime, DueInstance], now_ms: int, run_id: str,
+                     guard: Callable[[], None], dry_run: bool, report: SweepReport) -> dict[datetime, DueInstance]:
     """Start the due instances that are ready, oldest first, at most the free `parallel` slots; what stays due."""
     room = process.parallel - len(ledger.running(process.name))
     left: dict[datetime, DueInstance] = {}
@@ -103,7 +114,7 @@ def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: L
         if decision.done:
             continue
         if decision.start and room > 0:
-            _start(launcher, Run(process.name, t, decision.force), run_id, dry_run, report)
+            _start(launcher, Run(process.name, t, decision.force), run_id, guard, dry_run, report)
             room -= 1
             left[t] = DueInstance(t, instances[t].event_ms, now_ms)
             continue
@@ -113,8 +124,11 @@ def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: L
     return left
 
 
-def _start(launcher: Launcher, run: Run, run_id: str, dry_run: bool, report: SweepReport) -> None:
+def _start(launcher: Launcher, run: Run, run_id: str, guard: Callable[[], None], dry_run: bool,
+           report: SweepReport) -> None:
+    """Start the run, unless a dry run; `guard` raises once the sweep's lock is lost (another sweep took over)."""
     if not dry_run:
+        guard()
         launcher.start(run, run_id)
     report.started.append(run)
 

@@ -11,6 +11,8 @@ import pytest
 
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
+from toolkit.ledger.locks import Lease, LockLostError
+from toolkit.ledger.locks import _encode as encode_lease
 from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -214,3 +216,27 @@ def test_a_dry_run_starts_nothing_and_writes_nothing(setup: tuple[ConfigRepo, Le
     assert sweep(config, ledger, launcher, dry_run=True) == ["hourly 2026-11-21T10:00Z"]
     assert submitted(launcher, log) == [] and not ledger.fs.exists(ledger.layout.sweep_state())
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+
+
+def test_a_sweep_whose_lock_is_taken_over_starts_nothing_more_and_writes_nothing(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    publish(ledger, "raw", T + timedelta(hours=1))
+    real_start = Launcher.start
+
+    def start_then_lose_the_lock(self: Launcher, run: object, run_id: str) -> Path:
+        path = real_start(self, run, run_id)  # type: ignore[arg-type]
+        lock = ledger.sweep_lock()
+        [(generation, _)] = lock.generations()[-1:]
+        taker = Lease(run_id="other-sweep", holder="elsewhere:1", expires=time.time() + 60)
+        ledger.fs.create_exclusive(f"{lock.folder}/{lock.name}.{generation + 1}", encode_lease(taker))
+        return path
+
+    monkeypatch.setattr(Launcher, "start", start_then_lose_the_lock)
+    with pytest.raises(LockLostError):
+        sweep(config, ledger, launcher)
+    assert len(submitted(launcher, log)) == 1  # the second instance was not started
+    assert not ledger.fs.exists(ledger.layout.sweep_state())
+    holder = ledger.sweep_lock().current()
+    assert holder is not None and holder.run_id == "other-sweep"  # its lock is left to it

@@ -28,7 +28,8 @@ def trigger_command(
         "--cluster", help="The cluster to sweep; its write endpoint (where its ledger is) must be file://.")],
     repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
     dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Print what would be started; start nothing, take no lock, write nothing.")] = False,
+        "--dry-run", help="Print what would be started; start nothing, take no lock, write nothing (but the "
+                          "journal's one-time rebuild on a ledger older than it).")] = False,
     wait: Annotated[bool, typer.Option(
         "--wait", help="Wait for the runs started and exit with the worst of their exit codes.")] = False,
     spark_submit_path: Annotated[str | None, typer.Option(
