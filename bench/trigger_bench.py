@@ -33,7 +33,7 @@ from toolkit.ledger.layout import LedgerLayout  # noqa: E402
 from toolkit.ledger.records import PUBLISHED, DatasetEvent, event_id, event_json, wall_clock_stamp  # noqa: E402
 from toolkit.ledger.store import Ledger  # noqa: E402
 from toolkit.storage.local import LocalFileSystem  # noqa: E402
-from toolkit.triggers.state import SweepState  # noqa: E402
+from toolkit.triggers.state import ProcessState, SweepState  # noqa: E402
 
 FEEDS, PROCESSES, HOURS = 10, 100, 8760
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -144,8 +144,9 @@ def main() -> int:
         # The instances of the year ran already: the state a sweep that read the year's entries would leave.
         ledger = Ledger(LocalFileSystem(), LedgerLayout(f"file://{ledger_root}"))
         last_hour = ledger.journal.entries_since(None, timedelta(0))[-FEEDS:]
-        ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState(
-            position=last_hour[-1].event_id, seen=frozenset(e.event_id for e in last_hour)).to_json())
+        caught_up = ProcessState(position=last_hour[-1].event_id, seen=frozenset(e.event_id for e in last_hour))
+        ledger.fs.write_atomically(ledger.layout.sweep_state(),
+                                   SweepState({f"p{n:03d}": caught_up for n in range(PROCESSES)}).to_json())
         ledger.fs.write_atomically(ledger.layout.journal_rebuilt(), b"")
 
         nothing, done = best_of(5, sweep, env=environment)

@@ -1,13 +1,16 @@
-"""What a sweep remembers between calls, in the cluster's ledger (`triggers/sweep.json`):
+"""What a sweep remembers between calls, in the cluster's ledger (`triggers/sweep.json`), per data-triggered
+process with a frequency (batch consumers keep theirs in their queue, ledger/consumption.py):
 
-- `position`: the newest journal entry it has read; the next sweep lists the journal from there (minus the lag
-  in which a slower producer's entry can still appear with an older id), and `seen` holds the entries of that
-  window it has already handled, so that none is handled twice;
-- `due`: per process with a frequency, the instances some event made due and that have not succeeded since
-  that event (by the newest event's publication instant), with when the sweep last started each.
+- `position`: the newest journal entry it has read for the process; the next sweep lists the journal from there
+  (minus the lag in which a slower producer's entry can still appear with an older id), and `seen` holds the
+  entries of that window already handled, so that none is handled twice;
+- `due`: the instances some event made due and that have not succeeded since that event (by the newest event's
+  publication instant), with when the sweep last started each.
 
-It only ever makes sweeps cheaper and starts fewer duplicate runs: losing it (or a sweep killed before writing it)
-makes the next sweep read the whole journal again, and what ran already is found in the ledger's instance records.
+Per process, so that a process added later, a process suspended for a while and the processes of another config
+repo sweeping the same cluster each read every event once. It only ever makes sweeps cheaper and starts fewer
+duplicate runs: losing it (or a sweep killed before writing it) makes the next sweep read the whole journal again,
+and what ran already is found in the ledger's instance records.
 """
 
 from __future__ import annotations
@@ -33,17 +36,39 @@ class DueInstance:
 
 
 @dataclass(frozen=True)
-class SweepState:
+class ProcessState:
     position: str | None = None
     seen: frozenset[str] = frozenset()
-    due: dict[str, dict[datetime, DueInstance]] = field(default_factory=dict)
+    due: dict[datetime, DueInstance] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position, "seen": sorted(self.seen),
+                "due": [{"time": instance_key(item.time), "event_ms": item.event_ms, "started_ms": item.started_ms}
+                        for _, item in sorted(self.due.items())]}
+
+    @classmethod
+    def parse(cls, document: Any) -> ProcessState:
+        due = {}
+        for item in document["due"]:
+            t = parse_instance_key(item["time"])
+            if t is None:
+                raise ValueError(f"{item['time']!r} is not an instance key")
+            due[t] = DueInstance(t, int(item["event_ms"]),
+                                 None if item["started_ms"] is None else int(item["started_ms"]))
+        position = document["position"]
+        return cls(None if position is None else str(position), frozenset(map(str, document["seen"])), due)
+
+
+@dataclass(frozen=True)
+class SweepState:
+    processes: dict[str, ProcessState] = field(default_factory=dict)
+
+    def of(self, process: str) -> ProcessState:
+        return self.processes.get(process, ProcessState())
 
     def to_json(self) -> bytes:
-        document = versioned({
-            "position": self.position, "seen": sorted(self.seen),
-            "due": {process: [{"time": instance_key(item.time), "event_ms": item.event_ms,
-                               "started_ms": item.started_ms} for _, item in sorted(instances.items())]
-                    for process, instances in sorted(self.due.items()) if instances}}, FORMAT)
+        document = versioned({"processes": {name: state.to_json() for name, state in sorted(self.processes.items())}},
+                             FORMAT)
         return (json.dumps(document, indent=1, sort_keys=True) + "\n").encode()
 
     @classmethod
@@ -53,16 +78,6 @@ class SweepState:
             raise CorruptRecordError(path, "not a JSON object")
         check_format(document, path, FORMAT)
         try:
-            due: dict[str, dict[datetime, DueInstance]] = {}
-            for process, items in document["due"].items():
-                instances = {}
-                for item in items:
-                    t = parse_instance_key(item["time"])
-                    if t is None:
-                        raise ValueError(f"{item['time']!r} is not an instance key")
-                    instances[t] = DueInstance(t, int(item["event_ms"]),
-                                               None if item["started_ms"] is None else int(item["started_ms"]))
-                due[str(process)] = instances
-            return cls(document["position"], frozenset(map(str, document["seen"])), due)
+            return cls({str(name): ProcessState.parse(item) for name, item in document["processes"].items()})
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise CorruptRecordError(path, f"not a sweep state: {err}") from None

@@ -22,6 +22,7 @@ from toolkit.instances.window_inverse import NotInvertible
 from toolkit.ledger.consumption import DEFAULT_LAG
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.locks import LeaseKeeper, LockLostError
+from toolkit.ledger.records import event_id_ms
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
@@ -29,7 +30,7 @@ from toolkit.storage.filesystem import StorageError
 from toolkit.triggers.batch_due import batch_due
 from toolkit.triggers.instance_due import decide, merge_due, newly_due
 from toolkit.triggers.launch import Launcher, Run
-from toolkit.triggers.state import DueInstance, SweepState
+from toolkit.triggers.state import DueInstance, ProcessState, SweepState
 
 # A run a sweep started is not started again for this long unless the ledger shows it ran (spark-submit's start).
 RESTART_AFTER_MS = 5 * 60 * 1000
@@ -37,7 +38,7 @@ RESTART_AFTER_MS = 5 * 60 * 1000
 
 @dataclass
 class SweepReport:
-    entries: int = 0  # new journal entries read
+    entries: int = 0  # new journal entries read for the processes with a frequency
     started: list[Run] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)  # due, not started, and why
     skipped: list[str] = field(default_factory=list)  # processes not swept, and why
@@ -70,18 +71,19 @@ def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher
 def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, run_id: str,
            guard: Callable[[], None], dry_run: bool, lag: timedelta) -> SweepReport:
     state = _read_state(ledger)
-    journal = ledger.journal
-    journal.ensure_rebuilt()
-    entries, late = journal.entries_since(state.position, lag), journal.late_entries()
-    new = [entry for entry in [*entries, *late] if entry.event_id not in state.seen]
-    report = SweepReport(entries=len(new))
+    report = SweepReport()
     now_ms = int(time.time() * 1000)
-    due = dict(state.due)
+    active = []
     for process in _triggered(repo, cluster):
         suspended = ledger.control.suspension("process", process.name)
-        if suspended.on:
+        if suspended.on:  # its events wait for it: its position does not move
             report.skipped.append(f"{process.name}: suspended since {suspended.since}")
-            continue
+        else:
+            active.append(process)
+    entries, late = _journal(ledger, state, [p for p in active if not p.is_batch_consumer], lag)
+    swept: dict[str, ProcessState] = {}
+    read: set[str] = set()
+    for process in active:
         if process.is_batch_consumer:
             found = batch_due(ledger, process, datetime.fromtimestamp(now_ms / 1000, timezone.utc))
             if not found.runs:
@@ -89,18 +91,43 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             for _ in range(found.runs):
                 _start(launcher, Run(process.name), run_id, guard, dry_run, report)
             continue
+        before = state.of(process.name)
+        new = _new_for(before, entries, late, lag)
         try:
-            instances = merge_due(due.get(process.name, {}), newly_due(repo, process, cluster, new))
+            instances = merge_due(before.due, newly_due(repo, process, cluster, new))
         except NotInvertible as err:
             report.skipped.append(f"{process.name}: {err}")
             continue
-        due[process.name] = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id,
-                                             guard, dry_run, report)
-    if not dry_run:
+        read.update(entry.event_id for entry in new)
+        due = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id, guard,
+                               dry_run, report)
+        swept[process.name] = _moved_on(before, entries, late, due, lag)
+    report.entries = len(read)
+    if not dry_run and swept:
         guard()
-        ledger.fs.write_atomically(ledger.layout.sweep_state(),
-                                   _next_state(entries, late, due, state, lag).to_json())
+        kept = {name: item for name, item in state.processes.items() if name not in swept}  # other repos' too
+        ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState({**kept, **swept}).to_json())
     return report
+
+
+def _journal(ledger: Ledger, state: SweepState, processes: list[Process],
+             lag: timedelta) -> tuple[list[JournalEntry], list[JournalEntry]]:
+    """The journal entries from the oldest position of the processes on (all of it when one is new), and the late
+    ones; nothing is read when no process with a frequency is swept."""
+    if not processes:
+        return [], []
+    ledger.journal.ensure_rebuilt()
+    positions = [state.of(process.name).position for process in processes]
+    start = None if None in positions else min(p for p in positions if p is not None)
+    return ledger.journal.entries_since(start, lag), ledger.journal.late_entries()
+
+
+def _new_for(before: ProcessState, entries: list[JournalEntry], late: list[JournalEntry],
+             lag: timedelta) -> list[JournalEntry]:
+    """The entries this process has not handled: from its position minus the lag on, and the late ones."""
+    floor = None if before.position is None else event_id_ms(before.position) - int(lag.total_seconds() * 1000)
+    return [entry for entry in [*entries, *late]
+            if entry.event_id not in before.seen and (floor is None or entry.ms >= floor or entry in late)]
 
 
 def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: Ledger, launcher: Launcher,
@@ -150,14 +177,14 @@ def _read_state(ledger: Ledger) -> SweepState:
     return SweepState.parse(data, path)
 
 
-def _next_state(entries: list[JournalEntry], late: list[JournalEntry], due: dict[str, dict[datetime, DueInstance]],
-                state: SweepState, lag: timedelta) -> SweepState:
+def _moved_on(before: ProcessState, entries: list[JournalEntry], late: list[JournalEntry],
+              due: dict[datetime, DueInstance], lag: timedelta) -> ProcessState:
     """The newest entry read becomes the position; the entries inside the lag before it, and the late ones
     (read by every sweep), are remembered as seen."""
     newest = max(entries, key=lambda entry: entry.event_id, default=None)
-    if newest is None:
-        return SweepState(state.position, frozenset(entry.event_id for entry in late), due)
+    late_ids = {entry.event_id for entry in late}
+    if newest is None or (before.position is not None and newest.event_id <= before.position):
+        return ProcessState(before.position, before.seen | late_ids, due)
     floor = newest.ms - int(lag.total_seconds() * 1000)
-    seen = frozenset(entry.event_id for entry in entries if entry.ms >= floor) | {entry.event_id for entry in late}
-    position = newest.event_id if state.position is None or newest.event_id > state.position else state.position
-    return SweepState(position, seen, due)
+    seen = frozenset(entry.event_id for entry in entries if entry.ms >= floor) | late_ids
+    return ProcessState(newest.event_id, seen, due)

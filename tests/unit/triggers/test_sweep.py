@@ -146,7 +146,8 @@ def test_a_publication_starts_the_instance_that_reads_it_and_only_once(
     succeeded(ledger, "hourly", T)
     assert sweep(config, ledger, launcher) == []
     state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
-    assert "hourly" not in state.due and list(state.due["daily"]) == [T.replace(day=22, hour=0)]  # daily waits
+    assert state.of("hourly").due == {}  # done
+    assert list(state.of("daily").due) == [T.replace(day=22, hour=0)]  # waits for the other 23 hours
 
 
 def test_the_daily_consumer_waits_for_all_24_hours(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
@@ -240,3 +241,36 @@ def test_a_sweep_whose_lock_is_taken_over_starts_nothing_more_and_writes_nothing
     assert not ledger.fs.exists(ledger.layout.sweep_state())
     holder = ledger.sweep_lock().current()
     assert holder is not None and holder.run_id == "other-sweep"  # its lock is left to it
+
+
+def test_a_process_added_or_resumed_later_sees_the_events_published_before(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    (Path(config.root) / "processes" / "daily.yaml").unlink()  # not there yet
+    ledger.control.set_suspended("process", "hourly", True, "2026-11-22T00:00:00Z", "test", "maintenance")
+    alone = ConfigRepo.load(config.root)
+    assert sweep(alone, ledger, launcher) == []
+    day = datetime(2026, 11, 20, tzinfo=timezone.utc)
+    for hour in range(24):
+        publish(ledger, "raw", day + timedelta(hours=hour))
+    assert sweep(alone, ledger, launcher) == []  # hourly suspended
+    ledger.control.set_suspended("process", "hourly", False, "2026-11-22T00:00:00Z", "test")
+    (Path(config.root) / "processes" / "daily.yaml").write_text(DAILY)
+    started = sweep(ConfigRepo.load(config.root), ledger, launcher)
+    assert "daily 2026-11-21T00:00Z" in started and "hourly 2026-11-20T00:00Z" in started
+
+
+def test_the_state_of_another_repos_processes_on_the_cluster_is_kept(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    sweep(config, ledger, launcher)
+    (Path(config.root) / "processes" / "hourly.yaml").unlink()  # another team's repo: only daily
+    other = ConfigRepo.load(config.root)
+    publish(ledger, "raw", T + timedelta(hours=1))
+    sweep(other, ledger, launcher)
+    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    assert set(state.processes) == {"hourly", "daily"}
+    (Path(config.root) / "processes" / "hourly.yaml").write_text(HOURLY)
+    assert sweep(ConfigRepo.load(config.root), ledger, launcher) == ["hourly 2026-11-21T11:00Z"]  # 10:00 started
