@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shlex
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 from typing import Annotated
 
@@ -40,10 +39,6 @@ def trigger_command(
                               f"Default: the cluster property {SUBMIT_ARGS_PROPERTY}, else none.")] = None,
     log_dir: Annotated[Path, typer.Option(
         "--log-dir", help="Where each started run's output goes, one file per run.")] = DEFAULT_LOG_DIR,
-    lag_seconds: Annotated[int, typer.Option(
-        "--lag", help="Seconds within which a producer's event can appear after a newer one (clocks, slow "
-                      "writes): the sweep reads that much of the journal again, never starting anything "
-                      "twice.")] = 600,
 ) -> None:
     """Start the data-triggered processes of a cluster whose data is published: for a process with a frequency
     and `trigger: data`, each instance whose required inputs are all published (`spark-submit
@@ -58,8 +53,6 @@ def trigger_command(
     * * * * *  toolkit trigger --repo /srv/conf --cluster primary
     toolkit trigger --repo conf --cluster primary --dry-run
     """
-    if lag_seconds < 0:
-        raise UsageError("--lag must be zero or a positive number of seconds.")
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
     text = submit_args if submit_args is not None else on.properties.get(SUBMIT_ARGS_PROPERTY, "")
@@ -70,7 +63,7 @@ def trigger_command(
                          "shell.") from None
     launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, spark_submit(spark_submit_path))
     ledger = Ledger.of(local_file_system(on), on)
-    report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run, lag=timedelta(seconds=lag_seconds))
+    report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run)
     verb = "would start" if dry_run else "started"
     for run in report.started:
         typer.echo(f"{verb}: {run.label}" + (f"  ({launcher.describe(run)})" if dry_run else ""))
