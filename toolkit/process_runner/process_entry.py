@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
@@ -49,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
                              "batch, else consume the inputs' events published since its last batch; exit 4 when "
                              "there is nothing to consume.")
     parser.add_argument("--force", action="store_true", help="Run an instance that succeeded already again.")
+    parser.add_argument("--force-if-started-before", metavar="STAMP", type=_stamp,
+                        help="Run an instance that succeeded already again only if its last attempt started before "
+                             "STAMP (yyyy-MM-ddTHH:mm:ssZ): `toolkit trigger` gives the publication of the newest "
+                             "input event, so that a second start for the same event does nothing (exit 4).")
     parser.add_argument("--wait", action=argparse.BooleanOptionalAction, default=True,
                         help="While required inputs are missing, poll (10 s, doubling to 5 min) until the process "
                              "timeout (default); --no-wait exits 3 at once, listing them.")
@@ -92,8 +96,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
             raise SkippedError(f"The process '{process.name}' has no instance on cluster '{cluster.name}' before now.")
         status["time"] = format_timestamp(nominal)
     status["cluster"] = cluster.name
-    options = RunOptions(force=args.force, wait=args.wait, max_wait=args.max_wait,
-                         max_retry_delay=args.max_retry_delay)
+    options = RunOptions(force=args.force, force_if_started_before=args.force_if_started_before, wait=args.wait,
+                         max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
     with ClusterSession(repo, process, cluster, "process") as session:
         ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
         runner = ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
@@ -130,7 +134,8 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
         raise UsageError(f"Process '{process}' has no frequency: it is a batch consumer: run a batch with --batch "
                          "(without --time), or let `toolkit trigger` start it.")
     given = [name for name, value in (("--time", args.time), ("--from", args.window_from), ("--explain", args.explain),
-                                      ("--force", args.force)) if value]
+                                      ("--force", args.force),
+                                      ("--force-if-started-before", args.force_if_started_before)) if value]
     if given:
         raise UsageError(f"--batch runs the next batch of the process '{process}': {', '.join(given)} cannot be "
                          "given with it.")
@@ -145,6 +150,14 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
     status.update(batch=result.seq, events=len(result.events), inputs=result.inputs)
     _report(result, status)
     return status
+
+
+def _stamp(text: str) -> datetime:
+    """An instant yyyy-MM-ddTHH:mm:ssZ (UTC), as ledger records write them."""
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an instant yyyy-MM-ddTHH:mm:ssZ (UTC)") from None
 
 
 def _window(args: argparse.Namespace, grid: InstanceGrid) -> list[datetime]:

@@ -91,6 +91,9 @@ class WallClock:
 @dataclass(frozen=True)
 class RunOptions:
     force: bool = False
+    # Run a succeeded instance again only when its last attempt started before this instant (the data-trigger
+    # sweep gives the newest input event's publication: a second start for the same event then does nothing).
+    force_if_started_before: datetime | None = None
     wait: bool = True
     max_wait: float | None = None  # seconds a waiting call polls before it exits 3
     max_retry_delay: float | None = None  # caps each wait between attempts (a rerun by hand, a test)
@@ -188,12 +191,14 @@ class ProcessRunner:
             if taken.previous is not None:
                 self._record_killed(t, taken.previous)
             record = self.ledger.instance(self.process.name, t)
-            if record is not None and record.status == Status.SUCCEEDED and not self.options.force \
+            if record is not None and record.status == Status.SUCCEEDED and not self._forced(record) \
                     and self.options.kind == "RUN":
                 if record.run_id is not None:
                     self.record_events(record.outputs, record.run_id, missing_only=True)
                 return InstanceResult(t, Status.SKIPPED, f"the instance {format_timestamp(t)} of {self.owner} "
-                                      f"succeeded already (run {record.run_id}); give --force to run it again",
+                                      f"succeeded already (run {record.run_id}"
+                                      + (f", started {record.started}" if self.options.force_if_started_before
+                                         else "") + "); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
             with LeaseKeeper([lock], self.ledger.lease_seconds / 3) as keeper:
                 return self._run_locked(t, record, keeper)
@@ -203,6 +208,14 @@ class ProcessRunner:
         finally:
             if not lost:
                 lock.release()
+
+    def _forced(self, record: InstanceRecord) -> bool:
+        """Whether this call runs a succeeded instance again: --force, or its last attempt started before the
+        instant of --force-if-started-before (records are to the second)."""
+        before = self.options.force_if_started_before
+        if self.options.force or before is None:
+            return self.options.force
+        return record.started is None or record.started < before.strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None,
                          result: InstanceResult) -> tuple[InstancePlan | None, int]:

@@ -4,8 +4,10 @@ An event (feed, t) makes due the instances whose window holds t (`instances/wind
 walk of the grid). A due instance is started when every instance of its required inputs' windows is published on
 the cluster (its last event there is a publication, not an eviction), it is not running, and it has not started
 since the newest event that made it due: an instance published again is a new event, and the instance that read
-it runs again (with --force once it had succeeded). It stays due until it succeeds after that event, so a run that
-fails is started again by a later sweep.
+it runs again (once it had succeeded: only if that success started before the event, which the run itself checks,
+so that a second start for one event does nothing). It stays due until it succeeds after that event and its
+outputs' events are written, so a run that fails, or one killed before writing them, is started again by a later
+sweep.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.instances.inputs import describe_input
 from toolkit.instances.window_inverse import candidate_instances
 from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.records import EVICTED, InstanceRecord
+from toolkit.ledger.records import EVICTED, InstanceRecord, record_time
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.triggers.state import DueInstance
@@ -29,12 +31,13 @@ from toolkit.triggers.state import DueInstance
 
 @dataclass(frozen=True)
 class Decision:
-    """What the sweep does with one due instance: `start` it (`force`: it had succeeded before the event), or
-    keep it due for `reason`; `done` ones leave the state."""
+    """What the sweep does with one due instance: `start` it (`rerun`: it had succeeded before the event, so it
+    runs again only if that is still so when the run looks), or keep it due for `reason`; `done` ones leave the
+    state."""
 
     item: DueInstance
     start: bool = False
-    force: bool = False
+    rerun: bool = False
     done: bool = False
     reason: str = ""
 
@@ -71,7 +74,10 @@ def decide(repo: ConfigRepo, process: Process, cluster: str, ledger: Ledger, ite
         return Decision(item, done=True, reason="no longer an instance of the process (its validity changed)")
     record = ledger.instance(process.name, item.time)
     if record is not None and _ran_after(record, item.event_ms) and record.status == Status.SUCCEEDED:
-        return Decision(item, done=True, reason="succeeded after its data was published")
+        if _events_written(ledger, record):
+            return Decision(item, done=True, reason="succeeded after its data was published")
+        # Killed between its success record and its outputs' events: a plain start writes them (and runs nothing)
+        return Decision(item, start=True, reason="its outputs' events are missing")
     lease = ledger.instance_lock(process.name, item.time).current()
     if lease is not None and lease.live(now_ms / 1000):
         return Decision(item, reason=f"running (run {lease.run_id})")
@@ -81,7 +87,7 @@ def decide(repo: ConfigRepo, process: Process, cluster: str, ledger: Ledger, ite
     missing = _unpublished(repo, process, cluster, ledger, item.time)
     if missing:
         return Decision(item, reason="waiting for " + ", ".join(missing[:3]) + (" ..." if len(missing) > 3 else ""))
-    return Decision(item, start=True, force=record is not None and record.status == Status.SUCCEEDED)
+    return Decision(item, start=True, rerun=record is not None and record.status == Status.SUCCEEDED)
 
 
 def _ran_after(record: InstanceRecord, event_ms: int) -> bool:
@@ -90,6 +96,15 @@ def _ran_after(record: InstanceRecord, event_ms: int) -> bool:
         return False
     started = datetime.strptime(record.started, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     return started.timestamp() * 1000 >= event_ms - event_ms % 1000
+
+
+def _events_written(ledger: Ledger, record: InstanceRecord) -> bool:
+    """Whether each output instance the succeeded run published has that run's event (consumers wait on it)."""
+    for output in record.outputs:
+        events = ledger.events(str(output["feed"]), record_time(str(output["time"])))
+        if not any(event.run_id == record.run_id for event in events):
+            return False
+    return True
 
 
 def _unpublished(repo: ConfigRepo, process: Process, cluster_name: str, ledger: Ledger, t: datetime) -> list[str]:

@@ -17,17 +17,20 @@ from toolkit.runtime.submit import process_entrypoint, spark_submit
 
 @dataclass(frozen=True)
 class Run:
-    """One run to start: an instance (`time`, `force`) or a batch (`time` None) of a process."""
+    """One run to start: an instance (`time`) or a batch (`time` None) of a process."""
 
     process: str
     time: datetime | None = None
-    force: bool = False
+    # Set when the instance had succeeded: it runs again only if that success started before this instant (the
+    # newest input event's), so that a second start for the same event does nothing.
+    force_if_started_before: datetime | None = None
 
     def arguments(self) -> list[str]:
         if self.time is None:
             return ["--process", self.process, "--batch"]
+        before = self.force_if_started_before
         return ["--process", self.process, "--time", format_timestamp(self.time), "--no-wait",
-                *(["--force"] if self.force else [])]
+                *(["--force-if-started-before", f"{before:%Y-%m-%dT%H:%M:%SZ}"] if before is not None else [])]
 
     @property
     def label(self) -> str:

@@ -141,7 +141,8 @@ def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: L
         if decision.done:
             continue
         if decision.start and room > 0:
-            _start(launcher, Run(process.name, t, decision.force), run_id, guard, dry_run, report)
+            event = datetime.fromtimestamp(instances[t].event_ms // 1000, timezone.utc)
+            _start(launcher, Run(process.name, t, event if decision.rerun else None), run_id, guard, dry_run, report)
             room -= 1
             left[t] = DueInstance(t, instances[t].event_ms, now_ms)
             continue

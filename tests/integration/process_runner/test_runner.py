@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -108,7 +108,14 @@ def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path, monk
     assert new_runner(spark, repo, "hourly-clicks-summary", clock, run_id="run5").run(T).status == "SKIPPED"
     assert entry.exists() and entry.name.startswith(events_of(root)[0]["event_id"] + "~clicks-hourly-summary~")
     assert (root / "feed-toolkit/working/ledger/journal-late" / entry.name).exists()
-    forced = new_runner(spark, repo, "hourly-clicks-summary", clock, RunOptions(force=True), run_id="run3").run(T)
+    # --force-if-started-before (the data-trigger sweep's): a success that started at or after the instant is kept
+    started = datetime.strptime(read_json(root / LEDGER / "hourly-clicks-summary/20261121T1000Z/instance.json")
+                                ["started"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    kept = new_runner(spark, repo, "hourly-clicks-summary", clock,
+                      RunOptions(force_if_started_before=started), run_id="run6").run(T)
+    assert kept.status == "SKIPPED" and len(events_of(root)) == 1
+    forced = new_runner(spark, repo, "hourly-clicks-summary", clock,
+                        RunOptions(force_if_started_before=started + timedelta(seconds=1)), run_id="run3").run(T)
     assert forced.status == "SUCCEEDED"
     assert [(e["kind"], e["run_id"]) for e in events_of(root)] == [("published", "run1"), ("replaced", "run3")]
     assert events_of(root)[0]["fingerprint"] != events_of(root)[1]["fingerprint"]

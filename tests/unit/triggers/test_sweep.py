@@ -3,6 +3,7 @@ The runs are started for real, through a stand-in spark-submit (a shell script t
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -161,7 +162,7 @@ def test_the_daily_consumer_waits_for_all_24_hours(setup: tuple[ConfigRepo, Ledg
     assert "daily 2026-11-21T00:00Z" in sweep(config, ledger, launcher)
 
 
-def test_an_instance_published_again_after_success_runs_again_with_force(
+def test_an_instance_published_again_after_success_runs_again_if_its_success_is_older(
         setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
     config, ledger, launcher, log = setup
     publish(ledger, "raw", T)
@@ -171,7 +172,9 @@ def test_an_instance_published_again_after_success_runs_again_with_force(
     time.sleep(1.1)  # instance records are to the second
     publish(ledger, "raw", T, fingerprint="b")
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
-    assert submitted(launcher, log)[0].endswith("--time 2026-11-21T10:00Z --no-wait --force")
+    [line] = submitted(launcher, log)
+    assert re.search(r"--time 2026-11-21T10:00Z --no-wait --force-if-started-before (\S+)$", line)
+    assert line.rsplit(" ", 1)[1] > ledger.instance("hourly", T).started  # type: ignore[union-attr]
 
 
 def test_a_failed_run_is_started_again_by_the_next_sweep(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
@@ -274,3 +277,23 @@ def test_the_state_of_another_repos_processes_on_the_cluster_is_kept(
     assert set(state.processes) == {"hourly", "daily"}
     (Path(config.root) / "processes" / "hourly.yaml").write_text(HOURLY)
     assert sweep(ConfigRepo.load(config.root), ledger, launcher) == ["hourly 2026-11-21T11:00Z"]  # 10:00 started
+
+
+def test_a_success_whose_output_events_are_missing_is_started_once_more_to_write_them(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    sweep(config, ledger, launcher)
+    submitted(launcher, log)
+    record = InstanceRecord(process="hourly", cluster="primary", time="2026-11-21T10:00Z", status="SUCCEEDED",
+                            attempts=1, run_id="run", updated=wall_clock_stamp(time.time()),
+                            started=wall_clock_stamp(time.time()), succeeded=wall_clock_stamp(time.time()),
+                            outputs=[{"feed": "other", "time": "2026-11-21T10:00Z"}])
+    ledger.write_instance(record)  # killed before its output's event: a plain start (no rerun) writes it
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+    assert submitted(launcher, log)[0].endswith("--time 2026-11-21T10:00Z --no-wait")
+    ledger.record_publication("other", "primary", T, producer="process:hourly", run_id="run", location="x",
+                              fingerprint=None)  # what that start writes
+    assert [run for run in sweep(config, ledger, launcher) if run.startswith("hourly")] == []
+    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    assert state.of("hourly").due == {}

@@ -42,9 +42,9 @@ def trigger_command(
 ) -> None:
     """Start the data-triggered processes of a cluster whose data is published: for a process with a frequency
     and `trigger: data`, each instance whose required inputs are all published (`spark-submit
-    entrypoints/process.py ... --time T --no-wait`, with --force when it had succeeded before its data was
-    published again); for a batch consumer (no frequency), a run per batch to consume (`... --batch`). At most
-    the process's `parallel` at once. Reads only the journal entries since the last sweep.
+    entrypoints/process.py ... --time T --no-wait`, with --force-if-started-before when it had succeeded before
+    its data was published again); for a batch consumer (no frequency), a run per batch to consume
+    (`... --batch`). At most the process's `parallel` at once. Reads only the journal entries since the last sweep.
 
     Exit 0 (the runs started, or nothing due), 2 bad call, 5 safemode or another sweep of the cluster running
     (it is named); with --wait, the worst exit code of the runs started.
