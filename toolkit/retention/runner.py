@@ -224,6 +224,8 @@ class _Events:
             return
         run_id, planned = pending
         where = feed_locations(self.feed, self.cluster)
+        if where.is_table and catalog is None:
+            return  # the plan stays for a run that can ask the metastore (this one stops for want of it)
         for t, location in planned:
             if where.is_table:
                 gone = catalog is not None and not probe_table(catalog, fs, where, [t])[t].available

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Process
+from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.batch_plan import due_feeds, trigger_cut
@@ -26,7 +28,11 @@ def consumer_queue(ledger: Ledger, process: Process) -> ConsumerQueue:
     return ConsumerQueue(ledger, process.name, {item.feed for item in process.inputs})
 
 
-def batch_due(ledger: Ledger, process: Process, now: datetime) -> BatchDue:
+def batch_due(ledger: Ledger, process: Process, cluster: str, now: datetime) -> BatchDue:
+    validity = require_on_cluster(process, cluster).validity
+    if not validity.start <= now < validity.end:  # its run would exit 4
+        return BatchDue(0, f"outside its validity on cluster '{cluster}' ({format_timestamp(validity.start)} to "
+                           f"{format_timestamp(validity.end)})")
     queue = consumer_queue(ledger, process)
     open_plans = queue.open_plans()
     held = [plan for plan in open_plans if (lease := queue.lease(plan.seq)) is not None and lease.live(ledger.clock())]

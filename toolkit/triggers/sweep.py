@@ -85,7 +85,7 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
     read: set[str] = set()
     for process in active:
         if process.is_batch_consumer:
-            found = batch_due(ledger, process, datetime.fromtimestamp(now_ms / 1000, timezone.utc))
+            found = batch_due(ledger, process, cluster, datetime.fromtimestamp(now_ms / 1000, timezone.utc))
             if not found.runs:
                 report.waiting.append(f"{process.name}: {found.reason}")
             for _ in range(found.runs):

@@ -13,6 +13,7 @@ import pytest
 from tests.unit.retention.archive_repo import make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
@@ -85,3 +86,16 @@ def test_a_run_killed_between_evictions_and_their_events_has_them_written_by_the
     assert all([e["kind"] for e in v] == ["evicted"] for v in events.values())  # each once
     assert {v[0]["run_id"] for v in events.values()} == {"ret1"}  # the evictions were that run's
     assert not (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
+
+
+def test_a_table_feeds_pending_evictions_wait_for_a_run_with_the_metastore(tmp_path: Path) -> None:
+    """A run without a catalog cannot tell which planned partitions are gone: it keeps the plan, writes no
+    event, and stops (exit 2) as every table retention without the metastore does."""
+    repo_path, root = make_repo(tmp_path)
+    repo = ConfigRepo.load(repo_path)
+    ledger = Ledger.of(FS, repo.cluster("primary"))
+    ledger.plan_evictions("visits", "killed-run", [(utc(2026, 2, 20), "web.visits/ds=2026-02-20")])
+    with pytest.raises(UsageError, match="needs the Hive metastore"):
+        run_retention(repo, "visits", "primary", NOMINAL, FS, run_id="ret1")
+    assert ledger.pending_evictions("visits") == ("killed-run", [(utc(2026, 2, 20), "web.visits/ds=2026-02-20")])
+    assert ledger.events("visits", utc(2026, 2, 20)) == []

@@ -297,3 +297,15 @@ def test_a_success_whose_output_events_are_missing_is_started_once_more_to_write
     assert [run for run in sweep(config, ledger, launcher) if run.startswith("hourly")] == []
     state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
     assert state.of("hourly").due == {}
+
+
+def test_a_batch_consumer_outside_its_validity_is_not_started(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    ended = Path(config.root) / "processes" / "batcher.yaml"
+    ended.write_text(BATCH.replace("end: 2099-12-31T00:00Z", "end: 2026-02-01T00:00Z"))
+    publish(ledger, "raw", T)
+    publish(ledger, "other", T)
+    report = run_sweep(ConfigRepo.load(config.root), "primary", ledger, launcher)
+    assert [run.label for run in report.started if run.time is None] == []
+    assert "batcher: outside its validity on cluster 'primary' (2026-01-01T00:00Z to 2026-02-01T00:00Z)" \
+        in report.waiting
