@@ -15,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from toolkit.el.expressions import parse_expression
 from toolkit.entities.model import Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.instances.window_inverse import NotInvertible
+from toolkit.instances.window_inverse import why_not_invertible
 from toolkit.ledger.consumption import DEFAULT_LAG
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.locks import LeaseKeeper, LockLostError
@@ -76,8 +77,11 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
     active = []
     for process in _triggered(repo, cluster):
         suspended = ledger.control.suspension("process", process.name)
+        why_not = None if process.is_batch_consumer else _not_invertible(process)
         if suspended.on:  # its events wait for it: its position does not move
             report.skipped.append(f"{process.name}: suspended since {suspended.since}")
+        elif why_not is not None:  # nor does this one's, and it does not hold the others' reading back
+            report.skipped.append(f"{process.name}: {why_not}")
         else:
             active.append(process)
     entries, late = _journal(ledger, state, [p for p in active if not p.is_batch_consumer], lag)
@@ -93,11 +97,7 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             continue
         before = state.of(process.name)
         new = _new_for(before, entries, late, lag)
-        try:
-            instances = merge_due(before.due, newly_due(repo, process, cluster, new))
-        except NotInvertible as err:
-            report.skipped.append(f"{process.name}: {err}")
-            continue
+        instances = merge_due(before.due, newly_due(repo, process, cluster, new))
         read.update(entry.event_id for entry in new)
         due = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id, guard,
                                dry_run, report)
@@ -108,6 +108,17 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
         kept = {name: item for name, item in state.processes.items() if name not in swept}  # other repos' too
         ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState({**kept, **swept}).to_json())
     return report
+
+
+def _not_invertible(process: Process) -> str | None:
+    """Why the sweep cannot find the instances an event completes (a window that picks among existing instances,
+    or steps back at a DST change), or None."""
+    for item in process.inputs:
+        for text in item.require_window():
+            why = why_not_invertible(parse_expression(text))
+            if why is not None:
+                return f"the input '{item.name}' cannot be triggered by data: {why}"
+    return None
 
 
 def _journal(ledger: Ledger, state: SweepState, processes: list[Process],

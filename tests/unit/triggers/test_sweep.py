@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.ledger.locks import Lease, LockLostError
@@ -309,3 +310,33 @@ def test_a_batch_consumer_outside_its_validity_is_not_started(setup: tuple[Confi
     assert [run.label for run in report.started if run.time is None] == []
     assert "batcher: outside its validity on cluster 'primary' (2026-01-01T00:00Z to 2026-02-01T00:00Z)" \
         in report.waiting
+
+
+def test_a_window_the_sweep_cannot_invert_skips_its_process_and_holds_no_one_back(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    (Path(config.root) / "processes" / "latest.yaml").write_text(
+        HOURLY.replace("name: hourly", "name: latest").replace('start: "now(0,0)"', 'start: "latest(-1)"'))
+    config = ConfigRepo.load(config.root)
+    publish(ledger, "raw", T)
+    report = run_sweep(config, "primary", ledger, launcher)
+    assert [run.label for run in report.started] == ["hourly 2026-11-21T10:00Z"]
+    assert any(line.startswith("latest: the input 'raw' cannot be triggered by data: latest() picks among")
+               for line in report.skipped)
+    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    assert "latest" not in state.processes and state.of("hourly").position is not None
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    (("--spark-submit", "/nonexistent/spark-submit"), "is not an executable file"),
+    (("--log-dir", "/proc/feed-toolkit-logs"), "Cannot write the runs' logs in --log-dir /proc/feed-toolkit-logs"),
+])
+def test_the_command_refuses_what_it_cannot_start_before_anything(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path], capsys: pytest.CaptureFixture[str],
+        option: tuple[str, str], message: str) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    code = toolkit(["trigger", "--repo", str(config.root), "--cluster", "primary", *option])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not ledger.fs.exists(ledger.layout.sweep_state())

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shlex
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -61,7 +62,16 @@ def trigger_command(
     except ValueError as err:
         raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
                          "shell.") from None
-    launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, spark_submit(spark_submit_path))
+    program = spark_submit(spark_submit_path)
+    if shutil.which(program) is None:
+        raise UsageError(f"Cannot start runs: spark-submit is not found ({program}); put it on PATH, set SPARK_HOME, "
+                         "or give --spark-submit PATH.")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
+                         "user can write.") from None
+    launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, program)
     ledger = Ledger.of(local_file_system(on), on)
     report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run)
     verb = "would start" if dry_run else "started"
