@@ -34,7 +34,7 @@ from toolkit.instances.output_targets import FileOutput, TableOutputTarget, file
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
-from toolkit.ledger.records import EVENT_KINDS, record_time, wall_clock_stamp
+from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
 from toolkit.process_runner.engines.workflow_error import WorkflowError
@@ -251,6 +251,8 @@ class BatchRunner:
                 self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=str(err))
                 runner.log(f"process: attempt {attempt} failed: {err}")
                 result.reason, result.attempts = str(err), k
+                if isinstance(err, InputGoneError):
+                    break  # no retry brings the instance back
                 if k < budget:
                     runner.sleep_before_retry(k)
                 continue
@@ -266,9 +268,14 @@ class BatchRunner:
             result.status, result.attempts, result.outputs, result.reason = Status.SUCCEEDED, k, published, None
             return result
         result.status = Status.FAILED
-        result.reason = (f"batch {plan.seq} of {runner.owner} failed after {budget} attempt(s), it stays pending "
-                         f"and the next run replays it: {result.reason}")
+        result.reason = (f"batch {plan.seq} of {runner.owner} failed after {result.attempts} attempt(s), it stays "
+                         f"pending and the next run replays it: {result.reason}")
         return result
+
+    def _evicted_since(self, feed: str, event: DatasetEvent) -> bool:
+        """Whether the instance's newest event is an eviction recorded after `event`."""
+        events = self.runner.ledger.events(feed, record_time(event.time))
+        return bool(events) and events[-1].kind == EVICTED and events[-1].event_id > event.event_id
 
     def _context(self, plan: Plan, attempt: int, inputs: list[BatchInput], targets: tuple[Target, ...],
                  staged: dict[str, str | TableOutput]) -> WorkflowContext:
@@ -280,19 +287,22 @@ class BatchRunner:
         for item in inputs:
             feed = runner.repo.feed(item.feed)
             where = feed_locations(feed, runner.cluster)
-            states = []
+            found = []
             for event in item.events:
                 state = probe_instance(runner.fs, where, feed.availability_flag, runner.catalog,
                                        record_time(event.time))
-                if not state.available:
+                if state.available:
+                    found.append((state, event))
+                elif not self._evicted_since(feed.name, event):
                     raise InputGoneError(
                         f"The instance {event.time} of feed '{feed.name}' ({state.location}), input '{item.name}' of "
-                        f"batch {plan.seq} of {runner.owner}, is not available any more (evicted or removed since "
-                        f"its event {event.event_id}): the batch stays pending; publish the instance again, or "
-                        "consume the batch by hand.")
-                states.append(state)
+                        f"batch {plan.seq} of {runner.owner}, is not available and no eviction of it is recorded "
+                        f"since its event {event.event_id}: it was removed by hand; restore it and the batch runs "
+                        "(it stays pending until then).")
+                # else: evicted by retention since its event (the consumer was late): nothing left to read of it
+            states = [state for state, _ in found]
             listed[item.name] = tuple(BatchInstance(state.time, event.event_id, state.location)
-                                      for state, event in zip(states, item.events, strict=True))
+                                      for state, event in found)
             if where.is_table:
                 assert where.table is not None
                 given[item.name] = TableInput(where.table.database, where.table.table,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.process_runner.batch_consumer import NAME, location, publish, write_batch_consumer
-from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc
+from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
@@ -152,20 +152,27 @@ def test_max_batch_splits_the_pending_events_into_successive_batches(spark, tmp_
                                   location=location(root, "clicks", T))
     assert gone is not None
     shutil.rmtree(root / "data" / "clicks" / f"{T:%Y/%m/%d/%H}")
-    # Plan 1 holds 08:00 and 09:00; 08:00 was evicted since its event: the attempts fail, naming it
-    failed = batch_runner(spark, repo, "run1").run()
-    assert (failed.status, failed.seq) == ("FAILED", 1)
-    assert failed.reason is not None and (f"The instance 2026-11-21T08:00Z of feed 'clicks' "
-                                          f"({location(root, 'clicks', T)}), input 'clicks' of batch 1 of process "
-                                          f"'batch-rollup', is not available any more") in failed.reason
-    publish(ledger, root, "clicks", T)  # published again: the replay finds it (its new event is a new batch's)
-    results = [batch_runner(spark, repo, f"run{k}").run() for k in (2, 3, 4)]
-    assert [(r.seq, r.status, r.inputs["clicks"]) for r in results] == [
-        (1, "SUCCEEDED", ["2026-11-21T08:00Z", "2026-11-21T09:00Z"]),
-        (2, "SUCCEEDED", ["2026-11-21T10:00Z"]),  # with the eviction of 08:00: counted, not listed
-        (3, "SUCCEEDED", ["2026-11-21T08:00Z"])]
+    # Plan 1 holds 08:00 and 09:00; 08:00 was evicted since its event (the consumer came late): nothing of it is
+    # left to read, so the workflow gets 09:00 only
+    results = [batch_runner(spark, repo, f"run{k}").run() for k in (1, 2)]
+    assert [(r.seq, r.status) for r in results] == [(1, "SUCCEEDED"), (2, "SUCCEEDED")]
+    assert [(line["seq"], line["times"]["clicks"]) for line in daily_lines(root)] == [
+        (1, ["2026-11-21T09:00Z"]), (2, ["2026-11-21T10:00Z"])]  # plan 2: with the eviction, counted, not listed
     plans = [b.plan for b in queue(ledger).batches()]
-    assert [sorted(p.event_ids) for p in plans[:2]] == [sorted(ids[:2]), sorted([ids[2], gone.event_id])]
+    assert [sorted(p.event_ids) for p in plans] == [sorted(ids[:2]), sorted([ids[2], gone.event_id])]
+    # An instance removed by hand (no eviction recorded): the batch fails at once, naming it, and stays pending
+    eleven = T + timedelta(hours=3)
+    publish(ledger, root, "clicks", eleven)
+    shutil.rmtree(root / "data" / "clicks" / f"{eleven:%Y/%m/%d/%H}")
+    failed = batch_runner(spark, repo, "run3").run()
+    assert (failed.status, failed.seq, failed.attempts) == ("FAILED", 3, 1)
+    assert failed.reason is not None and (f"The instance 2026-11-21T11:00Z of feed 'clicks' "
+                                          f"({location(root, 'clicks', eleven)}), input 'clicks' of batch 3 of process "
+                                          f"'batch-rollup', is not available and no eviction of it is recorded") \
+        in failed.reason
+    write_clicks(root, eleven, 1)  # restored: the replay runs it
+    replayed = batch_runner(spark, repo, "run4").run()
+    assert (replayed.seq, replayed.status) == (3, "SUCCEEDED")
     assert all(b.state == "consumed" for b in queue(ledger).batches())
     with pytest.raises(SkippedError):
         batch_runner(spark, repo, "run5").run()
