@@ -24,6 +24,7 @@ How it stays exactly once, by reading:
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from toolkit.ledger.locks import Lease, LeaseLock
 from toolkit.ledger.records import (
     CorruptRecordError,
     DatasetEvent,
+    event_id_floor,
     event_id_ms,
     parse_record,
     record_time,
@@ -304,6 +306,8 @@ class ConsumerQueue:
         old = view.cursor.position
         if old is not None and (position is None or event_id_ms(position) < event_id_ms(old)):
             position = old  # the window never moves back: plans skipped before hold nothing in it
+        if position is not None:  # nor past now: an id from a host whose clock runs fast would hide later events
+            position = min(position, event_id_floor(int(time.time() * 1000)))
         plans_from = view.cursor.plans_from
         if position is not None:
             start = event_id_ms(position) - int(self.lag.total_seconds() * 1000)

@@ -240,9 +240,15 @@ class InstanceRecord:
 def event_id(published_ms: int, run_id: str, feed: str, time: str, kind: str) -> str:
     """`20261121T100700123Z-<run id>-<8 hex>`: sorts by publication (to the millisecond, then the run), unique on a
     cluster because one run records one event per feed instance and kind (the hex is of those three)."""
-    stamp = datetime.fromtimestamp(published_ms // 1000, timezone.utc).strftime("%Y%m%dT%H%M%S")
     discriminator = hashlib.sha256(f"{feed}\n{time}\n{kind}".encode()).hexdigest()[:8]
-    return f"{stamp}{published_ms % 1000:03d}Z-{run_id}-{discriminator}"
+    return f"{event_id_floor(published_ms)}-{run_id}-{discriminator}"
+
+
+def event_id_floor(published_ms: int) -> str:
+    """`20261121T100700123Z`: sorts before every event id published at that millisecond or later, after every
+    earlier one (a reader's "now", which no position may pass: an id from a clock that runs fast)."""
+    stamp = datetime.fromtimestamp(published_ms // 1000, timezone.utc).strftime("%Y%m%dT%H%M%S")
+    return f"{stamp}{published_ms % 1000:03d}Z"
 
 
 def event_id_ms(identifier: str) -> int:

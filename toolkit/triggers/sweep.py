@@ -23,7 +23,7 @@ from toolkit.instances.window_inverse import why_not_invertible
 from toolkit.ledger.consumption import DEFAULT_LAG
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.locks import LeaseKeeper, LockLostError
-from toolkit.ledger.records import event_id_ms
+from toolkit.ledger.records import event_id_floor, event_id_ms
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
@@ -101,7 +101,7 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
         read.update(entry.event_id for entry in new)
         due = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id, guard,
                                dry_run, report)
-        swept[process.name] = _moved_on(before, entries, late, due, lag)
+        swept[process.name] = _moved_on(before, entries, late, due, lag, now_ms)
     report.entries = len(read)
     if not dry_run and swept:
         guard()
@@ -190,7 +190,7 @@ def _read_state(ledger: Ledger) -> SweepState:
 
 
 def _moved_on(before: ProcessState, entries: list[JournalEntry], late: list[JournalEntry],
-              due: dict[datetime, DueInstance], lag: timedelta) -> ProcessState:
+              due: dict[datetime, DueInstance], lag: timedelta, now_ms: int) -> ProcessState:
     """The newest entry read becomes the position; the entries inside the lag before it, and the late ones
     (read by every sweep), are remembered as seen."""
     newest = max(entries, key=lambda entry: entry.event_id, default=None)
@@ -199,4 +199,5 @@ def _moved_on(before: ProcessState, entries: list[JournalEntry], late: list[Jour
         return ProcessState(before.position, before.seen | late_ids, due)
     floor = newest.ms - int(lag.total_seconds() * 1000)
     seen = frozenset(entry.event_id for entry in entries if entry.ms >= floor) | late_ids
-    return ProcessState(newest.event_id, seen, due)
+    # Never past now: an id from a host whose clock runs fast would hide the events published after it
+    return ProcessState(min(newest.event_id, event_id_floor(now_ms)), seen, due)

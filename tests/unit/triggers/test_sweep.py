@@ -340,3 +340,19 @@ def test_the_command_refuses_what_it_cannot_start_before_anything(
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
     assert not ledger.fs.exists(ledger.layout.sweep_state())
+
+
+def test_an_event_id_from_a_clock_that_runs_fast_hides_no_later_event(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    fast = Ledger.of(LocalFileSystem(), config.cluster("primary"))
+    real = time.time
+    try:
+        time.time = lambda: real() + 3600  # type: ignore[assignment]  # a producer host an hour ahead
+        fast.record_publication("raw", "primary", T, producer="external", run_id="fast", location="x",
+                                fingerprint=None)
+    finally:
+        time.time = real  # type: ignore[assignment]
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+    publish(ledger, "raw", T + timedelta(hours=1))  # a host with the right clock, after that sweep
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T11:00Z"]
