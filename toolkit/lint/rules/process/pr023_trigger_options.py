@@ -7,7 +7,10 @@ T waits for every required instance of its windows, so `condition: any` and batc
 Silently ignored options hide a misunderstanding. A batch consumer, in turn, reads every published instance of its
 inputs: `optional` inputs (use `condition: any`) and `late-process` (a late instance is a new event its next batch
 consumes) do not apply; `ordered: true` runs one batch at a time, so `parallel` above 1 contradicts it; and `cut`
-is an instant fixed by the sweep's time, so it cannot pick among available instances (latest(), future()).
+is an instant fixed by the sweep's time, so it cannot pick among available instances (latest(), future()). And the
+sweep finds the instances of a data-triggered process with a frequency that an event completes by inverting its
+windows: a window that picks among available instances or steps back at a DST change (dateOffset by a calendar
+unit) cannot be inverted, and the sweep would skip the process.
 
 Anti-pattern:
 
@@ -27,6 +30,7 @@ from collections.abc import Iterator
 from toolkit.entities.document import FieldPath
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Condition, Process
+from toolkit.instances.window_inverse import why_not_invertible
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 from toolkit.lint.rules.process._support import time_expression
@@ -41,6 +45,8 @@ class TriggerOptions(EntityRule[Process]):
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
         if not entity.is_batch_consumer:
             yield from self._batch_options(entity)
+            if entity.is_data_triggered:
+                yield from self._uninvertible_windows(entity, ctx)
             return
         trigger = entity.trigger
         for index, item in enumerate(entity.inputs):
@@ -60,6 +66,17 @@ class TriggerOptions(EntityRule[Process]):
             yield Finding(entity, f"trigger.cut {trigger.cut!r} picks among available instances, but the cut is an "
                           "instant fixed by the sweep's time: write one such as now(-1,0) or today(0,0).",
                           ("trigger", "cut"))
+
+    def _uninvertible_windows(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
+        """Windows the sweep cannot invert (instances/window_inverse.py): it would skip the process."""
+        for index, item in enumerate(entity.inputs):
+            for key, text in (("start", item.start), ("end", item.end)):
+                expression = time_expression(ctx, text)
+                why = None if expression is None else why_not_invertible(expression)
+                if why is not None:
+                    yield Finding(entity, f"inputs[{index}].{key} {text!r} cannot be triggered by data (the sweep "
+                                  f"finds the instances an event completes by inverting the window): {why}.",
+                                  ("inputs", index, key))
 
     def _batch_options(self, entity: Process) -> Iterator[Finding]:
         """Batch options on a process with a frequency, which runs instances, not batches."""
