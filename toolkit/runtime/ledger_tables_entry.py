@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.layout import LedgerLayout
@@ -41,7 +42,9 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
             print(f"{each.sql};")
         status["status"] = Status.DRY_RUN
         return status
-    spark = build_session(f"toolkit-ledger-tables-{cluster.name}", cluster, hive=True)
+    # The ledger belongs to no feed or process: the cluster's own queueName and jobPriority, if it has them.
+    spark = build_session(f"toolkit-ledger-tables-{cluster.name}", cluster, hive=True,
+                          launcher=launcher_confs(cluster))
     require_no_safemode(HadoopFileSystem(spark), cluster)
     with catalog_for(spark, cluster.registry_endpoint) as catalog:
         done = register(catalog, lambda sql, subject: run_ddl(spark, sql, subject), database, root)
