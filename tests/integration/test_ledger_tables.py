@@ -192,6 +192,21 @@ def test_a_foreign_table_of_the_same_name_is_refused_and_kept(spark, tmp_path: P
     assert rows(spark, "SHOW TABLES IN ledger_foreign") == [("ledger_foreign", "commits", False)]
 
 
+def test_in_safemode_nothing_is_registered_exit_5(spark, tmp_path: Path, monkeypatch, capsys) -> None:
+    from toolkit.ledger.control import Control
+    from toolkit.runtime.ledger_tables_entry import main
+
+    repo = repo_with(tmp_path / "repo", tmp_path / "root", "ledger_safemode")
+    cluster = repo.cluster("primary")
+    write_ledger(cluster)
+    Control(LocalFileSystem(), LedgerLayout.of(cluster)).set_safemode(True, "2026-11-22T10:00:00Z", "test")
+    monkeypatch.setattr("sys.argv", ["ledger_tables.py", "--repo", str(tmp_path / "repo"), "--cluster", "primary"])
+
+    assert main() == 5
+    assert "safemode" in capsys.readouterr().err
+    assert rows(spark, "SHOW DATABASES LIKE 'ledger_safemode'") == []
+
+
 def test_the_entrypoint_registers_the_tables_in_the_clusters_metastore(spark, thrift_metastore,
                                                                       tmp_path: Path) -> None:
     repo = repo_with(tmp_path / "repo", tmp_path / "root", "ledger_submit", registry=thrift_metastore.uri)
