@@ -184,7 +184,7 @@ def test_a_foreign_table_of_the_same_name_is_refused_and_kept(spark, tmp_path: P
     spark.sql("CREATE TABLE ledger_foreign.commits (mine string) USING parquet")
     spark.sql("INSERT INTO ledger_foreign.commits VALUES ('kept')")
 
-    with pytest.raises(UsageError, match=r"^The view ledger_foreign.commits exists and is not a ledger table of "
+    with pytest.raises(UsageError, match=r"^The table ledger_foreign.commits exists and is not a ledger table of "
                                          r"feed-toolkit .*ledger\.database"):
         register_here(spark, cluster)
 
@@ -227,3 +227,15 @@ def test_the_entrypoint_registers_the_tables_in_the_clusters_metastore(spark, th
     assert place.replace("file:///", "file:/") == (LedgerLayout.of(repo.cluster("primary")).root + "/events").replace(
         "file:///", "file:/")
     assert str(raw.table("ledger_submit", "plans").getTableType()) == "VIRTUAL_VIEW"
+
+    # A second registration reads our marks back through the Thrift catalog: everything is refreshed, nothing
+    # dropped (the statements are only collected here: this session's SQL goes to its own metastore).
+    from toolkit.storage.catalog_thrift import ThriftCatalog
+
+    ran: list[str] = []
+    with ThriftCatalog(spark, thrift_metastore.uri) as catalog:
+        again = register(catalog, lambda sql, subject: ran.append(sql), "ledger_submit",
+                         LedgerLayout.of(repo.cluster("primary")).root)
+    assert set(again.values()) == {"refreshed"}
+    assert ran == [f"REFRESH TABLE `ledger_submit`.`{name}`" for name in
+                   ("instances", "attempt_records", "batches", "events", "queue_records")]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
 from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import TableType
 from toolkit.storage.hive_sql import property_list, quote_identifier, quote_string
 
 DATABASE_PROPERTY = "ledger.database"
@@ -175,13 +176,14 @@ def register(catalog: Catalog, run_ddl: Callable[[str, str], None], database: st
     if catalog.database_exists(database):
         for each in wanted:
             if catalog.table_exists(database, each.name):
-                properties = catalog.describe_table(database, each.name).properties
-                if properties.get(OWNER) != each.name:
+                found = catalog.describe_table(database, each.name)
+                if found.properties.get(OWNER) != each.name:
+                    kind = "view" if found.table_type is TableType.VIEW else "table"
                     raise UsageError(
-                        f"The {'view' if each.is_view else 'table'} {database}.{each.name} exists and is not a "
-                        f"ledger table of feed-toolkit (no table property {OWNER}): it is left as it is; rename "
-                        f"it, or set the cluster property {DATABASE_PROPERTY} to another database.")
-                existing[each.name] = properties.get(DEFINITION)
+                        f"The {kind} {database}.{each.name} exists and is not a ledger table of feed-toolkit (no "
+                        f"table property {OWNER}): it is left as it is; rename it, or set the cluster property "
+                        f"{DATABASE_PROPERTY} to another database.")
+                existing[each.name] = found.properties.get(DEFINITION)
     else:
         catalog.create_database(database)
     done = {}
