@@ -1,0 +1,69 @@
+"""The ledger tables' statements (toolkit/runtime/ledger_tables.py) without a JVM: the database from the cluster
+property, one table per record file and one view per kind, the marks that make them ours, and
+`entrypoints/ledger_tables.py --dry-run`, which prints them and starts no Spark. Their reading is tested on real
+Spark in tests/integration/test_ledger_tables.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.unit.ledger.ledger_support import load_clusters
+from toolkit.runtime.ledger_tables import DEFAULT_DATABASE, ledger_database, statements
+
+PROJECT = Path(__file__).resolve().parents[3]
+
+
+def cluster_text(root: Path, properties: str) -> str:
+    return (f'kind: cluster\nname: primary\ninterfaces:\n  write: {{endpoint: "file://{root}", version: "3.4"}}\n'
+            f"locations: {{working: /w}}\n{properties}")
+
+
+def test_each_record_kind_is_a_table_or_a_view_over_its_folder_and_file_names() -> None:
+    made = {each.name: each for each in statements("ledger", "file:///r/w/ledger")}
+    assert list(made) == ["instances", "attempt_records", "batches", "events", "queue_records", "attempts",
+                          "batch_attempts", "plans", "commits"]
+    assert made["events"].sql.startswith("CREATE TABLE `ledger`.`events` (`format_version` int, `event_id` string,")
+    assert ("USING json OPTIONS ('multiLine' = 'true', 'recursiveFileLookup' = 'true', 'pathGlobFilter' = "
+            "'*.json') LOCATION 'file:///r/w/ledger/events'") in made["events"].sql
+    assert "'pathGlobFilter' = '[0-9]*.json') LOCATION 'file:///r/w/ledger/consumers'" in made["queue_records"].sql
+    assert made["plans"].sql.endswith("AS SELECT `format_version`, `process`, `seq`, `run_id`, `created`, `events` "
+                                      "FROM `ledger`.`queue_records` WHERE created IS NOT NULL")
+    assert f"'feed-toolkit.ledger-table' = 'plans', 'feed-toolkit.ledger-definition' = '{made['plans'].digest}'" in \
+        made["plans"].sql
+    moved = {each.name: each.digest for each in statements("ledger", "file:///elsewhere/ledger")}
+    assert all(moved[name] != made[name].digest for name in ("events", "instances"))  # a new place: replaced
+
+
+def test_the_database_is_the_cluster_property_or_the_default(tmp_path: Path) -> None:
+    repo = load_clusters(tmp_path / "a", {"primary": cluster_text(tmp_path, "")})
+    assert ledger_database(repo.cluster("primary")) == DEFAULT_DATABASE == "feed_toolkit_ledger"
+    repo = load_clusters(tmp_path / "b", {"primary": cluster_text(tmp_path, "properties: {ledger.database: ops}")})
+    assert ledger_database(repo.cluster("primary")) == "ops"
+
+
+def run_entry(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The entrypoint as plain Python, with no java on PATH and a JAVA_HOME that is none: no JVM could start."""
+    return subprocess.run([sys.executable, str(PROJECT / "entrypoints" / "ledger_tables.py"), "--repo", str(repo),
+                           "--cluster", "primary", *args], capture_output=True, text=True, timeout=60,
+                          env={"PATH": "", "JAVA_HOME": "/nonexistent", "PYTHONPATH": str(PROJECT)})
+
+
+def test_a_dry_run_prints_the_statements_and_starts_no_spark(tmp_path: Path) -> None:
+    load_clusters(tmp_path / "repo", {"primary": cluster_text(tmp_path, "properties: {ledger.database: ops}")})
+    done = run_entry(tmp_path / "repo", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "CREATE DATABASE IF NOT EXISTS `ops`;"
+    assert lines[1:-1] == [f"{each.sql};" for each in statements("ops", f"file://{tmp_path}/w/ledger")]
+    assert json.loads(lines[-1])["status"] == "DRY_RUN"
+
+
+def test_a_database_property_that_is_no_name_is_exit_2_in_one_sentence(tmp_path: Path) -> None:
+    load_clusters(tmp_path / "repo", {"primary": cluster_text(tmp_path, 'properties: {ledger.database: "a b"}')})
+    done = run_entry(tmp_path / "repo", "--dry-run")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("ledger_tables: The property ledger.database of cluster 'primary' is 'a b', which "
+                                   "is not a database name: use letters, digits and '_'.")

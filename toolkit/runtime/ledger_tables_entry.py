@@ -1,0 +1,58 @@
+"""The ledger_tables entrypoint's body: register (or refresh) the tables over a cluster's ledger in the cluster's
+metastore (toolkit/runtime/ledger_tables.py); `--dry-run` prints the statements and starts no JVM."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.entities.launcher_settings import launcher_confs
+from toolkit.entities.object_stores import require_no_object_store
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.ledger_tables import ledger_database, register, statements
+from toolkit.runtime.session import build_session
+from toolkit.statuses import Status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser("ledger_tables", "Register (or refresh) external tables over a cluster's ledger records "
+                                            "(instances, attempts, batches, events, plans, commits) in the "
+                                            "cluster's metastore, in the database of its property ledger.database.",
+                           time_help="Not used: the tables hold every record.")
+    parser.add_argument("--cluster", required=True, help="The cluster whose ledger and metastore to use.")
+    parser.add_argument("--dry-run", action="store_true", help="Print the statements; change nothing.")
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.ledger.switches import require_no_safemode
+    from toolkit.storage.catalog_factory import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.storage.session_sql import run_ddl
+
+    repo = ConfigRepo.load(args.repo)
+    cluster = repo.cluster(args.cluster)
+    require_no_object_store(cluster)
+    database, root = ledger_database(cluster), LedgerLayout.of(cluster).root
+    status.update(cluster=cluster.name, database=database, ledger=root)
+    if args.dry_run:
+        print(f"CREATE DATABASE IF NOT EXISTS `{database}`;")
+        for each in statements(database, root):
+            print(f"{each.sql};")
+        status["status"] = Status.DRY_RUN
+        return status
+    # The ledger belongs to no feed or process: the cluster's own queueName and jobPriority, if it has them.
+    spark = build_session(f"toolkit-ledger-tables-{cluster.name}", cluster, hive=True,
+                          launcher=launcher_confs(cluster))
+    require_no_safemode(HadoopFileSystem(spark), cluster)
+    with catalog_for(spark, cluster.registry_endpoint) as catalog:
+        done = register(catalog, lambda sql, subject: run_ddl(spark, sql, subject), database, root)
+    for name, what in done.items():
+        print(f"ledger_tables: {what} {database}.{name}")
+    status.update(status=Status.SUCCEEDED, tables=done)
+    return status
+
+
+def main() -> int:
+    return run("ledger_tables", _parser(), _body)
