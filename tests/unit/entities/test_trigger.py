@@ -18,6 +18,7 @@ from toolkit.entities.model import Condition, Process, Trigger, TriggerOn
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
+from toolkit.process_runner.cluster_session import ClusterSession
 from toolkit.process_runner.process_entry import main as process_main
 from toolkit.process_runner.retry_policy import timeout_of
 
@@ -147,10 +148,12 @@ def test_the_process_entrypoint_refuses_a_batch_consumer_before_spark(tmp_path: 
     root = tmp_path / "repo"
     shutil.copytree(TEMPLATE, root)
     (root / "processes" / "p.yaml").write_text(BATCH_CONSUMER)
+    started: list[object] = []
+    monkeypatch.setattr(ClusterSession, "__enter__", lambda self: started.append(self) or self)
     monkeypatch.setattr(sys, "argv", ["entry", "--repo", str(root), "--process", "p", "--cluster", "primary",
                                       "--time", "2026-11-21T10:00Z"])
     assert process_main() == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "Traceback" not in error
     assert "Process 'p' has no frequency: it is a batch consumer" in error
-    assert "pyspark.sql" not in sys.modules or sys.modules["pyspark.sql"].SparkSession._instantiatedSession is None
+    assert started == []  # refused before any Spark session

@@ -23,6 +23,7 @@ from toolkit.entities.model import Condition, Process
 from toolkit.errors import UsageError
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.records import DatasetEvent
+from toolkit.process_runner.cluster_session import ClusterSession
 from toolkit.process_runner.process_entry import main as process_main
 from toolkit.runtime.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
 
@@ -98,12 +99,14 @@ def test_batch_calls_the_entrypoint_refuses_before_spark(tmp_path: Path, monkeyp
     root = tmp_path / "repo"
     shutil.copytree(TEMPLATE, root)
     (root / "processes" / "p.yaml").write_text(CONSUMER)
+    started: list[object] = []
+    monkeypatch.setattr(ClusterSession, "__enter__", lambda self: started.append(self) or self)
     monkeypatch.setattr(sys, "argv", ["entry", "--repo", str(root), "--process", process, "--cluster", "primary",
                                       *extra])
     assert process_main() == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and message in error
-    assert "pyspark.sql" not in sys.modules or sys.modules["pyspark.sql"].SparkSession._instantiatedSession is None
+    assert started == []  # refused before any Spark session
 
 
 def entry(feed: str, time: datetime, kind: str = "published") -> JournalEntry:
