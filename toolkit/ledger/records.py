@@ -78,9 +78,17 @@ def versioned(document: Mapping[str, Any], version: int = FORMAT_VERSION) -> dic
     return {**document, VERSION_FIELD: version}
 
 
+WALL_CLOCK_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
 def wall_clock_stamp(seconds: float) -> str:
     """Real instants in records (start, end, lease) to the second: `2026-11-21T10:00:05Z`."""
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime(WALL_CLOCK_FORMAT)
+
+
+def parse_wall_clock_stamp(text: str) -> datetime:
+    """The instant a `wall_clock_stamp` names (ValueError for another spelling)."""
+    return datetime.strptime(text, WALL_CLOCK_FORMAT).replace(tzinfo=timezone.utc)
 
 
 def _parses(value: Any, *patterns: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
@@ -14,6 +14,7 @@ from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.grids import process_grid
+from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.status import STATUS_OF_EXIT
@@ -155,7 +156,7 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
 def _stamp(text: str) -> datetime:
     """An instant yyyy-MM-ddTHH:mm:ssZ (UTC), as ledger records write them."""
     try:
-        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+        return parse_wall_clock_stamp(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an instant yyyy-MM-ddTHH:mm:ssZ (UTC)") from None
 

@@ -34,7 +34,7 @@ from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, record_time, wall_clock_stamp
+from toolkit.ledger.records import AttemptRecord, InstanceRecord, parse_wall_clock_stamp, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
@@ -215,7 +215,7 @@ class ProcessRunner:
         before = self.options.force_if_started_before
         if self.options.force or before is None:
             return self.options.force
-        return record.started is None or record.started < before.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return record.started is None or parse_wall_clock_stamp(record.started) < before.replace(microsecond=0)
 
     def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None,
                          result: InstanceResult) -> tuple[InstancePlan | None, int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 
 from toolkit.entities.model import Process
 from toolkit.entities.repo import ConfigRepo
@@ -23,7 +23,7 @@ from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.instances.inputs import describe_input
 from toolkit.instances.window_inverse import candidate_instances
 from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.records import EVICTED, InstanceRecord, record_time
+from toolkit.ledger.records import EVICTED, InstanceRecord, parse_wall_clock_stamp, record_time
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.triggers.state import DueInstance
@@ -94,8 +94,7 @@ def _ran_after(record: InstanceRecord, event_ms: int) -> bool:
     """Whether the record's latest attempt started after the instant (records are to the second)."""
     if record.started is None:
         return False
-    started = datetime.strptime(record.started, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    return started.timestamp() * 1000 >= event_ms - event_ms % 1000
+    return parse_wall_clock_stamp(record.started).timestamp() * 1000 >= event_ms - event_ms % 1000
 
 
 def _events_written(ledger: Ledger, record: InstanceRecord) -> bool:
