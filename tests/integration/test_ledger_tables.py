@@ -81,7 +81,8 @@ def consume(ledger: Ledger, sweep: str, run_id: str) -> int:
 
 def write_ledger(cluster: Cluster) -> tuple[Ledger, dict[int, str]]:
     """Process `hourly` at 10:00 (a failed attempt, then a success), clicks 08:00 to 10:00 published, plan 1
-    (08:00 and 09:00) consumed by run-a, plan 2 (10:00) by run-b, and loader's batch record of plan 1."""
+    (08:00 and 09:00) consumed by run-a, plan 2 (10:00) by run-b, loader's batch record of plan 1, and
+    retention run `ret` evicting clicks 07:00 and 08:00 (ids -1 and -2)."""
     ledger = Ledger.of(LocalFileSystem(), cluster)
     ids = {hours: publish(ledger, hours, f"producer{hours}") for hours in (0, 1)}
     assert consume(ledger, "sweep-1", "run-a") == 1
@@ -102,6 +103,10 @@ def write_ledger(cluster: Cluster) -> tuple[Ledger, dict[int, str]]:
         started="2026-11-22T10:02:00Z", ended="2026-11-22T10:03:00Z", events=[ids[0], ids[1]],
         inputs=[{"name": "clicks", "feed": "clicks", "instances": [
             {"time": stamp(h), "event_id": ids[h], "location": f"file:///d/clicks/{h}"} for h in (0, 1)]}]))
+    batch = ledger.record_evictions("clicks", "primary", [(BASE + timedelta(hours=h), f"file:///d/clicks/{h}")
+                                                          for h in (-1, 0)], producer="retention", run_id="ret")
+    assert batch is not None
+    ids[-1], ids[-2] = (e.event_id for e in batch.events())
     return ledger, ids
 
 
@@ -122,8 +127,8 @@ def test_the_ledger_read_as_tables_and_the_example_query(spark, tmp_path: Path) 
     ledger, ids = write_ledger(cluster)
 
     assert register_here(spark, cluster) == dict.fromkeys(
-        ("instances", "attempt_records", "batches", "events", "queue_records", "attempts", "batch_attempts",
-         "plans", "commits"), "created")
+        ("instances", "attempt_records", "batches", "event_files", "eviction_batches", "queue_records", "events",
+         "attempts", "batch_attempts", "plans", "commits"), "created")
 
     db = "ledger_read"
     committed = ConsumerQueue(ledger, "loader", ["clicks"]).commit_of(1)
@@ -134,9 +139,11 @@ def test_the_ledger_read_as_tables_and_the_example_query(spark, tmp_path: Path) 
     assert [r[:5] for r in rows(spark, EXAMPLE.format(db=db, start=stamp(1), end=stamp(3)))] == [
         (stamp(1), ids[1], "loader", 1, "run-a"), (stamp(2), ids[2], "loader", 2, "run-b")]
     assert rows(spark, f"SELECT event_id, feed, cluster, time, kind, producer, run_id, location, fingerprint.digest, "
-                       f"format_version FROM {db}.events ORDER BY event_id") == [
-        (ids[h], "clicks", "primary", stamp(h), "published", "external", f"producer{h}", f"file:///d/clicks/{h}",
-         "d1", 2) for h in (0, 1, 2)]
+                       f"format_version FROM {db}.events ORDER BY event_id") == sorted([
+        *((ids[h], "clicks", "primary", stamp(h), "published", "external", f"producer{h}", f"file:///d/clicks/{h}",
+           "d1", 2) for h in (0, 1, 2)),
+        *((ids[-1 - k], "clicks", "primary", stamp(h), "evicted", "retention", "ret", f"file:///d/clicks/{h}", None, 1)
+          for k, h in enumerate((-1, 0)))])
     assert rows(spark, f"SELECT process, time, status, attempts, run_id, outputs[0].feed, outputs[0].bytes "
                        f"FROM {db}.instances") == [("hourly", stamp(2), "SUCCEEDED", 2, "hourly-2", "summary", 5)]
     assert rows(spark, f"SELECT process, time, attempt, run_id, kind, status, error, counters['workflow_seconds'] "
@@ -168,12 +175,21 @@ def test_registering_again_refreshes_and_shows_new_records(spark, tmp_path: Path
     assert set(register_here(spark, cluster).values()) == {"refreshed"}
     assert [(r[1], r[3], r[4]) for r in rows(spark, query)] == [
         (ids[0], 1, "run-a"), (ids[1], 1, "run-a"), (ids[2], 2, "run-b"), (ids[3], 3, "run-c")]
-    assert rows(spark, "SELECT count(*) FROM ledger_again.events") == [(4,)]
+    assert rows(spark, "SELECT count(*) FROM ledger_again.events") == [(6,)]  # 4 published, 2 evicted
 
     # A table of ours of another definition (an older toolkit's) is replaced; the records stay.
-    spark.sql("ALTER TABLE ledger_again.events SET TBLPROPERTIES ('feed-toolkit.ledger-definition' = 'older')")
+    spark.sql("ALTER TABLE ledger_again.event_files SET TBLPROPERTIES ('feed-toolkit.ledger-definition' = 'older')")
+    assert register_here(spark, cluster)["event_files"] == "replaced"
+    assert rows(spark, "SELECT count(*) FROM ledger_again.events") == [(6,)]
+    assert len(list((tmp_path / "root" / "working" / "ledger" / "events" / "clicks").rglob("*.json"))) == 4
+    # `events` was a table of the event files before batches of evictions: that table becomes the view
+    spark.sql("DROP VIEW ledger_again.events")
+    root = LedgerLayout.of(cluster).root
+    spark.sql(f"CREATE TABLE ledger_again.events (event_id string) USING json OPTIONS (recursiveFileLookup "
+              f"'true', pathGlobFilter '*.json') LOCATION '{root}/events' TBLPROPERTIES "
+              f"('feed-toolkit.ledger-table' = 'events', 'feed-toolkit.ledger-definition' = 'older')")
     assert register_here(spark, cluster)["events"] == "replaced"
-    assert rows(spark, "SELECT count(*) FROM ledger_again.events") == [(4,)]
+    assert rows(spark, "SELECT count(*) FROM ledger_again.events") == [(6,)]
     assert len(list((tmp_path / "root" / "working" / "ledger" / "events" / "clicks").rglob("*.json"))) == 4
 
 
@@ -220,9 +236,10 @@ def test_the_entrypoint_registers_the_tables_in_the_clusters_metastore(spark, th
     assert (status["status"], status["database"], status["tables"]["plans"]) == (
         "SUCCEEDED", "ledger_submit", "created")
     raw = thrift_metastore.client(spark)
-    events = raw.table("ledger_submit", "events")
+    events = raw.table("ledger_submit", "event_files")
     assert (str(events.getTableType()), str(events.getParameters().get("feed-toolkit.ledger-table")),
-            str(events.getParameters().get("spark.sql.sources.provider"))) == ("EXTERNAL_TABLE", "events", "json")
+            str(events.getParameters().get("spark.sql.sources.provider"))) == ("EXTERNAL_TABLE", "event_files",
+                                                                               "json")
     # Spark keeps a data-source table's place in its `path` (the Hive location is a placeholder of Spark's).
     place = str(events.getSd().getSerdeInfo().getParameters().get("path"))
     assert place.replace("file:///", "file:/") == (LedgerLayout.of(repo.cluster("primary")).root + "/events").replace(
@@ -239,4 +256,4 @@ def test_the_entrypoint_registers_the_tables_in_the_clusters_metastore(spark, th
                          LedgerLayout.of(repo.cluster("primary")).root)
     assert set(again.values()) == {"refreshed"}
     assert ran == [f"REFRESH TABLE `ledger_submit`.`{name}`" for name in
-                   ("instances", "attempt_records", "batches", "events", "queue_records")]
+                   ("instances", "attempt_records", "batches", "event_files", "eviction_batches", "queue_records")]

@@ -6,7 +6,9 @@ only what is new instead of every feed's event folders.
     journal-rebuilt                                                    every event older than the journal is in it
 
 The bucket is the UTC hour of the event id's millisecond stamp, and the name says all a consumer needs (id,
-feed, instance, kind): listing a bucket is reading it. Entries are created exclusively, so writing one twice
+feed, instance, kind): listing a bucket is reading it. A retention run's evictions are one entry of kind
+`evictions` named by its batch (evictions.py): listing expands it, with one read, into the entry of each of its
+`evicted` events. Entries are created exclusively, so writing one twice
 changes nothing. The ledger writes the entry right after the event file (`Ledger._record`); a producer killed
 between the two leaves an event without entry, which its next run repairs (`ensure`). A repaired entry can be
 older than a consumer's lag window, so a repair first leaves a copy in `journal-late/`, which consumers always
@@ -16,13 +18,13 @@ read. A ledger written before the journal existed is listed once from its event 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
+from toolkit.ledger.evictions import BATCH_KIND, EvictionBatch, EvictionBatches, batch_id_of
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import DatasetEvent, event_id_ms, versioned, wall_clock_stamp
+from toolkit.ledger.records import EVICTED, DatasetEvent, event_id_ms, versioned, wall_clock_stamp
 from toolkit.storage.filesystem import FileSystem
 
 SEPARATOR = "~"  # in neither event ids, feed names, instance keys nor kinds
@@ -40,6 +42,11 @@ class JournalEntry:
     @classmethod
     def of(cls, event: DatasetEvent) -> JournalEntry:
         return cls(event.event_id, event.feed, event.nominal, event.kind)
+
+    @classmethod
+    def of_batch(cls, batch: EvictionBatch) -> JournalEntry:
+        """The one entry of a batch of evictions (its first instance stands in the name)."""
+        return cls(batch.batch_id, batch.feed, batch.first, BATCH_KIND)
 
     @classmethod
     def parse(cls, name: str) -> JournalEntry | None:
@@ -72,8 +79,8 @@ def _bucket(ms: int) -> tuple[str, str]:
 class Journal:
     """The journal of one cluster's ledger."""
 
-    def __init__(self, fs: FileSystem, layout: LedgerLayout) -> None:
-        self.fs, self.layout = fs, layout
+    def __init__(self, fs: FileSystem, layout: LedgerLayout, batches: EvictionBatches) -> None:
+        self.fs, self.layout, self.batches = fs, layout, batches
 
     def path(self, entry: JournalEntry) -> str:
         day, hour = _bucket(entry.ms)
@@ -83,16 +90,25 @@ class Journal:
         """The event's entry (nothing when it exists)."""
         self.fs.create_exclusive(self.path(JournalEntry.of(event)), b"")
 
-    def write_many(self, events: Iterable[DatasetEvent]) -> None:
-        """The entries of many events (a batch of evictions) in one batch after their event files: an entry
-        written twice is the same empty file."""
-        self.fs.write_many_atomically([(self.path(JournalEntry.of(event)), b"") for event in events])
+    def write_batch(self, batch: EvictionBatch) -> None:
+        """The one entry of a batch of evictions, written right after the batch (nothing when it exists)."""
+        self.fs.create_exclusive(self.path(JournalEntry.of_batch(batch)), b"")
 
     def ensure(self, event: DatasetEvent) -> bool:
         """Write the entry of an event recorded earlier if it has none (its producer was killed in between);
-        True when it was missing. The late copy comes first: a repair killed after it leaves it, and the next
-        repair writes the entry."""
-        entry = JournalEntry.of(event)
+        True when it was missing. An eviction recorded in a batch has its batch's entry. The late copy comes
+        first: a repair killed after it leaves it, and the next repair writes the entry."""
+        if event.kind == EVICTED:
+            batch = self.batches.find(event.feed, batch_id_of(event))
+            if batch is not None:
+                return self.ensure_batch(batch)
+        return self._ensure(JournalEntry.of(event))
+
+    def ensure_batch(self, batch: EvictionBatch) -> bool:
+        """`ensure` for the entry of a batch of evictions (a retention run killed between the two)."""
+        return self._ensure(JournalEntry.of_batch(batch))
+
+    def _ensure(self, entry: JournalEntry) -> bool:
         if self.fs.exists(self.path(entry)):
             return False
         self.fs.create_exclusive(f"{self.layout.journal_late_folder()}/{entry.name}", b"")
@@ -118,7 +134,7 @@ class Journal:
                     entry = JournalEntry.parse(status.name)
                     if entry is not None and (start is None or entry.ms >= start):
                         found.append(entry)
-        return sorted(found, key=lambda entry: entry.event_id)
+        return self._expanded(found)
 
     def late_entries(self) -> list[JournalEntry]:
         """The entries repairs wrote after their event (usually none), oldest id first."""
@@ -126,7 +142,21 @@ class Journal:
         if not self.fs.exists(folder):
             return []
         entries = (JournalEntry.parse(status.name) for status in self.fs.list(folder))
-        return sorted((entry for entry in entries if entry is not None), key=lambda entry: entry.event_id)
+        return self._expanded([entry for entry in entries if entry is not None])
+
+    def _expanded(self, entries: list[JournalEntry]) -> list[JournalEntry]:
+        """The entries with each batch of evictions replaced by the entries of its events, oldest id first. A
+        batch entry without its batch (a hand-deleted file) stands for nothing."""
+        found = []
+        for entry in entries:
+            if entry.kind != BATCH_KIND:
+                found.append(entry)
+                continue
+            batch = self.batches.find(entry.feed, entry.event_id)
+            if batch is not None:
+                found += [JournalEntry(i.event_id, entry.feed, t, EVICTED) for i, t in zip(batch.instances,
+                                                                                          batch.times(), strict=True)]
+        return sorted(found, key=lambda entry: entry.event_id)
 
     def ensure_rebuilt(self) -> None:
         """Rebuild once per ledger: a ledger whose events predate the journal gets their entries."""
@@ -146,6 +176,10 @@ class Journal:
                         if status.name.endswith(".json") and not status.name.startswith("."):
                             self.write(DatasetEvent.parse(self.fs.read(status.path), status.path))
                             events += 1
+        for feed_name in self.batches.feeds():
+            for batch in self.batches.all(feed_name):
+                self.write_batch(batch)
+                events += len(batch.instances)
         marker = versioned({"rebuilt": wall_clock_stamp(datetime.now(timezone.utc).timestamp()), "events": events})
         self.fs.write_atomically(self.layout.journal_rebuilt(), (json.dumps(marker, sort_keys=True) + "\n").encode())
         return events

@@ -8,6 +8,7 @@
     <working>/ledger/processes/<process>/batches/<seq>/batch.json           a batch consumer's batch: its state
     <working>/ledger/processes/<process>/batches/<seq>/attempt-001.json     one per attempt at the batch
     <working>/ledger/events/<feed>/<yyyyMMddTHHmmZ>/<event id>.json         a publication or eviction of it
+    <working>/ledger/evictions/<feed>/<batch id>~<first>~<last>.json      a retention run's evictions of it
     <working>/ledger/journal/<yyyyMMdd>/<HH>/<event id>~<feed>~<time>~<kind> every event, by publication hour
     <working>/ledger/journal-late/<event id>~<feed>~<time>~<kind>           entries a repair wrote late
     <working>/ledger/journal-rebuilt                                       the journal holds every older event
@@ -98,6 +99,10 @@ class LedgerLayout:
     def events_folder(self, feed: str | None = None) -> str:
         """Every feed's events, or one feed's (a folder per instance)."""
         return f"{self.root}/events" if feed is None else f"{self.root}/events/{_safe(feed, 'feed')}"
+
+    def evictions_folder(self, feed: str | None = None) -> str:
+        """Every feed's eviction batches, or one feed's (evictions.py)."""
+        return f"{self.root}/evictions" if feed is None else f"{self.root}/evictions/{_safe(feed, 'feed')}"
 
     def pending_evictions(self, feed: str) -> str:
         return f"{self.root}/pending-evictions/{_safe(feed, 'feed')}.json"

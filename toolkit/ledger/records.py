@@ -248,8 +248,17 @@ class InstanceRecord:
 def event_id(published_ms: int, run_id: str, feed: str, time: str, kind: str) -> str:
     """`20261121T100700123Z-<run id>-<8 hex>`: sorts by publication (to the millisecond, then the run), unique on a
     cluster because one run records one event per feed instance and kind (the hex is of those three)."""
-    discriminator = hashlib.sha256(f"{feed}\n{time}\n{kind}".encode()).hexdigest()[:8]
-    return f"{event_id_floor(published_ms)}-{run_id}-{discriminator}"
+    return f"{event_id_head(published_ms, run_id)}{event_discriminator(feed, time, kind)}"
+
+
+def event_id_head(published_ms: int, run_id: str) -> str:
+    """What the ids of one run's events at one instant share: `20261121T100700123Z-<run id>-`."""
+    return f"{event_id_floor(published_ms)}-{run_id}-"
+
+
+def event_discriminator(feed: str, time: str, kind: str) -> str:
+    """The 8 hex digits that end an event id: what tells apart the events one run records at one instant."""
+    return hashlib.sha256(f"{feed}\n{time}\n{kind}".encode()).hexdigest()[:8]
 
 
 def event_id_floor(published_ms: int) -> str:

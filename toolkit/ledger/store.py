@@ -12,6 +12,7 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
+from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.journal import Journal
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
@@ -48,7 +49,8 @@ class Ledger:
         self.fs, self.layout, self.lease_seconds = fs, layout, lease_seconds
         self.clock = clock or time.time
         self.control = Control(fs, layout)
-        self.journal = Journal(fs, layout)
+        self.evictions = EvictionBatches(fs, layout)
+        self.journal = Journal(fs, layout, self.evictions)
 
     @classmethod
     def of(cls, fs: FileSystem, cluster: Cluster, **options: Any) -> Ledger:
@@ -120,28 +122,29 @@ class Ledger:
     # Dataset events
 
     def events(self, feed: str, t: datetime) -> list[DatasetEvent]:
-        """The events of one feed instance on this cluster, oldest publication first."""
+        """The events of one feed instance on this cluster (its event files and the batches of evictions that
+        hold it), oldest publication first."""
         folder = self.layout.event_folder(feed, t)
-        if not self.fs.exists(folder):
-            return []
-        found = [DatasetEvent.parse(self.fs.read(status.path), status.path)
-                 for status in self.fs.list(folder) if status.name.endswith(".json")]
+        found = [] if not self.fs.exists(folder) else [
+            DatasetEvent.parse(self.fs.read(status.path), status.path)
+            for status in self.fs.list(folder) if status.name.endswith(".json") and not status.name.startswith(".")]
+        found += [event for batch in self.evictions.covering(feed, t) for event in batch.events_at(t)]
         return sorted(found, key=lambda event: event.event_id)
 
     def feed_event_times(self, feed: str) -> list[datetime]:
         """The instance times of `feed` that have events on this cluster, oldest first."""
         folder = self.layout.events_folder(feed)
-        if not self.fs.exists(folder):
-            return []
-        times = (parse_instance_key(status.name) for status in self.fs.list(folder) if status.is_dir)
-        return sorted(t for t in times if t is not None)
+        times = set() if not self.fs.exists(folder) else {
+            t for t in (parse_instance_key(status.name) for status in self.fs.list(folder) if status.is_dir)
+            if t is not None}
+        times.update(t for batch in self.evictions.all(feed) for t in batch.times())
+        return sorted(times)
 
     def event_feeds(self) -> list[str]:
         """The feeds that have events on this cluster."""
         folder = self.layout.events_folder()
-        if not self.fs.exists(folder):
-            return []
-        return sorted(status.name for status in self.fs.list(folder) if status.is_dir)
+        feeds = set() if not self.fs.exists(folder) else {s.name for s in self.fs.list(folder) if s.is_dir}
+        return sorted(feeds.union(self.evictions.feeds()))
 
     def record_publication(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
                            location: str, fingerprint: dict[str, Any] | None,
@@ -159,38 +162,29 @@ class Ledger:
         return self._record(feed, cluster, t, REPLACED if visible else PUBLISHED, producer, run_id, location,
                             fingerprint, last)
 
-    def record_eviction(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
-                        location: str, unless_recorded: bool = False) -> DatasetEvent | None:
-        """Record that the instance `t` of `feed` is gone from here (deleted, or archived to `location`).
-        `unless_recorded`: nothing is written when the last event is already an eviction."""
-        last = self._last_event(feed, t)
-        if unless_recorded and last is not None and last.kind == EVICTED:
-            self.journal.ensure(last)
-            return None
-        return self._record(feed, cluster, t, EVICTED, producer, run_id, location, None, last)
-
     def record_evictions(self, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str,
-                         run_id: str) -> list[DatasetEvent]:
-        """`record_eviction` of many instances that the caller has just evicted, written in one batch
-        (`FileSystem.write_many_atomically`) and without reading each instance's last event: a retention run
-        evicts tens of thousands. Their ids come from the clock alone, one instant for the batch (unique all the
-        same: an id ends with a hash of its feed instance and kind); a killed batch is repaired through
-        `record_eviction`."""
-        now_ms = int(time.time() * 1000)
-        written = [(t, self._event(feed, cluster, t, EVICTED, producer, run_id, location, None, now_ms))
-                   for t, location in evicted]
-        self.fs.write_many_atomically([(self.layout.event_record(feed, t, event.event_id), event_json(event))
-                                       for t, event in written])
-        events = [event for _, event in written]
-        self.journal.write_many(events)
-        return events
+                         run_id: str) -> EvictionBatch | None:
+        """Record that the instances `evicted` (time, and where the data went: its location, or its archive) of
+        `feed` are gone from here: one batch file and one journal entry however many there are (evictions.py),
+        read as one `evicted` event per instance. None when there are none. Their ids come from the clock alone,
+        one instant for the batch, without reading each instance's last event: a retention run evicts tens of
+        thousands."""
+        listed = list(evicted)
+        if not listed:
+            return None
+        batch = EvictionBatch.of(feed, cluster, listed, producer=producer, run_id=run_id,
+                                 published_ms=int(time.time() * 1000))
+        self.evictions.write(batch)
+        self.journal.write_batch(batch)
+        return batch
 
     def plan_evictions(self, feed: str, run_id: str, planned: list[tuple[datetime, str]]) -> None:
         """Written before retention evicts (instance times and the location each event will name), removed once
         their events are written: a run killed in between leaves it for the next run to finish."""
         document = versioned({"feed": feed, "run_id": run_id,
                               "instances": [{"time": format_timestamp(t), "location": where} for t, where in planned]})
-        self.fs.write_atomically(self.layout.pending_evictions(feed), json.dumps(document, indent=2).encode())
+        # one line: a first run plans tens of thousands
+        self.fs.write_atomically(self.layout.pending_evictions(feed), json.dumps(document).encode())
 
     def pending_evictions(self, feed: str) -> tuple[str, list[tuple[datetime, str]]] | None:
         """The run id and evictions of a plan a killed retention run left, or None."""

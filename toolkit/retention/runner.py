@@ -210,9 +210,10 @@ def _archived_path(archive_to: str, root: str, path: str) -> str:
 
 
 class _Events:
-    """The `evicted` events of one retention run: the evictions are planned in the ledger before anything is
-    evicted and the plan removed once their events are written, so a run killed in between leaves the plan,
-    and the next run writes the events of the instances that are gone (feed_locations says where to look)."""
+    """The `evicted` events of one retention run, one batch per feed (ledger/evictions.py): the evictions are
+    planned in the ledger before anything is evicted and the plan removed once their batch is written, so a run
+    killed in between leaves the plan, and the next run writes the batch of the instances that are gone
+    (feed_locations says where to look), or only its journal entry when the killed run wrote the batch."""
 
     def __init__(self, ledger: Ledger, feed: Feed, cluster: Cluster, run_id: str) -> None:
         self.ledger, self.feed, self.cluster, self.run_id = ledger, feed, cluster, run_id
@@ -223,18 +224,21 @@ class _Events:
         if pending is None:
             return
         run_id, planned = pending
+        written = self.ledger.evictions.of_run(self.feed.name, run_id)
+        if written is not None:
+            self.ledger.journal.ensure_batch(written)
+            self.ledger.clear_evictions(self.feed.name)
+            return
         where = feed_locations(self.feed, self.cluster)
         if where.is_table and catalog is None:
             return  # the plan stays for a run that can ask the metastore (this one stops for want of it)
-        for t, location in planned:
-            if where.is_table:
-                gone = catalog is not None and not probe_table(catalog, fs, where, [t])[t].available
-            else:
-                gone = fs.status(where.event_location(t)) is None
-            if gone:
-                self.ledger.record_eviction(self.feed.name, self.cluster.name, t, producer="retention", run_id=run_id,
-                                            location=location, unless_recorded=True)
-        self.done()
+        if where.is_table:
+            available = probe_table(catalog, fs, where, [t for t, _ in planned]) if catalog is not None else {}
+            gone = [(t, location) for t, location in planned if not available[t].available]
+        else:
+            gone = [(t, location) for t, location in planned if fs.status(where.event_location(t)) is None]
+        self.ledger.record_evictions(self.feed.name, self.cluster.name, gone, producer="retention", run_id=run_id)
+        self.ledger.clear_evictions(self.feed.name)
 
     def plan(self, planned: list[tuple[datetime, str]]) -> None:
         if planned:
@@ -244,7 +248,7 @@ class _Events:
         self.gone.append((t, location))
 
     def done(self) -> None:
-        """The events of the evictions since the plan, then the plan removed."""
+        """The batch of the evictions since the plan, then the plan removed."""
         if self.gone:
             self.ledger.record_evictions(self.feed.name, self.cluster.name, self.gone, producer="retention",
                                          run_id=self.run_id)

@@ -7,7 +7,8 @@ location fails while it matches nothing, as in a young ledger), and two pairs of
 instance's and a batch's `attempt-NNN.json` under `processes/`, a plan's and a commit's `<seq>.json` under
 `consumers/`. Each pair is one table (`attempt_records`, `queue_records`) with the union of their fields, and the
 views `attempts`, `batch_attempts`, `plans` and `commits` keep the rows of one kind by a field only that kind
-has (`seq`, `created`, `committed`).
+has (`seq`, `created`, `committed`). Dataset events are in two kinds of file, an event's own and a retention
+run's batch of evictions (ledger/evictions.py): the view `events` is both, a row per event.
 
 Every object carries the table property `feed-toolkit.ledger-table` (its name: ours) and
 `feed-toolkit.ledger-definition` (a digest of its statement). Registering again refreshes ours when the digest
@@ -43,6 +44,10 @@ _ANY_INPUTS = (f"array<struct<name:string,feed:string,optional:boolean,instances
                f"location:string,available:boolean,event_id:string,fingerprint:{_FINGERPRINT}>>>>")
 _PLAN_EVENTS = "array<struct<event_id:string,feed:string,time:string,kind:string>>"
 _COUNTERS = "map<string,double>"
+_EVENT_COLUMNS = (
+    ("format_version", "int"), ("event_id", "string"), ("feed", "string"), ("cluster", "string"), ("time", "string"),
+    ("kind", "string"), ("producer", "string"), ("run_id", "string"), ("location", "string"),
+    ("fingerprint", _FINGERPRINT), ("published", "string"))
 
 Columns = tuple[tuple[str, str], ...]
 
@@ -68,6 +73,25 @@ class RecordView:
     where: str
     comment: str
 
+    def select(self, database: str) -> str:
+        return (f"SELECT {', '.join(quote_identifier(c) for c in self.columns)} "
+                f"FROM {_qualified(database, self.base)} WHERE {self.where}")
+
+
+@dataclass(frozen=True)
+class EventsView:
+    """Every dataset event, a row each: the event files, and each instance of the batches of evictions."""
+
+    name: str
+    comment: str
+
+    def select(self, database: str) -> str:
+        own = ", ".join(quote_identifier(name) for name, _ in _EVENT_COLUMNS)
+        batched = (f"b.format_version, i.event_id, b.feed, b.cluster, i.time, 'evicted', b.producer, b.run_id, "
+                   f"i.location, CAST(NULL AS {_FINGERPRINT}), b.published")
+        return (f"SELECT {own} FROM {_qualified(database, 'event_files')} UNION ALL SELECT {batched} FROM "
+                f"{_qualified(database, 'eviction_batches')} b LATERAL VIEW explode(b.instances) x AS i")
+
 
 TABLES = (
     FileTable("instances", "processes", "instance.json", (
@@ -88,18 +112,21 @@ TABLES = (
         ("error", "string"), ("events", "array<string>"), ("inputs", _BATCH_INPUTS), ("outputs", _OUTPUTS),
         ("counters", _COUNTERS)),
         "batch consumers' batches: processes/<process>/batches/<seq>/batch.json"),
-    FileTable("events", "events", "*.json", (
-        ("format_version", "int"), ("event_id", "string"), ("feed", "string"), ("cluster", "string"),
-        ("time", "string"), ("kind", "string"), ("producer", "string"), ("run_id", "string"),
-        ("location", "string"), ("fingerprint", _FINGERPRINT), ("published", "string")),
-        "dataset events: events/<feed>/<time>/<event id>.json"),
+    FileTable("event_files", "events", "*.json", _EVENT_COLUMNS,
+              "dataset events with a file of their own: events/<feed>/<time>/<event id>.json"),
+    FileTable("eviction_batches", "evictions", "*.json", (
+        ("format_version", "int"), ("batch_id", "string"), ("feed", "string"), ("cluster", "string"),
+        ("producer", "string"), ("run_id", "string"), ("published", "string"),
+        ("instances", "array<struct<time:string,location:string,event_id:string>>")),
+        "retention runs' evicted events, a file per run and feed: evictions/<feed>/<batch id>~<first>~<last>.json"),
     FileTable("queue_records", "consumers", "[0-9]*.json", (
         ("format_version", "int"), ("process", "string"), ("seq", "bigint"), ("run_id", "string"),
         ("created", "string"), ("events", _PLAN_EVENTS), ("committed", "string")),
         "consumer queues' plans (created) and commits (committed): consumers/<process>/{plans,commits}/<seq>.json"),
 )
 
-VIEWS = (
+VIEWS: tuple[RecordView | EventsView, ...] = (
+    EventsView("events", "every dataset event: the event files, and a row per instance of the eviction batches"),
     RecordView("attempts", "attempt_records",
                ("format_version", "process", "cluster", "time", "attempt", "run_id", "kind", "status", "started",
                 "ended", "error", "inputs", "outputs", "counters"),
@@ -160,8 +187,7 @@ def statements(database: str, ledger_root: str) -> list[Statement]:
     for view in VIEWS:
         made.append(_marked(view.name, True,
                             f"CREATE VIEW {_qualified(database, view.name)} COMMENT {quote_string(view.comment)}",
-                            f" AS SELECT {', '.join(quote_identifier(c) for c in view.columns)} "
-                            f"FROM {_qualified(database, view.base)} WHERE {view.where}"))
+                            f" AS {view.select(database)}"))
     return made
 
 
@@ -172,7 +198,8 @@ def register(catalog: Catalog, run_ddl: Callable[[str, str], None], database: st
     the session of the cluster's metastore. UsageError (2), before anything changes, when an object of one of
     these names is not ours."""
     wanted = statements(database, ledger_root)
-    existing = {}
+    existing: dict[str, str | None] = {}
+    existing_views: set[str] = set()
     if catalog.database_exists(database):
         for each in wanted:
             if catalog.table_exists(database, each.name):
@@ -184,6 +211,8 @@ def register(catalog: Catalog, run_ddl: Callable[[str, str], None], database: st
                         f"table property {OWNER}): it is left as it is; rename it, or set the cluster property "
                         f"{DATABASE_PROPERTY} to another database.")
                 existing[each.name] = found.properties.get(DEFINITION)
+                if found.table_type is TableType.VIEW:
+                    existing_views.add(each.name)
     else:
         catalog.create_database(database)
     done = {}
@@ -194,7 +223,7 @@ def register(catalog: Catalog, run_ddl: Callable[[str, str], None], database: st
                 run_ddl(f"REFRESH TABLE {name}", f"refresh the table {database}.{each.name}")
             done[each.name] = "refreshed"
             continue
-        if each.name in existing and each.is_view:
+        if each.name in existing_views:
             run_ddl(f"DROP VIEW {name}", f"drop the view {database}.{each.name}")
         elif each.name in existing:  # ours, of an older definition: external, so dropping it leaves the records
             catalog.drop_table(database, each.name)

@@ -174,12 +174,6 @@ class FileSystem(ABC):
     def write_atomically(self, path: str, data: bytes) -> None:
         """Write a small file under a temporary name beside it, then rename it into place (parents created)."""
 
-    def write_many_atomically(self, files: Sequence[tuple[str, bytes]]) -> None:
-        """`write_atomically` of each; a file system that can do many in one call does (hadoop.py). A failure
-        names its file: the ones before it are in place, later ones may be, none is half-written."""
-        for path, data in files:
-            self.write_atomically(path, data)
-
     @abstractmethod
     def create_exclusive(self, path: str, data: bytes) -> bool:
         """Create a new file; False (nothing written) when it exists already. Locks are built on this."""

@@ -63,7 +63,6 @@ import secrets
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from toolkit.storage.filesystem import (
@@ -84,7 +83,6 @@ if TYPE_CHECKING:
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//([^/]*))?")
 _SEPARATOR = "\0"  # cannot occur in a path
-_BATCH_FILES = 5000  # files per BatchWriter call: a few MB of JSON through py4j at a time
 LISTING_THREADS = 4  # slices of a large batch listed at once (py4j gives each thread a connection)
 _PARALLEL_SLICE = 256  # below this many paths a batch stays one call
 _REASONS = {
@@ -126,7 +124,6 @@ class HadoopFileSystem(FileSystem):
         self._spark = spark
         self._copiers: dict[int, Any] = {}
         self._tree_listers: dict[bool, Any] = {}  # by whether file:// goes through java.nio
-        self._batch_writers: dict[bool, Any] = {}  # the same
         self._conf = spark._jsc.hadoopConfiguration()
         hadoop = jvm.org.apache.hadoop
         # Every class or static-method lookup through py4j is a round trip: look each up once.
@@ -455,42 +452,6 @@ class HadoopFileSystem(FileSystem):
             self._forget(lambda: fs.delete(temporary, False))
             raise
 
-    def write_many_atomically(self, files: Sequence[tuple[str, bytes]]) -> None:
-        """UTF-8 text files in batches of one JVM call each (`jvm/BatchWriter.java`); others one by one. The
-        file a batch stops at is written again alone, so that its error is reported as `write_atomically`'s."""
-        batch: list[tuple[str, bytes, str]] = []
-        for path, data in files:
-            text = _batchable_text(data)
-            if text is None:
-                self.write_atomically(path, data)
-                continue
-            self._fs(path)  # the same checks of the URI as every other operation
-            batch.append((path, data, text))
-            if len(batch) >= _BATCH_FILES:
-                self._write_batch(batch)
-                batch = []
-        if batch:
-            self._write_batch(batch)
-
-    def _write_batch(self, batch: builtins.list[tuple[str, bytes, str]]) -> None:
-        from toolkit.storage.jvm_classes import java_class, new_instance
-
-        by_nio = "file" in self._nio_schemes
-        with self._lock:
-            writer = self._batch_writers.get(by_nio)
-            if writer is None:
-                gateway = self._spark.sparkContext._gateway
-                writer = self._batch_writers[by_nio] = new_instance(
-                    gateway, java_class(gateway, self._conf, "BatchWriter"), self._conf, by_nio)
-        while batch:
-            joined = _SEPARATOR.join(part for path, _, text in batch for part in (normalize_uri(path), text))
-            written = int(self._call("write", batch[0][0], partial(writer.writeAll, joined)))
-            if written == len(batch):
-                return
-            path, data, _ = batch[written]
-            self.write_atomically(path, data)  # raises, naming it, unless the failure has passed
-            batch = batch[written + 1:]
-
     def _write_local_atomically(self, path: str, folder: str, temporary_uri: str, data: bytes) -> None:
         target, temporary = self._local(path), self._local(temporary_uri)
         self.mkdirs(folder)
@@ -634,13 +595,3 @@ def _decoded(answer: str) -> list[FileStatus]:
         statuses.append(FileStatus(path, 0, mtime, False, is_link=True) if kind == "l"
                         else FileStatus(path, length, mtime, kind == "d"))
     return statuses
-
-
-def _batchable_text(data: bytes) -> str | None:
-    """The UTF-8 text of `data` when BatchWriter can carry it (no NUL, its separator), else None."""
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None

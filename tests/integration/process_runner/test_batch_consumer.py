@@ -148,9 +148,10 @@ def test_max_batch_splits_the_pending_events_into_successive_batches(spark, tmp_
     write_batch_consumer(repo, tmp_path, "{on: data, condition: any, max-batch: 2}")
     ledger = batch_runner(spark, repo, "run0").runner.ledger
     ids = [publish(ledger, root, "clicks", T + timedelta(hours=k)) for k in range(3)]
-    gone = ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="ret",
-                                  location=location(root, "clicks", T))
-    assert gone is not None
+    evictions = ledger.record_evictions("clicks", "primary", [(T, location(root, "clicks", T))],
+                                        producer="retention", run_id="ret")
+    assert evictions is not None
+    [gone] = evictions.events()
     shutil.rmtree(root / "data" / "clicks" / f"{T:%Y/%m/%d/%H}")
     # Plan 1 holds 08:00 and 09:00; 08:00 was evicted since its event (the consumer came late): nothing of it is
     # left to read, so the workflow gets 09:00 only

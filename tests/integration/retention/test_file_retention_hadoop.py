@@ -35,17 +35,20 @@ def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> 
     assert len(by_hadoop.evicted) == 24 * 3 + 10
     assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
     assert by_hadoop.directories_removed == by_local.directories_removed
-    events = "feed-toolkit/working/ledger/events"  # named by when they were recorded: compared by content below
-    journal = "feed-toolkit/working/ledger/journal"  # likewise: compared by the names' feed, instance and kind
-    assert {p for p in tree(hadoop_root) if not p.startswith((events, journal))} == \
-        {p for p in tree(local_root) if not p.startswith((events, journal))}
-    entries = [sorted(f.name.split("~", 1)[1] for f in (root / journal).rglob("*~*"))
+    # the ledger's batch of evictions and its journal entry are named by when they were recorded: compared by
+    # their content and names below
+    named_by_time = ("feed-toolkit/working/ledger/evictions", "feed-toolkit/working/ledger/journal")
+    assert {p for p in tree(hadoop_root) if not p.startswith(named_by_time)} == \
+        {p for p in tree(local_root) if not p.startswith(named_by_time)}
+    entries = [sorted(f.name.split("~", 1)[1] for f in (root / named_by_time[1]).rglob("*~*"))
                for root in (hadoop_root, local_root)]
-    assert entries[0] == entries[1] and len(entries[0]) == 24 * 3 + 10
+    assert entries[0] == entries[1] == ["clicks~20251229T0000Z~evictions"]  # one batch
     assert (hadoop_root / "data/clicks/2026/01/01/10/_SUCCESS").exists()  # exactly at the cut-off: kept
-    recorded = [sorted((e["time"], e["kind"], e["location"].replace(str(root), "<root>"))
-                       for f in (root / events).rglob("*.json") for e in [json.loads(f.read_text())])
-                for root in (hadoop_root, local_root)]
+    recorded = []
+    for repo, root in ((on_hadoop, hadoop_root), (on_local, local_root)):
+        ledger = Ledger.of(LocalFileSystem(), repo.cluster("primary"))
+        recorded.append(sorted((e.time, e.kind, e.location.replace(str(root), "<root>"))
+                               for t in ledger.feed_event_times("clicks") for e in ledger.events("clicks", t)))
     assert recorded[0] == recorded[1] and len(recorded[0]) == 24 * 3 + 10
 
 

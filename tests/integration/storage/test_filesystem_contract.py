@@ -282,27 +282,6 @@ def test_write_atomically_empty_and_binary_content(fs: FileSystem, tmp_path: Pat
     assert fs.read(uri(tmp_path / "binary")) == payload and fs.read(uri(tmp_path / "empty")) == b""
 
 
-def test_write_many_atomically_writes_each_file_and_replaces_old_ones(fs: FileSystem, tmp_path: Path) -> None:
-    make(tmp_path, {"events/a/old.json": b"an older and longer content"})
-    files = [(uri(tmp_path / f"events/{name}"), text) for name, text in [
-        ("a/old.json", b'{"n": 1}'), ("b/new.json", '{"name": "Zo\u00eb"}'.encode()), ("b/empty", b""),
-        ("c/binary", bytes(range(256)))]]
-    fs.write_many_atomically(files)
-    assert snapshot(tmp_path) == {"events": None, "events/a": None, "events/a/old.json": b'{"n": 1}',
-                                  "events/b": None, "events/b/new.json": '{"name": "Zo\u00eb"}'.encode(),
-                                  "events/b/empty": b"", "events/c": None, "events/c/binary": bytes(range(256))}
-
-
-def test_write_many_atomically_names_a_directory_in_the_way_and_writes_no_file_in_part(fs: FileSystem,
-                                                                                        tmp_path: Path) -> None:
-    make(tmp_path, {"d/target/inside": b"i"})
-    files = [(uri(tmp_path / "d/first"), b"1"), (uri(tmp_path / "d/target"), b"x"), (uri(tmp_path / "d/third"), b"3")]
-    raises_sentence(lambda: fs.write_many_atomically(files), uri(tmp_path / "d/target"))
-    left = snapshot(tmp_path)
-    assert left.pop("d/third", b"3") == b"3"  # written at once by another thread, or not reached: never in part
-    assert left == {"d": None, "d/first": b"1", "d/target": None, "d/target/inside": b"i"}
-
-
 def test_write_atomically_onto_a_directory_raises_and_keeps_it(fs: FileSystem, tmp_path: Path) -> None:
     make(tmp_path, {"d/target/inside": b"i"})
     raises_sentence(lambda: fs.write_atomically(uri(tmp_path / "d/target"), b"x"), uri(tmp_path / "d/target"))

@@ -85,8 +85,8 @@ def test_events_lists_every_kind_oldest_instance_first(capsys, site) -> None:
     assert publish(capsys, conf, "2026-11-21T09:00Z")[0] == 0
     repo = ConfigRepo.load(conf)
     ledger = Ledger.of(LocalFileSystem(), repo.cluster("primary"))
-    ledger.record_eviction("clicks", "primary", utc(2026, 11, 21, 9), producer="retention", run_id="ret1",
-                           location="file:///gone")
+    ledger.record_evictions("clicks", "primary", [(utc(2026, 11, 21, 9), "file:///gone")], producer="retention",
+                            run_id="ret1")
     ledger.record_publication("visits", "primary", utc(2026, 11, 20), producer="process:p", run_id="run1",
                               location="file:///visits", fingerprint=None)
     code, out, err = run(capsys, "events", "--repo", str(conf), "--cluster", "primary", "--format", "json")

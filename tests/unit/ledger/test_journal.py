@@ -65,37 +65,44 @@ def test_every_record_path_writes_the_entry_named_after_its_event(ledger: Ledger
                                           location="file:///d/10", fingerprint=PRINT)
     replaced = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r2",
                                          location="file:///d/10", fingerprint={**PRINT, "digest": "d2"})
-    evicted = ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="r3", location="file:///d/10")
-    assert published is not None and replaced is not None and evicted is not None
+    batch = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="r3")
+    assert published is not None and replaced is not None and batch is not None
+    [evicted] = batch.events()
     assert journal_names(ledger) == sorted(
-        f"{bucket_of(e.event_id)}/{e.event_id}~clicks~20261121T1000Z~{e.kind}" for e in (published, replaced, evicted))
+        [*(f"{bucket_of(e.event_id)}/{e.event_id}~clicks~20261121T1000Z~{e.kind}" for e in (published, replaced)),
+         f"{bucket_of(batch.batch_id)}/{batch.batch_id}~clicks~20261121T1000Z~evictions"])
     assert [e.kind for e in (published, replaced, evicted)] == ["published", "replaced", "evicted"]
     assert late_names(ledger) == []  # nothing was repaired
-    # the name alone gives the entry back
+    # the name alone gives the entry back; the batch's entry is read as its eviction's
     [entry] = [JournalEntry.parse(name.rsplit("/", 1)[1]) for name in journal_names(ledger) if "published" in name]
     assert entry == JournalEntry(published.event_id, "clicks", T, "published")
+    assert ledger.journal.entries_since(None, timedelta(0))[-1] == JournalEntry(evicted.event_id, "clicks", T,
+                                                                                "evicted")
 
 
-def test_write_many_writes_each_entry_once(ledger: Ledger) -> None:
-    events = [DatasetEvent(feed="clicks", cluster="primary", time=f"2026-11-21T{h:02d}:00Z", run_id="r",
-                           producer="retention", location="x", published="2026-11-22T10:00:00Z", kind="evicted",
-                           event_id=event_id(1_795_000_000_000 + h, "r", "clicks", f"2026-11-21T{h:02d}:00Z",
-                                             "evicted")) for h in range(3)]
-    ledger.journal.write_many(events)
-    ledger.journal.write_many(events)  # again: nothing changes
-    assert [entry.event_id for entry in ledger.journal.entries_since(None, timedelta(0))] == \
-        sorted(e.event_id for e in events)
+def test_a_batch_of_evictions_is_one_entry_read_as_the_entry_of_each_eviction(tmp_path: Path) -> None:
+    fs = CountingFileSystem()
+    ledger = Ledger.of(fs, local_cluster(tmp_path / "conf", tmp_path / "root"))
+    times = [T + timedelta(hours=h) for h in range(1000)]
+    batch = ledger.record_evictions("clicks", "primary", [(t, f"file:///d/{k}") for k, t in enumerate(times)],
+                                    producer="retention", run_id="ret")
+    assert batch is not None and len(journal_names(ledger)) == 1
+    fresh = Ledger(fs, ledger.layout)  # a reader that has not parsed the batch yet
+    fs.reads = 0
+    entries = fresh.journal.entries_since(None, timedelta(0))
+    assert [(e.event_id, e.time, e.kind) for e in entries] == sorted((e.event_id, e.nominal, "evicted")
+                                                                     for e in batch.events())
+    assert len({e.event_id for e in entries}) == 1000 and fs.reads == 1  # the batch, once
+    # a batch entry whose batch was deleted by hand stands for nothing
+    Path(ledger.layout.evictions_folder("clicks").removeprefix("file://"), batch.file_name).unlink()
+    assert Ledger(LocalFileSystem(), ledger.layout).journal.entries_since(None, timedelta(0)) == []
 
 
-@pytest.mark.parametrize("kind", ["publication", "eviction"])
-def test_a_repair_writes_the_missing_entry_and_its_late_copy(ledger: Ledger, kind: str) -> None:
+def test_a_repair_writes_the_missing_entry_and_its_late_copy(ledger: Ledger) -> None:
     """`unless_recorded` finding the event recorded (a producer killed after its event file) writes the entry."""
     def record(run_id: str, unless: bool) -> DatasetEvent | None:
-        if kind == "publication":
-            return ledger.record_publication("clicks", "primary", T, producer="external", run_id=run_id,
-                                             location="file:///d/10", fingerprint=PRINT, unless_recorded=unless)
-        return ledger.record_eviction("clicks", "primary", T, producer="retention", run_id=run_id,
-                                      location="file:///d/10", unless_recorded=unless)
+        return ledger.record_publication("clicks", "primary", T, producer="external", run_id=run_id,
+                                         location="file:///d/10", fingerprint=PRINT, unless_recorded=unless)
 
     event = record("r1", False)
     assert event is not None
@@ -105,6 +112,19 @@ def test_a_repair_writes_the_missing_entry_and_its_late_copy(ledger: Ledger, kin
     assert journal_names(ledger) == [name]
     assert late_names(ledger) == [name.rsplit("/", 1)[1]]
     assert record("r3", True) is None and late_names(ledger) == [name.rsplit("/", 1)[1]]
+
+
+def test_a_batch_without_its_entry_gets_it_late_from_the_next_publication_of_one_of_its_instances(
+        ledger: Ledger) -> None:
+    batch = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="r1")
+    assert batch is not None
+    [name] = journal_names(ledger)
+    Path(ledger.journal.path(JournalEntry.of_batch(batch)).removeprefix("file://")).unlink()
+    back = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r2",
+                                     location="file:///d/10", fingerprint=PRINT)
+    assert back is not None and back.kind == "published"
+    assert name in journal_names(ledger) and late_names(ledger) == [name.rsplit("/", 1)[1]]
+    assert [e.kind for e in ledger.journal.late_entries()] == ["evicted"]  # expanded, as in the journal
 
 
 def _record_and_die(root: str) -> None:

@@ -262,8 +262,10 @@ def test_a_publication_is_recorded_as_an_event_file_named_by_its_id(ledger: Ledg
 def test_the_kind_is_replaced_after_a_publication_and_published_after_an_eviction(ledger: Ledger) -> None:
     first = _publish(ledger, "aaaa")
     again = _publish(ledger, "bbbb", FP2)
-    evicted = ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="cccc",
-                                     location="file:///x/data/clicks/2026/11/21/10")
+    batch = ledger.record_evictions("clicks", "primary", [(T, "file:///x/data/clicks/2026/11/21/10")],
+                                    producer="retention", run_id="cccc")
+    assert batch is not None
+    [evicted] = batch.events()
     back = _publish(ledger, "dddd")
     assert [e.kind for e in (first, again, evicted, back) if e] == ["published", "replaced", "evicted", "published"]
     assert evicted is not None and evicted.fingerprint is None
@@ -275,14 +277,21 @@ def test_the_kind_is_replaced_after_a_publication_and_published_after_an_evictio
 def test_evictions_in_batch_are_one_evicted_event_per_instance(ledger: Ledger) -> None:
     _publish(ledger, "aaaa")
     later = utc(2026, 11, 21, 11)
-    written = ledger.record_evictions("clicks", "primary", [(T, "file:///x/a"), (later, "file:///x/b")],
-                                      producer="retention", run_id="bbbb")
+    batch = ledger.record_evictions("clicks", "primary", [(later, "file:///x/b"), (T, "file:///x/a")],
+                                    producer="retention", run_id="bbbb")
+    assert batch is not None and ledger.record_evictions("clicks", "primary", [], producer="retention",
+                                                         run_id="none") is None
+    written = batch.events()
     assert [(e.kind, e.time, e.location, e.run_id, e.fingerprint) for e in written] == [
         ("evicted", "2026-11-21T10:00Z", "file:///x/a", "bbbb", None),
         ("evicted", "2026-11-21T11:00Z", "file:///x/b", "bbbb", None)]
     assert [e.kind for e in ledger.events("clicks", T)] == ["published", "evicted"]
     assert ledger.events("clicks", later) == [written[1]]
     assert _publish(ledger, "cccc") is not None and ledger.events("clicks", T)[-1].kind == "published"
+    # one file however many instances: named by its id and the instances it spans
+    folder = Path(ledger.layout.evictions_folder("clicks").removeprefix("file://"))
+    assert [p.name for p in folder.iterdir()] == [f"{batch.batch_id}~20261121T1000Z~20261121T1100Z.json"]
+    assert ledger.feed_event_times("clicks") == [T, later] and ledger.event_feeds() == ["clicks"]
 
 
 def test_unless_recorded_writes_only_what_the_last_event_does_not_say(ledger: Ledger) -> None:
@@ -290,11 +299,7 @@ def test_unless_recorded_writes_only_what_the_last_event_does_not_say(ledger: Le
     assert _publish(ledger, "bbbb", unless_recorded=True) is None  # same content, recorded
     changed = _publish(ledger, "cccc", FP2, unless_recorded=True)
     assert changed is not None and changed.kind == "replaced"
-    assert ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="d", location="x",
-                                  unless_recorded=True) is not None
-    assert ledger.record_eviction("clicks", "primary", T, producer="retention", run_id="e", location="x",
-                                  unless_recorded=True) is None
-    assert [e.run_id for e in ledger.events("clicks", T)] == ["aaaa", "cccc", "d"]
+    assert [e.run_id for e in ledger.events("clicks", T)] == ["aaaa", "cccc"]
 
 
 def test_an_event_never_sorts_before_the_last_one_of_its_instance(ledger: Ledger, root: Path) -> None:

@@ -188,7 +188,7 @@ def test_a_failed_run_is_started_again_by_the_next_sweep(setup: tuple[ConfigRepo
 
 def test_an_eviction_starts_nothing(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
     config, ledger, launcher, log = setup
-    ledger.record_eviction("raw", "primary", T, producer="retention", run_id="ret", location="x")
+    ledger.record_evictions("raw", "primary", [(T, "x")], producer="retention", run_id="ret")
     assert sweep(config, ledger, launcher) == []
 
 

@@ -1,0 +1,92 @@
+"""Batches of evictions (toolkit/ledger/evictions.py): one file per retention run and feed, read as one `evicted`
+event per instance; a reader reads only the batches whose names span the instance; names that are not batches
+are ignored; a damaged batch is refused naming its path; a killed run's batch is found by its run id."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.unit.ledger.ledger_support import local_cluster
+from tests.unit.ledger.test_journal import CountingFileSystem
+from toolkit.ledger.evictions import EvictionBatch
+from toolkit.ledger.records import CorruptRecordError, event_id, event_id_ms
+from toolkit.ledger.store import Ledger
+from toolkit.storage.local import LocalFileSystem
+
+T = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
+
+
+def folder_of(ledger: Ledger) -> Path:
+    return Path(ledger.layout.evictions_folder("clicks").removeprefix("file://"))
+
+
+@pytest.fixture
+def counted(tmp_path: Path) -> tuple[Ledger, CountingFileSystem]:
+    fs = CountingFileSystem()
+    return Ledger.of(fs, local_cluster(tmp_path / "conf", tmp_path / "root")), fs
+
+
+def test_each_instance_reads_as_the_event_its_id_names(counted: tuple[Ledger, CountingFileSystem]) -> None:
+    ledger, _ = counted
+    batch = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10"), (T + timedelta(hours=1), "file:///d/11")],
+                                    producer="retention", run_id="ret-7")
+    assert batch is not None
+    [first] = ledger.events("clicks", T)
+    assert first.event_id == event_id(event_id_ms(batch.batch_id), "ret-7", "clicks", "2026-11-21T10:00Z", "evicted")
+    assert (first.kind, first.producer, first.run_id, first.location, first.published) == (
+        "evicted", "retention", "ret-7", "file:///d/10", batch.published)
+
+
+def test_a_reader_reads_only_the_batches_that_span_the_instance(counted: tuple[Ledger, CountingFileSystem]) -> None:
+    ledger, fs = counted
+    for day in range(3):  # three runs, each evicting one day
+        start = T + timedelta(days=day)
+        ledger.record_evictions("clicks", "primary", [(start + timedelta(hours=h), f"x/{day}/{h}") for h in range(24)],
+                                producer="retention", run_id=f"ret{day}")
+    fresh = Ledger(fs, ledger.layout)
+    fs.reads = 0
+    assert [e.location for e in fresh.events("clicks", T + timedelta(days=1, hours=5))] == ["x/1/5"]
+    assert fs.reads == 1
+    assert fresh.events("clicks", T + timedelta(days=9)) == [] and fs.reads == 1  # spanned by none: no read
+    assert fresh.events("clicks", T + timedelta(days=1, hours=6))[0].location == "x/1/6" and fs.reads == 1  # kept
+
+
+def test_names_that_are_not_batches_are_ignored(counted: tuple[Ledger, CountingFileSystem]) -> None:
+    ledger, _ = counted
+    batch = ledger.record_evictions("clicks", "primary", [(T, "x")], producer="retention", run_id="ret")
+    assert batch is not None
+    folder = folder_of(ledger)
+    for name in (".tmp-123", "notes.json", "a~b~c.json", f"{batch.batch_id}~20261121T1000Z.json",
+                 f"{batch.batch_id}~x~y.json"):
+        (folder / name).write_text("not a batch")
+    (folder / "sub~20261121T1000Z~20261121T1000Z.json").mkdir()
+    assert [e.event_id for e in ledger.events("clicks", T)] == [e.event_id for e in batch.events()]
+    assert ledger.feed_event_times("clicks") == [T]
+
+
+def test_a_damaged_batch_is_refused_naming_its_path(tmp_path: Path) -> None:
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"))
+    batch = ledger.record_evictions("clicks", "primary", [(T, "x")], producer="retention", run_id="ret")
+    assert batch is not None
+    path = folder_of(ledger) / batch.file_name
+    path.write_text('{"batch_id": "20261121T100000000Z-ret-00000000", "feed": "clicks"')
+    with pytest.raises(CorruptRecordError, match=f"^The ledger record file://{path} is damaged"):
+        Ledger(LocalFileSystem(), ledger.layout).events("clicks", T)
+    other = EvictionBatch.of("clicks", "primary", [(T, "y")], producer="retention", run_id="other",
+                             published_ms=1_795_000_000_000)
+    written = Path(ledger.evictions.write(other).removeprefix("file://"))
+    written.rename(path)  # another batch's content under this batch's name
+    with pytest.raises(CorruptRecordError, match="its name and its content do not describe the same batch"):
+        Ledger(LocalFileSystem(), ledger.layout).events("clicks", T)
+
+
+def test_a_killed_runs_batch_is_found_by_its_exact_run_id(tmp_path: Path) -> None:
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"))
+    ledger.record_evictions("clicks", "primary", [(T, "x")], producer="retention", run_id="ret-2")
+    assert ledger.evictions.of_run("clicks", "ret") is None and ledger.evictions.of_run("clicks", "2") is None
+    found = ledger.evictions.of_run("clicks", "ret-2")
+    assert found is not None and found.run_id == "ret-2"
+    assert ledger.evictions.of_run("views", "ret-2") is None
