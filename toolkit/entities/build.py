@@ -15,9 +15,11 @@ from toolkit.el.timestamps import parse_timestamp
 from toolkit.entities.document import Document
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import (
+    ARRIVAL,
     EMPTY_MAPPING,
     Acl,
     Cluster,
+    Column,
     Condition,
     Engine,
     Entity,
@@ -25,11 +27,14 @@ from toolkit.entities.model import (
     FeedCluster,
     FeedClusterType,
     FeedSchema,
+    Ingest,
+    IngestFormat,
     Input,
     Interface,
     LateArrival,
     LateInput,
     LateProcess,
+    LateRecords,
     Lifecycle,
     Notification,
     Order,
@@ -105,6 +110,27 @@ def _feed(doc: Document) -> Feed:
         notification=_notification(data.get("notification")),
         schema=None if schema is None else FeedSchema(location=schema["location"], provider=schema["provider"]),
         lifecycle=_lifecycle(data.get("lifecycle")),
+        columns=tuple(Column(name=c["name"], type=c["type"]) for c in data.get("columns", ())),
+        storage_format=data.get("format", "parquet"),
+        ingest=_ingest(data.get("ingest")),
+    )
+
+
+def _ingest(raw: Raw | None) -> Ingest | None:
+    if raw is None:
+        return None
+    return Ingest(
+        landing=raw["landing"],
+        format=IngestFormat(raw["format"]),
+        dead_letters=raw["dead-letters"],
+        time=raw.get("time", ARRIVAL),
+        delimiter=raw.get("delimiter", ","),
+        quote=raw.get("quote", '"'),
+        header=bool(raw.get("header", False)),
+        fields=tuple(raw.get("fields", ())),
+        pattern=raw.get("pattern"),
+        delay=_frequency(raw.get("delay")),
+        late_records=LateRecords(raw.get("late-records", LateRecords.WRITE.value)),
     )
 
 

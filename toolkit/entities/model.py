@@ -247,6 +247,52 @@ class FeedSchema:
     provider: str
 
 
+class IngestFormat(str, Enum):
+    """How a line of a landing file is a record (Hive streaming's record writers)."""
+
+    DELIMITED = "delimited"
+    JSON = "json"
+    REGEX = "regex"
+
+
+class LateRecords(str, Enum):
+    """What becomes of a record for an instance that ingest has closed already."""
+
+    WRITE = "write"
+    DEAD_LETTERS = "dead-letters"
+
+
+ARRIVAL = "arrival"  # `ingest.time`: a record's instance time is when it is ingested
+DROPPED = "_"  # an entry of `ingest.fields` that is no column
+
+
+@dataclass(frozen=True, kw_only=True)
+class Column:
+    name: str
+    type: str  # a Spark SQL type: string, bigint, decimal(10,2), ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ingest:
+    """How records that producers drop as files into `landing` become the feed's instances (toolkit/ingest/)."""
+
+    landing: str
+    format: IngestFormat
+    dead_letters: str
+    time: str = ARRIVAL
+    delimiter: str = ","
+    quote: str = '"'
+    header: bool = False
+    fields: tuple[str, ...] = ()
+    pattern: str | None = None
+    delay: Frequency | None = None
+    late_records: LateRecords = LateRecords.WRITE
+
+    @property
+    def by_arrival(self) -> bool:
+        return self.time == ARRIVAL
+
+
 @dataclass(frozen=True, kw_only=True)
 class FeedCluster:
     """A feed on one cluster. Its `locations` or `table`, when given, replace the feed's storage."""
@@ -286,6 +332,9 @@ class Feed(Entity):
     notification: Notification | None = None
     schema: FeedSchema | None = None
     lifecycle: Lifecycle | None = None
+    columns: tuple[Column, ...] = ()
+    storage_format: str = "parquet"  # `format`: how a file feed's instances are stored
+    ingest: Ingest | None = None
 
     def cluster(self, name: str) -> FeedCluster | None:
         return next((cluster for cluster in self.clusters if cluster.name == name), None)
