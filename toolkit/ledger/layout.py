@@ -13,6 +13,7 @@
     <working>/ledger/journal-late/<event id>~<feed>~<time>~<kind>           entries a repair wrote late
     <working>/ledger/journal-rebuilt                                       the journal holds every older event
     <working>/ledger/consumers/<process>/...                                a batch consumer's plans and commits
+    <working>/ledger/ingest/<feed>/...                                      a streamed feed's batches and open instances
     <working>/ledger/pending-evictions/<feed>.json                          evictions whose events are not written yet
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
@@ -121,6 +122,10 @@ class LedgerLayout:
 
     def journal_rebuilt(self) -> str:
         return f"{self.root}/journal-rebuilt"
+
+    def ingest_folder(self, feed: str) -> str:
+        """A streamed feed's ingest records: stream.json, instances.json and batches/ (toolkit/ingest/book.py)."""
+        return f"{self.root}/ingest/{_safe(feed, 'feed')}"
 
     def consumer_folder(self, process: str) -> str:
         """A batch consumer's queue: plans/, commits/, leases/ and cursor.json (consumption.py)."""

@@ -245,6 +245,10 @@ class Ledger:
         """Held while the retention of `feed` evicts on this cluster."""
         return self._lock(self.layout.action_lock_folder("retention", feed), "lock")
 
+    def ingest_lock(self, feed: str) -> LeaseLock:
+        """Held while records are ingested into `feed` on this cluster (toolkit/ingest/)."""
+        return self._lock(self.layout.action_lock_folder("ingest", feed), "lock")
+
     def import_lock(self, database: str, table: str, partition: str) -> LeaseLock:
         """Held while a partition of a table of this cluster's catalog is imported (hive_import.py, replication)."""
         folder = self.layout.action_lock_folder("hive-import", f"{database}.{table}", partition_key(partition))

@@ -1,0 +1,161 @@
+"""What ingest keeps in the ledger of the cluster it writes to, per streamed feed:
+
+    ingest/<feed>/stream.json                  the stream: its epoch (a new one with each new checkpoint)
+    ingest/<feed>/batches/<epoch>-<batch>.json  a micro-batch: planned (its staged files and their targets), then
+                                                committed (every file in place)
+    ingest/<feed>/instances.json               the watermark and the instances written but not closed yet
+
+Spark's checkpoint says which landing files each micro-batch read, and replays a batch whose sink did not finish
+with the same files and the same batch id; the batch record is what makes the replay harmless: a committed batch
+is skipped, a planned one is finished from its plan, never staged again. Every record carries its format version.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.records import CorruptRecordError, parse_record, to_json, versioned
+from toolkit.storage.filesystem import FileSystem, StorageError
+
+PLANNED, COMMITTED = "planned", "committed"
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A feed's stream on a cluster: `epoch` names its checkpoint and every file its batches write, so that a
+    new checkpoint (whose batch ids start at 0 again) never reuses a name."""
+
+    feed: str
+    cluster: str
+    epoch: str
+    created: str
+
+    SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "created": "stamp"}
+
+
+@dataclass(frozen=True)
+class BatchFile:
+    """One file a micro-batch writes: staged first, then renamed to `target`, where readers see it whole.
+    `time` is the feed instance it belongs to ('' for the batch's dead letters)."""
+
+    staged: str
+    target: str
+    time: str
+    rows: int
+
+
+@dataclass(frozen=True)
+class BatchRecord:
+    feed: str
+    cluster: str
+    epoch: str
+    batch_id: int
+    run_id: str
+    state: str
+    written: str
+    files: list[dict[str, Any]] = field(default_factory=list)
+    rows: int = 0
+    rejected: int = 0
+    max_time: str | None = None  # the newest event time of the batch's records (the watermark's source)
+
+    SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "batch_id": "int", "run_id": "str",
+             "state": (PLANNED, COMMITTED), "written": "stamp", "files": "list", "rows": "int", "rejected": "int",
+             "max_time": "stamp?"}
+
+    @property
+    def batch_files(self) -> list[BatchFile]:
+        return [BatchFile(str(f["staged"]), str(f["target"]), str(f["time"]), int(f["rows"])) for f in self.files]
+
+    def committed(self) -> BatchRecord:
+        return replace(self, state=COMMITTED)
+
+
+@dataclass(frozen=True)
+class InstanceBook:
+    """The stream's watermark (the newest event time committed, or for arrival time the last batch's instant) and
+    the instances written since they were last closed, each with the rows written into it."""
+
+    feed: str
+    cluster: str
+    watermark: str | None = None
+    open: dict[str, int] = field(default_factory=dict)
+    applied: list[str] = field(default_factory=list)  # the last batches applied (`<epoch>-<batch>`), newest last
+
+    SHAPE = {"feed": "str", "cluster": "str", "watermark": "stamp?", "open": "dict", "applied": "list"}
+
+    def with_batch(self, batch: BatchRecord, watermark: str | None) -> InstanceBook:
+        """The book after `batch` (idempotent: a batch applied already changes nothing)."""
+        key = f"{batch.epoch}-{batch.batch_id}"
+        if key in self.applied:
+            return self
+        opened = dict(self.open)
+        for each in batch.batch_files:
+            if each.time:
+                opened[each.time] = opened.get(each.time, 0) + each.rows
+        newest = max(filter(None, (self.watermark, watermark)), default=None)
+        return replace(self, watermark=newest, open=opened, applied=[*self.applied, key][-100:])
+
+    def advanced(self, watermark: str) -> InstanceBook:
+        """The book with the watermark moved to `watermark` (never back)."""
+        return replace(self, watermark=max(filter(None, (self.watermark, watermark))))
+
+    def without(self, time: str) -> InstanceBook:
+        return replace(self, open={t: n for t, n in self.open.items() if t != time})
+
+
+class IngestBook:
+    """The ingest records of one feed in one cluster's ledger."""
+
+    def __init__(self, fs: FileSystem, layout: LedgerLayout, feed: str, cluster: str) -> None:
+        self.fs, self.feed, self.cluster = fs, feed, cluster
+        self.folder = layout.ingest_folder(feed)
+
+    def _read(self, path: str) -> bytes | None:
+        try:
+            return self.fs.read(path)
+        except StorageError:
+            if self.fs.exists(path):
+                raise
+            return None
+
+    def stream(self) -> Stream | None:
+        data = self._read(f"{self.folder}/stream.json")
+        return None if data is None else parse_record(Stream, data, f"{self.folder}/stream.json")
+
+    def new_stream(self, created: str) -> Stream:
+        """A new epoch (the first run, or a checkpoint that is gone): written before the checkpoint exists."""
+        stream = Stream(self.feed, self.cluster, uuid.uuid4().hex[:8], created)
+        self.fs.write_atomically(f"{self.folder}/stream.json", to_json(stream))
+        return stream
+
+    def _batch_path(self, epoch: str, batch_id: int) -> str:
+        return f"{self.folder}/batches/{epoch}-{batch_id:010d}.json"
+
+    def batch(self, epoch: str, batch_id: int) -> BatchRecord | None:
+        path = self._batch_path(epoch, batch_id)
+        data = self._read(path)
+        if data is None:
+            return None
+        record: BatchRecord = parse_record(BatchRecord, data, path)
+        try:
+            _ = record.batch_files
+        except (KeyError, TypeError, ValueError) as err:
+            raise CorruptRecordError(path, f"a file of the batch is not staged, target, time and rows: {err}") from None
+        return record
+
+    def write_batch(self, record: BatchRecord) -> None:
+        self.fs.write_atomically(self._batch_path(record.epoch, record.batch_id), to_json(record))
+
+    def instances(self) -> InstanceBook:
+        path = f"{self.folder}/instances.json"
+        data = self._read(path)
+        return InstanceBook(self.feed, self.cluster) if data is None else parse_record(InstanceBook, data, path)
+
+    def write_instances(self, book: InstanceBook) -> None:
+        document = versioned({"feed": book.feed, "cluster": book.cluster, "watermark": book.watermark,
+                              "open": dict(sorted(book.open.items())), "applied": book.applied})
+        self.fs.write_atomically(f"{self.folder}/instances.json", (json.dumps(document, indent=2) + "\n").encode())

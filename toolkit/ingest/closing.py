@@ -1,0 +1,66 @@
+"""Closing a streamed instance: once the stream's watermark has passed the instance's time plus its closing
+delay, no more on-time records can come, so the instance is published like any other: the feed's availability
+flag is written in its folder and a dataset event recorded (producer `ingest`), which is what retention,
+replication, waiting processes and data-triggered consumers read.
+
+The delay is the feed's `ingest.delay`, else its `late-arrival` cut-off, else its frequency (the instance's end).
+The watermark is the newest event time committed (`ingest.time` a column), or the instant of the last batch
+(`arrival`). Each step is idempotent (the flag is created if missing, the event written unless the last one
+records this content), and the instance leaves the book last, so a run killed while closing is finished by the
+next. A record written later into a closed instance (`late-records: write`) opens it again in the book: the next
+close records its new content as `replaced`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from toolkit.el.frequency import Frequency
+from toolkit.el.shift import shift
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Feed
+from toolkit.ingest.book import IngestBook
+from toolkit.instances.availability import probe_instance
+from toolkit.instances.feed_locations import FeedLocations
+from toolkit.ledger.records import record_stamp, record_time
+from toolkit.ledger.store import Ledger
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.filesystem import FileSystem
+
+PRODUCER = "ingest"
+
+
+def closing_delay(feed: Feed) -> Frequency:
+    if feed.ingest is not None and feed.ingest.delay is not None:
+        return feed.ingest.delay
+    return feed.late_arrival.cut_off if feed.late_arrival is not None else feed.frequency
+
+
+def closes_at(feed: Feed, t: datetime) -> datetime:
+    """When the watermark closes the instance `t` (the delay added in the feed's zone: a day stays a day)."""
+    return shift(t, closing_delay(feed), resolve_zone(feed.timezone), 1)
+
+
+def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, book: IngestBook,
+              catalog: Callable[[], Catalog], run_id: str) -> list[datetime]:
+    """Close every open instance the watermark has passed; returns their times, oldest first."""
+    instances = book.instances()
+    if instances.watermark is None:
+        return []
+    watermark = record_stamp(instances.watermark)
+    closed = []
+    for key in sorted(instances.open):
+        t = record_time(key)
+        if closes_at(feed, t) > watermark:
+            continue
+        location = where.event_location(t)
+        if feed.availability_flag and not where.is_table:
+            fs.create_exclusive(f"{location}/{feed.availability_flag}", b"")
+        state = probe_instance(fs, where, feed.availability_flag, catalog, t)
+        ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id, location=location,
+                                  fingerprint=state.fingerprint.to_json() if state.fingerprint else None,
+                                  unless_recorded=True)
+        instances = instances.without(key)
+        book.write_instances(instances)
+        closed.append(t)
+    return closed

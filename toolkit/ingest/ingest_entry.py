@@ -1,0 +1,53 @@
+"""The ingest entrypoint's body: parse the call, start Spark for the cluster, run the ingest, report."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.entities.launcher_settings import launcher_confs
+from toolkit.entities.object_stores import require_no_object_store
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.grids import require_on_cluster
+from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.session import build_session
+from toolkit.statuses import Status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser("ingest", "Ingest the records that producers drop as files into a feed's landing folder "
+                                     "(its ingest section): parsed, committed into the feed's instances in "
+                                     "micro-batches exactly once, rejected records written to its dead letters, "
+                                     "and the instances the watermark has passed closed (flag and dataset event).",
+                           time_help="Ignored by ingest (records carry their own time); accepted for schedulers "
+                                     "that pass one.")
+    parser.add_argument("--feed", required=True, help="The streamed feed (it has an ingest section).")
+    parser.add_argument("--cluster", required=True, help="The cluster whose landing folder is read and written to.")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--once", action="store_true",
+                      help="Ingest everything in the landing folder now, in micro-batches, then exit (the default: "
+                           "for cron).")
+    mode.add_argument("--for", dest="seconds", type=seconds, metavar="SECONDS",
+                      help="Keep ingesting new files for this many seconds, then stop.")
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.ingest.runner import run_ingest
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
+    require_no_object_store(cluster)
+    status["cluster"] = cluster.name
+    spark = build_session(f"toolkit-ingest-{feed.name}-{cluster.name}", cluster, launcher=launcher_confs(feed))
+    result = run_ingest(spark, repo, feed.name, cluster.name, HadoopFileSystem(spark), run_id=str(status["run_id"]),
+                        seconds=args.seconds)
+    print(f"ingest: {result.records} records in {result.batches} batches into {len(result.instances)} instances of "
+          f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
+    status.update(status=Status.SUCCEEDED, **result.counters())
+    return status
+
+
+def main() -> int:
+    return run("ingest", _parser(), _body)

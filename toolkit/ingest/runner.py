@@ -1,0 +1,248 @@
+"""The ingest run: Spark Structured Streaming reads the feed's landing folder (each file once, in arrival order,
+tracked by a checkpoint in the cluster's working location), and each micro-batch is parsed (records.py),
+assigned to feed instances, staged and committed (commit.py); then the instances the watermark has passed are
+closed (closing.py).
+
+`once` (`trigger(availableNow=True)`): everything in the landing folder now, in micro-batches, then exit, for
+cron; else the stream runs for `seconds`. One run at a time per feed and cluster: a second is told who holds the
+ingest lock (exit 5). Landing files are taken only when complete: Spark's file source ignores names starting
+with `.` or `_`, so a producer writes `.clicks-0001.csv` (or elsewhere) and renames it into place.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from toolkit.el.timestamps import format_timestamp, instance_key
+from toolkit.entities.model import Feed, LateRecords
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
+from toolkit.ingest.closing import close_due, closes_at
+from toolkit.ingest.commit import commit_batch
+from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
+from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.ledger.layout import working_root
+from toolkit.ledger.records import record_stamp, wall_clock_stamp
+from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.switches import require_running_allowed
+from toolkit.storage.catalog import Catalog
+from toolkit.storage.filesystem import FileSystem
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+_EXTENSIONS = {"parquet": ".parquet", "orc": ".orc", "json": ".json", "csv": ".csv"}
+
+
+@dataclass
+class IngestResult:
+    feed: str
+    cluster: str
+    epoch: str = ""
+    batches: int = 0
+    replayed: int = 0  # batches found committed or planned by a killed run
+    records: int = 0
+    rejected: int = 0
+    instances: set[str] = field(default_factory=set)
+    closed: list[str] = field(default_factory=list)
+
+    def counters(self) -> dict[str, Any]:
+        return {"epoch": self.epoch, "batches": self.batches, "batches_replayed": self.replayed,
+                "records": self.records, "rejected": self.rejected, "instances_written": sorted(self.instances),
+                "instances_closed": self.closed}
+
+
+def _no_catalog() -> Catalog:
+    raise UsageError("A file feed's instances need no metastore.")
+
+
+class _Batches:
+    """The foreachBatch sink: one micro-batch at a time, in Spark's driver thread."""
+
+    def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, book: IngestBook,
+                 ledger: Ledger, lease: HeldLease, run_id: str, epoch: str, staging: str,
+                 clock: Callable[[], float], result: IngestResult) -> None:
+        self.spark, self.fs, self.feed, self.where, self.book = spark, fs, feed, where, book
+        self.ledger, self.lease, self.run_id, self.epoch, self.staging = ledger, lease, run_id, epoch, staging
+        self.clock, self.result = clock, result
+        self.grid = feed_grid(feed, where.cluster)
+        self.failure: BaseException | None = None
+
+    def __call__(self, files: DataFrame, batch_id: int) -> None:
+        try:
+            self._batch(files, batch_id)
+        except BaseException as err:  # Spark wraps it: the run reports the original
+            self.failure = err
+            raise
+
+    def _batch(self, files: DataFrame, batch_id: int) -> None:
+        self.lease.check()
+        found = self.book.batch(self.epoch, batch_id)
+        if found is not None:
+            self.result.replayed += 1
+            if found.state == PLANNED:
+                commit_batch(self.fs, self.book, found, found.max_time)
+        else:
+            done = commit_batch(self.fs, self.book, *self._stage(files, batch_id))
+            self.result.batches += 1
+            self.result.records += done.rows
+            self.result.rejected += done.rejected
+            self.result.instances.update(f.time for f in done.batch_files if f.time)
+        self.close()
+
+    def close(self) -> None:
+        """Close the instances the watermark has passed (after each batch, and at the end of the run)."""
+        closed = close_due(self.fs, self.ledger, self.feed, self.where, self.book, _no_catalog, self.run_id)
+        self.result.closed += [format_timestamp(t) for t in closed]
+
+    def _stage(self, files: DataFrame, batch_id: int) -> tuple[BatchRecord, str | None]:
+        from pyspark.sql import functions as F
+        from toolkit.ingest.records import lines_of, parse_records
+
+        ingest = self.feed.ingest
+        assert ingest is not None
+        folder = f"{self.staging}/{self.epoch}-{batch_id:010d}"
+        self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
+        now = self.clock()
+        lines = lines_of(files).persist()
+        parsed = parse_records(lines, ingest, self.feed.columns, self.feed.timezone)
+        accepted = parsed.accepted
+        if ingest.by_arrival:
+            accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
+        # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
+        accepted = accepted.withColumn("_minute", F.floor(F.unix_seconds("_time") / 60) * 60).persist()
+        keys = self._instance_keys([row[0] for row in accepted.select("_minute").distinct().collect()])
+        watermark = self.book.instances().watermark
+        closed = sorted(instance_key(t) for t in keys.values() if t is not None and watermark is not None
+                        and closes_at(self.feed, t) <= record_stamp(watermark))
+        mapping = self.spark.createDataFrame(
+            [(minute, instance_key(t) if t is not None else None) for minute, t in keys.items()],
+            "_minute bigint, _instance string")
+        keyed = accepted.join(F.broadcast(mapping), "_minute", "left")
+        late_out = ingest.late_records is LateRecords.DEAD_LETTERS and closed
+        refused = F.col("_instance").isNull() | (F.col("_instance").isin(*closed) if late_out else F.lit(False))
+        reason = F.when(F.col("_instance").isNull(), F.concat(
+            F.lit("the record's time "), F.date_format("_time", "yyyy-MM-dd'T'HH:mm:ssXXX"),
+            F.lit(f" is in no instance of feed '{self.feed.name}' on cluster '{self.where.cluster}' (outside its "
+                  "validity there)"))).otherwise(F.concat(
+                      F.lit("the instance "), F.col("_instance"),
+                      F.lit(f" of feed '{self.feed.name}' is closed, and its ingest.late-records is dead-letters")))
+        names = [c.name for c in self.feed.columns]
+        good = keyed.where(~refused).select(*names, "_instance", "_time")
+        refused_lines = keyed.where(refused).select(F.col("_file").alias("file"), F.col("_line").alias("line"),
+                                                    reason.alias("reason"))
+        rejected = parsed.rejected.select("file", "line", "reason", "record").unionByName(
+            refused_lines.join(lines.select("file", "line", F.col("value").alias("record")), ["file", "line"]))
+        counts = {row[0]: row[1] for row in good.groupBy("_instance").count().collect()}
+        newest = good.agg(F.max(F.unix_seconds("_time"))).collect()[0][0] if not ingest.by_arrival else None
+        max_time = None if newest is None else wall_clock_stamp(newest)
+        if counts:
+            (good.drop("_time").repartition("_instance").write.partitionBy("_instance")
+             .format(self.feed.storage_format).save(f"{folder}/data"))
+        rejected = rejected.persist()
+        rejected_rows = rejected.count()
+        staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
+        if rejected_rows:
+            rejected.coalesce(1).write.json(f"{folder}/rejected")
+            staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
+                                    rejected_rows))
+        lines.unpersist()
+        accepted.unpersist()
+        rejected.unpersist()
+        stamp = wall_clock_stamp(now)
+        plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,
+                           [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time)
+        return plan, stamp if ingest.by_arrival else max_time
+
+    def _instance_keys(self, minutes: list[int]) -> dict[int, datetime | None]:
+        """Each minute's (epoch seconds) instance: None outside the feed's validity on the cluster."""
+        found = {}
+        validity = require_on_cluster(self.feed, self.where.cluster).validity
+        for minute in minutes:
+            utc = datetime.fromtimestamp(minute, timezone.utc)
+            found[minute] = self.grid.at_or_before(utc) if validity.start <= utc < validity.end else None
+        return found
+
+    def _staged(self, folder: str, key: str, rows: int, batch_id: int) -> BatchFile:
+        from toolkit.el.timestamps import parse_instance_key
+
+        t = parse_instance_key(key)
+        assert t is not None
+        staged = self._only_file(f"{folder}/data/_instance={key}")
+        extension = _EXTENSIONS.get(self.feed.storage_format, "")
+        target = f"{self.where.event_location(t)}/part-{self.epoch}-{batch_id:010d}{extension}"
+        return BatchFile(staged, target, format_timestamp(t), rows)
+
+    def _only_file(self, folder: str) -> str:
+        written = [s.path for s in self.fs.list(folder)
+                   if not s.is_dir and not s.name.startswith((".", "_"))]
+        if len(written) != 1:
+            raise UsageError(f"Spark wrote {len(written)} files into {folder}, where the ingest expects one per "
+                             "instance: check that spark.sql.files.maxRecordsPerFile is not set for ingest.")
+        return written[0]
+
+    def _dead_letter(self, batch_id: int) -> str:
+        ingest = self.feed.ingest
+        assert ingest is not None
+        return f"{under_root(self.where.root, ingest.dead_letters)}/{self.feed.name}-{self.epoch}-{batch_id:010d}.json"
+
+
+def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, fs: FileSystem, *,
+               run_id: str, seconds: float | None = None, lease_seconds: float = DEFAULT_LEASE_SECONDS,
+               clock: Callable[[], float] = time.time) -> IngestResult:
+    """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`."""
+    feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
+    require_on_cluster(feed, cluster.name)
+    if feed.ingest is None:
+        raise UsageError(f"The feed '{feed.name}' has no ingest section: add ingest (landing, format, dead-letters) "
+                         "to stream records into it.")
+    where = feed_locations(feed, cluster)
+    if where.is_table:
+        raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': ingest into table feeds is "
+                         "not built yet (issue 16); ingest into a file feed.")
+    require_running_allowed(fs, cluster, "feed", feed.name)
+    landing = under_root(where.root, feed.ingest.landing)
+    if fs.status(landing) is None:
+        raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) does not exist: create "
+                         "it, producers drop their files there.")
+    fs.protect(where.root)
+    ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
+    book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
+    result = IngestResult(feed.name, cluster.name)
+    what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
+    with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
+        base = f"{working_root(cluster)}/ingest/{feed.name}"
+        stream = book.stream()
+        if stream is None or not fs.exists(f"{base}/checkpoint-{stream.epoch}"):
+            stream = book.new_stream(wall_clock_stamp(clock()))
+        result.epoch = stream.epoch
+        sink = _Batches(spark, fs, feed, where, book, ledger, lease, run_id, stream.epoch, f"{base}/staging",
+                        clock, result)
+        files = (spark.readStream.format("text").option("wholetext", "true").load(landing)
+                 .selectExpr("value", "_metadata.file_path AS file"))
+        writer = files.writeStream.foreachBatch(sink).option("checkpointLocation", f"{base}/checkpoint-{stream.epoch}")
+        query = (writer.trigger(availableNow=True) if seconds is None else writer.trigger(processingTime="1 second")
+                 ).start()
+        try:
+            if seconds is None:
+                query.awaitTermination()
+            else:
+                query.awaitTermination(max(1, round(seconds)))
+        except Exception:
+            if sink.failure is not None:
+                raise sink.failure from None
+            raise
+        finally:
+            query.stop()
+        if sink.failure is not None:
+            raise sink.failure
+        if feed.ingest.by_arrival:  # the clock moves the watermark even without records
+            book.write_instances(book.instances().advanced(wall_clock_stamp(clock())))
+        sink.close()
+    return result
