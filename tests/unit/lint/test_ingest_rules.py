@@ -70,7 +70,7 @@ def test_fd026_a_pattern_that_does_not_compile(tmp_path: Path) -> None:
     text = ingest("  format: regex\n  pattern: '^(\\S+ (\\S+)$'\n  fields: [ts, page]\n")
     problems = found(tmp_path, "FD026", text)
     assert summary(problems) == [("FD026", line_of(text, "pattern:"), ERROR)]
-    assert problems[0].message.startswith("Feed 'orders': ingest.pattern '^(\\\\S+ (\\\\S+)$' is not a regular "
+    assert problems[0].message.startswith("Feed 'orders': ingest.pattern '^(\\S+ (\\S+)$' is not a regular "
                                           "expression (missing ), unterminated subpattern")
 
 
@@ -205,3 +205,5 @@ def test_fd031_format_is_for_file_feeds(tmp_path: Path) -> None:
                                    "catalog table on cluster 'primary', whose own storage format decides: remove "
                                    "format.")
     assert found(tmp_path / "files", "FD031", feed(extra="format: orc\n")) == []
+    two = feed(PRIMARY + PRIMARY.replace("primary", "backup").replace("source", "target"), TABLE, extra="format: orc\n")
+    assert "is a catalog table on clusters 'primary' and 'backup'," in found(tmp_path / "two", "FD031", two)[0].message

@@ -92,7 +92,7 @@ def _pattern_problems(entity: Feed, ingest: Ingest, has_fields: bool) -> Iterato
     try:
         groups = re.compile(JAVA_NAMED_GROUP.sub("(?P<", ingest.pattern)).groups
     except re.error as err:
-        yield Finding(entity, f"ingest.pattern {ingest.pattern!r} is not a regular expression ({err}): fix it "
+        yield Finding(entity, f"ingest.pattern '{ingest.pattern}' is not a regular expression ({err}): fix it "
                       "(checked with Python's re, which reads the common subset of Java's syntax alike).",
                       ("ingest", "pattern"))
         return

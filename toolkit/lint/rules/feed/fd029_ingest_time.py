@@ -1,4 +1,4 @@
-"""FD029: `ingest.time` is `arrival` or a column holding the event time: of type string, timestamp or date.
+"""FD029: the ingest `time` is `arrival` or a column holding the event time: of type string, timestamp or date.
 
 Why:
 Each record's instance (the partition it lands in) comes from its event time, read from the column `time` names,
@@ -45,7 +45,7 @@ TIME_TYPES = ("string", "timestamp", "date")
 @register
 class IngestTime(EntityRule[Feed]):
     code = "FD029"
-    summary = "`ingest.time` is `arrival` or a column holding the event time: of type string, timestamp or date."
+    summary = "The ingest `time` is `arrival` or a column holding the event time: of type string, timestamp or date."
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:

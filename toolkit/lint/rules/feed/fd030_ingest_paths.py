@@ -1,4 +1,4 @@
-"""FD030: `ingest.landing` and `ingest.dead-letters` are fixed folders under the cluster root, apart from each other
+"""FD030: the ingest `landing` and `dead-letters` are fixed folders under the cluster root, apart from each other
 and from the feed's data.
 
 Why:
@@ -46,8 +46,8 @@ LANDING, DEAD_LETTERS = "landing", "dead-letters"
 @register
 class IngestPaths(EntityRule[Feed]):
     code = "FD030"
-    summary = ("`ingest.landing` and `ingest.dead-letters` are fixed folders under the cluster root, apart from "
-               "each other and from the feed's data.")
+    summary = ("The ingest `landing` and `dead-letters` are fixed folders under the cluster root, apart from each "
+               "other and from the feed's data.")
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
@@ -67,7 +67,7 @@ class IngestPaths(EntityRule[Feed]):
                     "holds" if is_below(prefix, path) else None
                 if how is not None:
                     yield Finding(entity, f"ingest.{key} {path!r} {how} {prefix!r}, the fixed folder of the feed's "
-                                  f"data location on cluster {clusters}: records must never land in the data they "
+                                  f"data location on {clusters}: records must never land in the data they "
                                   "feed (their files would be read, evicted or replicated as instances); give a "
                                   f"folder outside it, as /landing/{entity.name}.", ("ingest", key))
 
@@ -102,7 +102,8 @@ def _apart(entity: Feed, landing: str, dead_letters: str) -> Iterator[Finding]:
 
 def _data_prefixes(entity: Feed, ctx: LintContext) -> dict[str, str]:
     """The fixed folder of the `data` template on each cluster stored in files -> those clusters, named for a message
-    (`'primary'`, `'primary' and 'backup'`); templates that do not parse or start with a variable are other rules'."""
+    (`cluster 'primary'`, `clusters 'primary' and 'backup'`); templates that do not parse or start with a variable
+    are other rules'."""
     clusters: dict[str, list[str]] = {}
     for _, cluster, storage in storages(entity):
         if storage.kind != FILES or storage.data is None:
@@ -111,4 +112,5 @@ def _data_prefixes(entity: Feed, ctx: LintContext) -> dict[str, str]:
         if not isinstance(template, PathTemplate) or template.static_prefix in ("", "/"):
             continue
         clusters.setdefault(normalize_uri(template.static_prefix), []).append(f"'{cluster.name}'")
-    return {prefix: " and ".join(dict.fromkeys(names)) for prefix, names in clusters.items()}
+    return {prefix: ("cluster " if len(set(names)) == 1 else "clusters ") + " and ".join(dict.fromkeys(names))
+            for prefix, names in clusters.items()}

@@ -39,7 +39,8 @@ class StorageFormatFilesOnly(EntityRule[Feed]):
             return
         tables = [cluster.name for _, cluster, storage in storages(entity) if storage.kind == TABLE]
         if tables:
-            on = " and ".join(f"'{name}'" for name in dict.fromkeys(tables))
+            names = list(dict.fromkeys(tables))
+            on = ("cluster " if len(names) == 1 else "clusters ") + " and ".join(f"'{name}'" for name in names)
             yield Finding(entity, f"format {entity.storage_format} is for feeds stored in files, but this feed is a "
-                          f"catalog table on cluster {on}, whose own storage format decides: remove format.",
+                          f"catalog table on {on}, whose own storage format decides: remove format.",
                           ("format",))
