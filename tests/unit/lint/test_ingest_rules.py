@@ -3,13 +3,17 @@ the value's line with its message, and passes the fix. The column types they rea
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.unit.lint.overlay import TEMPLATE
 from tests.unit.lint.test_feed_rules import ERROR, PRIMARY, TABLE, feed, line_of, lint, summary
 from toolkit.entities.column_types import ColumnType, parse_column_type
 from toolkit.errors import UsageError
+from toolkit.lint.runner import lint_paths
 
 COLUMNS = "columns:\n  - {name: ts, type: string}\n  - {name: user, type: bigint}\n  - {name: page, type: string}\n"
 PATHS = "  landing: /landing/orders\n  dead-letters: /landing/orders-rejected\n"
@@ -207,3 +211,15 @@ def test_fd031_format_is_for_file_feeds(tmp_path: Path) -> None:
     assert found(tmp_path / "files", "FD031", feed(extra="format: orc\n")) == []
     two = feed(PRIMARY + PRIMARY.replace("primary", "backup").replace("source", "target"), TABLE, extra="format: orc\n")
     assert "is a catalog table on clusters 'primary' and 'backup'," in found(tmp_path / "two", "FD031", two)[0].message
+
+
+def test_the_template_readmes_ingest_example_lints_clean(tmp_path: Path) -> None:
+    readme = (TEMPLATE / "README.md").read_text()
+    example = re.search(r"### Streaming ingest.*?```yaml\n(.*?)```", readme, re.DOTALL)
+    assert example is not None, "config_repo_template/README.md has no ingest example"
+    clicks = (TEMPLATE / "feeds" / "clicks.yaml").read_text().replace("ACL:\n", example.group(1) + "ACL:\n")
+    assert "ingest:" in clicks
+    root = tmp_path / "repo"
+    shutil.copytree(TEMPLATE, root)
+    (root / "feeds" / "clicks.yaml").write_text(clicks)
+    assert [str(p) for p in lint_paths([root]).problems] == []
