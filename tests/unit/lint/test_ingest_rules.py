@@ -198,6 +198,10 @@ def test_fd030_apart_from_each_other_and_from_the_data(tmp_path: Path) -> None:
     assert len(messages) == 3
     assert "ingest.landing '/data' holds '/data/orders'" in messages[0]
     assert any("ingest.dead-letters '/data' is also ingest.landing" in message for message in messages)
+    around = feed(extra=f"{COLUMNS}ingest:\n  landing: /landing/orders\n  dead-letters: /landing\n  format: json\n")
+    assert [p.message for p in found(tmp_path / "around", "FD030", around)] == [
+        "Feed 'orders': ingest.dead-letters '/landing' holds ingest.landing '/landing/orders': the landing files would "
+        "be taken for rejected records; give it a folder of its own, such as /landing/orders-rejected."]
     assert found(tmp_path / "fixed", "FD030", ingest("  format: json\n")) == []
 
 

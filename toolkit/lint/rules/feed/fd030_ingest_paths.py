@@ -61,15 +61,24 @@ class IngestPaths(EntityRule[Feed]):
         good = {key: normalize_uri(path) for key, path in paths.items() if key not in wrong}
         if len(good) == 2:
             yield from _apart(entity, good[LANDING], good[DEAD_LETTERS])
+        prefixes = _data_prefixes(entity, ctx)
         for key, path in good.items():
-            for prefix, clusters in _data_prefixes(entity, ctx).items():
-                how = "is" if path == prefix else "lies inside" if is_below(path, prefix) else \
-                    "holds" if is_below(prefix, path) else None
+            for prefix, clusters in prefixes.items():
+                how = _relation(path, prefix)
                 if how is not None:
                     yield Finding(entity, f"ingest.{key} {path!r} {how} {prefix!r}, the fixed folder of the feed's "
                                   f"data location on {clusters}: records must never land in the data they "
                                   "feed (their files would be read, evicted or replicated as instances); give a "
                                   f"folder outside it, as /landing/{entity.name}.", ("ingest", key))
+
+
+def _relation(path: str, folder: str) -> str | None:
+    """How `path` meets `folder`: it "is" it, "lies inside" it, "holds" it, or None when they are apart."""
+    if path == folder:
+        return "is"
+    if is_below(path, folder):
+        return "lies inside"
+    return "holds" if is_below(folder, path) else None
 
 
 def _not_a_folder(path: str) -> str | None:
@@ -88,11 +97,12 @@ def _not_a_folder(path: str) -> str | None:
 
 def _apart(entity: Feed, landing: str, dead_letters: str) -> Iterator[Finding]:
     """The dead letters neither are the landing folder nor lie inside or hold it."""
-    if landing == dead_letters:
+    relation = _relation(dead_letters, landing)
+    if relation == "is":
         how = "is also ingest.landing: rejected records would mix with the files producers drop"
-    elif is_below(dead_letters, landing):
+    elif relation == "lies inside":
         how = f"lies inside ingest.landing {landing!r}: rejected records would be read again as records"
-    elif is_below(landing, dead_letters):
+    elif relation == "holds":
         how = f"holds ingest.landing {landing!r}: the landing files would be taken for rejected records"
     else:
         return
