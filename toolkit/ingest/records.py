@@ -120,7 +120,11 @@ def _regex_fields(ingest: Ingest, columns: Sequence[Column]) -> _Fields:
 
 
 def _json_fields(columns: Sequence[Column]) -> _Fields:
-    """Text for string and time columns; the others' values as Spark's JSON reader converts them."""
+    """Text for string and time columns; the others' values as Spark's JSON reader converts them.
+
+    One parse of the record and one of its keys per line; only a record that does not convert is parsed again,
+    column by column, to name the column.
+    """
     from pyspark.sql import functions as F
 
     names = F.array(*[F.lit(column.name) for column in columns])
@@ -133,18 +137,25 @@ def _json_fields(columns: Sequence[Column]) -> _Fields:
         F.when(F.size(missing) > 0, F.concat(F.lit("the keys "), F.array_join(missing, ", "),
                                              F.lit(f" are missing (expected {_listed(columns)})"))),
     ]
+    record = _from_json(columns)
     shown = F.from_json(F.col("value"), "map<string,string>")  # each value's JSON text, for the reasons
-    texts: dict[str, SparkColumn] = {}
-    values: dict[str, SparkColumn] = {}
-    for column in columns:
-        read_as = "string" if _is_text(column) else column.type
-        one = F.from_json(F.col("value"), f"{_quoted(column.name)} {read_as}, {_CORRUPT} string",
-                          {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": _CORRUPT})
-        (texts if _is_text(column) else values)[column.name] = one[column.name]
-        shape.append(F.when(one[_CORRUPT].isNotNull(), F.concat(
-            F.lit(f"column {column.name}: JSON value '"), F.coalesce(shown[column.name], F.lit("")),
-            F.lit(f"' does not convert to {column.type}"))))
+    per_column = [F.when(_from_json([column])[_CORRUPT].isNotNull(), F.concat(
+        F.lit(f"column {column.name}: JSON value '"), F.coalesce(shown[column.name], F.lit("")),
+        F.lit(f"' does not convert to {column.type}"))) for column in columns]
+    shape.append(F.when(record[_CORRUPT].isNotNull(), F.coalesce(
+        *per_column, F.lit("the line is not a JSON record of the columns' types"))))
+    texts = {column.name: record[column.name] for column in columns if _is_text(column)}
+    values = {column.name: record[column.name] for column in columns if not _is_text(column)}
     return texts, values, shape
+
+
+def _from_json(columns: Sequence[Column]) -> SparkColumn:
+    """The line read as a struct of `columns` (string and time columns as text) and `_corrupt`."""
+    from pyspark.sql import functions as F
+
+    schema = ", ".join(f"{_quoted(c.name)} {'string' if _is_text(c) else c.type}" for c in columns)
+    return F.from_json(F.col("value"), f"{schema}, {_CORRUPT} string",
+                       {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": _CORRUPT})
 
 
 def _typed(text: SparkColumn, column: Column, zone: str) -> SparkColumn:

@@ -141,6 +141,29 @@ def test_json_is_strict_about_keys_and_types(spark: SparkSession) -> None:
     ])
 
 
+def test_json_reads_each_type_and_times_in_the_feeds_zone(spark: SparkSession) -> None:
+    columns = (Column(name="at", type="timestamp"), Column(name="day", type="date"), Column(name="n", type="bigint"),
+               Column(name="ok", type="boolean"), Column(name="note", type="string"))
+    schema = "at timestamp, day date, n bigint, ok boolean, note string, _time timestamp, _file string, _line long"
+    parsed = _parse(spark, _ingest(IngestFormat.JSON, time="at"), [
+        '{"at": "2026-07-01T12:00", "day": "2026-07-01", "n": 5000000000, "ok": true, "note": 12}',
+        '{"at": "2026-07-01T12:00", "day": "2026-07-01", "n": 1, "ok": "yes", "note": "x"}',
+        '{"at": 1782900000, "day": "2026-07-01", "n": 1, "ok": false, "note": "x"}',
+        '{"at": "2026-07-01T12:00", "day": "July", "n": 1, "ok": false, "note": "x"}',
+    ], columns, "Europe/Berlin")
+    _both(spark, parsed, [
+        (_at("2026-07-01T10:00+00:00"), date(2026, 7, 1), 5000000000, True, "12", _at("2026-07-01T10:00+00:00"),
+         "f", 1),
+    ], [
+        ("f", 2, "column ok: JSON value 'yes' does not convert to boolean",
+         '{"at": "2026-07-01T12:00", "day": "2026-07-01", "n": 1, "ok": "yes", "note": "x"}'),
+        ("f", 3, "column at: value '1782900000' does not convert to timestamp",
+         '{"at": 1782900000, "day": "2026-07-01", "n": 1, "ok": false, "note": "x"}'),
+        ("f", 4, "column day: value 'July' does not convert to date",
+         '{"at": "2026-07-01T12:00", "day": "July", "n": 1, "ok": false, "note": "x"}'),
+    ], schema)
+
+
 # ----------------------------------------------------------------------------------------------- regex
 def test_regex_takes_one_group_per_field_and_the_whole_line(spark: SparkSession) -> None:
     ingest = _ingest(IngestFormat.REGEX, pattern=r"(\S+) (\S+) (\S+) (\d+)", fields=("ts", "user", "_", "page"))
