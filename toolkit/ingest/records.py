@@ -62,7 +62,7 @@ def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], z
             checks.append(_conversion_error(texts[column.name], values[column.name], column))
     time = F.lit(None).cast("timestamp")
     if not ingest.by_arrival:
-        text = texts[ingest.time]
+        text = texts.get(ingest.time, values[ingest.time].cast("string"))
         time = _event_time(text, next(c for c in columns if c.name == ingest.time), zone)
         checks.append(F.when(time.isNull() & (text != ""), F.concat(
             F.lit(f"column {ingest.time}: value '"), text, F.lit("' is not an ISO 8601 time or date")))

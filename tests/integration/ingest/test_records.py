@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
+from pathlib import Path
 
 import pytest
 from chispa import assert_df_equality
@@ -13,6 +14,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from toolkit.entities.model import Column, Ingest, IngestFormat
+from toolkit.ingest.lines import lines_of
 from toolkit.ingest.records import Parsed, parse_records
 
 REJECTED = "file string, line long, reason string, record string"
@@ -172,6 +174,20 @@ def test_regex_takes_one_group_per_field_and_the_whole_line(spark: SparkSession)
         ("f", 2, r"the line does not match the pattern (\S+) (\S+) (\S+) (\d+)", "t u skip 12 trailing"),
         ("f", 3, r"the line does not match the pattern (\S+) (\S+) (\S+) (\d+)", "t u skip"),
         ("f", 4, "column page: value '99999999999' does not convert to int", "t u skip 99999999999"),
+    ])
+
+
+def test_a_file_that_is_not_text_is_rejected_line_by_line(spark: SparkSession, tmp_path: Path) -> None:
+    """Read as the runner reads: invalid UTF-8 becomes U+FFFD, a NUL byte stays; CRLF ends are no part of a line."""
+    landing = tmp_path / "landing"
+    landing.mkdir()
+    (landing / "mixed.csv").write_bytes(b"t,u,1\r\n\xff\xfe,u,2\r\nt,\x00,3\r\n")
+    files = spark.read.text(str(landing), wholetext=True).select(
+        "value", F.lit("mixed.csv").alias("file"))
+    parsed = parse_records(lines_of(files), _ingest(IngestFormat.DELIMITED), COLUMNS, "UTC")
+    _both(spark, parsed, [("t", "u", 1, None, "mixed.csv", 1)], [
+        ("mixed.csv", 2, "the line is not text (UTF-8)", "\ufffd\ufffd,u,2"),
+        ("mixed.csv", 3, "the line is not text (UTF-8)", "t,\u0000,3"),
     ])
 
 
