@@ -86,6 +86,15 @@ def test_a_quoted_delimiter_is_no_field_boundary_when_counting(spark: SparkSessi
     ])
 
 
+@pytest.mark.parametrize(("delimiter", "quote"), [("\t", "'"), ("||", '"'), (".", "*")])
+def test_any_delimiter_and_quote_are_literal(spark: SparkSession, delimiter: str, quote: str) -> None:
+    d, q = delimiter, quote
+    parsed = _parse(spark, _ingest(IngestFormat.DELIMITED, delimiter=d, quote=q),
+                    [f"t{d}{q}u{d}{q}{q}v{q}{d}1", f"t{d}u"])
+    _both(spark, parsed, [("t", f"u{d}{q}v", 1, None, "f", 1)],
+          [("f", 2, f"the record has 2 fields, expected 3 (delimiter '{d}')", f"t{d}u")])
+
+
 def test_a_header_line_is_no_record(spark: SparkSession) -> None:
     lines = spark.createDataFrame([("ts,user,page", "f", 1), ("t,u,1", "f", 2), ("ts,user,page", "g", 1)],
                                   "value string, file string, line long")
