@@ -103,7 +103,9 @@ class _Batches:
 
     def _stage(self, files: DataFrame, batch_id: int) -> tuple[BatchRecord, str | None]:
         from pyspark.sql import functions as F
-        from toolkit.ingest.records import lines_of, parse_records
+
+        from toolkit.ingest.lines import lines_of
+        from toolkit.ingest.records import parse_records
 
         ingest = self.feed.ingest
         assert ingest is not None
