@@ -116,10 +116,10 @@ def latency(spark, repo: ConfigRepo, root: Path, fs) -> float:  # type: ignore[n
     (landing / ".latency.csv").rename(landing / "latency.csv")
     seen = None
     while time.perf_counter() - dropped < 30:
-        if folder.is_dir() and any(p.name.startswith("part-") for p in folder.iterdir()):
-            if spark.read.parquet(f"file://{folder}").count() == 10_000:
-                seen = time.perf_counter() - dropped
-                break
+        written = folder.is_dir() and any(p.name.startswith("part-") for p in folder.iterdir())
+        if written and spark.read.parquet(f"file://{folder}").count() == 10_000:
+            seen = time.perf_counter() - dropped
+            break
         time.sleep(0.05)
     runner.join()
     return seen if seen is not None else float("inf")
