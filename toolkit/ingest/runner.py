@@ -94,7 +94,12 @@ class _Batches:
             self.result.records += done.rows
             self.result.rejected += done.rejected
             self.result.instances.update(f.time for f in done.batch_files if f.time)
+        self.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
         self.close()
+
+    def _folder(self, batch_id: int) -> str:
+        """Where the batch is staged (`<working>/ingest/<feed>/staging/<epoch>-<batch>`)."""
+        return f"{self.staging}/{self.epoch}-{batch_id:010d}"
 
     def close(self) -> None:
         """Close the instances the watermark has passed (after each batch, and at the end of the run)."""
@@ -109,7 +114,7 @@ class _Batches:
 
         ingest = self.feed.ingest
         assert ingest is not None
-        folder = f"{self.staging}/{self.epoch}-{batch_id:010d}"
+        folder = self._folder(batch_id)
         self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
         now = self.clock()
         lines = lines_of(files).persist()
