@@ -15,7 +15,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables demo-triggers bench lint java jar install clean docs
+.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -101,6 +101,7 @@ demo: java install
 	  $(PY) -m toolkit.devtools.local_metastore --folder /tmp/feed-toolkit-demo/metastore-backup --port 9084 --fresh -- \
 	  $(MAKE) --no-print-directory demo-tables
 	$(MAKE) --no-print-directory demo-triggers
+	$(MAKE) --no-print-directory demo-ingest
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
@@ -184,7 +185,30 @@ demo-triggers: java install
 	@echo "   what the batches wrote (each at the hour of the newest summary it consumed):"
 	@cat $(TRIGGER_ROOT)/data/summary-row-counts/2026/01/01/0[23]/part-*.json
 
-BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench replication_bench copy_bench hive_bench process_bench
+DEMO_ROOT := /tmp/feed-toolkit-demo/primary
+INGEST_SWEEP = $(TOOLKIT) trigger --repo $(DEMO_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --wait
+demo-ingest: private .SHELLFLAGS := -o pipefail -c
+demo-ingest: java install
+	@echo "== Streaming ingest: a shipper drops 80 minutes of page views (from 10:00) into page-views' landing folder;"
+	@echo "   ingest commits them into hourly instances exactly once, a malformed line goes to the dead letters,"
+	@echo "   and the hour the watermark has passed (10:00, closed at 11:10) is published"
+	rm -rf $(DEMO_ROOT)/landing/page-views $(DEMO_ROOT)/rejected/page-views $(DEMO_ROOT)/data/page-views \
+	  $(DEMO_ROOT)/data/page-view-counts $(DEMO_ROOT)/feed-toolkit/working/ingest/page-views \
+	  $(DEMO_ROOT)/feed-toolkit/working/ledger/ingest/page-views $(DEMO_ROOT)/feed-toolkit/working/ledger/events/page-views \
+	  $(DEMO_ROOT)/feed-toolkit/working/ledger/processes/hourly-page-view-counts
+	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T10:00Z --minutes 80
+	$(SPARK_SUBMIT) entrypoints/ingest.py --repo $(DEMO_REPO) --feed page-views --cluster primary --once 2>/dev/null | grep '^ingest:'
+	@echo "   the hour 10:00 appeared (one file per batch, and the flag of a closed hour); 11:00 is still open:"
+	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10 $(DEMO_ROOT)/data/page-views/2026/01/01/11
+	@echo "   the dead letter, with its file, line and reason:"
+	cat $(DEMO_ROOT)/rejected/page-views/*.json
+	@echo "   run again: nothing new is read (each landing file is ingested once)"
+	$(SPARK_SUBMIT) entrypoints/ingest.py --repo $(DEMO_REPO) --feed page-views --cluster primary --once 2>/dev/null | grep '^ingest:'
+	@echo "   the closed hour's event starts its data-triggered consumer, hourly-page-view-counts:"
+	$(INGEST_SWEEP) | grep -E '^(started|trigger:)'
+	cat $(DEMO_ROOT)/data/page-view-counts/2026/01/01/10/part-*.json
+
+BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench
 
 # Every benchmark runs; the target fails at the end when one of them missed its targets.
 bench: java install

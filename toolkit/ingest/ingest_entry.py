@@ -43,7 +43,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     spark = build_session(f"toolkit-ingest-{feed.name}-{cluster.name}", cluster, launcher=launcher_confs(feed))
     result = run_ingest(spark, repo, feed.name, cluster.name, HadoopFileSystem(spark), run_id=str(status["run_id"]),
                         seconds=args.seconds)
-    print(f"ingest: {result.records} records in {result.batches} batches into {len(result.instances)} instances of "
+    print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
     status.update(status=Status.SUCCEEDED, **result.counters())
     return status

@@ -27,9 +27,11 @@ def repo() -> ConfigRepo:
 
 def test_template_has_the_entities_the_demo_uses(repo):
     assert sorted(repo.clusters) == ["backup", "primary"]
-    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "top-pages",
-                                 "visits"]
-    assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary", "top-pages"]
+    assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary",
+                                  "page-view-counts", "page-views", "top-pages", "visits"]
+    assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary", "hourly-page-view-counts",
+                                      "top-pages"]
+    assert repo.feed("page-views").ingest is not None  # the streamed feed `make demo` ingests into
 
 
 def test_clusters(repo):
