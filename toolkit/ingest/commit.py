@@ -15,16 +15,21 @@ planned, it is finished from the plan (never staged again, so never written twic
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolkit.ingest.book import COMMITTED, BatchFile, BatchRecord, IngestBook
 from toolkit.storage.filesystem import FileSystem, StorageError
 
 
-def commit_batch(fs: FileSystem, book: IngestBook, plan: BatchRecord, watermark: str | None) -> BatchRecord:
-    """Steps 1 to 4 for a batch staged by this attempt (or 2 to 4 when `plan` was found planned)."""
+def commit_batch(fs: FileSystem, book: IngestBook, plan: BatchRecord, watermark: str | None,
+                 published: Callable[[BatchFile], None] = lambda each: None) -> BatchRecord:
+    """Steps 1 to 4 for a batch staged by this attempt (or 2 to 4 when `plan` was found planned). `published` is
+    called after each file is in place (a table feed registers the partition then: targets.py)."""
     if plan.state != COMMITTED:
         book.write_batch(plan)
     for each in plan.batch_files:
         move_into_place(fs, each)
+        published(each)
     book.write_instances(book.instances().with_batch(plan, watermark))
     done = plan.committed()
     book.write_batch(done)

@@ -15,7 +15,8 @@ from toolkit.statuses import Status
 
 def _parser() -> argparse.ArgumentParser:
     parser = common_parser("ingest", "Ingest the records that producers drop as files into a feed's landing folder "
-                                     "(its ingest section): parsed, committed into the feed's instances in "
+                                     "(its ingest section): parsed, committed into the feed's instances (folders, "
+                                     "or partitions of its table) in "
                                      "micro-batches exactly once, rejected records written to its dead letters, "
                                      "and the instances the watermark has passed closed (flag and dataset event).",
                            time_help="Ignored by ingest (records carry their own time); accepted for schedulers "
@@ -33,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.runner import run_ingest
+    from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
     repo = ConfigRepo.load(args.repo)
@@ -40,9 +42,16 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(cluster)
     status["cluster"] = cluster.name
-    spark = build_session(f"toolkit-ingest-{feed.name}-{cluster.name}", cluster, launcher=launcher_confs(feed))
-    result = run_ingest(spark, repo, feed.name, cluster.name, HadoopFileSystem(spark), run_id=str(status["run_id"]),
-                        seconds=args.seconds)
+    is_table = feed.table_on(cluster.name) is not None
+    spark = build_session(f"toolkit-ingest-{feed.name}-{cluster.name}", cluster, hive=is_table,
+                          launcher=launcher_confs(feed))
+    catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
+    try:
+        result = run_ingest(spark, repo, feed.name, cluster.name, HadoopFileSystem(spark),
+                            run_id=str(status["run_id"]), seconds=args.seconds, catalog=catalog)
+    finally:
+        if catalog is not None:
+            catalog.close()
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
     status.update(status=Status.SUCCEEDED, **result.counters())

@@ -24,6 +24,7 @@ from toolkit.errors import UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
 from toolkit.ingest.closing import close_due, closes_at
 from toolkit.ingest.commit import commit_batch
+from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.ledger.layout import working_root
@@ -58,17 +59,14 @@ class IngestResult:
                 "instances_closed": self.closed}
 
 
-def _no_catalog() -> Catalog:
-    raise UsageError("A file feed's instances need no metastore.")
-
-
 class _Batches:
     """The foreachBatch sink: one micro-batch at a time, in Spark's driver thread."""
 
-    def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, book: IngestBook,
-                 ledger: Ledger, lease: HeldLease, run_id: str, epoch: str, staging: str,
-                 clock: Callable[[], float], result: IngestResult) -> None:
+    def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, targets: Targets,
+                 catalog: Callable[[], Catalog], book: IngestBook, ledger: Ledger, lease: HeldLease, run_id: str,
+                 epoch: str, staging: str, clock: Callable[[], float], result: IngestResult) -> None:
         self.spark, self.fs, self.feed, self.where, self.book = spark, fs, feed, where, book
+        self.targets, self.catalog = targets, catalog
         self.ledger, self.lease, self.run_id, self.epoch, self.staging = ledger, lease, run_id, epoch, staging
         self.clock, self.result = clock, result
         self.grid = feed_grid(feed, where.cluster)
@@ -87,9 +85,9 @@ class _Batches:
         if found is not None:
             self.result.replayed += 1
             if found.state == PLANNED:
-                commit_batch(self.fs, self.book, found, found.max_time)
+                commit_batch(self.fs, self.book, found, found.max_time, self.targets.published)
         else:
-            done = commit_batch(self.fs, self.book, *self._stage(files, batch_id))
+            done = commit_batch(self.fs, self.book, *self._stage(files, batch_id), self.targets.published)
             self.result.batches += 1
             self.result.records += done.rows
             self.result.rejected += done.rejected
@@ -103,7 +101,7 @@ class _Batches:
 
     def close(self) -> None:
         """Close the instances the watermark has passed (after each batch, and at the end of the run)."""
-        closed = close_due(self.fs, self.ledger, self.feed, self.where, self.book, _no_catalog, self.run_id)
+        closed = close_due(self.fs, self.ledger, self.feed, self.where, self.book, self.catalog, self.run_id)
         self.result.closed += [format_timestamp(t) for t in closed]
 
     def _stage(self, files: DataFrame, batch_id: int) -> tuple[BatchRecord, str | None]:
@@ -118,7 +116,7 @@ class _Batches:
         self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
         now = self.clock()
         lines = lines_of(files).persist()
-        parsed = parse_records(lines, ingest, self.feed.columns, self.feed.timezone)
+        parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
         accepted = parsed.accepted
         if ingest.by_arrival:
             accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
@@ -140,7 +138,7 @@ class _Batches:
                   "validity there)"))).otherwise(F.concat(
                       F.lit("the instance "), F.col("_instance"),
                       F.lit(f" of feed '{self.feed.name}' is closed, and its ingest.late-records is dead-letters")))
-        names = [c.name for c in self.feed.columns]
+        names = [c.name for c in self.targets.columns]
         good = keyed.where(~refused).select(*names, "_instance", "_time")
         refused_lines = keyed.where(refused).select(F.col("_file").alias("file"), F.col("_line").alias("line"),
                                                     reason.alias("reason"))
@@ -151,7 +149,7 @@ class _Batches:
         max_time = None if newest is None else wall_clock_stamp(newest)
         if counts:
             (good.drop("_time").repartition("_instance").write.partitionBy("_instance")
-             .format(self.feed.storage_format).save(f"{folder}/data"))
+             .format(self.targets.storage_format).save(f"{folder}/data"))
         rejected = rejected.persist()
         rejected_rows = rejected.count()
         staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
@@ -182,8 +180,8 @@ class _Batches:
         t = parse_instance_key(key)
         assert t is not None
         staged = self._only_file(f"{folder}/data/_instance={key}")
-        extension = _EXTENSIONS.get(self.feed.storage_format, "")
-        target = f"{self.where.event_location(t)}/part-{self.epoch}-{batch_id:010d}{extension}"
+        extension = _EXTENSIONS.get(self.targets.storage_format, "")
+        target = f"{self.targets.folder(t)}/part-{self.epoch}-{batch_id:010d}{extension}"
         return BatchFile(staged, target, format_timestamp(t), rows)
 
     def _only_file(self, folder: str) -> str:
@@ -201,24 +199,33 @@ class _Batches:
 
 
 def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, fs: FileSystem, *,
-               run_id: str, seconds: float | None = None, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-               clock: Callable[[], float] = time.time) -> IngestResult:
-    """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`."""
+               run_id: str, seconds: float | None = None, catalog: Catalog | None = None,
+               lease_seconds: float = DEFAULT_LEASE_SECONDS, clock: Callable[[], float] = time.time) -> IngestResult:
+    """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`.
+    A table feed needs the `catalog` of the cluster's metastore."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     require_on_cluster(feed, cluster.name)
     if feed.ingest is None:
         raise UsageError(f"The feed '{feed.name}' has no ingest section: add ingest (landing, format, dead-letters) "
                          "to stream records into it.")
     where = feed_locations(feed, cluster)
-    if where.is_table:
-        raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': ingest into table feeds is "
-                         "not built yet (issue 16); ingest into a file feed.")
     require_running_allowed(fs, cluster, "feed", feed.name)
     landing = under_root(where.root, feed.ingest.landing)
     if fs.status(landing) is None:
         raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) does not exist: create "
                          "it, producers drop their files there.")
     fs.protect(where.root)
+    if where.is_table and catalog is None:
+        raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': its ingest needs the Hive "
+                         "metastore, run it through the spark-submit entrypoint.")
+    targets: Targets = TableTargets(feed, where, catalog) if where.is_table and catalog is not None else FileTargets(
+        feed, where)
+
+    def the_catalog() -> Catalog:
+        if catalog is None:
+            raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
+        return catalog
+
     ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
     book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
     result = IngestResult(feed.name, cluster.name)
@@ -229,8 +236,8 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         if stream is None or not fs.exists(f"{base}/checkpoint-{stream.epoch}"):
             stream = book.new_stream(wall_clock_stamp(clock()))
         result.epoch = stream.epoch
-        sink = _Batches(spark, fs, feed, where, book, ledger, lease, run_id, stream.epoch, f"{base}/staging",
-                        clock, result)
+        sink = _Batches(spark, fs, feed, where, targets, the_catalog, book, ledger, lease, run_id, stream.epoch,
+                        f"{base}/staging", clock, result)
         files = (spark.readStream.format("text").option("wholetext", "true").load(landing)
                  .selectExpr("value", "_metadata.file_path AS file"))
         writer = files.writeStream.foreachBatch(sink).option("checkpointLocation", f"{base}/checkpoint-{stream.epoch}")
