@@ -15,11 +15,12 @@ publication. The sibling names parse as no instance, so retention and the other 
 
 Every step is recorded first (compaction_record.py: planned, swapped, done), so a run killed anywhere is finished
 by the next: planned with the old folder not moved, the new folder is discarded and the compaction done anew;
-the old folder moved away and the new one not in place, the new one is put in place (it was checked); both
-renames done, the old folder is deleted. The feed's ingest lock is held throughout, so no ingest run writes a
-late file into the instance mid-swap (a second caller is told who holds it, exit 5). After the swap the new
-content is recorded as a `replaced` dataset event (producer `compaction`, the new files' fingerprint): the same
-rows in new files, which consumers and lineage see like any other replacement."""
+the old folder moved away and the new one not in place, the new one is put in place (it was checked; late
+batch files that an ingest run wrote at the instance's path meanwhile, once the killed run's lease expired, are
+moved into it first); both renames done, the old folder is deleted. The feed's ingest lock is held throughout,
+so no ingest run writes a late file into the instance mid-swap (a second caller is told who holds it, exit 5).
+After the swap the new content is recorded as a `replaced` dataset event (producer `compaction`, the new files'
+fingerprint): the same rows in new files, which consumers and lineage see like any other replacement."""
 
 from __future__ import annotations
 
@@ -114,7 +115,7 @@ def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, clus
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
         found = book.read(t)
         if found is not None and found.state == PLANNED:
-            found = _finish_planned(fs, found, lease)
+            found = _finish_planned(fs, found, feed.availability_flag, lease)
         if found is not None and found.state == SWAPPED:
             return CompactionResult(_complete(fs, ledger, book, where, feed, found, t, run_id), resumed=True)
         _require_closed(fs, ledger, feed, where, t)
@@ -226,23 +227,46 @@ def remove_old(fs: FileSystem, record: CompactionRecord) -> None:
     fs.delete(record.old, recursive=True)
 
 
-def _finish_planned(fs: FileSystem, record: CompactionRecord, lease: HeldLease) -> CompactionRecord | None:
+def _finish_planned(fs: FileSystem, record: CompactionRecord, flag: str | None,
+                    lease: HeldLease) -> CompactionRecord | None:
     """A killed run's planned compaction: swapped once both renames are done (the second one made here when
     only the first was), or None when nothing moved yet (its new folder, perhaps half written, is removed)."""
     old, present, new = fs.exists(record.old), fs.exists(record.instance), fs.exists(record.new)
     if not old:
         fs.delete(record.new, recursive=True)
         return None
+    if present and new:
+        _take_late_files(fs, record, flag)
+        present = False
     if not present and new:
         lease.check()
         move_in(fs, record)
         return record.moved(SWAPPED, _now())
-    if present and not new:
+    if present:
         return record.moved(SWAPPED, _now())
-    raise StorageError(f"A killed compaction left {record.old}, and {record.instance} "
-                       f"{'and' if present else 'but neither'} {record.new}: the compaction cannot tell which is the "
-                       "instance; keep the folder that is the instance, remove the others and the compaction record "
-                       f"ingest/{record.feed}/compactions/ of {record.time} in the ledger, then call again.")
+    raise StorageError(f"A killed compaction left {record.old}, but neither {record.instance} nor {record.new}: "
+                       "the compacted files are lost; rename the old folder back to the instance, remove the "
+                       f"compaction record ingest/{record.feed}/compactions/ of {record.time} in the ledger, then "
+                       "call again.")
+
+
+def _take_late_files(fs: FileSystem, record: CompactionRecord, flag: str | None) -> None:
+    """An ingest run that came after the killed run's lease expired, between its renames, wrote late batch files
+    into a new instance folder (and perhaps closed it): they join the compacted files, nothing is lost. The flag
+    goes first, so a reader never finds that folder flagged with fewer files; anything else in it is refused."""
+    listing = fs.list(record.instance)
+    strange = [s.path for s in listing if s.is_dir or not (is_batch_file(s.name) or s.name == flag)]
+    if strange:
+        raise StorageError(f"A killed compaction left {record.old} and {record.new}, and {record.instance} holds "
+                           f"{', '.join(strange)}, which no ingest writes: keep the folder that is the instance, "
+                           f"remove the others and the compaction record ingest/{record.feed}/compactions/ of "
+                           f"{record.time} in the ledger, then call again.")
+    if flag is not None:
+        fs.delete(f"{record.instance}/{flag}", recursive=False)
+    for s in listing:
+        if s.name != flag:
+            fs.rename(s.path, f"{record.new}/{s.name}")
+    fs.delete(record.instance, recursive=False)
 
 
 def _complete(fs: FileSystem, ledger: Ledger, book: CompactionBook, where: FeedLocations, feed: Feed,

@@ -224,3 +224,34 @@ def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> 
                                                 "files_before": 3, "files_after": 1, "rows": 4}
     assert status["instance"] == f"file://{hour(root)}" and status["bytes_after"] > 0
     assert len(parts(view(root))) == 1
+
+
+def test_late_records_ingested_between_a_killed_runs_renames_join_the_compacted_files(spark, tmp_path: Path) -> None:
+    """Killed after the first rename; its lease expires; ingest writes a late record of hour 10 into a new folder
+    at the instance's path (and closes it again); the rerun takes that file into the compacted folder."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    fs = HadoopFileSystem(spark)
+    for n, lines in enumerate(DROPS):
+        drop(root, f"{n}.csv", lines)
+        run_ingest(spark, repo, "events", "primary", fs, run_id=f"ingest{n}")
+    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), step="move_in", lease=LEASE)
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
+                           cwd=tmp_path)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-2000:] + child.stderr[-3000:]
+    time.sleep(LEASE + 0.5)
+    drop(root, "late.csv", ["2026-01-01T10:50:00Z,u9,x,/late,9"])
+    run_ingest(spark, repo, "events", "primary", fs, run_id="late")
+    assert len(parts(view(root))) == 1  # the late batch file alone (and the flag: ingest closed it again)
+    done = compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="rerun")
+    assert done.resumed
+    names = view(root)
+    assert names is not None and len(parts(names)) == 2 and "_SUCCESS" in names  # compacted + late
+    assert_df_equality(spark.read.parquet(f"file://{hour(root)}"),
+                       spark.createDataFrame([*ROWS, ("2026-01-01T10:50:00Z", "u9", "/late", 9)], SCHEMA),
+                       ignore_row_order=True)
+    assert sorted(p.name for p in hour(root).parent.iterdir()) == ["10", "12"]
+    events = Ledger.of(fs, repo.cluster("primary")).events("events", TEN)
+    assert [e.producer for e in events][-1] == "compaction" and events[-1].fingerprint is not None
+    assert events[-1].fingerprint["files"] == 2
