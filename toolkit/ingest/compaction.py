@@ -152,7 +152,7 @@ def _compact(spark: SparkSession, fs: FileSystem, ledger: Ledger, book: Compacti
     wanted = max(1, math.ceil(total / target))
     if len(batch) <= wanted:
         raise SkippedError(f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}' "
-                           f"holds {len(batch)} batch files of {total} bytes, no more than {wanted} at the target "
+                           f"holds {len(batch)} batch file(s) of {total} bytes, no more than {wanted} at the target "
                            f"size of {target} bytes ({TARGET_PROPERTY}): nothing to compact.")
     record = CompactionRecord(feed.name, where.cluster, format_timestamp(t), run_id, PLANNED, _now(), location,
                               f"{location}.compacting-{run_id}", f"{location}.compacted-old-{run_id}",
