@@ -1,0 +1,257 @@
+"""Compaction on real Spark (toolkit/ingest/compaction.py): a closed hour that three ingest runs wrote as three
+batch files becomes one file with the same rows, the flag kept and a `replaced` event recorded; an open hour
+waits (3), a compacted one is skipped (4), a bad call is refused (2), a held ingest lock blocks (5). A reader
+listing the instance at each step sees all old files, nothing (between the renames) or all new files. A run
+killed with SIGKILL (a separate process, its own JVM) at each step is finished by the next: the rows once, no
+leftover folder. One run goes through the real spark-submit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from chispa import assert_df_equality
+
+from tests.integration.ingest.landing import drop
+from tests.integration.spark_submit import spark_submit
+from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError, SkippedError, UsageError, WaitingError
+from toolkit.ingest import compaction
+from toolkit.ingest.compaction import compact_instance
+from toolkit.ingest.runner import run_ingest
+from toolkit.ledger.store import Ledger
+
+pytestmark = pytest.mark.integration
+
+PROJECT = Path(__file__).resolve().parents[3]
+LEASE = 2.0
+TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
+ROWS = [("2026-01-01T10:05:00Z", "u1", "/home", 12), ("2026-01-01T10:10:00Z", "u2", "/cart", 7),
+        ("2026-01-01T10:20:00Z", "u3", "/home", 3), ("2026-01-01T10:40:00Z", "u4", "/pay", 1)]
+SCHEMA = "ts string, user string, page string, ms int"
+DROPS = [["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T10:10:00Z,u2,x,/cart,7"],
+         ["2026-01-01T10:20:00Z,u3,x,/home,3"],
+         ["2026-01-01T10:40:00Z,u4,x,/pay,1", "2026-01-01T12:10:00Z,u5,x,/home,1"]]  # 12:10 closes hour 10
+
+
+@pytest.fixture(scope="module")
+def streamed(spark, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+    """A cluster root where three ingest runs wrote hour 10 as three batch files and closed it (12 stays open)."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path_factory.mktemp("streamed"))
+    for n, lines in enumerate(DROPS):
+        drop(root, f"{n}.csv", lines)
+        run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id=f"ingest{n}")
+    return root
+
+
+def copy_of(streamed: Path, tmp_path: Path) -> tuple[ConfigRepo, Path]:
+    repo, root = make_repo(tmp_path)
+    shutil.copytree(streamed, root, dirs_exist_ok=True)
+    return repo, root
+
+
+def hour(root: Path, h: int = 10) -> Path:
+    return root / f"data/events/2026/01/01/{h:02d}"
+
+
+def view(root: Path) -> list[str] | None:
+    """What a reader listing the instance folder finds (None: no folder)."""
+    folder = hour(root)
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else None
+
+
+def parts(names: list[str] | None) -> list[str]:
+    return [n for n in names or [] if n.startswith("part-")]
+
+
+def check_compacted(spark, repo: ConfigRepo, root: Path) -> None:  # type: ignore[no-untyped-def]
+    """The instance is one file with the rows once, its flag, no sibling folder left, one `replaced` event."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    names = view(root)
+    assert len(parts(names)) == 1 and names is not None and "_SUCCESS" in names
+    assert_df_equality(spark.read.parquet(f"file://{hour(root)}"), spark.createDataFrame(ROWS, SCHEMA),
+                       ignore_row_order=True)
+    assert sorted(p.name for p in hour(root).parent.iterdir()) == ["10", "12"]
+    events = Ledger.of(HadoopFileSystem(spark), repo.cluster("primary")).events("events", TEN)
+    assert [(e.kind, e.producer) for e in events] == [("published", "ingest"), ("replaced", "compaction")]
+    assert events[-1].fingerprint is not None and events[-1].fingerprint["files"] == 1
+    record = json.loads((root / "working/ledger/ingest/events/compactions/20260101T1000Z.json").read_text())
+    assert (record["state"], record["format_version"], record["rows"]) == ("done", 1, 4)
+
+
+def test_a_closed_hour_of_three_batch_files_becomes_one_file_with_the_same_rows(spark, streamed: Path,
+                                                                                tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = copy_of(streamed, tmp_path)
+    assert len(parts(view(root))) == 3
+    fs = HadoopFileSystem(spark)
+    done = compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact1")
+    counters = done.counters()
+    assert (counters["files_before"], counters["files_after"], counters["rows"], counters["resumed"]) == (3, 1, 4,
+                                                                                                          False)
+    assert counters["bytes_after"] == (hour(root) / parts(view(root))[0]).stat().st_size
+    check_compacted(spark, repo, root)
+    with pytest.raises(SkippedError, match=r"holds 1 batch file\(s\) .* nothing to compact") as skipped:
+        compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact2")
+    assert skipped.value.exit_code == 4
+
+
+def test_an_open_or_missing_hour_waits_and_bad_calls_are_refused(spark, streamed: Path, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = copy_of(streamed, tmp_path)
+    fs = HadoopFileSystem(spark)
+    for h, reason in ((12, "_SUCCESS does not exist"), (11, "does not exist")):
+        with pytest.raises(WaitingError, match=f"2026-01-01T{h}:00Z of feed 'events' .*{reason}") as waiting:
+            compact_instance(spark, repo, "events", "primary", TEN.replace(hour=h), fs, run_id="w")
+        assert waiting.value.exit_code == 3
+    with pytest.raises(UsageError, match="2026-01-01T10:30Z is not an instance of feed 'events'"):
+        compact_instance(spark, repo, "events", "primary", TEN.replace(minute=30), fs, run_id="u")
+    plain = (repo.root / "feeds/events.yaml").read_text().split("ingest:")[0].replace("name: events", "name: plain")
+    (repo.root / "feeds/plain.yaml").write_text(plain)
+    with pytest.raises(UsageError, match="The feed 'plain' has no ingest section"):
+        compact_instance(spark, ConfigRepo.load(repo.root), "plain", "primary", TEN, fs, run_id="u")
+    assert len(parts(view(root))) == 3
+
+
+def test_a_second_caller_is_told_who_holds_the_ingest_lock(spark, streamed: Path, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = copy_of(streamed, tmp_path)
+    fs = HadoopFileSystem(spark)
+    lock = Ledger.of(fs, repo.cluster("primary")).ingest_lock("events")
+    assert lock.try_acquire("ingestrun1", None).taken
+    with pytest.raises(BlockedError, match="run ingestrun1 on") as blocked:
+        compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact1")
+    assert blocked.value.exit_code == 5 and len(parts(view(root))) == 3
+    lock.release()
+
+
+def test_a_reader_sees_all_old_files_nothing_or_all_new_files(spark, streamed: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = copy_of(streamed, tmp_path)
+    old = view(root)
+    seen: list[tuple[str, list[str] | None]] = []
+    for step in ("move_aside", "move_in", "remove_old"):
+        real = getattr(compaction, step)
+
+        def watched(*args, _real=real, _step=step):  # type: ignore[no-untyped-def]
+            seen.append((_step, view(root)))
+            return _real(*args)
+        monkeypatch.setattr(compaction, step, watched)
+    compact_instance(spark, repo, "events", "primary", TEN, HadoopFileSystem(spark), run_id="compact1")
+    new = view(root)
+    assert new is not None and old is not None and len(parts(old)) == 3 and len(parts(new)) == 1
+    assert set(parts(old)).isdisjoint(parts(new)) and "_SUCCESS" in old and "_SUCCESS" in new
+    assert seen == [("move_aside", old), ("move_in", None), ("remove_old", new)]
+
+
+KILLED_RUN = """
+import os, signal, sys
+from datetime import datetime, timezone
+sys.path.insert(0, {project!r})
+from pyspark.sql import SparkSession
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ingest import compaction
+from toolkit.storage.hadoop import HadoopFileSystem
+from toolkit.storage.jvm_classes import jar_path
+
+def dies_at(name):
+    def killed(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)
+    setattr(compaction, name, killed)
+
+dies_at({step!r})
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
+compaction.compact_instance(spark, ConfigRepo.load({repo!r}), "events", "primary",
+                            datetime(2026, 1, 1, 10, tzinfo=timezone.utc), HadoopFileSystem(spark), run_id="killed",
+                            lease_seconds={lease})
+"""
+
+
+@pytest.mark.parametrize(("step", "reader_sees", "resumed"), [
+    ("move_aside", "old", False),  # the new folder written and checked, nothing renamed: done anew
+    ("move_in", "nothing", True),  # the batch files renamed away, the new folder not in place: put in place
+    ("remove_old", "new", True),  # both renames done, the old folder still there: deleted
+])
+def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_folder(
+        spark, streamed: Path, tmp_path: Path, step: str, reader_sees: str, resumed: bool) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = copy_of(streamed, tmp_path)
+    old = view(root)
+    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), step=step, lease=LEASE)
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
+                           cwd=tmp_path)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-2000:] + child.stderr[-3000:]
+    now = view(root)
+    if reader_sees == "old":
+        assert now == old
+    elif reader_sees == "nothing":
+        assert now is None
+    else:
+        assert now is not None and len(parts(now)) == 1 and "_SUCCESS" in now
+    time.sleep(LEASE + 0.5)  # the killed run's lease expires
+    done = compact_instance(spark, repo, "events", "primary", TEN, HadoopFileSystem(spark), run_id="rerun")
+    assert done.resumed is resumed
+    check_compacted(spark, repo, root)
+
+
+def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> None:
+    repo, root = copy_of(streamed, tmp_path)
+    result = spark_submit("compact", "--repo", str(repo.root), "--feed", "events", "--cluster", "primary",
+                          "--time", "2026-01-01T10:00Z", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {k: status[k] for k in ("status", "action", "entity", "time", "cluster", "files_before", "files_after",
+                                   "rows")} == {"status": "SUCCEEDED", "action": "compaction", "entity": "events",
+                                                "time": "2026-01-01T10:00Z", "cluster": "primary",
+                                                "files_before": 3, "files_after": 1, "rows": 4}
+    assert status["instance"] == f"file://{hour(root)}" and status["bytes_after"] > 0
+    assert len(parts(view(root))) == 1
+
+
+def test_late_records_ingested_between_a_killed_runs_renames_join_the_compacted_files(spark, tmp_path: Path) -> None:
+    """Killed after the first rename; its lease expires; ingest writes a late record of hour 10 into a new folder
+    at the instance's path (and closes it again); the rerun takes that file into the compacted folder."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    fs = HadoopFileSystem(spark)
+    for n, lines in enumerate(DROPS):
+        drop(root, f"{n}.csv", lines)
+        run_ingest(spark, repo, "events", "primary", fs, run_id=f"ingest{n}")
+    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), step="move_in", lease=LEASE)
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
+                           cwd=tmp_path)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-2000:] + child.stderr[-3000:]
+    time.sleep(LEASE + 0.5)
+    drop(root, "late.csv", ["2026-01-01T10:50:00Z,u9,x,/late,9"])
+    run_ingest(spark, repo, "events", "primary", fs, run_id="late")
+    assert len(parts(view(root))) == 1  # the late batch file alone (and the flag: ingest closed it again)
+    done = compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="rerun")
+    assert done.resumed
+    names = view(root)
+    assert names is not None and len(parts(names)) == 2 and "_SUCCESS" in names  # compacted + late
+    assert_df_equality(spark.read.parquet(f"file://{hour(root)}"),
+                       spark.createDataFrame([*ROWS, ("2026-01-01T10:50:00Z", "u9", "/late", 9)], SCHEMA),
+                       ignore_row_order=True)
+    assert sorted(p.name for p in hour(root).parent.iterdir()) == ["10", "12"]
+    events = Ledger.of(fs, repo.cluster("primary")).events("events", TEN)
+    assert [e.producer for e in events][-1] == "compaction" and events[-1].fingerprint is not None
+    assert events[-1].fingerprint["files"] == 2

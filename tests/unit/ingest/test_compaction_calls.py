@@ -1,0 +1,73 @@
+"""The calls compaction refuses before it reads a byte or starts Spark (toolkit/ingest/compaction.py): a target
+size that is no size, a time that is no instance, a feed without ingest (exit 2, one sentence, also through the
+real entrypoint script), safemode (5) and a suspended feed (4)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError, SkippedError, UsageError
+from toolkit.ingest.compaction import DEFAULT_TARGET, compact_instance, require_compactable, target_size
+from toolkit.ledger.control import Control
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.storage.local import LocalFileSystem
+
+PROJECT = Path(__file__).resolve().parents[3]
+TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
+
+
+def with_target(tmp_path: Path, size: str | None) -> ConfigRepo:
+    extra = "" if size is None else f"properties:\n  compaction.target-size: {json.dumps(size)}\n"
+    return make_repo(tmp_path, extra=extra)[0]
+
+
+@pytest.mark.parametrize(("size", "expected"), [(None, DEFAULT_TARGET), ("128MB", 128 * 1024 ** 2),
+                                                ("1048576", 1024 ** 2), ("2 gb", 2 * 1024 ** 3), ("512KB", 512 * 1024)])
+def test_the_target_size_in_bytes_or_with_a_unit(tmp_path: Path, size: str | None, expected: int) -> None:
+    assert target_size(with_target(tmp_path, size).feed("events")) == expected
+
+
+@pytest.mark.parametrize("size", ["0", "12 parsecs", "-5MB", "1.5GB"])
+def test_a_target_size_that_is_no_size_is_refused_naming_the_property(tmp_path: Path, size: str) -> None:
+    with pytest.raises(UsageError, match="compaction.target-size of feed 'events' is .* such as 128MB"):
+        require_compactable(with_target(tmp_path, size), "events", "primary", TEN)
+
+
+def test_a_time_outside_the_validity_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="2027-02-01T10:00Z is outside the validity of feed 'events'"):
+        require_compactable(make_repo(tmp_path)[0], "events", "primary", TEN.replace(year=2027, month=2))
+
+
+@pytest.mark.parametrize("switch", ["safemode", "suspended"])
+def test_safemode_blocks_and_a_suspended_feed_skips_before_anything_is_read(tmp_path: Path, switch: str) -> None:
+    repo, _ = make_repo(tmp_path)
+    control = Control(LocalFileSystem(), LedgerLayout.of(repo.cluster("primary")))
+    if switch == "safemode":
+        control.set_safemode(True, "2026-01-02T00:00:00Z", "test")
+    else:
+        control.set_suspended("feed", "events", True, "2026-01-02T00:00:00Z", "test")
+    with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
+        compact_instance(None, repo, "events", "primary", TEN, LocalFileSystem(), run_id="r")  # type: ignore[arg-type]
+
+
+def test_the_entrypoint_refuses_a_time_that_is_no_instance_in_one_sentence(tmp_path: Path) -> None:
+    repo, _ = make_repo(tmp_path)
+    done = subprocess.run([sys.executable, str(PROJECT / "entrypoints/compact.py"), "--repo", str(repo.root),
+                           "--feed", "events", "--cluster", "primary", "--time", "2026-01-01T10:30Z"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(PROJECT)})  # this checkout's toolkit
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "compaction: 2026-01-01T10:30Z is not an instance of feed 'events' on cluster 'primary'; the nearest "
+        "instances are before 2026-01-01T10:00Z, after 2026-01-01T11:00Z."]
+    status = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (status["status"], status["action"], status["time"]) == ("INVALID", "compaction", "2026-01-01T10:30Z")

@@ -1,0 +1,50 @@
+"""The compaction entrypoint's body: parse the call, check it before Spark starts, compact, report."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.launcher_settings import launcher_confs
+from toolkit.entities.object_stores import require_no_object_store
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ingest.compaction import require_compactable
+from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.session import build_session
+from toolkit.runtime.times import nominal_time
+from toolkit.statuses import Status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser("compaction", "Rewrite a closed instance of a streamed feed, made of many batch files, into "
+                                      "few (the feed's compaction.target-size, default 128MB), atomically: a reader "
+                                      "sees the old files or the new ones, never a mix.",
+                           time_help="The instance to compact, yyyy-MM-ddTHH:mmZ (UTC).")
+    parser.add_argument("--feed", required=True, help="The streamed feed (it has an ingest section).")
+    parser.add_argument("--cluster", required=True, help="The cluster whose instance is compacted.")
+    parser.prog = "compact.py"  # the action is `compaction`, the script entrypoints/compact.py
+    return parser
+
+
+def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.ingest.compaction import compact_instance
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    t = nominal_time(args.time)
+    status["time"] = format_timestamp(t)
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
+    require_no_object_store(cluster)
+    status["cluster"] = cluster.name
+    spark = build_session(f"toolkit-compact-{feed.name}-{cluster.name}", cluster, launcher=launcher_confs(feed))
+    result = compact_instance(spark, repo, feed.name, cluster.name, t, HadoopFileSystem(spark),
+                              run_id=str(status["run_id"]))
+    r = result.record
+    print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
+          f"({r.bytes_after} bytes), {r.rows} rows")
+    status.update(status=Status.SUCCEEDED, **result.counters())
+    return status
+
+
+def main() -> int:
+    return run("compaction", _parser(), _body)

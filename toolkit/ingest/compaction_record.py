@@ -1,0 +1,67 @@
+"""The ledger record of a compaction, `ingest/<feed>/compactions/<yyyyMMddTHHmmZ>.json`, written before any folder
+moves: it names the new and the old folder, so that a run killed between the two renames is finished by the next
+one (which reads the names here instead of guessing from a listing). States: `planned` (the new folder is being
+written, or written and checked), `swapped` (the new folder is the instance), `done` (the old folder deleted, the
+event recorded)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from toolkit.el.timestamps import instance_key
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.records import parse_record, to_json
+from toolkit.storage.filesystem import FileSystem, StorageError
+
+PLANNED, SWAPPED, DONE = "planned", "swapped", "done"
+
+
+@dataclass(frozen=True)
+class CompactionRecord:
+    feed: str
+    cluster: str
+    time: str
+    run_id: str
+    state: str
+    written: str
+    instance: str  # the instance folder readers read
+    new: str  # `<instance>.compacting-<run id>`: the compacted files, the flag and the carried-over files
+    old: str  # `<instance>.compacted-old-<run id>`: the batch files between the two renames, until deleted
+    files_before: int = 0
+    bytes_before: int = 0
+    files_after: int = 0
+    bytes_after: int = 0
+    rows: int = 0
+
+    SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "state": (PLANNED, SWAPPED, DONE),
+             "written": "stamp", "instance": "str", "new": "str", "old": "str", "files_before": "int",
+             "bytes_before": "int", "files_after": "int", "bytes_after": "int", "rows": "int"}
+
+    def moved(self, state: str, written: str) -> CompactionRecord:
+        return replace(self, state=state, written=written)
+
+
+class CompactionBook:
+    """The compaction records of one feed in one cluster's ledger."""
+
+    def __init__(self, fs: FileSystem, layout: LedgerLayout, feed: str) -> None:
+        self.fs = fs
+        self.folder = f"{layout.ingest_folder(feed)}/compactions"
+
+    def path(self, t: datetime) -> str:
+        return f"{self.folder}/{instance_key(t)}.json"
+
+    def read(self, t: datetime) -> CompactionRecord | None:
+        path = self.path(t)
+        try:
+            data = self.fs.read(path)
+        except StorageError:
+            if self.fs.exists(path):
+                raise
+            return None
+        record: CompactionRecord = parse_record(CompactionRecord, data, path)
+        return record
+
+    def write(self, record: CompactionRecord, t: datetime) -> None:
+        self.fs.write_atomically(self.path(t), to_json(record))
