@@ -36,10 +36,13 @@ _Fields = tuple["dict[str, SparkColumn]", "dict[str, SparkColumn]", "list[SparkC
 @dataclass(frozen=True)
 class Parsed:
     """`accepted`: the feed's columns, typed, then `_time` (event time, null by arrival), `_file`, `_line`;
-    `rejected`: `file`, `line`, `reason`, `record` (the line). Each line is in exactly one of them."""
+    `rejected`: `file`, `line`, `reason`, `record` (the line). Each line is in exactly one of them. Both are
+    filters of `checked` (`value`, `file`, `line`, `reason`, the typed values, `_time`): a caller that reads
+    both caches it, so that each line is parsed once."""
 
     accepted: DataFrame
     rejected: DataFrame
+    checked: DataFrame
 
 
 def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], zone: str) -> Parsed:
@@ -74,7 +77,7 @@ def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], z
         "_time", F.col("file").alias("_file"), F.col("line").alias("_line"))
     rejected = checked.filter(F.col("reason").isNotNull()).select(
         "file", "line", "reason", F.col("value").alias("record"))
-    return Parsed(accepted=accepted, rejected=rejected)
+    return Parsed(accepted=accepted, rejected=rejected, checked=checked)
 
 
 def _field_names(ingest: Ingest, columns: Sequence[Column]) -> tuple[str, ...]:

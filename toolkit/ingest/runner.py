@@ -36,6 +36,7 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
 if TYPE_CHECKING:
+    from pyspark.sql import Column as SparkColumn
     from pyspark.sql import DataFrame, SparkSession
 
 _EXTENSIONS = {"parquet": ".parquet", "orc": ".orc", "json": ".json", "csv": ".csv"}
@@ -115,55 +116,69 @@ class _Batches:
         folder = self._folder(batch_id)
         self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
         now = self.clock()
-        lines = lines_of(files).persist()
-        parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
+        parsed = parse_records(lines_of(files), ingest, self.targets.columns, self.feed.timezone)
+        checked = parsed.checked.persist()  # each line parsed once, read by the three jobs below
+        # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
+        minute = (F.lit(int(now) // 60 * 60) if ingest.by_arrival
+                  else F.floor(F.unix_seconds("_time") / 60) * 60).cast("bigint")
+        # job 1, one row per minute: what each minute holds (accepted or not), and the newest event time
+        stats = checked.groupBy(minute.alias("_minute"), F.col("reason").isNull().alias("ok")).agg(
+            F.count(F.lit(1)).alias("n"), F.max(F.unix_seconds("_time")).alias("newest")).collect()
+        keys = self._instance_keys(sorted({row["_minute"] for row in stats if row["ok"]}))
+        watermark = self.book.instances().watermark
+        dead = ingest.late_records is LateRecords.DEAD_LETTERS and watermark is not None
+        refused = sorted(m for m, t in keys.items() if t is None or (
+            dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
+        counts: dict[str, int] = {}
+        newest: int | None = None
+        rejected_rows = 0
+        for row in stats:
+            if not row["ok"] or row["_minute"] in refused:
+                rejected_rows += row["n"]
+                continue
+            key = instance_key(keys[row["_minute"]])  # type: ignore[arg-type]
+            counts[key] = counts.get(key, 0) + row["n"]
+            newest = row["newest"] if newest is None or (row["newest"] or 0) > newest else newest
         accepted = parsed.accepted
         if ingest.by_arrival:
             accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
-        # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
-        accepted = accepted.withColumn("_minute", F.floor(F.unix_seconds("_time") / 60) * 60).persist()
-        keys = self._instance_keys([row[0] for row in accepted.select("_minute").distinct().collect()])
-        watermark = self.book.instances().watermark
-        closed = sorted(instance_key(t) for t in keys.values() if t is not None and watermark is not None
-                        and closes_at(self.feed, t) <= record_stamp(watermark))
-        mapping = self.spark.createDataFrame(
-            [(minute, instance_key(t) if t is not None else None) for minute, t in keys.items()],
-            "_minute bigint, _instance string")
-        keyed = accepted.join(F.broadcast(mapping), "_minute", "left")
-        late_out = ingest.late_records is LateRecords.DEAD_LETTERS and closed
-        refused = F.col("_instance").isNull() | (F.col("_instance").isin(*closed) if late_out else F.lit(False))
-        reason = F.when(F.col("_instance").isNull(), F.concat(
-            F.lit("the record's time "), F.date_format("_time", "yyyy-MM-dd'T'HH:mm:ssXXX"),
-            F.lit(f" is in no instance of feed '{self.feed.name}' on cluster '{self.where.cluster}' (outside its "
-                  "validity there)"))).otherwise(F.concat(
-                      F.lit("the instance "), F.col("_instance"),
-                      F.lit(f" of feed '{self.feed.name}' is closed, and its ingest.late-records is dead-letters")))
-        names = [c.name for c in self.targets.columns]
-        good = keyed.where(~refused).select(*names, "_instance", "_time")
-        refused_lines = keyed.where(refused).select(F.col("_file").alias("file"), F.col("_line").alias("line"),
-                                                    reason.alias("reason"))
-        rejected = parsed.rejected.select("file", "line", "reason", "record").unionByName(
-            refused_lines.join(lines.select("file", "line", F.col("value").alias("record")), ["file", "line"]))
-        counts = {row[0]: row[1] for row in good.groupBy("_instance").count().collect()}
-        newest = good.agg(F.max(F.unix_seconds("_time"))).collect()[0][0] if not ingest.by_arrival else None
-        max_time = None if newest is None else wall_clock_stamp(newest)
+        # job 2: each instance's rows into one staged file
         if counts:
-            (good.drop("_time").repartition("_instance").write.partitionBy("_instance")
+            mapping = self.spark.createDataFrame(
+                [(m, instance_key(t)) for m, t in keys.items() if t is not None and m not in refused],
+                "_minute bigint, _instance string")
+            good = accepted.withColumn("_minute", minute).join(F.broadcast(mapping), "_minute")
+            names = [c.name for c in self.targets.columns]
+            (good.select(*names, "_instance").repartition("_instance").write.partitionBy("_instance")
              .format(self.targets.storage_format).save(f"{folder}/data"))
-        rejected = rejected.persist()
-        rejected_rows = rejected.count()
         staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
+        # job 3: the rejected records, with those whose time is in no open instance, into one file
         if rejected_rows:
+            outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
+                "file", "line", self._refusal(minute, keys).alias("reason"),
+                F.col("value").alias("record")) if refused else None
+            rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
             rejected.coalesce(1).write.json(f"{folder}/rejected")
             staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                     rejected_rows))
-        lines.unpersist()
-        accepted.unpersist()
-        rejected.unpersist()
+        checked.unpersist()
+        max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
         plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,
                            [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time)
         return plan, stamp if ingest.by_arrival else max_time
+
+    def _refusal(self, minute: SparkColumn, keys: dict[int, datetime | None]) -> SparkColumn:
+        """Why a parsed record is refused: its time is in no instance, or its instance is closed."""
+        from pyspark.sql import functions as F
+
+        outside = [m for m, t in keys.items() if t is None]
+        return F.when(minute.isin(*outside) if outside else F.lit(False), F.concat(
+            F.lit("the record's time "), F.date_format("_time", "yyyy-MM-dd'T'HH:mm:ssXXX"),
+            F.lit(f" is in no instance of feed '{self.feed.name}' on cluster '{self.where.cluster}' (outside its "
+                  "validity there)"))).otherwise(F.lit(
+                      f"its instance of feed '{self.feed.name}' is closed, and its ingest.late-records is "
+                      "dead-letters"))
 
     def _instance_keys(self, minutes: list[int]) -> dict[int, datetime | None]:
         """Each minute's (epoch seconds) instance: None outside the feed's validity on the cluster."""
