@@ -57,21 +57,31 @@ def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], z
         texts, values, shape = _regex_fields(ingest, columns)
     else:
         texts, values, shape = _delimited_fields(ingest, columns)
-    checks = [F.when(F.col("value").contains("\u0000") | F.col("value").contains("\ufffd"),
-                     F.lit("the line is not text (UTF-8)")), *shape]
-    for column in columns:
-        if column.name in texts:
-            values[column.name] = _typed(texts[column.name], column, zone)
-            checks.append(_conversion_error(texts[column.name], values[column.name], column))
+    # Three steps, each naming what the next reads, so that no costly expression (the CSV or JSON parse, a
+    # field's text) is computed again inside another: Spark keeps apart projections of expensive expressions.
+    shape = [F.when(F.col("value").contains("\u0000") | F.col("value").contains("\ufffd"),
+                    F.lit("the line is not text (UTF-8)")), *shape]
+    fields = lines.select(
+        "value", "file", "line", *[check.alias(f"_c{k}") for k, check in enumerate(shape)],
+        *[(texts[c.name] if c.name in texts else values[c.name]).alias(f"_s{i}") for i, c in enumerate(columns)])
+    field = {c.name: F.col(f"_s{i}") for i, c in enumerate(columns)}
     time = F.lit(None).cast("timestamp")
     if not ingest.by_arrival:
-        text = texts.get(ingest.time, values[ingest.time].cast("string"))
+        text = field[ingest.time] if ingest.time in texts else field[ingest.time].cast("string")
         time = _event_time(text, next(c for c in columns if c.name == ingest.time), zone)
-        checks.append(F.when(time.isNull() & (text != ""), F.concat(
+    typed = fields.select(
+        "*", *[(_typed(field[c.name], c, zone) if c.name in texts else field[c.name]).alias(f"_v{i}")
+               for i, c in enumerate(columns)], time.alias("_time"))
+    checks = [F.col(f"_c{k}") for k in range(len(shape))]
+    checks += [_conversion_error(field[c.name], F.col(f"_v{i}"), c) for i, c in enumerate(columns) if c.name in texts]
+    if not ingest.by_arrival:
+        text = field[ingest.time] if ingest.time in texts else field[ingest.time].cast("string")
+        stamp = F.col("_time")
+        checks.append(F.when(stamp.isNull() & (text != ""), F.concat(
             F.lit(f"column {ingest.time}: value '"), text, F.lit("' is not an ISO 8601 time or date")))
-            .when(time.isNull(), F.lit(f"column {ingest.time}: no event time (empty or null)")))
-    checked = lines.select("value", "file", "line", F.coalesce(*checks).alias("reason"),
-                           *[values[c.name].alias(f"_v{i}") for i, c in enumerate(columns)], time.alias("_time"))
+            .when(stamp.isNull(), F.lit(f"column {ingest.time}: no event time (empty or null)")))
+    checked = typed.select("value", "file", "line", F.coalesce(*checks).alias("reason"),
+                           *[f"_v{i}" for i in range(len(columns))], "_time")
     accepted = checked.filter(F.col("reason").isNull()).select(
         *[F.col(f"_v{i}").alias(c.name) for i, c in enumerate(columns)],
         "_time", F.col("file").alias("_file"), F.col("line").alias("_line"))
@@ -104,7 +114,8 @@ def _delimited_fields(ingest: Ingest, columns: Sequence[Column]) -> _Fields:
     unquoted = F.col("value")
     if ingest.quote:
         q = _literal(ingest.quote)
-        unquoted = F.regexp_replace(unquoted, f"{q}(?:(?!{q}).|{q}{q})*(?:{q}|$)", "")
+        unquoted = F.when(unquoted.contains(ingest.quote),  # most lines have no quote: no regular expression
+                          F.regexp_replace(unquoted, f"{q}(?:(?!{q}).|{q}{q})*(?:{q}|$)", "")).otherwise(unquoted)
     found = F.size(F.split(unquoted, _literal(ingest.delimiter), -1))
     count_error = F.when(found != len(fields), F.concat(
         F.lit("the record has "), found.cast("string"),
