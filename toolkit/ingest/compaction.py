@@ -122,6 +122,25 @@ def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, clus
         return CompactionResult(_compact(spark, fs, ledger, book, where, feed, t, run_id, lease), resumed=False)
 
 
+def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, lease: HeldLease,
+                      run_id: str) -> list[datetime]:
+    """Finish the compactions killed runs left half done, before an ingest run writes (it holds the same lock): a
+    late record must not recreate an instance folder between a killed compaction's two renames, where readers
+    would find only that record. Returns the instances whose swap was finished."""
+    book = CompactionBook(fs, ledger.layout, feed.name)
+    finished = []
+    for t in book.unfinished():
+        found = book.read(t)
+        if found is not None and found.state == PLANNED:
+            found = _finish_planned(fs, found, feed.availability_flag, lease)
+        if found is not None and found.state == SWAPPED:
+            _complete(fs, ledger, book, where, feed, found, t, run_id)
+            finished.append(t)
+        else:  # nothing was swapped (the instance is as it was) or it is done: the next compaction starts afresh
+            book.forget(t)
+    return finished
+
+
 def _require_closed(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, t: datetime) -> None:
     location = where.event_location(t)
     owner = f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}'"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from toolkit.el.timestamps import instance_key
+from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import parse_record, to_json
 from toolkit.storage.filesystem import FileSystem, StorageError
@@ -64,4 +64,23 @@ class CompactionBook:
         return record
 
     def write(self, record: CompactionRecord, t: datetime) -> None:
+        """The record; while it is not done, a marker in `unfinished/` too (made before the record, removed after
+        it), so that an ingest run finds a killed compaction by listing that folder alone."""
+        marker = f"{self.folder}/unfinished/{instance_key(t)}"
+        if record.state != DONE:
+            self.fs.create_exclusive(marker, b"")
         self.fs.write_atomically(self.path(t), to_json(record))
+        if record.state == DONE:
+            self.fs.delete(marker, recursive=False)
+
+    def unfinished(self) -> list[datetime]:
+        """The instances whose compaction a killed run left (usually none), oldest first."""
+        folder = f"{self.folder}/unfinished"
+        if not self.fs.exists(folder):
+            return []
+        times = (parse_instance_key(status.name) for status in self.fs.list(folder))
+        return sorted(t for t in times if t is not None)
+
+    def forget(self, t: datetime) -> None:
+        """No compaction of `t` is half done any more (its marker goes; its record stays for the next call)."""
+        self.fs.delete(f"{self.folder}/unfinished/{instance_key(t)}", recursive=False)

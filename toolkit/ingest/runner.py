@@ -24,6 +24,7 @@ from toolkit.errors import UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
 from toolkit.ingest.closing import close_due, closes_at
 from toolkit.ingest.commit import commit_batch
+from toolkit.ingest.compaction import finish_unfinished
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
@@ -246,6 +247,8 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
+        if not where.is_table:
+            finish_unfinished(fs, ledger, feed, where, lease, run_id)  # before any late record lands
         base = f"{working_root(cluster)}/ingest/{feed.name}"
         stream = book.stream()
         if stream is None or not fs.exists(f"{base}/checkpoint-{stream.epoch}"):

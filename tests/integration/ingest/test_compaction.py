@@ -226,9 +226,10 @@ def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> 
     assert len(parts(view(root))) == 1
 
 
-def test_late_records_ingested_between_a_killed_runs_renames_join_the_compacted_files(spark, tmp_path: Path) -> None:
-    """Killed after the first rename; its lease expires; ingest writes a late record of hour 10 into a new folder
-    at the instance's path (and closes it again); the rerun takes that file into the compacted folder."""
+def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land(spark, tmp_path: Path) -> None:
+    """Killed after the first rename (the instance folder is away); its lease expires; an ingest run with a late
+    record of hour 10 first puts the compacted folder in place (toolkit/ingest/compaction.py::finish_unfinished),
+    then writes the late batch file into it: readers never find the hour holding only the late record."""
     from toolkit.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
@@ -240,18 +241,19 @@ def test_late_records_ingested_between_a_killed_runs_renames_join_the_compacted_
     child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
                            cwd=tmp_path)
     assert child.returncode == -signal.SIGKILL, child.stdout[-2000:] + child.stderr[-3000:]
+    assert view(root) is None  # between the renames
     time.sleep(LEASE + 0.5)
     drop(root, "late.csv", ["2026-01-01T10:50:00Z,u9,x,/late,9"])
     run_ingest(spark, repo, "events", "primary", fs, run_id="late")
-    assert len(parts(view(root))) == 1  # the late batch file alone (and the flag: ingest closed it again)
-    done = compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="rerun")
-    assert done.resumed
     names = view(root)
     assert names is not None and len(parts(names)) == 2 and "_SUCCESS" in names  # compacted + late
     assert_df_equality(spark.read.parquet(f"file://{hour(root)}"),
                        spark.createDataFrame([*ROWS, ("2026-01-01T10:50:00Z", "u9", "/late", 9)], SCHEMA),
                        ignore_row_order=True)
-    assert sorted(p.name for p in hour(root).parent.iterdir()) == ["10", "12"]
+    assert sorted(p.name for p in hour(root).parent.iterdir()) == ["10", "12"]  # no folder left beside it
+    record = json.loads((root / "working/ledger/ingest/events/compactions/20260101T1000Z.json").read_text())
+    assert record["state"] == "done"
+    assert not list((root / "working/ledger/ingest/events/compactions/unfinished").iterdir())
     events = Ledger.of(fs, repo.cluster("primary")).events("events", TEN)
-    assert [e.producer for e in events][-1] == "compaction" and events[-1].fingerprint is not None
-    assert events[-1].fingerprint["files"] == 2
+    assert [e.producer for e in events][-2:] == ["compaction", "ingest"]  # the swap finished, then the late file
+    assert [e.kind for e in events][-2:] == ["replaced", "replaced"]
