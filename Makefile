@@ -186,24 +186,30 @@ demo-triggers: java install
 	@cat $(TRIGGER_ROOT)/data/summary-row-counts/2026/01/01/0[23]/part-*.json
 
 DEMO_ROOT := /tmp/feed-toolkit-demo/primary
+INGEST = $(SPARK_SUBMIT) entrypoints/ingest.py --repo $(DEMO_REPO) --feed page-views --cluster primary --once 2>/dev/null
 INGEST_SWEEP = $(TOOLKIT) trigger --repo $(DEMO_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --wait
 demo-ingest: private .SHELLFLAGS := -o pipefail -c
 demo-ingest: java install
-	@echo "== Streaming ingest: a shipper drops 80 minutes of page views (from 10:00) into page-views' landing folder;"
-	@echo "   ingest commits them into hourly instances exactly once, a malformed line goes to the dead letters,"
-	@echo "   and the hour the watermark has passed (10:00, closed at 11:10) is published"
+	@echo "== Streaming ingest: a shipper drops 40 minutes of page views (from 10:00) into page-views' landing folder;"
+	@echo "   ingest commits them into their hour exactly once, and a malformed line goes to the dead letters"
 	rm -rf $(DEMO_ROOT)/landing/page-views $(DEMO_ROOT)/rejected/page-views $(DEMO_ROOT)/data/page-views \
 	  $(DEMO_ROOT)/data/page-view-counts $(DEMO_ROOT)/feed-toolkit/working/ingest/page-views \
 	  $(DEMO_ROOT)/feed-toolkit/working/ledger/ingest/page-views $(DEMO_ROOT)/feed-toolkit/working/ledger/events/page-views \
 	  $(DEMO_ROOT)/feed-toolkit/working/ledger/processes/hourly-page-view-counts
-	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T10:00Z --minutes 80
-	$(SPARK_SUBMIT) entrypoints/ingest.py --repo $(DEMO_REPO) --feed page-views --cluster primary --once 2>/dev/null | grep '^ingest:'
-	@echo "   the hour 10:00 appeared (one file per batch, and the flag of a closed hour); 11:00 is still open:"
-	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10 $(DEMO_ROOT)/data/page-views/2026/01/01/11
-	@echo "   the dead letter, with its file, line and reason:"
+	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T10:00Z --minutes 40
+	$(INGEST) | grep '^ingest:'
+	@echo "   the hour 10:00 appeared, open (no flag yet); the dead letter, with its file, line and reason:"
+	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10
 	cat $(DEMO_ROOT)/rejected/page-views/*.json
+	@echo "   40 more minutes: the watermark passes 11:10 (10:00 plus its delay, minutes(70)), so 10:00 is closed (flag, event)"
+	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T10:40Z --minutes 40 >/dev/null
+	$(INGEST) | grep '^ingest:'
+	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10
 	@echo "   run again: nothing new is read (each landing file is ingested once)"
-	$(SPARK_SUBMIT) entrypoints/ingest.py --repo $(DEMO_REPO) --feed page-views --cluster primary --once 2>/dev/null | grep '^ingest:'
+	$(INGEST) | grep '^ingest:'
+	@echo "   compaction rewrites the closed hour's batch files into one, swapped in atomically"
+	$(SPARK_SUBMIT) entrypoints/compact.py --repo $(DEMO_REPO) --feed page-views --cluster primary --time 2026-01-01T10:00Z 2>/dev/null | tail -n 1
+	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10
 	@echo "   the closed hour's event starts its data-triggered consumer, hourly-page-view-counts:"
 	$(INGEST_SWEEP) | grep -E '^(started|trigger:)'
 	cat $(DEMO_ROOT)/data/page-view-counts/2026/01/01/10/part-*.json
