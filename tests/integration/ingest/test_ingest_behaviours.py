@@ -1,0 +1,132 @@
+"""What an ingest run promises beyond the happy path (toolkit/ingest/runner.py), on real Spark: a landing file
+still being written (a hidden name) is left until it is renamed, and an empty landing folder is no error; a
+second run is told who holds the feed's ingest lock; a record for a closed hour goes to the dead letters when
+`late-records: dead-letters` says so; `time: arrival` files records by when they arrive, and the clock closes
+hours without new records; a closed hour starts its `trigger: data` consumer (`toolkit trigger --dry-run`)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.integration.ingest.landing import drop
+from tests.integration.ingest.test_ingest_runner import dead_letters, rows
+from tests.unit.ingest.ingest_repo import DELIMITED, make_repo
+from toolkit.cli.main import main as toolkit
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError
+from toolkit.ingest.runner import run_ingest
+from toolkit.ledger.store import Ledger
+
+pytestmark = pytest.mark.integration
+
+
+def test_a_file_being_written_waits_for_its_rename_and_an_empty_landing_is_no_error(spark, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    fs = HadoopFileSystem(spark)
+    empty = run_ingest(spark, repo, "events", "primary", fs, run_id="r0")
+    assert (empty.batches, empty.records, empty.rejected) == (0, 0, 0)
+    landing = root / "landing" / "events"
+    (landing / ".a.csv").write_text("2026-01-01T10:05:00Z,u1,x,/home,12\n")  # still being written
+    (landing / "_b.csv").write_text("2026-01-01T10:06:00Z,u2,x,/home,13\n")  # Hadoop's other hidden prefix
+    assert run_ingest(spark, repo, "events", "primary", fs, run_id="r1").records == 0
+    (landing / ".a.csv").rename(landing / "a.csv")
+    done = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
+    assert done.records == 1 and rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]
+
+
+def test_a_second_run_is_told_who_holds_the_ingest_lock(spark, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    fs = HadoopFileSystem(spark)
+    ledger = Ledger.of(fs, repo.cluster("primary"))
+    assert ledger.ingest_lock("events").try_acquire("first-run", {"action": "ingest"}).taken
+    drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12"])
+    with pytest.raises(BlockedError, match=r"^The ingest of feed 'events' on cluster 'primary' is being run by run "
+                                           r"first-run"):
+        run_ingest(spark, repo, "events", "primary", fs, run_id="second-run")
+    assert not (root / "data").exists()  # nothing written
+
+
+def test_records_for_a_closed_hour_go_to_the_dead_letters_when_asked(spark, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path, DELIMITED + "\n  late-records: dead-letters")
+    fs = HadoopFileSystem(spark)
+    drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T12:10:00Z,u5,x,/home,1"])
+    assert run_ingest(spark, repo, "events", "primary", fs, run_id="r1").closed == ["2026-01-01T10:00Z"]
+    drop(root, "b.csv", ["2026-01-01T10:30:00Z,u7,x,/late,5", "2026-01-01T12:20:00Z,u8,x,/home,2"])
+    late = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
+    assert (late.records, late.rejected) == (1, 1)
+    assert rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]  # unchanged
+    [letter] = dead_letters(root)
+    assert (Path(letter["file"]).name, letter["line"], letter["record"]) == (
+        "b.csv", 1, "2026-01-01T10:30:00Z,u7,x,/late,5")
+    assert "is closed, and its ingest.late-records is dead-letters" in letter["reason"]
+
+
+def test_arrival_time_files_records_by_when_they_arrive_and_the_clock_closes_hours(spark, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path, DELIMITED.replace("time: ts", "time: arrival"))
+    fs = HadoopFileSystem(spark)
+    drop(root, "a.csv", ["2030-05-05T05:05:00Z,u1,x,/home,12", "not a time,u2,x,/cart,7"])  # ts is just text
+    at_1020 = datetime(2026, 1, 1, 10, 20, tzinfo=timezone.utc).timestamp()
+    first = run_ingest(spark, repo, "events", "primary", fs, run_id="r1", clock=lambda: at_1020)
+    assert (first.records, first.instances, first.closed) == (2, {"2026-01-01T10:00Z"}, [])
+    assert sorted(r[1] for r in rows(spark, root, 10)) == ["u1", "u2"]
+    at_1100 = datetime(2026, 1, 1, 11, 0, tzinfo=timezone.utc).timestamp()
+    second = run_ingest(spark, repo, "events", "primary", fs, run_id="r2", clock=lambda: at_1100)
+    assert (second.records, second.closed) == (0, ["2026-01-01T10:00Z"])  # no records: the clock closed it
+    assert (root / "data/events/2026/01/01/10/_SUCCESS").is_file()
+
+
+COUNTS_FEED = """kind: feed
+name: event-counts
+frequency: hours(1)
+clusters:
+  - name: primary
+    validity: {start: 2026-01-01T00:00Z, end: 2027-01-01T00:00Z}
+locations:
+  data: /data/event-counts/${YEAR}/${MONTH}/${DAY}/${HOUR}
+"""
+COUNTS_PROCESS = """kind: process
+name: event-counts
+clusters:
+  - name: primary
+    validity: {start: 2026-01-01T00:00Z, end: 2027-01-01T00:00Z}
+frequency: hours(1)
+trigger: data
+inputs:
+  - {name: events, feed: events, start: "now(0,0)", end: "now(0,0)"}
+outputs:
+  - {name: counts, feed: event-counts, instance: "now(0,0)"}
+workflow:
+  engine: pyspark
+  path: workflows/counts.py
+"""
+
+
+def test_a_closed_hour_starts_its_data_triggered_consumer(spark, tmp_path: Path, capsys) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    (repo.root / "feeds" / "event-counts.yaml").write_text(COUNTS_FEED)
+    (repo.root / "processes").mkdir()
+    (repo.root / "processes" / "event-counts.yaml").write_text(COUNTS_PROCESS)
+    (repo.root / "workflows").mkdir()
+    (repo.root / "workflows" / "counts.py").write_text("def run(spark, ctx):\n    pass\n")
+    repo = ConfigRepo.load(repo.root)
+    drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T11:20:00Z,u2,x,/cart,7"])
+    assert run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1").closed == [
+        "2026-01-01T10:00Z"]
+    capsys.readouterr()
+    code = toolkit(["trigger", "--repo", str(repo.root), "--cluster", "primary", "--dry-run"])
+    out = capsys.readouterr().out
+    assert code == 0 and "would start: event-counts 2026-01-01T10:00Z" in out, out
+    assert "would start: event-counts 2026-01-01T11:00Z" not in out  # 11:00 is open: no event yet
