@@ -130,3 +130,29 @@ def test_a_closed_hour_starts_its_data_triggered_consumer(spark, tmp_path: Path,
     out = capsys.readouterr().out
     assert code == 0 and "would start: event-counts 2026-01-01T10:00Z" in out, out
     assert "would start: event-counts 2026-01-01T11:00Z" not in out  # 11:00 is open: no event yet
+
+
+JSON_INGEST = """  format: json
+  time: ts"""
+REGEX_INGEST = r"""  format: regex
+  pattern: '(\S+) (\S+) \[(\S+)\] (\S+) (\d+)ms'
+  fields: [ts, user, _, page, ms]
+  time: ts"""
+
+
+@pytest.mark.parametrize(("ingest", "good", "bad"), [
+    (JSON_INGEST, '{"ts": "2026-01-01T10:05:00Z", "user": "u1", "page": "/home", "ms": 12}',
+     '{"ts": "2026-01-01T10:06:00Z", "user": "u2", "page": "/home", "ms": "twelve"}'),
+    (REGEX_INGEST, "2026-01-01T10:05:00Z u1 [web-1] /home 12ms", "2026-01-01T10:06:00Z u2 /home 12ms"),
+], ids=["json", "regex"])
+def test_json_and_regex_feeds_ingest_their_records_and_reject_the_rest(spark, tmp_path: Path, ingest: str,
+                                                                       good: str, bad: str) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path, ingest)
+    drop(root, "a.log", [good, bad])
+    done = run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1")
+    assert (done.records, done.rejected) == (1, 1)
+    assert rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]
+    [letter] = dead_letters(root)
+    assert (letter["line"], letter["record"]) == (2, bad) and letter["reason"]
