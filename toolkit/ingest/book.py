@@ -19,7 +19,7 @@ from typing import Any
 
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import CorruptRecordError, parse_record, to_json, versioned
-from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.filesystem import FileSystem
 
 PLANNED, COMMITTED = "planned", "committed"
 
@@ -114,16 +114,8 @@ class IngestBook:
         self.fs, self.feed, self.cluster = fs, feed, cluster
         self.folder = layout.ingest_folder(feed)
 
-    def _read(self, path: str) -> bytes | None:
-        try:
-            return self.fs.read(path)
-        except StorageError:
-            if self.fs.exists(path):
-                raise
-            return None
-
     def stream(self) -> Stream | None:
-        data = self._read(f"{self.folder}/stream.json")
+        data = self.fs.read_if_exists(f"{self.folder}/stream.json")
         return None if data is None else parse_record(Stream, data, f"{self.folder}/stream.json")
 
     def new_stream(self, created: str) -> Stream:
@@ -137,7 +129,7 @@ class IngestBook:
 
     def batch(self, epoch: str, batch_id: int) -> BatchRecord | None:
         path = self._batch_path(epoch, batch_id)
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         if data is None:
             return None
         record: BatchRecord = parse_record(BatchRecord, data, path)
@@ -152,7 +144,7 @@ class IngestBook:
 
     def instances(self) -> InstanceBook:
         path = f"{self.folder}/instances.json"
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         return InstanceBook(self.feed, self.cluster) if data is None else parse_record(InstanceBook, data, path)
 
     def write_instances(self, book: InstanceBook) -> None:

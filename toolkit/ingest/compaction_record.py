@@ -12,7 +12,7 @@ from datetime import datetime
 from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import parse_record, to_json
-from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.filesystem import FileSystem
 
 PLANNED, SWAPPED, DONE = "planned", "swapped", "done"
 
@@ -54,11 +54,8 @@ class CompactionBook:
 
     def read(self, t: datetime) -> CompactionRecord | None:
         path = self.path(t)
-        try:
-            data = self.fs.read(path)
-        except StorageError:
-            if self.fs.exists(path):
-                raise
+        data = self.fs.read_if_exists(path)
+        if data is None:
             return None
         record: CompactionRecord = parse_record(CompactionRecord, data, path)
         return record

@@ -111,12 +111,9 @@ class LeaseLock:
         """The lease in one generation file; None when the file is gone. An empty file (its creator killed before
         writing, or writing now) holds for a lease's length after its modification time."""
         path = self._path(generation)
-        try:
-            data = self.fs.read(path)
-        except StorageError:
-            if not self.fs.exists(path):
-                return None
-            raise
+        data = self.fs.read_if_exists(path)
+        if data is None:
+            return None
         if not data:
             return Lease(run_id="unknown", holder="a run killed while taking the lock",
                          expires=status.modification_time / 1000 + self.lease_seconds)

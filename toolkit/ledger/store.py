@@ -37,7 +37,7 @@ from toolkit.ledger.records import (
     versioned,
     wall_clock_stamp,
 )
-from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.filesystem import FileSystem
 
 # A killed run's lock is taken over this long after its last renewal (renewed every third of it).
 DEFAULT_LEASE_SECONDS = 60.0
@@ -56,19 +56,11 @@ class Ledger:
     def of(cls, fs: FileSystem, cluster: Cluster, **options: Any) -> Ledger:
         return cls(fs, LedgerLayout.of(cluster), **options)
 
-    def _read(self, path: str) -> bytes | None:
-        try:
-            return self.fs.read(path)
-        except StorageError:
-            if self.fs.exists(path):
-                raise
-            return None
-
     # Instances and attempts
 
     def instance(self, process: str, t: datetime) -> InstanceRecord | None:
         path = self.layout.instance_record(process, t)
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         return None if data is None else InstanceRecord.parse(data, path)
 
     def instances(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceRecord]:
@@ -112,7 +104,7 @@ class Ledger:
 
     def late_checks(self, process: str, t: datetime) -> list[LateCheck]:
         path = self.layout.late_checks(process, t)
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         return [] if data is None else parse_late_checks(data, path)
 
     def add_late_check(self, process: str, t: datetime, check: LateCheck) -> None:
@@ -189,7 +181,7 @@ class Ledger:
     def pending_evictions(self, feed: str) -> tuple[str, list[tuple[datetime, str]]] | None:
         """The run id and evictions of a plan a killed retention run left, or None."""
         path = self.layout.pending_evictions(feed)
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         if data is None:
             return None
         document = parse_json(data, path)

@@ -182,6 +182,15 @@ class FileSystem(ABC):
     def read(self, path: str) -> bytes:
         """The whole content of a small file."""
 
+    def read_if_exists(self, path: str) -> bytes | None:
+        """`read`, or None when the file does not exist (a read that fails for another reason raises)."""
+        try:
+            return self.read(path)
+        except StorageError:
+            if self.exists(path):
+                raise
+            return None
+
     @abstractmethod
     def rename(self, source: str, target: str) -> None:
         """Move `source` to `target` (which must not exist); StorageError when it cannot."""

@@ -27,7 +27,6 @@ from toolkit.ledger.records import event_id_floor, event_id_ms
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
-from toolkit.storage.filesystem import StorageError
 from toolkit.triggers.batch_due import batch_due
 from toolkit.triggers.instance_due import decide, merge_due, newly_due
 from toolkit.triggers.launch import Launcher, Run
@@ -180,13 +179,8 @@ def _triggered(repo: ConfigRepo, cluster: str) -> list[Process]:
 def _read_state(ledger: Ledger) -> SweepState:
     """The last sweep's state; a fresh one before the first sweep."""
     path = ledger.layout.sweep_state()
-    try:
-        data = ledger.fs.read(path)
-    except StorageError:
-        if ledger.fs.exists(path):
-            raise
-        return SweepState()
-    return SweepState.parse(data, path)
+    data = ledger.fs.read_if_exists(path)
+    return SweepState() if data is None else SweepState.parse(data, path)
 
 
 def _moved_on(before: ProcessState, entries: list[JournalEntry], late: list[JournalEntry],
