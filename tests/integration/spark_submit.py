@@ -27,7 +27,8 @@ def script_command(script: Path, *args: str) -> list[str]:
     return [str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false", str(script), *args]
 
 
-def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run it to the end, its output captured as text."""
+def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run it to the end, its output captured as text; `env` adds variables (OPENLINEAGE_URL, say)."""
     return subprocess.run(spark_submit_command(entrypoint, *args), capture_output=True, text=True, cwd=cwd,
-                          env=environment(), timeout=timeout)
+                          env={**environment(), **(env or {})}, timeout=timeout)

@@ -22,6 +22,7 @@
     <working>/ledger/triggers/sweep.json                                    what the last sweep read and left due
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
+    <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json                 a run's OpenLineage events, by start hour
 
 Event files are named by their event id (format 1's by their run id), which sorts by publication.
 Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
@@ -138,6 +139,16 @@ class LedgerLayout:
     def sweep_state(self) -> str:
         """What the data-trigger sweep remembers (toolkit/triggers/state.py)."""
         return f"{self.root}/triggers/sweep.json"
+
+    def lineage_folder(self) -> str:
+        """The OpenLineage events of runs, a folder per UTC day and hour of the run's start (toolkit/openlineage/)."""
+        return f"{self.root}/lineage"
+
+    def lineage_hour(self, started: datetime) -> str:
+        return f"{self.lineage_folder()}/{started:%Y%m%d}/{started:%H}"
+
+    def lineage_run(self, started: datetime, run_uuid: str) -> str:
+        return f"{self.lineage_hour(started)}/{_safe(run_uuid, 'OpenLineage run')}.json"
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"

@@ -17,6 +17,7 @@ from toolkit.instances.grids import process_grid
 from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.lineage import open_lineage
 from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 
@@ -101,18 +102,23 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
                          max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
     with ClusterSession(repo, process, cluster, "process") as session:
         ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
+        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
         runner = ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
-                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options)
-        if nominal is not None and args.explain:
-            runner.check_time(nominal)
-            print(json.dumps(runner.plan(nominal).to_json(), indent=2))
-            status["status"] = Status.SUCCEEDED
-            return status
-        if nominal is not None:
-            _report(runner.run(nominal), status)
-            return status
-        assert window is not None
-        results = _run_window(runner, window, process.order)
+                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options,
+                               lineage=lineage)
+        try:
+            if nominal is not None and args.explain:
+                runner.check_time(nominal)
+                print(json.dumps(runner.plan(nominal).to_json(), indent=2))
+                status["status"] = Status.SUCCEEDED
+                return status
+            if nominal is not None:
+                _report(runner.run(nominal), status)
+                return status
+            assert window is not None
+            results = _run_window(runner, window, process.order)
+        finally:
+            lineage.report(status)
     status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                            for r in results]
     status["status"] = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
@@ -144,9 +150,14 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
     options = RunOptions(max_retry_delay=args.max_retry_delay)
     with ClusterSession(repo, entity, repo.cluster(cluster), "process") as session:
         ledger = Ledger.of(session.fs, repo.cluster(cluster), lease_seconds=args.lease)
+        lineage = open_lineage(session.fs, repo.cluster(cluster), str(status["run_id"]), session.spark)
         runner = ProcessRunner(repo, process, cluster, session.fs, ledger, spark=session.spark,
-                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options)
-        result = BatchRunner(runner).run()
+                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options,
+                               lineage=lineage)
+        try:
+            result = BatchRunner(runner).run()
+        finally:
+            lineage.report(status)
     status["time"] = format_timestamp(result.time)
     status.update(batch=result.seq, events=len(result.events), inputs=result.inputs)
     _report(result, status)

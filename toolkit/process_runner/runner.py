@@ -38,6 +38,7 @@ from toolkit.ledger.records import AttemptRecord, InstanceRecord, parse_wall_clo
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.context import (
     TableInput,
@@ -50,6 +51,7 @@ from toolkit.process_runner.context import (
 from toolkit.process_runner.engines.engine_registry import engine_for
 from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
 from toolkit.process_runner.engines.workflow_error import WorkflowError
+from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.retry_policy import (
     attempts_of,
@@ -128,8 +130,10 @@ class ProcessRunner:
 
     def __init__(self, repo: ConfigRepo, process: str, cluster: str, fs: FileSystem, ledger: Ledger, *,
                  spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock, run_id: str,
-                 options: RunOptions | None = None, log: Callable[[str], None] = print) -> None:
+                 options: RunOptions | None = None, log: Callable[[str], None] = print,
+                 lineage: Lineage | None = None) -> None:
         self.repo, self.fs, self.ledger = repo, fs, ledger
+        self.lineage = lineage or Lineage.off()
         self.process: Process = repo.process(process)
         self.cluster: Cluster = repo.cluster(cluster)
         require_on_cluster(self.process, self.cluster.name)
@@ -308,30 +312,48 @@ class ProcessRunner:
         self._write_instance(t, Status.RUNNING, attempt, started=started)
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
                  f"{self.workflow.name} ({self.process.workflow.engine.value})")
+        lineage = self.lineage_run(t, attempt, format_timestamp(t))
+        inputs = input_uses(plan, self.cluster) if self.lineage.enabled else []
+        lineage.start(inputs, planned_output_uses(plan, self.cluster) if self.lineage.enabled else [])
         began = time.perf_counter()
         try:
             published = self.run_and_publish(
                 attempt, plan.outputs, lambda staged: self.context(t, attempt, plan, staged), keeper, result)
         except LockLostError:
+            lineage.abort("the run lost its lock on the instance to another run", inputs)
             raise
         except (WorkflowError, NothingWrittenError, StorageError) as err:
             self.discard(plan.outputs, attempt)
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err))
             self.log(f"process: attempt {attempt} failed: {err}")
+            lineage.fail(str(err), inputs)
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
             self.discard(plan.outputs, attempt)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason)
             self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
+            lineage.fail(reason, inputs)
             raise
         ended = _real_now()
         result.outputs = published
         self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
-        self.record_events(published, self.run_id)
+        fingerprints = self.record_events(published, self.run_id)
+        if self.lineage.enabled:
+            lineage.complete(inputs, published_output_uses(self.repo, self.cluster, published, fingerprints))
         return None
+
+    def lineage_run(self, t: datetime, attempt: int, instance: str) -> RunLineage:
+        """The lineage of one attempt (of an instance at `t`, or of a batch named `instance`)."""
+        grid = None if self.process.is_batch_consumer else process_grid(self.process, self.cluster.name)
+        index = grid.index_of(t) if grid is not None else None
+        step = grid.time_of(index + 1) if grid is not None and index is not None else None
+        sql = self.workflow.text if isinstance(self.workflow, WorkflowSource) \
+            and self.process.workflow.engine in (Engine.SPARK_SQL, Engine.HIVE) else None
+        return self.lineage.run("process", self.process.name, nominal=t, nominal_end=step, attempt=attempt,
+                                instance=instance, sql=sql)
 
     def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
                         make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
@@ -361,9 +383,12 @@ class ProcessRunner:
                                          publication) for target in table_outputs]
         return published
 
-    def record_events(self, outputs: list[dict[str, Any]], run_id: str, missing_only: bool = False) -> None:
+    def record_events(self, outputs: list[dict[str, Any]], run_id: str,
+                      missing_only: bool = False) -> dict[tuple[str, str], dict[str, Any] | None]:
         """One dataset event per published output instance, with its fingerprint as it is now. `missing_only`
-        (an instance found SUCCEEDED): only the events a run killed after its success record did not write."""
+        (an instance found SUCCEEDED): only the events a run killed after its success record did not write.
+        The fingerprints recorded, by (feed, time)."""
+        recorded_fingerprints: dict[tuple[str, str], dict[str, Any] | None] = {}
         for output in outputs:
             feed = self.repo.feed(str(output["feed"]))
             instance = record_time(str(output["time"]))
@@ -377,10 +402,12 @@ class ProcessRunner:
             state = probe_instance(self.fs, where, feed.availability_flag, self.catalog, instance)
             if missing_only and not state.available:
                 continue  # gone since (evicted, or replaced by hand): nothing of that publication to record
+            fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+            recorded_fingerprints[(feed.name, str(output["time"]))] = fingerprint
             self.ledger.record_publication(
                 feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,
-                location=where.event_location(instance),
-                fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=missing_only)
+                location=where.event_location(instance), fingerprint=fingerprint, unless_recorded=missing_only)
+        return recorded_fingerprints
 
     def discard(self, targets: tuple[FileOutput | TableOutputTarget, ...], attempt: int) -> None:
         """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""

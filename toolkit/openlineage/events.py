@@ -1,0 +1,147 @@
+"""OpenLineage run events as JSON objects, built with the client's own facet classes (so the spec's names and
+schema URLs are the client's), plus the toolkit's custom facets (facets.py).
+
+A feed used by a run is one dataset (naming.py); the instances it read or wrote are the spec's subset facet of
+it (their locations, or their table partitions) and the toolkit's `feedToolkit_instances` facet (times and
+fingerprints). Outputs carry output statistics; a retention's deletions carry the lifecycle change DROP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from toolkit import __version__
+from toolkit.openlineage.facets import INSTANCES_FACET, RUN_FACET, custom_facet
+from toolkit.openlineage.facts import DatasetUse, InstanceUse, RunFacts
+
+PRODUCER = f"https://github.com/feed-toolkit/feed-toolkit/tree/v{__version__}"
+START, COMPLETE, FAIL, ABORT = "START", "COMPLETE", "FAIL", "ABORT"
+
+
+def run_event(facts: RunFacts, state: str, when: datetime, inputs: Sequence[DatasetUse],
+              outputs: Sequence[DatasetUse], *, status: str | None = None, error: str | None = None) -> dict[str, Any]:
+    """One event of the run `facts` describes, in the spec's JSON (nulls left out, keys sorted by the writer)."""
+    from openlineage.client.serde import Serde
+
+    run_facets = _run_facets(facts, status, error)
+    event = {
+        "eventType": state, "eventTime": _iso(when), "producer": PRODUCER,
+        "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+        "run": {"runId": facts.run_uuid, "facets": run_facets},
+        "job": {"namespace": facts.job.namespace, "name": facts.job.name, "facets": _job_facets(facts)},
+        "inputs": [_input(use) for use in inputs],
+        "outputs": [_output(use, state) for use in outputs],
+    }
+    return Serde.to_dict(event)
+
+
+def _run_facets(facts: RunFacts, status: str | None, error: str | None) -> dict[str, Any]:
+    from openlineage.client.facet_v2 import error_message_run, nominal_time_run, parent_run, processing_engine_run
+    from openlineage.client.serde import Serde
+
+    facets: dict[str, Any] = {
+        "processing_engine": processing_engine_run.ProcessingEngineRunFacet(
+            version=__version__, name="feed-toolkit", openlineageAdapterVersion=_client_version(),
+            producer=PRODUCER),
+        RUN_FACET: custom_facet("FeedToolkitRunRunFacet", PRODUCER, runId=facts.run_id, action=facts.action,
+                                entity=facts.entity, cluster=facts.cluster, attempt=facts.attempt, status=status,
+                                **facts.extra),
+    }
+    if facts.nominal is not None:
+        facets["nominalTime"] = nominal_time_run.NominalTimeRunFacet(
+            nominalStartTime=_iso(facts.nominal),
+            nominalEndTime=_iso(facts.nominal_end) if facts.nominal_end else None, producer=PRODUCER)
+    if facts.parent is not None:
+        root = facts.parent.root
+        facets["parent"] = parent_run.ParentRunFacet(
+            run=parent_run.Run(runId=facts.parent.run_id),
+            job=parent_run.Job(namespace=facts.parent.namespace, name=facts.parent.name),
+            root=parent_run.Root(run=parent_run.RootRun(runId=root.run_id),
+                                 job=parent_run.RootJob(namespace=root.namespace, name=root.name))
+            if root is not None else None, producer=PRODUCER)
+    if error is not None:
+        facets["errorMessage"] = error_message_run.ErrorMessageRunFacet(
+            message=error, programmingLanguage="python", producer=PRODUCER)
+    return {key: Serde.to_dict(value) if not isinstance(value, dict) else value for key, value in facets.items()}
+
+
+def _job_facets(facts: RunFacts) -> dict[str, Any]:
+    from openlineage.client.facet_v2 import job_type_job, sql_job
+    from openlineage.client.serde import Serde
+
+    facets: dict[str, Any] = {"jobType": job_type_job.JobTypeJobFacet(
+        processingType="BATCH", integration="FEED_TOOLKIT", jobType=facts.action.upper().replace("-", "_"),
+        producer=PRODUCER)}
+    if facts.sql is not None:
+        facets["sql"] = sql_job.SQLJobFacet(query=facts.sql, producer=PRODUCER)
+    return {key: Serde.to_dict(value) for key, value in facets.items()}
+
+
+def _input(use: DatasetUse) -> dict[str, Any]:
+    from openlineage.client.generated import base_subset_dataset as subset
+    from openlineage.client.serde import Serde
+
+    facets = {"subset": Serde.to_dict(subset.InputSubsetInputDatasetFacet(
+        inputCondition=_condition(use.instances), producer=PRODUCER)),
+        INSTANCES_FACET: _instances("FeedToolkitInstancesInputDatasetFacet", use)}
+    return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": {}, "inputFacets": facets}
+
+
+def _output(use: DatasetUse, state: str) -> dict[str, Any]:
+    from openlineage.client.facet_v2 import lifecycle_state_change_dataset as lifecycle
+    from openlineage.client.facet_v2 import output_statistics_output_dataset as statistics
+    from openlineage.client.generated import base_subset_dataset as subset
+    from openlineage.client.serde import Serde
+
+    output_facets: dict[str, Any] = {
+        "subset": Serde.to_dict(subset.OutputSubsetOutputDatasetFacet(
+            outputCondition=_condition(use.instances), producer=PRODUCER)),
+        INSTANCES_FACET: _instances("FeedToolkitInstancesOutputDatasetFacet", use)}
+    if state == COMPLETE and (use.rows, use.bytes, use.files) != (None, None, None):
+        output_facets["outputStatistics"] = Serde.to_dict(statistics.OutputStatisticsOutputDatasetFacet(
+            rowCount=use.rows, size=use.bytes, fileCount=use.files, producer=PRODUCER))
+    facets: dict[str, Any] = {}
+    if use.dropped:
+        facets["lifecycleStateChange"] = Serde.to_dict(lifecycle.LifecycleStateChangeDatasetFacet(
+            lifecycleStateChange=lifecycle.LifecycleStateChange.DROP, producer=PRODUCER))
+    if use.columns is not None and state == COMPLETE:
+        facets["columnLineage"] = dict(use.columns)
+    return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": facets,
+            "outputFacets": output_facets}
+
+
+def _condition(instances: Sequence[InstanceUse]) -> Any:
+    """Table partitions as the spec's partition condition; anything else as locations."""
+    from openlineage.client.generated import base_subset_dataset as subset
+
+    partitions = [instance.partition for instance in instances]
+    if instances and all(partitions):
+        return subset.PartitionSubsetCondition(partitions=[
+            subset.Partition(dimensions=dict(values or {}), identifier=instance.location)
+            for instance, values in zip(instances, partitions, strict=True)])
+    return subset.LocationSubsetCondition(locations=[instance.location for instance in instances])
+
+
+def _instances(facet: str, use: DatasetUse) -> dict[str, Any]:
+    return custom_facet(facet, PRODUCER, feed=use.feed, instances=[
+        {"time": i.time, "location": i.location, **({"fingerprint": dict(i.fingerprint)} if i.fingerprint else {})}
+        for i in use.instances])
+
+
+def _iso(when: datetime) -> str:
+    """The spec's date-time: ISO 8601 in UTC, to the millisecond."""
+    utc = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _client_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("openlineage-python")
+    except PackageNotFoundError:  # a vendored client: the events say so rather than guess
+        return "unknown"
+
+

@@ -1,0 +1,123 @@
+"""The lineage of one entrypoint call: its runs' events built, sent and kept.
+
+    lineage = Lineage.open(fs, cluster, run_id, parent)      # off (and free) unless the client is configured
+    run = lineage.run("process", name, nominal=t, attempt=2, instance=key)
+    run.start(inputs)                    # START
+    run.complete(inputs, outputs)        # COMPLETE; or run.fail(error, ...) / run.abort(reason, ...)
+    lineage.report(status)               # `lineage_unsent` in the status line
+
+Lineage never fails an action: a backend that does not answer, or a ledger that cannot keep the record, is a
+line on stderr and a count in the status line.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from toolkit.entities.model import Cluster
+from toolkit.errors import ToolkitError
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.openlineage.events import ABORT, COMPLETE, FAIL, START, run_event
+from toolkit.openlineage.facts import DatasetUse, ParentRun, RunFacts
+from toolkit.openlineage.naming import instance_run_id, job_name
+from toolkit.openlineage.settings import LineageSettings, lineage_settings
+from toolkit.openlineage.store import LineageBook, LineageRecord
+from toolkit.openlineage.transport import Emitter
+from toolkit.storage.filesystem import FileSystem
+
+
+class Lineage:
+    def __init__(self, settings: LineageSettings | None, book: LineageBook | None, run_id: str, cluster: str,
+                 parent: ParentRun | None = None, emitter: Emitter | None = None) -> None:
+        self.settings, self.book, self.run_id, self.cluster, self.parent = settings, book, run_id, cluster, parent
+        self.emitter = emitter if emitter is not None or settings is None else Emitter(settings.config)
+        self.unsent = 0
+
+    @classmethod
+    def open(cls, fs: FileSystem, cluster: Cluster, run_id: str, parent: ParentRun | None = None,
+             environ: Mapping[str, str] | None = None) -> Lineage:
+        settings = lineage_settings(cluster, environ)
+        book = LineageBook(fs, LedgerLayout.of(cluster)) if settings is not None else None
+        return cls(settings, book, run_id, cluster.name, parent)
+
+    @classmethod
+    def off(cls) -> Lineage:
+        return cls(None, None, "", "")
+
+    @property
+    def enabled(self) -> bool:
+        return self.settings is not None
+
+    def run(self, action: str, entity: str, *, nominal: datetime | None = None, nominal_end: datetime | None = None,
+            attempt: int | None = None, instance: str | None = None, sql: str | None = None,
+            extra: Mapping[str, Any] | None = None) -> RunLineage:
+        """One run (an attempt). `instance` (its time or batch) makes the instance its parent, unless the call
+        came with a parent of its own (Airflow's task): then the instance's run id is in the toolkit's facet."""
+        if self.settings is None:
+            return RunLineage(self, None)
+        from openlineage.client.uuid import generate_new_uuid
+
+        job = job_name(self.settings.namespace, action, entity)
+        parent, details = self.parent, dict(extra or {})
+        if instance is not None:
+            shared = instance_run_id(job, instance)
+            details.update(instance=instance, instanceRunId=shared)
+            if parent is None:
+                parent = ParentRun(job.namespace, job.name, shared)
+        facts = RunFacts(job, str(generate_new_uuid()), self.run_id, action, entity, self.cluster, nominal,
+                         nominal_end, attempt, parent, sql, details)
+        return RunLineage(self, facts)
+
+    def deliver(self, record: LineageRecord, event: dict[str, Any]) -> LineageRecord:
+        """Send `event`, keep it in the run's record, count it when it was not sent."""
+        assert self.emitter is not None and self.book is not None
+        sent = self.emitter.send(event)
+        self.unsent += 0 if sent else 1
+        record = record.with_event(event, sent)
+        try:
+            self.book.save(record)
+        except (ToolkitError, OSError) as err:
+            print(f"lineage: the ledger could not keep the events of run {record.run_uuid}: {err}", file=sys.stderr,
+                  flush=True)
+        return record
+
+    def report(self, status: dict[str, object]) -> None:
+        if self.emitter is not None:
+            self.emitter.close()
+            status["lineage_unsent"] = self.unsent
+
+
+class RunLineage:
+    """The events of one run; every method does nothing when lineage is off."""
+
+    def __init__(self, lineage: Lineage, facts: RunFacts | None) -> None:
+        self.lineage, self.facts = lineage, facts
+        self.record = LineageRecord(facts.run_uuid, _now()) if facts is not None else None
+
+    def start(self, inputs: Sequence[DatasetUse] = (), outputs: Sequence[DatasetUse] = ()) -> None:
+        self._event(START, inputs, outputs, "RUNNING")
+
+    def complete(self, inputs: Sequence[DatasetUse], outputs: Sequence[DatasetUse], status: str = "SUCCEEDED") -> None:
+        self._event(COMPLETE, inputs, outputs, status)
+
+    def fail(self, error: str, inputs: Sequence[DatasetUse] = (), outputs: Sequence[DatasetUse] = (),
+             status: str = "FAILED") -> None:
+        self._event(FAIL, inputs, outputs, status, error)
+
+    def abort(self, reason: str, inputs: Sequence[DatasetUse] = (), outputs: Sequence[DatasetUse] = (),
+              status: str = "KILLED") -> None:
+        self._event(ABORT, inputs, outputs, status, reason)
+
+    def _event(self, state: str, inputs: Sequence[DatasetUse], outputs: Sequence[DatasetUse], status: str,
+               error: str | None = None) -> None:
+        if self.facts is None or self.record is None:
+            return
+        event = run_event(self.facts, state, _now(), inputs, outputs, status=status, error=error)
+        self.record = self.lineage.deliver(self.record, event)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)

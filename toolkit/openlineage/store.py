@@ -1,0 +1,97 @@
+"""The ledger's copy of every run's OpenLineage events: one file per run, rewritten (atomically, through the
+cluster's file system) after each event, with whether the backend took it. What `toolkit lineage resend` reads.
+
+    <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json     by the UTC hour the run started
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+from toolkit.storage.filesystem import FileSystem
+
+
+@dataclass(frozen=True)
+class KeptEvent:
+    event: dict[str, Any]
+    sent: bool
+
+
+@dataclass(frozen=True)
+class LineageRecord:
+    """A run's events in the order they were built. `started` is the run's start, to the millisecond (UTC)."""
+
+    run_uuid: str
+    started: datetime
+    events: tuple[KeptEvent, ...] = field(default_factory=tuple)
+
+    def with_event(self, event: dict[str, Any], sent: bool) -> LineageRecord:
+        return replace(self, events=(*self.events, KeptEvent(event, sent)))
+
+    def marked_sent(self, indexes: set[int]) -> LineageRecord:
+        return replace(self, events=tuple(KeptEvent(kept.event, kept.sent or i in indexes)
+                                          for i, kept in enumerate(self.events)))
+
+    @property
+    def unsent(self) -> list[int]:
+        return [i for i, kept in enumerate(self.events) if not kept.sent]
+
+    def to_bytes(self) -> bytes:
+        document = versioned({"run": self.run_uuid, "started": _stamp(self.started),
+                              "events": [{"sent": kept.sent, "event": kept.event} for kept in self.events]})
+        return (json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+    @classmethod
+    def parse(cls, data: bytes, path: str) -> LineageRecord:
+        document = parse_json(data, path)
+        if not isinstance(document, dict):
+            raise CorruptRecordError(path, "not a JSON object")
+        check_format(document, path)
+        try:
+            events = tuple(KeptEvent(dict(item["event"]), bool(item["sent"])) for item in document["events"])
+            return cls(str(document["run"]), _parse_stamp(str(document["started"])), events)
+        except (KeyError, TypeError, ValueError) as err:
+            raise CorruptRecordError(path, f"not a lineage record of this toolkit ({err})") from None
+
+
+class LineageBook:
+    """The lineage records of one cluster's ledger."""
+
+    def __init__(self, fs: FileSystem, layout: LedgerLayout) -> None:
+        self.fs, self.layout = fs, layout
+
+    def path(self, record: LineageRecord) -> str:
+        return self.layout.lineage_run(record.started, record.run_uuid)
+
+    def save(self, record: LineageRecord) -> None:
+        self.fs.write_atomically(self.path(record), record.to_bytes())
+
+    def records(self, first: datetime, last: datetime) -> Iterator[tuple[str, LineageRecord]]:
+        """The records of runs started from `first` to `last`, oldest hour first: only those hours are listed."""
+        hour = first.astimezone(timezone.utc).replace(minute=0, second=0, microsecond=0)
+        folders = []
+        while hour <= last:
+            folders.append(self.layout.lineage_hour(hour))
+            hour += timedelta(hours=1)
+        listed = self.fs.list_many(folders)
+        for folder in folders:
+            for status in sorted(listed.get(folder, []), key=lambda s: s.name):
+                if status.is_dir or not status.path.endswith(".json"):
+                    continue
+                record = LineageRecord.parse(self.fs.read(status.path), status.path)
+                if first <= record.started <= last:
+                    yield status.path, record
+
+
+def _stamp(value: datetime) -> str:
+    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _parse_stamp(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -1,0 +1,50 @@
+"""A process instance's inputs and outputs as lineage datasets (toolkit/openlineage/): each input feed with the
+instances the attempt read and their fingerprints as read, each output feed with the instance it writes and,
+once published, what was written (files, bytes, the fingerprint the dataset event recorded)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.entities.model import Cluster
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.plan import InstancePlan
+from toolkit.openlineage.facts import DatasetUse, InstanceUse
+
+
+def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
+    """One dataset per input feed, with its available instances (a missing optional one is not read)."""
+    uses = []
+    for item in plan.inputs:
+        read = [InstanceUse(format_timestamp(state.time), state.location,
+                            state.fingerprint.to_json() if state.fingerprint else None)
+                for state in item.checked_states if state.available]
+        if read:
+            uses.append(DatasetUse.of(item.feed, cluster, read))
+    return uses
+
+
+def planned_output_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
+    return [DatasetUse.of(output.feed, cluster, [InstanceUse(
+        format_timestamp(output.time), feed_locations(output.feed, cluster).event_location(output.time))])
+        for output in plan.outputs]
+
+
+def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[Mapping[str, Any]],
+                          fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
+                          columns: Mapping[str, Mapping[str, Any]] | None = None) -> list[DatasetUse]:
+    """`published`: the runner's published outputs (name, feed, time, files, bytes); `fingerprints` by (feed,
+    time) as recorded in their dataset events; `columns`: column lineage facets by output name."""
+    uses = []
+    for output in published:
+        feed = repo.feed(str(output["feed"]))
+        where = feed_locations(feed, cluster)
+        time = str(output["time"])
+        instance = InstanceUse(time, where.event_location(parse_timestamp(time)), fingerprints.get((feed.name, time)))
+        uses.append(DatasetUse.of(feed, cluster, [instance], bytes=int(output.get("bytes", 0)),
+                                  files=int(output.get("files", 0)),
+                                  columns=(columns or {}).get(str(output.get("name")))))
+    return uses
