@@ -19,7 +19,7 @@ class Receiver:
     events: list[dict[str, Any]] = field(default_factory=list)
     status: int = 201
     hang_seconds: float = 0.0
-    requests: int = 0
+    requests: list[dict[str, Any]] = field(default_factory=list)  # every POST, taken or not
 
     def of_type(self, event_type: str) -> list[dict[str, Any]]:
         return [event for event in self.events if event["eventType"] == event_type]
@@ -32,7 +32,7 @@ def lineage_receiver() -> Iterator[Receiver]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            receiver.requests += 1
+            receiver.requests.append(json.loads(body))
             if receiver.hang_seconds:
                 time.sleep(receiver.hang_seconds)
             if self.path.rstrip("/") == "/api/v1/lineage" and receiver.status < 300:

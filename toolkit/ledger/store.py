@@ -246,6 +246,10 @@ class Ledger:
         folder = self.layout.action_lock_folder("hive-import", f"{database}.{table}", partition_key(partition))
         return self._lock(folder, "lock")
 
+    def lineage_resend_lock(self) -> LeaseLock:
+        """Held while `toolkit lineage resend` sends this cluster's kept events (toolkit/openlineage/resend.py)."""
+        return self._lock(self.layout.action_lock_folder("lineage-resend"), "lock")
+
     def sweep_lock(self) -> LeaseLock:
         """Held while the data-trigger sweep of this cluster runs (toolkit/triggers/sweep.py)."""
         return self._lock(self.layout.action_lock_folder("trigger"), "lock")

@@ -72,21 +72,34 @@ class LineageBook:
     def save(self, record: LineageRecord) -> None:
         self.fs.write_atomically(self.path(record), record.to_bytes())
 
-    def records(self, first: datetime, last: datetime) -> Iterator[tuple[str, LineageRecord]]:
-        """The records of runs started from `first` to `last`, oldest hour first: only those hours are listed."""
-        hour = first.astimezone(timezone.utc).replace(minute=0, second=0, microsecond=0)
-        folders = []
-        while hour <= last:
-            folders.append(self.layout.lineage_hour(hour))
-            hour += timedelta(hours=1)
-        listed = self.fs.list_many(folders)
+    def records(self, first: datetime | None = None,
+                last: datetime | None = None) -> Iterator[tuple[str, LineageRecord]]:
+        """The records of runs started from `first` to `last` (either open), oldest first: only the day and hour
+        folders of the window are listed, two listings in all."""
+        root = self.layout.lineage_folder()
+        days = [status for status in self.fs.list_many([root])[root]
+                if status.is_dir and _in(status.name, "%Y%m%d", first, last, timedelta(days=1))]
+        hours = self.fs.list_many(sorted(status.path for status in days))
+        folders = sorted(status.path for listed in hours.values() for status in listed if status.is_dir
+                         and _in(status.path.rsplit("/", 2)[-2] + status.name, "%Y%m%d%H", first, last,
+                                 timedelta(hours=1)))
+        files = self.fs.list_many(folders)
         for folder in folders:
-            for status in sorted(listed.get(folder, []), key=lambda s: s.name):
-                if status.is_dir or not status.path.endswith(".json"):
+            for status in sorted(files.get(folder, []), key=lambda s: s.name):
+                if status.is_dir or not status.name.endswith(".json"):
                     continue
                 record = LineageRecord.parse(self.fs.read(status.path), status.path)
-                if first <= record.started <= last:
+                if (first is None or first <= record.started) and (last is None or record.started <= last):
                     yield status.path, record
+
+
+def _in(name: str, pattern: str, first: datetime | None, last: datetime | None, span: timedelta) -> bool:
+    """Whether the folder `name` (a day or an hour) overlaps the window; a foreign name never does."""
+    try:
+        begins = datetime.strptime(name, pattern).replace(tzinfo=timezone.utc)
+    except ValueError:
+        return False
+    return (first is None or begins + span > first) and (last is None or begins <= last)
 
 
 def _stamp(value: datetime) -> str:

@@ -1,0 +1,42 @@
+"""`toolkit lineage resend`: the events a lineage backend missed (or all, when asked), sent again from the
+ledger's records in the order the runs happened, each record rewritten with what was sent. One resend per
+cluster at a time (a lease in the ledger); the second caller is told who holds it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.ledger.run_locks import holding
+from toolkit.ledger.store import Ledger
+from toolkit.openlineage.store import LineageBook
+from toolkit.openlineage.transport import Emitter
+
+
+@dataclass(frozen=True)
+class Resent:
+    runs: int  # records with something to send
+    sent: int
+    unsent: int
+    reason: str | None  # why sending stopped, when it did
+
+
+def resend(ledger: Ledger, emitter: Emitter, run_id: str, first: datetime | None = None,
+           last: datetime | None = None, everything: bool = False) -> Resent:
+    book = LineageBook(ledger.fs, ledger.layout)
+    runs = sent = unsent = 0
+    with holding(ledger.lineage_resend_lock(), run_id, "lineage resend of this cluster") as lease:
+        for _, record in book.records(first, last):
+            todo = list(range(len(record.events))) if everything else record.unsent
+            if not todo:
+                continue
+            runs += 1
+            done = set()
+            for index in todo:
+                if emitter.send(record.events[index].event):
+                    done.add(index)
+            sent, unsent = sent + len(done), unsent + len(todo) - len(done)
+            if done:
+                lease.check()
+                book.save(record.marked_sent(done))
+    return Resent(runs, sent, unsent, emitter.failure)
