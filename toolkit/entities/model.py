@@ -79,6 +79,11 @@ class Engine(str, Enum):
     def runnable(self) -> bool:
         return self in (Engine.PYSPARK, Engine.SPARK_SQL, Engine.HIVE, Engine.SPARK)
 
+    @property
+    def is_sql(self) -> bool:
+        """A SQL file's statements (spark-sql, hive)."""
+        return self in (Engine.SPARK_SQL, Engine.HIVE)
+
 
 class Policy(str, Enum):
     """Retry and late-process policies: wait `delay`, double it each time, or one last attempt."""

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-# The `${name}` of toolkit/process_runner/engines/sql_engine.py (kept equal by a test: this module does not import
-# the process runner, which calls it).
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
+from toolkit.openlineage.naming import DatasetName
+from toolkit.sql_text import VARIABLE, split_statements
+
 _PREFIX = "ftk"
 _DATASET_MARKER = re.compile(rf"\b{_PREFIX}_(in|out)_(\d+)\b", re.IGNORECASE)
 _VAR_MARKER = re.compile(rf"\b{_PREFIX}_var_\d+\b", re.IGNORECASE)
@@ -62,14 +62,6 @@ _INSERT_COLUMN_LIST = re.compile(
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\b", re.IGNORECASE)
 _LOCATION = re.compile(r"\bLOCATION\s*'", re.IGNORECASE)
 _NO_MAPPING: Mapping[str, str] = MappingProxyType({})
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """An OpenLineage dataset name."""
-
-    namespace: str
-    name: str
 
 
 # A column's sources: the (input name, field) pairs it is computed from, or None when they are not known.
@@ -102,7 +94,7 @@ class _Target:
     key: str  # the input's or output's name, or the relation's lower-case qualified name
 
 
-def column_lineage(source: str, inputs: Mapping[str, Dataset], outputs: Mapping[str, Dataset],
+def column_lineage(source: str, inputs: Mapping[str, DatasetName], outputs: Mapping[str, DatasetName],
                    table_inputs: Mapping[str, str] = _NO_MAPPING, table_outputs: Mapping[str, str] = _NO_MAPPING,
                    dialect: str = "hive", *, producer: str) -> dict[str, dict[str, Any]]:
     """`source` is the workflow's SQL template (with ${...}); `inputs`/`outputs` map the process's input and output
@@ -126,7 +118,7 @@ def column_lineage(source: str, inputs: Mapping[str, Dataset], outputs: Mapping[
 
 
 class _Reader:
-    def __init__(self, inputs: Mapping[str, Dataset], outputs: Mapping[str, Dataset],
+    def __init__(self, inputs: Mapping[str, DatasetName], outputs: Mapping[str, DatasetName],
                  table_inputs: Mapping[str, str], table_outputs: Mapping[str, str], dialect: str) -> None:
         self.dialect = dialect
         self.input_names = list(inputs)
@@ -164,7 +156,7 @@ class _Reader:
                 self.properties += 1
             return self.values[key]
 
-        return _VARIABLE.sub(value, statement)
+        return VARIABLE.sub(value, statement)
 
     def target(self, qualified_name: str) -> _Target:
         """What a table name the parser read stands for: an input or output (by its marker, or by its `db.table`),
@@ -302,7 +294,7 @@ class _Reader:
             relation.columns[existing] = None if before is None or sources is None else before | sources
 
 
-def _facet(relation: _Relation, inputs: Mapping[str, Dataset], producer: str) -> dict[str, Any] | None:
+def _facet(relation: _Relation, inputs: Mapping[str, DatasetName], producer: str) -> dict[str, Any] | None:
     from openlineage.client.facet_v2 import column_lineage_dataset as facets
     from openlineage.client.serde import Serde
 
@@ -358,41 +350,3 @@ def _always_qualified(column: str, masked: str) -> bool:
 
 def _unquote(name: str) -> str:
     return name.replace("`", "")
-
-
-def split_statements(source: str) -> list[str]:
-    """Statements separated by `;` outside quotes, backticks and comments; comments dropped, empty ones too.
-    The same as toolkit/process_runner/engines/sql_engine.py's (a test keeps them equal): the process runner
-    calls this module, so it does not import the runner."""
-    statements, current = [], []
-    i, n = 0, len(source)
-    quote: str | None = None
-    while i < n:
-        char = source[i]
-        if quote:
-            current.append(char)
-            if char == "\\" and quote != "`" and i + 1 < n:
-                current.append(source[i + 1])
-                i += 1
-            elif char == quote:
-                quote = None
-        elif char in "'\"`":
-            quote = char
-            current.append(char)
-        elif source.startswith("--", i):
-            end = source.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif source.startswith("/*", i):
-            end = source.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            current.append(" ")
-            continue
-        elif char == ";":
-            statements.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-        i += 1
-    statements.append("".join(current))
-    return [statement.strip() for statement in statements if statement.strip()]

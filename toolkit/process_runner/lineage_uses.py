@@ -12,7 +12,10 @@ from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.plan import InstancePlan
+from toolkit.openlineage.column_lineage import column_lineage
+from toolkit.openlineage.events import PRODUCER
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
+from toolkit.openlineage.naming import feed_dataset
 
 
 def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
@@ -48,3 +51,13 @@ def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequenc
                                   files=int(output.get("files", 0)),
                                   columns=(columns or {}).get(str(output.get("name")))))
     return uses
+
+
+def sql_columns(source: str, plan: InstancePlan, cluster: Cluster) -> dict[str, dict[str, Any]]:
+    """Column lineage of a spark-sql or hive workflow by output name (toolkit/openlineage/column_lineage.py)."""
+    inputs = {item.name: feed_dataset(item.feed, cluster) for item in plan.inputs}
+    outputs = {output.name: feed_dataset(output.feed, cluster) for output in plan.outputs}
+    table_inputs = {item.name: f"{item.where.table.database}.{item.where.table.table}"
+                    for item in plan.inputs if item.where.table is not None}
+    table_outputs = {output.name: f"{output.database}.{output.table}" for output in plan.table_outputs}
+    return column_lineage(source, inputs, outputs, table_inputs, table_outputs, producer=PRODUCER)

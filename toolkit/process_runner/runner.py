@@ -51,7 +51,7 @@ from toolkit.process_runner.context import (
 from toolkit.process_runner.engines.engine_registry import engine_for
 from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
 from toolkit.process_runner.engines.workflow_error import WorkflowError
-from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses
+from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.retry_policy import (
     attempts_of,
@@ -342,7 +342,9 @@ class ProcessRunner:
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
         fingerprints = self.record_events(published, self.run_id)
         if self.lineage.enabled:
-            lineage.complete(inputs, published_output_uses(self.repo, self.cluster, published, fingerprints))
+            columns = sql_columns(self.workflow.text, plan, self.cluster) \
+                if isinstance(self.workflow, WorkflowSource) and self.process.workflow.engine.is_sql else None
+            lineage.complete(inputs, published_output_uses(self.repo, self.cluster, published, fingerprints, columns))
         return None
 
     def lineage_run(self, t: datetime, attempt: int, instance: str) -> RunLineage:
@@ -351,7 +353,7 @@ class ProcessRunner:
         index = grid.index_of(t) if grid is not None else None
         step = grid.time_of(index + 1) if grid is not None and index is not None else None
         sql = self.workflow.text if isinstance(self.workflow, WorkflowSource) \
-            and self.process.workflow.engine in (Engine.SPARK_SQL, Engine.HIVE) else None
+            and self.process.workflow.engine.is_sql else None
         return self.lineage.run("process", self.process.name, nominal=t, nominal_end=step, attempt=attempt,
                                 instance=instance, sql=sql)
 

@@ -115,3 +115,35 @@ def test_a_failed_attempt_emits_fail_and_its_retry_shares_the_instance_parent(sp
     assert len(parents) == 1 and len(runs) == len(failed) + 1  # one run per attempt, one parent for the instance
     [complete] = receiver.of_type("COMPLETE")
     assert complete["run"]["facets"]["feedToolkit_run"]["runId"] == "run2"
+
+
+def test_a_sql_workflow_carries_its_query_and_column_lineage_and_a_table_partition(spark, tmp_path: Path) -> None:
+    from tests.integration.process_runner.test_runner import _clicks_daily_table, _hourly_summaries
+
+    repo, root = make_repo(tmp_path)
+    _clicks_daily_table(spark, root)
+    day = utc(2026, 11, 20)
+    _hourly_summaries(root, day, 5)
+    with lineage_receiver() as receiver:
+        runner = new_runner(spark, repo, "daily-clicks-rollup", TestClock(day + timedelta(days=1)))
+        runner.lineage = lineage_to(receiver.url, repo)
+        assert runner.run(day + timedelta(days=1)).status == "SUCCEEDED"
+    [start, complete] = receiver.events
+    for event in receiver.events:
+        validate_event(event)
+    source = (repo / "workflows" / "daily_clicks_rollup.sql").read_text()
+    assert complete["job"]["facets"]["sql"]["query"] == source
+    [read] = complete["inputs"]
+    assert len(read["inputFacets"]["subset"]["inputCondition"]["locations"]) == 24
+    outputs = {o["name"]: o for o in complete["outputs"]}
+    table = outputs["web.clicks_daily"]
+    assert table["namespace"] == "hive://127.0.0.1:9083"  # the cluster's registry, as the spec names Hive
+    assert table["outputFacets"]["subset"]["outputCondition"] == {"type": "partition", "partitions": [
+        {"dimensions": {"ds": "2026-11-20"}, "identifier": "web.clicks_daily/ds=2026-11-20"}]}
+    fields = table["facets"]["columnLineage"]["fields"]
+    hourly = (read["namespace"], read["name"])
+    assert {column: [(f["namespace"], f["name"], f["field"]) for f in value["inputFields"]]
+            for column, value in fields.items()} == {
+        "page": [(*hourly, "page")], "clicks": [(*hourly, "clicks")],
+        "peak_hourly_users": [(*hourly, "users")], "peak_clicks_3h": [(*hourly, "clicks_3h")]}
+    assert "columnLineage" not in start["outputs"][0].get("facets", {})  # known once the run succeeded

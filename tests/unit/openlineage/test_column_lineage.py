@@ -14,21 +14,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.openlineage.column_lineage import Dataset, column_lineage, split_statements
-from toolkit.process_runner.engines import sql_engine
+from toolkit.openlineage.column_lineage import column_lineage
+from toolkit.openlineage.naming import DatasetName
 
 PROJECT = Path(__file__).resolve().parents[3]
 PRODUCER = "https://github.com/feed-toolkit/feed-toolkit"
 SCHEMA_URL = "https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet"
 SPEC_MIRROR = Path("/work/.mirror/OpenLineage+OpenLineage/repo")
 
-HOURLY = Dataset("file:///var/data/primary", "/data/clicks/hourly")
-PAGES = Dataset("hive://127.0.0.1:9083", "web.pages")
-DAILY = Dataset("file:///var/data/primary", "/data/clicks/daily")
-DAILY_TABLE = Dataset("hive://127.0.0.1:9083", "clicks.daily")
+HOURLY = DatasetName("file:///var/data/primary", "/data/clicks/hourly")
+PAGES = DatasetName("hive://127.0.0.1:9083", "web.pages")
+DAILY = DatasetName("file:///var/data/primary", "/data/clicks/daily")
+DAILY_TABLE = DatasetName("hive://127.0.0.1:9083", "clicks.daily")
 
 
-def facet(fields: dict[str, list[tuple[Dataset, str]]]) -> dict[str, Any]:
+def facet(fields: dict[str, list[tuple[DatasetName, str]]]) -> dict[str, Any]:
     """The JSON object expected for these output columns <- (input dataset, field) pairs."""
     return {
         "_producer": PRODUCER,
@@ -356,15 +356,3 @@ def test_importing_the_module_loads_neither_the_parser_nor_spark() -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j', 'openlineage_sql')))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT)
     assert result.stdout.strip() == "[]"
-
-
-@settings(max_examples=300, deadline=None)
-@given(source=st.text(alphabet="ab ;'\"`\\-/*\n", max_size=40))
-def test_statements_split_as_the_sql_engine_splits_them(source: str) -> None:
-    assert split_statements(source) == sql_engine.split_statements(source)
-
-
-def test_variables_are_found_as_the_sql_engine_finds_them() -> None:
-    from toolkit.openlineage import column_lineage as module
-
-    assert module._VARIABLE.pattern == sql_engine._VARIABLE.pattern

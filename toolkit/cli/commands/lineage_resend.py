@@ -27,7 +27,8 @@ def resend_command(
         "--from", help="Only runs started at or after this instant, yyyy-MM-ddTHH:mmZ (UTC). Default: the oldest.")]
     = None,
     last: Annotated[str | None, typer.Option(
-        "--to", help="Only runs started at or before this instant, yyyy-MM-ddTHH:mmZ (UTC). Default: the newest.")] = None,
+        "--to", help="Only runs started at or before this instant, yyyy-MM-ddTHH:mmZ (UTC). Default: the newest.")]
+    = None,
     everything: Annotated[bool, typer.Option(
         "--all", help="Send every event of the window again, not only those the backend did not take (a new "
                       "backend to fill).")] = False,

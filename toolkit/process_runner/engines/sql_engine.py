@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from toolkit.process_runner.context import WorkflowContext
 from toolkit.process_runner.engines.workflow_error import WorkflowError
+from toolkit.sql_text import VARIABLE, split_statements
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
 
 
 def run_sql(spark: SparkSession, ctx: WorkflowContext, source: str, name: str) -> None:
@@ -38,40 +38,4 @@ def substitute(statement: str, variables: dict[str, str], name: str) -> str:
                                 f"the process: known are {', '.join(sorted(variables))}.")
         return variables[key]
 
-    return _VARIABLE.sub(value, statement)
-
-
-def split_statements(source: str) -> list[str]:
-    """Statements separated by `;` outside quotes, backticks and comments; comments dropped, empty ones too."""
-    statements, current = [], []
-    i, n = 0, len(source)
-    quote: str | None = None
-    while i < n:
-        char = source[i]
-        if quote:
-            current.append(char)
-            if char == "\\" and quote != "`" and i + 1 < n:
-                current.append(source[i + 1])
-                i += 1
-            elif char == quote:
-                quote = None
-        elif char in "'\"`":
-            quote = char
-            current.append(char)
-        elif source.startswith("--", i):
-            end = source.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif source.startswith("/*", i):
-            end = source.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            current.append(" ")
-            continue
-        elif char == ";":
-            statements.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-        i += 1
-    statements.append("".join(current))
-    return [statement.strip() for statement in statements if statement.strip()]
+    return VARIABLE.sub(value, statement)
