@@ -15,16 +15,18 @@ from toolkit.openlineage.transport import Emitter
 
 @dataclass(frozen=True)
 class Resent:
+    """What a resend did; `due - sent` events stay for the next one."""
+
     runs: int  # records with something to send
+    due: int  # events to send
     sent: int
-    unsent: int
     reason: str | None  # why sending stopped, when it did
 
 
 def resend(ledger: Ledger, emitter: Emitter, run_id: str, first: datetime | None = None,
            last: datetime | None = None, everything: bool = False) -> Resent:
     book = LineageBook(ledger.fs, ledger.layout)
-    runs = sent = unsent = 0
+    runs = due = sent = 0
     with holding(ledger.lineage_resend_lock(), run_id, "lineage resend of this cluster") as lease:
         for _, record in book.records(first, last):
             todo = list(range(len(record.events))) if everything else record.unsent
@@ -35,8 +37,8 @@ def resend(ledger: Ledger, emitter: Emitter, run_id: str, first: datetime | None
             for index in todo:
                 if emitter.send(record.events[index].event):
                     done.add(index)
-            sent, unsent = sent + len(done), unsent + len(todo) - len(done)
+            due, sent = due + len(todo), sent + len(done)
             if done:
                 lease.check()
                 book.save(record.marked_sent(done))
-    return Resent(runs, sent, unsent, emitter.failure)
+    return Resent(runs, due, sent, emitter.failure)

@@ -59,7 +59,7 @@ class Emitter:
         worker.join(max(self.budget - self.spent, 0.0))
         self.spent += time.perf_counter() - began
         if worker.is_alive():
-            return self._give_up(f"no answer within the {self.budget:.0f} s an action gives lineage")
+            return self._give_up(f"no answer within the {self.budget:g} s given to lineage")
         if self._client_error is not None:
             return self._give_up(self._client_error)
         if "error" in outcome:

@@ -60,8 +60,9 @@ def resend_command(
     ledger = open_ledger(target, Now.of(None))
     result = resend(ledger, Emitter(settings.config, budget=timeout), uuid.uuid4().hex[:12], window[0], window[1],
                     everything)
-    typer.echo(f"lineage resend: {result.sent} event(s) of {result.runs} run(s) sent from the ledger of cluster "
-               f"'{cluster}'" + (f"; {result.unsent} not sent ({result.reason}), kept for the next resend"
-                                 if result.unsent else ""))
-    if result.unsent:
-        raise ToolkitError(f"{result.unsent} event(s) could not be sent: call again when the backend answers.")
+    unsent = result.due - result.sent
+    typer.echo(f"lineage resend: {result.sent} of {result.due} event(s) due, from {result.runs} run(s) of cluster "
+               f"'{cluster}', sent" + (f"; {unsent} not sent ({result.reason}), kept for the next resend"
+                                       if unsent else ""))
+    if unsent:
+        raise ToolkitError(f"{unsent} event(s) could not be sent: call again when the backend answers.")
