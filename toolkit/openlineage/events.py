@@ -22,19 +22,18 @@ START, COMPLETE, FAIL, ABORT = "START", "COMPLETE", "FAIL", "ABORT"
 
 def run_event(facts: RunFacts, state: str, when: datetime, inputs: Sequence[DatasetUse],
               outputs: Sequence[DatasetUse], *, status: str | None = None, error: str | None = None) -> dict[str, Any]:
-    """One event of the run `facts` describes, in the spec's JSON (nulls left out, keys sorted by the writer)."""
-    from openlineage.client.serde import Serde
-
+    """One event of the run `facts` describes, in the spec's JSON. Each facet is made JSON as it is built, so the
+    event is never walked whole again. START names the instances (the subset facets); their times and fingerprints
+    come with the run's end, when they are final: a backend merges the two."""
     run_facets = _run_facets(facts, status, error)
-    event = {
+    return {
         "eventType": state, "eventTime": _iso(when), "producer": PRODUCER,
         "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
         "run": {"runId": facts.run_uuid, "facets": run_facets},
         "job": {"namespace": facts.job.namespace, "name": facts.job.name, "facets": _job_facets(facts)},
-        "inputs": [_input(use) for use in inputs],
+        "inputs": [_input(use, state) for use in inputs],
         "outputs": [_output(use, state) for use in outputs],
     }
-    return Serde.to_dict(event)
 
 
 def _run_facets(facts: RunFacts, status: str | None, error: str | None) -> dict[str, Any]:
@@ -79,13 +78,14 @@ def _job_facets(facts: RunFacts) -> dict[str, Any]:
     return {key: Serde.to_dict(value) for key, value in facets.items()}
 
 
-def _input(use: DatasetUse) -> dict[str, Any]:
+def _input(use: DatasetUse, state: str) -> dict[str, Any]:
     from openlineage.client.generated import base_subset_dataset as subset
     from openlineage.client.serde import Serde
 
     facets = {"subset": Serde.to_dict(subset.InputSubsetInputDatasetFacet(
-        inputCondition=_condition(use.instances), producer=PRODUCER)),
-        INSTANCES_FACET: _instances("FeedToolkitInstancesInputDatasetFacet", use)}
+        inputCondition=_condition(use.instances), producer=PRODUCER))}
+    if state != START:
+        facets[INSTANCES_FACET] = _instances("FeedToolkitInstancesInputDatasetFacet", use)
     return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": {}, "inputFacets": facets}
 
 
@@ -97,8 +97,9 @@ def _output(use: DatasetUse, state: str) -> dict[str, Any]:
 
     output_facets: dict[str, Any] = {
         "subset": Serde.to_dict(subset.OutputSubsetOutputDatasetFacet(
-            outputCondition=_condition(use.instances), producer=PRODUCER)),
-        INSTANCES_FACET: _instances("FeedToolkitInstancesOutputDatasetFacet", use)}
+            outputCondition=_condition(use.instances), producer=PRODUCER))}
+    if state != START:
+        output_facets[INSTANCES_FACET] = _instances("FeedToolkitInstancesOutputDatasetFacet", use)
     if state == COMPLETE and (use.rows, use.bytes, use.files) != (None, None, None):
         output_facets["outputStatistics"] = Serde.to_dict(statistics.OutputStatisticsOutputDatasetFacet(
             rowCount=use.rows, size=use.bytes, fileCount=use.files, producer=PRODUCER))
