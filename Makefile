@@ -15,7 +15,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs
+.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -49,7 +49,16 @@ install: $(STAMP) $(JAR)
 docs: install
 	$(PY) -m toolkit.lint.rule_docs docs/rules.md
 
-test: java install
+# The browser tests of `toolkit graph`'s page (tests/integration/graph/) drive Debian's chromium: installed here when
+# it is missing and apt-get can (CI runs as root on a fresh Debian machine).
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  { echo "$(CHROMIUM) is missing and could not be installed: install Debian's chromium (apt-get install chromium, as root); the browser tests of toolkit graph need it."; exit 1; }
+	@test -x $(CHROMIUM) || { echo "apt-get ran but $(CHROMIUM) is still missing: install Debian's chromium by hand."; exit 1; }
+
+test: java install chromium
 	$(PY) -m pytest -q
 
 demo: java install
