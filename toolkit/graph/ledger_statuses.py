@@ -9,10 +9,13 @@ it apart). Clusters get no status.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from toolkit.entities.kinds import Kind
 from toolkit.graph.model import Edge, EdgeKind, Graph, Instance, Node
-from toolkit.ledger.store import Ledger
+
+if TYPE_CHECKING:  # the ledger's code is loaded by the caller that opens one: `toolkit graph` without it starts faster
+    from toolkit.ledger.store import Ledger
 
 RECENT = 10
 

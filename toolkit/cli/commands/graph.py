@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.output_files import check_output_file, write_atomically
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -54,6 +53,8 @@ def graph_command(
     config = ConfigRepo.load(repo)
     graph = build_graph(config, cluster)
     if ledger and cluster is not None:
+        from toolkit.cli.ledger_access import Now, open_ledger  # only a call with --ledger loads the ledger's code
+
         graph = with_statuses(graph, open_ledger(config.cluster(cluster), Now.of(None)))
     text = renderer(graph)
     if out is None:
