@@ -20,6 +20,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from toolkit.cli.main import main as toolkit
+from toolkit.devtools.chromium import CHROMIUM, headless_chromium
 from toolkit.devtools.pipelines_repo import cluster_name, output_name, process_name, write_pipelines_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import InstanceRecord
@@ -28,9 +29,6 @@ from toolkit.storage.local import LocalFileSystem
 
 WRITE_TARGET, OPEN_TARGET = 2.0, 5.0
 CLUSTERS, PROCESSES, HOURS = 10, 235, 12
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def best_of_three(action: Callable[[], object]) -> float:
@@ -79,10 +77,7 @@ def open_seconds(page: Path) -> float | None:
     """Best of three: navigation to the page saying it has drawn the graph; None without chromium."""
     if not CHROMIUM.exists():
         return None
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+    with headless_chromium() as browser:
 
         def load() -> None:
             tab = browser.new_page(viewport={"width": 1400, "height": 820})
@@ -90,9 +85,7 @@ def open_seconds(page: Path) -> float | None:
             tab.wait_for_selector("body[data-ready=true]", timeout=60_000)
             tab.close()
 
-        seconds = best_of_three(load)
-        browser.close()
-    return seconds
+        return best_of_three(load)
 
 
 def main() -> int:

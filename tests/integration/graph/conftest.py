@@ -1,5 +1,5 @@
-"""A real headless Chromium (Debian's, which `make test` installs) driven by Playwright, for the pages of
-`toolkit graph`; nothing is downloaded: the browser is the system's. Screenshots go to test-artifacts/graph/."""
+"""One real headless Chromium for the session (toolkit/devtools/chromium.py), for the pages of `toolkit graph`;
+screenshots go to test-artifacts/graph/."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from toolkit.devtools.chromium import CHROMIUM, headless_chromium
+
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "graph"
 
 
@@ -19,10 +18,8 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "graph"
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`apt-get install chromium`; `make test` does).")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+    with headless_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="session")
