@@ -111,6 +111,12 @@ demo: java install
 	  $(MAKE) --no-print-directory demo-tables
 	$(MAKE) --no-print-directory demo-triggers
 	$(MAKE) --no-print-directory demo-ingest
+	@echo "== The graph of the template repo on primary, each feed and process coloured by its latest status in primary's"
+	@echo "   ledger (open demo-output/pipelines.html in a browser: a click on a node shows its definition and instances)"
+	@mkdir -p demo-output
+	$(TOOLKIT) graph --repo $(DEMO_REPO) --cluster primary --ledger --out demo-output/pipelines.html
+	@echo "   as Mermaid, for a Markdown page: the graph on backup (short), coloured by the replications in backup's ledger"
+	$(TOOLKIT) graph --repo $(DEMO_REPO) --cluster backup --ledger --format mermaid
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
