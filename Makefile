@@ -15,7 +15,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs
+.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -49,7 +49,16 @@ install: $(STAMP) $(JAR)
 docs: install
 	$(PY) -m toolkit.lint.rule_docs docs/rules.md
 
-test: java install
+# The browser tests of `toolkit graph`'s page (tests/integration/graph/) drive Debian's chromium: installed here when
+# it is missing and apt-get can (CI runs as root on a fresh Debian machine).
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  { echo "$(CHROMIUM) is missing and could not be installed: install Debian's chromium (apt-get install chromium, as root); the browser tests of toolkit graph need it."; exit 1; }
+	@test -x $(CHROMIUM) || { echo "apt-get ran but $(CHROMIUM) is still missing: install Debian's chromium by hand."; exit 1; }
+
+test: java install chromium
 	$(PY) -m pytest -q
 
 demo: java install
@@ -102,6 +111,12 @@ demo: java install
 	  $(MAKE) --no-print-directory demo-tables
 	$(MAKE) --no-print-directory demo-triggers
 	$(MAKE) --no-print-directory demo-ingest
+	@echo "== The graph of the template repo on primary, each feed and process coloured by its latest status in primary's"
+	@echo "   ledger (open demo-output/pipelines.html in a browser: a click on a node shows its definition and instances)"
+	@mkdir -p demo-output
+	$(TOOLKIT) graph --repo $(DEMO_REPO) --cluster primary --ledger --out demo-output/pipelines.html
+	@echo "   as Mermaid, for a Markdown page: the graph on backup (short), coloured by the replications in backup's ledger"
+	$(TOOLKIT) graph --repo $(DEMO_REPO) --cluster backup --ledger --format mermaid
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
@@ -214,7 +229,7 @@ demo-ingest: java install
 	$(INGEST_SWEEP) | grep -E '^(started|trigger:)'
 	cat $(DEMO_ROOT)/data/page-view-counts/2026/01/01/10/part-*.json
 
-BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench
+BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench graph_bench
 
 # Every benchmark runs; the target fails at the end when one of them missed its targets.
 bench: java install

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lint": ("lint", "lint_command"),
     "schema": ("schema", "schema_command"),
     "deps": ("deps", "deps_command"),
+    "graph": ("graph", "graph_command"),
     "convert-falcon": ("convert", "convert_falcon_command"),
     "status": ("ledger", "status_command"),
     "summary": ("ledger", "summary_command"),

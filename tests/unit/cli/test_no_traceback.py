@@ -24,6 +24,8 @@ CASES = [
     (["lint", "/nonexistent"], 2),
     (["schema", "--write", "/proc/nope"], 2),
     (["deps", "nope", "--repo", TEMPLATE], 2),
+    (["graph", "--repo", TEMPLATE, "--cluster", "mars", "--format", "mermaid"], 2),
+    (["graph", "--repo", TEMPLATE, "--out", "/nonexistent/pipelines.html"], 2),
     (["convert-falcon", "/nonexistent.xml", "--out", "/tmp/never-written"], 2),
     (["status", "--repo", TEMPLATE, "--process", "nope", "--cluster", "primary"], 2),
     (["status", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "primary", "--from",

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from toolkit.cli.output_files import write_atomically
 from toolkit.entities.kinds import Kind
 from toolkit.entities.schemas import schema_text
 from toolkit.errors import UsageError
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def schema_command(
@@ -48,7 +36,7 @@ def schema_command(
         write.mkdir(parents=True, exist_ok=True)
         for each in Kind:
             target = write / f"{each.value}.json"
-            _write_atomically(target, schema_text(each))
+            write_atomically(target, schema_text(each))
             typer.echo(str(target))
     except OSError as err:
         raise UsageError(
