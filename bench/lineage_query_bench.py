@@ -1,13 +1,13 @@
 """Benchmark of `toolkit lineage` (issue 17): a ledger of a year of hourly instances of a chain of 5 processes
-(p1 reads f0, p2 reads f1, ... p5 writes f5; each reads a 3-hour window), 8,760 instances per process, each with
-its attempt and instance records and a dataset event per output, f0 published by an outside producer: 43,800
+(p1 reads f00, p2 reads f01, ... p5 writes f05; each reads a 3-hour window), 8,760 instances per process, each with
+its attempt and instance records and a dataset event per output, f00 published by an outside producer: 43,800
 process instances, 52,560 events, written with the Ledger API into a temporary folder (in /dev/shm when there is
 one).
 
-The lineage of one f5 instance in the middle of the year, 5 levels up (1 + 3 + 5 + 7 + 9 process attempts, back to
-the 11 instances of f0 they read) and the default 1 down, timed in process (the repo loaded) and as
+The lineage of one f05 instance in the middle of the year, 5 levels up (1 + 3 + 5 + 7 + 9 process attempts, back to
+the 11 instances of f00 they read) and the default 1 down, timed in process (the repo loaded) and as
 the command a person types (`toolkit lineage ... --up 5`: a new Python process that imports the toolkit and loads
-the repo first); beside, in the same run, `toolkit status` of the same f5 producer's one instance (the command
+the repo first); beside, in the same run, `toolkit status` of the same f05 producer's one instance (the command
 that reads one record) and `find` listing one process's instance folders (a bare listing of the ledger).
 Target: under 1 s, in process and as a command; exits 1 when a target is missed.
 """
@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.trigger_bench import CLUSTER, FEED  # noqa: E402  (a local cluster, its ledger under /working; hourly feeds)
 from toolkit.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.ledger.records import AttemptRecord, InstanceRecord, versioned  # noqa: E402
 from toolkit.ledger.store import Ledger  # noqa: E402
@@ -42,26 +43,6 @@ STAMP = "2025-12-31T00:00:00Z"
 # minute whatever else keeps the disk busy. The query reads them from the page cache either way.
 MEMORY = "/dev/shm"
 
-CLUSTER = """kind: cluster
-name: primary
-interfaces:
-  readonly: {{endpoint: "file://{root}", version: "3.4"}}
-  write: {{endpoint: "file://{root}", version: "3.4"}}
-  execute: {{endpoint: "local[1]", version: "4.0"}}
-  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
-locations:
-  working: /working
-"""
-FEED = """kind: feed
-name: f{n}
-frequency: hours(1)
-clusters:
-  - name: primary
-    type: source
-    validity: {{start: 2025-01-01T00:00Z, end: 2099-12-31T00:00Z}}
-locations:
-  data: /data/f{n}/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
-"""
 PROCESS = """kind: process
 name: p{n}
 clusters:
@@ -69,9 +50,9 @@ clusters:
     validity: {{start: 2025-01-01T00:00Z, end: 2099-12-31T00:00Z}}
 frequency: hours(1)
 inputs:
-  - {{name: data, feed: f{feed}, start: "now(-2,0)", end: "now(0,0)"}}
+  - {{name: data, feed: f{feed:02d}, start: "now(-2,0)", end: "now(0,0)"}}
 outputs:
-  - {{name: out, feed: f{n}, instance: "now(0,0)"}}
+  - {{name: out, feed: f{n:02d}, instance: "now(0,0)"}}
 workflow: {{engine: pyspark, path: workflows/noop.py}}
 """
 
@@ -82,7 +63,7 @@ def make_repo(scratch: Path) -> Path:
         (repo / folder).mkdir(parents=True)
     (repo / "clusters/primary.yaml").write_text(CLUSTER.format(root=scratch / "primary"))
     for n in range(LEVELS + 1):
-        (repo / f"feeds/f{n}.yaml").write_text(FEED.format(n=n))
+        (repo / f"feeds/f{n:02d}.yaml").write_text(FEED.format(n=n))
     for n in range(1, LEVELS + 1):
         (repo / f"processes/p{n}.yaml").write_text(PROCESS.format(n=n, feed=n - 1))
     (repo / "workflows/noop.py").write_text("def run(spark, ctx):\n    pass\n")
@@ -100,14 +81,14 @@ def one_line(record: AttemptRecord | InstanceRecord) -> bytes:
 
 
 def write_ledger(ledger: Ledger) -> None:
-    """A year of the chain through the Ledger API (its layout, file system and `record_publication`): f0's
+    """A year of the chain through the Ledger API (its layout, file system and `record_publication`): f00's
     publications, then each process's attempt and instance records and its output's event."""
     for k in range(HOURS):
         t = START + timedelta(hours=k)
-        ledger.record_publication("f0", "primary", t, producer="external", run_id=f"x{k}", location=f"/data/f0/{k}",
-                                  fingerprint=fingerprint("f0", t))
+        ledger.record_publication("f00", "primary", t, producer="external", run_id=f"x{k}", location=f"/data/f00/{k}",
+                                  fingerprint=fingerprint("f00", t))
     for n in range(1, LEVELS + 1):
-        feed, source = f"f{n}", f"f{n - 1}"
+        feed, source = f"f{n:02d}", f"f{n - 1:02d}"
         for k in range(HOURS):
             t, stamp, run_id = START + timedelta(hours=k), format_timestamp(START + timedelta(hours=k)), f"p{n}r{k}"
             window = [START + timedelta(hours=j) for j in range(max(0, k - 2), k + 1)]
@@ -155,7 +136,8 @@ def in_process(repo: Path, runs: int = 5) -> tuple[float, int, int]:
     times, found = [], None
     for _ in range(runs):
         began = time.perf_counter()
-        found = trace_feed(Ledgers(config, lambda on: open_ledger(on, now)), f"f{LEVELS}", "primary", QUERY, LEVELS, 1)
+        ledgers = Ledgers(config, lambda on: open_ledger(on, now))
+        found = trace_feed(ledgers, f"f{LEVELS:02d}", "primary", QUERY, LEVELS, 1)
         times.append(time.perf_counter() - began)
     assert found is not None
     run_nodes = sum(isinstance(node, RunNode) for node in found.nodes.values())
@@ -178,8 +160,8 @@ def main() -> int:
         stamp = format_timestamp(QUERY)
         inside, runs, instances = in_process(repo)
         expected_runs = sum(2 * level + 1 for level in range(LEVELS))
-        lineage = [*TOOLKIT, "lineage", "--repo", str(repo), "--cluster", "primary", "--feed", f"f{LEVELS}", "--time",
-                   stamp, "--up", str(LEVELS)]
+        lineage = [*TOOLKIT, "lineage", "--repo", str(repo), "--cluster", "primary", "--feed", f"f{LEVELS:02d}",
+                   "--time", stamp, "--up", str(LEVELS)]
         command, command_cpu, done = best_of(5, lineage, env=environment)
         assert done.returncode == 0 and "<- [out] process p1 " in done.stdout, done.stdout[-2000:] + done.stderr
         status_call = [*TOOLKIT, "status", "--repo", str(repo), "--cluster", "primary", "--process", f"p{LEVELS}",
