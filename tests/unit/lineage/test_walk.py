@@ -11,6 +11,7 @@ import pytest
 
 from tests.unit.lineage.ledger_writer import DAY, LedgerWriter, a_day_of_runs, fingerprint, make_repo, utc
 from toolkit.errors import UsageError
+from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.lineage.graph import READ, WROTE, InstanceNode, Lineage, RunNode
 from toolkit.lineage.walk import trace_feed, trace_process
 
@@ -213,3 +214,45 @@ def test_a_process_instance_as_the_start_shows_its_inputs_and_outputs_then_walks
 def test_bad_starts_are_one_sentence(writer: LedgerWriter, call, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(UsageError, match=message.replace("(", r"\(")):
         call(writer.ledgers())
+
+
+def test_a_batch_consumers_output_is_traced_to_the_events_of_its_batch(writer: LedgerWriter) -> None:
+    (writer.repo.root / "processes/clicks-batch.yaml").write_text(
+        "kind: process\nname: clicks-batch\nclusters:\n  - name: primary\n"
+        "    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}\ntrigger: {on: data}\n"
+        "inputs:\n  - {name: clicks, feed: clicks}\noutputs:\n  - {name: daily, feed: clicks-daily}\n"
+        "workflow: {engine: pyspark, path: workflows/hourly_clicks_summary.py}\n")
+    writer = LedgerWriter(writer.repo.root)
+    ledger = writer.ledger("primary")
+    consumed = [ledger.events("clicks", T)[-1], ledger.events("clicks", T + timedelta(hours=1))[-1]]
+    writer.publish("clicks", "primary", T + timedelta(hours=1), "external", "again11", "clicks2111-late")
+    day = DAY - timedelta(days=1)
+    output = {"name": "daily", "feed": "clicks-daily", "time": "2026-11-20T00:00Z", "path": "/data/clicks-daily",
+              "files": 1, "bytes": 1, "replaced": False}
+    for seq, run_id in ((1, "b0"), (2, "b1")):
+        BatchLog(ledger, "clicks-batch").write(BatchRecord(
+            "clicks-batch", "primary", seq, 1, run_id, "SUCCEEDED", "2026-11-22T13:00:00Z", "2026-11-22T13:00:00Z",
+            events=[e.event_id for e in consumed], outputs=[output], inputs=[{"name": "clicks", "feed": "clicks",
+            "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location} for e in consumed]}]))
+    writer.publish("clicks-daily", "primary", day, "process:clicks-batch", "b1", "daily-batch")
+    lineage = trace_feed(writer.ledgers(), "clicks-daily", "primary", day, 1, 0)
+    [run] = runs(lineage)
+    assert (run.process, run.run_id, run.attempt_kind, run.status) == ("clicks-batch", "b1", "BATCH 2", "SUCCEEDED")
+    assert {lineage.nodes[e.source].time: e.since_read for e in lineage.producers(run.key)} == {
+        "2026-11-21T10:00Z": "unchanged", "2026-11-21T11:00Z": "changed"}
+    down = trace_feed(writer.ledgers(), "clicks", "primary", T, 0, 1)
+    assert "batch consumer 'clicks-batch' reads it by batches, not traced here: `toolkit queue` shows which batch " \
+           "holds it" in down.nodes[down.root].notes
+
+
+def test_a_hive_import_is_traced_to_the_feeds_source_clusters_in_the_repo(writer: LedgerWriter) -> None:
+    writer.publish("visits", "backup", DAY, "hive-import", "imp1", "visits21")
+    lineage = trace_feed(writer.ledgers(), "visits", "backup", DAY, 1, 0)
+    [run] = runs(lineage)
+    assert (run.kind, run.run_id, run.notes) == (
+        "hive-import", "imp1", ("an import records no source: the feed's source clusters in the repo are shown",))
+    [source] = lineage.producers(run.key)
+    primary = lineage.nodes[source.source]
+    assert isinstance(primary, InstanceNode)
+    assert (primary.cluster, primary.state, source.since_read) == ("primary", "unknown", "unknown")
+    assert primary.notes == ("no dataset event; a table partition is not read without the metastore",)
