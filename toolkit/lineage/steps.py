@@ -19,6 +19,8 @@ REPLICATION, HIVE_IMPORT, PROCESS = "replication", "hive-import", "process"
 
 @dataclass(frozen=True)
 class Read:
+    """An input instance as it is now, the run's name for it, the fingerprint the run recorded, and the verdict."""
+
     instance: InstanceNode
     name: str | None
     fingerprint: Mapping[str, Any] | None
@@ -27,12 +29,16 @@ class Read:
 
 @dataclass(frozen=True)
 class Write:
+    """An instance the run published, under the run's name for it (None: an outside producer or a copy)."""
+
     instance: InstanceNode
     name: str | None
 
 
 @dataclass(frozen=True)
 class Step:
+    """One run with what it read and wrote: the unit the walk adds to the graph."""
+
     run: RunNode
     reads: tuple[Read, ...]
     writes: tuple[Write, ...]
@@ -79,11 +85,11 @@ def copy_step(ledgers: Ledgers, event: DatasetEvent) -> Step:
     reads = []
     for source in sources:
         now = ledgers.instance(event.feed, source, event.nominal)
-        reads.append(Read(now, source, None, copied_since(event, now)))
+        reads.append(Read(now, source, None, _copied_since(event, now)))
     return Step(run, tuple(reads), (Write(ledgers.instance(event.feed, event.cluster, event.nominal), None),))
 
 
-def copied_since(copy: DatasetEvent, source: InstanceNode) -> str:
+def _copied_since(copy: DatasetEvent, source: InstanceNode) -> str:
     """The source instance against the copy: republished after the copy's event is `changed` (the copy may be
     stale), evicted is `evicted`. Fingerprints of two clusters are not compared: modification times differ."""
     if source.state == EVICTED:
