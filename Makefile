@@ -157,6 +157,9 @@ demo-tables:
 	$(TOOLKIT) status --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T08:00Z --to 2026-01-01T12:00Z
 	@echo "   called again: nothing is due, nothing reruns"
 	$(SPARK_SUBMIT) entrypoints/late_check.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T12:05Z 2>/dev/null | tail -n 1
+	@echo "-- lineage: the summary of 2026-01-01T10:00Z as the late rerun made it, the clicks that rerun read (no dataset events:"
+	@echo "   fingerprinted from their files), and the daily rollup that read its first version (changed since read)"
+	$(TOOLKIT) lineage --repo $(DEMO_REPO) --cluster primary --feed clicks-hourly-summary --time 2026-01-01T10:00Z --up 1
 	@echo "-- safemode: every action exits 5 before touching data"
 	$(TOOLKIT) safemode on --repo $(DEMO_REPO) --cluster primary --reason "demo"
 	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T05:00Z --force 2>/dev/null | tail -n 1
@@ -229,7 +232,11 @@ demo-ingest: java install
 	$(INGEST_SWEEP) | grep -E '^(started|trigger:)'
 	cat $(DEMO_ROOT)/data/page-view-counts/2026/01/01/10/part-*.json
 
+<<<<<<< HEAD
 BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench graph_bench
+=======
+BENCHMARKS := el_bench window_inverse_bench trigger_bench lineage_query_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench
+>>>>>>> i17-trace
 
 # Every benchmark runs; the target fails at the end when one of them missed its targets.
 bench: java install

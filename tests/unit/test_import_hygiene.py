@@ -7,7 +7,8 @@ import pytest
 
 LIGHT_MODULES = ["toolkit.el.expressions", "toolkit.el.templates", "toolkit.el.resolution", "toolkit.entities",
                  "toolkit.entities.repo", "toolkit.instances.process_instance", "toolkit.instances.window_inverse",
-                 "toolkit.cli.main", "toolkit.cli.commands.graph"]
+                 "toolkit.cli.main", "toolkit.cli.commands.graph", "toolkit.lineage.walk",
+                 "toolkit.cli.commands.lineage"]
 
 
 @pytest.mark.parametrize("module", LIGHT_MODULES)

@@ -37,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "events": ("events", "events_command"),
     "trigger": ("trigger", "trigger_command"),
     "queue": ("queue", "queue_command"),
-    "lineage": ("lineage", "app"),  # a group of its own
+    "lineage": ("lineage", "app"),  # a group: `toolkit lineage --feed ...` answers in its callback
 }
 
 

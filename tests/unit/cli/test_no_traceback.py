@@ -35,6 +35,8 @@ CASES = [
     (["safemode", "maybe", "--repo", TEMPLATE, "--cluster", "primary"], 2),
     (["suspend", "nope", "--repo", TEMPLATE, "--cluster", "primary"], 2),
     (["rerun", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "primary"], 2),
+    (["lineage", "--repo", TEMPLATE, "--feed", "clicks", "--cluster", "primary", "--time", "2026-11-21T10:30Z"], 2),
+    (["lineage", "--repo", TEMPLATE, "--feed", "clicks", "--time", "2026-11-21T10:00Z"], 2),
 ]
 
 

@@ -1,0 +1,95 @@
+"""Ledgers written with the real Ledger API for lineage tests: the template repo with temp cluster roots, process
+attempts with the inputs they read (and fingerprints), and dataset events as the producers record them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from tests.unit.retention.retention_repo import make_repo, utc
+from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Cluster
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord
+from toolkit.ledger.store import Ledger
+from toolkit.lineage.ledgers import Ledgers
+from toolkit.storage.local import LocalFileSystem
+
+__all__ = ["DAY", "LedgerWriter", "a_day_of_runs", "fingerprint", "make_repo", "utc"]
+
+STAMP = "2026-11-22T13:00:00Z"
+
+
+def fingerprint(label: str) -> dict[str, object]:
+    """A fingerprint whose digest says what it stands for (the same label, the same content)."""
+    return {"digest": label.ljust(64, "0")[:64], "files": 1, "bytes": len(label)}
+
+
+class LedgerWriter:
+    """Writes the records the process runner, replication and `toolkit publish` write, through the Ledger API."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = ConfigRepo.load(repo)
+        self.fs = LocalFileSystem()
+
+    def ledger(self, cluster: str) -> Ledger:
+        return Ledger.of(self.fs, self.repo.cluster(cluster))
+
+    def ledgers(self) -> Ledgers:
+        """What `toolkit lineage` reads: the clusters' ledgers opened as the CLI opens them (file:// only)."""
+        now = Now.of(None)
+
+        def opener(on: Cluster) -> Ledger:
+            return open_ledger(on, now)
+        return Ledgers(self.repo, opener)
+
+    def publish(self, feed: str, cluster: str, t: datetime, producer: str, run_id: str,
+                content: str) -> DatasetEvent | None:
+        return self.ledger(cluster).record_publication(
+            feed, cluster, t, producer=producer, run_id=run_id, location=f"/data/{feed}/{format_timestamp(t)}",
+            fingerprint=fingerprint(content))
+
+    def run(self, process: str, t: datetime, run_id: str, reads: dict[str, tuple[str, Sequence[tuple[datetime, str]]]],
+            writes: dict[str, tuple[str, datetime]], *, cluster: str = "primary", attempt: int = 1, kind: str = "RUN",
+            status: str = "SUCCEEDED", content: str | None = None) -> None:
+        """An attempt of `process` at `t`: `reads` per input name its feed and (time, content label) read;
+        `writes` per output name its feed and time. A succeeded attempt publishes its outputs (events)."""
+        inputs = [{"name": name, "feed": feed, "optional": False, "instances": [
+            {"time": format_timestamp(at), "location": f"/data/{feed}/{format_timestamp(at)}", "available": True,
+             "fingerprint": fingerprint(label)} for at, label in seen]} for name, (feed, seen) in reads.items()]
+        outputs = [{"name": name, "feed": feed, "time": format_timestamp(at), "path": f"/data/{feed}",
+                    "files": 1, "bytes": 1, "replaced": False} for name, (feed, at) in writes.items()]
+        ledger = self.ledger(cluster)
+        stamp = format_timestamp(t)
+        succeeded = status == "SUCCEEDED"
+        ledger.write_attempt(AttemptRecord(process, cluster, stamp, attempt, run_id, kind, status, STAMP, STAMP,
+                                           inputs=inputs, outputs=outputs if succeeded else []))
+        ledger.write_instance(InstanceRecord(process, cluster, stamp, status, attempt, run_id, STAMP, STAMP, STAMP,
+                                             inputs=inputs, outputs=outputs if succeeded else []))
+        if succeeded:
+            for feed, at in writes.values():
+                self.publish(feed, cluster, at, f"process:{process}", run_id, content or f"{feed}@{at:%H}/{run_id}")
+
+
+DAY = utc(2026, 11, 21)
+
+
+def a_day_of_runs(writer: LedgerWriter) -> None:
+    """What the template's processes leave after a day: the clicks of 2026-11-20T22:00Z to 2026-11-21T23:00Z
+    published by an outside producer, the 24 hourly summaries of 2026-11-21 (each reading three hours of
+    clicks), the daily rollup of that day (run at 2026-11-22T00:00Z, two outputs) and top-pages reading it."""
+    hours = [DAY + timedelta(hours=k) for k in range(-2, 24)]
+    for hour in hours:
+        writer.publish("clicks", "primary", hour, "external", f"ext{hour:%d%H}", f"clicks{hour:%d%H}")
+    for hour in hours[2:]:
+        window = [(hour - timedelta(hours=k), f"clicks{hour - timedelta(hours=k):%d%H}") for k in (2, 1, 0)]
+        writer.run("hourly-clicks-summary", hour, f"sum{hour:%H}", {"clicks": ("clicks", window)},
+                   {"summary": ("clicks-hourly-summary", hour)})
+    summaries = [(hour, f"clicks-hourly-summary@{hour:%H}/sum{hour:%H}") for hour in hours[2:]]
+    rollup = DAY + timedelta(days=1)
+    writer.run("daily-clicks-rollup", rollup, "roll1", {"hourly": ("clicks-hourly-summary", summaries)},
+               {"daily": ("clicks-daily", DAY), "daily-table": ("clicks-daily-table", DAY)})
+    writer.run("top-pages", rollup, "top1", {"daily": ("clicks-daily", [(DAY, "clicks-daily@00/roll1")])},
+               {"top": ("top-pages", DAY)})

@@ -1,0 +1,96 @@
+"""The three renderings of one lineage (a replicated clicks instance, a late change of one input): the text tree's
+lines, the JSON document's shape and references, and DOT that graphviz's `dot` accepts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.unit.lineage.ledger_writer import LedgerWriter, a_day_of_runs, make_repo, utc
+from toolkit.lineage.dot import lineage_dot
+from toolkit.lineage.graph import Lineage
+from toolkit.lineage.json_form import lineage_json
+from toolkit.lineage.text import lineage_lines
+from toolkit.lineage.walk import trace_feed
+
+T = utc(2026, 11, 21, 10)
+
+
+@pytest.fixture
+def lineage(tmp_path: Path) -> Lineage:
+    repo, _ = make_repo(tmp_path)
+    writer = LedgerWriter(repo)
+    a_day_of_runs(writer)
+    writer.publish("clicks", "primary", T - timedelta(hours=1), "external", "late9", "clicks2109-late")
+    writer.publish("clicks", "backup", T, "replication:primary", "rep10", "clicks2110")
+    return trace_feed(writer.ledgers(), "clicks-hourly-summary", "primary", T, 2, 1)
+
+
+def test_text_is_a_tree_of_what_it_came_from_and_what_read_it(lineage: Lineage) -> None:
+    lines = list(lineage_lines(lineage))
+    assert lines[0].startswith("clicks-hourly-summary 2026-11-21T10:00Z on primary: published ")
+    assert lines[1] == "upstream (2 levels):"
+    assert lines[2] == ("  <- [summary] process hourly-clicks-summary 2026-11-21T10:00Z on primary, attempt 1 (RUN), "
+                        "run sum10: SUCCEEDED, 2026-11-22T13:00:00Z to 2026-11-22T13:00:00Z")
+    assert lines[3].startswith("    <- [clicks] clicks 2026-11-21T08:00Z on primary: read clicks210800 (1 file, "
+                               "10 B), unchanged since read (now published ")
+    assert lines[5].startswith("    <- [clicks] clicks 2026-11-21T09:00Z on primary: read clicks210900 (1 file, "
+                               "10 B), changed since read (now replaced ")
+    assert lines[6].startswith("      <- external of clicks 2026-11-21T09:00Z into primary, run late9: replaced, ")
+    down = lines.index("downstream (1 level):")
+    assert lines[down + 1].startswith("  -> [hourly] process daily-clicks-rollup 2026-11-22T00:00Z on primary, "
+                                      "attempt 1 (RUN), run roll1: SUCCEEDED")
+    assert lines[down + 1].endswith("; read clicks-hourl (1 file, 30 B), unchanged since read")
+    assert [line.split(" on ")[0] for line in lines[down + 2:]] == [
+        "    -> [daily] clicks-daily 2026-11-21T00:00Z", "    -> [daily-table] clicks-daily-table 2026-11-21T00:00Z"]
+
+
+def test_a_node_met_twice_in_the_text_is_shown_once_and_referred_to(tmp_path: Path) -> None:
+    repo, _ = make_repo(tmp_path)
+    writer = LedgerWriter(repo)
+    a_day_of_runs(writer)
+    lines = list(lineage_lines(trace_feed(writer.ledgers(), "clicks-daily", "primary", utc(2026, 11, 21), 3, 0)))
+    nine = [line for line in lines if "<- [clicks] clicks 2026-11-21T09:00Z" in line]
+    assert len(nine) == 3  # read by three summaries
+    assert [line.endswith("(shown above)") for line in nine] == [False, True, True]
+
+
+def test_json_is_versioned_and_every_edge_names_nodes_it_lists(lineage: Lineage) -> None:
+    document = json.loads(json.dumps(lineage_json(lineage)))
+    assert (document["format"], document["version"], document["up"], document["down"]) == (
+        "feed-toolkit.lineage", 1, 2, 1)
+    keys = [node["key"] for node in document["nodes"]]
+    assert keys[0] == document["root"] == "instance:primary:clicks-hourly-summary:2026-11-21T10:00Z"
+    assert len(keys) == len(set(keys))
+    assert all(edge["from"] in keys and edge["to"] in keys for edge in document["edges"])
+    run = next(n for n in document["nodes"] if n["key"].startswith("run:primary:process:hourly-clicks-summary"))
+    assert {k: run[k] for k in ("type", "kind", "process", "time", "attempt", "run_id", "status")} == {
+        "type": "run", "kind": "process", "process": "hourly-clicks-summary", "time": "2026-11-21T10:00Z",
+        "attempt": 1, "run_id": "sum10", "status": "SUCCEEDED"}
+    read = next(e for e in document["edges"] if e["from"] == "instance:primary:clicks:2026-11-21T09:00Z")
+    assert (read["role"], read["name"], read["since_read"], read["fingerprint"]["bytes"]) == (
+        "read", "clicks", "changed", 10)
+    assert set(document["nodes"][0]) == {"key", "type", "feed", "cluster", "time", "state", "location",
+                                         "fingerprint", "event_id", "published", "notes"}
+
+
+def test_dot_marks_the_changed_input_and_the_start(lineage: Lineage) -> None:
+    text = "\n".join(lineage_dot(lineage))
+    assert text.startswith("digraph lineage {") and text.endswith("}")
+    assert 'n0 [shape=ellipse, label="clicks-hourly-summary\\n2026-11-21T10:00Z\\non primary: published", ' \
+           'style=bold];' in text
+    assert text.count("color=red") == 1 and 'xlabel="changed since read"' in text
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed (apt-get install graphviz)")
+def test_dot_renders_with_graphviz(lineage: Lineage) -> None:
+    result = subprocess.run(["dot", "-Tsvg"], input="\n".join(lineage_dot(lineage)), capture_output=True, text=True,
+                            check=False)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.count('class="node"') == len(lineage.nodes)
+    assert result.stdout.count('class="edge"') == len(lineage.edges)
