@@ -1,6 +1,7 @@
-"""A process instance's inputs and outputs as lineage datasets (toolkit/openlineage/): each input feed with the
-instances the attempt read and their fingerprints as read, each output feed with the instance it writes and,
-once published, what was written (files, bytes, the fingerprint the dataset event recorded)."""
+"""A process instance's, or a batch's, inputs and outputs as lineage datasets (toolkit/openlineage/): each input
+feed with the instances the attempt read and their fingerprints as read (a batch: as their events recorded them),
+each output feed with the instance it writes and, once published, what was written (files, bytes, the
+fingerprint the dataset event recorded)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
+from toolkit.runtime.batch_plan import BatchInput
 
 
 def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
@@ -27,10 +30,19 @@ def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
     return uses
 
 
-def planned_output_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
+def batch_input_uses(repo: ConfigRepo, cluster: Cluster, inputs: Sequence[BatchInput]) -> list[DatasetUse]:
+    """A batch's inputs: each feed with the instances the batch lists, as their events recorded them (location,
+    fingerprint as published)."""
+    return [DatasetUse.of(repo.feed(item.feed), cluster, [InstanceUse(event.time, event.location, event.fingerprint)
+                                                          for event in item.events])
+            for item in inputs if item.events]
+
+
+def planned_output_uses(targets: Sequence[FileOutput | TableOutputTarget], cluster: Cluster) -> list[DatasetUse]:
+    """The output instances an attempt is to write (an instance's plan's outputs, or a batch's targets)."""
     return [DatasetUse.of(output.feed, cluster, [InstanceUse(
         format_timestamp(output.time), feed_locations(output.feed, cluster).event_location(output.time))])
-        for output in plan.outputs]
+        for output in targets]
 
 
 def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[Mapping[str, Any]],
