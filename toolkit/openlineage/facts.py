@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
+from toolkit.instances.feed_locations import feed_locations
 from toolkit.openlineage.naming import DatasetName, JobName, feed_dataset
 
 
@@ -46,6 +48,16 @@ class DatasetUse:
     @classmethod
     def of(cls, feed: Feed, cluster: Cluster, instances: Iterable[InstanceUse], **written: Any) -> DatasetUse:
         return cls(feed.name, feed_dataset(feed, cluster), tuple(instances), **written)
+
+    @classmethod
+    def at(cls, feed: Feed, cluster: Cluster, times: Iterable[datetime],
+           fingerprints: Mapping[datetime, Mapping[str, Any] | None] | None = None, **written: Any) -> DatasetUse:
+        """`feed` on `cluster` with its instances at `times`, located as its dataset events locate them, with
+        their `fingerprints` where known."""
+        where = feed_locations(feed, cluster)
+        known = fingerprints or {}
+        return cls.of(feed, cluster, [InstanceUse(format_timestamp(t), where.event_location(t), known.get(t))
+                                      for t in times], **written)
 
 
 @dataclass(frozen=True)

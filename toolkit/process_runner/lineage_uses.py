@@ -11,7 +11,6 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
@@ -40,9 +39,7 @@ def batch_input_uses(repo: ConfigRepo, cluster: Cluster, inputs: Sequence[BatchI
 
 def planned_output_uses(targets: Sequence[FileOutput | TableOutputTarget], cluster: Cluster) -> list[DatasetUse]:
     """The output instances an attempt is to write (an instance's plan's outputs, or a batch's targets)."""
-    return [DatasetUse.of(output.feed, cluster, [InstanceUse(
-        format_timestamp(output.time), feed_locations(output.feed, cluster).event_location(output.time))])
-        for output in targets]
+    return [DatasetUse.at(output.feed, cluster, [output.time]) for output in targets]
 
 
 def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[Mapping[str, Any]],
@@ -52,11 +49,9 @@ def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequenc
     time) as recorded in their dataset events; `columns`: column lineage facets by output name."""
     uses = []
     for output in published:
-        feed = repo.feed(str(output["feed"]))
-        where = feed_locations(feed, cluster)
-        time = str(output["time"])
-        instance = InstanceUse(time, where.event_location(parse_timestamp(time)), fingerprints.get((feed.name, time)))
-        uses.append(DatasetUse.of(feed, cluster, [instance], bytes=int(output.get("bytes", 0)),
-                                  files=int(output.get("files", 0)),
+        feed, time = repo.feed(str(output["feed"])), str(output["time"])
+        t = parse_timestamp(time)
+        uses.append(DatasetUse.at(feed, cluster, [t], {t: fingerprints.get((feed.name, time))},
+                                  bytes=int(output.get("bytes", 0)), files=int(output.get("files", 0)),
                                   columns=(columns or {}).get(str(output.get("name")))))
     return uses
