@@ -5,24 +5,21 @@ this run copied."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from toolkit.entities.model import Cluster, Feed
-from toolkit.errors import ToolkitError
-from toolkit.ledger.records import EVICTED
-from toolkit.ledger.store import Ledger
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.selection import Source
+from toolkit.runtime.lineage import recorded_fingerprint
 from toolkit.storage.filesystem import FileSystem
 
 
 def source_uses(fs: FileSystem, feed: Feed, sources: Sequence[Source], instance: datetime) -> list[DatasetUse]:
-    return [DatasetUse.at(feed, source.cluster, [instance], {instance: _fingerprint(fs, feed, source.cluster,
-                                                                                    instance)})
+    return [DatasetUse.at(feed, source.cluster, [instance],
+                          {instance: recorded_fingerprint(fs, feed, source.cluster, instance)})
             for source in sources]
 
 
@@ -31,15 +28,3 @@ def target_use(feed: Feed, target: Cluster, instance: datetime, fingerprint: Map
     return DatasetUse.at(feed, target, [instance], {instance: fingerprint},
                          files=sum(folder.files_copied for folder in folders),
                          bytes=sum(folder.bytes_copied for folder in folders))
-
-
-def _fingerprint(fs: FileSystem, feed: Feed, cluster: Cluster, instance: datetime) -> dict[str, Any] | None:
-    """The instance's fingerprint as the source's newest event recorded it; None when none did, or the source's
-    ledger cannot be read (lineage never fails a replication)."""
-    try:
-        events = Ledger.of(fs, cluster).events(feed.name, instance)
-    except (ToolkitError, OSError) as err:
-        print(f"lineage: the events of {feed.name} {instance:%Y-%m-%dT%H:%MZ} on '{cluster.name}' could not be "
-              f"read: {err}", file=sys.stderr, flush=True)
-        return None
-    return events[-1].fingerprint if events and events[-1].kind != EVICTED else None

@@ -25,9 +25,8 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import BlockedError, ToolkitError, UsageError
+from toolkit.errors import BlockedError, UsageError
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.ledger.locks import LockLostError
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
@@ -45,6 +44,7 @@ from toolkit.replication.selection import (
     sources_of,
     target_of,
 )
+from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import FileSystem
@@ -218,11 +218,11 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
                              took_over=describe_holder(lease.previous) if lease.previous is not None else None)
     if all(o.status == Status.SKIPPED for o in outcomes):
         return result
-    lineage = _start_lineage(call, instance, [source for source, _ in ready], outcomes)
-    try:
+    run, inputs, planned = _lineage(call, instance, [source for source, _ in ready], outcomes)
+    fingerprint = None
+    with watched(run, inputs, planned):
         for source, outcome in ready:
             outcome.folder = puller.pull(source, instance, lease.check)  # checked before each publishing step
-        fingerprint = None
         if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
             changed = any(o.folder.published for o in outcomes)
             result.flag_written = puller.finish(instance, call.every_source, changed, lease.check)
@@ -230,46 +230,22 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
         result.record = record_path(call.target, "replication", feed.name, instance)
         lease.check()
         write_record(call.fs, result.record, _record(call, result))
-    except LockLostError as lost:
-        lineage.abort(str(lost))
-        raise
-    except BaseException as err:
-        lineage.fail(str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}")
-        raise
-    lineage.end(result, fingerprint)
+    failed = [f"{o.source}: {o.reason}" for o in outcomes if o.status == Status.FAILED]
+    if failed:
+        run.fail("; ".join(failed), inputs)
+    elif planned:  # lineage on, and the run emitted
+        run.complete(inputs, [target_use(feed, call.target, instance, fingerprint, [o.folder for o in outcomes])])
     return result
 
 
-class _InstanceLineage:
-    """The lineage run of one replication of an instance; nothing when lineage is off or the run pulls nothing
-    and fails nothing (sources outside validity, or not available yet: a later call replicates it)."""
-
-    def __init__(self, call: _Call, run: RunLineage, inputs: list[DatasetUse]) -> None:
-        self.call, self.run, self.inputs = call, run, inputs
-
-    def abort(self, reason: str) -> None:
-        self.run.abort(reason, self.inputs)
-
-    def fail(self, error: str) -> None:
-        self.run.fail(error, self.inputs)
-
-    def end(self, result: InstanceOutcome, fingerprint: dict[str, Any] | None) -> None:
-        failed = [f"{o.source}: {o.reason}" for o in result.sources if o.status == Status.FAILED]
-        if failed:
-            self.fail("; ".join(failed))
-        elif result.instance is not None and self.call.lineage.enabled:
-            self.run.complete(self.inputs, [target_use(self.call.feed, self.call.target, result.instance,
-                                                       fingerprint, [o.folder for o in result.sources])])
-
-
-def _start_lineage(call: _Call, instance: datetime, pulled: list[Source],
-                   outcomes: list[SourceOutcome]) -> _InstanceLineage:
-    if not pulled and all(o.status != Status.FAILED for o in outcomes):
-        return _InstanceLineage(call, Lineage.off().run("replication", call.feed.name), [])
+def _lineage(call: _Call, instance: datetime, pulled: list[Source],
+             outcomes: list[SourceOutcome]) -> tuple[RunLineage, list[DatasetUse], list[DatasetUse]]:
+    """The lineage run of one replication of an instance, its inputs and planned output; nothing when lineage is
+    off, or when the run pulls nothing and fails nothing (sources only waited for: a later call replicates it)."""
+    if not call.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
+        return Lineage.off().run("replication", call.feed.name), [], []
     run = call.lineage.run("replication", call.feed.name, nominal=instance, instance=format_timestamp(instance))
-    inputs = source_uses(call.fs, call.feed, pulled, instance) if call.lineage.enabled else []
-    run.start(inputs, [DatasetUse.at(call.feed, call.target, [instance])] if call.lineage.enabled else [])
-    return _InstanceLineage(call, run, inputs)
+    return run, source_uses(call.fs, call.feed, pulled, instance), [DatasetUse.at(call.feed, call.target, [instance])]
 
 
 def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome], changed: bool,
