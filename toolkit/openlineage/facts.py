@@ -11,7 +11,8 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.openlineage.naming import DatasetName, JobName, feed_dataset
+from toolkit.openlineage.naming import DatasetName, JobName, feed_dataset, path_dataset
+from toolkit.uris import normalize_uri
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,13 @@ class DatasetUse:
         known = fingerprints or {}
         return cls.of(feed, cluster, [InstanceUse(format_timestamp(t), where.event_location(t), known.get(t))
                                       for t in times], **written)
+
+    @classmethod
+    def folder(cls, feed: str, uri: str, t: datetime | None, **written: Any) -> DatasetUse:
+        """A folder outside the feed's locations that holds an instance of `feed` (a Hive export), named by its
+        path; `t`: the instance's time when known."""
+        return cls(feed, path_dataset(uri), (InstanceUse(format_timestamp(t) if t else "", normalize_uri(uri)),),
+                   **written)
 
 
 @dataclass(frozen=True)
