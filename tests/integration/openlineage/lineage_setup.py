@@ -17,9 +17,10 @@ from toolkit.openlineage.store import LineageBook
 from toolkit.storage.local import LocalFileSystem
 
 
-def lineage_to(url: str, repo: Path, run_id: str = "run1", cluster: str = "primary") -> Lineage:
-    """The lineage of a call on `cluster` of the repository at `repo`, sent to `url` over HTTP."""
-    found = ConfigRepo.load(repo).cluster(cluster)
+def lineage_to(url: str, repo: Path | ConfigRepo, run_id: str = "run1", cluster: str = "primary") -> Lineage:
+    """The lineage of a call on `cluster` of the repository `repo` (its folder, or loaded), sent to `url` over
+    HTTP."""
+    found = (repo if isinstance(repo, ConfigRepo) else ConfigRepo.load(repo)).cluster(cluster)
     settings = LineageSettings(f"feed-toolkit.{cluster}", {"transport": {"type": "http", "url": url}})
     return Lineage(settings, LineageBook(LocalFileSystem(), LedgerLayout.of(found)), run_id, cluster)
 
