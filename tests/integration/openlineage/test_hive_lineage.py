@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
+from tests.integration.replication.hive_feed import sessions_feed
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
@@ -25,25 +26,7 @@ pytestmark = pytest.mark.integration
 T = utc(2026, 11, 21)
 FINGERPRINT = {"digest": "d1", "files": 1, "bytes": 100}
 _names = itertools.count()
-
-
-def sessions_feed(repo: Path, database: str) -> None:
-    (repo / "feeds" / "sessions.yaml").write_text(f"""\
-kind: feed
-name: sessions
-description: Web sessions per day, exported from primary and imported into backup.
-frequency: days(1)
-timezone: UTC
-clusters:
-  - name: primary
-    type: source
-    validity: {{start: "2026-01-01T00:00Z", end: "2099-01-01T00:00Z"}}
-    table: {{uri: "catalog:{database}:src#ds=${{YEAR}}-${{MONTH}}-${{DAY}}"}}
-  - name: backup
-    type: target
-    validity: {{start: "2026-01-01T00:00Z", end: "2099-01-01T00:00Z"}}
-    table: {{uri: "catalog:{database}:dst#ds=${{YEAR}}-${{MONTH}}-${{DAY}}"}}
-""")
+DAILY = "ds=${YEAR}-${MONTH}-${DAY}"
 
 
 def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -52,7 +35,8 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
 
     repo, _ = make_repo(tmp_path)
     database = f"lineage_hive_{next(_names)}"
-    sessions_feed(repo, database)
+    (repo / "feeds" / "sessions.yaml").write_text(sessions_feed(f"catalog:{database}:src#{DAILY}",
+                                                                f"catalog:{database}:dst#{DAILY}"))
     spark.sql(f"CREATE DATABASE {database} LOCATION '{(tmp_path / 'warehouse').as_uri()}'")
     spark.sql(f"CREATE TABLE {database}.src (id INT, name STRING) PARTITIONED BY (ds STRING) STORED AS PARQUET")
     partition = tmp_path / "src" / "day1"  # files the export copies and never reads
