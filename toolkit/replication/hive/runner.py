@@ -39,7 +39,8 @@ def run_hive_export(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed:
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     partition = feed_partition(feed, cluster, nominal)
     lineage = lineage or Lineage.off()
-    if lineage.enabled and catalog.partition_location(partition.database, partition.table, partition.spec) is None:
+    if lineage.enabled and catalog.table_exists(partition.database, partition.table) and \
+            catalog.partition_location(partition.database, partition.table, partition.spec) is None:
         lineage = Lineage.off()  # waiting for it (exit 3): a later call exports it
     run = lineage.run("hive-export", feed.name, nominal=nominal, instance=format_timestamp(nominal))
     read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
