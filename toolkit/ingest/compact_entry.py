@@ -28,6 +28,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.compaction import compact_instance
+    from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.hadoop import HadoopFileSystem
 
     t = nominal_time(args.time)
@@ -37,8 +38,13 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     require_no_object_store(cluster)
     status["cluster"] = cluster.name
     spark = build_session(f"toolkit-compact-{feed.name}-{cluster.name}", cluster, launcher=launcher_confs(feed))
-    result = compact_instance(spark, repo, feed.name, cluster.name, t, HadoopFileSystem(spark),
-                              run_id=str(status["run_id"]))
+    fs = HadoopFileSystem(spark)
+    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
+    try:
+        result = compact_instance(spark, repo, feed.name, cluster.name, t, fs, run_id=str(status["run_id"]),
+                                  lineage=lineage)
+    finally:
+        lineage.report(status)
     r = result.record
     print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
           f"({r.bytes_after} bytes), {r.rows} rows")

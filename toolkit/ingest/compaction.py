@@ -45,6 +45,9 @@ from toolkit.ledger.records import EVICTED, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.facts import DatasetUse
+from toolkit.openlineage.run import Lineage
+from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 from toolkit.storage.tree import hidden
@@ -102,9 +105,11 @@ def require_compactable(repo: ConfigRepo, feed_name: str, cluster_name: str, t: 
 
 
 def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime,
-                     fs: FileSystem, *, run_id: str,
-                     lease_seconds: float = DEFAULT_LEASE_SECONDS) -> CompactionResult:
-    """Compact the closed instance `t` (or finish a killed run's compaction of it)."""
+                     fs: FileSystem, *, run_id: str, lease_seconds: float = DEFAULT_LEASE_SECONDS,
+                     lineage: Lineage | None = None) -> CompactionResult:
+    """Compact the closed instance `t` (or finish a killed run's compaction of it). Lineage: a compaction (not
+    the finishing of a killed one's, not a call that waits or finds nothing to compact) is a run of
+    `compact.<feed>` that reads the instance and writes it again."""
     feed, cluster = require_compactable(repo, feed_name, cluster_name, t)
     require_running_allowed(fs, cluster, "feed", feed.name)
     where = feed_locations(feed, cluster)
@@ -119,7 +124,22 @@ def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, clus
         if found is not None and found.state == SWAPPED:
             return CompactionResult(_complete(fs, ledger, book, where, feed, found, t, run_id), resumed=True)
         _require_closed(fs, ledger, feed, where, t)
-        return CompactionResult(_compact(spark, fs, ledger, book, where, feed, t, run_id, lease), resumed=False)
+        files = _batch_files(fs, feed, where, t)
+        lineage = lineage or Lineage.off()
+        run = lineage.run("compact", feed.name, nominal=t, instance=format_timestamp(t))
+        read = [_instance_use(fs, feed, cluster, t)] if lineage.enabled else []
+        with watched(run, read, read):
+            record = _compact(spark, fs, ledger, book, where, feed, t, run_id, lease, files)
+        if lineage.enabled:
+            run.complete(read, [_instance_use(fs, feed, cluster, t, rows=record.rows, files=record.files_after,
+                                              bytes=record.bytes_after)])
+        return CompactionResult(record, resumed=False)
+
+
+def _instance_use(fs: FileSystem, feed: Feed, cluster: Cluster, t: datetime, **written: Any) -> DatasetUse:
+    """The instance as its newest dataset event recorded it: before the compaction what is read, after it what
+    was written (the same rows in new files)."""
+    return DatasetUse.at(feed, cluster, [t], {t: recorded_fingerprint(fs, feed, cluster, t)}, **written)
 
 
 def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, lease: HeldLease,
@@ -161,10 +181,19 @@ def is_batch_file(name: str) -> bool:
     return name.startswith("part-") or (name.startswith(".part-") and name.endswith(".crc"))
 
 
-def _compact(spark: SparkSession, fs: FileSystem, ledger: Ledger, book: CompactionBook, where: FeedLocations,
-             feed: Feed, t: datetime, run_id: str, lease: HeldLease) -> CompactionRecord:
-    location = where.event_location(t)
-    listing = fs.list(location)
+@dataclass(frozen=True)
+class _Files:
+    """The instance folder's listing, its batch files, their bytes and how many files they become."""
+
+    listing: list[FileStatus]
+    batch: list[FileStatus]
+    total: int
+    wanted: int
+
+
+def _batch_files(fs: FileSystem, feed: Feed, where: FeedLocations, t: datetime) -> _Files:
+    """What the instance holds; SkippedError when its batch files are no more than they would become."""
+    listing = fs.list(where.event_location(t))
     batch = [s for s in listing if not s.is_dir and s.name.startswith("part-")]
     total = sum(s.length for s in batch)
     target = target_size(feed)
@@ -173,6 +202,13 @@ def _compact(spark: SparkSession, fs: FileSystem, ledger: Ledger, book: Compacti
         raise SkippedError(f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}' "
                            f"holds {len(batch)} batch file(s) of {total} bytes, no more than {wanted} at the target "
                            f"size of {target} bytes ({TARGET_PROPERTY}): nothing to compact.")
+    return _Files(listing, batch, total, wanted)
+
+
+def _compact(spark: SparkSession, fs: FileSystem, ledger: Ledger, book: CompactionBook, where: FeedLocations,
+             feed: Feed, t: datetime, run_id: str, lease: HeldLease, files: _Files) -> CompactionRecord:
+    location = where.event_location(t)
+    listing, batch, total, wanted = files.listing, files.batch, files.total, files.wanted
     record = CompactionRecord(feed.name, where.cluster, format_timestamp(t), run_id, PLANNED, _now(), location,
                               f"{location}.compacting-{run_id}", f"{location}.compacted-old-{run_id}",
                               files_before=len(batch), bytes_before=total)

@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.runner import run_ingest
+    from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -46,12 +47,15 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     spark = build_session(f"toolkit-ingest-{feed.name}-{cluster.name}", cluster, hive=is_table,
                           launcher=launcher_confs(feed))
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
+    fs = HadoopFileSystem(spark)
+    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
     try:
-        result = run_ingest(spark, repo, feed.name, cluster.name, HadoopFileSystem(spark),
-                            run_id=str(status["run_id"]), seconds=args.seconds, catalog=catalog)
+        result = run_ingest(spark, repo, feed.name, cluster.name, fs, run_id=str(status["run_id"]),
+                            seconds=args.seconds, catalog=catalog, lineage=lineage)
     finally:
         if catalog is not None:
             catalog.close()
+        lineage.report(status)
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
     status.update(status=Status.SUCCEEDED, **result.counters())

@@ -18,13 +18,14 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key
-from toolkit.entities.model import Feed, LateRecords
+from toolkit.entities.model import Cluster, Feed, LateRecords
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
 from toolkit.ingest.closing import close_due, closes_at
 from toolkit.ingest.commit import commit_batch
 from toolkit.ingest.compaction import finish_unfinished
+from toolkit.ingest.lineage_uses import batch_uses
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
@@ -33,6 +34,8 @@ from toolkit.ledger.records import record_stamp, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.run import Lineage, RunLineage
+from toolkit.runtime.lineage import failure, watched
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -66,8 +69,10 @@ class _Batches:
 
     def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, targets: Targets,
                  catalog: Callable[[], Catalog], book: IngestBook, ledger: Ledger, lease: HeldLease, run_id: str,
-                 epoch: str, staging: str, clock: Callable[[], float], result: IngestResult) -> None:
+                 epoch: str, staging: str, clock: Callable[[], float], result: IngestResult,
+                 cluster: Cluster, lineage: Lineage) -> None:
         self.spark, self.fs, self.feed, self.where, self.book = spark, fs, feed, where, book
+        self.cluster, self.lineage = cluster, lineage
         self.targets, self.catalog = targets, catalog
         self.ledger, self.lease, self.run_id, self.epoch, self.staging = ledger, lease, run_id, epoch, staging
         self.clock, self.result = clock, result
@@ -87,15 +92,35 @@ class _Batches:
         if found is not None:
             self.result.replayed += 1
             if found.state == PLANNED:
-                commit_batch(self.fs, self.book, found, found.max_time, self.targets.published)
+                self._commit(found, found.max_time, self._lineage(batch_id))
         else:
-            done = commit_batch(self.fs, self.book, *self._stage(files, batch_id), self.targets.published)
+            run = self._lineage(batch_id)
+            try:
+                plan, watermark = self._stage(files, batch_id)
+            except BaseException as err:  # failed before it could say what it writes: START and FAIL at once
+                run.start()
+                run.fail(failure(err))
+                raise
+            done = self._commit(plan, watermark, run)
             self.result.batches += 1
             self.result.records += done.rows
             self.result.rejected += done.rejected
             self.result.instances.update(f.time for f in done.batch_files if f.time)
         self.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
         self.close()
+
+    def _lineage(self, batch_id: int) -> RunLineage:
+        return self.lineage.run("ingest", self.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
+
+    def _commit(self, plan: BatchRecord, watermark: str | None, run: RunLineage) -> BatchRecord:
+        """Commit the batch; a batch with records for the feed is a lineage run (one without, whose records were
+        all rejected, writes nothing of the feed and is none)."""
+        if not plan.rows or not self.lineage.enabled:
+            return commit_batch(self.fs, self.book, plan, watermark, self.targets.published)
+        with watched(run, (), batch_uses(self.fs, self.feed, self.cluster, plan)):
+            done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published)
+        run.complete((), batch_uses(self.fs, self.feed, self.cluster, done, committed=True))
+        return done
 
     def _folder(self, batch_id: int) -> str:
         """Where the batch is staged (`<working>/ingest/<feed>/staging/<epoch>-<batch>`)."""
@@ -216,9 +241,11 @@ class _Batches:
 
 def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, fs: FileSystem, *,
                run_id: str, seconds: float | None = None, catalog: Catalog | None = None,
-               lease_seconds: float = DEFAULT_LEASE_SECONDS, clock: Callable[[], float] = time.time) -> IngestResult:
+               lease_seconds: float = DEFAULT_LEASE_SECONDS, clock: Callable[[], float] = time.time,
+               lineage: Lineage | None = None) -> IngestResult:
     """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`.
-    A table feed needs the `catalog` of the cluster's metastore."""
+    A table feed needs the `catalog` of the cluster's metastore. Lineage: a run per batch committed
+    (lineage_uses.py)."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     require_on_cluster(feed, cluster.name)
     if feed.ingest is None:
@@ -255,7 +282,7 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
             stream = book.new_stream(wall_clock_stamp(clock()))
         result.epoch = stream.epoch
         sink = _Batches(spark, fs, feed, where, targets, the_catalog, book, ledger, lease, run_id, stream.epoch,
-                        f"{base}/staging", clock, result)
+                        f"{base}/staging", clock, result, cluster, lineage or Lineage.off())
         files = (spark.readStream.format("text").option("wholetext", "true").load(landing)
                  .selectExpr("value", "_metadata.file_path AS file"))
         writer = files.writeStream.foreachBatch(sink).option("checkpointLocation", f"{base}/checkpoint-{stream.epoch}")

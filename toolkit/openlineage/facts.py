@@ -8,8 +8,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
-from toolkit.openlineage.naming import DatasetName, JobName, feed_dataset
+from toolkit.instances.feed_locations import feed_locations
+from toolkit.openlineage.naming import DatasetName, JobName, feed_dataset, path_dataset
+from toolkit.uris import normalize_uri
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,23 @@ class DatasetUse:
     @classmethod
     def of(cls, feed: Feed, cluster: Cluster, instances: Iterable[InstanceUse], **written: Any) -> DatasetUse:
         return cls(feed.name, feed_dataset(feed, cluster), tuple(instances), **written)
+
+    @classmethod
+    def at(cls, feed: Feed, cluster: Cluster, times: Iterable[datetime],
+           fingerprints: Mapping[datetime, Mapping[str, Any] | None] | None = None, **written: Any) -> DatasetUse:
+        """`feed` on `cluster` with its instances at `times`, located as its dataset events locate them, with
+        their `fingerprints` where known."""
+        where = feed_locations(feed, cluster)
+        known = fingerprints or {}
+        return cls.of(feed, cluster, [InstanceUse(format_timestamp(t), where.event_location(t), known.get(t))
+                                      for t in times], **written)
+
+    @classmethod
+    def folder(cls, feed: str, uri: str, t: datetime | None, **written: Any) -> DatasetUse:
+        """A folder outside the feed's locations that holds an instance of `feed` (a Hive export), named by its
+        path; `t`: the instance's time when known."""
+        return cls(feed, path_dataset(uri), (InstanceUse(format_timestamp(t) if t else "", normalize_uri(uri)),),
+                   **written)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ line on stderr and a count in the status line.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -35,6 +36,7 @@ class Lineage:
         self.settings, self.book, self.run_id, self.cluster, self.parent = settings, book, run_id, cluster, parent
         self.emitter = emitter if emitter is not None or settings is None else Emitter(settings.config)
         self.unsent = 0
+        self._sending = threading.Lock()  # a catch-up replication runs instances in threads: one send at a time
 
     @classmethod
     def open(cls, fs: FileSystem, cluster: Cluster, run_id: str, parent: ParentRun | None = None,
@@ -74,8 +76,9 @@ class Lineage:
     def deliver(self, record: LineageRecord, event: dict[str, Any]) -> LineageRecord:
         """Send `event`, keep it in the run's record, count it when it was not sent."""
         assert self.emitter is not None and self.book is not None
-        sent = self.emitter.send(event)
-        self.unsent += 0 if sent else 1
+        with self._sending:
+            sent = self.emitter.send(event)
+            self.unsent += 0 if sent else 1
         record = record.with_event(event, sent)
         try:
             self.book.save(record)

@@ -38,6 +38,7 @@ from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_ti
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
 from toolkit.process_runner.engines.workflow_error import WorkflowError
+from toolkit.process_runner.lineage_uses import batch_input_uses
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
 from toolkit.process_runner.retry_policy import attempts_of
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner
@@ -240,16 +241,21 @@ class BatchRunner:
             self._write(plan, attempt, Status.RUNNING, started, None, inputs)
             runner.log(f"process: {self.process.name} batch {plan.seq} attempt {attempt}: running "
                        f"{runner.workflow.name} ({self.process.workflow.engine.value})")
+            lineage, read = runner.start_lineage(
+                result.time, attempt, f"batch-{plan.seq}", partial(batch_input_uses, runner.repo, runner.cluster,
+                                                                   inputs), targets)
             began = time.perf_counter()
             try:
                 published = runner.run_and_publish(attempt, targets, partial(self._context, plan, attempt, inputs,
                                                                              targets), keeper, result)
             except LockLostError:
+                lineage.abort("the run lost its claim on the batch or a lock of its outputs to another run", read)
                 raise
             except (WorkflowError, NothingWrittenError, StorageError, InputGoneError) as err:
                 runner.discard(targets, attempt)
                 self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=str(err))
                 runner.log(f"process: attempt {attempt} failed: {err}")
+                lineage.fail(str(err), read)
                 result.reason, result.attempts = str(err), k
                 if isinstance(err, InputGoneError):
                     break  # no retry brings the instance back
@@ -260,11 +266,13 @@ class BatchRunner:
                 runner.discard(targets, attempt)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
                 self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason)
+                lineage.fail(reason, read)
                 raise
             self._write(plan, attempt, Status.SUCCEEDED, started, _now(), inputs, outputs=published,
                         counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
-            runner.record_events(published, runner.run_id)
+            fingerprints = runner.record_events(published, runner.run_id)
             self.queue.commit(claim)
+            runner.complete_lineage(lineage, read, published, fingerprints)
             result.status, result.attempts, result.outputs, result.reason = Status.SUCCEEDED, k, published, None
             return result
         result.status = Status.FAILED

@@ -1,6 +1,7 @@
-"""A process instance's inputs and outputs as lineage datasets (toolkit/openlineage/): each input feed with the
-instances the attempt read and their fingerprints as read, each output feed with the instance it writes and,
-once published, what was written (files, bytes, the fingerprint the dataset event recorded)."""
+"""A process instance's, or a batch's, inputs and outputs as lineage datasets (toolkit/openlineage/): each input
+feed with the instances the attempt read and their fingerprints as read (a batch: as their events recorded them),
+each output feed with the instance it writes and, once published, what was written (files, bytes, the
+fingerprint the dataset event recorded)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan
 from toolkit.openlineage.column_lineage import column_lineage
 from toolkit.openlineage.events import PRODUCER
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
 from toolkit.openlineage.naming import feed_dataset
+from toolkit.runtime.batch_plan import BatchInput
 
 
 def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
@@ -30,10 +32,17 @@ def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
     return uses
 
 
-def planned_output_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
-    return [DatasetUse.of(output.feed, cluster, [InstanceUse(
-        format_timestamp(output.time), feed_locations(output.feed, cluster).event_location(output.time))])
-        for output in plan.outputs]
+def batch_input_uses(repo: ConfigRepo, cluster: Cluster, inputs: Sequence[BatchInput]) -> list[DatasetUse]:
+    """A batch's inputs: each feed with the instances the batch lists, as their events recorded them (location,
+    fingerprint as published)."""
+    return [DatasetUse.of(repo.feed(item.feed), cluster, [InstanceUse(event.time, event.location, event.fingerprint)
+                                                          for event in item.events])
+            for item in inputs if item.events]
+
+
+def planned_output_uses(targets: Sequence[FileOutput | TableOutputTarget], cluster: Cluster) -> list[DatasetUse]:
+    """The output instances an attempt is to write (an instance's plan's outputs, or a batch's targets)."""
+    return [DatasetUse.at(output.feed, cluster, [output.time]) for output in targets]
 
 
 def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[Mapping[str, Any]],
@@ -43,12 +52,10 @@ def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequenc
     time) as recorded in their dataset events; `columns`: column lineage facets by output name."""
     uses = []
     for output in published:
-        feed = repo.feed(str(output["feed"]))
-        where = feed_locations(feed, cluster)
-        time = str(output["time"])
-        instance = InstanceUse(time, where.event_location(parse_timestamp(time)), fingerprints.get((feed.name, time)))
-        uses.append(DatasetUse.of(feed, cluster, [instance], bytes=int(output.get("bytes", 0)),
-                                  files=int(output.get("files", 0)),
+        feed, time = repo.feed(str(output["feed"])), str(output["time"])
+        t = parse_timestamp(time)
+        uses.append(DatasetUse.at(feed, cluster, [t], {t: fingerprints.get((feed.name, time))},
+                                  bytes=int(output.get("bytes", 0)), files=int(output.get("files", 0)),
                                   columns=(columns or {}).get(str(output.get("name")))))
     return uses
 

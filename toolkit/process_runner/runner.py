@@ -16,7 +16,7 @@ end instants written into records are read from the real clock.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -38,6 +38,7 @@ from toolkit.ledger.records import AttemptRecord, InstanceRecord, parse_wall_clo
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.context import (
@@ -312,9 +313,8 @@ class ProcessRunner:
         self._write_instance(t, Status.RUNNING, attempt, started=started)
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
                  f"{self.workflow.name} ({self.process.workflow.engine.value})")
-        lineage = self.lineage_run(t, attempt, format_timestamp(t))
-        inputs = input_uses(plan, self.cluster) if self.lineage.enabled else []
-        lineage.start(inputs, planned_output_uses(plan, self.cluster) if self.lineage.enabled else [])
+        lineage, inputs = self.start_lineage(t, attempt, format_timestamp(t), lambda: input_uses(plan, self.cluster),
+                                             plan.outputs)
         began = time.perf_counter()
         try:
             published = self.run_and_publish(
@@ -340,12 +340,28 @@ class ProcessRunner:
         self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
-        fingerprints = self.record_events(published, self.run_id)
-        if self.lineage.enabled:
-            columns = sql_columns(self.workflow.text, plan, self.cluster) \
-                if isinstance(self.workflow, WorkflowSource) and self.process.workflow.engine.is_sql else None
-            lineage.complete(inputs, published_output_uses(self.repo, self.cluster, published, fingerprints, columns))
+        self.complete_lineage(lineage, inputs, published, self.record_events(published, self.run_id), plan)
         return None
+
+    def start_lineage(self, t: datetime, attempt: int, instance: str, inputs: Callable[[], list[DatasetUse]],
+                      targets: Sequence[FileOutput | TableOutputTarget]) -> tuple[RunLineage, list[DatasetUse]]:
+        """The lineage of one attempt, started with the `inputs` it reads (computed only when lineage is on) and
+        the `targets` it writes: the run, and those inputs."""
+        lineage = self.lineage_run(t, attempt, instance)
+        if not self.lineage.enabled:
+            return lineage, []
+        read = inputs()
+        lineage.start(read, planned_output_uses(targets, self.cluster))
+        return lineage, read
+
+    def complete_lineage(self, lineage: RunLineage, inputs: list[DatasetUse], published: list[dict[str, object]],
+                         fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
+                         plan: InstancePlan | None = None) -> None:
+        """COMPLETE with what was published; with the instance's `plan`, a SQL workflow's column lineage too."""
+        if self.lineage.enabled:
+            columns = sql_columns(self.workflow.text, plan, self.cluster) if plan is not None \
+                and isinstance(self.workflow, WorkflowSource) and self.process.workflow.engine.is_sql else None
+            lineage.complete(inputs, published_output_uses(self.repo, self.cluster, published, fingerprints, columns))
 
     def lineage_run(self, t: datetime, attempt: int, instance: str) -> RunLineage:
         """The lineage of one attempt (of an instance at `t`, or of a batch named `instance`)."""

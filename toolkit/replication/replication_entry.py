@@ -58,6 +58,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.runner import run_replication
     from toolkit.replication.tables import TablePuller
+    from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
@@ -96,13 +97,15 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
                                    run_id=str(status["run_id"]), lease_seconds=args.lease))
         return pullers[-1]
 
+    lineage = open_lineage(fs, target, str(status["run_id"]), spark)  # the target's ledger records the run
     try:
         result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
                                  source=args.source, window=window, run_id=str(status["run_id"]), tables=tables,
-                                 lease_seconds=args.lease)
+                                 lease_seconds=args.lease, lineage=lineage)
     finally:
         for puller in pullers:
             puller.close()
+        lineage.report(status)
     for reason in result.reasons():
         print(f"replication: {reason}.")
     status.update(status=result.status, **result.counters())

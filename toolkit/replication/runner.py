@@ -7,6 +7,9 @@ available (else wait until the feed's timeout, then fail), replicate each source
 All of it under the target ledger's lease for (feed, target, instance): a second caller is refused (exit 5,
 naming the holder; in a catch-up window that instance is BLOCKED and the others go on), and the lease is
 checked before each publication.
+Each instance pulled (or failed) is one OpenLineage run of the job `replication.<feed>` in the target's namespace
+(lineage_uses.py): START, then COMPLETE, FAIL (a source timed out, an error) or ABORT (the lease lost); an
+instance only waited for emits nothing.
 Nothing reads the wall clock: the nominal time and `now` (for the timeout) are passed in.
 """
 
@@ -16,6 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster
@@ -26,7 +30,10 @@ from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
+from toolkit.openlineage.facts import DatasetUse
+from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.replication.files import FolderOutcome
+from toolkit.replication.lineage_uses import source_uses, target_use
 from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
 from toolkit.replication.selection import (
     Source,
@@ -37,6 +44,7 @@ from toolkit.replication.selection import (
     sources_of,
     target_of,
 )
+from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import FileSystem
@@ -123,12 +131,13 @@ class _Call:
     nominal: datetime
     puller: Puller
     ledger: Ledger  # the target's: its leases
+    lineage: Lineage  # the target's: one run per instance replicated
 
 
 def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal: datetime, fs: FileSystem, *,
                     now: datetime, source: str | None = None, window: tuple[datetime, datetime] | None = None,
                     run_id: str = "", tables: TablePullerFactory | None = None,
-                    lease_seconds: float = DEFAULT_LEASE_SECONDS) -> ReplicationResult:
+                    lease_seconds: float = DEFAULT_LEASE_SECONDS, lineage: Lineage | None = None) -> ReplicationResult:
     """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`.
     A table feed needs `tables`, which makes the puller that talks to the clusters' metastores. BlockedError
     when another run holds the instance's lease (in a window: that instance's outcome is BLOCKED)."""
@@ -148,7 +157,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
         puller = tables(feed, target, sources, fs, settings)
     every_source = sources if source is None else sources_of(repo, feed)
     call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, now, run_id, nominal, puller,
-                 Ledger.of(fs, target, lease_seconds=lease_seconds))
+                 Ledger.of(fs, target, lease_seconds=lease_seconds), lineage or Lineage.off())
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:
@@ -182,7 +191,7 @@ def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutco
 
 def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> InstanceOutcome:
     feed, puller = call.feed, call.puller
-    outcomes = []
+    outcomes, ready = [], []
     for source in call.sources:
         reason = outside_validity(feed, instance, call.nominal, call.on_target, source.on_cluster)
         if reason is not None:
@@ -192,47 +201,69 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
         outcome = SourceOutcome(source.cluster.name, Status.SUCCEEDED, source_place, target_place)
         outcomes.append(outcome)
         missing = puller.missing(source, instance)
-        if missing is not None:
-            until = deadline(feed, instance, call.settings)
-            if call.now < until:
-                outcome.status = Status.WAITING
-                outcome.reason = (f"the instance {format_timestamp(instance)} is not available on "
-                                  f"'{source.cluster.name}' yet ({missing}); waiting until {format_timestamp(until)}")
-            else:
-                outcome.status = Status.FAILED
-                outcome.reason = (f"the instance {format_timestamp(instance)} was not available on "
-                                  f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
-                                  f"{call.settings.timeout} after it): {missing}; timed out")
+        if missing is None:
+            ready.append((source, outcome))
             continue
-        outcome.folder = puller.pull(source, instance, lease.check)  # checked before each publishing step
+        until = deadline(feed, instance, call.settings)
+        if call.now < until:
+            outcome.status = Status.WAITING
+            outcome.reason = (f"the instance {format_timestamp(instance)} is not available on "
+                              f"'{source.cluster.name}' yet ({missing}); waiting until {format_timestamp(until)}")
+        else:
+            outcome.status = Status.FAILED
+            outcome.reason = (f"the instance {format_timestamp(instance)} was not available on "
+                              f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
+                              f"{call.settings.timeout} after it): {missing}; timed out")
     result = InstanceOutcome(instance, outcomes,
                              took_over=describe_holder(lease.previous) if lease.previous is not None else None)
     if all(o.status == Status.SKIPPED for o in outcomes):
         return result
-    if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
-        changed = any(o.folder.published for o in outcomes)
-        result.flag_written = puller.finish(instance, call.every_source, changed, lease.check)
-        _record_event(call, instance, outcomes, changed or result.flag_written, lease)
-    result.record = record_path(call.target, "replication", feed.name, instance)
-    lease.check()
-    write_record(call.fs, result.record, _record(call, result))
+    run, inputs, planned = _lineage(call, instance, [source for source, _ in ready], outcomes)
+    fingerprint = None
+    with watched(run, inputs, planned):
+        for source, outcome in ready:
+            outcome.folder = puller.pull(source, instance, lease.check)  # checked before each publishing step
+        if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
+            changed = any(o.folder.published for o in outcomes)
+            result.flag_written = puller.finish(instance, call.every_source, changed, lease.check)
+            fingerprint = _record_event(call, instance, outcomes, changed or result.flag_written, lease)
+        result.record = record_path(call.target, "replication", feed.name, instance)
+        lease.check()
+        write_record(call.fs, result.record, _record(call, result))
+    failed = [f"{o.source}: {o.reason}" for o in outcomes if o.status == Status.FAILED]
+    if failed:
+        run.fail("; ".join(failed), inputs)
+    elif planned:  # lineage on, and the run emitted
+        run.complete(inputs, [target_use(feed, call.target, instance, fingerprint, [o.folder for o in outcomes])])
     return result
 
 
+def _lineage(call: _Call, instance: datetime, pulled: list[Source],
+             outcomes: list[SourceOutcome]) -> tuple[RunLineage, list[DatasetUse], list[DatasetUse]]:
+    """The lineage run of one replication of an instance, its inputs and planned output; nothing when lineage is
+    off, or when the run pulls nothing and fails nothing (sources only waited for: a later call replicates it)."""
+    if not call.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
+        return Lineage.off().run("replication", call.feed.name), [], []
+    run = call.lineage.run("replication", call.feed.name, nominal=instance, instance=format_timestamp(instance))
+    return run, source_uses(call.fs, call.feed, pulled, instance), [DatasetUse.at(call.feed, call.target, [instance])]
+
+
 def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome], changed: bool,
-                  lease: HeldLease) -> None:
+                  lease: HeldLease) -> dict[str, Any] | None:
     """The target's dataset event, right after the instance became visible there. A run that changed nothing
     (the target was up to date) records one only when no event says so yet: the run before it was killed
-    between its publication and its event."""
+    between its publication and its event. The instance's fingerprint on the target, None while not visible."""
     state = call.puller.on_target(instance)
     if not state.available:
-        return  # another source's part is still missing: not visible yet
+        return None  # another source's part is still missing: not visible yet
     lease.check()
+    fingerprint = state.fingerprint.to_json() if state.fingerprint else None
     call.ledger.record_publication(
         call.feed.name, call.target.name, instance,
         producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED),
         run_id=call.run_id, location=feed_locations(call.feed, call.target).event_location(instance),
-        fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=not changed)
+        fingerprint=fingerprint, unless_recorded=not changed)
+    return fingerprint
 
 
 def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:

@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.retention.runner import archive_target, run_retention
+    from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -49,12 +50,15 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
                           launcher=launcher)
     fs = HadoopFileSystem(spark)
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
+    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
     try:
         result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,
-                               dry_run=args.dry_run, run_id=str(status["run_id"]), lease_seconds=args.lease)
+                               dry_run=args.dry_run, run_id=str(status["run_id"]), lease_seconds=args.lease,
+                               lineage=lineage)
     finally:
         if catalog is not None:
             catalog.close()
+        lineage.report(status)
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")

@@ -5,7 +5,8 @@ location (and the table), then evict (unless a dry run), then write the report. 
 clock: the nominal time is passed in. Planning, evicting and reporting happen under the cluster ledger's lease
 for the feed: a second caller is refused (exit 5, naming the holder), one that comes after the first finished
 finds nothing left to evict, and the lease is checked before each location is evicted. A dry run takes no
-lease. The cluster's root is protected on the file system (no delete of it or above it), and symbolic links
+lease. Lineage: one run of `retention.<feed>` per call that holds the lease (lineage_uses.py); a dry run emits
+nothing. The cluster's root is protected on the file system (no delete of it or above it), and symbolic links
 met on the walk are left in place and listed in the report (`links_left`).
 """
 
@@ -31,12 +32,16 @@ from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.facts import DatasetUse
+from toolkit.openlineage.run import Lineage
 from toolkit.retention.archive import archive_plan, archive_root
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.evict import evict, tidy_after_archive
 from toolkit.retention.file_plan import plan_location
+from toolkit.retention.lineage_uses import evicted_uses
 from toolkit.retention.shared import keep_others, neighbours
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
+from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
@@ -94,7 +99,7 @@ class RetentionResult:
 
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, fs: FileSystem,
                   catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "",
-                  lease_seconds: float = DEFAULT_LEASE_SECONDS) -> RetentionResult:
+                  lease_seconds: float = DEFAULT_LEASE_SECONDS, lineage: Lineage | None = None) -> RetentionResult:
     began = time.perf_counter()
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
@@ -124,7 +129,12 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         Ledger.of(fs, cluster, lease_seconds=lease_seconds).retention_lock(feed.name), run_id,
         f"retention of feed '{feed.name}' on cluster '{cluster.name}'", {"time": format_timestamp(nominal)})
     with lease as held:
-        _retain(result, repo, feed, cluster, zone, fs, catalog, held, run_id, began, archive_to)
+        lineage = (lineage or Lineage.off()) if held is not None else Lineage.off()  # a dry run emits nothing
+        run = lineage.run("retention", feed.name, nominal=nominal)
+        with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):
+            _retain(result, repo, feed, cluster, zone, fs, catalog, held, run_id, began, archive_to)
+        if lineage.enabled:
+            run.complete((), evicted_uses(feed, cluster, result.evicted))
     return result
 
 

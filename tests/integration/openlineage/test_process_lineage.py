@@ -11,25 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.openlineage.lineage_setup import lineage_to
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
 from tests.openlineage_schema import validate_event
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.openlineage.run import Lineage
-from toolkit.openlineage.settings import LineageSettings
-from toolkit.openlineage.store import LineageBook
-from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 10)
-
-
-def lineage_to(url: str, repo: Path, run_id: str = "run1") -> Lineage:
-    cluster = ConfigRepo.load(repo).cluster("primary")
-    settings = LineageSettings("feed-toolkit.primary", {"transport": {"type": "http", "url": url}})
-    return Lineage(settings, LineageBook(LocalFileSystem(), LedgerLayout.of(cluster)), run_id, "primary")
 
 
 def test_a_process_instance_emits_start_and_complete_with_its_feed_instances(spark, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from chispa import assert_df_equality
 
 from tests.crc32c import crc32c
 from tests.integration.metastore import RawMetastore
+from tests.integration.replication.hive_feed import sessions_feed
 from tests.integration.spark_submit import spark_submit
 from toolkit.el.templates import CatalogTemplate
 from toolkit.errors import BlockedError, SkippedError, WaitingError
@@ -556,22 +557,9 @@ def _repo(folder: Path, clusters: Clusters, source_table: str, target_table: str
               working: /feed-toolkit/working
             """))
     spec = "ds=${YEAR}-${MONTH}-${DAY};region=eu"
-    (repo / "feeds" / "sessions.yaml").write_text(textwrap.dedent(f"""\
-        kind: feed
-        name: sessions
-        description: Web sessions per day, a Hive table replicated from primary to backup by export and import.
-        frequency: days(1)
-        timezone: UTC
-        clusters:
-          - name: primary
-            type: source
-            validity: {{start: "2026-01-01T00:00Z", end: "2099-01-01T00:00Z"}}
-            table: {{uri: "catalog:{clusters.source.database}:{source_table}#{spec}"}}
-          - name: backup
-            type: target
-            validity: {{start: "2026-01-01T00:00Z", end: "2099-01-01T00:00Z"}}
-            table: {{uri: "catalog:{clusters.target.database}:{target_table}#{spec}"}}
-        """))
+    (repo / "feeds" / "sessions.yaml").write_text(sessions_feed(
+        f"catalog:{clusters.source.database}:{source_table}#{spec}",
+        f"catalog:{clusters.target.database}:{target_table}#{spec}"))
     lint = subprocess.run([sys.executable, "-m", "toolkit", "lint", "--strict", str(repo)], capture_output=True,
                           text=True)
     assert lint.returncode == 0, lint.stdout + lint.stderr

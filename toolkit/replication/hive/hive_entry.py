@@ -30,6 +30,7 @@ def _export_parser() -> argparse.ArgumentParser:
 
 def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.replication.hive.runner import run_hive_export
+    from toolkit.runtime.lineage import open_lineage
     from toolkit.runtime.session import build_session
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -45,8 +46,12 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True,
                           launcher=launcher_confs(feed))
     fs = HadoopFileSystem(spark)
-    with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        result = run_hive_export(spark, catalog, fs, feed, cluster, nominal, destination)
+    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
+    try:
+        with catalog_for(spark, cluster.registry_endpoint) as catalog:
+            result = run_hive_export(spark, catalog, fs, feed, cluster, nominal, destination, lineage)
+    finally:
+        lineage.report(status)
     status.update(status=Status.SUCCEEDED, to=result.directory, export_id=result.export_id, **result.counters())
     return status
 
@@ -76,6 +81,7 @@ def _import_parser() -> argparse.ArgumentParser:
 
 def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
+    from toolkit.runtime.lineage import open_lineage
     from toolkit.runtime.session import build_session
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -97,10 +103,14 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
         fs.protect(cluster.write_endpoint)  # the import deletes staging and replaced folders: never the root
     plan = plan_hive_import(fs, feed, cluster, source, asked)
     status.update(time=format_timestamp(plan.time) if plan.time else None, table=f"{plan.database}.{plan.table}")
-    with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        result = run_hive_import(spark, catalog, fs, feed, cluster, plan, run_id=str(status["run_id"]),
-                                 lease_seconds=args.lease, table_location=table_location,
-                                 keep_export=args.keep_export, checksums=args.checksums)
+    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
+    try:
+        with catalog_for(spark, cluster.registry_endpoint) as catalog:
+            result = run_hive_import(spark, catalog, fs, feed, cluster, plan, run_id=str(status["run_id"]),
+                                     lease_seconds=args.lease, table_location=table_location,
+                                     keep_export=args.keep_export, checksums=args.checksums, lineage=lineage)
+    finally:
+        lineage.report(status)
     status.update(status=Status.SUCCEEDED, partition=result.partition_name, location=result.location,
                   export_id=result.export_id, **result.counters())
     return status

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
@@ -16,11 +16,14 @@ from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.facts import DatasetUse, InstanceUse
+from toolkit.openlineage.run import Lineage
 from toolkit.replication.hive.export import ExportResult, export_partition
 from toolkit.replication.hive.feeds import feed_partition, feed_table
 from toolkit.replication.hive.import_lease import import_exclusively
 from toolkit.replication.hive.importer import ImportResult, read_export
 from toolkit.replication.hive.metadata import ExportMetadata
+from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -29,12 +32,26 @@ if TYPE_CHECKING:
 
 
 def run_hive_export(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster,
-                    nominal: datetime, destination: str) -> ExportResult:
-    """Export the instance `nominal` of the table feed `feed` on `cluster` into the directory `destination`."""
+                    nominal: datetime, destination: str, lineage: Lineage | None = None) -> ExportResult:
+    """Export the instance `nominal` of the table feed `feed` on `cluster` into the directory `destination`.
+    Lineage: one run of `hive-export.<feed>` reading the feed's dataset, writing the export folder's (none while
+    the partition does not exist yet)."""
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     partition = feed_partition(feed, cluster, nominal)
-    return export_partition(spark, catalog, fs, partition.database, partition.table, partition.spec, destination,
-                            feed=feed.name, cluster=cluster.name, instance_time=nominal)
+    lineage = lineage or Lineage.off()
+    if lineage.enabled and catalog.table_exists(partition.database, partition.table) and \
+            catalog.partition_location(partition.database, partition.table, partition.spec) is None:
+        lineage = Lineage.off()  # waiting for it (exit 3): a later call exports it
+    run = lineage.run("hive-export", feed.name, nominal=nominal, instance=format_timestamp(nominal))
+    read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
+        if lineage.enabled else []
+    with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if lineage.enabled else []):
+        result = export_partition(spark, catalog, fs, partition.database, partition.table, partition.spec,
+                                  destination, feed=feed.name, cluster=cluster.name, instance_time=nominal)
+    if lineage.enabled:
+        run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
+                                              bytes=result.bytes)])
+    return result
 
 
 @dataclass(frozen=True)
@@ -71,34 +88,57 @@ def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, 
 def run_hive_import(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster,
                     plan: ImportPlan, *, run_id: str, lease_seconds: float = DEFAULT_LEASE_SECONDS,
                     table_location: str | None = None, keep_export: bool = False,
-                    checksums: bool = True) -> ImportResult:
+                    checksums: bool = True, lineage: Lineage | None = None) -> ImportResult:
     """Import as `plan` says, under the partition's lease, then record the feed instance's dataset event. An
     import that finds the export consumed into the partition already (exit 4) writes the event when the run
-    that imported it was killed before writing it."""
+    that imported it was killed before writing it. Lineage: one run of `hive-import.<feed>` reading the export
+    folder's dataset, writing the feed's."""
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    try:
-        result = import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table, plan.spec,
-                                    plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
-                                    table_location=table_location, keep_export=keep_export, checksums=checksums)
-    except SkippedError:
-        record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=True)
-        raise
-    record_import(catalog, fs, feed, cluster, plan.spec, run_id)
+    lineage = lineage or Lineage.off()
+    where = feed_locations(feed, cluster)
+    assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
+    t = plan.time or where.table.parse(plan.spec, where.zone)
+    run = lineage.run("hive-import", feed.name, nominal=t, instance=format_timestamp(t) if t else None)
+    read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
+    with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
+        try:
+            result = import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table,
+                                        plan.spec, plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
+                                        table_location=table_location, keep_export=keep_export, checksums=checksums)
+        except SkippedError:
+            record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=True)
+            raise
+        fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id)
+    if lineage.enabled:
+        run.complete(read, [_partition_use(feed, cluster, plan, t, fingerprint, files=result.files,
+                                           bytes=result.bytes)])
     return result
 
 
+def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime | None,
+                   fingerprint: dict[str, Any] | None = None, **written: Any) -> DatasetUse:
+    """The feed's dataset with the partition imported: its instance, or (an export of no instance) the
+    partition by its values."""
+    if t is not None:
+        return DatasetUse.at(feed, cluster, [t], {t: fingerprint}, **written)
+    location = f"{plan.database}.{plan.table}/" + "/".join(f"{key}={value}" for key, value in plan.spec.items())
+    return DatasetUse.of(feed, cluster, [InstanceUse("", location, fingerprint)], **written)
+
+
 def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster, spec: Mapping[str, str],
-                  run_id: str, unless_recorded: bool = False) -> None:
+                  run_id: str, unless_recorded: bool = False) -> dict[str, Any] | None:
     """The `hive-import` event of the imported partition, when it is an instance of the feed (its values parse
-    to an instance time by the feed's table URI)."""
+    to an instance time by the feed's table URI); the fingerprint it recorded."""
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = where.table.parse(spec, where.zone)
     if t is None:
-        return
+        return None
     state = probe_table(catalog, fs, where, [t])[t]
     if not state.available:
-        return
+        return None
+    fingerprint = state.fingerprint.to_json() if state.fingerprint else None
     Ledger.of(fs, cluster).record_publication(
         feed.name, cluster.name, t, producer="hive-import", run_id=run_id, location=where.event_location(t),
-        fingerprint=state.fingerprint.to_json() if state.fingerprint else None, unless_recorded=unless_recorded)
+        fingerprint=fingerprint, unless_recorded=unless_recorded)
+    return fingerprint

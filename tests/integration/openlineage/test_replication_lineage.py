@@ -1,0 +1,68 @@
+"""OpenLineage events of file replication (the template's `clicks` from primary into backup, on the local file
+system): one run per instance in the target's job namespace, the feed's dataset on the source as input (the
+instance with the fingerprint the source's event recorded), the feed's dataset on the target as output (the
+instance as published, what was copied); a source timed out is a FAIL; a source only waited for emits nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
+from tests.lineage_receiver import lineage_receiver
+from tests.unit.replication.test_file_replication import FILES, T, instance
+from tests.unit.retention.retention_repo import make_repo
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.store import Ledger
+from toolkit.replication.runner import run_replication
+from toolkit.storage.local import LocalFileSystem
+
+pytestmark = pytest.mark.integration
+
+FINGERPRINT = {"digest": "d1", "files": 3, "bytes": 1517}
+
+
+def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tmp_path: Path) -> None:
+    repo, primary = make_repo(tmp_path)
+    config, fs = ConfigRepo.load(repo), LocalFileSystem()
+    source = instance(primary, "data/clicks", T, FILES)
+    Ledger.of(fs, config.cluster("primary")).record_publication(
+        "clicks", "primary", T, producer="external", run_id="x", location=f"file://{source}", fingerprint=FINGERPRINT)
+    later = T + timedelta(hours=1)
+    with lineage_receiver() as receiver:
+        lineage = lineage_to(receiver.url, repo, "r1", cluster="backup")
+        assert run_replication(config, "clicks", "backup", T, fs, now=T, run_id="r1",
+                               lineage=lineage).status == "SUCCEEDED"
+        assert run_replication(config, "clicks", "backup", later, fs, now=later, run_id="r1",
+                               lineage=lineage).status == "WAITING"  # not there yet: nothing emitted
+        assert run_replication(config, "clicks", "backup", later, fs, now=later + timedelta(days=1), run_id="r1",
+                               lineage=lineage).status == "FAILED"
+        status: dict[str, object] = {}
+        lineage.report(status)
+    assert status == {"lineage_unsent": 0}
+    events = valid_events(receiver)
+    assert [e["eventType"] for e in events] == ["START", "COMPLETE", "START", "FAIL"]
+    assert {(e["job"]["namespace"], e["job"]["name"]) for e in events} == {("feed-toolkit.backup",
+                                                                           "replication.clicks")}
+    start, complete, _, failed = events
+    assert start["run"]["runId"] == complete["run"]["runId"] != failed["run"]["runId"]
+    assert complete["run"]["facets"]["nominalTime"]["nominalStartTime"] == "2026-11-21T10:00:00.000Z"
+    assert complete["run"]["facets"]["feedToolkit_run"]["instance"] == "2026-11-21T10:00Z"
+    assert names(complete["inputs"]) == [("file", f"{primary}/data/clicks")]
+    assert instances(complete["inputs"][0], "inputFacets") == [
+        {"time": "2026-11-21T10:00Z", "location": f"file://{source}", "fingerprint": FINGERPRINT}]
+    target = tmp_path / "backup/replica/clicks/2026/11/21/10"
+    [written] = complete["outputs"]
+    assert names([written]) == [("file", f"{tmp_path}/backup/replica/clicks")]
+    assert written["outputFacets"]["subset"]["outputCondition"] == {"type": "location",
+                                                                    "locations": [f"file://{target}"]}
+    [event] = Ledger.of(fs, config.cluster("backup")).events("clicks", T)
+    assert instances(written) == [{"time": "2026-11-21T10:00Z", "location": f"file://{target}",
+                                   "fingerprint": event.fingerprint}]
+    statistics = written["outputFacets"]["outputStatistics"]
+    assert (statistics["fileCount"], statistics["size"]) == (3, sum(len(data) for data in FILES.values()))
+    assert "was not available on 'primary' by 2026-11-21T17:00Z" in \
+        failed["run"]["facets"]["errorMessage"]["message"]
+    assert (failed["inputs"], failed["outputs"]) == ([], [])

@@ -1,0 +1,30 @@
+"""A replication of one instance as lineage datasets (toolkit/openlineage/): each source pulled is the feed's
+dataset on that source cluster with the instance as its ledger's newest event recorded it (its fingerprint);
+the output is the feed's dataset on the target with the instance as published there, and the files and bytes
+this run copied."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from toolkit.entities.model import Cluster, Feed
+from toolkit.openlineage.facts import DatasetUse
+from toolkit.replication.files import FolderOutcome
+from toolkit.replication.selection import Source
+from toolkit.runtime.lineage import recorded_fingerprint
+from toolkit.storage.filesystem import FileSystem
+
+
+def source_uses(fs: FileSystem, feed: Feed, sources: Sequence[Source], instance: datetime) -> list[DatasetUse]:
+    return [DatasetUse.at(feed, source.cluster, [instance],
+                          {instance: recorded_fingerprint(fs, feed, source.cluster, instance)})
+            for source in sources]
+
+
+def target_use(feed: Feed, target: Cluster, instance: datetime, fingerprint: Mapping[str, Any] | None,
+               folders: Sequence[FolderOutcome]) -> DatasetUse:
+    return DatasetUse.at(feed, target, [instance], {instance: fingerprint},
+                         files=sum(folder.files_copied for folder in folders),
+                         bytes=sum(folder.bytes_copied for folder in folders))
