@@ -143,7 +143,11 @@ demo-tables:
 	$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root /tmp/feed-toolkit-demo/primary --start 2025-12-31T22:00Z --hours 2
 	$(SPARK_SUBMIT) $(DEMO_REPO)/demo/create_tables.py --repo $(DEMO_REPO) --cluster primary 2>/dev/null
 	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z 2>/dev/null | grep '^process: 2026' | head -n 3; echo "   ..."
-	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
+	@echo "   the rollup with OpenLineage on (the client's file transport, set by its OPENLINEAGE__ variables): its events"
+	@mkdir -p demo-output && rm -f demo-output/openlineage.jsonl
+	OPENLINEAGE__TRANSPORT__TYPE=file OPENLINEAGE__TRANSPORT__LOG_FILE_PATH=$(abspath demo-output)/openlineage.jsonl OPENLINEAGE__TRANSPORT__APPEND=true \
+	  $(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
+	$(PY) $(DEMO_REPO)/demo/show_openlineage.py demo-output/openlineage.jsonl
 	@echo "   then top-pages, a Falcon-style Spark application (engine spark) run by its own spark-submit with Falcon's arguments:"
 	$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process top-pages --cluster primary --time 2026-01-02T00:00Z 2>/dev/null | tail -n 1
 	@cat /tmp/feed-toolkit-demo/primary/data/top-pages/2026/01/01/part-*.json
