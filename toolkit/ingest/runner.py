@@ -28,7 +28,7 @@ from toolkit.ingest.compaction import finish_unfinished
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
-from toolkit.ledger.layout import working_root
+from toolkit.ledger.layout import require_apart_from_working, working_root
 from toolkit.ledger.records import record_stamp, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
@@ -87,11 +87,11 @@ class _Batches:
         if found is not None:
             self.result.replayed += 1
             if found.state == PLANNED:
-                commit_batch(self.fs, self.book, found, found.max_time, self.targets.published)
+                commit_batch(self.fs, self.book, found, found.max_time, self.targets.published, root=self.where.root)
         else:
             staged = self._stage(files, batch_id)
             self.lease.check()  # again: staging is long, and a run that lost its lease meanwhile commits nothing
-            done = commit_batch(self.fs, self.book, *staged, self.targets.published)
+            done = commit_batch(self.fs, self.book, *staged, self.targets.published, root=self.where.root)
             self.result.batches += 1
             self.result.records += done.rows
             self.result.rejected += done.rejected
@@ -225,6 +225,7 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
     A table feed needs the `catalog` of the cluster's metastore."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     require_on_cluster(feed, cluster.name)
+    require_apart_from_working(feed, cluster)
     if feed.ingest is None:
         raise UsageError(f"The feed '{feed.name}' has no ingest section: add ingest (landing, format, dead-letters) "
                          "to stream records into it.")
