@@ -18,13 +18,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from toolkit.ingest.book import COMMITTED, BatchFile, BatchRecord, IngestBook
-from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.filesystem import FileSystem, StorageError, parent_of
+from toolkit.uris import path_below
 
 
 def commit_batch(fs: FileSystem, book: IngestBook, plan: BatchRecord, watermark: str | None,
-                 published: Callable[[BatchFile], None] = lambda each: None) -> BatchRecord:
+                 published: Callable[[BatchFile], None] = lambda each: None, *, root: str) -> BatchRecord:
     """Steps 1 to 4 for a batch staged by this attempt (or 2 to 4 when `plan` was found planned). `published` is
-    called after each file is in place (a table feed registers the partition then: targets.py)."""
+    called after each file is in place (a table feed registers the partition then: targets.py). A target whose
+    way from the cluster `root` goes through a symbolic link is refused first: nothing is planned or moved."""
+    for each in plan.batch_files:
+        folder = parent_of(each.target)
+        if path_below(root, folder) is not None:  # a table's partitions may lie elsewhere, where the metastore says
+            fs.refuse_links_below(root, folder)
     if plan.state != COMMITTED:
         book.write_batch(plan)
     for each in plan.batch_files:

@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.launcher_settings import launcher_confs
-from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest.compaction import require_compactable
 from toolkit.runtime.entry_frame import common_parser, run
-from toolkit.runtime.session import build_session
+from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -29,22 +27,18 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.compaction import compact_instance
     from toolkit.runtime.lineage import open_lineage
-    from toolkit.storage.hadoop import HadoopFileSystem
 
     t = nominal_time(args.time)
     status["time"] = format_timestamp(t)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
-    require_no_object_store(cluster)
-    status["cluster"] = cluster.name
-    spark = build_session(f"toolkit-compact-{feed.name}-{cluster.name}", cluster, launcher=launcher_confs(feed))
-    fs = HadoopFileSystem(spark)
-    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
-    try:
-        result = compact_instance(spark, repo, feed.name, cluster.name, t, fs, run_id=str(status["run_id"]),
-                                  lineage=lineage)
-    finally:
-        lineage.report(status)
+    with feed_session("compact", feed, cluster, status) as session:
+        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
+        try:
+            result = compact_instance(session.spark, repo, feed.name, cluster.name, t, session.fs,
+                                      run_id=str(status["run_id"]), lineage=lineage)
+        finally:
+            lineage.report(status)
     r = result.record
     print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
           f"({r.bytes_after} bytes), {r.rows} rows")

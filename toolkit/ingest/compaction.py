@@ -41,6 +41,7 @@ from toolkit.ingest.compaction_record import DONE, PLANNED, SWAPPED, CompactionB
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
 from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.records import EVICTED, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
@@ -90,6 +91,7 @@ def require_compactable(repo: ConfigRepo, feed_name: str, cluster_name: str, t: 
     """The checks that need no Spark (exit 2): a streamed file feed on the cluster, `t` one of its instances."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
+    require_apart_from_working(feed, cluster)
     owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     if feed.ingest is None:
         raise UsageError(f"The feed '{feed.name}' has no ingest section: compaction rewrites the batch files of "
@@ -114,6 +116,7 @@ def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, clus
     require_running_allowed(fs, cluster, "feed", feed.name)
     where = feed_locations(feed, cluster)
     fs.protect(where.root)
+    fs.refuse_links_below(where.root, where.event_location(t))  # its renames and new files stay where it says
     ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
     book = CompactionBook(fs, ledger.layout, feed.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from toolkit.entities.launcher_settings import launcher_confs
-from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.grids import require_on_cluster
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.session import build_session
+from toolkit.runtime.feed_session import feed_session
 from toolkit.statuses import Status
 
 
@@ -35,27 +32,17 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.runner import run_ingest
     from toolkit.runtime.lineage import open_lineage
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
-    require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
-    require_no_object_store(cluster)
-    status["cluster"] = cluster.name
-    is_table = feed.table_on(cluster.name) is not None
-    spark = build_session(f"toolkit-ingest-{feed.name}-{cluster.name}", cluster, hive=is_table,
-                          launcher=launcher_confs(feed))
-    catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
-    fs = HadoopFileSystem(spark)
-    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
-    try:
-        result = run_ingest(spark, repo, feed.name, cluster.name, fs, run_id=str(status["run_id"]),
-                            seconds=args.seconds, catalog=catalog, lineage=lineage)
-    finally:
-        if catalog is not None:
-            catalog.close()
-        lineage.report(status)
+    with feed_session("ingest", feed, cluster, status) as session:
+        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
+        try:
+            result = run_ingest(session.spark, repo, feed.name, cluster.name, session.fs,
+                                run_id=str(status["run_id"]), seconds=args.seconds,
+                                catalog=session.catalog() if session.is_table else None, lineage=lineage)
+        finally:
+            lineage.report(status)
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
     status.update(status=Status.SUCCEEDED, **result.counters())

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.el.timestamps import format_timestamp, instance_key
 from toolkit.entities.model import Cluster, Feed, LateRecords
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
 from toolkit.ingest.closing import close_due, closes_at
 from toolkit.ingest.commit import commit_batch
@@ -29,7 +29,7 @@ from toolkit.ingest.lineage_uses import batch_uses
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
-from toolkit.ledger.layout import working_root
+from toolkit.ledger.layout import require_apart_from_working, working_root
 from toolkit.ledger.records import record_stamp, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
@@ -101,6 +101,7 @@ class _Batches:
                 run.start()
                 run.fail(failure(err))
                 raise
+            self.lease.check()  # again: staging is long, and a run that lost its lease meanwhile commits nothing
             done = self._commit(plan, watermark, run)
             self.result.batches += 1
             self.result.records += done.rows
@@ -116,9 +117,9 @@ class _Batches:
         """Commit the batch; a batch with records for the feed is a lineage run (one without, whose records were
         all rejected, writes nothing of the feed and is none)."""
         if not plan.rows or not self.lineage.enabled:
-            return commit_batch(self.fs, self.book, plan, watermark, self.targets.published)
+            return commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
         with watched(run, (), batch_uses(self.fs, self.feed, self.cluster, plan)):
-            done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published)
+            done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
         run.complete((), batch_uses(self.fs, self.feed, self.cluster, done, committed=True))
         return done
 
@@ -144,50 +145,52 @@ class _Batches:
         now = self.clock()
         parsed = parse_records(lines_of(files), ingest, self.targets.columns, self.feed.timezone)
         checked = parsed.checked.persist()  # each line parsed once, read by the three jobs below
-        # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
-        minute = (F.lit(int(now) // 60 * 60) if ingest.by_arrival
-                  else F.floor(F.unix_seconds("_time") / 60) * 60).cast("bigint")
-        # job 1, one row per minute: what each minute holds (accepted or not), and the newest event time
-        stats = checked.groupBy(minute.alias("_minute"), F.col("reason").isNull().alias("ok")).agg(
-            F.count(F.lit(1)).alias("n"), F.max(F.unix_seconds("_time")).alias("newest")).collect()
-        keys = self._instance_keys(sorted({row["_minute"] for row in stats if row["ok"]}))
-        watermark = self.book.instances().watermark
-        dead = ingest.late_records is LateRecords.DEAD_LETTERS and watermark is not None
-        refused = sorted(m for m, t in keys.items() if t is None or (
-            dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
-        counts: dict[str, int] = {}
-        newest: int | None = None
-        rejected_rows = 0
-        for row in stats:
-            if not row["ok"] or row["_minute"] in refused:
-                rejected_rows += row["n"]
-                continue
-            key = instance_key(keys[row["_minute"]])  # type: ignore[arg-type]
-            counts[key] = counts.get(key, 0) + row["n"]
-            newest = row["newest"] if newest is None or (row["newest"] or 0) > newest else newest
-        accepted = parsed.accepted
-        if ingest.by_arrival:
-            accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
-        # job 2: each instance's rows into one staged file
-        if counts:
-            mapping = self.spark.createDataFrame(
-                [(m, instance_key(t)) for m, t in keys.items() if t is not None and m not in refused],
-                "_minute bigint, _instance string")
-            good = accepted.withColumn("_minute", minute).join(F.broadcast(mapping), "_minute")
-            names = [c.name for c in self.targets.columns]
-            (good.select(*names, "_instance").repartition("_instance").write.partitionBy("_instance")
-             .format(self.targets.storage_format).save(f"{folder}/data"))
-        staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
-        # job 3: the rejected records, with those whose time is in no open instance, into one file
-        if rejected_rows:
-            outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
-                "file", "line", self._refusal(minute, keys).alias("reason"),
-                F.col("value").alias("record")) if refused else None
-            rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
-            rejected.coalesce(1).write.json(f"{folder}/rejected")
-            staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
-                                    rejected_rows))
-        checked.unpersist()
+        try:
+            # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
+            minute = (F.lit(int(now) // 60 * 60) if ingest.by_arrival
+                      else F.floor(F.unix_seconds("_time") / 60) * 60).cast("bigint")
+            # job 1, one row per minute: what each minute holds (accepted or not), and the newest event time
+            stats = checked.groupBy(minute.alias("_minute"), F.col("reason").isNull().alias("ok")).agg(
+                F.count(F.lit(1)).alias("n"), F.max(F.unix_seconds("_time")).alias("newest")).collect()
+            keys = self._instance_keys(sorted({row["_minute"] for row in stats if row["ok"]}))
+            watermark = self.book.instances().watermark
+            dead = ingest.late_records is LateRecords.DEAD_LETTERS and watermark is not None
+            refused = sorted(m for m, t in keys.items() if t is None or (
+                dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
+            counts: dict[str, int] = {}
+            newest: int | None = None
+            rejected_rows = 0
+            for row in stats:
+                if not row["ok"] or row["_minute"] in refused:
+                    rejected_rows += row["n"]
+                    continue
+                key = instance_key(keys[row["_minute"]])  # type: ignore[arg-type]
+                counts[key] = counts.get(key, 0) + row["n"]
+                newest = row["newest"] if newest is None or (row["newest"] or 0) > newest else newest
+            accepted = parsed.accepted
+            if ingest.by_arrival:
+                accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
+            # job 2: each instance's rows into one staged file
+            if counts:
+                mapping = self.spark.createDataFrame(
+                    [(m, instance_key(t)) for m, t in keys.items() if t is not None and m not in refused],
+                    "_minute bigint, _instance string")
+                good = accepted.withColumn("_minute", minute).join(F.broadcast(mapping), "_minute")
+                names = [c.name for c in self.targets.columns]
+                (good.select(*names, "_instance").repartition("_instance").write.partitionBy("_instance")
+                 .format(self.targets.storage_format).save(f"{folder}/data"))
+            staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
+            # job 3: the rejected records, with those whose time is in no open instance, into one file
+            if rejected_rows:
+                outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
+                    "file", "line", self._refusal(minute, keys).alias("reason"),
+                    F.col("value").alias("record")) if refused else None
+                rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
+                rejected.coalesce(1).write.json(f"{folder}/rejected")
+                staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
+                                        rejected_rows))
+        finally:  # a failed batch of a `--for` run must not keep it cached
+            checked.unpersist()
         max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
         plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,
@@ -229,8 +232,8 @@ class _Batches:
         written = [s.path for s in self.fs.list(folder)
                    if not s.is_dir and not s.name.startswith((".", "_"))]
         if len(written) != 1:
-            raise UsageError(f"Spark wrote {len(written)} files into {folder}, where the ingest expects one per "
-                             "instance: check that spark.sql.files.maxRecordsPerFile is not set for ingest.")
+            raise ToolkitError(f"Spark wrote {len(written)} files into {folder}, where the ingest expects one per "
+                               "instance: check that spark.sql.files.maxRecordsPerFile is not set for ingest.")
         return written[0]
 
     def _dead_letter(self, batch_id: int) -> str:
@@ -248,6 +251,7 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
     (lineage_uses.py)."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     require_on_cluster(feed, cluster.name)
+    require_apart_from_working(feed, cluster)
     if feed.ingest is None:
         raise UsageError(f"The feed '{feed.name}' has no ingest section: add ingest (landing, format, dead-letters) "
                          "to stream records into it.")

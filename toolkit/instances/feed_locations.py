@@ -21,7 +21,10 @@ from toolkit.uris import has_dot_segment, join_under
 
 def under_root(root: str, path: str) -> str:
     """`path` (absolute, from a feed or location) resolved under a cluster's write endpoint, in one spelling;
-    a `.` or `..` segment is refused (exit 2): it would climb out of where the path says it is."""
+    a `.` or `..` segment in either is refused (exit 2): it would climb out of where the path says it is."""
+    if has_dot_segment(root):
+        raise UsageError(f"The cluster root {root!r} (interfaces.write.endpoint) has a '.' or '..' segment: give it "
+                         "without them.")
     if has_dot_segment(path):
         raise UsageError(f"The path {path!r} has a '.' or '..' segment: give it without them (under {root}).")
     return join_under(root, path)

@@ -36,8 +36,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from toolkit.el.templates import PathTemplate, templates_overlap
 from toolkit.el.timestamps import instance_key
-from toolkit.entities.model import Cluster
+from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 
@@ -50,8 +51,25 @@ def working_root(cluster: Cluster) -> str:
     if cluster.write_endpoint is None:
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the "
                          "root of its file system, where the toolkit keeps its run records and ledger.")
-    folder = cluster.location("working") or cluster.location("staging") or DEFAULT_WORKING
-    return under_root(cluster.write_endpoint, folder.rstrip("/"))
+    return under_root(cluster.write_endpoint, _working_folder(cluster))
+
+
+def _working_folder(cluster: Cluster) -> str:
+    return (cluster.location("working") or cluster.location("staging") or DEFAULT_WORKING).rstrip("/") or "/"
+
+
+def require_apart_from_working(feed: Feed, cluster: Cluster) -> None:
+    """UsageError (exit 2) when an instance path of a location of `feed` can hold the cluster's working location or
+    lie inside it (whatever the linter said): retention would delete the ledger with an instance, compaction move
+    it, ingest write among its files."""
+    working = _working_folder(cluster)
+    if feed.table_on(cluster.name) is not None:
+        return
+    for kind, text in feed.locations_on(cluster.name).items():
+        if templates_overlap(PathTemplate(text), PathTemplate(working)):
+            raise UsageError(f"The {kind} location '{text}' of feed '{feed.name}' overlaps the working location "
+                             f"'{working}' of cluster '{cluster.name}', where the ledger lives: give them folders "
+                             "apart.")
 
 
 def partition_key(partition: str) -> str:

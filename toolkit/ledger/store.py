@@ -45,9 +45,13 @@ DEFAULT_LEASE_SECONDS = 60.0
 
 class Ledger:
     def __init__(self, fs: FileSystem, layout: LedgerLayout, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, event_clock: Callable[[], float] | None = None) -> None:
         self.fs, self.layout, self.lease_seconds = fs, layout, lease_seconds
+        # Two clocks: `clock` judges leases (a command may fix it to its --now); `event_clock` stamps event ids,
+        # which are real publication instants.
         self.clock = clock or time.time
+        self.event_clock = event_clock or time.time
+        self._newest_ms: dict[str, int] = {}  # per feed, the instant of the newest event id this object issued
         self.control = Control(fs, layout)
         self.evictions = EvictionBatches(fs, layout)
         self.journal = Journal(fs, layout, self.evictions)
@@ -158,14 +162,15 @@ class Ledger:
                          run_id: str) -> EvictionBatch | None:
         """Record that the instances `evicted` (time, and where the data went: its location, or its archive) of
         `feed` are gone from here: one batch file and one journal entry however many there are (evictions.py),
-        read as one `evicted` event per instance. None when there are none. Their ids come from the clock alone,
-        one instant for the batch, without reading each instance's last event: a retention run evicts tens of
-        thousands."""
+        read as one `evicted` event per instance. None when there are none. Their ids share one instant, taken
+        without reading each instance's last event (a retention run evicts tens of thousands): the clock's, moved
+        1 ms past the newest id this object issued for the feed when that is not behind it, so an eviction
+        recorded in the millisecond of a publication still sorts after it."""
         listed = list(evicted)
         if not listed:
             return None
         batch = EvictionBatch.of(feed, cluster, listed, producer=producer, run_id=run_id,
-                                 published_ms=int(time.time() * 1000))
+                                 published_ms=self._stamp(feed, self._newest_ms.get(feed)))
         self.evictions.write(batch)
         self.journal.write_batch(batch)
         return batch
@@ -203,14 +208,22 @@ class Ledger:
                 fingerprint: dict[str, Any] | None, last: DatasetEvent | None) -> DatasetEvent:
         # Published instants come from the real clock; an id never sorts before the instance's last one, so
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
-        now_ms = int(time.time() * 1000)
         if last is not None:
             self.journal.ensure(last)  # a producer killed before the journal entry of the last one
-            now_ms = max(now_ms, event_id_ms(last.event_id) + 1)
-        event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, now_ms)
+        published_ms = self._stamp(feed, None if last is None else event_id_ms(last.event_id))
+        event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, published_ms)
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
         self.journal.write(event)
         return event
+
+    def _stamp(self, feed: str, after_ms: int | None) -> int:
+        """The instant of a new event id of `feed`: the clock's, or 1 ms past `after_ms` when the clock is not
+        past it (never more: ids that ran further ahead of the clock would pass a reader's "now")."""
+        ms = int(self.event_clock() * 1000)
+        if after_ms is not None:
+            ms = max(ms, after_ms + 1)
+        self._newest_ms[feed] = max(ms, self._newest_ms.get(feed, ms))
+        return ms
 
     @staticmethod
     def _event(feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,

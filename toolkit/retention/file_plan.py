@@ -99,11 +99,11 @@ def plan_location(fs: FileSystem, root: str, kind: str, template: PathTemplate, 
     rest = template.text[len(template.static_prefix):].strip("/")
     segments = [TemplateText(segment) for segment in rest.split("/")]
     top = _Node(base, {}, None, older=False)
-    found = fs.status(base)
-    if found is None:
+    link = fs.first_link_below(root, base)  # the base, or a folder above it, leading elsewhere: never walked
+    if link is not None:
+        return LocationPlan(kind, template.text, base, (), (), (), (link,))
+    if fs.status(base) is None:
         return LocationPlan(kind, template.text, base, (), (), ())
-    if found.is_link:
-        return LocationPlan(kind, template.text, base, (), (), (), (base,))
     level = [top]
     for depth, segment in enumerate(segments):
         leaf = depth == len(segments) - 1

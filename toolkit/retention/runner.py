@@ -29,6 +29,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations, require_safe_template
 from toolkit.instances.grids import require_on_cluster
+from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
@@ -103,6 +104,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     began = time.perf_counter()
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
+    require_apart_from_working(feed, cluster)
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     result = RetentionResult(Status.SUCCEEDED, feed.name, cluster.name, nominal)
     if on_cluster.retention is None:

@@ -6,13 +6,10 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.launcher_settings import launcher_confs
-from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.grids import require_on_cluster
 from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.publish import publish_instance
-from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -28,33 +25,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.storage.catalog import Catalog
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
-
     nominal = nominal_time(args.time)
     status["time"] = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
-    require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
-    require_no_object_store(cluster)
-    status["cluster"] = cluster.name
-    is_table = feed.table_on(cluster.name) is not None
-    spark = build_session(f"toolkit-publish-{feed.name}-{cluster.name}", cluster, hive=is_table,
-                          launcher=launcher_confs(feed))
-    opened: list[Catalog] = []
-
-    def catalog() -> Catalog:
-        if not opened:
-            opened.append(catalog_for(spark, cluster.registry_endpoint))
-        return opened[0]
-
-    try:
-        published = publish_instance(repo, feed.name, cluster.name, nominal, HadoopFileSystem(spark), catalog,
+    with feed_session("publish", feed, cluster, status) as session:
+        published = publish_instance(repo, feed.name, cluster.name, nominal, session.fs, session.catalog,
                                      str(status["run_id"]))
-    finally:
-        for each in opened:
-            each.close()
     event = published.event
     print(f"publish: {'recorded' if published.recorded else 'already recorded'}: {event.kind} {event.feed} "
           f"{event.time} on {event.cluster} ({event.location})")

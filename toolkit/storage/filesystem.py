@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolkit.errors import ToolkitError
-from toolkit.uris import has_dot_segment, is_below, is_root, normalize_uri
+from toolkit.uris import has_dot_segment, is_below, is_root, join_under, normalize_uri, path_below
 
 
 class StorageError(ToolkitError):
@@ -194,6 +194,33 @@ class FileSystem(ABC):
     @abstractmethod
     def rename(self, source: str, target: str) -> None:
         """Move `source` to `target` (which must not exist); StorageError when it cannot."""
+
+    def first_link_below(self, root: str, path: str) -> str | None:
+        """The first symbolic link on the way from `root` (not included: the cluster's root is the operator's)
+        down to `path` (included), or None; the way stops where nothing exists yet. A path through a link is
+        somewhere else than its name says, outside the root perhaps. StorageError when `path` is not under `root`."""
+        relative = path_below(root, path)
+        if relative is None:
+            raise StorageError(f"Cannot use {normalize_uri(path)}: it is not under the cluster root "
+                               f"{normalize_uri(root)}.")
+        names = relative.strip("/").split("/") if relative != "/" else []
+        for depth in range(1, len(names) + 1):
+            current = join_under(root, "/".join(names[:depth]))
+            found = self.status(current)
+            if found is None:
+                return None
+            if found.is_link:
+                return current
+        return None
+
+    def refuse_links_below(self, root: str, path: str) -> None:
+        """A StorageError naming the first symbolic link on the way from `root` down to `path` (first_link_below),
+        before anything is written or moved there."""
+        link = self.first_link_below(root, path)
+        if link is not None:
+            raise StorageError(f"Cannot write {normalize_uri(path)}: {link}, on its way from the cluster root, is a "
+                               "symbolic link, which the toolkit never follows (it may lead outside the root); put "
+                               "a folder in its place or give the feed another location.")
 
     def protect(self, root: str) -> None:
         """Refuse from now on to delete `root` (a cluster's root) or any folder above it."""

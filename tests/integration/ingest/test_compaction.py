@@ -1,9 +1,10 @@
 """Compaction on real Spark (toolkit/ingest/compaction.py): a closed hour that three ingest runs wrote as three
 batch files becomes one file with the same rows, the flag kept and a `replaced` event recorded; an open hour
-waits (3), a compacted one is skipped (4), a bad call is refused (2), a held ingest lock blocks (5). A reader
-listing the instance at each step sees all old files, nothing (between the renames) or all new files. A run
-killed with SIGKILL (a separate process, its own JVM) at each step is finished by the next: the rows once, no
-leftover folder. One run goes through the real spark-submit."""
+waits (3), a compacted one is skipped (4), a bad call is refused (2), a held ingest lock blocks (5), a cluster
+root spelled `file:/x/` compacts the same. A reader listing the instance at each step sees all old files,
+nothing (between the renames) or all new files. A run killed with SIGKILL (a separate process, its own JVM) at
+each step is finished by the next: the rows once, no leftover folder. One run goes through the real
+spark-submit."""
 
 from __future__ import annotations
 
@@ -106,6 +107,19 @@ def test_a_closed_hour_of_three_batch_files_becomes_one_file_with_the_same_rows(
     with pytest.raises(SkippedError, match=r"holds 1 batch file\(s\) .* nothing to compact") as skipped:
         compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact2")
     assert skipped.value.exit_code == 4
+
+
+def test_a_root_spelled_otherwise_compacts_the_same(spark, streamed: Path, tmp_path: Path) -> None:
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = copy_of(streamed, tmp_path)
+    cluster = repo.root / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text().replace(f"file://{root}", f"file:{root}/"))
+    repo = ConfigRepo.load(repo.root)
+    done = compact_instance(spark, repo, "events", "primary", TEN, HadoopFileSystem(spark), run_id="compact1")
+    assert (done.record.files_before, done.record.files_after, done.record.instance) == (
+        3, 1, f"file://{root}/data/events/2026/01/01/10")
+    check_compacted(spark, repo, root)
 
 
 def test_an_open_or_missing_hour_waits_and_bad_calls_are_refused(spark, streamed: Path, tmp_path: Path) -> None:

@@ -143,3 +143,22 @@ def test_storage_errors_on_links_name_the_path(fs: FileSystem, linked: tuple[Pat
     feed, _ = linked
     with pytest.raises(StorageError, match="2026"):
         fs.list(uri(feed / "2026"))
+
+
+@pytest.mark.parametrize("root_spelling", ["file://{}", "file:{}/"])
+def test_the_first_link_below_a_root_is_found_on_the_way_down(fs: FileSystem, linked: tuple[Path, Path],
+                                                              root_spelling: str) -> None:
+    """Every part from below the root down to the path is looked at; the way stops where nothing exists yet; a
+    path that is not under the root is refused."""
+    feed, _ = linked
+    root = root_spelling.format(feed.parent)
+    assert fs.first_link_below(root, uri(feed / "2026/keep/part-0")) == uri(feed / "2026")
+    assert fs.first_link_below(root, uri(feed / "2026")) == uri(feed / "2026")
+    assert fs.first_link_below(root, uri(feed / "own/part-0")) is None
+    assert fs.first_link_below(root, uri(feed / "new/2026/01")) is None
+    assert fs.first_link_below(uri(feed / "2026"), uri(feed / "2026/keep")) is None  # the root's own is not looked at
+    message = raises_sentence(lambda: fs.refuse_links_below(root, uri(feed / "2026/keep")), uri(feed / "2026"))
+    assert message.startswith(f"Cannot write {uri(feed / '2026/keep')}: {uri(feed / '2026')}, on its way from the "
+                              "cluster root, is a symbolic link"), message
+    with pytest.raises(StorageError, match="is not under the cluster root"):
+        fs.first_link_below(uri(feed / "own"), uri(feed.parent / "outside"))

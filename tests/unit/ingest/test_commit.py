@@ -41,7 +41,7 @@ def setup(tmp_path: Path) -> tuple[IngestBook, Path]:
 def test_a_batch_is_planned_moved_booked_then_committed(setup: tuple[IngestBook, Path]) -> None:
     book, root = setup
     plan = staged_batch(root)
-    done = commit_batch(FS, book, plan, plan.max_time)
+    done = commit_batch(FS, book, plan, plan.max_time, root=f"file://{root}")
     assert done.state == COMMITTED and book.batch("e1", 0) == done
     assert (root / "data/events/2026/01/01/10/part-e1-0000000000.parquet").read_bytes() == b"rows of 10:00 from batch 0"
     assert (root / "data/events/2026/01/01/11/part-e1-0000000000.parquet").read_bytes() == b"rows of 11:00 from batch 0"
@@ -49,7 +49,7 @@ def test_a_batch_is_planned_moved_booked_then_committed(setup: tuple[IngestBook,
     assert (instances.watermark, instances.open, instances.applied) == (
         "2026-01-01T11:59:00Z", {"2026-01-01T10:00Z": 3, "2026-01-01T11:00Z": 2}, ["e1-0"])
     # applied again (a replay that found it committed would not even call this): the book does not count it twice
-    commit_batch(FS, book, done, done.max_time)
+    commit_batch(FS, book, done, done.max_time, root=f"file://{root}")
     assert book.instances().open == {"2026-01-01T10:00Z": 3, "2026-01-01T11:00Z": 2}
 
 
@@ -61,7 +61,7 @@ def test_a_batch_planned_by_a_killed_attempt_is_finished_from_its_plan(setup: tu
     assert book.batch("e1", 7) == plan
     found = book.batch("e1", 7)
     assert found is not None and found.state == PLANNED
-    commit_batch(FS, book, found, found.max_time)
+    commit_batch(FS, book, found, found.max_time, root=f"file://{root}")
     assert sorted(p.name for p in (root / "data/events/2026/01/01").rglob("part-*")) == [
         "part-e1-0000000007.parquet", "part-e1-0000000007.parquet"]
     assert book.batch("e1", 7).state == COMMITTED  # type: ignore[union-attr]
@@ -74,3 +74,24 @@ def test_a_staged_file_lost_before_its_rename_is_refused_naming_both(setup: tupl
     with pytest.raises(StorageError, match=r"^The batch file .*part-00000.parquet is gone and its target .*"
                                            r"part-e1-0000000000.parquet was never written"):
         move_into_place(FS, each)
+
+
+@pytest.mark.parametrize("planned", [False, True], ids=["staged", "planned-by-a-killed-attempt"])
+def test_a_target_below_a_link_is_refused_before_anything_is_planned_or_moved(setup: tuple[IngestBook, Path],
+                                                                               tmp_path: Path, planned: bool) -> None:
+    """`data` leads outside the cluster root: the batch's files would be renamed there."""
+    book, root = setup
+    plan = staged_batch(root)
+    if planned:
+        book.write_batch(plan)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "data").symlink_to(outside)
+    staged = sorted(p.relative_to(root) for p in (root / "working").rglob("*.parquet"))
+    with pytest.raises(StorageError, match=rf"^Cannot write file://{root}/data/events/2026/01/01/10: "
+                                           rf"file://{root}/data, on its way from the cluster root, is a symbolic "
+                                           r"link, which the toolkit never follows"):
+        commit_batch(FS, book, plan, plan.max_time, root=f"file://{root}")
+    assert list(outside.iterdir()) == []  # nothing written through the link
+    assert sorted(p.relative_to(root) for p in (root / "working").rglob("*.parquet")) == staged
+    assert book.batch("e1", 0) == (plan if planned else None) and book.instances().open == {}

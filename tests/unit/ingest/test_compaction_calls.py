@@ -19,6 +19,7 @@ from toolkit.errors import BlockedError, SkippedError, UsageError
 from toolkit.ingest.compaction import DEFAULT_TARGET, compact_instance, require_compactable, target_size
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
+from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -71,3 +72,49 @@ def test_the_entrypoint_refuses_a_time_that_is_no_instance_in_one_sentence(tmp_p
         "instances are before 2026-01-01T10:00Z, after 2026-01-01T11:00Z."]
     status = json.loads(done.stdout.strip().splitlines()[-1])
     assert (status["status"], status["action"], status["time"]) == ("INVALID", "compaction", "2026-01-01T10:30Z")
+
+
+def test_an_instance_below_a_link_is_refused_and_nothing_through_it_moves(tmp_path: Path) -> None:
+    """`data/events` leads outside the cluster root: compaction would write and rename there."""
+    repo, root = make_repo(tmp_path)
+    outside = tmp_path / "outside"
+    (outside / "2026/01/01/10").mkdir(parents=True)
+    for n in range(3):
+        (outside / f"2026/01/01/10/part-{n}.parquet").write_bytes(b"rows")
+    (outside / "2026/01/01/10/_SUCCESS").write_bytes(b"")
+    (root / "data").mkdir()
+    os.symlink(outside, root / "data/events")
+    before = tree(outside)
+    with pytest.raises(StorageError, match=rf"^Cannot write file://{root}/data/events/2026/01/01/10: "
+                                           rf"file://{root}/data/events, on its way from the cluster root, is a "
+                                           r"symbolic link, which the toolkit never follows") as refused:
+        compact_instance(None, repo, "events", "primary", TEN, LocalFileSystem(), run_id="r")  # type: ignore[arg-type]
+    assert refused.value.exit_code == 1 and tree(outside) == before
+    assert not (root / "working").exists()  # no lock taken, nothing recorded
+
+
+@pytest.mark.parametrize("working", ["/data/events/2026/01/01/10/ledger", "/data"])
+def test_a_working_location_overlapping_the_feed_is_refused_before_spark(tmp_path: Path, working: str) -> None:
+    repo, root = make_repo(tmp_path)
+    cluster = repo.root / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text().replace("working: /working", f"working: {working}"))
+    with pytest.raises(UsageError, match=rf"^The data location '/data/events/.*' of feed 'events' overlaps the "
+                                         rf"working location '{working}' of cluster 'primary'"):
+        require_compactable(ConfigRepo.load(repo.root), "events", "primary", TEN)
+
+
+@pytest.mark.parametrize("spelling", ["file://X/../root", "file:X/."])
+def test_a_root_with_dot_segments_is_refused_before_anything_is_read(tmp_path: Path, spelling: str) -> None:
+    repo, root = make_repo(tmp_path)
+    cluster = repo.root / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text().replace(f"file://{root}", spelling.replace("X", str(root))))
+    before = tree(tmp_path)
+    with pytest.raises(UsageError, match=r"^The cluster root '.*' \(interfaces.write.endpoint\) has a '\.' or '\.\.' "
+                                         r"segment: give it without them\.$"):
+        compact_instance(None, ConfigRepo.load(repo.root), "events", "primary", TEN,  # type: ignore[arg-type]
+                         LocalFileSystem(), run_id="r")
+    assert tree(tmp_path) == before
+
+
+def tree(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}

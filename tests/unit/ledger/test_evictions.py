@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.ledger.ledger_support import local_cluster
+from tests.unit.ledger.ledger_support import SetClock, local_cluster
 from tests.unit.ledger.test_journal import CountingFileSystem
 from toolkit.ledger.evictions import EvictionBatch
-from toolkit.ledger.records import CorruptRecordError, event_id, event_id_ms
+from toolkit.ledger.records import CorruptRecordError, DatasetEvent, event_id, event_id_ms
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -90,3 +90,42 @@ def test_a_killed_runs_batch_is_found_by_its_exact_run_id(tmp_path: Path) -> Non
     found = ledger.evictions.of_run("clicks", "ret-2")
     assert found is not None and found.run_id == "ret-2"
     assert ledger.evictions.of_run("views", "ret-2") is None
+
+
+def test_a_batch_recorded_in_the_millisecond_of_its_instances_last_event_sorts_after_it(tmp_path: Path) -> None:
+    """Two publications of an instance in one millisecond: the second is moved 1 ms past the clock. An eviction of
+    that instance recorded next, still in that millisecond, is its last event: in its events and in the journal."""
+    clock = SetClock()
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"), event_clock=clock)
+
+    def publish(run_id: str, digest: str) -> DatasetEvent:
+        event = ledger.record_publication("clicks", "primary", T, producer="external", run_id=run_id,
+                                          location="file:///d/10", fingerprint={"digest": digest, "files": 1,
+                                                                                "bytes": 1})
+        assert event is not None
+        return event
+
+    published, replaced = publish("z1", "d1"), publish("z2", "d2")
+    now_ms = int(clock.now * 1000)
+    assert (event_id_ms(published.event_id), event_id_ms(replaced.event_id)) == (now_ms, now_ms + 1)
+    batch = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="a3")
+    assert batch is not None
+    assert [e.kind for e in ledger.events("clicks", T)] == ["published", "replaced", "evicted"]
+    assert [e.kind for e in ledger.journal.entries_since(None, timedelta(0))] == ["published", "replaced", "evicted"]
+    assert publish("z4", "d1").kind == "published"  # the instance was gone, so it comes back published
+    assert event_id_ms(batch.batch_id) == now_ms + 2  # after the newest, no further ahead than the +1 ms rule
+
+
+def test_a_batch_takes_the_clock_when_it_is_past_the_newest_event_of_its_feed(tmp_path: Path) -> None:
+    """Only the feed's own newest id can move a batch: another feed's, or an older one, leaves it on the clock."""
+    clock = SetClock()
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"), event_clock=clock)
+    for run_id in ("p1", "p2"):  # the second is moved 1 ms past the clock
+        ledger.record_publication("views", "primary", T, producer="external", run_id=run_id, location="file:///v",
+                                  fingerprint={"digest": run_id, "files": 1, "bytes": 1})
+    now_ms = int(clock.now * 1000)
+    other = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="r1")
+    clock.advance(1)
+    later = ledger.record_evictions("views", "primary", [(T, "file:///v")], producer="retention", run_id="r2")
+    assert other is not None and later is not None
+    assert (event_id_ms(other.batch_id), event_id_ms(later.batch_id)) == (now_ms, now_ms + 1000)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
 from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
 from toolkit.retention.runner import run_retention
 from toolkit.retention.tables import under
 from toolkit.storage.filesystem import FileSystem, StorageError
@@ -46,6 +48,52 @@ def test_every_spelling_of_the_root_finds_and_evicts_the_same(tmp_path: Path, sp
     assert not (root / "data/clicks/2025").exists()
     assert sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir()) == [f"{h}" for h in range(10, 20)]
     assert (root / "feed-toolkit/working/retention/clicks/20260401T1000Z.json").exists()
+    # the batch of evictions names each instance in the one spelling too
+    [batch] = (root / "feed-toolkit/working/ledger/evictions/clicks").iterdir()
+    locations = [item["location"] for item in json.loads(batch.read_text())["instances"]]
+    assert locations == [item["path"] for item in result.evicted] and locations[0].startswith(f"file://{root}/data/")
+
+
+@pytest.mark.parametrize("spelling", ["file://X/../primary", "file:X/./", "file://X/data/.."])
+def test_a_root_with_dot_segments_is_a_bad_config_and_nothing_is_touched(tmp_path: Path, spelling: str) -> None:
+    repo, root = make_repo(tmp_path)
+    with_root(repo, root, spelling)
+    hourly_instances(root, utc(2025, 12, 31, 20), 2)
+    before = tree(tmp_path)
+    with pytest.raises(UsageError, match=r"^The cluster root '.*' \(interfaces.write.endpoint\) has a '\.' or '\.\.' "
+                                         r"segment: give it without them\.$") as refused:
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+    assert refused.value.exit_code == 2 and tree(tmp_path) == before
+
+
+def test_a_link_above_the_feeds_folder_is_reported_and_nothing_through_it_is_evicted(tmp_path: Path) -> None:
+    """`data` (above the feed's folder data/clicks) leads outside the root: its instances are not the feed's."""
+    repo, root = make_repo(tmp_path)
+    outside = tmp_path / "outside"
+    hourly_instances(outside, utc(2025, 12, 31, 0), 3)
+    os.symlink(outside / "data", root / "data")
+    before = tree(outside)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+    assert (result.status, result.evicted, result.links_left) == ("SUCCEEDED", [], [f"file://{root}/data"])
+    assert tree(outside) == before and os.path.islink(root / "data")
+    assert not (root / "feed-toolkit/working/ledger/evictions").exists()  # no batch of evictions recorded
+
+
+@pytest.mark.parametrize("working", ["/data/clicks/2025/12/31/01/ledger", "/data/clicks/2025", "/data"])
+def test_a_working_location_that_the_feeds_instances_can_hold_or_lie_in_is_refused(tmp_path: Path,
+                                                                                   working: str) -> None:
+    """The ledger inside an instance would be evicted with it; instances inside the ledger's folder would mix
+    with it: refused before anything is read, locked or deleted (exit 2)."""
+    repo, root = make_repo(tmp_path)
+    hourly_instances(root, utc(2025, 12, 31, 0), 3)
+    cluster = repo / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text().replace("working: /feed-toolkit/working", f"working: {working}"))
+    before = tree(root)
+    with pytest.raises(UsageError, match="^" + re.escape(
+            "The data location '/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}' of feed 'clicks' overlaps the working "
+            f"location '{working}' of cluster 'primary', where the ledger lives: give them folders apart.") + "$"):
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+    assert tree(root) == before
 
 
 def test_a_link_to_a_folder_outside_the_feed_is_left_reported_and_never_followed(tmp_path: Path) -> None:
