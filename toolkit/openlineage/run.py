@@ -73,13 +73,17 @@ class Lineage:
                          nominal_end, attempt, parent, sql, details)
         return RunLineage(self, facts)
 
-    def deliver(self, record: LineageRecord, event: dict[str, Any]) -> LineageRecord:
-        """Send `event`, keep it in the run's record, count it when it was not sent."""
+    def deliver(self, record: LineageRecord, event: dict[str, Any], last: bool) -> LineageRecord:
+        """Send `event`, keep it in the run's record, count it when it was not sent. The record is written at the
+        run's `last` event, and before it only when an event was not sent: a run killed in between leaves in the
+        ledger every event the backend did not take."""
         assert self.emitter is not None and self.book is not None
         with self._sending:
             sent = self.emitter.send(event)
             self.unsent += 0 if sent else 1
         record = record.with_event(event, sent)
+        if not last and sent:
+            return record
         try:
             self.book.save(record)
         except (ToolkitError, OSError) as err:
@@ -119,7 +123,7 @@ class RunLineage:
         if self.facts is None or self.record is None:
             return
         event = run_event(self.facts, state, _now(), inputs, outputs, status=status, error=error)
-        self.record = self.lineage.deliver(self.record, event)
+        self.record = self.lineage.deliver(self.record, event, last=state != START)
 
 
 def _now() -> datetime:

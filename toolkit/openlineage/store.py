@@ -1,5 +1,5 @@
-"""The ledger's copy of every run's OpenLineage events: one file per run, rewritten (atomically, through the
-cluster's file system) after each event, with whether the backend took it. What `toolkit lineage resend` reads.
+"""The ledger's copy of every run's OpenLineage events: one file per run, with whether the backend took each,
+written atomically through the cluster's file system (run.py says when). What `toolkit lineage resend` reads.
 
     <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json     by the UTC hour the run started
 """
@@ -45,7 +45,7 @@ class LineageRecord:
     def to_bytes(self) -> bytes:
         document = versioned({"run": self.run_uuid, "started": _stamp(self.started),
                               "events": [{"sent": kept.sent, "event": kept.event} for kept in self.events]})
-        return (json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n").encode()
+        return (json.dumps(document, separators=(",", ":")) + "\n").encode()
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> LineageRecord:
