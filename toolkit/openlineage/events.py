@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit import __version__
 from toolkit.openlineage.facets import INSTANCES_FACET, RUN_FACET, custom_facet
-from toolkit.openlineage.facts import DatasetUse, InstanceUse, RunFacts
+from toolkit.openlineage.facts import DatasetUse, RunFacts
 
 PRODUCER = f"https://github.com/feed-toolkit/feed-toolkit/tree/v{__version__}"
 START, COMPLETE, FAIL, ABORT = "START", "COMPLETE", "FAIL", "ABORT"
@@ -23,8 +23,8 @@ START, COMPLETE, FAIL, ABORT = "START", "COMPLETE", "FAIL", "ABORT"
 def run_event(facts: RunFacts, state: str, when: datetime, inputs: Sequence[DatasetUse],
               outputs: Sequence[DatasetUse], *, status: str | None = None, error: str | None = None) -> dict[str, Any]:
     """One event of the run `facts` describes, in the spec's JSON. Each facet is made JSON as it is built, so the
-    event is never walked whole again. START names the instances (the subset facets); their times and fingerprints
-    come with the run's end, when they are final: a backend merges the two."""
+    event is never walked whole again. START names the input datasets and the output instances it will write; the
+    run's end carries every instance with its time and fingerprint, once: a backend merges the two."""
     run_facets = _run_facets(facts, status, error)
     return {
         "eventType": state, "eventTime": _iso(when), "producer": PRODUCER,
@@ -79,13 +79,13 @@ def _job_facets(facts: RunFacts) -> dict[str, Any]:
 
 
 def _input(use: DatasetUse, state: str) -> dict[str, Any]:
+    """START names the dataset; the run's end says which instances, with their fingerprints as read."""
     from openlineage.client.generated import base_subset_dataset as subset
-    from openlineage.client.serde import Serde
 
-    facets = {"subset": Serde.to_dict(subset.InputSubsetInputDatasetFacet(
-        inputCondition=_condition(use.instances), producer=PRODUCER))}
+    facets: dict[str, Any] = {}
     if state != START:
-        facets[INSTANCES_FACET] = _instances("FeedToolkitInstancesInputDatasetFacet", use)
+        facets = {"subset": _subset(subset.InputSubsetInputDatasetFacet._get_schema(), "inputCondition", use),
+                  INSTANCES_FACET: _instances("FeedToolkitInstancesInputDatasetFacet", use)}
     return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": {}, "inputFacets": facets}
 
 
@@ -96,8 +96,7 @@ def _output(use: DatasetUse, state: str) -> dict[str, Any]:
     from openlineage.client.serde import Serde
 
     output_facets: dict[str, Any] = {
-        "subset": Serde.to_dict(subset.OutputSubsetOutputDatasetFacet(
-            outputCondition=_condition(use.instances), producer=PRODUCER))}
+        "subset": _subset(subset.OutputSubsetOutputDatasetFacet._get_schema(), "outputCondition", use)}
     if state != START:
         output_facets[INSTANCES_FACET] = _instances("FeedToolkitInstancesOutputDatasetFacet", use)
     if state == COMPLETE and (use.rows, use.bytes, use.files) != (None, None, None):
@@ -113,16 +112,18 @@ def _output(use: DatasetUse, state: str) -> dict[str, Any]:
             "outputFacets": output_facets}
 
 
-def _condition(instances: Sequence[InstanceUse]) -> Any:
-    """Table partitions as the spec's partition condition; anything else as locations."""
-    from openlineage.client.generated import base_subset_dataset as subset
-
-    partitions = [instance.partition for instance in instances]
-    if instances and all(partitions):
-        return subset.PartitionSubsetCondition(partitions=[
-            subset.Partition(dimensions=dict(values or {}), identifier=instance.location)
-            for instance, values in zip(instances, partitions, strict=True)])
-    return subset.LocationSubsetCondition(locations=[instance.location for instance in instances])
+def _subset(schema: str, key: str, use: DatasetUse) -> dict[str, Any]:
+    """The spec's subset facet, written as JSON directly (a run may read thousands of instances: the client's
+    classes would be walked once more to make them JSON): table partitions as its partition condition, anything
+    else as locations."""
+    partitions = [instance.partition for instance in use.instances]
+    if use.instances and all(partitions):
+        condition: dict[str, Any] = {"type": "partition", "partitions": [
+            {"dimensions": dict(values or {}), "identifier": instance.location}
+            for instance, values in zip(use.instances, partitions, strict=True)]}
+    else:
+        condition = {"type": "location", "locations": [instance.location for instance in use.instances]}
+    return {"_producer": PRODUCER, "_schemaURL": schema, key: condition}
 
 
 def _instances(facet: str, use: DatasetUse) -> dict[str, Any]:
