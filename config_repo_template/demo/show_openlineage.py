@@ -1,5 +1,6 @@
 """Print the OpenLineage events a run wrote with the client's file transport, one short paragraph each: the event,
-its job and run, the datasets read and written (with how many instances), and the column lineage of the outputs.
+its job and run, the datasets read and written (with how many instances, where the event lists them: START names
+the input datasets, the run's end lists their instances), and the column lineage of the outputs.
 
     python show_openlineage.py demo-output/openlineage.jsonl
 """
@@ -24,7 +25,8 @@ def main(path: str) -> int:
                 condition = subset.get("inputCondition") or subset.get("outputCondition") or {}
                 count = len(condition.get("locations") or condition.get("partitions") or [])
                 stats = dataset.get(facet_key, {}).get("outputStatistics")
-                print(f"         {kind} {dataset['namespace']} {dataset['name']}: {count} instance(s)"
+                print(f"         {kind} {dataset['namespace']} {dataset['name']}"
+                      + (f": {count} instance(s)" if condition else "")
                       + (f", {stats.get('fileCount')} file(s), {stats.get('size')} bytes" if stats else ""))
                 columns = dataset.get("facets", {}).get("columnLineage", {}).get("fields", {})
                 for column, lineage in columns.items():
