@@ -35,6 +35,11 @@ def _validate(instance: Any, ref: str, where: str) -> None:
             f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in errors[:5]))
 
 
+def validate_facet(facet: dict[str, Any], where: str = "the facet") -> None:
+    """AssertionError naming the first problems when `facet` breaks the schema its `_schemaURL` names."""
+    _validate(facet, facet["_schemaURL"], where)
+
+
 def validate_event(event: dict[str, Any]) -> None:
     """AssertionError naming the first problems when `event` or one of its facets breaks its schema."""
     _validate(event, "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", "the event")
@@ -42,7 +47,7 @@ def validate_event(event: dict[str, Any]) -> None:
         for key, facet in facets.items():
             url = facet.get("_schemaURL")
             assert url, f"the facet {where}.{key} has no _schemaURL"
-            _validate(facet, url, f"the facet {where}.{key}")
+            validate_facet(facet, f"the facet {where}.{key}")
 
 
 def _facet_groups(event: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -27,7 +27,7 @@ def run_event(facts: RunFacts, state: str, when: datetime, inputs: Sequence[Data
     run's end carries every instance with its time and fingerprint, once: a backend merges the two."""
     run_facets = _run_facets(facts, status, error)
     return {
-        "eventType": state, "eventTime": _iso(when), "producer": PRODUCER,
+        "eventType": state, "eventTime": iso_instant(when), "producer": PRODUCER,
         "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
         "run": {"runId": facts.run_uuid, "facets": run_facets},
         "job": {"namespace": facts.job.namespace, "name": facts.job.name, "facets": _job_facets(facts)},
@@ -50,8 +50,8 @@ def _run_facets(facts: RunFacts, status: str | None, error: str | None) -> dict[
     }
     if facts.nominal is not None:
         facets["nominalTime"] = nominal_time_run.NominalTimeRunFacet(
-            nominalStartTime=_iso(facts.nominal),
-            nominalEndTime=_iso(facts.nominal_end) if facts.nominal_end else None, producer=PRODUCER)
+            nominalStartTime=iso_instant(facts.nominal),
+            nominalEndTime=iso_instant(facts.nominal_end) if facts.nominal_end else None, producer=PRODUCER)
     if facts.parent is not None:
         root = facts.parent.root
         facets["parent"] = parent_run.ParentRunFacet(
@@ -132,7 +132,7 @@ def _instances(facet: str, use: DatasetUse) -> dict[str, Any]:
         for i in use.instances])
 
 
-def _iso(when: datetime) -> str:
+def iso_instant(when: datetime) -> str:
     """The spec's date-time: ISO 8601 in UTC, to the millisecond."""
     utc = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
     return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -14,6 +14,7 @@ from typing import Any
 
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+from toolkit.openlineage.events import iso_instant
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -43,7 +44,7 @@ class LineageRecord:
         return [i for i, kept in enumerate(self.events) if not kept.sent]
 
     def to_bytes(self) -> bytes:
-        document = versioned({"run": self.run_uuid, "started": _stamp(self.started),
+        document = versioned({"run": self.run_uuid, "started": iso_instant(self.started),
                               "events": [{"sent": kept.sent, "event": kept.event} for kept in self.events]})
         return (json.dumps(document, separators=(",", ":")) + "\n").encode()
 
@@ -100,10 +101,6 @@ def _in(name: str, pattern: str, first: datetime | None, last: datetime | None, 
     except ValueError:
         return False
     return (first is None or begins + span > first) and (last is None or begins <= last)
-
-
-def _stamp(value: datetime) -> str:
-    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _parse_stamp(text: str) -> datetime:
