@@ -1,0 +1,30 @@
+"""A feed on a cluster as an Airflow asset: the same name and URI in the generated DAGs' inlets and outlets and in
+the asset events `toolkit trigger --notify airflow` posts, so that Airflow matches them.
+
+The URI is the feed's OpenLineage dataset (toolkit/openlineage/naming.py) written as one URI: `hdfs://nn:8020/data/
+clicks`, `file:///var/data/primary/data/clicks`, `s3://bucket/data/clicks`, `hive://metastore:9083/web.visits`.
+The name is `<feed>@<cluster>`: one Airflow can serve several clusters, and the backup's copy of a feed is another
+asset than the primary's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolkit.entities.model import Cluster, Feed
+from toolkit.openlineage.naming import feed_dataset
+
+
+@dataclass(frozen=True)
+class FeedAsset:
+    name: str
+    uri: str
+
+
+def feed_asset(feed: Feed, cluster: Cluster) -> FeedAsset:
+    dataset = feed_dataset(feed, cluster)
+    if dataset.namespace == "file":
+        uri = "file://" + dataset.name
+    else:
+        uri = dataset.namespace.rstrip("/") + "/" + dataset.name.lstrip("/")
+    return FeedAsset(f"{feed.name}@{cluster.name}", uri)
