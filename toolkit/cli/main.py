@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "trigger": ("trigger", "trigger_command"),
     "queue": ("queue", "queue_command"),
     "lineage": ("lineage", "app"),  # a group: `toolkit lineage --feed ...` answers in its callback
+    "schedule": ("schedule", "schedule_command"),
+    "call": ("call", "call_command"),
 }
 
 

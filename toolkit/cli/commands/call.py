@@ -1,0 +1,67 @@
+"""`toolkit call`: the small wrapper every generated crontab line runs (toolkit/schedule/nominal.py). It passes
+the entrypoint the nominal time the firing stands for, not "now", and skips the firings between instances when
+cron fires more often than the cadence can be said."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated
+
+import typer
+
+from toolkit.el.frequency import Frequency
+from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.el.timezones import resolve_zone
+from toolkit.errors import UsageError
+from toolkit.runtime.times import nominal_time
+from toolkit.schedule.cadence import Cadence
+from toolkit.schedule.nominal import check_given, instance_for_firing
+
+SKIPPED_EXIT = 4
+
+
+def call_command(
+    command: Annotated[list[str], typer.Argument(
+        help="The command to run, after `--`; the nominal time is appended as `<time option> T`.")],
+    every: Annotated[str, typer.Option("--every", help="The cadence's frequency, e.g. hours(1), minutes(7).")],
+    anchor: Annotated[str, typer.Option(
+        "--from", help="An instant on the cadence (yyyy-MM-ddTHH:mmZ, UTC): the entity's validity start.")],
+    timezone: Annotated[str, typer.Option("--timezone", help="The zone days and months are counted in.")] = "UTC",
+    period: Annotated[int, typer.Option(
+        "--period", min=1, help="Minutes between two firings of the cron line: a firing less than this after an "
+                                "instance stands for it; one further from every instance is skipped (exit 4).")] = 1,
+    time: Annotated[str | None, typer.Option(
+        "--time", help="The nominal time the scheduler gives (Airflow's logical date, Oozie's nominal time): "
+                       "run when it is an instance, else skip (exit 4). Default: the firing's own instance.")] = None,
+    time_option: Annotated[str, typer.Option(
+        "--time-option", help="The option that passes the time to the command.")] = "--time",
+) -> None:
+    """Run COMMAND for the instance this firing stands for, with `--time T` appended; skip (exit 4, a JSON line
+    saying why) when it stands for none. Otherwise the exit code is COMMAND's own: it replaces this process.
+
+    \b
+    5 * * * *  toolkit call --every 'hours(1)' --from 2026-01-01T00:05Z --period 60 -- \\
+                 spark-submit entrypoints/process.py --repo /srv/conf --process clicks-summary --cluster primary
+    """
+    resolve_zone(timezone)  # a bad zone is exit 2 before anything runs
+    cadence = Cadence(Frequency.parse(every), parse_timestamp(anchor, "--from"), timezone)
+    if not command:
+        raise UsageError("Give the command to run after `--`, e.g. -- spark-submit entrypoints/process.py ...")
+    if time is not None:
+        instance = parse_timestamp(time, "--time")
+        why = check_given(cadence, instance)
+    else:
+        found, why = instance_for_firing(cadence, nominal_time(None), period)
+        instance = found if found is not None else nominal_time(None)
+    if why:
+        typer.echo(f"call: {why}.")
+        typer.echo(json.dumps({"status": "SKIPPED", "action": "call", "command": os.path.basename(command[0]),
+                               "time": format_timestamp(instance), "reason": why}))
+        raise typer.Exit(SKIPPED_EXIT)
+    argv = [*command, time_option, format_timestamp(instance)]
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as err:
+        raise UsageError(f"Cannot run {argv[0]} ({err.strerror}): give the path of an executable in the generated "
+                         "schedule (toolkit schedule --spark-submit / --toolkit).") from None

@@ -1,0 +1,146 @@
+"""The calls that keep a cluster's entities running, with Falcon's cadences: what a scheduler must start, how
+often, and with which arguments (the time aside). Every format (crontab, Oozie, Airflow) renders this list.
+
+- a process instance, every frequency from its validity start on the cluster, in its zone (not for `trigger:
+  data` processes: the data-trigger sweep starts them);
+- its late-data check, every `late-process` delay;
+- retention of each feed the cluster keeps (cadence.py: Falcon's rule, or the lifecycle or a feed property);
+- replication of each feed the cluster is a target of, one call per source, every feed frequency from the
+  target's validity start shifted by its `delay` (the entrypoint pulls the instance at the call's time minus it);
+- the data-trigger sweep, every minute, when a process on the cluster has `trigger: data`;
+- ingest of each streamed feed, every hour, ingesting for the hour;
+- the SLA check, every 5 minutes, when an entity on the cluster declares an SLA.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from toolkit.el.frequency import Frequency, TimeUnit
+from toolkit.el.shift import shift
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.kinds import EntityRef, Kind
+from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.schedule.cadence import CLOCK, Cadence, retention_frequency
+
+EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
+SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
+INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
+INGEST_SECONDS = 3540  # an hour less a minute: the next call starts as this one stops
+
+
+class Program(str, Enum):
+    SPARK_SUBMIT = "spark-submit"  # an entrypoint: `spark-submit <submit args> entrypoints/<script> ...`
+    TOOLKIT = "toolkit"  # a `toolkit` command, which starts no JVM
+
+
+@dataclass(frozen=True)
+class Call:
+    """One scheduled call. `name` is unique on the cluster and names the generated files (`process-clicks`);
+    `arguments` follow the program (and the entrypoint); the time goes in `time_option` when there is one."""
+
+    name: str
+    action: str
+    entity: EntityRef | None
+    cadence: Cadence
+    program: Program
+    arguments: tuple[str, ...]
+    why: str
+    script: str | None = None  # the entrypoint, for Program.SPARK_SUBMIT
+    time_option: str | None = "--time"
+    inlets: tuple[str, ...] = ()  # feeds read
+    outlets: tuple[str, ...] = ()  # feeds written
+
+
+@dataclass(frozen=True)
+class SchedulePlan:
+    cluster: str
+    calls: tuple[Call, ...]
+
+
+def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
+    """Every call cluster `cluster_name` needs, processes first, then feeds, then the cluster-wide commands."""
+    cluster = repo.cluster(cluster_name)
+    calls: list[Call] = []
+    on_cluster = [p for p in repo.processes.values() if p.cluster(cluster.name) is not None]
+    for process in on_cluster:
+        calls.extend(_process_calls(process, cluster))
+    for feed in repo.feeds.values():
+        if feed.cluster(cluster.name) is not None:
+            calls.extend(_feed_calls(repo, feed, cluster))
+    if any(p.is_data_triggered for p in on_cluster):
+        calls.append(Call("trigger", "trigger", None, Cadence(EVERY_MINUTE, CLOCK), Program.TOOLKIT,
+                          ("trigger", "--cluster", cluster.name),
+                          "the data-trigger sweep: a process here has trigger: data", time_option=None))
+    if _has_sla(repo, cluster.name):
+        calls.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
+                          ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
+                          time_option="--now"))
+    return SchedulePlan(cluster.name, tuple(calls))
+
+
+def _process_calls(process: Process, cluster: Cluster) -> list[Call]:
+    on = process.cluster(cluster.name)
+    assert on is not None
+    calls = []
+    ref = EntityRef(Kind.PROCESS, process.name)
+    inlets = tuple(dict.fromkeys(i.feed for i in process.inputs))
+    outlets = tuple(dict.fromkeys(o.feed for o in process.outputs))
+    arguments = ("--process", process.name, "--cluster", cluster.name)
+    if process.frequency is not None and not process.is_data_triggered:
+        cadence = Cadence(process.frequency, on.validity.start, process.timezone, on.validity.end)
+        calls.append(Call(f"process-{process.name}", "process", ref, cadence, Program.SPARK_SUBMIT, arguments,
+                          "each instance: the process's frequency", "process.py",
+                          inlets=inlets, outlets=outlets))
+    if process.late_process is not None:
+        cadence = Cadence(process.late_process.delay, on.validity.start, process.timezone)
+        calls.append(Call(f"late-check-{process.name}", "late-check", ref, cadence, Program.SPARK_SUBMIT,
+                          arguments, "late data: the late-process delay", "late_check.py",
+                          inlets=inlets, outlets=outlets))
+    return calls
+
+
+def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
+    on = feed.cluster(cluster.name)
+    assert on is not None
+    ref = EntityRef(Kind.FEED, feed.name)
+    calls = []
+    if on.retention is not None:
+        try:
+            frequency, why = retention_frequency(feed, on)
+        except UsageError as err:
+            raise UsageError(f"Feed '{feed.name}': its retention frequency does not parse ({err}) Fix the feed "
+                             "property retention.frequency or the lifecycle's retention-stage frequency.") from None
+        cadence = Cadence(frequency, on.validity.start, feed.timezone)  # no end: the entrypoint
+        # decides what runs after the validity end (retention.keep-instances-beyond-validity)
+        calls.append(Call(f"retention-{feed.name}", "retention", ref, cadence, Program.SPARK_SUBMIT,
+                          ("--feed", feed.name, "--cluster", cluster.name), why,
+                          "retention.py", outlets=(feed.name,)))
+    if on.type is FeedClusterType.TARGET:
+        anchor = on.validity.start
+        if on.delay is not None:
+            anchor = shift(anchor, on.delay, resolve_zone(feed.timezone), 1)
+        for source in (c for c in feed.clusters if c.type is FeedClusterType.SOURCE):
+            cadence = Cadence(feed.frequency, anchor, feed.timezone, None)
+            delay = f", offset by the target's delay {on.delay}" if on.delay is not None else ""
+            calls.append(Call(f"replication-{feed.name}-from-{source.name}", "replication", ref, cadence,
+                              Program.SPARK_SUBMIT, ("--feed", feed.name, "--source", source.name, "--target",
+                                                     cluster.name),
+                              f"the feed's frequency{delay}", "replication.py",
+                              inlets=(feed.name,), outlets=(feed.name,)))
+    if feed.ingest is not None and on.type is not FeedClusterType.TARGET:
+        calls.append(Call(f"ingest-{feed.name}", "ingest", ref, Cadence(INGEST_RESTART, CLOCK), Program.SPARK_SUBMIT,
+                          ("--feed", feed.name, "--cluster", cluster.name, "--for", str(INGEST_SECONDS)),
+                          "streaming ingest, restarted every hour to ingest for the hour", "ingest.py",
+                          time_option=None, outlets=(feed.name,)))
+    return calls
+
+
+def _has_sla(repo: ConfigRepo, cluster: str) -> bool:
+    feeds = any(f.cluster(cluster) is not None and f.sla_on(cluster) is not None for f in repo.feeds.values())
+    processes = any((on := p.cluster(cluster)) is not None and (on.sla or p.sla) is not None
+                    for p in repo.processes.values())
+    return feeds or processes

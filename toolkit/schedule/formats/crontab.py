@@ -1,0 +1,77 @@
+"""A crontab: one block per time zone, each headed by its `CRON_TZ=` line (UTC included), each line a call.
+
+An entrypoint's line runs `toolkit call`, which appends the nominal time the firing stands for (nominal.py); a
+cadence cron cannot say exactly (minutes(7), hours(5), months(5)) fires on the finest cron that covers it, and
+the line's comment says that `toolkit call` skips the firings between instances. `toolkit` commands (the
+data-trigger sweep, the SLA check) are called as they are.
+
+CRON_TZ is honoured by cronie (Red Hat, Fedora, Arch, SUSE); a cron that ignores it reads every line in the
+system's zone, which must then be UTC for the UTC block (the Airflow and Oozie outputs carry their zones)."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.schedule.calls import Call, Program, SchedulePlan
+from toolkit.schedule.cron import CronCover, cron_cover
+from toolkit.schedule.files import GENERATED_MARK
+from toolkit.schedule.invocation import Invocation
+
+FILE = "crontab"
+
+
+def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
+    return {FILE: crontab_text(plan, invocation)}
+
+
+# The paths, set once at the top; cron exports them to each line's shell, which expands them.
+_PATHS = (("TOOLKIT", "toolkit"), ("SPARK_SUBMIT", "spark_submit"), ("ENTRYPOINTS", "entrypoints"),
+          ("CONF_REPO", "repo"))
+
+
+def crontab_text(plan: SchedulePlan, invocation: Invocation) -> str:
+    symbolic = replace(invocation, toolkit="$TOOLKIT", spark_submit="$SPARK_SUBMIT", entrypoints="$ENTRYPOINTS",
+                       repo="$CONF_REPO")
+    blocks: dict[str, list[str]] = {}
+    for call in plan.calls:
+        cover = cron_cover(call.cadence)
+        blocks.setdefault(cover.timezone, []).extend(_entry(call, cover, symbolic))
+    lines = [f"# {GENERATED_MARK} for cluster '{plan.cluster}'. Do not edit: change the entities and",
+             "# regenerate (`toolkit schedule ... --out DIR --check` fails while this is stale).",
+             "# Each entrypoint runs through `toolkit call`, which appends --time with the instance the firing stands",
+             "# for; exit codes are the toolkit's (0 done, 1 failed, 2 bad call, 3 waiting, 4 skipped, 5 blocked).",
+             "SHELL=/bin/sh",
+             *(f"{name}={shlex.quote(getattr(invocation, field))}" for name, field in _PATHS)]
+    for zone in sorted(blocks, key=lambda z: (z != "UTC", z)):
+        lines += ["", f"CRON_TZ={zone}", *blocks[zone]]
+    if not plan.calls:
+        lines += ["", f"# Nothing to schedule: no process, feed or trigger of the repo is on cluster '{plan.cluster}'."]
+    return "\n".join(lines) + "\n"
+
+
+def _entry(call: Call, cover: CronCover, invocation: Invocation) -> list[str]:
+    comment = [f"# {call.name}, {call.cadence.describe()}: {call.why}."]
+    argv = invocation.argv(call)
+    if call.program is Program.SPARK_SUBMIT and call.time_option is not None:
+        argv = [invocation.toolkit, "call", "--every", str(call.cadence.frequency),
+                "--from", format_timestamp(call.cadence.anchor),
+                *(["--timezone", call.cadence.timezone] if call.cadence.timezone != "UTC" else []),
+                "--period", str(cover.period_minutes), "--", *argv]
+        if not cover.exact:
+            comment.append(f"# cron cannot say {call.cadence.frequency} from there: this line fires "
+                           f"'{cover.expression}' and toolkit call skips (exit 4) the firings between instances.")
+    return [*comment, f"{cover.expression} {_cron_escape(' '.join(_word(token) for token in argv))}"]
+
+
+def _word(token: str) -> str:
+    """A shell word: a path variable stays expandable ("$ENTRYPOINTS/process.py"), anything else is quoted."""
+    if token.startswith("$") and token[1:].split("/")[0] in {name for name, _ in _PATHS}:
+        return f'"{token}"'
+    return shlex.quote(token)
+
+
+def _cron_escape(command: str) -> str:
+    """cron turns an unescaped % into a newline."""
+    return command.replace("%", "\\%")

@@ -1,0 +1,62 @@
+"""Where the scheduled calls run: the paths on the scheduler's host of the config repo, the `toolkit` command,
+spark-submit and the entrypoints, and the arguments spark-submit takes before an entrypoint (`--master yarn`).
+Defaults are this machine's, as `toolkit trigger` finds them; each is an option of `toolkit schedule`."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.entities.model import Cluster
+from toolkit.errors import UsageError
+from toolkit.runtime.submit import process_entrypoint, spark_submit
+from toolkit.schedule.calls import Call, Program
+
+SUBMIT_ARGS_PROPERTY = "trigger.submit-args"  # the same arguments the data-trigger sweep gives spark-submit
+
+
+@dataclass(frozen=True)
+class Invocation:
+    repo: str
+    toolkit: str
+    spark_submit: str
+    entrypoints: str
+    submit_args: tuple[str, ...] = ()
+
+    @classmethod
+    def on_this_machine(cls, repo: Path, cluster: Cluster, *, repo_path: str | None = None,
+                        toolkit: str | None = None, spark_submit_path: str | None = None,
+                        entrypoints: str | None = None, submit_args: str | None = None) -> Invocation:
+        """The paths given, else this machine's: the repo's absolute path, the running `toolkit`, the spark-submit
+        `toolkit trigger` would use, the entrypoints beside the package; submit args from the cluster property."""
+        text = submit_args if submit_args is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
+        try:
+            arguments = tuple(shlex.split(text))
+        except ValueError as err:
+            raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
+                             "shell.") from None
+        return cls(repo=repo_path or str(repo.resolve()),
+                   toolkit=toolkit or _running_toolkit(),
+                   spark_submit=spark_submit_path or spark_submit(None),
+                   entrypoints=entrypoints or str(Path(process_entrypoint()).parent),
+                   submit_args=arguments)
+
+    def argv(self, call: Call) -> list[str]:
+        """The command of `call`, without its time."""
+        if call.program is Program.TOOLKIT:
+            return [self.toolkit, call.arguments[0], "--repo", self.repo, *call.arguments[1:]]
+        assert call.script is not None
+        return [self.spark_submit, *self.submit_args, f"{self.entrypoints.rstrip('/')}/{call.script}",
+                "--repo", self.repo, *call.arguments]
+
+
+def _running_toolkit() -> str:
+    """The `toolkit` on the PATH, else the one beside this Python (a venv's bin/), else the bare name."""
+    found = shutil.which("toolkit")
+    if found:
+        return found
+    beside = Path(sys.executable).parent / "toolkit"
+    return str(beside) if beside.is_file() else "toolkit"
