@@ -64,6 +64,9 @@ def schedule_command(
     toolkit schedule --repo conf --cluster primary --format airflow --out dags/
     toolkit schedule --repo conf --cluster primary --format oozie --out oozie/ --check
     """
+    if out is None and (check or output_format is not Format.CRONTAB):
+        raise UsageError(f"--format {output_format.value}{' --check' if check else ''} needs --out DIR: the folder "
+                         "of the generated files.")
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
     invocation = Invocation.on_this_machine(repo, on, repo_path=repo_path, toolkit=toolkit_path,
@@ -72,9 +75,6 @@ def schedule_command(
     renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
     generated: dict[str, str] = renderer.render(plan_calls(config, on.name), invocation)
     if out is None:
-        if check or output_format is not Format.CRONTAB:
-            raise UsageError(f"--format {output_format.value}{' --check' if check else ''} needs --out DIR: the "
-                             "folder of the generated files.")
         typer.echo(generated["crontab"], nl=False)
         return
     if check:

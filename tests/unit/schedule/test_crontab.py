@@ -1,0 +1,186 @@
+"""`toolkit schedule --format crontab`: the template repo's calls and odd cadences as cron lines, CRON_TZ blocks,
+the covering note, a generated line run by /bin/sh as cron runs it, and --out/--check."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.unit.schedule.cadence_repo import make_cadence_repo
+from toolkit.cli.main import main
+
+TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
+CHECKOUT = Path(__file__).resolve().parents[3]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def blocks(text: str) -> dict[str, list[str]]:
+    """The cron lines (comments left out) under each CRON_TZ."""
+    found: dict[str, list[str]] = {}
+    zone = None
+    for line in text.splitlines():
+        if line.startswith("CRON_TZ="):
+            zone = line.removeprefix("CRON_TZ=")
+            found[zone] = []
+        elif zone is not None and line and not line.startswith("#"):
+            found[zone].append(line)
+    return found
+
+
+def line_of(lines: list[str], needle: str) -> str:
+    matching = [line for line in lines if needle in line]
+    assert len(matching) == 1, f"one line with {needle!r} expected in:\n" + "\n".join(lines)
+    return matching[0]
+
+
+def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "primary",
+                       "--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
+                       "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf")
+    assert code == 0
+    assert list(blocks(out)) == ["UTC"]  # every template entity is in UTC
+    lines = blocks(out)["UTC"]
+    assert "SPARK_SUBMIT=/opt/spark/bin/spark-submit" in out and "CONF_REPO=/srv/conf" in out
+    summary = line_of(lines, "process.py\" --repo \"$CONF_REPO\" --process hourly-clicks-summary")
+    assert summary == ('0 * * * * "$TOOLKIT" call --every \'hours(1)\' --from 2026-01-01T00:00Z --period 60 -- '
+                       '"$SPARK_SUBMIT" "$ENTRYPOINTS/process.py" --repo "$CONF_REPO" --process hourly-clicks-summary'
+                       ' --cluster primary')
+    assert line_of(lines, "late_check.py").startswith("0 * * * * ")
+    assert line_of(lines, "--process top-pages").startswith("0 0 * * * ")
+    assert line_of(lines, "retention.py\" --repo \"$CONF_REPO\" --feed clicks ").startswith("0 0 * * * ")
+    assert line_of(lines, " trigger ") == '* * * * * "$TOOLKIT" trigger --repo "$CONF_REPO" --cluster primary'
+    assert line_of(lines, " sla ") == '*/5 * * * * "$TOOLKIT" sla --repo "$CONF_REPO" --cluster primary'
+    assert line_of(lines, "ingest.py").endswith("--feed page-views --cluster primary --for 3540")
+    # hourly-page-view-counts has trigger: data: the sweep starts it, no line of its own
+    assert "--process hourly-page-view-counts" not in out
+    assert "replication.py" not in out  # primary is no target
+
+
+def test_the_template_backup_cluster_replicates_per_source(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "backup")
+    lines = blocks(out)["UTC"]
+    assert code == 0
+    assert line_of(lines, "--feed clicks --source primary --target backup").startswith("0 * * * * ")
+    assert line_of(lines, "--feed visits --source primary --target backup").startswith("0 0 * * * ")
+    assert "process.py" not in out and " trigger " not in out
+
+
+def test_odd_cadences_are_covered_and_say_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_cadence_repo(tmp_path)
+    code, out, _ = run(capsys, "schedule", "--repo", str(repo), "--cluster", "main")
+    assert code == 0
+    assert list(blocks(out)) == ["UTC", "Europe/Paris"]
+    utc_lines, paris = blocks(out)["UTC"], blocks(out)["Europe/Paris"]
+    assert line_of(paris, "paris-daily").startswith("30 6 * * * ")  # 05:30Z is 06:30 in Paris in winter
+    assert line_of(utc_lines, "every-7-minutes").startswith("* * * * * ")
+    assert line_of(utc_lines, "every-5-hours").startswith("0 * * * * ")
+    assert line_of(utc_lines, "every-5-months").startswith("0 6 15 * * ")
+    assert line_of(utc_lines, "every-2-months").startswith("0 6 15 1,3,5,7,9,11 * ")
+    assert line_of(utc_lines, "month-end").startswith("0 0 28-31 * * ")
+    notes = [line for line in out.splitlines() if "cron cannot say" in line]
+    assert [re.search(r"say (\S+)", note).group(1) for note in notes] == [  # type: ignore[union-attr]
+        "hours(5)", "months(5)", "minutes(7)", "months(1)"]
+    assert all("toolkit call skips (exit 4) the firings between instances" in note for note in notes)
+    # retention: Falcon's rule on the limit (hours(12) -> every 6 hours; days(30) -> daily)
+    assert line_of(utc_lines, "--feed minutes --cluster main").startswith("0 */6 * * * ")
+    assert line_of(utc_lines, "--feed out --cluster main").startswith("0 0 * * * ")
+
+
+def test_the_retention_frequency_property_and_lifecycle_win(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_cadence_repo(tmp_path)
+    feed = repo / "feeds" / "out.yaml"
+    feed.write_text(feed.read_text() + "properties:\n  retention.frequency: hours(2)\n")
+    _, out, _ = run(capsys, "schedule", "--repo", str(repo), "--cluster", "main")
+    assert line_of(blocks(out)["UTC"], "--feed out --cluster main").startswith("0 */2 * * * ")
+    assert "retention-out, every hours(2) from 2026-01-01T00:00Z: the feed property retention.frequency." in out
+    feed.write_text(feed.read_text().replace("hours(2)", "weekly"))
+    code, _, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "main")
+    assert code == 2 and "Feed 'out'" in err and "retention.frequency" in err and "Traceback" not in err
+
+
+def test_a_generated_line_run_by_sh_gets_its_instance_time(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The line as cron runs it: /bin/sh -c with the crontab's variables in the environment; spark-submit is a
+    stand-in script that records its arguments (the entrypoint is not the subject here)."""
+    repo = make_cadence_repo(tmp_path)
+    recorder = tmp_path / "spark-submit"
+    record = tmp_path / "argv"
+    recorder.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {record}\n")
+    recorder.chmod(recorder.stat().st_mode | stat.S_IEXEC)
+    toolkit = tmp_path / "toolkit"  # the toolkit of this checkout, as an installed one would run
+    toolkit.write_text(f"#!/bin/sh\nPYTHONPATH={CHECKOUT} exec {sys.executable} -m toolkit \"$@\"\n")
+    toolkit.chmod(toolkit.stat().st_mode | stat.S_IEXEC)
+    _, out, _ = run(capsys, "schedule", "--repo", str(repo), "--cluster", "backup", "--spark-submit", str(recorder),
+                    "--toolkit", str(toolkit), "--submit-args", "--master 'local[2]' --conf a=50%")
+    environment = dict(line.split("=", 1) for line in out.splitlines()[:12] if re.match(r"^[A-Z_]+=", line))
+    line = line_of(blocks(out)["UTC"], "replication.py")  # every minute from 02:30Z: any minute is an instance
+    command = line.split(" ", 5)[5].replace("\\%", "%")
+    before = datetime.now(timezone.utc).replace(second=0, microsecond=0)
+    result = subprocess.run(["/bin/sh", "-c", command], env={**os.environ, **environment}, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    argv = record.read_text().splitlines()
+    assert argv[:5] == ["--master", "local[2]", "--conf", "a=50%", str(Path(environment["ENTRYPOINTS"]) /
+                                                                          "replication.py")]
+    assert argv[5:13] == ["--repo", str(repo.resolve()), "--feed", "minutes", "--source", "main", "--target",
+                          "backup"]
+    assert argv[13] == "--time"
+    assert datetime.strptime(argv[14], "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc) in (
+        before, before + timedelta(minutes=1))
+
+
+def test_out_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_cadence_repo(tmp_path)
+    out_dir = tmp_path / "cron"
+    base = ["schedule", "--repo", str(repo), "--cluster", "main", "--out", str(out_dir)]
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and "1 file(s) written, 0 unchanged, 0 removed" in out
+    crontab = out_dir / "crontab"
+    assert crontab.read_text().startswith("# Generated by toolkit schedule for cluster 'main'")
+    assert run(capsys, *base, "--check")[0] == 0
+    os.utime(crontab, (1_000_000, 1_000_000))
+    code, out, _ = run(capsys, *base)
+    assert "0 file(s) written, 1 unchanged" in out and crontab.stat().st_mtime == 1_000_000  # not rewritten
+    process = repo / "processes" / "every-5-hours.yaml"
+    process.write_text(process.read_text().replace("hours(5)", "hours(4)"))
+    code, out, _ = run(capsys, *base, "--check")
+    assert code == 1 and f"changed: {crontab}" in out and "1 difference(s)" in out
+    stale = out_dir / "old.crontab"
+    stale.write_text("# Generated by toolkit schedule for cluster 'main'.\n")
+    mine = out_dir / "notes.txt"
+    mine.write_text("my own notes\n")
+    code, out, _ = run(capsys, *base, "--check")
+    assert code == 1 and f"no longer generated: {stale}" in out
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and f"removed (no longer generated): {stale}" in out
+    assert not stale.exists() and mine.read_text() == "my own notes\n"
+    assert "0 1-23/4 * * *" in crontab.read_text()
+    assert run(capsys, *base, "--check")[0] == 0
+
+
+def test_bad_calls_say_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "primary", "--format", "oozie")
+    assert code == 2 and "needs --out DIR" in err
+    code, _, err = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "primary", "--check")
+    assert code == 2 and "needs --out DIR" in err
+    code, _, err = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "nowhere")
+    assert code == 2 and "nowhere" in err
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    code, _, err = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "primary", "--out", str(afile))
+    assert code == 2 and "is a file" in err
+    assert shutil.which("sh")
