@@ -56,3 +56,29 @@ def test_published_hook_installs_and_reports_file_and_line(config_git_repo: Path
                   config_git_repo, tmp_path / "pre-commit-home")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "feeds/clicks.yaml:9:12: SC001" in result.stdout
+
+
+def test_schedule_check_hook_fails_while_the_generated_crontab_is_stale(config_git_repo: Path,
+                                                                        tmp_path: Path) -> None:
+    """The schedule hook as a config repo declares it (`repo: local`; the published hook's entry is the same)."""
+    toolkit = str(BIN / "toolkit")
+    arguments = ["--repo", ".", "--cluster", "primary", "--out", "schedule/primary", "--repo-path", "/srv/conf",
+                 "--toolkit", "/opt/toolkit/bin/toolkit", "--spark-submit", "/opt/spark/bin/spark-submit",
+                 "--entrypoints", "/opt/toolkit/entrypoints"]
+    assert _run([toolkit, "schedule", *arguments], config_git_repo, tmp_path).returncode == 0
+    (config_git_repo / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: local\n    hooks:\n      - id: toolkit-schedule-check\n"
+        "        name: toolkit schedule --check\n        entry: toolkit schedule --check\n"
+        "        language: system\n        pass_filenames: false\n"
+        "        files: (^|/)(clusters|feeds|processes)/[^/]+\\.ya?ml$\n"
+        f"        args: {arguments!r}\n".replace("'", '"'))
+    subprocess.run(["git", "add", "-A"], cwd=config_git_repo, check=True)
+    home = tmp_path / "pre-commit-home"
+    clean = _run([str(BIN / "pre-commit"), "run", "--all-files"], config_git_repo, home)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    process = config_git_repo / "processes" / "top-pages.yaml"
+    process.write_text(process.read_text().replace("start: 2026-01-02T00:00Z", "start: 2026-01-02T06:00Z"))
+    subprocess.run(["git", "add", "-A"], cwd=config_git_repo, check=True)
+    stale = _run([str(BIN / "pre-commit"), "run"], config_git_repo, home)
+    assert stale.returncode == 1, stale.stdout + stale.stderr
+    assert "changed: schedule/primary/crontab" in stale.stdout
