@@ -37,6 +37,12 @@ CASES = [
     (["rerun", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "primary"], 2),
     (["lineage", "--repo", TEMPLATE, "--feed", "clicks", "--cluster", "primary", "--time", "2026-11-21T10:30Z"], 2),
     (["lineage", "--repo", TEMPLATE, "--feed", "clicks", "--time", "2026-11-21T10:00Z"], 2),
+    (["schedule", "--repo", TEMPLATE, "--cluster", "mars"], 2),
+    (["schedule", "--repo", TEMPLATE, "--cluster", "primary", "--format", "airflow"], 2),
+    (["schedule", "--repo", TEMPLATE, "--cluster", "primary", "--submit-args", "--conf 'a=b"], 2),
+    (["call", "--every", "hours(1)", "--from", "2026-13-01T00:00Z", "--", "true"], 2),
+    (["call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--time", "2026-01-01T00:00Z", "--",
+      "/nonexistent/spark-submit"], 2),
 ]
 
 
