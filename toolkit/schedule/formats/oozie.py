@@ -77,7 +77,8 @@ def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
     if not plan.calls:
         raise UsageError(f"Nothing to schedule on cluster '{plan.cluster}': no process, feed or trigger of the repo "
                          "is on it, and an Oozie bundle needs at least one coordinator.")
-    symbolic = replace(invocation, **{field: "${" + name + "}" for name, field, _ in PATHS})
+    symbolic = replace(invocation, toolkit="${toolkit}", spark_submit="${sparkSubmit}", entrypoints="${entrypoints}",
+                       repo="${confRepo}")  # the PATHS as properties
     files = {BUNDLE: _bundle(plan), PROPERTIES: _properties(plan, invocation),
              WRAPPER_FILE: WRAPPER.format(mark=f"{GENERATED_MARK} for cluster '{plan.cluster}'")}
     for call in plan.calls:
