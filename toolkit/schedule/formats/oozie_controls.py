@@ -13,8 +13,8 @@ builders (ProcessExecutionCoordinatorBuilder, FeedReplicationCoordinatorBuilder)
   ingest, the SLA check). Falcon started retention at submission time, so it never had a backlog; these start on
   the cadence's grid, and LAST_ONLY skips the backlog Oozie materializes from a past start.
 - retries: a call that exits 3 (waiting) or 5 (blocked) fails its shell action, which Oozie retries RETRY_MAX times
-  every RETRY_INTERVAL_MINUTES minutes (user-retry, `retry-max`/`retry-interval` on the action). Not for a cadence
-  of RETRY_INTERVAL_MINUTES or less: its next firing calls again sooner. Oozie caps retry-max by its
+  every RETRY_INTERVAL_MINUTES minutes (user-retry, `retry-max`/`retry-interval` on the action). Not for a LAST_ONLY
+  call every RETRY_INTERVAL_MINUTES or less: its next firing calls again sooner. Oozie caps retry-max by its
   `oozie.service.LiteWorkflowStoreService.user.retry.max` (default 3), and retries only error codes listed in
   `...user.retry.error.code(.ext)`: a shell action's non-zero exit is error code `1`, which the Oozie
   administrator must add (docs/schedule-oozie.md).
@@ -55,6 +55,7 @@ def controls(call: Call) -> Controls:
 
 
 def retry(call: Call) -> Retry | None:
-    if call.cadence.frequency.approx_minutes() <= RETRY_INTERVAL_MINUTES:
+    latest_only = call.action in LATEST_ONLY_ACTIONS
+    if latest_only and call.cadence.frequency.approx_minutes() <= RETRY_INTERVAL_MINUTES:
         return None
     return Retry(RETRY_MAX, RETRY_INTERVAL_MINUTES)
