@@ -87,7 +87,7 @@ def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
-def job_name(plan: SchedulePlan, call: Call | None = None) -> str:
+def _job_name(plan: SchedulePlan, call: Call | None = None) -> str:
     return f"feed-toolkit-{plan.cluster}" + (f"-{call.name}" if call is not None else "")
 
 
@@ -99,7 +99,7 @@ def _mark(plan: SchedulePlan, what: str) -> str:
 def _bundle(plan: SchedulePlan) -> str:
     coordinators = [element("coordinator", element("app-path", text=f"${{toolkitAppPath}}/{call.name}"),
                             name=call.name) for call in sorted(plan.calls, key=lambda c: c.name)]
-    root = element("bundle-app", *coordinators, name=job_name(plan), xmlns=BUNDLE_XMLNS)
+    root = element("bundle-app", *coordinators, name=_job_name(plan), xmlns=BUNDLE_XMLNS)
     return document(root, _mark(plan, f"the bundle of its {len(plan.calls)} coordinator(s)"))
 
 
@@ -116,7 +116,7 @@ def _coordinator(plan: SchedulePlan, call: Call) -> str:
     parts.append(element("action", element("workflow", *workflow)))
     start = "${clockStart}" if cadence.anchor == CLOCK else format_timestamp(cadence.anchor)
     end = format_timestamp(cadence.end) if cadence.end is not None else FAR_END
-    root = element("coordinator-app", *parts, name=job_name(plan, call),
+    root = element("coordinator-app", *parts, name=_job_name(plan, call),
                    frequency=f"${{coord:{cadence.frequency}}}", start=start, end=end, timezone=cadence.timezone,
                    xmlns=COORDINATOR_XMLNS)
     return document(root, _mark(plan, f"{call.name}, {cadence.describe()}: {call.why}"))
@@ -155,7 +155,7 @@ def _workflow(plan: SchedulePlan, call: Call, symbolic: Invocation) -> str:
                                                 "${wf:errorMessage(wf:lastErrorNode())}"), name="waiting-or-blocked"),
         element("end", name="end"),
     ]
-    root = element("workflow-app", *nodes, name=job_name(plan, call), xmlns=WORKFLOW_XMLNS)
+    root = element("workflow-app", *nodes, name=_job_name(plan, call), xmlns=WORKFLOW_XMLNS)
     return document(root, _mark(plan, f"{call.name}: runs {call.action} with the coordinator's nominal time"
                                       if call.time_option is not None else f"{call.name}: runs {call.action}"))
 
