@@ -132,8 +132,9 @@ def _workflow(plan: SchedulePlan, call: Call, symbolic: Invocation) -> str:
         element("name-node", text="${nameNode}"),
         element("configuration", element("property", element("name", text="oozie.launcher.mapred.job.queue.name"),
                                          element("value", text="${queueName}"))),
-        element("exec", text=WRAPPER_FILE),
-        *(element("argument", text=argument) for argument in arguments),
+        # sh runs the wrapper: a file localized from HDFS need not be executable
+        element("exec", text="sh"),
+        *(element("argument", text=argument) for argument in [WRAPPER_FILE, *arguments]),
         element("file", text=f"${{toolkitAppPath}}/{WRAPPER_FILE}#{WRAPPER_FILE}"),
         element("capture-output"),
         xmlns=SHELL_XMLNS)
