@@ -101,7 +101,7 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "    catchup=False,",
         f"    max_active_runs={call.concurrency},",
         f"    tags={['feed-toolkit', plan.cluster, call.action]!r},",
-        "):",
+        ") as dag:",
         "    ToolkitCall(",
         f"        task_id={call.action!r},",
         "        command=command,",
