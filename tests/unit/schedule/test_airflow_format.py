@@ -212,6 +212,16 @@ def test_outlets_post_events_only_where_the_notifier_does_not(tmp_path: Path) ->
             "feed_toolkit.backup.replication-clicks-from-primary>clicks@backup"} <= set(result["outlet_references"])
 
 
+def test_the_notifier_brings_the_sweep_that_posts_the_events(tmp_path: Path) -> None:
+    """backup has no data-triggered process: without the notifier it has no trigger call, with it one every minute."""
+    assert "trigger" not in {c.name for c in plan_calls(ConfigRepo.load(template_copy(tmp_path / "a")), "backup").calls}
+    plan = plan_calls(ConfigRepo.load(template_copy(tmp_path / "b", notify="backup")), "backup")
+    assert plan.notifies_airflow
+    [sweep] = [c for c in plan.calls if c.name == "trigger"]
+    assert (sweep.arguments, str(sweep.cadence.frequency)) == (("trigger", "--cluster", "backup"), "minutes(1)")
+    assert "trigger.notify: airflow" in sweep.why
+
+
 def test_cli_writes_then_checks_and_notices_a_changed_entity(tmp_path: Path, capsys: pytest.CaptureFixture[str]) \
         -> None:
     repo = template_copy(tmp_path)
