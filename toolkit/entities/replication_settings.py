@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.el.frequency import Frequency, TimeUnit
+from toolkit.el.frequency import Frequency
 from toolkit.entities.model import Feed
+from toolkit.entities.timeouts import default_timeout
 from toolkit.errors import UsageError
 
-_MINIMUM_TIMEOUT = Frequency(TimeUnit.MINUTES, 30)
 PROPERTIES = ("timeout", "parallel", "maxMaps", "preservePermission")
 
 
@@ -38,8 +38,7 @@ def replication_settings(feed: Feed) -> ReplicationSettings:
 def timeout(feed: Feed) -> Frequency:
     text = feed.properties.get("timeout")
     if text is None:
-        return max(Frequency(feed.frequency.unit, feed.frequency.count * 6), _MINIMUM_TIMEOUT,
-                   key=lambda amount: amount.approx_minutes())
+        return default_timeout(feed.frequency)
     try:
         return Frequency.parse(text)
     except UsageError as err:

@@ -7,22 +7,18 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from toolkit.el.frequency import Frequency, TimeUnit
+from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.entities.model import Policy, Process, Retry
+from toolkit.entities.timeouts import process_timeout
 
-_MINIMUM_TIMEOUT = Frequency(TimeUnit.MINUTES, 30)
 # A waiting run looks again after 10 s, then doubling up to 5 minutes.
 FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS = 10.0, 300.0
 
 
 def timeout_of(process: Process) -> Frequency:
-    """The process's `timeout`, default max(6 x frequency, 30 minutes) as Falcon's."""
-    if process.timeout is not None:
-        return process.timeout
-    frequency = process.require_frequency()
-    six = Frequency(frequency.unit, frequency.count * 6)
-    return max(six, _MINIMUM_TIMEOUT, key=lambda amount: amount.approx_minutes())
+    """The process's `timeout`, default max(6 x frequency, 30 minutes) as Falcon's (entities/timeouts.py)."""
+    return process_timeout(process)
 
 
 def deadline_of(process: Process, t: datetime, zone: ZoneInfo) -> datetime:

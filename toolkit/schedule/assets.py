@@ -1,5 +1,6 @@
 """A feed on a cluster as an Airflow asset: the same name and URI in the generated DAGs' inlets and outlets and in
-the asset events `toolkit trigger --notify airflow` posts, so that Airflow matches them.
+the asset events `toolkit trigger --notify airflow` posts, so that Airflow matches them; and whether that notifier
+is on for a cluster.
 
 The URI is the feed's OpenLineage dataset (toolkit/openlineage/naming.py) written as one URI: `hdfs://nn:8020/data/
 clicks`, `file:///var/data/primary/data/clicks`, `s3://bucket/data/clicks`, `hive://metastore:9083/web.visits`.
@@ -28,3 +29,14 @@ def feed_asset(feed: Feed, cluster: Cluster) -> FeedAsset:
     else:
         uri = dataset.namespace.rstrip("/") + "/" + dataset.name.lstrip("/")
     return FeedAsset(f"{feed.name}@{cluster.name}", uri)
+
+
+# The cluster property that makes `toolkit trigger` post the ledger's dataset events to Airflow as asset events.
+NOTIFY_PROPERTY = "trigger.notify"
+
+
+def notifies_airflow(cluster: Cluster) -> bool:
+    """Whether `toolkit trigger` posts this cluster's events to Airflow (`trigger.notify: airflow`, or a comma
+    separated list naming it): then the generated DAGs' own outlets must not post a second event."""
+    text = str(cluster.properties.get(NOTIFY_PROPERTY, ""))
+    return "airflow" in {part.strip().lower() for part in text.split(",")}

@@ -1,13 +1,20 @@
 """The calls that keep a cluster's entities running, with Falcon's cadences: what a scheduler must start, how
 often, and with which arguments (the time aside). Every format (crontab, Oozie, Airflow) renders this list.
 
+Besides the command, a call carries what a scheduler's controls need: how many instances may run at once (the
+process's `parallel`, the feed's replication `parallel`), how long a waiting instance may be called again (the
+process's or the feed's `timeout`, else Falcon's default), and the feeds it reads and writes as assets on their
+clusters (assets.py), with whether a success means its outlets got new data (a process instance, a replication
+pull, an ingest hour; not a late-data check, which mostly finds nothing late, nor retention, which deletes).
+
 - a process instance, every frequency from its validity start on the cluster, in its zone (not for `trigger:
   data` processes: the data-trigger sweep starts them);
 - its late-data check, every `late-process` delay;
 - retention of each feed the cluster keeps (cadence.py: Falcon's rule, or the lifecycle or a feed property);
 - replication of each feed the cluster is a target of, one call per source, every feed frequency from the
   target's validity start shifted by its `delay` (the entrypoint pulls the instance at the call's time minus it);
-- the data-trigger sweep, every minute, when a process on the cluster has `trigger: data`;
+- the data-trigger sweep, every minute, when a process on the cluster has `trigger: data` or the cluster posts the
+  ledger's events to Airflow (`trigger.notify: airflow`: the sweep posts them);
 - ingest of each streamed feed, every hour, ingesting for the hour;
 - the SLA check, every 5 minutes, when an entity on the cluster declares an SLA.
 """
@@ -22,8 +29,11 @@ from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
+from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
+from toolkit.entities.timeouts import default_timeout, process_timeout
 from toolkit.errors import UsageError
+from toolkit.schedule.assets import FeedAsset, feed_asset, notifies_airflow
 from toolkit.schedule.cadence import CLOCK, Cadence, retention_frequency
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
@@ -53,12 +63,23 @@ class Call:
     time_option: str | None = "--time"
     inlets: tuple[str, ...] = ()  # feeds read
     outlets: tuple[str, ...] = ()  # feeds written
+    inlet_assets: tuple[FeedAsset, ...] = ()  # the feeds read, on the cluster they are read from
+    outlet_assets: tuple[FeedAsset, ...] = ()  # the feeds written, on this cluster
+    publishes: bool = False  # a success means the outlets got new data (an asset event is due)
+    concurrency: int = 1  # instances of this call running at once
+    timeout: Frequency | None = None  # how long a waiting or blocked instance is called again; None: the default
+
+    @property
+    def wait_limit(self) -> Frequency:
+        """How long after an instance's time a waiting (3) or blocked (5) call is called again."""
+        return self.timeout if self.timeout is not None else default_timeout(self.cadence.frequency)
 
 
 @dataclass(frozen=True)
 class SchedulePlan:
     cluster: str
     calls: tuple[Call, ...]
+    notifies_airflow: bool = False  # the trigger sweep posts the ledger's events to Airflow (trigger.notify)
 
 
 def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
@@ -67,39 +88,44 @@ def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
     calls: list[Call] = []
     on_cluster = [p for p in repo.processes.values() if p.cluster(cluster.name) is not None]
     for process in on_cluster:
-        calls.extend(_process_calls(process, cluster))
+        calls.extend(_process_calls(repo, process, cluster))
     for feed in repo.feeds.values():
         if feed.cluster(cluster.name) is not None:
             calls.extend(_feed_calls(repo, feed, cluster))
-    if any(p.is_data_triggered for p in on_cluster):
+    notifies, triggered = notifies_airflow(cluster), any(p.is_data_triggered for p in on_cluster)
+    if triggered or notifies:
+        why = ("the data-trigger sweep: a process here has trigger: data" if triggered
+               else "the sweep that posts the ledger's events to Airflow (trigger.notify: airflow)")
         calls.append(Call("trigger", "trigger", None, Cadence(EVERY_MINUTE, CLOCK), Program.TOOLKIT,
-                          ("trigger", "--cluster", cluster.name),
-                          "the data-trigger sweep: a process here has trigger: data", time_option=None))
+                          ("trigger", "--cluster", cluster.name), why, time_option=None))
     if _has_sla(repo, cluster.name):
         calls.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                           ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                           time_option="--now"))
-    return SchedulePlan(cluster.name, tuple(calls))
+    return SchedulePlan(cluster.name, tuple(calls), notifies)
 
 
-def _process_calls(process: Process, cluster: Cluster) -> list[Call]:
+def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list[Call]:
     on = process.cluster(cluster.name)
     assert on is not None
     calls = []
     ref = EntityRef(Kind.PROCESS, process.name)
     inlets = tuple(dict.fromkeys(i.feed for i in process.inputs))
     outlets = tuple(dict.fromkeys(o.feed for o in process.outputs))
+    reads = tuple(feed_asset(repo.feed(name), cluster) for name in inlets)
+    writes = tuple(feed_asset(repo.feed(name), cluster) for name in outlets)
     arguments = ("--process", process.name, "--cluster", cluster.name)
     if process.frequency is not None and not process.is_data_triggered:
         cadence = Cadence(process.frequency, on.validity.start, process.timezone, on.validity.end)
         calls.append(Call(f"process-{process.name}", "process", ref, cadence, Program.SPARK_SUBMIT, arguments,
                           "each instance: the process's frequency", "process.py",
-                          inlets=inlets, outlets=outlets))
+                          inlets=inlets, outlets=outlets, inlet_assets=reads, outlet_assets=writes, publishes=True,
+                          concurrency=process.parallel, timeout=process_timeout(process)))
     if process.late_process is not None:
         cadence = Cadence(process.late_process.delay, on.validity.start, process.timezone)
         calls.append(Call(f"late-check-{process.name}", "late-check", ref, cadence, Program.SPARK_SUBMIT,
                           arguments, "late data: the late-process delay", "late_check.py",
-                          inlets=inlets, outlets=outlets))
+                          inlets=inlets, outlets=outlets, inlet_assets=reads, outlet_assets=writes))
     return calls
 
 
@@ -118,11 +144,12 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
         # decides what runs after the validity end (retention.keep-instances-beyond-validity)
         calls.append(Call(f"retention-{feed.name}", "retention", ref, cadence, Program.SPARK_SUBMIT,
                           ("--feed", feed.name, "--cluster", cluster.name), why,
-                          "retention.py", outlets=(feed.name,)))
+                          "retention.py", inlets=(feed.name,), inlet_assets=(feed_asset(feed, cluster),)))
     if on.type is FeedClusterType.TARGET:
         anchor = on.validity.start
         if on.delay is not None:
             anchor = shift(anchor, on.delay, resolve_zone(feed.timezone), 1)
+        settings = replication_settings(feed)
         for source in (c for c in feed.clusters if c.type is FeedClusterType.SOURCE):
             cadence = Cadence(feed.frequency, anchor, feed.timezone, None)
             delay = f", offset by the target's delay {on.delay}" if on.delay is not None else ""
@@ -130,12 +157,16 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
                               Program.SPARK_SUBMIT, ("--feed", feed.name, "--source", source.name, "--target",
                                                      cluster.name),
                               f"the feed's frequency{delay}", "replication.py",
-                              inlets=(feed.name,), outlets=(feed.name,)))
+                              inlets=(feed.name,), outlets=(feed.name,),
+                              inlet_assets=(feed_asset(feed, repo.cluster(source.name)),),
+                              outlet_assets=(feed_asset(feed, cluster),), publishes=True,
+                              concurrency=settings.parallel, timeout=settings.timeout))
     if feed.ingest is not None and on.type is not FeedClusterType.TARGET:
         calls.append(Call(f"ingest-{feed.name}", "ingest", ref, Cadence(INGEST_RESTART, CLOCK), Program.SPARK_SUBMIT,
                           ("--feed", feed.name, "--cluster", cluster.name, "--for", str(INGEST_SECONDS)),
                           "streaming ingest, restarted every hour to ingest for the hour", "ingest.py",
-                          time_option=None, outlets=(feed.name,)))
+                          time_option=None, outlets=(feed.name,), outlet_assets=(feed_asset(feed, cluster),),
+                          publishes=True))
     return calls
 
 
