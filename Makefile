@@ -10,6 +10,8 @@ export SPARK_LOCAL_IP := 127.0.0.1
 export PYSPARK_PYTHON := $(abspath $(PY))
 
 DEMO_REPO := config_repo_template
+# Where the demo's generated schedules say the toolkit, Spark and the repo are on the scheduler's host.
+SCHEDULE_PATHS := --repo-path /srv/conf --toolkit /opt/feed-toolkit/bin/toolkit --spark-submit /opt/spark/bin/spark-submit --entrypoints /opt/feed-toolkit/entrypoints
 FALCON_SAMPLES := tests/unit/convert/falcon
 FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
@@ -111,6 +113,16 @@ demo: java install
 	  $(MAKE) --no-print-directory demo-tables
 	$(MAKE) --no-print-directory demo-triggers
 	$(MAKE) --no-print-directory demo-ingest
+	@echo "== How to schedule it: every call primary needs, generated from the repo with Falcon's cadences (toolkit schedule),"
+	@echo "   with the paths of a scheduler host: the crontab, then the same calls as Airflow DAG files and an Oozie bundle"
+	$(TOOLKIT) schedule --repo $(DEMO_REPO) --cluster primary $(SCHEDULE_PATHS)
+	rm -rf demo-output/schedule
+	$(TOOLKIT) schedule --repo $(DEMO_REPO) --cluster primary $(SCHEDULE_PATHS) --format airflow --out demo-output/schedule/airflow
+	$(TOOLKIT) schedule --repo $(DEMO_REPO) --cluster primary $(SCHEDULE_PATHS) --format oozie --out demo-output/schedule/oozie
+	@echo "   in demo-output/schedule/airflow:" $$(ls demo-output/schedule/airflow | head -n 4 | tr '\n' ' ') "..."
+	@echo "   in demo-output/schedule/oozie:" $$(ls demo-output/schedule/oozie | head -n 4 | tr '\n' ' ') "..."
+	@echo "   regenerating changes nothing, and --check (CI, the pre-commit hook) says the files are up to date:"
+	$(TOOLKIT) schedule --repo $(DEMO_REPO) --cluster primary $(SCHEDULE_PATHS) --format airflow --out demo-output/schedule/airflow --check
 	@echo "== The graph of the template repo on primary, each feed and process coloured by its latest status in primary's"
 	@echo "   ledger (open demo-output/pipelines.html in a browser: a click on a node shows its definition and instances)"
 	@mkdir -p demo-output
