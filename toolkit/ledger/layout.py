@@ -20,6 +20,7 @@
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
     <working>/ledger/locks/trigger/lock.<n>                                  the data-trigger sweep of this cluster
     <working>/ledger/locks/lineage-resend/lock.<n>                           `toolkit lineage resend` on this cluster
+    <working>/ledger/locks/airflow-events/lock.<n>                           the Airflow notifier of this cluster
     <working>/ledger/triggers/sweep.json                                    what the last sweep read and left due
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
