@@ -43,12 +43,12 @@ def trigger_command(
     log_dir: Annotated[Path, typer.Option(
         "--log-dir", help="Where each started run's output goes, one file per run.")] = DEFAULT_LOG_DIR,
     notify: Annotated[list[str] | None, typer.Option(
-        "--notify", help="After the sweep, post each new dataset event of the cluster's ledger (publications and "
-                         "replacements) to Airflow as an asset event, once (recorded in the ledger; an Airflow that "
-                         "cannot be reached loses nothing: the next call delivers). Only 'airflow'. Default: the "
-                         "cluster property trigger.notify. Airflow is found by the properties airflow.url and "
-                         "airflow.token-env, or airflow.username with airflow.password-env or "
-                         "airflow.password-file (docs/airflow-events.md).")] = None,
+        "--notify", metavar="airflow",
+        help="After the sweep, post each new dataset event of the cluster's ledger (publications and "
+             "replacements) to Airflow as an asset event, once (recorded in the ledger; an Airflow that cannot be "
+             "reached loses nothing: the next call delivers). Only 'airflow'. Default: the cluster property "
+             "trigger.notify. Airflow is found by the properties airflow.url and airflow.token-env, or "
+             "airflow.username with airflow.password-env or airflow.password-file (docs/airflow-events.md).")] = None,
 ) -> None:
     """Start the data-triggered processes of a cluster whose data is published: for a process with a frequency
     and `trigger: data`, each instance whose required inputs are all published (`spark-submit
