@@ -196,6 +196,8 @@ def test_an_unreachable_airflow_loses_nothing(airflow: AirflowServer, tmp_path: 
     assert code == 0
     assert counts(lines) == "airflow: airflow_delivered=0 airflow_pending=2 airflow_skipped=0"
     assert err.count("could not be reached") == 1 and "connection refused" in err and "2 event(s)" in err
+    deliveries = Deliveries(setup.ledger.fs, setup.ledger.layout)
+    assert deliveries.cursor() is None  # never past a pending event
 
     with socket.socket() as silent:  # accepts connections and never answers: the timeout (2 s) ends the call
         silent.bind(("127.0.0.1", 0))
@@ -270,5 +272,8 @@ def test_a_feed_no_dag_declares_is_skipped_with_why_and_a_dry_run_posts_nothing(
     assert f"airflow: skipped 1 event(s) of feed '{setup.feed}': Airflow has no asset with the URI " \
            f"{setup.asset.uri} (no DAG declares the asset {setup.feed}@primary)" in lines
     assert counts(lines) == "airflow: airflow_delivered=0 airflow_pending=0 airflow_skipped=1"
+    deliveries = Deliveries(setup.ledger.fs, setup.ledger.layout)
+    assert deliveries.cursor() == event.event_id
+    assert deliveries.read_done(event.event_id)["status"] == "skipped"  # type: ignore[index]
     code, lines, _ = setup.notify(capsys)
     assert counts(lines) == "airflow: airflow_delivered=0 airflow_pending=0 airflow_skipped=0"

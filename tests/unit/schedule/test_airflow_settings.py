@@ -119,3 +119,11 @@ def test_a_second_notifier_is_told_who_runs(tmp_path: Path, capsys: pytest.Captu
     lock.release()
     code, err = trigger(repo, capsys, "--notify", "airflow")
     assert (code, err) == (0, "")  # nothing to deliver: Airflow is not even asked
+
+
+def test_the_airflow_tests_say_how_to_get_airflow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.airflow_server import airflow_program
+
+    monkeypatch.setenv("FEED_TOOLKIT_AIRFLOW_VENV", str(tmp_path / "no-venv"))
+    with pytest.raises(pytest.fail.Exception, match=r"is not installed in .*no-venv .*run `make airflow`"):
+        airflow_program()

@@ -100,8 +100,8 @@ class _Notifier:
             return self.report
         for entry in todo:
             try:
-                if self._deliver(entry):
-                    done.add(entry.event_id)
+                self._deliver(entry)
+                done.add(entry.event_id)
             except AirflowUnreachable as err:
                 self.report.unreachable = err.reason
                 break
@@ -109,19 +109,22 @@ class _Notifier:
         self._move_cursor(position, entries, {entry.event_id for entry in todo} - done)
         return self.report
 
-    def _deliver(self, entry: JournalEntry) -> bool:
-        """Post every form of the event Airflow lacks, then record it done; False (nothing recorded) when Airflow
-        answered something that leaves it pending."""
+    def _deliver(self, entry: JournalEntry) -> None:
+        """Post every form of the event Airflow lacks, then record the event done (or skipped, with why);
+        AirflowUnreachable leaves it pending."""
         feed = self.repo.feeds.get(entry.feed)
         if feed is None or feed.cluster(self.cluster) is None:
-            return self._skip(entry, f"the feed is not on cluster '{self.cluster}' in the config repo")
+            self._skip(entry, f"the feed is not on cluster '{self.cluster}' in the config repo")
+            return
         target = self._target(feed)
         if target.airflow is None:
-            return self._skip(entry, f"Airflow has no asset with the URI {target.asset.uri} (no DAG declares the "
-                                     f"asset {target.asset.name})")
+            self._skip(entry, f"Airflow has no asset with the URI {target.asset.uri} (no DAG declares the asset "
+                              f"{target.asset.name})")
+            return
         event = self._event(entry)
         if event is None:
-            return self._skip(entry, "its event record is missing from the ledger")
+            self._skip(entry, "its event record is missing from the ledger")
+            return
         forms = []
         for form in target.forms:
             record = self.deliveries.form_record(entry.event_id, form) or self._post(event, target.airflow, form)
@@ -132,7 +135,6 @@ class _Notifier:
             "status": DELIVERED, "asset_id": target.airflow.asset_id, "asset_uri": target.airflow.uri,
             "deliveries": forms, "run_id": self.run_id, "delivered": wall_clock_stamp(time.time())})
         self.report.delivered += 1
-        return True
 
     def _post(self, event: DatasetEvent, asset: AirflowAsset, form: str) -> dict[str, Any]:
         """Claim the form, post it (unless a claim shows an earlier post that Airflow has), record it."""
@@ -187,14 +189,13 @@ class _Notifier:
                 return event
         return None
 
-    def _skip(self, entry: JournalEntry, why: str) -> bool:
+    def _skip(self, entry: JournalEntry, why: str) -> None:
         self.guard()
         self.deliveries.write_done(entry.event_id, {
             "event_id": entry.event_id, "feed": entry.feed, "cluster": self.cluster, "status": SKIPPED,
             "reason": why, "run_id": self.run_id, "skipped": wall_clock_stamp(time.time())})
         count = self.report.skipped.get(entry.feed, (why, 0))[1]
         self.report.skipped[entry.feed] = (why, count + 1)
-        return True
 
     def _describe(self, entry: JournalEntry) -> str:
         feed = self.repo.feeds.get(entry.feed)
