@@ -17,7 +17,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium
+.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -60,7 +60,21 @@ chromium:
 	  { echo "$(CHROMIUM) is missing and could not be installed: install Debian's chromium (apt-get install chromium, as root); the browser tests of toolkit graph need it."; exit 1; }
 	@test -x $(CHROMIUM) || { echo "apt-get ran but $(CHROMIUM) is still missing: install Debian's chromium by hand."; exit 1; }
 
-test: java install chromium
+# The tests of `toolkit trigger --notify airflow` (tests/integration/airflow/) run a real Airflow API server, scheduler
+# and DAG processor on SQLite: Airflow is installed in a virtualenv of its own (its pins would fight the project's),
+# pinned by tests/airflow/constraints.txt, and left alone when that version is already there.
+AIRFLOW_VENV := .airflow-venv
+AIRFLOW_VERSION := 3.3.2
+airflow:
+	@if [ "$$($(AIRFLOW_VENV)/bin/python -c 'from importlib.metadata import version; print(version("apache-airflow"))' 2>/dev/null)" != "$(AIRFLOW_VERSION)" ]; then \
+	  echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ (about a minute)"; \
+	  rm -rf $(AIRFLOW_VENV) && $(PYTHON) -m venv $(AIRFLOW_VENV) && \
+	  $(AIRFLOW_VENV)/bin/python -m pip install --quiet --upgrade pip && \
+	  $(AIRFLOW_VENV)/bin/python -m pip install --quiet -c tests/airflow/constraints.txt apache-airflow==$(AIRFLOW_VERSION) || \
+	  { echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ failed (see above): the Airflow tests need it."; exit 1; }; \
+	fi
+
+test: java install chromium airflow
 	$(PY) -m pytest -q
 
 demo: java install

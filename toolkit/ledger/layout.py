@@ -20,10 +20,13 @@
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
     <working>/ledger/locks/trigger/lock.<n>                                  the data-trigger sweep of this cluster
     <working>/ledger/locks/lineage-resend/lock.<n>                           `toolkit lineage resend` on this cluster
+    <working>/ledger/locks/airflow-events/lock.<n>                           the Airflow notifier of this cluster
     <working>/ledger/triggers/sweep.json                                    what the last sweep read and left due
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
     <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json                 a run's OpenLineage events, by start hour
+    <working>/ledger/deliveries/<consumer>/...                               events delivered to an outside consumer
+                                                                           (toolkit/schedule/airflow_events/)
 
 Event files are named by their event id (format 1's by their run id), which sorts by publication.
 Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
@@ -168,6 +171,10 @@ class LedgerLayout:
 
     def lineage_run(self, started: datetime, run_uuid: str) -> str:
         return f"{self.lineage_hour(started)}/{_safe(run_uuid, 'OpenLineage run')}.json"
+
+    def deliveries_folder(self, consumer: str) -> str:
+        """The claims and records of the events delivered to an outside consumer (`airflow`), and its cursor."""
+        return f"{self.root}/deliveries/{_safe(consumer, 'consumer')}"
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"

@@ -16,6 +16,8 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.submit import spark_submit, worst
+from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow
+from toolkit.schedule.airflow_events.settings import airflow_settings, notify_targets
 from toolkit.triggers.launch import Launcher
 from toolkit.triggers.sweep import run_sweep
 
@@ -40,6 +42,13 @@ def trigger_command(
                               f"Default: the cluster property {SUBMIT_ARGS_PROPERTY}, else none.")] = None,
     log_dir: Annotated[Path, typer.Option(
         "--log-dir", help="Where each started run's output goes, one file per run.")] = DEFAULT_LOG_DIR,
+    notify: Annotated[list[str] | None, typer.Option(
+        "--notify", metavar="airflow",
+        help="After the sweep, post each new dataset event of the cluster's ledger (publications and "
+             "replacements) to Airflow as an asset event, once (recorded in the ledger; an Airflow that cannot be "
+             "reached loses nothing: the next call delivers). Only 'airflow'. Default: the cluster property "
+             "trigger.notify. Airflow is found by the properties airflow.url and airflow.token-env, or "
+             "airflow.username with airflow.password-env or airflow.password-file (docs/airflow-events.md).")] = None,
 ) -> None:
     """Start the data-triggered processes of a cluster whose data is published: for a process with a frequency
     and `trigger: data`, each instance whose required inputs are all published (`spark-submit
@@ -47,15 +56,24 @@ def trigger_command(
     its data was published again); for a batch consumer (no frequency), a run per batch to consume
     (`... --batch`). At most the process's `parallel` at once. Reads only the journal entries since the last sweep.
 
-    Exit 0 (the runs started, or nothing due), 2 bad call, 5 safemode or another sweep of the cluster running
-    (it is named); with --wait, the worst exit code of the runs started.
+    With --notify airflow (or the cluster property trigger.notify: airflow), the new dataset events are then
+    posted to Airflow's API as asset events (the feed's asset by its URI, the instance as partition key for
+    partitioned DAGs, the producer run in `extra`); the line `airflow: airflow_delivered=N airflow_pending=M
+    airflow_skipped=K` counts them, and an Airflow that cannot be reached is named once on stderr (exit 0: its
+    events stay pending for the next call).
+
+    Exit 0 (the runs started, or nothing due), 2 bad call or Airflow settings (or credentials Airflow refused),
+    5 safemode or another sweep or notifier of the cluster running (it is named); with --wait, the worst exit
+    code of the runs started.
 
     \b
     * * * * *  toolkit trigger --repo /srv/conf --cluster primary
     toolkit trigger --repo conf --cluster primary --dry-run
+    * * * * *  AIRFLOW_TOKEN=... toolkit trigger --repo /srv/conf --cluster primary --notify airflow
     """
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
+    settings = airflow_settings(on) if "airflow" in notify_targets(on, notify or []) else None
     text = submit_args if submit_args is not None else on.properties.get(SUBMIT_ARGS_PROPERTY, "")
     try:
         arguments = shlex.split(str(text))
@@ -83,6 +101,8 @@ def trigger_command(
         typer.echo(f"skipped: {line}")
     typer.echo(f"trigger: {report.entries} new event(s) read on cluster '{on.name}', {len(report.started)} run(s) "
                f"{verb}")
+    if settings is not None:
+        _echo_notified(notify_airflow(config, on.name, ledger, settings, dry_run=dry_run), settings.url)
     if wait and not dry_run and report.started:
         codes = []
         for run, code, log in launcher.wait():
@@ -90,3 +110,17 @@ def trigger_command(
             codes.append(code)
         if worst(codes):
             raise typer.Exit(worst(codes))
+
+
+def _echo_notified(report: NotifyReport, url: str) -> None:
+    """What the Airflow notifier did: a dry run's posts, the skipped feeds, why Airflow was not reached (once, on
+    stderr, with the URL, which holds no credentials), and the counts."""
+    for line in report.would_post:
+        typer.echo(f"would post to Airflow: {line}")
+    for feed, (why, count) in sorted(report.skipped.items()):
+        typer.echo(f"airflow: skipped {count} event(s) of feed '{feed}': {why}")
+    if report.unreachable is not None:
+        typer.echo(f"Airflow at {url} could not be reached ({report.unreachable}): {report.pending} event(s) stay "
+                   "pending; the next call delivers them.", err=True)
+    typer.echo(f"airflow: airflow_delivered={report.delivered} airflow_pending={report.pending} "
+               f"airflow_skipped={sum(count for _, count in report.skipped.values())}")
