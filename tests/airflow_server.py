@@ -29,21 +29,10 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-VENV_VARIABLE = "FEED_TOOLKIT_AIRFLOW_VENV"
-VERSION = "3.3.2"
+from tests.airflow_venv import airflow_bin
+
 USER = "feed-toolkit-tests"
 START_SECONDS = 120.0
-
-
-def airflow_program() -> Path:
-    """The `airflow` of the tests' virtualenv; the test fails (not skips: CI builds it) when it is missing."""
-    venv = Path(os.environ.get(VENV_VARIABLE) or REPO / ".airflow-venv")
-    program = venv / "bin" / "airflow"
-    if not os.access(program, os.X_OK):
-        pytest.fail(f"Airflow {VERSION} is not installed in {venv} (no {program}): run `make airflow` in {REPO} (or "
-                    f"set {VENV_VARIABLE} to a virtualenv with apache-airflow=={VERSION}).", pytrace=False)
-    return program
 
 
 def free_port() -> int:
@@ -176,7 +165,7 @@ class AirflowServer:
         return env
 
     def start(self) -> None:
-        program = airflow_program()
+        program = airflow_bin("airflow")
         self.dags.mkdir(parents=True, exist_ok=True)
         (self.home / "passwords.json").write_text(json.dumps({USER: self.password}))
         env = self.environment()

@@ -1,5 +1,6 @@
-"""Where the tests find Airflow's own Python: a real Airflow in its own virtualenv (`make airflow` builds
-<checkout>/.airflow-venv with the pinned version), or the one FEED_TOOLKIT_AIRFLOW_VENV names."""
+"""Where the tests find Airflow: a real Airflow in its own virtualenv (`make airflow` builds <checkout>/.airflow-venv
+with the pinned version), or the one FEED_TOOLKIT_AIRFLOW_VENV names. A missing one fails the test, never skips it:
+CI builds it."""
 
 from __future__ import annotations
 
@@ -9,14 +10,19 @@ from pathlib import Path
 import pytest
 
 CHECKOUT = Path(__file__).resolve().parents[1]
+VENV_VARIABLE = "FEED_TOOLKIT_AIRFLOW_VENV"
+VERSION = "3.3.2"
+
+
+def airflow_bin(program: str) -> Path:
+    """`program` (python, airflow) of Airflow's virtualenv."""
+    venv = Path(os.environ.get(VENV_VARIABLE) or CHECKOUT / ".airflow-venv")
+    path = venv / "bin" / program
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"Airflow {VERSION} is not installed in {venv} (no {path}): run `make airflow` in {CHECKOUT} (or "
+                    f"set {VENV_VARIABLE} to a virtualenv with apache-airflow=={VERSION}).", pytrace=False)
+    return path
 
 
 def airflow_python() -> Path:
-    """$FEED_TOOLKIT_AIRFLOW_VENV/bin/python, else <checkout>/.airflow-venv/bin/python; the test fails otherwise."""
-    named = os.environ.get("FEED_TOOLKIT_AIRFLOW_VENV")
-    venv = Path(named) if named else CHECKOUT / ".airflow-venv"
-    python = venv / "bin" / "python"
-    if not python.is_file():
-        pytest.fail(f"No Airflow Python at {python}: run `make airflow` (it builds .airflow-venv with the pinned "
-                    "apache-airflow), or set FEED_TOOLKIT_AIRFLOW_VENV to a virtualenv that has it.")
-    return python
+    return airflow_bin("python")

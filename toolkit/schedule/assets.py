@@ -30,13 +30,3 @@ def feed_asset(feed: Feed, cluster: Cluster) -> FeedAsset:
         uri = dataset.namespace.rstrip("/") + "/" + dataset.name.lstrip("/")
     return FeedAsset(f"{feed.name}@{cluster.name}", uri)
 
-
-# The cluster property that makes `toolkit trigger` post the ledger's dataset events to Airflow as asset events.
-NOTIFY_PROPERTY = "trigger.notify"
-
-
-def notifies_airflow(cluster: Cluster) -> bool:
-    """Whether `toolkit trigger` posts this cluster's events to Airflow (`trigger.notify: airflow`, or a comma
-    separated list naming it): then the generated DAGs' own outlets must not post a second event."""
-    text = str(cluster.properties.get(NOTIFY_PROPERTY, ""))
-    return "airflow" in {part.strip().lower() for part in text.split(",")}

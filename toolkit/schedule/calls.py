@@ -33,7 +33,8 @@ from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
 from toolkit.errors import UsageError
-from toolkit.schedule.assets import FeedAsset, feed_asset, notifies_airflow
+from toolkit.schedule.airflow_events.settings import notify_targets
+from toolkit.schedule.assets import FeedAsset, feed_asset
 from toolkit.schedule.cadence import CLOCK, Cadence, retention_frequency
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
@@ -92,7 +93,7 @@ def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
     for feed in repo.feeds.values():
         if feed.cluster(cluster.name) is not None:
             calls.extend(_feed_calls(repo, feed, cluster))
-    notifies, triggered = notifies_airflow(cluster), any(p.is_data_triggered for p in on_cluster)
+    notifies, triggered = "airflow" in notify_targets(cluster, []), any(p.is_data_triggered for p in on_cluster)
     if triggered or notifies:
         why = ("the data-trigger sweep: a process here has trigger: data" if triggered
                else "the sweep that posts the ledger's events to Airflow (trigger.notify: airflow)")

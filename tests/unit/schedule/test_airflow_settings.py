@@ -122,8 +122,8 @@ def test_a_second_notifier_is_told_who_runs(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_the_airflow_tests_say_how_to_get_airflow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.airflow_server import airflow_program
+    from tests.airflow_venv import airflow_bin
 
     monkeypatch.setenv("FEED_TOOLKIT_AIRFLOW_VENV", str(tmp_path / "no-venv"))
     with pytest.raises(pytest.fail.Exception, match=r"is not installed in .*no-venv .*run `make airflow`"):
-        airflow_program()
+        airflow_bin("airflow")
