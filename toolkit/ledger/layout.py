@@ -24,6 +24,7 @@
     <working>/ledger/control/safemode                                       present: every action exits 5
     <working>/ledger/control/suspended/<kind>/<name>                        present: the entity is suspended
     <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json                 a run's OpenLineage events, by start hour
+    <working>/ledger/notifications/<kind>/<entity>/<yyyyMMddTHHmmZ>/<event>.json  a notification, created once
 
 Event files are named by their event id (format 1's by their run id), which sorts by publication.
 Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
@@ -168,6 +169,11 @@ class LedgerLayout:
 
     def lineage_run(self, started: datetime, run_uuid: str) -> str:
         return f"{self.lineage_hour(started)}/{_safe(run_uuid, 'OpenLineage run')}.json"
+
+    def notification_record(self, kind: str, entity: str, t: datetime, event: str) -> str:
+        """The record of one notification about an instance (toolkit/notifications/), created exclusively."""
+        return (f"{self.root}/notifications/{_safe(kind, 'entity kind')}/{_safe(entity, kind)}/{instance_key(t)}/"
+                f"{_safe(event, 'notification event')}.json")
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"
