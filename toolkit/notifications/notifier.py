@@ -1,6 +1,7 @@
 """Sending a notice once: the ledger record `notifications/<kind>/<entity>/<instance>/<key>.json` is created
-exclusively before anything is sent, so a second call for the same notice (a retried action, the SLA check every
-few minutes) sends nothing; then it is rewritten with the outcome: `sent`, or `failed` with the reason. A notice
+exclusively before anything is sent (`outcome: sending`), so a second call for the same notice (a retried action,
+the SLA check every few minutes) sends nothing; then it is rewritten with the outcome: `sent`, or `failed` with the
+reason. A call killed between the two leaves `sending`: that notice may not have gone out, and is not sent again. A notice
 that cannot be sent never fails the action: it is recorded and said once on stderr."""
 
 from __future__ import annotations
@@ -107,8 +108,8 @@ def _outcome(send: Callable[[], None]) -> list[str]:
     return []
 
 
-def _record(notice: Notice, notification: Notification, status: str, reason: str | None = None) -> bytes:
+def _record(notice: Notice, notification: Notification, outcome: str, reason: str | None = None) -> bytes:
     document: Mapping[str, object] = {
-        "format": 1, "status": status, "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "format": 1, "outcome": outcome, "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "to": list(notification.to), "subject": notice.subject, **notice.fields(), "reason": reason}
     return json.dumps(document, indent=2).encode()
