@@ -1,8 +1,8 @@
 """Sending a notice once: the ledger record `notifications/<kind>/<entity>/<instance>/<key>.json` is created
 exclusively before anything is sent (`outcome: sending`), so a second call for the same notice (a retried action,
 the SLA check every few minutes) sends nothing; then it is rewritten with the outcome: `sent`, or `failed` with the
-reason. A call killed between the two leaves `sending`: that notice may not have gone out, and is not sent again. A notice
-that cannot be sent never fails the action: it is recorded and said once on stderr."""
+reason. A call killed between the two leaves `sending`: that notice may not have gone out, and is not sent again.
+A notice that cannot be sent never fails the action: it is recorded and said once on stderr."""
 
 from __future__ import annotations
 
