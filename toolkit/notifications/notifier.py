@@ -53,34 +53,36 @@ class Notifier:
                 return None
         except (StorageError, ToolkitError) as err:
             return self._failed(notice, f"its ledger record could not be created: {err}", None)
-        reasons = self._send(notice, notification.to)
-        outcome = FAILED if reasons else SENT
+        channels, reason = self._send(notice, notification.to)
+        outcome = FAILED if reason else SENT
         try:
-            self.fs.write_atomically(path, _record(notice, notification, outcome, "; ".join(reasons) or None))
+            self.fs.write_atomically(path, _record(notice, notification, outcome, reason, channels))
         except StorageError as err:
-            reasons.append(f"the outcome could not be recorded: {err}")
-        if reasons:
-            return self._failed(notice, "; ".join(reasons), path)
+            self.warn(f"notification: the outcome of the {notice.event} message about {notice.kind} "
+                      f"'{notice.entity}' ({outcome}) could not be recorded in {path}: {err}.")
+        if reason:
+            return self._failed(notice, reason, path)
         self.sent += 1
         return SENT
 
-    def _send(self, notice: Notice, recipients: tuple[str, ...]) -> list[str]:
-        """The reasons of the channels that failed (none: every channel took it)."""
+    def _send(self, notice: Notice, recipients: tuple[str, ...]) -> tuple[dict[str, str], str | None]:
+        """Each channel's outcome (`sent` or why not), and the reasons of those that failed (None: all took it)."""
         try:
             settings: NotificationSettings = notification_settings(self.cluster)
         except ToolkitError as err:
-            return [str(err)]
+            return {}, str(err)
         if not settings.any_channel:
-            return [f"the cluster '{self.cluster.name}' has no notification channel: set notification.smtp.host or "
-                    "notification.webhook.url in its properties"]
-        reasons = []
+            return {}, (f"the cluster '{self.cluster.name}' has no notification channel: set notification.smtp.host "
+                        "or notification.webhook.url in its properties")
+        channels = {}
         if settings.smtp is not None:
             smtp = settings.smtp
-            reasons += _outcome(lambda: send_mail(smtp, notice, recipients, self.timeout))
+            channels["smtp"] = _outcome(lambda: send_mail(smtp, notice, recipients, self.timeout))
         if settings.webhook_url is not None:
             url = settings.webhook_url
-            reasons += _outcome(lambda: post_notice(url, notice, recipients, self.timeout))
-        return reasons
+            channels["webhook"] = _outcome(lambda: post_notice(url, notice, recipients, self.timeout))
+        failed = [reason for reason in channels.values() if reason != SENT]
+        return channels, "; ".join(failed) or None
 
     def _failed(self, notice: Notice, reason: str, path: str | None) -> str:
         self.failed += 1
@@ -100,16 +102,19 @@ def wanted(notification: Notification, event: str) -> bool:
     return True
 
 
-def _outcome(send: Callable[[], None]) -> list[str]:
+def _outcome(send: Callable[[], None]) -> str:
+    """`sent`, or why not."""
     try:
         send()
     except ChannelError as err:
-        return [str(err)]
-    return []
+        return str(err)
+    return SENT
 
 
-def _record(notice: Notice, notification: Notification, outcome: str, reason: str | None = None) -> bytes:
+def _record(notice: Notice, notification: Notification, outcome: str, reason: str | None = None,
+            channels: Mapping[str, str] | None = None) -> bytes:
     document: Mapping[str, object] = {
         "format": 1, "outcome": outcome, "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "to": list(notification.to), "subject": notice.subject, **notice.fields(), "reason": reason}
+        "to": list(notification.to), "subject": notice.subject, **notice.fields(), "reason": reason,
+        "channels": dict(channels or {})}
     return json.dumps(document, indent=2).encode()

@@ -165,6 +165,17 @@ def test_the_webhook_gets_the_same_fields(tmp_path: Path, mail: SmtpServers) -> 
         "instance": "2026-11-21T10:00Z", "status": "FAILED", "attempt": 3, "run_id": "run1",
         "error": "the workflow failed: division by zero"}
     assert posted["to"] == ["ops@example.com", "oncall@example.com"] and len(mail.none.received) == 1
+    assert records(tmp_path)[0]["channels"] == {"smtp": "sent", "webhook": "sent"}
+
+
+def test_one_channel_down_is_a_failed_notice_naming_it(tmp_path: Path, mail: SmtpServers) -> None:
+    cluster = cluster_with(tmp_path, {**mail.none.properties(mail.ca_file),
+                                      "notification.webhook.url": f"http://127.0.0.1:{free_port()}/hook"})
+    assert Notifier(LocalFileSystem(), cluster).notify(TO, notice()) == "failed"
+    [record] = records(tmp_path)
+    assert record["channels"]["smtp"] == "sent" and len(mail.none.received) == 1
+    assert record["reason"] == record["channels"]["webhook"]
+    assert str(record["reason"]).startswith("the webhook could not be reached")
 
 
 def test_a_webhook_that_answers_500_is_recorded_without_its_url(tmp_path: Path,
