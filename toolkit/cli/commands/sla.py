@@ -31,7 +31,7 @@ def sla_command(
         "The current time, yyyy-MM-ddTHH:mmZ (UTC), that deadlines are judged at. Default: the wall clock, "
         "rounded down to the minute."))] = None,
     from_: Annotated[str | None, typer.Option("--from", help=(
-        "The first instance time checked, yyyy-MM-ddTHH:mmZ. Default: a day before --now."))] = None,
+        "The first instance time checked, yyyy-MM-ddTHH:mmZ. Default: a day before --to."))] = None,
     to: Annotated[str | None, typer.Option("--to", help="The last instance time checked. Default: --now.")] = None,
     format_: Annotated[str, typer.Option("--format", help="text (a line per instance) or json (scripts).")] = "text",
     notify: Annotated[bool, typer.Option(
