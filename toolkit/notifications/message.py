@@ -47,7 +47,8 @@ class Notice:
     def subject(self) -> str:
         label = self.event.upper().replace("-", " ")
         what = f"{self.action} of feed" if self.kind == "feed" and self.action != "sla" else self.kind
-        return f"[feed-toolkit] {label} {what} {self.entity} {format_timestamp(self.time)} on {self.cluster}"
+        batch = f" batch {self.batch}" if self.batch is not None else ""
+        return f"[feed-toolkit] {label} {what} {self.entity}{batch} {format_timestamp(self.time)} on {self.cluster}"
 
     def fields(self) -> dict[str, object]:
         """The facts of the notice, as the webhook's JSON and the body's lines."""

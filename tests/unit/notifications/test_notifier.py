@@ -200,3 +200,14 @@ def test_success_and_attempts_only_when_asked(tmp_path: Path, mail: SmtpServers)
     assert notifier.notify(asking, notice(ATTEMPT_FAILED, attempt=1)) == "sent"
     assert [r.message["Subject"].split(" process")[0] for r in mail.none.received] == [
         "[feed-toolkit] SUCCEEDED", "[feed-toolkit] ATTEMPT FAILED"]
+
+
+def test_a_batch_is_named_and_recorded_apart() -> None:
+    batch = Notice(FAILED, "process", "summary-row-counts", "primary", T, "process", "FAILED", run_id="r9",
+                   attempt=2, batch=12)
+    assert batch.subject == "[feed-toolkit] FAILED process summary-row-counts batch 12 2026-11-21T10:00Z on primary"
+    assert batch.key == "batch-12-process-failed-r9"
+    assert Notice(ATTEMPT_FAILED, "process", "p", "primary", T, "process", "FAILED", attempt=2, batch=12).key == \
+        "batch-12-attempt-002-failed"
+    assert Notice("sla-late", "feed", "clicks", "primary", T, "sla", "LATE", late_seconds=5400).fields()[
+        "late_by"] == "1h 30m"
