@@ -108,6 +108,8 @@ def _outcome(send: Callable[[], None]) -> str:
         send()
     except ChannelError as err:
         return str(err)
+    except Exception as err:  # noqa: BLE001 - an address the mail library refuses, say: never fails the action
+        return f"{type(err).__name__}: {err}"
     return SENT
 
 

@@ -134,7 +134,7 @@ class ProcessRunner:
     def __init__(self, repo: ConfigRepo, process: str, cluster: str, fs: FileSystem, ledger: Ledger, *,
                  spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock, run_id: str,
                  options: RunOptions | None = None, log: Callable[[str], None] = print,
-                 lineage: Lineage | None = None, notifier: Notifier | None = None) -> None:
+                 lineage: Lineage | None = None) -> None:
         self.repo, self.fs, self.ledger = repo, fs, ledger
         self.lineage = lineage or Lineage.off()
         self.process: Process = repo.process(process)
@@ -142,7 +142,7 @@ class ProcessRunner:
         require_on_cluster(self.process, self.cluster.name)
         self.spark, self.catalog, self.clock = spark, catalog, clock
         self.run_id, self.options, self.log = run_id, options or RunOptions(), log
-        self.notifier = notifier or Notifier(fs, self.cluster)
+        self.notifier = Notifier(fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"
         engine = self.process.workflow.engine

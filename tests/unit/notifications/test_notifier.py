@@ -211,3 +211,11 @@ def test_a_batch_is_named_and_recorded_apart() -> None:
         "batch-12-attempt-002-failed"
     assert Notice("sla-late", "feed", "clicks", "primary", T, "sla", "LATE", late_seconds=5400).fields()[
         "late_by"] == "1h 30m"
+
+
+def test_an_address_the_mail_library_refuses_is_recorded_not_raised(tmp_path: Path, mail: SmtpServers) -> None:
+    injected = Notification(to=("ops@example.com\nBcc: evil@example.com",))
+    cluster = cluster_with(tmp_path, mail.none.properties(mail.ca_file))
+    assert Notifier(LocalFileSystem(), cluster).notify(injected, notice()) == "failed"
+    assert str(records(tmp_path)[0]["reason"]).startswith("ValueError: ")
+    assert not mail.none.received
