@@ -228,3 +228,17 @@ def test_reads_only_the_window(site: tuple[Path, Path]) -> None:
     check_slas(repo, "primary", fs, ledger, at(12), at(12) - timedelta(days=1), at(12))
     instance_keys = {part for path in reads for part in path.split("/") if part.startswith("2026")}
     assert instance_keys and all("20261120T1200Z" <= key <= "20261121T1200Z" for key in instance_keys)
+
+
+def test_no_spark_is_imported(site: tuple[Path, Path]) -> None:
+    """cron calls it every few minutes: no pyspark, no py4j, so no JVM."""
+    import subprocess
+    import sys
+
+    conf, _ = site
+    code = ("import sys\nfrom toolkit.cli.main import main\n"
+            f"main(['sla', '--repo', {str(conf)!r}, '--cluster', 'primary', '--now', {NOW!r}, '--no-notify'])\n"
+            "print('pyspark' in sys.modules or 'py4j' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
+    assert result.stdout.strip().splitlines()[-1] == "False", result.stderr
