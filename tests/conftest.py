@@ -1,5 +1,31 @@
-"""Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says."""
+"""Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says; the real
+SMTP servers of the notification tests (tests/smtp_server.py), started once per session."""
+
+from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.smtp_server import SmtpServers
 
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+
+@pytest.fixture(scope="session")
+def smtp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SmtpServers]:
+    """Three aiosmtpd servers on loopback: TLS none, starttls (with AUTH) and ssl, with a self-signed certificate."""
+    from tests.smtp_server import smtp_servers
+
+    with smtp_servers(tmp_path_factory.mktemp("smtp")) as servers:
+        yield servers
+
+
+@pytest.fixture
+def mail(smtp: SmtpServers) -> SmtpServers:
+    """The session's SMTP servers, emptied of what earlier tests sent."""
+    smtp.clear()
+    return smtp

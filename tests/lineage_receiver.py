@@ -1,5 +1,6 @@
-"""A real OpenLineage HTTP receiver on loopback for the tests: it takes `POST /api/v1/lineage` as Marquez does,
-keeps the events, and can be told to answer 500 or to hang (a backend that accepts and never answers)."""
+"""A real HTTP receiver on loopback for the tests: it takes JSON posts on one path (`POST /api/v1/lineage` as
+Marquez does, by default; a webhook's path for notifications), keeps them, and can be told to answer 500 or to
+hang (a backend that accepts and never answers)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ class Receiver:
 
 
 @contextmanager
-def lineage_receiver() -> Iterator[Receiver]:
+def lineage_receiver(path: str = "/api/v1/lineage") -> Iterator[Receiver]:
     receiver = Receiver("")
 
     class Handler(BaseHTTPRequestHandler):
@@ -35,9 +36,9 @@ def lineage_receiver() -> Iterator[Receiver]:
             receiver.requests.append(json.loads(body))
             if receiver.hang_seconds:
                 time.sleep(receiver.hang_seconds)
-            if self.path.rstrip("/") == "/api/v1/lineage" and receiver.status < 300:
+            if self.path.rstrip("/") == path and receiver.status < 300:
                 receiver.events.append(json.loads(body))
-            self.send_response(receiver.status if self.path.rstrip("/") == "/api/v1/lineage" else 404)
+            self.send_response(receiver.status if self.path.rstrip("/") == path else 404)
             self.send_header("Content-Length", "0")
             self.end_headers()
 

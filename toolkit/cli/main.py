@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "publish": ("events", "publish_command"),
     "events": ("events", "events_command"),
     "trigger": ("trigger", "trigger_command"),
+    "sla": ("sla", "sla_command"),
     "queue": ("queue", "queue_command"),
     "lineage": ("lineage", "app"),  # a group: `toolkit lineage --feed ...` answers in its callback
     "schedule": ("schedule", "schedule_command"),

@@ -295,7 +295,8 @@ def _notification(raw: Raw | None) -> Notification | None:
     if raw is None:
         return None
     recipients = tuple(address.strip() for address in raw["to"].split(",") if address.strip())
-    return Notification(type=raw.get("type", "email"), level=raw.get("level"), to=recipients)
+    return Notification(type=raw.get("type", "email"), level=raw.get("level"), to=recipients,
+                        on_success=bool(raw.get("on-success", False)))
 
 
 def _acl(raw: Raw | None) -> Acl | None:

@@ -124,11 +124,13 @@ class Acl:
 
 @dataclass(frozen=True, kw_only=True)
 class Notification:
-    """Email addresses (`to`, split on commas) notified after each attempt or instance."""
+    """Email addresses (`to`, split on commas) notified when an instance fails or times out (after each failed
+    attempt with `level: attempt`), misses its SLA, and with `on-success` when it succeeds."""
 
     type: str = "email"
     level: str | None = None
     to: tuple[str, ...] = ()
+    on_success: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

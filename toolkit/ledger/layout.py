@@ -27,6 +27,7 @@
     <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json                 a run's OpenLineage events, by start hour
     <working>/ledger/deliveries/<consumer>/...                               events delivered to an outside consumer
                                                                            (toolkit/schedule/airflow_events/)
+    <working>/ledger/notifications/<kind>/<entity>/<yyyyMMddTHHmmZ>/<event>.json  a notification, created once
 
 Event files are named by their event id (format 1's by their run id), which sorts by publication.
 Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
@@ -175,6 +176,10 @@ class LedgerLayout:
     def deliveries_folder(self, consumer: str) -> str:
         """The claims and records of the events delivered to an outside consumer (`airflow`), and its cursor."""
         return f"{self.root}/deliveries/{_safe(consumer, 'consumer')}"
+    def notification_record(self, kind: str, entity: str, t: datetime, event: str) -> str:
+        """The record of one notification about an instance (toolkit/notifications/), created exclusively."""
+        return (f"{self.root}/notifications/{_safe(kind, 'entity kind')}/{_safe(entity, kind)}/{instance_key(t)}/"
+                f"{_safe(event, 'notification event')}.json")
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"

@@ -36,6 +36,7 @@ from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
 from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
+from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
 from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
 from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.process_runner.lineage_uses import batch_input_uses
@@ -260,6 +261,7 @@ class BatchRunner:
                 if isinstance(err, InputGoneError):
                     break  # no retry brings the instance back
                 if k < budget:
+                    runner.notify(result.time, ATTEMPT_FAILED, Status.FAILED, attempt, str(err), batch=plan.seq)
                     runner.sleep_before_retry(k)
                 continue
             except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
@@ -267,6 +269,7 @@ class BatchRunner:
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
                 self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason)
                 lineage.fail(reason, read)
+                runner.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
                 raise
             self._write(plan, attempt, Status.SUCCEEDED, started, _now(), inputs, outputs=published,
                         counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
@@ -274,10 +277,12 @@ class BatchRunner:
             self.queue.commit(claim)
             runner.complete_lineage(lineage, read, published, fingerprints)
             result.status, result.attempts, result.outputs, result.reason = Status.SUCCEEDED, k, published, None
+            runner.notify(result.time, SUCCEEDED, Status.SUCCEEDED, attempt, batch=plan.seq)
             return result
         result.status = Status.FAILED
         result.reason = (f"batch {plan.seq} of {runner.owner} failed after {result.attempts} attempt(s), it stays "
                          f"pending and the next run replays it: {result.reason}")
+        runner.notify(result.time, FAILED, Status.FAILED, before + result.attempts, result.reason, batch=plan.seq)
         return result
 
     def _evicted_since(self, feed: str, event: DatasetEvent) -> bool:

@@ -119,6 +119,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
             results = _run_window(runner, window, process.order)
         finally:
             lineage.report(status)
+            _count_notifications(runner, status)
     status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                            for r in results]
     status["status"] = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
@@ -158,6 +159,7 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
             result = BatchRunner(runner).run()
         finally:
             lineage.report(status)
+            _count_notifications(runner, status)
     status["time"] = format_timestamp(result.time)
     status.update(batch=result.seq, events=len(result.events), inputs=result.inputs)
     _report(result, status)
@@ -197,6 +199,12 @@ def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> l
         print(f"process: {format_timestamp(t)} {result.status}" + (f": {result.reason}" if result.reason else ""))
         results.append(result)
     return results
+
+
+def _count_notifications(runner: ProcessRunner, status: dict[str, object]) -> None:
+    """The status line counts the messages of a process that declares `notification`."""
+    if runner.process.notification is not None:
+        status.update(runner.notifier.counters())
 
 
 def _report(result: InstanceResult, status: dict[str, object]) -> None:

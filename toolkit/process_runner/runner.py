@@ -38,6 +38,8 @@ from toolkit.ledger.records import AttemptRecord, InstanceRecord, parse_wall_clo
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
+from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED, TIMEDOUT, Notice, rerun_command
+from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.process_runner import table_outputs as tables
@@ -140,6 +142,7 @@ class ProcessRunner:
         require_on_cluster(self.process, self.cluster.name)
         self.spark, self.catalog, self.clock = spark, catalog, clock
         self.run_id, self.options, self.log = run_id, options or RunOptions(), log
+        self.notifier = Notifier(fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"
         engine = self.process.workflow.engine
@@ -259,6 +262,7 @@ class ProcessRunner:
                     continue
                 self._write_instance(t, Status.TIMEDOUT, attempt, ended=_real_now(), error=reason, missing=missing)
                 result.status, result.reason, result.attempts = Status.TIMEDOUT, reason, attempt - previous_attempts
+                self.notify(t, TIMEDOUT, Status.TIMEDOUT, attempt, reason)
                 return None, attempt
             self._write_instance(t, Status.WAITING, attempt, missing=missing)
             if not self.options.wait or (self.options.max_wait is not None and waited >= self.options.max_wait):
@@ -294,12 +298,15 @@ class ProcessRunner:
                     outcome = self._attempt(t, attempt, plan, keeper, result)
                     if outcome is None:
                         result.status, result.attempts = Status.SUCCEEDED, attempt - before
+                        self.notify(t, SUCCEEDED, Status.SUCCEEDED, attempt)
                         return result
                     result.reason = outcome
                     if attempt - first < budget:
+                        self.notify(t, ATTEMPT_FAILED, Status.FAILED, attempt, outcome)
                         self.sleep_before_retry(attempt - first)
                 self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=result.reason)
                 result.status, result.attempts = Status.FAILED, attempt - before
+                self.notify(t, FAILED, Status.FAILED, attempt, result.reason)
                 return result
         finally:
             slot.release()
@@ -334,6 +341,7 @@ class ProcessRunner:
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason)
             self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
             lineage.fail(reason, inputs)
+            self.notify(t, FAILED, Status.FAILED, attempt, reason)
             raise
         ended = _real_now()
         result.outputs = published
@@ -463,6 +471,19 @@ class ProcessRunner:
         if delay > 0:
             self.log(f"process: retrying in {delay:.0f} s ({retry.policy.value})")
             self.clock.sleep(delay)
+
+    def notify(self, t: datetime, event: str, status: str, attempt: int | None = None, error: str | None = None,
+               batch: int | None = None) -> None:
+        """Tell the process's `notification` about instance `t` (or a batch, `t` its newest input); the run's
+        outcome stays what it is whether the message goes out or not."""
+        if self.process.notification is None:
+            return
+        rerun = None if event == SUCCEEDED else rerun_command(
+            "process", str(self.repo.root), "process", self.process.name, self.cluster.name,
+            None if batch is not None else t)
+        self.notifier.notify(self.process.notification, Notice(
+            event, "process", self.process.name, self.cluster.name, t, "process", status, run_id=self.run_id,
+            attempt=attempt, error=error, rerun=rerun, batch=batch))
 
     # Records
 

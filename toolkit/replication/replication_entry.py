@@ -10,12 +10,13 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
+from toolkit.statuses import Status
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,9 +56,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.el.timestamps import parse_timestamp
+    from toolkit.notifications.notifier import Notifier
     from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.runner import run_replication
     from toolkit.replication.tables import TablePuller
+    from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
     from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -98,14 +101,26 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         return pullers[-1]
 
     lineage = open_lineage(fs, target, str(status["run_id"]), spark)  # the target's ledger records the run
+    notifier, run_id = Notifier(fs, target), str(status["run_id"])
     try:
         result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
-                                 source=args.source, window=window, run_id=str(status["run_id"]), tables=tables,
+                                 source=args.source, window=window, run_id=run_id, tables=tables,
                                  lease_seconds=args.lease, lineage=lineage)
+        for instance in result.instances:
+            failed = [o for o in instance.sources if o.status == Status.FAILED]
+            if failed and instance.instance is not None:
+                notify_feed_failure(notifier, repo, feed, "replication", instance.instance, run_id,
+                                    "; ".join(f"{o.source}: {o.reason}" for o in failed),
+                                    timed_out=all(o.timed_out for o in failed))
+    except ToolkitError as err:
+        if err.exit_code == 1:  # failed (a usage error, a wait or a block is no failure to tell anyone about)
+            notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id, str(err))
+        raise
     finally:
         for puller in pullers:
             puller.close()
         lineage.report(status)
+        count_notifications(notifier, feed, status)
     for reason in result.reasons():
         print(f"replication: {reason}.")
     status.update(status=result.status, **result.counters())

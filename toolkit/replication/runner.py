@@ -61,6 +61,7 @@ class SourceOutcome:
     target_path: str | None = None
     reason: str | None = None
     folder: FolderOutcome = field(default_factory=FolderOutcome)
+    timed_out: bool = False  # FAILED because the source instance was not there by the feed's timeout
 
 
 @dataclass
@@ -210,7 +211,7 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
             outcome.reason = (f"the instance {format_timestamp(instance)} is not available on "
                               f"'{source.cluster.name}' yet ({missing}); waiting until {format_timestamp(until)}")
         else:
-            outcome.status = Status.FAILED
+            outcome.status, outcome.timed_out = Status.FAILED, True
             outcome.reason = (f"the instance {format_timestamp(instance)} was not available on "
                               f"'{source.cluster.name}' by {format_timestamp(until)} (the feed's timeout "
                               f"{call.settings.timeout} after it): {missing}; timed out")

@@ -8,7 +8,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
@@ -29,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+    from toolkit.notifications.notifier import Notifier
     from toolkit.retention.runner import archive_target, run_retention
+    from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
     from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -51,14 +53,20 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     fs = HadoopFileSystem(spark)
     catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
     lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
+    notifier = Notifier(fs, cluster)
     try:
         result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,
                                dry_run=args.dry_run, run_id=str(status["run_id"]), lease_seconds=args.lease,
                                lineage=lineage)
+    except ToolkitError as err:
+        if err.exit_code == 1:  # failed (a usage error, a wait or a block is no failure to tell anyone about)
+            notify_feed_failure(notifier, repo, feed, "retention", nominal, str(status["run_id"]), str(err))
+        raise
     finally:
         if catalog is not None:
             catalog.close()
         lineage.report(status)
+        count_notifications(notifier, feed, status)
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")

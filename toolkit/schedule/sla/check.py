@@ -1,0 +1,142 @@
+"""Every instance of a cluster's feeds and processes in a window, judged against its SLA (states.py).
+
+Instance times come from each entity's grid (closed-form: only the window's instances are computed and read); an
+instance later than `now` is not due yet. The cluster's SLA of a feed or a process overrides the entity's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from toolkit.el.frequency import Frequency
+from toolkit.el.shift import shift
+from toolkit.el.timestamps import format_timestamp
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Feed, Process, ProcessSla
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.feed_locations import FeedLocations, feed_locations
+from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.ledger.store import Ledger
+from toolkit.notifications.message import describe_duration
+from toolkit.schedule.sla.arrivals import feed_arrival, process_times
+from toolkit.schedule.sla.states import AT_RISK, LATE, LATE_LOW, MISSED, MISSES, Judgement, Thresholds, judge
+from toolkit.storage.filesystem import FileSystem
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One instance off its SLA. `done` is a feed's arrival or a process's success; `started` a process's first
+    start; `source` how a feed's arrival is known (event, flag, folder)."""
+
+    kind: str
+    entity: str
+    cluster: str
+    time: datetime
+    state: str
+    threshold: str  # slaLow, slaHigh, shouldStartIn or shouldEndIn
+    deadline: datetime
+    late_seconds: int
+    done: datetime | None = None
+    started: datetime | None = None
+    source: str | None = None
+
+    @property
+    def is_miss(self) -> bool:
+        return self.state in MISSES
+
+    def sentence(self) -> str:
+        late, deadline = describe_duration(self.late_seconds), format_timestamp(self.deadline)
+        what = {"feed": "arrived", "process": "succeeded"}[self.kind]
+        if self.state == MISSED:
+            return f"not {what} {late} after its {self.threshold} deadline {deadline}"
+        if self.state == LATE:
+            return f"{what} {late} after its {self.threshold} deadline {deadline}"
+        started = "started" if self.kind == "process" else what
+        if self.state == AT_RISK:
+            return f"not {started} by its {self.threshold} deadline {deadline}"
+        assert self.state == LATE_LOW
+        return f"{started} {late} after its {self.threshold} deadline {deadline}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "entity": self.entity, "cluster": self.cluster, "time": format_timestamp(self.time),
+                "state": self.state, "miss": self.is_miss, "threshold": self.threshold,
+                "deadline": format_timestamp(self.deadline), "late_seconds": self.late_seconds,
+                "late_by": describe_duration(self.late_seconds), "done": _stamp(self.done),
+                "started": _stamp(self.started), "source": self.source, "message": self.sentence()}
+
+
+@dataclass
+class Report:
+    cluster: str
+    now: datetime
+    first: datetime
+    last: datetime
+    findings: list[Finding] = field(default_factory=list)
+    checked: int = 0  # instances judged
+
+    @property
+    def misses(self) -> list[Finding]:
+        return [finding for finding in self.findings if finding.is_miss]
+
+
+def check_slas(repo: ConfigRepo, cluster: str, fs: FileSystem, ledger: Ledger, now: datetime, first: datetime,
+               last: datetime) -> Report:
+    """The findings of every instance from `first` to `last` (and not after `now`), oldest first by entity."""
+    report = Report(cluster, now, first, last)
+    until = min(last, now)
+    for feed in sorted(repo.feeds.values(), key=lambda item: item.name):
+        sla = feed.sla_on(cluster) if feed.cluster(cluster) is not None else None
+        if sla is not None and first <= until:
+            where = feed_locations(feed, repo.cluster(cluster))
+            _check_feed(report, ledger, fs, feed, where, sla.low, sla.high, first, until)
+    for process in sorted(repo.processes.values(), key=lambda item: item.name):
+        process_sla = _process_sla(process, cluster)
+        if process_sla is not None and not process.is_batch_consumer and first <= until:
+            _check_process(report, ledger, process, process_sla, first, until)
+    return report
+
+
+def _check_feed(report: Report, ledger: Ledger, fs: FileSystem, feed: Feed, where: FeedLocations, low: Frequency,
+                high: Frequency, first: datetime, last: datetime) -> None:
+    zone = resolve_zone(feed.timezone)
+    for t in feed_grid(feed, report.cluster).between(first, last):
+        report.checked += 1
+        arrival = feed_arrival(ledger, fs, feed, where, t)
+        thresholds = Thresholds(shift(t, low, zone, 1), shift(t, high, zone, 1))
+        judgement = judge(thresholds, report.now, arrival.at, arrival.at)
+        if judgement is not None:
+            report.findings.append(_finding("feed", feed.name, report.cluster, t, judgement, ("slaLow", "slaHigh"),
+                                            arrival.at, None, arrival.source))
+
+
+def _check_process(report: Report, ledger: Ledger, process: Process, sla: ProcessSla, first: datetime,
+                   last: datetime) -> None:
+    zone = resolve_zone(process.timezone)
+    for t in process_grid(process, report.cluster).between(first, last):
+        report.checked += 1
+        times = process_times(ledger, process.name, t)
+        thresholds = Thresholds(shift(t, sla.should_start_in, zone, 1) if sla.should_start_in else None,
+                                shift(t, sla.should_end_in, zone, 1) if sla.should_end_in else None)
+        judgement = judge(thresholds, report.now, times.started, times.succeeded)
+        if judgement is not None:
+            report.findings.append(_finding("process", process.name, report.cluster, t, judgement,
+                                            ("shouldStartIn", "shouldEndIn"), times.succeeded, times.started, None))
+
+
+def _finding(kind: str, entity: str, cluster: str, t: datetime, judgement: Judgement, names: tuple[str, str],
+             done: datetime | None, started: datetime | None, source: str | None) -> Finding:
+    """`names` are the entity kind's (low, high) threshold names: a miss is of the high one."""
+    threshold = names[1] if judgement.state in MISSES else names[0]
+    return Finding(kind, entity, cluster, t, judgement.state, threshold, judgement.deadline, judgement.late_seconds,
+                   done, started, source)
+
+
+def _process_sla(process: Process, cluster: str) -> ProcessSla | None:
+    on = process.cluster(cluster)
+    if on is None:
+        return None
+    return on.sla if on.sla is not None else process.sla
+
+
+def _stamp(value: datetime | None) -> str | None:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
