@@ -105,6 +105,22 @@ def test_states_and_how_late(capsys: pytest.CaptureFixture[str], site: tuple[Pat
     assert "notifications_sent" not in report
 
 
+def test_what_came_after_now_has_not_come_yet(capsys: pytest.CaptureFixture[str], site: tuple[Path, Path]) -> None:
+    """Judged as of --now: an arrival or a success recorded after it is not seen, so an earlier --now gives the same
+    answer whenever the check runs (the 05:00 clicks came at 11:30, the 07:00 summary succeeded at 10:30)."""
+    conf, _ = site
+    code, out, _ = run(capsys, "--repo", str(conf), "--cluster", "primary", "--now", "2026-11-21T10:00Z",
+                       "--from", "2026-11-21T05:00Z", "--to", "2026-11-21T07:00Z", "--format", "json", "--no-notify")
+    found = [(f["kind"], f["time"][11:16], f["state"], f["late_by"]) for f in json.loads(out)["findings"]]
+    assert found == [
+        ("feed", "05:00", "missed", "1h"),  # slaHigh 09:00 passed; its 11:30 arrival is after now
+        ("feed", "07:00", "late-low", "1h"),  # arrived at 10:00, now: seen
+        ("process", "06:00", "late-low", "30m"),
+        ("process", "07:00", "at-risk", "30m"),  # started 09:30 (shouldStartIn 09:00); its 10:30 success not seen
+    ]
+    assert code == 1
+
+
 def test_text_lines(capsys: pytest.CaptureFixture[str], site: tuple[Path, Path]) -> None:
     conf, _ = site
     code, out, _ = run(capsys, "--repo", str(conf), "--cluster", "primary", "--now", NOW, *WINDOW, "--no-notify")

@@ -40,8 +40,11 @@ class Judgement:
 def judge(thresholds: Thresholds, now: datetime, low_event: datetime | None,
           done: datetime | None) -> Judgement | None:
     """The state of an instance whose low event (arrival, first start) and completion (arrival, success) happened
-    at `low_event` and `done` (None: not yet, as far as `now`); None when it is on time."""
+    at `low_event` and `done` (None: not yet); None when it is on time. It is judged as of `now`: what happened
+    after it has not happened yet, so that a check at a given --now answers the same whenever it runs."""
     high, low = thresholds.high, thresholds.low
+    low_event = low_event if low_event is not None and low_event <= now else None
+    done = done if done is not None and done <= now else None
     if high is not None:
         if done is None and now > high:
             return Judgement(MISSED, high, _seconds(now - high))
