@@ -137,6 +137,9 @@ demo: java install
 	@echo "   in demo-output/schedule/oozie:" $$(ls demo-output/schedule/oozie | head -n 4 | tr '\n' ' ') "..."
 	@echo "   regenerating changes nothing, and --check (CI, the pre-commit hook) says the files are up to date:"
 	$(TOOLKIT) schedule --repo $(DEMO_REPO) --cluster primary $(SCHEDULE_PATHS) --format airflow --out demo-output/schedule/airflow --check
+	@echo "== SLAs (the generated schedule calls this every 5 minutes): the clicks and summaries of 2026-01-01 00:00-02:00"
+	@echo "   judged as of 06:00 that day by their slaLow/slaHigh and shouldStartIn/shouldEndIn (exit 1: something missed)"
+	-$(TOOLKIT) sla --repo $(DEMO_REPO) --cluster primary --now 2026-01-01T06:00Z --from 2026-01-01T00:00Z --to 2026-01-01T02:00Z --no-notify
 	@echo "== The graph of the template repo on primary, each feed and process coloured by its latest status in primary's"
 	@echo "   ledger (open demo-output/pipelines.html in a browser: a click on a node shows its definition and instances)"
 	@mkdir -p demo-output
