@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.airflow_server import AirflowServer, free_port
+from tests.local_cluster import local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import DatasetEvent
@@ -31,25 +32,7 @@ from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
 
-CLUSTER = """kind: cluster
-name: primary
-interfaces:
-  readonly: {{endpoint: "file://{root}", version: "3.4"}}
-  write: {{endpoint: "file://{root}", version: "3.4"}}
-  execute: {{endpoint: "local[1]", version: "4.0"}}
-  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
-locations:
-  working: /working
-properties:
-  trigger.notify: airflow
-  airflow.url: "{url}"
-  airflow.timeout-seconds: "2"
-{auth}
-"""
-BY_PASSWORD_FILE = """  airflow.username: feed-toolkit-tests
-  airflow.password-file: "{password_file}"
-"""
-BY_TOKEN = "  airflow.token-env: FT_TEST_AIRFLOW_TOKEN"
+BY_TOKEN = {"airflow.token-env": "FT_TEST_AIRFLOW_TOKEN"}
 FEED = """kind: feed
 name: {name}
 frequency: hours(1)
@@ -78,9 +61,11 @@ class Setup:
     """A config repo whose cluster 'primary' has its own root, and a feed named after the test: Airflow knows an
     asset by its name and its URI, and every test's are its own."""
 
-    def __init__(self, tmp_path: Path, airflow: AirflowServer, url: str | None = None, auth: str = "") -> None:
+    def __init__(self, tmp_path: Path, airflow: AirflowServer, url: str | None = None,
+                 auth: dict[str, str] | None = None) -> None:
         self.tmp, self.airflow, self.repo = tmp_path, airflow, tmp_path / "conf"
-        self.auth = auth or BY_PASSWORD_FILE.format(password_file=tmp_path / "password")
+        self.auth = auth or {"airflow.username": "feed-toolkit-tests",
+                             "airflow.password-file": str(tmp_path / "password")}
         for folder in ("clusters", "feeds", "processes"):
             (self.repo / folder).mkdir(parents=True)
         (tmp_path / "password").write_text(airflow.password + "\n")
@@ -93,8 +78,9 @@ class Setup:
         self.ledger = Ledger.of(LocalFileSystem(), config.cluster("primary"))
 
     def point_at(self, url: str) -> None:
-        (self.repo / "clusters/primary.yaml").write_text(CLUSTER.format(root=self.tmp / "primary", url=url,
-                                                                        auth=self.auth))
+        properties = {"trigger.notify": "airflow", "airflow.url": url, "airflow.timeout-seconds": "2", **self.auth}
+        (self.repo / "clusters/primary.yaml").write_text(local_cluster_yaml(self.tmp / "primary",
+                                                                            properties=properties))
 
     def declare(self) -> tuple[str, str]:
         """The two DAGs on the feed's asset, parsed by Airflow: (asset-scheduled, partitioned)."""
@@ -120,6 +106,19 @@ class Setup:
 
 
 @contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
+    """An HTTP server on loopback with `handler`, in a thread; yields its port."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
 def failing_server(status: int) -> Iterator[int]:
     """An HTTP server on loopback that answers every request with `status`; yields its port."""
 
@@ -132,14 +131,8 @@ def failing_server(status: int) -> Iterator[int]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Failing)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Failing) as port:
+        yield port
 
 
 @contextmanager
@@ -176,15 +169,11 @@ def silent_after_posting(target: str) -> Iterator[tuple[int, threading.Event]]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1], posted
-    finally:
-        release.set()
-        server.shutdown()
-        server.server_close()
+    with serving(Proxy) as port:
+        try:
+            yield port, posted
+        finally:
+            release.set()  # before the server stops: the withheld answers end first
 
 
 def counts(lines: list[str]) -> str:

@@ -6,18 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-CLUSTER = """kind: cluster
-name: {name}
-interfaces:
-  readonly: {{endpoint: "file://{root}", version: "3.4"}}
-  write: {{endpoint: "file://{root}", version: "3.4"}}
-  execute: {{endpoint: "local[2]", version: "4.0"}}
-  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
-locations:
-  staging: /staging
-  temp: /tmp
-  working: /working
-"""
+from tests.local_cluster import local_cluster_yaml
+
+LOCATIONS = {"staging": "/staging", "temp": "/tmp", "working": "/working"}
 
 FEED = """kind: feed
 name: {name}
@@ -71,7 +62,7 @@ def make_cadence_repo(tmp: Path) -> Path:
     for folder in ("clusters", "feeds", "processes", "workflows"):
         (repo / folder).mkdir(parents=True)
     for name in ("main", "backup"):
-        (repo / "clusters" / f"{name}.yaml").write_text(CLUSTER.format(name=name, root=tmp / name))
+        (repo / "clusters" / f"{name}.yaml").write_text(local_cluster_yaml(tmp / name, name, locations=LOCATIONS))
     (repo / "feeds" / "minutes.yaml").write_text(FEED.format(
         name="minutes", frequency="minutes(1)", zone="UTC", start="2026-01-01T00:00Z", limit="hours(12)",
         extra=REPLICA))

@@ -9,32 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.local_cluster import local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.airflow_events.settings import airflow_settings
 from toolkit.storage.local import LocalFileSystem
 
-CLUSTER = """kind: cluster
-name: primary
-interfaces:
-  readonly: {{endpoint: "file://{root}", version: "3.4"}}
-  write: {{endpoint: "file://{root}", version: "3.4"}}
-  execute: {{endpoint: "local[1]", version: "4.0"}}
-  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
-locations:
-  working: /working
-properties:
-{properties}
-"""
-
 
 def repo_with(tmp_path: Path, **properties: str) -> Path:
     repo = tmp_path / "conf"
     for folder in ("clusters", "feeds", "processes"):
         (repo / folder).mkdir(parents=True, exist_ok=True)
-    lines = "\n".join(f'  {name.replace("__", "-").replace("_", ".")}: "{value}"' for name, value in properties.items())
-    (repo / "clusters/primary.yaml").write_text(CLUSTER.format(root=tmp_path / "primary", properties=lines or "  {}"))
+    named = {name.replace("__", "-").replace("_", "."): value for name, value in properties.items()}
+    (repo / "clusters/primary.yaml").write_text(local_cluster_yaml(tmp_path / "primary", properties=named))
     return repo
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.local_cluster import local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
@@ -22,17 +23,6 @@ from toolkit.triggers.launch import Launcher
 from toolkit.triggers.state import SweepState
 from toolkit.triggers.sweep import run_sweep
 
-CLUSTER = """kind: cluster
-name: primary
-interfaces:
-  readonly: {{endpoint: "file://{root}", version: "3.4"}}
-  write: {{endpoint: "file://{root}", version: "3.4"}}
-  execute: {{endpoint: "local[1]", version: "4.0"}}
-  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
-locations:
-  staging: /staging
-  working: /working
-"""
 FEED = """kind: feed
 name: {name}
 frequency: hours(1)
@@ -88,7 +78,8 @@ def setup(tmp_path: Path) -> tuple[ConfigRepo, Ledger, Launcher, Path]:
     repo = tmp_path / "conf"
     for folder in ("clusters", "feeds", "processes", "workflows"):
         (repo / folder).mkdir(parents=True)
-    (repo / "clusters/primary.yaml").write_text(CLUSTER.format(root=tmp_path / "primary"))
+    locations = {"staging": "/staging", "working": "/working"}
+    (repo / "clusters/primary.yaml").write_text(local_cluster_yaml(tmp_path / "primary", locations=locations))
     for name in ("raw", "other"):
         (repo / f"feeds/{name}.yaml").write_text(FEED.format(name=name))
     for name, text in (("hourly", HOURLY), ("daily", DAILY), ("batcher", BATCH)):
