@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from urllib.parse import urlsplit
 
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
@@ -81,6 +82,7 @@ class SchedulePlan:
     cluster: str
     calls: tuple[Call, ...]
     notifies_airflow: bool = False  # the trigger sweep posts the ledger's events to Airflow (trigger.notify)
+    left_out: tuple[str, ...] = ()  # calls the cluster would need but cannot run yet, each a sentence saying why
 
 
 def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
@@ -94,16 +96,22 @@ def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
         if feed.cluster(cluster.name) is not None:
             calls.extend(_feed_calls(repo, feed, cluster))
     notifies, triggered = "airflow" in notify_targets(cluster, []), any(p.is_data_triggered for p in on_cluster)
+    commands = []
     if triggered or notifies:
         why = ("the data-trigger sweep: a process here has trigger: data" if triggered
                else "the sweep that posts the ledger's events to Airflow (trigger.notify: airflow)")
-        calls.append(Call("trigger", "trigger", None, Cadence(EVERY_MINUTE, CLOCK), Program.TOOLKIT,
-                          ("trigger", "--cluster", cluster.name), why, time_option=None))
+        commands.append(Call("trigger", "trigger", None, Cadence(EVERY_MINUTE, CLOCK), Program.TOOLKIT,
+                             ("trigger", "--cluster", cluster.name), why, time_option=None))
     if _has_sla(repo, cluster.name):
-        calls.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
-                          ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
-                          time_option="--now"))
-    return SchedulePlan(cluster.name, tuple(calls), notifies)
+        commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
+                             ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
+                             time_option="--now"))
+    if commands and urlsplit(cluster.write_endpoint or "").scheme.lower() != "file":
+        names = " and ".join(f"toolkit {call.name}" for call in commands)
+        return SchedulePlan(cluster.name, tuple(calls), notifies, (
+            f"{names} not scheduled on cluster '{cluster.name}': the toolkit command reads a cluster's ledger only "
+            "on a file:// write endpoint today, so it would fail at every call here.",))
+    return SchedulePlan(cluster.name, (*calls, *commands), notifies)
 
 
 def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list[Call]:

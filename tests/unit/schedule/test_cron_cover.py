@@ -23,11 +23,16 @@ def utc(*parts: int) -> datetime:
 
 
 def firings(expression: str, zone: str, first: datetime, last: datetime) -> list[datetime]:
-    """When cron fires `expression` in `zone` between first and last (UTC instants)."""
+    """When cron fires `expression` in `zone` between first and last (UTC instants). A wall-clock time that the
+    fall-back change repeats fires once, as cronie and Vixie cron run it (croniter would name it twice)."""
     runner = croniter(expression, (first - timedelta(minutes=1)).astimezone(ZoneInfo(zone)))
-    found = []
+    found: list[datetime] = []
+    seen: set[datetime] = set()
     while (t := runner.get_next(datetime).astimezone(timezone.utc)) <= last:
-        found.append(t)
+        wall = t.astimezone(ZoneInfo(zone)).replace(tzinfo=None)
+        if wall not in seen:
+            seen.add(wall)
+            found.append(t)
     return found
 
 
@@ -61,6 +66,11 @@ CASES = [
     ("months(2)", "UTC", utc(2026, 1, 15, 6, 0), 800, "0 6 15 1,3,5,7,9,11 *", True),
     ("months(5)", "UTC", utc(2026, 1, 15, 6, 0), 2000, "0 6 15 * *", False),
     ("months(1)", "UTC", utc(2026, 1, 31, 0, 0), 800, "0 0 28-31 * *", False),  # clamped: Feb 28, Apr 30 ...
+    # across DST changes, where a wall-clock day or month is not 24 hours or 28 days of elapsed time
+    ("days(2)", "Europe/Paris", utc(2026, 3, 27, 23, 0), 30, "0 0 * * *", False),
+    ("months(5)", "America/New_York", utc(2026, 2, 15, 5, 0), 800, "0 0 15 * *", False),
+    ("months(1)", "Europe/Paris", utc(2026, 1, 29, 0, 0), 400, "0 1 28-31 * *", False),
+    ("days(1)", "Europe/Paris", utc(2026, 3, 20, 1, 30), 400, "30 2 * * *", True),  # 02:30 does not exist on Mar 29
     ("months(3)", "Asia/Kolkata", utc(2026, 2, 9, 18, 30), 800, "0 0 10 2,5,8,11 *", True),
 ]
 

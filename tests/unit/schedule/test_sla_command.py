@@ -140,17 +140,31 @@ def test_warnings_only_exit_0(capsys: pytest.CaptureFixture[str], site: tuple[Pa
     assert [(f["kind"], f["state"]) for f in json.loads(out)["findings"]] == [("process", "late-low")]
 
 
-def test_the_default_window_is_the_day_before_now(capsys: pytest.CaptureFixture[str],
-                                                  site: tuple[Path, Path]) -> None:
+def test_the_default_window_is_the_day_before_now_and_the_longest_sla(capsys: pytest.CaptureFixture[str],
+                                                                      site: tuple[Path, Path]) -> None:
     conf, _ = site
     code, out, _ = run(capsys, "--repo", str(conf), "--cluster", "primary", "--now", "2026-11-21T12:07Z",
                        "--format", "json", "--no-notify")
     report = json.loads(out)
-    assert (report["from"], report["to"], report["now"]) == ("2026-11-20T12:07Z", "2026-11-21T12:07Z",
+    # a day, and the longest SLA of primary's entities: the daily rollup's shouldEndIn, hours(6)
+    assert (report["from"], report["to"], report["now"]) == ("2026-11-20T06:07Z", "2026-11-21T12:07Z",
                                                              "2026-11-21T12:07Z")
     times = {(f["kind"], f["entity"], f["time"]) for f in report["findings"]}
-    assert ("feed", "clicks", "2026-11-20T13:00Z") in times and ("feed", "clicks", "2026-11-20T12:00Z") not in times
+    assert ("feed", "clicks", "2026-11-20T07:00Z") in times and ("feed", "clicks", "2026-11-20T06:00Z") not in times
     assert ("process", "daily-clicks-rollup", "2026-11-21T00:00Z") in times  # the daily one of the window
+    assert code == 1
+
+
+def test_an_sla_longer_than_a_day_is_seen_by_the_default_window(capsys: pytest.CaptureFixture[str],
+                                                                site: tuple[Path, Path]) -> None:
+    conf, _ = site
+    feed = conf / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text().replace("slaHigh: hours(4)", "slaHigh: hours(30)"))
+    code, out, _ = run(capsys, "--repo", str(conf), "--cluster", "primary", "--now", "2026-11-21T12:00Z",
+                       "--format", "json", "--no-notify")
+    found = {(f["entity"], f["time"], f["state"]) for f in json.loads(out)["findings"]}
+    # 2026-11-20T05:00Z, more than a day ago, missed its 30-hour deadline at 11:00 today
+    assert ("clicks", "2026-11-20T05:00Z", "missed") in found
     assert code == 1
 
 

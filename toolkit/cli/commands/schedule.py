@@ -73,7 +73,10 @@ def schedule_command(
                                             spark_submit_path=spark_submit_path, entrypoints=entrypoints,
                                             submit_args=submit_args)
     renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
-    generated: dict[str, str] = renderer.render(plan_calls(config, on.name), invocation)
+    plan = plan_calls(config, on.name)
+    for sentence in plan.left_out:
+        typer.echo(f"schedule: {sentence}", err=True)
+    generated: dict[str, str] = renderer.render(plan, invocation)
     if out is None:
         typer.echo(generated["crontab"], nl=False)
         return

@@ -19,7 +19,7 @@ from toolkit.ledger.store import Ledger
 from toolkit.notifications.message import describe_duration
 from toolkit.notifications.notifier import Notifier
 from toolkit.runtime.times import nominal_time
-from toolkit.schedule.sla.check import Report, check_slas
+from toolkit.schedule.sla.check import Report, check_slas, longest_sla
 from toolkit.schedule.sla.notify import notify_findings
 
 
@@ -31,7 +31,8 @@ def sla_command(
         "The current time, yyyy-MM-ddTHH:mmZ (UTC), that deadlines are judged at. Default: the wall clock, "
         "rounded down to the minute."))] = None,
     from_: Annotated[str | None, typer.Option("--from", help=(
-        "The first instance time checked, yyyy-MM-ddTHH:mmZ. Default: a day before --to."))] = None,
+        "The first instance time checked, yyyy-MM-ddTHH:mmZ. Default: a day before --to, and further back by "
+        "the longest SLA of the cluster's entities (whose instances can still miss it)."))] = None,
     to: Annotated[str | None, typer.Option("--to", help="The last instance time checked. Default: --now.")] = None,
     format_: Annotated[str, typer.Option("--format", help="text (a line per instance) or json (scripts).")] = "text",
     notify: Annotated[bool, typer.Option(
@@ -55,12 +56,15 @@ def sla_command(
         raise UsageError(f"Unknown --format {format_!r}: use text or json.")
     at = Now.of(now).time.replace(second=0, microsecond=0)
     last = nominal_time(to, "--to") if to is not None else at
-    first = nominal_time(from_, "--from") if from_ is not None else last - timedelta(days=1)
+    config = ConfigRepo.load(repo)
+    on = config.cluster(cluster)
+    # by default the last day, and before it as far as the longest SLA reaches: an instance of a day ago with a
+    # 30-hour SLA misses it now
+    first = (nominal_time(from_, "--from") if from_ is not None
+             else last - timedelta(days=1) - longest_sla(config, on.name))
     if last < first:
         raise UsageError(f"--to {format_timestamp(last)} is before --from {format_timestamp(first)}: give a window "
                          "that runs forward.")
-    config = ConfigRepo.load(repo)
-    on = config.cluster(cluster)
     fs = local_file_system(on)
     report = check_slas(config, on.name, fs, Ledger.of(fs, on), at, first, last)
     notifier = Notifier(fs, on)

@@ -13,7 +13,7 @@ import typer
 
 from toolkit.cli.ledger_access import local_file_system
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.submit import spark_submit, worst
 from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow
@@ -73,7 +73,7 @@ def trigger_command(
     """
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
-    settings = airflow_settings(on) if "airflow" in notify_targets(on, notify or []) else None
+    notifies = "airflow" in notify_targets(on, notify or [])
     text = submit_args if submit_args is not None else on.properties.get(SUBMIT_ARGS_PROPERTY, "")
     try:
         arguments = shlex.split(str(text))
@@ -101,8 +101,13 @@ def trigger_command(
         typer.echo(f"skipped: {line}")
     typer.echo(f"trigger: {report.entries} new event(s) read on cluster '{on.name}', {len(report.started)} run(s) "
                f"{verb}")
-    if settings is not None:
-        _echo_notified(notify_airflow(config, on.name, ledger, settings, dry_run=dry_run), settings.url)
+    if notifies:  # after the sweep: a notifier that cannot run never keeps the due runs from starting
+        settings = airflow_settings(on)
+        notified = notify_airflow(config, on.name, ledger, settings, dry_run=dry_run)
+        _echo_notified(notified, settings.url)
+        if notified.refused is not None:
+            raise ToolkitError(f"Airflow at {settings.url} refused a request ({notified.refused}); the event(s) it "
+                               "concerns stay pending and are tried again by the next call.")
     if wait and not dry_run and report.started:
         codes = []
         for run, code, log in launcher.wait():

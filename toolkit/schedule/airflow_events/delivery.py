@@ -26,7 +26,13 @@ from toolkit.ledger.locks import LeaseLock
 from toolkit.ledger.records import PUBLISHED, REPLACED, DatasetEvent, event_id_floor, wall_clock_stamp
 from toolkit.ledger.run_locks import holding
 from toolkit.ledger.store import Ledger
-from toolkit.schedule.airflow_events.client import AirflowAsset, AirflowClient, AirflowUnreachable
+from toolkit.schedule.airflow_events.client import (
+    AirflowAsset,
+    AirflowClient,
+    AirflowCredentialsRefused,
+    AirflowRefused,
+    AirflowUnreachable,
+)
 from toolkit.schedule.airflow_events.deliveries import DELIVERED, SKIPPED, Claim, Deliveries
 from toolkit.schedule.airflow_events.settings import AirflowSettings
 from toolkit.schedule.assets import FeedAsset, feed_asset
@@ -44,6 +50,7 @@ class NotifyReport:
     skipped: dict[str, tuple[str, int]] = field(default_factory=dict)  # feed: (why, how many events)
     would_post: list[str] = field(default_factory=list)  # a dry run's
     unreachable: str | None = None  # why Airflow could not be reached, when it could not
+    refused: str | None = None  # why Airflow refused a request about an event (4xx), when it did
 
 
 def partition_key(t: datetime) -> str:
@@ -90,6 +97,10 @@ class _Notifier:
         journal = self.ledger.journal
         journal.ensure_rebuilt()
         position = self.deliveries.cursor()
+        if position is None:  # the first call: from now on (less the lag window), never the ledger's history
+            position = event_id_floor(int(time.time() * 1000))
+            if self.client is not None:
+                self.deliveries.move_cursor(position)
         entries = journal.entries_since(position, lag)
         candidates = {e.event_id: e for e in [*entries, *journal.late_entries()] if e.kind in POSTED_KINDS}
         done = self.deliveries.done(candidates)
@@ -105,6 +116,10 @@ class _Notifier:
             except AirflowUnreachable as err:
                 self.report.unreachable = err.reason
                 break
+            except AirflowCredentialsRefused:
+                raise
+            except AirflowRefused as err:  # this event's request refused: it stays pending, the others go on
+                self.report.refused = str(err)
         self.report.pending = sum(1 for entry in todo if entry.event_id not in done)
         self._move_cursor(position, entries, {entry.event_id for entry in todo} - done)
         return self.report

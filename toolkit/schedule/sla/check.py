@@ -6,7 +6,7 @@ instance later than `now` is not due yet. The cluster's SLA of a feed or a proce
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
@@ -129,6 +129,18 @@ def _finding(kind: str, entity: str, cluster: str, t: datetime, judgement: Judge
     threshold = names[1] if judgement.state in MISSES else names[0]
     return Finding(kind, entity, cluster, t, judgement.state, threshold, judgement.deadline, judgement.late_seconds,
                    done, started, source)
+
+
+def longest_sla(repo: ConfigRepo, cluster: str) -> timedelta:
+    """The longest SLA threshold of the cluster's entities (a month as 31 days): how long after its time an instance
+    can still come to miss its SLA, so how far before a window's end its instances must be looked at."""
+    spans = [sla.high for feed in repo.feeds.values()
+             if feed.cluster(cluster) is not None and (sla := feed.sla_on(cluster)) is not None]
+    for process in repo.processes.values():
+        process_sla = _process_sla(process, cluster)
+        if process_sla is not None:
+            spans += [span for span in (process_sla.should_start_in, process_sla.should_end_in) if span is not None]
+    return timedelta(minutes=max((span.approx_minutes() for span in spans), default=0))
 
 
 def _process_sla(process: Process, cluster: str) -> ProcessSla | None:
