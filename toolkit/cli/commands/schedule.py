@@ -81,7 +81,7 @@ def schedule_command(
         typer.echo(generated["crontab"], nl=False)
         return
     if check:
-        found = files.differences(out, generated)
+        found = files.differences(out, generated, files.cluster_mark(on.name))
         for line in found:
             typer.echo(line)
         typer.echo(f"schedule: {len(found)} difference(s) in {out}: regenerate with the same command without --check."
@@ -89,7 +89,7 @@ def schedule_command(
         if found:
             raise typer.Exit(1)
         return
-    report = files.write(out, generated)
+    report = files.write(out, generated, files.cluster_mark(on.name))
     for name in report.removed:
         typer.echo(f"removed (no longer generated): {out / name}")
     typer.echo(f"schedule: {len(report.written)} file(s) written, {len(report.unchanged)} unchanged, "

@@ -26,7 +26,7 @@ from toolkit.schedule.assets import FeedAsset
 from toolkit.schedule.cadence import CLOCK
 from toolkit.schedule.calls import Call, Program, SchedulePlan
 from toolkit.schedule.cron import cron_cover
-from toolkit.schedule.files import GENERATED_MARK
+from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.formats.airflow_task import TASK_CODE
 from toolkit.schedule.invocation import Invocation
 
@@ -68,7 +68,7 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "Airflow replaying every firing since start_date.",
     ]
     lines = [
-        f"# {GENERATED_MARK} for cluster '{plan.cluster}'. Do not edit: change the entities and regenerate",
+        f"# {cluster_mark(plan.cluster)}. Do not edit: change the entities and regenerate",
         "# (`toolkit schedule ... --format airflow --out DIR --check` fails while this is stale).",
         '"""' + _docstring("\n".join(_wrap_prose(doc))) + '\n"""',
         "",

@@ -16,7 +16,7 @@ from dataclasses import replace
 from toolkit.el.timestamps import format_timestamp
 from toolkit.schedule.calls import Call, Program, SchedulePlan
 from toolkit.schedule.cron import CronCover, cron_cover
-from toolkit.schedule.files import GENERATED_MARK
+from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.invocation import Invocation
 
 FILE = "crontab"
@@ -38,7 +38,7 @@ def crontab_text(plan: SchedulePlan, invocation: Invocation) -> str:
     for call in plan.calls:
         cover = cron_cover(call.cadence)
         blocks.setdefault(cover.timezone, []).extend(_entry(call, cover, symbolic))
-    lines = [f"# {GENERATED_MARK} for cluster '{plan.cluster}'. Do not edit: change the entities and",
+    lines = [f"# {cluster_mark(plan.cluster)}. Do not edit: change the entities and",
              "# regenerate (`toolkit schedule ... --out DIR --check` fails while this is stale).",
              "# Each entrypoint runs through `toolkit call`, which appends --time with the instance the firing stands",
              "# for; exit codes are the toolkit's (0 done, 1 failed, 2 bad call, 3 waiting, 4 skipped, 5 blocked).",

@@ -38,7 +38,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.schedule.cadence import CLOCK
 from toolkit.schedule.calls import Call, SchedulePlan
-from toolkit.schedule.files import GENERATED_MARK
+from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.formats.oozie_controls import controls, retry
 from toolkit.schedule.formats.xml_text import document, element
 from toolkit.schedule.invocation import Invocation
@@ -80,7 +80,7 @@ def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
     symbolic = replace(invocation, toolkit="${toolkit}", spark_submit="${sparkSubmit}", entrypoints="${entrypoints}",
                        repo="${confRepo}")  # the PATHS as properties
     files = {BUNDLE: _bundle(plan), PROPERTIES: _properties(plan, invocation),
-             WRAPPER_FILE: WRAPPER.format(mark=f"{GENERATED_MARK} for cluster '{plan.cluster}'")}
+             WRAPPER_FILE: WRAPPER.format(mark=cluster_mark(plan.cluster))}
     for call in plan.calls:
         files[f"{call.name}/coordinator.xml"] = _coordinator(plan, call)
         files[f"{call.name}/workflow.xml"] = _workflow(plan, call, symbolic)
@@ -92,7 +92,7 @@ def _job_name(plan: SchedulePlan, call: Call | None = None) -> str:
 
 
 def _mark(plan: SchedulePlan, what: str) -> str:
-    return (f"{GENERATED_MARK} for cluster '{plan.cluster}': {what}. Do not edit: change the entities and "
+    return (f"{cluster_mark(plan.cluster)}: {what}. Do not edit: change the entities and "
             "regenerate with toolkit schedule (its check fails while this is stale).")
 
 
