@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from toolkit.entities.model import Cluster
+from toolkit.entities.secret_sources import variable_name
 from toolkit.errors import UsageError
 
 PREFIX = "notification."
@@ -79,6 +80,8 @@ def _smtp(cluster: Cluster) -> SmtpSettings | None:
                          "give a port number from 1 to 65535.")
     user = props.get("notification.smtp.user") or None
     password_env = props.get("notification.smtp.password-env") or None
+    if password_env is not None:
+        password_env = variable_name(password_env, "notification.smtp.password-env", f"of cluster '{cluster.name}'")
     password_file = props.get("notification.smtp.password-file") or None
     if user is not None and password_env is None and password_file is None:
         raise UsageError(f"The cluster '{cluster.name}' sets notification.smtp.user but no password: name the "

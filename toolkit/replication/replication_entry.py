@@ -112,9 +112,10 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
                 notify_feed_failure(notifier, repo, feed, "replication", instance.instance, run_id,
                                     "; ".join(f"{o.source}: {o.reason}" for o in failed),
                                     timed_out=all(o.timed_out for o in failed))
-    except ToolkitError as err:
-        if err.exit_code == 1:  # failed (a usage error, a wait or a block is no failure to tell anyone about)
-            notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id, str(err))
+    except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a wait or
+        # a block is no failure to tell anyone about)
+        if not isinstance(err, ToolkitError) or err.exit_code == 1:
+            notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id, str(err) or type(err).__name__)
         raise
     finally:
         for puller in pullers:

@@ -58,9 +58,11 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,
                                dry_run=args.dry_run, run_id=str(status["run_id"]), lease_seconds=args.lease,
                                lineage=lineage)
-    except ToolkitError as err:
-        if err.exit_code == 1:  # failed (a usage error, a wait or a block is no failure to tell anyone about)
-            notify_feed_failure(notifier, repo, feed, "retention", nominal, str(status["run_id"]), str(err))
+    except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a wait or
+        # a block is no failure to tell anyone about)
+        if not isinstance(err, ToolkitError) or err.exit_code == 1:
+            notify_feed_failure(notifier, repo, feed, "retention", nominal, str(status["run_id"]),
+                                str(err) or type(err).__name__)
         raise
     finally:
         if catalog is not None:

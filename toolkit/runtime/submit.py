@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import shutil
 from pathlib import Path
 
+from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
+
+# The arguments the toolkit gives spark-submit before an entrypoint, on a cluster: the data-trigger sweep's runs and
+# the generated schedules' calls.
+SUBMIT_ARGS_PROPERTY = "trigger.submit-args"
 
 # The worst exit code of several runs (docs/exit-codes.md): failed and usage errors beat blocked, waiting, skipped.
 _SEVERITY = (0, 4, 3, 5, 1, 2)
@@ -31,6 +37,16 @@ def spark_submit(explicit: str | None = None) -> str:
     if spec is not None and spec.origin is not None:
         return str(Path(spec.origin).parent / "bin" / "spark-submit")
     return "spark-submit"
+
+
+def submit_arguments(given: str | None, cluster: Cluster) -> list[str]:
+    """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it."""
+    text = given if given is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
+    try:
+        return shlex.split(text)
+    except ValueError as err:
+        raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
+                         "shell.") from None
 
 
 def process_entrypoint() -> str:

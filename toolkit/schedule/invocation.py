@@ -4,18 +4,15 @@ Defaults are this machine's, as `toolkit trigger` finds them; each is an option 
 
 from __future__ import annotations
 
-import shlex
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
-from toolkit.errors import UsageError
-from toolkit.runtime.submit import process_entrypoint, spark_submit
+from toolkit.runtime.submit import process_entrypoint, spark_submit, submit_arguments
 from toolkit.schedule.calls import Call, Program
-
-SUBMIT_ARGS_PROPERTY = "trigger.submit-args"  # the same arguments the data-trigger sweep gives spark-submit
 
 
 @dataclass(frozen=True)
@@ -32,17 +29,23 @@ class Invocation:
                         entrypoints: str | None = None, submit_args: str | None = None) -> Invocation:
         """The paths given, else this machine's: the repo's absolute path, the running `toolkit`, the spark-submit
         `toolkit trigger` would use, the entrypoints beside the package; submit args from the cluster property."""
-        text = submit_args if submit_args is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
-        try:
-            arguments = tuple(shlex.split(text))
-        except ValueError as err:
-            raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
-                             "shell.") from None
+        arguments = tuple(submit_arguments(submit_args, cluster))
         return cls(repo=repo_path or str(repo.resolve()),
                    toolkit=toolkit or _running_toolkit(),
                    spark_submit=spark_submit_path or spark_submit(None),
                    entrypoints=entrypoints or str(Path(process_entrypoint()).parent),
                    submit_args=arguments)
+
+    def call_wrapper(self, call: Call, *options: str) -> list[str]:
+        """`toolkit call` for `call`'s cadence, with `options` (--period, --time ...), up to its `--`: what passes the
+        entrypoint the instance a firing stands for (schedule/nominal.py)."""
+        cadence = call.cadence
+        wrapper = [self.toolkit, "call", "--every", str(cadence.frequency), "--from", format_timestamp(cadence.anchor)]
+        if cadence.timezone != "UTC":
+            wrapper += ["--timezone", cadence.timezone]
+        if call.time_option not in (None, "--time"):
+            wrapper += ["--time-option", str(call.time_option)]
+        return [*wrapper, *options, "--"]
 
     def argv(self, call: Call) -> list[str]:
         """The command of `call`, without its time."""

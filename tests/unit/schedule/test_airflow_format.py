@@ -39,7 +39,7 @@ exit "${FAKE_EXIT:-0}"
 
 def generate(repo: Path, cluster: str, out: Path, invocation: Invocation = INVOCATION) -> Path:
     config = ConfigRepo.load(repo)
-    files.write(out, render(plan_calls(config, cluster), invocation))
+    files.write(out, render(plan_calls(config, cluster), invocation), files.cluster_mark(cluster))
     return out
 
 

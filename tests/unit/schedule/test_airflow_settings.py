@@ -62,6 +62,8 @@ def test_a_password_in_the_repo_is_refused_and_not_echoed(tmp_path: Path, capsys
     ({"airflow_url": "http://bot:s3cret-value@airflow:8080"}, "holds credentials, which the config repo must not"),
     ({"airflow_url": "http://airflow:8080", "airflow_token__env": "NO_SUCH_VARIABLE_FT"},
      "The environment variable NO_SUCH_VARIABLE_FT that the property airflow.token-env"),
+    ({"airflow_url": "http://airflow:8080", "airflow_token__env": "eyJhbGciOi.s3cret-token"},
+     "The property airflow.token-env of cluster 'primary' is not an environment variable's name"),
     ({"airflow_url": "http://airflow:8080", "airflow_username": "bot"},
      "needs its password from exactly one of the properties airflow.password-env"),
     ({"airflow_url": "http://airflow:8080", "airflow_username": "bot", "airflow_password__file": "/no/such/file"},
@@ -72,7 +74,7 @@ def test_a_password_in_the_repo_is_refused_and_not_echoed(tmp_path: Path, capsys
 def test_bad_settings_name_the_property(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                         properties: dict[str, str], expected: str) -> None:
     code, err = trigger(repo_with(tmp_path, **properties), capsys, "--notify", "airflow")
-    assert code == 2 and expected in err and "Traceback" not in err
+    assert code == 2 and expected in err and "Traceback" not in err and "s3cret" not in err
     assert "s3cret-value" not in err
 
 

@@ -12,9 +12,10 @@ import typer
 
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY
 from toolkit.schedule import files
 from toolkit.schedule.calls import plan_calls
-from toolkit.schedule.invocation import SUBMIT_ARGS_PROPERTY, Invocation
+from toolkit.schedule.invocation import Invocation
 
 
 class Format(str, Enum):

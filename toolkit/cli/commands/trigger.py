@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -15,13 +14,12 @@ from toolkit.cli.ledger_access import local_file_system
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import Ledger
-from toolkit.runtime.submit import spark_submit, worst
+from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
 from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow
 from toolkit.schedule.airflow_events.settings import airflow_settings, notify_targets
 from toolkit.triggers.launch import Launcher
 from toolkit.triggers.sweep import run_sweep
 
-SUBMIT_ARGS_PROPERTY = "trigger.submit-args"
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
 
 
@@ -74,12 +72,7 @@ def trigger_command(
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
     notifies = "airflow" in notify_targets(on, notify or [])
-    text = submit_args if submit_args is not None else on.properties.get(SUBMIT_ARGS_PROPERTY, "")
-    try:
-        arguments = shlex.split(str(text))
-    except ValueError as err:
-        raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
-                         "shell.") from None
+    arguments = submit_arguments(submit_args, on)
     program = spark_submit(spark_submit_path)
     if shutil.which(program) is None:
         raise UsageError(f"Cannot start runs: spark-submit is not found ({program}); put it on PATH, set SPARK_HOME, "

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from toolkit.entities.model import Cluster
+from toolkit.entities.secret_sources import variable_name
 from toolkit.errors import UsageError
 
 NOTIFY_PROPERTY = "trigger.notify"
@@ -108,6 +109,7 @@ def _password(props: Mapping[str, str], env: Mapping[str, str], where: str) -> s
 
 
 def _from_env(env: Mapping[str, str], variable: str, prop: str, where: str) -> str:
+    variable = variable_name(variable, prop, where)
     value = env.get(variable, "").strip()
     if not value:
         raise UsageError(f"The environment variable {variable} that the property {prop} {where} names is not set or "

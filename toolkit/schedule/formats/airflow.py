@@ -137,14 +137,9 @@ def _argv(call: Call, invocation: Invocation) -> list[str | None]:
         return argv
     if call.program is Program.TOOLKIT:
         return [*argv, call.time_option, None]
-    cadence = call.cadence
-    wrapper = [invocation.toolkit, "call", "--every", str(cadence.frequency),
-               "--from", format_timestamp(cadence.anchor)]
-    if cadence.timezone != "UTC":
-        wrapper += ["--timezone", cadence.timezone]
-    if call.time_option != "--time":
-        wrapper += ["--time-option", call.time_option]
-    return [*wrapper, "--time", None, "--", *argv]
+    wrapper: list[str | None] = [*invocation.call_wrapper(call, "--time", "")]
+    wrapper[-2] = None  # the run's logical date, after --time
+    return [*wrapper, *argv]
 
 
 def _code(argv: list[str | None]) -> list[str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
-from toolkit.el.timestamps import format_timestamp
 from toolkit.schedule.calls import Call, Program, SchedulePlan
 from toolkit.schedule.cron import CronCover, cron_cover
 from toolkit.schedule.files import cluster_mark
@@ -55,10 +54,7 @@ def _entry(call: Call, cover: CronCover, invocation: Invocation) -> list[str]:
     comment = [f"# {call.name}, {call.cadence.describe()}: {call.why}."]
     argv = invocation.argv(call)
     if call.program is Program.SPARK_SUBMIT and call.time_option is not None:
-        argv = [invocation.toolkit, "call", "--every", str(call.cadence.frequency),
-                "--from", format_timestamp(call.cadence.anchor),
-                *(["--timezone", call.cadence.timezone] if call.cadence.timezone != "UTC" else []),
-                "--period", str(cover.period_minutes), "--", *argv]
+        argv = [*invocation.call_wrapper(call, "--period", str(cover.period_minutes)), *argv]
         if not cover.exact:
             comment.append(f"# cron cannot say {call.cadence.frequency} from there: this line fires "
                            f"'{cover.expression}' and toolkit call skips (exit 4) the firings between instances.")
