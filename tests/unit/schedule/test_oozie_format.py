@@ -185,8 +185,9 @@ def test_controls_and_retries_follow_falcon_where_they_can(tmp_path: Path) -> No
         return tuple(block.findtext(f"{{{COORD}}}{name}") for name in ("timeout", "concurrency", "execution",
                                                                        "throttle"))
 
-    assert controls("process-hourly-clicks-summary") == ("360", "1", "FIFO", "12")  # 6 x 60 minutes, 360/60*2
-    assert controls("process-daily-clicks-rollup") == ("8640", "1", "FIFO", "12")
+    # its timeout hours(4) and parallel 2; throttle 240/60*2
+    assert controls("process-hourly-clicks-summary") == ("240", "2", "FIFO", "8")
+    assert controls("process-daily-clicks-rollup") == ("720", "1", "FIFO", "1")  # timeout hours(12)
     assert controls("retention-clicks") == ("8640", "1", "LAST_ONLY", "12")
     assert controls("trigger") == ("30", "1", "LAST_ONLY", "60")  # at least 30 minutes, as Falcon
     assert controls("sla") == ("30", "1", "LAST_ONLY", "12")

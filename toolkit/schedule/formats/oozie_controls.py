@@ -1,13 +1,14 @@
 """How Oozie runs one call's coordinator: its controls and its shell action's retries, after Falcon's coordinator
 builders (ProcessExecutionCoordinatorBuilder, FeedReplicationCoordinatorBuilder) and where the toolkit differs.
 
-- timeout: Falcon's default, 6 x the frequency and at least 30 minutes, in minutes (days as 24 hours, months as
+- timeout: the call's wait limit (the process's `timeout`, the feed's replication `timeout`, else Falcon's default,
+  6 x the frequency and at least 30 minutes: toolkit/entities/timeouts.py), in minutes (days as 24 hours, months as
   31 days, as Falcon's ExpressionHelper). Oozie applies it only to an action WAITING for input events, and these
-  coordinators declare none (the entrypoint waits for its inputs itself, up to the process timeout): it is kept
-  so that a Falcon user finds the values Falcon wrote, and bounds nothing else.
+  coordinators declare none (the entrypoint waits for its inputs itself, up to the same limit): it is kept so that
+  a Falcon user finds the values Falcon wrote, and bounds nothing else.
 - throttle: Falcon's `timeout / frequency * 2`, the actions materialized ahead.
-- concurrency 1. Falcon used the process's `parallel` and the feed property `parallel` for replication; the
-  schedule plan does not carry them, and the entrypoint enforces `parallel` itself (exit 5), so one at a time.
+- concurrency: the process's `parallel`, the feed's replication `parallel`, else 1, as Falcon (the entrypoint
+  enforces `parallel` itself too: exit 5).
 - execution: FIFO (oldest first) for the calls whose every instance matters (process instances, late-data checks,
   replication pulls); LAST_ONLY for those where only the newest firing does (retention, the data-trigger sweep,
   ingest, the SLA check). Falcon started retention at submission time, so it never had a backlog; these start on
@@ -26,8 +27,6 @@ from dataclasses import dataclass
 
 from toolkit.schedule.calls import Call
 
-MINIMUM_TIMEOUT_MINUTES = 30  # Falcon's THIRTY_MINUTES
-TIMEOUT_FREQUENCIES = 6  # Falcon: timeout = 6 x frequency by default
 RETRY_MAX = 3  # Oozie's default user.retry.max: more is cut to it
 RETRY_INTERVAL_MINUTES = 10  # Oozie's default user.retry.inteval
 LATEST_ONLY_ACTIONS = frozenset({"retention", "trigger", "ingest", "sla"})
@@ -49,9 +48,10 @@ class Retry:
 
 def controls(call: Call) -> Controls:
     frequency = call.cadence.frequency.approx_minutes()
-    timeout = max(frequency * TIMEOUT_FREQUENCIES, MINIMUM_TIMEOUT_MINUTES)
+    timeout = call.wait_limit.approx_minutes()
     execution = "LAST_ONLY" if call.action in LATEST_ONLY_ACTIONS else "FIFO"
-    return Controls(timeout=timeout, concurrency=1, execution=execution, throttle=max(timeout // frequency * 2, 1))
+    return Controls(timeout=timeout, concurrency=call.concurrency, execution=execution,
+                    throttle=max(timeout // frequency * 2, 1))
 
 
 def retry(call: Call) -> Retry | None:
