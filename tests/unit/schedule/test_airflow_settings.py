@@ -1,11 +1,14 @@
 """The settings of `toolkit trigger --notify airflow` (cluster properties): what is missing or wrong is one sentence
-naming the property, exit 2, before the sweep touches anything; a secret is never taken from the repo nor echoed.
-And one notifier per cluster: a second is told who runs (exit 5)."""
+naming the property, exit 2, once the sweep of due runs is done; a secret is never taken from the repo nor echoed.
+One notifier per cluster: a second is told who runs (exit 5). A request Airflow refuses leaves its event pending."""
 
 from __future__ import annotations
 
 import socket
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from threading import Thread
 
 import pytest
 
@@ -118,3 +121,48 @@ def test_the_airflow_tests_say_how_to_get_airflow(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("FEED_TOOLKIT_AIRFLOW_VENV", str(tmp_path / "no-venv"))
     with pytest.raises(pytest.fail.Exception, match=r"is not installed in .*no-venv .*run `make airflow`"):
         airflow_bin("airflow")
+
+
+FEED = """kind: feed
+name: clicks
+frequency: hours(1)
+clusters:
+  - name: primary
+    type: source
+    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}
+locations:
+  data: /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}
+"""
+
+
+def test_a_refused_request_leaves_the_event_pending(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An HTTP server on loopback answering 404 to everything (a wrong airflow.url path, say): the sweep is done,
+    the event stays pending for the next call, exit 1 with one sentence."""
+    class NotFound(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self.send_error(404)
+
+        do_POST = do_GET  # noqa: N815
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        repo = repo_with(tmp_path, airflow_url=f"http://127.0.0.1:{server.server_address[1]}")
+        (repo / "feeds/clicks.yaml").write_text(FEED)
+        ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
+        ledger.record_publication("clicks", "primary", datetime(2026, 1, 1, tzinfo=timezone.utc), producer="external",
+                                  run_id="r1", location=f"file://{tmp_path}/primary/data/clicks/2026/01/01/00",
+                                  fingerprint=None)
+        capsys.readouterr()
+        code = toolkit(["trigger", "--repo", str(repo), "--cluster", "primary", "--spark-submit", "/bin/true",
+                        "--log-dir", str(tmp_path / "logs"), "--notify", "airflow"])
+        out, err = capsys.readouterr()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 1
+    assert "airflow_delivered=0 airflow_pending=1" in out
+    assert "refused a request" in err and "stay pending" in err and "Traceback" not in err
