@@ -190,3 +190,19 @@ def test_bad_calls_say_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[
     code, _, err = run(capsys, "schedule", "--repo", str(TEMPLATE), "--cluster", "primary", "--out", str(afile))
     assert code == 2 and "is a file" in err
     assert shutil.which("sh")
+
+
+def test_toolkit_commands_are_left_out_where_they_cannot_read_the_ledger(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_cadence_repo(tmp_path)
+    cluster = repo / "clusters" / "backup.yaml"
+    cluster.write_text(cluster.read_text().replace(f"file://{tmp_path / 'backup'}", "hdfs://namenode:8020/"))
+    feed = repo / "feeds" / "minutes.yaml"
+    feed.write_text(feed.read_text() + "sla: {slaLow: hours(1), slaHigh: hours(2)}\n")
+    code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "backup")
+    assert code == 0 and " sla " not in out and "replication.py" in out
+    assert err.strip() == ("schedule: toolkit sla not scheduled on cluster 'backup': the toolkit command reads a "
+                           "cluster's ledger only on a file:// write endpoint today, so it would fail at every call "
+                           "here.")
+    code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "main")
+    assert code == 0 and " sla " in out and err == ""
