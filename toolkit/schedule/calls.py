@@ -63,8 +63,6 @@ class Call:
     why: str
     script: str | None = None  # the entrypoint, for Program.SPARK_SUBMIT
     time_option: str | None = "--time"
-    inlets: tuple[str, ...] = ()  # feeds read
-    outlets: tuple[str, ...] = ()  # feeds written
     inlet_assets: tuple[FeedAsset, ...] = ()  # the feeds read, on the cluster they are read from
     outlet_assets: tuple[FeedAsset, ...] = ()  # the feeds written, on this cluster
     publishes: bool = False  # a success means the outlets got new data (an asset event is due)
@@ -119,22 +117,20 @@ def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list
     assert on is not None
     calls = []
     ref = EntityRef(Kind.PROCESS, process.name)
-    inlets = tuple(dict.fromkeys(i.feed for i in process.inputs))
-    outlets = tuple(dict.fromkeys(o.feed for o in process.outputs))
-    reads = tuple(feed_asset(repo.feed(name), cluster) for name in inlets)
-    writes = tuple(feed_asset(repo.feed(name), cluster) for name in outlets)
+    reads = tuple(feed_asset(repo.feed(name), cluster) for name in dict.fromkeys(i.feed for i in process.inputs))
+    writes = tuple(feed_asset(repo.feed(name), cluster) for name in dict.fromkeys(o.feed for o in process.outputs))
     arguments = ("--process", process.name, "--cluster", cluster.name)
     if process.frequency is not None and not process.is_data_triggered:
         cadence = Cadence(process.frequency, on.validity.start, process.timezone, on.validity.end)
         calls.append(Call(f"process-{process.name}", "process", ref, cadence, Program.SPARK_SUBMIT, arguments,
                           "each instance: the process's frequency", "process.py",
-                          inlets=inlets, outlets=outlets, inlet_assets=reads, outlet_assets=writes, publishes=True,
+                          inlet_assets=reads, outlet_assets=writes, publishes=True,
                           concurrency=process.parallel, timeout=process_timeout(process)))
     if process.late_process is not None:
         cadence = Cadence(process.late_process.delay, on.validity.start, process.timezone)
         calls.append(Call(f"late-check-{process.name}", "late-check", ref, cadence, Program.SPARK_SUBMIT,
                           arguments, "late data: the late-process delay", "late_check.py",
-                          inlets=inlets, outlets=outlets, inlet_assets=reads, outlet_assets=writes))
+                          inlet_assets=reads, outlet_assets=writes))
     return calls
 
 
@@ -153,7 +149,7 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
         # decides what runs after the validity end (retention.keep-instances-beyond-validity)
         calls.append(Call(f"retention-{feed.name}", "retention", ref, cadence, Program.SPARK_SUBMIT,
                           ("--feed", feed.name, "--cluster", cluster.name), why,
-                          "retention.py", inlets=(feed.name,), inlet_assets=(feed_asset(feed, cluster),)))
+                          "retention.py", inlet_assets=(feed_asset(feed, cluster),)))
     if on.type is FeedClusterType.TARGET:
         anchor = on.validity.start
         if on.delay is not None:
@@ -166,7 +162,6 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
                               Program.SPARK_SUBMIT, ("--feed", feed.name, "--source", source.name, "--target",
                                                      cluster.name),
                               f"the feed's frequency{delay}", "replication.py",
-                              inlets=(feed.name,), outlets=(feed.name,),
                               inlet_assets=(feed_asset(feed, repo.cluster(source.name)),),
                               outlet_assets=(feed_asset(feed, cluster),), publishes=True,
                               concurrency=settings.parallel, timeout=settings.timeout))
@@ -174,7 +169,7 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
         calls.append(Call(f"ingest-{feed.name}", "ingest", ref, Cadence(INGEST_RESTART, CLOCK), Program.SPARK_SUBMIT,
                           ("--feed", feed.name, "--cluster", cluster.name, "--for", str(INGEST_SECONDS)),
                           "streaming ingest, restarted every hour to ingest for the hour", "ingest.py",
-                          time_option=None, outlets=(feed.name,), outlet_assets=(feed_asset(feed, cluster),),
+                          time_option=None, outlet_assets=(feed_asset(feed, cluster),),
                           publishes=True))
     return calls
 
