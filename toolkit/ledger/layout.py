@@ -176,6 +176,7 @@ class LedgerLayout:
     def deliveries_folder(self, consumer: str) -> str:
         """The claims and records of the events delivered to an outside consumer (`airflow`), and its cursor."""
         return f"{self.root}/deliveries/{_safe(consumer, 'consumer')}"
+
     def notification_record(self, kind: str, entity: str, t: datetime, event: str) -> str:
         """The record of one notification about an instance (toolkit/notifications/), created exclusively."""
         return (f"{self.root}/notifications/{_safe(kind, 'entity kind')}/{_safe(entity, kind)}/{instance_key(t)}/"

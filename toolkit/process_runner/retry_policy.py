@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.entities.model import Policy, Process, Retry
 from toolkit.entities.timeouts import process_timeout
@@ -16,14 +15,9 @@ from toolkit.entities.timeouts import process_timeout
 FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS = 10.0, 300.0
 
 
-def timeout_of(process: Process) -> Frequency:
-    """The process's `timeout`, default max(6 x frequency, 30 minutes) as Falcon's (entities/timeouts.py)."""
-    return process_timeout(process)
-
-
 def deadline_of(process: Process, t: datetime, zone: ZoneInfo) -> datetime:
     """Until this instant the instance at `t` waits for its required inputs; after it, it is TIMEDOUT."""
-    return shift(t, timeout_of(process), zone, +1)
+    return shift(t, process_timeout(process), zone, +1)
 
 
 def attempts_of(retry: Retry | None) -> int:

@@ -38,7 +38,7 @@ def differences(out: Path, files: Mapping[str, str], mark: str) -> list[str]:
         path = out / name
         if not path.is_file():
             lines.append(f"missing: {path}")
-        elif path.read_text(encoding="utf-8") != text:
+        elif path.read_bytes() != text.encode("utf-8"):
             lines.append(f"changed: {path}")
     lines.extend(f"no longer generated: {out / name}" for name in _stale(out, files, mark))
     return lines
@@ -50,7 +50,7 @@ def write(out: Path, files: Mapping[str, str], mark: str) -> WriteReport:
     report = WriteReport()
     for name, text in sorted(files.items()):
         path = out / name
-        if path.is_file() and path.read_text(encoding="utf-8") == text:
+        if path.is_file() and path.read_bytes() == text.encode("utf-8"):
             report.unchanged.append(name)
             continue
         _replace(path, text)

@@ -16,11 +16,11 @@ from toolkit.cli.main import main
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Condition, Process, Trigger, TriggerOn
 from toolkit.entities.repo import ConfigRepo
+from toolkit.entities.timeouts import process_timeout
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.process_runner.cluster_session import ClusterSession
 from toolkit.process_runner.process_entry import main as process_main
-from toolkit.process_runner.retry_policy import timeout_of
 
 HEAD = """\
 kind: process
@@ -83,7 +83,7 @@ def test_code_that_needs_a_time_grid_says_a_batch_consumer_has_none() -> None:
                        r"trigger` starts its runs\.$"):
         process_grid(entity, "primary")
     with pytest.raises(UsageError, match="has no frequency: it is a batch consumer"):
-        timeout_of(entity)
+        process_timeout(entity)
     with pytest.raises(UsageError, match=r"^Input 'clicks' \(feed 'clicks'\) has no window: it belongs to a batch "):
         entity.inputs[0].require_window()
     with pytest.raises(UsageError, match=r"^Output 'summary' \(feed 'clicks-hourly-summary'\) has no instance "):

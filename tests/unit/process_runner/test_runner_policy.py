@@ -13,13 +13,13 @@ import pytest
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.entities.model import Policy, Retry
+from toolkit.entities.timeouts import process_timeout
 from toolkit.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
     poll_intervals,
     retry_delay_seconds,
     seconds_until,
-    timeout_of,
 )
 
 UTC_ZONE, BERLIN = ZoneInfo("UTC"), ZoneInfo("Europe/Berlin")
@@ -42,13 +42,13 @@ def retry(policy: Policy, delay: str, attempts: int = 3) -> Retry:
     ("daily-clicks-rollup", Frequency(TimeUnit.HOURS, 12)),
 ])
 def test_timeout_of(runner_repo: RunnerRepo, process: str, timeout: Frequency) -> None:
-    assert timeout_of(runner_repo.repo.process(process)) == timeout
+    assert process_timeout(runner_repo.repo.process(process)) == timeout
 
 
 def test_a_short_frequency_gets_the_30_minute_minimum(runner_repo: RunnerRepo) -> None:
     every_minute = dataclasses.replace(runner_repo.repo.process("five-minutes"),
                                        frequency=Frequency(TimeUnit.MINUTES, 1))
-    assert timeout_of(every_minute) == Frequency(TimeUnit.MINUTES, 30)
+    assert process_timeout(every_minute) == Frequency(TimeUnit.MINUTES, 30)
 
 
 def test_deadline_of(runner_repo: RunnerRepo) -> None:
