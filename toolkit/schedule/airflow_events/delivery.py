@@ -97,8 +97,8 @@ class _Notifier:
         journal = self.ledger.journal
         journal.ensure_rebuilt()
         position = self.deliveries.cursor()
-        if position is None:  # the first call: from now on (less the lag window), never the ledger's history
-            position = event_id_floor(int(time.time() * 1000))
+        if position is None:  # the first call: the events of the last lag window on, never the ledger's history
+            position = event_id_floor(int((time.time() - lag.total_seconds()) * 1000))
             if self.client is not None:
                 self.deliveries.move_cursor(position)
         entries = journal.entries_since(position, lag)
