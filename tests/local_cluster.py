@@ -1,4 +1,4 @@
-"""A cluster entity for tests whose file system is a local folder: the YAML the tests of the sweep, the
+"""A cluster (and an hourly feed) for tests whose file system is a local folder: the YAML the tests of the sweep, the
 schedule and the Airflow notifier write into their temporary config repos."""
 
 from __future__ import annotations
@@ -22,3 +22,10 @@ def local_cluster_yaml(root: Path, name: str = "primary", properties: Mapping[st
     if properties:
         lines += ["properties:", *(f"  {key}: {json.dumps(value)}" for key, value in properties.items())]
     return "\n".join(lines) + "\n"
+
+
+def hourly_feed_yaml(name: str, cluster: str = "primary") -> str:
+    """An hourly feed sourced on `cluster` since 2026-01-01, its data at /data/<name>/YYYY/MM/DD/HH."""
+    return (f"kind: feed\nname: {name}\nfrequency: hours(1)\nclusters:\n  - name: {cluster}\n    type: source\n"
+            "    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}\nlocations:\n"
+            f"  data: /data/{name}/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}\n")

@@ -16,11 +16,12 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.airflow_server import AirflowServer, free_port
-from tests.local_cluster import local_cluster_yaml
+from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import DatasetEvent
@@ -33,16 +34,6 @@ from toolkit.storage.local import LocalFileSystem
 pytestmark = pytest.mark.integration
 
 BY_TOKEN = {"airflow.token-env": "FT_TEST_AIRFLOW_TOKEN"}
-FEED = """kind: feed
-name: {name}
-frequency: hours(1)
-clusters:
-  - name: primary
-    type: source
-    validity: {{start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}}
-locations:
-  data: /data/{name}/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
-"""
 DAGS = '''from airflow.providers.standard.operators.empty import EmptyOperator
 from airflow.sdk import DAG, Asset, PartitionedAssetTimetable, StartOfDayMapper
 
@@ -72,7 +63,7 @@ class Setup:
         self.point_at(url or airflow.url)
         self.prefix = tmp_path.name.replace("-", "_").replace(".", "_")
         self.feed = "clicks-" + self.prefix.replace("_", "-")
-        (self.repo / f"feeds/{self.feed}.yaml").write_text(FEED.format(name=self.feed))
+        (self.repo / f"feeds/{self.feed}.yaml").write_text(hourly_feed_yaml(self.feed))
         config = ConfigRepo.load(self.repo)
         self.asset = feed_asset(config.feeds[self.feed], config.cluster("primary"))
         self.ledger = Ledger.of(LocalFileSystem(), config.cluster("primary"))
@@ -174,6 +165,14 @@ def silent_after_posting(target: str) -> Iterator[tuple[int, threading.Event]]:
             yield port, posted
         finally:
             release.set()  # before the server stops: the withheld answers end first
+
+
+def both_forms_once(airflow: AirflowServer, asset_id: int, event: DatasetEvent) -> list[dict[str, Any]]:
+    """The asset's events in Airflow, asserted to be the event's two forms (keyed and not), each once."""
+    events = airflow.asset_events(asset_id)
+    assert sorted((e["extra"]["event_id"], e["partition_key"] or "") for e in events) == sorted([
+        (event.event_id, "2026-01-01T10:00:00"), (event.event_id, "")])
+    return events
 
 
 def counts(lines: list[str]) -> str:
@@ -285,9 +284,7 @@ def test_a_claim_whose_post_reached_airflow_is_not_posted_again(
     code, lines, err = setup.notify(capsys)
     assert (code, err) == (0, "")
     assert counts(lines) == "airflow: airflow_delivered=1 airflow_pending=0 airflow_skipped=0"
-    events = airflow.asset_events(asset["id"])
-    assert sorted((e["extra"]["event_id"], e["partition_key"] or "") for e in events) == sorted([
-        (event.event_id, "2026-01-01T10:00:00"), (event.event_id, "")])
+    both_forms_once(airflow, asset["id"], event)
     assert [run["partition_key"] for run in airflow.wait_for_runs(daily, 1)] == ["2026-01-01"]
     airflow.wait_for_runs(plain, 1)
 
@@ -317,9 +314,7 @@ def test_a_post_whose_answer_never_came_is_found_in_airflow_not_posted_again(
     code, lines, err = setup.notify(capsys)
     assert (code, err) == (0, "")
     assert counts(lines) == "airflow: airflow_delivered=1 airflow_pending=0 airflow_skipped=0"
-    events = airflow.asset_events(asset["id"])
-    assert sorted((e["extra"]["event_id"], e["partition_key"] or "") for e in events) == sorted([
-        (event.event_id, "2026-01-01T10:00:00"), (event.event_id, "")])
+    events = both_forms_once(airflow, asset["id"], event)
     record = deliveries.form_record(event.event_id, "partitioned")
     assert record is not None and record["airflow_event_id"] == next(e["id"] for e in events if e["partition_key"])
     airflow.wait_for_runs(plain, 1)

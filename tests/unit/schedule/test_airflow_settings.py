@@ -12,7 +12,7 @@ from threading import Thread
 
 import pytest
 
-from tests.local_cluster import local_cluster_yaml
+from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
@@ -123,16 +123,6 @@ def test_the_airflow_tests_say_how_to_get_airflow(tmp_path: Path, monkeypatch: p
         airflow_bin("airflow")
 
 
-FEED = """kind: feed
-name: clicks
-frequency: hours(1)
-clusters:
-  - name: primary
-    type: source
-    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}
-locations:
-  data: /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}
-"""
 
 
 def test_a_refused_request_leaves_the_event_pending(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,7 +141,7 @@ def test_a_refused_request_leaves_the_event_pending(tmp_path: Path, capsys: pyte
     Thread(target=server.serve_forever, daemon=True).start()
     try:
         repo = repo_with(tmp_path, airflow_url=f"http://127.0.0.1:{server.server_address[1]}")
-        (repo / "feeds/clicks.yaml").write_text(FEED)
+        (repo / "feeds/clicks.yaml").write_text(hourly_feed_yaml("clicks"))
         ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
         ledger.record_publication("clicks", "primary", datetime(2026, 1, 1, tzinfo=timezone.utc), producer="external",
                                   run_id="r1", location=f"file://{tmp_path}/primary/data/clicks/2026/01/01/00",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.local_cluster import local_cluster_yaml
+from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
@@ -23,16 +23,6 @@ from toolkit.triggers.launch import Launcher
 from toolkit.triggers.state import SweepState
 from toolkit.triggers.sweep import run_sweep
 
-FEED = """kind: feed
-name: {name}
-frequency: hours(1)
-clusters:
-  - name: primary
-    type: source
-    validity: {{start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}}
-locations:
-  data: /data/{name}/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
-"""
 HOURLY = """kind: process
 name: hourly
 clusters:
@@ -81,7 +71,7 @@ def setup(tmp_path: Path) -> tuple[ConfigRepo, Ledger, Launcher, Path]:
     locations = {"staging": "/staging", "working": "/working"}
     (repo / "clusters/primary.yaml").write_text(local_cluster_yaml(tmp_path / "primary", locations=locations))
     for name in ("raw", "other"):
-        (repo / f"feeds/{name}.yaml").write_text(FEED.format(name=name))
+        (repo / f"feeds/{name}.yaml").write_text(hourly_feed_yaml(name))
     for name, text in (("hourly", HOURLY), ("daily", DAILY), ("batcher", BATCH)):
         (repo / f"processes/{name}.yaml").write_text(text)
     (repo / "workflows/noop.py").write_text("def run(spark, ctx):\n    pass\n")
