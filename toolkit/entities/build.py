@@ -37,12 +37,14 @@ from toolkit.entities.model import (
     LateRecords,
     Lifecycle,
     Notification,
+    OnFailure,
     Order,
     Output,
     Policy,
     Process,
     ProcessCluster,
     ProcessSla,
+    Quality,
     Retention,
     RetentionAction,
     RetentionStage,
@@ -113,7 +115,12 @@ def _feed(doc: Document) -> Feed:
         columns=tuple(Column(name=c["name"], type=c["type"]) for c in data.get("columns", ())),
         storage_format=data.get("format", "parquet"),
         ingest=_ingest(data.get("ingest")),
+        quality=_quality(data.get("quality")),
     )
+
+
+def _quality(raw: Raw | None) -> Quality | None:
+    return None if raw is None else Quality(suite=raw["suite"], on_failure=OnFailure(raw.get("on-failure", "block")))
 
 
 def _ingest(raw: Raw | None) -> Ingest | None:
@@ -199,7 +206,9 @@ def _process(doc: Document) -> Process:
             for raw in data.get("inputs", ())
         ),
         outputs=tuple(
-            Output(name=raw["name"], feed=raw["feed"], instance=raw.get("instance")) for raw in data.get("outputs", ())
+            Output(name=raw["name"], feed=raw["feed"], instance=raw.get("instance"),
+                   quality=_quality(raw.get("quality")))
+            for raw in data.get("outputs", ())
         ),
         spark_attributes=_spark_attributes(data.get("spark-attributes")),
         retry=None

@@ -300,6 +300,22 @@ class Ingest:
         return self.time == ARRIVAL
 
 
+class OnFailure(str, Enum):
+    """What a failing data-quality expectation does to the instance being published."""
+
+    BLOCK = "block"  # the attempt fails and nothing is published; the retry policy applies
+    WARN = "warn"  # published anyway; the failure is recorded and notified
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quality:
+    """A data-quality gate: the Great Expectations suite at `suite` (relative to the config repo's root) that an
+    instance must meet before it is published (toolkit/quality/)."""
+
+    suite: str
+    on_failure: OnFailure = OnFailure.BLOCK
+
+
 @dataclass(frozen=True, kw_only=True)
 class FeedCluster:
     """A feed on one cluster. Its `locations` or `table`, when given, replace the feed's storage."""
@@ -342,6 +358,7 @@ class Feed(Entity):
     columns: tuple[Column, ...] = ()
     storage_format: str = "parquet"  # `format`: how a file feed's instances are stored
     ingest: Ingest | None = None
+    quality: Quality | None = None  # checked by every producer of the feed, wherever it publishes
 
     def cluster(self, name: str) -> FeedCluster | None:
         return next((cluster for cluster in self.clusters if cluster.name == name), None)
@@ -433,6 +450,7 @@ class Output(FeedUse):
     instance is the newest consumed input instance's time snapped onto the output feed's grid."""
 
     instance: str | None = None
+    quality: Quality | None = None  # this output's own gate, checked after the feed's
 
     def require_instance(self) -> str:
         """The instance expression, or UsageError for a batch consumer's output (it has none)."""
@@ -561,3 +579,10 @@ class Process(Entity):
                 "published input events, not at nominal times: `toolkit trigger` starts its runs."
             )
         return self.frequency
+
+
+def quality_gates(feed: Feed, output: Output | None = None) -> tuple[Quality, ...]:
+    """The gates an instance of `feed` passes before it is published: the feed's, then the producing process
+    `output`'s own (a suite named by both is checked once)."""
+    gates = tuple(gate for gate in (feed.quality, output.quality if output is not None else None) if gate is not None)
+    return gates if len(gates) < 2 or gates[0].suite != gates[1].suite else gates[1:]
