@@ -33,7 +33,7 @@ java:
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[spark,test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[spark,quality,test]'
 	@touch $(STAMP)
 
 $(JAR): $(JAVA_SOURCES) $(STAMP)

@@ -202,10 +202,12 @@ class AttemptRecord:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     outputs: list[dict[str, Any]] = field(default_factory=list)
     counters: dict[str, Any] = field(default_factory=dict)
+    # The data-quality gates the attempt's outputs were checked against (toolkit/quality/results.py, JSON form).
+    quality: list[dict[str, Any]] = field(default_factory=list)
 
     SHAPE = {"process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
              "kind": ATTEMPT_KINDS, "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
-             "inputs": "list", "outputs": "list", "counters": "dict"}
+             "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list"}
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:

@@ -1,0 +1,1 @@
+"""Data-quality gates: instances checked against Great Expectations suites before they are published."""

@@ -1,0 +1,124 @@
+"""Great Expectations, set up once per Python process: a spark-submit has one driver, so a catch-up of 24
+instances imports it (about 4 s) and builds its context once. The context is ephemeral (no files, no data docs,
+no GX Cloud), sends no usage statistics and draws no progress bars; its one Spark DataFrame datasource takes the
+frames the gate hands it, so validation runs in the run's own SparkSession.
+
+Results are asked for in Great Expectations' BASIC format without sample values: every expectation's success,
+observed value and unexpected count, and no extra Spark job per column to collect examples of bad rows.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from typing import TYPE_CHECKING, Any
+
+from toolkit.entities.quality_suites import ExpectationSpec, QualitySuite, SuiteError
+from toolkit.quality.results import ExpectationOutcome
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
+RESULT_FORMAT = {"result_format": "BASIC", "partial_unexpected_count": 0}
+_INDEX = "feed_toolkit_index"  # an expectation's place in the suite file, carried through its meta
+_validator: Validator | None = None
+
+
+class MissingLibraryError(SuiteError):
+    """Great Expectations is not installed where the gate runs (exit 2)."""
+
+
+def validator() -> Validator:
+    """The process's one Great Expectations set-up, made on first use."""
+    global _validator
+    if _validator is None:
+        _validator = Validator()
+    return _validator
+
+
+class Validator:
+    def __init__(self) -> None:
+        os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+        try:
+            import great_expectations as gx
+            from great_expectations.data_context.types.base import (
+                DataContextConfig,
+                InMemoryStoreBackendDefaults,
+                ProgressBarsConfig,
+            )
+        except ImportError as err:
+            raise MissingLibraryError(
+                f"A feed declares a quality suite, but Great Expectations cannot be imported here ({err}): install "
+                "the toolkit's `quality` extra (pip install 'feed-toolkit[quality]') where the action runs.") from None
+        logging.getLogger("great_expectations").setLevel(logging.WARNING)
+        context = gx.get_context(mode="ephemeral", project_config=DataContextConfig(
+            store_backend_defaults=InMemoryStoreBackendDefaults(), analytics_enabled=False,
+            progress_bars=ProgressBarsConfig(globally=False)))
+        asset = context.data_sources.add_spark(name="feed-toolkit").add_dataframe_asset(name="instance")
+        self._batch_definition = asset.add_batch_definition_whole_dataframe("whole-instance")
+
+    def validate(self, frame: DataFrame, suite: QualitySuite) -> tuple[ExpectationOutcome, ...]:
+        """Each expectation of `suite` against `frame`, in the suite's order."""
+        batch = self._batch_definition.get_batch(batch_parameters={"dataframe": frame})
+        result = batch.validate(_gx_suite(suite), result_format=RESULT_FORMAT)
+        # Great Expectations returns its results in an order of its own: each is found by the index in its meta.
+        by_index = {int(item.expectation_config.meta[_INDEX]): item for item in result.results}
+        return tuple(_outcome(spec, by_index[index]) for index, spec in enumerate(suite.expectations))
+
+
+def _gx_suite(suite: QualitySuite) -> Any:
+    """Great Expectations' suite of the file's expectations; an unknown type or bad arguments are SuiteError."""
+    from great_expectations.core import ExpectationSuite
+    from great_expectations.expectations.expectation_configuration import ExpectationConfiguration
+
+    gx_suite = ExpectationSuite(name=suite.name)
+    for index, spec in enumerate(suite.expectations):
+        try:
+            configuration = ExpectationConfiguration(type=spec.type, kwargs=dict(spec.kwargs), meta={_INDEX: index})
+            gx_suite.add_expectation_configuration(configuration)
+        except Exception as err:  # Great Expectations' own errors say what is wrong with the expectation
+            raise SuiteError(f"Expectation {index + 1} of the quality suite {suite.path} ({spec.type}) is not one "
+                             f"Great Expectations can run: {_first_line(err)}. Correct its type or kwargs.") from None
+    return gx_suite
+
+
+def _outcome(spec: ExpectationSpec, item: Any) -> ExpectationOutcome:
+    result = item.result or {}
+    error = _raised(item.exception_info)
+    return ExpectationOutcome(
+        type=spec.type, success=bool(item.success) and error is None, columns=spec.columns,
+        observed_value=_plain(result.get("observed_value")), unexpected_count=_count(result.get("unexpected_count")),
+        element_count=_count(result.get("element_count")), kwargs=_plain(dict(spec.kwargs)), error=error)
+
+
+def _raised(info: Any) -> str | None:
+    """The message of an exception Great Expectations caught while evaluating an expectation (a missing column):
+    its info is one record, or one per metric it failed to compute."""
+    if not isinstance(info, dict):
+        return None
+    records = [info] if "raised_exception" in info else [value for value in info.values() if isinstance(value, dict)]
+    for record in records:
+        if record.get("raised_exception"):
+            return _last_line(record.get("exception_message"))
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON would carry it (numpy numbers, dates and the like become numbers or text)."""
+    return json.loads(json.dumps(value, default=lambda v: v.item() if hasattr(v, "item") else str(v)))
+
+
+def _count(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _last_line(value: Any) -> str:
+    """The message a chained Spark error ends with (the first lines are Great Expectations' wrapping)."""
+    lines = [line.strip() for line in str(value or "").strip().splitlines() if line.strip()]
+    return lines[0] if len(lines) < 2 else lines[0] + " " + lines[1]
+
+
+def _first_line(value: Any) -> str:
+    text = str(value or "").strip()
+    return text.splitlines()[0] if text else "no reason given"
