@@ -3,7 +3,9 @@ schema URLs are the client's), plus the toolkit's custom facets (facets.py).
 
 A feed used by a run is one dataset (naming.py); the instances it read or wrote are the spec's subset facet of
 it (their locations, or their table partitions) and the toolkit's `feedToolkit_instances` facet (times and
-fingerprints). Outputs carry output statistics; a retention's deletions carry the lifecycle change DROP.
+fingerprints). Outputs carry output statistics; a retention's deletions carry the lifecycle change DROP; instances
+checked by data-quality gates carry the spec's data quality assertions (on the output dataset's `facets`, which
+describe its data, or an input's `inputFacets` when a check reads published data).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from toolkit import __version__
 from toolkit.openlineage.facets import INSTANCES_FACET, RUN_FACET, custom_facet
 from toolkit.openlineage.facts import DatasetUse, RunFacts
 
+ASSERTIONS_FACET = "dataQualityAssertions"
 PRODUCER = f"https://github.com/feed-toolkit/feed-toolkit/tree/v{__version__}"
 START, COMPLETE, FAIL, ABORT = "START", "COMPLETE", "FAIL", "ABORT"
 
@@ -79,13 +82,16 @@ def _job_facets(facts: RunFacts) -> dict[str, Any]:
 
 
 def _input(use: DatasetUse, state: str) -> dict[str, Any]:
-    """START names the dataset; the run's end says which instances, with their fingerprints as read."""
+    """START names the dataset; the run's end says which instances, with their fingerprints as read, and the
+    data-quality assertions checked against them."""
     from openlineage.client.generated import base_subset_dataset as subset
 
     facets: dict[str, Any] = {}
     if state != START:
         facets = {"subset": _subset(subset.InputSubsetInputDatasetFacet._get_schema(), "inputCondition", use),
                   INSTANCES_FACET: _instances("FeedToolkitInstancesInputDatasetFacet", use)}
+        if use.assertions:
+            facets[ASSERTIONS_FACET] = _assertions(use)
     return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": {}, "inputFacets": facets}
 
 
@@ -108,8 +114,22 @@ def _output(use: DatasetUse, state: str) -> dict[str, Any]:
             lifecycleStateChange=lifecycle.LifecycleStateChange.DROP, producer=PRODUCER))
     if use.columns is not None and state == COMPLETE:
         facets["columnLineage"] = dict(use.columns)
+    if use.assertions and state != START:  # what the gates found, whether they let the instances through or not
+        facets[ASSERTIONS_FACET] = _assertions(use)
     return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": facets,
             "outputFacets": output_facets}
+
+
+def _assertions(use: DatasetUse) -> dict[str, Any]:
+    """The spec's data quality assertions facet of the gates' expectations."""
+    from openlineage.client.generated import data_quality_assertions_dataset as quality
+    from openlineage.client.serde import Serde
+
+    return dict(Serde.to_dict(quality.DataQualityAssertionsDatasetFacet(assertions=[
+        quality.Assertion(assertion=item.assertion, success=item.success, column=item.column,
+                          severity=item.severity, name=item.name, actual=item.actual,
+                          params=dict(item.params) if item.params else None)
+        for item in use.assertions], producer=PRODUCER)))
 
 
 def _subset(schema: str, key: str, use: DatasetUse) -> dict[str, Any]:

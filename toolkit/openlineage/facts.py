@@ -33,6 +33,20 @@ class InstanceUse:
 
 
 @dataclass(frozen=True)
+class QualityAssertion:
+    """One expectation of a data-quality gate checked against the dataset's instances: the spec's assertion (its
+    `assertion` the expectation's type, `severity` error for a blocking gate, warn otherwise)."""
+
+    assertion: str
+    success: bool
+    column: str | None = None
+    severity: str | None = None
+    name: str | None = None  # the suite
+    actual: str | None = None  # the observed value, or how many rows broke it
+    params: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class DatasetUse:
     """One feed on one cluster as a run used it: the instances, and for outputs what was written. `dropped`:
     the instances were deleted (retention)."""
@@ -45,6 +59,7 @@ class DatasetUse:
     files: int | None = None
     dropped: bool = False
     columns: Mapping[str, Any] | None = None  # the spec's column lineage facet's `fields`
+    assertions: tuple[QualityAssertion, ...] = ()  # the data-quality gates it was checked against
 
     @classmethod
     def of(cls, feed: Feed, cluster: Cluster, instances: Iterable[InstanceUse], **written: Any) -> DatasetUse:
