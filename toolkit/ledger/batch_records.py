@@ -36,10 +36,11 @@ class BatchRecord:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     outputs: list[dict[str, Any]] = field(default_factory=list)
     counters: dict[str, Any] = field(default_factory=dict)
+    quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
 
     SHAPE = {"process": "str", "cluster": "str", "seq": "int", "attempt": "int", "run_id": "str",
              "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?", "events": "list",
-             "inputs": "list", "outputs": "list", "counters": "dict"}
+             "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list"}
 
 
 class BatchLog:

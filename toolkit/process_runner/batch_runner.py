@@ -21,6 +21,7 @@ The claim's and the locks' leases are renewed while the run works; a lost lease 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import partial
@@ -43,6 +44,8 @@ from toolkit.process_runner.lineage_uses import batch_input_uses
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
 from toolkit.process_runner.retry_policy import attempts_of
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner
+from toolkit.quality.gate import QualityBlocked
+from toolkit.quality.results import GateResult, results_json
 from toolkit.runtime.batch_plan import (
     BatchInput,
     batch_inputs,
@@ -252,11 +255,12 @@ class BatchRunner:
             except LockLostError:
                 lineage.abort("the run lost its claim on the batch or a lock of its outputs to another run", read)
                 raise
-            except (WorkflowError, NothingWrittenError, StorageError, InputGoneError) as err:
+            except (WorkflowError, NothingWrittenError, StorageError, InputGoneError, QualityBlocked) as err:
                 runner.discard(targets, attempt)
-                self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=str(err))
+                self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=str(err),
+                            quality=result.quality)
                 runner.log(f"process: attempt {attempt} failed: {err}")
-                lineage.fail(str(err), read)
+                lineage.fail(str(err), read, runner.checks.checked_uses(targets, runner.cluster, result.quality))
                 result.reason, result.attempts = str(err), k
                 if isinstance(err, InputGoneError):
                     break  # no retry brings the instance back
@@ -267,15 +271,17 @@ class BatchRunner:
             except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
                 runner.discard(targets, attempt)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
-                self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason)
+                self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason,
+                            quality=result.quality)
                 lineage.fail(reason, read)
                 runner.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
                 raise
             self._write(plan, attempt, Status.SUCCEEDED, started, _now(), inputs, outputs=published,
-                        counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
+                        counters={"workflow_seconds": round(time.perf_counter() - began, 3)}, quality=result.quality)
             fingerprints = runner.record_events(published, runner.run_id)
             self.queue.commit(claim)
-            runner.complete_lineage(lineage, read, published, fingerprints)
+            runner.complete_lineage(lineage, read, published, fingerprints, quality=result.quality)
+            runner.warn_quality(result.time, attempt, result.quality, batch=plan.seq)
             result.status, result.attempts, result.outputs, result.reason = Status.SUCCEEDED, k, published, None
             runner.notify(result.time, SUCCEEDED, Status.SUCCEEDED, attempt, batch=plan.seq)
             return result
@@ -343,7 +349,7 @@ class BatchRunner:
 
     def _write(self, plan: Plan, attempt: int, status: str, started: datetime, ended: datetime | None,
                inputs: list[BatchInput], error: str | None = None, outputs: list[dict[str, object]] | None = None,
-               counters: dict[str, object] | None = None) -> None:
+               counters: dict[str, object] | None = None, quality: Sequence[GateResult] = ()) -> None:
         self.log_records.write(BatchRecord(
             process=self.process.name, cluster=self.runner.cluster.name, seq=plan.seq, attempt=attempt,
             run_id=self.runner.run_id, status=status, started=_stamp(started),
@@ -351,7 +357,7 @@ class BatchRunner:
             inputs=[{"name": item.name, "feed": item.feed,
                      "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
                                    for e in item.events]} for item in inputs],
-            outputs=list(outputs or []), counters=dict(counters or {})))
+            outputs=list(outputs or []), counters=dict(counters or {}), quality=results_json(quality)))
 
     def _record_killed(self, seq: int, lease: Lease) -> None:
         """A run that held the plan died (its lease expired): its open attempt becomes KILLED."""

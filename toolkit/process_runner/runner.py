@@ -38,7 +38,15 @@ from toolkit.ledger.records import AttemptRecord, InstanceRecord, parse_wall_clo
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
-from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED, TIMEDOUT, Notice, rerun_command
+from toolkit.notifications.message import (
+    ATTEMPT_FAILED,
+    FAILED,
+    QUALITY_WARNING,
+    SUCCEEDED,
+    TIMEDOUT,
+    Notice,
+    rerun_command,
+)
 from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
@@ -56,6 +64,7 @@ from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, 
 from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
+from toolkit.process_runner.quality_checks import OutputChecks
 from toolkit.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
@@ -64,6 +73,8 @@ from toolkit.process_runner.retry_policy import (
     seconds_until,
 )
 from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
+from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
+from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, StorageError
@@ -118,9 +129,11 @@ class InstanceResult:
     wait_seconds: float = 0.0
     workflow_seconds: float = 0.0
     resolve_seconds: float = 0.0  # the last resolution of inputs and outputs against storage
+    quality: list[GateResult] = field(default_factory=list)  # the last attempt's data-quality gates
 
     def counters(self) -> dict[str, object]:
-        return {"attempts": self.attempts,
+        checked = summary(self.quality)
+        return {"attempts": self.attempts, **({"quality": checked} if checked else {}),
                 "files_written": sum(int(o.get("files", 0)) for o in self.outputs),  # type: ignore[call-overload]
                 "bytes_written": sum(int(o.get("bytes", 0)) for o in self.outputs),  # type: ignore[call-overload]
                 "wait_seconds": round(self.wait_seconds, 3), "workflow_seconds": round(self.workflow_seconds, 3),
@@ -150,6 +163,7 @@ class ProcessRunner:
             raise ToolkitError(f"The workflow engine '{engine.value}' of {self.owner} is for migration only: "
                                "process.py runs pyspark, spark-sql, hive and spark workflows.")
         self.workflow = self._prepare_workflow(Path(repo.root))
+        self.checks = OutputChecks(repo, self.process, fs, catalog, log)
 
     def _prepare_workflow(self, root: Path) -> WorkflowSource | SparkSubmission:
         """The workflow's text, or for engine spark the application's submission: found before any lock or
@@ -329,16 +343,18 @@ class ProcessRunner:
         except LockLostError:
             lineage.abort("the run lost its lock on the instance to another run", inputs)
             raise
-        except (WorkflowError, NothingWrittenError, StorageError) as err:
+        except (WorkflowError, NothingWrittenError, StorageError, QualityBlocked) as err:
             self.discard(plan.outputs, attempt)
-            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err))
+            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err),
+                                quality=result.quality)
             self.log(f"process: attempt {attempt} failed: {err}")
-            lineage.fail(str(err), inputs)
+            lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
             self.discard(plan.outputs, attempt)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
-            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason)
+            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason,
+                                quality=result.quality)
             self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
             lineage.fail(reason, inputs)
             self.notify(t, FAILED, Status.FAILED, attempt, reason)
@@ -346,9 +362,12 @@ class ProcessRunner:
         ended = _real_now()
         result.outputs = published
         self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
-                            counters={"workflow_seconds": round(time.perf_counter() - began, 3)})
+                            counters={"workflow_seconds": round(time.perf_counter() - began, 3)},
+                            quality=result.quality)
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
-        self.complete_lineage(lineage, inputs, published, self.record_events(published, self.run_id), plan)
+        self.complete_lineage(lineage, inputs, published, self.record_events(published, self.run_id), plan,
+                              result.quality)
+        self.warn_quality(t, attempt, result.quality)
         return None
 
     def start_lineage(self, t: datetime, attempt: int, instance: str, inputs: Callable[[], list[DatasetUse]],
@@ -364,12 +383,14 @@ class ProcessRunner:
 
     def complete_lineage(self, lineage: RunLineage, inputs: list[DatasetUse], published: list[dict[str, object]],
                          fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
-                         plan: InstancePlan | None = None) -> None:
-        """COMPLETE with what was published; with the instance's `plan`, a SQL workflow's column lineage too."""
+                         plan: InstancePlan | None = None, quality: Sequence[GateResult] = ()) -> None:
+        """COMPLETE with what was published and what its quality gates found; with the instance's `plan`, a SQL
+        workflow's column lineage too."""
         if self.lineage.enabled:
             columns = sql_columns(self.workflow.text, plan, self.cluster) if plan is not None \
                 and isinstance(self.workflow, WorkflowSource) and self.process.workflow.engine.is_sql else None
-            lineage.complete(inputs, published_output_uses(self.repo, self.cluster, published, fingerprints, columns))
+            uses = published_output_uses(self.repo, self.cluster, published, fingerprints, columns)
+            lineage.complete(inputs, self.checks.with_assertions(uses, quality))
 
     def lineage_run(self, t: datetime, attempt: int, instance: str) -> RunLineage:
         """The lineage of one attempt (of an instance at `t`, or of a batch named `instance`)."""
@@ -392,6 +413,7 @@ class ProcessRunner:
         file_outputs = [o for o in targets if isinstance(o, FileOutput)]
         table_outputs = [o for o in targets if isinstance(o, TableOutputTarget)]
         began = time.perf_counter()
+        result.quality = []
         outputs: dict[str, str | TableOutput] = {output.name: output.staging(self.run_id, attempt)
                                                  for output in file_outputs}
         for target in table_outputs:
@@ -403,6 +425,9 @@ class ProcessRunner:
                                 *(tables.missing_partition(self.catalog(), self.fs, o) for o in table_outputs)) if p]
         if problems:  # every output is checked before any is published
             raise NothingWrittenError(problems[0])
+        result.quality = self.checks.check(self.spark, file_outputs, table_outputs, self.run_id, attempt)
+        require_passing(result.quality)  # a `block` failure publishes nothing
+        keeper.ensure_held()
         with Publication(self.fs, guard=keeper.ensure_held) as publication:  # all or none
             published = [publish(self.fs, output, self.run_id, attempt, publication) for output in file_outputs]
             published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}",
@@ -434,6 +459,22 @@ class ProcessRunner:
                 feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,
                 location=where.event_location(instance), fingerprint=fingerprint, unless_recorded=missing_only)
         return recorded_fingerprints
+
+    def warn_quality(self, t: datetime, attempt: int, quality: Sequence[GateResult], batch: int | None = None) -> None:
+        """Outputs published although a `warn` gate failed: said in the log and told to the process's and the
+        feed's `notification`."""
+        warnings = warnings_of(quality)
+        if not warnings:
+            return
+        told = "; ".join(warning.describe_failures() for warning in warnings) + " (on-failure: warn)"
+        self.log(f"process: published although {told}")
+        self.notify(t, QUALITY_WARNING, Status.SUCCEEDED, attempt, told, batch=batch)
+        for warning in warnings:
+            feed = self.repo.feed(warning.feed)
+            if feed.notification is not None:
+                self.notifier.notify(feed.notification, Notice(
+                    QUALITY_WARNING, "feed", feed.name, self.cluster.name, t, "process", Status.SUCCEEDED,
+                    run_id=self.run_id, attempt=attempt, error=warning.describe_failures()))
 
     def discard(self, targets: tuple[FileOutput | TableOutputTarget, ...], attempt: int) -> None:
         """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""
@@ -502,13 +543,14 @@ class ProcessRunner:
 
     def _write_attempt(self, t: datetime, attempt: int, status: str, started: datetime, ended: datetime | None,
                        plan: InstancePlan, error: str | None = None,
-                       outputs: list[dict[str, object]] | None = None, counters: dict[str, Any] | None = None) -> None:
+                       outputs: list[dict[str, object]] | None = None, counters: dict[str, Any] | None = None,
+                       quality: Sequence[GateResult] = ()) -> None:
         self.ledger.write_attempt(AttemptRecord(
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=attempt,
             run_id=self.run_id, kind=self.options.kind, status=status, started=_stamp(started),
             ended=_stamp(ended) if ended else None, error=error,
             inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
-            outputs=list(outputs or []), counters=dict(counters or {})))
+            outputs=list(outputs or []), counters=dict(counters or {}), quality=results_json(quality)))
 
     def _write_instance(self, t: datetime, status: str, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,

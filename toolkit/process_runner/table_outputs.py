@@ -70,6 +70,15 @@ def _staged(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> tupl
     return values, normalize_uri(staged) if staged is not None and fs.exists(staged) else None
 
 
+def staged_partition(catalog: Catalog, fs: FileSystem, target: TableOutputTarget) -> tuple[dict[str, str], str, str]:
+    """What a quality gate reads: the partition's values, the directory the workflow wrote and the table's storage
+    format (NothingWrittenError when it wrote nothing)."""
+    values, staged = _staged(catalog, fs, target)
+    if staged is None:
+        raise NothingWrittenError(_nothing_written(target, values))
+    return values, staged, catalog.table_info(target.database, target.staging_table).format
+
+
 def _nothing_written(target: TableOutputTarget, values: dict[str, str]) -> str:
     return (f"The workflow wrote nothing to output '{target.name}' (feed '{target.feed.name}', "
             f"{format_timestamp(target.time)}): it should insert into {target.database}.{target.staging_table} "

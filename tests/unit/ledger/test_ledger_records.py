@@ -68,7 +68,7 @@ def test_the_json_of_a_record_holds_every_field() -> None:
     }
     assert INSTANCE.nominal == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
     assert set(document(ATTEMPT)) == {"process", "cluster", "time", "attempt", "run_id", "kind", "status",
-                                      "started", "ended", "error", "inputs", "outputs", "counters",
+                                      "started", "ended", "error", "inputs", "outputs", "counters", "quality",
                                       "format_version"}
 
 
@@ -110,6 +110,7 @@ def test_a_missing_required_field_is_named(name: str) -> None:
     (AttemptRecord, ATTEMPT, "attempt", True, "an integer"),
     (AttemptRecord, ATTEMPT, "inputs", {}, "a list"),
     (AttemptRecord, ATTEMPT, "counters", [], "an object"),
+    (AttemptRecord, ATTEMPT, "quality", {}, "a list"),
     (AttemptRecord, ATTEMPT, "ended", 5, "a time yyyy-MM-ddTHH:mm:ssZ"),
     (AttemptRecord, ATTEMPT, "started", None, "a time yyyy-MM-ddTHH:mm:ssZ"),
     (AttemptRecord, ATTEMPT, "time", "21.11.2026 10:00", "an instance time yyyy-MM-ddTHH:mmZ"),

@@ -3,6 +3,7 @@ with decoys beside them, for retention tests on the local file system."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -21,10 +22,21 @@ DECOYS = (
 )
 
 
-def make_repo(tmp: Path) -> tuple[Path, Path]:
-    """(the repo, the primary cluster's root folder)."""
+# A `quality: {...}` line of the template's entities (one line each, so that tests can take it out).
+QUALITY_LINE = re.compile(r"^ *quality: \{.*\}\n", re.MULTILINE)
+
+
+def make_repo(tmp: Path, quality: bool = False) -> tuple[Path, Path]:
+    """(the repo, the primary cluster's root folder). The template's data-quality gates stay only with `quality`:
+    the tests of other capabilities neither pay Great Expectations' set-up nor write the summary's exact columns
+    (tests/integration/quality/ test the gates)."""
     repo = tmp / "conf"
     shutil.copytree(TEMPLATE, repo)
+    if not quality:
+        for entity in (*repo.glob("feeds/*.yaml"), *repo.glob("processes/*.yaml")):
+            text = entity.read_text()
+            if QUALITY_LINE.search(text):
+                entity.write_text(QUALITY_LINE.sub("", text))
     root = tmp / "primary"
     root.mkdir()
     for name in ("primary", "backup"):
