@@ -1,21 +1,43 @@
-"""The linter, the time engine and the entity model run in pre-commit without Spark (docs/architecture.md)."""
+"""The linter, the time engine and the entity model run in pre-commit without Spark, Great Expectations or pandas
+(docs/architecture.md; the last two come with the `quality` extra only)."""
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 LIGHT_MODULES = ["toolkit.el.expressions", "toolkit.el.templates", "toolkit.el.resolution", "toolkit.entities",
                  "toolkit.entities.repo", "toolkit.instances.process_instance", "toolkit.instances.window_inverse",
                  "toolkit.cli.main", "toolkit.cli.commands.graph", "toolkit.lineage.walk",
-                 "toolkit.cli.commands.lineage"]
+                 "toolkit.cli.commands.lineage", "toolkit.lint.runner", "toolkit.entities.quality_suites",
+                 "toolkit.quality.results"]
+HEAVY = ("pyspark", "py4j", "great_expectations", "pandas")
+LOADED = f"sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})"
 
 
 @pytest.mark.parametrize("module", LIGHT_MODULES)
 def test_module_leaves_pyspark_out(module: str) -> None:
-    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))"
+    code = f"import sys, {module}; print({LOADED})"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", f"{module} pulled in {result.stdout.strip()}"
+
+
+def test_linting_a_repo_with_quality_suites_leaves_them_out(tmp_path: Path) -> None:
+    """Every rule loaded and run, the data-quality ones reading a suite."""
+    root = tmp_path / "repo"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "config_repo_template", root)
+    feed = root / "feeds" / "page-views.yaml"
+    feed.write_text(feed.read_text() + "quality:\n  suite: quality/page-views.json\n")
+    (root / "quality").mkdir()
+    (root / "quality" / "page-views.json").write_text(
+        '{"name": "page-views", "expectations": [{"type": "expect_column_values_to_not_be_null", '
+        '"kwargs": {"column": "page"}}]}')
+    code = ("import sys; from pathlib import Path; from toolkit.lint.runner import lint_paths; "
+            f"print([p.code for p in lint_paths([Path({str(root)!r})]).problems]); print({LOADED})")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines() == ["[]", "[]"]
 
 
 def test_nothing_below_the_cli_imports_it() -> None:

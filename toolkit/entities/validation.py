@@ -33,6 +33,7 @@ _PATTERN_HINTS = {
     "^[A-Za-z0-9_+-]+$": "use letters, digits, underscores, hyphens and +",
     "^[A-Z]{2}[0-9]{3}$": "write a rule code such as FD001",
     "^(time|data)$": "write data (run when the inputs are published) or time (at nominal times)",
+    "\\.json$": "give the path of a Great Expectations suite's JSON file in the config repo, e.g. quality/clicks.json",
 }
 
 _KINDS = {kind.value for kind in Kind}

@@ -1,5 +1,5 @@
 """What rules see: the scanned repo, and cached derived values several rules need (grids, templates,
-parsed expressions), computed once per lint run."""
+parsed expressions, quality suites), computed once per lint run."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from toolkit.el.expressions import Expression, parse_expression
 from toolkit.el.templates import PathTemplate
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Entity, Input, Output, Process
+from toolkit.entities.quality_suites import QualitySuite, SuiteError, read_suite
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
@@ -22,6 +23,7 @@ class LintContext:
         self.repo = repo
         self._expressions: dict[str, Expression | UsageError] = {}
         self._templates: dict[str, PathTemplate | UsageError] = {}
+        self._suites: dict[str, QualitySuite | SuiteError] = {}
 
     @property
     def root(self) -> Path:
@@ -70,3 +72,13 @@ class LintContext:
             except UsageError as err:
                 self._templates[text] = err
         return self._templates[text]
+
+    def suite(self, path: str) -> QualitySuite | SuiteError:
+        """The quality suite at `path` in the repo, or the error saying why it is missing or no suite (cached: a
+        suite named by a feed and by the outputs that write it is read once)."""
+        if path not in self._suites:
+            try:
+                self._suites[path] = read_suite(self.root, path)
+            except SuiteError as err:
+                self._suites[path] = err
+        return self._suites[path]
