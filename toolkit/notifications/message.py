@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from toolkit.el.timestamps import format_timestamp
 
 FAILED, TIMEDOUT, SUCCEEDED, ATTEMPT_FAILED = "failed", "timedout", "succeeded", "attempt-failed"
+QUALITY_WARNING = "quality-warning"  # published although a data-quality gate whose on-failure is warn failed
 SLA_EVENTS = ("sla-missed", "sla-late", "sla-at-risk")
 
 
