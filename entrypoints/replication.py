@@ -3,10 +3,11 @@
     spark-submit entrypoints/replication.py --repo conf/ --feed clicks --source primary --target backup \
         --time 2026-11-21T10:00Z
 
-Exit codes (docs/exit-codes.md): 0 done or nothing to do, 1 failed (a copy failed, or a source instance did not come
-before the feed's timeout), 2 bad call or config, 3 waiting for a source instance, 4 skipped (outside the
-overlap of the source's and target's validity), 5 blocked (safemode, or another run holds the instance's lease
-on the target). The last line on stdout is the JSON status.
+Exit codes (docs/exit-codes.md): 0 done or nothing to do, 1 failed (a copy failed, a source instance did not come
+before the feed's timeout, or an instance failed the feed's `block` quality gate on the target), 2 bad call or
+config, 3 waiting for a source instance, 4 skipped (outside the overlap of the source's and target's validity),
+5 blocked (safemode, or another run holds the instance's lease on the target). The last line on stdout is the JSON
+status.
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ Invariants, for a run killed at any moment:
   one deleted), each rename right after the caller's `guard` (its lease check). A run killed inside the swap
   leaves the old folder aside; the next run applies the crash rule there (put back when the target is
   missing, else deleted) before anything else, then publishes its staging folder again.
+- A feed's data-quality gate (`check`) reads the complete staging folder before the swap: a failing `block` gate
+  deletes the staging folder and publishes nothing (a rerun copies and checks again); a `warn` gate's failure is
+  published, and its results are in the outcome either way.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from toolkit.quality.results import GateResult
 from toolkit.storage.filesystem import CopyResult, CopyTask, FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.publish import Guard, Publication, no_guard, recover
 from toolkit.storage.tree import TreeFile, files_below, join, walk_below
@@ -33,6 +37,7 @@ STAGING_SUFFIX = ".replicating"
 REPLACED_SUFFIX = ".replaced"
 
 Copier = Callable[[Sequence[CopyTask]], list[CopyResult]]
+Check = Callable[[str], Sequence[GateResult]]  # a staging folder's data-quality gates (target_gate.py)
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,12 @@ class FolderOutcome:
     copy_seconds: float = 0.0
     published: bool = False  # False when the target was already up to date
     links_skipped: tuple[str, ...] = ()  # symbolic links in the source: not copied
+    quality: tuple[GateResult, ...] = ()  # the data-quality gates the staged copy was checked against
+
+    @property
+    def blocked(self) -> bool:
+        """A `block` gate failed: nothing was published, the staged copy was discarded."""
+        return any(result.blocks for result in self.quality)
 
 
 def available(fs: FileSystem, folder: str, flag: str | None) -> bool:
@@ -113,10 +124,13 @@ def _by_path(listed: list[TreeFile], flag: str | None) -> dict[str, TreeFile]:
     return {item.relative_path: item for item in listed if item.relative_path != flag}
 
 
-def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard = no_guard) -> FolderOutcome:
+def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard = no_guard,
+                     check: Check | None = None) -> FolderOutcome:
     """Make `folder.target` hold exactly the source's files, atomically; the flag is the caller's to write
     (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then.
-    `guard` is called right before each rename of the swap (LockLostError: nothing is published)."""
+    `guard` is called right before each rename of the swap (LockLostError: nothing is published). `check`
+    (the feed's quality gates) reads the complete staging folder before the swap; a blocking result discards it
+    and publishes nothing."""
     recover(fs, folder.target, [folder.replaced])  # what a run killed inside its swap left
     target_exists = fs.exists(folder.target)
     if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
@@ -152,13 +166,18 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
                            f"{folder.staging}; the first: {failed[0].task.source}: {failed[0].error}. Nothing was "
                            "published; a rerun copies only what is missing.")
     pulled = [result for result in results if not result.task.source.startswith(normalize_uri(folder.target) + "/")]
-    if not target_exists:
-        fs.mkdirs(parent_of(normalize_uri(folder.target)))
-    with Publication(fs, guard) as publication:
-        publication.swap(folder.staging, folder.target, folder.replaced)
+    quality = tuple(check(folder.staging)) if check is not None else ()
+    blocked = any(result.blocks for result in quality)
+    if blocked:
+        fs.delete(folder.staging, recursive=True)  # never published; a rerun copies it again and checks it again
+    else:
+        if not target_exists:
+            fs.mkdirs(parent_of(normalize_uri(folder.target)))
+        with Publication(fs, guard) as publication:
+            publication.swap(folder.staging, folder.target, folder.replaced)
     return FolderOutcome(files_copied=len(pulled), files_skipped=len(source) - len(pulled),
                          bytes_copied=sum(result.bytes for result in pulled), copy_seconds=copy_seconds,
-                         published=True, links_skipped=links)
+                         published=not blocked, links_skipped=links, quality=quality)
 
 
 def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str, guard: Guard = no_guard) -> None:

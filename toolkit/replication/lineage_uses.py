@@ -1,7 +1,7 @@
 """A replication of one instance as lineage datasets (toolkit/openlineage/): each source pulled is the feed's
 dataset on that source cluster with the instance as its ledger's newest event recorded it (its fingerprint);
 the output is the feed's dataset on the target with the instance as published there, and the files and bytes
-this run copied."""
+this run copied, and the data-quality assertions its staged copies were checked against."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from toolkit.entities.model import Cluster, Feed
-from toolkit.openlineage.facts import DatasetUse
+from toolkit.openlineage.facts import DatasetUse, QualityAssertion
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.selection import Source
 from toolkit.runtime.lineage import recorded_fingerprint
@@ -24,7 +24,7 @@ def source_uses(fs: FileSystem, feed: Feed, sources: Sequence[Source], instance:
 
 
 def target_use(feed: Feed, target: Cluster, instance: datetime, fingerprint: Mapping[str, Any] | None,
-               folders: Sequence[FolderOutcome]) -> DatasetUse:
+               folders: Sequence[FolderOutcome], assertions: tuple[QualityAssertion, ...] = ()) -> DatasetUse:
     return DatasetUse.at(feed, target, [instance], {instance: fingerprint},
                          files=sum(folder.files_copied for folder in folders),
-                         bytes=sum(folder.bytes_copied for folder in folders))
+                         bytes=sum(folder.bytes_copied for folder in folders), assertions=assertions)

@@ -1,6 +1,7 @@
 """What replication does per source for one instance, by how the feed is stored on the target: a `Puller`
 says where the instance is on both sides, whether the source's is there, pulls it, and finishes the instance.
-`FilePuller` is here (folders, files.py); the table puller is `tables.TablePuller` (export, copy, import)."""
+`FilePuller` is here (folders, files.py); the table puller is `tables.TablePuller` (export, copy, import). Both
+check a staged instance against the feed's data-quality gate (target_gate.py) before publishing it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from toolkit.instances.availability import InstanceState, probe_files
 from toolkit.instances.feed_locations import feed_locations, require_safe_template, under_root
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
+from toolkit.replication.target_gate import TargetGate
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.publish import Guard, no_guard
 from toolkit.storage.tree import join
@@ -31,7 +33,8 @@ class Puller(Protocol):
 
     def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
         """Replicate the source's instance into its place on the target, atomically; `guard` (the instance's
-        lease check) is called right before each publishing step."""
+        lease check) is called right before each publishing step. A staged copy that a `block` gate stops is
+        discarded and not published (the outcome's `blocked`)."""
 
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
                guard: Guard = no_guard) -> bool:
@@ -42,7 +45,8 @@ class Puller(Protocol):
         """The instance on the target as readers see it now (available, fingerprint): what its event records."""
 
 
-TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings], Puller]
+TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings, TargetGate | None],
+                              Puller]
 
 
 def data_template(feed: Feed, cluster: Cluster) -> PathTemplate:
@@ -64,10 +68,12 @@ def cluster_root(cluster: Cluster) -> str:
 
 class FilePuller:
     """Folders of a file feed: each source's instance folder into the target instance (or its `partition`
-    folder there); the availability flag last, once every source's part is there."""
+    folder there); the availability flag last, once every source's part is there. With a `gate`, each staging
+    folder is checked before it is renamed into place."""
 
-    def __init__(self, feed: Feed, target: Cluster, fs: FileSystem, settings: ReplicationSettings) -> None:
-        self.feed, self.target, self.fs, self.settings = feed, target, fs, settings
+    def __init__(self, feed: Feed, target: Cluster, fs: FileSystem, settings: ReplicationSettings,
+                 gate: TargetGate | None = None) -> None:
+        self.feed, self.target, self.fs, self.settings, self.gate = feed, target, fs, settings, gate
         self.zone = resolve_zone(feed.timezone)
         self.target_template = data_template(feed, target)
         fs.protect(cluster_root(target))  # replication deletes staging and replaced folders there, never the root
@@ -96,10 +102,12 @@ class FilePuller:
 
     def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
         source_path, target_path = self.places(source, instance)
+        gate = self.gate
         return replicate_folder(
             self.fs, lambda tasks: self.fs.copy_files(tasks, self.settings.copy_threads,
                                                       self.settings.preserve_permission),
-            Folder(source_path, target_path, self.feed.availability_flag), guard)
+            Folder(source_path, target_path, self.feed.availability_flag), guard,
+            check=(lambda staged: gate.folder(instance, staged)) if gate is not None else None)
 
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
                guard: Guard = no_guard) -> bool:

@@ -33,8 +33,9 @@ def _parser() -> argparse.ArgumentParser:
         "replication",
         "Pull one instance of a feed (the one at or before --time minus the target's delay) from its source "
         "clusters into a target cluster: files copied in parallel, verified, published atomically (staging "
-        "folder renamed into place, availability flag last); a rerun copies only what changed. Exit 3 while a "
-        "source instance is not available yet, 1 once the feed's timeout after it has passed.")
+        "folder renamed into place, availability flag last); a rerun copies only what changed. A feed with a "
+        "`quality` gate has each staged copy checked first: a failing `block` gate publishes nothing (exit 1). "
+        "Exit 3 while a source instance is not available yet, 1 once the feed's timeout after it has passed.")
     parser.add_argument("--feed", required=True, help="The feed to replicate.")
     parser.add_argument("--target", required=True, help="The cluster to pull into (type: target in the feed).")
     parser.add_argument("--source", help="Pull from this source only; default: every source of the feed.")
@@ -60,6 +61,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.runner import run_replication
     from toolkit.replication.tables import TablePuller
+    from toolkit.replication.target_gate import TargetGate, warn_quality
     from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
     from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -95,23 +97,26 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     pullers: list[TablePuller] = []
 
     def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], target_fs: FileSystem,
-               settings: ReplicationSettings) -> TablePuller:
-        pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, staged=staged,
+               settings: ReplicationSettings, table_gate: TargetGate | None) -> TablePuller:
+        pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, table_gate, staged=staged,
                                    run_id=str(status["run_id"]), lease_seconds=args.lease))
         return pullers[-1]
 
     lineage = open_lineage(fs, target, str(status["run_id"]), spark)  # the target's ledger records the run
     notifier, run_id = Notifier(fs, target), str(status["run_id"])
+    gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
     try:
         result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
                                  source=args.source, window=window, run_id=run_id, tables=tables,
-                                 lease_seconds=args.lease, lineage=lineage)
+                                 lease_seconds=args.lease, lineage=lineage, gate=gate)
         for instance in result.instances:
             failed = [o for o in instance.sources if o.status == Status.FAILED]
             if failed and instance.instance is not None:
                 notify_feed_failure(notifier, repo, feed, "replication", instance.instance, run_id,
                                     "; ".join(f"{o.source}: {o.reason}" for o in failed),
                                     timed_out=all(o.timed_out for o in failed))
+            if gate is not None and instance.instance is not None:
+                warn_quality(notifier, repo, feed, instance.instance, instance.quality, run_id)
     except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a wait or
         # a block is no failure to tell anyone about)
         if not isinstance(err, ToolkitError) or err.exit_code == 1:

@@ -4,6 +4,11 @@ window) from its source clusters into a target cluster.
 Order per instance: select (delay, validity overlap, sources and their partitions), check each source is
 available (else wait until the feed's timeout, then fail), replicate each source's folder atomically
 (files.py), write the target's availability flag once every source's part is there, write the run record.
+A feed with a data-quality gate has each staged copy checked on the target before it is published
+(target_gate.py): a failing `block` gate fails that source as a timeout does (nothing of it published, no flag,
+no event, the instance FAILED while the others of a catch-up window go on); a failing `warn` gate publishes.
+The gates' results are in the run record (`quality`), the status line (`quality: 11/12 passed`) and the
+lineage output's data quality assertions.
 All of it under the target ledger's lease for (feed, target, instance): a second caller is refused (exit 5,
 naming the holder; in a catch-up window that instance is BLOCKED and the others go on), and the lease is
 checked before each publication.
@@ -32,6 +37,8 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
+from toolkit.quality.assertions import assertions_of
+from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.lineage_uses import source_uses, target_use
 from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
@@ -44,6 +51,7 @@ from toolkit.replication.selection import (
     sources_of,
     target_of,
 )
+from toolkit.replication.target_gate import TargetGate
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
@@ -80,6 +88,11 @@ class InstanceOutcome:
         statuses = [outcome.status for outcome in self.sources] or [Status.SKIPPED]
         return max(statuses, key=_SEVERITY.index)
 
+    @property
+    def quality(self) -> tuple[GateResult, ...]:
+        """The data-quality gates its staged copies were checked against, source by source."""
+        return tuple(result for outcome in self.sources for result in outcome.folder.quality)
+
 
 @dataclass
 class ReplicationResult:
@@ -112,7 +125,12 @@ class ReplicationResult:
             "copy_seconds": round(copy_seconds, 3),
             "throughput_mib_s": round(copied / copy_seconds / 2**20, 1) if copy_seconds > 0 else 0.0,
             "elapsed_seconds": round(self.elapsed_seconds, 3),
+            **({"quality": checked} if (checked := summary(self.quality)) else {}),
         }
+
+    @property
+    def quality(self) -> tuple[GateResult, ...]:
+        return tuple(result for instance in self.instances for result in instance.quality)
 
 
 @dataclass(frozen=True)
@@ -138,10 +156,12 @@ class _Call:
 def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal: datetime, fs: FileSystem, *,
                     now: datetime, source: str | None = None, window: tuple[datetime, datetime] | None = None,
                     run_id: str = "", tables: TablePullerFactory | None = None,
-                    lease_seconds: float = DEFAULT_LEASE_SECONDS, lineage: Lineage | None = None) -> ReplicationResult:
+                    lease_seconds: float = DEFAULT_LEASE_SECONDS, lineage: Lineage | None = None,
+                    gate: TargetGate | None = None) -> ReplicationResult:
     """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`.
-    A table feed needs `tables`, which makes the puller that talks to the clusters' metastores. BlockedError
-    when another run holds the instance's lease (in a window: that instance's outcome is BLOCKED)."""
+    A table feed needs `tables`, which makes the puller that talks to the clusters' metastores; a feed with a
+    data-quality gate needs `gate`, which checks staged copies in Spark. BlockedError when another run holds the
+    instance's lease (in a window: that instance's outcome is BLOCKED)."""
     began = time.perf_counter()
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
@@ -149,13 +169,17 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
     require_running_allowed(fs, target, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     for each in sources:
         require_no_safemode(fs, each.cluster)
+    if feed.quality is not None and gate is None:
+        raise UsageError(f"Feed '{feed.name}' has a data-quality gate ({feed.quality.suite}): its replication checks "
+                         "each instance on the target in Spark before publishing it; run it through "
+                         "entrypoints/replication.py.")
     if feed.table_on(target.name) is None:
-        puller: Puller = FilePuller(feed, target, fs, settings)
+        puller: Puller = FilePuller(feed, target, fs, settings, gate)
     elif tables is None:
         raise UsageError(f"Feed '{feed.name}' is a catalog table on cluster '{target.name}': its replication "
                          "exports, copies and imports partitions; run it through entrypoints/replication.py.")
     else:
-        puller = tables(feed, target, sources, fs, settings)
+        puller = tables(feed, target, sources, fs, settings, gate)
     every_source = sources if source is None else sources_of(repo, feed)
     call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, now, run_id, nominal, puller,
                  Ledger.of(fs, target, lease_seconds=lease_seconds), lineage or Lineage.off())
@@ -224,6 +248,8 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
     with watched(run, inputs, planned):
         for source, outcome in ready:
             outcome.folder = puller.pull(source, instance, lease.check)  # checked before each publishing step
+            if outcome.folder.blocked:
+                outcome.status, outcome.reason = Status.FAILED, _blocked(outcome.folder.quality, call.target)
         if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
             changed = any(o.folder.published for o in outcomes)
             result.flag_written = puller.finish(instance, call.every_source, changed, lease.check)
@@ -232,11 +258,21 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
         lease.check()
         write_record(call.fs, result.record, _record(call, result))
     failed = [f"{o.source}: {o.reason}" for o in outcomes if o.status == Status.FAILED]
+    assertions = assertions_of(result.quality)
     if failed:
-        run.fail("; ".join(failed), inputs)
+        run.fail("; ".join(failed), inputs,
+                 [DatasetUse.at(feed, call.target, [instance], assertions=assertions)] if assertions else [])
     elif planned:  # lineage on, and the run emitted
-        run.complete(inputs, [target_use(feed, call.target, instance, fingerprint, [o.folder for o in outcomes])])
+        run.complete(inputs, [target_use(feed, call.target, instance, fingerprint, [o.folder for o in outcomes],
+                                         assertions)])
     return result
+
+
+def _blocked(results: tuple[GateResult, ...], target: Cluster) -> str:
+    """Why a source's staged copy was not published: its blocking gates' failures, as one clause."""
+    return ("; ".join(result.describe_failures() for result in results if result.blocks)
+            + f" (its on-failure is block): nothing of it was published on '{target.name}' and its staged copy "
+              "was discarded")
 
 
 def _lineage(call: _Call, instance: datetime, pulled: list[Source],
@@ -280,4 +316,5 @@ def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:
             "bytes_copied": outcome.folder.bytes_copied, "copy_seconds": round(outcome.folder.copy_seconds, 3),
             "published": outcome.folder.published, "links_skipped": list(outcome.folder.links_skipped),
         } for outcome in result.sources],
+        "quality": results_json(result.quality),
     }

@@ -8,7 +8,11 @@ A partition whose files on the target are the source's (same relative paths, len
 times; the copy keeps the source's mtimes) is up to date and left alone. The import trusts the CRC32C
 checksums the copier computed while it wrote this run's export (sizes are checked all the same). With `staged`,
 the export is not made here: the folder an earlier `hive_export.py` on the source wrote is imported, its
-checksums read again (for targets that cannot reach the source's metastore)."""
+checksums read again (for targets that cannot reach the source's metastore).
+
+With the feed's data-quality gate (target_gate.py), the export's files are checked on the target before the
+import: a `block` failure imports nothing and deletes this run's export (an export given with `staged` is the
+caller's, and stays)."""
 
 from __future__ import annotations
 
@@ -21,15 +25,19 @@ from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.instances.availability import InstanceState, probe_table
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.quality.results import GateResult
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.hive.export import export_partition
 from toolkit.replication.hive.feeds import FeedPartition, feed_partition
 from toolkit.replication.hive.import_lease import import_lease
-from toolkit.replication.hive.importer import import_partition
+from toolkit.replication.hive.importer import import_partition, read_export
+from toolkit.replication.hive.metadata import DATA_DIR
 from toolkit.replication.pullers import cluster_root
 from toolkit.replication.selection import Source
+from toolkit.replication.target_gate import TargetGate
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_factory import catalog_for
+from toolkit.storage.catalog_records import TableDescription
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.publish import Guard, all_guards, no_guard
 from toolkit.storage.tree import join
@@ -42,9 +50,9 @@ class TablePuller:
     """Partitions of a table feed, one metastore client per cluster (closed by `close`)."""
 
     def __init__(self, spark: SparkSession, feed: Feed, target: Cluster, sources: Sequence[Source],
-                 fs: FileSystem, settings: ReplicationSettings, staged: str | None = None, run_id: str = "",
-                 lease_seconds: float = DEFAULT_LEASE_SECONDS) -> None:
-        self.spark, self.feed, self.target, self.fs, self.staged = spark, feed, target, fs, staged
+                 fs: FileSystem, settings: ReplicationSettings, gate: TargetGate | None = None,
+                 staged: str | None = None, run_id: str = "", lease_seconds: float = DEFAULT_LEASE_SECONDS) -> None:
+        self.spark, self.feed, self.target, self.fs, self.staged, self.gate = spark, feed, target, fs, staged, gate
         self.run_id, self.lease_seconds = run_id, lease_seconds
         self._catalogs: dict[str, Catalog] = {}
         self._found: dict[tuple[str, datetime], str] = {}  # source partitions' locations seen by missing()
@@ -97,6 +105,13 @@ class TablePuller:
             copied = export_partition(self.spark, self.source_catalogs[source.cluster.name], self.fs, mine.database,
                                       mine.table, mine.spec, folder, feed=self.feed.name,
                                       cluster=source.cluster.name, instance_time=instance)
+        quality = self._check(instance, folder, theirs, copied.metadata.table if copied else None)
+        exported = FolderOutcome(files_copied=copied.files if copied else 0, bytes_copied=copied.bytes if copied else 0,
+                                 copy_seconds=copied.seconds if copied else 0.0, quality=quality)
+        if exported.blocked:
+            if self.staged is None:
+                self.fs.delete(folder, recursive=True)  # this run's export: never imported
+            return exported
         # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
         with import_lease(self.fs, self.target, theirs.database, theirs.table, theirs.spec, self.run_id,
@@ -105,7 +120,18 @@ class TablePuller:
                                         theirs.table, theirs.spec, checksums=self.staged is not None,
                                         guard=all_guards(guard, lease.check))
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
-                             copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True)
+                             copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True,
+                             quality=quality)
+
+    def _check(self, instance: datetime, folder: str, theirs: FeedPartition,
+               table: TableDescription | None) -> tuple[GateResult, ...]:
+        """The feed's gate on the export's files in `folder`, before the import; nothing to check when an
+        interrupted import moved them into the partition's place already (that run checked them first)."""
+        data = join(folder, DATA_DIR)
+        if self.gate is None or not self.fs.exists(data):
+            return ()
+        described = table or read_export(self.fs, folder).table
+        return self.gate.partition(instance, described, data, theirs.qualified_table, theirs.spec)
 
     def _staging(self, instance: datetime, source: Source) -> str:
         """A folder of the target's staging location for this instance's export (consumed by the import)."""

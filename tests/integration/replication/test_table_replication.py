@@ -1,6 +1,7 @@
 """Table-feed replication between two real Thrift metastores (the session's shared one as the source, one of
 this module's as the target): export, copy and import in one run, a rerun that finds the partition up to
-date, a partition not there yet, and the entrypoint through spark-submit."""
+date, a partition not there yet, the entrypoint through spark-submit, and the feed's data-quality gate checking
+an export on the target before its import."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def setup(spark, thrift_metastore, replica_metastore, tmp_path: Path):
     return repo, table, rows
 
 
-def _replicate(spark, repo: Path, t=T, now=None):
+def _replicate(spark, repo: Path, t=T, now=None, **options):
     from toolkit.replication.tables import TablePuller
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -74,7 +75,7 @@ def _replicate(spark, repo: Path, t=T, now=None):
 
     try:
         return run_replication(ConfigRepo.load(repo), "sessions", "backup", t, HadoopFileSystem(spark), now=now or t,
-                               tables=tables)
+                               tables=tables, **options)
     finally:
         for puller in pullers:
             puller.close()
@@ -205,3 +206,50 @@ def test_publish_entrypoint_records_an_outside_partition_through_spark_submit(se
     assert waiting.returncode == 3, waiting.stdout[-3000:]
     assert json.loads(waiting.stdout.strip().splitlines()[-1])["status"] == "WAITING"
     assert f"the partition {DATABASE}.{table}/ds=2026-11-21 is not registered" in waiting.stdout + waiting.stderr
+
+
+def test_a_partition_failing_a_block_gate_is_not_imported(spark, setup, thrift_metastore, replica_metastore,
+                                                          tmp_path: Path) -> None:
+    """A catch-up of 2026-11-20 (a user with 5 pages, where the suite allows 4) and 2026-11-21: the first export is
+    checked on backup and blocked (not imported, its export deleted, no event, the instance FAILED), the second
+    is imported; both results are in the run records."""
+    from toolkit.ledger.store import Ledger
+    from toolkit.replication.target_gate import TargetGate
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, table, _ = setup
+    feed = repo / "feeds/sessions.yaml"
+    feed.write_text(feed.read_text() + "quality: {suite: quality/sessions.json}\n")
+    (repo / "quality").mkdir(exist_ok=True)
+    (repo / "quality/sessions.json").write_text(json.dumps({"name": "sessions", "expectations": [
+        {"type": "expect_column_values_to_be_between", "kwargs": {"column": "pages", "min_value": 0, "max_value": 4}},
+        {"type": "expect_column_values_to_not_be_null", "kwargs": {"column": "ds"}}]}))
+    raw = thrift_metastore.client(spark)
+    later = spark.createDataFrame([("u1", 1), ("u3", 4)], "user STRING, pages INT")
+    location = str(raw.client.getTable(DATABASE, table).getSd().getLocation()) + "/ds=2026-11-21"
+    later.coalesce(1).write.parquet(location)
+    raw.add_partition(DATABASE, table, ["2026-11-21"], location)
+    raw.close()
+    config, fs = ConfigRepo.load(repo), HadoopFileSystem(spark)
+    result = _replicate(spark, repo, utc(2026, 11, 21), window=(T, utc(2026, 11, 21)),
+                        gate=TargetGate(spark, config, config.feed("sessions"), fs))
+    blocked, passed = result.instances
+    assert (result.status, blocked.status, passed.status) == ("FAILED", "FAILED", "SUCCEEDED")
+    assert blocked.sources[0].reason == (
+        "feed 'sessions' 2026-11-20T00:00Z failed 1 of 2 expectations of the quality suite quality/sessions.json: "
+        "expect_column_values_to_be_between(pages): 1 of 2 unexpected (its on-failure is block): nothing of it was "
+        "published on 'backup' and its staged copy was discarded")
+    assert (result.counters()["quality"], result.counters()["instances_published"]) == ("3/4 passed", 1)
+    raw = replica_metastore.client(spark)
+    assert raw.partition_names(DATABASE, table) == ["ds=2026-11-21"]
+    imported = str(raw.client.getPartition(DATABASE, table, ["2026-11-21"]).getSd().getLocation())
+    raw.close()
+    assert_df_equality(spark.read.parquet(imported), later, ignore_row_order=True)
+    staging = tmp_path / "backup/feed-toolkit/staging/replication/sessions"
+    assert list(staging.iterdir()) == []  # the blocked export deleted, the other consumed by its import
+    [checked] = json.loads(Path(str(blocked.record).removeprefix("file://")).read_text())["quality"]
+    assert (checked["success"], checked["location"]) == (False, f"file://{staging}/20261120T0000Z-primary/data")
+    assert [(e["type"], e["success"], e["unexpected_count"]) for e in checked["expectations"]] == [
+        ("expect_column_values_to_be_between", False, 1), ("expect_column_values_to_not_be_null", True, 0)]
+    ledger = Ledger.of(fs, config.cluster("backup"))
+    assert (ledger.events("sessions", T), len(ledger.events("sessions", utc(2026, 11, 21)))) == ([], 1)

@@ -303,3 +303,49 @@ def test_a_run_killed_between_publication_and_event_has_its_event_written_by_the
     assert again.counters()["files_copied"] == 0  # nothing to copy: only the missing event
     [event] = _events(backup)
     assert (event["kind"], event["producer"], event["fingerprint"]["files"]) == ("published", "replication:primary", 3)
+
+
+def test_a_blocking_check_discards_the_staged_copy_and_a_warning_publishes(tmp_path: Path) -> None:
+    """files.py's side of the data-quality gate (Great Expectations itself runs in
+    tests/integration/replication/test_replication_quality.py): `check` sees the complete staging folder; a
+    blocking result deletes it and publishes nothing; a warning publishes; the results are in the outcome."""
+    from toolkit.entities.model import OnFailure
+    from toolkit.quality.results import ExpectationOutcome, GateResult
+    from toolkit.replication.files import Folder, replicate_folder
+
+    fs = LocalFileSystem()
+    source = instance(tmp_path / "primary", "data", T, FILES)
+    target = tmp_path / "backup/2026/10"
+    folder = Folder(f"file://{source}", f"file://{target}", "_SUCCESS")
+    seen: list[dict[str, bytes]] = []
+
+    def gate(on_failure: OnFailure):
+        def check(staged: str) -> list[GateResult]:
+            seen.append(contents(Path(staged.removeprefix("file://"))))
+            return [GateResult("clicks", "2026-11-21T10:00Z", "quality/clicks.json", "clicks", on_failure, staged,
+                               (ExpectationOutcome("expect_table_row_count_to_equal", False, observed_value=2),))]
+        return check
+
+    blocked = replicate_folder(fs, fs.copy_files, folder, check=gate(OnFailure.BLOCK))
+    assert (blocked.blocked, blocked.published, blocked.files_copied) == (True, False, 3)
+    assert [result.location for result in blocked.quality] == [f"file://{tmp_path}/backup/2026/.10.replicating"]
+    assert list(target.parent.iterdir()) == []  # no target, no staging folder
+    warned = replicate_folder(fs, fs.copy_files, folder, check=gate(OnFailure.WARN))
+    assert (warned.blocked, warned.published, [r.on_failure for r in warned.quality]) == (False, True, [OnFailure.WARN])
+    assert contents(target) == FILES
+    assert seen == [FILES, FILES]
+
+
+def test_a_feed_without_a_gate_replicates_without_the_gate_or_great_expectations(clusters) -> None:
+    """Only a feed that declares `quality` loads toolkit/quality/gate.py (and, through it, Great Expectations)."""
+    import subprocess
+    import sys
+
+    repo, primary, _ = clusters
+    instance(primary, "data/clicks", T, FILES)
+    code = ("import sys; from tests.unit.replication.test_file_replication import replicate; from pathlib import Path; "
+            f"print(replicate(Path({str(repo)!r})).status, sorted(m for m in sys.modules if m.startswith("
+            "('great_expectations', 'toolkit.quality.gate', 'toolkit.quality.expectations', 'pyspark'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[3])
+    assert done.stdout.strip() == "SUCCEEDED []"
