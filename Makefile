@@ -184,6 +184,15 @@ demo-tables:
 	$(TOOLKIT) status --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --from 2026-01-02T00:00Z --to 2026-01-02T00:00Z
 	@echo "   an instance whose input is missing: --no-wait exits 3 and lists it (2026-01-02T00:00Z was never generated)"
 	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-02T00:00Z --now 2026-01-02T00:30Z --no-wait 2>/dev/null | grep '^process:'
+	@echo "-- quality gates: each summary above met quality/clicks-hourly-summary.json (Great Expectations) before it was published;"
+	@echo "   quality_check.py checks a published hour on demand (exit 0: every expectation holds)"
+	$(SPARK_SUBMIT) entrypoints/quality_check.py --repo $(DEMO_REPO) --feed clicks-hourly-summary --cluster primary --time 2026-01-01T10:00Z 2>/dev/null | grep '^quality:'
+	@echo "   a bad hour: the tracker sent a page without its leading slash at 2026-01-03T10:00Z; the gate blocks each of the"
+	@echo "   3 attempts and nothing is published (--max-retry-delay 0: the retries without the policy's 5 minutes between them)"
+	$(PY) $(DEMO_REPO)/demo/generate_clicks.py --root /tmp/feed-toolkit-demo/primary --start 2026-01-03T08:00Z --hours 3 >/dev/null
+	sed -i 's|"/cart"|"cart"|' /tmp/feed-toolkit-demo/primary/data/clicks/2026/01/03/10/part-00000.json
+	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-03T10:00Z --max-retry-delay 0 2>/dev/null | grep -E '^(quality|process: attempt 3)'
+	@ls /tmp/feed-toolkit-demo/primary/data/clicks-hourly-summary/2026/01/03 2>/dev/null || echo "   no summary of 2026-01-03 was published; the attempts' ledger records hold each expectation's result"
 	@echo "-- late data: the clicks of 2026-01-01T09:00Z rewritten (same size) after the summaries ran; the check at 12:00 reruns the hours whose window holds 09:00"
 	sed -i 's|"/cart"|"/carx"|' /tmp/feed-toolkit-demo/primary/data/clicks/2026/01/01/09/part-00000.json
 	$(SPARK_SUBMIT) entrypoints/late_check.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-01T12:00Z 2>/dev/null | grep '^late_check:'

@@ -27,7 +27,7 @@ class QualityBlocked(ToolkitError):
     def __init__(self, results: Sequence[GateResult]) -> None:
         blocking = [result for result in results if result.blocks]
         super().__init__("Nothing was published: " + "; ".join(result.describe_failures() for result in blocking)
-                         + " (its on-failure is block).")
+                         + " (its on-failure is block)")
         self.results = tuple(results)
 
 
