@@ -44,9 +44,11 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
     return session
 
 
-# Warnings Spark logs with a stack trace for normal use: a path glob read by SQL (`json.`/a/{00,01}``)
-# makes the file sink look for a metadata folder named like the glob.
-_NOISY_LOGGERS = ("org.apache.spark.sql.execution.streaming.sinks.FileStreamSink",)
+# Warnings Spark logs for normal use: a path glob read by SQL (`json.`/a/{00,01}``) makes the file sink look for a
+# metadata folder named like the glob (with a stack trace); a quality gate reading a staged output by its own hidden
+# path (`.10.toolkit-...`) makes the data source say "All paths were ignored", though it reads the files below it.
+_NOISY_LOGGERS = ("org.apache.spark.sql.execution.streaming.sinks.FileStreamSink",
+                  "org.apache.spark.sql.execution.datasources.DataSource")
 
 
 def _quiet(session: SparkSession, loggers: tuple[str, ...]) -> None:

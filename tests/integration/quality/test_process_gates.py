@@ -15,6 +15,7 @@ from chispa import assert_df_equality
 from tests.integration.openlineage.lineage_setup import lineage_to, valid_events
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
+from tests.smtp_server import SmtpServers
 
 pytestmark = pytest.mark.integration
 
@@ -111,11 +112,16 @@ def test_a_summary_that_never_passes_is_never_published(spark, tmp_path: Path) -
     assert instance["status"] == "FAILED" and "expect_column_values_to_match_regex(page)" in instance["error"]
 
 
-def test_a_warn_failure_is_published_recorded_and_logged(spark, tmp_path: Path) -> None:
+def test_a_warn_failure_is_published_recorded_logged_and_told(spark, tmp_path: Path, mail: SmtpServers) -> None:
     repo, root = make_repo(tmp_path, quality=True)
     write_clicks(root, T - timedelta(hours=2), 3)
     _with_workflow(repo, BAD_THEN_GOOD.replace("ctx.attempt < 2", "True"))
     _on_failure(repo, "warn")
+    feed = repo / "feeds" / "clicks-hourly-summary.yaml"
+    feed.write_text(feed.read_text() + "notification: {type: email, to: analysts@example.com}\n")
+    cluster = repo / "clusters" / "primary.yaml"
+    cluster.write_text(cluster.read_text() + "".join(
+        f'  {key}: "{value}"\n' for key, value in mail.none.properties(mail.ca_file).items()))
     lines: list[str] = []
     runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)))
     runner.log = lines.append
@@ -127,6 +133,11 @@ def test_a_warn_failure_is_published_recorded_and_logged(spark, tmp_path: Path) 
     assert any(line.startswith("process: published although feed 'clicks-hourly-summary' 2026-11-21T10:00Z "
                                "failed 2 of 7") for line in lines)
     assert len(_events(root)) == 1
+    [told] = mail.none.received
+    assert told.recipients == ["analysts@example.com"]
+    assert told.message["Subject"] == ("[feed-toolkit] QUALITY WARNING process of feed clicks-hourly-summary "
+                                       "2026-11-21T10:00Z on primary")
+    assert "expect_column_values_to_match_regex(page): 1 of 4 unexpected" in told.message.get_content()
 
 
 def test_lineage_carries_the_assertions_of_a_blocked_and_a_published_attempt(spark, tmp_path: Path) -> None:
