@@ -30,7 +30,7 @@ def test_linting_a_repo_with_quality_suites_leaves_them_out(tmp_path: Path) -> N
     shutil.copytree(Path(__file__).resolve().parents[2] / "config_repo_template", root)
     feed = root / "feeds" / "page-views.yaml"
     feed.write_text(feed.read_text() + "quality:\n  suite: quality/page-views.json\n")
-    (root / "quality").mkdir()
+    (root / "quality").mkdir(exist_ok=True)  # beside the template's own suite
     (root / "quality" / "page-views.json").write_text(
         '{"name": "page-views", "expectations": [{"type": "expect_column_values_to_not_be_null", '
         '"kwargs": {"column": "page"}}]}')
