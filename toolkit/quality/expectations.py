@@ -3,7 +3,8 @@ instances imports it (about 4 s) and builds its context once. The context is eph
 no GX Cloud), sends no usage statistics and draws no progress bars; its one Spark DataFrame datasource takes the
 frames the gate hands it, so validation runs in the run's own SparkSession.
 
-Results are asked for in Great Expectations' BASIC format without sample values: every expectation's success,
+Frames are not cached: each expectation's Spark jobs read the instance where it is. Results are asked for in Great
+Expectations' BASIC format without sample values: every expectation's success,
 observed value and unexpected count, and no extra Spark job per column to collect examples of bad rows.
 """
 
@@ -55,7 +56,11 @@ class Validator:
         context = gx.get_context(mode="ephemeral", project_config=DataContextConfig(
             store_backend_defaults=InMemoryStoreBackendDefaults(), analytics_enabled=False,
             progress_bars=ProgressBarsConfig(globally=False)))
-        asset = context.data_sources.add_spark(name="feed-toolkit").add_dataframe_asset(name="instance")
+        # persist=False: Great Expectations would otherwise cache every frame it validates and never release it, so
+        # a catch-up would fill the executors' memory and a folder read again (a retry, a fixed instance) would be
+        # answered from the cache of its first reading.
+        asset = context.data_sources.add_spark(name="feed-toolkit", persist=False).add_dataframe_asset(
+            name="instance")
         self._batch_definition = asset.add_batch_definition_whole_dataframe("whole-instance")
 
     def validate(self, frame: DataFrame, suite: QualitySuite) -> tuple[ExpectationOutcome, ...]:
