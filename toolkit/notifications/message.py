@@ -11,6 +11,7 @@ from toolkit.el.timestamps import format_timestamp
 
 FAILED, TIMEDOUT, SUCCEEDED, ATTEMPT_FAILED = "failed", "timedout", "succeeded", "attempt-failed"
 SLA_EVENTS = ("sla-missed", "sla-late", "sla-at-risk")
+QUALITY_WARNING = "quality-warning"
 
 
 @dataclass(frozen=True)
