@@ -8,12 +8,16 @@ The watermark is the newest event time committed (`ingest.time` a column), or th
 (`arrival`). Each step is idempotent (the flag is created if missing, the event written unless the last one
 records this content), and the instance leaves the book last, so a run killed while closing is finished by the
 next. A record written later into a closed instance (`late-records: write`) opens it again in the book: the next
-close records its new content as `replaced`."""
+close records its new content as `replaced`.
+
+A feed with data-quality gates has its instance checked first (`InstanceGate`, closing_gate.py): one its gate
+refuses stays open in the book, unflagged and unannounced."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
 from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
@@ -30,6 +34,16 @@ from toolkit.storage.filesystem import FileSystem
 PRODUCER = "ingest"
 
 
+class InstanceGate(Protocol):
+    """What an instance passes before it is closed (closing_gate.py: its feed's data-quality suites)."""
+
+    def allows(self, t: datetime) -> bool:
+        """Whether the due instance `t` may be published now; False holds it back (it stays open)."""
+
+    def closed(self, t: datetime) -> None:
+        """Called once `t` is published (flag and event), before it leaves the book."""
+
+
 def closing_delay(feed: Feed) -> Frequency:
     if feed.ingest is not None and feed.ingest.delay is not None:
         return feed.ingest.delay
@@ -42,8 +56,9 @@ def closes_at(feed: Feed, t: datetime) -> datetime:
 
 
 def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, book: IngestBook,
-              catalog: Callable[[], Catalog], run_id: str) -> list[datetime]:
-    """Close every open instance the watermark has passed; returns their times, oldest first."""
+              catalog: Callable[[], Catalog], run_id: str, gate: InstanceGate | None = None) -> list[datetime]:
+    """Close every open instance the watermark has passed and the `gate` allows; returns their times, oldest
+    first."""
     instances = book.instances()
     if instances.watermark is None:
         return []
@@ -53,6 +68,8 @@ def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, 
         t = record_time(key)
         if closes_at(feed, t) > watermark:
             continue
+        if gate is not None and not gate.allows(t):
+            continue
         location = where.event_location(t)
         if feed.availability_flag and not where.is_table:
             fs.create_exclusive(f"{location}/{feed.availability_flag}", b"")
@@ -60,6 +77,8 @@ def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, 
         ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id, location=location,
                                   fingerprint=state.fingerprint.to_json() if state.fingerprint else None,
                                   unless_recorded=True)
+        if gate is not None:
+            gate.closed(t)
         instances = instances.without(key)
         book.write_instances(instances)
         closed.append(t)

@@ -3,7 +3,8 @@ micro-batch) are rewritten into ceil(bytes / target) files of the same format, w
 
 Closed means: the feed's availability flag is in the folder, the instance's last dataset event is `published` or
 `replaced` (not evicted), and the ingest book does not list it open (a late record reopens it until ingest closes
-it again). An instance that is not closed waits (exit 3): ingest may still write into it.
+it again). An instance that is not closed waits (exit 3): ingest may still write into it, or its quality gate
+held it back (closing_gate.py).
 
 No reader ever sees a mix of old and new files. The compacted files are written into a sibling folder
 `<instance>.compacting-<run id>` (same parent: both renames stay in one directory), with the flag and every
@@ -32,11 +33,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.grid import require_instance
-from toolkit.el.timestamps import format_timestamp, instance_key
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
 from toolkit.ingest.book import IngestBook
+from toolkit.ingest.closing_record import BLOCKED, ClosingBook
 from toolkit.ingest.compaction_record import DONE, PLANNED, SWAPPED, CompactionBook, CompactionRecord
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
@@ -167,6 +169,13 @@ def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLoc
 def _require_closed(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, t: datetime) -> None:
     location = where.event_location(t)
     owner = f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}'"
+    still_open = format_timestamp(t) in IngestBook(fs, ledger.layout, feed.name, where.cluster).instances().open
+    closings = ClosingBook(fs, ledger.layout, feed.name)
+    closing = closings.read(t) if still_open else None
+    if closing is not None and closing.state == BLOCKED:
+        raise WaitingError(f"{owner} failed a blocking quality suite when ingest run {closing.run_id} closed it "
+                           f"(its closing record {closings.path(t)}): compact it once its data passes and ingest "
+                           "closes it.")
     if feed.availability_flag and not fs.exists(f"{location}/{feed.availability_flag}"):
         raise WaitingError(f"{owner} is not closed yet ({location}/{feed.availability_flag} does not exist): "
                            "compact it after ingest closes it.")
@@ -174,7 +183,7 @@ def _require_closed(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocat
     if not events or events[-1].kind == EVICTED:
         raise WaitingError(f"{owner} has no publication in the ledger (not closed yet, or evicted): compact it "
                            "after ingest closes it.")
-    if instance_key(t) in IngestBook(fs, ledger.layout, feed.name, where.cluster).instances().open:
+    if still_open:
         raise WaitingError(f"{owner} was written to again after it closed (late records): compact it after ingest "
                            "closes it again.")
 

@@ -1,8 +1,11 @@
-"""The ingest entrypoint's body: parse the call, start Spark for the cluster, run the ingest, report."""
+"""The ingest entrypoint's body: parse the call, start Spark for the cluster, run the ingest, report. An instance
+that a `block` quality gate held back in this call makes it FAILED (exit 1) once everything found is ingested;
+one held back by an earlier call, unchanged since, is only said (`instances_held`): closing_gate.py."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from toolkit.entities.repo import ConfigRepo
 from toolkit.runtime.entry_frame import common_parser, run, seconds
@@ -15,7 +18,8 @@ def _parser() -> argparse.ArgumentParser:
                                      "(its ingest section): parsed, committed into the feed's instances (folders, "
                                      "or partitions of its table) in "
                                      "micro-batches exactly once, rejected records written to its dead letters, "
-                                     "and the instances the watermark has passed closed (flag and dataset event).",
+                                     "and the instances the watermark has passed closed (flag and dataset event) "
+                                     "once they pass the feed's quality suites.",
                            time_help="Ignored by ingest (records carry their own time); accepted for schedulers "
                                      "that pass one.")
     parser.add_argument("--feed", required=True, help="The streamed feed (it has an ingest section).")
@@ -31,22 +35,42 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.runner import run_ingest
+    from toolkit.notifications.notifier import Notifier
+    from toolkit.runtime.feed_notices import count_notifications
     from toolkit.runtime.lineage import open_lineage
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("ingest", feed, cluster, status) as session:
         lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
+        notifier = Notifier(session.fs, cluster)
         try:
             result = run_ingest(session.spark, repo, feed.name, cluster.name, session.fs,
                                 run_id=str(status["run_id"]), seconds=args.seconds,
-                                catalog=session.catalog() if session.is_table else None, lineage=lineage)
+                                catalog=session.catalog() if session.is_table else None, lineage=lineage,
+                                notifier=notifier)
         finally:
             lineage.report(status)
+            count_notifications(notifier, feed, status)
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
+    if result.held:
+        print(f"ingest: held back by a blocking quality suite in an earlier call, unchanged since: "
+              f"{', '.join(result.held)} (fix their data or their suite, then call again)")
     status.update(status=Status.SUCCEEDED, **result.counters())
+    if result.blocked:
+        error = blocked_error(feed.name, cluster.name, result.blocked)
+        print(f"ingest: {error}", file=sys.stderr, flush=True)
+        status.update(status=Status.FAILED, error=error)
     return status
+
+
+def blocked_error(feed: str, cluster: str, blocked: list[str]) -> str:
+    """The status line's error of a call whose gates held instances back (what each failed is on stdout, in the
+    closing records and in the notification)."""
+    return (f"The instance(s) {', '.join(blocked)} of feed '{feed}' on cluster '{cluster}' failed a blocking quality "
+            "suite and were not published (no flag, no dataset event): fix their data or their suite, then call "
+            "ingest again; the rest was ingested.")
 
 
 def main() -> int:

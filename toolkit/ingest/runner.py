@@ -1,7 +1,7 @@
 """The ingest run: Spark Structured Streaming reads the feed's landing folder (each file once, in arrival order,
 tracked by a checkpoint in the cluster's working location), and each micro-batch is parsed (records.py),
 assigned to feed instances, staged and committed (commit.py); then the instances the watermark has passed are
-closed (closing.py).
+closed (closing.py), once they pass the feed's data-quality suites if it declares any (closing_gate.py).
 
 `once` (`trigger(availableNow=True)`): everything in the landing folder now, in micro-batches, then exit, for
 cron; else the stream runs for `seconds`. One run at a time per feed and cluster: a second is told who holds the
@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key
-from toolkit.entities.model import Cluster, Feed, LateRecords
+from toolkit.entities.model import Cluster, Feed, LateRecords, quality_gates
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
@@ -43,6 +43,10 @@ if TYPE_CHECKING:
     from pyspark.sql import Column as SparkColumn
     from pyspark.sql import DataFrame, SparkSession
 
+    from toolkit.ingest.closing_gate import QualityClosing
+    from toolkit.notifications.notifier import Notifier
+    from toolkit.quality.results import GateResult
+
 _EXTENSIONS = {"parquet": ".parquet", "orc": ".orc", "json": ".json", "csv": ".csv"}
 
 
@@ -57,11 +61,19 @@ class IngestResult:
     rejected: int = 0
     instances: set[str] = field(default_factory=set)
     closed: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)  # refused by a `block` gate in this call: not published
+    held: list[str] = field(default_factory=list)  # refused by an earlier call, unchanged: not checked again
+    quality: list[GateResult] = field(default_factory=list)  # every gate result of this call
 
     def counters(self) -> dict[str, Any]:
-        return {"epoch": self.epoch, "batches": self.batches, "batches_replayed": self.replayed,
-                "records": self.records, "rejected": self.rejected, "instances_written": sorted(self.instances),
-                "instances_closed": self.closed}
+        found = {"epoch": self.epoch, "batches": self.batches, "batches_replayed": self.replayed,
+                 "records": self.records, "rejected": self.rejected, "instances_written": sorted(self.instances),
+                 "instances_closed": self.closed, "instances_blocked": self.blocked, "instances_held": self.held}
+        if self.quality:
+            from toolkit.quality.results import summary
+
+            found["quality"] = summary(self.quality)
+        return found
 
 
 class _Batches:
@@ -70,9 +82,9 @@ class _Batches:
     def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, targets: Targets,
                  catalog: Callable[[], Catalog], book: IngestBook, ledger: Ledger, lease: HeldLease, run_id: str,
                  epoch: str, staging: str, clock: Callable[[], float], result: IngestResult,
-                 cluster: Cluster, lineage: Lineage) -> None:
+                 cluster: Cluster, lineage: Lineage, gate: QualityClosing | None) -> None:
         self.spark, self.fs, self.feed, self.where, self.book = spark, fs, feed, where, book
-        self.cluster, self.lineage = cluster, lineage
+        self.cluster, self.lineage, self.gate = cluster, lineage, gate
         self.targets, self.catalog = targets, catalog
         self.ledger, self.lease, self.run_id, self.epoch, self.staging = ledger, lease, run_id, epoch, staging
         self.clock, self.result = clock, result
@@ -93,6 +105,8 @@ class _Batches:
             self.result.replayed += 1
             if found.state == PLANNED:
                 self._commit(found, found.max_time, self._lineage(batch_id))
+            else:
+                self.close()
         else:
             run = self._lineage(batch_id)
             try:
@@ -108,29 +122,36 @@ class _Batches:
             self.result.rejected += done.rejected
             self.result.instances.update(f.time for f in done.batch_files if f.time)
         self.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
-        self.close()
 
     def _lineage(self, batch_id: int) -> RunLineage:
         return self.lineage.run("ingest", self.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
 
     def _commit(self, plan: BatchRecord, watermark: str | None, run: RunLineage) -> BatchRecord:
-        """Commit the batch; a batch with records for the feed is a lineage run (one without, whose records were
-        all rejected, writes nothing of the feed and is none)."""
+        """Commit the batch, then close what its watermark passed. A batch with records for the feed is a lineage
+        run (one without, whose records were all rejected, writes nothing of the feed and is none), whose output
+        carries the data-quality results of the instances it closed or held back."""
         if not plan.rows or not self.lineage.enabled:
-            return commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
+            done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
+            self.close()
+            return done
         with watched(run, (), batch_uses(self.fs, self.feed, self.cluster, plan)):
             done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
-        run.complete((), batch_uses(self.fs, self.feed, self.cluster, done, committed=True))
+            checked = self.close()
+        run.complete((), batch_uses(self.fs, self.feed, self.cluster, done, committed=True, results=checked))
         return done
 
     def _folder(self, batch_id: int) -> str:
         """Where the batch is staged (`<working>/ingest/<feed>/staging/<epoch>-<batch>`)."""
         return f"{self.staging}/{self.epoch}-{batch_id:010d}"
 
-    def close(self) -> None:
-        """Close the instances the watermark has passed (after each batch, and at the end of the run)."""
-        closed = close_due(self.fs, self.ledger, self.feed, self.where, self.book, self.catalog, self.run_id)
+    def close(self) -> list[GateResult]:
+        """Close the instances the watermark has passed (after each batch, and at the end of the run) and their
+        gates allow; the gates' results of this closing."""
+        before = len(self.gate.results) if self.gate is not None else 0
+        closed = close_due(self.fs, self.ledger, self.feed, self.where, self.book, self.catalog, self.run_id,
+                           self.gate)
         self.result.closed += [format_timestamp(t) for t in closed]
+        return self.gate.results[before:] if self.gate is not None else []
 
     def _stage(self, files: DataFrame, batch_id: int) -> tuple[BatchRecord, str | None]:
         from pyspark.sql import functions as F
@@ -245,10 +266,11 @@ class _Batches:
 def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, fs: FileSystem, *,
                run_id: str, seconds: float | None = None, catalog: Catalog | None = None,
                lease_seconds: float = DEFAULT_LEASE_SECONDS, clock: Callable[[], float] = time.time,
-               lineage: Lineage | None = None) -> IngestResult:
+               lineage: Lineage | None = None, notifier: Notifier | None = None) -> IngestResult:
     """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`.
     A table feed needs the `catalog` of the cluster's metastore. Lineage: a run per batch committed
-    (lineage_uses.py)."""
+    (lineage_uses.py). The `notifier` tells the feed's notification about instances its quality gates refused
+    or warned about (closing_gate.py)."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     require_on_cluster(feed, cluster.name)
     require_apart_from_working(feed, cluster)
@@ -285,8 +307,14 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         if stream is None or not fs.exists(f"{base}/checkpoint-{stream.epoch}"):
             stream = book.new_stream(wall_clock_stamp(clock()))
         result.epoch = stream.epoch
+        gate = None
+        if quality_gates(feed):  # Great Expectations and the quality layer only for a feed with a suite
+            from toolkit.ingest.closing_gate import QualityClosing
+
+            gate = QualityClosing(spark, fs, repo, feed, where, targets, ledger, the_catalog, run_id, lease.check,
+                                  notifier, clock=clock)
         sink = _Batches(spark, fs, feed, where, targets, the_catalog, book, ledger, lease, run_id, stream.epoch,
-                        f"{base}/staging", clock, result, cluster, lineage or Lineage.off())
+                        f"{base}/staging", clock, result, cluster, lineage or Lineage.off(), gate)
         files = (spark.readStream.format("text").option("wholetext", "true").load(landing)
                  .selectExpr("value", "_metadata.file_path AS file"))
         writer = files.writeStream.foreachBatch(sink).option("checkpointLocation", f"{base}/checkpoint-{stream.epoch}")
@@ -308,4 +336,9 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         if feed.ingest.by_arrival:  # the clock moves the watermark even without records
             book.write_instances(book.instances().advanced(wall_clock_stamp(clock())))
         sink.close()
+    if gate is not None:
+        from toolkit.ingest.closing_gate import HELD
+        from toolkit.ingest.closing_record import BLOCKED
+
+        result.quality, result.blocked, result.held = gate.results, gate.of_state(BLOCKED), gate.of_state(HELD)
     return result

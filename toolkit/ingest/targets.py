@@ -2,12 +2,13 @@
 rename is the publication), or a table feed's partition folder, registered in the cluster's metastore after its
 first file is in place (`add_partition`, exist_ok: two runs, or a replay, adding it at once is no error). A
 partition thus appears with its first batch's rows, never empty, and each later batch's file appears whole.
+`instance` reads an instance back whole, as a data-quality gate checks it before the instance is closed.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from toolkit.entities.model import Column, Feed
 from toolkit.errors import UsageError
@@ -15,10 +16,13 @@ from toolkit.ingest.book import BatchFile
 from toolkit.instances.feed_locations import FeedLocations
 from toolkit.ledger.records import record_time
 from toolkit.storage.catalog import Catalog
-from toolkit.storage.filesystem import normalize_uri
+from toolkit.storage.filesystem import FileSystem, normalize_uri
 from toolkit.storage.partition_names import partition_name
 from toolkit.storage.partition_specs import full_spec
 from toolkit.storage.partition_versions import canonical_directory
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 # The storage formats ingest writes, as Spark's data sources (a table's `format` as the catalog reports it).
 WRITABLE = ("parquet", "orc", "json", "csv")
@@ -34,16 +38,24 @@ class Targets(Protocol):
     def published(self, each: BatchFile) -> None:
         """Called once a batch file is in place (again after a replay: idempotent)."""
 
+    def instance(self, spark: SparkSession, fs: FileSystem, t: datetime) -> DataFrame:
+        """Every row of the instance `t` written so far (toolkit/quality/frames.py)."""
+
 
 class FileTargets:
     def __init__(self, feed: Feed, where: FeedLocations) -> None:
-        self.where, self.columns, self.storage_format = where, feed.columns, feed.storage_format
+        self.feed, self.where, self.columns, self.storage_format = feed, where, feed.columns, feed.storage_format
 
     def folder(self, t: datetime) -> str:
         return self.where.event_location(t)
 
     def published(self, each: BatchFile) -> None:
         """A file feed's instance is its folder: the rename was the publication."""
+
+    def instance(self, spark: SparkSession, fs: FileSystem, t: datetime) -> DataFrame:
+        from toolkit.quality.frames import file_instance
+
+        return file_instance(spark, fs, self.feed, self.folder(t))
 
 
 class TableTargets:
@@ -72,6 +84,12 @@ class TableTargets:
 
     def _spec(self, t: datetime) -> dict[str, str]:
         return full_spec(self.info, self.template.format(t, self.where.zone))
+
+    def instance(self, spark: SparkSession, fs: FileSystem, t: datetime) -> DataFrame:
+        from toolkit.quality.frames import table_partition
+
+        return table_partition(spark, fs, self.storage_format, f"{self.template.database}.{self.template.table}",
+                               self.folder(t), self._spec(t))
 
     def folder(self, t: datetime) -> str:
         if t not in self._folders:

@@ -1,0 +1,75 @@
+"""The ledger record of a streamed instance's last closing under its data-quality gates,
+`ingest/<feed>/closings/<yyyyMMddTHHmmZ>.json`, rewritten at each closing of the instance (a feed without gates
+writes none: its dataset events say all there is).
+
+`state` is `closed` (every gate passed, or only `warn` gates failed: published), `blocked` (a `block` gate failed:
+held back, nothing published) or `accepted` (held back, then published by hand: ingest found a dataset event that
+records the content it had refused, and let it go without checking it again). `fingerprint` is the content that
+was checked and `gates` a digest of the suites and their `on-failure`: a blocked instance is checked again only
+once either changes, so that an ingest run every few minutes does not validate (and notify about) the same bad
+data each time. `quality` holds the gates' results (toolkit/quality/results.py, JSON form)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from toolkit.el.timestamps import instance_key
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.records import parse_record, to_json
+from toolkit.storage.filesystem import FileSystem
+
+CLOSED, BLOCKED, ACCEPTED = "closed", "blocked", "accepted"
+
+
+@dataclass(frozen=True)
+class ClosingRecord:
+    feed: str
+    cluster: str
+    time: str
+    run_id: str
+    state: str
+    written: str
+    location: str
+    fingerprint: dict[str, Any] | None = None  # the content checked (toolkit/instances/fingerprints.py)
+    gates: str = ""  # the digest of the suites and their on-failure it was checked against
+    quality: list[dict[str, Any]] = field(default_factory=list)
+
+    SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "state": (CLOSED, BLOCKED, ACCEPTED),
+             "written": "stamp", "location": "str", "fingerprint": "dict?", "gates": "str", "quality": "list"}
+
+    def holds(self, fingerprint: dict[str, Any] | None, gates: str) -> bool:
+        """Whether this is a refusal of the same content under the same gates (nothing to check again)."""
+        return self.state == BLOCKED and self.gates == gates and _digest(self.fingerprint) == _digest(fingerprint)
+
+
+def _digest(fingerprint: dict[str, Any] | None) -> object:
+    return None if fingerprint is None else fingerprint.get("digest")
+
+
+def same_content(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    """Whether two fingerprints are of the same files (a missing one matches nothing)."""
+    return a is not None and b is not None and _digest(a) == _digest(b)
+
+
+class ClosingBook:
+    """The closing records of one streamed feed in one cluster's ledger."""
+
+    def __init__(self, fs: FileSystem, layout: LedgerLayout, feed: str) -> None:
+        self.fs = fs
+        self.folder = f"{layout.ingest_folder(feed)}/closings"
+
+    def path(self, t: datetime) -> str:
+        return f"{self.folder}/{instance_key(t)}.json"
+
+    def read(self, t: datetime) -> ClosingRecord | None:
+        path = self.path(t)
+        data = self.fs.read_if_exists(path)
+        if data is None:
+            return None
+        record: ClosingRecord = parse_record(ClosingRecord, data, path)
+        return record
+
+    def write(self, record: ClosingRecord, t: datetime) -> None:
+        self.fs.write_atomically(self.path(t), to_json(record))
