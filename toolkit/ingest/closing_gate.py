@@ -30,6 +30,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,7 +54,7 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import SparkSession
 
 HELD = "held"  # a verdict: blocked by an earlier call, content and gates unchanged, not checked again
 
@@ -118,21 +119,10 @@ class QualityClosing:
         return True
 
     def _check(self, t: datetime, location: str) -> list[GateResult]:
-        """The gates' results for the instance as its files are now. Great Expectations' Spark datasource persists
-        the frame it validates, and Spark serves any later read of the same folder from that cache: so the frame
-        is let go after the check, or a fixed instance would be checked again as it was (and each checked
-        instance would stay in memory until the run ends)."""
-        read: list[DataFrame] = []
-
-        def frame() -> DataFrame:
-            read.append(self.targets.instance(self.spark, self.fs, t))
-            return read[-1]
-
-        try:
-            return self.checker.check(self.feed, t, self.gates, location, frame)
-        finally:
-            for each in read:
-                each.unpersist()
+        """The gates' results for the instance as its files are now (the gate caches no frame: a fixed instance is
+        read again as it is)."""
+        return self.checker.check(self.feed, t, self.gates, location,
+                                  partial(self.targets.instance, self.spark, self.fs, t))
 
     def closed(self, t: datetime) -> None:
         record = self._passed.pop(t)
