@@ -583,6 +583,10 @@ class Process(Entity):
 
 def quality_gates(feed: Feed, output: Output | None = None) -> tuple[Quality, ...]:
     """The gates an instance of `feed` passes before it is published: the feed's, then the producing process
-    `output`'s own (a suite named by both is checked once)."""
+    `output`'s own. A suite named by both is checked once, blocking when either says block: an output cannot
+    weaken the feed's gate, which holds for every producer."""
     gates = tuple(gate for gate in (feed.quality, output.quality if output is not None else None) if gate is not None)
-    return gates if len(gates) < 2 or gates[0].suite != gates[1].suite else gates[1:]
+    if len(gates) < 2 or gates[0].suite != gates[1].suite:
+        return gates
+    blocks = OnFailure.BLOCK in (gates[0].on_failure, gates[1].on_failure)
+    return (Quality(suite=gates[0].suite, on_failure=OnFailure.BLOCK if blocks else OnFailure.WARN),)

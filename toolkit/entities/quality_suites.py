@@ -101,7 +101,20 @@ def parse_suite(path: str, document: Any) -> QualitySuite:
     if not isinstance(items, list) or not items:
         raise SuiteError(f"The quality suite {path} lists no expectations: give \"expectations\" a list of "
                          "{\"type\": ..., \"kwargs\": {...}} (a gate without expectations would pass anything).")
-    return QualitySuite(path, name, tuple(_expectation(path, index, item) for index, item in enumerate(items, 1)))
+    expectations = tuple(_expectation(path, index, item) for index, item in enumerate(items, 1))
+    _refuse_repeats(path, expectations)
+    return QualitySuite(path, name, expectations)
+
+
+def _refuse_repeats(path: str, expectations: tuple[ExpectationSpec, ...]) -> None:
+    """Great Expectations keeps one of two equal expectations: the second would have no result of its own."""
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(expectations, 1):
+        key = json.dumps([spec.type, dict(spec.kwargs)], sort_keys=True, default=str)
+        if key in seen:
+            raise SuiteError(f"Expectations {seen[key]} and {index} of the quality suite {path} are the same "
+                             f"({spec.label}): remove one of them.")
+        seen[key] = index
 
 
 def _expectation(path: str, index: int, item: Any) -> ExpectationSpec:

@@ -5,8 +5,11 @@ Why at the closing, and not at each micro-batch: a suite states facts about a wh
 its unique keys, the share of nulls), and a batch holds a few minutes of it; an hour of 60 batches is only whole
 once the watermark has passed its end. And the closing is where ingest publishes: records are renamed into the
 instance's folder batch by batch (a table feed's partition is in the metastore from its first batch), but nothing
-announces the instance until it is closed: no availability flag, no dataset event, so no waiting process,
-data-triggered consumer, replication or compaction takes it. So the gate reads the instance back whole (every
+announces the instance until it is closed: no dataset event (so no data-triggered consumer, batch consumer or
+compaction takes it) and, for a file feed with an `availabilityFlag`, no flag (so no process waiting for it and
+no replication takes it either). A table feed's partition, and the folder of a file feed without a flag, are
+available to readers that look for data rather than events from their first batch: such feeds should be
+triggered by data (`trigger: data`) when a gate must hold them back. So the gate reads the instance back whole (every
 batch file, with the feed's `format`: `Targets.instance`) right before its flag and event are written, in the
 run's SparkSession (Great Expectations is imported only for a feed that declares a suite).
 

@@ -34,6 +34,9 @@ class OutputChecks:
         self.gate = QualityGate(repo.root, log)
         self.gates: dict[str, tuple[Quality, ...]] = {
             output.name: quality_gates(repo.feed(output.feed), output) for output in process.outputs}
+        for gates in self.gates.values():  # a missing or broken suite is exit 2 before the workflow runs
+            for gate in gates:
+                self.gate.suite(gate.suite)
 
     def check(self, spark: SparkSession, file_outputs: Sequence[FileOutput],
               table_outputs: Sequence[TableOutputTarget], run_id: str, attempt: int) -> list[GateResult]:

@@ -105,7 +105,7 @@ def _raised(info: Any) -> str | None:
     records = [info] if "raised_exception" in info else [value for value in info.values() if isinstance(value, dict)]
     for record in records:
         if record.get("raised_exception"):
-            return _last_line(record.get("exception_message"))
+            return _first_line(record.get("exception_message"))
     return None
 
 
@@ -116,12 +116,6 @@ def _plain(value: Any) -> Any:
 
 def _count(value: Any) -> int | None:
     return None if value is None else int(value)
-
-
-def _last_line(value: Any) -> str:
-    """The message a chained Spark error ends with (the first lines are Great Expectations' wrapping)."""
-    lines = [line.strip() for line in str(value or "").strip().splitlines() if line.strip()]
-    return lines[0] if len(lines) < 2 else lines[0] + " " + lines[1]
 
 
 def _first_line(value: Any) -> str:

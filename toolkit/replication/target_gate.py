@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Feed, quality_gates
+from toolkit.entities.quality_suites import read_suite
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.notifications.message import QUALITY_WARNING, Notice, rerun_command
@@ -47,6 +48,7 @@ class TargetGate:
             raise ValueError(f"feed '{feed.name}' declares no quality gate")
         self.spark, self.repo, self.feed, self.fs, self.log = spark, repo, feed, fs, log
         self.suite = feed.quality.suite
+        read_suite(repo.root, self.suite)  # a missing or broken suite is exit 2 before anything is copied
         self._gate: QualityGate | None = None
         self._lock = threading.Lock()
 

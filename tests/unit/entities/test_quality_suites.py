@@ -13,7 +13,7 @@ from entity_samples import FEED, PROCESS
 
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Feed, OnFailure, Process, Quality, quality_gates
-from toolkit.entities.quality_suites import ExpectationSpec, SuiteError, read_suite, suite_file
+from toolkit.entities.quality_suites import ExpectationSpec, SuiteError, parse_suite, read_suite, suite_file
 from toolkit.errors import UsageError
 
 NOT_NULL = {"type": "expect_column_values_to_not_be_null", "kwargs": {"column": "user"}}
@@ -253,6 +253,20 @@ def test_quality_gates_of_a_feed_and_an_output() -> None:
     assert feed is not None and quality_gates(feed) == (feeds,)  # replication and ingest: the feed's only
 
 
-def test_a_suite_named_by_the_feed_and_the_output_is_checked_once_with_the_outputs_on_failure() -> None:
+def test_a_suite_named_by_the_feed_and_the_output_is_checked_once_and_an_output_cannot_weaken_it() -> None:
     assert gates(FEED_GATE, "    quality: {suite: quality/clicks.json, on-failure: warn}\n") == (
+        Quality(suite="quality/clicks.json", on_failure=OnFailure.BLOCK),)  # the feed's block holds
+    warned = "quality:\n  suite: quality/clicks.json\n  on-failure: warn\n"
+    assert gates(warned, "    quality: {suite: quality/clicks.json}\n") == (
+        Quality(suite="quality/clicks.json", on_failure=OnFailure.BLOCK),)  # the output may be stricter
+    assert gates(warned, "    quality: {suite: quality/clicks.json, on-failure: warn}\n") == (
         Quality(suite="quality/clicks.json", on_failure=OnFailure.WARN),)
+
+
+def test_a_repeated_expectation_is_refused_naming_both() -> None:
+    repeated = {"type": "expect_column_values_to_not_be_null", "kwargs": {"column": "page"}}
+    with pytest.raises(SuiteError) as raised:
+        parse_suite("quality/x.json", {"name": "x", "expectations": [
+            repeated, {"type": "expect_table_row_count_to_be_between", "kwargs": {"min_value": 1}}, dict(repeated)]})
+    assert str(raised.value) == ("Expectations 1 and 3 of the quality suite quality/x.json are the same "
+                                 "(expect_column_values_to_not_be_null(page)): remove one of them.")
