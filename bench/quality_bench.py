@@ -10,9 +10,10 @@ SparkSession (local[2]).
   second call is free).
 - The gate warm, median of 3 further checks of the same instance (a catch-up pays the set-up once), in rounds
   alternating with the baseline: one Spark aggregation (count, null counts, exact distinct counts of the id and
-  the url, min and max, mean) over the same instance, read the same way. Its facts are checked against the
-  observed values Great Expectations reports. The same aggregation without its two distinct counts is printed
-  beside it, to show what they cost (they are most of it: a window over the id is also the gate's dearest job).
+  the url, min and max, mean) over the same instance, read the same way, after a round of warm-up (the gate's is
+  its cold check). Its facts are checked against the observed values Great Expectations reports. The same
+  aggregation without its two distinct counts is printed beside it, to show what they cost (most of it: a window
+  over the id is also the gate's dearest job).
 Target (issue 19): the gate warm within 2.5x of the aggregation; the set-up paid once per process is shown.
 Exit 1 when the target is missed (as the other benchmarks: `make bench` names it), 0 otherwise.
 """
@@ -189,6 +190,8 @@ def main() -> int:
 
         cold, cold_result = check()
         second_validator, _ = timed(original)
+        aggregate(spark, location)  # its warm-up, as the gate's cold check is the gate's
+        aggregate(spark, location, distinct=False)
         warm, validate, aggregations, plain = [], [], [], []
         facts: dict[str, Any] = {}
         for _ in range(ROUNDS):
