@@ -93,7 +93,7 @@ def make_repo(scratch: Path) -> Path:
     cluster.write_text(cluster.read_text().replace("file:///tmp/feed-toolkit-demo/primary",
                                                     f"file://{scratch / 'primary'}"))
     (repo / "feeds" / f"{FEED}.yaml").write_text(FEED_YAML)
-    (repo / "quality").mkdir()
+    (repo / "quality").mkdir(exist_ok=True)  # beside the template's own suite
     (repo / SUITE_PATH).write_text(json.dumps(SUITE, indent=2) + "\n")
     return repo
 
