@@ -3,6 +3,7 @@
 - `spark`: the one SparkSession of the run (local[2], loopback only, UI off, Hive support with an embedded
   Derby metastore); its warehouse, Derby files and scratch space live in a session temporary directory, so
   nothing is written into the repository.
+- `spark_cluster`: a Spark standalone master and two workers, for tests that submit to a real cluster.
 Add further session fixtures (metastore servers, clusters) below, one section each.
 """
 
@@ -17,6 +18,8 @@ import pytest
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+    from toolkit.devtools.standalone_spark import StandaloneCluster
 
 
 # ----------------------------------------------------------------------------------------------- Spark
@@ -58,3 +61,16 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
 # directory, a free port, waits until it answers); all stop at the end of the run. `thrift_metastore` is the one
 # server most tests share. See tests/integration/metastore.py.
 from tests.integration.metastore import metastore_factory, thrift_metastore  # noqa: E402, F401
+
+
+# ----------------------------------------------------------------------------------------------- Spark standalone
+# `spark_cluster`: one real standalone master and two workers (one core each) from pyspark's jars, on a free port of
+# 127.0.0.1, started when a test first asks, stopped at the end of the run (toolkit/devtools/standalone_spark.py).
+# Submit to it with `spark_submit(..., master=spark_cluster.url)` (tests/integration/spark_submit.py).
+@pytest.fixture(scope="session")
+def spark_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandaloneCluster]:
+    from toolkit.devtools.standalone_spark import StandaloneCluster
+
+    cluster = StandaloneCluster.start(tmp_path_factory.mktemp("spark-cluster"), workers=2)
+    yield cluster
+    cluster.stop()

@@ -1,5 +1,6 @@
-"""Run an entrypoint of `entrypoints/` through the real spark-submit, as a scheduler would (local[1], loopback,
-UI off, the test interpreter for the Python driver). spark-submit merges the driver's stderr into its stdout."""
+"""Run an entrypoint of `entrypoints/` through the real spark-submit, as a scheduler would (local[1] unless a
+`master` is given, such as the `spark_cluster` fixture's URL; loopback, UI off, the test interpreter for the Python
+driver and executors). spark-submit merges the driver's stderr into its stdout."""
 
 from __future__ import annotations
 
@@ -17,18 +18,24 @@ def environment() -> dict[str, str]:
             "PYSPARK_DRIVER_PYTHON": sys.executable}
 
 
-def spark_submit_command(entrypoint: str, *args: str) -> list[str]:
+# On a standalone cluster: client deploy mode, one core per executor, executors small enough for two workers of 1g.
+CLUSTER_OPTIONS = ("--deploy-mode", "client", "--conf", "spark.executor.cores=1", "--conf", "spark.cores.max=2",
+                   "--conf", "spark.executor.memory=512m")
+
+
+def spark_submit_command(entrypoint: str, *args: str, master: str = "local[1]") -> list[str]:
     """`spark-submit entrypoints/<entrypoint>.py ARGS...` as an argument list."""
-    return script_command(PROJECT / "entrypoints" / f"{entrypoint}.py", *args)
+    return script_command(PROJECT / "entrypoints" / f"{entrypoint}.py", *args, master=master)
 
 
-def script_command(script: Path, *args: str) -> list[str]:
+def script_command(script: Path, *args: str, master: str = "local[1]") -> list[str]:
     """`spark-submit SCRIPT ARGS...` (a demo script, say) as an argument list."""
-    return [str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.ui.enabled=false", str(script), *args]
+    cluster = CLUSTER_OPTIONS if master.startswith("spark://") else ()
+    return [str(SPARK_SUBMIT), "--master", master, *cluster, "--conf", "spark.ui.enabled=false", str(script), *args]
 
 
-def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300,
-                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300, env: dict[str, str] | None = None,
+                 master: str = "local[1]") -> subprocess.CompletedProcess[str]:
     """Run it to the end, its output captured as text; `env` adds variables (OPENLINEAGE_URL, say)."""
-    return subprocess.run(spark_submit_command(entrypoint, *args), capture_output=True, text=True, cwd=cwd,
-                          env={**environment(), **(env or {})}, timeout=timeout)
+    return subprocess.run(spark_submit_command(entrypoint, *args, master=master), capture_output=True, text=True,
+                          cwd=cwd, env={**environment(), **(env or {})}, timeout=timeout)
