@@ -34,10 +34,10 @@ so that the tests run the code path HDFS takes. Local permissions are the 9 rwx 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolkit.storage.filesystem import CopyResult, CopyTask, StorageError, normalize_uri
+from toolkit.storage.filesystem import CopyResult, CopySlice, CopyTask, SpreadCopy, StorageError, normalize_uri
 from toolkit.storage.java_errors import first_line
 from toolkit.storage.jvm_classes import java_class, new_instance
 
@@ -52,6 +52,7 @@ DEFAULT_THREADS = 4
 DEFAULT_BUFFER = 256 * 1024  # bytes per read and write
 BATCH = 50_000  # tasks per JVM call: the strings stay a few MB
 _SEPARATOR = "\0"  # cannot occur in a path
+_SLICE_FACTS = 6  # per task of a distributed copy: executor id, host, files, bytes, milliseconds, attempt
 _FULL_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")
 _REASONS = {
     "java.io.FileNotFoundException": "no such file or directory",
@@ -97,8 +98,11 @@ class BulkCopier:
         if jvm is None:
             raise StorageError("The Spark session has no JVM (it was stopped): start a new session.")
         self.threads = threads
-        gateway = spark.sparkContext._gateway
-        conf = spark._jsc.hadoopConfiguration()
+        gateway = self._gateway = spark.sparkContext._gateway
+        conf = self._conf = spark._jsc.hadoopConfiguration()
+        self._spark_context = spark._jsc.sc()
+        self._buffer_size, self._local_by_nio = buffer_size, local_by_nio
+        self._distributed: Any = None  # the Java DistributedCopy, made by the first copy_on_executors
         encoding = str(jvm.java.lang.System.getProperty("sun.jnu.encoding") or "")
         self._unicode_names = encoding.replace("-", "").upper() == "UTF8"
         try:
@@ -113,7 +117,44 @@ class BulkCopier:
         A task whose source and target are the same file, or whose path cannot be sent, fails on its own
         without reaching the JVM. StorageError only when the JVM cannot be reached or a path is no full URI.
         """
-        tasks = list(tasks)
+        return self._copy(list(tasks), lambda joined: self._call("copy", self._copier.copy, joined,
+                                                                 preserve_permission))
+
+    def copy_on_executors(self, tasks: Iterable[CopyTask], slices: int,
+                          preserve_permission: bool = True) -> SpreadCopy:
+        """`copy` as one Spark job per `BATCH` tasks (`jvm/DistributedCopy.java`): the files split into at most
+        `slices` tasks of about equal bytes, each copied on its executor by this copier's Java class with as
+        many threads; the same checks and outcomes, and where each task ran. StorageError when the job fails
+        (an executor lost more often than Spark retries, spark.speculation on): nothing is known of its files."""
+        ran: list[CopySlice] = []
+
+        def send(joined: str) -> str:
+            answer = self._call("copy on the executors", self._spread().copy, joined, preserve_permission, slices)
+            count, _, rest = answer.partition(_SEPARATOR)
+            fields = rest.split(_SEPARATOR) if rest else []
+            facts = _SLICE_FACTS * int(count)
+            ran.extend(CopySlice(fields[i], fields[i + 1], int(fields[i + 2]), int(fields[i + 3]),
+                                 int(fields[i + 4]) / 1000, int(fields[i + 5])) for i in range(0, facts, _SLICE_FACTS))
+            return _SEPARATOR.join(fields[facts:])
+
+        return SpreadCopy(self._copy(list(tasks), send), tuple(ran))
+
+    def _spread(self) -> Any:
+        """The Java DistributedCopy of this copier's session, made on first use."""
+        if self._distributed is None:
+            try:
+                self._distributed = new_instance(self._gateway, java_class(self._gateway, self._conf,
+                                                                           "DistributedCopy"),
+                                                 self._spark_context, self._conf, self.threads, self._buffer_size,
+                                                 self._local_by_nio)
+            except self._errors as err:
+                raise StorageError(f"Cannot prepare the distributed copier in the Spark JVM: {first_line(err)}.") \
+                    from None
+        return self._distributed
+
+    def _copy(self, tasks: list[CopyTask], send: Callable[[str], str]) -> list[CopyResult]:
+        """The tasks that can be sent, `BATCH` at a time through `send` (4 fields per task in, 3 per task out);
+        the others fail on their own."""
         results: list[CopyResult | None] = [None] * len(tasks)
         sent: list[int] = []
         for index, task in enumerate(tasks):
@@ -129,7 +170,7 @@ class BulkCopier:
                 task = tasks[index]
                 fields += (normalize_uri(task.source), normalize_uri(task.target), str(task.length),
                            str(task.modification_time))
-            answer = self._call("copy", self._copier.copy, _SEPARATOR.join(fields), preserve_permission)
+            answer = send(_SEPARATOR.join(fields))
             for index, (copied, crc, error) in zip(batch, _triples(answer, len(batch)), strict=True):
                 results[index] = CopyResult(tasks[index], copied, crc, error)
         return [result for result in results if result is not None]

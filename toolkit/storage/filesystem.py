@@ -66,6 +66,26 @@ class CopyResult:
         return self.error is None
 
 
+@dataclass(frozen=True)
+class CopySlice:
+    """One Spark task of a copy spread over the executors: where it ran, what it copied, how long it took."""
+
+    executor: str
+    host: str
+    files: int
+    bytes: int
+    seconds: float
+    attempt: int  # 0 unless Spark retried the task
+
+
+@dataclass(frozen=True)
+class SpreadCopy:
+    """A copy run as a Spark job: every file's outcome in the tasks' order, and the job's tasks."""
+
+    results: builtins.list[CopyResult]
+    slices: tuple[CopySlice, ...]
+
+
 class FileSystem(ABC):
     """Operations on one file system; every path is a full URI, refused when it has a `.` or `..` segment."""
 
@@ -266,6 +286,12 @@ class FileSystem(ABC):
         """Copy many files (to any file system this one reaches), `threads` at a time, each checked against
         its listed length and then given the source's mtime; targets are overwritten, parents created. A
         failure is reported in its result and the others go on. Bytes stay out of Python where they can."""
+
+    def copy_files_on_executors(self, tasks: Sequence[CopyTask], threads: int = 4,
+                                preserve_permission: bool = True) -> SpreadCopy | None:
+        """`copy_files` as a Spark job over the executors (each task copying a share of the bytes with `threads`
+        files at a time); None where this file system has no executors to spread over (the caller copies here)."""
+        return None
 
     def keeps_checksums(self, path: str) -> bool:
         """Whether the file system under `path` keeps file checksums that `checksum` answers (HDFS does)."""

@@ -74,6 +74,7 @@ from toolkit.storage.filesystem import (
     normalize_uri,
     parent_of,
     plain_uri,
+    SpreadCopy,
 )
 from toolkit.storage.java_errors import java_class_name, java_message
 from toolkit.storage.local import rename_no_replace, to_local_path
@@ -572,13 +573,24 @@ class HadoopFileSystem(FileSystem):
     def copy_files(self, tasks: Sequence[CopyTask], threads: int = 4,
                    preserve_permission: bool = True) -> builtins.list[CopyResult]:
         """In the JVM, a batch per call (`bulk_copy.BulkCopier`, one per thread count)."""
+        return self._copier(threads).copy(tasks, preserve_permission)
+
+    def copy_files_on_executors(self, tasks: Sequence[CopyTask], threads: int = 4,
+                                preserve_permission: bool = True) -> SpreadCopy:
+        """One Spark job of twice as many tasks as the executors have cores (at most one per file), balanced by
+        bytes (`bulk_copy.BulkCopier.copy_on_executors`): a fast executor takes more of them."""
+        slices = 2 * max(1, int(self._spark.sparkContext.defaultParallelism))
+        return self._copier(threads).copy_on_executors(tasks, slices, preserve_permission)
+
+    def _copier(self, threads: int) -> Any:
+        """The bulk copier of `threads` threads, made once."""
         from toolkit.storage.bulk_copy import BulkCopier
 
         with self._lock:
             copier = self._copiers.get(threads)
             if copier is None:
                 copier = self._copiers[threads] = BulkCopier(self._spark, threads)
-        return copier.copy(tasks, preserve_permission)
+        return copier
 
 
 def format_checksum(checksum: Any) -> str:
