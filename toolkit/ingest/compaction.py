@@ -26,7 +26,6 @@ fingerprint): the same rows in new files, which consumers and lineage see like a
 from __future__ import annotations
 
 import math
-import re
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -36,6 +35,7 @@ from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.repo import ConfigRepo
+from toolkit.entities.sizes import parse_size
 from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
 from toolkit.ingest.book import IngestBook
 from toolkit.ingest.closing_record import BLOCKED, ClosingBook
@@ -61,7 +61,6 @@ if TYPE_CHECKING:
 PRODUCER = "compaction"
 TARGET_PROPERTY = "compaction.target-size"
 DEFAULT_TARGET = 128 * 1024 ** 2
-_UNITS = {"": 1, "B": 1, "KB": 1024, "MB": 1024 ** 2, "GB": 1024 ** 3, "TB": 1024 ** 4}
 
 
 @dataclass(frozen=True)
@@ -81,8 +80,7 @@ def target_size(feed: Feed) -> int:
     text = feed.properties.get(TARGET_PROPERTY)
     if text is None:
         return DEFAULT_TARGET
-    found = re.fullmatch(r"\s*(\d+)\s*([KMGT]?B)?\s*", text, re.IGNORECASE)
-    size = int(found.group(1)) * _UNITS[(found.group(2) or "").upper()] if found else 0
+    size = parse_size(text) or 0
     if size <= 0:
         raise UsageError(f"The property {TARGET_PROPERTY} of feed '{feed.name}' is {text!r}: give a positive number "
                          "of bytes, or one with a unit (KB, MB, GB, TB), such as 128MB.")

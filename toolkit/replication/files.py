@@ -29,7 +29,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolkit.quality.results import GateResult
-from toolkit.storage.filesystem import CopyResult, CopyTask, FileSystem, StorageError, normalize_uri, parent_of
+from toolkit.storage.filesystem import (
+    CopyResult,
+    CopySlice,
+    CopyTask,
+    FileSystem,
+    StorageError,
+    normalize_uri,
+    parent_of,
+)
 from toolkit.storage.publish import Guard, Publication, no_guard, recover
 from toolkit.storage.tree import TreeFile, files_below, join, walk_below
 
@@ -72,6 +80,8 @@ class FolderOutcome:
     published: bool = False  # False when the target was already up to date
     links_skipped: tuple[str, ...] = ()  # symbolic links in the source: not copied
     quality: tuple[GateResult, ...] = ()  # the data-quality gates the staged copy was checked against
+    copier: str | None = None  # which copier copied (copier_choice.py: driver, executors); None: nothing copied
+    copy_slices: tuple[CopySlice, ...] = ()  # the Spark tasks of a copy over the executors
 
     @property
     def blocked(self) -> bool:

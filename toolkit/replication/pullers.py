@@ -6,6 +6,7 @@ check a staged instance against the feed's data-quality gate (target_gate.py) be
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
@@ -16,6 +17,7 @@ from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.errors import UsageError
 from toolkit.instances.availability import InstanceState, probe_files
 from toolkit.instances.feed_locations import feed_locations, require_safe_template, under_root
+from toolkit.replication.copier_choice import ChosenCopier
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
 from toolkit.replication.target_gate import TargetGate
@@ -102,12 +104,11 @@ class FilePuller:
 
     def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
         source_path, target_path = self.places(source, instance)
-        gate = self.gate
-        return replicate_folder(
-            self.fs, lambda tasks: self.fs.copy_files(tasks, self.settings.copy_threads,
-                                                      self.settings.preserve_permission),
-            Folder(source_path, target_path, self.feed.availability_flag), guard,
+        gate, copier = self.gate, ChosenCopier(self.fs, self.settings)
+        outcome = replicate_folder(
+            self.fs, copier, Folder(source_path, target_path, self.feed.availability_flag), guard,
             check=(lambda staged: gate.folder(instance, staged)) if gate is not None else None)
+        return replace(outcome, copier=copier.method, copy_slices=copier.slices)
 
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
                guard: Guard = no_guard) -> bool:

@@ -125,12 +125,24 @@ class ReplicationResult:
             "copy_seconds": round(copy_seconds, 3),
             "throughput_mib_s": round(copied / copy_seconds / 2**20, 1) if copy_seconds > 0 else 0.0,
             "elapsed_seconds": round(self.elapsed_seconds, 3),
+            **_copiers(folders),
             **({"quality": checked} if (checked := summary(self.quality)) else {}),
         }
 
     @property
     def quality(self) -> tuple[GateResult, ...]:
         return tuple(result for instance in self.instances for result in instance.quality)
+
+
+def _copiers(folders: list[FolderOutcome]) -> dict[str, object]:
+    """Which copier ran (`driver`, `executors`, or both in a catch-up window), and the executors' Spark tasks and
+    executors; nothing when no file was copied."""
+    used = sorted({folder.copier for folder in folders if folder.copier})
+    if not used:
+        return {}
+    slices = [each for folder in folders for each in folder.copy_slices]
+    return {"copier": "+".join(used), "copy_tasks": len(slices),
+            "copy_executors": len({each.executor for each in slices})} if slices else {"copier": "+".join(used)}
 
 
 @dataclass(frozen=True)
@@ -315,6 +327,9 @@ def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:
             "files_copied": outcome.folder.files_copied, "files_skipped": outcome.folder.files_skipped,
             "bytes_copied": outcome.folder.bytes_copied, "copy_seconds": round(outcome.folder.copy_seconds, 3),
             "published": outcome.folder.published, "links_skipped": list(outcome.folder.links_skipped),
+            "copier": outcome.folder.copier, "copy_tasks": [{
+                "executor": each.executor, "host": each.host, "files": each.files, "bytes": each.bytes,
+                "seconds": each.seconds, "attempt": each.attempt} for each in outcome.folder.copy_slices],
         } for outcome in result.sources],
         "quality": results_json(result.quality),
     }

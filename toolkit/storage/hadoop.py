@@ -70,11 +70,11 @@ from toolkit.storage.filesystem import (
     CopyTask,
     FileStatus,
     FileSystem,
+    SpreadCopy,
     StorageError,
     normalize_uri,
     parent_of,
     plain_uri,
-    SpreadCopy,
 )
 from toolkit.storage.java_errors import java_class_name, java_message
 from toolkit.storage.local import rename_no_replace, to_local_path

@@ -631,3 +631,13 @@ def test_bad_replication_properties_are_reported_at_their_lines(tmp_path: Path) 
     assert "properties.preservePermission is 'yes': give true or false." in problems[2].message
     good = feed(name="fine", extra='properties:\n  timeout: hours(3)\n  maxMaps: "8"\n  preservePermission: "false"\n')
     assert [p for p in lint(tmp_path / "good", {"fine": good}) if p.code == "FD023"] == []
+
+
+def test_bad_distributed_copy_thresholds_are_named_with_what_to_write(tmp_path: Path) -> None:
+    extra = ('properties:\n  replication.distributed-above-bytes: "1.5GB"\n'
+             '  replication.distributed-above-files: "many"\n')
+    problems = [p for p in lint(tmp_path, {"orders": feed(extra=extra)}) if p.code == "FD023"]
+    assert [p.message.split(": ", 1)[1] for p in problems] == [
+        "properties.replication.distributed-above-bytes is '1.5GB': give a whole number of bytes, or one with a "
+        "unit (KB, MB, GB, TB), such as 128MB.",
+        "properties.replication.distributed-above-files is 'many': give a whole number, 0 or more."]

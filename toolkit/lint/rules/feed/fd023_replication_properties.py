@@ -2,7 +2,9 @@
 
 Why:
 `timeout` is a frequency, `parallel` and `maxMaps` whole numbers of at least 1, `preservePermission` true or
-false (toolkit/entities/replication_settings.py reads them): a bad value would stop the run with exit 2.
+false, `replication.distributed-above-bytes` a size (`1GB`, `536870912`) and `replication.distributed-above-files`
+a whole number of 0 or more (toolkit/entities/replication_settings.py reads them): a bad value would stop the run
+with exit 2.
 
 Anti-pattern:
 
@@ -23,7 +25,17 @@ from collections.abc import Callable, Iterator
 
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
-from toolkit.entities.replication_settings import flag, positive_int, timeout
+from toolkit.entities.replication_settings import (
+    DEFAULT_DISTRIBUTED_BYTES,
+    DEFAULT_DISTRIBUTED_FILES,
+    DISTRIBUTED_BYTES,
+    DISTRIBUTED_FILES,
+    count,
+    flag,
+    positive_int,
+    size,
+    timeout,
+)
 from toolkit.errors import UsageError
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
@@ -33,13 +45,16 @@ _CHECKS: dict[str, Callable[[Feed], object]] = {
     "parallel": lambda feed: positive_int(feed, "parallel", 1),
     "maxMaps": lambda feed: positive_int(feed, "maxMaps", 4),
     "preservePermission": lambda feed: flag(feed, "preservePermission", True),
+    DISTRIBUTED_BYTES: lambda feed: size(feed, DISTRIBUTED_BYTES, DEFAULT_DISTRIBUTED_BYTES),
+    DISTRIBUTED_FILES: lambda feed: count(feed, DISTRIBUTED_FILES, DEFAULT_DISTRIBUTED_FILES),
 }
 
 
 @register
 class ReplicationProperties(EntityRule[Feed]):
     code = "FD023"
-    summary = "Replication properties (timeout, parallel, maxMaps, preservePermission) have valid values."
+    summary = ("Replication properties (timeout, parallel, maxMaps, preservePermission, replication.distributed-above-"
+               "bytes and -files) have valid values.")
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
