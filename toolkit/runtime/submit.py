@@ -11,6 +11,7 @@ from pathlib import Path
 
 from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
+from toolkit.storage.jvm_classes import jar_path
 
 # The arguments the toolkit gives spark-submit before an entrypoint, on a cluster: the data-trigger sweep's runs and
 # the generated schedules' calls.
@@ -40,13 +41,34 @@ def spark_submit(explicit: str | None = None) -> str:
 
 
 def submit_arguments(given: str | None, cluster: Cluster) -> list[str]:
-    """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it."""
+    """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it, with
+    the toolkit's jar on `--jars` (`with_toolkit_jar`)."""
     text = given if given is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
     try:
-        return shlex.split(text)
+        arguments = shlex.split(text)
     except ValueError as err:
         raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
                          "shell.") from None
+    return with_toolkit_jar(arguments, jar_path())
+
+
+def with_toolkit_jar(arguments: list[str], jar: str) -> list[str]:
+    """`arguments` with `jar` on `--jars`, so that the driver's class path and every executor have the toolkit's
+    Java classes from the start (the distributed copy runs them on the executors). Added to the `--jars` given
+    (spark-submit keeps only the last one), unless a jar of the same file name is there already (the path on
+    the cluster's hosts, say)."""
+    for index, argument in enumerate(arguments):
+        if argument == "--jars" and index + 1 < len(arguments):
+            return [*arguments[:index + 1], _joined(arguments[index + 1], jar), *arguments[index + 2:]]
+        if argument.startswith("--jars="):
+            return [*arguments[:index], "--jars=" + _joined(argument.removeprefix("--jars="), jar),
+                    *arguments[index + 1:]]
+    return [*arguments, "--jars", jar]
+
+
+def _joined(jars: str, jar: str) -> str:
+    names = [entry.rstrip("/").rsplit("/", 1)[-1] for entry in jars.split(",")]
+    return jars if Path(jar).name in names else ",".join(filter(None, (jars, jar)))
 
 
 def process_entrypoint() -> str:

@@ -23,6 +23,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.locks import holder_name
 from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
+from toolkit.storage.jvm_classes import jar_path
 from toolkit.storage.local import LocalFileSystem
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -383,7 +384,8 @@ def test_safemode_on_status_off(capsys: pytest.CaptureFixture[str], site: Site) 
 
 
 def rerun_line(site: Site, hour: int) -> str:
-    return shlex.join([rerun_command.spark_submit(), rerun_command.process_entrypoint(), "--repo", str(site.conf),
+    return shlex.join([rerun_command.spark_submit(), "--jars", jar_path(), rerun_command.process_entrypoint(),
+                       "--repo", str(site.conf),
                        "--process", PROCESS, "--cluster", "primary", "--time", f"2026-11-21T{hour:02d}:00Z",
                        "--force"])
 
@@ -426,8 +428,8 @@ def test_rerun_execute_runs_each_and_exits_with_the_worst_code(capfd: pytest.Cap
     monkeypatch.setattr(rerun_command, "spark_submit", lambda: str(fake))
     code = main(["rerun", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary", "--now", NOW,
                  "--from", "2026-11-21T00:00Z", "--to", "2026-11-21T12:00Z", "--execute"])
-    out, _ = capfd.readouterr()
-    assert code == 1
+    out, err = capfd.readouterr()
+    assert code == 1, err
     assert [line for line in out.splitlines() if line.startswith("fake")] == [
         "fake spark-submit 2026-11-21T04:00Z", "fake spark-submit 2026-11-21T05:00Z",
         "fake spark-submit 2026-11-21T06:00Z"]

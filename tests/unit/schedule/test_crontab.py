@@ -16,6 +16,7 @@ import pytest
 
 from tests.unit.schedule.cadence_repo import make_cadence_repo
 from toolkit.cli.main import main
+from toolkit.storage.jvm_classes import jar_path
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 CHECKOUT = Path(__file__).resolve().parents[3]
@@ -56,8 +57,8 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
     assert "SPARK_SUBMIT=/opt/spark/bin/spark-submit" in out and "CONF_REPO=/srv/conf" in out
     summary = line_of(lines, "process.py\" --repo \"$CONF_REPO\" --process hourly-clicks-summary")
     assert summary == ('0 * * * * "$TOOLKIT" call --every \'hours(1)\' --from 2026-01-01T00:00Z --period 60 -- '
-                       '"$SPARK_SUBMIT" "$ENTRYPOINTS/process.py" --repo "$CONF_REPO" --process hourly-clicks-summary'
-                       ' --cluster primary')
+                       f'"$SPARK_SUBMIT" --jars {jar_path()} "$ENTRYPOINTS/process.py" --repo "$CONF_REPO" --process '
+                       'hourly-clicks-summary --cluster primary')
     assert line_of(lines, "late_check.py").startswith("0 * * * * ")
     assert line_of(lines, "--process top-pages").startswith("0 0 * * * ")
     assert line_of(lines, "retention.py\" --repo \"$CONF_REPO\" --feed clicks ").startswith("0 0 * * * ")
@@ -134,12 +135,12 @@ def test_a_generated_line_run_by_sh_gets_its_instance_time(tmp_path: Path,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     argv = record.read_text().splitlines()
-    assert argv[:5] == ["--master", "local[2]", "--conf", "a=50%", str(Path(environment["ENTRYPOINTS"]) /
-                                                                          "replication.py")]
-    assert argv[5:13] == ["--repo", str(repo.resolve()), "--feed", "minutes", "--source", "main", "--target",
+    assert argv[:7] == ["--master", "local[2]", "--conf", "a=50%", "--jars", jar_path(),
+                        str(Path(environment["ENTRYPOINTS"]) / "replication.py")]
+    assert argv[7:15] == ["--repo", str(repo.resolve()), "--feed", "minutes", "--source", "main", "--target",
                           "backup"]
-    assert argv[13] == "--time"
-    assert datetime.strptime(argv[14], "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc) in (
+    assert argv[15] == "--time"
+    assert datetime.strptime(argv[16], "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc) in (
         before, before + timedelta(minutes=1))
 
 

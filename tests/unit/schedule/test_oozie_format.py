@@ -13,6 +13,7 @@ import pytest
 from lxml import etree
 
 from toolkit.cli.main import main
+from toolkit.storage.jvm_classes import jar_path
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 SCHEMAS = Path(__file__).resolve().parents[2] / "oozie_schemas"
@@ -155,7 +156,8 @@ def test_the_shell_action_runs_the_call_with_the_nominal_time(tmp_path: Path) ->
     assert (shell.findtext(f"{{{SHELL}}}job-tracker"), shell.findtext(f"{{{SHELL}}}name-node")) == (
         "${jobTracker}", "${nameNode}")
     assert arguments(out, "process-hourly-clicks-summary") == [
-        "${sparkSubmit}", "--master", "yarn", "--deploy-mode", "client", "${entrypoints}/process.py",
+        "${sparkSubmit}", "--master", "yarn", "--deploy-mode", "client", "--jars", jar_path(),
+        "${entrypoints}/process.py",
         "--repo", "${confRepo}", "--process", "hourly-clicks-summary", "--cluster", "primary",
         "--time", "${nominalTime}"]
     # the toolkit's own commands: the SLA check takes the time as --now, the sweep none

@@ -17,7 +17,8 @@ from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Rep
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.ledger.records import STATUSES
-from toolkit.runtime.submit import process_entrypoint, spark_submit, worst
+from toolkit.runtime.submit import process_entrypoint, spark_submit, with_toolkit_jar, worst
+from toolkit.storage.jvm_classes import jar_path
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
 RerunFrom = Annotated[str | None, typer.Option("--from", help="First instance time, yyyy-MM-ddTHH:mmZ (required).")]
@@ -64,13 +65,14 @@ def rerun_command(
         typer.echo(f"No instance of {scope.owner} from {from_} to {to} is {' or '.join(wanted)}: nothing to rerun.",
                    err=True)
         return
-    commands = [[spark_submit(), process_entrypoint(), "--repo", str(repo), "--process", scope.process.name,
-                 "--cluster", scope.cluster.name, "--time", format_timestamp(row.time), "--force"] for row in rows]
+    submit = [spark_submit(), *with_toolkit_jar([], jar_path()), process_entrypoint()]
+    commands = [[*submit, "--repo", str(repo), "--process", scope.process.name, "--cluster", scope.cluster.name,
+                 "--time", format_timestamp(row.time), "--force"] for row in rows]
     if not execute:
         for command in commands:
             typer.echo(shlex.join(command))
         return
-    for program, what in ((commands[0][0], "spark-submit"), (commands[0][1], "entrypoints/process.py")):
+    for program, what in ((submit[0], "spark-submit"), (submit[-1], "entrypoints/process.py")):
         if not (Path(program).is_file() if os.sep in program else shutil.which(program)):
             raise UsageError(f"Cannot run the reruns: {what} is not found at {program}; print the commands "
                              "without --execute and run them where it is.")
