@@ -13,10 +13,19 @@ first instance, with nothing changed, the best of 2 after a `sync` (as the other
 `find`s at once reading the two trees' sizes and mtimes, which a rerun compares.
 Targets (issue 5): (a) copy phase at least 0.8x cp's throughput; (b) copy phase within 3x cp's time; the rerun
 with nothing changed under 10% of the first run's copy phase.
+
+(c) The distributed copy (issue 20): on a standalone cluster started here (toolkit/devtools/standalone_spark.py, two
+workers of one core), one instance (`--cluster-mib`, 2 GiB in 32 files by default) copied as a Spark job over the
+executors (the feed's `replication.distributed-above-files: "0"`), by an application of one executor
+(spark.cores.max=1) beside one of two, best of 2 each: the ratio, the throughput per executor, and what that
+per-executor rate would make of 100 nodes beside DistCp's published 50-80 MB/s per map. On a 2-core machine the two
+executors share the cores and the disk with the driver: the ratio shows the job spreads, not how a cluster scales.
+Informational: it has no target. `--case cluster --cluster-mib 64` checks it quickly.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -81,7 +90,82 @@ def finds_seconds(source: Path, target: Path) -> float:
     return time.perf_counter() - began
 
 
+def cluster_case(megabytes: int) -> None:
+    """(c): the same instance copied over one executor, then two, on a standalone cluster of two workers."""
+    from pyspark.sql import SparkSession
+
+    from toolkit.devtools.standalone_spark import StandaloneCluster
+    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.storage.jvm_classes import jar_path
+
+    files = 32
+    size = max(1, megabytes * 2**20 // files)
+    with tempfile.TemporaryDirectory(prefix="replication-bench-cluster-", dir="/tmp") as folder:
+        scratch = Path(folder)
+        repo_path = make_repo(scratch)
+        feed = repo_path / "feeds/clicks.yaml"
+        feed.write_text(feed.read_text().replace("ACL:\n", 'properties:\n  replication.distributed-above-files: "0"\n'
+                                                            "ACL:\n"))
+        repo = ConfigRepo.load(repo_path)
+        source = scratch / f"primary/data/clicks/{INSTANCE:%Y/%m/%d/%H}"
+        target = scratch / f"backup/replica/clicks/{INSTANCE:%Y/%m/%d/%H}"
+        write_instance(source, 1, files, size)
+        total = files * size
+        cluster = StandaloneCluster.start(scratch / "spark-cluster", workers=2)
+        best: dict[int, tuple[float, int]] = {}
+        try:
+            for executors in (1, 2):
+                spark = (SparkSession.builder.master(cluster.url).appName(f"replication-bench-{executors}")
+                         .config("spark.cores.max", str(executors)).config("spark.executor.cores", "1")
+                         .config("spark.executor.memory", "512m").config("spark.ui.enabled", "false")
+                         .config("spark.ui.showConsoleProgress", "false")
+                         .config("spark.jars", jar_path()).config("spark.driver.host", "127.0.0.1").getOrCreate())
+                spark.sparkContext.setLogLevel("ERROR")
+                status = spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
+                deadline = time.monotonic() + 120
+                while status.size() - 1 < executors and time.monotonic() < deadline:  # the driver is listed too
+                    time.sleep(0.2)
+                    status = spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
+                fs = HadoopFileSystem(spark)
+                seconds, tasks = float("inf"), 0
+                for _ in range(ROUNDS + 1):  # the first round warms the executors' JVMs up and is not counted
+                    shutil.rmtree(target, ignore_errors=True)
+                    subprocess.run(["sync"], check=True)
+                    counters = run_replication(repo, "clicks", "backup", INSTANCE, fs, now=INSTANCE).counters()
+                    assert counters["copier"] == "executors" and counters["bytes_copied"] == total, counters
+                    assert counters["copy_executors"] == executors, counters
+                    seconds, tasks = min(seconds, float(counters["copy_seconds"])), int(counters["copy_tasks"])
+                best[executors] = (seconds, tasks)
+                spark.stop()
+        finally:
+            cluster.stop()
+    mb = total / 1e6
+    one, two = best[1][0], best[2][0]
+    per_executor = mb / two / 2
+    print(f"replication_bench: (c) {total / 2**20:.0f} MiB in {files} files copied over the executors of a standalone "
+          f"cluster, best of {ROUNDS}")
+    print(f"  1 executor:   {one:6.2f} s  ({mb / one:7.0f} MB/s, {best[1][1]} tasks)")
+    print(f"  2 executors:  {two:6.2f} s  ({mb / two:7.0f} MB/s, {best[2][1]} tasks)")
+    print(f"  speed-up 1 -> 2 executors: {one / two:.2f}x (this machine has {os.cpu_count()} cores for the driver, "
+          "both executors and the disk)")
+    print(f"  per executor: {per_executor:.0f} MB/s; at that rate 100 nodes would copy {per_executor * 100 / 1000:.1f} "
+          f"GB/s, where DistCp's published 50-80 MB/s per map makes 5.0-8.0 GB/s for 100 maps")
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--case", choices=("local", "cluster", "all"), default="all",
+                        help="(a) and (b) on local[2], (c) on a standalone cluster, or all (default).")
+    parser.add_argument("--cluster-mib", type=int, default=2048, help="The size of (c)'s instance (default 2048).")
+    args = parser.parse_args()
+    passed = local_cases() if args.case in ("local", "all") else True
+    if args.case in ("cluster", "all"):
+        cluster_case(args.cluster_mib)
+    return 0 if passed else 1
+
+
+def local_cases() -> bool:
+    """(a) and (b); True when they met their targets."""
     from pyspark.sql import SparkSession
 
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -162,7 +246,7 @@ def main() -> int:
             for copy in scratch.glob(f"cp-{key}-*"):
                 shutil.rmtree(copy)
     spark.stop()
-    return 0 if passed else 1
+    return passed
 
 
 if __name__ == "__main__":
