@@ -12,15 +12,14 @@ import hashlib
 import json
 import os
 import signal
-import subprocess
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
+from tests.integration.replication.killing import kill_when
+from tests.integration.spark_submit import spark_submit, spark_submit_command
 from tests.unit.replication.test_file_replication import T, contents, instance
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
@@ -106,34 +105,12 @@ def test_spark_submit_killed_in_the_middle_of_a_distributed_copy(spark_cluster, 
     source = instance(primary, "data/clicks", T, many)
     target = tmp_path / TARGET
     staging = target.parent / ".10.replicating"
-    seen: list[int] = []
-    stop = threading.Event()
-
-    def reader() -> None:
-        while not stop.is_set():
-            if target.exists():
-                seen.append(len([p for p in target.iterdir() if p.name != "_SUCCESS"]))
-            time.sleep(0.002)
-
-    polling = threading.Thread(target=reader)
-    polling.start()
-    process = subprocess.Popen(spark_submit_command("replication", "--repo", str(repo), "--feed", "clicks",
-                                                    "--target", "backup", "--time", "2026-11-21T10:00Z",
-                                                    "--lease", str(KILLED_LEASE), master=spark_cluster.url),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
-                               env=environment(), start_new_session=True)
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and process.poll() is None:
-            if staging.exists() and len(list(staging.iterdir())) >= 30:
-                os.killpg(process.pid, signal.SIGKILL)
-                break
-            time.sleep(0.005)
-        process.wait(timeout=60)
-    finally:
-        stop.set()
-        polling.join()
-    assert process.returncode == -signal.SIGKILL, "the copy ended before the test could kill it"
+    command = spark_submit_command("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup",
+                                   "--time", "2026-11-21T10:00Z", "--lease", str(KILLED_LEASE),
+                                   master=spark_cluster.url)
+    code, seen = kill_when(command, tmp_path, lambda: staging.exists() and len(list(staging.iterdir())) >= 30,
+                           target, len(many))
+    assert code == -signal.SIGKILL, "the copy ended before the test could kill it"
     assert not target.exists() and not seen
     _no_application_on(spark_cluster)
     copied_before = len(list(staging.iterdir()))

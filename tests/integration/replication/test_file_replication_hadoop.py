@@ -10,14 +10,14 @@ import json
 import os
 import re
 import signal
-import subprocess
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
+from tests.integration.replication.killing import kill_when
+from tests.integration.spark_submit import spark_submit, spark_submit_command
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
@@ -131,36 +131,11 @@ def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) ->
     source = instance(primary, "data/clicks", T, many)
     target = tmp_path / "backup/replica/clicks/2026/11/21/10"
     staging = target.parent / ".10.replicating"
-    seen_partial: list[int] = []
-    stop = threading.Event()
-
-    def reader() -> None:
-        while not stop.is_set():
-            if target.exists():
-                files = len([p for p in target.iterdir() if p.name != "_SUCCESS"])
-                if files != len(many):
-                    seen_partial.append(files)
-            time.sleep(0.002)
-
-    polling = threading.Thread(target=reader)
-    polling.start()
-    process = subprocess.Popen(spark_submit_command("replication", "--repo", str(repo), "--feed", "clicks",
-                                                    "--target", "backup", "--time", "2026-11-21T10:00Z",
-                                                    "--lease", str(KILLED_LEASE)),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
-                               env=environment(), start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and process.poll() is None:
-            if staging.exists() and len(list(staging.iterdir())) >= 50:
-                os.killpg(process.pid, signal.SIGKILL)
-                break
-            time.sleep(0.005)
-        process.wait(timeout=60)
-    finally:
-        stop.set()
-        polling.join()
-    assert process.returncode == -signal.SIGKILL, "the copy ended before the test could kill it"
+    command = spark_submit_command("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup",
+                                   "--time", "2026-11-21T10:00Z", "--lease", str(KILLED_LEASE))
+    code, seen_partial = kill_when(command, tmp_path, lambda: staging.exists() and len(list(staging.iterdir())) >= 50,
+                                   target, len(many), timeout=120)
+    assert code == -signal.SIGKILL, "the copy ended before the test could kill it"
     assert not target.exists() and not seen_partial
     copied_before = len(list(staging.iterdir()))
     with pytest.raises(BlockedError, match=r"is being run by run \w+ on \S+:\d+ \(its lease ends "):

@@ -50,14 +50,6 @@ def hadoop_copier(spark) -> BulkCopier:
     return BulkCopier(spark, threads=3, buffer_size=64 * 1024, local_by_nio=False)
 
 
-@pytest.fixture
-def roots(tmp_path: Path) -> tuple[Path, Path]:
-    primary, backup = tmp_path / "primary", tmp_path / "backup"
-    primary.mkdir()
-    backup.mkdir()
-    return primary, backup
-
-
 def make_tree(root: Path) -> dict[str, bytes]:
     """Files of awkward sizes (empty, one byte, across the buffer's edge, several buffers) in nested folders,
     with distinct old mtimes (milliseconds included) and modes."""

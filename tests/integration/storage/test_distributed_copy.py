@@ -22,14 +22,6 @@ def copier(spark) -> BulkCopier:
     return BulkCopier(spark, threads=2)
 
 
-@pytest.fixture
-def roots(tmp_path: Path) -> tuple[Path, Path]:
-    primary, backup = tmp_path / "primary", tmp_path / "backup"
-    primary.mkdir()
-    backup.mkdir()
-    return primary, backup
-
-
 def test_a_tree_is_copied_by_the_tasks_byte_for_byte_in_the_tasks_order(copier: BulkCopier,
                                                                         roots: tuple[Path, Path]) -> None:
     primary, backup = roots
