@@ -166,8 +166,12 @@ def parse_json(data: bytes, path: str) -> Any:
 
 
 def to_json(record: Any) -> bytes:
-    document = versioned(asdict(record), _format_of(type(record)))
-    return (json.dumps(document, indent=2, sort_keys=True, default=str) + "\n").encode()
+    return (json.dumps(record_document(record), indent=2, sort_keys=True, default=str) + "\n").encode()
+
+
+def record_document(record: Any) -> dict[str, Any]:
+    """A record as the JSON object it is persisted as (with its format version)."""
+    return versioned(asdict(record), _format_of(type(record)))
 
 
 def event_json(event: DatasetEvent) -> bytes:
@@ -184,7 +188,12 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
 
 def parse_record(cls: Any, data: bytes, path: str) -> Any:
     """A record of `cls` (a dataclass with a SHAPE) from its JSON, checked: for the records of other modules."""
-    return _from(cls, _check(parse_json(data, path), cls, path))
+    return record_from(cls, parse_json(data, path), path)
+
+
+def record_from(cls: Any, document: Any, path: str) -> Any:
+    """A record of `cls` from a JSON object already parsed (one of many in a file: a roll-up), checked."""
+    return _from(cls, _check(document, cls, path))
 
 
 @dataclass(frozen=True)
