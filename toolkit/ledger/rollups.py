@@ -68,7 +68,7 @@ def _roll_chunk(ledger: Ledger, process: str, month: str, times: list[datetime],
                 locks[t] = lock
         with LeaseKeeper(list(locks.values()), ledger.lease_seconds / 3) as keeper:
             existing = read_rollup(ledger.fs, ledger.layout, process, month)
-            closed = {}
+            closed: dict[datetime, RolledUp] = {}
             for t in locks:
                 item = _closed(ledger, process, t)
                 if item is not None:
@@ -79,12 +79,14 @@ def _roll_chunk(ledger: Ledger, process: str, month: str, times: list[datetime],
             keeper.ensure_held()
             ledger.fs.write_atomically(existing.path, existing.with_instances(closed).to_bytes())
             step("written")
-            for t in sorted(closed):
-                locks[t].ensure_held()
-                ledger.fs.delete(ledger.layout.instance_folder(process, t), recursive=True)
-                del locks[t]  # its lock went with its folder
-                step("deleted")
-            return len(closed), len(times) - len(closed)
+        # Renewals stopped (one would write a lock file into a deleted folder): each lease has at least two
+        # thirds of its length left, and each deletion first checks that enough of it is left.
+        for t in sorted(closed):
+            locks[t].ensure_held()
+            ledger.fs.delete(ledger.layout.instance_folder(process, t), recursive=True)
+            del locks[t]  # its lock went with its folder
+            step("deleted")
+        return len(closed), len(times) - len(closed)
     except LockLostError:
         locks.clear()  # a lost lock is its new holder's
         raise
