@@ -38,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from trigger_bench import CLUSTER  # noqa: E402  (the same local cluster: root and working location)
+
 from toolkit.cli.ledger_rows import instance_rows  # noqa: E402
 from toolkit.el.timestamps import format_timestamp, instance_key  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
@@ -64,16 +66,6 @@ MONTH = ("2025-06-01T00:00Z", "2025-06-30T23:00Z")
 TOOLKIT = [sys.executable, "-m", "toolkit"]
 TARGET_SECONDS = 1.0
 
-CLUSTER = """kind: cluster
-name: primary
-interfaces:
-  readonly: {{endpoint: "file://{root}", version: "3.4"}}
-  write: {{endpoint: "file://{root}", version: "3.4"}}
-  execute: {{endpoint: "local[1]", version: "4.0"}}
-  workflow: {{endpoint: "cron://localhost", version: "1.0"}}
-locations:
-  working: /working
-"""
 FEED = """kind: feed
 name: {name}
 description: The {role} of process p{n:04d}, one instance an hour.
