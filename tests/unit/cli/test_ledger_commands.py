@@ -20,7 +20,7 @@ import pytest
 from toolkit.cli.commands import rerun as rerun_command
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.locks import holder_name
+from toolkit.ledger.locks import LeaseLock, holder_name
 from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -556,3 +556,15 @@ def test_status_summary_and_rerun_read_the_same_after_a_rollup(capsys: pytest.Ca
     assert left == ["20261121T0600Z", "20261121T0700Z", "20261121T0800Z", "rollups"]
     assert outputs() == before
     assert json.loads(before[0])[4]["status"] == "FAILED"
+
+
+def test_a_rollup_of_a_process_another_rollup_holds_exits_5_naming_it(capsys: pytest.CaptureFixture[str],
+                                                                     history: Site) -> None:
+    ledger = history.ledger()
+    assert LeaseLock(ledger.fs, ledger.layout.rollup_folder(PROCESS), "lock", 60.0).try_acquire("other-rollup").taken
+    code, out, err = run(capsys, "ledger-rollup", "--repo", str(history.conf), "--cluster", "primary",
+                         "--process", PROCESS, "--now", "2026-12-01T00:00Z")
+    assert code == 5
+    assert "The roll-up of process 'hourly-clicks-summary' is being run by run other-rollup on" in err
+    assert out.splitlines() == ["ledger-rollup: 0 instance(s) of 1 process(es) rolled up on cluster 'primary'"]
+    assert (history.ledger_root / "processes" / PROCESS / "20261121T0300Z" / "instance.json").exists()
