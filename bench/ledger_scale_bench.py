@@ -61,6 +61,7 @@ from toolkit.triggers.state import ProcessState, SweepState  # noqa: E402
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
 HOURS = 8760
 NOW = "2026-01-01T00:00Z"  # the year is over: its twelve months are closed
+JUNE = datetime(2025, 6, 1, tzinfo=timezone.utc)
 DAY = ("2025-06-15T00:00Z", "2025-06-15T23:00Z")
 MONTH = ("2025-06-01T00:00Z", "2025-06-30T23:00Z")
 TOOLKIT = [sys.executable, "-m", "toolkit"]
@@ -128,11 +129,11 @@ def records(n: int, t: datetime) -> tuple[InstanceRecord, AttemptRecord]:
     return instance, attempt
 
 
-def write_folders(ledger: Ledger, processes: range, hours: int) -> None:
+def write_folders(ledger: Ledger, processes: range, hours: int, first: datetime = START) -> None:
     """The folder layout: per instance its folder, instance.json and attempt-001.json (as the runner writes)."""
     for n in processes:
         for k in range(hours):
-            instance, attempt = records(n, START + timedelta(hours=k))
+            instance, attempt = records(n, first + timedelta(hours=k))
             folder = ledger.layout.instance_folder(instance.process, instance.nominal)[len("file://"):]
             os.makedirs(folder, exist_ok=True)
             Path(folder, "instance.json").write_bytes(to_json(instance))
@@ -237,6 +238,22 @@ class Setup:
         return command(["trigger", "--repo", str(self.repo), "--cluster", "primary", "--spark-submit",
                         str(self.folder / "spark-submit"), "--log-dir", str(self.folder / "logs")])
 
+    def repo_load(self) -> Callable[[], object]:
+        """What `toolkit trigger` loads first: the whole repo (the sweep considers every process of the cluster)."""
+        return lambda: ConfigRepo.load(self.repo)
+
+    def sweep(self) -> Callable[[], object]:
+        """The sweep's own work (repo loaded): what `toolkit trigger` does after loading it."""
+        from toolkit.triggers.launch import Launcher
+        from toolkit.triggers.sweep import run_sweep
+
+        config = ConfigRepo.load(self.repo)
+        launcher = Launcher(str(self.repo), "primary", [], self.folder / "logs", str(self.folder / "spark-submit"))
+
+        def call() -> None:
+            assert not run_sweep(config, "primary", self.ledger, launcher).started
+        return call
+
     def ledger_rows(self, window: tuple[str, str]) -> Callable[[], object]:
         """The ledger part of `toolkit status` (repo loaded): the rows of the window."""
         config = ConfigRepo.load(self.repo)
@@ -300,7 +317,7 @@ def run(scratch: Path, processes: int, old_processes: int, runs: int) -> int:
     base, old, new = (Setup(scratch / name, range(count)) for name, count in
                       (("base", 1), ("folders", old_processes), ("rollups", processes)))
     began = time.perf_counter()
-    write_folders(base.ledger, range(1), 24 * 30)  # the baseline: one process, June's rows only
+    write_folders(base.ledger, range(1), 24 * 30, JUNE)  # the baseline: one process, June's rows only
     for setup in (base, old, new):
         caught_up_sweep(setup.ledger, range(processes if setup is new else old_processes if setup is old else 1))
     if not (old.folder / "primary/working/ledger/processes").exists():
@@ -334,6 +351,10 @@ def run(scratch: Path, processes: int, old_processes: int, runs: int) -> int:
     ok &= report("toolkit status, one process, one day", best_of(runs, new.status(DAY)), base_day)
     ok &= report("toolkit summary, one process, one month", best_of(runs, new.status(MONTH, "summary")), base_month)
     ok &= report("toolkit trigger, nothing due", best_of(runs, new.trigger()), base_sweep)
+    report("  its repo load (in process)", best_of(runs, new.repo_load()), best_of(runs, base.repo_load()),
+           target=False)
+    report("  its sweep, repo loaded (in process)", best_of(runs, new.sweep()), best_of(runs, base.sweep()),
+           target=False)
     report("  its ledger reads (in process): one day", best_of(runs, new.ledger_rows(DAY)), base_rows_day,
            target=False)
     report("  its ledger reads (in process): one month", best_of(runs, new.ledger_rows(MONTH)), base_rows_month,

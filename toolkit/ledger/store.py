@@ -70,8 +70,7 @@ class Ledger:
         data = self.fs.read_if_exists(path)
         if data is not None:
             return InstanceRecord.parse(data, path)
-        rolled = read_rollup(self.fs, self.layout, process, month_of(t)).get(t)
-        return None if rolled is None else rolled.instance
+        return read_rollup(self.fs, self.layout, process, month_of(t)).instance(t)
 
     def instances(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceRecord]:
         """The records of the given instances that have one: one listing of the process's folders (those not
@@ -91,9 +90,9 @@ class Ledger:
                 month = month_of(t)
                 if month not in months:
                     months[month] = read_rollup(self.fs, self.layout, process, month)
-                rolled = months[month].get(t)
-                if rolled is not None:
-                    found[t] = rolled.instance
+                record = months[month].instance(t)
+                if record is not None:
+                    found[t] = record
         return found
 
     def recorded_times(self, process: str) -> set[datetime]:
