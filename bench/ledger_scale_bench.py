@@ -320,16 +320,19 @@ def run(scratch: Path, processes: int, old_processes: int, runs: int) -> int:
     write_folders(base.ledger, range(1), 24 * 30, JUNE)  # the baseline: one process, June's rows only
     for setup in (base, old, new):
         caught_up_sweep(setup.ledger, range(processes if setup is new else old_processes if setup is old else 1))
-    if not (old.folder / "primary/working/ledger/processes").exists():
+    reused = (old.folder / "primary/working/ledger/processes").exists()  # --keep: built by an earlier run
+    if not reused:
         write_folders(old.ledger, range(old_processes), HOURS)
     print(f"ledger_scale_bench: folder layout, {old_processes} processes x {HOURS} hourly instances = "
-          f"{old_processes * HOURS:,} instances ({3 * old_processes * HOURS:,} files and folders), written in "
-          f"{time.perf_counter() - began:.0f} s")
+          f"{old_processes * HOURS:,} instances ({3 * old_processes * HOURS:,} files and folders), "
+          + ("reused" if reused else f"written in {time.perf_counter() - began:.0f} s"))
     began = time.perf_counter()
-    if not (new.folder / "primary/working/ledger/processes").exists():
+    reused = (new.folder / "primary/working/ledger/processes").exists()
+    if not reused:
         write_rollups(new.ledger, range(processes), HOURS)
     print(f"ledger_scale_bench: roll-up layout, {processes} processes x {HOURS} = {processes * HOURS:,} instances "
-          f"({processes * 12:,} roll-up files), written in {time.perf_counter() - began:.0f} s; repo of "
+          f"({processes * 12:,} roll-up files), "
+          + ("reused" if reused else f"written in {time.perf_counter() - began:.0f} s") + "; repo of "
           f"{processes} processes and {2 * processes} feeds; baseline: a repo of 1 process, its ledger June's rows")
     ok = True
     june_15 = datetime(2025, 6, 15, 10, tzinfo=timezone.utc)
