@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("ledger", "status_command"),
     "summary": ("ledger", "summary_command"),
     "running": ("ledger", "running_command"),
+    "ledger-rollup": ("rollup", "rollup_command"),
     "suspend": ("control", "suspend_command"),
     "resume": ("control", "resume_command"),
     "safemode": ("control", "safemode_command"),

@@ -2,9 +2,11 @@
 dependency graph between them (what an entity uses, what uses it).
 
 `ConfigRepo.load` is for actions, which must not run on an invalid repo (exit 2). `ConfigRepo.scan` is
-for the linter: it keeps going past bad files and returns their problems. Entities are read from the
-kind folders (not recursively); an entity is filed under its `kind`, whatever folder it is in, and keeps
-its folder and file stem so the linter can check them.
+for the linter: it keeps going past bad files and returns their problems. `ConfigRepo.load_only` is for commands
+about one entity (`toolkit status`): it parses only that entity and what it references, found where the naming
+convention puts them (else by a plain-text pre-scan, prescan.py). Entities are read from the kind folders
+(not recursively); an entity is filed under its `kind`, whatever folder it is in, and keeps its folder and file
+stem so the linter can check them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TypeVar
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.loading import declared_ref, load_entity
 from toolkit.entities.model import Cluster, Entity, Feed, Process
+from toolkit.entities.prescan import declared
 from toolkit.entities.problems import Problem
 from toolkit.errors import UsageError
 
@@ -106,22 +109,63 @@ class ConfigRepo:
     def load(cls, path: Path | str) -> ConfigRepo:
         """The repo, or UsageError (exit 2) naming the first problem when any entity is invalid."""
         repo, problems = cls.scan(path)
+        repo.refuse(problems)
+        return repo
+
+    @classmethod
+    def load_only(cls, path: Path | str, wanted: Iterable[EntityRef]) -> ConfigRepo:
+        """The `wanted` entities and everything they reference, transitively, checked as `load` checks them.
+
+        Each is looked for where the naming convention puts it (`processes/<name>.yaml`, lint rule RP001) and
+        kept when that file declares it; otherwise every file's declaration is pre-scanned (prescan.py) and the
+        files that declare it, or cannot be pre-scanned, are parsed. The files not needed are never parsed, so
+        a problem in an unrelated entity does not stop the call (`toolkit lint` reports it). A wanted entity that
+        no file declares falls back to `load`, whose errors name it and the known ones."""
+        root, wanted = _require_repo(Path(path)), tuple(wanted)
+        finder = _Finder(root)
+        parsed: dict[Path, Entity] = {}
+        failed: set[Path] = set()
+        problems: list[Problem] = []
+        frontier, seen = list(dict.fromkeys(wanted)), set(wanted)
+        while frontier:
+            ref = frontier.pop(0)
+            for file in finder.files_of(ref):
+                if file in parsed or file in failed:
+                    continue
+                entity, file_problems = finder.load(file)
+                problems.extend(file_problems)
+                if entity is None:
+                    failed.add(file)
+                    continue
+                parsed[file] = entity
+                for target in _references(entity):
+                    if target not in seen:
+                        seen.add(target)
+                        frontier.append(target)
+        files = sorted(parsed, key=lambda file: (_kind_rank(file), file.name))  # `entity_files` order
+        repo = cls(root, [parsed[file] for file in files], files)
+        repo.refuse(problems)
+        if any(repo.find(ref) is None for ref in wanted):
+            return cls.load(root)  # the full load names the unknown entity and the known ones, as it always did
+        return repo
+
+    def refuse(self, problems: list[Problem]) -> None:
+        """UsageError (exit 2) naming the first of `problems`, or else the first name defined twice."""
         if problems:
             first = min(problems)
             count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
             raise UsageError(
-                f"Config repo {repo.display} has {count} (run `toolkit lint {repo.root}` to list them all); "
+                f"Config repo {self.display} has {count} (run `toolkit lint {self.root}` to list them all); "
                 f"the first is {first.location}: {first.message}"
             )
-        duplicates = repo.duplicates()
+        duplicates = self.duplicates()
         if duplicates:
             group = duplicates[0]
             files = " and ".join(str(entity.source_file) for entity in group)
             raise UsageError(
-                f"Config repo {repo.display} defines {group[0].kind.value} '{group[0].name}' more than once, "
+                f"Config repo {self.display} defines {group[0].kind.value} '{group[0].name}' more than once, "
                 f"in {files}: rename or delete all but one."
             )
-        return repo
 
     @property
     def display(self) -> str:
@@ -185,6 +229,49 @@ class ConfigRepo:
     def transitive_dependents(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
         """Everything that depends on `entity`, directly or not, nearest first."""
         return _closure(_ref(entity), self.dependents)
+
+
+class _Finder:
+    """The files that may declare an entity: by the naming convention, else by a pre-scan of every file (once)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.scanned = False
+        self._by_ref: dict[EntityRef, list[Path]] = {}
+        self._loaded: dict[Path, tuple[Entity | None, list[Problem]]] = {}
+
+    def load(self, file: Path) -> tuple[Entity | None, list[Problem]]:
+        """`load_entity`, once per file."""
+        if file not in self._loaded:
+            self._loaded[file] = load_entity(file)
+        return self._loaded[file]
+
+    def files_of(self, ref: EntityRef) -> list[Path]:
+        if not self.scanned:
+            named = [file for suffix in ENTITY_SUFFIXES
+                     if (file := self.root / ref.kind.folder / f"{ref.name}{suffix}").is_file()]
+            if len(named) == 1 and (entity := self.load(named[0])[0]) is not None and entity.ref == ref:
+                return named
+        return self._scan(ref)
+
+    def _scan(self, ref: EntityRef) -> list[Path]:
+        """Every file the pre-scan says declares `ref`, and (the first time) those it cannot read."""
+        unknown: list[Path] = []
+        if not self.scanned:
+            self.scanned = True
+            for file in entity_files(self.root):
+                found = declared(file)
+                if found is None:
+                    unknown.append(file)
+                else:
+                    self._by_ref.setdefault(found, []).append(file)
+        return [*self._by_ref.get(ref, []), *unknown]
+
+
+def _kind_rank(file: Path) -> int:
+    """The position of a file's folder among the kind folders (`entity_files` order without a listing)."""
+    folders = [kind.folder for kind in Kind]
+    return folders.index(file.parent.name) if file.parent.name in folders else len(folders)
 
 
 def _require_repo(path: Path) -> Path:

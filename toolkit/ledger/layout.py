@@ -4,6 +4,8 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/attempt-001.json  one per attempt
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/lock.<n>          the instance's lease lock
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
+    <working>/ledger/processes/<process>/rollups/<yyyyMM>.json.gz        the month's closed instances, rolled up
+    <working>/ledger/processes/<process>/rollups/lock.<n>                   the roll-up of the process running
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
     <working>/ledger/processes/<process>/batches/<seq>/batch.json           a batch consumer's batch: its state
     <working>/ledger/processes/<process>/batches/<seq>/attempt-001.json     one per attempt at the batch
@@ -30,6 +32,8 @@
     <working>/ledger/notifications/<kind>/<entity>/<yyyyMMddTHHmmZ>/<event>.json  a notification, created once
 
 Event files are named by their event id (format 1's by their run id), which sorts by publication.
+A process's closed instances of months gone by are moved by `toolkit ledger-rollup` from their folders into one
+roll-up file per month (rollup_records.py): every reader of instance records reads both, a folder winning.
 Instance folders are named by the UTC time (':' is not allowed in HDFS names), so they sort by time. A
 partition's folder is its name with every character but letters, digits and '-' written `_xx` (hex).
 """
@@ -113,6 +117,14 @@ class LedgerLayout:
 
     def late_checks(self, process: str, t: datetime) -> str:
         return f"{self.instance_folder(process, t)}/late-checks.json"
+
+    def rollup_folder(self, process: str) -> str:
+        """A process's monthly roll-ups of closed instances, and the lock of the roll-up (rollup_records.py)."""
+        return f"{self.process_folder(process)}/rollups"
+
+    def rollup_record(self, process: str, month: str) -> str:
+        """The roll-up of the month `yyyyMM`."""
+        return f"{self.rollup_folder(process)}/{month}.json.gz"
 
     def batch_folder(self, process: str, seq: int) -> str:
         """The runs of a batch consumer's plan `seq` (ten digits, so the folders sort)."""

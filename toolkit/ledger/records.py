@@ -91,12 +91,25 @@ def parse_wall_clock_stamp(text: str) -> datetime:
     return datetime.strptime(text, WALL_CLOCK_FORMAT).replace(tzinfo=timezone.utc)
 
 
+# The spelling the toolkit writes, checked without strptime (ten times its speed: a roll-up's month of records
+# has thousands of stamps); any other spelling goes to strptime, which decides as it always did.
+_CANONICAL = {"%Y-%m-%dT%H:%M:%SZ": re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z"),
+              "%Y-%m-%dT%H:%MZ": re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z")}
+
+
 def _parses(value: Any, *patterns: str) -> bool:
     if not isinstance(value, str):
         return False
     for pattern in patterns:
+        canonical = _CANONICAL.get(pattern)
+        match = canonical.fullmatch(value) if canonical is not None else None
         try:
-            datetime.strptime(value, pattern)
+            if match is not None:
+                numbers = [int(group) for group in match.groups()]
+                second = numbers[5] if len(numbers) > 5 else 0
+                datetime(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], second)
+            else:
+                datetime.strptime(value, pattern)
             return True
         except ValueError:
             continue
@@ -166,8 +179,12 @@ def parse_json(data: bytes, path: str) -> Any:
 
 
 def to_json(record: Any) -> bytes:
-    document = versioned(asdict(record), _format_of(type(record)))
-    return (json.dumps(document, indent=2, sort_keys=True, default=str) + "\n").encode()
+    return (json.dumps(record_document(record), indent=2, sort_keys=True, default=str) + "\n").encode()
+
+
+def record_document(record: Any) -> dict[str, Any]:
+    """A record as the JSON object it is persisted as (with its format version)."""
+    return versioned(asdict(record), _format_of(type(record)))
 
 
 def event_json(event: DatasetEvent) -> bytes:
@@ -184,7 +201,12 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
 
 def parse_record(cls: Any, data: bytes, path: str) -> Any:
     """A record of `cls` (a dataclass with a SHAPE) from its JSON, checked: for the records of other modules."""
-    return _from(cls, _check(parse_json(data, path), cls, path))
+    return record_from(cls, parse_json(data, path), path)
+
+
+def record_from(cls: Any, document: Any, path: str) -> Any:
+    """A record of `cls` from a JSON object already parsed (one of many in a file: a roll-up), checked."""
+    return _from(cls, _check(document, cls, path))
 
 
 @dataclass(frozen=True)
@@ -271,9 +293,18 @@ def event_id_floor(published_ms: int) -> str:
 
 
 def event_id_ms(identifier: str) -> int:
-    """The publication instant (milliseconds since the epoch) an event id starts with."""
-    stamp = datetime.strptime(identifier[:15], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)
+    """The publication instant (milliseconds since the epoch) an event id starts with (a sweep reads one per
+    process: the canonical digits are read without strptime, anything else goes to strptime as it always did)."""
+    head = identifier[:15]
+    if _ID_STAMP.fullmatch(head):
+        stamp = datetime(int(head[:4]), int(head[4:6]), int(head[6:8]), int(head[9:11]), int(head[11:13]),
+                         int(head[13:15]), tzinfo=timezone.utc)
+    else:
+        stamp = datetime.strptime(head, "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)
     return int(stamp.timestamp()) * 1000 + int(identifier[15:18])
+
+
+_ID_STAMP = re.compile(r"[0-9]{8}T[0-9]{6}")
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from toolkit.ledger.records import (
     versioned,
     wall_clock_stamp,
 )
+from toolkit.ledger.rollup_records import MonthRollup, month_of, read_rollup, rolled_months
 from toolkit.storage.filesystem import FileSystem
 
 # A killed run's lock is taken over this long after its last renewal (renewed every third of it).
@@ -63,23 +64,46 @@ class Ledger:
     # Instances and attempts
 
     def instance(self, process: str, t: datetime) -> InstanceRecord | None:
+        """The instance's record: its folder's, else its month's roll-up's (read after the folder: a roll-up
+        is written before the folders it holds are deleted)."""
         path = self.layout.instance_record(process, t)
         data = self.fs.read_if_exists(path)
-        return None if data is None else InstanceRecord.parse(data, path)
+        if data is not None:
+            return InstanceRecord.parse(data, path)
+        return read_rollup(self.fs, self.layout, process, month_of(t)).instance(t)
 
     def instances(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceRecord]:
-        """The records of the given instances that have one; reads only the instance folders that exist."""
-        existing = self.recorded_times(process)
+        """The records of the given instances that have one: one listing of the process's folders (those not
+        rolled up), then the roll-ups of the months asked for only."""
+        wanted = list(times)
+        folders = self.folder_times(process)
         found = {}
-        for t in times:
-            if t in existing:
-                record = self.instance(process, t)
+        for t in wanted:
+            if t in folders:
+                path = self.layout.instance_record(process, t)
+                data = self.fs.read_if_exists(path)
+                if data is not None:
+                    found[t] = InstanceRecord.parse(data, path)
+        months: dict[str, MonthRollup] = {}
+        for t in wanted:
+            if t not in found:
+                month = month_of(t)
+                if month not in months:
+                    months[month] = read_rollup(self.fs, self.layout, process, month)
+                record = months[month].instance(t)
                 if record is not None:
                     found[t] = record
         return found
 
     def recorded_times(self, process: str) -> set[datetime]:
-        """The instance times of `process` the ledger has folders for."""
+        """The instance times of `process` the ledger has records or folders for (in folders or roll-ups)."""
+        times = self.folder_times(process)
+        for month in rolled_months(self.fs, self.layout, process):
+            times |= read_rollup(self.fs, self.layout, process, month).times()
+        return times
+
+    def folder_times(self, process: str) -> set[datetime]:
+        """The instance times of `process` that have a folder (not rolled up, or run again since)."""
         folder = self.layout.process_folder(process)
         if not self.fs.exists(folder):
             return set()
@@ -90,14 +114,20 @@ class Ledger:
         self.fs.write_atomically(self.layout.instance_record(record.process, record.nominal), to_json(record))
 
     def attempts(self, process: str, t: datetime) -> list[AttemptRecord]:
+        """The instance's attempts: its folder's and its roll-up's, by number (a folder's attempt wins)."""
         folder = self.layout.instance_folder(process, t)
-        if not self.fs.exists(folder):
-            return []
-        records = []
-        for status in self.fs.list(folder):
-            if status.name.startswith("attempt-") and status.name.endswith(".json"):
-                records.append(AttemptRecord.parse(self.fs.read(status.path), status.path))
-        return sorted(records, key=lambda record: record.attempt)
+        by_number: dict[int, AttemptRecord] = {}
+        if self.fs.exists(folder):
+            for status in self.fs.list(folder):
+                if status.name.startswith("attempt-") and status.name.endswith(".json"):
+                    data = self.fs.read_if_exists(status.path)
+                    if data is not None:  # rolled up and deleted since the listing: the roll-up has it
+                        record = AttemptRecord.parse(data, status.path)
+                        by_number[record.attempt] = record
+        rolled = read_rollup(self.fs, self.layout, process, month_of(t)).get(t)
+        for record in rolled.attempts if rolled is not None else ():
+            by_number.setdefault(record.attempt, record)
+        return [by_number[number] for number in sorted(by_number)]
 
     def write_attempt(self, record: AttemptRecord) -> str:
         path = self.layout.attempt_record(record.process, record_time(record.time), record.attempt)
@@ -107,9 +137,13 @@ class Ledger:
     # Late-data checks
 
     def late_checks(self, process: str, t: datetime) -> list[LateCheck]:
+        """The instance's late checks: its folder's (a superset of its roll-up's), else its roll-up's."""
         path = self.layout.late_checks(process, t)
         data = self.fs.read_if_exists(path)
-        return [] if data is None else parse_late_checks(data, path)
+        if data is not None:
+            return parse_late_checks(data, path)
+        rolled = read_rollup(self.fs, self.layout, process, month_of(t)).get(t)
+        return [] if rolled is None else list(rolled.late_checks)
 
     def add_late_check(self, process: str, t: datetime, check: LateCheck) -> None:
         checks = self.late_checks(process, t)

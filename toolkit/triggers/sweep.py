@@ -144,6 +144,8 @@ def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: L
                      instances: dict[datetime, DueInstance], now_ms: int, run_id: str,
                      guard: Callable[[], None], dry_run: bool, report: SweepReport) -> dict[datetime, DueInstance]:
     """Start the due instances that are ready, oldest first, at most the free `parallel` slots; what stays due."""
+    if not instances:
+        return {}  # the usual case of a sweep every minute: not even the slots are listed
     room = process.parallel - len(ledger.running(process.name))
     left: dict[datetime, DueInstance] = {}
     for t in sorted(instances):

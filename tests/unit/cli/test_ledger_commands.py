@@ -20,7 +20,7 @@ import pytest
 from toolkit.cli.commands import rerun as rerun_command
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.locks import holder_name
+from toolkit.ledger.locks import LeaseLock, holder_name
 from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.jvm_classes import jar_path
@@ -532,3 +532,41 @@ def test_a_window_of_exactly_the_row_limit_is_listed(capsys: pytest.CaptureFixtu
     last = start + timedelta(hours=9999)
     ok = status_json(capsys, site, "--from", "2026-01-01T00:00Z", "--now", f"{last:%Y-%m-%dT%H:%MZ}")
     assert len(ok) == 10_000
+
+
+# -- roll-ups ----------------------------------------------------------------------------------------------------
+
+
+def test_status_summary_and_rerun_read_the_same_after_a_rollup(capsys: pytest.CaptureFixture[str],
+                                                                history: Site) -> None:
+    window = ("--from", "2026-11-21T00:00Z", "--to", "2026-11-21T12:00Z")
+    common = ("--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary", "--now", NOW)
+
+    def outputs() -> list[str]:
+        return [run(capsys, verb, *common, *window, *extra)[1] for verb, extra in (
+            ("status", ("--format", "json")), ("summary", ("--format", "json")), ("rerun", ()))]
+
+    before = outputs()
+    code, out, err = run(capsys, "ledger-rollup", "--repo", str(history.conf), "--cluster", "primary",
+                         "--now", "2026-12-01T00:00Z")
+    assert code == 0, err
+    # SUCCEEDED, FAILED, TIMEDOUT are closed; the RUNNING (dead and live) and WAITING records stay in folders
+    assert out.splitlines() == [
+        "hourly-clicks-summary: 3 instance(s) rolled up, 3 kept in their folders (open or running), months 202611",
+        "ledger-rollup: 3 instance(s) of 5 process(es) rolled up on cluster 'primary'"]
+    left = sorted(path.name for path in (history.ledger_root / "processes" / PROCESS).iterdir())
+    assert left == ["20261121T0600Z", "20261121T0700Z", "20261121T0800Z", "rollups"]
+    assert outputs() == before
+    assert json.loads(before[0])[4]["status"] == "FAILED"
+
+
+def test_a_rollup_of_a_process_another_rollup_holds_exits_5_naming_it(capsys: pytest.CaptureFixture[str],
+                                                                     history: Site) -> None:
+    ledger = history.ledger()
+    assert LeaseLock(ledger.fs, ledger.layout.rollup_folder(PROCESS), "lock", 60.0).try_acquire("other-rollup").taken
+    code, out, err = run(capsys, "ledger-rollup", "--repo", str(history.conf), "--cluster", "primary",
+                         "--process", PROCESS, "--now", "2026-12-01T00:00Z")
+    assert code == 5
+    assert "The roll-up of process 'hourly-clicks-summary' is being run by run other-rollup on" in err
+    assert out.splitlines() == ["ledger-rollup: 0 instance(s) of 1 process(es) rolled up on cluster 'primary'"]
+    assert (history.ledger_root / "processes" / PROCESS / "20261121T0300Z" / "instance.json").exists()

@@ -23,6 +23,7 @@ from toolkit.cli.ledger_rows import (
 )
 from toolkit.cli.ledger_text import running_lines, status_lines, summary_lines
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -78,7 +79,7 @@ def open_scope(repo: Path, process: str | None, cluster: str | None, now: str | 
     process_name = require(process, "--process", "the process whose instances to read")
     cluster_name = require(cluster, "--cluster", "the cluster whose ledger to read")
     current = Now.of(now)
-    config = ConfigRepo.load(repo)
+    config = ConfigRepo.load_only(repo, [EntityRef(Kind.PROCESS, process_name), EntityRef(Kind.CLUSTER, cluster_name)])
     entity, on = config.process(process_name), config.cluster(cluster_name)
     require_on_cluster(entity, on.name)
     return Scope(config, entity, on, open_ledger(on, current), current)
@@ -172,7 +173,8 @@ def running_command(
     check_format(format_)
     cluster_name = require(cluster, "--cluster", "the cluster whose running instances to list")
     current = Now.of(now)
-    config = ConfigRepo.load(repo)
+    wanted = [EntityRef(Kind.CLUSTER, cluster_name)] + ([EntityRef(Kind.PROCESS, process)] if process else [])
+    config = ConfigRepo.load_only(repo, wanted) if process is not None else ConfigRepo.load(repo)
     on = config.cluster(cluster_name)
     if process is not None:
         entity = config.process(process)
