@@ -41,9 +41,9 @@ def test_a_local_cluster_is_not_concerned(tmp_path: Path) -> None:
 
 def test_an_hdfs_readonly_endpoint_is_a_warning_naming_the_fix(tmp_path: Path) -> None:
     assert cl008(tmp_path, "hdfs://namenode:8020") == [("warning", (
-        "Cluster 'backup': interfaces.readonly.endpoint 'hdfs://namenode:8020' is not a WebHDFS address; the command line reads this "
-        "cluster's ledger through WebHDFS at the readonly interface: write the namenode's HTTP address, e.g. "
-        "webhdfs://namenode:9870 (swebhdfs:// or https:// for HTTPS).")), ]
+        "Cluster 'backup': interfaces.readonly.endpoint 'hdfs://namenode:8020' is not a WebHDFS address; the command "
+        "line reads this cluster's ledger through WebHDFS at the readonly interface: write the namenode's HTTP "
+        "address, e.g. webhdfs://namenode:9870 (swebhdfs:// or https:// for HTTPS)."))]
 
 
 @pytest.mark.parametrize(("readonly", "fragment"), [
