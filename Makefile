@@ -276,7 +276,7 @@ demo-ingest: java install
 	$(INGEST_SWEEP) | grep -E '^(started|trigger:)'
 	cat $(DEMO_ROOT)/data/page-view-counts/2026/01/01/10/part-*.json
 
-BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench lineage_bench lineage_query_bench graph_bench quality_bench ledger_scale_bench
+BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench lineage_bench lineage_query_bench graph_bench quality_bench ledger_scale_bench webhdfs_bench
 
 # Every benchmark runs; the target fails at the end when one of them missed its targets.
 bench: java install

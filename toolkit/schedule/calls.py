@@ -33,6 +33,7 @@ from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
+from toolkit.entities.webhdfs_access import is_webhdfs_cluster, webhdfs_access
 from toolkit.errors import UsageError
 from toolkit.schedule.airflow_events.settings import notify_targets
 from toolkit.schedule.assets import FeedAsset, feed_asset
@@ -104,12 +105,23 @@ def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
         commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                              ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                              time_option="--now"))
-    if commands and urlsplit(cluster.write_endpoint or "").scheme.lower() != "file":
+    if commands and not _command_line_reads(cluster):
         names = " and ".join(f"toolkit {call.name}" for call in commands)
         return SchedulePlan(cluster.name, tuple(calls), notifies, (
-            f"{names} not scheduled on cluster '{cluster.name}': the toolkit command reads a cluster's ledger only "
-            "on a file:// write endpoint today, so it would fail at every call here.",))
+            f"{names} not scheduled on cluster '{cluster.name}': the toolkit command reads a cluster's ledger on a "
+            "file:// write endpoint, or an hdfs:// one through WebHDFS at a readonly endpoint such as "
+            "webhdfs://namenode:9870 (docs/hdfs.md), so it would fail at every call here.",))
     return SchedulePlan(cluster.name, (*calls, *commands), notifies)
+
+
+def _command_line_reads(cluster: Cluster) -> bool:
+    """Whether the `toolkit` command reads this cluster's ledger: a local one, or HDFS with a WebHDFS address."""
+    if urlsplit(cluster.write_endpoint or "").scheme.lower() == "file":
+        return True
+    try:
+        return is_webhdfs_cluster(cluster) and webhdfs_access(cluster) is not None
+    except ValueError:
+        return False
 
 
 def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list[Call]:

@@ -7,9 +7,7 @@ import builtins
 import contextlib
 import ctypes
 import errno
-import fnmatch
 import os
-import re
 import shutil
 import stat
 import tempfile
@@ -26,6 +24,7 @@ from toolkit.storage.filesystem import (
     normalize_uri,
     plain_uri,
 )
+from toolkit.storage.globs import expand_braces, glob_paths
 
 
 def to_local_path(uri: str) -> str:
@@ -40,50 +39,11 @@ def to_uri(path: str) -> str:
     return normalize_uri("file://" + os.path.abspath(path))
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    """Hadoop globs know `{a,b}`; Python's glob does not: expand them first (nested too)."""
-    start = pattern.find("{")
-    if start < 0:
-        return [pattern]
-    depth = 0
-    for end in range(start, len(pattern)):
-        depth += {"{": 1, "}": -1}.get(pattern[end], 0)
-        if depth == 0:
-            break
-    else:
-        return [pattern]
-    inner, options, level, last = pattern[start + 1:end], [], 0, 0
-    for index, char in enumerate(inner):
-        level += {"{": 1, "}": -1}.get(char, 0)
-        if char == "," and level == 0:
-            options.append(inner[last:index])
-            last = index + 1
-    options.append(inner[last:])
-    return [expanded for option in options
-            for expanded in _expand_braces(pattern[:start] + option + pattern[end + 1:])]
-
-
-_MAGIC = re.compile(r"[*?[]")
-
-
 def _listed(folder: str) -> list[str]:
     try:
         return os.listdir(folder)
     except OSError:
         return []
-
-
-def _glob_one(pattern: str) -> list[str]:
-    """Matches of a brace-free pattern, component by component. Unlike Python's glob (before 3.11's
-    `include_hidden`), `*` and `?` also match a leading dot, as Hadoop's globs do."""
-    found = ["/"]
-    for part in (part for part in pattern.split("/") if part):
-        if _MAGIC.search(part) is None:
-            found = [os.path.join(folder, part) for folder in found if os.path.lexists(os.path.join(folder, part))]
-        else:
-            match = re.compile(fnmatch.translate(part)).match
-            found = [os.path.join(folder, name) for folder in found for name in _listed(folder) if match(name)]
-    return found
 
 
 class LocalFileSystem(FileSystem):
@@ -127,7 +87,8 @@ class LocalFileSystem(FileSystem):
 
     def glob(self, pattern: str) -> builtins.list[FileStatus]:
         local = to_local_path(pattern)
-        found = {match for expanded in _expand_braces(local) for match in _glob_one(expanded)}
+        found = {match for expanded in expand_braces(local)
+                 for match in glob_paths(expanded, os.path.lexists, _listed)}
         return sorted(self._status(match) for match in found)
 
     def mkdirs(self, path: str) -> None:

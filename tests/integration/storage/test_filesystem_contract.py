@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -35,10 +35,25 @@ def hadoop_generic_fs(spark) -> FileSystem:
     return generic
 
 
-@pytest.fixture(params=["local", "hadoop", "hadoop-generic"])
+@pytest.fixture(scope="module")
+def loopback_webhdfs_fs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FileSystem]:
+    """WebHDFS on loopback serving this machine's `/`, confined to the test run's temporary folders: the `file://`
+    URIs of the tests are then the cluster's own paths (the file system's head is `file://`)."""
+    from hdfs import InsecureClient
+
+    from tests.webhdfs_server import LoopbackWebHdfs
+    from toolkit.storage.webhdfs import WebHdfsFileSystem
+
+    with LoopbackWebHdfs(Path("/"), confine=tmp_path_factory.getbasetemp()) as served:
+        yield WebHdfsFileSystem("file://", InsecureClient(served.url, user="toolkit"))
+
+
+@pytest.fixture(params=["local", "hadoop", "hadoop-generic", "webhdfs-on-loopback"])
 def fs(request: pytest.FixtureRequest) -> FileSystem:
     if request.param == "local":
         return LocalFileSystem()
+    if request.param == "webhdfs-on-loopback":
+        return request.getfixturevalue("loopback_webhdfs_fs")
     return request.getfixturevalue("hadoop_fs" if request.param == "hadoop" else "hadoop_generic_fs")
 
 

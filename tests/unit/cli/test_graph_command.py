@@ -68,12 +68,12 @@ def test_wrong_calls_are_one_sentence_and_exit_2(capsys, tmp_path: Path, argv: l
     assert err == f"toolkit: {message.format(tmp=tmp_path, conf=conf)}\n"
 
 
-def test_the_ledger_of_a_cluster_that_is_not_local_is_refused(capsys, tmp_path: Path) -> None:
+def test_the_ledger_of_an_hdfs_cluster_without_a_webhdfs_address_is_refused(capsys, tmp_path: Path) -> None:
     conf, _ = make_repo(tmp_path)
     backup = conf / "clusters" / "backup.yaml"
     backup.write_text(backup.read_text().replace(f"file://{tmp_path / 'backup'}", "hdfs://namenode:8020"))
     code, printed, err = run(capsys, "graph", "--repo", str(conf), "--cluster", "backup", "--ledger", "--format",
                              "dot")
     assert (code, printed) == (2, "")
-    assert err.startswith("toolkit: Reading the ledger of cluster 'backup' on hdfs:// from the command line needs "
-                          "Spark")
+    assert err.startswith("toolkit: The cluster 'backup' interfaces.readonly.endpoint 'hdfs://namenode:8020' is not a "
+                          "WebHDFS address")

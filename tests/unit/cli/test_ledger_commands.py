@@ -465,13 +465,13 @@ BAD_CALLS = [
     (["status", "--process", PROCESS, "--cluster", "primary", "--now", "2026-11-21 10:30"], "Invalid --now"),
     (["status", "--process", PROCESS, "--cluster", "primary", "--format", "xml"], "Unknown --format 'xml'"),
     (["summary", "--process", "nope", "--cluster", "primary"], "Unknown process 'nope'"),
-    (["running", "--cluster", "backup"], "Reading the ledger of cluster 'backup' on hdfs:// from the command line "
-                                         "needs Spark and is not supported yet"),
+    (["running", "--cluster", "backup"], "The cluster 'backup' interfaces.readonly.endpoint 'hdfs://nn:8020' is not a "
+                                         "WebHDFS address"),
     (["running", "--cluster", "mars"], "Unknown cluster 'mars'"),
-    (["safemode", "status", "--cluster", "backup"], "cluster 'backup' on hdfs://"),
+    (["safemode", "status", "--cluster", "backup"], "write the namenode's HTTP address, e.g. webhdfs://"),
     (["safemode", "maybe", "--cluster", "primary"], "Unknown safemode action 'maybe'"),
     (["suspend", "nope", "--cluster", "primary"], "No process or feed is named 'nope'"),
-    (["suspend", "clicks", "--cluster", "backup"], "cluster 'backup' on hdfs://"),
+    (["suspend", "clicks", "--cluster", "backup"], "cluster 'backup' interfaces.readonly.endpoint"),
     (["suspend", "daily-clicks-rollup", "--cluster", "backup"], "is not defined on cluster 'backup'"),
     (["suspend", "clicks", "--cluster", "primary", "--kind", "cluster"], "Unknown --kind 'cluster'"),
     (["resume", "clicks", "--cluster", "primary", "--kind", "process"], "Unknown process 'clicks'"),
@@ -495,15 +495,28 @@ def test_bad_calls_exit_2_with_one_sentence(capsys: pytest.CaptureFixture[str], 
     assert not (site.ledger_root / "control").exists()  # nothing written
 
 
-def test_hdfs_cluster_through_the_real_command(site: Site) -> None:
-    """The real `python -m toolkit` process: one line, exit 2, no traceback."""
+def test_hdfs_cluster_without_webhdfs_through_the_real_command(site: Site) -> None:
+    """The real `python -m toolkit` process: one line, exit 2, no traceback; an hdfs:// readonly endpoint is no
+    WebHDFS address (docs/hdfs.md)."""
     hdfs_backup(site)
     result = subprocess.run([sys.executable, "-m", "toolkit", "safemode", "on", "--repo", str(site.conf),
                              "--cluster", "backup"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert result.stderr == ("toolkit: Reading the ledger of cluster 'backup' on hdfs:// from the command line needs "
-                             "Spark and is not supported yet: the toolkit CLI reads the ledgers of clusters whose "
-                             "write endpoint is file:// only.\n")
+    assert result.stderr == ("toolkit: The cluster 'backup' interfaces.readonly.endpoint 'hdfs://nn:8020' is not a "
+                             "WebHDFS address; the command line reads this cluster's ledger through WebHDFS at the "
+                             "readonly interface: write the namenode's HTTP address, e.g. webhdfs://namenode:9870 "
+                             "(swebhdfs:// or https:// for HTTPS).\n")
+
+
+def test_a_file_system_neither_local_nor_hdfs_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str],
+                                                                         site: Site) -> None:
+    cluster = site.conf / "clusters" / "backup.yaml"
+    cluster.write_text(cluster.read_text().replace(f"file://{site.primary.parent / 'backup'}", "viewfs://global"))
+    code, out, err = run(capsys, "running", "--cluster", "backup", "--repo", str(site.conf))
+    assert (code, out) == (2, "")
+    assert err == ("toolkit: The command line cannot read the ledger of cluster 'backup' on viewfs://: it reads "
+                   "clusters whose write endpoint is file:// or hdfs:// (through WebHDFS at the readonly interface); "
+                   "run the Spark entrypoints for other file systems.\n")
 
 
 def test_a_damaged_record_exits_1_naming_it(capsys: pytest.CaptureFixture[str], site: Site) -> None:

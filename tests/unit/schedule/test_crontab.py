@@ -203,7 +203,11 @@ def test_toolkit_commands_are_left_out_where_they_cannot_read_the_ledger(tmp_pat
     code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "backup")
     assert code == 0 and " sla " not in out and "replication.py" in out
     assert err.strip() == ("schedule: toolkit sla not scheduled on cluster 'backup': the toolkit command reads a "
-                           "cluster's ledger only on a file:// write endpoint today, so it would fail at every call "
-                           "here.")
+                           "cluster's ledger on a file:// write endpoint, or an hdfs:// one through WebHDFS at a "
+                           "readonly endpoint such as webhdfs://namenode:9870 (docs/hdfs.md), so it would fail at "
+                           "every call here.")
+    cluster.write_text(cluster.read_text().replace("hdfs://namenode:8020/", "webhdfs://nn:9870", 1))  # readonly
+    code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "backup")
+    assert code == 0 and "sla --repo \"$CONF_REPO\" --cluster backup" in out and err == ""  # through WebHDFS
     code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "main")
     assert code == 0 and " sla " in out and err == ""

@@ -89,7 +89,8 @@ def publish_command(
 
 def events_command(
     cluster: Annotated[str, typer.Option(
-        "--cluster", help="The cluster whose ledger to read; its write endpoint must be file://.")],
+        "--cluster", help="The cluster whose ledger to read; its write endpoint is file://, or hdfs:// through WebHDFS "
+                           "(docs/hdfs.md).")],
     repo: Repo = Path("."),
     feed: Annotated[str | None, typer.Option("--feed", help="Only this feed's events. Default: every feed.")] = None,
     from_: Annotated[str | None, typer.Option(

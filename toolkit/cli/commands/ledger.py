@@ -34,7 +34,8 @@ from toolkit.ledger.store import Ledger
 Repo = Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")]
 ProcessName = Annotated[str | None, typer.Option("--process", help="The process (required).")]
 ClusterName = Annotated[str | None, typer.Option(
-    "--cluster", help="The cluster (required); its write endpoint must be file:// (a local cluster).")]
+    "--cluster", help="The cluster (required); its write endpoint is file://, or hdfs:// read through WebHDFS at "
+                       "its readonly interface (docs/hdfs.md).")]
 From = Annotated[str | None, typer.Option("--from", help=(
     f"First instance time, yyyy-MM-ddTHH:mmZ. Default: the {DEFAULT_INSTANCES} instances up to --to."))]
 To = Annotated[str | None, typer.Option("--to", help="Last instance time (included). Default: now.")]

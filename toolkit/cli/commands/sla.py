@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now, local_file_system
+from toolkit.cli.ledger_access import Now, cluster_file_system
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -25,7 +25,8 @@ from toolkit.schedule.sla.notify import notify_findings
 
 def sla_command(
     cluster: Annotated[str, typer.Option(
-        "--cluster", help="The cluster whose instances are checked; its write endpoint (its ledger) must be file://.")],
+        "--cluster", help="The cluster whose instances are checked; its write endpoint (its ledger) is file://, or "
+                           "hdfs:// through WebHDFS.")],
     repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
     now: Annotated[str | None, typer.Option("--now", help=(
         "The current time, yyyy-MM-ddTHH:mmZ (UTC), that deadlines are judged at. Default: the wall clock, "
@@ -65,7 +66,7 @@ def sla_command(
     if last < first:
         raise UsageError(f"--to {format_timestamp(last)} is before --from {format_timestamp(first)}: give a window "
                          "that runs forward.")
-    fs = local_file_system(on)
+    fs = cluster_file_system(on)
     report = check_slas(config, on.name, fs, Ledger.of(fs, on), at, first, last)
     notifier = Notifier(fs, on)
     if notify:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import local_file_system
+from toolkit.cli.ledger_access import cluster_file_system
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import Ledger
@@ -25,7 +25,8 @@ DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
 
 def trigger_command(
     cluster: Annotated[str, typer.Option(
-        "--cluster", help="The cluster to sweep; its write endpoint (where its ledger is) must be file://.")],
+        "--cluster", help="The cluster to sweep; its write endpoint (where its ledger is) is file://, or hdfs:// "
+                          "through WebHDFS (docs/hdfs.md).")],
     repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Print what would be started; start nothing, take no lock, write nothing (but the "
@@ -83,7 +84,7 @@ def trigger_command(
         raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
                          "user can write.") from None
     launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, program)
-    ledger = Ledger.of(local_file_system(on), on)
+    ledger = Ledger.of(cluster_file_system(on), on)
     report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run)
     verb = "would start" if dry_run else "started"
     for run in report.started:
