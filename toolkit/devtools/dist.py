@@ -70,8 +70,8 @@ def _wheel(project: Path, scratch: Path, out: Path) -> Path:
 
 
 def _pex(wheel: Path, constraints: Path, pythons: list[str], target: Path) -> Path:
-    """One PEX holding the wheels of every interpreter in `pythons` (default: this one); its shebang is the
-    nodes' `python3`, which re-executes a matching interpreter from PATH when it is another version."""
+    """One PEX holding the wheels of every interpreter in `pythons` (default: this one), run by the nodes'
+    `python3` (its shebang) rather than by the path of the build machine's interpreter."""
     interpreters = [argument for python in (pythons or [sys.executable]) for argument in ("--python", python)]
     _run("the packed environment", [
         sys.executable, "-m", "pex", f"feed-toolkit[{RUNTIME_EXTRAS}] @ {wheel.resolve().as_uri()}",
