@@ -17,7 +17,7 @@ FALCON_SPEC := tests/unit/convert/falcon_published/spec
 SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow
+.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -46,6 +46,13 @@ $(JAR): $(JAVA_SOURCES) $(STAMP)
 jar: $(JAR)
 
 install: $(STAMP) $(JAR)
+
+# What a YARN, Kubernetes or standalone cluster runs (docs/cluster.md), in dist/: the wheel, the packed environment
+# feed-toolkit.pex (a PEX run by the nodes' own python3, for drivers and executors), the jar for --jars and the
+# entrypoint scripts. DIST_PYTHONS: interpreters of the Python versions the nodes run (default: the venv's).
+DIST_PYTHONS ?=
+dist: java install $(JAR)
+	$(PY) -m toolkit.devtools.dist --out dist $(foreach python,$(DIST_PYTHONS),--python $(python))
 
 # docs/rules.md is generated from the rule modules' docstrings (a test fails when it is out of date).
 docs: install
