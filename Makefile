@@ -94,7 +94,7 @@ demo: java install
 ifeq ($(SPARK),local)
 	@$(MAKE) --no-print-directory demo-steps
 else
-	@$(PY) -m toolkit.devtools.standalone_spark --folder $(DEMO_SPARK_FOLDER) --port 7077 --fresh -- \
+	@$(PY) -m toolkit.devtools.standalone_spark --folder $(DEMO_SPARK_FOLDER) --port 7077 --fresh --timeout 300 -- \
 	  $(MAKE) --no-print-directory demo-steps
 endif
 
