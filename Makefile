@@ -14,15 +14,16 @@ DEMO_REPO := config_repo_template
 SCHEDULE_PATHS := --repo-path /srv/conf --toolkit /opt/feed-toolkit/bin/toolkit --spark-submit /opt/spark/bin/spark-submit --entrypoints /opt/feed-toolkit/entrypoints
 FALCON_SAMPLES := tests/unit/convert/falcon
 FALCON_SPEC := tests/unit/convert/falcon_published/spec
-# The demo's Spark jobs run on a standalone master and two workers that `make demo` starts on 127.0.0.1:7077
-# (toolkit/devtools/standalone_spark.py sets SPARK_MASTER; docs/standalone-cluster.md); `make demo SPARK=local` runs
-# them in local[2] instead.
+# The demo's Spark jobs run on a standalone master and two workers (one core each) that `make demo` starts on
+# 127.0.0.1:7077 (toolkit/devtools/standalone_spark.py sets SPARK_MASTER; docs/standalone-cluster.md); `make demo
+# SPARK=local` runs them in local[2] instead. One core per application: the application that an engine-spark process
+# starts (top-pages) and two data-triggered runs at once each find a free worker.
 SPARK ?= standalone
 ifeq ($(SPARK),local)
 SPARK_ARGS := --master 'local[2]'
 else ifeq ($(SPARK),standalone)
 SPARK_ARGS := --master $${SPARK_MASTER:?is not set: run make demo, which starts the cluster, or give SPARK=local} \
-  --deploy-mode client --conf spark.executor.cores=1 --conf spark.cores.max=2 --conf spark.executor.memory=512m
+  --deploy-mode client --conf spark.executor.cores=1 --conf spark.cores.max=1 --conf spark.executor.memory=512m
 else
 $(error SPARK=$(SPARK) is neither standalone (the default) nor local)
 endif
