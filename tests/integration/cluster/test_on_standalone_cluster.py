@@ -61,7 +61,7 @@ def test_a_process_and_its_quality_gate_run_their_tasks_on_the_executors(spark, 
         status = _status(spark_submit("process", "--repo", str(repo), "--process", "hourly-clicks-summary",
                                       "--cluster", "primary", "--time", "2026-11-21T10:00Z", "--now",
                                       "2026-11-21T12:00Z", cwd=tmp_path, master=spark_cluster.url,
-                                      options=("--jars", str(tmp_path / "workflow-udfs.jar"))))
+                                      options=("--jars", str(tmp_path / "workflow-udfs.jar")), timeout=600))
     assert (status["status"], status["quality"]) == ("SUCCEEDED", "7/7 passed")
     _on_cluster(apps, "toolkit-process-hourly-clicks-summary-primary", tasks=True)
     app = apps["toolkit-process-hourly-clicks-summary-primary"]
@@ -80,14 +80,14 @@ def test_a_process_and_its_quality_gate_run_their_tasks_on_the_executors(spark, 
 def _retention(repo: Path, root: Path, cluster: str, tmp_path: Path) -> Callable[[], Result]:
     hourly_instances(root, utc(2025, 12, 31, 20), 4)  # 20:00 .. 23:00
     return lambda: spark_submit("retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
-                                "--time", "2026-03-31T22:00Z", cwd=tmp_path, master=cluster)
+                                "--time", "2026-03-31T22:00Z", cwd=tmp_path, master=cluster, timeout=600)
 
 
 def _replication(repo: Path, root: Path, cluster: str, tmp_path: Path) -> Callable[[], Result]:
     write_clicks(root, utc(2026, 11, 21, 8), 2)
     return lambda: spark_submit("replication", "--repo", str(repo), "--feed", "clicks", "--source", "primary",
                                 "--target", "backup", "--time", "2026-11-21T09:00Z", "--from", "2026-11-21T08:00Z",
-                                "--to", "2026-11-21T09:00Z", cwd=tmp_path, master=cluster)
+                                "--to", "2026-11-21T09:00Z", cwd=tmp_path, master=cluster, timeout=600)
 
 
 def test_retention_replication_and_ingest_on_the_cluster(spark, spark_cluster, tmp_path: Path) -> None:
@@ -104,7 +104,7 @@ def test_retention_replication_and_ingest_on_the_cluster(spark, spark_cluster, t
     with apps_of(spark_cluster) as apps, ThreadPoolExecutor(max_workers=3) as pool:
         runs = [pool.submit(retention), pool.submit(replication),
                 pool.submit(spark_submit, "ingest", "--repo", str(ingest_repo.root), "--feed", "events", "--cluster",
-                            "primary", cwd=tmp_path, master=spark_cluster.url)]
+                            "primary", cwd=tmp_path, master=spark_cluster.url, timeout=600)]
         evicted, replicated, ingested = (_status(run.result()) for run in runs)
 
     # days(90) before 2026-03-31T22:00Z is 2025-12-31T22:00Z: 20:00 and 21:00 go.
@@ -156,7 +156,7 @@ def test_a_hive_table_is_replicated_by_export_and_import_on_the_cluster(spark, s
         with apps_of(spark_cluster) as apps:
             status = _status(spark_submit("replication", "--repo", str(repo), "--feed", "sessions", "--target",
                                           "backup", "--time", "2026-11-21T00:00Z", cwd=tmp_path,
-                                          master=spark_cluster.url))
+                                          master=spark_cluster.url, timeout=600))
         assert status["status"] == "SUCCEEDED", status
         assert raw.partition_names("cl_backup", "sessions") == ["ds=2026-11-21"]
     finally:
