@@ -14,10 +14,24 @@ DEMO_REPO := config_repo_template
 SCHEDULE_PATHS := --repo-path /srv/conf --toolkit /opt/feed-toolkit/bin/toolkit --spark-submit /opt/spark/bin/spark-submit --entrypoints /opt/feed-toolkit/entrypoints
 FALCON_SAMPLES := tests/unit/convert/falcon
 FALCON_SPEC := tests/unit/convert/falcon_published/spec
-SPARK_SUBMIT = $(VENV)/bin/spark-submit --master 'local[2]' --conf spark.ui.enabled=false
+# The demo's Spark jobs run on a standalone master and two workers (one core each) that `make demo` starts on
+# 127.0.0.1:7077 (toolkit/devtools/standalone_spark.py sets SPARK_MASTER; docs/standalone-cluster.md); `make demo
+# SPARK=local` runs them in local[2] instead. One core per application: the application that an engine-spark process
+# starts (top-pages) and two data-triggered runs at once each find a free worker.
+SPARK ?= standalone
+ifeq ($(SPARK),local)
+SPARK_ARGS := --master 'local[2]'
+else ifeq ($(SPARK),standalone)
+SPARK_ARGS := --master $${SPARK_MASTER:?is not set: run make demo, which starts the cluster, or give SPARK=local} \
+  --deploy-mode client --conf spark.executor.cores=1 --conf spark.cores.max=1 --conf spark.executor.memory=512m
+else
+$(error SPARK=$(SPARK) is neither standalone (the default) nor local)
+endif
+SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=false
+DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow dist
+.PHONY: test demo demo-steps demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -87,6 +101,15 @@ test: java install chromium airflow
 	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 demo: java install
+ifeq ($(SPARK),local)
+	@$(MAKE) --no-print-directory demo-steps
+else
+	@$(PY) -m toolkit.devtools.standalone_spark --folder $(DEMO_SPARK_FOLDER) --port 7077 --fresh --timeout 300 -- \
+	  $(MAKE) --no-print-directory demo-steps
+endif
+
+# The demo itself, run by `make demo` while its Spark master answers (or with SPARK=local).
+demo-steps:
 	@echo "== Lint the template config repo (what the pre-commit hook runs), and list the rules"
 	$(TOOLKIT) lint $(DEMO_REPO)
 	$(TOOLKIT) lint --list-rules
@@ -226,10 +249,10 @@ demo-tables:
 
 TRIGGER_REPO := /tmp/feed-toolkit-demo/trigger-repo
 TRIGGER_ROOT := /tmp/feed-toolkit-demo/trigger-primary
-SWEEP = $(TOOLKIT) trigger --repo $(TRIGGER_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --wait
+SWEEP = $(TOOLKIT) trigger --repo $(TRIGGER_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --submit-args "$(SPARK_ARGS) --conf spark.ui.enabled=false" --wait
 
 # Part of `make demo`: data-aware triggering on a copy of the template whose primary has a root and a ledger of its
-# own, emptied first (demo/trigger_repo.py; its runs use local[1], the cluster property trigger.submit-args).
+# own, emptied first (demo/trigger_repo.py); the runs it starts get the demo's Spark master by --submit-args.
 # The sweeps' output is filtered to be short; pipefail keeps a failed sweep or run failing the demo.
 demo-triggers: private .SHELLFLAGS := -o pipefail -c
 demo-triggers: java install
@@ -256,7 +279,7 @@ demo-triggers: java install
 
 DEMO_ROOT := /tmp/feed-toolkit-demo/primary
 INGEST = $(SPARK_SUBMIT) entrypoints/ingest.py --repo $(DEMO_REPO) --feed page-views --cluster primary --once 2>/dev/null
-INGEST_SWEEP = $(TOOLKIT) trigger --repo $(DEMO_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --wait
+INGEST_SWEEP = $(TOOLKIT) trigger --repo $(DEMO_REPO) --cluster primary --spark-submit $(VENV)/bin/spark-submit --submit-args "$(SPARK_ARGS) --conf spark.ui.enabled=false" --wait
 demo-ingest: private .SHELLFLAGS := -o pipefail -c
 demo-ingest: java install
 	@echo "== Streaming ingest: a shipper drops 40 minutes of page views (from 10:00) into page-views' landing folder;"

@@ -71,6 +71,7 @@ from tests.integration.metastore import metastore_factory, thrift_metastore  # n
 def spark_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandaloneCluster]:
     from toolkit.devtools.standalone_spark import StandaloneCluster
 
-    cluster = StandaloneCluster.start(tmp_path_factory.mktemp("spark-cluster"), workers=2)
+    # A generous timeout: on a busy machine the master and workers take minutes to register (no cost when quick).
+    cluster = StandaloneCluster.start(tmp_path_factory.mktemp("spark-cluster"), workers=2, timeout=300)
     yield cluster
     cluster.stop()

@@ -23,19 +23,23 @@ CLUSTER_OPTIONS = ("--deploy-mode", "client", "--conf", "spark.executor.cores=1"
                    "--conf", "spark.executor.memory=512m")
 
 
-def spark_submit_command(entrypoint: str, *args: str, master: str = "local[1]") -> list[str]:
+def spark_submit_command(entrypoint: str, *args: str, master: str = "local[1]",
+                         options: tuple[str, ...] = ()) -> list[str]:
     """`spark-submit entrypoints/<entrypoint>.py ARGS...` as an argument list."""
-    return script_command(PROJECT / "entrypoints" / f"{entrypoint}.py", *args, master=master)
+    return script_command(PROJECT / "entrypoints" / f"{entrypoint}.py", *args, master=master, options=options)
 
 
-def script_command(script: Path, *args: str, master: str = "local[1]") -> list[str]:
-    """`spark-submit SCRIPT ARGS...` (a demo script, say) as an argument list."""
+def script_command(script: Path, *args: str, master: str = "local[1]", options: tuple[str, ...] = ()) -> list[str]:
+    """`spark-submit SCRIPT ARGS...` (a demo script, say) as an argument list; `options` go to spark-submit
+    (`--jars`, say)."""
     cluster = CLUSTER_OPTIONS if master.startswith("spark://") else ()
-    return [str(SPARK_SUBMIT), "--master", master, *cluster, "--conf", "spark.ui.enabled=false", str(script), *args]
+    return [str(SPARK_SUBMIT), "--master", master, *cluster, "--conf", "spark.ui.enabled=false", *options,
+            str(script), *args]
 
 
 def spark_submit(entrypoint: str, *args: str, cwd: Path, timeout: float = 300, env: dict[str, str] | None = None,
-                 master: str = "local[1]") -> subprocess.CompletedProcess[str]:
+                 master: str = "local[1]", options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     """Run it to the end, its output captured as text; `env` adds variables (OPENLINEAGE_URL, say)."""
-    return subprocess.run(spark_submit_command(entrypoint, *args, master=master), capture_output=True, text=True,
-                          cwd=cwd, env={**environment(), **(env or {})}, timeout=timeout)
+    return subprocess.run(spark_submit_command(entrypoint, *args, master=master, options=options),
+                          capture_output=True, text=True, cwd=cwd, env={**environment(), **(env or {})},
+                          timeout=timeout)

@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=7077, help="The master's port (default 7077).")
     parser.add_argument("--workers", type=int, default=2, help="How many workers, one core each (default 2).")
     parser.add_argument("--worker-memory", default="1g", help="Memory each worker offers executors (default 1g).")
+    parser.add_argument("--timeout", type=float, default=90.0, help="Seconds to wait for the master and every "
+                        "worker to come up (default 90; more on a busy machine).")
     parser.add_argument("--fresh", action="store_true", help="Empty the folder first.")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the command to run.")
     args = parser.parse_args(argv)
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh and args.folder.exists():
         shutil.rmtree(args.folder)
     try:
-        cluster = StandaloneCluster.start(args.folder, args.workers, args.port, args.worker_memory)
+        cluster = StandaloneCluster.start(args.folder, args.workers, args.port, args.worker_memory, args.timeout)
     except ClusterStartError as err:
         print(f"standalone_spark: {err}", file=sys.stderr)
         return 1

@@ -1,7 +1,8 @@
 """The Spark session of an entrypoint: named after its action, with the cluster's `spark.*` properties, then
 the entity's launcher settings (its YARN queue and priority: toolkit/entities/launcher_settings.py), Hive
 support when the action works on tables (pointed at the cluster's `registry` metastore when it has one),
-the toolkit's jar on `spark.jars` (toolkit/storage/jvm_classes.py), and Spark on loopback when SPARK_LOCAL_IP
+the toolkit's jar on `spark.jars` beside those of spark-submit's --jars and the cluster's (so that executors fetch
+them all: toolkit/storage/jvm_classes.py), and Spark on loopback when SPARK_LOCAL_IP
 says so (tests, the demo and benchmarks set it)."""
 
 from __future__ import annotations
@@ -22,11 +23,17 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
     """`launcher` (launcher_confs of the entity) is set after the cluster's properties, so the entity's queue
     wins over a cluster's spark.yarn.queue; both win over spark-submit's --conf when this call starts the
     SparkContext (client mode). A SparkContext already running keeps its settings."""
+    from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
     settings = {name: value for name, value in cluster.properties.items() if name.startswith("spark.")}
     settings.update(launcher or {})
-    settings["spark.jars"] = ",".join(filter(None, (settings.get("spark.jars"), jar_path())))
+    # Setting spark.jars replaces what spark-submit's --jars gave (those would then reach the driver only, not
+    # the executors): the toolkit's jar joins them and the cluster's. A SparkConf reads spark-submit's settings
+    # only once the JVM gateway is up (else it starts empty), as SparkContext itself ensures first.
+    SparkContext._ensure_initialized()
+    submitted = SparkConf().get("spark.jars", None)
+    settings["spark.jars"] = joined_jars(submitted, settings.get("spark.jars"), jar_path())
     builder = SparkSession.builder.appName(app_name)
     for name, value in settings.items():
         builder = builder.config(name, value)
@@ -42,6 +49,12 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
     session.sparkContext.setLogLevel("WARN")
     _quiet(session, _NOISY_LOGGERS)
     return session
+
+
+def joined_jars(*lists: str | None) -> str:
+    """Comma-separated jar lists as one, each jar once, in order."""
+    jars = (jar.strip() for listed in lists for jar in (listed or "").split(","))
+    return ",".join(dict.fromkeys(jar for jar in jars if jar))
 
 
 # Warnings Spark logs for normal use: a path glob read by SQL (`json.`/a/{00,01}``) makes the file sink look for a
