@@ -16,7 +16,8 @@ pull, an ingest hour; not a late-data check, which mostly finds nothing late, no
 - the data-trigger sweep, every minute, when a process on the cluster has `trigger: data` or the cluster posts the
   ledger's events to Airflow (`trigger.notify: airflow`: the sweep posts them);
 - ingest of each streamed feed, every hour, ingesting for the hour;
-- the SLA check, every 5 minutes, when an entity on the cluster declares an SLA.
+- the SLA check, every 5 minutes, when an entity on the cluster declares an SLA;
+- the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from toolkit.schedule.cadence import CLOCK, Cadence, retention_frequency
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
+ROLLUP = Frequency(TimeUnit.DAYS, 1)
 INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
 INGEST_SECONDS = 3540  # an hour less a minute: the next call starts as this one stops
 
@@ -105,6 +107,10 @@ def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
         commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                              ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                              time_option="--now"))
+    if on_cluster:
+        commands.append(Call("ledger-rollup", "ledger-rollup", None, Cadence(ROLLUP, CLOCK), Program.TOOLKIT,
+                             ("ledger-rollup", "--cluster", cluster.name),
+                             "the ledger's roll-up of past months: processes run here", time_option="--now"))
     if commands and not _command_line_reads(cluster):
         names = " and ".join(f"toolkit {call.name}" for call in commands)
         return SchedulePlan(cluster.name, tuple(calls), notifies, (

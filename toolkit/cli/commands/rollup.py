@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import ClusterName, Repo, require
-from toolkit.cli.ledger_access import Now, local_file_system
+from toolkit.cli.ledger_access import Now, cluster_file_system
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
@@ -49,7 +49,7 @@ def rollup_command(
         names = [process]
     else:
         names = [name for name, p in sorted(config.processes.items()) if p.cluster(on.name) is not None]
-    ledger = Ledger.of(local_file_system(on), on)
+    ledger = Ledger.of(cluster_file_system(on), on)
     run_id, blocked, rolled = uuid.uuid4().hex[:12], 0, 0
     for name in names:
         try:
