@@ -1,5 +1,6 @@
 """Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says; the real
-SMTP servers of the notification tests (tests/smtp_server.py), started once per session."""
+SMTP servers of the notification tests (tests/smtp_server.py), started once per session; each test's own parse
+cache (toolkit/entities/parse_cache.py), never the user's ~/.cache."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ if TYPE_CHECKING:
     from tests.smtp_server import SmtpServers
 
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+
+@pytest.fixture(autouse=True)
+def parse_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands run by a test (and their subprocesses) keep their parse cache in a folder of that test."""
+    monkeypatch.setenv("FEED_TOOLKIT_CACHE_DIR", str(tmp_path_factory.mktemp("parse-cache")))
 
 
 @pytest.fixture(scope="session")
