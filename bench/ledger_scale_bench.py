@@ -10,7 +10,8 @@ baseline in the same run: the same call on a repo of one process and a ledger of
 rows. Measured, best of --runs:
 1. `toolkit status` for one process and one day (24 rows), a new process as cron or an operator starts it;
 2. `toolkit summary` for one process and one month (June: 720 rows);
-3. `toolkit trigger` with nothing due (every process data-triggered, the sweep state caught up);
+3. `toolkit trigger` with nothing due (every process data-triggered, the sweep state caught up), its repo load
+   served by the parse cache (entities/parse_cache.py) as every sweep after the first is; and with --no-cache;
 4. a process run's own ledger reads and writes (what process_runner/runner.py does around an instance: the
    switches, the instance lock, the instance record, a slot, the attempt and instance records, the releases),
    in process, without Spark, for an instance of a rolled-up month (a rerun) and for a new one;
@@ -234,13 +235,17 @@ class Setup:
         return command([verb, "--repo", str(self.repo), "--process", "p0000", "--cluster", "primary",
                         "--from", window[0], "--to", window[1], "--now", NOW, "--format", "json"])
 
-    def trigger(self) -> Callable[[], object]:
-        return command(["trigger", "--repo", str(self.repo), "--cluster", "primary", "--spark-submit",
-                        str(self.folder / "spark-submit"), "--log-dir", str(self.folder / "logs")])
+    def trigger(self, *options: str) -> Callable[[], object]:
+        """`toolkit trigger`; the parse cache warmed first (as the previous minute's sweep leaves it)."""
+        call = command(["trigger", "--repo", str(self.repo), "--cluster", "primary", "--spark-submit",
+                        str(self.folder / "spark-submit"), "--log-dir", str(self.folder / "logs"), *options])
+        call()
+        return call
 
-    def repo_load(self) -> Callable[[], object]:
+    def repo_load(self, cached: bool) -> Callable[[], object]:
         """What `toolkit trigger` loads first: the whole repo (the sweep considers every process of the cluster)."""
-        return lambda: ConfigRepo.load(self.repo)
+        ConfigRepo.load(self.repo, cached=cached)
+        return lambda: ConfigRepo.load(self.repo, cached=cached)
 
     def sweep(self) -> Callable[[], object]:
         """The sweep's own work (repo loaded): what `toolkit trigger` does after loading it."""
@@ -306,6 +311,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="build (or reuse) the ledgers here and keep them")
     args = parser.parse_args()
     scratch = args.keep or Path(tempfile.mkdtemp(prefix="ledger-scale-bench-"))
+    os.environ["FEED_TOOLKIT_CACHE_DIR"] = str(scratch / "parse-cache")  # the user's own cache untouched
     try:
         return run(scratch, args.processes, args.old_processes, args.runs)
     finally:
@@ -354,8 +360,12 @@ def run(scratch: Path, processes: int, old_processes: int, runs: int) -> int:
     ok &= report("toolkit status, one process, one day", best_of(runs, new.status(DAY)), base_day)
     ok &= report("toolkit summary, one process, one month", best_of(runs, new.status(MONTH, "summary")), base_month)
     ok &= report("toolkit trigger, nothing due", best_of(runs, new.trigger()), base_sweep)
-    report("  its repo load (in process)", best_of(runs, new.repo_load()), best_of(runs, base.repo_load()),
-           target=False)
+    report("  the same with --no-cache (every file parsed and checked)", best_of(runs, new.trigger("--no-cache")),
+           best_of(runs, base.trigger("--no-cache")), target=False)
+    report("  its repo load (in process), parse cache warm", best_of(runs, new.repo_load(True)),
+           best_of(runs, base.repo_load(True)), target=False)
+    report("  its repo load (in process), no cache", best_of(runs, new.repo_load(False)),
+           best_of(runs, base.repo_load(False)), target=False)
     report("  its sweep, repo loaded (in process)", best_of(runs, new.sweep()), best_of(runs, base.sweep()),
            target=False)
     report("  its ledger reads (in process): one day", best_of(runs, new.ledger_rows(DAY)), base_rows_day,

@@ -1,6 +1,7 @@
 """Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says; the real
-SMTP servers of the notification tests (tests/smtp_server.py), started once per session; and the groups that keep
-`make test`'s two pytest-xdist workers from starting a heavy server twice."""
+SMTP servers of the notification tests (tests/smtp_server.py), started once per session; each test's own parse
+cache (toolkit/entities/parse_cache.py), never the user's ~/.cache; and the groups that keep `make test`'s two
+pytest-xdist workers from starting a heavy server twice."""
 
 from __future__ import annotations
 
@@ -27,6 +28,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             if fixture in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.xdist_group(group))
                 break
+
+
+@pytest.fixture(autouse=True)
+def parse_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands run by a test (and their subprocesses) keep their parse cache in a folder of that test."""
+    monkeypatch.setenv("FEED_TOOLKIT_CACHE_DIR", str(tmp_path_factory.mktemp("parse-cache")))
 
 
 @pytest.fixture(scope="session")

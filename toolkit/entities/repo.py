@@ -19,8 +19,10 @@ from typing import TypeVar
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.loading import declared_ref, load_entity
 from toolkit.entities.model import Cluster, Entity, Feed, Process
+from toolkit.entities.parse_cache import ParseCache
 from toolkit.entities.prescan import declared
 from toolkit.entities.problems import Problem
+from toolkit.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
 
 ENTITY_SUFFIXES = (".yaml", ".yml")
@@ -89,26 +91,33 @@ class ConfigRepo:
     # ------------------------------------------------------------------------------------- loading
 
     @classmethod
-    def scan(cls, path: Path | str) -> tuple[ConfigRepo, list[Problem]]:
-        """Every valid entity, and the problems of the files that are not; raises only for a non-repo path."""
+    def scan(cls, path: Path | str, *, cached: bool = False) -> tuple[ConfigRepo, list[Problem]]:
+        """Every valid entity, and the problems of the files that are not; raises only for a non-repo path.
+
+        With `cached`, unchanged valid files are served from the parse cache (parse_cache.py): same result."""
         root = _require_repo(Path(path))
         entities: list[Entity] = []
         problems: list[Problem] = []
         unloaded: list[EntityRef] = []
         files = entity_files(root)
-        for file in files:
-            entity, file_problems = load_entity(file)
-            problems.extend(file_problems)
-            if entity is not None:
-                entities.append(entity)
-            elif (ref := declared_ref(file)) is not None:
-                unloaded.append(ref)
+        with collector_paused():  # no cyclic-GC passes over the many objects of thousands of entities
+            cache = ParseCache(root) if cached else None
+            load = cache.load if cache is not None else load_entity
+            for file in files:
+                entity, file_problems = load(file)
+                problems.extend(file_problems)
+                if entity is not None:
+                    entities.append(entity)
+                elif (ref := declared_ref(file)) is not None:
+                    unloaded.append(ref)
+            if cache is not None:
+                cache.save()
         return cls(root, entities, files, unloaded), problems
 
     @classmethod
-    def load(cls, path: Path | str) -> ConfigRepo:
+    def load(cls, path: Path | str, *, cached: bool = False) -> ConfigRepo:
         """The repo, or UsageError (exit 2) naming the first problem when any entity is invalid."""
-        repo, problems = cls.scan(path)
+        repo, problems = cls.scan(path, cached=cached)
         repo.refuse(problems)
         return repo
 

@@ -125,12 +125,12 @@ def parse_document(content: bytes | str, file: Path) -> tuple[Document | None, l
             return None, [problem]
     else:
         text = content
-    with _collector_paused():
+    with collector_paused():
         return _parse_text(text, file)
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector: its passes over the many new nodes make big files quadratic."""
     was_enabled = gc.isenabled()
     gc.disable()

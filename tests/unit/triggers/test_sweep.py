@@ -337,3 +337,29 @@ def test_an_event_id_from_a_clock_that_runs_fast_hides_no_later_event(
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
     publish(ledger, "raw", T + timedelta(hours=1))  # a host with the right clock, after that sweep
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T11:00Z"]
+
+
+def test_the_command_says_the_same_with_and_without_its_parse_cache(
+        setup: tuple[ConfigRepo, Ledger, Launcher, Path], capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config, ledger, launcher, log = setup
+    publish(ledger, "raw", T)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("FEED_TOOLKIT_CACHE_DIR", str(cache))
+    call = ["trigger", "--repo", str(config.root), "--cluster", "primary", "--dry-run",
+            "--spark-submit", launcher.program]
+
+    def outputs(*options: str) -> tuple[int, str, str]:
+        code = toolkit([*call, *options])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    uncached = outputs("--no-cache")
+    assert not cache.exists()  # --no-cache neither reads nor writes it
+    assert uncached[0] == 0 and "would start: hourly 2026-11-21T10:00Z" in uncached[1]
+    assert outputs() == outputs() == uncached  # the first call fills the cache, the second is served by it
+    assert [path.suffix for path in (cache / "config-repos").iterdir()] == [".json"]
+    (Path(config.root) / "feeds" / "other.yaml").write_text("kind: feed\nname: other\nfrequency: weekly\n")
+    refused = outputs("--no-cache")
+    assert refused[0] == 2 and "feeds/other.yaml" in refused[2] and "Traceback" not in refused[2]
+    assert outputs() == outputs() == refused  # a file with problems is reported every time

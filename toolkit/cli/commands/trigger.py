@@ -48,6 +48,11 @@ def trigger_command(
              "reached loses nothing: the next call delivers). Only 'airflow'. Default: the cluster property "
              "trigger.notify. Airflow is found by the properties airflow.url and airflow.token-env, or "
              "airflow.username with airflow.password-env or airflow.password-file (docs/airflow-events.md).")] = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", envvar="FEED_TOOLKIT_NO_CACHE",
+        help="Parse and check every entity file, without the parse cache of unchanged valid files (kept in "
+             "$FEED_TOOLKIT_CACHE_DIR, else $XDG_CACHE_HOME/feed-toolkit, else ~/.cache/feed-toolkit; "
+             "docs/scheduling.md). The result is the same either way.")] = False,
 ) -> None:
     """Start the data-triggered processes of a cluster whose data is published: for a process with a frequency
     and `trigger: data`, each instance whose required inputs are all published (`spark-submit
@@ -70,7 +75,7 @@ def trigger_command(
     toolkit trigger --repo conf --cluster primary --dry-run
     * * * * *  AIRFLOW_TOKEN=... toolkit trigger --repo /srv/conf --cluster primary --notify airflow
     """
-    config = ConfigRepo.load(repo)
+    config = ConfigRepo.load(repo, cached=not no_cache)
     on = config.cluster(cluster)
     notifies = "airflow" in notify_targets(on, notify or [])
     arguments = submit_arguments(submit_args, on)
