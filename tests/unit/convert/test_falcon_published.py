@@ -6,7 +6,9 @@ cluster, `queueName` and `jobPriority`, a Hive workflow at an absolute cluster p
 
 Everything converts with no report, and the lint finds only what is right about those files: FD011 on the
 `out` feed (frequency minutes(5), path dated to the hour), PR014 on the oozie and pig engines (not run here),
-RP006 on inputs nothing writes, and RP009 where the examples' `in` and `repl-feed` share one path."""
+RP006 on inputs nothing writes, RP009 where the examples' `in` and `repl-feed` share one path, and the warning CL008
+on every cluster: Falcon's readonly interfaces are hdfs:// or HFTP addresses, where the toolkit's command line reads
+an HDFS ledger through WebHDFS (HFTP's successor), so each must be given its namenode's WebHDFS address."""
 
 from __future__ import annotations
 
@@ -20,10 +22,12 @@ from toolkit.lint.runner import lint_paths
 PUBLISHED = Path(__file__).resolve().parent / "falcon_published"
 
 FILESYSTEM_FINDINGS = [
-    ("feeds/in.yaml", "RP006"), ("feeds/in.yaml", "RP009"), ("feeds/out.yaml", "FD011"),
+    ("clusters/local-target.yaml", "CL008"), ("clusters/local.yaml", "CL008"), ("feeds/in.yaml", "RP006"), ("feeds/in.yaml", "RP009"), ("feeds/out.yaml", "FD011"),
     ("feeds/repl-feed.yaml", "RP009"), ("processes/oozie-mr-process.yaml", "PR014"),
     ("processes/pig-process.yaml", "PR014")]
-HCAT_FINDINGS = [("feeds/hcat-in.yaml", "RP006"), ("processes/hcat-pig-process.yaml", "PR014")]
+HCAT_FINDINGS = [("clusters/hcat-local-target.yaml", "CL008"), ("clusters/hcat-local.yaml", "CL008"),
+                 ("feeds/hcat-in.yaml", "RP006"), ("processes/hcat-pig-process.yaml", "PR014")]
+SPEC_FINDINGS = [("clusters/corp.yaml", "CL008"), ("clusters/embedded.yaml", "CL008")]
 
 
 def converted(convert: Run, target: Path, *sets: str) -> Path:
@@ -68,7 +72,9 @@ def test_all_examples_with_spark_and_the_specification_lint_with_only_those_find
         convert: Run, tmp_path: Path) -> None:
     repo = converted(convert, tmp_path / "conf", "filesystem", "hcat", "spark", "spec")
     problems = findings(repo)
-    assert located(repo, problems) == sorted(FILESYSTEM_FINDINGS + HCAT_FINDINGS), "\n".join(map(str, problems))
+    assert located(repo, problems) == sorted(FILESYSTEM_FINDINGS + HCAT_FINDINGS + SPEC_FINDINGS), \
+        "\n".join(map(str, problems))
+    assert {p.severity.value for p in problems if p.code == "CL008"} == {"warning"}
 
 
 def test_what_falcon_wrote_is_carried_over(convert: Run, tmp_path: Path) -> None:

@@ -184,11 +184,12 @@ def test_a_cluster_whose_ledger_cannot_be_read_is_refused_at_the_start_and_noted
     backup.write_text(backup.read_text().replace("endpoint: file://", "endpoint: hdfs://nn:8020", 2).replace(
         "hdfs://nn:8020" + str(writer.repo.root.parent / "backup"), "hdfs://nn:8020"))
     ledgers = LedgerWriter(writer.repo.root).ledgers()
-    with pytest.raises(UsageError, match="cluster 'backup' on hdfs://"):
+    with pytest.raises(UsageError, match="cluster 'backup' interfaces.readonly.endpoint 'hdfs://nn:8020' is not a "
+                                         "WebHDFS address"):
         trace_feed(ledgers, "clicks", "backup", T, 1, 1)
     lineage = trace_feed(ledgers, "clicks", "primary", T, 0, 1)
     note = [n for n in lineage.nodes[lineage.root].notes if "backup" in n]
-    assert note and note[0].startswith("its copy on 'backup' is not traced: Reading the ledger of cluster 'backup'")
+    assert note and note[0].startswith("its copy on 'backup' is not traced: The cluster 'backup' interfaces.readonly")
 
 
 def test_a_process_instance_as_the_start_shows_its_inputs_and_outputs_then_walks(writer: LedgerWriter) -> None:
