@@ -22,7 +22,8 @@ from toolkit.lint.runner import lint_paths
 PUBLISHED = Path(__file__).resolve().parent / "falcon_published"
 
 FILESYSTEM_FINDINGS = [
-    ("clusters/local-target.yaml", "CL008"), ("clusters/local.yaml", "CL008"), ("feeds/in.yaml", "RP006"), ("feeds/in.yaml", "RP009"), ("feeds/out.yaml", "FD011"),
+    ("clusters/local-target.yaml", "CL008"), ("clusters/local.yaml", "CL008"), ("feeds/in.yaml", "RP006"),
+    ("feeds/in.yaml", "RP009"), ("feeds/out.yaml", "FD011"),
     ("feeds/repl-feed.yaml", "RP009"), ("processes/oozie-mr-process.yaml", "PR014"),
     ("processes/pig-process.yaml", "PR014")]
 HCAT_FINDINGS = [("clusters/hcat-local-target.yaml", "CL008"), ("clusters/hcat-local.yaml", "CL008"),
