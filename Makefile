@@ -178,6 +178,11 @@ demo-steps:
 	$(TOOLKIT) graph --repo $(DEMO_REPO) --cluster primary --ledger --out demo-output/pipelines.html
 	@echo "   as Mermaid, for a Markdown page: the graph on backup (short), coloured by the replications in backup's ledger"
 	$(TOOLKIT) graph --repo $(DEMO_REPO) --cluster backup --ledger --format mermaid
+	@echo "== A ledger of years: primary's closed instances of January moved into one roll-up file per process and month"
+	@echo "   (toolkit ledger-rollup; the generated schedule calls it daily); the summary of 2026-01-01 reads the same"
+	$(TOOLKIT) ledger-rollup --repo $(DEMO_REPO) --cluster primary --now 2026-02-01T00:00Z
+	@echo "   hourly-clicks-summary's ledger folder now holds:" $$(ls $(DEMO_ROOT)/feed-toolkit/working/ledger/processes/hourly-clicks-summary | tr '\n' ' ')
+	$(TOOLKIT) summary --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z
 	@echo "== The time engine on its own"
 	$(TOOLKIT) el eval "lastMonth(0,0,0)" --time 2026-11-21T10:00Z --timezone America/Los_Angeles
 	$(TOOLKIT) el instances --start 2012-03-11T08:40Z --frequency "hours(1)" --timezone PST8PDT --from 2012-03-11T08:00Z --to 2012-03-11T12:00Z
