@@ -95,10 +95,8 @@ airflow:
 	  { echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ failed (see above): the Airflow tests need it."; exit 1; }; \
 	fi
 
-# Two pytest-xdist workers, one per core: most tests wait on a JVM, a subprocess or a lease. A standalone cluster, Airflow
-# and the browser each stay on one worker (tests/conftest.py); `$(PY) -m pytest` alone runs everything in one process.
 test: java install chromium airflow
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+	$(PY) -m pytest -q
 
 demo: java install
 ifeq ($(SPARK),local)
