@@ -31,9 +31,10 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
     # Setting spark.jars replaces what spark-submit's --jars gave (those would then reach the driver only, not
     # the executors): the toolkit's jar joins them and the cluster's. A SparkConf reads spark-submit's settings
     # only once the JVM gateway is up (else it starts empty), as SparkContext itself ensures first.
+    toolkit_jar = jar_path()  # a missing jar is one sentence and exit 2, before the JVM starts
     SparkContext._ensure_initialized()
     submitted = SparkConf().get("spark.jars", None)
-    settings["spark.jars"] = joined_jars(submitted, settings.get("spark.jars"), jar_path())
+    settings["spark.jars"] = joined_jars(submitted, settings.get("spark.jars"), toolkit_jar)
     builder = SparkSession.builder.appName(app_name)
     for name, value in settings.items():
         builder = builder.config(name, value)
