@@ -39,7 +39,8 @@ class Ledgers:
         self._instances: dict[tuple[str, str, datetime], InstanceNode] = {}
 
     def ledger(self, cluster: str) -> Ledger | str:
-        """The cluster's ledger, or the sentence saying why it cannot be read (unknown cluster, not file://)."""
+        """The cluster's ledger, or the sentence saying why it cannot be read (unknown cluster, a file system the
+        command line does not read)."""
         if cluster not in self._ledgers:
             try:
                 self._ledgers[cluster] = self.opener(self.repo.cluster(cluster))

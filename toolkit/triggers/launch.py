@@ -39,18 +39,21 @@ class Run:
 
 @dataclass
 class Launcher:
-    """Builds and starts the commands. `submit_args` go before the entrypoint (--master, --conf ...)."""
+    """Builds and starts the commands. `submit_args` go before the entrypoint (--master, --conf ...); `lease`, when
+    set, is the runs' `--lease` (else the entrypoint's default)."""
 
     repo: str
     cluster: str
     submit_args: list[str]
     log_dir: Path
     program: str = field(default_factory=spark_submit)
+    lease: float | None = None
     started: list[tuple[Run, subprocess.Popen[bytes], Path]] = field(default_factory=list)
 
     def command(self, run: Run) -> list[str]:
+        lease = [] if self.lease is None else ["--lease", f"{self.lease:g}"]
         return [self.program, *self.submit_args, process_entrypoint(), "--repo", self.repo,
-                "--cluster", self.cluster, *run.arguments()]
+                "--cluster", self.cluster, *run.arguments(), *lease]
 
     def describe(self, run: Run) -> str:
         return shlex.join(self.command(run))

@@ -31,6 +31,9 @@ pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 10)
 SUBMIT_ARGS = "--master local[1] --conf spark.ui.enabled=false"
+# The runs' lease (toolkit trigger --lease): a killed replay is taken over a quarter minute later, not a minute later;
+# still long enough that the sweep right after the kill finds the batch held (renewed every third: 10 s or more left).
+LEASE = "15"
 PARTNER = """kind: feed
 name: partner-clicks
 description: Clicks a partner team writes on backup, replicated into primary.
@@ -69,7 +72,8 @@ workflow:
 
 def sweep(repo: Path, tmp: Path, *, wait: bool = True) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "toolkit", "trigger", "--repo", str(repo), "--cluster", "primary",
-               "--submit-args", SUBMIT_ARGS, "--log-dir", str(tmp / "logs"), *(["--wait"] if wait else [])]
+               "--submit-args", SUBMIT_ARGS, "--lease", LEASE, "--log-dir", str(tmp / "logs"),
+               *(["--wait"] if wait else [])]
     return subprocess.run(command, capture_output=True, text=True, env=environment(), timeout=600)
 
 
@@ -136,6 +140,7 @@ def test_producers_and_consumers_through_toolkit_trigger(tmp_path: Path) -> None
         time.sleep(0.5)  # the replay holds the batch, and its workflow holds once its staging output is written
         lease = queue.lease(plan.seq)
     assert lease is not None and lease.live(time.time()) and _staged(root), "the replay never held its batch"
+    assert lease.expires - time.time() <= float(LEASE), "the replay's lease is not the sweep's --lease"
     os.killpg(os.getpgid(int(lease.holder.rsplit(":", 1)[1])), signal.SIGKILL)
     (tmp_path / "hold").unlink()
     running = sweep(repo, tmp_path)
@@ -144,7 +149,7 @@ def test_producers_and_consumers_through_toolkit_trigger(tmp_path: Path) -> None
         replayed = sweep(repo, tmp_path)
         if started(replayed):
             break
-        time.sleep(5)
+        time.sleep(1)
     assert started(replayed) == [f"{NAME} batch"] and replayed.returncode == 0, replayed.stdout
 
     # Each event consumed once: one plan, committed once; nothing due any more; the summary ran once

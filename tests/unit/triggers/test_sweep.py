@@ -133,6 +133,15 @@ def test_a_publication_starts_the_instance_that_reads_it_and_only_once(
     assert list(state.of("daily").due) == [T.replace(day=22, hour=0)]  # waits for the other 23 hours
 
 
+def test_the_runs_a_sweep_starts_get_its_lease(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
+    config, ledger, launcher, log = setup
+    launcher.lease = 7.5
+    publish(ledger, "raw", T)
+    assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
+    assert submitted(launcher, log) == [
+        f"--repo {launcher.repo} --cluster primary --process hourly --time 2026-11-21T10:00Z --no-wait --lease 7.5"]
+
+
 def test_the_daily_consumer_waits_for_all_24_hours(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
     config, ledger, launcher, log = setup
     day = datetime(2026, 11, 20, tzinfo=timezone.utc)
@@ -311,6 +320,8 @@ def test_a_window_the_sweep_cannot_invert_skips_its_process_and_holds_no_one_bac
 @pytest.mark.parametrize(("option", "message"), [
     (("--spark-submit", "/nonexistent/spark-submit"), "is not an executable file"),
     (("--log-dir", "/proc/feed-toolkit-logs"), "Cannot write the runs' logs in --log-dir /proc/feed-toolkit-logs"),
+    (("--lease", "0"), "--lease 0 is no lease: give a positive number of seconds, at most a year."),
+    (("--lease", "inf"), "--lease inf is no lease: give a positive number of seconds, at most a year."),
 ])
 def test_the_command_refuses_what_it_cannot_start_before_anything(
         setup: tuple[ConfigRepo, Ledger, Launcher, Path], capsys: pytest.CaptureFixture[str],

@@ -37,7 +37,8 @@ def lineage_command(
     ctx: typer.Context,
     repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
     cluster: Annotated[str | None, typer.Option(
-        "--cluster", help="The cluster of the instance (file:// write endpoint). Default: the entity's only one.")]
+        "--cluster", help="The cluster of the instance (its write endpoint file://, or hdfs:// through "
+                          "WebHDFS). Default: the entity's only one.")]
     = None,
     feed: Annotated[str | None, typer.Option("--feed", help="Start from an instance of this feed.")] = None,
     process: Annotated[str | None, typer.Option("--process", help="Start from an instance of this process.")] = None,

@@ -13,7 +13,7 @@ import typer
 from toolkit.cli.ledger_access import cluster_file_system
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.ledger.store import Ledger
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
 from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow
 from toolkit.schedule.airflow_events.settings import airflow_settings, notify_targets
@@ -21,6 +21,7 @@ from toolkit.triggers.launch import Launcher
 from toolkit.triggers.sweep import run_sweep
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
+MAX_LEASE_SECONDS = 366 * 86400  # what the entrypoints' --lease takes (toolkit/runtime/entry_frame.seconds)
 
 
 def trigger_command(
@@ -48,6 +49,11 @@ def trigger_command(
              "reached loses nothing: the next call delivers). Only 'airflow'. Default: the cluster property "
              "trigger.notify. Airflow is found by the properties airflow.url and airflow.token-env, or "
              "airflow.username with airflow.password-env or airflow.password-file (docs/airflow-events.md).")] = None,
+    lease: Annotated[float | None, typer.Option(
+        "--lease", metavar="SECONDS",
+        help="The lease of the runs it starts (their --lease): a run killed without a trace keeps its instance or "
+             "batch until its lease expires, then a later sweep starts it again. Shorter means a quicker takeover "
+             f"and more lease writes. Default: the entrypoint's, {DEFAULT_LEASE_SECONDS:.0f}.")] = None,
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", envvar="FEED_TOOLKIT_NO_CACHE",
         help="Parse and check every entity file, without the parse cache of unchanged valid files (kept in "
@@ -75,6 +81,8 @@ def trigger_command(
     toolkit trigger --repo conf --cluster primary --dry-run
     * * * * *  AIRFLOW_TOKEN=... toolkit trigger --repo /srv/conf --cluster primary --notify airflow
     """
+    if lease is not None and not (0 < lease <= MAX_LEASE_SECONDS):
+        raise UsageError(f"--lease {lease:g} is no lease: give a positive number of seconds, at most a year.")
     config = ConfigRepo.load(repo, cached=not no_cache)
     on = config.cluster(cluster)
     notifies = "airflow" in notify_targets(on, notify or [])
@@ -88,7 +96,7 @@ def trigger_command(
     except OSError as err:
         raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
                          "user can write.") from None
-    launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, program)
+    launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, program, lease)
     ledger = Ledger.of(cluster_file_system(on), on)
     report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run)
     verb = "would start" if dry_run else "started"
