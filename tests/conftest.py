@@ -1,6 +1,7 @@
 """Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says; the real
 SMTP servers of the notification tests (tests/smtp_server.py), started once per session; each test's own parse
-cache (toolkit/entities/parse_cache.py), never the user's ~/.cache."""
+cache (toolkit/entities/parse_cache.py), never the user's ~/.cache; the JVM options of the JVMs tests start in
+subprocesses (tests/jvm_options.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.jvm_options import use_for_subprocesses
+
 if TYPE_CHECKING:
     from tests.smtp_server import SmtpServers
 
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+use_for_subprocesses()  # tests/jvm_options.py
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.jvm_options import long_lived
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
@@ -35,22 +37,23 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     home = tmp_path_factory.mktemp("spark")
     derby = home / "derby"
     derby.mkdir()
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("feed-toolkit-tests")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.local.dir", str(home / "scratch"))
-        .config("spark.sql.warehouse.dir", str(home / "warehouse"))
-        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={derby}")
-        .config("spark.hadoop.javax.jdo.option.ConnectionURL",
-                f"jdbc:derby:;databaseName={derby / 'metastore_db'};create=true")
-        .enableHiveSupport()
-        .getOrCreate()
-    )
+    with long_lived():  # tests/jvm_options.py
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("feed-toolkit-tests")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.ui.enabled", "false")
+            .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.local.dir", str(home / "scratch"))
+            .config("spark.sql.warehouse.dir", str(home / "warehouse"))
+            .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={derby}")
+            .config("spark.hadoop.javax.jdo.option.ConnectionURL",
+                    f"jdbc:derby:;databaseName={derby / 'metastore_db'};create=true")
+            .enableHiveSupport()
+            .getOrCreate()
+        )
     session.sparkContext.setLogLevel("WARN")
     yield session
     session.stop()
