@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -260,3 +261,24 @@ def test_the_cluster_file_system_is_webhdfs_for_hdfs_clusters_on_loopback_webhdf
     fs.write_atomically(f"{ROOT}/feed-toolkit/working/probe", b"p")
     assert site.local("/feed-toolkit/working/probe").read_bytes() == b"p"
     assert fs.list(f"{ROOT}/feed-toolkit/working")[0].path == f"{ROOT}/feed-toolkit/working/probe"
+
+
+def test_the_first_sweeps_journal_rebuild_reads_and_writes_no_event_the_journal_holds_on_loopback_webhdfs(
+        capsys: pytest.CaptureFixture[str], site: Site) -> None:
+    """A ledger written since the journal exists has an entry for every event: the one-time rebuild of the first
+    sweep lists the journal and neither reads those events again nor tries to create their entries (it did both:
+    five WebHDFS calls per event, 720 of the 1,012 calls of bench/webhdfs_bench.py's first sweep)."""
+    ledger = site.ledger()
+    for hour in range(6):
+        ledger.record_publication("raw", "primary", T.replace(hour=hour), producer="external", run_id=f"e{hour}",
+                                  location=f"{ROOT}/data/raw/{hour}", fingerprint={"files": 1})
+    first = len(site.served.calls)
+    code, out, err = run(capsys, "trigger", "--repo", str(site.conf), "--cluster", "primary", "--spark-submit",
+                         str(site.spark_submit), "--log-dir", str(site.submitted.parent / "logs"))
+    assert (code, err) == (0, ""), err
+    assert "trigger: 6 new event(s) read" in out, out
+    calls = site.served.calls[first:]
+    assert [call for call in calls if call.op == "CREATE" and "/journal/" in call.path] == []
+    reads = Counter(call.path for call in calls if call.op == "OPEN" and "/events/raw/" in call.path)
+    assert set(reads.values()) <= {2}, reads  # at most once each (the namenode's redirect, then the data)
+    assert ledger.fs.exists(ledger.layout.journal_rebuilt())  # the rebuild ran, and is not run again
