@@ -26,13 +26,16 @@ def common_parser(action: str, description: str,
     return parser
 
 
+MAX_SECONDS = 366 * 86400  # the most `seconds` takes: a year
+
+
 def seconds(text: str) -> float:
     """An argparse type: a finite number of seconds, zero or more (a bad one is exit 2 with argparse's message)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value < 0 or value > 366 * 86400:
+    if not math.isfinite(value) or value < 0 or value > MAX_SECONDS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to a year")
     return value
 

@@ -4,6 +4,7 @@ and rebuilt once for a ledger older than it."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -220,3 +221,94 @@ def test_rebuild_lists_the_events_written_before_the_journal(ledger: Ledger) -> 
     Path(ledger.journal.path(entries[0]).removeprefix("file://")).unlink()
     ledger.journal.ensure_rebuilt()  # once only: the marker is there
     assert len(ledger.journal.entries_since(None, timedelta(0))) == 1
+
+
+def _half_journaled(root: Path) -> tuple[Ledger, list[str]]:
+    """Six events, of which only the first two have their journal entry (the others as a ledger older than the
+    journal, or a producer killed in between, leaves them); no rebuild has run."""
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(root / "conf", root / "root"))
+    events = [ledger.record_publication("clicks", "primary", T + timedelta(hours=k), producer="external",
+                                        run_id=f"r{k}", location=f"file:///d/{k}", fingerprint=PRINT)
+              for k in range(6)]
+    for event in events[2:]:
+        assert event is not None
+        Path(ledger.journal.path(JournalEntry.of(event)).removeprefix("file://")).unlink()
+    return ledger, sorted(event.event_id for event in events if event is not None)
+
+
+def _opened(root: str) -> Ledger:
+    """The ledger of `_half_journaled(root)`, opened by another process (a config folder of its own)."""
+    return Ledger.of(LocalFileSystem(), local_cluster(Path(root) / f"conf-{os.getpid()}", Path(root) / "root"))
+
+
+def _rebuild_and_die(root: str, fatal: int) -> None:
+    """A rebuild killed with SIGKILL at its `fatal`-th write (its entries' exclusive creates, then the marker)."""
+    ledger = _opened(root)
+    writes = [0]
+
+    def counted(real):  # type: ignore[no-untyped-def]
+        def write(self: LocalFileSystem, path: str, data: bytes) -> object:
+            writes[0] += 1
+            if writes[0] == fatal:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return real(self, path, data)
+        return write
+
+    LocalFileSystem.create_exclusive = counted(LocalFileSystem.create_exclusive)  # type: ignore[method-assign]
+    LocalFileSystem.write_atomically = counted(LocalFileSystem.write_atomically)  # type: ignore[method-assign]
+    ledger.journal.ensure_rebuilt()
+    os._exit(0)
+
+
+@pytest.mark.parametrize("fatal", [1, 2, 4, 5])  # the first, second and last entry; the marker
+def test_a_rebuild_killed_at_any_write_is_finished_by_the_next_and_each_event_has_one_entry(
+        tmp_path: Path, fatal: int) -> None:
+    ledger, ids = _half_journaled(tmp_path / "k")
+    child = multiprocessing.get_context("fork").Process(target=_rebuild_and_die, args=(str(tmp_path / "k"), fatal))
+    child.start()
+    child.join(30)
+    assert child.exitcode == -signal.SIGKILL
+    assert not Path(ledger.layout.journal_rebuilt().removeprefix("file://")).exists()  # written last
+    ledger.journal.ensure_rebuilt()
+    assert sorted(e.event_id for e in ledger.journal.entries_since(None, timedelta(0))) == ids
+    assert len(journal_names(ledger)) == 6  # one entry each, nothing half-written beside them
+    marker = json.loads(Path(ledger.layout.journal_rebuilt().removeprefix("file://")).read_text())
+    assert marker["events"] == 6
+
+
+def _rebuild(root: str) -> None:
+    _opened(root).journal.ensure_rebuilt()
+
+
+def test_two_rebuilds_at_once_leave_one_entry_per_event(tmp_path: Path) -> None:
+    ledger, ids = _half_journaled(tmp_path / "k")
+    context = multiprocessing.get_context("fork")
+    children = [context.Process(target=_rebuild, args=(str(tmp_path / "k"),)) for _ in range(2)]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join(30)
+    assert [child.exitcode for child in children] == [0, 0]
+    assert sorted(e.event_id for e in ledger.journal.entries_since(None, timedelta(0))) == ids
+    assert len(journal_names(ledger)) == 6
+    assert Path(ledger.layout.journal_rebuilt().removeprefix("file://")).is_file()
+
+
+def test_a_rebuild_passes_over_what_is_neither_an_entry_nor_an_event(ledger: Ledger) -> None:
+    """Temporary files of a killed writer and stray files in the journal's buckets and the event folders are no
+    entries and no events: the rebuild neither counts nor moves nor deletes them."""
+    events = [ledger.record_publication("clicks", "primary", T + timedelta(hours=k), producer="external",
+                                        run_id=f"r{k}", location=f"file:///d/{k}", fingerprint=PRINT)
+              for k in range(2)]
+    assert events[0] is not None and events[1] is not None
+    entry = Path(ledger.journal.path(JournalEntry.of(events[1])).removeprefix("file://"))
+    entry.unlink()
+    strays = [entry.parent / ".half-written.tmp", entry.parent / "README",
+              Path(ledger.layout.event_folder("clicks", T).removeprefix("file://")) / ".e.json.tmp",
+              Path(ledger.layout.event_folder("clicks", T).removeprefix("file://")) / "notes.txt"]
+    for stray in strays:
+        stray.write_text("x")
+    assert ledger.journal.rebuild() == 2
+    assert sorted(e.event_id for e in ledger.journal.entries_since(None, timedelta(0))) == sorted(
+        e.event_id for e in events)
+    assert [stray.read_text() for stray in strays] == ["x"] * 4

@@ -14,6 +14,7 @@ from toolkit.cli.ledger_access import cluster_file_system
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.runtime.entry_frame import MAX_SECONDS
 from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
 from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow
 from toolkit.schedule.airflow_events.settings import airflow_settings, notify_targets
@@ -21,7 +22,6 @@ from toolkit.triggers.launch import Launcher
 from toolkit.triggers.sweep import run_sweep
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
-MAX_LEASE_SECONDS = 366 * 86400  # what the entrypoints' --lease takes (toolkit/runtime/entry_frame.seconds)
 
 
 def trigger_command(
@@ -81,7 +81,7 @@ def trigger_command(
     toolkit trigger --repo conf --cluster primary --dry-run
     * * * * *  AIRFLOW_TOKEN=... toolkit trigger --repo /srv/conf --cluster primary --notify airflow
     """
-    if lease is not None and not (0 < lease <= MAX_LEASE_SECONDS):
+    if lease is not None and not (0 < lease <= MAX_SECONDS):
         raise UsageError(f"--lease {lease:g} is no lease: give a positive number of seconds, at most a year.")
     config = ConfigRepo.load(repo, cached=not no_cache)
     on = config.cluster(cluster)

@@ -14,7 +14,7 @@ Anti-pattern:
 Best practice:
 
     interfaces:
-      readonly: {endpoint: "hdfs://namenode:8020"}
+      readonly: {endpoint: "webhdfs://namenode:9870"}
       write: {endpoint: "hdfs://namenode:8020"}
       execute: {endpoint: "yarn"}
       workflow: {endpoint: "cron://localhost"}
