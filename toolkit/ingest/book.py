@@ -4,10 +4,12 @@
     ingest/<feed>/batches/<epoch>-<batch>.json  a micro-batch: planned (its staged files and their targets), then
                                                 committed (every file in place)
     ingest/<feed>/instances.json               the watermark and the instances written but not closed yet
+    ingest/<feed>/landing.json                 the next batch's id, and the landing files read but still there
+                                               (grown since): how far each was read (landing.py)
 
-Spark's checkpoint says which landing files each micro-batch read, and replays a batch whose sink did not finish
-with the same files and the same batch id; the batch record is what makes the replay harmless: a committed batch
-is skipped, a planned one is finished from its plan, never staged again. Every record carries its format version.
+A batch record names the landing bytes it read (`sources`): a run killed after the plan finishes the batch from
+it (never staged again, so never written twice), and one killed after the commit moves those files out of the
+landing folder; `landing.json` moves to the next batch only after that. Every record carries its format version.
 """
 
 from __future__ import annotations
@@ -49,6 +51,20 @@ class BatchFile:
 
 
 @dataclass(frozen=True)
+class Source:
+    """The bytes [start, end) of the landing file `name` that a batch read, as listed (`modified`, ms), with the
+    CRC32C `tail` of up to the 64 KiB before `end` taken before the read; `link`: a symbolic link, read as
+    nothing and refused in the dead letters."""
+
+    name: str
+    start: int
+    end: int
+    modified: int
+    tail: str = ""
+    link: bool = False
+
+
+@dataclass(frozen=True)
 class BatchRecord:
     feed: str
     cluster: str
@@ -61,14 +77,20 @@ class BatchRecord:
     rows: int = 0
     rejected: int = 0
     max_time: str | None = None  # the newest event time of the batch's records (the watermark's source)
+    sources: list[dict[str, Any]] = field(default_factory=list)  # the landing bytes read (`Source`)
 
     SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "batch_id": "int", "run_id": "str",
              "state": (PLANNED, COMMITTED), "written": "stamp", "files": "list", "rows": "int", "rejected": "int",
-             "max_time": "stamp?"}
+             "max_time": "stamp?", "sources": "list"}
 
     @property
     def batch_files(self) -> list[BatchFile]:
         return [BatchFile(str(f["staged"]), str(f["target"]), str(f["time"]), int(f["rows"])) for f in self.files]
+
+    @property
+    def batch_sources(self) -> list[Source]:
+        return [Source(str(s["name"]), int(s["start"]), int(s["end"]), int(s["modified"]), str(s.get("tail", "")),
+                       bool(s.get("link"))) for s in self.sources]
 
     def committed(self) -> BatchRecord:
         return replace(self, state=COMMITTED)
@@ -107,6 +129,38 @@ class InstanceBook:
         return replace(self, open={t: n for t, n in self.open.items() if t != time})
 
 
+@dataclass(frozen=True)
+class Mark:
+    """How far a landing file still in the landing folder was read: up to `offset`, whose last (up to) 64 KiB
+    have the CRC32C `tail`; bytes past it are new, unless the file no longer ends so there (then it is a new
+    file under the same name, read whole)."""
+
+    offset: int
+    tail: str
+
+
+@dataclass(frozen=True)
+class LandingBook:
+    """The id of the stream's next batch, and the marks of landing files read but left in place (they grew)."""
+
+    feed: str
+    cluster: str
+    epoch: str
+    next_batch: int = 0
+    marks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "next_batch": "int", "marks": "dict"}
+
+    @property
+    def file_marks(self) -> dict[str, Mark]:
+        return {name: Mark(int(m["offset"]), str(m["tail"])) for name, m in self.marks.items()}
+
+    def settled(self, batch_id: int, marks: dict[str, Mark]) -> LandingBook:
+        """The book once batch `batch_id` is settled: the next id, and the marks of the files left in landing."""
+        return replace(self, next_batch=batch_id + 1,
+                       marks={name: {"offset": m.offset, "tail": m.tail} for name, m in sorted(marks.items())})
+
+
 class IngestBook:
     """The ingest records of one feed in one cluster's ledger."""
 
@@ -137,10 +191,30 @@ class IngestBook:
             _ = record.batch_files
         except (KeyError, TypeError, ValueError) as err:
             raise CorruptRecordError(path, f"a file of the batch is not staged, target, time and rows: {err}") from None
+        try:
+            _ = record.batch_sources
+        except (KeyError, TypeError, ValueError) as err:
+            raise CorruptRecordError(path, f"a landing file of the batch is not name, start, end and modified: "
+                                           f"{err}") from None
         return record
 
     def write_batch(self, record: BatchRecord) -> None:
         self.fs.write_atomically(self._batch_path(record.epoch, record.batch_id), to_json(record))
+
+    def landing(self) -> LandingBook | None:
+        path = f"{self.folder}/landing.json"
+        data = self.fs.read_if_exists(path)
+        if data is None:
+            return None
+        record: LandingBook = parse_record(LandingBook, data, path)
+        try:
+            _ = record.file_marks
+        except (KeyError, TypeError, ValueError) as err:
+            raise CorruptRecordError(path, f"a mark is not an offset and a tail: {err}") from None
+        return record
+
+    def write_landing(self, record: LandingBook) -> None:
+        self.fs.write_atomically(f"{self.folder}/landing.json", to_json(record))
 
     def instances(self) -> InstanceBook:
         path = f"{self.folder}/instances.json"

@@ -36,8 +36,8 @@ _Fields = tuple["dict[str, SparkColumn]", "dict[str, SparkColumn]", "list[SparkC
 @dataclass(frozen=True)
 class Parsed:
     """`accepted`: the feed's columns, typed, then `_time` (event time, null by arrival), `_file`, `_line`;
-    `rejected`: `file`, `line`, `reason`, `record` (the line). Each line is in exactly one of them. Both are
-    filters of `checked` (`value`, `file`, `line`, `reason`, the typed values, `_time`): a caller that reads
+    `rejected`: `file`, `line`, `offset`, `reason`, `record` (the line). Each line is in exactly one of them. Both are
+    filters of `checked` (`value`, `file`, `offset`, `line`, `reason`, the typed values, `_time`): a caller that reads
     both caches it, so that each line is parsed once."""
 
     accepted: DataFrame
@@ -46,11 +46,12 @@ class Parsed:
 
 
 def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], zone: str) -> Parsed:
-    """Parse `lines` (`value`, `file`, `line`) as `ingest` says into `columns`; event times in `zone` (IANA)."""
+    """Parse `lines` (`value`, null for a line over the size limit, `file`, `offset`, `line`) as `ingest` says into
+    `columns`; event times in `zone` (IANA). A header is the line at offset 0 of each file."""
     from pyspark.sql import functions as F
 
     if ingest.header:
-        lines = lines.filter(F.col("line") != 1)
+        lines = lines.filter(F.col("offset") != 0)
     if ingest.format is IngestFormat.JSON:
         texts, values, shape = _json_fields(columns)
     elif ingest.format is IngestFormat.REGEX:
@@ -59,10 +60,11 @@ def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], z
         texts, values, shape = _delimited_fields(ingest, columns)
     # Three steps, each naming what the next reads, so that no costly expression (the CSV or JSON parse, a
     # field's text) is computed again inside another: Spark keeps apart projections of expensive expressions.
-    shape = [F.when(F.col("value").contains("\u0000") | F.col("value").contains("\ufffd"),
+    shape = [F.when(F.col("value").isNull(), F.lit("the line is longer than the feed's ingest.max-line-size")),
+             F.when(F.col("value").contains("\u0000") | F.col("value").contains("\ufffd"),
                     F.lit("the line is not text (UTF-8)")), *shape]
     fields = lines.select(
-        "value", "file", "line", *[check.alias(f"_c{k}") for k, check in enumerate(shape)],
+        "value", "file", "offset", "line", *[check.alias(f"_c{k}") for k, check in enumerate(shape)],
         *[(texts[c.name] if c.name in texts else values[c.name]).alias(f"_s{i}") for i, c in enumerate(columns)])
     field = {c.name: F.col(f"_s{i}") for i, c in enumerate(columns)}
     time = F.lit(None).cast("timestamp")
@@ -80,13 +82,13 @@ def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], z
         checks.append(F.when(stamp.isNull() & (text != ""), F.concat(
             F.lit(f"column {ingest.time}: value '"), text, F.lit("' is not an ISO 8601 time or date")))
             .when(stamp.isNull(), F.lit(f"column {ingest.time}: no event time (empty or null)")))
-    checked = typed.select("value", "file", "line", F.coalesce(*checks).alias("reason"),
+    checked = typed.select("value", "file", "offset", "line", F.coalesce(*checks).alias("reason"),
                            *[f"_v{i}" for i in range(len(columns))], "_time")
     accepted = checked.filter(F.col("reason").isNull()).select(
         *[F.col(f"_v{i}").alias(c.name) for i, c in enumerate(columns)],
         "_time", F.col("file").alias("_file"), F.col("line").alias("_line"))
     rejected = checked.filter(F.col("reason").isNotNull()).select(
-        "file", "line", "reason", F.col("value").alias("record"))
+        "file", "line", "offset", "reason", F.col("value").alias("record"))
     return Parsed(accepted=accepted, rejected=rejected, checked=checked)
 
 

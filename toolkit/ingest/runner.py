@@ -1,12 +1,14 @@
-"""The ingest run: Spark Structured Streaming reads the feed's landing folder (each file once, in arrival order,
-tracked by a checkpoint in the cluster's working location), and each micro-batch is parsed (records.py),
-assigned to feed instances, staged and committed (commit.py); then the instances the watermark has passed are
-closed (closing.py), once they pass the feed's data-quality suites if it declares any (closing_gate.py).
+"""The ingest run: the landing folder is scanned by the toolkit (landing.py: each file by name, length, time and a
+fingerprint, tracked in the ledger), its files read in bounded micro-batches by the toolkit's line reader
+(storage/landing_lines.py: any size, split over tasks, byte offsets), each batch parsed (records.py), assigned
+to feed instances, staged and committed (commit.py), its landing files moved out to `_ingested/`; then the
+instances the watermark has passed are closed (closing.py), once they pass the feed's data-quality suites if it
+declares any (closing_gate.py).
 
-`once` (`trigger(availableNow=True)`): everything in the landing folder now, in micro-batches, then exit, for
-cron; else the stream runs for `seconds`. One run at a time per feed and cluster: a second is told who holds the
-ingest lock (exit 5). Landing files are taken only when complete: Spark's file source ignores names starting
-with `.` or `_`, so a producer writes `.clicks-0001.csv` (or elsewhere) and renames it into place.
+`once` (the default): everything in the landing folder now, in micro-batches, then exit, for cron; else new
+files are taken for `seconds`, polling each second. One run at a time per feed and cluster: a second is told who
+holds the ingest lock (exit 5). Landing files are taken only when complete: names starting with `.` or `_` are
+not read, so a producer writes `.clicks-0001.csv` (or elsewhere) and renames it into place.
 """
 
 from __future__ import annotations
@@ -18,14 +20,18 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key
+from toolkit.entities.ingest_settings import IngestSettings, ingest_settings
 from toolkit.entities.model import Cluster, Feed, LateRecords, quality_gates
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook
+from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook, LandingBook, Source
+from toolkit.ingest.checkpoint_adoption import adopt_checkpoint
 from toolkit.ingest.closing import close_due, closes_at
 from toolkit.ingest.commit import commit_batch
 from toolkit.ingest.compaction import finish_unfinished
+from toolkit.ingest.landing import expire_ingested, next_batch, scan, settle, with_tails
 from toolkit.ingest.lineage_uses import batch_uses
+from toolkit.ingest.overlaps import require_apart
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
@@ -64,11 +70,18 @@ class IngestResult:
     blocked: list[str] = field(default_factory=list)  # refused by a `block` gate in this call: not published
     held: list[str] = field(default_factory=list)  # refused by an earlier call, unchanged: not checked again
     quality: list[GateResult] = field(default_factory=list)  # every gate result of this call
+    moved: int = 0  # landing files moved to _ingested after their batch committed
+    left: list[str] = field(default_factory=list)  # landing files that grew while read: the rest is read next
+    links: list[str] = field(default_factory=list)  # symbolic links refused in the dead letters
+    folders: list[str] = field(default_factory=list)  # folders in the landing folder, which are not read
+    expired: list[str] = field(default_factory=list)  # _ingested/<day> folders deleted after their retention
 
     def counters(self) -> dict[str, Any]:
         found = {"epoch": self.epoch, "batches": self.batches, "batches_replayed": self.replayed,
                  "records": self.records, "rejected": self.rejected, "instances_written": sorted(self.instances),
-                 "instances_closed": self.closed, "instances_blocked": self.blocked, "instances_held": self.held}
+                 "instances_closed": self.closed, "instances_blocked": self.blocked, "instances_held": self.held,
+                 "landing_files_ingested": self.moved, "landing_files_grown": self.left,
+                 "links_refused": self.links, "ingested_days_deleted": self.expired}
         if self.quality:
             from toolkit.quality.results import summary
 
@@ -77,51 +90,62 @@ class IngestResult:
 
 
 class _Batches:
-    """The foreachBatch sink: one micro-batch at a time, in Spark's driver thread."""
+    """The micro-batches of one run, one at a time."""
 
     def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, targets: Targets,
                  catalog: Callable[[], Catalog], book: IngestBook, ledger: Ledger, lease: HeldLease, run_id: str,
                  epoch: str, staging: str, clock: Callable[[], float], result: IngestResult,
-                 cluster: Cluster, lineage: Lineage, gate: QualityClosing | None) -> None:
+                 cluster: Cluster, lineage: Lineage, gate: QualityClosing | None, landing: str,
+                 settings: IngestSettings) -> None:
         self.spark, self.fs, self.feed, self.where, self.book = spark, fs, feed, where, book
+        self.landing, self.settings = landing, settings
         self.cluster, self.lineage, self.gate = cluster, lineage, gate
         self.targets, self.catalog = targets, catalog
         self.ledger, self.lease, self.run_id, self.epoch, self.staging = ledger, lease, run_id, epoch, staging
         self.clock, self.result = clock, result
         self.grid = feed_grid(feed, where.cluster)
-        self.failure: BaseException | None = None
 
-    def __call__(self, files: DataFrame, batch_id: int) -> None:
-        try:
-            self._batch(files, batch_id)
-        except BaseException as err:  # Spark wraps it: the run reports the original
-            self.failure = err
-            raise
-
-    def _batch(self, files: DataFrame, batch_id: int) -> None:
-        self.lease.check()
+    def finish_pending(self, landing: LandingBook) -> LandingBook:
+        """The batch a killed run left (planned: committed from its plan, never staged again; committed: its
+        landing files moved out), then the book at the next batch; a batch never planned left only staging."""
+        batch_id = landing.next_batch
         found = self.book.batch(self.epoch, batch_id)
-        if found is not None:
-            self.result.replayed += 1
-            if found.state == PLANNED:
-                self._commit(found, found.max_time, self._lineage(batch_id))
-            else:
-                self.close()
+        if found is None:
+            return landing
+        self.result.replayed += 1
+        if found.state == PLANNED:
+            self._commit(found, found.max_time, self._lineage(batch_id))
         else:
-            run = self._lineage(batch_id)
-            try:
-                plan, watermark = self._stage(files, batch_id)
-            except BaseException as err:  # failed before it could say what it writes: START and FAIL at once
-                run.start()
-                run.fail(failure(err))
-                raise
-            self.lease.check()  # again: staging is long, and a run that lost its lease meanwhile commits nothing
-            done = self._commit(plan, watermark, run)
-            self.result.batches += 1
-            self.result.records += done.rows
-            self.result.rejected += done.rejected
-            self.result.instances.update(f.time for f in done.batch_files if f.time)
+            self.close()
+        self.fs.delete(self._folder(batch_id), recursive=True)
+        return self._settle(found, landing, frozenset(landing.file_marks))
+
+    def run_batch(self, sources: list[Source], landing: LandingBook, present: frozenset[str]) -> LandingBook:
+        """Read, stage, commit and settle one batch of landing files; the landing book after it."""
+        self.lease.check()
+        batch_id = landing.next_batch
+        run = self._lineage(batch_id)
+        try:
+            plan, watermark = self._stage(sources, batch_id)
+        except BaseException as err:  # failed before it could say what it writes: START and FAIL at once
+            run.start()
+            run.fail(failure(err))
+            raise
+        self.lease.check()  # again: staging is long, and a run that lost its lease meanwhile commits nothing
+        done = self._commit(plan, watermark, run)
+        self.result.batches += 1
+        self.result.records += done.rows
+        self.result.rejected += done.rejected
+        self.result.instances.update(f.time for f in done.batch_files if f.time)
         self.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
+        return self._settle(done, landing, present)
+
+    def _settle(self, batch: BatchRecord, landing: LandingBook, present: frozenset[str]) -> LandingBook:
+        settled = settle(self.fs, self.landing, batch, self.book, landing, present, self.clock())
+        self.result.moved += len(settled.moved)
+        self.result.left += [n for n in settled.left if n not in self.result.left]
+        self.result.links += [s.name for s in batch.batch_sources if s.link]
+        return settled.book
 
     def _lineage(self, batch_id: int) -> RunLineage:
         return self.lineage.run("ingest", self.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
@@ -153,18 +177,29 @@ class _Batches:
         self.result.closed += [format_timestamp(t) for t in closed]
         return self.gate.results[before:] if self.gate is not None else []
 
-    def _stage(self, files: DataFrame, batch_id: int) -> tuple[BatchRecord, str | None]:
+    def _stage(self, sources: list[Source], batch_id: int) -> tuple[BatchRecord, str | None]:
+        try:
+            return self._staged_batch(sources, batch_id)
+        except ToolkitError:
+            raise
+        except Exception as err:  # a Java error (out of memory, a file that cannot be read): one sentence
+            raise reading_error(self.feed.name, self.landing, sources, err) from None
+
+    def _staged_batch(self, sources: list[Source], batch_id: int) -> tuple[BatchRecord, str | None]:
         from pyspark.sql import functions as F
 
-        from toolkit.ingest.lines import lines_of
         from toolkit.ingest.records import parse_records
+        from toolkit.storage.landing_lines import LineRange, read_lines
 
         ingest = self.feed.ingest
         assert ingest is not None
         folder = self._folder(batch_id)
         self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
+        lines = read_lines(self.spark, [LineRange(f"{self.landing}/{s.name}", s.start, s.end)
+                                        for s in sources if not s.link],
+                           split_bytes=self.settings.split_bytes, max_line_bytes=self.settings.max_line_bytes)
         now = self.clock()
-        parsed = parse_records(lines_of(files), ingest, self.targets.columns, self.feed.timezone)
+        parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
         checked = parsed.checked.persist()  # each line parsed once, read by the three jobs below
         try:
             # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
@@ -180,7 +215,8 @@ class _Batches:
                 dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
             counts: dict[str, int] = {}
             newest: int | None = None
-            rejected_rows = 0
+            links = [s for s in sources if s.link]
+            rejected_rows = len(links)
             for row in stats:
                 if not row["ok"] or row["_minute"] in refused:
                     rejected_rows += row["n"]
@@ -204,9 +240,11 @@ class _Batches:
             # job 3: the rejected records, with those whose time is in no open instance, into one file
             if rejected_rows:
                 outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
-                    "file", "line", self._refusal(minute, keys).alias("reason"),
+                    "file", "line", "offset", self._refusal(minute, keys).alias("reason"),
                     F.col("value").alias("record")) if refused else None
                 rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
+                if links:
+                    rejected = rejected.unionByName(self._refused_links(links))
                 rejected.coalesce(1).write.json(f"{folder}/rejected")
                 staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                         rejected_rows))
@@ -215,8 +253,16 @@ class _Batches:
         max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
         plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,
-                           [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time)
+                           [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time,
+                           [vars(s) for s in sources])
         return plan, stamp if ingest.by_arrival else max_time
+
+    def _refused_links(self, links: list[Source]) -> DataFrame:
+        """A dead letter per symbolic link in the landing folder: never followed, so never read."""
+        reason = ("a symbolic link in the landing folder: the toolkit never follows links; drop the file itself "
+                  "(write it under a name starting with '.', then rename it in)")
+        return self.spark.createDataFrame([(f"{self.landing}/{s.name}", None, None, reason, None) for s in links],
+                                          "file string, line bigint, offset bigint, reason string, record string")
 
     def _refusal(self, minute: SparkColumn, keys: dict[int, datetime | None]) -> SparkColumn:
         """Why a parsed record is refused: its time is in no instance, or its instance is closed."""
@@ -263,6 +309,48 @@ class _Batches:
         return f"{under_root(self.where.root, ingest.dead_letters)}/{self.feed.name}-{self.epoch}-{batch_id:010d}.json"
 
 
+def _read_landing(spark: SparkSession, fs: FileSystem, batches: _Batches, current: LandingBook, landing: str,
+                  settings: IngestSettings, seconds: float | None, clock: Callable[[], float],
+                  result: IngestResult) -> None:
+    """Batches of what the landing folder holds until it holds nothing new (`seconds` None), or polled each second
+    for `seconds`. A file is read once per pass: one that keeps growing waits for the next pass (or call)."""
+    from functools import partial
+
+    from toolkit.storage.landing_lines import tail_fingerprints
+
+    fingerprints = partial(tail_fingerprints, spark)
+    deadline = None if seconds is None else clock() + seconds
+    read: set[str] = set()
+    while True:
+        found = scan(fs, landing, current, fingerprints)
+        result.folders = list(found.folders)
+        todo = [s for s in found.sources if s.name not in read]
+        if todo:
+            chosen = with_tails(next_batch(todo, settings), landing, fingerprints)
+            current = batches.run_batch(chosen, current, found.present)
+            read.update(s.name for s in chosen)
+            continue
+        if deadline is None or clock() >= deadline:
+            return
+        read.clear()
+        time.sleep(max(0.0, min(1.0, deadline - clock())))
+
+
+def reading_error(feed: str, landing: str, sources: list[Source], err: BaseException) -> ToolkitError:
+    """One sentence for a batch that Spark could not read: what it was reading and the setting to change."""
+    from toolkit.storage.java_errors import first_line, java_error
+
+    names, _ = java_error(err)
+    files = ", ".join(s.name for s in sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
+    if "OutOfMemoryError" in names or "OutOfMemoryError" in str(err):
+        return ToolkitError(f"Spark ran out of memory reading the landing files {files} of feed '{feed}' in "
+                            f"{landing}: give it more (spark.driver.memory, spark.executor.memory) or lower the "
+                            "feed's ingest.max-bytes-per-batch, ingest.split-size or ingest.max-line-size; "
+                            "nothing of the batch was committed.")
+    return ToolkitError(f"Spark could not read the landing files {files} of feed '{feed}' in {landing} "
+                        f"({first_line(err)}): nothing of the batch was committed; the next call reads them again.")
+
+
 def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, fs: FileSystem, *,
                run_id: str, seconds: float | None = None, catalog: Catalog | None = None,
                lease_seconds: float = DEFAULT_LEASE_SECONDS, clock: Callable[[], float] = time.time,
@@ -280,10 +368,15 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
     where = feed_locations(feed, cluster)
     require_running_allowed(fs, cluster, "feed", feed.name)
     landing = under_root(where.root, feed.ingest.landing)
+    link = fs.first_link_below(where.root, landing)
+    if link is not None:
+        raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) goes through the "
+                         f"symbolic link {link}, which the toolkit never follows: give a real folder.")
     if fs.status(landing) is None:
         raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) does not exist: create "
                          "it, producers drop their files there.")
     fs.protect(where.root)
+    require_apart(repo, feed, cluster)
     if where.is_table and catalog is None:
         raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': its ingest needs the Hive "
                          "metastore, run it through the spark-submit entrypoint.")
@@ -295,6 +388,7 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
             raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
         return catalog
 
+    settings = ingest_settings(feed)
     ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
     book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
     result = IngestResult(feed.name, cluster.name)
@@ -303,39 +397,25 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         if not where.is_table:
             finish_unfinished(fs, ledger, feed, where, lease, run_id)  # before any late record lands
         base = f"{working_root(cluster)}/ingest/{feed.name}"
-        stream = book.stream()
-        if stream is None or not fs.exists(f"{base}/checkpoint-{stream.epoch}"):
-            stream = book.new_stream(wall_clock_stamp(clock()))
-        result.epoch = stream.epoch
+        current = book.landing() or adopt_checkpoint(
+            fs, book, landing, base, wall_clock_stamp(clock()), clock(),
+            lambda plan: commit_batch(fs, book, plan, plan.max_time, targets.published, root=where.root))
+        result.epoch = current.epoch
         gate = None
         if quality_gates(feed):  # Great Expectations and the quality layer only for a feed with a suite
             from toolkit.ingest.closing_gate import QualityClosing
 
             gate = QualityClosing(spark, fs, repo, feed, where, targets, ledger, the_catalog, run_id, lease.check,
                                   notifier, clock=clock)
-        sink = _Batches(spark, fs, feed, where, targets, the_catalog, book, ledger, lease, run_id, stream.epoch,
-                        f"{base}/staging", clock, result, cluster, lineage or Lineage.off(), gate)
-        files = (spark.readStream.format("text").option("wholetext", "true").load(landing)
-                 .selectExpr("value", "_metadata.file_path AS file"))
-        writer = files.writeStream.foreachBatch(sink).option("checkpointLocation", f"{base}/checkpoint-{stream.epoch}")
-        query = (writer.trigger(availableNow=True) if seconds is None else writer.trigger(processingTime="1 second")
-                 ).start()
-        try:
-            if seconds is None:
-                query.awaitTermination()
-            else:
-                query.awaitTermination(max(1, round(seconds)))
-        except Exception:
-            if sink.failure is not None:
-                raise sink.failure from None
-            raise
-        finally:
-            query.stop()
-        if sink.failure is not None:
-            raise sink.failure
+        batches = _Batches(spark, fs, feed, where, targets, the_catalog, book, ledger, lease, run_id, current.epoch,
+                           f"{base}/staging", clock, result, cluster, lineage or Lineage.off(), gate, landing,
+                           settings)
+        current = batches.finish_pending(current)
+        _read_landing(spark, fs, batches, current, landing, settings, seconds, clock, result)
         if feed.ingest.by_arrival:  # the clock moves the watermark even without records
             book.write_instances(book.instances().advanced(wall_clock_stamp(clock())))
-        sink.close()
+        batches.close()
+        result.expired = expire_ingested(fs, landing, settings, clock())
     if gate is not None:
         from toolkit.ingest.closing_gate import HELD
         from toolkit.ingest.closing_record import BLOCKED

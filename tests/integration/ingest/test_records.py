@@ -14,10 +14,10 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from toolkit.entities.model import Column, Ingest, IngestFormat
-from toolkit.ingest.lines import lines_of
 from toolkit.ingest.records import Parsed, parse_records
+from toolkit.storage.landing_lines import LineRange, read_lines
 
-REJECTED = "file string, line long, reason string, record string"
+REJECTED = "file string, line long, offset long, reason string, record string"
 COLUMNS = (Column(name="ts", type="string"), Column(name="user", type="string"), Column(name="page", type="int"))
 ACCEPTED = "ts string, user string, page int, _time timestamp, _file string, _line long"
 
@@ -27,8 +27,9 @@ def _ingest(format: IngestFormat, **options: object) -> Ingest:
 
 
 def _lines(spark: SparkSession, *values: str) -> DataFrame:
-    rows = [(value, "f", i + 1) for i, value in enumerate(values)]
-    return spark.createDataFrame(rows, "value string, file string, line long")
+    """Lines of one file "f", line i at offset 100 * i (what the dead letters must carry through)."""
+    rows = [(value, "f", 100 * (i + 1), i + 1) for i, value in enumerate(values)]
+    return spark.createDataFrame(rows, "value string, file string, offset long, line long")
 
 
 def _at(text: str) -> datetime:
@@ -40,7 +41,9 @@ def _both(spark: SparkSession, parsed: Parsed, accepted: list[tuple], rejected: 
           accepted_schema: str = ACCEPTED) -> None:
     assert_df_equality(parsed.accepted, spark.createDataFrame(accepted, accepted_schema),
                        ignore_row_order=True, ignore_nullable=True)
-    assert_df_equality(parsed.rejected, spark.createDataFrame(rejected, REJECTED),
+    with_offsets = [row if len(row) == 5 else (row[0], row[1], None if row[1] is None else 100 * row[1], *row[2:])
+                    for row in rejected]
+    assert_df_equality(parsed.rejected, spark.createDataFrame(with_offsets, REJECTED),
                        ignore_row_order=True, ignore_nullable=True)
 
 
@@ -96,10 +99,11 @@ def test_any_delimiter_and_quote_are_literal(spark: SparkSession, delimiter: str
 
 
 def test_a_header_line_is_no_record(spark: SparkSession) -> None:
-    lines = spark.createDataFrame([("ts,user,page", "f", 1), ("t,u,1", "f", 2), ("ts,user,page", "g", 1)],
-                                  "value string, file string, line long")
+    """The header is the line at offset 0 of each file (a read that starts later, after an append, has none)."""
+    lines = spark.createDataFrame([("ts,user,page", "f", 0, 1), ("t,u,1", "f", 13, 2), ("ts,user,page", "g", 0, 1),
+                                   ("t,u,2", "h", 40, None)], "value string, file string, offset long, line long")
     parsed = parse_records(lines, _ingest(IngestFormat.DELIMITED, header=True), COLUMNS, "UTC")
-    _both(spark, parsed, [("t", "u", 1, None, "f", 2)], [])
+    _both(spark, parsed, [("t", "u", 1, None, "f", 2), ("t", "u", 2, None, "h", None)], [])
 
 
 def test_times_without_offset_are_in_the_feeds_zone_across_a_dst_change(spark: SparkSession) -> None:
@@ -191,13 +195,22 @@ def test_a_file_that_is_not_text_is_rejected_line_by_line(spark: SparkSession, t
     landing = tmp_path / "landing"
     landing.mkdir()
     (landing / "mixed.csv").write_bytes(b"t,u,1\r\n\xff\xfe,u,2\r\nt,\x00,3\r\n")
-    files = spark.read.text(str(landing), wholetext=True).select(
-        "value", F.lit("mixed.csv").alias("file"))
-    parsed = parse_records(lines_of(files), _ingest(IngestFormat.DELIMITED), COLUMNS, "UTC")
-    _both(spark, parsed, [("t", "u", 1, None, "mixed.csv", 1)], [
-        ("mixed.csv", 2, "the line is not text (UTF-8)", "\ufffd\ufffd,u,2"),
-        ("mixed.csv", 3, "the line is not text (UTF-8)", "t,\u0000,3"),
+    uri = f"file://{landing}/mixed.csv"
+    lines = read_lines(spark, [LineRange(uri, 0, 22)], split_bytes=1 << 20, max_line_bytes=100)
+    parsed = parse_records(lines, _ingest(IngestFormat.DELIMITED), COLUMNS, "UTC")
+    _both(spark, parsed, [("t", "u", 1, None, uri, 1)], [
+        (uri, 2, 7, "the line is not text (UTF-8)", "\ufffd\ufffd,u,2"),
+        (uri, 3, 15, "the line is not text (UTF-8)", "t,\u0000,3"),
     ])
+
+
+def test_a_line_over_the_size_limit_is_rejected_without_its_text(spark: SparkSession, tmp_path: Path) -> None:
+    (tmp_path / "long.csv").write_bytes(b"t,u,1\n" + b"t,u," + b"9" * 200 + b"\nt,u,3\n")
+    uri = f"file://{tmp_path}/long.csv"
+    lines = read_lines(spark, [LineRange(uri, 0, 218)], split_bytes=1 << 20, max_line_bytes=100)
+    parsed = parse_records(lines, _ingest(IngestFormat.DELIMITED), COLUMNS, "UTC")
+    _both(spark, parsed, [("t", "u", 1, None, uri, 1), ("t", "u", 3, None, uri, 3)],
+          [(uri, 2, 6, "the line is longer than the feed's ingest.max-line-size", None)])
 
 
 # ----------------------------------------------------------------------------------------------- every line once

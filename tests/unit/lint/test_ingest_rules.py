@@ -1,5 +1,6 @@
-"""The rules on a feed's `ingest`, `columns` and storage `format` (FD026 to FD031): each reports its bad example at
-the value's line with its message, and passes the fix. The column types they read are `column_types`'s."""
+"""The rules on a feed's `ingest`, `columns`, storage `format` and ingest properties (FD026 to FD035): each reports
+its bad example at the value's line with its message, and passes the fix. The column types they read are
+`column_types`'s."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from tests.unit.lint.test_feed_rules import ERROR, PRIMARY, TABLE, feed, line_of, lint, summary
+from tests.unit.lint.test_feed_rules import BACKUP, ERROR, HOURLY, PRIMARY, TABLE, feed, line_of, lint, summary
 from toolkit.entities.column_types import ColumnType, parse_column_type
 from toolkit.errors import UsageError
 from toolkit.lint.runner import lint_paths
@@ -215,6 +216,34 @@ def test_fd031_format_is_for_file_feeds(tmp_path: Path) -> None:
     assert found(tmp_path / "files", "FD031", feed(extra="format: orc\n")) == []
     two = feed(PRIMARY + PRIMARY.replace("primary", "backup").replace("source", "target"), TABLE, extra="format: orc\n")
     assert "is a catalog table on clusters 'primary' and 'backup'," in found(tmp_path / "two", "FD031", two)[0].message
+
+
+def test_fd034_one_finding_per_pair_of_folders_naming_every_cluster(tmp_path: Path) -> None:
+    both = PRIMARY + BACKUP
+    orders = ingest("  format: json\n").replace(PRIMARY, both)
+    returns = feed(both, HOURLY.replace("orders", "returns"), name="returns",
+                   extra=f"{COLUMNS}ingest:\n  landing: /landing/orders/returns\n  format: json\n"
+                   "  dead-letters: /landing/returns-rejected\n")
+    problems = [p for p in lint(tmp_path, {"orders": orders, "returns": returns}) if p.code == "FD034"]
+    assert [(p.entity.name, p.line) for p in problems] == [("orders", line_of(orders, "landing:")),
+                                                           ("returns", line_of(returns, "landing:"))]
+    assert problems[1].message == (
+        "Feed 'returns': ingest.landing '/landing/orders/returns' lies inside the ingest.landing '/landing/orders' "
+        "of feed 'orders' on clusters 'primary' and 'backup'; the two ingests would read or write each other's "
+        "files: give one a folder of its own, such as /landing/returns.")
+
+
+def test_fd035_names_each_bad_ingest_property_with_what_to_write(tmp_path: Path) -> None:
+    text = ingest("  format: json\n").replace("ingest:\n", 'properties:\n  ingest.max-files-per-batch: "-3"\n'
+                                                 "  ingest.ingested-retention: a week\ningest:\n")
+    problems = found(tmp_path / "bad", "FD035", text)
+    assert summary(problems) == [("FD035", line_of(text, "max-files"), ERROR),
+                                 ("FD035", line_of(text, "retention:"), ERROR)]
+    assert problems[0].message == ("Feed 'orders': properties.ingest.max-files-per-batch is '-3': give a whole "
+                                   "number of at least 1.")
+    assert problems[1].message.startswith("Feed 'orders': properties.ingest.ingested-retention: Invalid frequency "
+                                          "'a week': write minutes(n),")
+    assert found(tmp_path / "none", "FD035", feed(extra='properties:\n  ingest.split-size: "0"\n')) == []
 
 
 def test_the_template_readmes_ingest_example_lints_clean(tmp_path: Path) -> None:

@@ -1,10 +1,11 @@
-"""What the ingest rules (FD026 to FD030) share: the `ingest` keys a feed's YAML gives (the model fills in
-defaults, and an option given for the wrong format is a finding), and its columns by name as Spark resolves them
-(case-insensitively)."""
+"""What the ingest rules (FD026 to FD035) share: the `ingest` keys a feed's YAML gives (the model fills in
+defaults, and an option given for the wrong format is a finding), its columns by name as Spark resolves them
+(case-insensitively), and clusters named in a message. Where ingest folders may lie is
+toolkit/entities/ingest_folders.py, which the ingest run reads too."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from toolkit.entities.model import Column, Feed
 from toolkit.lint.rules.feed._common import FILES, storages
@@ -22,6 +23,12 @@ def columns_by_name(feed: Feed) -> dict[str, tuple[int, Column]]:
     for index, column in enumerate(feed.columns):
         found.setdefault(column.name.lower(), (index, column))
     return found
+
+
+def clusters_text(names: Iterable[str]) -> str:
+    """`cluster 'primary'` or `clusters 'primary' and 'backup'`, each name once, in order."""
+    quoted = [f"'{name}'" for name in dict.fromkeys(names)]
+    return ("cluster " if len(quoted) == 1 else "clusters ") + " and ".join(quoted)
 
 
 def has_file_storage(feed: Feed) -> bool:

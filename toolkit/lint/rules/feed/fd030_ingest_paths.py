@@ -32,13 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolkit.el.templates import PathTemplate
+from toolkit.entities.ingest_folders import data_prefix, folder_problem, relation
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-from toolkit.lint.rules.feed._common import FILES, storages
-from toolkit.uris import has_dot_segment, is_below, normalize_uri
+from toolkit.lint.rules.feed._common import storages
+from toolkit.lint.rules.feed._ingest import clusters_text
+from toolkit.uris import normalize_uri
 
 LANDING, DEAD_LETTERS = "landing", "dead-letters"
 
@@ -55,16 +56,16 @@ class IngestPaths(EntityRule[Feed]):
         if ingest is None:
             return
         paths = {LANDING: ingest.landing, DEAD_LETTERS: ingest.dead_letters}
-        wrong = {key: why for key, path in paths.items() if (why := _not_a_folder(path)) is not None}
+        wrong = {key: why for key, path in paths.items() if (why := folder_problem(path)) is not None}
         for key, why in wrong.items():
             yield Finding(entity, f"ingest.{key} {paths[key]!r} {why}.", ("ingest", key))
         good = {key: normalize_uri(path) for key, path in paths.items() if key not in wrong}
         if len(good) == 2:
             yield from _apart(entity, good[LANDING], good[DEAD_LETTERS])
-        prefixes = _data_prefixes(entity, ctx)
+        prefixes = _data_prefixes(entity)
         for key, path in good.items():
             for prefix, clusters in prefixes.items():
-                how = _relation(path, prefix)
+                how = relation(path, prefix)
                 if how is not None:
                     yield Finding(entity, f"ingest.{key} {path!r} {how} {prefix!r}, the fixed folder of the feed's "
                                   f"data location on {clusters}: records must never land in the data they "
@@ -72,37 +73,14 @@ class IngestPaths(EntityRule[Feed]):
                                   f"folder outside it, as /landing/{entity.name}.", ("ingest", key))
 
 
-def _relation(path: str, folder: str) -> str | None:
-    """How `path` meets `folder`: it "is" it, "lies inside" it, "holds" it, or None when they are apart."""
-    if path == folder:
-        return "is"
-    if is_below(path, folder):
-        return "lies inside"
-    return "holds" if is_below(folder, path) else None
-
-
-def _not_a_folder(path: str) -> str | None:
-    """Why `path` is no fixed absolute folder under a cluster root, or None when it is one."""
-    if not path.startswith("/"):
-        return "is not an absolute path: give a folder under the cluster root that starts with /"
-    if has_dot_segment(path):
-        return "has a '.' or '..' segment: give the folder without them"
-    if "${" in path:
-        return ("has a ${...} variable, but records of every time land in one folder: give a fixed folder, such "
-                "as /landing/<feed>")
-    if normalize_uri(path) == "/":
-        return "is the cluster root: give a folder of its own, such as /landing/<feed>"
-    return None
-
-
 def _apart(entity: Feed, landing: str, dead_letters: str) -> Iterator[Finding]:
     """The dead letters neither are the landing folder nor lie inside or hold it."""
-    relation = _relation(dead_letters, landing)
-    if relation == "is":
+    meeting = relation(dead_letters, landing)
+    if meeting == "is":
         how = "is also ingest.landing: rejected records would mix with the files producers drop"
-    elif relation == "lies inside":
+    elif meeting == "lies inside":
         how = f"lies inside ingest.landing {landing!r}: rejected records would be read again as records"
-    elif relation == "holds":
+    elif meeting == "holds":
         how = f"holds ingest.landing {landing!r}: the landing files would be taken for rejected records"
     else:
         return
@@ -110,17 +88,13 @@ def _apart(entity: Feed, landing: str, dead_letters: str) -> Iterator[Finding]:
                   f"{landing}-rejected.", ("ingest", DEAD_LETTERS))
 
 
-def _data_prefixes(entity: Feed, ctx: LintContext) -> dict[str, str]:
-    """The fixed folder of the `data` template on each cluster stored in files -> those clusters, named for a message
-    (`cluster 'primary'`, `clusters 'primary' and 'backup'`); templates that do not parse or start with a variable
-    are other rules'."""
+def _data_prefixes(entity: Feed) -> dict[str, str]:
+    """The fixed folder of the `data` template on each cluster stored in files (toolkit/entities/ingest_folders.py)
+    -> those clusters, named for a message (`cluster 'primary'`, `clusters 'primary' and 'backup'`); templates that
+    do not parse or start with a variable are other rules'."""
     clusters: dict[str, list[str]] = {}
     for _, cluster, storage in storages(entity):
-        if storage.kind != FILES or storage.data is None:
-            continue
-        template = ctx.template(storage.data)
-        if not isinstance(template, PathTemplate) or template.static_prefix in ("", "/"):
-            continue
-        clusters.setdefault(normalize_uri(template.static_prefix), []).append(f"'{cluster.name}'")
-    return {prefix: ("cluster " if len(set(names)) == 1 else "clusters ") + " and ".join(dict.fromkeys(names))
-            for prefix, names in clusters.items()}
+        prefix = data_prefix(storage.locations, storage.table)
+        if prefix is not None:
+            clusters.setdefault(prefix, []).append(cluster.name)
+    return {prefix: clusters_text(names) for prefix, names in clusters.items()}
