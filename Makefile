@@ -293,15 +293,22 @@ demo-ingest: java install
 	  $(DEMO_ROOT)/feed-toolkit/working/ledger/processes/hourly-page-view-counts
 	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T10:00Z --minutes 40
 	$(INGEST) | grep '^ingest:'
-	@echo "   the hour 10:00 appeared, open (no flag yet); the dead letter, with its file, line and reason:"
+	@echo "   the hour 10:00 appeared, open (no flag yet); the dead letter, with its file, offset, line and reason;"
+	@echo "   the landing folder emptied: each committed file moved to _ingested/<day> (kept days(7), then deleted)"
 	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10
 	cat $(DEMO_ROOT)/rejected/page-views/*.json
+	ls -A $(DEMO_ROOT)/landing/page-views $(DEMO_ROOT)/landing/page-views/_ingested/*
 	@echo "   40 more minutes: the watermark passes 11:10 (10:00 plus its delay, minutes(70)), so 10:00 is closed (flag, event)"
 	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T10:40Z --minutes 40 >/dev/null
 	$(INGEST) | grep '^ingest:'
 	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10
 	@echo "   run again: nothing new is read (each landing file is ingested once)"
 	$(INGEST) | grep '^ingest:'
+	@echo "   the shipper restarts and reuses the name of its first file: a new file, ingested whole (never skipped)"
+	$(PY) $(DEMO_REPO)/demo/drop_page_views.py --root $(DEMO_ROOT) --start 2026-01-01T11:20Z --minutes 20 \
+	  --name views-2026-01-01T10:00:00.csv >/dev/null
+	$(INGEST) | grep '^ingest:'
+	ls $(DEMO_ROOT)/landing/page-views/_ingested/*
 	@echo "   compaction rewrites the closed hour's batch files into one, swapped in atomically"
 	$(SPARK_SUBMIT) entrypoints/compact.py --repo $(DEMO_REPO) --feed page-views --cluster primary --time 2026-01-01T10:00Z 2>/dev/null | tail -n 1
 	ls $(DEMO_ROOT)/data/page-views/2026/01/01/10

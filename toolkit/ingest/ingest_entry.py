@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from toolkit.entities.repo import ConfigRepo
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.feed_session import feed_session
 from toolkit.statuses import Status
+
+if TYPE_CHECKING:
+    from toolkit.ingest.runner import IngestResult
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,7 +57,9 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
             lineage.report(status)
             count_notifications(notifier, feed, status)
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
-          f"{feed.name} on {cluster.name}; {result.rejected} rejected; closed: {', '.join(result.closed) or 'none'}")
+          f"{feed.name} on {cluster.name}; {result.rejected} rejected; {result.moved} landing file(s) moved to "
+          f"_ingested; closed: {', '.join(result.closed) or 'none'}")
+    _say_landing(result)
     if result.held:
         print(f"ingest: held back by a blocking quality suite in an earlier call, unchanged since: "
               f"{', '.join(result.held)} (fix their data or their suite, then call again)")
@@ -63,6 +69,19 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         print(f"ingest: {error}", file=sys.stderr, flush=True)
         status.update(status=Status.FAILED, error=error)
     return status
+
+
+def _say_landing(result: IngestResult) -> None:
+    """What became of the landing folder's files beyond the counts, for the person reading stderr."""
+    if result.links:
+        print(f"ingest: refused the symbolic link(s) {', '.join(result.links)} in the landing folder of feed "
+              f"'{result.feed}' (never followed; see the dead letters): drop the files themselves.", file=sys.stderr)
+    if result.left:
+        print(f"ingest: {', '.join(result.left)} grew while read: kept in the landing folder of feed "
+              f"'{result.feed}', the bytes appended are read by the next call.", file=sys.stderr)
+    if result.folders:
+        print(f"ingest: the folder(s) {', '.join(result.folders)} in the landing folder of feed '{result.feed}' are "
+              "not read: producers drop files directly into it.", file=sys.stderr)
 
 
 def blocked_error(feed: str, cluster: str, blocked: list[str]) -> str:

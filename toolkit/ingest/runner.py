@@ -245,7 +245,7 @@ class _Batches:
                 rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
                 if links:
                     rejected = rejected.unionByName(self._refused_links(links))
-                rejected.coalesce(1).write.json(f"{folder}/rejected")
+                rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
                 staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                         rejected_rows))
         finally:  # a failed batch of a `--for` run must not keep it cached
