@@ -53,15 +53,15 @@ class BatchFile:
 @dataclass(frozen=True)
 class Source:
     """The bytes [start, end) of the landing file `name` that a batch read, as listed (`modified`, ms), with the
-    CRC32C `tail` of up to the 64 KiB before `end` taken before the read; `link`: a symbolic link, read as
-    nothing and refused in the dead letters."""
+    CRC32C `tail` of up to the 64 KiB before `end` taken before the read; `refused`: why the file is not read
+    but refused in the dead letters (a symbolic link, a file that cannot be read), else empty."""
 
     name: str
     start: int
     end: int
     modified: int
     tail: str = ""
-    link: bool = False
+    refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class BatchRecord:
     @property
     def batch_sources(self) -> list[Source]:
         return [Source(str(s["name"]), int(s["start"]), int(s["end"]), int(s["modified"]), str(s.get("tail", "")),
-                       bool(s.get("link"))) for s in self.sources]
+                       str(s.get("refused", ""))) for s in self.sources]
 
     def committed(self) -> BatchRecord:
         return replace(self, state=COMMITTED)

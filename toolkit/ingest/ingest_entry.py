@@ -73,9 +73,10 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
 
 def _say_landing(result: IngestResult) -> None:
     """What became of the landing folder's files beyond the counts, for the person reading stderr."""
-    if result.links:
-        print(f"ingest: refused the symbolic link(s) {', '.join(result.links)} in the landing folder of feed "
-              f"'{result.feed}' (never followed; see the dead letters): drop the files themselves.", file=sys.stderr)
+    if result.refused:
+        print(f"ingest: refused {', '.join(result.refused)} in the landing folder of feed '{result.feed}' unread "
+              "(symbolic links are never followed; the dead letters say why each): drop readable files "
+              "themselves.", file=sys.stderr)
     if result.left:
         print(f"ingest: {', '.join(result.left)} grew while read: kept in the landing folder of feed "
               f"'{result.feed}', the bytes appended are read by the next call.", file=sys.stderr)

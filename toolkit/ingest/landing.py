@@ -8,9 +8,10 @@ file). After the batch is committed, each file it read is moved to `<landing>/_i
 or `<name>.<epoch>-<batch>` when a file of that name is there already) when it is as listed, so a name used again
 is a new file and read whole. A file that changed while it was read stays, with a mark in the ledger (the offset
 read to and a CRC32C of the bytes before it): bytes appended after the mark are read by the next batch; a file
-that no longer ends there (replaced, truncated) is read whole again. A symbolic link is never followed: it is
-refused in the dead letters and moved out like a file. Folders in the landing folder are not read (stderr says
-so). `_ingested/<day>` folders older than `ingest.ingested-retention` are deleted.
+that no longer ends there (replaced, truncated) is read whole again. A symbolic link is never followed, and a file
+that cannot be read (permissions) never blocks the others: each is refused in the dead letters, with the reason,
+and moved out like a file; a file gone since the listing is left out of the batch. Folders in the landing folder
+are not read (stderr says so). `_ingested/<day>` folders older than `ingest.ingested-retention` are deleted.
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ from toolkit.ingest.book import BatchRecord, IngestBook, LandingBook, Mark, Sour
 from toolkit.storage.filesystem import FileStatus, FileSystem
 
 INGESTED = "_ingested"
+LINK = ("a symbolic link in the landing folder: the toolkit never follows links; drop the file itself (write it "
+        "under a name starting with '.', then rename it in)")
+UNREADABLE = "!"  # a fingerprint that starts so is why the file cannot be read
 
-# (uri, offset) -> the CRC32C of up to the 64 KiB before each offset ("" when the file is gone or shorter)
+# (uri, offset) -> the CRC32C of up to the 64 KiB before each offset ("" when the file is gone or shorter, "!" and
+# the reason when it cannot be read)
 Fingerprints = Callable[[Sequence[tuple[str, int]]], list[str]]
 
 
@@ -56,7 +61,7 @@ def scan(fs: FileSystem, landing: str, book: LandingBook, fingerprints: Fingerpr
 
 def _source(status: FileStatus, start: int) -> Source:
     if status.is_link:
-        return Source(status.name, 0, 0, status.modification_time, link=True)
+        return Source(status.name, 0, 0, status.modification_time, refused=LINK)
     return Source(status.name, start, status.length, status.modification_time)
 
 
@@ -74,10 +79,20 @@ def next_batch(sources: Sequence[Source], settings: IngestSettings) -> list[Sour
 
 def with_tails(sources: Sequence[Source], landing: str, fingerprints: Fingerprints) -> list[Source]:
     """The sources with the tail of what each will read, taken before the read."""
-    readable = [s for s in sources if not s.link and s.end > 0]
+    readable = [s for s in sources if not s.refused and s.end > 0]
     tails = dict(zip((s.name for s in readable), fingerprints([(f"{landing}/{s.name}", s.end) for s in readable]),
                      strict=True))
-    return [Source(s.name, s.start, s.end, s.modified, tails.get(s.name, ""), s.link) for s in sources]
+    found = []
+    for s in sources:
+        tail = tails.get(s.name, "")
+        if s.name in tails and tail == "":
+            continue  # gone or cut since the listing: the next scan sees what is there
+        if tail.startswith(UNREADABLE):
+            found.append(Source(s.name, s.start, s.end, s.modified, refused=f"the file cannot be read "
+                                f"({tail[len(UNREADABLE):]}): give the toolkit's user read access, then drop it again"))
+        else:
+            found.append(Source(s.name, s.start, s.end, s.modified, tail, s.refused))
+    return found
 
 
 @dataclass(frozen=True)
@@ -102,7 +117,7 @@ def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, 
         status = fs.status(f"{landing}/{source.name}")
         if status is None:
             continue
-        if source.link or (status.length == source.end and status.modification_time == source.modified):
+        if source.refused or (status.length == source.end and status.modification_time == source.modified):
             move_out(fs, landing, source.name, f"{landing}/{INGESTED}/{day}", f"{batch.epoch}-{batch.batch_id:010d}")
             moved.append(source.name)
         else:

@@ -72,7 +72,7 @@ class IngestResult:
     quality: list[GateResult] = field(default_factory=list)  # every gate result of this call
     moved: int = 0  # landing files moved to _ingested after their batch committed
     left: list[str] = field(default_factory=list)  # landing files that grew while read: the rest is read next
-    links: list[str] = field(default_factory=list)  # symbolic links refused in the dead letters
+    refused: list[str] = field(default_factory=list)  # landing files refused in the dead letters (links...)
     folders: list[str] = field(default_factory=list)  # folders in the landing folder, which are not read
     expired: list[str] = field(default_factory=list)  # _ingested/<day> folders deleted after their retention
 
@@ -81,7 +81,7 @@ class IngestResult:
                  "records": self.records, "rejected": self.rejected, "instances_written": sorted(self.instances),
                  "instances_closed": self.closed, "instances_blocked": self.blocked, "instances_held": self.held,
                  "landing_files_ingested": self.moved, "landing_files_grown": self.left,
-                 "links_refused": self.links, "ingested_days_deleted": self.expired}
+                 "landing_files_refused": self.refused, "ingested_days_deleted": self.expired}
         if self.quality:
             from toolkit.quality.results import summary
 
@@ -144,7 +144,7 @@ class _Batches:
         settled = settle(self.fs, self.landing, batch, self.book, landing, present, self.clock())
         self.result.moved += len(settled.moved)
         self.result.left += [n for n in settled.left if n not in self.result.left]
-        self.result.links += [s.name for s in batch.batch_sources if s.link]
+        self.result.refused += [s.name for s in batch.batch_sources if s.refused]
         return settled.book
 
     def _lineage(self, batch_id: int) -> RunLineage:
@@ -196,7 +196,7 @@ class _Batches:
         folder = self._folder(batch_id)
         self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
         lines = read_lines(self.spark, [LineRange(f"{self.landing}/{s.name}", s.start, s.end)
-                                        for s in sources if not s.link],
+                                        for s in sources if not s.refused],
                            split_bytes=self.settings.split_bytes, max_line_bytes=self.settings.max_line_bytes)
         now = self.clock()
         parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
@@ -215,8 +215,8 @@ class _Batches:
                 dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
             counts: dict[str, int] = {}
             newest: int | None = None
-            links = [s for s in sources if s.link]
-            rejected_rows = len(links)
+            refusals = [s for s in sources if s.refused]
+            rejected_rows = len(refusals)
             for row in stats:
                 if not row["ok"] or row["_minute"] in refused:
                     rejected_rows += row["n"]
@@ -243,8 +243,8 @@ class _Batches:
                     "file", "line", "offset", self._refusal(minute, keys).alias("reason"),
                     F.col("value").alias("record")) if refused else None
                 rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
-                if links:
-                    rejected = rejected.unionByName(self._refused_links(links))
+                if refusals:
+                    rejected = rejected.unionByName(self._refusals(refusals))
                 rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
                 staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                         rejected_rows))
@@ -257,11 +257,9 @@ class _Batches:
                            [vars(s) for s in sources])
         return plan, stamp if ingest.by_arrival else max_time
 
-    def _refused_links(self, links: list[Source]) -> DataFrame:
-        """A dead letter per symbolic link in the landing folder: never followed, so never read."""
-        reason = ("a symbolic link in the landing folder: the toolkit never follows links; drop the file itself "
-                  "(write it under a name starting with '.', then rename it in)")
-        return self.spark.createDataFrame([(f"{self.landing}/{s.name}", None, None, reason, None) for s in links],
+    def _refusals(self, refused: list[Source]) -> DataFrame:
+        """A dead letter per landing file refused unread (a symbolic link, a file that cannot be read)."""
+        return self.spark.createDataFrame([(f"{self.landing}/{s.name}", None, None, s.refused, None) for s in refused],
                                           "file string, line bigint, offset bigint, reason string, record string")
 
     def _refusal(self, minute: SparkColumn, keys: dict[int, datetime | None]) -> SparkColumn:

@@ -48,8 +48,9 @@ def read_lines(spark: SparkSession, ranges: Sequence[LineRange], *, split_bytes:
 
 
 def tail_fingerprints(spark: SparkSession, files: Sequence[tuple[str, int]]) -> list[str]:
-    """Per (uri, offset): the CRC32C (hex) of up to the 64 KiB before `offset`, or "" when the file is gone or
-    shorter; what tells bytes appended to a file already read from a new file under the same name."""
+    """Per (uri, offset): the CRC32C (hex) of up to the 64 KiB before `offset`, "" when the file is gone or
+    shorter, "!" and the reason when it cannot be read; what tells bytes appended to a file already read from a new
+    file under the same name."""
     if not files:
         return []
     wire = _SEPARATOR.join(f"{uri}{_SEPARATOR}{offset}" for uri, offset in files)

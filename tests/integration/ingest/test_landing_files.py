@@ -157,7 +157,7 @@ def test_a_link_in_the_landing_folder_is_refused_not_followed_and_a_linked_landi
     (root / "landing" / "events" / "link.csv").symlink_to(secret)
     drop(root, "real.csv", [_line(10, "u1")])
     result = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r1")
-    assert (result.records, result.rejected, result.links) == (1, 1, ["link.csv"])
+    assert (result.records, result.rejected, result.refused) == (1, 1, ["link.csv"])
     [letter] = _letters(root)
     assert Path(letter["file"]).name == "link.csv" and "symbolic link" in letter["reason"]
     assert "SECRET" not in json.dumps(letter) and _users(spark, root) == ["u1"]
@@ -224,10 +224,9 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
                                  [], 1, 0, None))
     log = root / "working" / "ingest" / "events" / f"checkpoint-{stream.epoch}" / "sources" / "0"
     log.mkdir(parents=True)
-    (log / "0").write_text('v1\n{"path":"file://%s","timestamp":%d,"batchId":0}\n' % (
-        a, int(a.stat().st_mtime * 1000)))
-    (log / "1").write_text('v1\n{"path":"file://%s","timestamp":%d,"batchId":1}\n' % (
-        str(b).replace(" ", "%20"), int(b.stat().st_mtime * 1000)))
+    for batch, path in enumerate((a, b)):
+        entry = {"path": f"file://{path}", "timestamp": int(path.stat().st_mtime * 1000), "batchId": batch}
+        (log / str(batch)).write_text("v1\n" + json.dumps(entry) + "\n")
     result = run_ingest(spark, repo, "events", "primary", fs, run_id="r1", clock=lambda: JAN_2)
     assert (result.records, result.epoch, _users(spark, root)) == (2, stream.epoch, ["u1", "u2"])
     assert sorted(p.name for p in (root / "landing/events/_ingested/20260102").iterdir()) == ["a.csv", "b.csv",

@@ -14,7 +14,8 @@
 // is refused, not followed); every other scheme through Hadoop's FileSystem.
 //
 // Wire format: ranges NUL-separated, per range: uri, start, end. fingerprints(): per file uri and offset; answer
-// per file the CRC32C (hex) of up to the 64 KiB before the offset.
+// per file the CRC32C (hex) of up to the 64 KiB before the offset, "" when the file is gone or shorter, "!" and
+// the reason when it cannot be read.
 
 package feedtoolkit;
 
@@ -115,8 +116,9 @@ public class LandingLines {
         return spark.createDataFrame(rows, SCHEMA);
     }
 
-    /** Per file uri and offset (NUL-separated): the CRC32C (hex) of up to TAIL bytes before the offset, or "" when
-     *  the file is shorter than the offset or gone; NUL-separated in the same order. */
+    /** Per file uri and offset (NUL-separated): the CRC32C (hex) of up to TAIL bytes before the offset, "" when
+     *  the file is shorter than the offset or gone, "!" and the reason when it cannot be read; NUL-separated in the
+     *  same order. */
     public String fingerprints(Configuration conf, String files) throws IOException {
         String[] fields = files.isEmpty() ? new String[0] : files.split(SEP, -1);
         StringBuilder out = new StringBuilder();
@@ -144,6 +146,10 @@ public class LandingLines {
             }
         } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException gone) {
             return "";
+        } catch (IOException unreadable) {
+            String why = unreadable instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : String.valueOf(unreadable.getMessage());
+            return "!" + why.replace(SEP, " ");
         }
         crc.update(buffer, 0, buffer.length);
         return Long.toHexString(crc.getValue());
