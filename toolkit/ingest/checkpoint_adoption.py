@@ -47,7 +47,12 @@ def adopt_checkpoint(fs: FileSystem, book: IngestBook, landing: str, base: str, 
             status = fs.status(path) if batch == batch_id else None
             if status is not None and not status.is_dir and status.modification_time == modified \
                     and path.rsplit("/", 1)[0].rstrip("/") == landing.rstrip("/"):
-                move_out(fs, landing, status.name, f"{landing}/{INGESTED}/{day}", f"{stream.epoch}-{batch_id:010d}")
+                folder = f"{landing}/{INGESTED}/{day}"
+                fs.mkdirs(folder)
+                target = f"{folder}/{status.name}"
+                if fs.status(target) is not None:
+                    target = f"{target}.{stream.epoch}-{batch_id:010d}"
+                move_out(fs, path, target)
     adopted = LandingBook(book.feed, book.cluster, stream.epoch, next_batch=max(last, _last_recorded(
         fs, book, stream.epoch)) + 1)
     book.write_landing(adopted)

@@ -111,14 +111,23 @@ def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, 
     again (a file moved already is gone from landing; its mark, if any, went with it)."""
     marks = {name: mark for name, mark in book.file_marks.items() if name in present}
     day = datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%d")
-    moved, left = [], []
+    folder = f"{landing}/{INGESTED}/{day}"
+    listed = {status.name: status for status in fs.list(landing)}  # one listing, not a status per file
+    moved: list[str] = []
+    left: list[str] = []
+    taken: set[str] | None = None
     for source in batch.batch_sources:
         marks.pop(source.name, None)
-        status = fs.status(f"{landing}/{source.name}")
+        status = listed.get(source.name)
         if status is None:
             continue
         if source.refused or (status.length == source.end and status.modification_time == source.modified):
-            move_out(fs, landing, source.name, f"{landing}/{INGESTED}/{day}", f"{batch.epoch}-{batch.batch_id:010d}")
+            if taken is None:
+                fs.mkdirs(folder)
+                taken = {entry.name for entry in fs.list(folder)}
+            name = source.name if source.name not in taken else f"{source.name}.{batch.epoch}-{batch.batch_id:010d}"
+            move_out(fs, f"{landing}/{source.name}", f"{folder}/{name}")
+            taken.add(name)
             moved.append(source.name)
         else:
             marks[source.name] = Mark(source.end, source.tail)
@@ -128,13 +137,9 @@ def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, 
     return Settled(done, tuple(moved), tuple(left))
 
 
-def move_out(fs: FileSystem, landing: str, name: str, folder: str, suffix: str) -> None:
-    """Into `folder` under its own name, or `<name>.<suffix>` when that is taken (a name used again that day)."""
-    fs.mkdirs(folder)
-    target = f"{folder}/{name}"
-    if fs.status(target) is not None:
-        target = f"{target}.{suffix}"
-    fs.rename(f"{landing}/{name}", target)
+def move_out(fs: FileSystem, source: str, target: str) -> None:
+    """One landing file out of the landing folder (a rename that never replaces: a name taken is an error)."""
+    fs.rename(source, target)
 
 
 def expire_ingested(fs: FileSystem, landing: str, settings: IngestSettings, now: float) -> list[str]:
