@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -187,15 +188,8 @@ class IngestBook:
         if data is None:
             return None
         record: BatchRecord = parse_record(BatchRecord, data, path)
-        try:
-            _ = record.batch_files
-        except (KeyError, TypeError, ValueError) as err:
-            raise CorruptRecordError(path, f"a file of the batch is not staged, target, time and rows: {err}") from None
-        try:
-            _ = record.batch_sources
-        except (KeyError, TypeError, ValueError) as err:
-            raise CorruptRecordError(path, f"a landing file of the batch is not name, start, end and modified: "
-                                           f"{err}") from None
+        _entries(path, lambda: record.batch_files, "a file of the batch is not staged, target, time and rows")
+        _entries(path, lambda: record.batch_sources, "a landing file of the batch is not name, start, end and modified")
         return record
 
     def write_batch(self, record: BatchRecord) -> None:
@@ -207,10 +201,7 @@ class IngestBook:
         if data is None:
             return None
         record: LandingBook = parse_record(LandingBook, data, path)
-        try:
-            _ = record.file_marks
-        except (KeyError, TypeError, ValueError) as err:
-            raise CorruptRecordError(path, f"a mark is not an offset and a tail: {err}") from None
+        _entries(path, lambda: record.file_marks, "a mark is not an offset and a tail")
         return record
 
     def write_landing(self, record: LandingBook) -> None:
@@ -225,3 +216,11 @@ class IngestBook:
         document = versioned({"feed": book.feed, "cluster": book.cluster, "watermark": book.watermark,
                               "open": dict(sorted(book.open.items())), "applied": book.applied})
         self.fs.write_atomically(f"{self.folder}/instances.json", (json.dumps(document, indent=2) + "\n").encode())
+
+
+def _entries(path: str, read: Callable[[], object], what: str) -> None:
+    """Read a record's nested entries once, so that a damaged one is refused where the record is read, naming it."""
+    try:
+        read()
+    except (KeyError, TypeError, ValueError) as err:
+        raise CorruptRecordError(path, f"{what}: {err}") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +21,7 @@ from toolkit.entities.document import FieldPath, format_path
 from toolkit.entities.model import Feed, FeedCluster, FeedClusterType
 from toolkit.errors import UsageError
 from toolkit.lint.context import LintContext
+from toolkit.lint.rule import Finding
 
 FILES = "files"
 TABLE = "table"
@@ -155,3 +156,16 @@ def partition_parts(expression: str | None) -> list[str]:
     if expression is None:
         return []
     return [part.strip() for part in expression.split("/") if part.strip()]
+
+
+def property_findings(entity: Feed, checks: Mapping[str, Callable[[Feed], object]]) -> Iterator[Finding]:
+    """A finding per property the feed sets whose parser (a settings module's, raising UsageError) refuses it,
+    with the parser's sentence pointed at `properties.<name>`: the run and the linter say the same."""
+    for name, check in checks.items():
+        if name not in entity.properties:
+            continue
+        try:
+            check(entity)
+        except UsageError as err:
+            sentence = str(err).replace(f"The property {name!r} of feed '{entity.name}'", f"properties.{name}")
+            yield Finding(entity, sentence, ("properties", name))

@@ -36,9 +36,9 @@ from toolkit.entities.replication_settings import (
     size,
     timeout,
 )
-from toolkit.errors import UsageError
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.feed._common import property_findings
 
 _CHECKS: dict[str, Callable[[Feed], object]] = {
     "timeout": timeout,
@@ -58,11 +58,4 @@ class ReplicationProperties(EntityRule[Feed]):
     kind = Kind.FEED
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
-        for name, check in _CHECKS.items():
-            if name not in entity.properties:
-                continue
-            try:
-                check(entity)
-            except UsageError as err:
-                sentence = str(err).replace(f"The property {name!r} of feed '{entity.name}'", f"properties.{name}")
-                yield Finding(entity, sentence, ("properties", name))
+        yield from property_findings(entity, _CHECKS)

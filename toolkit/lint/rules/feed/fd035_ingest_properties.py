@@ -27,9 +27,9 @@ from collections.abc import Iterator
 from toolkit.entities.ingest_settings import PARSERS
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
-from toolkit.errors import UsageError
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules.feed._common import property_findings
 
 
 @register
@@ -42,11 +42,4 @@ class IngestProperties(EntityRule[Feed]):
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
         if entity.ingest is None:
             return
-        for name, parse in PARSERS.items():
-            if name not in entity.properties:
-                continue
-            try:
-                parse(entity)
-            except UsageError as err:
-                sentence = str(err).replace(f"The property {name!r} of feed '{entity.name}'", f"properties.{name}")
-                yield Finding(entity, sentence, ("properties", name))
+        yield from property_findings(entity, PARSERS)
