@@ -200,56 +200,55 @@ class _Batches:
                            split_bytes=self.settings.split_bytes, max_line_bytes=self.settings.max_line_bytes)
         now = self.clock()
         parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
-        checked = parsed.checked.persist()  # each line parsed once, read by the three jobs below
-        try:
-            # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
-            minute = (F.lit(int(now) // 60 * 60) if ingest.by_arrival
-                      else F.floor(F.unix_seconds("_time") / 60) * 60).cast("bigint")
-            # job 1, one row per minute: what each minute holds (accepted or not), and the newest event time
-            stats = checked.groupBy(minute.alias("_minute"), F.col("reason").isNull().alias("ok")).agg(
-                F.count(F.lit(1)).alias("n"), F.max(F.unix_seconds("_time")).alias("newest")).collect()
-            keys = self._instance_keys(sorted({row["_minute"] for row in stats if row["ok"]}))
-            watermark = self.book.instances().watermark
-            dead = ingest.late_records is LateRecords.DEAD_LETTERS and watermark is not None
-            refused = sorted(m for m, t in keys.items() if t is None or (
-                dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
-            counts: dict[str, int] = {}
-            newest: int | None = None
-            refusals = [s for s in sources if s.refused]
-            rejected_rows = len(refusals)
-            for row in stats:
-                if not row["ok"] or row["_minute"] in refused:
-                    rejected_rows += row["n"]
-                    continue
-                key = instance_key(keys[row["_minute"]])  # type: ignore[arg-type]
-                counts[key] = counts.get(key, 0) + row["n"]
-                newest = row["newest"] if newest is None or (row["newest"] or 0) > newest else newest
-            accepted = parsed.accepted
-            if ingest.by_arrival:
-                accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
-            # job 2: each instance's rows into one staged file
-            if counts:
-                mapping = self.spark.createDataFrame(
-                    [(m, instance_key(t)) for m, t in keys.items() if t is not None and m not in refused],
-                    "_minute bigint, _instance string")
-                good = accepted.withColumn("_minute", minute).join(F.broadcast(mapping), "_minute")
-                names = [c.name for c in self.targets.columns]
-                (good.select(*names, "_instance").repartition("_instance").write.partitionBy("_instance")
-                 .format(self.targets.storage_format).save(f"{folder}/data"))
-            staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
-            # job 3: the rejected records, with those whose time is in no open instance, into one file
-            if rejected_rows:
-                outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
-                    "file", "line", "offset", self._refusal(minute, keys).alias("reason"),
-                    F.col("value").alias("record")) if refused else None
-                rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
-                if refusals:
-                    rejected = rejected.unionByName(self._refusals(refusals))
-                rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
-                staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
-                                        rejected_rows))
-        finally:  # a failed batch of a `--for` run must not keep it cached
-            checked.unpersist()
+        # Not cached: at scale, building a cache of the parsed lines costs more than parsing them again (the files'
+        # byte ranges are fixed, so each job reads the same lines); job 3 runs only for a batch with rejects.
+        checked = parsed.checked
+        # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
+        minute = (F.lit(int(now) // 60 * 60) if ingest.by_arrival
+                  else F.floor(F.unix_seconds("_time") / 60) * 60).cast("bigint")
+        # job 1, one row per minute: what each minute holds (accepted or not), and the newest event time
+        stats = checked.groupBy(minute.alias("_minute"), F.col("reason").isNull().alias("ok")).agg(
+            F.count(F.lit(1)).alias("n"), F.max(F.unix_seconds("_time")).alias("newest")).collect()
+        keys = self._instance_keys(sorted({row["_minute"] for row in stats if row["ok"]}))
+        watermark = self.book.instances().watermark
+        dead = ingest.late_records is LateRecords.DEAD_LETTERS and watermark is not None
+        refused = sorted(m for m, t in keys.items() if t is None or (
+            dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
+        counts: dict[str, int] = {}
+        newest: int | None = None
+        refusals = [s for s in sources if s.refused]
+        rejected_rows = len(refusals)
+        for row in stats:
+            if not row["ok"] or row["_minute"] in refused:
+                rejected_rows += row["n"]
+                continue
+            key = instance_key(keys[row["_minute"]])  # type: ignore[arg-type]
+            counts[key] = counts.get(key, 0) + row["n"]
+            newest = row["newest"] if newest is None or (row["newest"] or 0) > newest else newest
+        accepted = parsed.accepted
+        if ingest.by_arrival:
+            accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
+        # job 2: each instance's rows into one staged file
+        if counts:
+            mapping = self.spark.createDataFrame(
+                [(m, instance_key(t)) for m, t in keys.items() if t is not None and m not in refused],
+                "_minute bigint, _instance string")
+            good = accepted.withColumn("_minute", minute).join(F.broadcast(mapping), "_minute")
+            names = [c.name for c in self.targets.columns]
+            (good.select(*names, "_instance").repartition("_instance").write.partitionBy("_instance")
+             .format(self.targets.storage_format).save(f"{folder}/data"))
+        staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
+        # job 3: the rejected records, with those whose time is in no open instance, into one file
+        if rejected_rows:
+            outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
+                "file", "line", "offset", self._refusal(minute, keys).alias("reason"),
+                F.col("value").alias("record")) if refused else None
+            rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
+            if refusals:
+                rejected = rejected.unionByName(self._refusals(refusals))
+            rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
+            staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
+                                    rejected_rows))
         max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
         plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,

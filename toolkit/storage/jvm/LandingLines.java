@@ -69,27 +69,33 @@ public class LandingLines {
     public LandingLines() {
     }
 
-    /** The lines of the ranges as a DataFrame (value, file, offset, line); splits of at most splitBytes, packed
-     *  into tasks as Spark's file sources pack them (at least the default parallelism when there is enough). */
+    /** The lines of the ranges as a DataFrame (value, file, offset, line); each range cut into even splits of at
+     *  most splitBytes (and of about the total over the cores, so that one large file keeps every core busy), the
+     *  splits packed into tasks as Spark's file sources pack them. */
     public Dataset<Row> read(SparkSession spark, String ranges, long splitBytes, int maxLineBytes) {
         String[] fields = ranges.isEmpty() ? new String[0] : ranges.split(SEP, -1);
         if (fields.length % 3 != 0) {
             throw new IllegalArgumentException("read takes 3 fields per range, got " + fields.length);
         }
-        List<Split> splits = new ArrayList<>();
         long total = 0;
+        for (int i = 0; i < fields.length; i += 3) {
+            total += Long.parseLong(fields[i + 2]) - Long.parseLong(fields[i + 1]) + OPEN_COST;
+        }
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int cores = Math.max(1, jsc.defaultParallelism());
+        // Spark's maxSplitBytes: every core busy on one large file, never more than splitBytes a split
+        long pack = Math.min(splitBytes, Math.max(OPEN_COST, (total + cores - 1) / cores));
+        List<Split> splits = new ArrayList<>();
         for (int i = 0; i < fields.length; i += 3) {
             String uri = fields[i];
             long start = Long.parseLong(fields[i + 1]);
             long end = Long.parseLong(fields[i + 2]);
-            for (long from = start; from < end; from += splitBytes) {
-                splits.add(new Split(uri, start, from, Math.min(end, from + splitBytes), end));
+            long pieces = Math.max(1, (end - start + pack - 1) / pack);
+            long size = (end - start + pieces - 1) / pieces;  // even pieces: no short last split
+            for (long from = start; from < end; from += size) {
+                splits.add(new Split(uri, start, from, Math.min(end, from + size), end));
             }
-            total += end - start + OPEN_COST;
         }
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        int cores = Math.max(1, jsc.defaultParallelism());
-        long pack = Math.min(splitBytes, Math.max(OPEN_COST, total / cores));
         List<String> tasks = new ArrayList<>();
         StringBuilder task = new StringBuilder();
         long taskBytes = 0;
