@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 
 from toolkit.ingest.book import COMMITTED, PLANNED, BatchRecord, IngestBook, LandingBook
-from toolkit.ingest.landing import INGESTED, move_out
+from toolkit.ingest.landing import INGESTED, ingested_name, move_out
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -49,10 +49,8 @@ def adopt_checkpoint(fs: FileSystem, book: IngestBook, landing: str, base: str, 
                     and path.rsplit("/", 1)[0].rstrip("/") == landing.rstrip("/"):
                 folder = f"{landing}/{INGESTED}/{day}"
                 fs.mkdirs(folder)
-                target = f"{folder}/{status.name}"
-                if fs.status(target) is not None:
-                    target = f"{target}.{stream.epoch}-{batch_id:010d}"
-                move_out(fs, path, target)
+                taken = {entry.name for entry in fs.list(folder)}
+                move_out(fs, path, f"{folder}/{ingested_name(status.name, taken, f'{stream.epoch}-{batch_id:010d}')}")
     adopted = LandingBook(book.feed, book.cluster, stream.epoch, next_batch=max(last, _last_recorded(
         fs, book, stream.epoch)) + 1)
     book.write_landing(adopted)

@@ -125,7 +125,7 @@ def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, 
             if taken is None:
                 fs.mkdirs(folder)
                 taken = {entry.name for entry in fs.list(folder)}
-            name = source.name if source.name not in taken else f"{source.name}.{batch.epoch}-{batch.batch_id:010d}"
+            name = ingested_name(source.name, taken, f"{batch.epoch}-{batch.batch_id:010d}")
             move_out(fs, f"{landing}/{source.name}", f"{folder}/{name}")
             taken.add(name)
             moved.append(source.name)
@@ -135,6 +135,18 @@ def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, 
     done = book.settled(batch.batch_id, marks)
     books.write_landing(done)
     return Settled(done, tuple(moved), tuple(left))
+
+
+NAME_MAX = 255  # bytes of one name on ext4, XFS and HDFS (dfs.namenode.fs-limits.max-component-length)
+
+
+def ingested_name(name: str, taken: set[str], suffix: str) -> str:
+    """`name` in a day's `_ingested` folder, or `<name>.<suffix>` when the day holds it already (a name used again),
+    the name cut short (whole characters) so that it stays within NAME_MAX bytes: a name at the limit moves too."""
+    if name not in taken:
+        return name
+    room = NAME_MAX - len(suffix.encode()) - 1
+    return f"{name.encode()[:room].decode(errors='ignore')}.{suffix}"
 
 
 def move_out(fs: FileSystem, source: str, target: str) -> None:

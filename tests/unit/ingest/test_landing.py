@@ -103,3 +103,31 @@ def test_ingested_days_expire_after_the_retention_and_other_folders_stay(tmp_pat
     week = 7 * 86400
     assert expire_ingested(FS, landing, settings, NOW + week) == ["20251230", "20260101"]
     assert sorted(p.name for p in (folder / "_ingested").iterdir()) == ["20260102", "notes"]
+
+
+def test_a_reused_name_at_the_length_limit_moves_under_a_name_within_it(tmp_path: Path) -> None:
+    book, folder, landing = _setup(tmp_path)
+    name = "é" * 120 + ".csv"  # 244 bytes: with the suffix of a reused name, 265 would be refused by the kernel
+    _file(folder, name, b"a\n", 100)
+    (folder / "_ingested" / "20260102").mkdir(parents=True)
+    (folder / "_ingested" / "20260102" / name).write_bytes(b"the first one\n")
+    batch = BatchRecord("events", "primary", "e1", 7, "r", COMMITTED, "2026-01-02T09:00:00Z", [], 1, 0, None,
+                        [vars(Source(name, 0, 2, 100_000, "t"))])
+    done = settle(FS, landing, batch, book, LandingBook("events", "primary", "e1", 7), frozenset({name}), NOW)
+    assert done.moved == (name,)
+    [kept] = [p.name for p in (folder / "_ingested" / "20260102").iterdir() if p.name != name]
+    assert len(kept.encode()) <= 255 and kept.endswith(".e1-0000000007") and kept.startswith("é" * 100)
+
+
+def test_a_damaged_landing_book_is_refused_naming_its_path(tmp_path: Path) -> None:
+    import pytest
+
+    from toolkit.ledger.records import CorruptRecordError
+
+    book, _, _ = _setup(tmp_path)
+    book.write_landing(LandingBook("events", "primary", "e1", 3, {"a.csv": {"offset": "x", "tail": "t"}}))
+    with pytest.raises(CorruptRecordError, match=r"landing\.json is damaged \(a mark is not an offset and a tail"):
+        book.landing()
+    (Path(book.folder.removeprefix("file://")) / "landing.json").write_text("{not json")
+    with pytest.raises(CorruptRecordError, match=r"landing\.json is damaged"):
+        book.landing()
