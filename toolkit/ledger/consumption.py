@@ -24,7 +24,6 @@ How it stays exactly once, by reading:
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -115,7 +114,7 @@ class Cursor:
     open_from: int = 1
     late_planned: list[str] = field(default_factory=list)
 
-    SHAPE = {"position": "str?", "plans_from": "int", "open_from": "int", "late_planned": "list"}
+    SHAPE = {"position": "event-id?", "plans_from": "int", "open_from": "int", "late_planned": "list"}
 
 
 @dataclass(frozen=True)
@@ -303,11 +302,11 @@ class ConsumerQueue:
         planned = view.planned | (new.event_ids if new is not None else frozenset())
         left = [entry.event_id for entry in view.entries if entry.event_id not in planned]
         position = min(left) if left else view.newest or view.cursor.position
+        if position is not None:  # not past now: an id from a host whose clock runs fast would hide later events
+            position = min(position, event_id_floor(int(self.ledger.event_clock() * 1000)))
         old = view.cursor.position
         if old is not None and (position is None or event_id_ms(position) < event_id_ms(old)):
-            position = old  # the window never moves back: plans skipped before hold nothing in it
-        if position is not None:  # nor past now: an id from a host whose clock runs fast would hide later events
-            position = min(position, event_id_floor(int(time.time() * 1000)))
+            position = old  # never back, whatever this host's clock says: plans skipped before hold nothing in it
         plans_from = view.cursor.plans_from
         if position is not None:
             start = event_id_ms(position) - int(self.lag.total_seconds() * 1000)

@@ -117,8 +117,8 @@ def _parses(value: Any, *patterns: str) -> bool:
 
 
 # The type each field must have in JSON: "str", "str?" (or null), "int", "float", "list", "dict", "stamp"
-# (an instant, to the second or the minute), "stamp?", "minute" (an instance time, yyyy-MM-ddTHH:mmZ), or a
-# tuple of allowed values.
+# (an instant, to the second or the minute), "stamp?", "minute" (an instance time, yyyy-MM-ddTHH:mmZ),
+# "event-id" (one, or the floor of one: a cursor's position), or a tuple of allowed values.
 _Shape = Mapping[str, Any]
 
 
@@ -147,6 +147,7 @@ def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
             "dict": lambda v: isinstance(v, dict),
             "stamp": lambda v: _parses(v, "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"),
             "minute": lambda v: _parses(v, "%Y-%m-%dT%H:%MZ"),
+            "event-id": _is_event_id,
         }[kind](value) if isinstance(kind, str) else value in kind
         if not ok:
             wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
@@ -168,7 +169,8 @@ def record_time(text: str) -> datetime:
 
 
 _WANTED = {"str": "a text", "int": "an integer", "float": "a number", "list": "a list", "dict": "an object",
-           "stamp": "a time yyyy-MM-ddTHH:mm:ssZ", "minute": "an instance time yyyy-MM-ddTHH:mmZ"}
+           "stamp": "a time yyyy-MM-ddTHH:mm:ssZ", "minute": "an instance time yyyy-MM-ddTHH:mmZ",
+           "event-id": "an event id yyyyMMddTHHmmssSSSZ..."}
 
 
 def parse_json(data: bytes, path: str) -> Any:
@@ -305,6 +307,18 @@ def event_id_ms(identifier: str) -> int:
 
 
 _ID_STAMP = re.compile(r"[0-9]{8}T[0-9]{6}")
+_ID_FLOOR = re.compile(r"[0-9]{8}T[0-9]{9}Z")
+
+
+def _is_event_id(value: Any) -> bool:
+    """An event id or its floor: the instant it starts with is a real one (`event_id_ms` reads it)."""
+    if not isinstance(value, str) or not _ID_FLOOR.match(value):
+        return False
+    try:
+        event_id_ms(value)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

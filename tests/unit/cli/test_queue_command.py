@@ -123,3 +123,14 @@ def test_queue_refuses_a_bad_call_with_exit_2(capsys, site: Path, argv: tuple[st
     code, out, err = run(capsys, "queue", "--repo", str(site), *argv)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+def test_a_damaged_cursor_is_one_sentence_naming_the_file_and_exit_1(capsys, site: Path) -> None:
+    """Issue 33 (7): `toolkit queue` printed a `ValueError: time data ...` traceback."""
+    queue_of(site).create_plan("run-a", max_batch=1)
+    cursor = Path(f"{queue_of(site).folder}/cursor.json".removeprefix("file://"))
+    cursor.write_text(json.dumps({**json.loads(cursor.read_text()), "position": "2026-11-21 10:00"}))
+    code, out, err = run(capsys, "queue", "--repo", str(site), "--cluster", "primary", "--process", PROCESS)
+    assert (code, out) == (1, "")
+    assert "cursor.json" in err and "is damaged" in err and "'position'" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

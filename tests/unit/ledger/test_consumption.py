@@ -5,6 +5,7 @@ interleaved publications, plans, commits and kills: every event ends in exactly 
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import signal
@@ -281,6 +282,19 @@ def test_a_plan_that_does_not_parse_is_refused_with_its_path(ledger: Ledger) -> 
         queue.pending()
 
 
+
+@pytest.mark.parametrize("position", ["2026-11-21 10:00", "20261321T100000000Z-run-1", "", "20261121T1000"])
+def test_a_damaged_cursor_position_is_a_damaged_record_naming_the_file(ledger: Ledger, position: str) -> None:
+    """Issue 33 (7): any text passed the check, then reading the journal from it was a ValueError traceback."""
+    publish(ledger, "clicks", 0)
+    queue = ConsumerQueue(ledger, "loader", ["clicks"])
+    queue.create_plan("s")
+    path = Path(f"{ledger.layout.consumer_folder('loader')}/cursor.json".removeprefix("file://"))
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "position": position}))
+    with pytest.raises(CorruptRecordError, match=r"cursor\.json.*'position'"):
+        queue.pending()
+
 # -- the property: interleaved publications, plans, claims, commits and kills -----------------------------------
 
 ACTIONS = st.lists(st.one_of(
@@ -380,3 +394,37 @@ def test_a_plan_of_a_newer_format_is_refused(ledger: Ledger) -> None:
     path.write_text(path.read_text().replace('"format_version": 1', '"format_version": 2'))
     with pytest.raises(NewerFormatError, match="upgrade the toolkit"):
         queue.open_plans()
+
+
+def test_the_cursor_never_moves_back_when_hosts_clocks_differ(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33 (1): a run on a host 10 s behind the one before capped the position at its own now, moving it
+    back under `plans_from`: an older plan's event fell back inside the lag window and was planned again."""
+    now_ms = int(time.time() * 1000)
+    real_time = time.time
+
+    def on_host(ahead: float) -> Ledger:
+        """A ledger on a host whose clock is `ahead` seconds off, that clock being the one of the process."""
+        monkeypatch.setattr(time, "time", lambda: real_time() + ahead)
+        ledger = open_ledger(tmp_path, SetClock(now_ms / 1000 + ahead))
+        ledger.event_clock = lambda: now_ms / 1000 + ahead
+        return ledger
+
+    lag = timedelta(seconds=5)
+    fast = on_host(10)
+    first = write_as_of(fast, "clicks", 0, now_ms + 2_000, "fast-producer")
+    second = write_as_of(fast, "clicks", 1, now_ms + 9_000, "fast-producer")
+    on_fast = ConsumerQueue(fast, "loader", ["clicks"], lag=lag)
+    one = on_fast.create_plan("sweep-fast", max_batch=1)
+    assert one is not None and one.plan.event_ids == {first.event_id}
+    before = on_fast.cursor()
+    assert before.position == second.event_id
+
+    on_slow = ConsumerQueue(on_host(0), "loader", ["clicks"], lag=lag)
+    two = on_slow.create_plan("sweep-slow")
+    assert two is not None and two.plan.event_ids == {second.event_id}
+    after = on_slow.cursor()
+    assert after.position is not None and event_id_ms(after.position) >= event_id_ms(before.position)
+    assert on_slow.create_plan("sweep-slow") is None and on_slow.pending() == []
+    planned = [i for plan in on_slow.plans() for i in plan.event_ids]
+    assert sorted(planned) == sorted({first.event_id, second.event_id})
