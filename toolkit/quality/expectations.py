@@ -81,10 +81,16 @@ def _gx_suite(suite: QualitySuite) -> Any:
     for index, spec in enumerate(suite.expectations):
         try:
             configuration = ExpectationConfiguration(type=spec.type, kwargs=dict(spec.kwargs), meta={_INDEX: index})
-            gx_suite.add_expectation_configuration(configuration)
+            # add_expectation, not add_expectation_configuration: that one replaces an expectation of the same
+            # type and column (a lower and an upper bound of one column are two expectations here).
+            gx_suite.add_expectation(configuration.to_domain_obj())
         except Exception as err:  # Great Expectations' own errors say what is wrong with the expectation
             raise SuiteError(f"Expectation {index + 1} of the quality suite {suite.path} ({spec.type}) is not one "
                              f"Great Expectations can run: {_first_line(err)}. Correct its type or kwargs.") from None
+        if len(gx_suite.expectations) != index + 1:
+            raise SuiteError(f"Expectation {index + 1} of the quality suite {suite.path} ({spec.type}) is one Great "
+                             "Expectations takes for an earlier one of the file (the same type and arguments once "
+                             "its defaults are filled in): remove one of them.")
     return gx_suite
 
 
