@@ -58,7 +58,8 @@ def schedule_command(
     target's delay), the data-trigger sweep (every minute), ingest (hourly) and the SLA check (every 5 minutes).
     Regenerating is idempotent: unchanged files are not rewritten.
 
-    Exit 0 written (or up to date with --check), 1 --check found a difference, 2 bad call or repo.
+    Exit 0 written (or up to date with --check), 1 --check found a difference or a file this cluster's
+    generation did not write stands where one goes (nothing written), 2 bad call or repo.
 
     \b
     toolkit schedule --repo conf --cluster primary                          # the crontab, on standard output
