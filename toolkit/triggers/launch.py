@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from toolkit.el.timestamps import format_timestamp, instance_key
 from toolkit.runtime.submit import process_entrypoint, spark_submit
@@ -62,9 +63,9 @@ class Launcher:
         """Start the run; its output goes to a log file (returned)."""
         self.log_dir.mkdir(parents=True, exist_ok=True)
         key = "batch" if run.time is None else instance_key(run.time)
-        log = self.log_dir / f"{run.process}-{key}-{run_id}.log"
         environment = {"PYSPARK_PYTHON": sys.executable, **os.environ}
-        with log.open("wb") as out:
+        log, out = _new_log(self.log_dir, f"{run.process}-{key}-{run_id}")
+        with out:
             child = subprocess.Popen(self.command(run), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      env=environment, start_new_session=True)
         self.started.append((run, child, log))
@@ -73,3 +74,15 @@ class Launcher:
     def wait(self) -> list[tuple[Run, int, Path]]:
         """Wait for every run started; their exit codes."""
         return [(run, child.wait(), log) for run, child, log in self.started]
+
+
+def _new_log(folder: Path, stem: str) -> tuple[Path, BinaryIO]:
+    """A log file created for this run alone (`<stem>.log`, else `<stem>-2.log`, ...): one sweep starts several
+    batch runs of a process, and another sweep may reuse a run id; no run's log truncates another's."""
+    number = 1
+    while True:
+        log = folder / (f"{stem}.log" if number == 1 else f"{stem}-{number}.log")
+        try:
+            return log, log.open("xb")
+        except FileExistsError:
+            number += 1

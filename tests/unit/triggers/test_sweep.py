@@ -19,7 +19,7 @@ from toolkit.ledger.locks import _encode as encode_lease
 from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
-from toolkit.triggers.launch import Launcher
+from toolkit.triggers.launch import Launcher, Run
 from toolkit.triggers.state import SweepState
 from toolkit.triggers.sweep import run_sweep
 
@@ -374,3 +374,24 @@ def test_the_command_says_the_same_with_and_without_its_parse_cache(
     refused = outputs("--no-cache")
     assert refused[0] == 2 and "feeds/other.yaml" in refused[2] and "Traceback" not in refused[2]
     assert outputs() == outputs() == refused  # a file with problems is reported every time
+
+
+def test_every_run_a_sweep_starts_has_a_log_of_its_own(tmp_path: Path) -> None:
+    """Issue 33 (6): the batch runs of one sweep were all logged to `<process>-batch-<sweep run id>.log`, each
+    start truncating the one before: 3 runs started, 1 log left."""
+    program = tmp_path / "spark-submit"
+    program.write_text("#!/bin/sh\necho \"run $$\"\n")
+    program.chmod(0o755)
+    launcher = Launcher("/repo", "primary", [], tmp_path / "logs", str(program))
+    logs = [launcher.start(Run("batcher"), "sweep-1") for _ in range(3)]
+    logs.append(launcher.start(Run("hourly", T), "sweep-1"))
+    codes = launcher.wait()
+    assert [code for _, code, _ in codes] == [0, 0, 0, 0]
+    assert len(set(logs)) == 4 and sorted(logs) == sorted((tmp_path / "logs").iterdir())
+    contents = [log.read_text() for log in logs]
+    assert all(text.startswith("run ") and text.count("\n") == 1 for text in contents)
+    assert len(set(contents)) == 4  # each its own run's output
+    again = Launcher("/repo", "primary", [], tmp_path / "logs", str(program))  # a sweep with the same id
+    assert again.start(Run("batcher"), "sweep-1") not in logs
+    again.wait()
+    assert [log.read_text() for log in logs] == contents
