@@ -22,12 +22,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
+from toolkit.errors import UsageError
 from toolkit.ledger.evictions import BATCH_KIND, EvictionBatch, EvictionBatches, batch_id_of
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import EVICTED, DatasetEvent, event_id_ms, versioned, wall_clock_stamp
 from toolkit.storage.filesystem import FileSystem
 
 SEPARATOR = "~"  # in neither event ids, feed names, instance keys nor kinds
+NAME_BYTES = 255  # what a file name may have on HDFS and on local disks
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,16 @@ class JournalEntry:
     @property
     def name(self) -> str:
         return SEPARATOR.join((self.event_id, self.feed, instance_key(self.time), self.kind))
+
+    def require_fits(self) -> None:
+        """UsageError (exit 2) when the entry's name is longer than a file name may be: checked before the event
+        or batch it stands for is written, so the ledger never holds a record that consumers cannot see."""
+        size = len(self.name.encode())
+        if size > NAME_BYTES:
+            raise UsageError(
+                f"An event of feed '{self.feed}' would have a journal entry of {size} bytes, over the {NAME_BYTES} "
+                "bytes a file name may have (it holds the event id, the feed's name, the instance and the kind): "
+                "nothing was recorded; give the feed a name of at most 128 characters.")
 
     @property
     def ms(self) -> int:

@@ -13,7 +13,7 @@ from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance
 from toolkit.entities.model import Cluster
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
-from toolkit.ledger.journal import Journal
+from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
@@ -205,6 +205,7 @@ class Ledger:
             return None
         batch = EvictionBatch.of(feed, cluster, listed, producer=producer, run_id=run_id,
                                  published_ms=self._stamp(feed, self._newest_ms.get(feed)))
+        JournalEntry.of_batch(batch).require_fits()
         self.evictions.write(batch)
         self.journal.write_batch(batch)
         return batch
@@ -246,6 +247,7 @@ class Ledger:
             self.journal.ensure(last)  # a producer killed before the journal entry of the last one
         published_ms = self._stamp(feed, None if last is None else event_id_ms(last.event_id))
         event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, published_ms)
+        JournalEntry.of(event).require_fits()
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
         self.journal.write(event)
         return event
