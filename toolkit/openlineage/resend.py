@@ -1,6 +1,7 @@
 """`toolkit lineage resend`: the events a lineage backend missed (or all, when asked), sent again from the
-ledger's records in the order the runs happened, each record rewritten with what was sent. One resend per
-cluster at a time (a lease in the ledger); the second caller is told who holds it."""
+ledger's records in the order the runs happened, each event marked sent in a file of its own (store.py) as soon as
+the backend took it. One resend per cluster at a time (a lease in the ledger); the second caller is told who
+holds it."""
 
 from __future__ import annotations
 
@@ -32,13 +33,10 @@ def resend(ledger: Ledger, emitter: Emitter, run_id: str, first: datetime | None
             todo = list(range(len(record.events))) if everything else record.unsent
             if not todo:
                 continue
-            runs += 1
-            done = set()
+            runs, due = runs + 1, due + len(todo)
             for index in todo:
                 if emitter.send(record.events[index].event):
-                    done.add(index)
-            due, sent = due + len(todo), sent + len(done)
-            if done:
-                lease.check()
-                book.save(record.marked_sent(done))
+                    lease.check()
+                    book.mark_sent(record, index)  # at once: a resend killed now sends this one again, once
+                    sent += 1
     return Resent(runs, due, sent, emitter.failure)

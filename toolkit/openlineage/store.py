@@ -1,13 +1,18 @@
 """The ledger's copy of every run's OpenLineage events: one file per run, with whether the backend took each,
 written atomically through the cluster's file system (run.py says when). What `toolkit lineage resend` reads.
 
-    <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json     by the UTC hour the run started
+    <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.json       by the UTC hour the run started
+    <working>/ledger/lineage/<yyyyMMdd>/<HH>/<run uuid>.<n>.sent   event n taken by the backend on a resend
+
+Only the run writes its record; a resend marks what it sent in files of its own, created exclusively. So neither
+overwrites the other's news: a resend between two saves of a running run neither loses the run's later events
+nor has its sends forgotten (which would send them again).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -16,6 +21,8 @@ from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
 from toolkit.openlineage.events import iso_instant
 from toolkit.storage.filesystem import FileSystem
+
+SENT = ".sent"
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,12 @@ class LineageBook:
         return self.layout.lineage_run(record.started, record.run_uuid)
 
     def save(self, record: LineageRecord) -> None:
+        """Write the run's record: for the run alone (a resend calls `mark_sent`)."""
         self.fs.write_atomically(self.path(record), record.to_bytes())
+
+    def mark_sent(self, record: LineageRecord, index: int) -> None:
+        """Record that the backend took event `index` of the run on a resend (nothing when marked already)."""
+        self.fs.create_exclusive(f"{self.path(record).removesuffix('.json')}.{index}{SENT}", b"")
 
     def records(self, first: datetime | None = None,
                 last: datetime | None = None) -> Iterator[tuple[str, LineageRecord]]:
@@ -86,12 +98,24 @@ class LineageBook:
                                  timedelta(hours=1)))
         files = self.fs.list_many(folders)
         for folder in folders:
-            for status in sorted(files.get(folder, []), key=lambda s: s.name):
-                if status.is_dir or not status.name.endswith(".json"):
+            listed = sorted((status for status in files.get(folder, []) if not status.is_dir), key=lambda s: s.name)
+            marks = _marks(status.name for status in listed)
+            for status in listed:
+                if not status.name.endswith(".json"):
                     continue
                 record = LineageRecord.parse(self.fs.read(status.path), status.path)
                 if (first is None or first <= record.started) and (last is None or record.started <= last):
-                    yield status.path, record
+                    yield status.path, record.marked_sent(marks.get(record.run_uuid, set()))
+
+
+def _marks(names: Iterable[str]) -> dict[str, set[int]]:
+    """The events marked sent by resends, by run uuid, from the names of an hour folder."""
+    found: dict[str, set[int]] = {}
+    for name in names:
+        run, _, index = name.removesuffix(SENT).rpartition(".")
+        if name.endswith(SENT) and run and index.isdigit():
+            found.setdefault(run, set()).add(int(index))
+    return found
 
 
 def _in(name: str, pattern: str, first: datetime | None, last: datetime | None, span: timedelta) -> bool:
