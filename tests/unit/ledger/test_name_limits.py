@@ -75,3 +75,38 @@ def test_a_name_at_the_limit_is_published_journaled_and_consumed(tmp_path: Path,
     assert (entry.feed, entry.time, entry.kind) == (name, T, "published")
     [event] = ledger.events(name, T)
     assert event.event_id == entry.event_id
+
+
+def test_schedules_of_names_at_their_limits_have_file_names_and_ids_that_fit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every generated file name within 255 bytes and every Airflow DAG id within Airflow's 250 characters, for a
+    feed replicated between two clusters whose names are all at their limits (clusters: 40 characters)."""
+    conf, _ = make_repo(tmp_path)
+    clusters = {"primary": "p" * 40, "backup": "b" * 40}
+    for path in [*conf.rglob("*.yaml")]:
+        text = path.read_text()
+        for short, long in clusters.items():
+            text = text.replace(f"name: {short}\n", f"name: {long}\n").replace(f"cluster: {short}", f"cluster: {long}")
+        path.write_text(text)
+    for short, long in clusters.items():
+        (conf / "clusters" / f"{short}.yaml").rename(conf / "clusters" / f"{long}.yaml")
+    name = "c" * LIMIT
+    long_feed(conf, name)
+    assert run(capsys, "lint", str(conf))[0] == 0, capsys.readouterr()
+    for output_format in ("crontab", "oozie", "airflow"):
+        out = tmp_path / output_format
+        code, _, err = run(capsys, "schedule", "--repo", str(conf), "--cluster", clusters["backup"], "--format",
+                           output_format, "--out", str(out), "--toolkit", "/opt/toolkit/bin/toolkit",
+                           "--entrypoints", "/opt/toolkit/entrypoints", "--spark-submit", "/opt/spark/bin/spark-submit")
+        assert code == 0, err
+        names = [part for path in out.rglob("*") for part in path.relative_to(out).parts]
+        assert any(name in part for part in names) or output_format == "crontab"
+        assert max(len(part.encode()) for part in names) <= 255
+    dag_ids = [path.name.removesuffix(".py") for path in (tmp_path / "airflow").glob("*.py")]
+    assert any(name in dag_id for dag_id in dag_ids) and max(map(len, dag_ids)) <= 250
+
+    (conf / "clusters" / f"{clusters['backup']}.yaml").rename(conf / "clusters" / f"{'b' * 41}.yaml")
+    text = (conf / "clusters" / f"{'b' * 41}.yaml").read_text()
+    (conf / "clusters" / f"{'b' * 41}.yaml").write_text(text.replace(f"name: {'b' * 40}", f"name: {'b' * 41}"))
+    code, out, _ = run(capsys, "lint", str(conf / "clusters" / f"{'b' * 41}.yaml"))
+    assert code == 1 and f"'{'b' * 41}' is too long" in out
