@@ -26,7 +26,7 @@ from toolkit.errors import UsageError
 from toolkit.ledger.evictions import BATCH_KIND, EvictionBatch, EvictionBatches, batch_id_of
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import EVICTED, DatasetEvent, event_id_ms, versioned, wall_clock_stamp
-from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.filesystem import FileStatus, FileSystem
 
 SEPARATOR = "~"  # in neither event ids, feed names, instance keys nor kinds
 NAME_BYTES = 255  # what a file name may have on HDFS and on local disks
@@ -83,6 +83,12 @@ class JournalEntry:
         return event_id_ms(self.event_id)
 
 
+def _entries(listed: list[FileStatus]) -> list[JournalEntry]:
+    """The entries a folder's listing holds: files named as entries (a folder is never one)."""
+    return [entry for entry in (JournalEntry.parse(status.name) for status in listed if not status.is_dir)
+            if entry is not None]
+
+
 def _bucket(ms: int) -> tuple[str, str]:
     hour = datetime.fromtimestamp(ms // 1000, timezone.utc)
     return f"{hour:%Y%m%d}", f"{hour:%H}"
@@ -93,6 +99,7 @@ class Journal:
 
     def __init__(self, fs: FileSystem, layout: LedgerLayout, batches: EvictionBatches) -> None:
         self.fs, self.layout, self.batches = fs, layout, batches
+        self._no_links: set[str] = set()  # folders found free of links on the way from the ledger's root
 
     def path(self, entry: JournalEntry) -> str:
         day, hour = _bucket(entry.ms)
@@ -100,11 +107,29 @@ class Journal:
 
     def write(self, event: DatasetEvent) -> None:
         """The event's entry (nothing when it exists)."""
-        self.fs.create_exclusive(self.path(JournalEntry.of(event)), b"")
+        self._create(self.path(JournalEntry.of(event)))
 
     def write_batch(self, batch: EvictionBatch) -> None:
         """The one entry of a batch of evictions, written right after the batch (nothing when it exists)."""
-        self.fs.create_exclusive(self.path(JournalEntry.of_batch(batch)), b"")
+        self._create(self.path(JournalEntry.of_batch(batch)))
+
+    def require_writable(self, entry: JournalEntry) -> None:
+        """Refuse, before its event or batch is written, an entry that could not be written: a name longer than a
+        file name may be (UsageError), or a symbolic link on the way to its folder (StorageError)."""
+        entry.require_fits()
+        self._refuse_links(self.path(entry).rsplit("/", 1)[0])
+
+    def _refuse_links(self, folder: str) -> None:
+        """A link at `journal/` or a bucket would put entries outside the ledger, where no consumer reads them:
+        each folder is checked once per Journal."""
+        if folder not in self._no_links:
+            self.fs.refuse_links_below(self.layout.root, folder)
+            self._no_links.add(folder)
+
+    def _create(self, path: str) -> None:
+        """Create an entry, never through a symbolic link."""
+        self._refuse_links(path.rsplit("/", 1)[0])
+        self.fs.create_exclusive(path, b"")
 
     def ensure(self, event: DatasetEvent) -> bool:
         """Write the entry of an event recorded earlier if it has none (its producer was killed in between);
@@ -121,10 +146,12 @@ class Journal:
         return self._ensure(JournalEntry.of_batch(batch))
 
     def _ensure(self, entry: JournalEntry) -> bool:
-        if self.fs.exists(self.path(entry)):
+        found = self.fs.status(self.path(entry))
+        if found is not None and not found.is_dir:
             return False
-        self.fs.create_exclusive(f"{self.layout.journal_late_folder()}/{entry.name}", b"")
-        self.fs.create_exclusive(self.path(entry), b"")
+        self._create(f"{self.layout.journal_late_folder()}/{entry.name}")
+        if found is None:  # a folder at the entry's name (made by hand) is no entry: the late copy stands for it
+            self._create(self.path(entry))
         return True
 
     def entries_since(self, position: str | None, lag: timedelta) -> list[JournalEntry]:
@@ -146,8 +173,7 @@ class Journal:
             for hour in sorted(s.name for s in self.fs.list(f"{root}/{day}") if s.is_dir):
                 if first is not None and (day, hour) < first:
                     continue
-                found += (e for e in map(JournalEntry.parse, (s.name for s in self.fs.list(f"{root}/{day}/{hour}")))
-                          if e is not None)
+                found += _entries(self.fs.list(f"{root}/{day}/{hour}"))
         return found
 
     def late_entries(self) -> list[JournalEntry]:
@@ -155,8 +181,7 @@ class Journal:
         folder = self.layout.journal_late_folder()
         if not self.fs.exists(folder):
             return []
-        entries = (JournalEntry.parse(status.name) for status in self.fs.list(folder))
-        return self._expanded([entry for entry in entries if entry is not None])
+        return self._expanded(_entries(self.fs.list(folder)))
 
     def _expanded(self, entries: list[JournalEntry]) -> list[JournalEntry]:
         """The entries with each batch of evictions replaced by the entries of its events, oldest id first. A

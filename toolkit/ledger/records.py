@@ -147,7 +147,7 @@ def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
             "dict": lambda v: isinstance(v, dict),
             "stamp": lambda v: _parses(v, "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"),
             "minute": lambda v: _parses(v, "%Y-%m-%dT%H:%MZ"),
-            "event-id": _is_event_id,
+            "event-id": is_event_id,
         }[kind](value) if isinstance(kind, str) else value in kind
         if not ok:
             wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
@@ -310,7 +310,7 @@ _ID_STAMP = re.compile(r"[0-9]{8}T[0-9]{6}")
 _ID_FLOOR = re.compile(r"[0-9]{8}T[0-9]{9}Z")
 
 
-def _is_event_id(value: Any) -> bool:
+def is_event_id(value: Any) -> bool:
     """An event id or its floor: the instant it starts with is a real one (`event_id_ms` reads it)."""
     if not isinstance(value, str) or not _ID_FLOOR.match(value):
         return False

@@ -205,7 +205,7 @@ class Ledger:
             return None
         batch = EvictionBatch.of(feed, cluster, listed, producer=producer, run_id=run_id,
                                  published_ms=self._stamp(feed, self._newest_ms.get(feed)))
-        JournalEntry.of_batch(batch).require_fits()
+        self.journal.require_writable(JournalEntry.of_batch(batch))
         self.evictions.write(batch)
         self.journal.write_batch(batch)
         return batch
@@ -247,7 +247,7 @@ class Ledger:
             self.journal.ensure(last)  # a producer killed before the journal entry of the last one
         published_ms = self._stamp(feed, None if last is None else event_id_ms(last.event_id))
         event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, published_ms)
-        JournalEntry.of(event).require_fits()
+        self.journal.require_writable(JournalEntry.of(event))
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
         self.journal.write(event)
         return event

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
-from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+from toolkit.ledger.records import CorruptRecordError, check_format, is_event_id, parse_json, versioned
 
 FORMAT = 1
 
@@ -55,8 +55,15 @@ class ProcessState:
                 raise ValueError(f"{item['time']!r} is not an instance key")
             due[t] = DueInstance(t, int(item["event_ms"]),
                                  None if item["started_ms"] is None else int(item["started_ms"]))
-        position = document["position"]
-        return cls(None if position is None else str(position), frozenset(map(str, document["seen"])), due)
+        return cls(_position(document["position"]), frozenset(map(str, document["seen"])), due)
+
+
+def _position(value: object) -> str | None:
+    """An event id, or None; ValueError for anything else: the sweep reads the journal from its stamp, so a
+    damaged position must be a damaged record (refused with its path), not a traceback later."""
+    if value is None or is_event_id(value):
+        return None if value is None else str(value)
+    raise ValueError(f"'position' {value!r} is not an event id")
 
 
 @dataclass(frozen=True)
