@@ -41,6 +41,7 @@ def roll_up(ledger: Ledger, process: str, before: datetime, run_id: str,
     """Roll up the closed instances of `process` whose month ends at or before `before` (months are UTC).
     `step` is called between the steps (tests stop a roll-up there, as a kill would)."""
     report = RollupReport(months=[])
+    refuse_links_in_ledger(ledger, process)
     lock = LeaseLock(ledger.fs, ledger.layout.rollup_folder(process), "lock", ledger.lease_seconds, ledger.clock)
     with holding(lock, run_id, f"roll-up of process '{process}'", {"action": ROLLUP_ACTION}) as held:
         by_month: dict[str, list[datetime]] = {}
@@ -56,6 +57,13 @@ def roll_up(ledger: Ledger, process: str, before: datetime, run_id: str,
             assert report.months is not None
             report.months.append(month)
     return report
+
+
+def refuse_links_in_ledger(ledger: Ledger, process: str) -> None:
+    """A StorageError naming a symbolic link on the way from the ledger's folder down to the process's roll-ups,
+    before the roll-up's lease is taken: its lock, its month files and its deletions would go where the link
+    leads, outside the ledger perhaps."""
+    ledger.fs.refuse_links_below(ledger.layout.root, ledger.layout.rollup_folder(process))
 
 
 def _roll_chunk(ledger: Ledger, process: str, month: str, times: list[datetime], run_id: str,

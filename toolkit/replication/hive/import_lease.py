@@ -37,16 +37,19 @@ def import_lease(fs: FileSystem, cluster: Cluster, database: str, table: str, sp
 def import_exclusively(spark: SparkSession, catalog: Catalog, fs: FileSystem, cluster: Cluster, directory: str,
                        database: str, table: str, spec: Mapping[str, str], metadata: ExportMetadata, *, run_id: str,
                        lease_seconds: float = DEFAULT_LEASE_SECONDS, table_location: str | None = None,
-                       keep_export: bool = False, checksums: bool = True) -> ImportResult:
-    """import_partition under the partition's lease; `metadata` is the export as the caller read it before.
-    SkippedError when, by the time the lease is ours, another import consumed the export into the partition."""
+                       keep_export: bool = False, checksums: bool = True,
+                       keep_consumed_export: bool = False) -> ImportResult:
+    """import_partition under the partition's lease, no symbolic link followed on the way from the cluster's
+    root to the partition; `metadata` is the export as the caller read it before. SkippedError when, by the
+    time the lease is ours, another import consumed the export into the partition."""
     with import_lease(fs, cluster, database, table, spec, run_id, lease_seconds) as lease:
         if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, metadata, directory,
                                                                              database, table, spec):
             raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(spec)} "
                                f"of {database}.{table} by another run already: nothing to do.")
         return import_partition(spark, catalog, fs, directory, database, table, spec, table_location=table_location,
-                                keep_export=keep_export, checksums=checksums, guard=lease.check)
+                                keep_export=keep_export, checksums=checksums, guard=lease.check,
+                                root=cluster.write_endpoint, keep_consumed_export=keep_consumed_export)
 
 
 def _holds_export(catalog: Catalog, fs: FileSystem, metadata: ExportMetadata, directory: str, database: str,

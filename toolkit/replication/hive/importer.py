@@ -39,7 +39,7 @@ from toolkit.replication.hive.export import is_export_leftover
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_records import TableDescription, TableType
-from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
+from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.partition_names import partition_name
 from toolkit.storage.partition_specs import describe_spec, full_spec
 from toolkit.storage.partition_versions import (
@@ -51,7 +51,8 @@ from toolkit.storage.partition_versions import (
     versioned_directory,
 )
 from toolkit.storage.publish import Guard, Publication, no_guard
-from toolkit.storage.tree import data_files, join
+from toolkit.storage.tree import data_files, hidden, join, walk_below
+from toolkit.uris import is_below
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -78,6 +79,7 @@ class ImportResult:
     moved: bool = False  # the export's files were moved (the export is consumed), not copied
     previous_location: str | None = None
     previous_location_kept: bool = False  # outside the table's location: left in place
+    resumed: bool = False  # an earlier run of this import had moved the files: this one finished its work
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "partition", MappingProxyType(dict(self.partition)))
@@ -101,8 +103,15 @@ def read_export(fs: FileSystem, directory: str) -> ExportMetadata:
 
 
 def file_problem(fs: FileSystem, root: str, metadata: ExportMetadata, directory: str) -> str | None:
-    """Why `root` does not hold exactly the export's files with their sizes (one sentence), or None."""
-    found = {item.relative_path: item for item in data_files(fs, root)}
+    """Why `root` does not hold exactly the export's files with their sizes (one sentence), or None. A symbolic
+    link anywhere below it (a hidden name too) is a problem: moved into a partition, readers would follow it
+    out of the table."""
+    walked = walk_below(fs, root)
+    if walked.links:
+        return (f"{walked.links[0]} is a symbolic link in the export in {directory}, which the toolkit never "
+                "follows or moves into a table: remove it, or export the partition again.")
+    found = {item.relative_path: item for item in walked.files
+             if not any(hidden(name) for name in item.relative_path.split("/"))}
     for expected in metadata.files:
         item = found.pop(expected.path, None)
         path = join(root, expected.path)
@@ -212,15 +221,34 @@ def _clean_up(fs: FileSystem, directory: str, location: str, canonical: str, cur
     previous = current if current is not None and current != final else None
     for stale in dict.fromkeys(path for path in (previous, canonical) if path and path != final):
         remove_unreferenced(fs, stale, location)
-    if consumed and fs.exists(directory) and all(is_export_leftover(child.name) for child in fs.list(directory)):
-        fs.delete(directory, recursive=True)  # its files are the partition now
+    if consumed:
+        remove_consumed_export(fs, directory)
+
+
+def remove_consumed_export(fs: FileSystem, directory: str) -> None:
+    """Delete an export whose files are a partition now (only its `_metadata.json` and leftovers remain)."""
+    if fs.exists(directory) and all(is_export_leftover(child.name) for child in fs.list(directory)):
+        fs.delete(directory, recursive=True)
+
+
+def _refuse_links(fs: FileSystem, root: str | None, location: str, final: str) -> None:
+    """A StorageError naming a symbolic link on the way from the cluster `root` (else from the table's location)
+    down to the partition's directory: files moved there would land wherever the link leads."""
+    base = root if root is not None and is_below(location, root) else parent_of(location)
+    fs.refuse_links_below(base, final)
 
 
 def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str,
                      table: str, spec: Mapping[str, str] | None = None, *, table_location: str | None = None,
-                     keep_export: bool = False, checksums: bool = True, guard: Guard = no_guard) -> ImportResult:
+                     keep_export: bool = False, checksums: bool = True, guard: Guard = no_guard,
+                     root: str | None = None, keep_consumed_export: bool = False) -> ImportResult:
     """Import the export in `directory` as the partition `spec` (default: the exported values) of
     `database.table` in `catalog`, on the file system `fs` (which also reads `directory`).
+
+    `root`: the cluster's root; a symbolic link on the way from it (else from the table's location) to the
+    partition's directory is refused before anything moves. `keep_consumed_export`: leave a consumed export's
+    `_metadata.json` for the caller to delete (`remove_consumed_export`) once it recorded the import, so that a
+    run killed in between is found and finished by the next.
 
     `table_location`: where a table created by the import lives (default: the database's place for it; an
     exported EXTERNAL table is created EXTERNAL). `keep_export`: copy the files and leave the export as it
@@ -230,12 +258,13 @@ def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, dire
     check): when it raises, what was done is undone and nothing is published."""
     with catalog.pinned_tables():  # the target table is read once, not at each metastore call
         return _import(spark, catalog, fs, directory, database, table, spec, table_location, keep_export, checksums,
-                       guard)
+                       guard, root, keep_consumed_export)
 
 
 def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str, table: str,
             spec: Mapping[str, str] | None, table_location: str | None, keep_export: bool,
-            checksums: bool, guard: Guard) -> ImportResult:
+            checksums: bool, guard: Guard, root: str | None = None,
+            keep_consumed_export: bool = False) -> ImportResult:
     began = time.perf_counter()
     directory = normalize_uri(directory)
     metadata = read_export(fs, directory)
@@ -264,6 +293,7 @@ def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: st
         final = versioned  # a rerun of this import: its files are where the interrupted run put them
     else:
         final = next_directory(current, canonical, versioned)
+    _refuse_links(fs, root, location, final)
 
     with Publication(fs, guard) as publication:
         if data_present:
@@ -283,10 +313,10 @@ def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: st
             moved = True
         switch(publication, catalog, target.database, target.name, values, current, final)
         publication.after(lambda: _clean_up(fs, directory, location, canonical, current, final,
-                                            moved and not keep_export))
+                                            moved and not keep_export and not keep_consumed_export))
 
     previous = current if current is not None and current != final else None
     kept = previous is not None and not under(previous, location)
     return ImportResult(target.database, target.name, values, final, directory, metadata.export_id,
                         len(metadata.files), metadata.total_bytes, time.perf_counter() - began, created,
-                        current is not None, moved, previous, kept)
+                        current is not None, moved, previous, kept, resumed=not data_present)

@@ -21,7 +21,7 @@ from toolkit.openlineage.run import Lineage
 from toolkit.replication.hive.export import ExportResult, export_partition
 from toolkit.replication.hive.feeds import feed_partition, feed_table
 from toolkit.replication.hive.import_lease import import_exclusively
-from toolkit.replication.hive.importer import ImportResult, read_export
+from toolkit.replication.hive.importer import ImportResult, read_export, remove_consumed_export
 from toolkit.replication.hive.metadata import ExportMetadata
 from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.storage.catalog import Catalog
@@ -104,11 +104,19 @@ def run_hive_import(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed:
         try:
             result = import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table,
                                         plan.spec, plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
-                                        table_location=table_location, keep_export=keep_export, checksums=checksums)
+                                        table_location=table_location, keep_export=keep_export, checksums=checksums,
+                                        keep_consumed_export=True)
         except SkippedError:
             record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=True)
             raise
-        fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id)
+        # A run that found the files in place finishes a killed one, which may have recorded the event already.
+        fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=result.resumed)
+        if result.moved and not keep_export:
+            # Only now: a run killed before the event finds the export's _metadata.json, and its rerun the event.
+            remove_consumed_export(fs, plan.source)
+        if result.resumed and result.replaced and result.previous_location is None:
+            raise SkippedError(f"The export in {plan.source} was imported into the partition {result.partition_name} "
+                               f"of {plan.database}.{plan.table} by another run already: nothing to do.")
     if lineage.enabled:
         run.complete(read, [_partition_use(feed, cluster, plan, t, fingerprint, files=result.files,
                                            bytes=result.bytes)])
