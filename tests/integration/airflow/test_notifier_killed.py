@@ -51,18 +51,7 @@ of = store.Ledger.of.__func__
 store.Ledger.of = classmethod(lambda cls, fs, cluster, **options: of(cls, fs, cluster,
                                                                      **{{"lease_seconds": 2.0, **options}}))
 
-def dies_at(owner, name, call, after):
-    real = getattr(owner, name)
-    calls = [0]
-    def wrapped(*args, **kwargs):
-        calls[0] += 1
-        if calls[0] == call and not after:
-            os.kill(os.getpid(), signal.SIGKILL)
-        result = real(*args, **kwargs)
-        if calls[0] == call and after:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return result
-    setattr(owner, name, wrapped)
+from tests.kill_points import dies_at
 
 point = {point!r}
 if point == "after a claim, before its POST":

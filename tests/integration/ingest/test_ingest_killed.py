@@ -41,15 +41,7 @@ from toolkit.ledger import store
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jvm_classes import jar_path
 
-def dies_at(owner, name, call):
-    real = getattr(owner, name)
-    calls = [0]
-    def wrapped(*args, **kwargs):
-        calls[0] += 1
-        if calls[0] == call:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(*args, **kwargs)
-    setattr(owner, name, wrapped)
+from tests.kill_points import dies_at
 
 point = {point!r}
 if point == "before the plan":

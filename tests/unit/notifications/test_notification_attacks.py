@@ -42,18 +42,7 @@ sys.path.insert(0, {project!r})
 from pathlib import Path
 from toolkit.notifications import notifier
 
-def dies_at(owner, name, call, after):
-    real = getattr(owner, name)
-    calls = [0]
-    def wrapped(*args, **kwargs):
-        calls[0] += 1
-        if calls[0] == call and not after:
-            os.kill(os.getpid(), signal.SIGKILL)
-        result = real(*args, **kwargs)
-        if calls[0] == call and after:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return result
-    setattr(owner, name, wrapped)
+from tests.kill_points import dies_at
 
 point = {point!r}
 if point == "between the record and the send":
