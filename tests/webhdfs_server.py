@@ -21,12 +21,17 @@ Boolean parameters are read as Hadoop does (`true` in any case). Errors are Hado
 403 other IOExceptions and AccessControlException, 400 bad arguments). Every call is recorded (`calls`: method,
 op, path, user.name) so tests can assert what was sent. A path outside `confine` (when given) is refused with
 AccessControlException to any call that changes it: the contract tests serve `/` confined to their temporary
-folders.
+folders. A path through a symbolic link on the local disk (a link as a parent, not as the last name) is refused to
+every call with UnresolvedPathException, never followed: HDFS resolves no link on the way (its symlinks are off in
+practice; where on, the namenode answers UnresolvedPathException and only a client resolves it). A name longer than
+255 bytes is refused to a call that changes the path with PathComponentTooLongException, as the namenode's default
+`dfs.namenode.fs-limits.max-component-length` does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -38,6 +43,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 PREFIX = "/webhdfs/v1"
+NAME_BYTES = 255  # dfs.namenode.fs-limits.max-component-length's default
 _STATUS = {"FileNotFoundException": 404, "IllegalArgumentException": 400, "UnsupportedOperationException": 400,
            "SecurityException": 401}
 _PACKAGES = {"FileNotFoundException": "java.io", "IllegalArgumentException": "java.lang",
@@ -83,7 +89,9 @@ class LoopbackWebHdfs:
         for role in ("namenode", "datanode"):
             server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self, role))
             server.daemon_threads = True
-            threading.Thread(target=server.serve_forever, daemon=True, name=f"webhdfs-{role}").start()
+            # A short poll: `stop` waits for it (the default half second, twice per endpoint, added up over tests).
+            threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True,
+                             name=f"webhdfs-{role}").start()
             self._servers.append(server)
         return self
 
@@ -105,6 +113,14 @@ class LoopbackWebHdfs:
         local = Path(os.path.normpath(os.path.join(self.folder, hdfs_path.lstrip("/"))))
         if write and self.confine is not None and local != self.confine and self.confine not in local.parents:
             raise RemoteError("AccessControlException", f"Permission denied: {hdfs_path} is outside the served tree")
+        names = [name for name in hdfs_path.split("/") if name]
+        if write and any(len(name.encode()) > NAME_BYTES for name in names):
+            raise RemoteError("PathComponentTooLongException", "The maximum path component name limit of a name in "
+                                                               f"{hdfs_path} is exceeded: limit={NAME_BYTES}")
+        for depth in range(1, len(names)):  # HDFS resolves no link on the way: the namenode refuses the path
+            if (self.folder / "/".join(names[:depth])).is_symlink():
+                raise RemoteError("UnresolvedPathException", f"Unresolved path {hdfs_path}: "
+                                                             f"/{'/'.join(names[:depth])} is a symbolic link")
         return local
 
 
@@ -261,12 +277,18 @@ def _handler(served: LoopbackWebHdfs, role: str) -> type[BaseHTTPRequestHandler]
                 if local.is_dir():
                     raise RemoteError("FileAlreadyExistsException", f"{hdfs_path} already exists as a directory")
                 local.parent.mkdir(parents=True, exist_ok=True)
-                flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL)
+                # O_NOFOLLOW: a link at the name is never written through (HDFS resolves no link itself)
+                flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_TRUNC if overwrite else os.O_EXCL)
                 try:
                     handle = os.open(local, flags, 0o644)
                 except FileExistsError:
                     raise RemoteError("FileAlreadyExistsException", f"{hdfs_path} for client 127.0.0.1 already "
                                                                     "exists") from None
+                except OSError as err:
+                    if err.errno != errno.ELOOP:
+                        raise
+                    raise RemoteError("UnresolvedPathException", f"Unresolved path {hdfs_path}: it is a symbolic "
+                                                                 "link") from None
             with os.fdopen(handle, "wb") as stream:
                 stream.write(body)
 

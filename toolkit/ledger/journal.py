@@ -26,10 +26,9 @@ from toolkit.errors import UsageError
 from toolkit.ledger.evictions import BATCH_KIND, EvictionBatch, EvictionBatches, batch_id_of
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import EVICTED, DatasetEvent, event_id_ms, versioned, wall_clock_stamp
-from toolkit.storage.filesystem import FileStatus, FileSystem
+from toolkit.storage.filesystem import NAME_BYTES, FileStatus, FileSystem
 
 SEPARATOR = "~"  # in neither event ids, feed names, instance keys nor kinds
-NAME_BYTES = 255  # what a file name may have on HDFS and on local disks
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ Invariants, for a run killed at any moment:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from toolkit.quality.results import GateResult
@@ -35,6 +35,7 @@ from toolkit.storage.filesystem import (
     CopyTask,
     FileSystem,
     StorageError,
+    hidden_sibling,
     normalize_uri,
     parent_of,
 )
@@ -65,8 +66,9 @@ class Folder:
         return self._beside(REPLACED_SUFFIX)
 
     def _beside(self, suffix: str) -> str:
+        """`.<name><suffix>` beside the target; cut, with a digest, when that is longer than a name may be."""
         target = normalize_uri(self.target)
-        return f"{parent_of(target).rstrip('/')}/.{target.rsplit('/', 1)[-1]}{suffix}"
+        return f"{parent_of(target).rstrip('/')}/{hidden_sibling(target.rsplit('/', 1)[-1], suffix)}"
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,21 @@ def _content(fs: FileSystem, folder: str, flag: str | None) -> dict[str, TreeFil
     return _by_path(files_below(fs, folder, skip=_ours), flag)
 
 
+def _staged(fs: FileSystem, staging: str, wanted: Iterable[str]) -> dict[str, TreeFile]:
+    """The staging folder's files, once what must not stay there is gone: a symbolic link (a copy would write
+    through it, the swap would publish it; the link itself is deleted, never its target) and a folder where a
+    source's file goes (left by a run over an older source; the copy cannot replace a folder)."""
+    walked = walk_below(fs, staging, skip=_ours)
+    for link in walked.links:
+        fs.delete(link, recursive=False)
+    staged = _by_path(walked.files, None)
+    folders = {relative.rsplit("/", depth)[0] for relative in staged for depth in range(1, relative.count("/") + 1)}
+    for path in folders.intersection(wanted):
+        fs.delete(join(staging, path), recursive=True)
+        staged = {relative: item for relative, item in staged.items() if not relative.startswith(path + "/")}
+    return staged
+
+
 def _by_path(listed: list[TreeFile], flag: str | None) -> dict[str, TreeFile]:
     return {item.relative_path: item for item in listed if item.relative_path != flag}
 
@@ -151,7 +168,7 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
     walked = walk_below(fs, folder.source, skip=_ours)
     source, links = _by_path(walked.files, folder.flag), tuple(walked.links)
     published = _content(fs, folder.target, folder.flag) if target_exists else {}
-    staged = _content(fs, folder.staging, None)
+    staged = _staged(fs, folder.staging, source.keys())
     unchanged = _Unchanged.probing(fs, source, published, staged)
     if target_exists and published.keys() == source.keys() and all(
             unchanged(published[path], item) for path, item in source.items()):
@@ -192,7 +209,12 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
 
 def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str, guard: Guard = no_guard) -> None:
     """The target's availability flag, with the source flag's content when there is one; written last, right
-    after the caller's `guard`."""
+    after the caller's `guard`. A folder at the flag's name is refused in one sentence (StorageError), never
+    deleted: it is not the toolkit's, and an instance with it there looks available though it has no flag."""
+    found = fs.status(target_flag)
+    if found is not None and found.is_dir:
+        raise StorageError(f"Cannot write the availability flag {normalize_uri(target_flag)}: a folder is at its name; "
+                           "the instance's data is published, its flag is not: remove the folder, then run again.")
     data = fs.read(source_flag) if source_flag and fs.exists(source_flag) else b""
     with Publication(fs, guard) as publication:
         publication.write(target_flag, data)

@@ -104,11 +104,21 @@ class FilePuller:
 
     def pull(self, source: Source, instance: datetime, guard: Guard = no_guard) -> FolderOutcome:
         source_path, target_path = self.places(source, instance)
+        folder = Folder(source_path, target_path, self.feed.availability_flag)
+        self._refuse_links(folder)
         gate, copier = self.gate, ChosenCopier(self.fs, self.settings)
         outcome = replicate_folder(
-            self.fs, copier, Folder(source_path, target_path, self.feed.availability_flag), guard,
+            self.fs, copier, folder, guard,
             check=(lambda staged: gate.folder(instance, staged)) if gate is not None else None)
         return replace(outcome, copier=copier.method, copy_slices=copier.slices)
+
+    def _refuse_links(self, folder: Folder) -> None:
+        """A StorageError (exit 1) before anything is copied, renamed or deleted when a symbolic link is on the way
+        from the target cluster's root to the instance or to its staging or replaced folder beside it: copies,
+        mkdirs and renames would go through it, outside the feed perhaps."""
+        root = cluster_root(self.target)
+        for path in (folder.target, folder.staging, folder.replaced):
+            self.fs.refuse_links_below(root, path)
 
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
                guard: Guard = no_guard) -> bool:
@@ -118,8 +128,9 @@ class FilePuller:
                            for source in every_source if source.partition):
             return False  # another source's part is still missing: no flag yet
         target_flag = join(target_instance, flag)
-        if self.fs.exists(target_flag) and not changed:
-            return False  # up to date, flag and all
+        found = self.fs.status(target_flag)
+        if found is not None and not found.is_dir and not changed:
+            return False  # up to date, flag and all (a folder at the flag's name is no flag: write_flag says so)
         source_flag = join(self.places(every_source[0], instance)[0], flag)
         write_flag(self.fs, source_flag, target_flag, guard)
         return True

@@ -9,6 +9,7 @@ Python, `file://` only, for the CLI and tests where no Spark session exists).
 from __future__ import annotations
 
 import builtins
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -300,6 +301,21 @@ class FileSystem(ABC):
     @abstractmethod
     def checksum(self, path: str) -> str | None:
         """The file system's own checksum of a file (algorithm and hex digest), or None when it has none."""
+
+
+NAME_BYTES = 255  # bytes of one name on ext4, XFS and HDFS (dfs.namenode.fs-limits.max-component-length)
+
+
+def hidden_sibling(name: str, suffix: str) -> str:
+    """`.<name><suffix>`: the name of a hidden entry beside `name` (a staging folder, a temporary file). Why not
+    always that: a name near the 255-byte limit would make it too long to create, so such a name is cut (at a
+    character's boundary) and a digest of the whole name keeps it unique and the same on every run."""
+    spelled = f".{name}{suffix}"
+    if len(spelled.encode()) <= NAME_BYTES:
+        return spelled
+    digest = "~" + hashlib.sha256(name.encode()).hexdigest()[:16]
+    room = NAME_BYTES - len(f".{digest}{suffix}".encode())
+    return f".{name.encode()[:room].decode(errors='ignore')}{digest}{suffix}"
 
 
 def plain_uri(uri: str) -> str:

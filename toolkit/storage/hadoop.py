@@ -72,6 +72,7 @@ from toolkit.storage.filesystem import (
     FileSystem,
     SpreadCopy,
     StorageError,
+    hidden_sibling,
     normalize_uri,
     parent_of,
     plain_uri,
@@ -429,7 +430,8 @@ class HadoopFileSystem(FileSystem):
     def write_atomically(self, path: str, data: bytes) -> None:
         spelled = normalize_uri(path)
         folder = parent_of(spelled)
-        temporary_uri = f"{folder.rstrip('/')}/.{spelled.rsplit('/', 1)[-1]}.{secrets.token_hex(8)}.tmp"
+        temporary_name = hidden_sibling(spelled.rsplit("/", 1)[-1], f".{secrets.token_hex(8)}.tmp")
+        temporary_uri = f"{folder.rstrip('/')}/{temporary_name}"
         if self._nio(path):
             self._write_local_atomically(path, folder, temporary_uri, data)
             return
@@ -531,9 +533,14 @@ class HadoopFileSystem(FileSystem):
         self._call("rename", source, lambda: context.rename(old, new, self._no_replace), target)
 
     def _delete(self, path: str, *, recursive: bool) -> bool:
-        """Hadoop's delete removes a link itself (`FileUtil.fullyDelete` deletes a link before looking into it)."""
+        """Hadoop's delete removes a link itself (`FileUtil.fullyDelete` deletes a link before looking into it);
+        a local link without `recursive` goes through java.nio, which deletes the link and never looks through it
+        (RawLocalFileSystem refuses a link to a non-empty folder as a non-empty folder)."""
         fs = self._fs(path)
         target = self._path(path)
+        if not recursive and path in self._local_links([path]):
+            local = self._local(path)
+            return bool(self._call("delete", path, lambda: self._files.deleteIfExists(local)))
         if self._call("delete", path, lambda: fs.delete(target, recursive)):
             return True
         if self._call("delete", path, lambda: fs.exists(target)):

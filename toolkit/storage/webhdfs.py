@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +29,15 @@ from typing import Any, TypeVar
 import requests
 from hdfs import Client, HdfsError, InsecureClient
 
-from toolkit.storage.filesystem import CopyResult, CopyTask, FileStatus, FileSystem, StorageError, plain_uri
+from toolkit.storage.filesystem import (
+    CopyResult,
+    CopyTask,
+    FileStatus,
+    FileSystem,
+    StorageError,
+    hidden_sibling,
+    plain_uri,
+)
 from toolkit.storage.globs import expand_braces, glob_paths
 from toolkit.uris import normalize_uri, split_uri
 
@@ -43,6 +52,9 @@ _REASONS = {
     "AccessControlException": "permission denied",
     "SafeModeException": "the namenode is in safe mode",
     "StandbyException": "the namenode is a standby",
+    "UnresolvedPathException": "a symbolic link is on its way, which the toolkit never follows",
+    "UnresolvedLinkException": "a symbolic link is on its way, which the toolkit never follows",
+    "PathComponentTooLongException": "a name in it is longer than the namenode allows (255 bytes by default)",
 }
 _EXISTS = ("FileAlreadyExistsException", "AlreadyBeingCreatedException")
 
@@ -77,7 +89,7 @@ class WebHdfsFileSystem(FileSystem):
         if head != self._head:
             raise StorageError(f"Cannot use {normalize_uri(uri)}: it is not on the file system {self._head} that "
                                f"this WebHDFS client reaches.")
-        return path
+        return _one_slash(path)
 
     def _uri(self, path: str) -> str:
         return normalize_uri(self._head + path)
@@ -159,7 +171,13 @@ class WebHdfsFileSystem(FileSystem):
             with self._client.read(hdfs_path) as reader:
                 return bytes(reader.read())
 
-        return self._call("read", self._uri(hdfs_path), read_all)
+        try:
+            return self._call("read", self._uri(hdfs_path), read_all)
+        except StorageError:
+            found = self.status(self._uri(hdfs_path))  # OPEN of a folder is "not found": say what is there
+            if found is not None and found.is_dir:
+                raise StorageError(f"Cannot read {self._uri(hdfs_path)}: it is a directory.") from None
+            raise
 
     # --------------------------------------------------------------------------------------------- writes
     def mkdirs(self, path: str) -> None:
@@ -175,7 +193,8 @@ class WebHdfsFileSystem(FileSystem):
             raise StorageError(f"Cannot write {shown}: it is a directory.")
         folder = _parent(hdfs_path)
         self._parent_folder("write", shown, folder)
-        temporary = f"{folder.rstrip('/')}/.{hdfs_path.rsplit('/', 1)[-1]}.{secrets.token_hex(8)}.tmp"
+        temporary_name = hidden_sibling(hdfs_path.rsplit("/", 1)[-1], f".{secrets.token_hex(8)}.tmp")
+        temporary = f"{folder.rstrip('/')}/{temporary_name}"
         with self._removed_on_failure(temporary):
             self._call("write", shown, lambda: self._client.write(temporary, data, overwrite=False))
             self._call("write", shown, lambda: self._client._rename(temporary, destination=hdfs_path,
@@ -191,12 +210,15 @@ class WebHdfsFileSystem(FileSystem):
             self._call(action, shown, lambda: self._client.makedirs(folder))
 
     def _file_above(self, hdfs_path: str) -> str | None:
-        """'<uri> is a file' for the first file on the way down to `hdfs_path`, where a folder belongs."""
+        """'<uri> is a file' for the first file (or symbolic link) on the way down to `hdfs_path`, where a folder
+        belongs."""
         names = [name for name in hdfs_path.split("/") if name]
         for depth in range(1, len(names) + 1):
             current = self.status(self._uri("/" + "/".join(names[:depth])))
             if current is None:
                 return None
+            if current.is_link:
+                return f"{current.path} is a symbolic link where a directory belongs, which the toolkit never follows"
             if not current.is_dir:
                 return f"{current.path} is a file where a directory belongs"
         return None
@@ -285,6 +307,12 @@ class WebHdfsFileSystem(FileSystem):
         if found is None or found.is_dir:
             raise StorageError(f"Cannot checksum {normalize_uri(path)}: it is not a file.")
         return None
+
+
+def _one_slash(hdfs_path: str) -> str:
+    """`//a//b/` as `/a/b/`: HDFS (Hadoop's Path) reads repeated slashes as one, so listings answer children under
+    that spelling; a path kept with them would not be the prefix of its own children."""
+    return re.sub("/{2,}", "/", hdfs_path)
 
 
 def _parent(hdfs_path: str) -> str:

@@ -90,20 +90,53 @@ public class BulkCopy {
     // ------------------------------------------------------------------------------------------ batches
     /** Copies every task; the answer has three fields per task, in the tasks' order. */
     public String copy(String tasks, final boolean preservePermission) throws Exception {
+        return copy(tasks, preservePermission, commonFolder(tasks));
+    }
+
+    /** `copy`, with the local folder that holds every target of the whole copy (a distributed copy's slices
+     *  share the job's: DistributedCopy), or "": below it no folder is a symbolic link nor made through one. */
+    public String copy(String tasks, final boolean preservePermission, String base) throws Exception {
         final String[] fields = tasks.isEmpty() ? new String[0] : tasks.split(SEP, -1);
         if (fields.length % 4 != 0) {
             throw new IllegalArgumentException("copy takes 4 fields per task, got " + fields.length);
         }
+        final java.nio.file.Path below = base.isEmpty() ? null : Paths.get(base);
         final String[] answers = new String[fields.length / 4];
         final ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders = new ConcurrentHashMap<>();  // local folders made by this call
         runAll(answers.length, new Job() {
             public String run(int index, Buffers buffers) throws Exception {
                 int at = 4 * index;
                 return copyOne(fields[at], fields[at + 1], Long.parseLong(fields[at + 2]),
-                               Long.parseLong(fields[at + 3]), preservePermission, buffers, madeFolders);
+                               Long.parseLong(fields[at + 3]), preservePermission, buffers, madeFolders, below);
             }
         }, answers);
         return join(answers);
+    }
+
+    /** The deepest local folder holding the parents of every file:/// target of `tasks` (4 fields per task), as a
+     *  local path; "" when there is none (no local target, or targets on no common folder but the root). */
+    public static String commonFolder(String tasks) {
+        String[] fields = tasks.isEmpty() ? new String[0] : tasks.split(SEP, -1);
+        java.nio.file.Path common = null;
+        for (int at = 1; at < fields.length; at += 4) {
+            if (!fields[at].startsWith(LOCAL)) {
+                continue;
+            }
+            java.nio.file.Path parent = Paths.get(localPath(fields[at])).getParent();
+            if (parent == null) {
+                return "";
+            }
+            if (common == null) {
+                common = parent;
+            }
+            while (common != null && !parent.startsWith(common)) {
+                common = common.getParent();
+            }
+            if (common == null || common.getParent() == null) {
+                return "";
+            }
+        }
+        return common == null ? "" : common.toString();
     }
 
     /** CRC32C and length of every path; the answer has three fields per path, in the paths' order. */
@@ -193,7 +226,8 @@ public class BulkCopy {
 
     // ------------------------------------------------------------------------------------------ one file
     private String copyOne(String source, String target, long length, long mtime, boolean preservePermission,
-                           Buffers buffers, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders) throws Exception {
+                           Buffers buffers, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders,
+                           java.nio.file.Path base) throws Exception {
         Source in = null;
         Sink out = null;
         try {
@@ -206,7 +240,7 @@ public class BulkCopy {
             }
             // The target: created anew (parents too), never appended to.
             out = localByNio && target.startsWith(LOCAL)
-                ? LocalSink.create(Paths.get(localPath(target)), madeFolders, preservePermission, in.mode())
+                ? LocalSink.create(Paths.get(localPath(target)), madeFolders, base, preservePermission, in.mode())
                 : HadoopSink.create(fileSystem(target), new Path(target), bufferSize);
             // The bytes, and their CRC32C on the way.
             CRC32C crc = new CRC32C();
@@ -424,9 +458,9 @@ public class BulkCopy {
             this.channel = channel;
         }
 
-        static LocalSink create(java.nio.file.Path file, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders, boolean preservePermission,
-                                int mode) throws IOException {
-            makeFolder(file.getParent(), madeFolders);
+        static LocalSink create(java.nio.file.Path file, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders,
+                                java.nio.file.Path base, boolean preservePermission, int mode) throws IOException {
+            makeFolder(file.getParent(), madeFolders, base);
             // Created with the source's mode (less the umask): a chmod afterwards only where that differs.
             FileAttribute<?>[] attributes = preservePermission
                 ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(toPermissions(mode))}
@@ -592,12 +626,37 @@ public class BulkCopy {
         return uri.substring(LOCAL.length() - 1);
     }
 
-    private static void makeFolder(java.nio.file.Path folder, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders) throws IOException {
+    /** The target's folder, made where missing. Below `base` (the folder of the whole copy, made by the caller,
+     *  whose way there the caller checked) one folder at a time, never through a symbolic link: createDirectories
+     *  would follow a link planted there and write outside the copy's folder. */
+    private static void makeFolder(java.nio.file.Path folder, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders,
+                                   java.nio.file.Path base) throws IOException {
         if (folder == null || madeFolders.containsKey(folder)) {
             return;
         }
         try {
-            Files.createDirectories(folder);
+            if (base == null || !folder.startsWith(base)) {
+                Files.createDirectories(folder);
+            } else {
+                Files.createDirectories(base);
+                java.nio.file.Path current = base;
+                for (java.nio.file.Path name : base.relativize(folder)) {
+                    current = current.resolve(name);
+                    if (Files.isSymbolicLink(current)) {
+                        throw new CopyCheckException(current + ", a folder of the target, is a symbolic link, which "
+                            + "is never followed");
+                    }
+                    try {
+                        Files.createDirectory(current);
+                    } catch (FileAlreadyExistsException exists) {
+                        if (!Files.isDirectory(current, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                            throw new CopyCheckException(Files.isSymbolicLink(current)
+                                ? current + ", a folder of the target, is a symbolic link, which is never followed"
+                                : "a parent of the target is a file: " + current);
+                        }
+                    }
+                }
+            }
         } catch (FileAlreadyExistsException exists) {
             throw new CopyCheckException("a parent of the target is a file: " + exists.getFile());
         }

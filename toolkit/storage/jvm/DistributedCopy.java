@@ -81,13 +81,14 @@ public class DistributedCopy {
         final int taskThreads = threads;
         final int taskBuffer = bufferSize;
         final boolean taskNio = localByNio;
+        final String base = BulkCopy.commonFolder(tasks);  // the whole job's: a slice's own would be deeper
         List<String> answers;
         sc.setJobDescription("feed-toolkit distributed copy: " + lengths.length + " files in " + plan.length
             + " tasks");
         try {
             answers = jsc.parallelize(chunks, Math.max(1, chunks.size()))
                 .map(chunk -> copySlice(shared.value().value(), chunk, preservePermission, taskThreads, taskBuffer,
-                                        taskNio))
+                                        taskNio, base))
                 .collect();
         } finally {
             sc.setJobDescription(null);
@@ -115,9 +116,9 @@ public class DistributedCopy {
     /** On an executor: one slice copied by a BulkCopy; its facts (executor, host, files, bytes, ms, attempt)
      *  before BulkCopy's answer. */
     static String copySlice(Configuration conf, String chunk, boolean preservePermission, int threads,
-                            int bufferSize, boolean localByNio) throws Exception {
+                            int bufferSize, boolean localByNio, String base) throws Exception {
         long began = System.nanoTime();
-        String answer = new BulkCopy(conf, threads, bufferSize, localByNio).copy(chunk, preservePermission);
+        String answer = new BulkCopy(conf, threads, bufferSize, localByNio).copy(chunk, preservePermission, base);
         long millis = (System.nanoTime() - began) / 1_000_000;
         String[] fields = answer.isEmpty() ? new String[0] : answer.split(SEP, -1);
         long bytes = 0;
