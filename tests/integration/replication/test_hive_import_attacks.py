@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from tests.disk_tree import tree
 from tests.integration.replication.hive_feed import sessions_feed
 from tests.integration.spark_submit import PROJECT, environment, script_command
 from toolkit.errors import BlockedError, SkippedError
@@ -52,15 +53,6 @@ def uri(path: Path) -> str:
 
 def ds(t: datetime) -> str:
     return f"{t:%Y-%m-%d}"
-
-
-def tree(folder: Path) -> dict[str, bytes | str]:
-    """Every entry below `folder`: a file's bytes, a link's target (`-> target`), a folder as `/`."""
-    found: dict[str, bytes | str] = {}
-    for path in sorted(folder.rglob("*")) if folder.exists() else []:
-        name = str(path.relative_to(folder))
-        found[name] = f"-> {os.readlink(path)}" if path.is_symlink() else "/" if path.is_dir() else path.read_bytes()
-    return found
 
 
 def visible(folder: Path | None) -> dict[str, int]:

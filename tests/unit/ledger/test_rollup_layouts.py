@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.disk_tree import tree
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
 from tests.unit.ledger.test_rollups import BEFORE, OCTOBER, P, write
 from toolkit.ledger.records import CorruptRecordError
@@ -19,14 +20,6 @@ from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
-
-
-def tree(folder: Path) -> dict[str, bytes | str]:
-    found: dict[str, bytes | str] = {}
-    for path in sorted(folder.rglob("*")) if folder.exists() else []:
-        name = str(path.relative_to(folder))
-        found[name] = f"-> {os.readlink(path)}" if path.is_symlink() else "/" if path.is_dir() else path.read_bytes()
-    return found
 
 
 def make_ledger(tmp_path: Path) -> tuple[Ledger, Path]:
