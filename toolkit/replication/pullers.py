@@ -21,7 +21,7 @@ from toolkit.replication.copier_choice import ChosenCopier
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
 from toolkit.replication.target_gate import TargetGate
-from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.filesystem import FileSystem, parent_of
 from toolkit.storage.publish import Guard, no_guard
 from toolkit.storage.tree import join
 
@@ -116,9 +116,9 @@ class FilePuller:
         """A StorageError (exit 1) before anything is copied, renamed or deleted when a symbolic link is on the way
         from the target cluster's root to the instance or to its staging or replaced folder beside it: copies,
         mkdirs and renames would go through it, outside the feed perhaps."""
-        root = cluster_root(self.target)
-        for path in (folder.target, folder.staging, folder.replaced):
-            self.fs.refuse_links_below(root, path)
+        self.fs.refuse_links_below(cluster_root(self.target), folder.target)
+        for beside in (folder.staging, folder.replaced):  # their way is the target's but for the last name
+            self.fs.refuse_links_below(parent_of(beside), beside)
 
     def finish(self, instance: datetime, every_source: Sequence[Source], changed: bool,
                guard: Guard = no_guard) -> bool:
