@@ -12,6 +12,7 @@ nor has its sends forgotten (which would send them again).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -108,13 +109,17 @@ class LineageBook:
                     yield status.path, record.marked_sent(marks.get(record.run_uuid, set()))
 
 
+# `<run uuid>.<event index>.sent`; ASCII digits only (`str.isdigit` takes a superscript two, which `int` refuses).
+_MARK = re.compile(r"(?P<run>.+)\.(?P<index>[0-9]+)" + re.escape(SENT))
+
+
 def _marks(names: Iterable[str]) -> dict[str, set[int]]:
     """The events marked sent by resends, by run uuid, from the names of an hour folder."""
     found: dict[str, set[int]] = {}
     for name in names:
-        run, _, index = name.removesuffix(SENT).rpartition(".")
-        if name.endswith(SENT) and run and index.isdigit():
-            found.setdefault(run, set()).add(int(index))
+        mark = _MARK.fullmatch(name)
+        if mark:
+            found.setdefault(mark["run"], set()).add(int(mark["index"]))
     return found
 
 

@@ -86,5 +86,5 @@ class SweepState:
         check_format(document, path, FORMAT)
         try:
             return cls({str(name): ProcessState.parse(item) for name, item in document["processes"].items()})
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
             raise CorruptRecordError(path, f"not a sweep state: {err}") from None

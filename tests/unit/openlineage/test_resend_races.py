@@ -130,3 +130,16 @@ def test_a_resend_killed_after_a_send_loses_nothing_and_the_next_sends_it_at_mos
         assert (done.due, done.sent) == (2, 2)
     assert received(receiver) == ["COMPLETE", "START", "START"]  # the one the killed resend could not record
     assert kept(book) == [("START", True), ("COMPLETE", True)]
+
+
+@pytest.mark.parametrize("stray", ["{run}.\u00b2.sent", "{run}.\u0663.sent", "{run}.1x.sent", "{run}..sent", ".1.sent"])
+def test_a_stray_mark_name_in_an_hour_folder_is_not_a_mark_and_reading_goes_on(
+        cluster: tuple[Ledger, LineageBook], stray: str) -> None:
+    """A superscript two or an Arabic-Indic digit passed `str.isdigit` and then failed `int()`: a traceback for
+    every resend and every lineage read of that hour."""
+    _, book = cluster
+    a_run(book, DOWN).start()
+    [(path, record)] = list(book.records())
+    Path(path.removeprefix("file:")).with_name(stray.format(run=record.run_uuid)).write_text("")
+    [(_, again)] = list(book.records())
+    assert [event.sent for event in again.events] == [False]

@@ -336,3 +336,21 @@ def test_a_root_spelled_otherwise_sweeps_the_same_ledger(tmp_path: Path) -> None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conf", "logs", "primary", "spark-submit", "submitted.log"]
     assert [p.name for p in site.root.iterdir()] == ["working"]
     assert sorted(p.name for p in site.state_file.parent.iterdir()) == ["sweep.json"]
+
+
+@pytest.mark.parametrize("event_ms", ["1e999", "-1e999", "NaN"])
+def test_an_infinite_time_in_the_sweep_state_is_a_damaged_record_naming_it(tmp_path: Path, event_ms: str) -> None:
+    """`int(float("inf"))` is an OverflowError, which the parse did not catch: exit 2 and a traceback's last line."""
+    site = Site(tmp_path)
+    ledger = site.ledger()
+    publish(ledger)
+    run_sweep(site.config(), "primary", ledger, site.launcher()).started  # noqa: B018
+    document = json.loads(site.state_file.read_text())
+    [due] = document["processes"]["hourly"]["due"]
+    due["event_ms"] = "@"
+    site.state_file.write_text(json.dumps(document).replace('"@"', event_ms))
+    result = site.cli()
+    assert result.returncode == 1
+    line = one_sentence(result.stderr)
+    assert "triggers/sweep.json" in line and "not a sweep state" in line
+    assert site.starts() == ["hourly 2026-11-21T10:00Z"]
