@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -128,7 +129,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         lineage.report(status)
         count_notifications(notifier, feed, status)
     for reason in result.reasons():
-        print(f"replication: {reason}.")
+        print(f"replication: {reason}.", file=sys.stderr)
     status.update(status=result.status, **result.counters())
     if len(result.instances) == 1 and result.instances[0].instance is not None:
         status["instance"] = format_timestamp(result.instances[0].instance)

@@ -15,6 +15,7 @@ and only for a feed that declares a gate (toolkit/quality/gate.py).
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -38,12 +39,17 @@ if TYPE_CHECKING:
     from toolkit.quality.gate import QualityGate
 
 
+def say(line: str) -> None:
+    """A sentence for people: on stderr, apart from the status line."""
+    print(line, file=sys.stderr)
+
+
 class TargetGate:
     """The gate of one replication run of `feed` (its `quality` must be set). Checks are serialized: instances
     of a catch-up window copy in parallel, but Great Expectations' one context is not shared between threads."""
 
     def __init__(self, spark: SparkSession, repo: ConfigRepo, feed: Feed, fs: FileSystem,
-                 log: Callable[[str], None] = print) -> None:
+                 log: Callable[[str], None] = say) -> None:
         if feed.quality is None:
             raise ValueError(f"feed '{feed.name}' declares no quality gate")
         self.spark, self.repo, self.feed, self.fs, self.log = spark, repo, feed, fs, log
@@ -97,7 +103,7 @@ def _empty_partition(spark: SparkSession, table: TableDescription, values: Mappi
 
 
 def warn_quality(notifier: Notifier, repo: ConfigRepo, feed: Feed, t: datetime, results: Sequence[GateResult],
-                 run_id: str, log: Callable[[str], None] = print) -> None:
+                 run_id: str, log: Callable[[str], None] = say) -> None:
     """An instance published on the target although a `warn` gate failed: said on stdout, and told once to the
     feed's `notification` (event quality-warning)."""
     from toolkit.quality.gate import warnings_of

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
@@ -73,9 +74,9 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")
     for item in result.refused:
-        print(f"kept {item['path']}: {item['reason']}")
+        print(f"retention: kept {item['path']}: {item['reason']}", file=sys.stderr)
     if result.reason:
-        print(f"retention: {result.reason}; nothing to do.")
+        print(f"retention: {result.reason}; nothing to do.", file=sys.stderr)
     status.update(status=result.status, cut_off=result.cut_off and format_timestamp(result.cut_off),
                   report=result.report, **result.counters())
     return status

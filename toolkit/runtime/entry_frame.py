@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 import uuid
@@ -12,7 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.runtime import driver_logging
 from toolkit.runtime.status import STATUS_OF_EXIT, emit
+from toolkit.runtime.streams import separate_stderr
 from toolkit.statuses import Status
 
 
@@ -23,6 +26,9 @@ def common_parser(action: str, description: str,
     parser.add_argument("--repo", type=Path, required=True, help="The config repo (clusters/, feeds/, processes/).")
     parser.add_argument("--time", help=time_help)
     parser.add_argument("--status-file", type=Path, help="Also write the JSON status line to this file.")
+    parser.add_argument("--verbose", action="store_true",
+                        help=f"Spark's INFO logging on stderr too (default: warnings and errors only; "
+                             f"or set {driver_logging.LEVEL_VARIABLE}; docs/logging.md).")
     return parser
 
 
@@ -46,8 +52,11 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
     status: dict[str, object] = {"status": Status.INVALID, "action": action, "entity": None, "time": None,
                                  "run_id": uuid.uuid4().hex[:12]}
     args = None
+    separate_stderr()
     try:
         args = _parse(parser)
+        if args.verbose:
+            os.environ[driver_logging.LEVEL_VARIABLE] = "info"  # read when the session starts, and by child runs
         status["entity"] = getattr(args, "feed", None) or getattr(args, "process", None)
         status = body(args, status)
     except ToolkitError as err:

@@ -130,7 +130,7 @@ def test_a_killed_run_is_taken_over_once_its_lease_expired(tmp_path: Path) -> No
     records = root / RECORDS / name / "20261121T1000Z"
     killed_run = json.loads((records / "attempt-001.json").read_text())["run_id"]
     if blocked.returncode == 5:  # the lease was still live: the killed run still held the lock
-        assert "is being run by run " + killed_run in blocked.stdout
+        assert "is being run by run " + killed_run in blocked.stderr
         time.sleep(4)
         blocked = spark_submit("process", "--repo", str(repo), "--process", name, "--cluster", "primary",
                                "--time", "2026-11-21T10:00Z", "--lease", "4", cwd=tmp_path)

@@ -93,7 +93,7 @@ def test_a_failing_application_is_a_failed_attempt_and_nothing_is_published(tmp_
     result, status = _run(repo, name, tmp_path)
     reason = "The Spark application /apps/clicks-count/count.py exited with code 1: no clicks for the page '/checkout'"
     assert (result.returncode, status["status"]) == (1, "FAILED"), result.stdout[-3000:]
-    assert f"process: {reason}." in result.stdout
+    assert f"process: {reason}." in result.stderr
     output = root / "data/clicks-hourly-summary/2026/11/21"
     assert not output.exists() or list(output.iterdir()) == []
     records = root / "feed-toolkit/working/ledger/processes" / name / "20261121T1000Z"

@@ -73,7 +73,7 @@ def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
     waiting = spark_submit("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup",
                            "--time", "2026-11-21T11:00Z", "--now", "2026-11-21T12:00Z", cwd=tmp_path)
     assert waiting.returncode == 3, waiting.stdout[-3000:]
-    assert "replication: primary: the instance 2026-11-21T11:00Z is not available on 'primary' yet" in waiting.stdout
+    assert "replication: primary: the instance 2026-11-21T11:00Z is not available on 'primary' yet" in waiting.stderr
     assert json.loads(waiting.stdout.strip().splitlines()[-1])["status"] == "WAITING"
 
 

@@ -585,7 +585,7 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
         exported = export("2026-11-21T00:00Z", target_directory)
         waiting = waits.result()
     assert waiting.returncode == 3, waiting.stdout[-3000:]
-    assert "hive_export: The partition ds=2026-11-22/region=eu of" in waiting.stdout
+    assert "hive_export: The partition ds=2026-11-22/region=eu of" in waiting.stderr
     assert _status(waiting)["status"] == "WAITING"
     assert exported.returncode == 0, exported.stdout[-3000:]
     status = _status(exported)

@@ -63,14 +63,14 @@ def _repo(tmp_path: Path, on_failure: str, mail: SmtpServers, lineage_url: str) 
 
 
 def _entrypoint(monkeypatch, capsys, repo: Path, *args: str) -> tuple[int, dict[str, object], str]:
-    """entrypoints/replication.py's body in this process: (exit code, status line, what it printed)."""
+    """entrypoints/replication.py's body in this process: (exit code, status line, what it said on stderr)."""
     from toolkit.replication.replication_entry import main
 
     monkeypatch.setattr(sys, "argv", ["replication.py", "--repo", str(repo), "--feed", "clicks", "--target",
                                       "backup", *args])
     code = main()
-    out = capsys.readouterr().out
-    return code, json.loads(out.strip().splitlines()[-1]), out
+    printed = capsys.readouterr()
+    return code, json.loads(printed.out.strip().splitlines()[-1]), printed.err
 
 
 def _record(path: object) -> dict:

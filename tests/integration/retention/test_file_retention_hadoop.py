@@ -96,7 +96,7 @@ def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(tmp_path: 
     assert status["status"] == "BLOCKED"
     assert re.fullmatch(r"The retention of feed 'clicks' on cluster 'primary' is being run by run other-run on "
                         r"\S+:\d+ \(its lease ends \S+Z\): call again later\.", status["error"]), status["error"]
-    assert f"retention: {status['error']}" in result.stdout  # the driver's stderr, merged by spark-submit
+    assert f"retention: {status['error']}" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert tree(root) == before
 
