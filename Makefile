@@ -1,4 +1,4 @@
-# One-command entry points: `make test`, `make demo`, `make bench`, `make lint` (ruff, mypy and the import layers).
+# One-command entry points: `make test`, `make demo` (`make demo-full`), `make bench`, `make lint` (ruff, mypy and the import layers).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -31,7 +31,7 @@ SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=fa
 DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-steps demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow dist
+.PHONY: test demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -44,10 +44,13 @@ java:
 	  exit 1; \
 	fi
 
+# pip's own output goes to $(VENV)/install.log, shown when it fails.
 $(STAMP): pyproject.toml constraints.txt
+	@echo "Installing the toolkit and its dependencies into $(VENV)/ (a few minutes the first time; log: $(VENV)/install.log)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[spark,quality,test]'
+	@{ $(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip && \
+	  PYTHONWARNINGS=ignore $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[spark,quality,test]'; \
+	} > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; echo "Installing into $(VENV)/ failed (see above)."; exit 1; }
 	@touch $(STAMP)
 
 $(JAR): $(JAVA_SOURCES) $(STAMP)
@@ -98,7 +101,12 @@ airflow:
 test: java install chromium airflow
 	$(PY) -m pytest -q
 
+# The short tour (demo/tour.py): every capability once, its Spark actions in one long-lived driver (about 2 minutes).
 demo: java install
+	@$(PY) demo/tour.py
+
+# The long tour: every call its own spark-submit, as a scheduler runs them, on a standalone cluster (about 10 minutes).
+demo-full: java install
 ifeq ($(SPARK),local)
 	@$(MAKE) --no-print-directory demo-steps
 else
@@ -106,7 +114,7 @@ else
 	  $(MAKE) --no-print-directory demo-steps
 endif
 
-# The demo itself, run by `make demo` while its Spark master answers (or with SPARK=local).
+# The long tour itself, run by `make demo-full` while its Spark master answers (or with SPARK=local).
 demo-steps:
 	@echo "== Lint the template config repo (what the pre-commit hook runs), and list the rules"
 	$(TOOLKIT) lint $(DEMO_REPO)
@@ -326,7 +334,7 @@ bench: java install
 # Style (ruff), types (mypy, files and settings in pyproject.toml's [tool.mypy]) and the import layers of
 # pyproject.toml's [tool.importlinter] (no cycle, no arrow pointing up).
 lint: install
-	$(VENV)/bin/ruff check toolkit tests bench $(wildcard entrypoints)
+	$(VENV)/bin/ruff check toolkit tests bench demo $(wildcard entrypoints)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 

@@ -1,0 +1,393 @@
+"""`make demo`: every capability of the toolkit on the template config repo, each a short titled block of what it
+did and its result, then a summary table. The Spark actions run in one long-lived driver (demo/driver.py) instead
+of one JVM each; the same calls, one spark-submit each, are what `toolkit schedule` generates for production, and
+`make demo-full` is the long tour with one spark-submit per call.
+
+    python demo/tour.py [--master local[2]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from demo.client import Answer, Driver  # noqa: E402
+
+PROJECT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+REPO = "config_repo_template"
+DEMO = Path("/tmp/feed-toolkit-demo")
+PRIMARY = DEMO / "primary"
+SCRIPTS = PROJECT / REPO / "demo"
+OUT = PROJECT / "demo-output"
+SCHEDULE_PATHS = ("--repo-path", "/srv/conf", "--toolkit", "/opt/feed-toolkit/bin/toolkit",
+                  "--spark-submit", "/opt/spark/bin/spark-submit", "--entrypoints", "/opt/feed-toolkit/entrypoints")
+
+
+class DemoError(Exception):
+    """A step did not end as the demo expects: the tour stops with its output."""
+
+
+@dataclass
+class Tour:
+    driver: Driver
+    shown: list[tuple[str, str, str]] = field(default_factory=list)
+    began: float = field(default_factory=time.monotonic)
+
+    def block(self, title: str) -> None:
+        print(f"\n== {title}", flush=True)
+
+    def say(self, text: str) -> None:
+        print(f"   {text}", flush=True)
+
+    def lines(self, text: str, limit: int = 6, width: int = 150) -> None:
+        rows = [row for row in text.splitlines() if row.strip()]
+        for row in rows[:limit]:
+            self.say(row if len(row) <= width else row[:width - 3] + "...")
+        if len(rows) > limit:
+            self.say(f"... ({len(rows) - limit} more lines)")
+
+    def done(self, capability: str, what: str, where: str) -> None:
+        self.shown.append((capability, what, where))
+
+    def toolkit(self, *args: str, codes: Sequence[int] = (0,), both: bool = False) -> str:
+        """`toolkit ARGS` (no JVM); its stdout (and stderr after it with `both`), or DemoError when it exits
+        otherwise than `codes`."""
+        result = self.run([str(BIN / "toolkit"), *args], codes)
+        return result.stdout + result.stderr if both else result.stdout
+
+    def python(self, script: str, *args: str) -> str:
+        return self.run([sys.executable, str(SCRIPTS / script), *args], (0,)).stdout
+
+    def run(self, command: list[str], codes: Sequence[int]) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT, timeout=600)
+        if result.returncode not in codes:
+            raise DemoError(f"{' '.join(command[:4])} ... exited {result.returncode}:\n{result.stdout}{result.stderr}")
+        return result
+
+    def spark(self, *argv: str, codes: Sequence[int] = (0,), env: dict[str, str] | None = None) -> Answer:
+        """`spark-submit entrypoints/ARGV[0].py ARGV[1:]`, run in the demo's driver."""
+        answer = self.driver.call(*argv, env=env)
+        if answer.code not in codes:
+            raise DemoError(f"{argv[0]} exited {answer.code}:\n{answer.stdout}{answer.stderr}")
+        return answer
+
+    def summary(self) -> None:
+        print(f"\n== What the demo showed, in {time.monotonic() - self.began:.0f} s", flush=True)
+        widths = [max(len(row[i]) for row in self.shown) for i in range(2)]
+        print(f"   {'capability':<{widths[0]}}  {'what was shown':<{widths[1]}}  where to look")
+        for capability, what, where in self.shown:
+            print(f"   {capability:<{widths[0]}}  {what:<{widths[1]}}  {where}")
+
+
+def status_fields(answer: Answer, *names: str) -> str:
+    status = answer.status
+    return ", ".join(f"{name} {status.get(name)}" for name in names)
+
+
+def lint_and_plan(tour: Tour) -> None:
+    tour.block("Lint: the template config repo, as the pre-commit hook and CI check it")
+    tour.lines(f"toolkit lint {REPO}: " + tour.toolkit("lint", REPO, both=True), 1)
+    rules = tour.toolkit("lint", "--list-rules").splitlines()
+    tour.say(f"{len([line for line in rules if line[:2].isalpha() and line[2:5].isdigit()])} rules "
+             "(toolkit lint --list-rules; docs/rules.md)")
+    tour.done("lint", "the template repo clean, the rules", "toolkit lint, docs/rules.md")
+    tour.block("Instances: what the daily rollup of 2026-11-21 reads and writes")
+    tour.lines(tour.toolkit("instances", "--repo", REPO, "--process", "daily-clicks-rollup",
+                            "--time", "2026-11-21T00:00Z", "--format", "text"), 4)
+    month = tour.toolkit("el", "eval", "lastMonth(0,0,0)", "--time", "2026-11-21T10:00Z",
+                         "--timezone", "America/Los_Angeles").strip()
+    tour.say(f"the time engine: lastMonth(0,0,0) at 2026-11-21T10:00Z in America/Los_Angeles is {month}")
+    tour.done("instances and the time engine", "input windows, output paths, an EL function",
+              "toolkit instances, toolkit el")
+
+
+def falcon(tour: Tour) -> None:
+    tour.block("Migrating from Falcon: the definitions of Falcon's documentation converted, then linted")
+    converted = OUT / "converted"
+    shutil.rmtree(converted, ignore_errors=True)
+    specs = sorted(str(path) for path in (PROJECT / "tests/unit/convert/falcon_published/spec").glob("*.xml"))
+    tour.toolkit("convert-falcon", *specs, "--out", str(converted))
+    written = sorted(path.name for path in converted.rglob("*.yaml"))
+    tour.say(f"{len(specs)} Falcon XML files -> {len(written)} YAML entities in demo-output/converted")
+    said = tour.toolkit("lint", str(converted), both=True).splitlines()
+    tour.say(f"toolkit lint: {said[-1]} The first:")
+    tour.lines(said[0], 1)
+    tour.done("Falcon migration", f"{len(specs)} definitions converted, no lint error", "toolkit convert-falcon")
+
+
+def retention(tour: Tour) -> None:
+    tour.block("Retention: 4 days of clicks on 'primary' (kept 90 days), as of 2026-03-31T10:00Z")
+    shutil.rmtree(PRIMARY / "data/clicks", ignore_errors=True)
+    shutil.rmtree(PRIMARY / "feed-toolkit/working/retention", ignore_errors=True)
+    tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2025-12-29T00:00Z", "--hours", "96")
+    call = ("retention", "--repo", REPO, "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T10:00Z")
+    dry = tour.spark(*call, "--dry-run")
+    would = [line for line in dry.stdout.splitlines() if line.startswith("would evict")]
+    tour.say(f"--dry-run: would evict {len(would)} instances, the first: {would[0]}")
+    done = tour.spark(*call)
+    tour.say(f"evicted: {status_fields(done, 'status', 'instances_evicted', 'bytes_freed', 'cut_off')}")
+    left = sorted(path.name for path in (PRIMARY / "data/clicks/2025/12/31").iterdir())
+    tour.say(f"left of 2025-12-31: hours {' '.join(left)} (the cut-off is 10:00)")
+    tour.done("retention", f"{done.status['instances_evicted']} hours evicted, a dry run first",
+              "entrypoints/retention.py, feed-toolkit/working/retention/")
+
+
+def replication(tour: Tour) -> None:
+    tour.block("Replication: clicks from primary to backup, 2026-01-01 00:00 to 05:00, then a rerun")
+    shutil.rmtree(DEMO / "backup/replica/clicks", ignore_errors=True)
+    shutil.rmtree(DEMO / "backup/feed-toolkit/working/replication", ignore_errors=True)
+    call = ("replication", "--repo", REPO, "--feed", "clicks", "--source", "primary", "--target", "backup",
+            "--time", "2026-01-01T05:00Z", "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T05:00Z")
+    first = tour.spark(*call)
+    tour.say(f"copied: {status_fields(first, 'status', 'instances', 'files_copied', 'bytes_copied')}")
+    again = tour.spark(*call)
+    tour.say(f"the rerun: {status_fields(again, 'status', 'files_copied')} (every file there, unchanged)")
+    waiting = tour.spark("replication", "--repo", REPO, "--feed", "clicks", "--target", "backup",
+                         "--time", "2026-01-02T00:00Z", "--now", "2026-01-02T01:00Z", codes=(3,))
+    tour.say(f"an instance never generated: exit 3, {waiting.stderr.strip().splitlines()[-1]}")
+    tour.done("replication", "6 hours copied, a rerun copies nothing, a missing hour waits",
+              "entrypoints/replication.py, docs/replication.md")
+
+
+def data_safety(tour: Tour) -> None:
+    tour.block("Data safety: lint refuses feeds sharing folders (RP009) and object-store clusters (CL006); "
+               "retention archives")
+    repo = str(DEMO / "safety-repo")
+    tour.python("safety_repo.py", "--to", repo, "--mistakes")
+    out = tour.toolkit("lint", repo, codes=(1,))
+    tour.lines("\n".join(line for line in out.splitlines() if " RP009 " in line or " CL006 " in line), 2)
+    tour.python("safety_repo.py", "--to", repo)
+    shutil.rmtree(PRIMARY / "archive", ignore_errors=True)
+    archived = tour.spark("retention", "--repo", repo, "--feed", "clicks", "--cluster", "primary",
+                          "--time", "2026-04-01T00:00Z")
+    kept = sorted(path.name for path in (PRIMARY / "archive/data/clicks/2025/12/31").iterdir())
+    tour.say(f"action archive: {archived.status['instances_evicted']} instances copied to /archive, verified, "
+             f"removed; /archive/data/clicks/2025/12/31 holds hours {kept[0]}..{kept[-1]}")
+    tour.done("data safety", "RP009, CL006, archive before delete", "README.md#data-safety")
+
+
+def tables(tour: Tour) -> None:
+    tour.block("Table feeds: web.visits in primary's metastore, kept 30 days, then replicated into backup's")
+    shutil.rmtree(PRIMARY / "warehouse", ignore_errors=True)
+    tour.spark(str(SCRIPTS / "load_visits.py"), "--repo", REPO, "--cluster", "primary", "--start", "2026-02-20",
+               "--days", "45")
+    call = ("retention", "--repo", REPO, "--feed", "visits", "--cluster", "primary", "--time", "2026-04-01T00:00Z")
+    done = tour.spark(*call)
+    tour.say(f"45 daily partitions, retention as of 2026-04-01: {status_fields(done, 'status', 'instances_evicted')}")
+    copied = tour.spark("replication", "--repo", REPO, "--feed", "visits", "--target", "backup",
+                        "--time", "2026-04-05T00:00Z", "--from", "2026-04-01T00:00Z", "--to", "2026-04-05T00:00Z")
+    tour.say(f"replication of 2026-04-01..05 into backup's metastore: {status_fields(copied, 'status', 'instances')}")
+    tour.done("table feeds", "partition retention, export/copy/import", "entrypoints/retention.py, hive_export.py")
+
+
+def processes(tour: Tour) -> None:
+    tour.block("Processes: the hourly clicks summary of 2026-01-01 (24 instances, one call), its quality gate, "
+               "the daily rollup with OpenLineage")
+    for folder in ("data/clicks-hourly-summary", "data/clicks-daily", "data/top-pages", "feed-toolkit/working/ledger"):
+        shutil.rmtree(PRIMARY / folder, ignore_errors=True)
+    tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2025-12-31T22:00Z", "--hours", "2")
+    tour.spark(str(SCRIPTS / "create_tables.py"), "--repo", REPO, "--cluster", "primary")
+    hourly = tour.spark("process", "--repo", REPO, "--process", "hourly-clicks-summary", "--cluster", "primary",
+                        "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T23:00Z")
+    lines = [line for line in hourly.stdout.splitlines() if line.startswith("process: 2026")]
+    tour.lines("\n".join(lines), 2)
+    tour.say(f"{len(lines)} instances; each met quality/clicks-hourly-summary.json (Great Expectations) before "
+             "it was published")
+    events = OUT / "openlineage.jsonl"
+    events.unlink(missing_ok=True)
+    OUT.mkdir(exist_ok=True)
+    lineage = {"OPENLINEAGE__TRANSPORT__TYPE": "file", "OPENLINEAGE__TRANSPORT__LOG_FILE_PATH": str(events),
+               "OPENLINEAGE__TRANSPORT__APPEND": "true"}
+    rollup = tour.spark("process", "--repo", REPO, "--process", "daily-clicks-rollup", "--cluster", "primary",
+                        "--time", "2026-01-02T00:00Z", env=lineage)
+    tour.say(f"daily rollup: {status_fields(rollup, 'status')}; its OpenLineage events:")
+    tour.lines(tour.python("show_openlineage.py", str(events)), 3)
+    top = tour.spark("process", "--repo", REPO, "--process", "top-pages", "--cluster", "primary",
+                     "--time", "2026-01-02T00:00Z")
+    pages = next((PRIMARY / "data/top-pages/2026/01/01").glob("part-*.json")).read_text().splitlines()
+    tour.say(f"top-pages, a Falcon-style Spark application (engine spark, its own spark-submit): "
+             f"{status_fields(top, 'status')}; the first of its {len(pages)} rows: {pages[0]}")
+    tour.lines(tour.toolkit("status", "--repo", REPO, "--process", "daily-clicks-rollup", "--cluster", "primary",
+                            "--from", "2026-01-02T00:00Z", "--to", "2026-01-02T00:00Z"), 3)
+    missing = tour.spark("process", "--repo", REPO, "--process", "hourly-clicks-summary", "--cluster", "primary",
+                         "--time", "2026-01-02T00:00Z", "--now", "2026-01-02T00:30Z", "--no-wait", codes=(3,))
+    tour.say(f"an instance whose input is missing, --no-wait: exit 3, {missing.status['status']}")
+    tour.done("processes", "24 hourly instances in one call, a rollup, a Spark application, waiting inputs",
+              "entrypoints/process.py, toolkit status")
+    tour.done("OpenLineage", "START/COMPLETE events of the rollup", "demo-output/openlineage.jsonl")
+
+
+def quality(tour: Tour) -> None:
+    tour.block("Quality gates: a bad hour (a page without its leading slash) blocked before it is published")
+    tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2026-01-03T08:00Z", "--hours", "3")
+    part = PRIMARY / "data/clicks/2026/01/03/10/part-00000.json"
+    part.write_text(part.read_text().replace('"/cart"', '"cart"'))
+    blocked = tour.spark("process", "--repo", REPO, "--process", "hourly-clicks-summary", "--cluster", "primary",
+                         "--time", "2026-01-03T10:00Z", "--max-retry-delay", "0", codes=(1,))
+    said = [line for line in (blocked.stdout + blocked.stderr).splitlines() if line.startswith("quality")]
+    tour.lines("\n".join(said), 1)
+    published = (PRIMARY / "data/clicks-hourly-summary/2026/01/03/10").exists()
+    tour.say(f"3 attempts, each blocked; published: {'yes' if published else 'nothing'}")
+    tour.done("quality gates", "a bad hour blocked, nothing published", "quality/*.json, docs/quality.md")
+
+
+def late_data(tour: Tour) -> None:
+    tour.block("Late data: the clicks of 2026-01-01T09:00Z rewritten after the summaries ran; the check reruns them")
+    part = PRIMARY / "data/clicks/2026/01/01/09/part-00000.json"
+    part.write_text(part.read_text().replace('"/cart"', '"/carx"'))
+    late = tour.spark("late_check", "--repo", REPO, "--process", "hourly-clicks-summary", "--cluster", "primary",
+                      "--time", "2026-01-01T12:00Z")
+    tour.lines("\n".join(line for line in late.stdout.splitlines() if line.startswith("late_check:")), 3)
+    tour.say("lineage of the rerun summary of 10:00 (toolkit lineage):")
+    tour.lines(tour.toolkit("lineage", "--repo", REPO, "--cluster", "primary", "--feed", "clicks-hourly-summary",
+                            "--time", "2026-01-01T10:00Z", "--up", "1"), 4)
+    tour.done("late data and instance lineage", "the hours reading 09:00 rerun, their lineage",
+              "entrypoints/late_check.py, toolkit lineage")
+
+
+def control(tour: Tour) -> None:
+    tour.block("Safemode, publish and dataset events: an outside producer's hour recorded; nothing acts in safemode")
+    tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2026-01-02T03:00Z", "--hours", "1")
+    tour.toolkit("safemode", "on", "--repo", REPO, "--cluster", "primary", "--reason", "demo")
+    blocked = tour.spark("retention", "--repo", REPO, "--feed", "clicks", "--cluster", "primary",
+                         "--time", "2026-04-01T00:00Z", codes=(5,))
+    tour.say(f"retention in safemode: exit 5, {blocked.status['status']}")
+    tour.toolkit("safemode", "off", "--repo", REPO, "--cluster", "primary")
+    tour.lines(tour.toolkit("publish", "--repo", REPO, "--feed", "clicks", "--cluster", "primary",
+                            "--time", "2026-01-02T03:00Z"), 1)
+    tour.lines(tour.toolkit("events", "--repo", REPO, "--cluster", "primary", "--feed", "clicks",
+                            "--from", "2026-01-02T03:00Z"), 3)
+    tour.done("safemode, publish, events", "exit 5 in safemode, a published hour, its event",
+              "toolkit safemode, publish, events")
+
+
+def triggers(tour: Tour, submit: str) -> None:
+    tour.block("Data-aware triggering: published clicks start the hourly summaries; their events start a batch "
+               "consumer")
+    repo, root = str(DEMO / "trigger-repo"), str(DEMO / "trigger-primary")
+    tour.python("trigger_repo.py", "--to", repo, "--root", root)
+    tour.python("generate_clicks.py", "--root", root, "--start", "2025-12-31T23:00Z", "--hours", "4")
+    for hour in ("2025-12-31T23:00Z", "2026-01-01T00:00Z", "2026-01-01T01:00Z", "2026-01-01T02:00Z"):
+        tour.toolkit("publish", "--repo", repo, "--feed", "clicks", "--cluster", "primary", "--time", hour)
+    sweep = ("trigger", "--repo", repo, "--cluster", "primary", "--spark-submit", submit, "--wait")
+    started = [line.split(" (log")[0] for line in tour.toolkit(*sweep).splitlines() if line.startswith("started")]
+    tour.lines("\n".join(started), 3)
+    batch = [line.split(" (log")[0] for line in tour.toolkit(*sweep).splitlines() if line.startswith("started")]
+    tour.lines("\n".join(batch), 2)
+    tour.done("data-aware triggering", f"{len(started)} summaries started by published data, then a batch",
+              "toolkit trigger, toolkit queue")
+
+
+def ingest(tour: Tour, submit: str) -> None:
+    tour.block("Streaming ingest: a shipper drops page views; each record committed into its hour exactly once")
+    for folder in ("landing/page-views", "rejected/page-views", "data/page-views", "data/page-view-counts",
+                   "feed-toolkit/working/ingest/page-views", "feed-toolkit/working/ledger/ingest/page-views",
+                   "feed-toolkit/working/ledger/events/page-views",
+                   "feed-toolkit/working/ledger/processes/hourly-page-view-counts"):
+        shutil.rmtree(PRIMARY / folder, ignore_errors=True)
+    call = ("ingest", "--repo", REPO, "--feed", "page-views", "--cluster", "primary", "--once")
+    tour.python("drop_page_views.py", "--root", str(PRIMARY), "--start", "2026-01-01T10:00Z", "--minutes", "40")
+    first = tour.spark(*call)
+    tour.lines("\n".join(line for line in first.stdout.splitlines() if line.startswith("ingest:")), 1)
+    tour.python("drop_page_views.py", "--root", str(PRIMARY), "--start", "2026-01-01T10:40Z", "--minutes", "40")
+    second = tour.spark(*call)
+    tour.lines("\n".join(line for line in second.stdout.splitlines() if line.startswith("ingest:")), 1)
+    tour.say(f"the dead letters: {len(list((PRIMARY / 'rejected/page-views').glob('*.json')))} file(s) with file, "
+             "offset, line and reason")
+    compacted = tour.spark("compact", "--repo", REPO, "--feed", "page-views", "--cluster", "primary",
+                           "--time", "2026-01-01T10:00Z")
+    tour.say(f"compaction of the closed hour 10:00: {status_fields(compacted, 'status')}")
+    out = tour.toolkit("trigger", "--repo", REPO, "--cluster", "primary", "--spark-submit", submit, "--wait")
+    tour.lines("\n".join(line.split(" (log")[0] for line in out.splitlines() if line.startswith("started")), 1)
+    tour.done("streaming ingest", "landing files committed once, closed, compacted, consumed",
+              "entrypoints/ingest.py, README.md#streaming-ingest")
+
+
+def scheduling(tour: Tour) -> None:
+    tour.block("Schedules: every call primary needs, as a crontab, Airflow DAG files and an Oozie bundle")
+    crontab = tour.toolkit("schedule", "--repo", REPO, "--cluster", "primary", *SCHEDULE_PATHS)
+    entries = [line for line in crontab.splitlines() if line[:1].isdigit() or line[:1] == "*"]
+    tour.say(f"{len(entries)} crontab entries, the first:")
+    tour.lines(entries[0], 1, width=400)
+    out = OUT / "schedule"
+    shutil.rmtree(out, ignore_errors=True)
+    for kind in ("airflow", "oozie"):
+        tour.toolkit("schedule", "--repo", REPO, "--cluster", "primary", *SCHEDULE_PATHS, "--format", kind,
+                     "--out", str(out / kind))
+        tour.say(f"{kind}: {sum(1 for path in (out / kind).rglob('*') if path.is_file())} files in "
+                 f"demo-output/schedule/{kind}")
+    tour.toolkit("schedule", "--repo", REPO, "--cluster", "primary", *SCHEDULE_PATHS, "--format", "airflow",
+                 "--out", str(out / "airflow"), "--check")
+    tour.say("--check (CI, the pre-commit hook): up to date")
+    tour.block("SLAs: the clicks and summaries of 2026-01-01 00:00-02:00 judged as of 06:00 that day")
+    tour.lines(tour.toolkit("sla", "--repo", REPO, "--cluster", "primary", "--now", "2026-01-01T06:00Z",
+                            "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T02:00Z", "--no-notify",
+                            codes=(0, 1)), 3)
+    tour.done("schedules", "crontab, Airflow, Oozie; --check", "toolkit schedule, docs/scheduling.md")
+    tour.done("SLAs", "misses judged from the ledger", "toolkit sla")
+
+
+def graph_and_ledger(tour: Tour) -> None:
+    tour.block("The graph, coloured by primary's ledger, and a ledger of years rolled up by month")
+    OUT.mkdir(exist_ok=True)
+    tour.toolkit("graph", "--repo", REPO, "--cluster", "primary", "--ledger", "--out", str(OUT / "pipelines.html"))
+    tour.say("demo-output/pipelines.html (open it in a browser; a click on a node shows its instances)")
+    tour.lines(tour.toolkit("graph", "--repo", REPO, "--cluster", "backup", "--ledger", "--format", "mermaid"), 3)
+    tour.lines(tour.toolkit("ledger-rollup", "--repo", REPO, "--cluster", "primary", "--now", "2026-02-01T00:00Z"), 2)
+    summary = tour.toolkit("summary", "--repo", REPO, "--process", "hourly-clicks-summary", "--cluster", "primary",
+                           "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T23:00Z").splitlines()
+    tour.lines("\n".join(summary[:2] + [line for line in summary[2:] if not line.rstrip().endswith(" 0")]), 4)
+    tour.done("graph", "the pipelines page and Mermaid", "demo-output/pipelines.html, toolkit graph")
+    tour.done("ledger", "January rolled up, the summary reads the same", "toolkit ledger-rollup, docs/ledger.md")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tour.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--master", default="local[2]", help="The Spark master of the demo's driver.")
+    args = parser.parse_args(argv)
+    from toolkit.devtools.local_metastore import MetastoreServer
+
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+           "PYSPARK_DRIVER_PYTHON": sys.executable}
+    print("Starting the demo's one Spark driver and its metastores (primary 9083, backup 9084) ...", flush=True)
+    spark_submit = [str(BIN / "spark-submit"), "--master", args.master, "--conf", "spark.ui.enabled=false",
+                    "--conf", "spark.sql.catalogImplementation=hive",
+                    "--conf", "spark.hadoop.hive.metastore.uris=thrift://127.0.0.1:9083"]
+    driver = Driver(spark_submit, env)
+    metastores = []
+    for name, port in (("primary", 9083), ("backup", 9084)):
+        shutil.rmtree(DEMO / f"metastore-{name}", ignore_errors=True)
+        metastores.append(MetastoreServer.start(DEMO / f"metastore-{name}", port=port))
+    os.environ.update({name: env[name] for name in ("SPARK_LOCAL_IP", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")})
+    os.environ["FEED_TOOLKIT_DEMO_DRIVER"] = driver.socket
+    tour = Tour(driver)
+    submit = str(PROJECT / "demo" / "submit.py")
+    try:
+        for step in (lint_and_plan, falcon, retention, replication, data_safety, tables, processes, quality,
+                     late_data, control, scheduling, graph_and_ledger):
+            step(tour)
+        triggers(tour, submit)
+        ingest(tour, submit)
+        tour.summary()
+    except DemoError as err:
+        print(f"\nThe demo stopped: {err}", file=sys.stderr)
+        return 1
+    finally:
+        driver.stop()
+        for server in metastores:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
