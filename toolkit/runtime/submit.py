@@ -40,16 +40,19 @@ def spark_submit(explicit: str | None = None) -> str:
     return "spark-submit"
 
 
-def submit_arguments(given: str | None, cluster: Cluster) -> list[str]:
+def submit_arguments(given: str | None, cluster: Cluster, jar: str | None = "") -> list[str]:
     """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it, with
-    the toolkit's jar on `--jars` (`with_toolkit_jar`)."""
+    the toolkit's jar on `--jars` (`with_toolkit_jar`): `jar`, or this installation's when it is "", none when
+    None (a run on another host, whose driver finds the jar of its own installation)."""
     text = given if given is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
     try:
         arguments = shlex.split(text)
     except ValueError as err:
         raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
                          "shell.") from None
-    return with_toolkit_jar(arguments, jar_path())
+    if jar is None:
+        return arguments
+    return with_toolkit_jar(arguments, jar or jar_path())
 
 
 def with_toolkit_jar(arguments: list[str], jar: str) -> list[str]:

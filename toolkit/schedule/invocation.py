@@ -1,6 +1,10 @@
 """Where the scheduled calls run: the paths on the scheduler's host of the config repo, the `toolkit` command,
-spark-submit and the entrypoints, and the arguments spark-submit takes before an entrypoint (`--master yarn`).
-Defaults are this machine's, as `toolkit trigger` finds them; each is an option of `toolkit schedule`."""
+spark-submit, the entrypoints, the Python of the toolkit's installation (PYSPARK_PYTHON: a scheduler's bare
+environment has none, and spark-submit would fall back to a system Python without the toolkit), the calls' log
+folder, and the arguments spark-submit takes before an entrypoint (`--master yarn`). Defaults are this machine's, as
+`toolkit trigger` finds them, except where a given path implies another (the Python beside a given `--toolkit`);
+each is an option of `toolkit schedule`. The toolkit's jar is named only when given: a driver loads the jar of the
+installation it runs from (toolkit/storage/jvm_classes.py), never the generating machine's."""
 
 from __future__ import annotations
 
@@ -21,19 +25,26 @@ class Invocation:
     toolkit: str
     spark_submit: str
     entrypoints: str
+    python: str
+    log_dir: str
     submit_args: tuple[str, ...] = ()
 
     @classmethod
     def on_this_machine(cls, repo: Path, cluster: Cluster, *, repo_path: str | None = None,
                         toolkit: str | None = None, spark_submit_path: str | None = None,
-                        entrypoints: str | None = None, submit_args: str | None = None) -> Invocation:
+                        entrypoints: str | None = None, submit_args: str | None = None, python: str | None = None,
+                        jar: str | None = None, log_dir: str | None = None) -> Invocation:
         """The paths given, else this machine's: the repo's absolute path, the running `toolkit`, the spark-submit
-        `toolkit trigger` would use, the entrypoints beside the package; submit args from the cluster property."""
-        arguments = tuple(submit_arguments(submit_args, cluster))
+        `toolkit trigger` would use, the entrypoints beside the package, the Python beside a given `toolkit` (a
+        virtualenv's bin/) else this one, /tmp/feed-toolkit-logs/<cluster> for the logs; submit args from the
+        cluster property, with `jar` on --jars when given."""
+        arguments = tuple(submit_arguments(submit_args, cluster, jar=jar))
         return cls(repo=repo_path or str(repo.resolve()),
                    toolkit=toolkit or _running_toolkit(),
                    spark_submit=spark_submit_path or spark_submit(None),
                    entrypoints=entrypoints or str(Path(process_entrypoint()).parent),
+                   python=python or _python_beside(toolkit),
+                   log_dir=log_dir or f"/tmp/feed-toolkit-logs/{cluster.name}",
                    submit_args=arguments)
 
     def call_wrapper(self, call: Call, *options: str) -> list[str]:
@@ -54,6 +65,13 @@ class Invocation:
         assert call.script is not None
         return [self.spark_submit, *self.submit_args, f"{self.entrypoints.rstrip('/')}/{call.script}",
                 "--repo", self.repo, *call.arguments]
+
+
+def _python_beside(toolkit: str | None) -> str:
+    """The `python` in the folder of a given absolute `toolkit` path (its virtualenv's), else this Python."""
+    if toolkit and toolkit.startswith("/"):
+        return str(Path(toolkit).parent / "python")
+    return sys.executable
 
 
 def _running_toolkit() -> str:

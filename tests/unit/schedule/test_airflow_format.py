@@ -29,7 +29,8 @@ from toolkit.schedule.nominal import check_given
 PROBE = Path(__file__).with_name("airflow_probe.py")
 INVOCATION = Invocation(repo="/srv/conf", toolkit="/opt/feed-toolkit/bin/toolkit",
                         spark_submit="/opt/spark/bin/spark-submit",
-                        entrypoints="/opt/feed-toolkit/entrypoints")
+                        entrypoints="/opt/feed-toolkit/entrypoints", python="/opt/feed-toolkit/bin/python",
+                        log_dir="/var/log/feed-toolkit")
 FAKE_TOOLKIT = """#!/bin/sh
 # Stands for toolkit and spark-submit: logs its arguments, exits with $FAKE_EXIT (default 0).
 printf '%s\\t' "$@" >> "$FAKE_LOG"; printf '\\n' >> "$FAKE_LOG"
@@ -165,7 +166,8 @@ def test_exit_codes_map_to_airflow_states(tmp_path: Path) -> None:
     fake.write_text(FAKE_TOOLKIT, encoding="utf-8")
     fake.chmod(0o755)
     invocation = Invocation(repo="/srv/conf", toolkit=str(fake), spark_submit="/opt/spark/bin/spark-submit",
-                            entrypoints="/opt/feed-toolkit/entrypoints")
+                            entrypoints="/opt/feed-toolkit/entrypoints", python="/opt/feed-toolkit/bin/python",
+                            log_dir="/var/log/feed-toolkit")
     out = generate(template_copy(tmp_path), "primary", tmp_path / "dags", invocation)
     log = tmp_path / "argv.log"
     env = airflow_env(tmp_path / "home", FAKE_LOG=str(log))
@@ -195,7 +197,8 @@ def test_outlets_post_events_only_where_the_notifier_does_not(tmp_path: Path) ->
     fake = tmp_path / "fake-toolkit"
     fake.write_text(FAKE_TOOLKIT, encoding="utf-8")
     fake.chmod(0o755)
-    invocation = Invocation(repo="/srv/conf", toolkit=str(fake), spark_submit=str(fake), entrypoints="/opt/ep")
+    invocation = Invocation(repo="/srv/conf", toolkit=str(fake), spark_submit=str(fake), entrypoints="/opt/ep",
+                            python="/opt/ep/python", log_dir="/var/log/feed-toolkit")
     repo = template_copy(tmp_path, notify="backup")
     dags = tmp_path / "dags"
     generate(repo, "primary", dags / "primary", invocation)
@@ -236,3 +239,23 @@ def test_cli_writes_then_checks_and_notices_a_changed_entity(tmp_path: Path, cap
                        encoding="utf-8")
     assert main([*command, "--check"]) == 1
     assert f"changed: {out / 'feed_toolkit.primary.process-hourly-clicks-summary.py'}" in capsys.readouterr().out
+
+
+def test_a_call_gets_the_toolkits_python_in_a_workers_bare_environment(tmp_path: Path) -> None:
+    """A worker's environment has no PYSPARK_PYTHON (issue 34): the DAG file's ENVIRONMENT gives the call the
+    Python of the toolkit's installation, and the rest of the worker's environment is kept."""
+    fake = tmp_path / "fake-toolkit"
+    fake.write_text("#!/bin/sh\nprintf '%s|%s|%s\\n' \"$PYSPARK_PYTHON\" \"$PYSPARK_DRIVER_PYTHON\" \"$KEPT\" "
+                    "> \"$FAKE_LOG\"\n", encoding="utf-8")
+    fake.chmod(0o755)
+    invocation = Invocation(repo="/srv/conf", toolkit=str(fake), spark_submit=str(fake), entrypoints="/opt/ep",
+                            python="/opt/ep/bin/python", log_dir="/var/log/feed-toolkit")
+    out = generate(template_copy(tmp_path), "primary", tmp_path / "dags", invocation)
+    dag = "feed_toolkit.primary.sla"
+    assert "ENVIRONMENT = {'PYSPARK_PYTHON': '/opt/ep/bin/python', 'PYSPARK_DRIVER_PYTHON': '/opt/ep/bin/python'}" \
+        in (out / f"{dag}.py").read_text(encoding="utf-8")
+    log = tmp_path / "env.log"
+    env = {name: value for name, value in airflow_env(tmp_path / "home", FAKE_LOG=str(log), KEPT="yes").items()
+           if not name.startswith("PYSPARK_")}
+    probe("poke", str(out / f"{dag}.py"), dag, "2026-03-01T01:05:00+00:00", env=env)
+    assert log.read_text(encoding="utf-8") == "/opt/ep/bin/python|/opt/ep/bin/python|yes\n"

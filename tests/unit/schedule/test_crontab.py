@@ -16,7 +16,6 @@ import pytest
 
 from tests.unit.schedule.cadence_repo import make_cadence_repo
 from toolkit.cli.main import main
-from toolkit.storage.jvm_classes import jar_path
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 CHECKOUT = Path(__file__).resolve().parents[3]
@@ -41,10 +40,19 @@ def blocks(text: str) -> dict[str, list[str]]:
     return found
 
 
+# Each line as generated: the call's command inside the wrapper that appends its output to its own log.
+LOGGED = re.compile(r'^(?P<cron>(\S+ ){5})L="\$LOGS/(?P<name>[a-z0-9-]+)\.log"; mkdir -p "\$LOGS"; '
+                    r'\[ -f "\$L" \] && \[ "\$\(wc -c < "\$L"\)" -ge "\$LOG_BYTES" \] && mv -f "\$L" "\$L\.1"; '
+                    r'(?P<command>.*) >> "\$L" 2>&1$')
+
+
 def line_of(lines: list[str], needle: str) -> str:
+    """The one line with `needle`, as cron's time fields and the command inside the log wrapper."""
     matching = [line for line in lines if needle in line]
     assert len(matching) == 1, f"one line with {needle!r} expected in:\n" + "\n".join(lines)
-    return matching[0]
+    logged = LOGGED.match(matching[0])
+    assert logged, f"not in its log wrapper: {matching[0]}"
+    return logged["cron"] + logged["command"]
 
 
 def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,8 +65,11 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
     assert "SPARK_SUBMIT=/opt/spark/bin/spark-submit" in out and "CONF_REPO=/srv/conf" in out
     summary = line_of(lines, "process.py\" --repo \"$CONF_REPO\" --process hourly-clicks-summary")
     assert summary == ('0 * * * * "$TOOLKIT" call --every \'hours(1)\' --from 2026-01-01T00:00Z --period 60 -- '
-                       f'"$SPARK_SUBMIT" --jars {jar_path()} "$ENTRYPOINTS/process.py" --repo "$CONF_REPO" --process '
+                       '"$SPARK_SUBMIT" "$ENTRYPOINTS/process.py" --repo "$CONF_REPO" --process '
                        'hourly-clicks-summary --cluster primary')
+    # no path of this machine: the Python beside the given toolkit, no jar of this checkout (issue 34)
+    assert "PYSPARK_PYTHON=/opt/toolkit/bin/python" in out and "PYSPARK_DRIVER_PYTHON=/opt/toolkit/bin/python" in out
+    assert str(CHECKOUT) not in out and "--jars" not in out
     assert line_of(lines, "late_check.py").startswith("0 * * * * ")
     assert line_of(lines, "--process top-pages").startswith("0 0 * * * ")
     assert line_of(lines, "retention.py\" --repo \"$CONF_REPO\" --feed clicks ").startswith("0 0 * * * ")
@@ -126,22 +137,24 @@ def test_a_generated_line_run_by_sh_gets_its_instance_time(tmp_path: Path,
     toolkit.write_text(f"#!/bin/sh\nPYTHONPATH={CHECKOUT} exec {sys.executable} -m toolkit \"$@\"\n")
     toolkit.chmod(toolkit.stat().st_mode | stat.S_IEXEC)
     _, out, _ = run(capsys, "schedule", "--repo", str(repo), "--cluster", "backup", "--spark-submit", str(recorder),
-                    "--toolkit", str(toolkit), "--submit-args", "--master 'local[2]' --conf a=50%")
-    environment = dict(line.split("=", 1) for line in out.splitlines()[:12] if re.match(r"^[A-Z_]+=", line))
-    line = line_of(blocks(out)["UTC"], "replication.py")  # every minute from 02:30Z: any minute is an instance
+                    "--toolkit", str(toolkit), "--submit-args", "--master 'local[2]' --conf a=50%",
+                    "--log-dir", str(tmp_path / "logs"))
+    environment = dict(line.split("=", 1) for line in out.splitlines() if re.match(r"^[A-Z_]+=", line))
+    [line] = [line for line in blocks(out)["UTC"] if "replication.py" in line]  # every minute from 02:30Z
     command = line.split(" ", 5)[5].replace("\\%", "%")
     before = datetime.now(timezone.utc).replace(second=0, microsecond=0)
     result = subprocess.run(["/bin/sh", "-c", command], env={**os.environ, **environment}, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     argv = record.read_text().splitlines()
-    assert argv[:7] == ["--master", "local[2]", "--conf", "a=50%", "--jars", jar_path(),
+    assert argv[:5] == ["--master", "local[2]", "--conf", "a=50%",
                         str(Path(environment["ENTRYPOINTS"]) / "replication.py")]
-    assert argv[7:15] == ["--repo", str(repo.resolve()), "--feed", "minutes", "--source", "main", "--target",
+    assert argv[5:13] == ["--repo", str(repo.resolve()), "--feed", "minutes", "--source", "main", "--target",
                           "backup"]
-    assert argv[15] == "--time"
-    assert datetime.strptime(argv[16], "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc) in (
+    assert argv[13] == "--time"
+    assert datetime.strptime(argv[14], "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc) in (
         before, before + timedelta(minutes=1))
+    assert (tmp_path / "logs").is_dir()  # the line's log folder, made by the line
 
 
 def test_out_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,7 +164,8 @@ def test_out_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run(capsys, *base)
     assert code == 0 and "1 file(s) written, 0 unchanged, 0 removed" in out
     crontab = out_dir / "crontab"
-    assert crontab.read_text().startswith("# Generated by toolkit schedule for cluster 'main'")
+    assert crontab.read_text().startswith(
+        "# BEGIN feed-toolkit main\n# Generated by toolkit schedule for cluster 'main'")
     assert run(capsys, *base, "--check")[0] == 0
     os.utime(crontab, (1_000_000, 1_000_000))
     code, out, _ = run(capsys, *base)

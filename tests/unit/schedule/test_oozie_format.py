@@ -13,7 +13,6 @@ import pytest
 from lxml import etree
 
 from toolkit.cli.main import main
-from toolkit.storage.jvm_classes import jar_path
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 SCHEMAS = Path(__file__).resolve().parents[2] / "oozie_schemas"
@@ -153,11 +152,13 @@ def test_the_shell_action_runs_the_call_with_the_nominal_time(tmp_path: Path) ->
     assert shell.findtext(f"{{{SHELL}}}exec") == "sh"
     assert shell.findtext(f"{{{SHELL}}}file") == "${toolkitAppPath}/toolkit-oozie-call.sh#toolkit-oozie-call.sh"
     assert shell.find(f"{{{SHELL}}}capture-output") is not None
+    # the Python of the toolkit's installation, which a launcher's environment lacks (issue 34)
+    assert [env.text for env in shell.findall(f"{{{SHELL}}}env-var")] == [
+        "PYSPARK_PYTHON=${toolkitPython}", "PYSPARK_DRIVER_PYTHON=${toolkitPython}"]
     assert (shell.findtext(f"{{{SHELL}}}job-tracker"), shell.findtext(f"{{{SHELL}}}name-node")) == (
         "${jobTracker}", "${nameNode}")
     assert arguments(out, "process-hourly-clicks-summary") == [
-        "${sparkSubmit}", "--master", "yarn", "--deploy-mode", "client", "--jars", jar_path(),
-        "${entrypoints}/process.py",
+        "${sparkSubmit}", "--master", "yarn", "--deploy-mode", "client", "${entrypoints}/process.py",
         "--repo", "${confRepo}", "--process", "hourly-clicks-summary", "--cluster", "primary",
         "--time", "${nominalTime}"]
     # the toolkit's own commands: the SLA check takes the time as --now, the sweep none
@@ -170,6 +171,7 @@ def test_the_shell_action_runs_the_call_with_the_nominal_time(tmp_path: Path) ->
     # the paths live in job.properties, not in the XML
     properties_text = (out / "job.properties").read_text(encoding="utf-8")
     for line in ("toolkit=/opt/feed-toolkit/bin/toolkit", "sparkSubmit=/opt/spark/bin/spark-submit",
+                 "toolkitPython=/opt/feed-toolkit/bin/python",
                  "entrypoints=/opt/feed-toolkit/entrypoints", "confRepo=/srv/conf", "nameNode=hdfs://NAMENODE:8020",
                  "jobTracker=RESOURCEMANAGER:8032", "clockStart=SET-AT-SUBMISSION",
                  "oozie.bundle.application.path=${toolkitAppPath}",

@@ -15,6 +15,7 @@ from toolkit.errors import UsageError
 from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY
 from toolkit.schedule import files
 from toolkit.schedule.calls import plan_calls
+from toolkit.schedule.crontab_install import install
 from toolkit.schedule.invocation import Invocation
 
 
@@ -50,6 +51,20 @@ def schedule_command(
     submit_args: Annotated[str | None, typer.Option(
         "--submit-args", help=f"Arguments for spark-submit before an entrypoint, e.g. \"--master yarn\". Default: "
                               f"the cluster property {SUBMIT_ARGS_PROPERTY}, else none.")] = None,
+    python: Annotated[str | None, typer.Option(
+        "--python", help="The Python of the toolkit's installation where the scheduler runs, set as PYSPARK_PYTHON "
+                         "and PYSPARK_DRIVER_PYTHON (a scheduler's bare environment has none). Default: the python "
+                         "beside --toolkit when it is an absolute path, else this one.")] = None,
+    jar: Annotated[str | None, typer.Option(
+        "--jar", help="The toolkit's jar where the scheduler runs, put on spark-submit's --jars. Default: none; each "
+                      "driver loads the jar of the installation it runs from.")] = None,
+    log_dir: Annotated[str | None, typer.Option(
+        "--log-dir", help="crontab: the folder of the calls' logs where the scheduler runs, one file per call, "
+                          "each kept to 10 MiB and one older file. Default: /tmp/feed-toolkit-logs/<cluster>.")] = None,
+    install_crontab: Annotated[bool, typer.Option(
+        "--install-crontab", help="Merge the crontab into this user's crontab (`crontab -l`, then `crontab -`): "
+                                  "the block between '# BEGIN feed-toolkit <cluster>' and '# END ...' is replaced, "
+                                  "or added at the end; the user's own lines are kept.")] = False,
 ) -> None:
     """Generate the scheduler's calls for every entity on a cluster, with Falcon's cadences: each process
     instance (its frequency from its validity start, in its zone), late-data checks (the late-process delay),
@@ -63,9 +78,13 @@ def schedule_command(
 
     \b
     toolkit schedule --repo conf --cluster primary                          # the crontab, on standard output
+    toolkit schedule --repo conf --cluster primary --install-crontab        # merged into this user's crontab
     toolkit schedule --repo conf --cluster primary --format airflow --out dags/
     toolkit schedule --repo conf --cluster primary --format oozie --out oozie/ --check
     """
+    if install_crontab and (output_format is not Format.CRONTAB or out is not None or check):
+        raise UsageError("--install-crontab installs the crontab format: give it without --format, --out and "
+                         "--check.")
     if out is None and (check or output_format is not Format.CRONTAB):
         raise UsageError(f"--format {output_format.value}{' --check' if check else ''} needs --out DIR: the folder "
                          "of the generated files.")
@@ -73,12 +92,15 @@ def schedule_command(
     on = config.cluster(cluster)
     invocation = Invocation.on_this_machine(repo, on, repo_path=repo_path, toolkit=toolkit_path,
                                             spark_submit_path=spark_submit_path, entrypoints=entrypoints,
-                                            submit_args=submit_args)
+                                            submit_args=submit_args, python=python, jar=jar, log_dir=log_dir)
     renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
     plan = plan_calls(config, on.name)
     for sentence in plan.left_out:
         typer.echo(f"schedule: {sentence}", err=True)
     generated: dict[str, str] = renderer.render(plan, invocation)
+    if install_crontab:
+        typer.echo(f"schedule: {install(generated['crontab'], on.name)}", err=True)
+        return
     if out is None:
         typer.echo(generated["crontab"], nl=False)
         return

@@ -74,6 +74,7 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "",
         "from __future__ import annotations",
         "",
+        "import os",
         "import subprocess",
         "from collections.abc import Callable",
         "from datetime import datetime, timezone",
@@ -81,6 +82,10 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "",
         f"from airflow.sdk import {', '.join(sorted(imports))}",
         "from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException",
+        "",
+        "# What a call's environment adds to the worker's (toolkit schedule --python).",
+        f"ENVIRONMENT = {_environment(invocation)!r}",
+        "",
         "",
         TASK_CODE.rstrip("\n"),
         "",
@@ -115,6 +120,10 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "    )",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _environment(invocation: Invocation) -> dict[str, str]:
+    return {"PYSPARK_PYTHON": invocation.python, "PYSPARK_DRIVER_PYTHON": invocation.python}
 
 
 def _schedule(call: Call) -> tuple[str, str]:

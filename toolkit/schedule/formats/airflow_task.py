@@ -8,6 +8,10 @@ again after `poke_interval` until the sensor's `timeout` (then AirflowSensorTime
 retry (AirflowFailException). Airflow 3.3 also reschedules a plain task that raises AirflowRescheduleException, but
 only a sensor measures its timeout from the first try across reschedules.
 
+The call runs with the worker's environment plus the DAG file's ENVIRONMENT: PYSPARK_PYTHON and
+PYSPARK_DRIVER_PYTHON, the Python of the toolkit's installation (a worker's environment has none, and spark-submit
+would fall back to a system Python without the toolkit).
+
 On success Airflow posts one asset event per outlet (the task SDK sends the running task's `outlets`). A call whose
 events come from elsewhere (the notifier posts the ledger's, or a success is no new data) clears its running copy's
 outlets before returning: the DAG keeps declaring them, so Airflow still shows who writes the asset."""
@@ -48,7 +52,7 @@ class ToolkitCall(BaseSensorOperator):
         instant = context.get("logical_date") or context["dag_run"].run_after  # a manual run may have none
         argv = self.command(instant)
         self.log.info("Running %s", subprocess.list2cmdline(argv))
-        return outcome(subprocess.run(argv, check=False).returncode)
+        return outcome(subprocess.run(argv, check=False, env={**os.environ, **ENVIRONMENT}).returncode)
 
     def execute(self, context: Any) -> Any:
         result = super().execute(context)

@@ -6,7 +6,13 @@ the line's comment says that `toolkit call` skips the firings between instances.
 data-trigger sweep, the SLA check) are called as they are.
 
 CRON_TZ is honoured by cronie (Red Hat, Fedora, Arch, SUSE); a cron that ignores it reads every line in the
-system's zone, which must then be UTC for the UTC block (the Airflow and Oozie outputs carry their zones)."""
+system's zone, which must then be UTC for the UTC block (the Airflow and Oozie outputs carry their zones).
+
+The lines run in cron's bare environment (PATH=/usr/bin:/bin, no virtualenv): the block sets PYSPARK_PYTHON and
+PYSPARK_DRIVER_PYTHON to the Python of the toolkit's installation, and each line appends its output to its own log
+file, `$LOGS/<call>.log`, moved to `<call>.log.1` (the one before dropped) once it holds LOG_BYTES. The whole text is
+one block between `# BEGIN feed-toolkit <cluster>` and `# END feed-toolkit <cluster>`, which `toolkit schedule
+--install-crontab` replaces in a user's crontab (schedule/crontab_install.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +33,16 @@ def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
 
 # The paths, set once at the top; cron exports them to each line's shell, which expands them.
 _PATHS = (("TOOLKIT", "toolkit"), ("SPARK_SUBMIT", "spark_submit"), ("ENTRYPOINTS", "entrypoints"),
-          ("CONF_REPO", "repo"))
+          ("CONF_REPO", "repo"), ("PYSPARK_PYTHON", "python"), ("PYSPARK_DRIVER_PYTHON", "python"), ("LOGS", "log_dir"))
+LOG_BYTES = 10 * 1024 * 1024  # a call's log is moved aside (one generation kept) once it holds this much
+
+
+def begin_marker(cluster: str) -> str:
+    return f"# BEGIN feed-toolkit {cluster}"
+
+
+def end_marker(cluster: str) -> str:
+    return f"# END feed-toolkit {cluster}"
 
 
 def crontab_text(plan: SchedulePlan, invocation: Invocation) -> str:
@@ -37,16 +52,20 @@ def crontab_text(plan: SchedulePlan, invocation: Invocation) -> str:
     for call in plan.calls:
         cover = cron_cover(call.cadence)
         blocks.setdefault(cover.timezone, []).extend(_entry(call, cover, symbolic))
-    lines = [f"# {cluster_mark(plan.cluster)}. Do not edit: change the entities and",
+    lines = [begin_marker(plan.cluster),
+             f"# {cluster_mark(plan.cluster)}. Do not edit: change the entities and",
              "# regenerate (`toolkit schedule ... --out DIR --check` fails while this is stale).",
              "# Each entrypoint runs through `toolkit call`, which appends --time with the instance the firing stands",
              "# for; exit codes are the toolkit's (0 done, 1 failed, 2 bad call, 3 waiting, 4 skipped, 5 blocked).",
+             "# Each line appends its output to $LOGS/<call>.log (kept to LOG_BYTES, one older file <call>.log.1).",
              "SHELL=/bin/sh",
-             *(f"{name}={shlex.quote(getattr(invocation, field))}" for name, field in _PATHS)]
+             *(f"{name}={shlex.quote(getattr(invocation, field))}" for name, field in _PATHS),
+             f"LOG_BYTES={LOG_BYTES}"]
     for zone in sorted(blocks, key=lambda z: (z != "UTC", z)):
         lines += ["", f"CRON_TZ={zone}", *blocks[zone]]
     if not plan.calls:
         lines += ["", f"# Nothing to schedule: no process, feed or trigger of the repo is on cluster '{plan.cluster}'."]
+    lines += ["", end_marker(plan.cluster)]
     return "\n".join(lines) + "\n"
 
 
@@ -58,7 +77,14 @@ def _entry(call: Call, cover: CronCover, invocation: Invocation) -> list[str]:
         if not cover.exact:
             comment.append(f"# cron cannot say {call.cadence.frequency} from there: this line fires "
                            f"'{cover.expression}' and toolkit call skips (exit 4) the firings between instances.")
-    return [*comment, f"{cover.expression} {_cron_escape(' '.join(_word(token) for token in argv))}"]
+    command = " ".join(_word(token) for token in argv)
+    return [*comment, f"{cover.expression} {_cron_escape(_logged(call.name, command))}"]
+
+
+def _logged(name: str, command: str) -> str:
+    """`command` with its output appended to its log, the log moved aside first when it is full (plain sh)."""
+    return (f'L="$LOGS/{name}.log"; mkdir -p "$LOGS"; [ -f "$L" ] && [ "$(wc -c < "$L")" -ge "$LOG_BYTES" ] && '
+            f'mv -f "$L" "$L.1"; {command} >> "$L" 2>&1')
 
 
 def _word(token: str) -> str:

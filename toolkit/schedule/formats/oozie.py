@@ -52,11 +52,15 @@ ACTION = "call"  # the shell action's node name, read by the decision through wf
 # The Invocation's paths as job properties: (property, Invocation field, what it is).
 PATHS = (("toolkit", "toolkit", "the toolkit command"), ("sparkSubmit", "spark_submit", "spark-submit"),
          ("entrypoints", "entrypoints", "the folder of the toolkit's entrypoints (process.py ...)"),
-         ("confRepo", "repo", "the config repo (clusters/, feeds/, processes/)"))
+         ("confRepo", "repo", "the config repo (clusters/, feeds/, processes/)"),
+         ("toolkitPython", "python", "the Python of the toolkit's installation (PYSPARK_PYTHON of each call)"))
 
 # The wrapper maps the toolkit's exit codes onto what Oozie can act on. Only `exit=N` is on standard output, which
 # capture-output hands to the workflow (Java properties, at most 2 KB); the command's own output goes to standard
 # error, kept in the launcher's log.
+# What a launcher's environment lacks: the Python of the toolkit's installation, for spark-submit and the driver.
+PYTHON_VARIABLES = ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")
+
 WRAPPER = """#!/bin/sh
 # {mark}: the wrapper of every shell action of this bundle.
 # Runs the command given and maps the toolkit's exit code (docs/schedule-oozie.md):
@@ -135,6 +139,7 @@ def _workflow(plan: SchedulePlan, call: Call, symbolic: Invocation) -> str:
         # sh runs the wrapper: a file localized from HDFS need not be executable
         element("exec", text="sh"),
         *(element("argument", text=argument) for argument in [WRAPPER_FILE, *arguments]),
+        *(element("env-var", text=f"{name}=${{toolkitPython}}") for name in PYTHON_VARIABLES),
         element("file", text=f"${{toolkitAppPath}}/{WRAPPER_FILE}#{WRAPPER_FILE}"),
         element("capture-output"),
         xmlns=SHELL_XMLNS)

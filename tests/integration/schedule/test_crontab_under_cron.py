@@ -1,0 +1,76 @@
+"""Generated crontab lines run as cron runs them: `env -i` with cron's PATH (/usr/bin:/bin), the crontab's own
+variables and nothing of this virtualenv, by /bin/sh (issue 34: the generated line failed under cron with
+ModuleNotFoundError, spark-submit falling back to the system Python). The toolkit, spark-submit and the
+entrypoints are this checkout's, given to `toolkit schedule` as a scheduler host's paths would be."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.spark_submit import PROJECT, SPARK_SUBMIT
+from tests.unit.retention.retention_repo import make_repo
+
+pytestmark = pytest.mark.integration
+
+CRON_PATH = "/usr/bin:/bin"
+TOOLKIT = Path(sys.executable).parent / "toolkit"
+
+
+def generate(tmp_path: Path, *extra: str) -> str:
+    repo, _ = make_repo(tmp_path)
+    result = subprocess.run([str(TOOLKIT), "schedule", "--repo", str(repo), "--cluster", "primary",
+                             "--toolkit", str(TOOLKIT), "--spark-submit", str(SPARK_SUBMIT),
+                             "--entrypoints", str(PROJECT / "entrypoints"), "--log-dir", str(tmp_path / "logs"),
+                             *extra], capture_output=True, text=True, timeout=120, env={"PATH": CRON_PATH})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def cron_environment(crontab: str, home: Path) -> dict[str, str]:
+    """What cron gives a line: its own few variables and the crontab's assignments."""
+    assignments = dict(line.split("=", 1) for line in crontab.splitlines() if re.match(r"^[A-Z_]+=", line))
+    return {"PATH": CRON_PATH, "HOME": str(home), "LOGNAME": "tester", **assignments}
+
+
+def command_of(crontab: str, needle: str) -> str:
+    [line] = [line for line in crontab.splitlines() if needle in line and not line.startswith("#")]
+    return line.split(" ", 5)[5].replace("\\%", "%")
+
+
+def run_as_cron(crontab: str, needle: str, home: Path, **overrides: str) -> subprocess.CompletedProcess[str]:
+    env = {**cron_environment(crontab, home), **overrides}
+    return subprocess.run(["env", "-i", *(f"{k}={v}" for k, v in env.items()), "/bin/sh", "-c",
+                           command_of(crontab, needle)], capture_output=True, text=True, timeout=300,
+                          env={"PATH": CRON_PATH})
+
+
+def test_a_spark_submit_line_runs_under_cron_and_logs_its_status_line(tmp_path: Path) -> None:
+    crontab = generate(tmp_path)
+    assert str(PROJECT / "toolkit") not in crontab  # no jar or package path of the generating checkout
+    result = run_as_cron(crontab, "--feed clicks --cluster primary", tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")  # everything went to the log
+    log = (tmp_path / "logs" / "retention-clicks.log").read_text()
+    assert "ModuleNotFoundError" not in log and "Traceback" not in log
+    status = json.loads(log.strip().splitlines()[-1])
+    assert (status["action"], status["entity"], status["status"]) == ("retention", "clicks", "SUCCEEDED")
+
+
+def test_toolkit_lines_run_under_cron_and_each_log_is_bounded(tmp_path: Path) -> None:
+    crontab = generate(tmp_path)
+    first = run_as_cron(crontab, '"$TOOLKIT" sla ', tmp_path, LOG_BYTES="64")
+    assert first.returncode in (0, 1) and first.stdout == "" and first.stderr == ""
+    log = tmp_path / "logs" / "sla.log"
+    said = log.read_text()
+    assert said and len(said.encode()) >= 64
+    second = run_as_cron(crontab, '"$TOOLKIT" sla ', tmp_path, LOG_BYTES="64")
+    assert second.returncode == first.returncode
+    assert (tmp_path / "logs" / "sla.log.1").read_text() == said  # the full log moved aside, one generation
+    assert log.read_text() == said  # the new one holds this call only
+    sweep = run_as_cron(crontab, '"$TOOLKIT" trigger ', tmp_path)
+    assert sweep.returncode == 0, (tmp_path / "logs" / "trigger.log").read_text()
