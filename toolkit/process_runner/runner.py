@@ -5,7 +5,7 @@ suspended (4), before anything is touched; 3. the instance's lease lock and one 
 slots (5 while a live run holds them; a killed run's expired lock is taken over and its attempt recorded
 KILLED); an instance that SUCCEEDED is skipped (4) unless forced; 4. the inputs resolved and, while required
 ones are missing, waited for until the process timeout (3 when not waiting or `max_wait` is spent; TIMEDOUT
-past the timeout); 5. the workflow run with its context; 6. the outputs published atomically, all or none,
+past the timeout, when waiting: a --no-wait call records no terminal state); 5. the workflow run with its context; 6. the outputs published atomically, all or none,
 each step right after a check of the lease (storage/publish.py); 7. failed attempts retried by the process's
 policy; 8. every step recorded in the ledger.
 
@@ -265,6 +265,15 @@ class ProcessRunner:
                 result.reason = (f"the rerun of the succeeded instance {format_timestamp(t)} of {self.owner} is "
                                  f"missing {len(missing)} input instance(s): " + _listed(missing)
                                  + "; its record stays SUCCEEDED")
+                return None, attempt
+            if now >= deadline and not self.options.wait:
+                # A call that does not wait judges nothing final: trying the tool on a past date is not a timeout.
+                self._write_instance(t, Status.WAITING, attempt, missing=missing)
+                result.status = Status.WAITING
+                result.reason = (f"waiting for {len(missing)} input instance(s), and its timeout passed at "
+                                 f"{format_timestamp(deadline)}: a --no-wait call records no timeout (give --now with "
+                                 f"a time before {format_timestamp(deadline)} to try a past instance): "
+                                 + _listed(missing))
                 return None, attempt
             if now >= deadline:
                 attempt += 1

@@ -319,6 +319,24 @@ def test_no_wait_reports_the_missing_instances(spark, tmp_path: Path) -> None:
     assert (record["status"], record["missing"]) == ("WAITING", result.missing)
 
 
+def test_no_wait_past_the_timeout_records_nothing_terminal_and_says_how_to_try_a_past_instance(
+        spark, tmp_path: Path) -> None:
+    """Issue 34: `--no-wait` on a past instance recorded a permanent TIMEDOUT (exit 1) where the README promises
+    exit 3 while inputs are missing; someone trying the tool on historical dates had no hint of --now."""
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 2)
+    result = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(days=30)),
+                        RunOptions(wait=False)).run(T)
+    assert result.status == "WAITING"
+    assert result.reason == (
+        "waiting for 1 input instance(s), and its timeout passed at 2026-11-21T14:00Z: a --no-wait call records "
+        f"no timeout (give --now with a time before 2026-11-21T14:00Z to try a past instance): clicks "
+        f"2026-11-21T10:00Z (file://{root}/data/clicks/2026/11/21/10)")
+    folder = root / LEDGER / "hourly-clicks-summary/20261121T1000Z"
+    assert read_json(folder / "instance.json")["status"] == "WAITING"
+    assert not (folder / "attempt-001.json").exists()  # no attempt: nothing ran, nothing timed out
+
+
 def test_past_the_timeout_the_instance_times_out(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 2)
