@@ -1,23 +1,23 @@
-"""CL001: a cluster declares the interfaces every action needs.
+"""CL001: a cluster declares the interfaces the actions read.
 
 Why:
-Every action reads or writes through the cluster's interfaces: `readonly` and `write` are its file system (`write`
-is the root under which every feed path lies), `execute` where jobs run and `workflow` the scheduler that calls
-the entrypoints. A cluster without one of them fails only when an action first needs it.
+The actions reach a cluster through two interfaces: `write` is the root of its file system, under which every
+feed path, the staging and the ledger lie; `readonly` is where the command line reads the ledger of an `hdfs://`
+cluster (through WebHDFS) and what a Falcon shop already declares. A cluster without one of them fails only when an
+action first needs it. `execute` and `workflow` (Falcon's job tracker and Oozie) are accepted, and checked by CL002
+when given, but nothing here reads them: spark-submit's `--master` and the scheduler you have take their place.
 
 Anti-pattern:
 
     interfaces:
-      readonly: {endpoint: "hdfs://namenode:8020"}
-      write: {endpoint: "hdfs://namenode:8020"}
+      execute: {endpoint: "yarn"}
+      workflow: {endpoint: "http://oozie:11000/oozie"}
 
 Best practice:
 
     interfaces:
       readonly: {endpoint: "webhdfs://namenode:9870"}
       write: {endpoint: "hdfs://namenode:8020"}
-      execute: {endpoint: "yarn"}
-      workflow: {endpoint: "cron://localhost"}
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from toolkit.entities.model import Cluster
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 
-REQUIRED = ("readonly", "write", "execute", "workflow")
+REQUIRED = ("readonly", "write")
 
 
 @register
 class RequiredInterfaces(EntityRule[Cluster]):
     code = "CL001"
-    summary = "A cluster has the interfaces readonly, write, execute and workflow."
+    summary = "A cluster has the interfaces the actions read: readonly and write."
     kind = Kind.CLUSTER
 
     def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
@@ -43,7 +43,7 @@ class RequiredInterfaces(EntityRule[Cluster]):
         if missing:
             yield Finding(
                 entity,
-                f"interfaces lacks {', '.join(missing)}; every cluster needs {', '.join(REQUIRED)} "
+                f"interfaces lacks {', '.join(missing)}; the actions read a cluster through {' and '.join(REQUIRED)} "
                 "(write is the root of its file system, e.g. hdfs://namenode:8020).",
                 ("interfaces",),
             )
