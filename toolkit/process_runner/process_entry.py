@@ -20,6 +20,7 @@ from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.lineage import open_lineage
 from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
+from toolkit.storage.java_errors import one_line
 
 if TYPE_CHECKING:
     from toolkit.el.grid import InstanceGrid
@@ -182,7 +183,7 @@ def _window(args: argparse.Namespace, grid: InstanceGrid) -> list[datetime]:
 
 
 def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> list[InstanceResult]:
-    from toolkit.process_runner.runner import InstanceResult
+    from toolkit.process_runner.runner import BRIEF, InstanceResult
 
     if order is Order.LAST_ONLY:
         times = times[-1:]  # only the newest instance of the window, whatever became of the others
@@ -196,7 +197,8 @@ def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> l
             result = runner.run(t)
         except ToolkitError as err:  # one instance's trouble does not stop the others
             result = InstanceResult(t, STATUS_OF_EXIT.get(err.exit_code, Status.FAILED), str(err))
-        print(f"process: {format_timestamp(t)} {result.status}" + (f": {result.reason}" if result.reason else ""))
+        print(f"process: {format_timestamp(t)} {result.status}"
+              + (f": {one_line(result.reason, BRIEF)}" if result.reason else ""))
         results.append(result)
     return results
 
@@ -208,8 +210,10 @@ def _count_notifications(runner: ProcessRunner, status: dict[str, object]) -> No
 
 
 def _report(result: InstanceResult, status: dict[str, object]) -> None:
+    from toolkit.process_runner.runner import BRIEF, say
+
     if result.reason:
-        print(f"process: {result.reason}.")
+        say(f"process: {one_line(result.reason, BRIEF)}.")
     status.update(status=result.status, record=result.record, missing=result.missing or None,
                   outputs=[o.get("path") for o in result.outputs], **result.counters())
 

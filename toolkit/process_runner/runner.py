@@ -5,9 +5,10 @@ suspended (4), before anything is touched; 3. the instance's lease lock and one 
 slots (5 while a live run holds them; a killed run's expired lock is taken over and its attempt recorded
 KILLED); an instance that SUCCEEDED is skipped (4) unless forced; 4. the inputs resolved and, while required
 ones are missing, waited for until the process timeout (3 when not waiting or `max_wait` is spent; TIMEDOUT
-past the timeout, when waiting: a --no-wait call records no terminal state); 5. the workflow run with its context; 6. the outputs published atomically, all or none,
-each step right after a check of the lease (storage/publish.py); 7. failed attempts retried by the process's
-policy; 8. every step recorded in the ledger.
+past the timeout, when waiting: a --no-wait call records no terminal state); 5. the workflow run with its
+context; 6. the outputs published atomically, all or none, each step right after a check of the lease
+(storage/publish.py); 7. failed attempts retried by the process's policy; 8. every step recorded in the
+ledger. Sentences for people go to stderr (`say`), the status line alone to stdout.
 
 Timeouts, waits and retry pauses go through `clock` (tests and reruns pass their own); only the start and
 end instants written into records are read from the real clock.
@@ -15,6 +16,7 @@ end instants written into records are read from the real clock.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -78,10 +80,19 @@ from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.java_errors import one_line
 from toolkit.storage.publish import Publication
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+
+BRIEF = 500  # the most characters of an error a sentence on stderr quotes; the ledger keeps the whole
+
+
+def say(line: str) -> None:
+    """A sentence for people: on stderr, apart from the status line on stdout."""
+    print(line, file=sys.stderr, flush=True)
 
 
 class Clock(Protocol):
@@ -146,7 +157,7 @@ class ProcessRunner:
 
     def __init__(self, repo: ConfigRepo, process: str, cluster: str, fs: FileSystem, ledger: Ledger, *,
                  spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock, run_id: str,
-                 options: RunOptions | None = None, log: Callable[[str], None] = print,
+                 options: RunOptions | None = None, log: Callable[[str], None] = say,
                  lineage: Lineage | None = None) -> None:
         self.repo, self.fs, self.ledger = repo, fs, ledger
         self.lineage = lineage or Lineage.off()
@@ -356,7 +367,8 @@ class ProcessRunner:
             self.discard(plan.outputs, attempt)
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err),
                                 quality=result.quality)
-            self.log(f"process: attempt {attempt} failed: {err}")
+            self.log(f"process: attempt {attempt} failed: {one_line(str(err), BRIEF)} (the whole error is in "
+                     f"{self.ledger.layout.attempt_record(self.process.name, t, attempt)})")
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)

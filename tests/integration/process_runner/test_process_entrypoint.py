@@ -186,7 +186,7 @@ def test_a_hive_workflow_at_an_absolute_cluster_path_runs_through_spark_submit(s
                           "2026-11-21T10:00Z", cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-3000:]
     assert _status(result)["status"] == "SUCCEEDED"
-    assert f"running file://{root}/app/hive/clicks.hql (hive)" in result.stdout
+    assert f"running file://{root}/app/hive/clicks.hql (hive)" in result.stderr
     # Hours 08, 09 and 10 give 2 + 2, 2 + 0 and 2 + 1 clicks per page (2 + hour % 3).
     expected = spark.createDataFrame([(page, 9) for page in ("/", "/cart", "/help")], "page string, clicks long")
     assert_df_equality(spark.read.json(str(root / "data/clicks-hourly-summary/2026/11/21/10")), expected,

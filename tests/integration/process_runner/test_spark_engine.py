@@ -94,6 +94,8 @@ def test_a_failing_application_is_a_failed_attempt_and_nothing_is_published(tmp_
     reason = "The Spark application /apps/clicks-count/count.py exited with code 1: no clicks for the page '/checkout'"
     assert (result.returncode, status["status"]) == (1, "FAILED"), result.stdout[-3000:]
     assert f"process: {reason}." in result.stderr
+    [line] = result.stdout.splitlines()  # stdout holds the status line alone (issue 34: the error was there too)
+    assert json.loads(line)["status"] == "FAILED"
     output = root / "data/clicks-hourly-summary/2026/11/21"
     assert not output.exists() or list(output.iterdir()) == []
     records = root / "feed-toolkit/working/ledger/processes" / name / "20261121T1000Z"
