@@ -35,19 +35,40 @@ def duration_text(seconds: int | None) -> str:
     return f"{secs}s"
 
 
+def detail_text(row: InstanceRow) -> str:
+    """What a person needs of a row beside its status: what a waiting instance lacks, why one failed."""
+    if row.status == Status.WAITING:
+        return missing_text(row)
+    if row.error:
+        return " ".join(row.error.split())
+    if row.status == Status.TIMEDOUT:
+        return "timed out waiting for its inputs"
+    return NONE
+
+
 def missing_text(row: InstanceRow) -> str:
-    if row.status != Status.WAITING:
-        return NONE
+    """The missing inputs by feed: one named, several counted with their first and last time."""
     if row.missing is None:
         return row.missing_note or "not checked"
+    if not row.missing:
+        return "none (ready to run)"
     # `clicks 2026-11-21T09:00Z (file:///...)`: the text shows the feed and the time, JSON the location too
-    return ", ".join(item.split(" (", 1)[0] for item in row.missing) if row.missing else "none (ready to run)"
+    by_feed: dict[str, list[str]] = {}
+    for item in row.missing:
+        feed, _, time = item.split(" (", 1)[0].partition(" ")
+        by_feed.setdefault(feed, []).append(time)
+    return "missing " + "; ".join(
+        f"{feed} {times[0]}" if len(times) == 1 else f"{len(times)} of {feed}, {min(times)}..{max(times)}"
+        for feed, times in by_feed.items())
 
 
-def status_lines(rows: Sequence[InstanceRow]) -> Iterator[str]:
-    header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "MISSING INPUTS")
-    yield from table(header, ((str(row.to_json()["time"]), row.status, str(row.attempts), row.started or NONE,
-                               duration_text(row.duration_seconds), missing_text(row)) for row in rows))
+def status_lines(rows: Sequence[InstanceRow], width: int | None = None) -> Iterator[str]:
+    """The status table; each line cut to `width` characters (None: whole)."""
+    header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "DETAIL")
+    lines = table(header, ((str(row.to_json()["time"]), row.status, str(row.attempts), row.started or NONE,
+                            duration_text(row.duration_seconds), detail_text(row)) for row in rows))
+    for line in lines:
+        yield line if width is None or len(line) <= width else line[:max(width - 3, 0)] + "..."
 
 
 def summary_lines(summary: Mapping[str, object]) -> Iterator[str]:

@@ -178,20 +178,37 @@ def test_status_rows_from_the_ledger_and_the_file_system(capsys: pytest.CaptureF
 
 def test_status_text_is_aligned_columns_under_a_header(capsys: pytest.CaptureFixture[str], history: Site) -> None:
     code, out, _ = run(capsys, "status", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary",
-                       "--now", NOW, "--from", "2026-11-21T03:00Z")
+                       "--now", NOW, "--from", "2026-11-21T03:00Z", "--wide")
     assert code == 0
     assert out.splitlines() == [
-        "TIME               STATUS     ATTEMPTS  START                 DURATION  MISSING INPUTS",
+        "TIME               STATUS     ATTEMPTS  START                 DURATION  DETAIL",
         "2026-11-21T03:00Z  SUCCEEDED  1         2026-11-21T03:01:00Z  2m30s     -",
-        "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     -",
-        "2026-11-21T05:00Z  TIMEDOUT   1         -                     -         -",
+        "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     the workflow failed: boom",
+        "2026-11-21T05:00Z  TIMEDOUT   1         -                     -         timed out waiting for its inputs",
         "2026-11-21T06:00Z  KILLED     1         2026-11-21T06:05:00Z  -         -",
         "2026-11-21T07:00Z  RUNNING    1         2026-11-21T10:00:00Z  30m00s    -",
-        "2026-11-21T08:00Z  WAITING    0         -                     -         clicks 2026-11-21T08:00Z",
-        "2026-11-21T09:00Z  WAITING    0         -                     -         clicks 2026-11-21T09:00Z",
-        "2026-11-21T10:00Z  WAITING    0         -                     -         clicks 2026-11-21T09:00Z, "
-        "clicks 2026-11-21T10:00Z",
+        "2026-11-21T08:00Z  WAITING    0         -                     -         missing clicks 2026-11-21T08:00Z",
+        "2026-11-21T09:00Z  WAITING    0         -                     -         missing clicks 2026-11-21T09:00Z",
+        "2026-11-21T10:00Z  WAITING    0         -                     -         missing 2 of clicks, "
+        "2026-11-21T09:00Z..2026-11-21T10:00Z",
     ]
+
+
+def test_status_fits_the_terminal_and_wide_shows_everything(capsys: pytest.CaptureFixture[str], history: Site,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34: a daily process's status was 16 KB with lines of 677 characters listing 24 hours one by one."""
+    base = ("status", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary", "--now", NOW,
+            "--from", "2026-11-21T03:00Z")
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
+    waiting = ("2026-11-21T10:00Z  WAITING    0         -                     -         missing 2 of clicks, "
+               "2026-11-21T09:00Z..2026-11-21T10:00Z")
+    assert out.splitlines()[-1] == waiting[:97] + "..."
+    assert "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     the workflow failed: boom" \
+        in out.splitlines()  # it fits: whole
+    code, out, _ = run(capsys, *base, "--wide")
+    assert code == 0 and out.splitlines()[-1] == waiting
 
 
 def test_a_running_record_whose_lock_was_never_taken_is_killed(capsys: pytest.CaptureFixture[str],

@@ -4,6 +4,7 @@ process's instances, read without Spark."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,9 +95,13 @@ def status_command(
     to: To = None,
     now: NowOption = None,
     format_: Format = "text",
+    wide: Annotated[bool, typer.Option(
+        "--wide", help="Lines as long as their content (default: cut to the terminal's width, COLUMNS, else 120).")
+    ] = False,
 ) -> None:
-    """One row per instance of a process on a cluster: its time, status, attempts, start, duration and, while
-    it waits, the input instances it lacks.
+    """One row per instance of a process on a cluster: its time, status, attempts, start, duration and a detail:
+    while it waits, the input instances it lacks (by feed: one named, several counted with their first and last
+    time); when it failed or timed out, the error.
 
     The status is the ledger's, except that a record saying RUNNING whose lock lease has expired is shown
     KILLED (the run died; the next call takes it over), and that an instance without a record whose time has
@@ -115,7 +120,8 @@ def status_command(
     if format_ == "json":
         typer.echo(json.dumps([row.to_json() for row in rows], indent=2))
     else:
-        typer.echo("\n".join(status_lines(rows)))
+        width = None if wide else shutil.get_terminal_size((120, 24)).columns
+        typer.echo("\n".join(status_lines(rows, width)))
 
 
 status_command.__doc__ = (status_command.__doc__ or "").format(limit=MISSING_LIMIT, rows=f"{MAX_ROWS:,}")
