@@ -19,6 +19,7 @@ HELP = "Feed and process lifecycle for Spark data platforms, without a server (A
 # imports only its own command's module: `toolkit trigger` from cron every minute, `toolkit lint` from a
 # pre-commit hook, start in a third less time than with every command loaded.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("init", "init_command"),
     "el": ("el", "app"),  # a group of its own
     "instances": ("instances", "instances_command"),
     "lint": ("lint", "lint_command"),
