@@ -15,51 +15,54 @@ import typer
 from toolkit.errors import ToolkitError
 
 HELP = "Feed and process lifecycle for Spark data platforms, without a server (Apache Falcon's ideas)."
-# Each command's module and function under toolkit/cli/commands/, in the order `toolkit --help` lists them. A call
+# Each command's module and function under toolkit/cli/commands/ and its line in `toolkit --help`, in that order. A call
 # imports only its own command's module: `toolkit trigger` from cron every minute, `toolkit lint` from a
 # pre-commit hook, start in a third less time than with every command loaded.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "init": ("init", "init_command"),
-    "el": ("el", "app"),  # a group of its own
-    "instances": ("instances", "instances_command"),
-    "lint": ("lint", "lint_command"),
-    "schema": ("schema", "schema_command"),
-    "deps": ("deps", "deps_command"),
-    "graph": ("graph", "graph_command"),
-    "convert-falcon": ("convert", "convert_falcon_command"),
-    "status": ("ledger", "status_command"),
-    "summary": ("ledger", "summary_command"),
-    "running": ("ledger", "running_command"),
-    "ledger-rollup": ("rollup", "rollup_command"),
-    "suspend": ("control", "suspend_command"),
-    "resume": ("control", "resume_command"),
-    "safemode": ("control", "safemode_command"),
-    "rerun": ("rerun", "rerun_command"),
-    "publish": ("events", "publish_command"),
-    "events": ("events", "events_command"),
-    "trigger": ("trigger", "trigger_command"),
-    "sla": ("sla", "sla_command"),
-    "queue": ("queue", "queue_command"),
-    "lineage": ("lineage", "app"),  # a group: `toolkit lineage --feed ...` answers in its callback
-    "schedule": ("schedule", "schedule_command"),
-    "call": ("call", "call_command"),
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "init": ("init", "init_command", "Write a new config repo that lints clean, with its next steps"),
+    "el": ("el", "app", "The time engine: evaluate EL, list instances, resolve paths"),  # a group of its own
+    "instances": ("instances", "instances_command", "The inputs and outputs of a process instance, or a feed's"),
+    "lint": ("lint", "lint_command", "Check entities: schema, references, windows, templates"),
+    "schema": ("schema", "schema_command", "Write or print the JSON Schemas of the entity kinds"),
+    "deps": ("deps", "deps_command", "What an entity depends on, and what depends on it"),
+    "graph": ("graph", "graph_command", "The repo as a graph: an HTML page, Graphviz dot or Mermaid"),
+    "convert-falcon": ("convert", "convert_falcon_command", "Convert Falcon XML definitions into YAML entities"),
+    "status": ("ledger", "status_command", "One row per instance of a process on a cluster"),
+    "summary": ("ledger", "summary_command", "How many instances of a process are in each status"),
+    "running": ("ledger", "running_command", "The instances running now"),
+    "ledger-rollup": ("rollup", "rollup_command", "Roll up closed instances into one file per process and month"),
+    "suspend": ("control", "suspend_command", "Suspend a process or a feed on a cluster"),
+    "resume": ("control", "resume_command", "Resume a suspended process or feed"),
+    "safemode": ("control", "safemode_command", "Stop every action on a cluster before it touches data"),
+    "rerun": ("rerun", "rerun_command", "The commands that rerun failed, timed-out or killed instances"),
+    "publish": ("events", "publish_command", "Record an outside producer's instance of a feed"),
+    "events": ("events", "events_command", "The dataset events of a cluster"),
+    "trigger": ("trigger", "trigger_command", "Start the data-triggered runs whose inputs are published"),
+    "sla": ("sla", "sla_command", "The instances that missed or risk their SLA"),
+    "queue": ("queue", "queue_command", "A batch consumer's queue: pending events, batches"),
+    "lineage": ("lineage", "app", "Which runs produced and read an instance"),  # a group: answers in its callback
+    "schedule": ("schedule", "schedule_command", "Generate a crontab, Airflow DAGs or an Oozie bundle"),
+    "call": ("call", "call_command", "Run an entrypoint with the instance a scheduler's firing stands for"),
 }
 
 
 def build_app(argv: list[str]) -> typer.Typer:
     """The command line with the command `argv` names (every command when it names none: help, a typo)."""
+    # No rich markup: a docstring's paragraphs are rewrapped to the terminal as written (rich mode kept their line
+    # breaks, cutting sentences mid-line), and `\b` keeps an example block as it is.
     app = typer.Typer(name="toolkit", help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
-                      add_completion=False)
+                      add_completion=False, rich_markup_mode=None)
     app.callback()(_root)  # a group even with one command registered: the command is called by its name
     named = argv[0] if argv and argv[0] in COMMANDS else None
-    for name, (module, attribute) in COMMANDS.items():
+    for name, (module, attribute, line) in COMMANDS.items():
         if named is None or name == named:
             target = getattr(importlib.import_module(f"toolkit.cli.commands.{module}"), attribute)
             if isinstance(target, typer.Typer):
-                app.add_typer(target, name=name)
+                app.add_typer(target, name=name, short_help=line)
             else:
-                app.command(name)(target)
+                app.command(name, short_help=line)(target)
     return app
+
 
 
 def _root() -> None:
