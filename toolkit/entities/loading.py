@@ -27,6 +27,12 @@ def declared_ref(file: Path) -> EntityRef | None:
     """The entity a file that fails to load stands for, so that references to it are not also reported as
     missing (one cause, one finding): the `kind` and `name` it declares, as far as its YAML reads, else the
     kind of its folder and its file name; None for a file outside the kind folders that declares nothing."""
+    return unloaded_document(file)[0]
+
+
+def unloaded_document(file: Path) -> tuple[EntityRef | None, Document | None]:
+    """What a file that fails to load stands for (`declared_ref`) and its YAML document when it reads (the schema
+    refused it): the linter still checks the references it can read there, so one error hides no other."""
     doc, _ = load_document(file)
     data = doc.data if doc is not None else {}
     kinds = {kind.value: kind for kind in Kind}
@@ -35,7 +41,7 @@ def declared_ref(file: Path) -> EntityRef | None:
     kind = kinds.get(declared_kind) if isinstance(declared_kind, str) else None
     kind = kind or folders.get(file.parent.name)
     name = declared_name if isinstance(declared_name, str) and declared_name else file.stem
-    return EntityRef(kind, name) if kind is not None else None
+    return (EntityRef(kind, name) if kind is not None else None), doc
 
 
 def _entity(doc: Document | None, problems: list[Problem]) -> tuple[Entity | None, list[Problem]]:

@@ -16,8 +16,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
+from toolkit.entities.document import Document
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.loading import declared_ref, load_entity
+from toolkit.entities.loading import load_entity, unloaded_document
 from toolkit.entities.model import Cluster, Entity, Feed, Process
 from toolkit.entities.parse_cache import ParseCache
 from toolkit.entities.prescan import declared
@@ -65,12 +66,15 @@ class ConfigRepo:
     """All entities of one config repo; the first file (in `entity_files` order) wins a duplicate name."""
 
     def __init__(self, root: Path, entities: Iterable[Entity], files: Iterable[Path] = (),
-                 unloaded: Iterable[EntityRef] = ()) -> None:
+                 unloaded: Iterable[EntityRef] = (),
+                 unloaded_documents: Iterable[tuple[EntityRef, Document]] = ()) -> None:
         self.root = root
         self.entities: tuple[Entity, ...] = tuple(entities)
         self.files: tuple[Path, ...] = tuple(files)  # every entity file read, valid or not
         # What the files that failed to load stand for: their own problems are reported, not references to them.
         self.unloaded: frozenset[EntityRef] = frozenset(unloaded)
+        # The YAML of those whose schema failed, for the references the linter can still read there.
+        self.unloaded_documents: tuple[tuple[EntityRef, Document], ...] = tuple(unloaded_documents)
         self.clusters: Mapping[str, Cluster] = _first_by_name(self.entities, Cluster)
         self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
         self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)
@@ -99,6 +103,7 @@ class ConfigRepo:
         entities: list[Entity] = []
         problems: list[Problem] = []
         unloaded: list[EntityRef] = []
+        documents: list[tuple[EntityRef, Document]] = []
         files = entity_files(root)
         with collector_paused():  # no cyclic-GC passes over the many objects of thousands of entities
             cache = ParseCache(root) if cached else None
@@ -108,11 +113,15 @@ class ConfigRepo:
                 problems.extend(file_problems)
                 if entity is not None:
                     entities.append(entity)
-                elif (ref := declared_ref(file)) is not None:
+                    continue
+                ref, doc = unloaded_document(file)
+                if ref is not None:
                     unloaded.append(ref)
+                    if doc is not None:
+                        documents.append((ref, doc))
             if cache is not None:
                 cache.save()
-        return cls(root, entities, files, unloaded), problems
+        return cls(root, entities, files, unloaded, documents), problems
 
     @classmethod
     def load(cls, path: Path | str, *, cached: bool = False) -> ConfigRepo:

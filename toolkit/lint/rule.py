@@ -16,7 +16,7 @@ from typing import ClassVar, Generic, TypeVar, cast
 from toolkit.entities.document import FieldPath
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Entity
-from toolkit.entities.problems import Severity
+from toolkit.entities.problems import Problem, Severity
 from toolkit.lint.context import LintContext
 
 CODE_PATTERN = re.compile(r"^(CL|FD|PR|RP)[0-9]{3}$")
@@ -46,7 +46,8 @@ class Rule:
     # feed that is still used): reported whatever files the linter was given.
     reports_outside_selection: ClassVar[bool] = False
 
-    def check(self, ctx: LintContext) -> Iterable[Finding]:
+    def check(self, ctx: LintContext) -> Iterable[Finding | Problem]:
+        """Findings on entities; a Problem where no entity stands (a file whose schema failed, read as YAML)."""
         raise NotImplementedError
 
 

@@ -64,7 +64,7 @@ def lint_repo(root: Path, selection: set[Path] | None = None) -> LintReport:
     found = list(problems)
     for rule_class in all_rules():
         for finding in findings_of(rule_class, ctx):
-            if isinstance(finding, Problem):  # the rule crashed
+            if isinstance(finding, Problem):  # a crash, or a finding in a file that did not load
                 found.append(finding)
                 continue
             if rule_class.code in _ignored(finding.entity.lint_ignore):

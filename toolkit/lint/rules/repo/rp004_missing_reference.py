@@ -3,7 +3,8 @@
 Why:
 This is what makes deleting a still-used feed or cluster fail, so its findings are reported even when only
 other files were changed. A reference to an entity whose file exists but fails to load (YAML or schema) is not
-reported: that file's own finding is the one cause (`ConfigRepo.unloaded`).
+reported: that file's own finding is the one cause (`ConfigRepo.unloaded`). The references of a file whose schema
+fails are still read from its YAML and checked, so that a bad frequency does not hide a misspelt feed.
 
 Anti-pattern: no feed clickz in feeds/.
 
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from toolkit.entities.document import FieldPath
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Entity, Feed, FeedCluster, Process, ProcessCluster
+from toolkit.entities.problems import Problem
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import Finding, Rule, register
 from toolkit.lint.rules.repo._known import known_names
@@ -31,7 +34,8 @@ class MissingReference(Rule):
     summary = "No reference to a cluster or feed that does not exist."
     reports_outside_selection = True
 
-    def check(self, ctx: LintContext) -> Iterator[Finding]:
+    def check(self, ctx: LintContext) -> Iterator[Finding | Problem]:
+        yield from self._in_unloaded_files(ctx)
         clusters, feeds, unloaded = ctx.repo.clusters, ctx.repo.feeds, ctx.repo.unloaded
         for entity in ctx.repo.entities:
             if isinstance(entity, (Feed, Process)):
@@ -46,9 +50,41 @@ class MissingReference(Rule):
                                             (field, index, "feed"))
 
 
+    def _in_unloaded_files(self, ctx: LintContext) -> Iterator[Problem]:
+        known = {Kind.CLUSTER: ctx.repo.clusters, Kind.FEED: ctx.repo.feeds}
+        for ref, doc in ctx.repo.unloaded_documents:
+            for path, target in _raw_references(ref.kind, doc.data):
+                if target.name not in known[target.kind] and target not in ctx.repo.unloaded:
+                    span = doc.span(path)
+                    message = (f"{ref.kind.label} '{ref.name}': {_where(path)} {target.name!r} is not defined in this "
+                               f"repo; {known_names(target.name, known[target.kind], target.kind.folder)}.")
+                    yield Problem(span.file, span.line, span.column, self.code, self.severity, message, ref)
+
+
+def _raw_references(kind: Kind, data: Mapping[str, object]) -> Iterator[tuple[FieldPath, EntityRef]]:
+    """The cluster and feed names a feed's or process's YAML names where the schema puts them, as far as it reads."""
+    def items(field: str) -> list[object]:
+        value = data.get(field)
+        return value if isinstance(value, list) else []
+
+    if kind in (Kind.FEED, Kind.PROCESS):
+        for index, item in enumerate(items("clusters")):
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                yield ("clusters", index, "name"), EntityRef(Kind.CLUSTER, item["name"])
+    if kind is Kind.PROCESS:
+        for field in ("inputs", "outputs"):
+            for index, item in enumerate(items(field)):
+                if isinstance(item, dict) and isinstance(item.get("feed"), str):
+                    yield (field, index, "feed"), EntityRef(Kind.FEED, item["feed"])
+
+
+def _where(path: FieldPath) -> str:
+    return ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in path).replace(".[", "[")
+
+
 def _missing(entity: Entity, ref: EntityRef, known: Mapping[str, Entity], unloaded: frozenset[EntityRef],
              path: tuple[str | int, ...]) -> Iterator[Finding]:
     name, what = ref.name, ref.kind.folder
     if name not in known and ref not in unloaded:
-        where = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in path).replace(".[", "[")
-        yield Finding(entity, f"{where} {name!r} is not defined in this repo; {known_names(name, known, what)}.", path)
+        yield Finding(entity, f"{_where(path)} {name!r} is not defined in this repo; "
+                              f"{known_names(name, known, what)}.", path)
