@@ -5,6 +5,7 @@ entrypoints are this checkout's, given to `toolkit schedule` as a scheduler host
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
@@ -74,3 +75,31 @@ def test_toolkit_lines_run_under_cron_and_each_log_is_bounded(tmp_path: Path) ->
     assert log.read_text() == said  # the new one holds this call only
     sweep = run_as_cron(crontab, '"$TOOLKIT" trigger ', tmp_path)
     assert sweep.returncode == 0, (tmp_path / "logs" / "trigger.log").read_text()
+
+
+def test_an_airflow_dags_command_runs_in_a_bare_environment(tmp_path: Path) -> None:
+    """The command a generated DAG's task runs (its `command(logical_date)` and `ENVIRONMENT`, read from the file:
+    Airflow is not needed to run it) in an environment with nothing but cron's PATH."""
+    repo, _ = make_repo(tmp_path)
+    dags = tmp_path / "dags"
+    generated = subprocess.run([str(TOOLKIT), "schedule", "--repo", str(repo), "--cluster", "primary", "--format",
+                                "airflow", "--out", str(dags), "--toolkit", str(TOOLKIT), "--spark-submit",
+                                str(SPARK_SUBMIT), "--entrypoints", str(PROJECT / "entrypoints")],
+                               capture_output=True, text=True, timeout=120, env={"PATH": CRON_PATH})
+    assert generated.returncode == 0, generated.stderr
+    tree = ast.parse((dags / "feed_toolkit.primary.retention-clicks.py").read_text(encoding="utf-8"))
+    [environment] = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == "ENVIRONMENT" for t in node.targets)]
+    [command] = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "command"]
+    returned = command.body[-1]
+    assert isinstance(returned, ast.Return) and isinstance(returned.value, ast.List)
+    argv = ["2026-11-23T00:00Z" if isinstance(item, ast.Call) else ast.literal_eval(item)
+            for item in returned.value.elts]  # the one call is stamp(logical_date)
+    assert environment == {"PYSPARK_PYTHON": str(TOOLKIT.parent / "python"),
+                           "PYSPARK_DRIVER_PYTHON": str(TOOLKIT.parent / "python")}
+    result = subprocess.run(["env", "-i", f"PATH={CRON_PATH}", *(f"{k}={v}" for k, v in environment.items()), *argv],
+                            capture_output=True, text=True, timeout=300, env={"PATH": CRON_PATH})
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert (status["action"], status["entity"], status["time"], status["status"]) == (
+        "retention", "clicks", "2026-11-23T00:00Z", "SUCCEEDED")
