@@ -148,7 +148,7 @@ demo-steps:
 	@echo "   the rerun finds every file there, unchanged, and copies nothing:"
 	$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --source primary --target backup --time 2026-01-01T05:00Z --from 2026-01-01T00:00Z --to 2026-01-01T05:00Z 2>/dev/null | tail -n 1
 	@echo "   the instance of 2026-01-02T00:00Z was never generated: the run waits (exit 3) until the feed's timeout"
-	-$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --target backup --time 2026-01-02T00:00Z --now 2026-01-02T01:00Z 2>/dev/null | tail -n 2
+	-$(SPARK_SUBMIT) entrypoints/replication.py --repo $(DEMO_REPO) --feed clicks --target backup --time 2026-01-02T00:00Z --now 2026-01-02T01:00Z 2>&1 | tail -n 2
 	@echo "== Data safety: lint refuses feeds that share folders (RP009) and clusters on object stores (CL006)"
 	$(PY) $(DEMO_REPO)/demo/safety_repo.py --to /tmp/feed-toolkit-demo/safety-repo --mistakes
 	-$(TOOLKIT) lint /tmp/feed-toolkit-demo/safety-repo | grep -E ' (RP009|CL006) ' | cut -c1-230
@@ -226,7 +226,7 @@ demo-tables:
 	$(TOOLKIT) summary --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --from 2026-01-01T00:00Z --to 2026-01-01T23:00Z
 	$(TOOLKIT) status --repo $(DEMO_REPO) --process daily-clicks-rollup --cluster primary --from 2026-01-02T00:00Z --to 2026-01-02T00:00Z
 	@echo "   an instance whose input is missing: --no-wait exits 3 and lists it (2026-01-02T00:00Z was never generated)"
-	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-02T00:00Z --now 2026-01-02T00:30Z --no-wait 2>/dev/null | grep '^process:'
+	-$(SPARK_SUBMIT) entrypoints/process.py --repo $(DEMO_REPO) --process hourly-clicks-summary --cluster primary --time 2026-01-02T00:00Z --now 2026-01-02T00:30Z --no-wait 2>&1 | grep '^process:'
 	@echo "-- quality gates: each summary above met quality/clicks-hourly-summary.json (Great Expectations) before it was published;"
 	@echo "   quality_check.py checks a published hour on demand (exit 0: every expectation holds)"
 	$(SPARK_SUBMIT) entrypoints/quality_check.py --repo $(DEMO_REPO) --feed clicks-hourly-summary --cluster primary --time 2026-01-01T10:00Z 2>/dev/null | grep '^quality:'
