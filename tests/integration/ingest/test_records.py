@@ -129,6 +129,22 @@ def test_times_without_offset_are_in_the_feeds_zone_across_a_dst_change(spark: S
     ], [], schema)
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("2026-01-01T10:00:00Z", "2026-01-01T10:00:00+00:00"),  # the usual spelling, read without a regular expression
+    ("2026-01-01 10:00:00Z", "2026-01-01T10:00:00+00:00"),
+    ("2026-01-01T10:00:0 Z", None),  # 20 characters, which Spark's cast reads as 10:00:00
+    ("2026-01-01T10:00:00z", None), ("+026-01-01T10:00:00Z", None), ("2026-02-30T10:00:00Z", None),
+    ("\u0662\u0660\u0662\u0666-01-01T10:00:00Z", None),  # digits, but not ASCII ones
+])
+def test_the_usual_spelling_of_a_time_is_read_only_when_it_is_iso_8601(spark: SparkSession, text: str,
+                                                                         expected: str | None) -> None:
+    from toolkit.ingest.event_times import instant
+
+    found = spark.createDataFrame([(text,)], "t string").select(instant(F.col("t"), "UTC").alias("at")).first()
+    assert found is not None
+    assert found["at"] == (None if expected is None else _at(expected))
+
+
 # ----------------------------------------------------------------------------------------------- json
 def test_json_is_strict_about_keys_and_types(spark: SparkSession) -> None:
     ingest = _ingest(IngestFormat.JSON, time="ts")
