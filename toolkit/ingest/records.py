@@ -85,11 +85,17 @@ def parse_records(lines: DataFrame, ingest: Ingest, columns: Sequence[Column], z
     checked = typed.select("value", "file", "offset", "line", F.coalesce(*checks).alias("reason"),
                            *[f"_v{i}" for i in range(len(columns))], "_time")
     accepted = checked.filter(F.col("reason").isNull()).select(
-        *[F.col(f"_v{i}").alias(c.name) for i, c in enumerate(columns)],
-        "_time", F.col("file").alias("_file"), F.col("line").alias("_line"))
+        *typed_values(columns), "_time", F.col("file").alias("_file"), F.col("line").alias("_line"))
     rejected = checked.filter(F.col("reason").isNotNull()).select(
         "file", "line", "offset", "reason", F.col("value").alias("record"))
     return Parsed(accepted=accepted, rejected=rejected, checked=checked)
+
+
+def typed_values(columns: Sequence[Column]) -> list[SparkColumn]:
+    """The feed's columns, typed and named, of `Parsed.checked` or a frame derived from it."""
+    from pyspark.sql import functions as F
+
+    return [F.col(f"_v{i}").alias(c.name) for i, c in enumerate(columns)]
 
 
 def _field_names(ingest: Ingest, columns: Sequence[Column]) -> tuple[str, ...]:

@@ -16,22 +16,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from toolkit.el.timestamps import format_timestamp, instance_key
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.ingest_settings import IngestSettings, ingest_settings
 from toolkit.entities.model import Cluster, Feed, LateRecords, quality_gates
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook, LandingBook, Source
 from toolkit.ingest.checkpoint_adoption import adopt_checkpoint
-from toolkit.ingest.closing import close_due, closes_at
+from toolkit.ingest.closing import close_due
 from toolkit.ingest.commit import commit_batch
 from toolkit.ingest.compaction import finish_unfinished
 from toolkit.ingest.landing import expire_ingested, next_batch, scan, settle, with_tails
 from toolkit.ingest.lineage_uses import batch_uses
 from toolkit.ingest.overlaps import require_apart
+from toolkit.ingest.placement import INSTANCE, from_micros, micros, placement
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
 from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
@@ -186,9 +187,10 @@ class _Batches:
             raise reading_error(self.feed.name, self.landing, sources, err) from None
 
     def _staged_batch(self, sources: list[Source], batch_id: int) -> tuple[BatchRecord, str | None]:
+        from pyspark.sql import Observation
         from pyspark.sql import functions as F
 
-        from toolkit.ingest.records import parse_records
+        from toolkit.ingest.records import parse_records, typed_values
         from toolkit.storage.landing_lines import LineRange, read_lines
 
         ingest = self.feed.ingest
@@ -200,55 +202,35 @@ class _Batches:
                            split_bytes=self.settings.split_bytes, max_line_bytes=self.settings.max_line_bytes)
         now = self.clock()
         parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
-        # Not cached: at scale, building a cache of the parsed lines costs more than parsing them again (the files'
-        # byte ranges are fixed, so each job reads the same lines); job 3 runs only for a batch with rejects.
-        checked = parsed.checked
-        # instants cross into Python as epoch seconds: a collected timestamp would be in the driver's zone
-        minute = (F.lit(int(now) // 60 * 60) if ingest.by_arrival
-                  else F.floor(F.unix_seconds("_time") / 60) * 60).cast("bigint")
-        # job 1, one row per minute: what each minute holds (accepted or not), and the newest event time
-        stats = checked.groupBy(minute.alias("_minute"), F.col("reason").isNull().alias("ok")).agg(
-            F.count(F.lit(1)).alias("n"), F.max(F.unix_seconds("_time")).alias("newest")).collect()
-        keys = self._instance_keys(sorted({row["_minute"] for row in stats if row["ok"]}))
         watermark = self.book.instances().watermark
-        dead = ingest.late_records is LateRecords.DEAD_LETTERS and watermark is not None
-        refused = sorted(m for m, t in keys.items() if t is None or (
-            dead and closes_at(self.feed, t) <= record_stamp(str(watermark))))
-        counts: dict[str, int] = {}
-        newest: int | None = None
+        where = placement(self.feed, self.grid, None if watermark is None else record_stamp(str(watermark)),
+                          ingest.late_records is LateRecords.DEAD_LETTERS)
+        # Not cached: at scale, building a cache of the parsed lines costs more than parsing them again (the files'
+        # byte ranges are fixed, so each job reads the same lines). One job writes the batch's records, each
+        # instance's into one staged file, and counts what it did on the way (an observation); a second runs only
+        # for a batch with rejected records.
+        placed = where.placed(parsed.checked, now, ingest.by_arrival)
+        good = F.col("reason").isNull() & ~where.refused()
+        seen = Observation(f"ingest batch {batch_id}")
+        counted = placed.observe(seen, F.count_if(good).alias("accepted"), F.count_if(~good).alias("rejected"),
+                                 F.max(F.when(good, F.unix_seconds("_time"))).alias("newest"))
+        (counted.where(good).select(*typed_values(self.targets.columns), INSTANCE).repartition(INSTANCE)
+         .write.partitionBy(INSTANCE).format(self.targets.storage_format).save(f"{folder}/data"))
+        metrics = seen.get
+        counts = self._counts(f"{folder}/data") if metrics["accepted"] else {}
+        staged = [self._staged(folder, t, rows, batch_id) for t, rows in sorted(counts.items())]
         refusals = [s for s in sources if s.refused]
-        rejected_rows = len(refusals)
-        for row in stats:
-            if not row["ok"] or row["_minute"] in refused:
-                rejected_rows += row["n"]
-                continue
-            key = instance_key(keys[row["_minute"]])  # type: ignore[arg-type]
-            counts[key] = counts.get(key, 0) + row["n"]
-            newest = row["newest"] if newest is None or (row["newest"] or 0) > newest else newest
-        accepted = parsed.accepted
-        if ingest.by_arrival:
-            accepted = accepted.withColumn("_time", F.timestamp_seconds(F.lit(int(now))))
-        # job 2: each instance's rows into one staged file
-        if counts:
-            mapping = self.spark.createDataFrame(
-                [(m, instance_key(t)) for m, t in keys.items() if t is not None and m not in refused],
-                "_minute bigint, _instance string")
-            good = accepted.withColumn("_minute", minute).join(F.broadcast(mapping), "_minute")
-            names = [c.name for c in self.targets.columns]
-            (good.select(*names, "_instance").repartition("_instance").write.partitionBy("_instance")
-             .format(self.targets.storage_format).save(f"{folder}/data"))
-        staged = [self._staged(folder, key, rows, batch_id) for key, rows in sorted(counts.items())]
-        # job 3: the rejected records, with those whose time is in no open instance, into one file
+        rejected_rows = metrics["rejected"] + len(refusals)
         if rejected_rows:
-            outside = checked.where(F.col("reason").isNull() & minute.isin(*refused)).select(
-                "file", "line", "offset", self._refusal(minute, keys).alias("reason"),
-                F.col("value").alias("record")) if refused else None
-            rejected = parsed.rejected if outside is None else parsed.rejected.unionByName(outside)
+            rejected = placed.where(~good).select(
+                "file", "line", "offset", F.coalesce("reason", self._refusal()).alias("reason"),
+                F.col("value").alias("record"))
             if refusals:
                 rejected = rejected.unionByName(self._refusals(refusals))
             rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
             staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                     rejected_rows))
+        newest = metrics["newest"]
         max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
         plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,
@@ -256,38 +238,31 @@ class _Batches:
                            [vars(s) for s in sources])
         return plan, stamp if ingest.by_arrival else max_time
 
+    def _counts(self, folder: str) -> dict[datetime, int]:
+        """Each staged instance's rows, from the files just written (a parquet or orc file's footer holds its
+        count: no data is read again)."""
+        counted = (self.spark.read.schema(f"{INSTANCE} bigint").format(self.targets.storage_format).load(folder)
+                   .groupBy(INSTANCE).count().collect())
+        return {from_micros(row[0]): row[1] for row in counted}
+
     def _refusals(self, refused: list[Source]) -> DataFrame:
         """A dead letter per landing file refused unread (a symbolic link, a file that cannot be read)."""
         return self.spark.createDataFrame([(f"{self.landing}/{s.name}", None, None, s.refused, None) for s in refused],
                                           "file string, line bigint, offset bigint, reason string, record string")
 
-    def _refusal(self, minute: SparkColumn, keys: dict[int, datetime | None]) -> SparkColumn:
+    def _refusal(self) -> SparkColumn:
         """Why a parsed record is refused: its time is in no instance, or its instance is closed."""
         from pyspark.sql import functions as F
 
-        outside = [m for m, t in keys.items() if t is None]
-        return F.when(minute.isin(*outside) if outside else F.lit(False), F.concat(
+        return F.when(F.col(INSTANCE).isNull(), F.concat(
             F.lit("the record's time "), F.date_format("_time", "yyyy-MM-dd'T'HH:mm:ssXXX"),
             F.lit(f" is in no instance of feed '{self.feed.name}' on cluster '{self.where.cluster}' (outside its "
                   "validity there)"))).otherwise(F.lit(
                       f"its instance of feed '{self.feed.name}' is closed, and its ingest.late-records is "
                       "dead-letters"))
 
-    def _instance_keys(self, minutes: list[int]) -> dict[int, datetime | None]:
-        """Each minute's (epoch seconds) instance: None outside the feed's validity on the cluster."""
-        found = {}
-        validity = require_on_cluster(self.feed, self.where.cluster).validity
-        for minute in minutes:
-            utc = datetime.fromtimestamp(minute, timezone.utc)
-            found[minute] = self.grid.at_or_before(utc) if validity.start <= utc < validity.end else None
-        return found
-
-    def _staged(self, folder: str, key: str, rows: int, batch_id: int) -> BatchFile:
-        from toolkit.el.timestamps import parse_instance_key
-
-        t = parse_instance_key(key)
-        assert t is not None
-        staged = self._only_file(f"{folder}/data/_instance={key}")
+    def _staged(self, folder: str, t: datetime, rows: int, batch_id: int) -> BatchFile:
+        staged = self._only_file(f"{folder}/data/{INSTANCE}={micros(t)}")
         extension = _EXTENSIONS.get(self.targets.storage_format, "")
         target = f"{self.targets.folder(t)}/part-{self.epoch}-{batch_id:010d}{extension}"
         return BatchFile(staged, target, format_timestamp(t), rows)
