@@ -3,7 +3,8 @@
 
 1. 2 million delimited records (about 200 MB) in 200 landing files, ingested with `--once` into an hourly file
    feed (48 hours), beside a bare Structured Streaming availableNow job in the same Spark session that reads the
-   same files and writes the same hours with `partitionBy`. Target: within 1.2x of the bare job.
+   same files and writes the same hours with `partitionBy`. Target: within 1.2x of the bare job. Two rounds,
+   each in a new folder; the best time of each job counts (a job's first run at this size is slower by a third).
 2. The commit latency: with the stream running (`--for`), a file of 10,000 records dropped into the landing
    folder, and the time until its rows are readable in their instance. Target: under 5 s.
 3. 10,000 small landing files (about 1 KB, 10 records each), ingested with the default settings (so in batches of
@@ -68,6 +69,7 @@ CHUNK = 1_000_000  # lines per write of the 2 GB file (about 100 MB)
 HEAP = "1g"  # the driver (and so executor) heap of case 4
 RESULT = "ingest_bench child result: "  # the line of a child's stdout that carries its figures (JSON)
 TMP = "/tmp"
+ROUNDS = 2  # of case 1: the best time of each job counts
 
 
 @dataclass(frozen=True)
@@ -303,21 +305,28 @@ def warm_up(spark: SparkSession) -> None:
         check(toolkit_ingest(spark, place, "warm-up")[1], 4000)
 
 
-def many_files(spark: SparkSession, place: Place, sizes: Sizes) -> list[str]:
-    """Cases 1 and 2 (the latency uses the feed that case 1 filled); the names of the targets missed."""
+def many_files(spark: SparkSession, scratch: Path, sizes: Sizes) -> list[str]:
+    """Cases 1 and 2 (the latency uses the feed that case 1 filled); the names of the targets missed. Case 1 runs
+    ROUNDS times, each in a new place, and each job's best time counts: a job's first run at this size pays for
+    code the small warm-up did not reach (the bare job's first run was 11 s, its next ones 7 s)."""
     from toolkit.storage.hadoop import HadoopFileSystem
 
-    size = write_files(place.landing, sizes.files, sizes.records_per_file)
     records = sizes.files * sizes.records_per_file
-    bare = bare_stream(spark, f"file://{place.landing}", f"file://{place.scratch}/bare",
-                       f"file://{place.scratch}/bare-checkpoint")
-    ingest, result = toolkit_ingest(spark, place, "bench")
-    check(result, records)
+    bares, ingests = [], []
+    for n in range(ROUNDS):
+        place = Place.made(scratch / f"round-{n + 1}")
+        size = write_files(place.landing, sizes.files, sizes.records_per_file)
+        bares.append(bare_stream(spark, f"file://{place.landing}", f"file://{place.scratch}/bare",
+                                 f"file://{place.scratch}/bare-checkpoint"))
+        ingest, result = toolkit_ingest(spark, place, "bench")
+        check(result, records)
+        ingests.append(ingest)
     say(f"1. {records:,} delimited records ({size / 1e6:.0f} MB) in {sizes.files} landing files, hourly feed "
         f"({HOURS} hours); {result.batches} batch(es), {len(result.instances)} instances, {len(result.closed)} "
-        f"closed, {result.moved} files moved to _ingested")
-    missed = [] if compare("200 files", records, bare, ingest, 1.2, "bare Structured Streaming (partitionBy)") else [
-        "200 files"]
+        f"closed, {result.moved} files moved to _ingested; the best of {ROUNDS} rounds (bare: "
+        f"{', '.join(f'{t:.2f}' for t in bares)} s; toolkit: {', '.join(f'{t:.2f}' for t in ingests)} s)")
+    missed = [] if compare("200 files", records, min(bares), min(ingests), 1.2,
+                           "bare Structured Streaming (partitionBy)") else ["200 files"]
     seconds = latency(spark, place, HadoopFileSystem(spark))
     ok = seconds < 5
     say(f"2. commit latency, 10,000 records dropped -> readable (--for): {seconds:.2f} s (target < 5 s): "
@@ -467,7 +476,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         warm_up(spark)
         with tempfile.TemporaryDirectory(prefix="ingest-bench-", dir=TMP) as scratch:
-            missed = many_files(spark, Place.made(Path(scratch)), sizes)
+            missed = many_files(spark, Path(scratch), sizes)
         with tempfile.TemporaryDirectory(prefix="ingest-bench-small-", dir=TMP) as scratch:
             missed += small_files(spark, Place.made(Path(scratch)), sizes)
     finally:
