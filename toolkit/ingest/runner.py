@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from toolkit.quality.results import GateResult
 
 _EXTENSIONS = {"parquet": ".parquet", "orc": ".orc", "json": ".json", "csv": ".csv"}
+_FOOTERS = ("parquet", "orc")  # formats whose files say how many rows they hold
 
 
 @dataclass
@@ -217,7 +218,7 @@ class _Batches:
         (counted.where(good).select(*typed_values(self.targets.columns), INSTANCE).repartition(INSTANCE)
          .write.partitionBy(INSTANCE).format(self.targets.storage_format).save(f"{folder}/data"))
         metrics = seen.get
-        counts = self._counts(f"{folder}/data") if metrics["accepted"] else {}
+        counts = self._counts(f"{folder}/data", placed.where(good)) if metrics["accepted"] else {}
         staged = [self._staged(folder, t, rows, batch_id) for t, rows in sorted(counts.items())]
         refusals = [s for s in sources if s.refused]
         rejected_rows = metrics["rejected"] + len(refusals)
@@ -238,12 +239,13 @@ class _Batches:
                            [vars(s) for s in sources])
         return plan, stamp if ingest.by_arrival else max_time
 
-    def _counts(self, folder: str) -> dict[datetime, int]:
-        """Each staged instance's rows, from the files just written (a parquet or orc file's footer holds its
-        count: no data is read again)."""
-        counted = (self.spark.read.schema(f"{INSTANCE} bigint").format(self.targets.storage_format).load(folder)
-                   .groupBy(INSTANCE).count().collect())
-        return {from_micros(row[0]): row[1] for row in counted}
+    def _counts(self, folder: str, good: DataFrame) -> dict[datetime, int]:
+        """Each staged instance's rows: from the files just written when their footers hold the count (parquet,
+        orc: no data read again), else counted again from the batch (a csv row of one null column is an empty
+        line, which a reader skips)."""
+        if self.targets.storage_format in _FOOTERS:
+            good = self.spark.read.schema(f"{INSTANCE} bigint").format(self.targets.storage_format).load(folder)
+        return {from_micros(row[0]): row[1] for row in good.groupBy(INSTANCE).count().collect()}
 
     def _refusals(self, refused: list[Source]) -> DataFrame:
         """A dead letter per landing file refused unread (a symbolic link, a file that cannot be read)."""
