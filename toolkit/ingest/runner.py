@@ -208,8 +208,9 @@ class _Batches:
                           ingest.late_records is LateRecords.DEAD_LETTERS)
         # Not cached: at scale, building a cache of the parsed lines costs more than parsing them again (the files'
         # byte ranges are fixed, so each job reads the same lines). One job writes the batch's records, each
-        # instance's into one staged file, and counts what it did on the way (an observation); a second runs only
-        # for a batch with rejected records.
+        # instance's into one staged file, and observes on the way whether any were rejected and the newest event
+        # time (a maximum, which a retried stage cannot change); a second runs only for a batch with rejected
+        # records. Counts are taken from what was written.
         placed = where.placed(parsed.checked, now, ingest.by_arrival)
         good = F.col("reason").isNull() & ~where.refused()
         seen = Observation(f"ingest batch {batch_id}")
@@ -221,14 +222,17 @@ class _Batches:
         counts = self._counts(f"{folder}/data", placed.where(good)) if metrics["accepted"] else {}
         staged = [self._staged(folder, t, rows, batch_id) for t, rows in sorted(counts.items())]
         refusals = [s for s in sources if s.refused]
-        rejected_rows = metrics["rejected"] + len(refusals)
-        if rejected_rows:
+        rejected_rows = 0
+        if metrics["rejected"] or refusals:
             rejected = placed.where(~good).select(
                 "file", "line", "offset", F.coalesce("reason", self._refusal()).alias("reason"),
                 F.col("value").alias("record"))
             if refusals:
                 rejected = rejected.unionByName(self._refusals(refusals))
             rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
+            # Counted from what was written (a JSON line per record): an observation may count a retried
+            # stage's tasks twice, a file cannot.
+            rejected_rows = self.spark.read.text(f"{folder}/rejected").count()
             staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                     rejected_rows))
         newest = metrics["newest"]
