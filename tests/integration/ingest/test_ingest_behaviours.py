@@ -179,3 +179,19 @@ def test_each_instances_rows_are_counted_exactly_in_every_storage_format(spark, 
     fs = HadoopFileSystem(spark)
     book = IngestBook(fs, Ledger.of(fs, repo.cluster("primary")).layout, "events", "primary")
     assert book.instances().open == {"2026-01-01T10:00Z": 4}
+
+
+def test_a_batch_of_only_rejected_records_or_only_empty_files_is_booked(spark, tmp_path: Path) -> None:
+    """A batch with no record for the feed still writes its staged data in one pass and counts what it saw: every
+    line rejected goes to the dead letters; an empty landing file is read, booked and moved out."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    fs = HadoopFileSystem(spark)
+    drop(root, "bad.csv", ["not a record", "neither"])
+    first = run_ingest(spark, repo, "events", "primary", fs, run_id="r1")
+    assert (first.records, first.rejected, first.instances, first.moved) == (0, 2, set(), 1)
+    assert sorted(r["record"] for r in dead_letters(root)) == ["neither", "not a record"]
+    drop(root, "empty.csv", [])
+    second = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
+    assert (second.records, second.rejected, second.batches, second.moved) == (0, 0, 1, 1)
