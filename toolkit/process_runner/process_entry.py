@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.entities.model import Order
+from toolkit.entities.model import Order, quality_gates
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
@@ -101,6 +101,10 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     status["cluster"] = cluster.name
     options = RunOptions(force=args.force, force_if_started_before=args.force_if_started_before, wait=args.wait,
                          max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
+    if any(quality_gates(repo.feed(output.feed), output) for output in process.outputs):
+        from toolkit.quality.expectations import import_early
+
+        import_early()  # while Spark starts
     with ClusterSession(repo, process, cluster, "process") as session:
         ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
         lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
