@@ -195,3 +195,27 @@ def test_a_batch_of_only_rejected_records_or_only_empty_files_is_booked(spark, t
     drop(root, "empty.csv", [])
     second = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
     assert (second.records, second.rejected, second.batches, second.moved) == (0, 0, 1, 1)
+
+
+def test_a_daily_feed_in_a_zone_with_dst_files_records_by_its_local_midnight(spark, tmp_path: Path) -> None:
+    """A calendar grid (days in Europe/Berlin) maps each record's minute through the Python grid before the write:
+    23:30 UTC on 1 January is 00:30 on the 2nd in Berlin, the next day's instance; after the change to summer time
+    a day starts at 22:00 UTC, which a fixed step of 24 hours would miss."""
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    repo, root = make_repo(tmp_path)
+    feed_file = repo.root / "feeds" / "events.yaml"
+    feed_file.write_text(feed_file.read_text().replace("frequency: hours(1)", "frequency: days(1)").replace(
+        "timezone: UTC", "timezone: Europe/Berlin").replace("start: 2026-01-01T00:00Z", "start: 2025-12-31T23:00Z")
+        .replace("/${HOUR}", ""))
+    repo = ConfigRepo.load(repo.root)
+    drop(root, "a.csv", ["2026-01-01T22:30:00Z,u1,x,/home,1", "2026-01-01T23:30:00Z,u2,x,/home,2",
+                         "2026-01-01T23:30:00,u3,x,/home,3",  # no offset: 23:30 in Berlin, still the 1st
+                         "2026-03-29T22:30:00Z,u4,x,/home,4"])  # 00:30 on 30 March, summer time: a 23-hour day before
+    done = run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1")
+    assert (done.records, done.rejected) == (4, 0)
+    assert done.instances == {"2025-12-31T23:00Z", "2026-01-01T23:00Z", "2026-03-29T22:00Z"}
+    assert sorted(r[1] for r in spark.read.parquet(str(root / "data/events/2026/03/30")).collect()) == ["u4"]
+    day = {path.parent.name: sorted(r[1] for r in spark.read.parquet(str(path.parent)).collect())
+           for path in (root / "data" / "events" / "2026" / "01").glob("*/part-*")}
+    assert day == {"01": ["u1", "u3"], "02": ["u2"]}
