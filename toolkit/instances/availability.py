@@ -6,7 +6,9 @@ The files of an available instance (the ones readers read: names starting with `
 with it: they are what its fingerprint is made of, so checking a window and fingerprinting it is one walk.
 
 A window of 720 hourly instances costs one listing of their parent folders, one of the instance folders and
-one per deeper level: `list_many` answers each in one round trip on the JVM file system.
+one per deeper level: `list_many` answers each in one round trip on the JVM file system. A few instances (what a
+producer fingerprints right after publishing) are digested a tree at a time where the file system does that in one
+call (`tree_digest`: on the JVM the files never cross to Python).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from datetime import datetime
 from toolkit.instances.feed_locations import FeedLocations, under_root
 from toolkit.instances.fingerprints import Fingerprint, fingerprint
 from toolkit.storage.catalog import Catalog
-from toolkit.storage.filesystem import FileStatus, FileSystem, normalize_uri, parent_of
+from toolkit.storage.filesystem import FileStatus, FileSystem, TreeDigest, normalize_uri, parent_of
 from toolkit.storage.tree import hidden
 
 
@@ -41,15 +43,46 @@ def probe_files(fs: FileSystem, where: FeedLocations, flag: str | None,
     parents = sorted({parent_of(path) for path in paths.values()})
     existing = {child.path for children in fs.list_many(parents).values() for child in children if child.is_dir}
     present = sorted(path for path in set(paths.values()) if path in existing)
-    files = _files_below(fs, present, flag)
+    digests = _digests(fs, present, flag)
+    files = _files_below(fs, [path for path in present if path not in digests], flag)
     states = {}
     for t, path in paths.items():
+        digested = digests.get(path)
+        if digested is not None:
+            flagged, digest = digested
+            states[t] = _digested_state(t, path, flag is None or flagged, digest)
+            continue
         found = files.get(path)
         if found is not None and (flag is None or found[0]):
             states[t] = InstanceState(t, path, True, fingerprint(path, found[1]))
         else:
             states[t] = InstanceState(t, path, False, None)
     return states
+
+
+_DIGESTED = 4  # up to this many instances are digested a tree each (one call each) rather than walked by depth
+
+
+def known_files(fs: FileSystem, where: FeedLocations, flag: str | None, t: datetime,
+                digest: TreeDigest) -> InstanceState:
+    """The state of the instance at `t` whose visible files a caller just digested (a replication that found the
+    target as the source): only its flag is looked up."""
+    path = normalize_uri(under_root(where.root, where.paths["data"].format(t, where.zone)))
+    found = fs.status(f"{path}/{flag}") if flag else None
+    return _digested_state(t, path, flag is None or (found is not None and not found.is_dir), digest)
+
+
+def _digested_state(t: datetime, path: str, available: bool, digest: TreeDigest) -> InstanceState:
+    fingerprint = Fingerprint(digest.digest, digest.files, digest.bytes) if available else None
+    return InstanceState(t, path, available, fingerprint)
+
+
+def _digests(fs: FileSystem, roots: Sequence[str], flag: str | None) -> dict[str, tuple[bool, TreeDigest]]:
+    """The roots the file system digested (`FileSystem.tree_digest`), when they are few."""
+    if len(roots) > _DIGESTED:
+        return {}
+    digests = {root: fs.tree_digest(root, flag) for root in roots}
+    return {root: digest for root, digest in digests.items() if digest is not None}
 
 
 def _files_below(fs: FileSystem, roots: Sequence[str], flag: str | None) -> dict[str, tuple[bool, list[FileStatus]]]:

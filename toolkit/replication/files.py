@@ -35,6 +35,7 @@ from toolkit.storage.filesystem import (
     CopyTask,
     FileSystem,
     StorageError,
+    TreeDigest,
     hidden_sibling,
     normalize_uri,
     parent_of,
@@ -84,6 +85,7 @@ class FolderOutcome:
     quality: tuple[GateResult, ...] = ()  # the data-quality gates the staged copy was checked against
     copier: str | None = None  # which copier copied (copier_choice.py: driver, executors); None: nothing copied
     copy_slices: tuple[CopySlice, ...] = ()  # the Spark tasks of a copy over the executors
+    unchanged_target: TreeDigest | None = None  # the target's visible files when found as the source's, digested
 
     @property
     def blocked(self) -> bool:
@@ -161,10 +163,10 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
     recover(fs, folder.target, [folder.replaced])  # what a run killed inside its swap left
     target_exists = fs.exists(folder.target)
     if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
-        unchanged_files = fs.same_files(folder.source, folder.target, [folder.flag] if folder.flag else [],
-                                        ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
-        if unchanged_files is not None:  # the rerun that finds nothing changed: two walks, no listing kept
-            return FolderOutcome(files_skipped=unchanged_files)
+        same = fs.same_files_digested(folder.source, folder.target, [folder.flag] if folder.flag else [],
+                                           ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
+        if same is not None:  # the rerun that finds nothing changed: two walks, no listing kept
+            return FolderOutcome(files_skipped=same[0], unchanged_target=same[1])
     walked = walk_below(fs, folder.source, skip=_ours)
     source, links = _by_path(walked.files, folder.flag), tuple(walked.links)
     published = _content(fs, folder.target, folder.flag) if target_exists else {}

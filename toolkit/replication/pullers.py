@@ -15,13 +15,13 @@ from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.replication_settings import ReplicationSettings
 from toolkit.errors import UsageError
-from toolkit.instances.availability import InstanceState, probe_files
+from toolkit.instances.availability import InstanceState, known_files, probe_files
 from toolkit.instances.feed_locations import feed_locations, require_safe_template, under_root
 from toolkit.replication.copier_choice import ChosenCopier
 from toolkit.replication.files import Folder, FolderOutcome, available, replicate_folder, write_flag
 from toolkit.replication.selection import Source
 from toolkit.replication.target_gate import TargetGate
-from toolkit.storage.filesystem import FileSystem, parent_of
+from toolkit.storage.filesystem import FileSystem, TreeDigest, parent_of
 from toolkit.storage.publish import Guard, no_guard
 from toolkit.storage.tree import join
 
@@ -43,8 +43,9 @@ class Puller(Protocol):
         """After every pulled source succeeded: mark the instance available on the target (right after
         `guard`); True when written."""
 
-    def on_target(self, instance: datetime) -> InstanceState:
-        """The instance on the target as readers see it now (available, fingerprint): what its event records."""
+    def on_target(self, instance: datetime, unchanged: TreeDigest | None = None) -> InstanceState:
+        """The instance on the target as readers see it now (available, fingerprint): what its event records.
+        `unchanged`: its visible files as a pull digested them, when it found them as the source's."""
 
 
 TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings, TargetGate | None],
@@ -135,6 +136,10 @@ class FilePuller:
         write_flag(self.fs, source_flag, target_flag, guard)
         return True
 
-    def on_target(self, instance: datetime) -> InstanceState:
+    def on_target(self, instance: datetime, unchanged: TreeDigest | None = None) -> InstanceState:
+        """The instance's state on the target; `unchanged`: its visible files, digested by a pull that found them as
+        the source's (then only the flag is looked up)."""
         where = feed_locations(self.feed, self.target)
+        if unchanged is not None:
+            return known_files(self.fs, where, self.feed.availability_flag, instance, unchanged)
         return probe_files(self.fs, where, self.feed.availability_flag, [instance])[instance]

@@ -302,7 +302,9 @@ def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome]
     """The target's dataset event, right after the instance became visible there. A run that changed nothing
     (the target was up to date) records one only when no event says so yet: the run before it was killed
     between its publication and its event. The instance's fingerprint on the target, None while not visible."""
-    state = call.puller.on_target(instance)
+    pulled = [outcome.folder for outcome in outcomes if outcome.status == Status.SUCCEEDED]
+    whole = len(call.every_source) == 1 and not call.every_source[0].partition  # one source fills the instance
+    state = call.puller.on_target(instance, pulled[0].unchanged_target if whole and len(pulled) == 1 else None)
     if not state.available:
         return None  # another source's part is still missing: not visible yet
     lease.check()

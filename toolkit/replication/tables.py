@@ -38,7 +38,7 @@ from toolkit.replication.target_gate import TargetGate
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.catalog_records import TableDescription
-from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.filesystem import FileSystem, TreeDigest
 from toolkit.storage.publish import Guard, all_guards, no_guard
 from toolkit.storage.tree import join
 
@@ -143,5 +143,6 @@ class TablePuller:
                guard: Guard = no_guard) -> bool:
         return False  # a partition is its own availability: added to the metastore only when complete
 
-    def on_target(self, instance: datetime) -> InstanceState:
+    def on_target(self, instance: datetime, unchanged: TreeDigest | None = None) -> InstanceState:
+        """The partition's state, probed: its fingerprint holds its create time, which no pull digests."""
         return probe_table(self.target_catalog, self.fs, feed_locations(self.feed, self.target), [instance])[instance]

@@ -42,6 +42,16 @@ class FileStatus:
 
 
 @dataclass(frozen=True)
+class TreeDigest:
+    """A tree's visible files reduced where they are listed, in one call (`FileSystem.tree_digest`): the digest,
+    count and bytes that toolkit/instances/fingerprints.py makes of them."""
+
+    digest: str
+    files: int
+    bytes: int
+
+
+@dataclass(frozen=True)
 class CopyTask:
     """One file to copy; `length` and `modification_time` are the source's as listed (the copy is checked
     against the length and given that mtime, so a later run can tell it is unchanged)."""
@@ -134,6 +144,20 @@ class FileSystem(ABC):
                         sizes[owner[folder]] += child.length
             frontier = following
         return sizes
+
+    def tree_digest(self, root: str, flag: str | None) -> tuple[bool, TreeDigest] | None:
+        """Whether `flag` is a file at the top of the directory `root`, and the digest of its visible files, computed
+        where the files are listed, in one call; None when this file system does not (here), when `root` is not a
+        directory, or when a symbolic link is among its visible files: then the caller lists the tree and
+        fingerprints it (fingerprints.py)."""
+        return None
+
+    def same_files_digested(self, source: str, target: str, ignored_top: Sequence[str] = (),
+                            ignored_suffixes: Sequence[str] = ()) -> tuple[int, TreeDigest | None] | None:
+        """`same_files`, with the digest of the target's visible files when the trees are the same and the file system
+        made it in the same walk (else None beside the count)."""
+        count = self.same_files(source, target, ignored_top, ignored_suffixes=ignored_suffixes)
+        return None if count is None else (count, None)
 
     def list_files(self, root: str) -> builtins.list[FileStatus]:
         """Every file below the directory `root` (not its folders), in no particular order, and every symbolic

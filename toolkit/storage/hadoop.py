@@ -72,6 +72,7 @@ from toolkit.storage.filesystem import (
     FileSystem,
     SpreadCopy,
     StorageError,
+    TreeDigest,
     hidden_sibling,
     normalize_uri,
     parent_of,
@@ -359,6 +360,29 @@ class HadoopFileSystem(FileSystem):
             _SEPARATOR.join(ignored_prefixes), _SEPARATOR.join(ignored_suffixes)), target)
         return int(count) if count >= 0 else None
 
+    def tree_digest(self, root: str, flag: str | None) -> tuple[bool, TreeDigest] | None:
+        """Listed and digested in the JVM (`jvm/TreeLister.java`): a few numbers cross py4j, not the tree."""
+        lister = self._tree_lister()
+        top = normalize_uri(root)
+        answer = str(self._call("fingerprint", top, lambda: lister.digest(top, flag or "")))
+        if not answer.startswith("D"):
+            return None
+        flagged, visible = answer[1:].split(_SEPARATOR, 1)
+        digest = _tree_digest(visible)
+        return None if digest is None else (flagged == "1", digest)
+
+    def same_files_digested(self, source: str, target: str, ignored_top: Sequence[str] = (),
+                            ignored_suffixes: Sequence[str] = ()) -> tuple[int, TreeDigest | None] | None:
+        """Both trees walked and compared in the JVM at once, the target digested from its walk: one call."""
+        lister = self._tree_lister()
+        answer = str(self._call("compare", source, lambda: lister.sameFilesDigest(
+            normalize_uri(source), normalize_uri(target), _SEPARATOR.join(ignored_top), "",
+            _SEPARATOR.join(ignored_suffixes)), target))
+        if not answer:
+            return None
+        count, visible = answer.split(_SEPARATOR, 1)
+        return int(count), _tree_digest(visible)
+
     def list_files(self, root: str) -> builtins.list[FileStatus]:
         """The whole tree in one JVM call (`jvm/TreeLister.java`), answered as one string."""
         lister = self._tree_lister()
@@ -603,6 +627,14 @@ class HadoopFileSystem(FileSystem):
 def format_checksum(checksum: Any) -> str:
     """A Java `FileChecksum` as `algorithm:hexbytes`."""
     return f"{checksum.getAlgorithmName()}:{bytes(checksum.getBytes()).hex()}"
+
+
+def _tree_digest(answer: str) -> TreeDigest | None:
+    """TreeLister's digest of visible files ("K": a symbolic link or a left-out visible name made it none)."""
+    if answer == "K":
+        return None
+    digest, files, size = answer.split(_SEPARATOR)
+    return TreeDigest(digest, int(files), int(size))
 
 
 def _decoded(answer: str) -> list[FileStatus]:

@@ -6,7 +6,9 @@
 // and then, per file or link, NUL-separated: relative path, length, modification time (ms), kind ("f" a file,
 // "l" a symbolic link, which is never followed). file:/// goes through java.nio (Hadoop's RawLocalFileSystem
 // forks `stat` per entry without libhadoop, and follows links); every other scheme through
-// FileSystem.listFiles(root, true), which HDFS answers in batches. links(paths): which of some file:/// URIs
+// FileSystem.listFiles(root, true), which HDFS answers in batches. digest(root, flag): the SHA-256 digest of a
+// tree's visible files that toolkit/instances/fingerprints.py computes, made here in one call (the files'
+// listing never crosses to Python). links(paths): which of some file:/// URIs
 // are symbolic links (RawLocalFileSystem's statuses cannot tell). statuses(array): Hadoop's FileStatus[] (a
 // listing's, a glob's) read by their getters in the JVM, per status NUL-separated: path, kind ("d" a
 // directory, "f" a file, "l" a symbolic link), length (0 but for a file), modification time (ms).
@@ -22,7 +24,11 @@ import java.nio.file.Paths;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -62,6 +68,69 @@ public class TreeLister {
                 .append(facts[2] == 1 ? "l" : "f").append(SEP);
         }
         return out.toString();
+    }
+
+    /**
+     * The fingerprint of the tree at `root` (toolkit/instances/fingerprints.py, which this must match): "" when
+     * nothing is there, "F" a file, "L" a symbolic link, else "D", then NUL-separated: "1" when `flag` is a file
+     * (or link) at the top else "0", and `visible`'s answer for the tree.
+     */
+    public String digest(String root, String flag) throws Exception {
+        HashMap<String, long[]> files = new HashMap<>();
+        char kind = collect(root, files, Names.NONE, true);
+        if (kind != 'D') {
+            return kind == '-' ? "" : String.valueOf(kind);
+        }
+        long[] flagFacts = files.get(flag);
+        return "D" + (flagFacts != null ? "1" : "0") + SEP + visible(files);
+    }
+
+    /**
+     * Of collected files: the hex SHA-256 of the sorted lines "relative path TAB length TAB mtime (ms) LF" of the
+     * visible ones (no name on the way starting with "_" or "."), their count and their bytes, NUL-separated. "K"
+     * when a visible symbolic link is among them: its time is the link's own here and what it points to in a
+     * listing by levels, so the caller fingerprints such a tree that way.
+     */
+    private static String visible(HashMap<String, long[]> files) throws Exception {
+        ArrayList<byte[][]> lines = new ArrayList<>(files.size());  // {the path's UTF-8 bytes, its line's}
+        long bytes = 0;
+        Iterator<Map.Entry<String, long[]>> each = files.entrySet().iterator();
+        while (each.hasNext()) {
+            Map.Entry<String, long[]> entry = each.next();
+            String relative = entry.getKey();
+            long[] facts = entry.getValue();
+            if (hiddenPath(relative)) {
+                continue;
+            }
+            if (facts[2] == 1) {
+                return "K";
+            }
+            lines.add(new byte[][] {relative.getBytes(StandardCharsets.UTF_8),
+                (relative + "\t" + facts[0] + "\t" + facts[1] + "\n").getBytes(StandardCharsets.UTF_8)});
+            bytes += facts[0];
+        }
+        // Python sorts the paths by code point, which is the order of their UTF-8 bytes.
+        lines.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        for (int i = 0; i < lines.size(); i++) {
+            sha.update(lines.get(i)[1]);
+        }
+        StringBuilder hex = new StringBuilder(64);
+        byte[] sum = sha.digest();
+        for (int i = 0; i < sum.length; i++) {
+            hex.append(Character.forDigit((sum[i] >> 4) & 0xf, 16)).append(Character.forDigit(sum[i] & 0xf, 16));
+        }
+        return hex + SEP + lines.size() + SEP + bytes;
+    }
+
+    private static boolean hiddenPath(String relative) {
+        String[] names = relative.split("/");
+        for (int n = 0; n < names.length; n++) {
+            if (names[n].startsWith("_") || names[n].startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Statuses as one string (see the top of this file): one py4j call for a whole listing. */
@@ -110,46 +179,87 @@ public class TreeLister {
      * of `ignoredSuffixes` (NUL-separated), are left out: a left-out folder is not read at all; so are symbolic
      * links. The two trees are walked at once, on two threads.
      */
-    public long sameFiles(final String source, String target, String ignoredTop, String ignoredPrefixes,
+    public long sameFiles(String source, String target, String ignoredTop, String ignoredPrefixes,
                           String ignoredSuffixes) throws Exception {
-        final Names ignored = new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes);
+        HashMap<String, long[]> same = sameTree(source, target, new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes),
+            new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes));
+        return same == null ? -1 : files(same);
+    }
+
+    private static int files(HashMap<String, long[]> collected) {
+        int count = 0;
+        Iterator<long[]> facts = collected.values().iterator();
+        while (facts.hasNext()) {
+            count += facts.next()[2] == 1 ? 0 : 1;
+        }
+        return count;
+    }
+
+    /**
+     * `sameFiles`, and when the trees are the same, the target's visible files as `digest` answers them (what a
+     * rerun with nothing to copy records, without walking the target again): "" when they differ, else the count
+     * and `visible`'s answer, NUL-separated; "K" for the answer when a visible name of the target was left out
+     * (a flag that is no hidden name, say): the digest would miss it.
+     */
+    public String sameFilesDigest(String source, String target, String ignoredTop, String ignoredPrefixes,
+                                  String ignoredSuffixes) throws Exception {
+        Names inTarget = new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes);
+        HashMap<String, long[]> same = sameTree(source, target, new Names(ignoredTop, ignoredPrefixes, ignoredSuffixes),
+            inTarget);
+        if (same == null) {
+            return "";
+        }
+        return files(same) + SEP + (inTarget.visibleLeftOut > 0 ? "K" : visible(same));
+    }
+
+    /**
+     * The target's files and links (relative path -> {length, mtime, 1 for a link}) when the two trees hold the same
+     * files, else null; each tree's walk has its own `Names` (they count what they leave out).
+     */
+    private HashMap<String, long[]> sameTree(final String source, String target, final Names inSource,
+                                             Names inTarget) throws Exception {
         final HashMap<String, long[]> sourceFiles = new HashMap<>();
         final char[] sourceKind = new char[1];
         final Exception[] failure = new Exception[1];
         Thread walker = new Thread(new Runnable() {
             public void run() {
                 try {
-                    sourceKind[0] = collect(source, sourceFiles, ignored, false);
+                    sourceKind[0] = collect(source, sourceFiles, inSource, false);
                 } catch (Exception e) {
                     failure[0] = e;
                 }
             }
         });
         walker.start();
+        // The target's links are kept (and left out of the comparison): `visible` must see them.
         HashMap<String, long[]> targetFiles = new HashMap<>();
-        char targetKind = collect(target, targetFiles, ignored, false);
+        char targetKind = collect(target, targetFiles, inTarget, true);
         walker.join();
         if (failure[0] != null) {
             throw failure[0];
         }
-        if (sourceKind[0] != 'D' || targetKind != 'D' || sourceFiles.size() != targetFiles.size()) {
-            return -1;
+        if (sourceKind[0] != 'D' || targetKind != 'D' || sourceFiles.size() != files(targetFiles)) {
+            return null;
         }
         Iterator<Map.Entry<String, long[]>> each = sourceFiles.entrySet().iterator();
         while (each.hasNext()) {
             Map.Entry<String, long[]> entry = each.next();
             long[] mine = entry.getValue();
             long[] theirs = targetFiles.get(entry.getKey());
-            if (theirs == null || theirs[0] != mine[0] || theirs[1] != mine[1]) {
-                return -1;
+            if (theirs == null || theirs[2] == 1 || theirs[0] != mine[0] || theirs[1] != mine[1]) {
+                return null;
             }
         }
-        return sourceFiles.size();
+        return targetFiles;
     }
 
-    /** Names left out of a walk: some at the top only, and any starting or ending with given strings. */
+    /**
+     * Names left out of a walk: some at the top only, and any starting or ending with given strings; it counts the
+     * visible ones it left out (one walk's, so one instance per walk).
+     */
     private static final class Names {
         static final Names NONE = new Names("", "", "");
+        int visibleLeftOut;
         private final String[] top;
         private final String[] prefixes;
         private final String[] suffixes;
@@ -165,22 +275,20 @@ public class TreeLister {
         }
 
         boolean ignored(String name, boolean atTop) {
+            boolean left = false;
             for (int i = 0; atTop && i < top.length; i++) {
-                if (top[i].equals(name)) {
-                    return true;
-                }
+                left = left || top[i].equals(name);
             }
             for (int i = 0; i < prefixes.length; i++) {
-                if (name.startsWith(prefixes[i])) {
-                    return true;
-                }
+                left = left || name.startsWith(prefixes[i]);
             }
             for (int i = 0; i < suffixes.length; i++) {
-                if (name.endsWith(suffixes[i])) {
-                    return true;
-                }
+                left = left || name.endsWith(suffixes[i]);
             }
-            return false;
+            if (left && this != NONE && !name.startsWith("_") && !name.startsWith(".")) {
+                visibleLeftOut++;
+            }
+            return left;
         }
 
         /** Whether a relative path is left out: its first name at the top, or any of its names anywhere. */
