@@ -383,6 +383,17 @@ class HadoopFileSystem(FileSystem):
         count, visible = answer.split(_SEPARATOR, 1)
         return int(count), _tree_digest(visible)
 
+    def total_sizes(self, entries: Sequence[FileStatus]) -> dict[str, int]:
+        """Every folder's tree summed in the JVM (`jvm/TreeLister.java`), one call for all of them."""
+        sizes = {entry.path: entry.length for entry in entries if not entry.is_dir}
+        folders = [entry.path for entry in entries if entry.is_dir]
+        if folders:
+            lister = self._tree_lister()
+            answer = str(self._call("size", folders[0], lambda: lister.sizes(_SEPARATOR.join(folders))))
+            sums = answer.split(_SEPARATOR)[:-1]  # each ends with the separator
+            sizes.update((folder, max(0, int(size))) for folder, size in zip(folders, sums, strict=True))
+        return sizes
+
     def list_files(self, root: str) -> builtins.list[FileStatus]:
         """The whole tree in one JVM call (`jvm/TreeLister.java`), answered as one string."""
         lister = self._tree_lister()
