@@ -31,7 +31,7 @@ SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=fa
 DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench lint java jar install clean docs chromium airflow dist
+.PHONY: test demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -324,12 +324,18 @@ demo-ingest: java install
 	$(INGEST_SWEEP) | grep -E '^(started|trigger:)'
 	cat $(DEMO_ROOT)/data/page-view-counts/2026/01/01/10/part-*.json
 
-BENCHMARKS := el_bench window_inverse_bench trigger_bench lint_bench retention_bench ingest_bench replication_bench copy_bench hive_bench process_bench lineage_bench lineage_query_bench graph_bench quality_bench ledger_scale_bench webhdfs_bench
-
-# Every benchmark runs; the target fails at the end when one of them missed its targets.
+# Every benchmark runs (the list is bench/run.py's), then one table: each figure now, its baseline
+# (bench/baseline.json), its target, pass or fail, flagged when more than 20% worse than the baseline, and the
+# machine's load. The target fails when a figure missed its target. bench-quick: the subset that runs in under
+# 3 minutes; bench-baseline: a whole run whose figures become the baseline (refused when the machine was loaded).
 bench: java install
-	@failed=""; for name in $(BENCHMARKS); do $(PY) bench/$$name.py || failed="$$failed $$name"; done; \
-	if [ -n "$$failed" ]; then echo "benchmarks that missed their targets:$$failed"; exit 1; fi
+	$(PY) bench/run.py
+
+bench-quick: java install
+	$(PY) bench/run.py --quick
+
+bench-baseline: java install
+	$(PY) bench/run.py --write-baseline
 
 # Style (ruff), types (mypy, files and settings in pyproject.toml's [tool.mypy]) and the import layers of
 # pyproject.toml's [tool.importlinter] (no cycle, no arrow pointing up).

@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
 from toolkit.storage.bulk_copy import DEFAULT_BUFFER, DEFAULT_THREADS, BulkCopier, CopyTask  # noqa: E402
 from toolkit.storage.jvm_classes import jar_path  # noqa: E402
 
@@ -117,7 +118,7 @@ def best_times(source: Path, scratch: Path, sides: dict[str, Callable[[Path, Pat
     return best
 
 
-def report(title: str, total_bytes: int, times: dict[str, float], throughput: bool) -> bool:
+def judged(key: str, title: str, total_bytes: int, times: dict[str, float], throughput: bool) -> bool:
     print(f"copy_bench: {title}")
     for name, seconds in times.items():
         label = f"{name}:"
@@ -125,11 +126,11 @@ def report(title: str, total_bytes: int, times: dict[str, float], throughput: bo
     cp, ours = times["cp -r"], times["bulk copier"]
     if throughput:
         ratio = cp / ours
-        passed = ratio >= 0.8
+        passed = report("copy_bench", f"({key}) cp / copier", ratio, 0.8, better="higher")
         print(f"  throughput ratio: {ratio:.2f}x (target >= 0.8x)  {'PASS' if passed else 'FAIL'}")
     else:
         ratio = ours / cp
-        passed = ratio <= 3.0
+        passed = report("copy_bench", f"({key}) copier / cp", ratio, 3.0)
         print(f"  time ratio: {ratio:.2f}x (target <= 3x)  {'PASS' if passed else 'FAIL'}")
     return passed
 
@@ -167,7 +168,7 @@ def main() -> int:
             sides = {"cp -r": run_cp, "bulk copier": run_copier(copier)}
             times = best_times(source, scratch, sides, arguments.repeat, keep=not throughput)
             total = sum(size for _, size in tree_summary(source))
-            passed = report(title, total, times, throughput) and passed
+            passed = judged(key, title, total, times, throughput) and passed
             shutil.rmtree(source)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.figures import report  # noqa: E402
 from toolkit.el.frequency import Frequency  # noqa: E402
 from toolkit.el.grid import InstanceGrid  # noqa: E402
 from toolkit.el.resolution import resolve_window  # noqa: E402
@@ -59,7 +60,8 @@ def main() -> int:
     print(f"  near year (2027, 1 year after start):  {near:.3f} s")
     print(f"  far year  (2107, 81 years after start): {far:.3f} s")
     print(f"  ratio far/near: {ratio:.2f}x   (targets: each year < 2 s, ratio <= 1.2x)")
-    ok = near < 2 and far < 2 and ratio <= 1.2
+    ok = all([report("el_bench", "near year", near, 2, unit="s"), report("el_bench", "far year", far, 2, unit="s"),
+              report("el_bench", "far / near", ratio, 1.2)])
     print("  result:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 

@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
 from toolkit.devtools.local_metastore import MetastoreServer  # noqa: E402
 from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType  # noqa: E402
 
@@ -150,12 +151,13 @@ def main() -> int:
               f"{cp_durable:.2f} s;  ratio {ratio_durable:.2f}x")
         print(f"  export + a standalone hive_import.py (CRC32C read again): {standalone:.2f} s;  ratio "
               f"{standalone / cp_median:.2f}x")
-        print("  result:", "PASS" if ratio <= 1.5 else "FAIL", "(page cache),",
+        passed = report("hive_bench", "export+import / cp -r", ratio, 1.5)
+        print("  result:", "PASS" if passed else "FAIL", "(page cache),",
               "PASS" if ratio_durable <= 1.5 else "FAIL", "(on disk)")
         for catalog in (source, target):
             catalog.close()
         spark.stop()
-        return 0 if ratio <= 1.5 else 1
+        return 0 if passed else 1
     finally:
         for server in servers:
             server.stop()

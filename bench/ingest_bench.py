@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
 
 if TYPE_CHECKING:
@@ -282,7 +283,7 @@ def verdict(ok: bool) -> str:
 
 def compare(name: str, records: int, bare: float, ingest: float, target: float, bare_name: str) -> bool:
     """Both times and rates, the ratio and the verdict; whether the target is met."""
-    ok = ingest <= target * bare
+    ok = report("ingest_bench", f"{name}: toolkit / bare", ingest / bare, target)
     say(f"  {bare_name + ':':<44} {bare:7.2f} s  {records / bare:10,.0f} records/s")
     say(f"  {'toolkit ingest --once:':<44} {ingest:7.2f} s  {records / ingest:10,.0f} records/s")
     say(f"  {name}: ratio toolkit/bare {ingest / bare:.2f}x (target <= {target}x): {verdict(ok)}")
@@ -328,7 +329,7 @@ def many_files(spark: SparkSession, scratch: Path, sizes: Sizes) -> list[str]:
     missed = [] if compare("200 files", records, min(bares), min(ingests), 1.2,
                            "bare Structured Streaming (partitionBy)") else ["200 files"]
     seconds = latency(spark, place, HadoopFileSystem(spark))
-    ok = seconds < 5
+    ok = report("ingest_bench", "commit latency", seconds, 5, unit="s")
     say(f"2. commit latency, 10,000 records dropped -> readable (--for): {seconds:.2f} s (target < 5 s): "
         f"{verdict(ok)}")
     return missed if ok else [*missed, "commit latency"]
@@ -378,7 +379,7 @@ def one_big_file(sizes: Sizes) -> list[str]:
     say(f"  toolkit ingest: {ingest['batches']} batch(es), {ingest['instances']} instances; heap of both "
         f"<= 1 GiB: {in_heap}")
     ratio = ingest["seconds"] / bare["seconds"]
-    ok = ratio <= 1.5 and right and in_heap
+    ok = report("ingest_bench", f"{name}: toolkit / bare", ratio, 1.5) and right and in_heap
     say(f"  {name}: ratio toolkit/bare {ratio:.2f}x (target <= 1.5x, in 1 GiB of heap): {verdict(ok)}")
     return [] if ok else [name]
 
@@ -471,7 +472,8 @@ def main(argv: Sequence[str]) -> int:
         + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-             .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
+             .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "2")
+             .config("spark.jars", jar_path()).getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     try:
         warm_up(spark)

@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
 from bench.trigger_bench import CLUSTER, FEED  # noqa: E402  (a local cluster, its ledger under /working; hourly feeds)
 from toolkit.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.ledger.records import AttemptRecord, InstanceRecord, versioned  # noqa: E402
@@ -180,7 +181,9 @@ def main() -> int:
               f"(target: lineage < {TARGET:.0f} s, in process and as a command)")
         print("  load average of the machine (1, 5, 15 min): " + ", ".join(f"{v:.1f}" for v in os.getloadavg())
               + f" on {os.cpu_count()} cores")
-        ok = inside < TARGET and command < TARGET and runs == expected_runs
+        ok = all([report("lineage_query_bench", "lineage --up, in process", inside, TARGET, unit="s"),
+                  report("lineage_query_bench", "toolkit lineage --up", command, TARGET, unit="s"),
+                  runs == expected_runs])
         print(f"  result: {'PASS' if ok else 'FAIL'}")
         return 0 if ok else 1
     finally:

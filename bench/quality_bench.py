@@ -35,6 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
+
 ROWS = 1_000_000
 ROUNDS = 3
 TARGET_RATIO = 2.5
@@ -232,7 +234,7 @@ def main() -> int:
               "(and in the warm checks: " + ", ".join(f"{x * 1000:.3f}" for x in setups[1:]) + " ms)")
         print(f"  gate warm / aggregation: {ratio:.2f}x (target <= {TARGET_RATIO}x); gate warm / write: "
               f"{gate_warm / write:.2f}x; gate cold / warm: {cold / gate_warm:.2f}x")
-        passed = ratio <= TARGET_RATIO
+        passed = report("quality_bench", "gate warm / aggregation", ratio, TARGET_RATIO)
         print(f"  result: {'PASS' if passed else 'FAIL'}")
         return 0 if passed else 1
     finally:

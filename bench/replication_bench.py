@@ -21,6 +21,7 @@ executors (the feed's `replication.distributed-above-files: "0"`), by an applica
 per-executor rate would make of 100 nodes beside DistCp's published 50-80 MB/s per map. On a 2-core machine the two
 executors share the cores and the disk with the driver: the ratio shows the job spreads, not how a cluster scales.
 Informational: it has no target. `--case cluster --cluster-mib 64` checks it quickly.
+`--quick` (part of `make bench-quick`): (b) alone, one round, and its rerun.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
 from toolkit.replication.runner import run_replication  # noqa: E402
 
@@ -157,15 +159,18 @@ def main() -> int:
     parser.add_argument("--case", choices=("local", "cluster", "all"), default="all",
                         help="(a) and (b) on local[2], (c) on a standalone cluster, or all (default).")
     parser.add_argument("--cluster-mib", type=int, default=2048, help="The size of (c)'s instance (default 2048).")
+    parser.add_argument("--quick", action="store_true", help="(b) alone, one round, and its rerun.")
     args = parser.parse_args()
+    if args.quick:
+        return 0 if local_cases(("b",), rounds=1) else 1
     passed = local_cases() if args.case in ("local", "all") else True
     if args.case in ("cluster", "all"):
         cluster_case(args.cluster_mib)
     return 0 if passed else 1
 
 
-def local_cases() -> bool:
-    """(a) and (b); True when they met their targets."""
+def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) -> bool:
+    """The data sets `keys` of (a) and (b), best of `rounds`; True when they met their targets."""
     from pyspark.sql import SparkSession
 
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -173,7 +178,7 @@ def local_cases() -> bool:
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-             .config("spark.jars", jar_path())
+             .config("spark.ui.showConsoleProgress", "false").config("spark.jars", jar_path())
              .config("spark.driver.host", "127.0.0.1").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     fs = HadoopFileSystem(spark)
@@ -187,16 +192,17 @@ def local_cases() -> bool:
         write_instance(scratch / f"primary/data/clicks/{warm_up:%Y/%m/%d/%H}", 4, 500, 1024)
         for _ in range(3):
             run_replication(repo, "clicks", "backup", warm_up, fs, now=warm_up)
-        for key, (title, folders, count, size) in DATA_SETS.items():
+        for key in keys:
+            title, folders, count, size = DATA_SETS[key]
             total = folders * count * size
             many_files = folders * count > 1000
             # Many small files: one source instance per round and nothing deleted until the end (see above).
             # A few large files: one instance, its copies deleted after each round (the disk stays cool).
-            hours = [INSTANCE.replace(hour=10 + k) for k in range(ROUNDS if many_files else 1)]
+            hours = [INSTANCE.replace(hour=10 + k) for k in range(rounds if many_files else 1)]
             for t in hours:
                 write_instance(scratch / f"primary/data/clicks/{t:%Y/%m/%d/%H}", folders, count, size)
             cp_best = copy_best = whole_best = float("inf")
-            for k in range(ROUNDS):
+            for k in range(rounds):
                 t = hours[k % len(hours)]
                 source = scratch / f"primary/data/clicks/{t:%Y/%m/%d/%H}"
                 target = scratch / f"backup/replica/clicks/{t:%Y/%m/%d/%H}"
@@ -213,13 +219,13 @@ def local_cases() -> bool:
                 copy_best = min(copy_best, float(counters["copy_seconds"]))
                 whole_best = min(whole_best, result.elapsed_seconds)
             subprocess.run(["sync"], check=True)
-            reruns = [run_replication(repo, "clicks", "backup", hours[0], fs, now=hours[0]) for _ in range(ROUNDS)]
+            reruns = [run_replication(repo, "clicks", "backup", hours[0], fs, now=hours[0]) for _ in range(2)]
             assert all(rerun.counters()["files_copied"] == 0 for rerun in reruns)
             rerun_best = min(rerun.elapsed_seconds for rerun in reruns)
             walks = min(finds_seconds(scratch / f"primary/data/clicks/{hours[0]:%Y/%m/%d/%H}",
-                                      scratch / f"backup/replica/clicks/{hours[0]:%Y/%m/%d/%H}") for _ in range(ROUNDS))
+                                      scratch / f"backup/replica/clicks/{hours[0]:%Y/%m/%d/%H}") for _ in range(2))
             mib = total / 2**20
-            print(f"replication_bench: ({key}) {title}, best of {ROUNDS}")
+            print(f"replication_bench: ({key}) {title}, best of {rounds}")
             print(f"  cp -r:                     {cp_best:6.2f} s  ({mib / cp_best:7.0f} MiB/s)")
             print(f"  replication, copy phase:   {copy_best:6.2f} s  ({mib / copy_best:7.0f} MiB/s)")
             print(f"  replication, whole run:    {whole_best:6.2f} s")
@@ -227,15 +233,15 @@ def local_cases() -> bool:
                   f"read by two `find`s at once: {walks:.2f} s)")
             if key == "a":
                 ratio = cp_best / copy_best
-                ok = ratio >= 0.8
+                ok = report("replication_bench", "(a) cp / copy phase", ratio, 0.8, better="higher")
                 print(f"  copy throughput vs cp: {ratio:.2f}x (target >= 0.8x); whole run vs cp: "
                       f"{cp_best / whole_best:.2f}x")
             else:
                 ratio = copy_best / cp_best
-                ok = ratio <= 3.0
+                ok = report("replication_bench", "(b) copy phase / cp", ratio, 3.0)
                 print(f"  copy time vs cp: {ratio:.2f}x (target <= 3x); whole run vs cp: {whole_best / cp_best:.2f}x")
             rerun_share = rerun_best / copy_best
-            rerun_ok = rerun_share < 0.10
+            rerun_ok = report("replication_bench", f"({key}) rerun / first copy phase", rerun_share, 0.10, unit="%")
             print(f"  rerun / first copy phase: {rerun_share:.1%} (target < 10%)")
             print(f"  result: {'PASS' if ok and rerun_ok else 'FAIL'}")
             passed = passed and ok and rerun_ok

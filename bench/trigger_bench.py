@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import report  # noqa: E402
 from toolkit.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.ledger.journal import JournalEntry  # noqa: E402
 from toolkit.ledger.layout import LedgerLayout  # noqa: E402
@@ -177,7 +178,9 @@ def main() -> int:
         latency = float(started_log.read_text().split()[0]) - t0 if started_log.exists() else float("inf")
         print(f"  event written -> spark-submit started: {latency:.3f} s + the cron period "
               f"(target < 1 s; Oozie: 60 s input polls, 300 s materialization; Dagster sensors: 30 s)")
-        ok = nothing < 0.5 and ratio < 3 and started == PROCESSES and latency < 1
+        ok = all([report("trigger_bench", "sweep, nothing due", nothing, 0.5, unit="s"),
+                  report("trigger_bench", "sweep / find", ratio, 3),
+                  report("trigger_bench", "event -> spark-submit", latency, 1, unit="s")]) and started == PROCESSES
         print(f"  result: {'PASS' if ok else 'FAIL'}")
         return 0 if ok else 1
     finally:
