@@ -73,8 +73,8 @@ def known_files(fs: FileSystem, where: FeedLocations, flag: str | None, t: datet
 
 
 def _digested_state(t: datetime, path: str, available: bool, digest: TreeDigest) -> InstanceState:
-    fingerprint = Fingerprint(digest.digest, digest.files, digest.bytes) if available else None
-    return InstanceState(t, path, available, fingerprint)
+    return InstanceState(t, path, available, Fingerprint(digest.digest, digest.files, digest.bytes) if available
+                         else None)
 
 
 def _digests(fs: FileSystem, roots: Sequence[str], flag: str | None) -> dict[str, tuple[bool, TreeDigest]]:

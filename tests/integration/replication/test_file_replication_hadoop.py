@@ -162,3 +162,50 @@ def test_a_link_in_the_source_is_not_copied_through_hadoop(spark, tmp_path: Path
     assert contents(target) == {**FILES, "_SUCCESS": b""}
     assert not any(os.path.islink(path) for path in target.rglob("*"))
     assert sorted(result.instances[0].sources[0].folder.links_skipped) == links
+
+
+def _events(backup: Path, hour: int = 10) -> list[dict]:
+    folder = backup / f"feed-toolkit/working/ledger/events/clicks/20261121T{hour:02d}00Z"
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))] if folder.exists() else []
+
+
+def test_reruns_through_hadoop_record_the_event_once_with_the_fingerprint_a_listing_makes(spark, tmp_path: Path,
+                                                                                          monkeypatch) -> None:
+    """The event's fingerprint is digested in the JVM (on the first run by a probe of the new instance, on a rerun
+    in the walk that found the target as the source): both must be the one the listing by levels makes, or every
+    rerun would record the instance again; a rerun after a kill between publication and event writes it once."""
+    from toolkit.instances.availability import probe_files
+    from toolkit.instances.feed_locations import feed_locations
+    from toolkit.ledger.store import Ledger
+    from toolkit.storage.local import LocalFileSystem
+
+    repo, primary = make_repo(tmp_path)
+    instance(primary, "data/clicks", T, {**FILES, "sub/part-9.json": b"nested\n", ".hidden": b"not data\n"})
+    real = Ledger.record_publication
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt("killed right after the publication")
+
+    monkeypatch.setattr(Ledger, "record_publication", killed)
+    with pytest.raises(KeyboardInterrupt):
+        _hadoop_replicate(spark, repo)
+    monkeypatch.setattr(Ledger, "record_publication", real)
+    backup = tmp_path / "backup"
+    assert _events(backup) == []
+    for _ in range(3):
+        assert _hadoop_replicate(spark, repo).counters()["files_copied"] == 0
+
+    config = ConfigRepo.load(repo)
+    feed = config.feed("clicks")
+    listed = probe_files(LocalFileSystem(), feed_locations(feed, config.cluster("backup")), feed.availability_flag,
+                         [T])[T].fingerprint
+    [event] = _events(backup)
+    assert listed is not None and event["fingerprint"] == listed.to_json()
+    assert listed.files == len(FILES) + 1
+
+    eleven = utc(2026, 11, 21, 11)  # published by a run that was not killed: its probe digested it, then reruns
+    instance(primary, "data/clicks", eleven, {**FILES, "sub/part-9.json": b"nested\n"})
+    for _ in range(3):
+        _hadoop_replicate(spark, repo, eleven)
+    [published] = _events(backup, 11)
+    assert published["kind"] == "published" and published["fingerprint"]["files"] == len(FILES) + 1
