@@ -31,7 +31,7 @@ SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=fa
 DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow dist
+.PHONY: test test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -100,6 +100,12 @@ airflow:
 
 test: java install chromium airflow
 	$(PY) -m pytest -q
+
+# The unit tier alone, on every core (pytest-xdist), in about a minute: no Spark, no Airflow, no subprocess
+# (tests/unit/conftest.py fails a unit test that starts one), so it needs neither Java nor the jar. `.ci/run` runs it
+# before the whole suite, so that a broken unit fails CI in minutes.
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -n auto tests/unit
 
 # The short tour (demo/tour.py): every capability once, its Spark actions in one long-lived driver (about 2 minutes).
 demo: java install

@@ -6,144 +6,27 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
-import subprocess
-import sys
-import textwrap
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
+from tests.unit.cli.ledger_site import (
+    NOW,
+    PROCESS,
+    PROJECT,
+    Site,
+    hdfs_backup,
+    record,
+    run,
+    status_json,
+)
 from toolkit.cli.commands import rerun as rerun_command
-from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.locks import LeaseLock, holder_name
-from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
-from toolkit.ledger.store import Ledger
+from toolkit.ledger.records import wall_clock_stamp
 from toolkit.storage.jvm_classes import jar_path
-from toolkit.storage.local import LocalFileSystem
-
-PROJECT = Path(__file__).resolve().parents[3]
-TEMPLATE = PROJECT / "config_repo_template"
-PROCESS = "hourly-clicks-summary"
-NOW = "2026-11-21T10:30Z"
-NOW_SECONDS = datetime(2026, 11, 21, 10, 30, tzinfo=timezone.utc).timestamp()
-ROW_KEYS = {"time", "status", "recorded_status", "attempts", "run_id", "started", "ended", "duration_seconds",
-            "missing", "missing_note", "error"}
-
-VISITS_REPORT = """\
-kind: process
-name: daily-visits-report
-clusters:
-  - name: primary
-    validity: {start: "2026-01-01T00:00Z", end: "2099-12-31T00:00Z"}
-frequency: days(1)
-inputs:
-  - {name: visits, feed: visits, start: "yesterday(0,0)", end: "yesterday(0,0)"}
-workflow: {engine: spark-sql, path: workflows/daily_clicks_rollup.sql}
-"""
 
 # A feed with the name of a process: suspend/resume need --kind for it.
-SAME_NAME_FEED = """\
-kind: feed
-name: hourly-clicks-summary
-frequency: hours(1)
-clusters:
-  - name: primary
-    type: source
-    validity: {start: "2026-01-01T00:00Z", end: "2099-12-31T00:00Z"}
-    retention: {limit: days(3), action: delete}
-locations: {data: "/data/same-name/${YEAR}/${MONTH}/${DAY}/${HOUR}"}
-"""
-
-
-@dataclass(frozen=True)
-class Site:
-    conf: Path
-    primary: Path  # the primary cluster's root folder
-
-    @property
-    def ledger_root(self) -> Path:
-        return self.primary / "feed-toolkit" / "working" / "ledger"
-
-    def ledger(self, clock_seconds: float | None = None) -> Ledger:
-        cluster = ConfigRepo.load(self.conf).cluster("primary")
-        return Ledger.of(LocalFileSystem(), cluster, clock=(lambda: clock_seconds) if clock_seconds else None)
-
-    def clicks(self, hour: int, flag: bool = True) -> None:
-        folder = self.primary / "data" / "clicks" / "2026" / "11" / "21" / f"{hour:02d}"
-        folder.mkdir(parents=True)
-        (folder / "part-00000.json").write_text('{"page": "/"}\n')
-        if flag:
-            (folder / "_SUCCESS").write_text("")
-
-    def clicks_uri(self, hour: int) -> str:
-        return f"file://{self.primary}/data/clicks/2026/11/21/{hour:02d}"
-
-
-@pytest.fixture()
-def site(tmp_path: Path) -> Site:
-    conf = tmp_path / "conf"
-    shutil.copytree(TEMPLATE, conf)
-    for name in ("primary", "backup"):
-        cluster = conf / "clusters" / f"{name}.yaml"
-        cluster.write_text(cluster.read_text().replace(f"file:///tmp/feed-toolkit-demo/{name}",
-                                                        f"file://{tmp_path / name}"))
-    (conf / "processes" / "daily-visits-report.yaml").write_text(VISITS_REPORT)
-    (conf / "feeds" / "hourly-clicks-summary.yaml").write_text(SAME_NAME_FEED)
-    (tmp_path / "primary").mkdir()
-    return Site(conf, tmp_path / "primary")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def record(hour: int, status: str, **fields: object) -> InstanceRecord:
-    values: dict[str, object] = {"attempts": 1, "run_id": f"run-{hour:02d}", "updated": f"2026-11-21T{hour:02d}:59:00Z"}
-    values.update(fields)
-    return InstanceRecord(process=PROCESS, cluster="primary", time=f"2026-11-21T{hour:02d}:00Z", status=status,
-                          **values)  # type: ignore[arg-type]
-
-
-def at(hour: int) -> datetime:
-    return datetime(2026, 11, 21, hour, tzinfo=timezone.utc)
-
-
-@pytest.fixture()
-def history(site: Site) -> Site:
-    """03:00 SUCCEEDED, 04:00 FAILED, 05:00 TIMEDOUT, 06:00 RUNNING by a dead run, 07:00 RUNNING by a live run,
-    08:00 WAITING (recorded), 09:00 and 10:00 never run; clicks complete for 07 and 08, 09 without its flag."""
-    ledger = site.ledger()
-    ledger.write_instance(record(3, "SUCCEEDED", started="2026-11-21T03:01:00Z", ended="2026-11-21T03:03:30Z"))
-    ledger.write_instance(record(4, "FAILED", attempts=3, started="2026-11-21T04:20:00Z",
-                                 updated="2026-11-21T04:25:00Z", error="the workflow failed: boom"))
-    ledger.write_instance(record(5, "TIMEDOUT", missing=["clicks 2026-11-21T05:00Z (somewhere)"]))
-    ledger.write_instance(record(6, "RUNNING", started="2026-11-21T06:05:00Z"))
-    ledger.write_instance(record(7, "RUNNING", started="2026-11-21T10:00:00Z"))
-    ledger.write_instance(record(8, "WAITING", attempts=0, missing=["clicks 2026-11-21T08:00Z (recorded)"]))
-    # The run of 06:00 took its lock an hour before now and died (its 60 s lease expired long ago); the run of
-    # 07:00 renewed its lease 10 s before now.
-    assert site.ledger(NOW_SECONDS - 3600).instance_lock(PROCESS, at(6)).try_acquire("run-06").taken
-    assert site.ledger(NOW_SECONDS - 10).instance_lock(PROCESS, at(7)).try_acquire("run-07").taken
-    site.clicks(7)
-    site.clicks(8)
-    site.clicks(9, flag=False)
-    return site
-
-
-def status_json(capsys: pytest.CaptureFixture[str], site: Site, *argv: str) -> list[dict[str, object]]:
-    code, out, err = run(capsys, "status", "--repo", str(site.conf), "--process", PROCESS, "--cluster", "primary",
-                         "--now", NOW, "--format", "json", *argv)
-    assert code == 0, err
-    rows = json.loads(out)
-    assert all(set(row) == ROW_KEYS for row in rows)
-    return rows
 
 
 # -- status ------------------------------------------------------------------------------------------------------
@@ -429,30 +312,6 @@ def test_rerun_with_nothing_to_rerun_runs_nothing(capsys: pytest.CaptureFixture[
                    "2026-11-21T12:00Z is SKIPPED: nothing to rerun.\n")
 
 
-def test_rerun_execute_runs_each_and_exits_with_the_worst_code(capfd: pytest.CaptureFixture[str], history: Site,
-                                                               tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stand-in for spark-submit: exits 3 (waiting) for 04:00, 1 (failed) for 05:00, 0 for 06:00."""
-    fake = tmp_path / "spark-submit"
-    fake.write_text(textwrap.dedent(f"""\
-        #!{sys.executable}
-        import sys
-        t = sys.argv[sys.argv.index("--time") + 1]
-        print("fake spark-submit", t, flush=True)
-        sys.exit({{"2026-11-21T04:00Z": 3, "2026-11-21T05:00Z": 1}}.get(t, 0))
-        """))
-    fake.chmod(0o755)
-    monkeypatch.setattr(rerun_command, "spark_submit", lambda: str(fake))
-    code = main(["rerun", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary", "--now", NOW,
-                 "--from", "2026-11-21T00:00Z", "--to", "2026-11-21T12:00Z", "--execute"])
-    out, err = capfd.readouterr()
-    assert code == 1, err
-    assert [line for line in out.splitlines() if line.startswith("fake")] == [
-        "fake spark-submit 2026-11-21T04:00Z", "fake spark-submit 2026-11-21T05:00Z",
-        "fake spark-submit 2026-11-21T06:00Z"]
-    assert [line.rsplit(" ", 1)[1] for line in out.splitlines() if ": exit " in line] == ["3", "1", "0"]
-
-
 def test_worst_exit_code() -> None:
     assert rerun_command.worst([0, 4, 3]) == 3
     assert rerun_command.worst([5, 3, 0]) == 5
@@ -462,12 +321,6 @@ def test_worst_exit_code() -> None:
 
 
 # -- bad input ---------------------------------------------------------------------------------------------------
-
-
-def hdfs_backup(site: Site) -> None:
-    cluster = site.conf / "clusters" / "backup.yaml"
-    text = cluster.read_text()
-    cluster.write_text(text.replace(f"file://{site.primary.parent / 'backup'}", "hdfs://nn:8020"))
 
 
 BAD_CALLS = [
@@ -510,19 +363,6 @@ def test_bad_calls_exit_2_with_one_sentence(capsys: pytest.CaptureFixture[str], 
     assert err.startswith("toolkit: ") and len(err.strip().splitlines()) == 1, err
     assert message in err
     assert not (site.ledger_root / "control").exists()  # nothing written
-
-
-def test_hdfs_cluster_without_webhdfs_through_the_real_command(site: Site) -> None:
-    """The real `python -m toolkit` process: one line, exit 2, no traceback; an hdfs:// readonly endpoint is no
-    WebHDFS address (docs/hdfs.md)."""
-    hdfs_backup(site)
-    result = subprocess.run([sys.executable, "-m", "toolkit", "safemode", "on", "--repo", str(site.conf),
-                             "--cluster", "backup"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
-    assert result.stderr == ("toolkit: The cluster 'backup' interfaces.readonly.endpoint 'hdfs://nn:8020' is not a "
-                             "WebHDFS address; the command line reads this cluster's ledger through WebHDFS at the "
-                             "readonly interface: write the namenode's HTTP address, e.g. webhdfs://namenode:9870 "
-                             "(swebhdfs:// or https:// for HTTPS).\n")
 
 
 def test_a_file_system_neither_local_nor_hdfs_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str],

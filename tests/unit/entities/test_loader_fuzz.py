@@ -1,5 +1,5 @@
 """Random and mutated YAML through the loader, in process: every input gives a document or problems with
-one-line messages, never an exception (the subprocess cases of tests/unit/cli/test_hostile_input.py cover the
+one-line messages, never an exception (the subprocess cases of tests/integration/cli/test_hostile_input.py cover the
 crashes only seen from outside: deep nesting, bombs, 5 MB files)."""
 
 from __future__ import annotations

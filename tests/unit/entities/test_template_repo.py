@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import datetime, timezone
 
 import pytest
@@ -152,15 +150,6 @@ def test_workflow_files_exist_and_define_their_entry_point(repo):
     assert "${hourly}" in sql and "${daily}" in sql
     application = (TEMPLATE / "workflows" / "top_pages_app.py").read_text("utf-8")
     assert "main(*sys.argv[1:4])" in application and "import toolkit" not in application
-
-
-def test_importing_the_entities_package_leaves_pyspark_out():
-    code = (
-        "import sys, toolkit.entities; "
-        "toolkit.entities.ConfigRepo.load(sys.argv[1]); "
-        "assert 'pyspark' not in sys.modules, 'pyspark imported'"
-    )
-    subprocess.run([sys.executable, "-c", code, str(TEMPLATE)], check=True)
 
 
 def test_template_carries_the_packaged_schemas():

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -22,7 +20,6 @@ from toolkit.ledger.layout import LedgerLayout
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 
-PROJECT = Path(__file__).resolve().parents[3]
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
 
 
@@ -58,20 +55,6 @@ def test_safemode_blocks_and_a_suspended_feed_skips_before_anything_is_read(tmp_
         control.set_suspended("feed", "events", True, "2026-01-02T00:00:00Z", "test")
     with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
         compact_instance(None, repo, "events", "primary", TEN, LocalFileSystem(), run_id="r")  # type: ignore[arg-type]
-
-
-def test_the_entrypoint_refuses_a_time_that_is_no_instance_in_one_sentence(tmp_path: Path) -> None:
-    repo, _ = make_repo(tmp_path)
-    done = subprocess.run([sys.executable, str(PROJECT / "entrypoints/compact.py"), "--repo", str(repo.root),
-                           "--feed", "events", "--cluster", "primary", "--time", "2026-01-01T10:30Z"],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(PROJECT)})  # this checkout's toolkit
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
-        "compaction: 2026-01-01T10:30Z is not an instance of feed 'events' on cluster 'primary'; the nearest "
-        "instances are before 2026-01-01T10:00Z, after 2026-01-01T11:00Z."]
-    status = json.loads(done.stdout.strip().splitlines()[-1])
-    assert (status["status"], status["action"], status["time"]) == ("INVALID", "compaction", "2026-01-01T10:30Z")
 
 
 def test_an_instance_below_a_link_is_refused_and_nothing_through_it_moves(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord
 from toolkit.ledger.store import Ledger
+from toolkit.lineage.graph import Lineage
 from toolkit.lineage.ledgers import Ledgers
+from toolkit.lineage.walk import trace_feed
 from toolkit.storage.local import LocalFileSystem
 
 __all__ = ["DAY", "LedgerWriter", "a_day_of_runs", "fingerprint", "make_repo", "utc"]
@@ -93,3 +95,15 @@ def a_day_of_runs(writer: LedgerWriter) -> None:
                {"daily": ("clicks-daily", DAY), "daily-table": ("clicks-daily-table", DAY)})
     writer.run("top-pages", rollup, "top1", {"daily": ("clicks-daily", [(DAY, "clicks-daily@00/roll1")])},
                {"top": ("top-pages", DAY)})
+
+
+def replicated_with_a_late_input(tmp_path: Path) -> Lineage:
+    """The lineage of clicks-hourly-summary at 10:00 on primary, two levels up and one down, after a day of runs,
+    a late change of its 09:00 input and a replication of its 10:00 input to backup."""
+    t = utc(2026, 11, 21, 10)
+    repo, _ = make_repo(tmp_path)
+    writer = LedgerWriter(repo)
+    a_day_of_runs(writer)
+    writer.publish("clicks", "primary", t - timedelta(hours=1), "external", "late9", "clicks2109-late")
+    writer.publish("clicks", "backup", t, "replication:primary", "rep10", "clicks2110")
+    return trace_feed(writer.ledgers(), "clicks-hourly-summary", "primary", t, 2, 1)

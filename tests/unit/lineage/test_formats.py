@@ -1,17 +1,15 @@
 """The three renderings of one lineage (a replicated clicks instance, a late change of one input): the text tree's
-lines, the JSON document's shape and references, and DOT that graphviz's `dot` accepts."""
+lines, the JSON document's shape and references, and DOT's text (tests/integration/lineage/test_formats.py
+runs graphviz's `dot` on it)."""
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from tests.unit.lineage.ledger_writer import LedgerWriter, a_day_of_runs, make_repo, utc
+from tests.unit.lineage.ledger_writer import LedgerWriter, a_day_of_runs, make_repo, replicated_with_a_late_input, utc
 from toolkit.lineage.dot import lineage_dot
 from toolkit.lineage.graph import Lineage
 from toolkit.lineage.json_form import lineage_json
@@ -23,12 +21,7 @@ T = utc(2026, 11, 21, 10)
 
 @pytest.fixture
 def lineage(tmp_path: Path) -> Lineage:
-    repo, _ = make_repo(tmp_path)
-    writer = LedgerWriter(repo)
-    a_day_of_runs(writer)
-    writer.publish("clicks", "primary", T - timedelta(hours=1), "external", "late9", "clicks2109-late")
-    writer.publish("clicks", "backup", T, "replication:primary", "rep10", "clicks2110")
-    return trace_feed(writer.ledgers(), "clicks-hourly-summary", "primary", T, 2, 1)
+    return replicated_with_a_late_input(tmp_path)
 
 
 def test_text_is_a_tree_of_what_it_came_from_and_what_read_it(lineage: Lineage) -> None:
@@ -87,10 +80,3 @@ def test_dot_marks_the_changed_input_and_the_start(lineage: Lineage) -> None:
     assert text.count("color=red") == 1 and 'xlabel="changed since read"' in text
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed (apt-get install graphviz)")
-def test_dot_renders_with_graphviz(lineage: Lineage) -> None:
-    result = subprocess.run(["dot", "-Tsvg"], input="\n".join(lineage_dot(lineage)), capture_output=True, text=True,
-                            check=False)
-    assert (result.returncode, result.stderr) == (0, "")
-    assert result.stdout.count('class="node"') == len(lineage.nodes)
-    assert result.stdout.count('class="edge"') == len(lineage.edges)

@@ -4,8 +4,6 @@ kind (each one error with file and line, the rest of the repo still linted), and
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -152,17 +150,6 @@ def test_random_input_only_ever_gives_problems(content: bytes, tmp_path: Path) -
     (root / "feeds" / "random.yaml").write_bytes(content)
     report = lint_paths([root])  # must not raise
     assert all(p.line >= 1 and p.column >= 1 and p.code for p in report.problems)
-
-
-def test_linting_leaves_pyspark_out() -> None:
-    code = (
-        "import sys; from toolkit.cli.main import main; "
-        f"rc = main(['lint', {str(TEMPLATE)!r}]); "
-        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')); "
-        "print(rc, loaded)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "0 []"
 
 
 def test_a_changed_feed_that_breaks_an_unchanged_process_is_reported(tmp_path: Path) -> None:

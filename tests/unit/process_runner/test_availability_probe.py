@@ -8,9 +8,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-import pytest
-
-from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
+from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
 from toolkit.instances.availability import InstanceState, probe_files
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.fingerprints import Fingerprint, fingerprint
@@ -18,11 +16,6 @@ from toolkit.storage.filesystem import FileStatus
 from toolkit.storage.local import LocalFileSystem
 
 MTIME = 1_790_000_000  # whole seconds: the listing's milliseconds are exact
-
-
-@pytest.fixture
-def runner_repo(tmp_path: Path) -> RunnerRepo:
-    return make_runner_repo(tmp_path)
 
 
 def probe(runner_repo: RunnerRepo, feed_name: str, *times: datetime) -> dict[datetime, InstanceState]:

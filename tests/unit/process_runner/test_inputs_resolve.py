@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 
-from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
+from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
 from toolkit.instances.availability import InstanceState, probe_files
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import feed_grid
@@ -17,11 +16,6 @@ from toolkit.instances.inputs import PROBE_CHUNK, ResolvedInput, resolve_input
 from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
-
-
-@pytest.fixture
-def runner_repo(tmp_path: Path) -> RunnerRepo:
-    return make_runner_repo(tmp_path)
 
 
 class CountingProbe:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
+from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
 from toolkit.errors import ToolkitError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.output_targets import FileOutput, file_output
@@ -16,11 +16,6 @@ from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
-
-
-@pytest.fixture
-def runner_repo(tmp_path: Path) -> RunnerRepo:
-    return make_runner_repo(tmp_path)
 
 
 def output_of(runner_repo: RunnerRepo, feed: str = "clicks-hourly-summary", name: str = "summary") -> FileOutput:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, write_file
+from tests.unit.process_runner.runner_repo import RunnerRepo, write_file
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Process
 from toolkit.errors import UsageError
@@ -18,11 +18,6 @@ from toolkit.process_runner.engines.spark_command import SparkApplication
 from toolkit.storage.local import LocalFileSystem
 
 OWNER = "process 'sessions'"
-
-
-@pytest.fixture
-def runner_repo(tmp_path: Path) -> RunnerRepo:
-    return make_runner_repo(tmp_path)
 
 
 def resolve(runner_repo: RunnerRepo, jar: str, lib: str | None = None) -> SparkApplication:

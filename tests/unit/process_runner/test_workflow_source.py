@@ -7,17 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, write_file
+from tests.unit.process_runner.runner_repo import RunnerRepo, write_file
 from toolkit.errors import UsageError
 from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
 from toolkit.storage.local import LocalFileSystem
 
 OWNER = "process 'daily-clicks-rollup'"
-
-
-@pytest.fixture
-def runner_repo(tmp_path: Path) -> RunnerRepo:
-    return make_runner_repo(tmp_path)
 
 
 def read(runner_repo: RunnerRepo, path: str) -> WorkflowSource:

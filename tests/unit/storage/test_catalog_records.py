@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -171,10 +169,3 @@ def test_partitions_without_a_value_for_every_key_are_left_out() -> None:
     assert partitions_of({}, ("ds",), {}) == []
 
 
-def test_the_catalog_modules_leave_pyspark_out() -> None:
-    modules = ["catalog", "catalog_records", "catalog_factory", "catalog_spark", "catalog_thrift", "hive_sql",
-               "partition_names", "partition_specs", "spark_table_properties", "table_formats", "table_locations"]
-    code = (f"import sys, {', '.join(f'toolkit.storage.{name}' for name in modules)}; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]"

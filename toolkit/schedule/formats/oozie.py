@@ -19,7 +19,7 @@ the local time of day (23 or 25 hours across a change) and clamp the day to shor
 Mar 31). The toolkit's grid counts the same way, with one exception: a local time inside a spring-forward gap
 (02:30 in Europe/Paris on the last Sunday of March) is moved an hour earlier by Calendar and an hour later by the
 toolkit (java.time's rule), so on that day the entrypoint refuses Oozie's time (exit 2, the workflow is killed) and
-the instance must be run by hand. tests/unit/schedule/test_oozie_nominal_times.py runs java.util.Calendar to show
+the instance must be run by hand. tests/integration/schedule/test_oozie_nominal_times.py runs java.util.Calendar to show
 both. Calls the clock alone sets (the data-trigger sweep, the SLA check, ingest) start at `${clockStart}`, given at
 submission: from the epoch, Oozie would materialize every minute since 1970.
 
