@@ -1,4 +1,4 @@
-"""The ledger as tables (toolkit/runtime/ledger_tables.py): a small ledger written through the ledger's own API
+"""The ledger as tables (toolkit/ledger_tables/tables.py): a small ledger written through the ledger's own API
 (instances and attempts, dataset events, a consumer's plans and commits, batch records), its tables registered
 in the test session's metastore, and the rows SQL reads from them, the example query of docs/ledger.md
 included; registering again after new records refreshes them; a foreign table of one of the names is refused
@@ -22,7 +22,7 @@ from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import AttemptRecord, InstanceRecord
 from toolkit.ledger.store import Ledger
-from toolkit.runtime.ledger_tables import ledger_database, register
+from toolkit.ledger_tables.tables import ledger_database, register
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -211,7 +211,7 @@ def test_a_foreign_table_of_the_same_name_is_refused_and_kept(spark, tmp_path: P
 
 def test_in_safemode_nothing_is_registered_exit_5(spark, tmp_path: Path, monkeypatch, capsys) -> None:
     from toolkit.ledger.control import Control
-    from toolkit.runtime.ledger_tables_entry import main
+    from toolkit.ledger_tables.ledger_tables_entry import main
 
     repo = repo_with(tmp_path / "repo", tmp_path / "root", "ledger_safemode")
     cluster = repo.cluster("primary")

@@ -32,6 +32,14 @@ from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget, file_output, staging_key, table_output
+from toolkit.ledger.batch_plan import (
+    BatchInput,
+    batch_inputs,
+    due_feeds,
+    newest_time,
+    output_time,
+    trigger_cut,
+)
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
@@ -46,14 +54,6 @@ from toolkit.process_runner.retry_policy import attempts_of
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 from toolkit.quality.gate import QualityBlocked
 from toolkit.quality.results import GateResult, results_json
-from toolkit.runtime.batch_plan import (
-    BatchInput,
-    batch_inputs,
-    due_feeds,
-    newest_time,
-    output_time,
-    trigger_cut,
-)
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import StorageError
 

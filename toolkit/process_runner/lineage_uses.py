@@ -13,11 +13,11 @@ from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan
+from toolkit.ledger.batch_plan import BatchInput
 from toolkit.openlineage.column_lineage import column_lineage
 from toolkit.openlineage.events import PRODUCER
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
 from toolkit.openlineage.naming import feed_dataset
-from toolkit.runtime.batch_plan import BatchInput
 
 
 def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:

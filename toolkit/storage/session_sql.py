@@ -1,5 +1,5 @@
 """DDL run through a Spark session's SQL, for what the `Catalog` interface does not describe: Spark data-source
-tables over files and views (the ledger's tables, toolkit/runtime/ledger_tables.py). The session must have Hive
+tables over files and views (the ledger's tables, toolkit/ledger_tables/tables.py). The session must have Hive
 support pointed at the cluster's metastore (toolkit/runtime/session.py), so the statements land there. Failures
 are one StorageError sentence naming what was being done."""
 

@@ -1,7 +1,7 @@
 """Whether a batch consumer (a data-triggered process without frequency) has a batch to run, and how many runs
 to start: one per open plan that no live run holds (a failed or killed run's batch, replayed exactly), plus one
 for the pending events when they meet the trigger's condition (`all`: every input feed has some; `any`: one
-has, up to the trigger's `cut`: runtime/batch_plan.py, as the run decides). At most the process's `parallel`
+has, up to the trigger's `cut`: ledger/batch_plan.py, as the run decides). At most the process's `parallel`
 runs hold batches at once; `ordered` runs one batch at a time."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Process
 from toolkit.instances.grids import require_on_cluster
+from toolkit.ledger.batch_plan import due_feeds, trigger_cut
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.store import Ledger
-from toolkit.runtime.batch_plan import due_feeds, trigger_cut
 
 
 @dataclass(frozen=True)

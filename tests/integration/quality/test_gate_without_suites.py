@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = """
 import sys
 from datetime import datetime, timezone
-import toolkit.process_runner.runner, toolkit.process_runner.batch_runner, toolkit.runtime.quality_check_entry
+import toolkit.process_runner.runner, toolkit.process_runner.batch_runner, toolkit.quality_check.quality_check_entry
 from toolkit.quality.gate import QualityGate
 
 def frame():

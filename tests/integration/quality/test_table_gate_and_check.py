@@ -13,7 +13,7 @@ import pytest
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.integration.process_runner.test_runner import _clicks_daily_table, _hourly_summaries
 from tests.integration.spark_submit import spark_submit
-from toolkit.runtime.quality_check_entry import main as quality_check
+from toolkit.quality_check.quality_check_entry import main as quality_check
 
 pytestmark = pytest.mark.integration
 

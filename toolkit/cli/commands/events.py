@@ -1,6 +1,6 @@
 """`toolkit publish` and `toolkit events`: record an outside producer's feed instance as published, and list the
 dataset events of a local cluster's ledger, without Spark. Table feeds and clusters that are not file:// are
-published by `spark-submit entrypoints/publish.py` (the same core, runtime/publish.py)."""
+published by `spark-submit entrypoints/publish.py` (the same core, publication/publish.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.records import DatasetEvent
-from toolkit.runtime.publish import publish_instance
+from toolkit.publication.publish import publish_instance
 from toolkit.runtime.times import nominal_time
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.local import LocalFileSystem

@@ -1,5 +1,5 @@
 """The ledger_tables entrypoint's body: register (or refresh) the tables over a cluster's ledger in the cluster's
-metastore (toolkit/runtime/ledger_tables.py); `--dry-run` prints the statements and starts no JVM."""
+metastore (toolkit/ledger_tables/tables.py); `--dry-run` prints the statements and starts no JVM."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger_tables.tables import ledger_database, register, statements
 from toolkit.runtime.entry_frame import common_parser, run
-from toolkit.runtime.ledger_tables import ledger_database, register, statements
 from toolkit.runtime.session import build_session
 from toolkit.statuses import Status
 

@@ -1,4 +1,4 @@
-"""What a batch means for the workflow (runtime/batch_plan.py): each instance once at its newest event,
+"""What a batch means for the workflow (ledger/batch_plan.py): each instance once at its newest event,
 oldest instance first, evictions consumed but not listed; the output instance snapped onto its feed's grid;
 when a new batch is due (condition and cut); and the entrypoint's one-sentence refusals of `--batch` calls,
 before Spark starts."""
@@ -21,11 +21,11 @@ from toolkit.el.grid import InstanceGrid
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Condition, Process
 from toolkit.errors import UsageError
+from toolkit.ledger.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.records import DatasetEvent
 from toolkit.process_runner.cluster_session import ClusterSession
 from toolkit.process_runner.process_entry import main as process_main
-from toolkit.runtime.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
 
 CONSUMER = """\
 kind: process

@@ -7,9 +7,9 @@ import argparse
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
+from toolkit.publication.publish import publish_instance
 from toolkit.runtime.entry_frame import common_parser, run
 from toolkit.runtime.feed_session import feed_session
-from toolkit.runtime.publish import publish_instance
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
