@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError, parse_record, to_json, versioned
+from toolkit.ledger.record_files import RecordFile
+from toolkit.ledger.records import CorruptRecordError, versioned
 from toolkit.storage.filesystem import FileSystem
 
 PLANNED, COMMITTED = "planned", "committed"
@@ -169,53 +170,57 @@ class IngestBook:
         self.fs, self.feed, self.cluster = fs, feed, cluster
         self.folder = layout.ingest_folder(feed)
 
+    def _stream(self) -> RecordFile[Stream]:
+        return RecordFile(self.fs, f"{self.folder}/stream.json", Stream)
+
     def stream(self) -> Stream | None:
-        data = self.fs.read_if_exists(f"{self.folder}/stream.json")
-        return None if data is None else parse_record(Stream, data, f"{self.folder}/stream.json")
+        return self._stream().read()
 
     def new_stream(self, created: str) -> Stream:
         """A new epoch (the first run, or a checkpoint that is gone): written before the checkpoint exists."""
         stream = Stream(self.feed, self.cluster, uuid.uuid4().hex[:8], created)
-        self.fs.write_atomically(f"{self.folder}/stream.json", to_json(stream))
+        self._stream().write(stream)
         return stream
 
-    def _batch_path(self, epoch: str, batch_id: int) -> str:
-        return f"{self.folder}/batches/{epoch}-{batch_id:010d}.json"
+    def _batch(self, epoch: str, batch_id: int) -> RecordFile[BatchRecord]:
+        return RecordFile(self.fs, f"{self.folder}/batches/{epoch}-{batch_id:010d}.json", BatchRecord)
 
     def batch(self, epoch: str, batch_id: int) -> BatchRecord | None:
-        path = self._batch_path(epoch, batch_id)
-        data = self.fs.read_if_exists(path)
-        if data is None:
-            return None
-        record: BatchRecord = parse_record(BatchRecord, data, path)
-        _entries(path, lambda: record.batch_files, "a file of the batch is not staged, target, time and rows")
-        _entries(path, lambda: record.batch_sources, "a landing file of the batch is not name, start, end and modified")
+        file = self._batch(epoch, batch_id)
+        record = file.read()
+        if record is not None:
+            _entries(file.path, lambda: record.batch_files, "a file of the batch is not staged, target, time and rows")
+            _entries(file.path, lambda: record.batch_sources,
+                     "a landing file of the batch is not name, start, end and modified")
         return record
 
     def write_batch(self, record: BatchRecord) -> None:
-        self.fs.write_atomically(self._batch_path(record.epoch, record.batch_id), to_json(record))
+        self._batch(record.epoch, record.batch_id).write(record)
+
+    def _landing(self) -> RecordFile[LandingBook]:
+        return RecordFile(self.fs, f"{self.folder}/landing.json", LandingBook)
 
     def landing(self) -> LandingBook | None:
-        path = f"{self.folder}/landing.json"
-        data = self.fs.read_if_exists(path)
-        if data is None:
-            return None
-        record: LandingBook = parse_record(LandingBook, data, path)
-        _entries(path, lambda: record.file_marks, "a mark is not an offset and a tail")
+        file = self._landing()
+        record = file.read()
+        if record is not None:
+            _entries(file.path, lambda: record.file_marks, "a mark is not an offset and a tail")
         return record
 
     def write_landing(self, record: LandingBook) -> None:
-        self.fs.write_atomically(f"{self.folder}/landing.json", to_json(record))
+        self._landing().write(record)
+
+    def _instances(self) -> RecordFile[InstanceBook]:
+        return RecordFile(self.fs, f"{self.folder}/instances.json", InstanceBook)
 
     def instances(self) -> InstanceBook:
-        path = f"{self.folder}/instances.json"
-        data = self.fs.read_if_exists(path)
-        return InstanceBook(self.feed, self.cluster) if data is None else parse_record(InstanceBook, data, path)
+        book = self._instances().read()
+        return InstanceBook(self.feed, self.cluster) if book is None else book
 
     def write_instances(self, book: InstanceBook) -> None:
         document = versioned({"feed": book.feed, "cluster": book.cluster, "watermark": book.watermark,
                               "open": dict(sorted(book.open.items())), "applied": book.applied})
-        self.fs.write_atomically(f"{self.folder}/instances.json", (json.dumps(document, indent=2) + "\n").encode())
+        self.fs.write_atomically(self._instances().path, (json.dumps(document, indent=2) + "\n").encode())
 
 
 def _entries(path: str, read: Callable[[], object], what: str) -> None:

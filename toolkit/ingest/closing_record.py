@@ -12,12 +12,10 @@ data each time. `quality` holds the gates' results (toolkit/quality/results.py, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from toolkit.el.timestamps import instance_key
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import parse_record, to_json
+from toolkit.ledger.record_files import InstanceRecords
 from toolkit.storage.filesystem import FileSystem
 
 CLOSED, BLOCKED, ACCEPTED = "closed", "blocked", "accepted"
@@ -53,23 +51,8 @@ def same_content(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     return a is not None and b is not None and _digest(a) == _digest(b)
 
 
-class ClosingBook:
+class ClosingBook(InstanceRecords[ClosingRecord]):
     """The closing records of one streamed feed in one cluster's ledger."""
 
     def __init__(self, fs: FileSystem, layout: LedgerLayout, feed: str) -> None:
-        self.fs = fs
-        self.folder = f"{layout.ingest_folder(feed)}/closings"
-
-    def path(self, t: datetime) -> str:
-        return f"{self.folder}/{instance_key(t)}.json"
-
-    def read(self, t: datetime) -> ClosingRecord | None:
-        path = self.path(t)
-        data = self.fs.read_if_exists(path)
-        if data is None:
-            return None
-        record: ClosingRecord = parse_record(ClosingRecord, data, path)
-        return record
-
-    def write(self, record: ClosingRecord, t: datetime) -> None:
-        self.fs.write_atomically(self.path(t), to_json(record))
+        super().__init__(fs, f"{layout.ingest_folder(feed)}/closings", ClosingRecord)

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import parse_record, to_json
+from toolkit.ledger.record_files import InstanceRecords
 from toolkit.storage.filesystem import FileSystem
 
 PLANNED, SWAPPED, DONE = "planned", "swapped", "done"
@@ -42,23 +42,11 @@ class CompactionRecord:
         return replace(self, state=state, written=written)
 
 
-class CompactionBook:
-    """The compaction records of one feed in one cluster's ledger."""
+class CompactionBook(InstanceRecords[CompactionRecord]):
+    """The compaction records of one feed in one cluster's ledger, and the markers of those not done."""
 
     def __init__(self, fs: FileSystem, layout: LedgerLayout, feed: str) -> None:
-        self.fs = fs
-        self.folder = f"{layout.ingest_folder(feed)}/compactions"
-
-    def path(self, t: datetime) -> str:
-        return f"{self.folder}/{instance_key(t)}.json"
-
-    def read(self, t: datetime) -> CompactionRecord | None:
-        path = self.path(t)
-        data = self.fs.read_if_exists(path)
-        if data is None:
-            return None
-        record: CompactionRecord = parse_record(CompactionRecord, data, path)
-        return record
+        super().__init__(fs, f"{layout.ingest_folder(feed)}/compactions", CompactionRecord)
 
     def write(self, record: CompactionRecord, t: datetime) -> None:
         """The record; while it is not done, a marker in `unfinished/` too (made before the record, removed after
@@ -66,7 +54,7 @@ class CompactionBook:
         marker = f"{self.folder}/unfinished/{instance_key(t)}"
         if record.state != DONE:
             self.fs.create_exclusive(marker, b"")
-        self.fs.write_atomically(self.path(t), to_json(record))
+        super().write(record, t)
         if record.state == DONE:
             self.fs.delete(marker, recursive=False)
 

@@ -3,12 +3,11 @@ Expectations."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import pytest
 
-from tests.unit.retention.retention_repo import make_repo, utc
+from tests.unit.retention.retention_repo import instance, make_repo, utc
 
 FILES = {"part-00000.json": b'{"page": "/"}\n' * 100, "part-00001.json": b'{"page": "/cart"}\n' * 7,
          "nested/part-00002.json": b"x"}
@@ -24,17 +23,6 @@ def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
     backup = tmp_path / "backup"
     backup.mkdir()
     return repo, primary, backup
-
-
-def instance(root: Path, prefix: str, t: datetime, files: dict[str, bytes], flag: bool = True) -> Path:
-    folder = root / prefix / f"{t:%Y/%m/%d/%H}"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(data)
-    if flag:
-        (folder / "_SUCCESS").write_bytes(b"")
-    return folder
 
 
 def test_a_feed_without_a_gate_replicates_without_the_gate_or_great_expectations(clusters) -> None:

@@ -13,22 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.schedule.cadence_repo import make_cadence_repo
+from tests.unit.schedule.crontab_text import blocks
 from toolkit.cli.main import main
 
 CHECKOUT = Path(__file__).resolve().parents[3]
-
-
-def blocks(text: str) -> dict[str, list[str]]:
-    """The cron lines (comments left out) under each CRON_TZ."""
-    found: dict[str, list[str]] = {}
-    zone = None
-    for line in text.splitlines():
-        if line.startswith("CRON_TZ="):
-            zone = line.removeprefix("CRON_TZ=")
-            found[zone] = []
-        elif zone is not None and line and not line.startswith("#"):
-            found[zone].append(line)
-    return found
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

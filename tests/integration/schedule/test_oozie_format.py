@@ -8,22 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.cli.main import main
+from tests.unit.schedule.oozie_files import schedule
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
-PATHS = ["--toolkit", "/opt/feed-toolkit/bin/toolkit", "--spark-submit", "/opt/spark/bin/spark-submit",
-         "--entrypoints", "/opt/feed-toolkit/entrypoints", "--repo-path", "/srv/conf"]
 NOMINAL_TIME = "${coord:formatTime(coord:nominalTime(), \"yyyy-MM-dd'T'HH:mm'Z'\")}"
 ODD_PROCESSES = {  # name: (frequency, zone, validity start, validity end)
     "every-seven-minutes": ("minutes(7)", "UTC", "2026-01-01T00:03Z", "2027-01-01T00:00Z"),
     "every-five-hours": ("hours(5)", "Europe/Paris", "2026-03-01T01:00Z", "2027-03-01T01:00Z"),
     "every-two-months": ("months(2)", "Europe/Paris", "2026-01-15T09:30Z", "2030-01-15T09:30Z"),
 }
-
-
-def schedule(repo: Path, out: Path, *extra: str, cluster: str = "primary") -> int:
-    return main(["schedule", "--repo", str(repo), "--cluster", cluster, "--format", "oozie", "--out", str(out),
-                 *PATHS, *extra])
 
 
 @pytest.mark.parametrize(("code", "wrapper_exit"), [(0, 0), (4, 0), (1, 0), (2, 0), (127, 0), (3, 3), (5, 5)])

@@ -12,24 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.retention.retention_repo import make_repo, utc
+from tests.unit.retention.retention_repo import instance, make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.replication.runner import run_replication
 from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
-
-
-def instance(root: Path, prefix: str, t: datetime, files: dict[str, bytes], flag: bool = True) -> Path:
-    folder = root / prefix / f"{t:%Y/%m/%d/%H}"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(data)
-    if flag:
-        (folder / "_SUCCESS").write_bytes(b"")
-    return folder
 
 
 def contents(folder: Path) -> dict[str, bytes]:

@@ -78,3 +78,15 @@ def tree(root: Path) -> set[str]:
 
 def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=timezone.utc)
+
+
+def instance(root: Path, prefix: str, t: datetime, files: dict[str, bytes], flag: bool = True) -> Path:
+    """An instance folder of `files` under `root/prefix` at `t` (hourly), with its _SUCCESS flag unless not `flag`."""
+    folder = root / prefix / f"{t:%Y/%m/%d/%H}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    if flag:
+        (folder / "_SUCCESS").write_bytes(b"")
+    return folder

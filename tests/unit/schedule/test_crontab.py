@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.schedule.cadence_repo import make_cadence_repo
+from tests.unit.schedule.crontab_text import blocks
 from toolkit.cli.main import main
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
@@ -21,19 +22,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def blocks(text: str) -> dict[str, list[str]]:
-    """The cron lines (comments left out) under each CRON_TZ."""
-    found: dict[str, list[str]] = {}
-    zone = None
-    for line in text.splitlines():
-        if line.startswith("CRON_TZ="):
-            zone = line.removeprefix("CRON_TZ=")
-            found[zone] = []
-        elif zone is not None and line and not line.startswith("#"):
-            found[zone].append(line)
-    return found
 
 
 # Each line as generated: the call's command inside the wrapper that appends its output to its own log.

@@ -11,14 +11,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from toolkit.cli.main import main
+from tests.unit.schedule.oozie_files import schedule
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 SCHEMAS = Path(__file__).resolve().parents[2] / "oozie_schemas"
 WF, COORD, BUNDLE, SHELL = ("uri:oozie:workflow:0.5", "uri:oozie:coordinator:0.4", "uri:oozie:bundle:0.2",
                             "uri:oozie:shell-action:0.3")
-PATHS = ["--toolkit", "/opt/feed-toolkit/bin/toolkit", "--spark-submit", "/opt/spark/bin/spark-submit",
-         "--entrypoints", "/opt/feed-toolkit/entrypoints", "--repo-path", "/srv/conf"]
 NOMINAL_TIME = "${coord:formatTime(coord:nominalTime(), \"yyyy-MM-dd'T'HH:mm'Z'\")}"
 ODD_PROCESSES = {  # name: (frequency, zone, validity start, validity end)
     "every-seven-minutes": ("minutes(7)", "UTC", "2026-01-01T00:03Z", "2027-01-01T00:00Z"),
@@ -34,11 +32,6 @@ def _schema(name: str) -> etree.XMLSchema:
 SCHEMA_OF = {"bundle.xml": _schema("oozie-bundle-0.2.xsd"), "coordinator.xml": _schema("oozie-coordinator-0.4.xsd"),
              "workflow.xml": _schema("workflow-0.5-with-shell-0.3.xsd")}
 SHELL_SCHEMA = _schema("shell-action-0.3.xsd")
-
-
-def schedule(repo: Path, out: Path, *extra: str, cluster: str = "primary") -> int:
-    return main(["schedule", "--repo", str(repo), "--cluster", cluster, "--format", "oozie", "--out", str(out),
-                 *PATHS, *extra])
 
 
 def odd_repo(tmp_path: Path) -> Path:
