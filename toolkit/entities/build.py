@@ -21,7 +21,6 @@ from toolkit.entities.model import (
     Cluster,
     Column,
     Condition,
-    Engine,
     Entity,
     Feed,
     FeedCluster,
@@ -172,7 +171,7 @@ def _process(doc: Document) -> Process:
         frequency=_frequency(data.get("frequency")),
         trigger=_trigger(data.get("trigger")),
         workflow=Workflow(
-            engine=Engine(workflow["engine"]),
+            engine=workflow["engine"],
             path=workflow["path"],
             name=workflow.get("name"),
             version=workflow.get("version", "1.0"),

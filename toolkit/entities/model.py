@@ -64,27 +64,6 @@ class Order(str, Enum):
     LAST_ONLY = "LAST_ONLY"
 
 
-class Engine(str, Enum):
-    """Workflow engines; `runnable` says whether this toolkit runs it (oozie and pig are for migration).
-    `spark` is Falcon's: an application (spark-attributes.jar) run with its own spark-submit."""
-
-    PYSPARK = "pyspark"
-    SPARK_SQL = "spark-sql"
-    HIVE = "hive"
-    OOZIE = "oozie"
-    PIG = "pig"
-    SPARK = "spark"
-
-    @property
-    def runnable(self) -> bool:
-        return self in (Engine.PYSPARK, Engine.SPARK_SQL, Engine.HIVE, Engine.SPARK)
-
-    @property
-    def is_sql(self) -> bool:
-        """A SQL file's statements (spark-sql, hive)."""
-        return self in (Engine.SPARK_SQL, Engine.HIVE)
-
-
 class Policy(str, Enum):
     """Retry and late-process policies: wait `delay`, double it each time, or one last attempt."""
 
@@ -462,7 +441,7 @@ class Output(FeedUse):
 
 @dataclass(frozen=True, kw_only=True)
 class Workflow:
-    engine: Engine
+    engine: str  # a name of toolkit/workflow_engines/registry.py (the schema's enum)
     path: str
     name: str | None = None
     version: str = "1.0"

@@ -10,16 +10,15 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
+from functools import partial
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Notification
-from toolkit.entities.notification_settings import NotificationSettings, notification_settings
 from toolkit.errors import ToolkitError
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.notifications.errors import ChannelError
+from toolkit.notification_channels.channel import ChannelError
+from toolkit.notification_channels.registry import senders
 from toolkit.notifications.message import ATTEMPT_FAILED, SUCCEEDED, Notice
-from toolkit.notifications.smtp import send_mail
-from toolkit.notifications.webhook import post_notice
 from toolkit.storage.filesystem import FileSystem, StorageError
 
 TIMEOUT_SECONDS = 5.0
@@ -68,19 +67,14 @@ class Notifier:
     def _send(self, notice: Notice, recipients: tuple[str, ...]) -> tuple[dict[str, str], str | None]:
         """Each channel's outcome (`sent` or why not), and the reasons of those that failed (None: all took it)."""
         try:
-            settings: NotificationSettings = notification_settings(self.cluster)
+            configured = senders(self.cluster)
         except ToolkitError as err:
             return {}, str(err)
-        if not settings.any_channel:
+        if not configured:
             return {}, (f"the cluster '{self.cluster.name}' has no notification channel: set notification.smtp.host "
                         "or notification.webhook.url in its properties")
-        channels = {}
-        if settings.smtp is not None:
-            smtp = settings.smtp
-            channels["smtp"] = _outcome(lambda: send_mail(smtp, notice, recipients, self.timeout))
-        if settings.webhook_url is not None:
-            url = settings.webhook_url
-            channels["webhook"] = _outcome(lambda: post_notice(url, notice, recipients, self.timeout))
+        channels = {name: _outcome(partial(send, notice, recipients, self.timeout))
+                    for name, send in configured.items()}
         failed = [reason for reason in channels.values() if reason != SENT]
         return channels, "; ".join(failed) or None
 

@@ -46,8 +46,6 @@ from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
 from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
-from toolkit.process_runner.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
-from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.process_runner.lineage_uses import batch_input_uses
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
 from toolkit.process_runner.retry_policy import attempts_of
@@ -56,6 +54,8 @@ from toolkit.quality.gate import QualityBlocked
 from toolkit.quality.results import GateResult, results_json
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import StorageError
+from toolkit.workflow_engines.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
+from toolkit.workflow_engines.workflow_error import WorkflowError
 
 Target = FileOutput | TableOutputTarget
 
@@ -244,7 +244,7 @@ class BatchRunner:
             started = _now()
             self._write(plan, attempt, Status.RUNNING, started, None, inputs)
             runner.log(f"process: {self.process.name} batch {plan.seq} attempt {attempt}: running "
-                       f"{runner.workflow.name} ({self.process.workflow.engine.value})")
+                       f"{runner.workflow.name} ({self.process.workflow.engine})")
             lineage, read = runner.start_lineage(
                 result.time, attempt, f"batch-{plan.seq}", partial(batch_input_uses, runner.repo, runner.cluster,
                                                                    inputs), targets)

@@ -1,5 +1,5 @@
 """What process.py and late_check.py open on a cluster: the Spark session (with Hive support when the process
-reads or writes a table, or runs HiveQL; in the process's YARN queue and priority), its file system, and the
+reads or writes a table, or its engine asks for it; in the process's YARN queue and priority), its file system, and the
 cluster's catalog, opened on first use."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
+from toolkit.workflow_engines.registry import engine_of
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def needs_hive(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
-    return process.workflow.engine.value == "hive" or any(
+    return engine_of(process).hive or any(
         repo.feed(item.feed).table_on(cluster.name) is not None for item in (*process.inputs, *process.outputs))
 
 

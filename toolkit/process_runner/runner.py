@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
-from toolkit.entities.model import Cluster, Engine, Process
+from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.availability import probe_instance
@@ -53,17 +53,6 @@ from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.process_runner import table_outputs as tables
-from toolkit.process_runner.context import (
-    TableInput,
-    TableOutput,
-    WorkflowContext,
-    evaluate_properties,
-    falcon_properties,
-    workflow_inputs,
-)
-from toolkit.process_runner.engines.engine_registry import engine_for
-from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, prepare_submission, run_submission
-from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.quality_checks import OutputChecks
@@ -74,7 +63,6 @@ from toolkit.process_runner.retry_policy import (
     retry_delay_seconds,
     seconds_until,
 )
-from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.statuses import Status
@@ -82,6 +70,17 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, StorageError
 from toolkit.storage.java_errors import one_line
 from toolkit.storage.publish import Publication
+from toolkit.workflow_engines.context import (
+    TableInput,
+    TableOutput,
+    WorkflowContext,
+    evaluate_properties,
+    falcon_properties,
+    workflow_inputs,
+)
+from toolkit.workflow_engines.preparation import PreparedWorkflow, WorkflowRequest, preparer_of
+from toolkit.workflow_engines.registry import engine_of, runnable_names
+from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -169,27 +168,15 @@ class ProcessRunner:
         self.notifier = Notifier(fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"
-        engine = self.process.workflow.engine
+        engine = engine_of(self.process)
         if not engine.runnable:
-            raise ToolkitError(f"The workflow engine '{engine.value}' of {self.owner} is for migration only: "
-                               "process.py runs pyspark, spark-sql, hive and spark workflows.")
-        self.workflow = self._prepare_workflow(Path(repo.root))
+            raise ToolkitError(f"The workflow engine '{engine.name}' of {self.owner} is for migration only: "
+                               f"process.py runs {runnable_names()} workflows.")
+        # Found before any lock or record: a missing workflow file or application is exit 2.
+        self.workflow: PreparedWorkflow = preparer_of(engine)(WorkflowRequest(
+            repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=fs, spark=spark,
+            path=self.options.workflow_path or self.process.workflow.path, owner=self.owner))
         self.checks = OutputChecks(repo, self.process, fs, catalog, log)
-
-    def _prepare_workflow(self, root: Path) -> WorkflowSource | SparkSubmission:
-        """The workflow's text, or for engine spark the application's submission: found before any lock or
-        record (a missing file is exit 2). Falcon's spark workflow.path is the application's folder, not read;
-        a late rerun of a spark process runs the same application."""
-        if self.process.workflow.engine is Engine.SPARK:
-            return prepare_submission(root, self.process, self.cluster, self.fs, self.spark, self.owner)
-        return read_workflow(root, self.cluster, self.options.workflow_path or self.process.workflow.path, self.fs,
-                             self.owner)
-
-    def _run_workflow(self, spark: SparkSession, ctx: WorkflowContext) -> None:
-        if isinstance(self.workflow, SparkSubmission):
-            run_submission(self.workflow, self.process, ctx)
-        else:
-            engine_for(self.process.workflow.engine.value)(spark, ctx, self.workflow.text, self.workflow.name)
 
     # Step 1 and 2: is there anything to do at all
 
@@ -353,7 +340,7 @@ class ProcessRunner:
         self._write_attempt(t, attempt, Status.RUNNING, started, None, plan)
         self._write_instance(t, Status.RUNNING, attempt, started=started)
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
-                 f"{self.workflow.name} ({self.process.workflow.engine.value})")
+                 f"{self.workflow.name} ({self.process.workflow.engine})")
         lineage, inputs = self.start_lineage(t, attempt, format_timestamp(t), lambda: input_uses(plan, self.cluster),
                                              plan.outputs)
         began = time.perf_counter()
@@ -408,8 +395,8 @@ class ProcessRunner:
         """COMPLETE with what was published and what its quality gates found; with the instance's `plan`, a SQL
         workflow's column lineage too."""
         if self.lineage.enabled:
-            columns = sql_columns(self.workflow.text, plan, self.cluster) if plan is not None \
-                and isinstance(self.workflow, WorkflowSource) and self.process.workflow.engine.is_sql else None
+            sql = self.workflow.sql
+            columns = sql_columns(sql, plan, self.cluster) if plan is not None and sql is not None else None
             uses = published_output_uses(self.repo, self.cluster, published, fingerprints, columns)
             lineage.complete(inputs, self.checks.with_assertions(uses, quality))
 
@@ -418,10 +405,8 @@ class ProcessRunner:
         grid = None if self.process.is_batch_consumer else process_grid(self.process, self.cluster.name)
         index = grid.index_of(t) if grid is not None else None
         step = grid.time_of(index + 1) if grid is not None and index is not None else None
-        sql = self.workflow.text if isinstance(self.workflow, WorkflowSource) \
-            and self.process.workflow.engine.is_sql else None
         return self.lineage.run("process", self.process.name, nominal=t, nominal_end=step, attempt=attempt,
-                                instance=instance, sql=sql)
+                                instance=instance, sql=self.workflow.sql)
 
     def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
                         make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
@@ -439,7 +424,7 @@ class ProcessRunner:
                                                  for output in file_outputs}
         for target in table_outputs:
             outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
-        self._run_workflow(self.spark, make_context(outputs))
+        self.workflow.run(self.spark, make_context(outputs))
         result.workflow_seconds += time.perf_counter() - began
         keeper.ensure_held()
         problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in file_outputs),

@@ -19,7 +19,6 @@ from contextlib import nullcontext
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import TableOutputTarget
-from toolkit.process_runner.context import TableOutput
 from toolkit.process_runner.outputs import NothingWrittenError
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, normalize_uri
@@ -34,6 +33,7 @@ from toolkit.storage.partition_versions import (
 )
 from toolkit.storage.publish import Publication
 from toolkit.storage.tree import data_files, join
+from toolkit.workflow_engines.context import TableOutput
 
 STAGING_FOLDER = ".toolkit-staging-"
 

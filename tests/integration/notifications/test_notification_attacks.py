@@ -37,18 +37,24 @@ HOURS = ("03", "04", "05", "06", "07")
 ARGV = ("sla", "--cluster", "primary", "--now", "2026-11-21T12:00Z", "--from", "2026-11-21T03:00Z", "--to",
         "2026-11-21T07:00Z", "--format", "json")
 CALLER = """
-import os, signal, sys, time
+import dataclasses, os, signal, sys, time, types
 sys.path.insert(0, {project!r})
 from pathlib import Path
 from toolkit.notifications import notifier
+from toolkit.notification_channels import smtp_channel, webhook_channel
 
 from tests.kill_points import dies_at
 
+def channel_dies_at(module, call):  # its send dies at its call-th message (the registry reads CHANNEL later)
+    holder = types.SimpleNamespace(send=module.CHANNEL.send)
+    dies_at(holder, "send", call, after=False)
+    module.CHANNEL = dataclasses.replace(module.CHANNEL, send=holder.send)
+
 point = {point!r}
 if point == "between the record and the send":
-    dies_at(notifier, "send_mail", 3, after=False)  # the third notice's record is created, nothing sent
+    channel_dies_at(smtp_channel, 3)  # the third notice's record is created, nothing sent
 elif point == "between the two channels":
-    dies_at(notifier, "post_notice", 3, after=False)  # its e-mail sent, its webhook not
+    channel_dies_at(webhook_channel, 3)  # its e-mail sent, its webhook not
 elif point == "after the send, before its outcome":
     dies_at(notifier.Notifier, "_send", 3, after=True)  # both channels took it
 first_notice = notifier.Notifier.notify

@@ -25,7 +25,7 @@ from tests.integration.process_runner.process_repo import (
 from tests.integration.spark_submit import spark_submit
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import staging_key
-from toolkit.process_runner.engines.spark_submit_engine import SparkSubmission, spark_submit_path
+from toolkit.workflow_engines.spark_submission import SparkSubmission, spark_submit_path
 
 pytestmark = pytest.mark.integration
 

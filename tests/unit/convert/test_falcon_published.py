@@ -91,7 +91,7 @@ def test_what_falcon_wrote_is_carried_over(convert: Run, tmp_path: Path) -> None
     clicks = config.feed("clicks")
     assert clicks.properties["queueName"] == "hadoopQueue"
     hourly = config.process("clicks-hourly")
-    assert (hourly.version, hourly.workflow.engine.value, hourly.workflow.path) == (
+    assert (hourly.version, hourly.workflow.engine, hourly.workflow.path) == (
         4, "hive", "/projects/bootcamp/hive-script.hql")
     text = (repo / "clusters" / "corp.yaml").read_text()
     assert "\nversion: 3\n" in text

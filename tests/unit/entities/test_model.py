@@ -14,7 +14,6 @@ from toolkit.entities.document import SourceSpan
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import (
     Cluster,
-    Engine,
     Feed,
     FeedClusterType,
     Order,
@@ -158,7 +157,7 @@ def test_process_fields_and_defaults():
     assert isinstance(process, Process)
     assert process.parallel == 1 and process.timezone == "UTC" and process.timeout is None
     assert process.order is Order.LAST_ONLY
-    assert process.workflow.engine is Engine.SPARK_SQL and process.workflow.engine.runnable
+    assert process.workflow.engine == "spark-sql"
     assert process.workflow.version == "1.0" and process.workflow.name is None
     assert process.input("clicks").optional is True and process.input("clicks").partition == "*/US"
     assert process.input("views").optional is False and process.input("views").start == "today(0,0)"
@@ -174,11 +173,6 @@ def test_process_fields_and_defaults():
     assert [(li.input, li.workflow_path) for li in process.late_process.late_inputs] == [
         ("clicks", "workflows/late.sql")
     ]
-
-
-def test_oozie_and_pig_are_accepted_but_not_runnable():
-    assert not Engine.OOZIE.runnable and not Engine.PIG.runnable
-    assert Engine.PYSPARK.runnable and Engine.HIVE.runnable
 
 
 def test_cluster_helpers():

@@ -10,7 +10,7 @@ from entity_samples import TEMPLATE
 
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.entities import ConfigRepo, EntityRef, Kind, find_repo_root
-from toolkit.entities.model import Engine, FeedClusterType, Order, Policy, RetentionAction
+from toolkit.entities.model import FeedClusterType, Order, Policy, RetentionAction
 from toolkit.entities.schemas import schema_text
 
 
@@ -87,7 +87,7 @@ def test_hourly_process(repo):
     assert (clicks.name, clicks.feed, clicks.start, clicks.end) == ("clicks", "clicks", "now(-2,0)", "now(0,0)")
     [summary] = process.outputs
     assert (summary.name, summary.feed, summary.instance) == ("summary", "clicks-hourly-summary", "now(0,0)")
-    assert process.workflow.engine is Engine.PYSPARK
+    assert process.workflow.engine == "pyspark"
     assert process.workflow.path == "workflows/hourly_clicks_summary.py"
     assert process.retry.policy is Policy.PERIODIC and process.retry.attempts == 3
     assert process.retry.delay == Frequency(TimeUnit.MINUTES, 5)
@@ -104,7 +104,7 @@ def test_daily_process(repo):
     daily, table = process.outputs
     assert (daily.feed, daily.instance) == ("clicks-daily", "yesterday(0,0)")
     assert (table.name, table.feed, table.instance) == ("daily-table", "clicks-daily-table", "yesterday(0,0)")
-    assert process.workflow.engine is Engine.SPARK_SQL
+    assert process.workflow.engine == "spark-sql"
     assert process.workflow.path == "workflows/daily_clicks_rollup.sql"
 
 

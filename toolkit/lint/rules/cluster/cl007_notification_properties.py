@@ -2,7 +2,7 @@
 
 Why:
 Notifications (e-mail over SMTP, a JSON webhook) are sent with the cluster's `notification.*` properties
-(toolkit/entities/notification_settings.py reads them). A password in the config repo is a secret in git: the
+(each channel of toolkit/notification_channels/ reads its own). A password in the config repo is a secret in git: the
 SMTP password comes from an environment variable or a file on the machine that runs the actions, named by
 `notification.smtp.password-env` or `notification.smtp.password-file`; `notification.smtp.password` is refused
 here and at run time. A bad `tls`, `port` or webhook URL would make every notification fail.
@@ -29,10 +29,10 @@ from collections.abc import Iterator
 
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Cluster
-from toolkit.entities.notification_settings import PROPERTIES, SECRET_PROPERTY, notification_settings
 from toolkit.errors import UsageError
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.notification_channels.registry import known_properties, refused_properties, senders
 
 
 @register
@@ -43,13 +43,13 @@ class NotificationProperties(EntityRule[Cluster]):
 
     def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
         try:
-            notification_settings(entity)
+            senders(entity)
         except UsageError as err:
             yield Finding(entity, str(err), ("properties", _named(entity, str(err))))
 
 
 def _named(cluster: Cluster, sentence: str) -> str:
     """The property the sentence is about (the secret first), for the finding's line."""
-    names = [SECRET_PROPERTY, *PROPERTIES, *sorted(cluster.properties)]
+    names = [*refused_properties(), *known_properties(), *sorted(cluster.properties)]
     return next((name for name in names if name in cluster.properties and name in sentence),
                 next(name for name in sorted(cluster.properties) if name.startswith("notification.")))

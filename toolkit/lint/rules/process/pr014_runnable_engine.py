@@ -1,8 +1,8 @@
-"""PR014: the workflow engine is one this toolkit runs: pyspark, spark-sql, hive or spark.
+"""PR014: the workflow engine is one this toolkit runs, not one accepted for migration only (oozie, pig).
 
 Why:
 The schema also accepts Falcon's oozie and pig so that migrated processes load; nothing would run them, so they
-are reported here, with the way out.
+are reported here, with the way out (each engine's `port_to`, toolkit/workflow_engines/).
 
 Anti-pattern:
 
@@ -18,18 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Engine, Process
+from toolkit.entities.model import Process
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-
-_RUNNABLE = [engine.value for engine in Engine if engine.runnable]
-RUNNABLE = f"{', '.join(_RUNNABLE[:-1])} and {_RUNNABLE[-1]}"
-PORTING = {
-    Engine.OOZIE: "port the Oozie workflow's actions to a PySpark file defining run(spark, ctx) (engine: pyspark) "
-                  "or to a SQL file (engine: spark-sql or hive)",
-    Engine.PIG: "port the Pig script to a PySpark file defining run(spark, ctx) (engine: pyspark) or to a SQL file "
-                "(engine: spark-sql)",
-}
+from toolkit.workflow_engines.registry import engine_of, runnable_names
 
 
 @register
@@ -39,13 +31,13 @@ class RunnableEngine(EntityRule[Process]):
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
-        engine = entity.workflow.engine
-        if engine.runnable:
+        engine = engine_of(entity)
+        if engine.port_to is None:
             return
         yield Finding(
             entity,
-            f"workflow.engine '{engine.value}' is not run by this toolkit, which runs {RUNNABLE}; "
-            f"{PORTING[engine]} and set workflow.engine and workflow.path to it. Until then the process cannot "
+            f"workflow.engine '{engine.name}' is not run by this toolkit, which runs {runnable_names()}; "
+            f"port {engine.port_to} and set workflow.engine and workflow.path to it. Until then the process cannot "
             f"run here (while migrating, `lint: {{ignore: [{self.code}]}}` keeps it from failing the lint).",
             ("workflow", "engine"),
         )

@@ -23,11 +23,13 @@ from pathlib import Path
 
 from toolkit.entities.document import FieldPath
 from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Engine, Process
+from toolkit.entities.model import Process
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 from toolkit.lint.rules.process._support import where
 from toolkit.uris import has_dot_segment
+from toolkit.workflow_engines.engine import WorkflowForm
+from toolkit.workflow_engines.registry import engine_of
 
 URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _VALID = ("give a file path relative to the repo root (workflows/summary.py), an absolute path on the cluster's "
@@ -44,7 +46,7 @@ class WorkflowPaths(EntityRule[Process]):
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
         # Falcon's Oozie workflows and Spark applications are folders (a workflow.xml, or the application's
         # files); the others are files.
-        folder_ok = entity.workflow.engine in (Engine.OOZIE, Engine.SPARK)
+        folder_ok = engine_of(entity).form is WorkflowForm.FOLDER
         yield from _check(entity, ctx.root, ("workflow", "path"), entity.workflow.path, folder_ok)
         if entity.late_process is not None:
             for index, late in enumerate(entity.late_process.late_inputs):

@@ -23,9 +23,11 @@ import re
 from collections.abc import Iterator
 
 from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Engine, Process
+from toolkit.entities.model import Process
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.workflow_engines import spark_engine
+from toolkit.workflow_engines.registry import engine_of
 
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -38,7 +40,7 @@ class SparkApplication(EntityRule[Process]):
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
-        if entity.workflow.engine is not Engine.SPARK:
+        if engine_of(entity) is not spark_engine.ENGINE:
             return
         attributes = entity.spark_attributes
         entries = [entry.strip() for entry in (attributes.jar or "").split(",")] if attributes is not None else []

@@ -1,5 +1,6 @@
-"""The `spark` engine (Falcon's): the process's own application run with its own `spark-submit`, a child process
-of the entrypoint, so that it gets its own driver, master and options as it had under Falcon and Oozie.
+"""How the `spark` engine (`spark_engine.py`) runs a process's own application: with its own `spark-submit`, a
+child process of the entrypoint, so that it gets its own driver, master and options as it had under Falcon and
+Oozie.
 
 The submission (spark-submit, its options and the application) is prepared once, before any lock or record, so a
 missing application or a bad option is a usage error (exit 2); each attempt adds the instance's arguments. The
@@ -20,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from toolkit.entities.model import Cluster, Process
+from toolkit.entities.model import Process
 from toolkit.errors import UsageError
-from toolkit.process_runner.context import WorkflowContext
-from toolkit.process_runner.engines.spark_application import resolve_application
-from toolkit.process_runner.engines.spark_command import application_arguments, submit_command
-from toolkit.process_runner.engines.workflow_error import WorkflowError
-from toolkit.storage.filesystem import FileSystem
+from toolkit.workflow_engines.context import WorkflowContext
+from toolkit.workflow_engines.preparation import WorkflowRequest
+from toolkit.workflow_engines.spark_application import resolve_application
+from toolkit.workflow_engines.spark_command import application_arguments, submit_command
+from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -40,15 +41,23 @@ _TAIL = 200
 class SparkSubmission:
     name: str  # the application as written in spark-attributes.jar
     command: tuple[str, ...]  # spark-submit, its options and the application; the instance's arguments follow
+    process: Process
+    sql: None = None  # an application's SQL, if any, is not the toolkit's to read
+
+    def run(self, spark: SparkSession, ctx: WorkflowContext) -> None:
+        """The entrypoint's own session is not used: the application gets its own driver."""
+        run_submission(self, ctx)
 
 
-def prepare_submission(repo_root: Path, process: Process, cluster: Cluster, fs: FileSystem,
-                       spark: SparkSession | None, owner: str) -> SparkSubmission:
-    app = resolve_application(repo_root, cluster, process, fs, owner)
+def prepare_submission(request: WorkflowRequest) -> SparkSubmission:
+    """Falcon's spark workflow.path is the application's folder, not read (nor a late input's workflow-path: a
+    late rerun runs the same application); the application is spark-attributes.jar."""
+    process, cluster, spark = request.process, request.cluster, request.spark
+    app = resolve_application(request.repo_root, cluster, process, request.fs, request.owner)
     session_master = spark.sparkContext.master if spark is not None else None
     command = submit_command(spark_submit_path(), process, cluster, app, session_master,
                              os.environ.get("SPARK_LOCAL_IP"))
-    return SparkSubmission(app.name, tuple(command))
+    return SparkSubmission(app.name, tuple(command), process)
 
 
 def spark_submit_path() -> str:
@@ -66,11 +75,10 @@ def spark_submit_path() -> str:
     return str(path)
 
 
-def run_submission(submission: SparkSubmission, process: Process, ctx: WorkflowContext,
-                   log: TextIO | None = None) -> None:
+def run_submission(submission: SparkSubmission, ctx: WorkflowContext, log: TextIO | None = None) -> None:
     """Run the application for one instance to its end; its output goes to `log` (the entrypoint's stderr)."""
     out = log or sys.stderr
-    command = [*submission.command, *application_arguments(process, ctx)]
+    command = [*submission.command, *application_arguments(submission.process, ctx)]
     tail: deque[str] = deque(maxlen=_TAIL)
     child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True, errors="replace", bufsize=1)

@@ -13,9 +13,9 @@ from tests.unit.process_runner.runner_repo import RunnerRepo, write_file
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Process
 from toolkit.errors import UsageError
-from toolkit.process_runner.engines.spark_application import resolve_application
-from toolkit.process_runner.engines.spark_command import SparkApplication
 from toolkit.storage.local import LocalFileSystem
+from toolkit.workflow_engines.spark_application import resolve_application
+from toolkit.workflow_engines.spark_command import SparkApplication
 
 OWNER = "process 'sessions'"
 

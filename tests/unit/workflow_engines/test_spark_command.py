@@ -15,8 +15,8 @@ import pytest
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Cluster, Interface, Process
 from toolkit.errors import UsageError
-from toolkit.process_runner.context import TableInput, TableOutput, WorkflowContext
-from toolkit.process_runner.engines.spark_command import (
+from toolkit.workflow_engines.context import TableInput, TableOutput, WorkflowContext
+from toolkit.workflow_engines.spark_command import (
     SparkApplication,
     application_arguments,
     application_entries,

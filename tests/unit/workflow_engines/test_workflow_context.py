@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from toolkit.errors import UsageError
-from toolkit.process_runner.context import (
+from toolkit.workflow_engines.context import (
     TableInput,
     TableOutput,
     WorkflowContext,

@@ -9,8 +9,8 @@ import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, write_file
 from toolkit.errors import UsageError
-from toolkit.process_runner.workflow_source import WorkflowSource, read_workflow
 from toolkit.storage.local import LocalFileSystem
+from toolkit.workflow_engines.workflow_source import WorkflowSource, read_workflow
 
 OWNER = "process 'daily-clicks-rollup'"
 

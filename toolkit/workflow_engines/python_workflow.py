@@ -1,4 +1,5 @@
-"""The `pyspark` engine: a Python file that defines `run(spark, ctx)`, executed in the entrypoint's session."""
+"""What the `pyspark` engine does: a Python file that defines `run(spark, ctx)`, executed in the entrypoint's
+session."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import traceback
 import types
 from typing import TYPE_CHECKING
 
-from toolkit.process_runner.context import WorkflowContext
-from toolkit.process_runner.engines.workflow_error import WorkflowError
+from toolkit.workflow_engines.context import WorkflowContext
+from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -46,3 +47,4 @@ def _failure(name: str, during: str, err: Exception) -> WorkflowError:
     where = f" (line {frames[-1].lineno})" if frames else ""
     first_line = (str(err).strip().splitlines() or [""])[0]
     return WorkflowError(f"The workflow {name} failed in {during}{where}: {type(err).__name__}: {first_line}")
+

@@ -1,19 +1,17 @@
-"""The `spark-sql` and `hive` engines: a SQL file's statements run in order, each `${name}` replaced by the
-context's variable (an input's paths as one glob, an output's path, a property); Hive support is on when the
-process reads or writes tables (the entrypoint builds the session)."""
+"""What the `spark-sql` and `hive` engines do: a SQL file's statements run in order, each `${name}` replaced by
+the context's variable (an input's paths as one glob, an output's path, a property)."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
-from toolkit.process_runner.context import WorkflowContext
-from toolkit.process_runner.engines.workflow_error import WorkflowError
 from toolkit.sql_text import VARIABLE, split_statements
+from toolkit.workflow_engines.context import WorkflowContext
+from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
 
 
 def run_sql(spark: SparkSession, ctx: WorkflowContext, source: str, name: str) -> None:

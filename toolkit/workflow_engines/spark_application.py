@@ -11,8 +11,8 @@ from pathlib import Path
 from toolkit.entities.model import Cluster, Process
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
-from toolkit.process_runner.engines.spark_command import SparkApplication, application_entries, ships_as_python
 from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.workflow_engines.spark_command import SparkApplication, application_entries, ships_as_python
 
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 

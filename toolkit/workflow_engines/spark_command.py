@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Process, SparkAttributes
 from toolkit.errors import UsageError
-from toolkit.process_runner.context import TableInput, WorkflowContext
+from toolkit.workflow_engines.context import TableInput, WorkflowContext
 
 PYTHON_SUFFIXES = (".py", ".zip", ".egg")
 _FALCON_YARN = {"yarn-client": "client", "yarn-cluster": "cluster"}
