@@ -18,11 +18,11 @@ import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Annotated, Any
 
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.record_files import RecordFile
-from toolkit.ledger.records import CorruptRecordError, versioned
+from toolkit.ledger.records import CorruptRecordError, Stamp, versioned
 from toolkit.storage.filesystem import FileSystem
 
 PLANNED, COMMITTED = "planned", "committed"
@@ -36,9 +36,8 @@ class Stream:
     feed: str
     cluster: str
     epoch: str
-    created: str
+    created: Stamp
 
-    SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "created": "stamp"}
 
 
 @dataclass(frozen=True)
@@ -73,17 +72,13 @@ class BatchRecord:
     epoch: str
     batch_id: int
     run_id: str
-    state: str
-    written: str
+    state: Annotated[str, (PLANNED, COMMITTED)]
+    written: Stamp
     files: list[dict[str, Any]] = field(default_factory=list)
     rows: int = 0
     rejected: int = 0
-    max_time: str | None = None  # the newest event time of the batch's records (the watermark's source)
+    max_time: Stamp | None = None  # the newest event time of the batch's records (the watermark's source)
     sources: list[dict[str, Any]] = field(default_factory=list)  # the landing bytes read (`Source`)
-
-    SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "batch_id": "int", "run_id": "str",
-             "state": (PLANNED, COMMITTED), "written": "stamp", "files": "list", "rows": "int", "rejected": "int",
-             "max_time": "stamp?", "sources": "list"}
 
     @property
     def batch_files(self) -> list[BatchFile]:
@@ -105,11 +100,9 @@ class InstanceBook:
 
     feed: str
     cluster: str
-    watermark: str | None = None
+    watermark: Stamp | None = None
     open: dict[str, int] = field(default_factory=dict)
     applied: list[str] = field(default_factory=list)  # the last batches applied (`<epoch>-<batch>`), newest last
-
-    SHAPE = {"feed": "str", "cluster": "str", "watermark": "stamp?", "open": "dict", "applied": "list"}
 
     def with_batch(self, batch: BatchRecord, watermark: str | None) -> InstanceBook:
         """The book after `batch` (idempotent: a batch applied already changes nothing)."""
@@ -150,8 +143,6 @@ class LandingBook:
     epoch: str
     next_batch: int = 0
     marks: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    SHAPE = {"feed": "str", "cluster": "str", "epoch": "str", "next_batch": "int", "marks": "dict"}
 
     @property
     def file_marks(self) -> dict[str, Mark]:

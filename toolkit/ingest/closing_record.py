@@ -12,10 +12,11 @@ data each time. `quality` holds the gates' results (toolkit/quality/results.py, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.record_files import InstanceRecords
+from toolkit.ledger.records import Minute, Stamp
 from toolkit.storage.filesystem import FileSystem
 
 CLOSED, BLOCKED, ACCEPTED = "closed", "blocked", "accepted"
@@ -25,17 +26,14 @@ CLOSED, BLOCKED, ACCEPTED = "closed", "blocked", "accepted"
 class ClosingRecord:
     feed: str
     cluster: str
-    time: str
+    time: Minute
     run_id: str
-    state: str
-    written: str
+    state: Annotated[str, (CLOSED, BLOCKED, ACCEPTED)]
+    written: Stamp
     location: str
     fingerprint: dict[str, Any] | None = None  # the content checked (toolkit/instances/fingerprints.py)
     gates: str = ""  # the digest of the suites and their on-failure it was checked against
     quality: list[dict[str, Any]] = field(default_factory=list)
-
-    SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "state": (CLOSED, BLOCKED, ACCEPTED),
-             "written": "stamp", "location": "str", "fingerprint": "dict?", "gates": "str", "quality": "list"}
 
     def holds(self, fingerprint: dict[str, Any] | None, gates: str) -> bool:
         """Whether this is a refusal of the same content under the same gates (nothing to check again)."""

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Annotated
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.record_files import InstanceRecords
+from toolkit.ledger.records import Minute, Stamp
 from toolkit.storage.filesystem import FileSystem
 
 PLANNED, SWAPPED, DONE = "planned", "swapped", "done"
@@ -21,10 +23,10 @@ PLANNED, SWAPPED, DONE = "planned", "swapped", "done"
 class CompactionRecord:
     feed: str
     cluster: str
-    time: str
+    time: Minute
     run_id: str
-    state: str
-    written: str
+    state: Annotated[str, (PLANNED, SWAPPED, DONE)]
+    written: Stamp
     instance: str  # the instance folder readers read
     new: str  # `<instance>.compacting-<run id>`: the compacted files, the flag and the carried-over files
     old: str  # `<instance>.compacted-old-<run id>`: the batch files between the two renames, until deleted
@@ -33,10 +35,6 @@ class CompactionRecord:
     files_after: int = 0
     bytes_after: int = 0
     rows: int = 0
-
-    SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "state": (PLANNED, SWAPPED, DONE),
-             "written": "stamp", "instance": "str", "new": "str", "old": "str", "files_before": "int",
-             "bytes_before": "int", "files_after": "int", "bytes_after": "int", "rows": "int"}
 
     def moved(self, state: str, written: str) -> CompactionRecord:
         return replace(self, state=state, written=written)

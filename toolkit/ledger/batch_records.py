@@ -12,9 +12,9 @@ left to write).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from toolkit.ledger.records import STATUSES, parse_record, to_json
+from toolkit.ledger.records import STATUSES, Stamp, parse_record, to_json
 from toolkit.ledger.store import Ledger
 
 
@@ -28,9 +28,9 @@ class BatchRecord:
     seq: int
     attempt: int
     run_id: str
-    status: str
-    started: str
-    ended: str | None = None
+    status: Annotated[str, STATUSES]
+    started: Stamp
+    ended: Stamp | None = None
     error: str | None = None
     events: list[str] = field(default_factory=list)
     inputs: list[dict[str, Any]] = field(default_factory=list)
@@ -38,9 +38,6 @@ class BatchRecord:
     counters: dict[str, Any] = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
 
-    SHAPE = {"process": "str", "cluster": "str", "seq": "int", "attempt": "int", "run_id": "str",
-             "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?", "events": "list",
-             "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list"}
 
 
 class BatchLog:

@@ -36,6 +36,8 @@ from toolkit.ledger.locks import Lease, LeaseLock
 from toolkit.ledger.records import (
     CorruptRecordError,
     DatasetEvent,
+    EventId,
+    Stamp,
     event_id_floor,
     event_id_ms,
     parse_record,
@@ -59,10 +61,8 @@ class Plan:
     process: str
     seq: int
     run_id: str
-    created: str
+    created: Stamp
     events: list[dict[str, Any]] = field(default_factory=list)
-
-    SHAPE = {"process": "str", "seq": "int", "run_id": "str", "created": "stamp", "events": "list"}
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> Plan:
@@ -100,21 +100,19 @@ class Commit:
     process: str
     seq: int
     run_id: str
-    committed: str
+    committed: Stamp
 
-    SHAPE = {"process": "str", "seq": "int", "run_id": "str", "committed": "stamp"}
 
 
 @dataclass(frozen=True)
 class Cursor:
     """Where reading may start (see the module's docstring); the defaults read everything."""
 
-    position: str | None = None
+    position: EventId | None = None
     plans_from: int = 1
     open_from: int = 1
     late_planned: list[str] = field(default_factory=list)
 
-    SHAPE = {"position": "event-id?", "plans_from": "int", "open_from": "int", "late_planned": "list"}
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from toolkit.ledger.records import (
     EVICTED,
     CorruptRecordError,
     DatasetEvent,
+    Stamp,
     event_discriminator,
     event_id_head,
     event_id_ms,
@@ -66,11 +67,8 @@ class EvictionBatch:
     cluster: str
     run_id: str
     producer: str
-    published: str
+    published: Stamp
     instances: list[EvictedInstance] = field(default_factory=list)
-
-    SHAPE = {"batch_id": "str", "feed": "str", "cluster": "str", "run_id": "str", "producer": "str",
-             "published": "stamp", "instances": "list"}
 
     @classmethod
     def of(cls, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str, run_id: str,

@@ -22,7 +22,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from datetime import datetime, timezone
-from typing import Any
+from functools import cache
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.statuses import Status
@@ -116,19 +118,50 @@ def _parses(value: Any, *patterns: str) -> bool:
     return False
 
 
-# The type each field must have in JSON: "str", "str?" (or null), "int", "float", "list", "dict", "stamp"
-# (an instant, to the second or the minute), "stamp?", "minute" (an instance time, yyyy-MM-ddTHH:mmZ),
-# "event-id" (one, or the floor of one: a cursor's position), or a tuple of allowed values.
-_Shape = Mapping[str, Any]
+# What a text field of a record holds when it is more than any text, said by its annotation and checked when the
+# record is read: an instance time (yyyy-MM-ddTHH:mmZ), an instant to the second or the minute, an event id (one,
+# or the floor of one: a cursor's position). A field of a few allowed values is `Annotated[str, (values...)]`.
+Minute = Annotated[str, "minute"]
+Stamp = Annotated[str, "stamp"]
+EventId = Annotated[str, "event-id"]
+# A field's check: "str", "str?" (or null), "int", "float", "list", "dict", "dict?", "stamp", "stamp?", "minute",
+# "event-id", "event-id?", or a tuple of allowed values.
+_Check = Any
+_PLAIN = {str: "str", int: "int", float: "float", list: "list", dict: "dict"}
+
+
+@cache
+def shape_of(cls: type) -> dict[str, _Check]:
+    """Each field's check, derived from the record class's annotations (one declaration of a record: its fields);
+    a field of a type no check reads is the toolkit's own mistake (TypeError)."""
+    hints = get_type_hints(cls, include_extras=True)
+    return {f.name: _check_of(hints[f.name], cls, f.name) for f in fields(cls)}
+
+
+def _check_of(annotation: Any, cls: type, name: str) -> _Check:
+    optional = False
+    if get_origin(annotation) in (Union, UnionType):
+        members = [member for member in get_args(annotation) if member is not type(None)]
+        optional = len(members) < len(get_args(annotation))
+        annotation = members[0] if len(members) == 1 else annotation
+    if get_origin(annotation) is Annotated:
+        check = annotation.__metadata__[0]
+    else:
+        check = _PLAIN.get(get_origin(annotation) or annotation)
+    if check is None or (optional and not isinstance(check, str)):
+        raise TypeError(f"The field {cls.__name__}.{name} is annotated {annotation!r}, which no record check reads: "
+                        "use str, int, float, list, dict (or None with one), Minute, Stamp, EventId or "
+                        "Annotated[str, (allowed values)].")
+    return f"{check}?" if optional else check
 
 
 def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
-    """`document` if it is a record of `cls` (its SHAPE) in a format this toolkit reads; fields with a default
-    may be missing."""
+    """`document` if it is a record of `cls` (the shape of its fields) in a format this toolkit reads; fields
+    with a default may be missing."""
     if not isinstance(document, dict):
         raise CorruptRecordError(path, "it is not a JSON object")
     check_format(document, path, _format_of(cls))
-    shape: _Shape = cls.SHAPE
+    shape = shape_of(cls)
     for name, expected in shape.items():
         if name not in document:
             if name in _optional(cls):
@@ -202,7 +235,8 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
 
 
 def parse_record(cls: Any, data: bytes, path: str) -> Any:
-    """A record of `cls` (a dataclass with a SHAPE) from its JSON, checked: for the records of other modules."""
+    """A record of `cls` (a frozen dataclass of typed fields) from its JSON, checked: for the records of other
+    modules."""
     return record_from(cls, parse_json(data, path), path)
 
 
@@ -215,23 +249,19 @@ def record_from(cls: Any, document: Any, path: str) -> Any:
 class AttemptRecord:
     process: str
     cluster: str
-    time: str
+    time: Minute
     attempt: int
     run_id: str
-    kind: str
-    status: str
-    started: str
-    ended: str | None = None
+    kind: Annotated[str, ATTEMPT_KINDS]
+    status: Annotated[str, STATUSES]
+    started: Stamp
+    ended: Stamp | None = None
     error: str | None = None
     inputs: list[dict[str, Any]] = field(default_factory=list)
     outputs: list[dict[str, Any]] = field(default_factory=list)
     counters: dict[str, Any] = field(default_factory=dict)
     # The data-quality gates the attempt's outputs were checked against (toolkit/quality/results.py, JSON form).
     quality: list[dict[str, Any]] = field(default_factory=list)
-
-    SHAPE = {"process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
-             "kind": ATTEMPT_KINDS, "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
-             "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list"}
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:
@@ -245,22 +275,18 @@ class InstanceRecord:
 
     process: str
     cluster: str
-    time: str
-    status: str
+    time: Minute
+    status: Annotated[str, STATUSES]
     attempts: int
     run_id: str | None
-    updated: str
-    started: str | None = None
-    ended: str | None = None
+    updated: Stamp
+    started: Stamp | None = None
+    ended: Stamp | None = None
     error: str | None = None
     missing: list[str] = field(default_factory=list)
     inputs: list[dict[str, Any]] = field(default_factory=list)
     outputs: list[dict[str, Any]] = field(default_factory=list)
-    succeeded: str | None = None
-
-    SHAPE = {"process": "str", "cluster": "str", "time": "minute", "status": STATUSES, "attempts": "int",
-             "run_id": "str?", "updated": "stamp", "started": "stamp?", "ended": "stamp?", "error": "str?",
-             "missing": "list", "inputs": "list", "outputs": "list", "succeeded": "stamp?"}
+    succeeded: Stamp | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> InstanceRecord:
@@ -330,19 +356,16 @@ class DatasetEvent:
 
     feed: str
     cluster: str
-    time: str
+    time: Minute
     run_id: str
     producer: str
     location: str
-    published: str
-    kind: str = PUBLISHED
+    published: Stamp
+    kind: Annotated[str, EVENT_KINDS] = PUBLISHED
     fingerprint: dict[str, Any] | None = None
     event_id: str = ""
 
     FORMAT = EVENT_FORMAT
-    SHAPE = {"feed": "str", "cluster": "str", "time": "minute", "run_id": "str", "producer": "str",
-             "location": "str", "published": "stamp", "kind": EVENT_KINDS, "fingerprint": "dict?",
-             "event_id": "str"}
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> DatasetEvent:
@@ -377,12 +400,11 @@ def record_stamp(text: str) -> datetime:
 class LateCheck:
     """`at` is the check's own nominal time (`late_check.py --time`); `changed` names the late inputs."""
 
-    at: str
-    result: str
+    at: Stamp
+    result: Annotated[str, CHECK_RESULTS]
     changed: list[str] = field(default_factory=list)
     run_id: str | None = None
 
-    SHAPE = {"at": "stamp", "result": CHECK_RESULTS, "changed": "list", "run_id": "str?"}
 
 
 def parse_late_checks(data: bytes, path: str) -> list[LateCheck]:

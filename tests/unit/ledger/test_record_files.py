@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.ledger.record_files import InstanceRecords, RecordFile
-from toolkit.ledger.records import CorruptRecordError
+from toolkit.ledger.records import CorruptRecordError, Minute
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
@@ -21,10 +21,8 @@ TEN = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 @dataclass(frozen=True)
 class Note:
     feed: str
-    time: str
+    time: Minute
     count: int = 0
-
-    SHAPE = {"feed": "str", "time": "minute", "count": "int"}
 
 
 def test_an_instance_record_is_none_until_written_then_read_back_in_its_instances_file(tmp_path: Path) -> None:

@@ -1,0 +1,82 @@
+"""A ledger record is declared once, by its fields: the check its JSON gets when read is derived from their
+annotations (Minute, Stamp, EventId, a tuple of allowed values), so a field added to a record is checked too."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import pytest
+
+from toolkit.ingest.book import BatchRecord as IngestBatch
+from toolkit.ledger.consumption import Cursor
+from toolkit.ledger.records import (
+    STATUSES,
+    AttemptRecord,
+    CorruptRecordError,
+    DatasetEvent,
+    Minute,
+    Stamp,
+    parse_record,
+    shape_of,
+    to_json,
+)
+
+
+def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
+    assert shape_of(AttemptRecord) == {
+        "process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
+        "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
+        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list"}
+    assert shape_of(DatasetEvent)["fingerprint"] == "dict?"
+    assert shape_of(Cursor)["position"] == "event-id?"
+    assert shape_of(IngestBatch)["state"] == ("planned", "committed")
+
+
+@dataclass(frozen=True)
+class _Mark:
+    feed: str
+    time: Minute
+    written: Stamp
+    state: Annotated[str, ("open", "shut")]
+    note: str | None = None
+    files: list[str] = field(default_factory=list)
+
+
+def _document(**changes: Any) -> bytes:
+    document = {"feed": "clicks", "time": "2026-11-21T10:00Z", "written": "2026-11-21T10:05:00Z", "state": "open",
+                "note": None, "files": [], **changes}
+    return json.dumps(document).encode()
+
+
+def test_a_new_record_class_is_read_checked_and_written_back_with_no_shape_of_its_own() -> None:
+    mark = parse_record(_Mark, _document(), "marks/a.json")
+    assert mark == _Mark("clicks", "2026-11-21T10:00Z", "2026-11-21T10:05:00Z", "open")
+    assert parse_record(_Mark, to_json(mark), "marks/a.json") == mark
+
+
+@pytest.mark.parametrize(("changes", "why"), [
+    ({"time": "2026-11-21T10:00:00Z"}, "the field 'time' is '2026-11-21T10:00:00Z', not an instance time"),
+    ({"written": "yesterday"}, "the field 'written' is 'yesterday', not a time yyyy-MM-ddTHH:mm:ssZ"),
+    ({"state": "ajar"}, "the field 'state' is 'ajar', not one of open, shut"),
+    ({"note": 3}, "the field 'note' is 3, not a text"),
+    ({"files": "a"}, "the field 'files' is 'a', not a list"),
+])
+def test_a_field_that_breaks_its_annotation_is_a_damaged_record(changes: dict[str, Any], why: str) -> None:
+    with pytest.raises(CorruptRecordError, match=why):
+        parse_record(_Mark, _document(**changes), "marks/a.json")
+
+
+def test_a_missing_field_without_a_default_is_a_damaged_record() -> None:
+    data = json.loads(_document())
+    del data["written"]
+    with pytest.raises(CorruptRecordError, match="the field 'written' is missing"):
+        parse_record(_Mark, json.dumps(data).encode(), "marks/a.json")
+
+
+def test_a_field_of_a_type_no_check_reads_is_the_toolkits_own_mistake() -> None:
+    odd = dataclasses.make_dataclass("Odd", [("when", "set[str]")], frozen=True)
+    with pytest.raises(TypeError, match=r"Odd\.when is annotated .* which no record check reads"):
+        shape_of(odd)
