@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from toolkit.ledger.records import STATUSES, Stamp, parse_record, to_json
 from toolkit.ledger.store import Ledger
+from toolkit.statuses import Status
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class BatchRecord:
     seq: int
     attempt: int
     run_id: str
-    status: Annotated[str, STATUSES]
+    status: Annotated[Status, STATUSES]
     started: Stamp
     ended: Stamp | None = None
     error: str | None = None

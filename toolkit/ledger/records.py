@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from datetime import datetime, timezone
+from enum import Enum
 from functools import cache
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
@@ -230,8 +231,21 @@ def event_json(event: DatasetEvent) -> bytes:
 
 
 def _from(cls: Any, document: Mapping[str, Any]) -> Any:
-    names = {f.name for f in fields(cls)}
-    return cls(**{name: value for name, value in document.items() if name in names})
+    enums = _enum_fields(cls)
+    return cls(**{name: enums[name](value) if name in enums and value is not None else value
+                  for name, value in document.items() if name in shape_of(cls)})
+
+
+@cache
+def _enum_fields(cls: type) -> dict[str, type[Enum]]:
+    """The fields typed as an enum (a status): read back as its member, not as the text JSON holds."""
+    hints = get_type_hints(cls, include_extras=True)
+    found = {}
+    for name, annotation in hints.items():
+        base = get_args(annotation)[0] if get_origin(annotation) is Annotated else annotation
+        if isinstance(base, type) and issubclass(base, Enum):
+            found[name] = base
+    return found
 
 
 def parse_record(cls: Any, data: bytes, path: str) -> Any:
@@ -253,7 +267,7 @@ class AttemptRecord:
     attempt: int
     run_id: str
     kind: Annotated[str, ATTEMPT_KINDS]
-    status: Annotated[str, STATUSES]
+    status: Annotated[Status, STATUSES]
     started: Stamp
     ended: Stamp | None = None
     error: str | None = None
@@ -276,7 +290,7 @@ class InstanceRecord:
     process: str
     cluster: str
     time: Minute
-    status: Annotated[str, STATUSES]
+    status: Annotated[Status, STATUSES]
     attempts: int
     run_id: str | None
     updated: Stamp

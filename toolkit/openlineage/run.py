@@ -27,6 +27,7 @@ from toolkit.openlineage.naming import instance_run_id, job_name
 from toolkit.openlineage.settings import LineageSettings, lineage_settings
 from toolkit.openlineage.store import LineageBook, LineageRecord
 from toolkit.openlineage.transport import Emitter
+from toolkit.statuses import Status
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -105,20 +106,21 @@ class RunLineage:
         self.record = LineageRecord(facts.run_uuid, _now()) if facts is not None else None
 
     def start(self, inputs: Sequence[DatasetUse] = (), outputs: Sequence[DatasetUse] = ()) -> None:
-        self._event(START, inputs, outputs, "RUNNING")
+        self._event(START, inputs, outputs, Status.RUNNING)
 
-    def complete(self, inputs: Sequence[DatasetUse], outputs: Sequence[DatasetUse], status: str = "SUCCEEDED") -> None:
+    def complete(self, inputs: Sequence[DatasetUse], outputs: Sequence[DatasetUse],
+                 status: Status = Status.SUCCEEDED) -> None:
         self._event(COMPLETE, inputs, outputs, status)
 
     def fail(self, error: str, inputs: Sequence[DatasetUse] = (), outputs: Sequence[DatasetUse] = (),
-             status: str = "FAILED") -> None:
+             status: Status = Status.FAILED) -> None:
         self._event(FAIL, inputs, outputs, status, error)
 
     def abort(self, reason: str, inputs: Sequence[DatasetUse] = (), outputs: Sequence[DatasetUse] = (),
-              status: str = "KILLED") -> None:
+              status: Status = Status.KILLED) -> None:
         self._event(ABORT, inputs, outputs, status, reason)
 
-    def _event(self, state: str, inputs: Sequence[DatasetUse], outputs: Sequence[DatasetUse], status: str,
+    def _event(self, state: str, inputs: Sequence[DatasetUse], outputs: Sequence[DatasetUse], status: Status,
                error: str | None = None) -> None:
         if self.facts is None or self.record is None:
             return

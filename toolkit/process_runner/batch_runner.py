@@ -347,7 +347,7 @@ class BatchRunner:
 
     # Records
 
-    def _write(self, plan: Plan, attempt: int, status: str, started: datetime, ended: datetime | None,
+    def _write(self, plan: Plan, attempt: int, status: Status, started: datetime, ended: datetime | None,
                inputs: list[BatchInput], error: str | None = None, outputs: list[dict[str, object]] | None = None,
                counters: dict[str, object] | None = None, quality: Sequence[GateResult] = ()) -> None:
         self.log_records.write(BatchRecord(

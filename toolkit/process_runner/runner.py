@@ -130,7 +130,7 @@ class RunOptions:
 @dataclass
 class InstanceResult:
     time: datetime
-    status: str  # SUCCEEDED FAILED TIMEDOUT WAITING SKIPPED BLOCKED
+    status: Status  # SUCCEEDED FAILED TIMEDOUT WAITING SKIPPED BLOCKED
     reason: str | None = None
     attempts: int = 0
     missing: list[str] = field(default_factory=list)
@@ -519,7 +519,7 @@ class ProcessRunner:
             self.log(f"process: retrying in {delay:.0f} s ({retry.policy.value})")
             self.clock.sleep(delay)
 
-    def notify(self, t: datetime, event: str, status: str, attempt: int | None = None, error: str | None = None,
+    def notify(self, t: datetime, event: str, status: Status, attempt: int | None = None, error: str | None = None,
                batch: int | None = None) -> None:
         """Tell the process's `notification` about instance `t` (or a batch, `t` its newest input); the run's
         outcome stays what it is whether the message goes out or not."""
@@ -547,7 +547,7 @@ class ProcessRunner:
                 and instance.status in (Status.RUNNING, Status.WAITING):
             self.ledger.write_instance(replace(instance, status=Status.KILLED, ended=ended, updated=ended))
 
-    def _write_attempt(self, t: datetime, attempt: int, status: str, started: datetime, ended: datetime | None,
+    def _write_attempt(self, t: datetime, attempt: int, status: Status, started: datetime, ended: datetime | None,
                        plan: InstancePlan, error: str | None = None,
                        outputs: list[dict[str, object]] | None = None, counters: dict[str, Any] | None = None,
                        quality: Sequence[GateResult] = ()) -> None:
@@ -558,7 +558,7 @@ class ProcessRunner:
             inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
             outputs=list(outputs or []), counters=dict(counters or {}), quality=results_json(quality)))
 
-    def _write_instance(self, t: datetime, status: str, attempts: int, *, started: datetime | None = None,
+    def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
                         plan: InstancePlan | None = None, outputs: list[dict[str, object]] | None = None) -> None:
         previous = self.ledger.instance(self.process.name, t)

@@ -64,7 +64,7 @@ _SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, S
 @dataclass
 class SourceOutcome:
     source: str
-    status: str  # SUCCEEDED, SKIPPED (outside validity), WAITING (not available yet), FAILED (timed out, copy)
+    status: Status  # SUCCEEDED, SKIPPED (outside validity), WAITING (not available yet), FAILED (timed out, copy)
     source_path: str | None = None
     target_path: str | None = None
     reason: str | None = None

@@ -77,7 +77,7 @@ def archive_target(feed: Feed, cluster: Cluster) -> str | None:
 class RetentionResult:
     """What the run did; `status` is SUCCEEDED, SKIPPED (exit 4) or DRY_RUN."""
 
-    status: str
+    status: Status
     feed: str
     cluster: str
     time: datetime
