@@ -27,8 +27,8 @@ from bench.figures import report  # noqa: E402
 from toolkit.el.templates import PathTemplate  # noqa: E402
 from toolkit.el.timezones import resolve_zone  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.retention.evict import evict  # noqa: E402
 from toolkit.retention.file_plan import plan_location  # noqa: E402
+from toolkit.retention_actions.delete_action import evict  # noqa: E402
 
 START = datetime(2021, 1, 1, tzinfo=timezone.utc)
 HOURS = 5 * 8760 + 24  # 2021 .. 2025 (2024 is a leap year)

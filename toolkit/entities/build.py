@@ -45,7 +45,6 @@ from toolkit.entities.model import (
     ProcessSla,
     Quality,
     Retention,
-    RetentionAction,
     RetentionStage,
     Retry,
     Sla,
@@ -152,7 +151,7 @@ def _feed_cluster(raw: Raw) -> FeedCluster:
         if retention is None
         else Retention(
             limit=Frequency.parse(retention["limit"]),
-            action=RetentionAction(retention["action"]),
+            action=retention["action"],
             type=retention.get("type", "instance"),
         ),
         sla=_sla(raw.get("sla")),

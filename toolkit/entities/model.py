@@ -46,16 +46,6 @@ class FeedClusterType(str, Enum):
     TARGET = "target"
 
 
-class RetentionAction(str, Enum):
-    """Falcon's retention actions; the toolkit's retention runs `delete` and `archive` (files), and refuses
-    the others (lint FD024, exit 2 at run time)."""
-
-    DELETE = "delete"
-    ARCHIVE = "archive"
-    CHOWN = "chown"
-    CHMOD = "chmod"
-
-
 class Order(str, Enum):
     """Which ready instance runs first; Falcon's `ONLYLAST` is read as `LAST_ONLY`."""
 
@@ -209,7 +199,7 @@ class LateArrival:
 @dataclass(frozen=True, kw_only=True)
 class Retention:
     limit: Frequency
-    action: RetentionAction
+    action: str  # a name of toolkit/retention_actions/registry.py (the schema's enum)
     type: str = "instance"
 
 

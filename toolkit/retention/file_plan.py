@@ -21,17 +21,11 @@ from zoneinfo import ZoneInfo
 from toolkit.el.calendar import add_months
 from toolkit.el.templates import DATE_VARIABLES, PathTemplate, TemplateText
 from toolkit.el.timezones import from_local
+from toolkit.retention_actions.location_plan import ExpiredInstance, LocationPlan
 from toolkit.storage.filesystem import FileStatus, FileSystem
 from toolkit.uris import join_under, path_below
 
 _ORDER = tuple(DATE_VARIABLES)  # YEAR, MONTH, DAY, HOUR, MINUTE
-
-
-@dataclass(frozen=True)
-class ExpiredInstance:
-    time: datetime
-    path: str
-    entry: FileStatus
 
 
 @dataclass
@@ -57,19 +51,6 @@ class _Node:
         """Emptied, and no instance can still arrive in it (its whole range is before the cut-off), so it
         can go in one recursive delete."""
         return self.older and self.emptied
-
-
-@dataclass(frozen=True)
-class LocationPlan:
-    """The eviction of one location: the instances, the deletions that remove them, the parents to tidy."""
-
-    kind: str
-    template: str
-    base: str
-    expired: tuple[ExpiredInstance, ...]
-    deletions: tuple[str, ...]
-    parents: tuple[str, ...]  # deepest first: emptied directories to remove if still empty (never the base)
-    links: tuple[str, ...] = ()  # symbolic links met on the walk: left in place, reported
 
 
 def _range(values: dict[str, int], zone: ZoneInfo) -> tuple[datetime, datetime] | None:

@@ -31,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.notifications.notifier import Notifier
-    from toolkit.retention.runner import archive_target, run_retention
+    from toolkit.retention.runner import run_retention
+    from toolkit.retention_actions.registry import eviction_for
     from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
     from toolkit.runtime.lineage import open_lineage
     from toolkit.storage.catalog_factory import catalog_for
@@ -45,7 +46,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(cluster)
-    archive_target(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
+    eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
     launcher = launcher_confs(feed)
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None

@@ -22,8 +22,7 @@ from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
-from toolkit.entities.model import Cluster, Feed, RetentionAction
-from toolkit.entities.object_stores import require_no_object_store_uri
+from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_table
@@ -35,13 +34,13 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage
-from toolkit.retention.archive import archive_plan, archive_root
 from toolkit.retention.cutoff import cutoff
-from toolkit.retention.evict import evict, tidy_after_archive
 from toolkit.retention.file_plan import plan_location
 from toolkit.retention.lineage_uses import evicted_uses
 from toolkit.retention.shared import keep_others, neighbours
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
+from toolkit.retention_actions.action import Eviction
+from toolkit.retention_actions.registry import eviction_for
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
@@ -49,28 +48,6 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
 KEEP_BEYOND_VALIDITY = "retention.keep-instances-beyond-validity"
-
-
-def archive_target(feed: Feed, cluster: Cluster) -> str | None:
-    """The archive root when the feed's retention on `cluster` archives, None when it deletes; UsageError (exit 2)
-    for an action the toolkit does not run, called before anything is touched (the entrypoint: before Spark)."""
-    on_cluster = require_on_cluster(feed, cluster.name)
-    if on_cluster.retention is None or on_cluster.retention.action is RetentionAction.DELETE:
-        return None
-    action = on_cluster.retention.action
-    if action is not RetentionAction.ARCHIVE:
-        raise UsageError(f"The retention action '{action.value}' of feed '{feed.name}' on cluster '{cluster.name}' "
-                         "is Falcon's and the toolkit does not run it (nothing is deleted in its place): set "
-                         "clusters[].retention.action to delete or archive.")
-    if feed.table_on(cluster.name) is not None:
-        raise UsageError(f"The retention of feed '{feed.name}' on cluster '{cluster.name}' archives a catalog table, "
-                         "which the toolkit does not do (only file feeds are archived): set "
-                         "clusters[].retention.action to delete, or export the partitions first.")
-    if cluster.write_endpoint is None:
-        return None  # run_retention says what is missing
-    root = archive_root(feed, cluster, cluster.write_endpoint)
-    require_no_object_store_uri(root, f"The archive location of feed '{feed.name}' on cluster '{cluster.name}'")
-    return root
 
 
 @dataclass
@@ -113,7 +90,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     if cluster.write_endpoint is None:
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: retention needs the root of its "
                          "file system (interfaces.write.endpoint).")
-    archive_to = archive_target(feed, cluster)
+    eviction = eviction_for(feed, cluster)  # UsageError (exit 2) for an action refused, before anything is touched
     fs.protect(cluster.write_endpoint)
     zone = resolve_zone(feed.timezone)
     limit = on_cluster.retention.limit
@@ -134,7 +111,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         lineage = (lineage or Lineage.off()) if held is not None else Lineage.off()  # a dry run emits nothing
         run = lineage.run("retention", feed.name, nominal=nominal)
         with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):
-            _retain(result, repo, feed, cluster, zone, fs, catalog, held, run_id, began, archive_to)
+            _retain(result, repo, feed, cluster, zone, fs, catalog, held, run_id, began, eviction)
         if lineage.enabled:
             run.complete((), evicted_uses(feed, cluster, result.evicted))
     return result
@@ -142,7 +119,7 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
 
 def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Cluster, zone: ZoneInfo,
             fs: FileSystem, catalog: Catalog | None, lease: HeldLease | None, run_id: str, began: float,
-            archive_to: str | None) -> None:
+            eviction: Eviction | None) -> None:
     """Plan and evict (the lease checked before each eviction; a dry run holds none and evicts nothing), report."""
     assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
@@ -168,37 +145,33 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
                            for item in refused]
         plans.append(plan)
     for plan in plans:
+        assert eviction is not None  # a file feed on a cluster with a write endpoint: run_retention checked both
         result.links_left.extend(plan.links)
-        moved: dict[str, str] = {}
         data_events = events if plan.kind == "data" else None  # an instance is its data: its event says where it went
         if data_events is not None:
-            data_events.plan([(i.time, _archived_path(archive_to, cluster.write_endpoint, i.path) if archive_to
-                               else i.path) for i in plan.expired])
+            data_events.plan([(i.time, eviction.destination(i.path) or i.path) for i in plan.expired])
+        applied = None
         if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
-        elif archive_to is not None:
-            lease.check()
-            sizes = fs.total_sizes([i.entry for i in plan.expired])
-            archived = archive_plan(fs, plan, cluster.write_endpoint, archive_to)
-            moved, directories = archived.moved, tidy_after_archive(fs, plan)
-            result.refused += [{"location": plan.kind, "time": format_timestamp(i.time), "path": i.path,
-                                "reason": archived.kept[i.path]} for i in plan.expired if i.path in archived.kept]
-            plan = replace(plan, expired=tuple(i for i in plan.expired if i.path in moved))
         else:
             lease.check()
-            done = evict(fs, plan)
-            sizes, directories = done.sizes, done.directories_removed
+            applied = eviction.apply(fs, plan)
+            sizes, directories = applied.sizes, applied.directories_removed
+            result.refused += [{"location": plan.kind, "time": format_timestamp(i.time), "path": i.path,
+                                "reason": applied.kept[i.path]} for i in plan.expired if i.path in applied.kept]
+            plan = replace(plan, expired=tuple(i for i in plan.expired if i.path not in applied.kept))
         result.directories_removed += directories
         for instance in plan.expired:
-            item = {"location": plan.kind, "time": format_timestamp(instance.time),
-                    "path": instance.path, "bytes": sizes.get(instance.path, 0)}
-            if archive_to is not None:
-                item["archived_to"] = moved.get(instance.path) or _archived_path(archive_to, cluster.write_endpoint,
-                                                                                 instance.path)
+            item: dict[str, object] = {"location": plan.kind, "time": format_timestamp(instance.time),
+                                       "path": instance.path, "bytes": sizes.get(instance.path, 0)}
+            destination = eviction.destination(instance.path)
+            if destination is not None:
+                item["archived_to"] = (applied.moved.get(instance.path) if applied is not None else None) \
+                    or destination
             result.evicted.append(item)
             result.bytes_freed += sizes.get(instance.path, 0)
             if data_events is not None:
-                data_events.evicted(instance.time, str(item.get("archived_to") or instance.path))
+                data_events.evicted(instance.time, destination or instance.path)
         if data_events is not None:
             data_events.done()
     result.elapsed_seconds = time.perf_counter() - began
@@ -210,15 +183,11 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     write_record(fs, result.report, {
         "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
         "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
-        "action_taken": "archive" if archive_to is not None else "delete",
+        "action_taken": eviction.action if eviction is not None else "delete",
         "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
         "links_left": result.links_left, **result.counters(),
         "took_over": describe_holder(lease.previous) if lease.previous is not None else None,
     })
-
-
-def _archived_path(archive_to: str, root: str, path: str) -> str:
-    return archive_to.rstrip("/") + path[len(root.rstrip("/")):]
 
 
 class _Events:

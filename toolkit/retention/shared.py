@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from toolkit.el.templates import PathTemplate, path_segments, templates_overlap
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.file_plan import LocationPlan
+from toolkit.retention_actions.location_plan import LocationPlan
 from toolkit.storage.filesystem import FileSystem
 
 

@@ -19,7 +19,6 @@ from toolkit.entities.model import (
     Order,
     Policy,
     Process,
-    RetentionAction,
     Sla,
 )
 from toolkit.errors import UsageError
@@ -117,7 +116,7 @@ def test_feed_fields_and_defaults():
     assert cluster.delay == Frequency(TimeUnit.HOURS, 2)
     assert cluster.validity.start == datetime(2026, 1, 1, tzinfo=timezone.utc)
     assert cluster.retention.limit == Frequency(TimeUnit.DAYS, 90)
-    assert cluster.retention.action is RetentionAction.DELETE and cluster.retention.type == "instance"
+    assert cluster.retention.action == "delete" and cluster.retention.type == "instance"
 
 
 def test_process_fields_and_defaults():

@@ -10,7 +10,7 @@ from entity_samples import TEMPLATE
 
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.entities import ConfigRepo, EntityRef, Kind, find_repo_root
-from toolkit.entities.model import FeedClusterType, Order, Policy, RetentionAction
+from toolkit.entities.model import FeedClusterType, Order, Policy
 from toolkit.entities.schemas import schema_text
 
 
@@ -67,7 +67,7 @@ def test_clicks_feed(repo):
     assert primary.type is FeedClusterType.SOURCE and backup.type is FeedClusterType.TARGET
     assert primary.retention.limit == Frequency(TimeUnit.DAYS, 90)
     assert backup.retention.limit == Frequency(TimeUnit.MONTHS, 12)
-    assert primary.retention.action is RetentionAction.DELETE
+    assert primary.retention.action == "delete"
     assert primary.validity.start == utc("2025-12-01T00:00Z") and primary.validity.end == utc("2099-12-31T00:00Z")
 
 

@@ -20,21 +20,24 @@ def test_chown_and_chmod_are_errors_naming_the_action(tmp_path: Path) -> None:
         problems = fd024(tmp_path / action, text)
         assert summary(problems) == [("FD024", line_of(text, "action:"), ERROR)]
         assert problems[0].message == (
-            f"Feed 'orders': clusters[0].retention.action '{action}' on cluster 'primary' is Falcon's and the toolkit "
-            "does not run it: the retention would exit 2 and keep every instance; set it to delete or archive.")
+            f"Feed 'orders': The retention action '{action}' of feed 'orders' on cluster 'primary' is Falcon's and the "
+            "toolkit does not run it (nothing is deleted in its place): set clusters[].retention.action to delete or "
+            "archive.")
 
 
 def test_archive_needs_files_and_an_archive_location(tmp_path: Path) -> None:
     text = feed(PRIMARY + RETENTION.format(action="archive"))
     problems = fd024(tmp_path / "no-location", text)
     assert summary(problems) == [("FD024", line_of(text, "action:"), ERROR)]
-    assert "needs an archive location, and cluster 'primary' has none: add locations.archive" in problems[0].message
+    assert "archives, but there is no archive location: add locations.archive to cluster 'primary'" in \
+        problems[0].message
     with_property = feed(PRIMARY + RETENTION.format(action="archive"),
                          extra="properties:\n  retention.archive: hdfs://cold:8020/archive\n")
     assert fd024(tmp_path / "property", with_property) == []
     table = feed(PRIMARY + RETENTION.format(action="archive"), storage=TABLE)
     problems = fd024(tmp_path / "table", table)
-    assert len(problems) == 1 and "applies to a catalog table, which the toolkit does not archive" in \
+    assert len(problems) == 1
+    assert "archives a catalog table, which the toolkit does not do (only file feeds are archived)" in \
         problems[0].message
 
 

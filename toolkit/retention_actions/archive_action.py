@@ -23,15 +23,23 @@ from dataclasses import dataclass
 
 from toolkit.el.templates import PathTemplate, path_segments
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
-from toolkit.retention.file_plan import LocationPlan
+from toolkit.retention_actions.action import Applied, RetentionAction
+from toolkit.retention_actions.location_plan import LocationPlan, remove_empty_parents
 from toolkit.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.tree import files_below, remove_empty_folders
 
 ARCHIVE_PROPERTY = "retention.archive"
 STAGING_SUFFIX = ".archiving"
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")
+
+
+def _prepare(feed: Feed, cluster: Cluster, root: str) -> Archival:
+    target = archive_root(feed, cluster, root)
+    require_no_object_store_uri(target, f"The archive location of feed '{feed.name}' on cluster '{cluster.name}'")
+    return Archival(root, target)
 
 
 def archive_root(feed: Feed, cluster: Cluster, root: str) -> str:
@@ -59,26 +67,40 @@ def archive_root(feed: Feed, cluster: Cluster, root: str) -> str:
 
 
 @dataclass(frozen=True)
-class Archived:
-    """What archiving a plan did: the archive path of each instance moved, and why the others were kept."""
+class Archival:
+    """The archive action for one feed on one cluster: its instances go from under `root` to under `target_root`."""
 
-    moved: dict[str, str]
-    kept: dict[str, str]
+    root: str
+    target_root: str
+    action: str = "archive"
+
+    def destination(self, path: str) -> str:
+        return self.target_root.rstrip("/") + path[len(self.root.rstrip("/")):]
+
+    def apply(self, fs: FileSystem, plan: LocationPlan) -> Applied:
+        """Move every expired instance of the plan to the archive (see the module's docstring), one by one, then
+        remove the folders that left empty; the sizes are taken before anything moves."""
+        sizes = fs.total_sizes([instance.entry for instance in plan.expired])
+        moved: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        for instance in plan.expired:
+            target = self.destination(instance.path)
+            problem = archive_instance(fs, instance.path, target)
+            if problem is None:
+                moved[instance.path] = target
+            else:
+                kept[instance.path] = problem
+        evicted = {path: size for path, size in sizes.items() if path not in kept}
+        return Applied(evicted, tidy_after_archive(fs, plan), moved, kept)
 
 
-def archive_plan(fs: FileSystem, plan: LocationPlan, root: str, target_root: str) -> Archived:
-    """Move every expired instance of the plan to the archive (see the module's docstring), one by one."""
-    moved: dict[str, str] = {}
-    kept: dict[str, str] = {}
-    base = root.rstrip("/")
-    for instance in plan.expired:
-        target = target_root.rstrip("/") + instance.path[len(base):]
-        problem = archive_instance(fs, instance.path, target)
-        if problem is None:
-            moved[instance.path] = target
-        else:
-            kept[instance.path] = problem
-    return Archived(moved, kept)
+def tidy_after_archive(fs: FileSystem, plan: LocationPlan) -> int:
+    """Remove the folders that archiving the plan's instances emptied, never recursively (a folder holding a
+    kept instance, or a file that arrived, stays); the count removed."""
+    instance_paths = {instance.path for instance in plan.expired}
+    directories = sum(remove_empty_folders(fs, path) for path in plan.deletions
+                      if path not in instance_paths and fs.status(path) is not None)
+    return directories + remove_empty_parents(fs, plan)
 
 
 def archive_instance(fs: FileSystem, source: str, target: str) -> str | None:
@@ -161,3 +183,9 @@ def _same(fs: FileSystem, copy: FileStatus | None, source: FileStatus) -> bool:
         if ours and theirs and ours.split(":", 1)[0] == theirs.split(":", 1)[0]:
             return ours == theirs
     return copy.modification_time == source.modification_time
+
+
+ACTION = RetentionAction(
+    name="archive", prepare=_prepare,
+    table_refusal="archives a catalog table, which the toolkit does not do (only file feeds are archived): set "
+                  "clusters[].retention.action to delete, or export the partitions first.")
