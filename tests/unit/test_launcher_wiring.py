@@ -1,6 +1,7 @@
-"""Every action runs in its entity's YARN queue and priority: each call of build_session in the toolkit passes
-the entity's launcher settings (the integration tests read them from the sessions of retention, replication
-and late_check; this keeps the other actions, and new ones, from building a session without them)."""
+"""Every action runs in its entity's YARN queue and priority: every session is opened through
+`runtime/action_session.py`, and each call of it in the toolkit passes the entity's launcher settings (the
+integration tests read them from the sessions of retention, replication and late_check; this keeps the other
+actions, and new ones, from opening a session without them)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,29 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "toolkit"
 
 
-def test_every_session_of_an_action_gets_the_entitys_launcher_settings() -> None:
+def _calls(name: str) -> list[tuple[str, int, ast.expr | None]]:
+    """Each call of the function `name` in the toolkit: its module, its line and its `launcher` argument."""
     calls = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "build_session":
-                keywords = {keyword.arg: keyword.value for keyword in node.keywords}
-                launcher = keywords.get("launcher")
-                passed = isinstance(launcher, ast.Name) or (
-                    isinstance(launcher, ast.Call) and getattr(launcher.func, "id", None) == "launcher_confs")
-                calls.append((str(path.relative_to(PACKAGE)), node.lineno, passed))
-    assert len(calls) >= 5, calls  # retention, replication, hive export and import, process and late check
-    assert [call for call in calls if not call[2]] == []
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == name:
+                launcher = {keyword.arg: keyword.value for keyword in node.keywords}.get("launcher")
+                calls.append((str(path.relative_to(PACKAGE)), node.lineno, launcher))
+    return calls
+
+
+def test_only_the_action_session_builds_a_spark_session() -> None:
+    calls = _calls("build_session")
+    assert [(module, isinstance(launcher, ast.Name)) for module, _, launcher in calls] == [
+        ("runtime/action_session.py", True)]
+
+
+def test_every_session_of_an_action_gets_the_entitys_launcher_settings() -> None:
+    calls = _calls("action_session")
+    modules = {module for module, _, _ in calls}
+    # retention, replication, hive export and import, the ledger's tables, every feed action, process and late check
+    assert {"retention/retention_entry.py", "replication/replication_entry.py", "replication/hive/hive_entry.py",
+            "ledger_tables/ledger_tables_entry.py", "runtime/feed_session.py",
+            "process_runner/process_session.py"} <= modules, modules
+    assert [(module, line) for module, line, launcher in calls
+            if not (isinstance(launcher, ast.Call) and getattr(launcher.func, "id", None) == "launcher_confs")] == []

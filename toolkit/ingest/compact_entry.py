@@ -26,14 +26,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.compaction import compact_instance
-    from toolkit.runtime.lineage import open_lineage
 
     t = nominal_time(args.time)
     status["time"] = format_timestamp(t)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
     with feed_session("compact", feed, cluster, status) as session:
-        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
+        lineage = session.lineage(str(status["run_id"]))
         try:
             result = compact_instance(session.spark, repo, feed.name, cluster.name, t, session.fs,
                                       run_id=str(status["run_id"]), lineage=lineage)

@@ -39,20 +39,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ingest.runner import run_ingest
-    from toolkit.notifications.notifier import Notifier
     from toolkit.runtime.feed_notices import count_notifications
-    from toolkit.runtime.lineage import open_lineage
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("ingest", feed, cluster, status) as session:
-        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
-        notifier = Notifier(session.fs, cluster)
+        lineage = session.lineage(str(status["run_id"]))
+        notifier = session.notifier()
         try:
+            is_table = feed.table_on(cluster.name) is not None
             result = run_ingest(session.spark, repo, feed.name, cluster.name, session.fs,
                                 run_id=str(status["run_id"]), seconds=args.seconds,
-                                catalog=session.catalog() if session.is_table else None, lineage=lineage,
-                                notifier=notifier)
+                                catalog=session.catalog() if is_table else None, lineage=lineage, notifier=notifier)
         finally:
             lineage.report(status)
             count_notifications(notifier, feed, status)

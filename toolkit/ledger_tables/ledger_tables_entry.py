@@ -11,7 +11,6 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger_tables.tables import ledger_database, register, statements
 from toolkit.runtime.entry_frame import common_parser, run
-from toolkit.runtime.session import build_session
 from toolkit.statuses import Status
 
 
@@ -27,8 +26,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ledger.switches import require_no_safemode
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.runtime.action_session import action_session
     from toolkit.storage.session_sql import run_ddl
 
     repo = ConfigRepo.load(args.repo)
@@ -43,11 +41,10 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         status["status"] = Status.DRY_RUN
         return status
     # The ledger belongs to no feed or process: the cluster's own queueName and jobPriority, if it has them.
-    spark = build_session(f"toolkit-ledger-tables-{cluster.name}", cluster, hive=True,
-                          launcher=launcher_confs(cluster))
-    require_no_safemode(HadoopFileSystem(spark), cluster)
-    with catalog_for(spark, cluster.registry_endpoint) as catalog:
-        done = register(catalog, lambda sql, subject: run_ddl(spark, sql, subject), database, root)
+    with action_session("ledger-tables", None, cluster, hive=True, launcher=launcher_confs(cluster)) as session:
+        require_no_safemode(session.fs, cluster)
+        done = register(session.catalog(), lambda sql, subject: run_ddl(session.spark, sql, subject), database,
+                        root)
     for name, what in done.items():
         print(f"ledger_tables: {what} {database}.{name}")
     status.update(status=Status.SUCCEEDED, tables=done)

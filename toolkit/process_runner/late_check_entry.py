@@ -40,8 +40,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ledger.store import Ledger
-    from toolkit.process_runner.cluster_session import ClusterSession
     from toolkit.process_runner.late_check import LateChecker, late_options
+    from toolkit.process_runner.process_session import process_session
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
 
     now = nominal_time(args.time)
@@ -58,7 +58,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if process.late_process is None:
         raise UsageError(f"The process '{process.name}' has no late-process: there is no late data to check; add "
                          "late-process with its late-inputs to rerun on late data.")
-    with ClusterSession(repo, process, cluster, "late-check") as session:
+    with process_session(repo, process, cluster, "late-check") as session:
         ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
         base = RunOptions(max_retry_delay=args.max_retry_delay)
 

@@ -17,7 +17,6 @@ from toolkit.instances.grids import process_grid
 from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.lineage import open_lineage
 from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 from toolkit.storage.java_errors import one_line
@@ -75,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.ledger.store import Ledger
-    from toolkit.process_runner.cluster_session import ClusterSession
+    from toolkit.process_runner.process_session import process_session
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
 
     if (args.window_from is None) != (args.window_to is None):
@@ -105,9 +104,9 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         from toolkit.quality.expectations import import_early
 
         import_early()  # while Spark starts
-    with ClusterSession(repo, process, cluster, "process") as session:
+    with process_session(repo, process, cluster, "process") as session:
         ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
-        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
+        lineage = session.lineage(str(status["run_id"]))
         runner = ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
                                catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options,
                                lineage=lineage)
@@ -136,7 +135,7 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
     """One batch of a batch consumer (`--batch`)."""
     from toolkit.ledger.store import Ledger
     from toolkit.process_runner.batch_runner import BatchRunner
-    from toolkit.process_runner.cluster_session import ClusterSession
+    from toolkit.process_runner.process_session import process_session
     from toolkit.process_runner.runner import ProcessRunner, RunOptions
 
     entity = repo.process(process)
@@ -154,9 +153,9 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
                          "given with it.")
     status["cluster"] = cluster
     options = RunOptions(max_retry_delay=args.max_retry_delay)
-    with ClusterSession(repo, entity, repo.cluster(cluster), "process") as session:
-        ledger = Ledger.of(session.fs, repo.cluster(cluster), lease_seconds=args.lease)
-        lineage = open_lineage(session.fs, repo.cluster(cluster), str(status["run_id"]), session.spark)
+    with process_session(repo, entity, repo.cluster(cluster), "process") as session:
+        ledger = Ledger.of(session.fs, session.cluster, lease_seconds=args.lease)
+        lineage = session.lineage(str(status["run_id"]))
         runner = ProcessRunner(repo, process, cluster, session.fs, ledger, spark=session.spark,
                                catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options,
                                lineage=lineage)

@@ -23,9 +23,10 @@ from toolkit.quality.assertions import assertions_of
 from toolkit.quality.frames import file_instance, table_partition
 from toolkit.quality.gate import QualityGate
 from toolkit.quality.results import summary
+from toolkit.runtime.action_session import ActionSession
 from toolkit.runtime.entry_frame import common_parser, run
-from toolkit.runtime.feed_session import FeedSession, feed_session
-from toolkit.runtime.lineage import open_lineage, watched
+from toolkit.runtime.feed_session import feed_session
+from toolkit.runtime.lineage import watched
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import normalize_uri
@@ -69,7 +70,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         gate.suite(quality.suite)
     require_instance(feed_grid(feed, cluster.name), nominal, f"feed '{feed.name}' on cluster '{cluster.name}'")
     with feed_session("quality_check", feed, cluster, status) as session:
-        lineage = open_lineage(session.fs, cluster, str(status["run_id"]), session.spark)
+        lineage = session.lineage(str(status["run_id"]))
         try:
             where = feed_locations(feed, cluster)
             use = DatasetUse.at(feed, cluster, [nominal])
@@ -95,7 +96,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     return status
 
 
-def _frame(session: FeedSession, feed: Feed, where: FeedLocations, t: datetime, state: InstanceState) -> DataFrame:
+def _frame(session: ActionSession, feed: Feed, where: FeedLocations, t: datetime, state: InstanceState) -> DataFrame:
     """The published instance: the data folder of a file feed, or the partition of a table feed."""
     if where.table is None:
         return file_instance(session.spark, session.fs, feed, state.location)

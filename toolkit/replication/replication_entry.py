@@ -15,7 +15,6 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -58,14 +57,12 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.el.timestamps import parse_timestamp
-    from toolkit.notifications.notifier import Notifier
     from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.runner import run_replication
     from toolkit.replication.tables import TablePuller
     from toolkit.replication.target_gate import TargetGate, warn_quality
+    from toolkit.runtime.action_session import action_session
     from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
-    from toolkit.runtime.lineage import open_lineage
-    from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
     if args.lease <= 0:
@@ -90,44 +87,43 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if args.staged and not is_table:
         raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
     staged = directory_uri(args.staged, target, "--staged") if args.staged else None
-    spark = build_session(f"toolkit-replication-{feed.name}-{target.name}", target, hive=is_table,
-                          launcher=launcher_confs(feed))
-    fs = HadoopFileSystem(spark)
-    if target.write_endpoint is not None:
-        fs.protect(target.write_endpoint)  # table pullers delete staged folders there: never the root
-    pullers: list[TablePuller] = []
+    # table pullers delete staged folders on the target: the session's file system refuses its root
+    with action_session("replication", feed.name, target, hive=is_table, launcher=launcher_confs(feed)) as session:
+        spark, fs = session.spark, session.fs
+        pullers: list[TablePuller] = []
 
-    def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], target_fs: FileSystem,
-               settings: ReplicationSettings, table_gate: TargetGate | None) -> TablePuller:
-        pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, table_gate, staged=staged,
-                                   run_id=str(status["run_id"]), lease_seconds=args.lease))
-        return pullers[-1]
+        def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], target_fs: FileSystem,
+                   settings: ReplicationSettings, table_gate: TargetGate | None) -> TablePuller:
+            pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, table_gate,
+                                       staged=staged, run_id=str(status["run_id"]), lease_seconds=args.lease))
+            return pullers[-1]
 
-    lineage = open_lineage(fs, target, str(status["run_id"]), spark)  # the target's ledger records the run
-    notifier, run_id = Notifier(fs, target), str(status["run_id"])
-    gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
-    try:
-        result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
-                                 source=args.source, window=window, run_id=run_id, tables=tables,
-                                 lease_seconds=args.lease, lineage=lineage, gate=gate)
-        for instance in result.instances:
-            failed = [o for o in instance.sources if o.status == Status.FAILED]
-            if failed and instance.instance is not None:
-                notify_feed_failure(notifier, repo, feed, "replication", instance.instance, run_id,
-                                    "; ".join(f"{o.source}: {o.reason}" for o in failed),
-                                    timed_out=all(o.timed_out for o in failed))
-            if gate is not None and instance.instance is not None:
-                warn_quality(notifier, repo, feed, instance.instance, instance.quality, run_id)
-    except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a wait or
-        # a block is no failure to tell anyone about)
-        if not isinstance(err, ToolkitError) or err.exit_code == 1:
-            notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id, str(err) or type(err).__name__)
-        raise
-    finally:
-        for puller in pullers:
-            puller.close()
-        lineage.report(status)
-        count_notifications(notifier, feed, status)
+        lineage = session.lineage(str(status["run_id"]))  # the target's ledger records the run
+        notifier, run_id = session.notifier(), str(status["run_id"])
+        gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
+        try:
+            result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
+                                     source=args.source, window=window, run_id=run_id, tables=tables,
+                                     lease_seconds=args.lease, lineage=lineage, gate=gate)
+            for instance in result.instances:
+                failed = [o for o in instance.sources if o.status == Status.FAILED]
+                if failed and instance.instance is not None:
+                    notify_feed_failure(notifier, repo, feed, "replication", instance.instance, run_id,
+                                        "; ".join(f"{o.source}: {o.reason}" for o in failed),
+                                        timed_out=all(o.timed_out for o in failed))
+                if gate is not None and instance.instance is not None:
+                    warn_quality(notifier, repo, feed, instance.instance, instance.quality, run_id)
+        except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
+            # wait or a block is no failure to tell anyone about)
+            if not isinstance(err, ToolkitError) or err.exit_code == 1:
+                notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id,
+                                    str(err) or type(err).__name__)
+            raise
+        finally:
+            for puller in pullers:
+                puller.close()
+            lineage.report(status)
+            count_notifications(notifier, feed, status)
     for reason in result.reasons():
         print(f"replication: {reason}.", file=sys.stderr)
     status.update(status=result.status, **result.counters())

@@ -13,7 +13,6 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.session import build_session
 from toolkit.runtime.times import nominal_time
 
 
@@ -30,13 +29,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
-    from toolkit.notifications.notifier import Notifier
     from toolkit.retention.runner import run_retention
     from toolkit.retention_actions.registry import eviction_for
+    from toolkit.runtime.action_session import action_session
     from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
-    from toolkit.runtime.lineage import open_lineage
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
 
     nominal = nominal_time(args.time)
     if args.lease <= 0:
@@ -47,30 +43,23 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(cluster)
     eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
-    launcher = launcher_confs(feed)
     status["cluster"] = cluster.name
     is_table = feed.table_on(cluster.name) is not None
-    spark = build_session(f"toolkit-retention-{feed.name}-{cluster.name}", cluster, hive=is_table,
-                          launcher=launcher)
-    fs = HadoopFileSystem(spark)
-    catalog = catalog_for(spark, cluster.registry_endpoint) if is_table else None
-    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
-    notifier = Notifier(fs, cluster)
-    try:
-        result = run_retention(repo, feed.name, cluster.name, nominal, fs, catalog=catalog,
-                               dry_run=args.dry_run, run_id=str(status["run_id"]), lease_seconds=args.lease,
-                               lineage=lineage)
-    except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a wait or
-        # a block is no failure to tell anyone about)
-        if not isinstance(err, ToolkitError) or err.exit_code == 1:
-            notify_feed_failure(notifier, repo, feed, "retention", nominal, str(status["run_id"]),
-                                str(err) or type(err).__name__)
-        raise
-    finally:
-        if catalog is not None:
-            catalog.close()
-        lineage.report(status)
-        count_notifications(notifier, feed, status)
+    with action_session("retention", feed.name, cluster, hive=is_table, launcher=launcher_confs(feed)) as session:
+        lineage, notifier = session.lineage(str(status["run_id"])), session.notifier()
+        try:
+            result = run_retention(repo, feed.name, cluster.name, nominal, session.fs,
+                                   catalog=session.catalog() if is_table else None, dry_run=args.dry_run,
+                                   run_id=str(status["run_id"]), lease_seconds=args.lease, lineage=lineage)
+        except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
+            # wait or a block is no failure to tell anyone about)
+            if not isinstance(err, ToolkitError) or err.exit_code == 1:
+                notify_feed_failure(notifier, repo, feed, "retention", nominal, str(status["run_id"]),
+                                    str(err) or type(err).__name__)
+            raise
+        finally:
+            lineage.report(status)
+            count_notifications(notifier, feed, status)
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")

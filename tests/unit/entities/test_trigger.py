@@ -19,8 +19,8 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import process_timeout
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
-from toolkit.process_runner.cluster_session import ClusterSession
 from toolkit.process_runner.process_entry import main as process_main
+from toolkit.runtime import action_session
 
 HEAD = """\
 kind: process
@@ -149,7 +149,7 @@ def test_the_process_entrypoint_refuses_a_batch_consumer_before_spark(tmp_path: 
     shutil.copytree(TEMPLATE, root)
     (root / "processes" / "p.yaml").write_text(BATCH_CONSUMER)
     started: list[object] = []
-    monkeypatch.setattr(ClusterSession, "__enter__", lambda self: started.append(self) or self)
+    monkeypatch.setattr(action_session, "build_session", lambda *args, **kwargs: started.append(args))
     monkeypatch.setattr(sys, "argv", ["entry", "--repo", str(root), "--process", "p", "--cluster", "primary",
                                       "--time", "2026-11-21T10:00Z"])
     assert process_main() == 2

@@ -24,8 +24,8 @@ from toolkit.errors import UsageError
 from toolkit.ledger.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.records import DatasetEvent
-from toolkit.process_runner.cluster_session import ClusterSession
 from toolkit.process_runner.process_entry import main as process_main
+from toolkit.runtime import action_session
 
 CONSUMER = """\
 kind: process
@@ -100,7 +100,7 @@ def test_batch_calls_the_entrypoint_refuses_before_spark(tmp_path: Path, monkeyp
     shutil.copytree(TEMPLATE, root)
     (root / "processes" / "p.yaml").write_text(CONSUMER)
     started: list[object] = []
-    monkeypatch.setattr(ClusterSession, "__enter__", lambda self: started.append(self) or self)
+    monkeypatch.setattr(action_session, "build_session", lambda *args, **kwargs: started.append(args))
     monkeypatch.setattr(sys, "argv", ["entry", "--repo", str(root), "--process", process, "--cluster", "primary",
                                       *extra])
     assert process_main() == 2

@@ -30,10 +30,7 @@ def _export_parser() -> argparse.ArgumentParser:
 
 def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.replication.hive.runner import run_hive_export
-    from toolkit.runtime.lineage import open_lineage
-    from toolkit.runtime.session import build_session
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.runtime.action_session import action_session
 
     nominal = nominal_time(args.time)
     status["time"] = format_timestamp(nominal)
@@ -43,15 +40,13 @@ def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
     destination = directory_uri(args.to, cluster, "--to")
     status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
-    spark = build_session(f"toolkit-hive-export-{feed.name}-{cluster.name}", cluster, hive=True,
-                          launcher=launcher_confs(feed))
-    fs = HadoopFileSystem(spark)
-    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
-    try:
-        with catalog_for(spark, cluster.registry_endpoint) as catalog:
-            result = run_hive_export(spark, catalog, fs, feed, cluster, nominal, destination, lineage)
-    finally:
-        lineage.report(status)
+    with action_session("hive-export", feed.name, cluster, hive=True, launcher=launcher_confs(feed)) as session:
+        lineage = session.lineage(str(status["run_id"]))
+        try:
+            result = run_hive_export(session.spark, session.catalog(), session.fs, feed, cluster, nominal,
+                                     destination, lineage)
+        finally:
+            lineage.report(status)
     status.update(status=Status.SUCCEEDED, to=result.directory, export_id=result.export_id, **result.counters())
     return status
 
@@ -81,10 +76,7 @@ def _import_parser() -> argparse.ArgumentParser:
 
 def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
-    from toolkit.runtime.lineage import open_lineage
-    from toolkit.runtime.session import build_session
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.runtime.action_session import action_session
 
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
@@ -96,21 +88,18 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     source = directory_uri(args.source, cluster, "--from")
     table_location = directory_uri(args.table_location, cluster, "--table-location") if args.table_location else None
     status.update(cluster=cluster.name, source=source)
-    spark = build_session(f"toolkit-hive-import-{feed.name}-{cluster.name}", cluster, hive=True,
-                          launcher=launcher_confs(feed))
-    fs = HadoopFileSystem(spark)
-    if cluster.write_endpoint is not None:
-        fs.protect(cluster.write_endpoint)  # the import deletes staging and replaced folders: never the root
-    plan = plan_hive_import(fs, feed, cluster, source, asked)
-    status.update(time=format_timestamp(plan.time) if plan.time else None, table=f"{plan.database}.{plan.table}")
-    lineage = open_lineage(fs, cluster, str(status["run_id"]), spark)
-    try:
-        with catalog_for(spark, cluster.registry_endpoint) as catalog:
-            result = run_hive_import(spark, catalog, fs, feed, cluster, plan, run_id=str(status["run_id"]),
-                                     lease_seconds=args.lease, table_location=table_location,
-                                     keep_export=args.keep_export, checksums=args.checksums, lineage=lineage)
-    finally:
-        lineage.report(status)
+    # the import deletes staging and replaced folders: the session's file system refuses the cluster's root
+    with action_session("hive-import", feed.name, cluster, hive=True, launcher=launcher_confs(feed)) as session:
+        plan = plan_hive_import(session.fs, feed, cluster, source, asked)
+        status.update(time=format_timestamp(plan.time) if plan.time else None, table=f"{plan.database}.{plan.table}")
+        lineage = session.lineage(str(status["run_id"]))
+        try:
+            result = run_hive_import(session.spark, session.catalog(), session.fs, feed, cluster, plan,
+                                     run_id=str(status["run_id"]), lease_seconds=args.lease,
+                                     table_location=table_location, keep_export=args.keep_export,
+                                     checksums=args.checksums, lineage=lineage)
+        finally:
+            lineage.report(status)
     status.update(status=Status.SUCCEEDED, partition=result.partition_name, location=result.location,
                   export_id=result.export_id, **result.counters())
     return status
