@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from toolkit.ledger.records import STATUSES, Stamp, parse_record, to_json
+from toolkit.ledger.records import STATUSES, PublishedOutput, Stamp, parse_record, published_outputs, to_json
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 
@@ -35,9 +35,12 @@ class BatchRecord:
     error: str | None = None
     events: list[str] = field(default_factory=list)
     inputs: list[dict[str, Any]] = field(default_factory=list)
-    outputs: list[dict[str, Any]] = field(default_factory=list)
+    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: dict[str, Any] = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
+
+    def published(self) -> list[PublishedOutput]:
+        return published_outputs(self.outputs, f"process '{self.process}', batch {self.seq} (attempt {self.attempt})")
 
 
 

@@ -83,21 +83,13 @@ class EvictionBatch:
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> EvictionBatch:
-        batch: EvictionBatch = parse_record(cls, data, path)
-        instances = []
-        for item in batch.instances:
-            if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("time", "location",
-                                                                                              "event_id")):
-                raise CorruptRecordError(path, f"an instance is {item!r}, not an object with the texts time, "
-                                               "location and event_id")
-            instances.append(EvictedInstance(item["time"], item["location"], item["event_id"]))
+        batch: EvictionBatch = parse_record(cls, data, path)  # each instance checked and built by its fields
         try:
             event_id_ms(batch.batch_id)
-            [_instant(i.time) for i in instances]
+            [_instant(i.time) for i in batch.instances]
         except ValueError as err:
             raise CorruptRecordError(path, f"not a batch of evictions: {err}") from None
-        return EvictionBatch(batch.batch_id, batch.feed, batch.cluster, batch.run_id, batch.producer,
-                             batch.published, instances)
+        return batch
 
     @property
     def file_name(self) -> str:

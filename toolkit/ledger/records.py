@@ -16,11 +16,12 @@ older records), and a record of a newer format is refused rather than misread.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import MISSING, asdict, dataclass, field, fields, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
 from functools import cache
@@ -125,10 +126,16 @@ def _parses(value: Any, *patterns: str) -> bool:
 Minute = Annotated[str, "minute"]
 Stamp = Annotated[str, "stamp"]
 EventId = Annotated[str, "event-id"]
-# A field's check: "str", "str?" (or null), "int", "float", "list", "dict", "dict?", "stamp", "stamp?", "minute",
-# "event-id", "event-id?", or a tuple of allowed values.
+# A field's check: "str", "str?" (or null), "int", "float", "bool", "list", "dict", "dict?", "stamp", "stamp?",
+# "minute", "event-id", "event-id?", a tuple of allowed values, or `_Nested`: a list of records of a class of their
+# own (a process attempt's published outputs), each checked by that class's fields.
 _Check = Any
-_PLAIN = {str: "str", int: "int", float: "float", list: "list", dict: "dict"}
+_PLAIN = {str: "str", int: "int", float: "float", bool: "bool", list: "list", dict: "dict"}
+
+
+@dataclass(frozen=True)
+class _Nested:
+    cls: type
 
 
 @cache
@@ -147,12 +154,15 @@ def _check_of(annotation: Any, cls: type, name: str) -> _Check:
         annotation = members[0] if len(members) == 1 else annotation
     if get_origin(annotation) is Annotated:
         check = annotation.__metadata__[0]
+    elif get_origin(annotation) is list and isinstance(item := get_args(annotation)[0], type) and is_dataclass(item) \
+            and not optional:
+        return _Nested(item)
     else:
         check = _PLAIN.get(get_origin(annotation) or annotation)
     if check is None or (optional and not isinstance(check, str)):
         raise TypeError(f"The field {cls.__name__}.{name} is annotated {annotation!r}, which no record check reads: "
-                        "use str, int, float, list, dict (or None with one), Minute, Stamp, EventId or "
-                        "Annotated[str, (allowed values)].")
+                        "use str, int, float, bool, list, dict (or None with one), Minute, Stamp, EventId, "
+                        "Annotated[str, (allowed values)] or a list of a record class.")
     return f"{check}?" if optional else check
 
 
@@ -162,31 +172,37 @@ def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise CorruptRecordError(path, "it is not a JSON object")
     check_format(document, path, _format_of(cls))
-    shape = shape_of(cls)
-    for name, expected in shape.items():
+    problem = _problem(document, cls)
+    if problem is not None:
+        raise CorruptRecordError(path, problem)
+    return document
+
+
+def _problem(document: dict[str, Any], cls: Any) -> str | None:
+    """What makes `document` no record of `cls`, None when it is one (its nested records checked too)."""
+    for name, expected in shape_of(cls).items():
         if name not in document:
             if name in _optional(cls):
                 continue
-            raise CorruptRecordError(path, f"the field '{name}' is missing")
+            return f"the field '{name}' is missing"
         value = document[name]
+        if isinstance(expected, _Nested):
+            if not isinstance(value, list):
+                return f"the field '{name}' is {value!r}, not a list"
+            for index, item in enumerate(value):
+                inner = _problem(item, expected.cls) if isinstance(item, dict) else "it is not a JSON object"
+                if inner is not None:
+                    return f"item {index} of the field '{name}': {inner}"
+            continue
         optional = isinstance(expected, str) and expected.endswith("?")
         kind = expected[:-1] if optional else expected
         if optional and value is None:
             continue
-        ok = {
-            "str": lambda v: isinstance(v, str),
-            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-            "list": lambda v: isinstance(v, list),
-            "dict": lambda v: isinstance(v, dict),
-            "stamp": lambda v: _parses(v, "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"),
-            "minute": lambda v: _parses(v, "%Y-%m-%dT%H:%MZ"),
-            "event-id": is_event_id,
-        }[kind](value) if isinstance(kind, str) else value in kind
+        ok = _HOLDS[kind](value) if isinstance(kind, str) else value in kind
         if not ok:
             wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
-            raise CorruptRecordError(path, f"the field '{name}' is {value!r}, not {wanted}")
-    return document
+            return f"the field '{name}' is {value!r}, not {wanted}"
+    return None
 
 
 def _format_of(cls: Any) -> int:
@@ -202,7 +218,19 @@ def record_time(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc)
 
 
-_WANTED = {"str": "a text", "int": "an integer", "float": "a number", "list": "a list", "dict": "an object",
+_HOLDS: dict[str, Callable[[Any], bool]] = {
+    "str": lambda v: isinstance(v, str),
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, bool),
+    "list": lambda v: isinstance(v, list),
+    "dict": lambda v: isinstance(v, dict),
+    "stamp": lambda v: _parses(v, "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"),
+    "minute": lambda v: _parses(v, "%Y-%m-%dT%H:%MZ"),
+    "event-id": lambda v: is_event_id(v),
+}
+_WANTED = {"str": "a text", "int": "an integer", "float": "a number", "bool": "true or false", "list": "a list",
+           "dict": "an object",
            "stamp": "a time yyyy-MM-ddTHH:mm:ssZ", "minute": "an instance time yyyy-MM-ddTHH:mmZ",
            "event-id": "an event id yyyyMMddTHHmmssSSSZ..."}
 
@@ -220,7 +248,23 @@ def to_json(record: Any) -> bytes:
 
 def record_document(record: Any) -> dict[str, Any]:
     """A record as the JSON object it is persisted as (with its format version)."""
-    return versioned(asdict(record), _format_of(type(record)))
+    return versioned(_plain(record), _format_of(type(record)))
+
+
+def _plain(record: Any, nested: bool = False) -> dict[str, Any]:
+    """A record's fields as JSON values; a nested record leaves out its optional fields that are None (a file
+    output has no `table`), so that its JSON is what the toolkit always wrote."""
+    plain = {}
+    for item in fields(record):
+        value = getattr(record, item.name)
+        if nested and value is None and item.default is None:
+            continue
+        if isinstance(value, list) and value and is_dataclass(value[0]):
+            value = [_plain(each, nested=True) for each in value]
+        elif isinstance(value, (list, dict)):
+            value = copy.deepcopy(value)
+        plain[item.name] = value
+    return plain
 
 
 def event_json(event: DatasetEvent) -> bytes:
@@ -231,9 +275,18 @@ def event_json(event: DatasetEvent) -> bytes:
 
 
 def _from(cls: Any, document: Mapping[str, Any]) -> Any:
-    enums = _enum_fields(cls)
-    return cls(**{name: enums[name](value) if name in enums and value is not None else value
-                  for name, value in document.items() if name in shape_of(cls)})
+    enums, shape = _enum_fields(cls), shape_of(cls)
+    values = {}
+    for name, value in document.items():
+        check = shape.get(name)
+        if check is None:
+            continue  # a field this release does not know: left out
+        if isinstance(check, _Nested):
+            value = [_from(check.cls, item) for item in value]
+        elif name in enums and value is not None:
+            value = enums[name](value)
+        values[name] = value
+    return cls(**values)
 
 
 @cache
@@ -260,6 +313,46 @@ def record_from(cls: Any, document: Any, path: str) -> Any:
 
 
 @dataclass(frozen=True)
+class PublishedOutput:
+    """One output an attempt published (or a batch): the feed instance, where it is now (a table's partition
+    folder), how many data files and bytes it holds, and whether it replaced an earlier version. A table output
+    names its table (`database.table`) and partition values too."""
+
+    name: str
+    feed: str
+    time: Minute
+    path: str
+    files: int
+    bytes: int
+    replaced: bool | None = None
+    table: str | None = None
+    partition: dict[str, str] | None = None
+
+    @property
+    def instance(self) -> datetime:
+        return record_time(self.time)
+
+    def to_json(self) -> dict[str, Any]:
+        """The output as a record holds it (the optional fields only where they are set)."""
+        return _plain(self, nested=True)
+
+
+def published_outputs(outputs: Sequence[Mapping[str, Any]], whose: str) -> list[PublishedOutput]:
+    """The outputs a record lists (`whose`: the process and instance or batch it is of), typed: records keep
+    them as written, and the first records of format 1 may name only an output and its path, which nothing that
+    needs its feed can use (a UsageError saying so, exit 2)."""
+    typed = []
+    for index, item in enumerate(outputs):
+        problem = _problem(item, PublishedOutput) if isinstance(item, dict) else "it is not a JSON object"
+        if problem is not None:
+            raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use "
+                             f"(output {index}: {problem}); it was written by an older toolkit: run the instance "
+                             "again with --force to record it anew.")
+        typed.append(_from(PublishedOutput, item))
+    return typed
+
+
+@dataclass(frozen=True)
 class AttemptRecord:
     process: str
     cluster: str
@@ -272,7 +365,7 @@ class AttemptRecord:
     ended: Stamp | None = None
     error: str | None = None
     inputs: list[dict[str, Any]] = field(default_factory=list)
-    outputs: list[dict[str, Any]] = field(default_factory=list)
+    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: dict[str, Any] = field(default_factory=dict)
     # The data-quality gates the attempt's outputs were checked against (toolkit/quality/results.py, JSON form).
     quality: list[dict[str, Any]] = field(default_factory=list)
@@ -280,6 +373,9 @@ class AttemptRecord:
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:
         return _from(cls, _check(parse_json(data, path), cls, path))
+
+    def published(self) -> list[PublishedOutput]:
+        return published_outputs(self.outputs, f"process '{self.process}' at {self.time} (attempt {self.attempt})")
 
 
 @dataclass(frozen=True)
@@ -299,12 +395,15 @@ class InstanceRecord:
     error: str | None = None
     missing: list[str] = field(default_factory=list)
     inputs: list[dict[str, Any]] = field(default_factory=list)
-    outputs: list[dict[str, Any]] = field(default_factory=list)
+    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     succeeded: Stamp | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> InstanceRecord:
         return _from(cls, _check(parse_json(data, path), cls, path))
+
+    def published(self) -> list[PublishedOutput]:
+        return published_outputs(self.outputs, f"process '{self.process}' at {self.time}")
 
     @property
     def nominal(self) -> datetime:

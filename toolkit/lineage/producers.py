@@ -61,7 +61,7 @@ def _process_step(ledgers: Ledgers, event: DatasetEvent, name: str) -> Step:
         return _unfound(ledgers, event, name, str(err))
     for time in times:
         attempts = [a for a in ledger.attempts(name, time) if a.run_id == event.run_id and a.status == Status.SUCCEEDED
-                    and any(o["feed"] == event.feed and o["time"] == event.time for o in a.outputs)]
+                    and any(o.feed == event.feed and o.time == event.time for o in a.published())]
         if attempts:
             return attempt_step(ledgers, attempts[-1])
     return _unfound(ledgers, event, name, f"no succeeded attempt of run {event.run_id} is in the ledger")
@@ -95,7 +95,7 @@ def _batch_step(ledgers: Ledgers, ledger: Ledger, event: DatasetEvent, name: str
 
 def _published(record: BatchRecord, event: DatasetEvent) -> bool:
     return record.status == Status.SUCCEEDED and any(
-        o["feed"] == event.feed and o["time"] == event.time for o in record.outputs)
+        o.feed == event.feed and o.time == event.time for o in record.published())
 
 
 def _consumed(ledgers: Ledgers, record: BatchRecord, event: DatasetEvent) -> Step:
@@ -108,8 +108,7 @@ def _consumed(ledgers: Ledgers, record: BatchRecord, event: DatasetEvent) -> Ste
             now = ledgers.instance(item["feed"], record.cluster, record_time(seen["time"]))
             since = GONE if now.state == EVICTED else UNCHANGED if now.event_id == seen.get("event_id") else CHANGED
             reads.append(Read(now, item.get("name"), None, since))
-    writes = tuple(Write(ledgers.instance(o["feed"], record.cluster, record_time(o["time"])), o.get("name"))
-                   for o in record.outputs)
+    writes = tuple(Write(ledgers.instance(o.feed, record.cluster, o.instance), o.name) for o in record.published())
     return Step(run, tuple(reads), writes)
 
 

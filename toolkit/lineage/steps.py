@@ -55,8 +55,8 @@ def attempt_step(ledgers: Ledgers, attempt: AttemptRecord) -> Step:
             now = ledgers.instance(item["feed"], attempt.cluster, record_time(seen["time"]))
             read = seen.get("fingerprint") if seen.get("available", True) else None
             reads.append(Read(now, item.get("name"), read, since_read(read, now)))
-    writes = tuple(Write(ledgers.instance(output["feed"], attempt.cluster, record_time(output["time"])),
-                         output.get("name")) for output in attempt.outputs)
+    writes = tuple(Write(ledgers.instance(output.feed, attempt.cluster, output.instance), output.name)
+                   for output in attempt.published())
     return Step(run, tuple(reads), writes)
 
 

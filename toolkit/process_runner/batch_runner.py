@@ -43,7 +43,7 @@ from toolkit.ledger.batch_plan import (
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
-from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_time, wall_clock_stamp
+from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, PublishedOutput, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
 from toolkit.process_runner.lineage_uses import batch_input_uses
@@ -173,9 +173,9 @@ class BatchRunner:
                              record=f"{runner.ledger.layout.batch_folder(self.process.name, plan.seq)}/batch.json")
         if state is not None and state.status == Status.SUCCEEDED:  # killed after publishing: finish the job
             with LeaseKeeper([claim.lock], runner.ledger.lease_seconds / 3):
-                runner.record_events(state.outputs, state.run_id, missing_only=True)
+                runner.record_events(state.published(), state.run_id, missing_only=True)
                 self.queue.commit(claim)
-            result.status, result.outputs = Status.SUCCEEDED, list(state.outputs)
+            result.status, result.outputs = Status.SUCCEEDED, state.published()
             result.reason = (f"batch {plan.seq} of {runner.owner} was published by run {state.run_id}; its events "
                              "and commit are written now")
             return result
@@ -348,7 +348,7 @@ class BatchRunner:
     # Records
 
     def _write(self, plan: Plan, attempt: int, status: Status, started: datetime, ended: datetime | None,
-               inputs: list[BatchInput], error: str | None = None, outputs: list[dict[str, object]] | None = None,
+               inputs: list[BatchInput], error: str | None = None, outputs: list[PublishedOutput] | None = None,
                counters: dict[str, object] | None = None, quality: Sequence[GateResult] = ()) -> None:
         self.log_records.write(BatchRecord(
             process=self.process.name, cluster=self.runner.cluster.name, seq=plan.seq, attempt=attempt,
@@ -357,7 +357,8 @@ class BatchRunner:
             inputs=[{"name": item.name, "feed": item.feed,
                      "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
                                    for e in item.events]} for item in inputs],
-            outputs=list(outputs or []), counters=dict(counters or {}), quality=results_json(quality)))
+            outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
+            quality=results_json(quality)))
 
     def _record_killed(self, seq: int, lease: Lease) -> None:
         """A run that held the plan died (its lease expired): its open attempt becomes KILLED."""

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan
 from toolkit.ledger.batch_plan import BatchInput
+from toolkit.ledger.records import PublishedOutput
 from toolkit.openlineage.column_lineage import column_lineage
 from toolkit.openlineage.events import PRODUCER
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
@@ -45,18 +46,16 @@ def planned_output_uses(targets: Sequence[FileOutput | TableOutputTarget], clust
     return [DatasetUse.at(output.feed, cluster, [output.time]) for output in targets]
 
 
-def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[Mapping[str, Any]],
+def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[PublishedOutput],
                           fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
                           columns: Mapping[str, Mapping[str, Any]] | None = None) -> list[DatasetUse]:
-    """`published`: the runner's published outputs (name, feed, time, files, bytes); `fingerprints` by (feed,
-    time) as recorded in their dataset events; `columns`: column lineage facets by output name."""
+    """`published`: the runner's published outputs; `fingerprints` by (feed, time) as recorded in their dataset
+    events; `columns`: column lineage facets by output name."""
     uses = []
     for output in published:
-        feed, time = repo.feed(str(output["feed"])), str(output["time"])
-        t = parse_timestamp(time)
-        uses.append(DatasetUse.at(feed, cluster, [t], {t: fingerprints.get((feed.name, time))},
-                                  bytes=int(output.get("bytes", 0)), files=int(output.get("files", 0)),
-                                  columns=(columns or {}).get(str(output.get("name")))))
+        feed, t = repo.feed(output.feed), output.instance
+        uses.append(DatasetUse.at(feed, cluster, [t], {t: fingerprints.get((feed.name, output.time))},
+                                  bytes=output.bytes, files=output.files, columns=(columns or {}).get(output.name)))
     return uses
 
 

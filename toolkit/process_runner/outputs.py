@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import ToolkitError
 from toolkit.instances.output_targets import FileOutput
+from toolkit.ledger.records import PublishedOutput
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.publish import Publication, recover
 from toolkit.storage.tree import data_files
@@ -55,7 +56,7 @@ def missing_staging(fs: FileSystem, output: FileOutput, run_id: str, attempt: in
 
 
 def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int,
-            publication: Publication | None = None) -> dict[str, object]:
+            publication: Publication | None = None) -> PublishedOutput:
     """Swap the attempt's staging folder into place (replacing an earlier version), then write the flag. Within
     `publication` (the attempt's, with its lease guard; undone with the other outputs when one fails), or on
     its own."""
@@ -71,8 +72,8 @@ def publish(fs: FileSystem, output: FileOutput, run_id: str, attempt: int,
         if output.flag:
             steps.write(f"{output.path}/{output.flag}", b"")
     files = data_files(fs, output.path)
-    return {**output.to_json(), "files": len(files), "bytes": sum(item.status.length for item in files),
-            "replaced": had_previous}
+    return PublishedOutput(output.name, output.feed.name, format_timestamp(output.time), output.path, len(files),
+                           sum(item.status.length for item in files), replaced=had_previous)
 
 
 def discard(fs: FileSystem, output: FileOutput, run_id: str, attempt: int) -> None:

@@ -218,7 +218,7 @@ def _report(result: InstanceResult, status: dict[str, object]) -> None:
     if result.reason:
         say(f"process: {one_line(result.reason, BRIEF)}.")
     status.update(status=result.status, record=result.record, missing=result.missing or None,
-                  outputs=[o.get("path") for o in result.outputs], **result.counters())
+                  outputs=[o.path for o in result.outputs], **result.counters())
 
 
 def main() -> int:

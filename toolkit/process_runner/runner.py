@@ -36,7 +36,13 @@ from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, parse_wall_clock_stamp, record_time, wall_clock_stamp
+from toolkit.ledger.records import (
+    AttemptRecord,
+    InstanceRecord,
+    PublishedOutput,
+    parse_wall_clock_stamp,
+    wall_clock_stamp,
+)
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
@@ -134,7 +140,7 @@ class InstanceResult:
     reason: str | None = None
     attempts: int = 0
     missing: list[str] = field(default_factory=list)
-    outputs: list[dict[str, object]] = field(default_factory=list)
+    outputs: list[PublishedOutput] = field(default_factory=list)
     record: str | None = None
     wait_seconds: float = 0.0
     workflow_seconds: float = 0.0
@@ -144,8 +150,8 @@ class InstanceResult:
     def counters(self) -> dict[str, object]:
         checked = summary(self.quality)
         return {"attempts": self.attempts, **({"quality": checked} if checked else {}),
-                "files_written": sum(int(o.get("files", 0)) for o in self.outputs),  # type: ignore[call-overload]
-                "bytes_written": sum(int(o.get("bytes", 0)) for o in self.outputs),  # type: ignore[call-overload]
+                "files_written": sum(o.files for o in self.outputs),
+                "bytes_written": sum(o.bytes for o in self.outputs),
                 "wait_seconds": round(self.wait_seconds, 3), "workflow_seconds": round(self.workflow_seconds, 3),
                 "resolve_seconds": round(self.resolve_seconds, 3)}
 
@@ -214,7 +220,7 @@ class ProcessRunner:
             if record is not None and record.status == Status.SUCCEEDED and not self._forced(record) \
                     and self.options.kind == "RUN":
                 if record.run_id is not None:
-                    self.record_events(record.outputs, record.run_id, missing_only=True)
+                    self.record_events(record.published(), record.run_id, missing_only=True)
                 return InstanceResult(t, Status.SKIPPED, f"the instance {format_timestamp(t)} of {self.owner} "
                                       f"succeeded already (run {record.run_id}"
                                       + (f", started {record.started}" if self.options.force_if_started_before
@@ -389,7 +395,7 @@ class ProcessRunner:
         lineage.start(read, planned_output_uses(targets, self.cluster))
         return lineage, read
 
-    def complete_lineage(self, lineage: RunLineage, inputs: list[DatasetUse], published: list[dict[str, object]],
+    def complete_lineage(self, lineage: RunLineage, inputs: list[DatasetUse], published: list[PublishedOutput],
                          fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
                          plan: InstancePlan | None = None, quality: Sequence[GateResult] = ()) -> None:
         """COMPLETE with what was published and what its quality gates found; with the instance's `plan`, a SQL
@@ -410,7 +416,7 @@ class ProcessRunner:
 
     def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
                         make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
-                        result: InstanceResult) -> list[dict[str, object]]:
+                        result: InstanceResult) -> list[PublishedOutput]:
         """Run the workflow with the context `make_context` gives for the outputs' staging places, then publish
         every output atomically, all or none, each step after a check of the lease; the published outputs. Raises
         what failed (the caller discards the staging); shared by instances and batches."""
@@ -440,15 +446,14 @@ class ProcessRunner:
                                          publication) for target in table_outputs]
         return published
 
-    def record_events(self, outputs: list[dict[str, Any]], run_id: str,
+    def record_events(self, outputs: Sequence[PublishedOutput], run_id: str,
                       missing_only: bool = False) -> dict[tuple[str, str], dict[str, Any] | None]:
         """One dataset event per published output instance, with its fingerprint as it is now. `missing_only`
         (an instance found SUCCEEDED): only the events a run killed after its success record did not write.
         The fingerprints recorded, by (feed, time)."""
         recorded_fingerprints: dict[tuple[str, str], dict[str, Any] | None] = {}
         for output in outputs:
-            feed = self.repo.feed(str(output["feed"]))
-            instance = record_time(str(output["time"]))
+            feed, instance = self.repo.feed(output.feed), output.instance
             recorded = [event for event in self.ledger.events(feed.name, instance)
                         if event.run_id == run_id] if missing_only else []
             if recorded:
@@ -460,7 +465,7 @@ class ProcessRunner:
             if missing_only and not state.available:
                 continue  # gone since (evicted, or replaced by hand): nothing of that publication to record
             fingerprint = state.fingerprint.to_json() if state.fingerprint else None
-            recorded_fingerprints[(feed.name, str(output["time"]))] = fingerprint
+            recorded_fingerprints[(feed.name, output.time)] = fingerprint
             self.ledger.record_publication(
                 feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,
                 location=where.event_location(instance), fingerprint=fingerprint, unless_recorded=missing_only)
@@ -549,18 +554,19 @@ class ProcessRunner:
 
     def _write_attempt(self, t: datetime, attempt: int, status: Status, started: datetime, ended: datetime | None,
                        plan: InstancePlan, error: str | None = None,
-                       outputs: list[dict[str, object]] | None = None, counters: dict[str, Any] | None = None,
+                       outputs: list[PublishedOutput] | None = None, counters: dict[str, Any] | None = None,
                        quality: Sequence[GateResult] = ()) -> None:
         self.ledger.write_attempt(AttemptRecord(
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=attempt,
             run_id=self.run_id, kind=self.options.kind, status=status, started=_stamp(started),
             ended=_stamp(ended) if ended else None, error=error,
             inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
-            outputs=list(outputs or []), counters=dict(counters or {}), quality=results_json(quality)))
+            outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
+            quality=results_json(quality)))
 
     def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
-                        plan: InstancePlan | None = None, outputs: list[dict[str, object]] | None = None) -> None:
+                        plan: InstancePlan | None = None, outputs: list[PublishedOutput] | None = None) -> None:
         previous = self.ledger.instance(self.process.name, t)
         now = _stamp(_real_now())
         succeeded = previous.succeeded if previous is not None else None
@@ -572,7 +578,8 @@ class ProcessRunner:
             attempts=attempts, run_id=self.run_id, updated=now,
             started=_stamp(started) if started else (previous.started if previous is not None else None),
             ended=_stamp(ended) if ended else None, error=error, missing=list(missing or []), inputs=inputs,
-            outputs=list(outputs or (previous.outputs if previous is not None else [])), succeeded=succeeded))
+            outputs=[output.to_json() for output in outputs] if outputs
+            else list(previous.outputs if previous is not None else []), succeeded=succeeded))
 
 
 def _listed(missing: list[str]) -> str:

@@ -19,6 +19,7 @@ from contextlib import nullcontext
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import TableOutputTarget
+from toolkit.ledger.records import PublishedOutput
 from toolkit.process_runner.outputs import NothingWrittenError
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, normalize_uri
@@ -93,7 +94,7 @@ def missing_partition(catalog: Catalog, fs: FileSystem, target: TableOutputTarge
 
 
 def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version: str,
-            publication: Publication | None = None) -> dict[str, object]:
+            publication: Publication | None = None) -> PublishedOutput:
     """The staging partition's files become the feed table's partition; the staging table goes. `version`
     names the partition's version folder when it replaces one: unique per attempt and output. Within
     `publication` (the attempt's: undone with the other outputs when one fails; the replaced version and the
@@ -114,8 +115,9 @@ def publish(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, version
             switch(steps, catalog, target.database, target.table, values, current, final)
             steps.after(lambda: _replaced(catalog, fs, target, location, current, final))
     files = data_files(fs, final)
-    return {**target.to_json(), "path": final, "files": len(files),
-            "bytes": sum(item.status.length for item in files), "replaced": current is not None}
+    return PublishedOutput(target.name, target.feed.name, format_timestamp(target.time), final, len(files),
+                           sum(item.status.length for item in files), replaced=current is not None,
+                           table=target.qualified_table, partition=dict(target.partition))
 
 
 def _replaced(catalog: Catalog, fs: FileSystem, target: TableOutputTarget, location: str, current: str | None,

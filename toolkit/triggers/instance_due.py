@@ -23,7 +23,7 @@ from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.instances.inputs import describe_input
 from toolkit.instances.window_inverse import candidate_instances
 from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.records import EVICTED, InstanceRecord, parse_wall_clock_stamp, record_time
+from toolkit.ledger.records import EVICTED, InstanceRecord, parse_wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.triggers.state import DueInstance
@@ -99,8 +99,8 @@ def _ran_after(record: InstanceRecord, event_ms: int) -> bool:
 
 def _events_written(ledger: Ledger, record: InstanceRecord) -> bool:
     """Whether each output instance the succeeded run published has that run's event (consumers wait on it)."""
-    for output in record.outputs:
-        events = ledger.events(str(output["feed"]), record_time(str(output["time"])))
+    for output in record.published():
+        events = ledger.events(output.feed, output.instance)
         if not any(event.run_id == record.run_id for event in events):
             return False
     return True

@@ -16,7 +16,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.ledger.locks import Lease, LockLostError
 from toolkit.ledger.locks import _encode as encode_lease
-from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
+from toolkit.ledger.records import InstanceRecord, PublishedOutput, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 from toolkit.triggers.launch import Launcher, Run
@@ -279,7 +279,8 @@ def test_a_success_whose_output_events_are_missing_is_started_once_more_to_write
     record = InstanceRecord(process="hourly", cluster="primary", time="2026-11-21T10:00Z", status="SUCCEEDED",
                             attempts=1, run_id="run", updated=wall_clock_stamp(time.time()),
                             started=wall_clock_stamp(time.time()), succeeded=wall_clock_stamp(time.time()),
-                            outputs=[{"feed": "other", "time": "2026-11-21T10:00Z"}])
+                            outputs=[PublishedOutput("out", "other", "2026-11-21T10:00Z", "file:///data/other", 1,
+                                                     10).to_json()])
     ledger.write_instance(record)  # killed before its output's event: a plain start (no rerun) writes it
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
     assert submitted(launcher, log)[0].endswith("--time 2026-11-21T10:00Z --no-wait")

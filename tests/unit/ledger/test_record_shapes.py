@@ -80,3 +80,38 @@ def test_a_field_of_a_type_no_check_reads_is_the_toolkits_own_mistake() -> None:
     odd = dataclasses.make_dataclass("Odd", [("when", "set[str]")], frozen=True)
     with pytest.raises(TypeError, match=r"Odd\.when is annotated .* which no record check reads"):
         shape_of(odd)
+
+
+@dataclass(frozen=True)
+class _Part:
+    name: str
+    size: int
+    kept: bool | None = None
+
+
+@dataclass(frozen=True)
+class _Parcel:
+    label: str
+    parts: list[_Part] = field(default_factory=list)
+
+
+def test_a_list_of_records_is_read_checked_and_built_item_by_item() -> None:
+    data = json.dumps({"label": "a", "parts": [{"name": "x", "size": 1}, {"name": "y", "size": 2, "kept": True,
+                                                                          "later": "field"}]}).encode()
+    parcel = parse_record(_Parcel, data, "parcels/a.json")
+    assert parcel == _Parcel("a", [_Part("x", 1), _Part("y", 2, True)])
+    # written back as it came (an optional field that is None is left out of a nested record), the format added
+    assert json.loads(to_json(parcel)) == {"format_version": 1, "label": "a",
+                                           "parts": [{"name": "x", "size": 1}, {"name": "y", "size": 2, "kept": True}]}
+
+
+@pytest.mark.parametrize(("parts", "why"), [
+    ("x", "the field 'parts' is 'x', not a list"),
+    (["x"], "item 0 of the field 'parts': it is not a JSON object"),
+    ([{"name": "x", "size": 1}, {"name": "y"}], "item 1 of the field 'parts': the field 'size' is missing"),
+    ([{"name": "x", "size": 1, "kept": "yes"}], "item 0 of the field 'parts': the field 'kept' is 'yes', not true or "
+                                                "false"),
+])
+def test_a_damaged_item_of_a_list_of_records_is_named(parts: Any, why: str) -> None:
+    with pytest.raises(CorruptRecordError, match=why):
+        parse_record(_Parcel, json.dumps({"label": "a", "parts": parts}).encode(), "parcels/a.json")

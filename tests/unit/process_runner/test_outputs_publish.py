@@ -91,7 +91,7 @@ def test_publish_moves_staging_into_place_and_writes_the_flag_last(runner_repo: 
     assert listing(folder / "10") == [".part-00000.json.crc", "_SUCCESS", "part-00000.json"]
     assert (folder / "10/_SUCCESS").read_bytes() == b""  # ours, not the workflow's
     assert (folder / "10/part-00000.json").read_text() == '{"page": "/", "clicks": 3}\n'
-    assert published == {**output.to_json(), "files": 1, "bytes": 27, "replaced": False}
+    assert published.to_json() == {**output.to_json(), "files": 1, "bytes": 27, "replaced": False}
     staging_uri, flag_uri = output.staging("r1", 1), f"{output.path}/_SUCCESS"
     assert fs.calls == [("delete", f"{staging_uri}/_SUCCESS"), ("delete", f"{staging_uri}/._SUCCESS.crc"),
                         ("rename", staging_uri, output.path), ("write", flag_uri)]
@@ -111,8 +111,8 @@ def test_publish_over_an_existing_instance_replaces_it(runner_repo: RunnerRepo) 
     assert sorted(p.name for p in folder.iterdir()) == ["10"]  # no staging, no replaced version left
     assert listing(folder / "10") == ["_SUCCESS", "part-00000.json", "sub", "sub/part-00009.json"]
     assert (folder / "10/part-00000.json").read_text() == "new\n"
-    assert published["replaced"] is True
-    assert (published["files"], published["bytes"]) == (2, 11)
+    assert published.replaced is True
+    assert (published.files, published.bytes) == (2, 11)
 
 
 def test_publish_without_flag_leaves_the_workflows_files(runner_repo: RunnerRepo) -> None:
