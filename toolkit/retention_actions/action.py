@@ -50,13 +50,14 @@ class RetentionAction:
     'f' on cluster 'c' ..."; None when it applies to a table's partitions too (toolkit/retention/tables.py drops
     them).
     `prepare(feed, cluster, root)`: the eviction for the feed's files under the cluster's root, or a UsageError
-    naming the feed, the cluster and what to set. `refused`: for an action accepted only so that migrated feeds load
-    (Falcon's chown and chmod), why it is not run, completing "The retention action 'x' of feed 'f' on cluster 'c'
-    ..."; such an action has no `prepare`."""
+    naming the feed, the cluster and what to set; with no root (a cluster without a write endpoint, which lint
+    CL001 and the run report) only the checks that need none, and None. `refused`: for an action accepted only
+    so that migrated feeds load (Falcon's chown and chmod), why it is not run, completing "The retention action
+    'x' of feed 'f' on cluster 'c' ..."; such an action has no `prepare`."""
 
     name: str
     table_refusal: str | None = None
-    prepare: Callable[[Feed, Cluster, str], Eviction] | None = None
+    prepare: Callable[[Feed, Cluster, str | None], Eviction | None] | None = None
     refused: str | None = None
 
     def __post_init__(self) -> None:
@@ -67,7 +68,8 @@ class RetentionAction:
     def check(self, feed: Feed, cluster_name: str, cluster: Cluster | None, *, is_table: bool) -> Eviction | None:
         """The eviction this action makes of the feed on the cluster named `cluster_name` (`cluster`: its
         definition, None when the repo has none, which lint RP004 reports); None for a table, or where the cluster
-        or its write endpoint is missing (its caller says so). UsageError, one sentence, for a call it refuses."""
+        or its write endpoint is missing (its caller says so; what can be checked without them is). UsageError,
+        one sentence, for a call it refuses."""
         if self.prepare is None:
             raise UsageError(f"The retention action '{self.name}' of feed '{feed.name}' on cluster '{cluster_name}' "
                              f"{self.refused}")
@@ -76,6 +78,6 @@ class RetentionAction:
                 raise UsageError(f"The retention of feed '{feed.name}' on cluster '{cluster_name}' "
                                  f"{self.table_refusal}")
             return None
-        if cluster is None or cluster.write_endpoint is None:
+        if cluster is None:
             return None
         return self.prepare(feed, cluster, cluster.write_endpoint)

@@ -36,7 +36,10 @@ STAGING_SUFFIX = ".archiving"
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")
 
 
-def _prepare(feed: Feed, cluster: Cluster, root: str) -> Archival:
+def _prepare(feed: Feed, cluster: Cluster, root: str | None) -> Archival | None:
+    if root is None:
+        _archive_value(feed, cluster)
+        return None
     target = archive_root(feed, cluster, root)
     require_no_object_store_uri(target, f"The archive location of feed '{feed.name}' on cluster '{cluster.name}'")
     return Archival(root, target)
@@ -46,24 +49,33 @@ def archive_root(feed: Feed, cluster: Cluster, root: str) -> str:
     """Where the feed's instances on `cluster` are archived: the feed's property `retention.archive`, else the
     cluster's `archive` location; a path is under the cluster root, a URI is taken as it is. UsageError when
     there is none, or when archived instances would land on or inside the feed's own folders."""
-    value = feed.properties.get(ARCHIVE_PROPERTY) or cluster.location("archive")
-    if not value:
-        raise UsageError(
-            f"The retention of feed '{feed.name}' on cluster '{cluster.name}' archives, but there is no archive "
-            f"location: add locations.archive to cluster '{cluster.name}' (e.g. /archive), or the feed property "
-            f"{ARCHIVE_PROPERTY}.")
+    value = _archive_value(feed, cluster)
     target = normalize_uri(value if _URI.match(value) else under_root(root, value))
     if any(part in (".", "..") for part in path_segments(target.split("://", 1)[-1])):
         raise UsageError(f"The archive location {value!r} of feed '{feed.name}' on cluster '{cluster.name}' "
                          "contains '.' or '..': give a plain path such as /archive.")
     for kind, text in feed.locations_on(cluster.name).items():
-        base = normalize_uri(root.rstrip("/") + PathTemplate(text).static_prefix)
+        try:
+            base = normalize_uri(root.rstrip("/") + PathTemplate(text).static_prefix)
+        except UsageError:
+            continue  # a template that does not parse: its own lint rule says so, and the run's plan refuses it
         if target == normalize_uri(root) or target == base or target.startswith(base.rstrip("/") + "/"):
             raise UsageError(
                 f"The archive location {value!r} of feed '{feed.name}' on cluster '{cluster.name}' is the cluster "
                 f"root or lies inside the feed's {kind} folder {base}: archived instances would land on the data "
                 "they are copied from; give a folder of its own such as /archive.")
     return target
+
+
+def _archive_value(feed: Feed, cluster: Cluster) -> str:
+    """The archive location as the feed or the cluster gives it; UsageError when neither does."""
+    value = feed.properties.get(ARCHIVE_PROPERTY) or cluster.location("archive")
+    if not value:
+        raise UsageError(
+            f"The retention of feed '{feed.name}' on cluster '{cluster.name}' archives, but there is no archive "
+            f"location: add locations.archive to cluster '{cluster.name}' (e.g. /archive), or the feed property "
+            f"{ARCHIVE_PROPERTY}.")
+    return value
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def _walked_below(plan: LocationPlan, folder: str) -> int:
     return len(folders)
 
 
-def _prepare(feed: Feed, cluster: Cluster, root: str) -> Deletion:
+def _prepare(feed: Feed, cluster: Cluster, root: str | None) -> Deletion:
     return Deletion()
 
 

@@ -3,6 +3,7 @@ archive location) is an error at the action's line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.unit.lint.test_feed_rules import ERROR, PRIMARY, TABLE, feed, line_of, lint, summary
@@ -50,3 +51,24 @@ def test_delete_and_archive_with_a_location_are_clean(tmp_path: Path) -> None:
                                                             "  working: /feed-toolkit/working\n  archive: /archive\n")})
                 if p.code == "FD024"]
     assert problems == []
+
+
+TEMPLATE_CLUSTER = (Path(__file__).resolve().parents[3] / "config_repo_template/clusters/primary.yaml").read_text()
+
+
+def test_a_missing_archive_location_is_reported_on_a_cluster_without_a_write_endpoint_too(tmp_path: Path) -> None:
+    no_write = re.sub(r"  write:\n    endpoint: [^\n]*\n    version: [^\n]*\n", "", TEMPLATE_CLUSTER)
+    assert no_write != TEMPLATE_CLUSTER
+    problems = [p for p in lint(tmp_path, {"orders": feed(PRIMARY + RETENTION.format(action="archive"))},
+                                {"primary": no_write}) if p.code == "FD024"]
+    assert len(problems) == 1 and "archives, but there is no archive location" in problems[0].message
+
+
+def test_a_location_template_another_rule_refuses_is_not_reported_again(tmp_path: Path) -> None:
+    text = feed(PRIMARY + RETENTION.format(action="archive"),
+                storage="locations:\n  data: /data/orders/${FOO}/${YEAR}\n")
+    archive = TEMPLATE_CLUSTER.replace("  working: /feed-toolkit/working\n",
+                                       "  working: /feed-toolkit/working\n  archive: /archive\n")
+    found = lint(tmp_path, {"orders": text}, {"primary": archive})
+    assert [p.code for p in found if "FOO" in p.message and p.code != "FD024"] != []  # its own rule says so
+    assert [p.message for p in found if p.code == "FD024"] == []
