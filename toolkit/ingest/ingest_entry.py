@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from toolkit.entities.repo import ConfigRepo
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.feed_session import feed_session
+from toolkit.runtime.lineage import report_lineage
+from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
 
 if TYPE_CHECKING:
@@ -37,22 +39,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.runner import run_ingest
     from toolkit.runtime.feed_notices import count_notifications
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("ingest", feed, cluster, status) as session:
-        lineage = session.lineage(str(status["run_id"]))
+        lineage = session.lineage(status.run_id)
         notifier = session.notifier()
         try:
             is_table = feed.table_on(cluster.name) is not None
             result = run_ingest(session.spark, repo, feed.name, cluster.name, session.fs,
-                                run_id=str(status["run_id"]), seconds=args.seconds,
+                                run_id=status.run_id, seconds=args.seconds,
                                 catalog=session.catalog() if is_table else None, lineage=lineage, notifier=notifier)
         finally:
-            lineage.report(status)
+            report_lineage(lineage, status)
             count_notifications(notifier, feed, status)
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; {result.moved} landing file(s) moved to "
@@ -61,12 +63,13 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if result.held:
         print(f"ingest: held back by a blocking quality suite in an earlier call, unchanged since: "
               f"{', '.join(result.held)} (fix their data or their suite, then call again)")
-    status.update(status=Status.SUCCEEDED, **result.counters())
+    status.status = Status.SUCCEEDED
+    status.add(**result.counters())
     if result.blocked:
         error = blocked_error(feed.name, cluster.name, result.blocked)
         print(f"ingest: {error}", file=sys.stderr, flush=True)
-        status.update(status=Status.FAILED, error=error)
-    return status
+        status.status = Status.FAILED
+        status.error = error
 
 
 def _say_landing(result: IngestResult) -> None:

@@ -11,6 +11,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger_tables.tables import ledger_database, register, statements
 from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
 
 
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ledger.switches import require_no_safemode
     from toolkit.runtime.action_session import action_session
     from toolkit.storage.session_sql import run_ddl
@@ -33,13 +34,14 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     cluster = repo.cluster(args.cluster)
     require_no_object_store(cluster)
     database, root = ledger_database(cluster), LedgerLayout.of(cluster).root
-    status.update(cluster=cluster.name, database=database, ledger=root)
+    status.cluster = cluster.name
+    status.add(database=database, ledger=root)
     if args.dry_run:
         print(f"CREATE DATABASE IF NOT EXISTS `{database}`;")
         for each in statements(database, root):
             print(f"{each.sql};")
-        status["status"] = Status.DRY_RUN
-        return status
+        status.status = Status.DRY_RUN
+        return
     # The ledger belongs to no feed or process: the cluster's own queueName and jobPriority, if it has them.
     with action_session("ledger-tables", None, cluster, hive=True, launcher=launcher_confs(cluster)) as session:
         require_no_safemode(session.fs, cluster)
@@ -47,8 +49,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
                         root)
     for name, what in done.items():
         print(f"ledger_tables: {what} {database}.{name}")
-    status.update(status=Status.SUCCEEDED, tables=done)
-    return status
+    status.status = Status.SUCCEEDED
+    status.add(tables=done)
 
 
 def main() -> int:

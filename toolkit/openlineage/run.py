@@ -4,7 +4,7 @@
     run = lineage.run("process", name, nominal=t, attempt=2, instance=key)
     run.start(inputs)                    # START
     run.complete(inputs, outputs)        # COMPLETE; or run.fail(error, ...) / run.abort(reason, ...)
-    lineage.report(status)               # `lineage_unsent` in the status line
+    unsent = lineage.close()             # the events not sent (`lineage_unsent` in the status line)
 
 Lineage never fails an action: a backend that does not answer, or a ledger that cannot keep the record, is a
 line on stderr and a count in the status line.
@@ -92,10 +92,12 @@ class Lineage:
                   flush=True)
         return record
 
-    def report(self, status: dict[str, object]) -> None:
-        if self.emitter is not None:
-            self.emitter.close()
-            status["lineage_unsent"] = self.unsent
+    def close(self) -> int | None:
+        """Wait for the events in flight; how many the backend did not take, None when lineage is off."""
+        if self.emitter is None:
+            return None
+        self.emitter.close()
+        return self.unsent
 
 
 class RunLineage:

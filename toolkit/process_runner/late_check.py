@@ -41,7 +41,7 @@ class LateCheckResult:
     outcomes: list[CheckOutcome] = field(default_factory=list)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         reruns = [o.rerun for o in self.outcomes if o.rerun is not None]
         if any(r.status == Status.FAILED for r in reruns):
             return Status.FAILED

@@ -13,6 +13,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -38,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ledger.store import Ledger
     from toolkit.process_runner.late_check import LateChecker, late_options
     from toolkit.process_runner.process_session import process_session
@@ -54,7 +55,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if only is not None:
         require_instance(process_grid(process, cluster.name), only,
                          f"process '{process.name}' on cluster '{cluster.name}'")
-    status.update(time=format_timestamp(now), cluster=cluster.name)
+    status.time = format_timestamp(now)
+    status.cluster = cluster.name
     if process.late_process is None:
         raise UsageError(f"The process '{process.name}' has no late-process: there is no late data to check; add "
                          "late-process with its late-inputs to rerun on late data.")
@@ -64,7 +66,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
 
         def runner_for(workflow_path: str | None) -> ProcessRunner:
             return ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
-                                 catalog=session.catalog, clock=WallClock(now), run_id=str(status["run_id"]),
+                                 catalog=session.catalog, clock=WallClock(now), run_id=status.run_id,
                                  options=late_options(base, workflow_path))
 
         result = LateChecker(repo, process.name, cluster.name, ledger, runner_for).sweep(now, only)
@@ -78,11 +80,11 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     if only is not None and not any(o.time == only for o in result.outcomes):
         print(f"late_check: {format_timestamp(only)} has no late check open at {format_timestamp(now)} (not "
               "succeeded, or past its cut-off).")
-    status.update(status=result.status, **result.counters(),
-                  instances=[{"time": format_timestamp(o.time), "result": o.result, "changed": o.changed,
-                              "rerun": o.rerun.status if o.rerun else None}
-                             for o in result.outcomes if o.result != "NOT_DUE"])
-    return status
+    status.status = result.status
+    status.add(**result.counters(),
+               instances=[{"time": format_timestamp(o.time), "result": o.result, "changed": o.changed,
+                           "rerun": o.rerun.status if o.rerun else None}
+                          for o in result.outcomes if o.result != "NOT_DUE"])
 
 
 def main() -> int:

@@ -17,7 +17,8 @@ from toolkit.instances.grids import process_grid
 from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.status import STATUS_OF_EXIT
+from toolkit.runtime.lineage import report_lineage
+from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine
 from toolkit.statuses import Status
 from toolkit.storage.java_errors import one_line
 
@@ -72,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ledger.store import Ledger
     from toolkit.process_runner.process_session import process_session
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
@@ -88,7 +89,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     require_no_object_store(cluster)
     clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
     if args.batch or process.is_batch_consumer:
-        return _batch(args, repo, process.name, cluster.name, clock, status)
+        _batch(args, repo, process.name, cluster.name, clock, status)
+        return
     grid = process_grid(process, cluster.name)
     window = _window(args, grid) if args.window_from else None
     nominal = None
@@ -96,8 +98,8 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         nominal = parse_timestamp(args.time, "--time") if args.time else grid.at_or_before(clock.now())
         if nominal is None:
             raise SkippedError(f"The process '{process.name}' has no instance on cluster '{cluster.name}' before now.")
-        status["time"] = format_timestamp(nominal)
-    status["cluster"] = cluster.name
+        status.time = format_timestamp(nominal)
+    status.cluster = cluster.name
     options = RunOptions(force=args.force, force_if_started_before=args.force_if_started_before, wait=args.wait,
                          max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
     if any(quality_gates(repo.feed(output.feed), output) for output in process.outputs):
@@ -106,32 +108,31 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         import_early()  # while Spark starts
     with process_session(repo, process, cluster, "process") as session:
         ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
-        lineage = session.lineage(str(status["run_id"]))
+        lineage = session.lineage(status.run_id)
         runner = ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
-                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options,
+                               catalog=session.catalog, clock=clock, run_id=status.run_id, options=options,
                                lineage=lineage)
         try:
             if nominal is not None and args.explain:
                 runner.check_time(nominal)
                 print(json.dumps(runner.plan(nominal).to_json(), indent=2))
-                status["status"] = Status.SUCCEEDED
-                return status
+                status.status = Status.SUCCEEDED
+                return
             if nominal is not None:
                 _report(runner.run(nominal), status)
-                return status
+                return
             assert window is not None
             results = _run_window(runner, window, process.order)
         finally:
-            lineage.report(status)
+            report_lineage(lineage, status)
             _count_notifications(runner, status)
-    status["instances"] = [{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
-                           for r in results]
-    status["status"] = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
-    return status
+    status.add(instances=[{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
+                          for r in results])
+    status.status = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
 
 
 def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: str, clock: WallClock,
-           status: dict[str, object]) -> dict[str, object]:
+           status: StatusLine) -> None:
     """One batch of a batch consumer (`--batch`)."""
     from toolkit.ledger.store import Ledger
     from toolkit.process_runner.batch_runner import BatchRunner
@@ -151,23 +152,22 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
     if given:
         raise UsageError(f"--batch runs the next batch of the process '{process}': {', '.join(given)} cannot be "
                          "given with it.")
-    status["cluster"] = cluster
+    status.cluster = cluster
     options = RunOptions(max_retry_delay=args.max_retry_delay)
     with process_session(repo, entity, repo.cluster(cluster), "process") as session:
         ledger = Ledger.of(session.fs, session.cluster, lease_seconds=args.lease)
-        lineage = session.lineage(str(status["run_id"]))
+        lineage = session.lineage(status.run_id)
         runner = ProcessRunner(repo, process, cluster, session.fs, ledger, spark=session.spark,
-                               catalog=session.catalog, clock=clock, run_id=str(status["run_id"]), options=options,
+                               catalog=session.catalog, clock=clock, run_id=status.run_id, options=options,
                                lineage=lineage)
         try:
             result = BatchRunner(runner).run()
         finally:
-            lineage.report(status)
+            report_lineage(lineage, status)
             _count_notifications(runner, status)
-    status["time"] = format_timestamp(result.time)
-    status.update(batch=result.seq, events=len(result.events), inputs=result.inputs)
+    status.time = format_timestamp(result.time)
+    status.add(batch=result.seq, events=len(result.events), inputs=result.inputs)
     _report(result, status)
-    return status
 
 
 def _stamp(text: str) -> datetime:
@@ -206,19 +206,20 @@ def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> l
     return results
 
 
-def _count_notifications(runner: ProcessRunner, status: dict[str, object]) -> None:
+def _count_notifications(runner: ProcessRunner, status: StatusLine) -> None:
     """The status line counts the messages of a process that declares `notification`."""
     if runner.process.notification is not None:
-        status.update(runner.notifier.counters())
+        status.add(**runner.notifier.counters())
 
 
-def _report(result: InstanceResult, status: dict[str, object]) -> None:
+def _report(result: InstanceResult, status: StatusLine) -> None:
     from toolkit.process_runner.runner import BRIEF, say
 
     if result.reason:
         say(f"process: {one_line(result.reason, BRIEF)}.")
-    status.update(status=result.status, record=result.record, missing=result.missing or None,
-                  outputs=[o.path for o in result.outputs], **result.counters())
+    status.status = result.status
+    status.add(record=result.record, missing=result.missing or None, outputs=[o.path for o in result.outputs],
+               **result.counters())
 
 
 def main() -> int:

@@ -10,6 +10,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.publication.publish import publish_instance
 from toolkit.runtime.entry_frame import common_parser, run
 from toolkit.runtime.feed_session import feed_session
+from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -24,20 +25,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     nominal = nominal_time(args.time)
-    status["time"] = format_timestamp(nominal)
+    status.time = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("publish", feed, cluster, status) as session:
         published = publish_instance(repo, feed.name, cluster.name, nominal, session.fs, session.catalog,
-                                     str(status["run_id"]))
+                                     status.run_id)
     event = published.event
     print(f"publish: {'recorded' if published.recorded else 'already recorded'}: {event.kind} {event.feed} "
           f"{event.time} on {event.cluster} ({event.location})")
-    status.update(status=Status.SUCCEEDED, kind=event.kind, event_id=event.event_id, recorded=published.recorded,
-                  location=event.location, fingerprint=event.fingerprint)
-    return status
+    status.status = Status.SUCCEEDED
+    status.add(kind=event.kind, event_id=event.event_id, recorded=published.recorded, location=event.location,
+               fingerprint=event.fingerprint)
 
 
 def main() -> int:

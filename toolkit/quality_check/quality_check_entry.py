@@ -26,7 +26,8 @@ from toolkit.quality.results import summary
 from toolkit.runtime.action_session import ActionSession
 from toolkit.runtime.entry_frame import common_parser, run
 from toolkit.runtime.feed_session import feed_session
-from toolkit.runtime.lineage import watched
+from toolkit.runtime.lineage import report_lineage, watched
+from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import normalize_uri
@@ -59,9 +60,9 @@ def _gates(feed: Feed, suite: str | None) -> tuple[Quality, ...]:
     return gates
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     nominal = nominal_time(args.time)
-    status["time"] = format_timestamp(nominal)
+    status.time = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     gates = _gates(feed, args.suite)
@@ -70,7 +71,7 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         gate.suite(quality.suite)
     require_instance(feed_grid(feed, cluster.name), nominal, f"feed '{feed.name}' on cluster '{cluster.name}'")
     with feed_session("quality_check", feed, cluster, status) as session:
-        lineage = session.lineage(str(status["run_id"]))
+        lineage = session.lineage(status.run_id)
         try:
             where = feed_locations(feed, cluster)
             use = DatasetUse.at(feed, cluster, [nominal])
@@ -85,15 +86,14 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
                                      partial(_frame, session, feed, where, nominal, state))
             check.complete([DatasetUse.at(feed, cluster, [nominal], assertions=assertions_of(results))], [])
         finally:
-            lineage.report(status)
+            report_lineage(lineage, status)
     failed = [result for result in results if not result.success]
     for result in failed:
         print(f"quality_check: {result.describe_failures()}")
-    status.update(status=Status.FAILED if failed else Status.SUCCEEDED, quality=summary(results),
-                  location=state.location, results=[result.to_json() for result in results])
+    status.status = Status.FAILED if failed else Status.SUCCEEDED
+    status.add(quality=summary(results), location=state.location, results=[result.to_json() for result in results])
     if failed:
-        status["error"] = "; ".join(result.describe_failures() for result in failed)
-    return status
+        status.error = "; ".join(result.describe_failures() for result in failed)
 
 
 def _frame(session: ActionSession, feed: Feed, where: FeedLocations, t: datetime, state: InstanceState) -> DataFrame:

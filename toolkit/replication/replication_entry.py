@@ -15,6 +15,8 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.lineage import report_lineage
+from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -55,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.el.timestamps import parse_timestamp
     from toolkit.replication.hive.feeds import directory_uri
     from toolkit.replication.runner import run_replication
@@ -76,13 +78,13 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         window = (parse_timestamp(args.window_from, "--from"), parse_timestamp(args.window_to, "--to"))
         if window[0] > window[1]:
             raise UsageError("--from is after --to: give the window's first instance, then its last.")
-    status["time"] = format_timestamp(nominal)
+    status.time = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed = repo.feed(args.feed)
     target, _ = target_of(repo, feed, args.target)
     sources = sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(target, *(source.cluster for source in sources))
-    status.update(target=target.name, source=args.source)
+    status.add(target=target.name, source=args.source)
     is_table = feed.table_on(target.name) is not None
     if args.staged and not is_table:
         raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
@@ -95,11 +97,11 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], target_fs: FileSystem,
                    settings: ReplicationSettings, table_gate: TargetGate | None) -> TablePuller:
             pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, table_gate,
-                                       staged=staged, run_id=str(status["run_id"]), lease_seconds=args.lease))
+                                       staged=staged, run_id=status.run_id, lease_seconds=args.lease))
             return pullers[-1]
 
-        lineage = session.lineage(str(status["run_id"]))  # the target's ledger records the run
-        notifier, run_id = session.notifier(), str(status["run_id"])
+        lineage = session.lineage(status.run_id)  # the target's ledger records the run
+        notifier, run_id = session.notifier(), status.run_id
         gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
         try:
             result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
@@ -122,15 +124,15 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         finally:
             for puller in pullers:
                 puller.close()
-            lineage.report(status)
+            report_lineage(lineage, status)
             count_notifications(notifier, feed, status)
     for reason in result.reasons():
         print(f"replication: {reason}.", file=sys.stderr)
-    status.update(status=result.status, **result.counters())
+    status.status = result.status
+    status.add_counters(result.counters())
     if len(result.instances) == 1 and result.instances[0].instance is not None:
-        status["instance"] = format_timestamp(result.instances[0].instance)
-        status["record"] = result.instances[0].record
-    return status
+        status.add(instance=format_timestamp(result.instances[0].instance))
+        status.add(record=result.instances[0].record)
 
 
 def main() -> int:

@@ -82,7 +82,7 @@ class InstanceOutcome:
     took_over: str | None = None  # the killed run whose expired lease this run took over
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.blocked:
             return Status.BLOCKED
         statuses = [outcome.status for outcome in self.sources] or [Status.SKIPPED]
@@ -102,7 +102,7 @@ class ReplicationResult:
     elapsed_seconds: float = 0.0
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         statuses = [instance.status for instance in self.instances] or [Status.SKIPPED]
         return max(statuses, key=_SEVERITY.index)
 

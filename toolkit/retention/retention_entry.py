@@ -13,6 +13,8 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.lineage import report_lineage
+from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
 
@@ -28,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.retention.runner import run_retention
     from toolkit.retention_actions.registry import eviction_for
     from toolkit.runtime.action_session import action_session
@@ -37,28 +39,28 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
     nominal = nominal_time(args.time)
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
-    status["time"] = format_timestamp(nominal)
+    status.time = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(cluster)
     eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
-    status["cluster"] = cluster.name
+    status.cluster = cluster.name
     is_table = feed.table_on(cluster.name) is not None
     with action_session("retention", feed.name, cluster, hive=is_table, launcher=launcher_confs(feed)) as session:
-        lineage, notifier = session.lineage(str(status["run_id"])), session.notifier()
+        lineage, notifier = session.lineage(status.run_id), session.notifier()
         try:
             result = run_retention(repo, feed.name, cluster.name, nominal, session.fs,
                                    catalog=session.catalog() if is_table else None, dry_run=args.dry_run,
-                                   run_id=str(status["run_id"]), lease_seconds=args.lease, lineage=lineage)
+                                   run_id=status.run_id, lease_seconds=args.lease, lineage=lineage)
         except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
             # wait or a block is no failure to tell anyone about)
             if not isinstance(err, ToolkitError) or err.exit_code == 1:
-                notify_feed_failure(notifier, repo, feed, "retention", nominal, str(status["run_id"]),
+                notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,
                                     str(err) or type(err).__name__)
             raise
         finally:
-            lineage.report(status)
+            report_lineage(lineage, status)
             count_notifications(notifier, feed, status)
     if args.dry_run:
         for item in result.evicted:
@@ -67,9 +69,9 @@ def _body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, obje
         print(f"retention: kept {item['path']}: {item['reason']}", file=sys.stderr)
     if result.reason:
         print(f"retention: {result.reason}; nothing to do.", file=sys.stderr)
-    status.update(status=result.status, cut_off=result.cut_off and format_timestamp(result.cut_off),
-                  report=result.report, **result.counters())
-    return status
+    status.status = result.status
+    status.add(cut_off=result.cut_off and format_timestamp(result.cut_off), report=result.report)
+    status.add_counters(result.counters())
 
 
 def main() -> int:

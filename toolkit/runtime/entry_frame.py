@@ -14,7 +14,7 @@ from pathlib import Path
 
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.runtime import driver_logging
-from toolkit.runtime.status import STATUS_OF_EXIT, emit
+from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine, emit
 from toolkit.runtime.streams import separate_stderr
 from toolkit.statuses import Status
 
@@ -46,24 +46,24 @@ def seconds(text: str) -> float:
     return value
 
 
-def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, dict], dict]) -> int:
-    """Parse, call `body(args, status)` (which fills and returns the status), map errors to exit codes."""
+def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, StatusLine], None]) -> int:
+    """Parse, call `body(args, status)` (which fills in the status line), map errors to exit codes."""
     began = time.perf_counter()
-    status: dict[str, object] = {"status": Status.INVALID, "action": action, "entity": None, "time": None,
-                                 "run_id": uuid.uuid4().hex[:12]}
+    status = StatusLine(action=action, run_id=uuid.uuid4().hex[:12])
     args = None
     separate_stderr()
     try:
         args = _parse(parser)
         if args.verbose:
             os.environ[driver_logging.LEVEL_VARIABLE] = "info"  # read when the session starts, and by child runs
-        status["entity"] = getattr(args, "feed", None) or getattr(args, "process", None)
-        status = body(args, status)
+        status.entity = getattr(args, "feed", None) or getattr(args, "process", None)
+        body(args, status)
     except ToolkitError as err:
         print(f"{action}: {err}", file=sys.stderr, flush=True)
-        status["status"] = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
-        status["error"] = str(err)
-    status.setdefault("elapsed_seconds", round(time.perf_counter() - began, 3))
+        status.status = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
+        status.error = str(err)
+    if status.elapsed_seconds is None:
+        status.elapsed_seconds = round(time.perf_counter() - began, 3)
     return emit(status, getattr(args, "status_file", None))
 
 

@@ -9,6 +9,7 @@ from toolkit.entities.model import Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.notifications.message import FAILED, TIMEDOUT, Notice, rerun_command
 from toolkit.notifications.notifier import Notifier
+from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
 
 
@@ -24,7 +25,7 @@ def notify_feed_failure(notifier: Notifier, repo: ConfigRepo, feed: Feed, action
         rerun=rerun_command(action, str(repo.root), "feed", feed.name, cluster, t)))
 
 
-def count_notifications(notifier: Notifier, feed: Feed, status: dict[str, object]) -> None:
+def count_notifications(notifier: Notifier, feed: Feed, status: StatusLine) -> None:
     """The status line counts the messages of a feed that declares `notification`."""
     if feed.notification is not None:
-        status.update(notifier.counters())
+        status.add(**notifier.counters())

@@ -20,7 +20,7 @@ from toolkit.ledger.store import Ledger
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.parent import parent_from_conf
 from toolkit.openlineage.run import Lineage, RunLineage
-from toolkit.runtime.status import STATUS_OF_EXIT
+from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine
 from toolkit.storage.filesystem import FileSystem
 
 if TYPE_CHECKING:
@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 
 # The exits that end a run without a failure: it comes again (3), had nothing to do (4), or was kept off (5).
 _NOT_FAILED = (3, 4, 5)
+
+
+def report_lineage(lineage: Lineage, status: StatusLine) -> None:
+    """Close the call's lineage; the status line counts the events the backend did not take (`lineage_unsent`)
+    when lineage is on."""
+    unsent = lineage.close()
+    if unsent is not None:
+        status.add(lineage_unsent=unsent)
 
 
 def open_lineage(fs: FileSystem, cluster: Cluster, run_id: str, spark: SparkSession | None) -> Lineage:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from toolkit.statuses import Status
@@ -16,9 +18,57 @@ STATUS_OF_EXIT = {0: Status.SUCCEEDED, 1: Status.FAILED, 2: Status.INVALID, 3: S
                   5: Status.BLOCKED}
 
 
-def emit(status: dict[str, object], status_file: Path | None) -> int:
-    """Print the status line, write the status file, and return the exit code for `status["status"]`."""
-    line = json.dumps(status, sort_keys=False, default=str)
+@dataclass
+class StatusLine:
+    """What an entrypoint call says last. The fields every action has are typed and set as attributes; an
+    action's own (its counters, the path of its record) are `add`ed and rendered after them, in the order they
+    were added, then `error` and `elapsed_seconds` when set."""
+
+    action: str
+    run_id: str
+    status: Status = Status.INVALID
+    entity: str | None = None
+    time: str | None = None
+    cluster: str | None = None
+    error: str | None = None
+    elapsed_seconds: float | None = None
+    details: dict[str, object] = field(default_factory=dict)
+
+    def add(self, **details: object) -> None:
+        """Add or replace the action's own fields; a typed field's name is the caller's mistake (TypeError)."""
+        typed = details.keys() & _TYPED
+        if typed:
+            raise TypeError(f"{', '.join(sorted(typed))}: set as attributes of the status line, not added")
+        self.details.update(details)
+
+    def add_counters(self, counters: Mapping[str, object]) -> None:
+        """An action's counters; the time its run took (`elapsed_seconds`, as its record says) is the status
+        line's own field."""
+        elapsed = counters.get("elapsed_seconds")
+        if isinstance(elapsed, (int, float)):
+            self.elapsed_seconds = float(elapsed)
+        self.add(**{name: value for name, value in counters.items() if name != "elapsed_seconds"})
+
+    def document(self) -> dict[str, object]:
+        """The JSON object, its keys in the order docs/exit-codes.md shows."""
+        document: dict[str, object] = {"status": self.status, "action": self.action, "entity": self.entity,
+                                       "time": self.time, "run_id": self.run_id}
+        if self.cluster is not None:
+            document["cluster"] = self.cluster
+        document.update(self.details)
+        if self.error is not None:
+            document["error"] = self.error
+        if self.elapsed_seconds is not None:
+            document["elapsed_seconds"] = self.elapsed_seconds
+        return document
+
+
+_TYPED = frozenset(item.name for item in fields(StatusLine)) - {"details"}
+
+
+def emit(status: StatusLine, status_file: Path | None) -> int:
+    """Print the status line, write the status file, and return the exit code for its status."""
+    line = json.dumps(status.document(), sort_keys=False, default=str)
     print(line, flush=True)
     if status_file is not None:
         status_file.parent.mkdir(parents=True, exist_ok=True)
@@ -26,4 +76,4 @@ def emit(status: dict[str, object], status_file: Path | None) -> int:
         with os.fdopen(handle, "w") as stream:
             stream.write(line + "\n")
         os.replace(temporary, status_file)
-    return EXIT_CODES[str(status["status"])]
+    return EXIT_CODES[str(status.status)]

@@ -13,6 +13,8 @@ from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
 from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.lineage import report_lineage
+from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
 
@@ -28,27 +30,28 @@ def _export_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _export_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.hive.runner import run_hive_export
     from toolkit.runtime.action_session import action_session
 
     nominal = nominal_time(args.time)
-    status["time"] = format_timestamp(nominal)
+    status.time = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
     destination = directory_uri(args.to, cluster, "--to")
-    status.update(cluster=cluster.name, table=partition.qualified_table, partition=partition.name, to=destination)
+    status.cluster = cluster.name
+    status.add(table=partition.qualified_table, partition=partition.name, to=destination)
     with action_session("hive-export", feed.name, cluster, hive=True, launcher=launcher_confs(feed)) as session:
-        lineage = session.lineage(str(status["run_id"]))
+        lineage = session.lineage(status.run_id)
         try:
             result = run_hive_export(session.spark, session.catalog(), session.fs, feed, cluster, nominal,
                                      destination, lineage)
         finally:
-            lineage.report(status)
-    status.update(status=Status.SUCCEEDED, to=result.directory, export_id=result.export_id, **result.counters())
-    return status
+            report_lineage(lineage, status)
+    status.status = Status.SUCCEEDED
+    status.add(to=result.directory, export_id=result.export_id, **result.counters())
 
 
 def _import_parser() -> argparse.ArgumentParser:
@@ -74,7 +77,7 @@ def _import_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[str, object]:
+def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
     from toolkit.runtime.action_session import action_session
 
@@ -87,22 +90,24 @@ def _import_body(args: argparse.Namespace, status: dict[str, object]) -> dict[st
     feed_table(feed, cluster)  # checked before Spark starts: a bad call costs no JVM
     source = directory_uri(args.source, cluster, "--from")
     table_location = directory_uri(args.table_location, cluster, "--table-location") if args.table_location else None
-    status.update(cluster=cluster.name, source=source)
+    status.cluster = cluster.name
+    status.add(source=source)
     # the import deletes staging and replaced folders: the session's file system refuses the cluster's root
     with action_session("hive-import", feed.name, cluster, hive=True, launcher=launcher_confs(feed)) as session:
         plan = plan_hive_import(session.fs, feed, cluster, source, asked)
-        status.update(time=format_timestamp(plan.time) if plan.time else None, table=f"{plan.database}.{plan.table}")
-        lineage = session.lineage(str(status["run_id"]))
+        status.time = format_timestamp(plan.time) if plan.time else None
+        status.add(table=f"{plan.database}.{plan.table}")
+        lineage = session.lineage(status.run_id)
         try:
             result = run_hive_import(session.spark, session.catalog(), session.fs, feed, cluster, plan,
-                                     run_id=str(status["run_id"]), lease_seconds=args.lease,
+                                     run_id=status.run_id, lease_seconds=args.lease,
                                      table_location=table_location, keep_export=args.keep_export,
                                      checksums=args.checksums, lineage=lineage)
         finally:
-            lineage.report(status)
-    status.update(status=Status.SUCCEEDED, partition=result.partition_name, location=result.location,
-                  export_id=result.export_id, **result.counters())
-    return status
+            report_lineage(lineage, status)
+    status.status = Status.SUCCEEDED
+    status.add(partition=result.partition_name, location=result.location, export_id=result.export_id,
+               **result.counters())
 
 
 def export_main() -> int:

@@ -1,0 +1,61 @@
+"""The status line (docs/exit-codes.md) is one typed record: the fields every action has, then the action's own in
+the order they were added; it renders the JSON object printed last and gives the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import BlockedError
+from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.status import StatusLine, emit
+from toolkit.statuses import Status
+
+
+def test_the_common_fields_come_first_then_the_actions_own_then_the_error_and_the_time_taken() -> None:
+    line = StatusLine(action="retention", run_id="r1", entity="clicks")
+    line.time, line.cluster, line.status = "2026-11-21T10:00Z", "primary", Status.FAILED
+    line.add(report="file:///r.json", instances_evicted=3)
+    line.add_counters({"bytes_freed": 10, "elapsed_seconds": 1.5})
+    line.error = "it broke"
+    assert list(line.document().items()) == [
+        ("status", Status.FAILED), ("action", "retention"), ("entity", "clicks"), ("time", "2026-11-21T10:00Z"),
+        ("run_id", "r1"), ("cluster", "primary"), ("report", "file:///r.json"), ("instances_evicted", 3),
+        ("bytes_freed", 10), ("error", "it broke"), ("elapsed_seconds", 1.5)]
+
+
+def test_a_field_the_line_types_cannot_be_added_as_an_actions_own() -> None:
+    with pytest.raises(TypeError, match="cluster, status: set as attributes of the status line"):
+        StatusLine(action="a", run_id="r").add(status="SUCCEEDED", cluster="c", rows=1)
+
+
+def test_emit_prints_the_line_writes_the_status_file_and_gives_the_exit_code(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = StatusLine(action="replication", run_id="r2", status=Status.WAITING)
+    line.add(target="backup")
+    assert emit(line, tmp_path / "out" / "status.json") == 3
+    printed = capsys.readouterr().out
+    assert json.loads(printed) == {"status": "WAITING", "action": "replication", "entity": None, "time": None,
+                                   "run_id": "r2", "target": "backup"}
+    assert (tmp_path / "out" / "status.json").read_text() == printed
+
+
+def test_the_frame_turns_an_error_into_its_status_and_exit_code(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    def body(args: argparse.Namespace, status: StatusLine) -> None:
+        status.cluster = "primary"
+        status.add(rows=2)
+        raise BlockedError("safemode is on")
+
+    parser = common_parser("retention", "test")
+    parser.add_argument("--feed")
+    monkeypatch.setattr("sys.argv", ["retention.py", "--repo", "r", "--feed", "clicks"])
+    assert run("retention", parser, body) == 5
+    out, err = capsys.readouterr()
+    document = json.loads(out)
+    assert (document["status"], document["entity"], document["cluster"], document["rows"], document["error"]) == \
+        ("BLOCKED", "clicks", "primary", 2, "safemode is on")
+    assert list(document)[-2:] == ["error", "elapsed_seconds"] and err == "retention: safemode is on\n"
