@@ -14,7 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from toolkit.ledger.records import STATUSES, PublishedOutput, Stamp, parse_record, published_outputs, to_json
+from toolkit.ledger.records import (
+    STATUSES,
+    PublishedOutput,
+    ReadInput,
+    Stamp,
+    inputs_read,
+    parse_record,
+    published_outputs,
+    to_json,
+)
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 
@@ -34,13 +43,16 @@ class BatchRecord:
     ended: Stamp | None = None
     error: str | None = None
     events: list[str] = field(default_factory=list)
-    inputs: list[dict[str, Any]] = field(default_factory=list)
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: dict[str, Any] = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
 
     def published(self) -> list[PublishedOutput]:
         return published_outputs(self.outputs, f"process '{self.process}', batch {self.seq} (attempt {self.attempt})")
+
+    def inputs_read(self) -> list[ReadInput]:
+        return inputs_read(self.inputs, f"process '{self.process}', batch {self.seq} (attempt {self.attempt})")
 
 
 

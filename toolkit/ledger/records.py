@@ -337,6 +337,53 @@ class PublishedOutput:
         return _plain(self, nested=True)
 
 
+@dataclass(frozen=True)
+class ReadInstance:
+    """One instance of an input as a run read it: a process attempt's, where it was, whether it was available
+    then and its fingerprint; a batch's, the event it consumed."""
+
+    time: Minute
+    location: str | None = None
+    available: bool = True
+    fingerprint: dict[str, Any] | None = None
+    event_id: str | None = None
+
+    @property
+    def instance(self) -> datetime:
+        return record_time(self.time)
+
+    @property
+    def digest(self) -> object:
+        """The fingerprint's digest (what late data is measured by), None when it had none."""
+        return (self.fingerprint or {}).get("digest")
+
+
+@dataclass(frozen=True)
+class ReadInput:
+    """An input a run read: its name in the process, its feed (the first records of format 1 name none: nothing
+    that needs it can use them), whether it was optional, its instances, and why its window had none."""
+
+    name: str
+    feed: str | None = None
+    optional: bool | None = None
+    instances: list[ReadInstance] = field(default_factory=list)
+    unresolved: str | None = None
+
+
+def inputs_read(inputs: Sequence[Mapping[str, Any]], whose: str) -> list[ReadInput]:
+    """The inputs a record lists (`whose`: the process and instance or batch it is of), typed; records keep them
+    as written. UsageError (exit 2) for one no toolkit wrote, naming the record."""
+    typed = []
+    for index, item in enumerate(inputs):
+        problem = _problem(item, ReadInput) if isinstance(item, dict) else "it is not a JSON object"
+        if problem is not None:
+            raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
+                             f"{index}: {problem}): check the record, then repair it or run the instance again "
+                             "with --force.")
+        typed.append(_from(ReadInput, item))
+    return typed
+
+
 def published_outputs(outputs: Sequence[Mapping[str, Any]], whose: str) -> list[PublishedOutput]:
     """The outputs a record lists (`whose`: the process and instance or batch it is of), typed: records keep
     them as written, and the first records of format 1 may name only an output and its path, which nothing that
@@ -364,7 +411,7 @@ class AttemptRecord:
     started: Stamp
     ended: Stamp | None = None
     error: str | None = None
-    inputs: list[dict[str, Any]] = field(default_factory=list)
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: dict[str, Any] = field(default_factory=dict)
     # The data-quality gates the attempt's outputs were checked against (toolkit/quality/results.py, JSON form).
@@ -376,6 +423,9 @@ class AttemptRecord:
 
     def published(self) -> list[PublishedOutput]:
         return published_outputs(self.outputs, f"process '{self.process}' at {self.time} (attempt {self.attempt})")
+
+    def inputs_read(self) -> list[ReadInput]:
+        return inputs_read(self.inputs, f"process '{self.process}' at {self.time} (attempt {self.attempt})")
 
 
 @dataclass(frozen=True)
@@ -394,7 +444,7 @@ class InstanceRecord:
     ended: Stamp | None = None
     error: str | None = None
     missing: list[str] = field(default_factory=list)
-    inputs: list[dict[str, Any]] = field(default_factory=list)
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     succeeded: Stamp | None = None
 
@@ -404,6 +454,9 @@ class InstanceRecord:
 
     def published(self) -> list[PublishedOutput]:
         return published_outputs(self.outputs, f"process '{self.process}' at {self.time}")
+
+    def inputs_read(self) -> list[ReadInput]:
+        return inputs_read(self.inputs, f"process '{self.process}' at {self.time}")
 
     @property
     def nominal(self) -> datetime:

@@ -15,7 +15,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.instances.window_inverse import readers_of
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
-from toolkit.ledger.records import EVICTED, DatasetEvent, record_time
+from toolkit.ledger.records import EVICTED, DatasetEvent
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import CHANGED, GONE, UNCHANGED, RunNode
 from toolkit.lineage.ledgers import Ledgers
@@ -103,11 +103,13 @@ def _consumed(ledgers: Ledgers, record: BatchRecord, event: DatasetEvent) -> Ste
                   attempt_kind=f"BATCH {record.seq}", status=record.status, started=record.started,
                   ended=record.ended)
     reads = []
-    for item in record.inputs:
-        for seen in item.get("instances", []):
-            now = ledgers.instance(item["feed"], record.cluster, record_time(seen["time"]))
-            since = GONE if now.state == EVICTED else UNCHANGED if now.event_id == seen.get("event_id") else CHANGED
-            reads.append(Read(now, item.get("name"), None, since))
+    for item in record.inputs_read():
+        if item.feed is None:
+            continue
+        for seen in item.instances:
+            now = ledgers.instance(item.feed, record.cluster, seen.instance)
+            since = GONE if now.state == EVICTED else UNCHANGED if now.event_id == seen.event_id else CHANGED
+            reads.append(Read(now, item.name, None, since))
     writes = tuple(Write(ledgers.instance(o.feed, record.cluster, o.instance), o.name) for o in record.published())
     return Step(run, tuple(reads), writes)
 

@@ -73,8 +73,8 @@ def _process_readers(ledgers: Ledgers, ledger: Ledger, process: Process, feed: s
 
 
 def _reading_attempt(attempts: list[AttemptRecord], feed: str, stamp: str) -> AttemptRecord | None:
-    reading = [a for a in attempts if any(item["feed"] == feed and any(i["time"] == stamp for i in item["instances"])
-                                          for item in a.inputs)]
+    reading = [a for a in attempts if any(item.feed == feed and any(i.time == stamp for i in item.instances)
+                                          for item in a.inputs_read())]
     succeeded = [a for a in reading if a.status == Status.SUCCEEDED]
     chosen = succeeded or reading
     return chosen[-1] if chosen else None

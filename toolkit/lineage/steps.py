@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.entities.model import FeedClusterType
-from toolkit.ledger.records import EVICTED, AttemptRecord, DatasetEvent, InstanceRecord, parse_json, record_time
+from toolkit.ledger.records import EVICTED, AttemptRecord, DatasetEvent, InstanceRecord, parse_json
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import CHANGED, GONE, UNCHANGED, UNKNOWN, InstanceNode, RunNode
 from toolkit.lineage.ledgers import Ledgers, since_read
@@ -50,11 +50,13 @@ def attempt_step(ledgers: Ledgers, attempt: AttemptRecord) -> Step:
                   attempt=attempt.attempt, attempt_kind=attempt.kind, status=attempt.status, started=attempt.started,
                   ended=attempt.ended)
     reads = []
-    for item in attempt.inputs:
-        for seen in item.get("instances", []):
-            now = ledgers.instance(item["feed"], attempt.cluster, record_time(seen["time"]))
-            read = seen.get("fingerprint") if seen.get("available", True) else None
-            reads.append(Read(now, item.get("name"), read, since_read(read, now)))
+    for item in attempt.inputs_read():
+        if item.feed is None:
+            continue  # a record of format 1 names no feed: its reads cannot be placed
+        for seen in item.instances:
+            now = ledgers.instance(item.feed, attempt.cluster, seen.instance)
+            read = seen.fingerprint if seen.available else None
+            reads.append(Read(now, item.name, read, since_read(read, now)))
     writes = tuple(Write(ledgers.instance(output.feed, attempt.cluster, output.instance), output.name)
                    for output in attempt.published())
     return Step(run, tuple(reads), writes)

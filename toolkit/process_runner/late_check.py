@@ -11,17 +11,16 @@ newest back to the first whose late window has closed, so a sweep every few minu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.instances.grids import process_grid
 from toolkit.instances.plan import InstancePlan
-from toolkit.ledger.records import InstanceRecord, LateCheck, record_time
+from toolkit.ledger.records import InstanceRecord, LateCheck, ReadInput, inputs_read, record_time
 from toolkit.ledger.store import Ledger
 from toolkit.process_runner.late_policy import LateSchedule, late_input_names, late_schedule
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
@@ -58,21 +57,15 @@ class LateCheckResult:
                 "reruns_failed": sum(o.rerun is not None and o.rerun.status != Status.SUCCEEDED for o in checked)}
 
 
-def fingerprints_of(inputs: Sequence[Mapping[str, Any]], names: tuple[str, ...]) -> dict[str, dict[str, object]]:
+def fingerprints_of(inputs: Sequence[ReadInput], names: tuple[str, ...]) -> dict[str, dict[str, object]]:
     """Input name -> {instance time -> fingerprint digest, or None when it was not available}."""
-    found: dict[str, dict[str, object]] = {}
-    for item in inputs:
-        if item.get("name") in names:
-            instances = item.get("instances") or []
-            found[str(item["name"])] = {
-                str(i["time"]): (i.get("fingerprint") or {}).get("digest") for i in instances
-            }
-    return found
+    return {item.name: {i.time: i.digest for i in item.instances} for item in inputs if item.name in names}
 
 
 def changed_inputs(record: InstanceRecord, plan: InstancePlan, names: tuple[str, ...]) -> list[str]:
-    before = fingerprints_of(record.inputs, names)
-    now = fingerprints_of([item.to_json() for item in plan.inputs], names)
+    before = fingerprints_of(record.inputs_read(), names)
+    now = fingerprints_of(inputs_read([item.to_json() for item in plan.inputs], f"the plan of {record.process}"),
+                          names)
     return [name for name in names if before.get(name) != now.get(name)]
 
 
