@@ -189,10 +189,9 @@ def _problem(document: dict[str, Any], cls: Any) -> str | None:
         if isinstance(expected, _Nested):
             if not isinstance(value, list):
                 return f"the field '{name}' is {value!r}, not a list"
-            for index, item in enumerate(value):
-                inner = _problem(item, expected.cls) if isinstance(item, dict) else "it is not a JSON object"
-                if inner is not None:
-                    return f"item {index} of the field '{name}': {inner}"
+            found = _first_problem(value, expected.cls)
+            if found is not None:
+                return f"item {found[0]} of the field '{name}': {found[1]}"
             continue
         optional = isinstance(expected, str) and expected.endswith("?")
         kind = expected[:-1] if optional else expected
@@ -202,6 +201,15 @@ def _problem(document: dict[str, Any], cls: Any) -> str | None:
         if not ok:
             wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
             return f"the field '{name}' is {value!r}, not {wanted}"
+    return None
+
+
+def _first_problem(items: Sequence[Any], cls: Any) -> tuple[int, str] | None:
+    """The first item of `items` that is no record of `cls`, with what is wrong with it; None when all are."""
+    for index, item in enumerate(items):
+        problem = _problem(item, cls) if isinstance(item, dict) else "it is not a JSON object"
+        if problem is not None:
+            return index, problem
     return None
 
 
@@ -373,30 +381,24 @@ class ReadInput:
 def inputs_read(inputs: Sequence[Mapping[str, Any]], whose: str) -> list[ReadInput]:
     """The inputs a record lists (`whose`: the process and instance or batch it is of), typed; records keep them
     as written. UsageError (exit 2) for one no toolkit wrote, naming the record."""
-    typed = []
-    for index, item in enumerate(inputs):
-        problem = _problem(item, ReadInput) if isinstance(item, dict) else "it is not a JSON object"
-        if problem is not None:
-            raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
-                             f"{index}: {problem}): check the record, then repair it or run the instance again "
-                             "with --force.")
-        typed.append(_from(ReadInput, item))
-    return typed
+    found = _first_problem(inputs, ReadInput)
+    if found is not None:
+        raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
+                         f"{found[0]}: {found[1]}): check the record, then repair it or run the instance again with "
+                         "--force.")
+    return [_from(ReadInput, item) for item in inputs]
 
 
 def published_outputs(outputs: Sequence[Mapping[str, Any]], whose: str) -> list[PublishedOutput]:
     """The outputs a record lists (`whose`: the process and instance or batch it is of), typed: records keep
     them as written, and the first records of format 1 may name only an output and its path, which nothing that
     needs its feed can use (a UsageError saying so, exit 2)."""
-    typed = []
-    for index, item in enumerate(outputs):
-        problem = _problem(item, PublishedOutput) if isinstance(item, dict) else "it is not a JSON object"
-        if problem is not None:
-            raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use "
-                             f"(output {index}: {problem}); it was written by an older toolkit: run the instance "
-                             "again with --force to record it anew.")
-        typed.append(_from(PublishedOutput, item))
-    return typed
+    found = _first_problem(outputs, PublishedOutput)
+    if found is not None:
+        raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use (output "
+                         f"{found[0]}: {found[1]}); it was written by an older toolkit: run the instance again with "
+                         "--force to record it anew.")
+    return [_from(PublishedOutput, item) for item in outputs]
 
 
 @dataclass(frozen=True)
