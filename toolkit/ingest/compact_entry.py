@@ -9,7 +9,6 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest.compaction import require_compactable
 from toolkit.runtime.entry_frame import common_parser, run
 from toolkit.runtime.feed_session import feed_session
-from toolkit.runtime.lineage import report_lineage
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -34,12 +33,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     repo = ConfigRepo.load(args.repo)
     feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
     with feed_session("compact", feed, cluster, status) as session:
-        lineage = session.lineage(status.run_id)
-        try:
-            result = compact_instance(session.spark, repo, feed.name, cluster.name, t, session.fs,
-                                      run_id=status.run_id, lineage=lineage)
-        finally:
-            report_lineage(lineage, status)
+        result = compact_instance(session.spark, repo, feed.name, cluster.name, t, session.fs, run_id=status.run_id,
+                                  lineage=session.lineage())
     r = result.record
     print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
           f"({r.bytes_after} bytes), {r.rows} rows")

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from toolkit.entities.repo import ConfigRepo
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.feed_session import feed_session
-from toolkit.runtime.lineage import report_lineage
 from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
 
@@ -41,21 +40,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.runner import run_ingest
-    from toolkit.runtime.feed_notices import count_notifications
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("ingest", feed, cluster, status) as session:
-        lineage = session.lineage(status.run_id)
-        notifier = session.notifier()
-        try:
-            is_table = feed.table_on(cluster.name) is not None
-            result = run_ingest(session.spark, repo, feed.name, cluster.name, session.fs,
-                                run_id=status.run_id, seconds=args.seconds,
-                                catalog=session.catalog() if is_table else None, lineage=lineage, notifier=notifier)
-        finally:
-            report_lineage(lineage, status)
-            count_notifications(notifier, feed, status)
+        is_table = feed.table_on(cluster.name) is not None
+        result = run_ingest(session.spark, repo, feed.name, cluster.name, session.fs, run_id=status.run_id,
+                            seconds=args.seconds, catalog=session.catalog() if is_table else None,
+                            lineage=session.lineage(),
+                            notifier=session.notifier(counted=feed.notification is not None))
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; {result.moved} landing file(s) moved to "
           f"_ingested; closed: {', '.join(result.closed) or 'none'}")

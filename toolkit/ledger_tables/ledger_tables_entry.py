@@ -43,7 +43,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         status.status = Status.DRY_RUN
         return
     # The ledger belongs to no feed or process: the cluster's own queueName and jobPriority, if it has them.
-    with action_session("ledger-tables", None, cluster, hive=True, launcher=launcher_confs(cluster)) as session:
+    with action_session("ledger-tables", None, cluster, status, hive=True,
+                        launcher=launcher_confs(cluster)) as session:
         require_no_safemode(session.fs, cluster)
         done = register(session.catalog(), lambda sql, subject: run_ddl(session.spark, sql, subject), database,
                         root)

@@ -40,7 +40,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
-    from toolkit.ledger.store import Ledger
     from toolkit.process_runner.late_check import LateChecker, late_options
     from toolkit.process_runner.process_session import process_session
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
@@ -60,8 +59,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     if process.late_process is None:
         raise UsageError(f"The process '{process.name}' has no late-process: there is no late data to check; add "
                          "late-process with its late-inputs to rerun on late data.")
-    with process_session(repo, process, cluster, "late-check") as session:
-        ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
+    with process_session(repo, process, cluster, "late-check", status) as session:
+        ledger = session.ledger(args.lease)
         base = RunOptions(max_retry_delay=args.max_retry_delay)
 
         def runner_for(workflow_path: str | None) -> ProcessRunner:

@@ -17,14 +17,14 @@ from toolkit.instances.grids import process_grid
 from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.lineage import report_lineage
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine
 from toolkit.statuses import Status
 from toolkit.storage.java_errors import one_line
 
 if TYPE_CHECKING:
     from toolkit.el.grid import InstanceGrid
-    from toolkit.process_runner.runner import InstanceResult, ProcessRunner, WallClock
+    from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions, WallClock
+    from toolkit.runtime.action_session import ActionSession
 
 # The status of a window is its instances' worst.
 _SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, Status.TIMEDOUT, Status.FAILED,
@@ -74,9 +74,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
-    from toolkit.ledger.store import Ledger
     from toolkit.process_runner.process_session import process_session
-    from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
+    from toolkit.process_runner.runner import RunOptions, WallClock
 
     if (args.window_from is None) != (args.window_to is None):
         raise UsageError("Give both --from and --to for a window of instances, or neither.")
@@ -106,26 +105,18 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         from toolkit.quality.expectations import import_early
 
         import_early()  # while Spark starts
-    with process_session(repo, process, cluster, "process") as session:
-        ledger = Ledger.of(session.fs, cluster, lease_seconds=args.lease)
-        lineage = session.lineage(status.run_id)
-        runner = ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
-                               catalog=session.catalog, clock=clock, run_id=status.run_id, options=options,
-                               lineage=lineage)
-        try:
-            if nominal is not None and args.explain:
-                runner.check_time(nominal)
-                print(json.dumps(runner.plan(nominal).to_json(), indent=2))
-                status.status = Status.SUCCEEDED
-                return
-            if nominal is not None:
-                _report(runner.run(nominal), status)
-                return
-            assert window is not None
-            results = _run_window(runner, window, process.order)
-        finally:
-            report_lineage(lineage, status)
-            _count_notifications(runner, status)
+    with process_session(repo, process, cluster, "process", status) as session:
+        runner = _runner(session, repo, process.name, clock, options, args.lease)
+        if nominal is not None and args.explain:
+            runner.check_time(nominal)
+            print(json.dumps(runner.plan(nominal).to_json(), indent=2))
+            status.status = Status.SUCCEEDED
+            return
+        if nominal is not None:
+            _report(runner.run(nominal), status)
+            return
+        assert window is not None
+        results = _run_window(runner, window, process.order)
     status.add(instances=[{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                           for r in results])
     status.status = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
@@ -134,10 +125,9 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
 def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: str, clock: WallClock,
            status: StatusLine) -> None:
     """One batch of a batch consumer (`--batch`)."""
-    from toolkit.ledger.store import Ledger
     from toolkit.process_runner.batch_runner import BatchRunner
     from toolkit.process_runner.process_session import process_session
-    from toolkit.process_runner.runner import ProcessRunner, RunOptions
+    from toolkit.process_runner.runner import RunOptions
 
     entity = repo.process(process)
     if not entity.is_batch_consumer:
@@ -154,17 +144,8 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
                          "given with it.")
     status.cluster = cluster
     options = RunOptions(max_retry_delay=args.max_retry_delay)
-    with process_session(repo, entity, repo.cluster(cluster), "process") as session:
-        ledger = Ledger.of(session.fs, session.cluster, lease_seconds=args.lease)
-        lineage = session.lineage(status.run_id)
-        runner = ProcessRunner(repo, process, cluster, session.fs, ledger, spark=session.spark,
-                               catalog=session.catalog, clock=clock, run_id=status.run_id, options=options,
-                               lineage=lineage)
-        try:
-            result = BatchRunner(runner).run()
-        finally:
-            report_lineage(lineage, status)
-            _count_notifications(runner, status)
+    with process_session(repo, entity, repo.cluster(cluster), "process", status) as session:
+        result = BatchRunner(_runner(session, repo, process, clock, options, args.lease)).run()
     status.time = format_timestamp(result.time)
     status.add(batch=result.seq, events=len(result.events), inputs=result.inputs)
     _report(result, status)
@@ -206,10 +187,18 @@ def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> l
     return results
 
 
-def _count_notifications(runner: ProcessRunner, status: StatusLine) -> None:
-    """The status line counts the messages of a process that declares `notification`."""
+def _runner(session: ActionSession, repo: ConfigRepo, process: str, clock: WallClock, options: RunOptions,
+            lease_seconds: float) -> ProcessRunner:
+    """The process's runner in the session; the status line counts its messages when the process declares
+    `notification`."""
+    from toolkit.process_runner.runner import ProcessRunner
+
+    runner = ProcessRunner(repo, process, session.cluster.name, session.fs, session.ledger(lease_seconds),
+                           spark=session.spark, catalog=session.catalog, clock=clock, run_id=session.status.run_id,
+                           options=options, lineage=session.lineage())
     if runner.process.notification is not None:
-        status.add(**runner.notifier.counters())
+        session.count(runner.notifier)
+    return runner
 
 
 def _report(result: InstanceResult, status: StatusLine) -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from toolkit.runtime.action_session import ActionSession
+    from toolkit.runtime.status import StatusLine
 
 
 def needs_hive(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
@@ -22,8 +23,8 @@ def needs_hive(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
         repo.feed(item.feed).table_on(cluster.name) is not None for item in (*process.inputs, *process.outputs))
 
 
-def process_session(repo: ConfigRepo, process: Process, cluster: Cluster,
-                    action: str) -> AbstractContextManager[ActionSession]:
+def process_session(repo: ConfigRepo, process: Process, cluster: Cluster, action: str,
+                    status: StatusLine) -> AbstractContextManager[ActionSession]:
     """The session `toolkit-<action>-<process>-<cluster>`; outputs are replaced by deletes, never the root."""
-    return action_session(action, process.name, cluster, hive=needs_hive(repo, process, cluster),
+    return action_session(action, process.name, cluster, status, hive=needs_hive(repo, process, cluster),
                           launcher=launcher_confs(process))

@@ -26,7 +26,7 @@ from toolkit.quality.results import summary
 from toolkit.runtime.action_session import ActionSession
 from toolkit.runtime.entry_frame import common_parser, run
 from toolkit.runtime.feed_session import feed_session
-from toolkit.runtime.lineage import report_lineage, watched
+from toolkit.runtime.lineage import watched
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -71,22 +71,18 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         gate.suite(quality.suite)
     require_instance(feed_grid(feed, cluster.name), nominal, f"feed '{feed.name}' on cluster '{cluster.name}'")
     with feed_session("quality_check", feed, cluster, status) as session:
-        lineage = session.lineage(status.run_id)
-        try:
-            where = feed_locations(feed, cluster)
-            use = DatasetUse.at(feed, cluster, [nominal])
-            check = lineage.run("quality", feed.name, nominal=nominal, instance=format_timestamp(nominal))
-            with watched(check, [use]):
-                state = probe_instance(session.fs, where, feed.availability_flag, session.catalog, nominal)
-                if not state.available:
-                    raise WaitingError(f"The instance {format_timestamp(nominal)} of feed '{feed.name}' is not "
-                                       f"available on cluster '{cluster.name}' ({state.location}): call again once "
-                                       "it is published.")
-                results = gate.check(feed, nominal, gates, state.location,
-                                     partial(_frame, session, feed, where, nominal, state))
-            check.complete([DatasetUse.at(feed, cluster, [nominal], assertions=assertions_of(results))], [])
-        finally:
-            report_lineage(lineage, status)
+        where = feed_locations(feed, cluster)
+        use = DatasetUse.at(feed, cluster, [nominal])
+        check = session.lineage().run("quality", feed.name, nominal=nominal, instance=format_timestamp(nominal))
+        with watched(check, [use]):
+            state = probe_instance(session.fs, where, feed.availability_flag, session.catalog, nominal)
+            if not state.available:
+                raise WaitingError(f"The instance {format_timestamp(nominal)} of feed '{feed.name}' is not "
+                                   f"available on cluster '{cluster.name}' ({state.location}): call again once it "
+                                   "is published.")
+            results = gate.check(feed, nominal, gates, state.location,
+                                 partial(_frame, session, feed, where, nominal, state))
+        check.complete([DatasetUse.at(feed, cluster, [nominal], assertions=assertions_of(results))], [])
     failed = [result for result in results if not result.success]
     for result in failed:
         print(f"quality_check: {result.describe_failures()}")

@@ -15,7 +15,6 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.lineage import report_lineage
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -64,7 +63,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.tables import TablePuller
     from toolkit.replication.target_gate import TargetGate, warn_quality
     from toolkit.runtime.action_session import action_session
-    from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
+    from toolkit.runtime.feed_notices import notify_feed_failure
 
     nominal = nominal_time(args.time)
     if args.lease <= 0:
@@ -90,7 +89,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
     staged = directory_uri(args.staged, target, "--staged") if args.staged else None
     # table pullers delete staged folders on the target: the session's file system refuses its root
-    with action_session("replication", feed.name, target, hive=is_table, launcher=launcher_confs(feed)) as session:
+    with action_session("replication", feed.name, target, status, hive=is_table,
+                        launcher=launcher_confs(feed)) as session:
         spark, fs = session.spark, session.fs
         pullers: list[TablePuller] = []
 
@@ -100,8 +100,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                                        staged=staged, run_id=status.run_id, lease_seconds=args.lease))
             return pullers[-1]
 
-        lineage = session.lineage(status.run_id)  # the target's ledger records the run
-        notifier, run_id = session.notifier(), status.run_id
+        lineage = session.lineage()  # the target's ledger records the run
+        notifier, run_id = session.notifier(counted=feed.notification is not None), status.run_id
         gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
         try:
             result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
@@ -124,8 +124,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         finally:
             for puller in pullers:
                 puller.close()
-            report_lineage(lineage, status)
-            count_notifications(notifier, feed, status)
     for reason in result.reasons():
         print(f"replication: {reason}.", file=sys.stderr)
     status.status = result.status

@@ -13,7 +13,6 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.lineage import report_lineage
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
@@ -34,7 +33,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.retention.runner import run_retention
     from toolkit.retention_actions.registry import eviction_for
     from toolkit.runtime.action_session import action_session
-    from toolkit.runtime.feed_notices import count_notifications, notify_feed_failure
+    from toolkit.runtime.feed_notices import notify_feed_failure
 
     nominal = nominal_time(args.time)
     if args.lease <= 0:
@@ -47,8 +46,9 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
     status.cluster = cluster.name
     is_table = feed.table_on(cluster.name) is not None
-    with action_session("retention", feed.name, cluster, hive=is_table, launcher=launcher_confs(feed)) as session:
-        lineage, notifier = session.lineage(status.run_id), session.notifier()
+    with action_session("retention", feed.name, cluster, status, hive=is_table,
+                        launcher=launcher_confs(feed)) as session:
+        lineage, notifier = session.lineage(), session.notifier(counted=feed.notification is not None)
         try:
             result = run_retention(repo, feed.name, cluster.name, nominal, session.fs,
                                    catalog=session.catalog() if is_table else None, dry_run=args.dry_run,
@@ -59,9 +59,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                 notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,
                                     str(err) or type(err).__name__)
             raise
-        finally:
-            report_lineage(lineage, status)
-            count_notifications(notifier, feed, status)
     if args.dry_run:
         for item in result.evicted:
             print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")

@@ -1,7 +1,8 @@
 """What every entrypoint that acts on a cluster opens, built one way: the Spark session named after the action,
 the cluster's file system through it with the cluster's root protected (no action deletes it, nor a folder above
-it), the cluster's catalog connected on first use (a file feed never talks to a metastore) and closed at the end,
-and the run's lineage and notifier on that file system."""
+it), the cluster's catalog connected on first use (a file feed never talks to a metastore), the ledger, the call's
+lineage and its notifiers on that file system; at the end, whatever happened, the status line counts the lineage
+events not sent and the messages of the notifiers it was asked to count, and the catalog is closed."""
 
 from __future__ import annotations
 
@@ -15,18 +16,23 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from toolkit.entities.model import Cluster
+    from toolkit.ledger.store import Ledger
     from toolkit.notifications.notifier import Notifier
     from toolkit.openlineage.run import Lineage
+    from toolkit.runtime.status import StatusLine
     from toolkit.storage.catalog import Catalog
     from toolkit.storage.hadoop import HadoopFileSystem
 
 
 class ActionSession:
-    """One action's Spark session on one cluster, its protected file system and its lazily connected catalog."""
+    """One action's Spark session on one cluster, its protected file system, its lazily connected catalog, and the
+    call's lineage and notifiers, reported in its status line when the session ends."""
 
-    def __init__(self, spark: SparkSession, fs: HadoopFileSystem, cluster: Cluster) -> None:
-        self.spark, self.fs, self.cluster = spark, fs, cluster
+    def __init__(self, spark: SparkSession, fs: HadoopFileSystem, cluster: Cluster, status: StatusLine) -> None:
+        self.spark, self.fs, self.cluster, self.status = spark, fs, cluster, status
         self._catalog: Catalog | None = None
+        self._lineage: Lineage | None = None
+        self._counted: list[Notifier] = []
 
     def catalog(self) -> Catalog:
         """The cluster's catalog (its `registry` metastore, else Spark's), connected when first asked for."""
@@ -36,25 +42,51 @@ class ActionSession:
             self._catalog = catalog_for(self.spark, self.cluster.registry_endpoint)
         return self._catalog
 
-    def lineage(self, run_id: str) -> Lineage:
-        """The run's lineage, kept in this cluster's ledger, under the parent run a scheduler passed to Spark."""
-        from toolkit.runtime.lineage import open_lineage
+    def ledger(self, lease_seconds: float) -> Ledger:
+        """This cluster's ledger, its locks leased for `lease_seconds`."""
+        from toolkit.ledger.store import Ledger
 
-        return open_lineage(self.fs, self.cluster, run_id, self.spark)
+        return Ledger.of(self.fs, self.cluster, lease_seconds=lease_seconds)
 
-    def notifier(self) -> Notifier:
-        """The notifier of this cluster's channels, recording each notice in its ledger."""
+    def lineage(self) -> Lineage:
+        """The call's lineage, kept in this cluster's ledger, under the parent run a scheduler passed to Spark;
+        opened once (off and free unless the client is configured)."""
+        if self._lineage is None:
+            from toolkit.runtime.lineage import open_lineage
+
+            self._lineage = open_lineage(self.fs, self.cluster, self.status.run_id, self.spark)
+        return self._lineage
+
+    def notifier(self, *, counted: bool) -> Notifier:
+        """A notifier of this cluster's channels, recording each notice in its ledger; `counted`: its messages are
+        counted in the status line (for an entity that declares `notification`)."""
         from toolkit.notifications.notifier import Notifier
 
-        return Notifier(self.fs, self.cluster)
+        notifier = Notifier(self.fs, self.cluster)
+        if counted:
+            self.count(notifier)
+        return notifier
+
+    def count(self, notifier: Notifier) -> None:
+        """Count the messages of `notifier` (one an action made itself) in the status line at the end."""
+        self._counted.append(notifier)
 
     def close(self) -> None:
-        if self._catalog is not None:
-            self._catalog.close()
+        """The status line's counts of the lineage and the notifiers, then the catalog closed."""
+        from toolkit.runtime.lineage import report_lineage
+
+        try:
+            if self._lineage is not None:
+                report_lineage(self._lineage, self.status)
+            for notifier in self._counted:
+                self.status.add(**notifier.counters())
+        finally:
+            if self._catalog is not None:
+                self._catalog.close()
 
 
 @contextmanager
-def action_session(action: str, subject: str | None, cluster: Cluster, *, hive: bool,
+def action_session(action: str, subject: str | None, cluster: Cluster, status: StatusLine, *, hive: bool,
                    launcher: Mapping[str, str]) -> Iterator[ActionSession]:
     """The session `toolkit-<action>-<subject>-<cluster>` (with Hive support when `hive`; `launcher`: the entity's
     YARN queue and priority, toolkit/entities/launcher_settings.py), closed with its catalog at the end. Call it
@@ -66,7 +98,7 @@ def action_session(action: str, subject: str | None, cluster: Cluster, *, hive: 
     fs = HadoopFileSystem(spark)
     if cluster.write_endpoint is not None:
         fs.protect(cluster.write_endpoint)
-    session = ActionSession(spark, fs, cluster)
+    session = ActionSession(spark, fs, cluster, status)
     try:
         yield session
     finally:

@@ -9,7 +9,6 @@ from toolkit.entities.model import Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.notifications.message import FAILED, TIMEDOUT, Notice, rerun_command
 from toolkit.notifications.notifier import Notifier
-from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
 
 
@@ -23,9 +22,3 @@ def notify_feed_failure(notifier: Notifier, repo: ConfigRepo, feed: Feed, action
         TIMEDOUT if timed_out else FAILED, "feed", feed.name, cluster, t, action,
         Status.TIMEDOUT if timed_out else Status.FAILED, run_id=run_id, error=error,
         rerun=rerun_command(action, str(repo.root), "feed", feed.name, cluster, t)))
-
-
-def count_notifications(notifier: Notifier, feed: Feed, status: StatusLine) -> None:
-    """The status line counts the messages of a feed that declares `notification`."""
-    if feed.notification is not None:
-        status.add(**notifier.counters())

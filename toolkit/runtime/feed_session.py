@@ -25,6 +25,6 @@ def feed_session(app: str, feed: Feed, cluster: Cluster, status: StatusLine) -> 
     require_on_cluster(feed, cluster.name)  # a bad call costs no JVM
     require_no_object_store(cluster)
     status.cluster = cluster.name
-    with action_session(app, feed.name, cluster, hive=feed.table_on(cluster.name) is not None,
+    with action_session(app, feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
                         launcher=launcher_confs(feed)) as session:
         yield session

@@ -13,7 +13,6 @@ from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
 from toolkit.runtime.entry_frame import common_parser, run, seconds
-from toolkit.runtime.lineage import report_lineage
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -43,13 +42,10 @@ def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
     destination = directory_uri(args.to, cluster, "--to")
     status.cluster = cluster.name
     status.add(table=partition.qualified_table, partition=partition.name, to=destination)
-    with action_session("hive-export", feed.name, cluster, hive=True, launcher=launcher_confs(feed)) as session:
-        lineage = session.lineage(status.run_id)
-        try:
-            result = run_hive_export(session.spark, session.catalog(), session.fs, feed, cluster, nominal,
-                                     destination, lineage)
-        finally:
-            report_lineage(lineage, status)
+    with action_session("hive-export", feed.name, cluster, status, hive=True,
+                        launcher=launcher_confs(feed)) as session:
+        result = run_hive_export(session.spark, session.catalog(), session.fs, feed, cluster, nominal, destination,
+                                 session.lineage())
     status.status = Status.SUCCEEDED
     status.add(to=result.directory, export_id=result.export_id, **result.counters())
 
@@ -93,18 +89,14 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
     status.cluster = cluster.name
     status.add(source=source)
     # the import deletes staging and replaced folders: the session's file system refuses the cluster's root
-    with action_session("hive-import", feed.name, cluster, hive=True, launcher=launcher_confs(feed)) as session:
+    with action_session("hive-import", feed.name, cluster, status, hive=True,
+                        launcher=launcher_confs(feed)) as session:
         plan = plan_hive_import(session.fs, feed, cluster, source, asked)
         status.time = format_timestamp(plan.time) if plan.time else None
         status.add(table=f"{plan.database}.{plan.table}")
-        lineage = session.lineage(status.run_id)
-        try:
-            result = run_hive_import(session.spark, session.catalog(), session.fs, feed, cluster, plan,
-                                     run_id=status.run_id, lease_seconds=args.lease,
-                                     table_location=table_location, keep_export=args.keep_export,
-                                     checksums=args.checksums, lineage=lineage)
-        finally:
-            report_lineage(lineage, status)
+        result = run_hive_import(session.spark, session.catalog(), session.fs, feed, cluster, plan,
+                                 run_id=status.run_id, lease_seconds=args.lease, table_location=table_location,
+                                 keep_export=args.keep_export, checksums=args.checksums, lineage=session.lineage())
     status.status = Status.SUCCEEDED
     status.add(partition=result.partition_name, location=result.location, export_id=result.export_id,
                **result.counters())

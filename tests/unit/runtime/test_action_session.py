@@ -1,0 +1,51 @@
+"""What an ActionSession does when it ends, whatever happened: the status line counts the lineage events not sent
+(only when lineage is on) and the messages of the notifiers it counts, then the catalog it connected is closed.
+(The Spark side is tested through spark-submit in tests/integration; here the session holds the local file
+system.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.ledger.ledger_support import local_cluster
+from toolkit.runtime.action_session import ActionSession
+from toolkit.runtime.status import StatusLine
+from toolkit.storage.local import LocalFileSystem
+
+
+class _Catalog:
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _session(tmp_path: Path) -> ActionSession:
+    cluster = local_cluster(tmp_path / "conf", tmp_path / "root")
+    return ActionSession(None, LocalFileSystem(), cluster, StatusLine(action="retention", run_id="r1"))  # type: ignore[arg-type]
+
+
+def test_the_counted_notifiers_messages_are_in_the_status_line_and_the_catalog_is_closed(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    counted, other = session.notifier(counted=True), session.notifier(counted=False)
+    counted.sent, other.sent = 2, 5
+    catalog = _Catalog()
+    session._catalog = catalog  # type: ignore[assignment]  # as catalog() would have connected it
+    assert session.lineage() is session.lineage()  # opened once
+    session.close()
+    assert session.status.document() == {"status": "INVALID", "action": "retention", "entity": None, "time": None,
+                                          "run_id": "r1", "notifications_sent": 2, "notifications_failed": 0}
+    assert catalog.closed  # lineage is off here: no lineage_unsent
+
+
+def test_the_catalog_is_closed_even_when_counting_fails(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    broken = session.notifier(counted=True)
+    broken.counters = lambda: {"status": 1}  # type: ignore[method-assign]  # a typed name: refused by add
+    catalog = _Catalog()
+    session._catalog = catalog  # type: ignore[assignment]
+    with pytest.raises(TypeError):
+        session.close()
+    assert catalog.closed
