@@ -29,9 +29,8 @@ def test_a_process_instance_emits_start_and_complete_with_its_feed_instances(spa
         runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)))
         runner.lineage = lineage
         assert runner.run(T).status == "SUCCEEDED"
-        status: dict[str, object] = {}
-        lineage.report(status)
-    assert status == {"lineage_unsent": 0}
+        unsent = lineage.close()
+    assert unsent == 0  # the status line's lineage_unsent
     assert [event["eventType"] for event in receiver.events] == ["START", "COMPLETE"]
     for event in receiver.events:
         validate_event(event)

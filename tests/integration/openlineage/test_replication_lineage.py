@@ -39,9 +39,8 @@ def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tm
                                lineage=lineage).status == "WAITING"  # not there yet: nothing emitted
         assert run_replication(config, "clicks", "backup", later, fs, now=later + timedelta(days=1), run_id="r1",
                                lineage=lineage).status == "FAILED"
-        status: dict[str, object] = {}
-        lineage.report(status)
-    assert status == {"lineage_unsent": 0}
+        unsent = lineage.close()
+    assert unsent == 0  # the status line's lineage_unsent
     events = valid_events(receiver)
     assert [e["eventType"] for e in events] == ["START", "COMPLETE", "START", "FAIL"]
     assert {(e["job"]["namespace"], e["job"]["name"]) for e in events} == {("feed-toolkit.backup",
