@@ -49,3 +49,24 @@ def test_the_catalog_is_closed_even_when_counting_fails(tmp_path: Path) -> None:
     with pytest.raises(TypeError):
         session.close()
     assert catalog.closed
+
+
+def test_every_sessions_file_system_refuses_to_delete_the_cluster_root(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """What README's data safety promises for every entrypoint: the session's file system (here the local one in
+    place of Hadoop's, the Spark session left out) protects the cluster's root and every folder above it."""
+    import toolkit.storage.hadoop
+    from toolkit.runtime import action_session as module
+    from toolkit.storage.filesystem import StorageError
+
+    cluster = local_cluster(tmp_path / "conf", tmp_path / "root")
+    (tmp_path / "root" / "data").mkdir(parents=True)
+    monkeypatch.setattr(module, "build_session", lambda *args, **kwargs: None)
+    monkeypatch.setattr(toolkit.storage.hadoop, "HadoopFileSystem", lambda spark: LocalFileSystem())
+    status = StatusLine(action="ingest", run_id="r1")
+    with module.action_session("ingest", "clicks", cluster, status, hive=False, launcher={}) as session:
+        for path in (f"file://{tmp_path}/root", f"file://{tmp_path}/root/", f"file://{tmp_path}"):
+            with pytest.raises(StorageError, match="toolkit refuses to delete"):
+                session.fs.delete(path, recursive=True)
+        assert session.fs.delete(f"file://{tmp_path}/root/data", recursive=True)  # below the root: allowed
+    assert (tmp_path / "root").is_dir() and not (tmp_path / "root" / "data").exists()
