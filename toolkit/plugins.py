@@ -1,6 +1,6 @@
 """Finding the modules that extend the toolkit: every module of a package whose name ends with a suffix
-(`_engine`, `_channel`) defines one description under one name (`ENGINE`, `CHANNEL`). Adding one is adding its
-module; nothing else lists them."""
+(`_engine`, `_channel`, `_action`) defines one description under one name (`ENGINE`, `CHANNEL`, `ACTION`).
+Adding one is adding its module; nothing else lists them."""
 
 from __future__ import annotations
 
