@@ -30,7 +30,6 @@ run's SparkSession (Great Expectations is imported only for a feed that declares
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
@@ -40,24 +39,17 @@ from typing import TYPE_CHECKING
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed, quality_gates
 from toolkit.entities.quality_suites import suite_file
-from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest.closing_record import ACCEPTED, BLOCKED, CLOSED, ClosingBook, ClosingRecord, same_content
-from toolkit.ingest.targets import Targets
 from toolkit.instances.availability import probe_instance
-from toolkit.instances.feed_locations import FeedLocations
 from toolkit.ledger.records import EVICTED, wall_clock_stamp
-from toolkit.ledger.store import Ledger
 from toolkit.notifications.message import QUALITY_WARNING, Notice
-from toolkit.notifications.notifier import Notifier
 from toolkit.quality.gate import QualityGate, warnings_of
 from toolkit.quality.results import GateResult, results_json
 from toolkit.runtime.feed_notices import notify_feed_failure
 from toolkit.statuses import Status
-from toolkit.storage.catalog import Catalog
-from toolkit.storage.filesystem import FileSystem
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    from toolkit.ingest.call import IngestCall
 
 HELD = "held"  # a verdict: blocked by an earlier call, content and gates unchanged, not checked again
 
@@ -76,19 +68,17 @@ class QualityClosing:
     """The `InstanceGate` (closing.py) of a feed with gates, for one ingest call. `verdicts` holds each instance's
     last verdict of the call (closed, accepted, blocked or held) and `results` every gate result it produced."""
 
-    def __init__(self, spark: SparkSession, fs: FileSystem, repo: ConfigRepo, feed: Feed, where: FeedLocations,
-                 targets: Targets, ledger: Ledger, catalog: Callable[[], Catalog], run_id: str,
-                 lease_check: Callable[[], None], notifier: Notifier | None = None,
-                 log: Callable[[str], None] = print, clock: Callable[[], float] = time.time) -> None:
-        self.spark, self.fs, self.repo, self.feed, self.where, self.targets = spark, fs, repo, feed, where, targets
-        self.ledger, self.catalog, self.run_id, self.lease_check = ledger, catalog, run_id, lease_check
-        self.notifier, self.log, self.clock = notifier, log, clock
+    def __init__(self, call: IngestCall, log: Callable[[str], None] = print) -> None:
+        self.spark, self.fs, self.repo, self.feed, self.where = call.spark, call.fs, call.repo, call.feed, call.where
+        self.targets, self.ledger, self.catalog, self.run_id = call.targets, call.ledger, call.catalog, call.run_id
+        self.lease_check, self.notifier, self.log, self.clock = call.lease.check, call.notifier, log, call.clock
+        repo, feed = call.repo, call.feed
         self.gates = quality_gates(feed)
         self.checker = QualityGate(repo.root, log)
         for gate in self.gates:
             self.checker.suite(gate.suite)  # a missing or bad suite is exit 2 before anything is ingested
         self.digest = gates_digest(repo.root, feed)
-        self.book = ClosingBook(fs, ledger.layout, feed.name)
+        self.book = ClosingBook(call.fs, call.ledger.layout, feed.name)
         self.verdicts: dict[str, str] = {}
         self.results: list[GateResult] = []
         self._passed: dict[datetime, ClosingRecord] = {}

@@ -125,14 +125,15 @@ def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, clus
         if found is not None and found.state == PLANNED:
             found = _finish_planned(fs, found, feed.availability_flag, lease)
         if found is not None and found.state == SWAPPED:
-            return CompactionResult(_complete(fs, ledger, book, where, feed, found, t, run_id), resumed=True)
+            return CompactionResult(_complete(_Compaction(fs, ledger, book, where, feed, run_id), found, t),
+                                    resumed=True)
         _require_closed(fs, ledger, feed, where, t)
         files = _batch_files(fs, feed, where, t)
         lineage = lineage or Lineage.off()
         run = lineage.run("compact", feed.name, nominal=t, instance=format_timestamp(t))
         read = [_instance_use(fs, feed, cluster, t)] if lineage.enabled else []
         with watched(run, read, read):
-            record = _compact(spark, fs, ledger, book, where, feed, t, run_id, lease, files)
+            record = _compact(spark, _Compaction(fs, ledger, book, where, feed, run_id), t, lease, files)
         if lineage.enabled:
             run.complete(read, [_instance_use(fs, feed, cluster, t, rows=record.rows, files=record.files_after,
                                               bytes=record.bytes_after)])
@@ -157,7 +158,7 @@ def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLoc
         if found is not None and found.state == PLANNED:
             found = _finish_planned(fs, found, feed.availability_flag, lease)
         if found is not None and found.state == SWAPPED:
-            _complete(fs, ledger, book, where, feed, found, t, run_id)
+            _complete(_Compaction(fs, ledger, book, where, feed, run_id), found, t)
             finished.append(t)
         else:  # nothing was swapped (the instance is as it was) or it is done: the next compaction starts afresh
             book.forget(t)
@@ -215,8 +216,21 @@ def _batch_files(fs: FileSystem, feed: Feed, where: FeedLocations, t: datetime) 
     return _Files(listing, batch, total, wanted)
 
 
-def _compact(spark: SparkSession, fs: FileSystem, ledger: Ledger, book: CompactionBook, where: FeedLocations,
-             feed: Feed, t: datetime, run_id: str, lease: HeldLease, files: _Files) -> CompactionRecord:
+@dataclass(frozen=True)
+class _Compaction:
+    """What compacting an instance of `feed` writes with: the file system, the ledger and its compaction book,
+    the feed's locations on the cluster, and the run."""
+
+    fs: FileSystem
+    ledger: Ledger
+    book: CompactionBook
+    where: FeedLocations
+    feed: Feed
+    run_id: str
+
+
+def _compact(spark: SparkSession, job: _Compaction, t: datetime, lease: HeldLease, files: _Files) -> CompactionRecord:
+    fs, book, where, feed, run_id = job.fs, job.book, job.where, job.feed, job.run_id
     location = where.event_location(t)
     listing, batch, total, wanted = files.listing, files.batch, files.total, files.wanted
     record = CompactionRecord(feed.name, where.cluster, format_timestamp(t), run_id, PLANNED, _now(), location,
@@ -236,7 +250,7 @@ def _compact(spark: SparkSession, fs: FileSystem, ledger: Ledger, book: Compacti
     move_in(fs, record)
     swapped = record.moved(SWAPPED, _now())
     book.write(swapped, t)
-    return _complete(fs, ledger, book, where, feed, swapped, t, run_id)
+    return _complete(job, swapped, t)
 
 
 def _read(spark: SparkSession, feed: Feed, paths: list[str]) -> DataFrame:
@@ -334,9 +348,9 @@ def _take_late_files(fs: FileSystem, record: CompactionRecord, flag: str | None)
     fs.delete(record.instance, recursive=False)
 
 
-def _complete(fs: FileSystem, ledger: Ledger, book: CompactionBook, where: FeedLocations, feed: Feed,
-              record: CompactionRecord, t: datetime, run_id: str) -> CompactionRecord:
+def _complete(job: _Compaction, record: CompactionRecord, t: datetime) -> CompactionRecord:
     """After the swap: the old folder deleted, the new content recorded (`replaced`, once), the record done."""
+    fs, ledger, book, where, feed, run_id = job.fs, job.ledger, job.book, job.where, job.feed, job.run_id
     remove_old(fs, record)
     state = probe_instance(fs, where, feed.availability_flag, _no_catalog, t)
     ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id,

@@ -21,11 +21,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.ingest_settings import IngestSettings, ingest_settings
-from toolkit.entities.model import Cluster, Feed, LateRecords, quality_gates
+from toolkit.entities.ingest_settings import ingest_settings
+from toolkit.entities.model import LateRecords, quality_gates
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook, LandingBook, Source
+from toolkit.ingest.call import IngestCall
 from toolkit.ingest.checkpoint_adoption import adopt_checkpoint
 from toolkit.ingest.closing import close_due
 from toolkit.ingest.commit import commit_batch
@@ -35,11 +36,11 @@ from toolkit.ingest.lineage_uses import batch_uses
 from toolkit.ingest.overlaps import require_apart
 from toolkit.ingest.placement import INSTANCE, from_micros, micros, placement
 from toolkit.ingest.targets import FileTargets, TableTargets, Targets
-from toolkit.instances.feed_locations import FeedLocations, feed_locations, under_root
+from toolkit.instances.feed_locations import feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working, working_root
 from toolkit.ledger.records import record_stamp, wall_clock_stamp
-from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.run_locks import holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.run import Lineage, RunLineage
@@ -96,24 +97,16 @@ class IngestResult:
 class _Batches:
     """The micro-batches of one run, one at a time."""
 
-    def __init__(self, spark: SparkSession, fs: FileSystem, feed: Feed, where: FeedLocations, targets: Targets,
-                 catalog: Callable[[], Catalog], book: IngestBook, ledger: Ledger, lease: HeldLease, run_id: str,
-                 epoch: str, staging: str, clock: Callable[[], float], result: IngestResult,
-                 cluster: Cluster, lineage: Lineage, gate: QualityClosing | None, landing: str,
-                 settings: IngestSettings) -> None:
-        self.spark, self.fs, self.feed, self.where, self.book = spark, fs, feed, where, book
-        self.landing, self.settings = landing, settings
-        self.cluster, self.lineage, self.gate = cluster, lineage, gate
-        self.targets, self.catalog = targets, catalog
-        self.ledger, self.lease, self.run_id, self.epoch, self.staging = ledger, lease, run_id, epoch, staging
-        self.clock, self.result = clock, result
-        self.grid = feed_grid(feed, where.cluster)
+    def __init__(self, call: IngestCall, epoch: str, gate: QualityClosing | None, result: IngestResult) -> None:
+        self.call, self.epoch, self.gate, self.result = call, epoch, gate, result
+        self.staging = f"{working_root(call.cluster)}/ingest/{call.feed.name}/staging"
+        self.grid = feed_grid(call.feed, call.where.cluster)
 
     def finish_pending(self, landing: LandingBook) -> LandingBook:
         """The batch a killed run left (planned: committed from its plan, never staged again; committed: its
         landing files moved out), then the book at the next batch; a batch never planned left only staging."""
         batch_id = landing.next_batch
-        found = self.book.batch(self.epoch, batch_id)
+        found = self.call.book.batch(self.epoch, batch_id)
         if found is None:
             return landing
         self.result.replayed += 1
@@ -121,12 +114,12 @@ class _Batches:
             self._commit(found, found.max_time, self._lineage(batch_id))
         else:
             self.close()
-        self.fs.delete(self._folder(batch_id), recursive=True)
+        self.call.fs.delete(self._folder(batch_id), recursive=True)
         return self._settle(found, landing, frozenset(landing.file_marks))
 
     def run_batch(self, sources: list[Source], landing: LandingBook, present: frozenset[str]) -> LandingBook:
         """Read, stage, commit and settle one batch of landing files; the landing book after it."""
-        self.lease.check()
+        self.call.lease.check()
         batch_id = landing.next_batch
         run = self._lineage(batch_id)
         try:
@@ -135,37 +128,38 @@ class _Batches:
             run.start()
             run.fail(failure(err))
             raise
-        self.lease.check()  # again: staging is long, and a run that lost its lease meanwhile commits nothing
+        self.call.lease.check()  # again: staging is long, and a run that lost its lease meanwhile commits nothing
         done = self._commit(plan, watermark, run)
         self.result.batches += 1
         self.result.records += done.rows
         self.result.rejected += done.rejected
         self.result.instances.update(f.time for f in done.batch_files if f.time)
-        self.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
+        self.call.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
         return self._settle(done, landing, present)
 
     def _settle(self, batch: BatchRecord, landing: LandingBook, present: frozenset[str]) -> LandingBook:
-        settled = settle(self.fs, self.landing, batch, self.book, landing, present, self.clock())
+        settled = settle(self.call.fs, self.call.landing, batch, self.call.book, landing, present, self.call.clock())
         self.result.moved += len(settled.moved)
         self.result.left += [n for n in settled.left if n not in self.result.left]
         self.result.refused += [s.name for s in batch.batch_sources if s.refused]
         return settled.book
 
     def _lineage(self, batch_id: int) -> RunLineage:
-        return self.lineage.run("ingest", self.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
+        return self.call.lineage.run("ingest", self.call.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
 
     def _commit(self, plan: BatchRecord, watermark: str | None, run: RunLineage) -> BatchRecord:
         """Commit the batch, then close what its watermark passed. A batch with records for the feed is a lineage
         run (one without, whose records were all rejected, writes nothing of the feed and is none), whose output
         carries the data-quality results of the instances it closed or held back."""
-        if not plan.rows or not self.lineage.enabled:
-            done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
+        call = self.call
+        if not plan.rows or not call.lineage.enabled:
+            done = commit_batch(call.fs, call.book, plan, watermark, call.targets.published, root=call.where.root)
             self.close()
             return done
-        with watched(run, (), batch_uses(self.fs, self.feed, self.cluster, plan)):
-            done = commit_batch(self.fs, self.book, plan, watermark, self.targets.published, root=self.where.root)
+        with watched(run, (), batch_uses(call.fs, call.feed, call.cluster, plan)):
+            done = commit_batch(call.fs, call.book, plan, watermark, call.targets.published, root=call.where.root)
             checked = self.close()
-        run.complete((), batch_uses(self.fs, self.feed, self.cluster, done, committed=True, results=checked))
+        run.complete((), batch_uses(call.fs, call.feed, call.cluster, done, committed=True, results=checked))
         return done
 
     def _folder(self, batch_id: int) -> str:
@@ -176,7 +170,8 @@ class _Batches:
         """Close the instances the watermark has passed (after each batch, and at the end of the run) and their
         gates allow; the gates' results of this closing."""
         before = len(self.gate.results) if self.gate is not None else 0
-        closed = close_due(self.fs, self.ledger, self.feed, self.where, self.book, self.catalog, self.run_id,
+        call = self.call
+        closed = close_due(call.fs, call.ledger, call.feed, call.where, call.book, call.catalog, call.run_id,
                            self.gate)
         self.result.closed += [format_timestamp(t) for t in closed]
         return self.gate.results[before:] if self.gate is not None else []
@@ -187,7 +182,7 @@ class _Batches:
         except ToolkitError:
             raise
         except Exception as err:  # a Java error (out of memory, a file that cannot be read): one sentence
-            raise reading_error(self.feed.name, self.landing, sources, err) from None
+            raise reading_error(self.call.feed.name, self.call.landing, sources, err) from None
 
     def _staged_batch(self, sources: list[Source], batch_id: int) -> tuple[BatchRecord, str | None]:
         from pyspark.sql import Observation
@@ -196,17 +191,17 @@ class _Batches:
         from toolkit.ingest.records import parse_records, typed_values
         from toolkit.storage.landing_lines import LineRange, read_lines
 
-        ingest = self.feed.ingest
+        ingest = self.call.feed.ingest
         assert ingest is not None
         folder = self._folder(batch_id)
-        self.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
-        lines = read_lines(self.spark, [LineRange(f"{self.landing}/{s.name}", s.start, s.end)
+        self.call.fs.delete(folder, recursive=True)  # a killed attempt's, which no plan names
+        lines = read_lines(self.call.spark, [LineRange(f"{self.call.landing}/{s.name}", s.start, s.end)
                                         for s in sources if not s.refused],
-                           split_bytes=self.settings.split_bytes, max_line_bytes=self.settings.max_line_bytes)
-        now = self.clock()
-        parsed = parse_records(lines, ingest, self.targets.columns, self.feed.timezone)
-        watermark = self.book.instances().watermark
-        where = placement(self.feed, self.grid, None if watermark is None else record_stamp(str(watermark)),
+                           split_bytes=self.call.settings.split_bytes, max_line_bytes=self.call.settings.max_line_bytes)
+        now = self.call.clock()
+        parsed = parse_records(lines, ingest, self.call.targets.columns, self.call.feed.timezone)
+        watermark = self.call.book.instances().watermark
+        where = placement(self.call.feed, self.grid, None if watermark is None else record_stamp(str(watermark)),
                           ingest.late_records is LateRecords.DEAD_LETTERS)
         # Not cached: at scale, building a cache of the parsed lines costs more than parsing them again (the files'
         # byte ranges are fixed, so each job reads the same lines). One job writes the batch's records, each
@@ -218,9 +213,9 @@ class _Batches:
         seen = Observation(f"ingest batch {batch_id}")
         counted = placed.observe(seen, F.count_if(good).alias("accepted"), F.count_if(~good).alias("rejected"),
                                  F.max(F.when(good, F.unix_seconds("_time"))).alias("newest"))
-        with _observable(self.spark):
-            (counted.where(good).select(*typed_values(self.targets.columns), INSTANCE).repartition(INSTANCE)
-             .write.partitionBy(INSTANCE).format(self.targets.storage_format).save(f"{folder}/data"))
+        with _observable(self.call.spark):
+            (counted.where(good).select(*typed_values(self.call.targets.columns), INSTANCE).repartition(INSTANCE)
+             .write.partitionBy(INSTANCE).format(self.call.targets.storage_format).save(f"{folder}/data"))
         metrics = seen.get
         counts = self._counts(f"{folder}/data", placed.where(good)) if metrics["accepted"] else {}
         staged = [self._staged(folder, t, rows, batch_id) for t, rows in sorted(counts.items())]
@@ -235,13 +230,14 @@ class _Batches:
             rejected.coalesce(1).write.option("ignoreNullFields", "false").json(f"{folder}/rejected")
             # Counted from what was written (a JSON line per record): an observation may count a retried
             # stage's tasks twice, a file cannot.
-            rejected_rows = self.spark.read.text(f"{folder}/rejected").count()
+            rejected_rows = self.call.spark.read.text(f"{folder}/rejected").count()
             staged.append(BatchFile(self._only_file(f"{folder}/rejected"), self._dead_letter(batch_id), "",
                                     rejected_rows))
         newest = metrics["newest"]
         max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
-        plan = BatchRecord(self.feed.name, self.where.cluster, self.epoch, batch_id, self.run_id, PLANNED, stamp,
+        plan = BatchRecord(self.call.feed.name, self.call.where.cluster, self.epoch, batch_id, self.call.run_id,
+                           PLANNED, stamp,
                            [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time,
                            [vars(s) for s in sources])
         return plan, stamp if ingest.by_arrival else max_time
@@ -250,34 +246,37 @@ class _Batches:
         """Each staged instance's rows: from the files just written when their footers hold the count (parquet,
         orc: no data read again), else counted again from the batch (a csv row of one null column is an empty
         line, which a reader skips)."""
-        if self.targets.storage_format in _FOOTERS:
-            good = self.spark.read.schema(f"{INSTANCE} bigint").format(self.targets.storage_format).load(folder)
+        if self.call.targets.storage_format in _FOOTERS:
+            reader = self.call.spark.read.schema(f"{INSTANCE} bigint")
+            good = reader.format(self.call.targets.storage_format).load(folder)
         return {from_micros(row[0]): row[1] for row in good.groupBy(INSTANCE).count().collect()}
 
     def _refusals(self, refused: list[Source]) -> DataFrame:
         """A dead letter per landing file refused unread (a symbolic link, a file that cannot be read)."""
-        return self.spark.createDataFrame([(f"{self.landing}/{s.name}", None, None, s.refused, None) for s in refused],
-                                          "file string, line bigint, offset bigint, reason string, record string")
+        rows = [(f"{self.call.landing}/{s.name}", None, None, s.refused, None) for s in refused]
+        schema = "file string, line bigint, offset bigint, reason string, record string"
+        return self.call.spark.createDataFrame(rows, schema)
 
     def _refusal(self) -> SparkColumn:
         """Why a parsed record is refused: its time is in no instance, or its instance is closed."""
         from pyspark.sql import functions as F
 
+        feed, cluster = self.call.feed.name, self.call.where.cluster
         return F.when(F.col(INSTANCE).isNull(), F.concat(
             F.lit("the record's time "), F.date_format("_time", "yyyy-MM-dd'T'HH:mm:ssXXX"),
-            F.lit(f" is in no instance of feed '{self.feed.name}' on cluster '{self.where.cluster}' (outside its "
+            F.lit(f" is in no instance of feed '{feed}' on cluster '{cluster}' (outside its "
                   "validity there)"))).otherwise(F.lit(
-                      f"its instance of feed '{self.feed.name}' is closed, and its ingest.late-records is "
+                      f"its instance of feed '{feed}' is closed, and its ingest.late-records is "
                       "dead-letters"))
 
     def _staged(self, folder: str, t: datetime, rows: int, batch_id: int) -> BatchFile:
         staged = self._only_file(f"{folder}/data/{INSTANCE}={micros(t)}")
-        extension = _EXTENSIONS.get(self.targets.storage_format, "")
-        target = f"{self.targets.folder(t)}/part-{self.epoch}-{batch_id:010d}{extension}"
+        extension = _EXTENSIONS.get(self.call.targets.storage_format, "")
+        target = f"{self.call.targets.folder(t)}/part-{self.epoch}-{batch_id:010d}{extension}"
         return BatchFile(staged, target, format_timestamp(t), rows)
 
     def _only_file(self, folder: str) -> str:
-        written = [s.path for s in self.fs.list(folder)
+        written = [s.path for s in self.call.fs.list(folder)
                    if not s.is_dir and not s.name.startswith((".", "_"))]
         if len(written) != 1:
             raise ToolkitError(f"Spark wrote {len(written)} files into {folder}, where the ingest expects one per "
@@ -285,9 +284,10 @@ class _Batches:
         return written[0]
 
     def _dead_letter(self, batch_id: int) -> str:
-        ingest = self.feed.ingest
+        ingest = self.call.feed.ingest
         assert ingest is not None
-        return f"{under_root(self.where.root, ingest.dead_letters)}/{self.feed.name}-{self.epoch}-{batch_id:010d}.json"
+        folder = under_root(self.call.where.root, ingest.dead_letters)
+        return f"{folder}/{self.call.feed.name}-{self.epoch}-{batch_id:010d}.json"
 
 
 @contextmanager
@@ -308,24 +308,23 @@ def _observable(spark: SparkSession) -> Iterator[None]:
             spark.conf.set(key, before)
 
 
-def _read_landing(spark: SparkSession, fs: FileSystem, batches: _Batches, current: LandingBook, landing: str,
-                  settings: IngestSettings, seconds: float | None, clock: Callable[[], float],
-                  result: IngestResult) -> None:
+def _read_landing(batches: _Batches, current: LandingBook, seconds: float | None) -> None:
     """Batches of what the landing folder holds until it holds nothing new (`seconds` None), or polled each second
     for `seconds`. A file is read once per pass: one that keeps growing waits for the next pass (or call)."""
     from functools import partial
 
     from toolkit.storage.landing_lines import tail_fingerprints
 
-    fingerprints = partial(tail_fingerprints, spark)
+    call, clock = batches.call, batches.call.clock
+    fingerprints = partial(tail_fingerprints, call.spark)
     deadline = None if seconds is None else clock() + seconds
     read: set[str] = set()
     while True:
-        found = scan(fs, landing, current, fingerprints)
-        result.folders = list(found.folders)
+        found = scan(call.fs, call.landing, current, fingerprints)
+        batches.result.folders = list(found.folders)
         todo = [s for s in found.sources if s.name not in read]
         if todo:
-            chosen = with_tails(next_batch(todo, settings), landing, fingerprints)
+            chosen = with_tails(next_batch(todo, call.settings), call.landing, fingerprints)
             current = batches.run_batch(chosen, current, found.present)
             read.update(s.name for s in chosen)
             continue
@@ -387,34 +386,31 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
             raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
         return catalog
 
-    settings = ingest_settings(feed)
     ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
     book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
+        call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, ingest_settings(feed),
+                          ledger, book, lease, run_id, clock, lineage or Lineage.off(), notifier)
         if not where.is_table:
             finish_unfinished(fs, ledger, feed, where, lease, run_id)  # before any late record lands
-        base = f"{working_root(cluster)}/ingest/{feed.name}"
         current = book.landing() or adopt_checkpoint(
-            fs, book, landing, base, wall_clock_stamp(clock()), clock(),
+            fs, book, landing, f"{working_root(cluster)}/ingest/{feed.name}", wall_clock_stamp(clock()), clock(),
             lambda plan: commit_batch(fs, book, plan, plan.max_time, targets.published, root=where.root))
         result.epoch = current.epoch
         gate = None
         if quality_gates(feed):  # Great Expectations and the quality layer only for a feed with a suite
             from toolkit.ingest.closing_gate import QualityClosing
 
-            gate = QualityClosing(spark, fs, repo, feed, where, targets, ledger, the_catalog, run_id, lease.check,
-                                  notifier, clock=clock)
-        batches = _Batches(spark, fs, feed, where, targets, the_catalog, book, ledger, lease, run_id, current.epoch,
-                           f"{base}/staging", clock, result, cluster, lineage or Lineage.off(), gate, landing,
-                           settings)
+            gate = QualityClosing(call)
+        batches = _Batches(call, current.epoch, gate, result)
         current = batches.finish_pending(current)
-        _read_landing(spark, fs, batches, current, landing, settings, seconds, clock, result)
+        _read_landing(batches, current, seconds)
         if feed.ingest.by_arrival:  # the clock moves the watermark even without records
             book.write_instances(book.instances().advanced(wall_clock_stamp(clock())))
         batches.close()
-        result.expired = expire_ingested(fs, landing, settings, clock())
+        result.expired = expire_ingested(fs, landing, call.settings, clock())
     if gate is not None:
         from toolkit.ingest.closing_gate import HELD
         from toolkit.ingest.closing_record import BLOCKED

@@ -111,23 +111,37 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         lineage = (lineage or Lineage.off()) if held is not None else Lineage.off()  # a dry run emits nothing
         run = lineage.run("retention", feed.name, nominal=nominal)
         with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):
-            _retain(result, repo, feed, cluster, zone, fs, catalog, held, run_id, began, eviction)
+            _retain(_Retention(repo, feed, cluster, zone, fs, catalog, held, run_id, eviction), result, began)
         if lineage.enabled:
             run.complete((), evicted_uses(feed, cluster, result.evicted))
     return result
 
 
-def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Cluster, zone: ZoneInfo,
-            fs: FileSystem, catalog: Catalog | None, lease: HeldLease | None, run_id: str, began: float,
-            eviction: Eviction | None) -> None:
+@dataclass(frozen=True)
+class _Retention:
+    """One retention call, checked: the feed on the cluster, its time zone, what it reads and evicts with."""
+
+    repo: ConfigRepo
+    feed: Feed
+    cluster: Cluster
+    zone: ZoneInfo
+    fs: FileSystem
+    catalog: Catalog | None  # the cluster's metastore, for a table feed
+    lease: HeldLease | None  # None: a dry run, which evicts nothing
+    run_id: str
+    eviction: Eviction | None  # how a file feed's expired instances go (delete, archive...)
+
+
+def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
     """Plan and evict (the lease checked before each eviction; a dry run holds none and evicts nothing), report."""
+    repo, feed, cluster, fs, lease, eviction = call.repo, call.feed, call.cluster, call.fs, call.lease, call.eviction
     assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
-    events = _Events(Ledger.of(fs, cluster), feed, cluster, run_id) if lease is not None else None
+    events = _Events(Ledger.of(fs, cluster), feed, cluster, call.run_id) if lease is not None else None
     if events is not None:
-        events.finish_pending(fs, catalog)
+        events.finish_pending(fs, call.catalog)
     if table is not None:
-        _evict_table(result, CatalogTemplate(table), zone, result.cut_off, fs, catalog, lease, events)
+        _evict_table(call, result, CatalogTemplate(table), events)
     plans = []
     for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
         template = PathTemplate(text)
@@ -135,7 +149,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
             result.skipped_locations.append(kind)
             continue
         require_safe_template(kind, feed.name, template, "retention")
-        plan = plan_location(fs, cluster.write_endpoint, kind, template, zone, result.cut_off)
+        plan = plan_location(fs, cluster.write_endpoint, kind, template, call.zone, result.cut_off)
         plan, refused = keep_others(fs, cluster.write_endpoint, plan, neighbours(repo, feed.name, cluster.name,
                                                                                    template))
         result.refused += [{"location": kind, "time": format_timestamp(item.time), "path": item.path,
@@ -181,7 +195,7 @@ def _retain(result: RetentionResult, repo: ConfigRepo, feed: Feed, cluster: Clus
     lease.check()
     result.report = record_path(cluster, "retention", feed.name, result.time)
     write_record(fs, result.report, {
-        "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": run_id,
+        "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": call.run_id,
         "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
         "action_taken": eviction.action if eviction is not None else "delete",
         "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
@@ -237,15 +251,16 @@ class _Events:
         self.ledger.clear_evictions(self.feed.name)
 
 
-def _evict_table(result: RetentionResult, uri: CatalogTemplate, zone: ZoneInfo, cut_off: datetime, fs: FileSystem,
-                 catalog: Catalog | None, lease: HeldLease | None, events: _Events | None) -> None:
+def _evict_table(call: _Retention, result: RetentionResult, uri: CatalogTemplate, events: _Events | None) -> None:
+    catalog, fs, lease = call.catalog, call.fs, call.lease
+    assert result.cut_off is not None  # run_retention set it
     if catalog is None:
         raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
                          "needs the Hive metastore, run it through the spark-submit entrypoint.")
     if not uri.can_date_instances:
         raise UsageError(f"The table URI of feed '{result.feed}' has no ${{YEAR}} in its partition values: "
                          f"{uri.uri!r}; retention cannot date its partitions.")
-    planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, zone, cut_off))
+    planned = plan_drops(catalog, fs, uri, expired_partitions(catalog, uri, call.zone, result.cut_off))
     located = [(drop.expired.time, f"{uri.database}.{uri.table}/{drop.expired.partition.name}") for drop in planned]
     if lease is not None:
         lease.check()

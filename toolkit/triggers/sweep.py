@@ -55,11 +55,11 @@ def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher
             raise BlockedError(f"The data-trigger sweep of cluster '{cluster}' is being run by "
                                f"{describe_holder(taken.holder)}: nothing was started; call again later.")
     if dry_run:
-        return _sweep(repo, cluster, ledger, launcher, run_id, lambda: None, dry_run, lag)
+        return _sweep(_Sweep(repo, cluster, ledger, launcher, run_id, lambda: None, dry_run), lag)
     lost = False
     try:
         with LeaseKeeper([lock], ledger.lease_seconds / 3) as keeper:  # a long sweep keeps its lock
-            return _sweep(repo, cluster, ledger, launcher, run_id, keeper.ensure_held, dry_run, lag)
+            return _sweep(_Sweep(repo, cluster, ledger, launcher, run_id, keeper.ensure_held, dry_run), lag)
     except LockLostError:
         lost = True  # another sweep holds the lock now: nothing more is started or written, not even the release
         raise
@@ -68,10 +68,24 @@ def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher
             lock.release()
 
 
-def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, run_id: str,
-           guard: Callable[[], None], dry_run: bool, lag: timedelta) -> SweepReport:
+@dataclass(frozen=True)
+class _Sweep:
+    """One sweep of `cluster`: where it reads, how it starts runs, and `guard`, which raises once its lock is lost
+    (another sweep took over); a dry run starts nothing."""
+
+    repo: ConfigRepo
+    cluster: str
+    ledger: Ledger
+    launcher: Launcher
+    run_id: str
+    guard: Callable[[], None]
+    dry_run: bool
+    report: SweepReport = field(default_factory=SweepReport)
+
+
+def _sweep(sweep: _Sweep, lag: timedelta) -> SweepReport:
+    repo, cluster, ledger, report, dry_run = sweep.repo, sweep.cluster, sweep.ledger, sweep.report, sweep.dry_run
     state = _read_state(ledger)
-    report = SweepReport()
     now_ms = int(time.time() * 1000)
     active = []
     for process in _triggered(repo, cluster):
@@ -92,18 +106,17 @@ def _sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher, r
             if not found.runs:
                 report.waiting.append(f"{process.name}: {found.reason}")
             for _ in range(found.runs):
-                _start(launcher, Run(process.name), run_id, guard, dry_run, report)
+                _start(sweep, Run(process.name))
             continue
         before = state.of(process.name)
         new = _new_for(before, entries, late, lag)
         instances = merge_due(before.due, newly_due(repo, process, cluster, new))
         read.update(entry.event_id for entry in new)
-        due = _start_instances(repo, process, cluster, ledger, launcher, instances, now_ms, run_id, guard,
-                               dry_run, report)
+        due = _start_instances(sweep, process, instances, now_ms)
         swept[process.name] = _moved_on(before, entries, late, due, lag, now_ms)
     report.entries = len(read)
     if not dry_run and swept:
-        guard()
+        sweep.guard()
         kept = {name: item for name, item in state.processes.items() if name not in swept}  # other repos' too
         ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState({**kept, **swept}).to_json())
     return report
@@ -140,21 +153,21 @@ def _new_for(before: ProcessState, entries: list[JournalEntry], late: list[Journ
             if entry.event_id not in before.seen and (floor is None or entry.ms >= floor or entry in late)]
 
 
-def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: Ledger, launcher: Launcher,
-                     instances: dict[datetime, DueInstance], now_ms: int, run_id: str,
-                     guard: Callable[[], None], dry_run: bool, report: SweepReport) -> dict[datetime, DueInstance]:
+def _start_instances(sweep: _Sweep, process: Process, instances: dict[datetime, DueInstance],
+                     now_ms: int) -> dict[datetime, DueInstance]:
     """Start the due instances that are ready, oldest first, at most the free `parallel` slots; what stays due."""
     if not instances:
         return {}  # the usual case of a sweep every minute: not even the slots are listed
+    ledger, report = sweep.ledger, sweep.report
     room = process.parallel - len(ledger.running(process.name))
     left: dict[datetime, DueInstance] = {}
     for t in sorted(instances):
-        decision = decide(repo, process, cluster, ledger, instances[t], now_ms, RESTART_AFTER_MS)
+        decision = decide(sweep.repo, process, sweep.cluster, ledger, instances[t], now_ms, RESTART_AFTER_MS)
         if decision.done:
             continue
         if decision.start and room > 0:
             event = datetime.fromtimestamp(instances[t].event_ms // 1000, timezone.utc)
-            _start(launcher, Run(process.name, t, event if decision.rerun else None), run_id, guard, dry_run, report)
+            _start(sweep, Run(process.name, t, event if decision.rerun else None))
             room -= 1
             left[t] = DueInstance(t, instances[t].event_ms, now_ms)
             continue
@@ -164,13 +177,12 @@ def _start_instances(repo: ConfigRepo, process: Process, cluster: str, ledger: L
     return left
 
 
-def _start(launcher: Launcher, run: Run, run_id: str, guard: Callable[[], None], dry_run: bool,
-           report: SweepReport) -> None:
-    """Start the run, unless a dry run; `guard` raises once the sweep's lock is lost (another sweep took over)."""
-    if not dry_run:
-        guard()
-        launcher.start(run, run_id)
-    report.started.append(run)
+def _start(sweep: _Sweep, run: Run) -> None:
+    """Start the run, unless a dry run; not once the sweep's lock is lost."""
+    if not sweep.dry_run:
+        sweep.guard()
+        sweep.launcher.start(run, sweep.run_id)
+    sweep.report.started.append(run)
 
 
 def _triggered(repo: ConfigRepo, cluster: str) -> list[Process]:
