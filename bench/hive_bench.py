@@ -73,7 +73,7 @@ def main() -> int:
             servers = list(pool.map(lambda name: MetastoreServer.start(scratch / name), ["source", "target"]))
         from pyspark.sql import SparkSession
 
-        from toolkit.replication.hive import export_partition, import_partition
+        from toolkit.replication.hive import ImportOptions, export_partition, import_partition
         from toolkit.replication.hive.copying import crc32c_files
         from toolkit.storage.catalog_factory import catalog_for
         from toolkit.storage.hadoop import HadoopFileSystem
@@ -108,7 +108,8 @@ def main() -> int:
                                                                             spec, staging))
             imported = []
             import_seconds, import_durable = timed(lambda: imported.append(import_partition(
-                spark, target, fs, staging, "bench", "events_replica", replica, checksums=False)))
+                spark, target, fs, staging, "bench", "events_replica", replica,
+                options=ImportOptions(checksums=False))))
             files = [f"{imported[0].location}/{item.relative_path}" for item in data_files(fs, imported[0].location)]
             began = time.perf_counter()
             crc32c_files(spark, files)

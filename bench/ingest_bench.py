@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.runtime.run_context import RunContext  # noqa: E402
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -233,7 +234,7 @@ def toolkit_ingest(spark: SparkSession, place: Place, run_id: str) -> tuple[floa
 
     repo, fs = place.repo(), HadoopFileSystem(spark)
     began = time.perf_counter()
-    result = run_ingest(spark, repo, "clicks", "primary", fs, run_id=run_id)
+    result = run_ingest(spark, repo, "clicks", "primary", RunContext(fs, run_id=run_id))
     return time.perf_counter() - began, result
 
 
@@ -248,8 +249,8 @@ def latency(spark: SparkSession, place: Place, fs: FileSystem) -> float:
 
     repo, root = place.repo(), place.root
     done: list[object] = []
-    runner = threading.Thread(target=lambda: done.append(run_ingest(spark, repo, "clicks", "primary", fs,
-                                                                    run_id="latency", seconds=40)))
+    runner = threading.Thread(target=lambda: done.append(run_ingest(spark, repo, "clicks", "primary",
+                                                                    RunContext(fs, run_id="latency"), seconds=40)))
     runner.start()
     time.sleep(12)  # the stream is up and idle (the landing folder's files were all ingested before)
     hour = START + timedelta(hours=HOURS + 1)

@@ -62,11 +62,11 @@ def main() -> int:
     import toolkit.process_runner.runner as runner_module
     from toolkit.entities.repo import ConfigRepo
     from toolkit.ledger.layout import LedgerLayout
-    from toolkit.ledger.store import Ledger
     from toolkit.openlineage.run import Lineage, RunLineage
     from toolkit.openlineage.settings import LineageSettings
     from toolkit.openlineage.store import LineageBook
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
+    from toolkit.runtime.run_context import RunContext
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -91,9 +91,9 @@ def main() -> int:
                                                            "append": True}})
 
         def run(lineage: Lineage) -> float:
-            runner = ProcessRunner(repo, "monthly-window", "primary", fs, Ledger.of(fs, cluster), spark=spark,
-                                   catalog=lambda: catalog_for(spark, None), clock=WallClock(T), run_id="bench",
-                                   options=RunOptions(force=True), log=lambda line: None, lineage=lineage)
+            runner = ProcessRunner(repo, "monthly-window", "primary", RunContext(fs, "bench", lineage=lineage),
+                                   spark=spark, catalog=lambda: catalog_for(spark, None), clock=WallClock(T),
+                                   options=RunOptions(force=True), log=lambda line: None)
             began = time.perf_counter()
             result = runner.run(T)
             elapsed = time.perf_counter() - began

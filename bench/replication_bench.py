@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.replication.runner import run_replication  # noqa: E402
+from toolkit.replication.runner import ReplicationRequest, run_replication  # noqa: E402
+from toolkit.runtime.run_context import RunContext  # noqa: E402
 
 INSTANCE = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 DATA_SETS = {
@@ -133,7 +134,8 @@ def cluster_case(megabytes: int) -> None:
                 for _ in range(ROUNDS + 1):  # the first round warms the executors' JVMs up and is not counted
                     shutil.rmtree(target, ignore_errors=True)
                     subprocess.run(["sync"], check=True)
-                    counters = run_replication(repo, "clicks", "backup", INSTANCE, fs, now=INSTANCE).counters()
+                    counters = run_replication(repo, "clicks", "backup", ReplicationRequest(INSTANCE, INSTANCE),
+                                               RunContext(fs)).counters()
                     assert counters["copier"] == "executors" and counters["bytes_copied"] == total, counters
                     assert counters["copy_executors"] == executors, counters
                     seconds, tasks = min(seconds, float(counters["copy_seconds"])), int(counters["copy_tasks"])
@@ -191,7 +193,7 @@ def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) 
         warm_up = datetime(2026, 11, 21, 9, tzinfo=timezone.utc)
         write_instance(scratch / f"primary/data/clicks/{warm_up:%Y/%m/%d/%H}", 4, 500, 1024)
         for _ in range(3):
-            run_replication(repo, "clicks", "backup", warm_up, fs, now=warm_up)
+            run_replication(repo, "clicks", "backup", ReplicationRequest(warm_up, warm_up), RunContext(fs))
         for key in keys:
             title, folders, count, size = DATA_SETS[key]
             total = folders * count * size
@@ -213,13 +215,14 @@ def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) 
                     if target.exists():
                         shutil.rmtree(target)
                 subprocess.run(["sync"], check=True)
-                result = run_replication(repo, "clicks", "backup", t, fs, now=t)
+                result = run_replication(repo, "clicks", "backup", ReplicationRequest(t, t), RunContext(fs))
                 counters = result.counters()
                 assert counters["files_copied"] == folders * count and counters["bytes_copied"] == total, counters
                 copy_best = min(copy_best, float(counters["copy_seconds"]))
                 whole_best = min(whole_best, result.elapsed_seconds)
             subprocess.run(["sync"], check=True)
-            reruns = [run_replication(repo, "clicks", "backup", hours[0], fs, now=hours[0]) for _ in range(2)]
+            reruns = [run_replication(repo, "clicks", "backup", ReplicationRequest(hours[0], hours[0]),
+                                      RunContext(fs)) for _ in range(2)]
             assert all(rerun.counters()["files_copied"] == 0 for rerun in reruns)
             rerun_best = min(rerun.elapsed_seconds for rerun in reruns)
             walks = min(finds_seconds(scratch / f"primary/data/clicks/{hours[0]:%Y/%m/%d/%H}",

@@ -15,9 +15,11 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.replication.hive.runner import ImportPlan, plan_hive_import, run_hive_export, run_hive_import
-from toolkit.replication.runner import run_replication
+from toolkit.replication.hive.import_plan import ImportPlan
+from toolkit.replication.hive.runner import plan_hive_import, run_hive_export, run_hive_import
+from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 SINCE = "2026-11-21T10:00:00Z"
@@ -37,7 +39,7 @@ def test_retention_called_directly_touches_nothing_while_switched_off(tmp_path: 
     else:
         control(repo, "primary").set_suspended("feed", "clicks", True, SINCE, "test")
     with pytest.raises(BlockedError if switch == "safemode" else SkippedError) as raised:
-        run_retention(repo, "clicks", "primary", utc(2026, 11, 21, 10), LocalFileSystem())
+        run_retention(repo, "clicks", "primary", utc(2026, 11, 21, 10), RunContext(LocalFileSystem()))
     assert ("safemode" if switch == "safemode" else "suspended") in str(raised.value)
     assert all(folder.is_dir() for folder in old)  # nothing evicted
 
@@ -49,7 +51,7 @@ def test_replication_called_directly_copies_nothing_in_safemode(tmp_path: Path, 
     repo = ConfigRepo.load(repo_path)
     control(repo, "backup" if where == "target" else "primary").set_safemode(True, SINCE, "test")
     with pytest.raises(BlockedError) as raised:
-        run_replication(repo, "clicks", "backup", T, LocalFileSystem(), now=T, run_id="r1")
+        run_replication(repo, "clicks", "backup", ReplicationRequest(T, T), RunContext(LocalFileSystem(), run_id="r1"))
     assert "safemode" in str(raised.value)
     assert not (tmp_path / "backup/replica").exists()
     assert contents(primary / "data/clicks/2026/11/21/10")["part-00000.json"] == b"x" * 10
@@ -63,8 +65,8 @@ def test_hive_export_called_directly_reads_and_writes_nothing_while_switched_off
     switch_off(repo, "visits", switch)
     destination = tmp_path / "export"
     with pytest.raises(BlockedError if switch == "safemode" else SkippedError) as raised:
-        run_hive_export(None, None, LocalFileSystem(), repo.feed("visits"), repo.cluster("primary"),  # type: ignore[arg-type]
-                        utc(2026, 11, 21), destination.as_uri())
+        run_hive_export(None, repo.feed("visits"), repo.cluster("primary"),  # type: ignore[arg-type]
+                        utc(2026, 11, 21), destination.as_uri(), RunContext(LocalFileSystem()))
     assert ("safemode" if switch == "safemode" else "suspended") in str(raised.value)
     assert not destination.exists()
 
@@ -80,7 +82,7 @@ def test_hive_import_called_directly_touches_nothing_while_switched_off(tmp_path
     plan = ImportPlan(export.as_uri(), None, utc(2026, 11, 21), "web", "visits", {"ds": "2026-11-21"})  # type: ignore[arg-type]
     switch_off(repo, "visits", switch)
     for call in (lambda: plan_hive_import(LocalFileSystem(), feed, cluster, export.as_uri(), None),
-                 lambda: run_hive_import(None, None, LocalFileSystem(), feed, cluster, plan, run_id="r1")):  # type: ignore[arg-type]
+                 lambda: run_hive_import(None, feed, cluster, plan, RunContext(LocalFileSystem(), "r1"))):  # type: ignore[arg-type]
         with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
             call()
     assert [p.name for p in export.iterdir()] == ["part-00000.parquet"]

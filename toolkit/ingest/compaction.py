@@ -46,11 +46,11 @@ from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.records import EVICTED, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease, holding
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
-from toolkit.openlineage.run import Lineage
 from toolkit.runtime.lineage import recorded_fingerprint, watched
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 from toolkit.storage.tree import hidden
@@ -107,17 +107,17 @@ def require_compactable(repo: ConfigRepo, feed_name: str, cluster_name: str, t: 
 
 
 def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime,
-                     fs: FileSystem, *, run_id: str, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                     lineage: Lineage | None = None) -> CompactionResult:
+                     context: RunContext) -> CompactionResult:
     """Compact the closed instance `t` (or finish a killed run's compaction of it). Lineage: a compaction (not
     the finishing of a killed one's, not a call that waits or finds nothing to compact) is a run of
     `compact.<feed>` that reads the instance and writes it again."""
     feed, cluster = require_compactable(repo, feed_name, cluster_name, t)
+    fs, run_id = context.fs, context.run_id
     require_running_allowed(fs, cluster, "feed", feed.name)
     where = feed_locations(feed, cluster)
     fs.protect(where.root)
     fs.refuse_links_below(where.root, where.event_location(t))  # its renames and new files stay where it says
-    ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
+    ledger = context.ledger(cluster)
     book = CompactionBook(fs, ledger.layout, feed.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
@@ -129,7 +129,7 @@ def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, clus
                                     resumed=True)
         _require_closed(fs, ledger, feed, where, t)
         files = _batch_files(fs, feed, where, t)
-        lineage = lineage or Lineage.off()
+        lineage = context.lineage
         run = lineage.run("compact", feed.name, nominal=t, instance=format_timestamp(t))
         read = [_instance_use(fs, feed, cluster, t)] if lineage.enabled else []
         with watched(run, read, read):

@@ -14,7 +14,7 @@ not read, so a producer writes `.clicks-0001.csv` (or elsewhere) and renames it 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -41,19 +41,17 @@ from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working, working_root
 from toolkit.ledger.records import record_stamp, wall_clock_stamp
 from toolkit.ledger.run_locks import holding
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.ledger.switches import require_running_allowed
-from toolkit.openlineage.run import Lineage, RunLineage
+from toolkit.openlineage.run import RunLineage
 from toolkit.runtime.lineage import failure, watched
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
-from toolkit.storage.filesystem import FileSystem
 
 if TYPE_CHECKING:
     from pyspark.sql import Column as SparkColumn
     from pyspark.sql import DataFrame, SparkSession
 
     from toolkit.ingest.closing_gate import QualityClosing
-    from toolkit.notifications.notifier import Notifier
     from toolkit.quality.results import GateResult
 
 _EXTENSIONS = {"parquet": ".parquet", "orc": ".orc", "json": ".json", "csv": ".csv"}
@@ -349,14 +347,13 @@ def reading_error(feed: str, landing: str, sources: list[Source], err: BaseExcep
                         f"({first_line(err)}): nothing of the batch was committed; the next call reads them again.")
 
 
-def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, fs: FileSystem, *,
-               run_id: str, seconds: float | None = None, catalog: Catalog | None = None,
-               lease_seconds: float = DEFAULT_LEASE_SECONDS, clock: Callable[[], float] = time.time,
-               lineage: Lineage | None = None, notifier: Notifier | None = None) -> IngestResult:
+def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, context: RunContext, *,
+               seconds: float | None = None) -> IngestResult:
     """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`.
-    A table feed needs the `catalog` of the cluster's metastore. Lineage: a run per batch committed
-    (lineage_uses.py). The `notifier` tells the feed's notification about instances its quality gates refused
-    or warned about (closing_gate.py)."""
+    A table feed needs the context's `catalog` of the cluster's metastore. Lineage: a run per batch committed
+    (lineage_uses.py). The context's `notifier` tells the feed's notification about instances its quality gates
+    refused or warned about (closing_gate.py)."""
+    fs, catalog, run_id, clock = context.fs, context.catalog, context.run_id, context.clock
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     require_on_cluster(feed, cluster.name)
     require_apart_from_working(feed, cluster)
@@ -386,13 +383,13 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
             raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
         return catalog
 
-    ledger = Ledger.of(fs, cluster, lease_seconds=lease_seconds)
+    ledger = context.ledger(cluster)
     book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
         call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, ingest_settings(feed),
-                          ledger, book, lease, run_id, clock, lineage or Lineage.off(), notifier)
+                          ledger, book, lease, run_id, clock, context.lineage, context.notifier)
         if not where.is_table:
             finish_unfinished(fs, ledger, feed, where, lease, run_id)  # before any late record lands
         current = book.landing() or adopt_checkpoint(

@@ -43,6 +43,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.process_runner.late_check import LateChecker, late_options
     from toolkit.process_runner.process_session import process_session
     from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
+    from toolkit.runtime.run_context import RunContext
 
     now = nominal_time(args.time)
     if args.lease <= 0:
@@ -64,9 +65,9 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         base = RunOptions(max_retry_delay=args.max_retry_delay)
 
         def runner_for(workflow_path: str | None) -> ProcessRunner:
-            return ProcessRunner(repo, process.name, cluster.name, session.fs, ledger, spark=session.spark,
-                                 catalog=session.catalog, clock=WallClock(now), run_id=status.run_id,
-                                 options=late_options(base, workflow_path))
+            return ProcessRunner(repo, process.name, cluster.name, RunContext(session.fs, status.run_id,
+                                 lease_seconds=args.lease), spark=session.spark, catalog=session.catalog,
+                                 clock=WallClock(now), options=late_options(base, workflow_path))
 
         result = LateChecker(repo, process.name, cluster.name, ledger, runner_for).sweep(now, only)
     for outcome in result.outcomes:

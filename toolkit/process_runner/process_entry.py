@@ -193,9 +193,9 @@ def _runner(session: ActionSession, repo: ConfigRepo, process: str, clock: WallC
     `notification`."""
     from toolkit.process_runner.runner import ProcessRunner
 
-    runner = ProcessRunner(repo, process, session.cluster.name, session.fs, session.ledger(lease_seconds),
-                           spark=session.spark, catalog=session.catalog, clock=clock, run_id=session.status.run_id,
-                           options=options, lineage=session.lineage())
+    runner = ProcessRunner(repo, process, session.cluster.name,
+                           session.context(lease_seconds=lease_seconds, catalog=False), spark=session.spark,
+                           catalog=session.catalog, clock=clock, options=options)
     if runner.process.notification is not None:
         session.count(runner.notifier)
     return runner

@@ -44,7 +44,6 @@ from toolkit.ledger.records import (
     wall_clock_stamp,
 )
 from toolkit.ledger.run_locks import describe_holder
-from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.notifications.message import (
     ATTEMPT_FAILED,
@@ -57,7 +56,7 @@ from toolkit.notifications.message import (
 )
 from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
-from toolkit.openlineage.run import Lineage, RunLineage
+from toolkit.openlineage.run import RunLineage
 from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
@@ -71,9 +70,10 @@ from toolkit.process_runner.retry_policy import (
 )
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
+from toolkit.runtime.run_context import RunContext
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
-from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.filesystem import StorageError
 from toolkit.storage.java_errors import one_line
 from toolkit.storage.publish import Publication
 from toolkit.workflow_engines.context import (
@@ -157,21 +157,21 @@ class InstanceResult:
 
 
 class ProcessRunner:
-    """Runs instances of one process on one cluster. `spark` runs the workflow; `catalog` is opened only when
-    a table feed is read."""
+    """Runs instances of one process on one cluster, through `context` (its file system, run id, lineage and
+    leases). `spark` runs the workflow; `catalog` is opened only when a table feed is read; `clock` measures the
+    waits and timeouts."""
 
-    def __init__(self, repo: ConfigRepo, process: str, cluster: str, fs: FileSystem, ledger: Ledger, *,
-                 spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock, run_id: str,
-                 options: RunOptions | None = None, log: Callable[[str], None] = say,
-                 lineage: Lineage | None = None) -> None:
-        self.repo, self.fs, self.ledger = repo, fs, ledger
-        self.lineage = lineage or Lineage.off()
+    def __init__(self, repo: ConfigRepo, process: str, cluster: str, context: RunContext, *,
+                 spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock,
+                 options: RunOptions | None = None, log: Callable[[str], None] = say) -> None:
+        self.repo, self.fs, self.lineage, self.run_id = repo, context.fs, context.lineage, context.run_id
         self.process: Process = repo.process(process)
         self.cluster: Cluster = repo.cluster(cluster)
         require_on_cluster(self.process, self.cluster.name)
+        self.ledger = context.ledger(self.cluster)
         self.spark, self.catalog, self.clock = spark, catalog, clock
-        self.run_id, self.options, self.log = run_id, options or RunOptions(), log
-        self.notifier = Notifier(fs, self.cluster)
+        self.options, self.log = options or RunOptions(), log
+        self.notifier = Notifier(self.fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"
         engine = engine_of(self.process)
@@ -180,9 +180,9 @@ class ProcessRunner:
                                f"process.py runs {runnable_names()} workflows.")
         # Found before any lock or record: a missing workflow file or application is exit 2.
         self.workflow: PreparedWorkflow = preparer_of(engine)(WorkflowRequest(
-            repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=fs, spark=spark,
+            repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=self.fs, spark=spark,
             path=self.options.workflow_path or self.process.workflow.path, owner=self.owner))
-        self.checks = OutputChecks(repo, self.process, fs, catalog, log)
+        self.checks = OutputChecks(repo, self.process, self.fs, catalog, log)
 
     # Step 1 and 2: is there anything to do at all
 

@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.el.timestamps import parse_timestamp
     from toolkit.replication.hive.feeds import directory_uri
-    from toolkit.replication.runner import run_replication
+    from toolkit.replication.runner import ReplicationRequest, run_replication
     from toolkit.replication.tables import TablePuller
     from toolkit.replication.target_gate import TargetGate, warn_quality
     from toolkit.runtime.action_session import action_session
@@ -100,13 +100,13 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                                        staged=staged, run_id=status.run_id, lease_seconds=args.lease))
             return pullers[-1]
 
-        lineage = session.lineage()  # the target's ledger records the run
         notifier, run_id = session.notifier(counted=feed.notification is not None), status.run_id
         gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
         try:
-            result = run_replication(repo, feed.name, target.name, nominal, fs, now=now,
-                                     source=args.source, window=window, run_id=run_id, tables=tables,
-                                     lease_seconds=args.lease, lineage=lineage, gate=gate)
+            result = run_replication(repo, feed.name, target.name,
+                                     ReplicationRequest(nominal, now, source=args.source, window=window),
+                                     session.context(lease_seconds=args.lease, catalog=False), tables=tables,
+                                     gate=gate)
             for instance in result.instances:
                 failed = [o for o in instance.sources if o.status == Status.FAILED]
                 if failed and instance.instance is not None:

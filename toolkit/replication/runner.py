@@ -33,7 +33,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
@@ -53,6 +53,7 @@ from toolkit.replication.selection import (
 )
 from toolkit.replication.target_gate import TargetGate
 from toolkit.runtime.lineage import watched
+from toolkit.runtime.run_context import RunContext
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import FileSystem
@@ -165,16 +166,27 @@ class _Call:
     lineage: Lineage  # the target's: one run per instance replicated
 
 
-def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal: datetime, fs: FileSystem, *,
-                    now: datetime, source: str | None = None, window: tuple[datetime, datetime] | None = None,
-                    run_id: str = "", tables: TablePullerFactory | None = None,
-                    lease_seconds: float = DEFAULT_LEASE_SECONDS, lineage: Lineage | None = None,
+@dataclass(frozen=True)
+class ReplicationRequest:
+    """Which instances a replication call copies: the one of `nominal`, or with `window` every instance in it (its
+    first and last included); from `source` only, when given, else from every source; `now` is the time a source's
+    timeout and the feed's late arrival are judged by."""
+
+    nominal: datetime
+    now: datetime
+    source: str | None = None
+    window: tuple[datetime, datetime] | None = None
+
+
+def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request: ReplicationRequest,
+                    context: RunContext, *, tables: TablePullerFactory | None = None,
                     gate: TargetGate | None = None) -> ReplicationResult:
-    """Replicate the instance for `nominal` (or, with `window`, every instance in it) into `target_name`.
-    A table feed needs `tables`, which makes the puller that talks to the clusters' metastores; a feed with a
-    data-quality gate needs `gate`, which checks staged copies in Spark. BlockedError when another run holds the
-    instance's lease (in a window: that instance's outcome is BLOCKED)."""
+    """Replicate the instances `request` asks for into `target_name`, through the context's file system (which
+    reaches every cluster). A table feed needs `tables`, which makes the puller that talks to the clusters'
+    metastores; a feed with a data-quality gate needs `gate`, which checks staged copies in Spark. BlockedError
+    when another run holds the instance's lease (in a window: that instance's outcome is BLOCKED)."""
     began = time.perf_counter()
+    fs, nominal, source, window = context.fs, request.nominal, request.source, request.window
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
     sources, settings = sources_of(repo, feed, source), replication_settings(feed)
@@ -193,8 +205,8 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, nominal:
     else:
         puller = tables(feed, target, sources, fs, settings, gate)
     every_source = sources if source is None else sources_of(repo, feed)
-    call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, now, run_id, nominal, puller,
-                 Ledger.of(fs, target, lease_seconds=lease_seconds), lineage or Lineage.off())
+    call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, request.now, context.run_id,
+                 nominal, puller, context.ledger(target), context.lineage)
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:

@@ -30,7 +30,7 @@ from toolkit.replication.files import FolderOutcome
 from toolkit.replication.hive.export import export_partition
 from toolkit.replication.hive.feeds import FeedPartition, feed_partition
 from toolkit.replication.hive.import_lease import import_lease
-from toolkit.replication.hive.importer import import_partition, read_export
+from toolkit.replication.hive.importer import ImportOptions, import_partition, read_export
 from toolkit.replication.hive.metadata import DATA_DIR
 from toolkit.replication.pullers import cluster_root
 from toolkit.replication.selection import Source
@@ -116,8 +116,9 @@ class TablePuller:
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
         with import_lease(self.fs, self.target, theirs.database, theirs.table, theirs.spec, self.run_id,
                           self.lease_seconds) as lease:
+            checked = ImportOptions(checksums=self.staged is not None)
             imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database,
-                                        theirs.table, theirs.spec, checksums=self.staged is not None,
+                                        theirs.table, theirs.spec, options=checked,
                                         guard=all_guards(guard, lease.check))
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
                              copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True,

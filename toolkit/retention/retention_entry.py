@@ -48,11 +48,10 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     is_table = feed.table_on(cluster.name) is not None
     with action_session("retention", feed.name, cluster, status, hive=is_table,
                         launcher=launcher_confs(feed)) as session:
-        lineage, notifier = session.lineage(), session.notifier(counted=feed.notification is not None)
+        notifier = session.notifier(counted=feed.notification is not None)
         try:
-            result = run_retention(repo, feed.name, cluster.name, nominal, session.fs,
-                                   catalog=session.catalog() if is_table else None, dry_run=args.dry_run,
-                                   run_id=status.run_id, lease_seconds=args.lease, lineage=lineage)
+            result = run_retention(repo, feed.name, cluster.name, nominal,
+                                   session.context(lease_seconds=args.lease, catalog=is_table), dry_run=args.dry_run)
         except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
             # wait or a block is no failure to tell anyone about)
             if not isinstance(err, ToolkitError) or err.exit_code == 1:

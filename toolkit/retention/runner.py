@@ -30,7 +30,7 @@ from toolkit.instances.feed_locations import feed_locations, require_safe_templa
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage
@@ -42,6 +42,7 @@ from toolkit.retention.tables import drop_planned, expired_partitions, plan_drop
 from toolkit.retention_actions.action import Eviction
 from toolkit.retention_actions.registry import eviction_for
 from toolkit.runtime.lineage import watched
+from toolkit.runtime.run_context import RunContext
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
@@ -75,10 +76,12 @@ class RetentionResult:
                 "directories_removed": self.directories_removed, "elapsed_seconds": round(self.elapsed_seconds, 3)}
 
 
-def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, fs: FileSystem,
-                  catalog: Catalog | None = None, dry_run: bool = False, run_id: str = "",
-                  lease_seconds: float = DEFAULT_LEASE_SECONDS, lineage: Lineage | None = None) -> RetentionResult:
+def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, context: RunContext, *,
+                  dry_run: bool = False) -> RetentionResult:
+    """Evict the instances of `feed_name` on `cluster_name` that are expired at `nominal`, through `context` (a
+    table feed needs its catalog); a `dry_run` takes no lease and only says what it would evict."""
     began = time.perf_counter()
+    fs, catalog, run_id = context.fs, context.catalog, context.run_id
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     on_cluster = require_on_cluster(feed, cluster.name)
     require_apart_from_working(feed, cluster)
@@ -105,10 +108,10 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         return result
     result.cut_off = cutoff(nominal, limit, zone)
     lease: AbstractContextManager[HeldLease | None] = nullcontext() if dry_run else holding(
-        Ledger.of(fs, cluster, lease_seconds=lease_seconds).retention_lock(feed.name), run_id,
+        context.ledger(cluster).retention_lock(feed.name), run_id,
         f"retention of feed '{feed.name}' on cluster '{cluster.name}'", {"time": format_timestamp(nominal)})
     with lease as held:
-        lineage = (lineage or Lineage.off()) if held is not None else Lineage.off()  # a dry run emits nothing
+        lineage = context.lineage if held is not None else Lineage.off()  # a dry run emits nothing
         run = lineage.run("retention", feed.name, nominal=nominal)
         with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):
             _retain(_Retention(repo, feed, cluster, zone, fs, catalog, held, run_id, eviction), result, began)

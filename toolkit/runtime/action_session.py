@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from toolkit.ledger.store import Ledger
     from toolkit.notifications.notifier import Notifier
     from toolkit.openlineage.run import Lineage
+    from toolkit.runtime.run_context import RunContext
     from toolkit.runtime.status import StatusLine
     from toolkit.storage.catalog import Catalog
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -66,6 +67,14 @@ class ActionSession:
         if counted:
             self.count(notifier)
         return notifier
+
+    def context(self, *, lease_seconds: float, catalog: bool, notifier: Notifier | None = None) -> RunContext:
+        """The run context of the call on this session: its file system, run id and lineage, the catalog when a
+        table feed needs it (`catalog`), `notifier`, and leases of `lease_seconds`."""
+        from toolkit.runtime.run_context import RunContext
+
+        return RunContext(self.fs, self.status.run_id, catalog=self.catalog() if catalog else None,
+                          lineage=self.lineage(), notifier=notifier, lease_seconds=lease_seconds)
 
     def count(self, notifier: Notifier) -> None:
         """Count the messages of `notifier` (one an action made itself) in the status line at the end."""

@@ -29,6 +29,7 @@ from toolkit.ingest import compaction
 from toolkit.ingest.compaction import compact_instance
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -51,7 +52,7 @@ def streamed(spark, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: 
     repo, root = make_repo(tmp_path_factory.mktemp("streamed"))
     for n, lines in enumerate(DROPS):
         drop(root, f"{n}.csv", lines)
-        run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id=f"ingest{n}")
+        run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id=f"ingest{n}"))
     return root
 
 
@@ -98,14 +99,14 @@ def test_a_closed_hour_of_three_batch_files_becomes_one_file_with_the_same_rows(
     repo, root = copy_of(streamed, tmp_path)
     assert len(parts(view(root))) == 3
     fs = HadoopFileSystem(spark)
-    done = compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact1")
+    done = compact_instance(spark, repo, "events", "primary", TEN, RunContext(fs, run_id="compact1"))
     counters = done.counters()
     assert (counters["files_before"], counters["files_after"], counters["rows"], counters["resumed"]) == (3, 1, 4,
                                                                                                           False)
     assert counters["bytes_after"] == (hour(root) / parts(view(root))[0]).stat().st_size
     check_compacted(spark, repo, root)
     with pytest.raises(SkippedError, match=r"holds 1 batch file\(s\) .* nothing to compact") as skipped:
-        compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact2")
+        compact_instance(spark, repo, "events", "primary", TEN, RunContext(fs, run_id="compact2"))
     assert skipped.value.exit_code == 4
 
 
@@ -116,7 +117,8 @@ def test_a_root_spelled_otherwise_compacts_the_same(spark, streamed: Path, tmp_p
     cluster = repo.root / "clusters/primary.yaml"
     cluster.write_text(cluster.read_text().replace(f"file://{root}", f"file:{root}/"))
     repo = ConfigRepo.load(repo.root)
-    done = compact_instance(spark, repo, "events", "primary", TEN, HadoopFileSystem(spark), run_id="compact1")
+    done = compact_instance(spark, repo, "events", "primary", TEN,
+                            RunContext(HadoopFileSystem(spark), run_id="compact1"))
     assert (done.record.files_before, done.record.files_after, done.record.instance) == (
         3, 1, f"file://{root}/data/events/2026/01/01/10")
     check_compacted(spark, repo, root)
@@ -129,14 +131,14 @@ def test_an_open_or_missing_hour_waits_and_bad_calls_are_refused(spark, streamed
     fs = HadoopFileSystem(spark)
     for h, reason in ((12, "_SUCCESS does not exist"), (11, "does not exist")):
         with pytest.raises(WaitingError, match=f"2026-01-01T{h}:00Z of feed 'events' .*{reason}") as waiting:
-            compact_instance(spark, repo, "events", "primary", TEN.replace(hour=h), fs, run_id="w")
+            compact_instance(spark, repo, "events", "primary", TEN.replace(hour=h), RunContext(fs, run_id="w"))
         assert waiting.value.exit_code == 3
     with pytest.raises(UsageError, match="2026-01-01T10:30Z is not an instance of feed 'events'"):
-        compact_instance(spark, repo, "events", "primary", TEN.replace(minute=30), fs, run_id="u")
+        compact_instance(spark, repo, "events", "primary", TEN.replace(minute=30), RunContext(fs, run_id="u"))
     plain = (repo.root / "feeds/events.yaml").read_text().split("ingest:")[0].replace("name: events", "name: plain")
     (repo.root / "feeds/plain.yaml").write_text(plain)
     with pytest.raises(UsageError, match="The feed 'plain' has no ingest section"):
-        compact_instance(spark, ConfigRepo.load(repo.root), "plain", "primary", TEN, fs, run_id="u")
+        compact_instance(spark, ConfigRepo.load(repo.root), "plain", "primary", TEN, RunContext(fs, run_id="u"))
     assert len(parts(view(root))) == 3
 
 
@@ -148,7 +150,7 @@ def test_a_second_caller_is_told_who_holds_the_ingest_lock(spark, streamed: Path
     lock = Ledger.of(fs, repo.cluster("primary")).ingest_lock("events")
     assert lock.try_acquire("ingestrun1", None).taken
     with pytest.raises(BlockedError, match="run ingestrun1 on") as blocked:
-        compact_instance(spark, repo, "events", "primary", TEN, fs, run_id="compact1")
+        compact_instance(spark, repo, "events", "primary", TEN, RunContext(fs, run_id="compact1"))
     assert blocked.value.exit_code == 5 and len(parts(view(root))) == 3
     lock.release()
 
@@ -167,7 +169,7 @@ def test_a_reader_sees_all_old_files_nothing_or_all_new_files(spark, streamed: P
             seen.append((_step, view(root)))
             return _real(*args)
         monkeypatch.setattr(compaction, step, watched)
-    compact_instance(spark, repo, "events", "primary", TEN, HadoopFileSystem(spark), run_id="compact1")
+    compact_instance(spark, repo, "events", "primary", TEN, RunContext(HadoopFileSystem(spark), run_id="compact1"))
     new = view(root)
     assert new is not None and old is not None and len(parts(old)) == 3 and len(parts(new)) == 1
     assert set(parts(old)).isdisjoint(parts(new)) and "_SUCCESS" in old and "_SUCCESS" in new
@@ -181,6 +183,7 @@ sys.path.insert(0, {project!r})
 from pyspark.sql import SparkSession
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest import compaction
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jvm_classes import jar_path
 
@@ -193,8 +196,8 @@ dies_at({step!r})
 spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
          .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
 compaction.compact_instance(spark, ConfigRepo.load({repo!r}), "events", "primary",
-                            datetime(2026, 1, 1, 10, tzinfo=timezone.utc), HadoopFileSystem(spark), run_id="killed",
-                            lease_seconds={lease})
+                            datetime(2026, 1, 1, 10, tzinfo=timezone.utc),
+                            RunContext(HadoopFileSystem(spark), run_id="killed", lease_seconds={lease}))
 """
 
 
@@ -221,7 +224,7 @@ def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_fol
     else:
         assert now is not None and len(parts(now)) == 1 and "_SUCCESS" in now
     time.sleep(LEASE + 0.5)  # the killed run's lease expires
-    done = compact_instance(spark, repo, "events", "primary", TEN, HadoopFileSystem(spark), run_id="rerun")
+    done = compact_instance(spark, repo, "events", "primary", TEN, RunContext(HadoopFileSystem(spark), run_id="rerun"))
     assert done.resumed is resumed
     check_compacted(spark, repo, root)
 
@@ -250,7 +253,7 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
     fs = HadoopFileSystem(spark)
     for n, lines in enumerate(DROPS):
         drop(root, f"{n}.csv", lines)
-        run_ingest(spark, repo, "events", "primary", fs, run_id=f"ingest{n}")
+        run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id=f"ingest{n}"))
     script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), step="move_in", lease=LEASE)
     child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
                            cwd=tmp_path)
@@ -258,7 +261,7 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
     assert view(root) is None  # between the renames
     time.sleep(LEASE + 0.5)
     drop(root, "late.csv", ["2026-01-01T10:50:00Z,u9,x,/late,9"])
-    run_ingest(spark, repo, "events", "primary", fs, run_id="late")
+    run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="late"))
     names = view(root)
     assert names is not None and len(parts(names)) == 2 and "_SUCCESS" in names  # compacted + late
     assert_df_equality(spark.read.parquet(f"file://{hour(root)}"),

@@ -20,6 +20,7 @@ from toolkit.errors import BlockedError
 from toolkit.ingest.book import IngestBook
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -29,14 +30,14 @@ def test_a_file_being_written_waits_for_its_rename_and_an_empty_landing_is_no_er
 
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
-    empty = run_ingest(spark, repo, "events", "primary", fs, run_id="r0")
+    empty = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r0"))
     assert (empty.batches, empty.records, empty.rejected) == (0, 0, 0)
     landing = root / "landing" / "events"
     (landing / ".a.csv").write_text("2026-01-01T10:05:00Z,u1,x,/home,12\n")  # still being written
     (landing / "_b.csv").write_text("2026-01-01T10:06:00Z,u2,x,/home,13\n")  # Hadoop's other hidden prefix
-    assert run_ingest(spark, repo, "events", "primary", fs, run_id="r1").records == 0
+    assert run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1")).records == 0
     (landing / ".a.csv").rename(landing / "a.csv")
-    done = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
+    done = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2"))
     assert done.records == 1 and rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]
 
 
@@ -50,7 +51,7 @@ def test_a_second_run_is_told_who_holds_the_ingest_lock(spark, tmp_path: Path) -
     drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12"])
     with pytest.raises(BlockedError, match=r"^The ingest of feed 'events' on cluster 'primary' is being run by run "
                                            r"first-run"):
-        run_ingest(spark, repo, "events", "primary", fs, run_id="second-run")
+        run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="second-run"))
     assert not (root / "data").exists()  # nothing written
 
 
@@ -60,9 +61,9 @@ def test_records_for_a_closed_hour_go_to_the_dead_letters_when_asked(spark, tmp_
     repo, root = make_repo(tmp_path, DELIMITED + "\n  late-records: dead-letters")
     fs = HadoopFileSystem(spark)
     drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T12:10:00Z,u5,x,/home,1"])
-    assert run_ingest(spark, repo, "events", "primary", fs, run_id="r1").closed == ["2026-01-01T10:00Z"]
+    assert run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1")).closed == ["2026-01-01T10:00Z"]
     drop(root, "b.csv", ["2026-01-01T10:30:00Z,u7,x,/late,5", "2026-01-01T12:20:00Z,u8,x,/home,2"])
-    late = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
+    late = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2"))
     assert (late.records, late.rejected) == (1, 1)
     assert rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]  # unchanged
     [letter] = dead_letters(root)
@@ -78,11 +79,11 @@ def test_arrival_time_files_records_by_when_they_arrive_and_the_clock_closes_hou
     fs = HadoopFileSystem(spark)
     drop(root, "a.csv", ["2030-05-05T05:05:00Z,u1,x,/home,12", "not a time,u2,x,/cart,7"])  # ts is just text
     at_1020 = datetime(2026, 1, 1, 10, 20, tzinfo=timezone.utc).timestamp()
-    first = run_ingest(spark, repo, "events", "primary", fs, run_id="r1", clock=lambda: at_1020)
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=lambda: at_1020))
     assert (first.records, first.instances, first.closed) == (2, {"2026-01-01T10:00Z"}, [])
     assert sorted(r[1] for r in rows(spark, root, 10)) == ["u1", "u2"]
     at_1100 = datetime(2026, 1, 1, 11, 0, tzinfo=timezone.utc).timestamp()
-    second = run_ingest(spark, repo, "events", "primary", fs, run_id="r2", clock=lambda: at_1100)
+    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2", clock=lambda: at_1100))
     assert (second.records, second.closed) == (0, ["2026-01-01T10:00Z"])  # no records: the clock closed it
     assert (root / "data/events/2026/01/01/10/_SUCCESS").is_file()
 
@@ -124,7 +125,7 @@ def test_a_closed_hour_starts_its_data_triggered_consumer(spark, tmp_path: Path,
     (repo.root / "workflows" / "counts.py").write_text("def run(spark, ctx):\n    pass\n")
     repo = ConfigRepo.load(repo.root)
     drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T11:20:00Z,u2,x,/cart,7"])
-    assert run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1").closed == [
+    assert run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r1")).closed == [
         "2026-01-01T10:00Z"]
     capsys.readouterr()
     code = toolkit(["trigger", "--repo", str(repo.root), "--cluster", "primary", "--dry-run"])
@@ -152,7 +153,7 @@ def test_json_and_regex_feeds_ingest_their_records_and_reject_the_rest(spark, tm
 
     repo, root = make_repo(tmp_path, ingest)
     drop(root, "a.log", [good, bad])
-    done = run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1")
+    done = run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r1"))
     assert (done.records, done.rejected) == (1, 1)
     assert rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]
     [letter] = dead_letters(root)
@@ -174,7 +175,8 @@ def test_each_instances_rows_are_counted_exactly_in_every_storage_format(spark, 
     repo = ConfigRepo.load(repo.root)
     drop(root, "a.csv", ["u1", "", "u3", ""])
     at_1020 = datetime(2026, 1, 1, 10, 20, tzinfo=timezone.utc).timestamp()
-    done = run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1", clock=lambda: at_1020)
+    done = run_ingest(spark, repo, "events", "primary",
+                      RunContext(HadoopFileSystem(spark), run_id="r1", clock=lambda: at_1020))
     assert (done.records, done.rejected, done.instances) == (4, 0, {"2026-01-01T10:00Z"})
     fs = HadoopFileSystem(spark)
     book = IngestBook(fs, Ledger.of(fs, repo.cluster("primary")).layout, "events", "primary")
@@ -189,11 +191,11 @@ def test_a_batch_of_only_rejected_records_or_only_empty_files_is_booked(spark, t
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
     drop(root, "bad.csv", ["not a record", "neither"])
-    first = run_ingest(spark, repo, "events", "primary", fs, run_id="r1")
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1"))
     assert (first.records, first.rejected, first.instances, first.moved) == (0, 2, set(), 1)
     assert sorted(r["record"] for r in dead_letters(root)) == ["neither", "not a record"]
     drop(root, "empty.csv", [])
-    second = run_ingest(spark, repo, "events", "primary", fs, run_id="r2")
+    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2"))
     assert (second.records, second.rejected, second.batches, second.moved) == (0, 0, 1, 1)
 
 
@@ -212,7 +214,7 @@ def test_a_daily_feed_in_a_zone_with_dst_files_records_by_its_local_midnight(spa
     drop(root, "a.csv", ["2026-01-01T22:30:00Z,u1,x,/home,1", "2026-01-01T23:30:00Z,u2,x,/home,2",
                          "2026-01-01T23:30:00,u3,x,/home,3",  # no offset: 23:30 in Berlin, still the 1st
                          "2026-03-29T22:30:00Z,u4,x,/home,4"])  # 00:30 on 30 March, summer time: a 23-hour day before
-    done = run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1")
+    done = run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r1"))
     assert (done.records, done.rejected) == (4, 0)
     assert done.instances == {"2025-12-31T23:00Z", "2026-01-01T23:00Z", "2026-03-29T22:00Z"}
     assert sorted(r[1] for r in spark.read.parquet(str(root / "data/events/2026/03/30")).collect()) == ["u4"]

@@ -19,6 +19,7 @@ from toolkit.errors import ToolkitError
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.locks import LockLostError
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import FileStatus
 from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -53,13 +54,13 @@ def test_a_run_whose_lease_is_taken_over_while_it_stages_commits_nothing(spark, 
     with pytest.raises(LockLostError, match=r"^The lease of the ingest of feed 'events' on cluster 'primary' is no "
                                             r"longer this run's: The lock \S+/ingest/events/lock\.0 of run r1 was "
                                             r"taken over by another run"):
-        run_ingest(spark, repo, "events", "primary", StagingHook(spark, take_over), run_id="r1")
+        run_ingest(spark, repo, "events", "primary", RunContext(StagingHook(spark, take_over), run_id="r1"))
     assert not (root / "data").exists()  # nothing committed
     assert [p.name for p in (root / "working").rglob("*") if p.parent.name == "batches"] == []  # not even planned
     assert thief.current() is not None and thief.current().run_id == "thief"  # type: ignore[union-attr]
 
     thief.release()
-    again = run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r2")
+    again = run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r2"))
     assert (again.records, again.replayed) == (1, 0)  # staged anew, once
     assert rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]
 
@@ -72,7 +73,7 @@ def test_a_failed_staging_leaves_no_cached_frame_and_several_files_per_instance_
     spark.conf.set("spark.sql.files.maxRecordsPerFile", "1")  # two files for the two records of 10:00
     try:
         with pytest.raises(ToolkitError) as refused:
-            run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1")
+            run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r1"))
     finally:
         spark.conf.unset("spark.sql.files.maxRecordsPerFile")
     assert type(refused.value) is ToolkitError and refused.value.exit_code == 1

@@ -26,6 +26,7 @@ from tests.integration.ingest.test_ingest_runner import dead_letters
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -42,6 +43,7 @@ from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jvm_classes import jar_path
 
 from tests.kill_points import dies_at
+from toolkit.runtime.run_context import RunContext
 
 point = {point!r}
 if point == "before the plan":
@@ -62,8 +64,8 @@ elif point == "before the landing book":
     dies_at(book.IngestBook, "write_landing", 2)
 spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
          .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
-runner.run_ingest(spark, ConfigRepo.load({repo!r}), "events", "primary", HadoopFileSystem(spark), run_id="killed",
-                  lease_seconds={lease})
+runner.run_ingest(spark, ConfigRepo.load({repo!r}), "events", "primary",
+                  RunContext(HadoopFileSystem(spark), run_id="killed", lease_seconds={lease}))
 """
 POINTS = ["before the plan", "after the plan", "after one rename", "before committed", "while closing",
           "before the landing files move", "after one landing file moved", "before the landing book"]
@@ -84,7 +86,7 @@ def _check_exactly_once(spark, repo_path: Path, root: Path) -> None:  # type: ig
 
     repo = ConfigRepo.load(repo_path)
     fs = HadoopFileSystem(spark)
-    run_ingest(spark, repo, "events", "primary", fs, run_id="rerun")
+    run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="rerun"))
     written = spark.read.parquet(*(f"file://{root}/data/events/2026/01/01/{h}" for h in (10, 11, 12)))
     got = sorted((r.ts, r.user) for r in written.collect())
     assert got == sorted((line.split(",")[0], line.split(",")[1]) for line in GOOD_A + GOOD_B)  # each once
@@ -190,7 +192,7 @@ def test_killed_at_random_moments_over_the_files_real_producers_send_then_rerun_
             child.communicate(timeout=60)
         time.sleep(LEASE + 0.5)
     said = f"seed {seed}, kills after {', '.join(f'{d:.1f}' for d in delays)} s"
-    run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="rerun")
+    run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="rerun"))
     folders = sorted({str(p.parent) for p in (root / "data").rglob("*.parquet")})
     users = sorted(r.user for r in spark.read.parquet(*(f"file://{f}" for f in folders)).collect())
     assert users == sorted(good), said

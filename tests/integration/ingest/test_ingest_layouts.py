@@ -16,6 +16,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration
@@ -36,7 +37,7 @@ def test_a_root_spelled_otherwise_ingests_into_the_same_instances(spark, tmp_pat
     repo = spelled(repo, root, spelling)
     drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T12:10:00Z,u5,x,/home,1"])
     fs = HadoopFileSystem(spark)
-    done = run_ingest(spark, repo, "events", "primary", fs, run_id="r1")
+    done = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1"))
     assert (done.records, done.closed) == (2, ["2026-01-01T10:00Z"])
     assert rows(spark, root, 10) == [("2026-01-01T10:05:00Z", "u1", "/home", 12)]
     [event] = Ledger.of(fs, repo.cluster("primary")).events("events", HOUR[10])
@@ -55,6 +56,6 @@ def test_a_link_above_the_feeds_folder_is_refused_at_the_commit(spark, tmp_path:
     with pytest.raises(StorageError, match=rf"^Cannot write file://{root}/data/events/2026/01/01/10: "
                                            rf"file://{root}/data, on its way from the cluster root, is a symbolic "
                                            r"link, which the toolkit never follows") as refused:
-        run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r1")
+        run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r1"))
     assert refused.value.exit_code == 1 and list(outside.iterdir()) == []
     assert [p.name for p in (root / "working").rglob("*") if p.parent.name == "batches"] == []  # nothing planned

@@ -26,6 +26,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest.closing_record import ClosingBook, ClosingRecord
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -146,8 +147,8 @@ def test_a_warned_hour_is_published_recorded_told_and_in_the_lineage(spark, tmp_
         drop(root, "a.csv", LINES)
         fs = HadoopFileSystem(spark)
         notifier = Notifier(fs, repo.cluster("primary"))
-        result = run_ingest(spark, repo, "events", "primary", fs, run_id="w1", notifier=notifier,
-                            lineage=lineage_to(lineage.url, repo, "w1"))
+        result = run_ingest(spark, repo, "events", "primary",
+                            RunContext(fs, run_id="w1", notifier=notifier, lineage=lineage_to(lineage.url, repo, "w1")))
     assert (result.closed, result.blocked, result.held) == (["2026-01-01T10:00Z", "2026-01-01T11:00Z"], [], [])
     assert result.counters()["quality"] == "3/4 passed"
     ledger = Ledger.of(fs, repo.cluster("primary"))
@@ -191,7 +192,7 @@ def test_a_table_feeds_partition_is_checked_alone_and_a_refused_one_gets_no_even
               f"(ds string, hr string) STORED AS PARQUET LOCATION 'file://{root}/warehouse/events'")
     drop(root, "a.csv", LINES)
     fs = HadoopFileSystem(spark)
-    result = run_ingest(spark, repo, "events", "primary", fs, run_id="t1", catalog=SparkCatalog(spark))
+    result = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="t1", catalog=SparkCatalog(spark)))
     assert (result.closed, result.blocked) == (["2026-01-01T11:00Z"], ["2026-01-01T10:00Z"])
     ledger = Ledger.of(fs, repo.cluster("primary"))
     assert ledger.events("events", HOUR[10]) == []

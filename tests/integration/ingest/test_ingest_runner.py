@@ -18,6 +18,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.errors import UsageError
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +41,7 @@ def test_landing_files_become_instances_rejected_records_dead_letters(spark, tmp
     repo, root = make_repo(tmp_path)
     drop_first_two(root)
     fs = HadoopFileSystem(spark)
-    result = run_ingest(spark, repo, "events", "primary", fs, run_id="run1")
+    result = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="run1"))
     assert (result.records, result.rejected, sorted(result.instances)) == (
         4, 3, ["2026-01-01T10:00Z", "2026-01-01T11:00Z", "2026-01-01T12:00Z"])
     expected = spark.createDataFrame([("2026-01-01T10:05:00Z", "u1", "/home", 12),
@@ -62,12 +63,12 @@ def test_landing_files_become_instances_rejected_records_dead_letters(spark, tmp
         [("published", "ingest")], [("published", "ingest")], []]
     assert result.closed == ["2026-01-01T10:00Z", "2026-01-01T11:00Z"]
 
-    again = run_ingest(spark, repo, "events", "primary", fs, run_id="run2")  # nothing new
+    again = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="run2"))  # nothing new
     assert (again.batches, again.records, again.rejected) == (0, 0, 0)
     assert rows(spark, root, 12) == [("2026-01-01T12:10:00Z", "u5", "/home", 1)] and len(dead_letters(root)) == 3
 
     drop(root, "c.csv", ["2026-01-01T10:30:00Z,u7,x,/late,5", "2026-01-01T13:00:00Z,u8,x,/home,2"])
-    late = run_ingest(spark, repo, "events", "primary", fs, run_id="run3")
+    late = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="run3"))
     assert (late.records, late.closed) == (2, ["2026-01-01T10:00Z", "2026-01-01T12:00Z"])
     assert rows(spark, root, 10)[-1] == ("2026-01-01T10:59:59Z", "u2", "/cart", 7)
     assert ("2026-01-01T10:30:00Z", "u7", "/late", 5) in rows(spark, root, 10)
@@ -81,5 +82,5 @@ def test_a_feed_without_ingest_or_landing_is_exit_2_in_one_sentence(spark, tmp_p
     (root / "landing" / "events").rmdir()
     with pytest.raises(UsageError, match=r"^The landing folder file://.*/landing/events of feed 'events' "
                                          r"\(ingest.landing\) does not exist"):
-        run_ingest(spark, repo, "events", "primary", HadoopFileSystem(spark), run_id="r")
+        run_ingest(spark, repo, "events", "primary", RunContext(HadoopFileSystem(spark), run_id="r"))
     assert GOOD_A and GOOD_B  # the landing fixtures are shared with the kill tests

@@ -15,6 +15,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.errors import UsageError
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -45,14 +46,14 @@ def test_partitions_appear_with_their_rows_and_sql_reads_them(spark, tmp_path: P
     fs = HadoopFileSystem(spark)
     drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T10:59:59Z,u2,x,/cart,7",
                          "2026-01-01T11:30:00Z,u3,x,/home,3"])
-    first = run_ingest(spark, repo, "events", "primary", fs, run_id="t1", catalog=catalog)
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="t1", catalog=catalog))
     assert (first.records, first.closed) == (3, ["2026-01-01T10:00Z"])
     partitions = catalog.list_partitions("ingest_t1", "events")
     assert [(dict(p.values), p.location) for p in partitions] == [
         ({"ds": "2026-01-01", "hr": "10"}, f"file://{root}/warehouse/events/ds=2026-01-01/hr=10"),
         ({"ds": "2026-01-01", "hr": "11"}, f"file://{root}/warehouse/events/ds=2026-01-01/hr=11")]
     drop(root, "b.csv", ["2026-01-01T11:45:00Z,u4,x,/pay,1", "2026-01-01T12:10:00Z,u5,x,/home,1"])
-    second = run_ingest(spark, repo, "events", "primary", fs, run_id="t2", catalog=catalog)
+    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="t2", catalog=catalog))
     assert (second.records, second.closed) == (2, ["2026-01-01T11:00Z"])
     spark.sql("REFRESH TABLE ingest_t1.events")
     got = [tuple(r) for r in spark.sql("SELECT hr, user, ms FROM ingest_t1.events ORDER BY user").collect()]
@@ -72,9 +73,9 @@ def test_a_table_feed_without_its_table_or_metastore_is_exit_2(spark, tmp_path: 
     repo, root = table_repo(tmp_path, "ingest_missing")
     fs = HadoopFileSystem(spark)
     with pytest.raises(UsageError, match="its ingest needs the Hive metastore"):
-        run_ingest(spark, repo, "events", "primary", fs, run_id="r")
+        run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r"))
     with pytest.raises(UsageError, match=r"^The table ingest_missing.events of feed 'events' does not exist"):
-        run_ingest(spark, repo, "events", "primary", fs, run_id="r", catalog=SparkCatalog(spark))
+        run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r", catalog=SparkCatalog(spark)))
 
 
 def test_the_entrypoint_adds_partitions_in_the_clusters_thrift_metastore(spark, thrift_metastore,

@@ -24,6 +24,7 @@ from tests.integration.ingest.landing import drop
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.errors import UsageError
 from toolkit.ingest.runner import run_ingest
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -61,12 +62,12 @@ def test_a_reused_name_is_a_new_file_and_is_ingested_whole(spark, tmp_path: Path
     repo, root = make_repo(tmp_path)
     fs = _hadoop(spark)
     drop(root, "views.csv", [_line(10, "u1"), _line(10, "u2")])
-    first = run_ingest(spark, repo, "events", "primary", fs, run_id="r1", clock=lambda: JAN_2)
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=lambda: JAN_2))
     assert (first.records, first.moved, _landing(root)) == (2, 1, [])
     drop(root, "views.csv", [_line(11, "u3")])  # a rotated views.csv: another file under the same name
-    second = run_ingest(spark, repo, "events", "primary", fs, run_id="r2", clock=lambda: JAN_2)
+    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2", clock=lambda: JAN_2))
     drop(root, "views.csv", [_line(11, "u3")])  # the same bytes again: the producer sent them twice
-    third = run_ingest(spark, repo, "events", "primary", fs, run_id="r3", clock=lambda: JAN_2)
+    third = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r3", clock=lambda: JAN_2))
     assert (second.records, third.records) == (1, 1)
     assert _users(spark, root) == ["u1", "u2", "u3", "u3"]
     kept = root / "landing" / "events" / "_ingested" / "20260102"
@@ -104,9 +105,9 @@ def test_bytes_appended_while_a_run_reads_are_ingested_by_the_next_run_once(spar
             out.write(_line(10, "u3") + "\n")
 
     fs = _Producer(path, append).wrap(_hadoop(spark))
-    first = run_ingest(spark, repo, "events", "primary", fs, run_id="r1")
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1"))
     assert (first.records, first.left, _landing(root)) == (2, ["app.log"], ["app.log"])  # kept: it grew
-    second = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r2")
+    second = run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r2"))
     assert (second.records, second.moved, _landing(root)) == (1, 1, [])
     assert _users(spark, root) == ["u1", "u2", "u3"]
 
@@ -119,9 +120,9 @@ def test_a_file_replaced_under_a_marked_name_is_read_whole(spark, tmp_path: Path
         p.with_name(".new").write_text(_line(11, "u8") + "\n" + _line(11, "u9") + "\n")
         os.replace(p.with_name(".new"), p)
 
-    run_ingest(spark, repo, "events", "primary", _Producer(path, replace).wrap(_hadoop(spark)), run_id="r1")
+    run_ingest(spark, repo, "events", "primary", RunContext(_Producer(path, replace).wrap(_hadoop(spark)), run_id="r1"))
     assert _landing(root) == ["app.log"]
-    second = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r2")
+    second = run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r2"))
     assert second.records == 2 and _users(spark, root) == ["u1", "u8", "u9"]
 
 
@@ -131,7 +132,7 @@ def test_names_with_a_colon_and_other_legal_characters_are_ingested_with_the_fil
     names = ["views-2026-01-01T10:00:00.csv", "a b.csv", "#1.csv", "50%.csv", "données.csv", "-x.csv", "plain.csv"]
     for k, name in enumerate(names):
         drop(root, name, [_line(10, f"u{k}")])
-    result = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r1")
+    result = run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r1"))
     assert (result.records, result.rejected, result.moved, _landing(root)) == (7, 0, 7, [])
     assert _users(spark, root) == sorted(f"u{k}" for k in range(len(names)))
     assert not list((root / "landing").rglob("*.crc"))
@@ -141,7 +142,7 @@ def test_a_file_larger_than_the_split_size_is_read_in_splits_each_line_once(spar
     repo, root = make_repo(tmp_path, extra="properties:\n  ingest.split-size: '1KB'\n")
     lines = [_line(10 + k % 3, f"u{k:05d}") for k in range(2000)] + ["broken"]
     drop(root, "big.csv", lines)
-    result = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r1")
+    result = run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r1"))
     assert (result.records, result.rejected) == (2000, 1)
     assert _users(spark, root) == sorted(f"u{k:05d}" for k in range(2000))
     [letter] = _letters(root)
@@ -157,7 +158,7 @@ def test_a_link_in_the_landing_folder_is_refused_not_followed_and_a_linked_landi
     secret.write_text(_line(10, "SECRET") + "\n")
     (root / "landing" / "events" / "link.csv").symlink_to(secret)
     drop(root, "real.csv", [_line(10, "u1")])
-    result = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r1")
+    result = run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r1"))
     assert (result.records, result.rejected, result.refused) == (1, 1, ["link.csv"])
     [letter] = _letters(root)
     assert Path(letter["file"]).name == "link.csv" and "symbolic link" in letter["reason"]
@@ -167,7 +168,7 @@ def test_a_link_in_the_landing_folder_is_refused_not_followed_and_a_linked_landi
     landing.rename(root / "landing" / "real-events")
     landing.symlink_to(root / "landing" / "real-events")
     with pytest.raises(UsageError, match=r"landing folder .* goes through the symbolic link .*never follows"):
-        run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r2")
+        run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r2"))
 
 
 def test_dead_letters_inside_another_feeds_instance_are_refused_before_anything_is_written(
@@ -189,20 +190,22 @@ def test_dead_letters_inside_another_feeds_instance_are_refused_before_anything_
 
     drop(root, "a.csv", ["not a record"])
     with pytest.raises(UsageError, match=r"feed 'other'"):
-        run_ingest(spark, ConfigRepo.load(repo.root), "events", "primary", _hadoop(spark), run_id="r1")
+        run_ingest(spark, ConfigRepo.load(repo.root), "events", "primary", RunContext(_hadoop(spark), run_id="r1"))
     assert not (root / "data").exists() and _landing(root) == ["a.csv"]
 
 
 def test_ingested_files_are_deleted_after_the_retention(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path, extra="properties:\n  ingest.ingested-retention: days(2)\n")
     drop(root, "a.csv", [_line(10, "u1")])
-    run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r1", clock=lambda: JAN_2)
+    run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r1", clock=lambda: JAN_2))
     ingested = root / "landing" / "events" / "_ingested"
     assert [p.name for p in ingested.iterdir()] == ["20260102"]
     (ingested / "notaday").mkdir()
     day = 86400
-    kept = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r2", clock=lambda: JAN_2 + 2 * day)
-    gone = run_ingest(spark, repo, "events", "primary", _hadoop(spark), run_id="r3", clock=lambda: JAN_2 + 3 * day)
+    kept = run_ingest(spark, repo, "events", "primary",
+                      RunContext(_hadoop(spark), run_id="r2", clock=lambda: JAN_2 + 2 * day))
+    gone = run_ingest(spark, repo, "events", "primary",
+                      RunContext(_hadoop(spark), run_id="r3", clock=lambda: JAN_2 + 3 * day))
     assert (kept.expired, gone.expired) == ([], ["20260102"])
     assert [p.name for p in ingested.iterdir()] == ["notaday"]  # what is no day folder is not ours to delete
 
@@ -228,7 +231,7 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
     for batch, path in enumerate((a, b)):
         entry = {"path": f"file://{path}", "timestamp": int(path.stat().st_mtime * 1000), "batchId": batch}
         (log / str(batch)).write_text("v1\n" + json.dumps(entry) + "\n")
-    result = run_ingest(spark, repo, "events", "primary", fs, run_id="r1", clock=lambda: JAN_2)
+    result = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=lambda: JAN_2))
     assert (result.records, result.epoch, _users(spark, root)) == (2, stream.epoch, ["u1", "u2"])
     assert sorted(p.name for p in (root / "landing/events/_ingested/20260102").iterdir()) == ["a.csv", "b.csv",
                                                                                             "c.csv"]

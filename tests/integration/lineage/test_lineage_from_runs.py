@@ -15,7 +15,8 @@ import pytest
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -54,8 +55,9 @@ def test_a_replica_traced_to_the_source_clusters_attempt_and_a_click_hour_to_its
     clock = TestClock(T + timedelta(hours=2))
     for t, run_id in ((T, "sum10"), (T + timedelta(hours=1), "sum11")):
         assert new_runner(spark, repo, "hourly-clicks-summary", clock, run_id=run_id).run(t).status == "SUCCEEDED"
-    copied = run_replication(ConfigRepo.load(repo), "clicks-hourly-summary", "backup", T, LocalFileSystem(),
-                             now=T + timedelta(hours=2), run_id="rep10")
+    copied = run_replication(ConfigRepo.load(repo), "clicks-hourly-summary", "backup",
+                             ReplicationRequest(T, T + timedelta(hours=2)),
+                             RunContext(LocalFileSystem(), run_id="rep10"))
     assert [o.status for o in copied.instances] == ["SUCCEEDED"]
 
     up = lineage(capsys, repo, "--cluster", "backup", "--feed", "clicks-hourly-summary", "--time",

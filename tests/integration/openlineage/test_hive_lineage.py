@@ -20,6 +20,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
 from toolkit.ledger.store import Ledger
 from toolkit.replication.hive.runner import plan_hive_import, run_hive_export, run_hive_import
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -51,11 +52,12 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
     with lineage_receiver() as receiver, catalog_for(spark, None) as catalog:
         exporting = lineage_to(receiver.url, repo, "e1")
         with pytest.raises(WaitingError):
-            run_hive_export(spark, catalog, fs, feed, primary, T + timedelta(days=1), export, exporting)
-        exported = run_hive_export(spark, catalog, fs, feed, primary, T, export, exporting)
+            run_hive_export(spark, feed, primary, T + timedelta(days=1), export,
+                            RunContext(fs, catalog=catalog, lineage=exporting))
+        exported = run_hive_export(spark, feed, primary, T, export, RunContext(fs, catalog=catalog, lineage=exporting))
         plan = plan_hive_import(fs, feed, backup, export, None)
-        imported = run_hive_import(spark, catalog, fs, feed, backup, plan, run_id="i1",
-                                   lineage=lineage_to(receiver.url, repo, "i1", cluster="backup"))
+        imported = run_hive_import(spark, feed, backup, plan, RunContext(
+            fs, "i1", catalog=catalog, lineage=lineage_to(receiver.url, repo, "i1", cluster="backup")))
     events = valid_events(receiver)
     assert [(e["eventType"], e["job"]["namespace"], e["job"]["name"]) for e in events] == [
         ("START", "feed-toolkit.primary", "hive-export.sessions"),

@@ -20,6 +20,7 @@ from toolkit.ingest import runner
 from toolkit.ingest.compaction import compact_instance
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration
@@ -40,14 +41,15 @@ def test_each_committed_batch_is_a_run_and_a_failed_one_a_fail(spark, tmp_path: 
     with lineage_receiver() as receiver:
         monkeypatch.setattr(runner, "commit_batch", broken)
         with pytest.raises(StorageError):
-            run_ingest(spark, repo, "events", "primary", fs, run_id="run1", lineage=lineage_to(receiver.url, repo))
+            run_ingest(spark, repo, "events", "primary",
+                       RunContext(fs, run_id="run1", lineage=lineage_to(receiver.url, repo)))
         monkeypatch.setattr(runner, "commit_batch", real)
-        result = run_ingest(spark, repo, "events", "primary", fs, run_id="run2",
-                            lineage=lineage_to(receiver.url, repo, "run2"))
+        result = run_ingest(spark, repo, "events", "primary",
+                            RunContext(fs, run_id="run2", lineage=lineage_to(receiver.url, repo, "run2")))
         assert (result.replayed, result.batches, result.records) == (0, 1, 4)
         drop(root, "c.csv", ["bad line"])  # every record rejected: nothing of the feed written
-        assert run_ingest(spark, repo, "events", "primary", fs, run_id="run3",
-                          lineage=lineage_to(receiver.url, repo, "run3")).rejected == 1
+        assert run_ingest(spark, repo, "events", "primary",
+                          RunContext(fs, run_id="run3", lineage=lineage_to(receiver.url, repo, "run3"))).rejected == 1
     events = valid_events(receiver)
     assert [e["eventType"] for e in events] == ["START", "FAIL", "START", "COMPLETE"]
     assert {(e["job"]["namespace"], e["job"]["name"]) for e in events} == {("feed-toolkit.primary", "ingest.events")}
@@ -85,11 +87,11 @@ def test_a_compaction_reads_and_writes_the_instance_again(spark, tmp_path: Path)
                                           f"file://{folder}", fingerprint={"digest": "before", "files": 2})
     assert published is not None
     with lineage_receiver() as receiver:
-        compacted = compact_instance(spark, repo, "events", "primary", ten, fs, run_id="c1",
-                                     lineage=lineage_to(receiver.url, repo, "c1"))
+        compacted = compact_instance(spark, repo, "events", "primary", ten,
+                                     RunContext(fs, run_id="c1", lineage=lineage_to(receiver.url, repo, "c1")))
         with pytest.raises(SkippedError):  # one file now: nothing to compact, nothing emitted
-            compact_instance(spark, repo, "events", "primary", ten, fs, run_id="c2",
-                             lineage=lineage_to(receiver.url, repo, "c2"))
+            compact_instance(spark, repo, "events", "primary", ten,
+                             RunContext(fs, run_id="c2", lineage=lineage_to(receiver.url, repo, "c2")))
     events = valid_events(receiver)
     assert [(e["eventType"], e["job"]["name"]) for e in events] == [("START", "compact.events"),
                                                                      ("COMPLETE", "compact.events")]

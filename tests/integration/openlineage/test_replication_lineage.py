@@ -16,7 +16,8 @@ from tests.unit.replication.test_file_replication import FILES, T, instance
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -33,12 +34,12 @@ def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tm
     later = T + timedelta(hours=1)
     with lineage_receiver() as receiver:
         lineage = lineage_to(receiver.url, repo, "r1", cluster="backup")
-        assert run_replication(config, "clicks", "backup", T, fs, now=T, run_id="r1",
-                               lineage=lineage).status == "SUCCEEDED"
-        assert run_replication(config, "clicks", "backup", later, fs, now=later, run_id="r1",
-                               lineage=lineage).status == "WAITING"  # not there yet: nothing emitted
-        assert run_replication(config, "clicks", "backup", later, fs, now=later + timedelta(days=1), run_id="r1",
-                               lineage=lineage).status == "FAILED"
+        assert run_replication(config, "clicks", "backup", ReplicationRequest(T, T),
+                               RunContext(fs, run_id="r1", lineage=lineage)).status == "SUCCEEDED"
+        assert run_replication(config, "clicks", "backup", ReplicationRequest(later, later),  # not there yet:
+                               RunContext(fs, run_id="r1", lineage=lineage)).status == "WAITING"  # nothing emitted
+        assert run_replication(config, "clicks", "backup", ReplicationRequest(later, later + timedelta(days=1)),
+                               RunContext(fs, run_id="r1", lineage=lineage)).status == "FAILED"
         unsent = lineage.close()
     assert unsent == 0  # the status line's lineage_unsent
     events = valid_events(receiver)

@@ -19,6 +19,7 @@ from toolkit.openlineage.events import COMPLETE, run_event
 from toolkit.openlineage.facts import DatasetUse, RunFacts
 from toolkit.openlineage.naming import job_name
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -32,10 +33,12 @@ def test_a_retention_emits_its_evicted_instances_as_a_dropped_subset(tmp_path: P
     config = ConfigRepo.load(repo)
     with lineage_receiver() as receiver:
         lineage = lineage_to(receiver.url, repo, "ret1")
-        dry = run_retention(config, "clicks", "primary", NOW, LocalFileSystem(), dry_run=True, lineage=lineage)
+        dry = run_retention(config, "clicks", "primary", NOW,
+                            RunContext(LocalFileSystem(), lineage=lineage), dry_run=True)
         assert (dry.status, len(dry.evicted)) == ("DRY_RUN", 2)
         assert receiver.events == []  # a dry run emits nothing
-        result = run_retention(config, "clicks", "primary", NOW, LocalFileSystem(), run_id="ret1", lineage=lineage)
+        result = run_retention(config, "clicks", "primary", NOW,
+                               RunContext(LocalFileSystem(), run_id="ret1", lineage=lineage))
         assert len(result.evicted) == 2
     events = valid_events(receiver)
     assert [(e["eventType"], e["job"]["namespace"], e["job"]["name"]) for e in events] == [

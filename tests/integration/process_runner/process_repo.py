@@ -9,8 +9,8 @@ from pathlib import Path
 
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
 from toolkit.process_runner.runner import ProcessRunner, RunOptions
+from toolkit.runtime.run_context import RunContext
 
 __all__ = ["TestClock", "clicks_rows", "make_repo", "new_runner", "utc", "write_clicks", "write_process"]
 
@@ -71,7 +71,6 @@ def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | Non
 
     config = ConfigRepo.load(repo)
     fs = fs or HadoopFileSystem(spark)
-    ledger = Ledger.of(fs, config.cluster(cluster), lease_seconds=lease)
-    return ProcessRunner(config, process, cluster, fs, ledger, spark=spark,
-                         catalog=lambda: catalog_for(spark, None), clock=clock, run_id=run_id,
-                         options=options or RunOptions(), log=lambda line: None)
+    return ProcessRunner(config, process, cluster, RunContext(fs, run_id, lease_seconds=lease), spark=spark,
+                         catalog=lambda: catalog_for(spark, None), clock=clock, options=options or RunOptions(),
+                         log=lambda line: None)

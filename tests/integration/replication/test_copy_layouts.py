@@ -14,7 +14,8 @@ import pytest
 from tests.integration.replication.test_distributed_replication import distributed_repo
 from tests.unit.replication.test_file_replication import T, contents, instance
 from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import ReplicationResult, run_replication
+from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration
@@ -26,8 +27,8 @@ FILES = {"part-00000.json": b'{"page": "/"}\n' * 50, "nested/part-00001.json": b
 def _replicate(spark, repo: Path) -> ReplicationResult:
     from toolkit.storage.hadoop import HadoopFileSystem
 
-    return run_replication(ConfigRepo.load(repo), "clicks", "backup", T, HadoopFileSystem(spark), now=T,
-                           run_id="layouts")
+    return run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
+                           RunContext(HadoopFileSystem(spark), run_id="layouts"))
 
 
 def _tree(folder: Path) -> dict[str, bytes | str]:
@@ -220,7 +221,8 @@ def test_a_link_planted_in_the_staging_folder_during_the_copy_is_never_written_t
             return super().copy_files_on_executors(tasks, threads, preserve_permission)
 
     with pytest.raises(StorageError) as failed:
-        run_replication(ConfigRepo.load(repo), "clicks", "backup", T, PlantsALink(spark), now=T, run_id="layouts")
+        run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
+                        RunContext(PlantsALink(spark), run_id="layouts"))
     message = str(failed.value)
     assert "1 of 2 file(s)" in message and "symbolic link" in message and "\n" not in message, message
     assert _tree(outside) == {"own.txt": b"not the toolkit's\n"}

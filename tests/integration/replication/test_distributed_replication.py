@@ -23,7 +23,8 @@ from tests.integration.spark_submit import spark_submit, spark_submit_command
 from tests.unit.replication.test_file_replication import T, contents, instance
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
 pytestmark = pytest.mark.integration
@@ -54,8 +55,8 @@ def mtimes(folder: Path) -> dict[str, int]:
 def replicate_here(spark, repo: Path, fs=None):
     from toolkit.storage.hadoop import HadoopFileSystem
 
-    return run_replication(ConfigRepo.load(repo), "clicks", "backup", T, fs or HadoopFileSystem(spark), now=T,
-                           run_id="here", lease_seconds=KILLED_LEASE)
+    return run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
+                           RunContext(fs or HadoopFileSystem(spark), run_id="here", lease_seconds=KILLED_LEASE))
 
 
 def test_a_big_instance_is_copied_by_tasks_on_both_executors_of_the_cluster(spark_cluster, tmp_path: Path) -> None:

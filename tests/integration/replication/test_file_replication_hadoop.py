@@ -22,16 +22,17 @@ from tests.unit.replication.test_file_replication import FILES, T, contents, ins
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.replication.runner import ReplicationResult, run_replication
+from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
 
-def _hadoop_replicate(spark, repo: Path, t=T, **options):
+def _hadoop_replicate(spark, repo: Path, t=T):
     from toolkit.storage.hadoop import HadoopFileSystem
 
-    return run_replication(ConfigRepo.load(repo), "clicks", "backup", t, HadoopFileSystem(spark), now=t,
-                           run_id="h1", **options)
+    return run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(t, t),
+                           RunContext(HadoopFileSystem(spark), run_id="h1"))
 
 
 def test_copy_rerun_and_change_through_hadoop(spark, tmp_path: Path) -> None:
@@ -90,8 +91,8 @@ def _replicate_at(barrier: threading.Barrier, spark, repo: Path, run_id: str,
 
     barrier.wait()
     try:
-        outcomes[run_id] = run_replication(ConfigRepo.load(repo), "clicks", "backup", T, HadoopFileSystem(spark),
-                                           now=T, run_id=run_id)
+        outcomes[run_id] = run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
+                                           RunContext(HadoopFileSystem(spark), run_id=run_id))
     except BaseException as err:  # noqa: BLE001 - the test inspects what each run ended with
         outcomes[run_id] = err
 

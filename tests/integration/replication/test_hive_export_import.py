@@ -616,6 +616,7 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
     from toolkit.entities.repo import ConfigRepo
     from toolkit.ledger.store import Ledger
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
+    from toolkit.runtime.run_context import RunContext
     from toolkit.storage.hadoop import HadoopFileSystem
 
     spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
@@ -633,11 +634,11 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
 
     monkeypatch.setattr(Ledger, "record_publication", killed)
     with pytest.raises(KeyboardInterrupt):
-        run_hive_import(spark, target.catalog, fs, feed, backup, plan, run_id="r1")
+        run_hive_import(spark, feed, backup, plan, RunContext(fs, "r1", catalog=target.catalog))
     assert target.raw.partition_names(target.database, f"{table}_evented") == ["ds=2026-11-21/region=eu"]
     monkeypatch.setattr(Ledger, "record_publication", real)
     with pytest.raises(SkippedError, match="by another run already"):
-        run_hive_import(spark, target.catalog, fs, feed, backup, plan, run_id="r2")
+        run_hive_import(spark, feed, backup, plan, RunContext(fs, "r2", catalog=target.catalog))
     # (the module's clusters are shared: other tests' imports of `sessions` may have events there too)
     [event] = [e for e in Ledger.of(fs, backup).events("sessions", T) if e.run_id in ("r1", "r2")]
     assert (event.producer, event.run_id, event.location) == (
@@ -657,7 +658,9 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
     from toolkit.entities.repo import ConfigRepo
     from toolkit.ledger.store import Ledger
     from toolkit.replication.hive.import_lease import import_exclusively
-    from toolkit.replication.hive.importer import read_export
+    from toolkit.replication.hive.import_plan import ImportPlan
+    from toolkit.replication.hive.importer import ImportOptions, read_export
+    from toolkit.runtime.run_context import RunContext
     from toolkit.storage.hadoop import HadoopFileSystem
 
     spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
@@ -669,8 +672,8 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
     exported = sorted(p.relative_to(local(directory)) for p in local(directory).rglob("*"))
 
     def run(run_id: str, metadata: Any = None) -> Any:
-        return import_exclusively(spark, target.catalog, fs, backup, directory, target.database, copy, spec,
-                                  metadata or read_export(fs, directory), run_id=run_id)
+        plan = ImportPlan(directory, metadata or read_export(fs, directory), None, target.database, copy, spec)
+        return import_exclusively(spark, target.catalog, RunContext(fs, run_id), backup, plan, ImportOptions())
 
     other = Ledger.of(fs, backup).import_lock(target.database, copy, "ds=2026-11-21")
     assert other.try_acquire("other-run").taken
@@ -695,7 +698,9 @@ def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -
     """Exactly one imports; the other is refused naming it, or finds the partition done."""
     from toolkit.entities.repo import ConfigRepo
     from toolkit.replication.hive.import_lease import import_exclusively
-    from toolkit.replication.hive.importer import read_export
+    from toolkit.replication.hive.import_plan import ImportPlan
+    from toolkit.replication.hive.importer import ImportOptions, read_export
+    from toolkit.runtime.run_context import RunContext
     from toolkit.storage.hadoop import HadoopFileSystem
 
     spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
@@ -709,8 +714,8 @@ def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -
     def run(run_id: str) -> Any:
         with catalog_for(spark, target.server.uri) as catalog:
             try:
-                return import_exclusively(spark, catalog, fs, backup, directory, target.database, copy, spec,
-                                          metadata, run_id=run_id)
+                plan = ImportPlan(directory, metadata, None, target.database, copy, spec)
+                return import_exclusively(spark, catalog, RunContext(fs, run_id), backup, plan, ImportOptions())
             except (BlockedError, SkippedError) as err:
                 return err
 

@@ -157,7 +157,9 @@ def import_feed(world: World, repo: Path, source: Path | str, run_id: str, lease
                 table_location: str | None = None) -> Any:
     """hive_import.py's flow in this process: plan, then import under the partition's lease and record."""
     from toolkit.entities.repo import ConfigRepo
+    from toolkit.replication.hive.importer import ImportOptions
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
+    from toolkit.runtime.run_context import RunContext
     from toolkit.storage.hadoop import HadoopFileSystem
 
     config = ConfigRepo.load(repo)
@@ -165,8 +167,9 @@ def import_feed(world: World, repo: Path, source: Path | str, run_id: str, lease
     fs = HadoopFileSystem(world.spark)
     directory = source if isinstance(source, str) else uri(source)
     plan = plan_hive_import(fs, feed, backup, directory, None)
-    return run_hive_import(world.spark, world.catalog, fs, feed, backup, plan, run_id=run_id, lease_seconds=lease,
-                           table_location=table_location)
+    return run_hive_import(world.spark, feed, backup, plan,
+                           RunContext(fs, run_id, catalog=world.catalog, lease_seconds=lease),
+                           ImportOptions(table_location=table_location))
 
 
 def events(world: World, table: str, t: datetime) -> list[dict[str, Any]]:
@@ -185,6 +188,7 @@ import toolkit.replication.hive.importer as importer
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
 from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
+from toolkit.runtime.run_context import RunContext
 from toolkit.runtime.session import build_session
 from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.hadoop import HadoopFileSystem
@@ -197,7 +201,7 @@ def stop_at(point):
         reached.release()
         threading.Event().wait()  # until the SIGKILL
 
-real_place, real_switch, real_record = importer._place, importer.switch, Ledger.record_publication
+real_place, real_switch, real_record = importer._PartitionImport._place, importer.switch, Ledger.record_publication
 
 def place(*args, **kwargs):
     moved = real_place(*args, **kwargs)
@@ -213,7 +217,7 @@ def record(*args, **kwargs):
     stop_at("unrecorded")
     return real_record(*args, **kwargs)
 
-importer._place, importer.switch, Ledger.record_publication = place, switch, record
+importer._PartitionImport._place, importer.switch, Ledger.record_publication = place, switch, record
 repo = ConfigRepo.load({repo!r})
 feed, cluster = repo.feed("sessions"), repo.cluster("backup")
 spark = build_session("killed-hive-import", cluster, hive=True)
@@ -223,7 +227,8 @@ fs.protect(cluster.write_endpoint)
 def run(point, source):
     catalog = catalog_for(spark, cluster.registry_endpoint)
     plan = plan_hive_import(fs, feed, cluster, source, None)
-    run_hive_import(spark, catalog, fs, feed, cluster, plan, run_id="killed-" + point, lease_seconds={lease})
+    run_hive_import(spark, feed, cluster, plan,
+                    RunContext(fs, "killed-" + point, catalog=catalog, lease_seconds={lease}))
 
 for point, source in POINTS.items():
     threading.Thread(target=run, args=(point, source), name=point, daemon=True).start()

@@ -31,7 +31,8 @@ import os, signal, sys
 sys.path.insert(0, {project!r})
 from datetime import datetime, timezone
 from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 class Dies(LocalFileSystem):
@@ -55,8 +56,8 @@ class Dies(LocalFileSystem):
         super().write_atomically(path, data)
 
 t = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
-run_replication(ConfigRepo.load({repo!r}), "clicks", "backup", t, Dies(), now=t, run_id="killed-run",
-                lease_seconds={lease})
+run_replication(ConfigRepo.load({repo!r}), "clicks", "backup", ReplicationRequest(t, t),
+                RunContext(Dies(), "killed-run", lease_seconds={lease}))
 """
 
 LEASE = 1.5  # the killed run's lease, in seconds: the rerun takes it over once it expired

@@ -22,7 +22,8 @@ from tests.unit.replication.test_file_replication import contents, instance
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -174,7 +175,8 @@ def test_a_feed_with_a_gate_is_not_replicated_without_one(tmp_path: Path) -> Non
     with pytest.raises(UsageError, match=rf"^Feed 'clicks' has a data-quality gate \({SUITE}\): its replication "
                                          "checks each instance on the target in Spark before publishing it; run it "
                                          r"through entrypoints/replication\.py\.$"):
-        run_replication(ConfigRepo.load(repo), "clicks", "backup", T, LocalFileSystem(), now=T)
+        run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
+                        RunContext(LocalFileSystem()))
     assert not (tmp_path / "backup/replica").exists()
 
 

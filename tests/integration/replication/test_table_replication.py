@@ -16,7 +16,8 @@ from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -63,7 +64,7 @@ def setup(spark, thrift_metastore, replica_metastore, tmp_path: Path):
     return repo, table, rows
 
 
-def _replicate(spark, repo: Path, t=T, now=None, **options):
+def _replicate(spark, repo: Path, t=T, now=None, window=None, gate=None):
     from toolkit.replication.tables import TablePuller
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -74,8 +75,9 @@ def _replicate(spark, repo: Path, t=T, now=None, **options):
         return pullers[-1]
 
     try:
-        return run_replication(ConfigRepo.load(repo), "sessions", "backup", t, HadoopFileSystem(spark), now=now or t,
-                               tables=tables, **options)
+        return run_replication(ConfigRepo.load(repo), "sessions", "backup",
+                               ReplicationRequest(t, now or t, window=window), RunContext(HadoopFileSystem(spark)),
+                               tables=tables, gate=gate)
     finally:
         for puller in pullers:
             puller.close()
@@ -144,8 +146,8 @@ def test_staged_imports_an_export_made_on_the_source(spark, setup, thrift_metast
         pullers.append(TablePuller(spark, *arguments, staged=shipped))
         return pullers[-1]
 
-    result = run_replication(ConfigRepo.load(repo), "sessions", "backup", T, HadoopFileSystem(spark), now=T,
-                             tables=staged)
+    result = run_replication(ConfigRepo.load(repo), "sessions", "backup", ReplicationRequest(T, T),
+                             RunContext(HadoopFileSystem(spark)), tables=staged)
     for puller in pullers:
         puller.close()
     assert result.status == "SUCCEEDED" and result.counters()["files_copied"] == 1

@@ -11,6 +11,7 @@ from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -31,8 +32,8 @@ def test_hadoop_and_local_file_systems_archive_the_same(spark, tmp_path: Path) -
     on_hadoop, hadoop_root = _prepared(tmp_path / "hadoop")
     on_local, local_root = _prepared(tmp_path / "local")
     before = contents(hadoop_root, "data")
-    by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), HadoopFileSystem(spark))
-    by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), LocalFileSystem())
+    by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(HadoopFileSystem(spark)))
+    by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(LocalFileSystem()))
     assert len(by_hadoop.evicted) == 24 + 10 and by_hadoop.refused == []
     assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
     assert tree(hadoop_root) - {p for p in tree(hadoop_root) if p.startswith("feed-toolkit")} == \

@@ -20,6 +20,7 @@ from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -34,6 +35,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 from datetime import datetime, timezone
+from toolkit.runtime.run_context import RunContext
 
 class DiesAfter(LocalFileSystem):
     operations = 0
@@ -70,7 +72,7 @@ class DiesAfter(LocalFileSystem):
             os.kill(os.getpid(), signal.SIGKILL)
 
 run_retention(ConfigRepo.load({repo!r}), "clicks", "primary", datetime(2026, 4, 1, 10, tzinfo=timezone.utc),
-              DiesAfter(), lease_seconds={lease})
+              RunContext(DiesAfter(), lease_seconds={lease}))
 """
 
 
@@ -87,7 +89,7 @@ def _prepared(folder: Path) -> tuple[Path, Path]:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     repo, root = _prepared(tmp_path_factory.mktemp("reference"))
-    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem()))
     return {p for p in tree(root) if not p.startswith("feed-toolkit")}
 
 
@@ -112,7 +114,7 @@ def test_killed_after_n_operations_then_rerun(tmp_path: Path, reference: set[str
     assert contents(root, "archive/data"), "the run died before archiving anything: choose a later N"
 
     time.sleep(LEASE)  # the killed run's lease expires; the rerun takes it over
-    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
+    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem()))
     assert rerun.refused == []
     assert {p for p in tree(root) if not p.startswith("feed-toolkit")} == reference
     assert {**contents(root, "archive/data"), **contents(root, "data")} == before

@@ -14,6 +14,7 @@ from tests.unit.retention.retention_repo import hourly_instances, make_repo, pla
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -30,8 +31,8 @@ def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> 
 
     on_hadoop, hadoop_root = _prepared(tmp_path / "hadoop")
     on_local, local_root = _prepared(tmp_path / "local")
-    by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), HadoopFileSystem(spark))
-    by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), LocalFileSystem())
+    by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(HadoopFileSystem(spark)))
+    by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(LocalFileSystem()))
     assert len(by_hadoop.evicted) == 24 * 3 + 10
     assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
     assert by_hadoop.directories_removed == by_local.directories_removed
@@ -122,7 +123,7 @@ def test_links_are_left_and_never_followed_through_hadoop(spark, tmp_path: Path,
     fs = HadoopFileSystem(spark)
     if generic:
         fs._nio_schemes = frozenset()
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), fs)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), RunContext(fs))
     assert result.status == "SUCCEEDED" and len(result.evicted) == 24
     assert (tree(outside), tree(within)) == before
     assert os.path.islink(root / "data/clicks/2025/11")
@@ -137,6 +138,7 @@ def test_every_spelling_of_the_root_through_hadoop(spark, tmp_path: Path, spelli
     repo, root = make_repo(tmp_path)
     with_root(repo, root, spelling)
     hourly_instances(root, utc(2025, 12, 31, 20), 24)
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10), HadoopFileSystem(spark))
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10),
+                           RunContext(HadoopFileSystem(spark)))
     assert len(result.evicted) == 14 and result.evicted[0]["path"] == f"file://{root}/data/clicks/2025/12/31/20"
     assert sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir()) == [f"{h}" for h in range(10, 20)]

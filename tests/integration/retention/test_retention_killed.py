@@ -24,6 +24,7 @@ from toolkit.el.timezones import resolve_zone
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -38,6 +39,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
 from toolkit.storage.local import LocalFileSystem
 from datetime import datetime, timezone
+from toolkit.runtime.run_context import RunContext
 
 class DiesAfter(LocalFileSystem):
     deletions = 0
@@ -49,7 +51,7 @@ class DiesAfter(LocalFileSystem):
         return done
 
 run_retention(ConfigRepo.load({repo!r}), "clicks", "primary", datetime(2026, 4, 1, 10, tzinfo=timezone.utc),
-              DiesAfter(), run_id="killed-run", lease_seconds={lease})
+              RunContext(DiesAfter(), run_id="killed-run", lease_seconds={lease}))
 """
 
 
@@ -65,7 +67,7 @@ def _prepared(folder: Path) -> tuple[Path, Path]:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     repo, root = _prepared(tmp_path_factory.mktemp("reference"))
-    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem()))
     return {p for p in tree(root) if not p.startswith("feed-toolkit")}
 
 
@@ -85,11 +87,13 @@ def test_killed_after_n_deletions_then_rerun(tmp_path: Path, reference: set[str]
     assert not (root / "feed-toolkit/working/retention").exists()  # it died before writing its report
 
     with pytest.raises(BlockedError, match=r"being run by run killed-run on \S+:\d+ \(its lease ends "):
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="rerun")
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL,
+                      RunContext(LocalFileSystem(), run_id="rerun"))
     assert tree(root) == after_kill  # the blocked rerun touched nothing
 
     time.sleep(LEASE)
-    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="rerun")
+    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL,
+                          RunContext(LocalFileSystem(), run_id="rerun"))
     assert {p for p in tree(root) if not p.startswith("feed-toolkit")} == reference
     report = json.loads((root / "feed-toolkit/working/retention/clicks/20260401T1000Z.json").read_text())
     reported = {item["path"].split("/data/clicks/")[1] for item in report["evicted"]}

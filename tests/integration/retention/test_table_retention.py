@@ -18,6 +18,7 @@ from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.integration
 
@@ -119,8 +120,8 @@ def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metas
     before = metastore.partition_names(table)
     files = {p.name: _write(p.location) for p in metastore.catalog.list_partitions(DATABASE, table)}
     repo = _repo(tmp_path, table, spec)
-    result = run_retention(repo, "orders", "primary", nominal, HadoopFileSystem(spark), catalog=metastore.catalog,
-                           run_id="ret1")
+    result = run_retention(repo, "orders", "primary", nominal,
+                           RunContext(HadoopFileSystem(spark), catalog=metastore.catalog, run_id="ret1"))
     assert [item["partition"] for item in result.evicted] == gone
     ledger = Ledger.of(HadoopFileSystem(spark), repo.cluster("primary"))
     events = [event for t in ledger.feed_event_times("orders") for event in ledger.events("orders", t)]
@@ -143,7 +144,7 @@ def test_external_data_outside_the_table_location_is_kept(spark, metastore: Meta
     metastore.catalog.add_partition(DATABASE, table, {"ds": "2026-11-19"}, location=shared.as_uri())
     data = _write(shared.as_uri())
     result = run_retention(_repo(tmp_path, table, SHAPES["daily"][2]), "orders", "primary", utc(2026, 11, 21),
-                           HadoopFileSystem(spark), catalog=metastore.catalog)
+                           RunContext(HadoopFileSystem(spark), catalog=metastore.catalog))
     assert [(item["partition"], item["data_deleted"]) for item in result.evicted] == [("ds=2026-11-19", False)]
     assert metastore.partition_names(table) == [] and data.exists()
 

@@ -17,6 +17,7 @@ from toolkit.errors import BlockedError, SkippedError, UsageError
 from toolkit.ingest.compaction import DEFAULT_TARGET, compact_instance, require_compactable, target_size
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 
@@ -54,7 +55,7 @@ def test_safemode_blocks_and_a_suspended_feed_skips_before_anything_is_read(tmp_
     else:
         control.set_suspended("feed", "events", True, "2026-01-02T00:00:00Z", "test")
     with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
-        compact_instance(None, repo, "events", "primary", TEN, LocalFileSystem(), run_id="r")  # type: ignore[arg-type]
+        compact_instance(None, repo, "events", "primary", TEN, RunContext(LocalFileSystem(), run_id="r"))  # type: ignore[arg-type]
 
 
 def test_an_instance_below_a_link_is_refused_and_nothing_through_it_moves(tmp_path: Path) -> None:
@@ -71,7 +72,7 @@ def test_an_instance_below_a_link_is_refused_and_nothing_through_it_moves(tmp_pa
     with pytest.raises(StorageError, match=rf"^Cannot write file://{root}/data/events/2026/01/01/10: "
                                            rf"file://{root}/data/events, on its way from the cluster root, is a "
                                            r"symbolic link, which the toolkit never follows") as refused:
-        compact_instance(None, repo, "events", "primary", TEN, LocalFileSystem(), run_id="r")  # type: ignore[arg-type]
+        compact_instance(None, repo, "events", "primary", TEN, RunContext(LocalFileSystem(), run_id="r"))  # type: ignore[arg-type]
     assert refused.value.exit_code == 1 and tree(outside) == before
     assert not (root / "working").exists()  # no lock taken, nothing recorded
 
@@ -94,8 +95,8 @@ def test_a_root_with_dot_segments_is_refused_before_anything_is_read(tmp_path: P
     before = tree(tmp_path)
     with pytest.raises(UsageError, match=r"^The cluster root '.*' \(interfaces.write.endpoint\) has a '\.' or '\.\.' "
                                          r"segment: give it without them\.$"):
-        compact_instance(None, ConfigRepo.load(repo.root), "events", "primary", TEN,  # type: ignore[arg-type]
-                         LocalFileSystem(), run_id="r")
+        compact_instance(None, ConfigRepo.load(repo.root), "events", "primary", TEN,
+                         RunContext(LocalFileSystem(), run_id="r"))
     assert tree(tmp_path) == before
 
 

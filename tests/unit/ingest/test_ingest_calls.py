@@ -12,6 +12,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ingest.runner import run_ingest
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 
@@ -34,7 +35,7 @@ def test_a_working_location_overlapping_the_feed_is_refused(tmp_path: Path, work
     with pytest.raises(UsageError, match=rf"^The data location '/data/events/.*' of feed 'events' overlaps the "
                                          rf"working location '{working}' of cluster 'primary', where the ledger "
                                          r"lives: give them folders apart\.$") as refused:
-        run_ingest(None, repo, "events", "primary", LocalFileSystem(), run_id="r1")  # type: ignore[arg-type]
+        run_ingest(None, repo, "events", "primary", RunContext(LocalFileSystem(), run_id="r1"))  # type: ignore[arg-type]
     assert refused.value.exit_code == 2 and tree(tmp_path) == before
 
 
@@ -45,5 +46,5 @@ def test_a_root_with_dot_segments_is_refused(tmp_path: Path, spelling: str) -> N
     before = tree(tmp_path)
     with pytest.raises(UsageError, match=r"^The cluster root '.*' \(interfaces.write.endpoint\) has a '\.' or '\.\.' "
                                          r"segment: give it without them\.$"):
-        run_ingest(None, repo, "events", "primary", LocalFileSystem(), run_id="r1")  # type: ignore[arg-type]
+        run_ingest(None, repo, "events", "primary", RunContext(LocalFileSystem(), run_id="r1"))  # type: ignore[arg-type]
     assert tree(tmp_path) == before

@@ -15,7 +15,8 @@ import pytest
 from tests.unit.retention.retention_repo import instance, make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.replication.runner import run_replication
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
@@ -34,9 +35,11 @@ def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
     return repo, primary, backup
 
 
-def replicate(repo: Path, t: datetime = T, now: datetime | None = None, **options: object):
-    return run_replication(ConfigRepo.load(repo), "clicks", "backup", t, LocalFileSystem(), now=now or t,
-                           run_id="r1", **options)
+def replicate(repo: Path, t: datetime = T, now: datetime | None = None, source: str | None = None,
+              window: tuple[datetime, datetime] | None = None):
+    return run_replication(ConfigRepo.load(repo), "clicks", "backup",
+                           ReplicationRequest(t, now or t, source=source, window=window),
+                           RunContext(LocalFileSystem(), run_id="r1"))
 
 
 FILES = {"part-00000.json": b'{"page": "/"}\n' * 100, "part-00001.json": b'{"page": "/cart"}\n' * 7,
@@ -179,7 +182,8 @@ def test_with_checksums_on_both_sides_a_same_size_same_mtime_rewrite_is_seen_sta
     os.utime(source / "a.json", ns=(stamp, stamp))  # and the same mtime
     unseen = replicate(repo).counters()  # length and mtime cannot tell
     assert unseen["files_copied"] == 0
-    seen = run_replication(ConfigRepo.load(repo), "clicks", "backup", T, ChecksummingLocalFileSystem(), now=T)
+    seen = run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
+                           RunContext(ChecksummingLocalFileSystem()))
     assert seen.counters()["files_copied"] == 1
     assert (backup / "replica/clicks/2026/11/21/10/a.json").read_bytes() == b"9876543210"
 
@@ -209,8 +213,9 @@ def test_a_daily_feed_with_a_delay_replicates_the_previous_day(clusters) -> None
     (day / "_DONE").write_bytes(b"")
     # The instances are at 00:00Z (01:00 in Berlin), from the validity start. 2026-11-21T00:30Z minus the
     # 2-hour delay is 2026-11-20T22:30Z: the instance of 2026-11-20T00:00Z, the 20th in Berlin.
-    result = run_replication(ConfigRepo.load(repo), "daily-sales", "backup", utc(2026, 11, 21, 0, 30),
-                             LocalFileSystem(), now=utc(2026, 11, 21, 0, 30))
+    result = run_replication(ConfigRepo.load(repo), "daily-sales", "backup",
+                             ReplicationRequest(utc(2026, 11, 21, 0, 30), utc(2026, 11, 21, 0, 30)),
+                             RunContext(LocalFileSystem()))
     assert [i.instance for i in result.instances] == [utc(2026, 11, 20)]
     assert contents(backup / "data/sales/2026-11-20") == {"sales.csv": b"id,amount\n1,9.5\n", "_DONE": b""}
 
@@ -245,7 +250,7 @@ def test_the_target_root_cannot_be_deleted_once_replication_knows_it(clusters) -
     repo, primary, backup = clusters
     instance(primary, "data/clicks", T, FILES)
     fs = LocalFileSystem()
-    run_replication(ConfigRepo.load(repo), "clicks", "backup", T, fs, now=T, run_id="r1")
+    run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T), RunContext(fs, run_id="r1"))
     with pytest.raises(StorageError, match=f"cluster root file://{backup}"):
         fs.delete(f"file://{backup}/", recursive=True)
     assert (backup / "replica/clicks/2026/11/21/10/_SUCCESS").exists()

@@ -16,7 +16,8 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.ledger.locks import holder_name
 from toolkit.ledger.store import Ledger
-from toolkit.replication.runner import ReplicationResult, run_replication
+from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 MANY = {f"part-{k:05d}.json": bytes([65 + k % 26]) * (2000 + k) for k in range(60)}
@@ -27,7 +28,8 @@ def _replicate(repo: ConfigRepo, run_id: str, start: threading.Barrier,
                outcomes: dict[str, ReplicationResult | BaseException]) -> None:
     start.wait()
     try:
-        outcomes[run_id] = run_replication(repo, "clicks", "backup", T, LocalFileSystem(), now=T, run_id=run_id)
+        outcomes[run_id] = run_replication(repo, "clicks", "backup", ReplicationRequest(T, T),
+                                           RunContext(LocalFileSystem(), run_id=run_id))
     except BaseException as err:  # noqa: BLE001 - the test inspects what each run ended with
         outcomes[run_id] = err
 
@@ -66,12 +68,13 @@ def test_a_live_lease_blocks_and_names_its_holder(tmp_path: Path) -> None:
     lock = Ledger.of(LocalFileSystem(), repo.cluster("backup")).replication_lock("clicks", T)
     assert lock.try_acquire("other-run").taken
     with pytest.raises(BlockedError) as blocked:
-        run_replication(repo, "clicks", "backup", T, LocalFileSystem(), now=T, run_id="r1")
+        run_replication(repo, "clicks", "backup", ReplicationRequest(T, T), RunContext(LocalFileSystem(), run_id="r1"))
     assert re.search(rf"run other-run on {re.escape(holder_name())} \(its lease ends ", str(blocked.value))
     assert blocked.value.exit_code == 5
     assert not (tmp_path / "backup/replica").exists()  # nothing touched
     lock.release()
-    assert run_replication(repo, "clicks", "backup", T, LocalFileSystem(), now=T, run_id="r1").status == "SUCCEEDED"
+    assert run_replication(repo, "clicks", "backup", ReplicationRequest(T, T),
+                           RunContext(LocalFileSystem(), run_id="r1")).status == "SUCCEEDED"
 
 
 def test_a_catch_up_window_reports_a_blocked_instance_and_replicates_the_others(tmp_path: Path) -> None:
@@ -82,8 +85,8 @@ def test_a_catch_up_window_reports_a_blocked_instance_and_replicates_the_others(
     repo = ConfigRepo.load(repo_path)
     lock = Ledger.of(LocalFileSystem(), repo.cluster("backup")).replication_lock("clicks", hours[1])
     assert lock.try_acquire("other-run").taken
-    result = run_replication(repo, "clicks", "backup", T, LocalFileSystem(), now=T, run_id="r1",
-                             window=(hours[0], hours[2]))
+    result = run_replication(repo, "clicks", "backup", ReplicationRequest(T, T, window=(hours[0], hours[2])),
+                             RunContext(LocalFileSystem(), run_id="r1"))
     assert [i.status for i in result.instances] == ["SUCCEEDED", "BLOCKED", "SUCCEEDED"]
     assert result.status == "BLOCKED"
     assert any("run other-run on" in reason for reason in result.reasons())

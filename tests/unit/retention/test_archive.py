@@ -21,6 +21,7 @@ from toolkit.retention import retention_entry
 from toolkit.retention.runner import run_retention
 from toolkit.retention_actions.archive_action import STAGING_SUFFIX
 from toolkit.retention_actions.registry import retention_actions
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
@@ -39,7 +40,7 @@ def test_archive_moves_every_expired_byte_and_deletes_none(tmp_path: Path) -> No
     _instances(root)
     decoys = plant_decoys(root)
     before = contents(root, "data")
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert result.status == "SUCCEEDED" and len(result.evicted) == 24 + 10
     archived, left = contents(root, "archive/data"), contents(root, "data")
     assert {**archived, **left} == before and not archived.keys() & left.keys()  # every byte, once
@@ -71,10 +72,10 @@ def test_a_file_arriving_after_the_verification_is_never_deleted(tmp_path: Path)
     repo, root = make_archive_repo(tmp_path)
     _instances(root)
     late = root / "data/clicks/2025/12/31/05/part-late.json"
-    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, _LateWriter(late))
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(_LateWriter(late)))
     assert late.read_bytes() == b"arrived late"
     assert sorted(p.name for p in late.parent.iterdir()) == ["part-late.json"]  # the verified files went
-    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert [item["path"] for item in rerun.refused] == [f"file://{late.parent}"]  # reported, kept
     assert late.read_bytes() == b"arrived late"
 
@@ -86,7 +87,7 @@ def test_the_feed_property_retention_archive_names_another_file_system(tmp_path:
     feed.write_text(feed.read_text() + f"properties:\n  retention.archive: file://{elsewhere}/clicks-archive\n")
     _instances(root)
     before = contents(root, "data")
-    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     archived = contents(elsewhere, "clicks-archive/data")
     assert len(archived) == 34 * 2 + 24 and {**archived, **contents(root, "data")} == before
 
@@ -107,7 +108,7 @@ def test_a_rerun_finishes_whatever_an_earlier_run_left(tmp_path: Path) -> None:
     staging = archive / "2025/12/31/.02.archiving"
     (staging / "nested").mkdir(parents=True)
     (staging / "nested/part-1.bin").write_bytes(b"\0" * 10)
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert result.refused == [] and len(result.evicted) == 34
     assert {**contents(root, "archive/data"), **contents(root, "data")} == {
         **before, "clicks/2025/12/31/01/_SUCCESS": b"", "clicks/2025/12/31/01/nested/part-1.bin": bytes(range(256)) * 2}
@@ -121,7 +122,7 @@ def test_an_archive_that_differs_keeps_the_source(tmp_path: Path) -> None:
     other = root / "archive/data/clicks/2025/12/31/05"
     other.mkdir(parents=True)
     (other / "part-00000.json").write_text("someone else's\n")
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert [item["path"] for item in result.refused] == [f"file://{root}/data/clicks/2025/12/31/05"]
     assert "differs" in result.refused[0]["reason"]
     assert contents(root, "data/clicks/2025/12/31/05") == {
@@ -138,7 +139,7 @@ def test_chown_and_chmod_are_refused_before_anything_is_touched(tmp_path: Path, 
     _instances(root)
     before = contents(root)
     with pytest.raises(UsageError, match=f"retention action '{action}' of feed 'clicks' on cluster 'primary'"):
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     monkeypatch.setattr(sys, "argv", ["retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
                                       "--time", "2026-04-01T10:00Z"])
     assert retention_entry.main() == 2  # before Spark starts
@@ -152,7 +153,7 @@ def test_archive_without_an_archive_location_is_refused(tmp_path: Path) -> None:
     _instances(root)
     before = contents(root)
     with pytest.raises(UsageError, match="no archive location: add locations.archive to cluster 'primary'"):
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert contents(root) == before
 
 
@@ -161,7 +162,7 @@ def test_archive_at_the_cluster_root_is_refused(tmp_path: Path) -> None:
     _instances(root)
     before = contents(root)
     with pytest.raises(UsageError, match="archive location"):
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert contents(root) == before
 
 
@@ -173,7 +174,7 @@ def test_an_archive_on_an_object_store_is_refused(tmp_path: Path) -> None:
     before = contents(root)
     refused = "archive location of feed 'clicks' on cluster 'primary' 's3a://cold-bucket/clicks' is on Amazon S3"
     with pytest.raises(UsageError, match=refused):
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert contents(root) == before
 
 
@@ -183,7 +184,7 @@ def test_no_action_but_delete_removes_a_byte(tmp_path: Path, action: str) -> Non
     _instances(root)
     before = contents(root, "data")
     with contextlib.suppress(UsageError):  # chown, chmod: refused before anything was touched
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     everywhere = contents(root)  # where an action may have moved them: archive/data/..., or its own folder
     kept = {(path.split("data/", 1)[1], content) for path, content in everywhere.items() if "data/" in path}
     assert [path for path, content in before.items() if (path, content) not in kept] == []
@@ -194,7 +195,8 @@ def test_archiving_a_table_is_refused_before_the_metastore_is_asked(tmp_path: Pa
     visits = repo / "feeds" / "visits.yaml"
     visits.write_text(visits.read_text().replace("action: delete", "action: archive"))
     with pytest.raises(UsageError, match="retention of feed 'visits' on cluster 'primary' archives a catalog table"):
-        run_retention(ConfigRepo.load(repo), "visits", "primary", NOMINAL, FS)  # no catalog given: not reached
+        run_retention(ConfigRepo.load(repo), "visits", "primary", NOMINAL,
+                      RunContext(FS))  # no catalog given: not reached
 
 
 @pytest.mark.parametrize("trial", range(3))
@@ -209,8 +211,8 @@ def test_two_archiving_retentions_at_once_move_every_byte_once(tmp_path: Path, t
     def retain(run_id: str) -> None:
         start.wait()
         try:
-            outcomes[run_id] = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(),
-                                             run_id=run_id)
+            outcomes[run_id] = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL,
+                                             RunContext(LocalFileSystem(), run_id=run_id))
         except BlockedError as err:
             outcomes[run_id] = err
 
@@ -235,7 +237,7 @@ def test_archive_leaves_a_link_and_never_archives_its_target(tmp_path: Path) -> 
     (outside / "01" / "00").mkdir(parents=True)
     (outside / "01" / "00" / "precious.json").write_text("keep\n")
     os.symlink(outside, root / "data/clicks/2025/11")  # a month folder that is a link to elsewhere
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, FS)
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
     assert (outside / "01" / "00" / "precious.json").read_text() == "keep\n"
     assert os.path.islink(root / "data/clicks/2025/11")
     assert not (root / "archive/data/clicks/2025/11").exists()

@@ -21,6 +21,7 @@ from toolkit.ledger.evictions import EvictionBatch
 from toolkit.ledger.journal import Journal
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
@@ -47,7 +48,7 @@ def test_each_evicted_instance_gets_one_evicted_event(tmp_path: Path) -> None:
     ledger = Ledger.of(FS, repo.cluster("primary"))
     ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 8), producer="external", run_id="p1",
                               location="x", fingerprint={"digest": "d", "files": 1, "bytes": 1})
-    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
+    run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret1"))
     events = _events(repo)
     assert list(events) == ["20260101T0800Z", "20260101T0900Z"]
     assert [e["kind"] for e in events["20260101T0800Z"]] == ["published", "evicted"]
@@ -61,7 +62,7 @@ def test_each_evicted_instance_gets_one_evicted_event(tmp_path: Path) -> None:
     again = ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 9), producer="external", run_id="p2",
                                       location="x", fingerprint=None)
     assert again is not None and again.kind == "published"
-    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret2")  # nothing left to evict: no event
+    run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret2"))  # nothing left to evict: no event
     assert [len(v) for v in _events(repo).values()] == [2, 2] and len(_batches(root)) == 1
 
 
@@ -69,7 +70,7 @@ def test_an_archived_instance_is_evicted_with_its_archive_location(tmp_path: Pat
     repo_path, root = make_archive_repo(tmp_path)
     hourly_instances(root, utc(2026, 1, 1, 9), 2)
     repo = ConfigRepo.load(repo_path)
-    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
+    run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret1"))
     [[evicted]] = _events(repo).values()
     assert (evicted["kind"], evicted["time"], evicted["location"]) == (
         "evicted", "2026-01-01T09:00Z", f"file://{root}/archive/data/clicks/2026/01/01/09")
@@ -87,11 +88,11 @@ def test_a_run_killed_between_evictions_and_their_batch_has_it_written_by_the_ne
 
     monkeypatch.setattr(Ledger, "record_evictions", killed)
     with pytest.raises(KeyboardInterrupt):
-        run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret1")
+        run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret1"))
     assert not (root / "data/clicks/2026/01/01/06").exists() and _events(repo) == {}
     assert (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
     monkeypatch.setattr(Ledger, "record_evictions", real)
-    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret2")
+    run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret2"))
     events = _events(repo)
     assert list(events) == [f"20260101T{h:02d}00Z" for h in (6, 7, 8, 9)]
     assert all([e["kind"] for e in v] == ["evicted"] for v in events.values())  # each once
@@ -108,7 +109,8 @@ def _retention_killed_before_the_batch_entry(repo_path: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     Journal.write_batch = die  # type: ignore[method-assign]
-    run_retention(ConfigRepo.load(repo_path), "clicks", "primary", NOMINAL, FS, run_id="ret1", lease_seconds=1)
+    run_retention(ConfigRepo.load(repo_path), "clicks", "primary", NOMINAL,
+                  RunContext(FS, run_id="ret1", lease_seconds=1))
 
 
 def test_a_run_killed_between_its_batch_and_the_journal_entry_has_the_entry_written_by_the_next(
@@ -125,7 +127,7 @@ def test_a_run_killed_between_its_batch_and_the_journal_entry_has_the_entry_writ
     ledger = Ledger.of(FS, repo.cluster("primary"))
     assert ledger.journal.entries_since(None, timedelta(0)) == []  # the batch has no entry yet
     time.sleep(1.1)  # the killed run's lease ends
-    run_retention(repo, "clicks", "primary", NOMINAL, FS, run_id="ret2")
+    run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret2"))
     assert _batches(root) == [batch]  # not written twice
     evicted = sorted(e["event_id"] for v in _events(repo).values() for e in v)
     assert len(evicted) == 2
@@ -142,6 +144,6 @@ def test_a_table_feeds_pending_evictions_wait_for_a_run_with_the_metastore(tmp_p
     ledger = Ledger.of(FS, repo.cluster("primary"))
     ledger.plan_evictions("visits", "killed-run", [(utc(2026, 2, 20), "web.visits/ds=2026-02-20")])
     with pytest.raises(UsageError, match="needs the Hive metastore"):
-        run_retention(repo, "visits", "primary", NOMINAL, FS, run_id="ret1")
+        run_retention(repo, "visits", "primary", NOMINAL, RunContext(FS, run_id="ret1"))
     assert ledger.pending_evictions("visits") == ("killed-run", [(utc(2026, 2, 20), "web.visits/ds=2026-02-20")])
     assert ledger.events("visits", utc(2026, 2, 20)) == []

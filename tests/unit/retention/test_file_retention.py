@@ -12,6 +12,7 @@ from tests.unit.retention.retention_repo import hourly_instances, make_repo, pla
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
@@ -28,7 +29,7 @@ def test_evicts_exactly_the_instances_before_the_cut_off(setup: tuple[ConfigRepo
     # clicks on primary keeps days(90): at 2026-04-01T10:00Z the cut-off is 2026-01-01T10:00Z.
     hourly_instances(root, utc(2025, 12, 30, 0), 24 * 4)  # 2025-12-30 00:00 .. 2026-01-02 23:00
     decoys = plant_decoys(root)
-    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), FS)
+    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert result.status == "SUCCEEDED"
     assert result.cut_off == utc(2026, 1, 1, 10)
     times = [item["time"] for item in result.evicted]
@@ -43,7 +44,7 @@ def test_evicts_exactly_the_instances_before_the_cut_off(setup: tuple[ConfigRepo
 def test_parents_left_empty_are_removed_but_not_the_base(setup: tuple[ConfigRepo, Path]) -> None:
     repo, root = setup
     hourly_instances(root, utc(2025, 6, 1, 0), 48)
-    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), FS)
+    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert len(result.evicted) == 48
     assert (root / "data/clicks").is_dir() and list((root / "data/clicks").iterdir()) == []
     assert result.directories_removed == 1 + 1 + 2  # 2025, 2025/06, the two day folders
@@ -53,7 +54,7 @@ def test_parents_left_empty_are_removed_but_not_the_base(setup: tuple[ConfigRepo
 def test_report_is_written_under_the_working_location(setup: tuple[ConfigRepo, Path]) -> None:
     repo, root = setup
     hourly_instances(root, utc(2025, 12, 31, 22), 2)
-    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), FS, run_id="r1")
+    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS, run_id="r1"))
     report = json.loads((root / "feed-toolkit/working/retention/clicks/20260401T1000Z.json").read_text())
     assert result.report.endswith("/feed-toolkit/working/retention/clicks/20260401T1000Z.json")
     assert report["instances_evicted"] == 2 and report["run_id"] == "r1" and report["cut_off"] == "2026-01-01T10:00Z"
@@ -65,14 +66,14 @@ def test_dry_run_touches_nothing(setup: tuple[ConfigRepo, Path]) -> None:
     repo, root = setup
     hourly_instances(root, utc(2025, 12, 31, 0), 24)
     before = tree(root)
-    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), FS, dry_run=True)
+    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS), dry_run=True)
     assert result.status == "DRY_RUN" and len(result.evicted) == 24 and result.bytes_freed == 24 * 81
     assert tree(root) == before
 
 
 def test_after_the_validity_end_it_is_skipped(setup: tuple[ConfigRepo, Path]) -> None:
     repo, _ = setup
-    result = run_retention(repo, "clicks", "primary", utc(2099, 12, 31, 0), FS)
+    result = run_retention(repo, "clicks", "primary", utc(2099, 12, 31, 0), RunContext(FS))
     assert result.status == "SKIPPED" and "after the validity of feed 'clicks'" in result.reason
 
 
@@ -86,7 +87,7 @@ def test_a_rerun_after_an_interrupted_run_finishes_with_the_same_tree(tmp_path: 
         if interrupted_after is not None:  # an earlier run deleted some instances one by one, then died
             for folder in sorted((root / "data/clicks/2025/12/30").iterdir())[:interrupted_after]:
                 FS.delete(f"file://{folder}", recursive=True)
-        run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), FS)
+        run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS))
         trees.append(tree(root) - {p for p in tree(root) if p.startswith("feed-toolkit")})
     assert trees[0] == trees[1] == trees[2]
 
@@ -102,4 +103,4 @@ def test_unsafe_templates_are_refused(tmp_path: Path, path: str, message: str) -
     feed = repo_dir / "feeds" / "clicks.yaml"
     feed.write_text(feed.read_text().replace("  data: /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}", f"  data: {path}"))
     with pytest.raises(UsageError, match=message.replace("$", r"\$").replace("{", r"\{").replace(".", r"\.")):
-        run_retention(ConfigRepo.load(repo_dir), "clicks", "primary", utc(2026, 4, 1, 10), FS)
+        run_retention(ConfigRepo.load(repo_dir), "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS))

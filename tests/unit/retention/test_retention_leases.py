@@ -16,6 +16,7 @@ from toolkit.errors import BlockedError
 from toolkit.ledger.locks import holder_name
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import RetentionResult, run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 NOMINAL = utc(2026, 4, 1, 10)
@@ -36,7 +37,7 @@ def _data(root: Path) -> set[str]:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     repo, root = _prepared(tmp_path_factory.mktemp("reference"))
-    run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem())
+    run_retention(repo, "clicks", "primary", NOMINAL, RunContext(LocalFileSystem()))
     return _data(root)
 
 
@@ -49,7 +50,8 @@ def test_two_retentions_of_one_feed_at_once(tmp_path: Path, reference: set[str],
     def retain(run_id: str) -> None:
         start.wait()
         try:
-            outcomes[run_id] = run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), run_id=run_id)
+            outcomes[run_id] = run_retention(repo, "clicks", "primary", NOMINAL,
+                                             RunContext(LocalFileSystem(), run_id=run_id))
         except BaseException as err:  # noqa: BLE001 - the test inspects what each run ended with
             outcomes[run_id] = err
 
@@ -79,8 +81,10 @@ def test_a_live_lease_blocks_before_anything_is_deleted(tmp_path: Path) -> None:
     lock = Ledger.of(LocalFileSystem(), repo.cluster("primary")).retention_lock("clicks")
     assert lock.try_acquire("other-run").taken
     with pytest.raises(BlockedError, match=rf"run other-run on {re.escape(holder_name())} \(its lease ends "):
-        run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+        run_retention(repo, "clicks", "primary", NOMINAL, RunContext(LocalFileSystem(), run_id="r1"))
     assert _data(root) == before
-    assert run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), dry_run=True).status == "DRY_RUN"
+    assert run_retention(repo, "clicks", "primary", NOMINAL,
+                         RunContext(LocalFileSystem()), dry_run=True).status == "DRY_RUN"
     lock.release()
-    assert len(run_retention(repo, "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1").evicted) == 298
+    assert len(run_retention(repo, "clicks", "primary", NOMINAL,
+                             RunContext(LocalFileSystem(), run_id="r1")).evicted) == 298

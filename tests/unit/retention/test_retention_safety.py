@@ -16,6 +16,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.retention.runner import run_retention
 from toolkit.retention.tables import under
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import FileSystem, StorageError
 from toolkit.storage.local import LocalFileSystem
 
@@ -41,7 +42,7 @@ def test_every_spelling_of_the_root_finds_and_evicts_the_same(tmp_path: Path, sp
     repo, root = make_repo(tmp_path)
     with_root(repo, root, spelling)
     hourly_instances(root, utc(2025, 12, 31, 20), 24)  # 2025-12-31T20:00Z .. 2026-01-01T19:00Z
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem())
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem()))
     assert [item["time"] for item in result.evicted] == [f"2025-12-31T{h}:00Z" for h in (20, 21, 22, 23)] + [
         f"2026-01-01T{h:02d}:00Z" for h in range(10)]
     assert [item["path"] for item in result.evicted][0] == f"file://{root}/data/clicks/2025/12/31/20"
@@ -62,7 +63,7 @@ def test_a_root_with_dot_segments_is_a_bad_config_and_nothing_is_touched(tmp_pat
     before = tree(tmp_path)
     with pytest.raises(UsageError, match=r"^The cluster root '.*' \(interfaces.write.endpoint\) has a '\.' or '\.\.' "
                                          r"segment: give it without them\.$") as refused:
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem(), run_id="r1"))
     assert refused.value.exit_code == 2 and tree(tmp_path) == before
 
 
@@ -73,7 +74,8 @@ def test_a_link_above_the_feeds_folder_is_reported_and_nothing_through_it_is_evi
     hourly_instances(outside, utc(2025, 12, 31, 0), 3)
     os.symlink(outside / "data", root / "data")
     before = tree(outside)
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL,
+                           RunContext(LocalFileSystem(), run_id="r1"))
     assert (result.status, result.evicted, result.links_left) == ("SUCCEEDED", [], [f"file://{root}/data"])
     assert tree(outside) == before and os.path.islink(root / "data")
     assert not (root / "feed-toolkit/working/ledger/evictions").exists()  # no batch of evictions recorded
@@ -92,7 +94,7 @@ def test_a_working_location_that_the_feeds_instances_can_hold_or_lie_in_is_refus
     with pytest.raises(UsageError, match="^" + re.escape(
             "The data location '/data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}' of feed 'clicks' overlaps the working "
             f"location '{working}' of cluster 'primary', where the ledger lives: give them folders apart.") + "$"):
-        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+        run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem(), run_id="r1"))
     assert tree(root) == before
 
 
@@ -109,7 +111,8 @@ def test_a_link_to_a_folder_outside_the_feed_is_left_reported_and_never_followed
     (within / "precious").write_text("keep\n")
     os.symlink(within, root / "data/clicks/2025/12/31/03/link")  # a link inside an expired instance
     before = tree(outside), tree(within)
-    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, LocalFileSystem(), run_id="r1")
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL,
+                           RunContext(LocalFileSystem(), run_id="r1"))
     assert result.status == "SUCCEEDED"
     assert (tree(outside), tree(within)) == before  # no target is followed or deleted through
     assert os.path.islink(root / "data/clicks/2025/11")  # the link itself is foreign: left in place
@@ -124,7 +127,7 @@ def test_the_cluster_root_cannot_be_deleted_once_retention_knows_it(tmp_path: Pa
     repo, root = make_repo(tmp_path)
     hourly_instances(root, utc(2025, 12, 31, 0), 2)
     fs: FileSystem = LocalFileSystem()
-    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, fs)
+    run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(fs))
     with pytest.raises(StorageError, match=f"file://{root}"):
         fs.delete(f"file://{root}", recursive=True)
     assert (root / "feed-toolkit").is_dir()

@@ -9,6 +9,7 @@ from pathlib import Path
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
@@ -49,7 +50,7 @@ def test_the_shorter_retention_keeps_the_other_feeds_instances(tmp_path: Path) -
         (root / "data/shared" / day).mkdir(parents=True)
         (root / "data/shared" / day / "part-0").write_text("daily\n")
     before = {path: path.read_bytes() for hour in hours for path in hour.iterdir()}
-    result = run_retention(repo, "daily", "primary", utc(2026, 4, 1, 10), FS)
+    result = run_retention(repo, "daily", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert result.status == "SUCCEEDED"
     assert {path: path.read_bytes() for path in before if path.exists()} == before  # all 48 hours, every byte
     assert [item["path"] for item in result.evicted] == [
@@ -67,6 +68,6 @@ def test_an_instance_inside_another_feeds_instance_is_kept(tmp_path: Path) -> No
     repo, root = shared_repo(tmp_path)
     hourly_instances(root, utc(2025, 12, 1, 0), 3, template="data/shared")
     before = tree(root)
-    result = run_retention(repo, "hourly", "primary", utc(2026, 4, 1, 10), FS)
+    result = run_retention(repo, "hourly", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert result.evicted == [] and len(result.refused) == 3  # each hour lies inside daily's 2025-12-01
     assert tree(root) - {p for p in tree(root) if p.startswith("feed-toolkit")} == before

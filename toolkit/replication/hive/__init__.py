@@ -2,7 +2,8 @@
 source side, then moved into the target table (created when missing) and registered only once complete.
 
     export_partition(spark, source_catalog, fs, db, table, spec, "hdfs://target/staging/x")  -> ExportResult
-    import_partition(spark, target_catalog, fs, "hdfs://target/staging/x", db2, table2, spec)  -> ImportResult
+    import_partition(spark, target_catalog, fs, "hdfs://target/staging/x", db2, table2, spec,
+                     options=ImportOptions(keep_export=True))  -> ImportResult
 
 `feeds.feed_partition(feed, cluster, t)` gives a table feed's database, table and spec on a cluster. The
 entrypoints `entrypoints/hive_export.py` and `entrypoints/hive_import.py` are built on these (hive_entry.py).
@@ -11,8 +12,8 @@ Importing this package does not import pyspark.
 
 from toolkit.replication.hive.export import ExportResult, export_partition
 from toolkit.replication.hive.feeds import FeedPartition, feed_partition
-from toolkit.replication.hive.importer import ImportResult, import_partition, read_export
+from toolkit.replication.hive.importer import ImportOptions, ImportResult, import_partition, read_export
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
 
-__all__ = ["DATA_DIR", "METADATA_NAME", "ExportMetadata", "ExportResult", "FeedPartition", "ImportResult",
-           "export_partition", "feed_partition", "import_partition", "read_export"]
+__all__ = ["DATA_DIR", "METADATA_NAME", "ExportMetadata", "ExportResult", "FeedPartition", "ImportOptions",
+           "ImportResult", "export_partition", "feed_partition", "import_partition", "read_export"]

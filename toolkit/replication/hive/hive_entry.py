@@ -44,8 +44,8 @@ def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
     status.add(table=partition.qualified_table, partition=partition.name, to=destination)
     with action_session("hive-export", feed.name, cluster, status, hive=True,
                         launcher=launcher_confs(feed)) as session:
-        result = run_hive_export(session.spark, session.catalog(), session.fs, feed, cluster, nominal, destination,
-                                 session.lineage())
+        result = run_hive_export(session.spark, feed, cluster, nominal, destination,
+                                 session.context(lease_seconds=DEFAULT_LEASE_SECONDS, catalog=True))
     status.status = Status.SUCCEEDED
     status.add(to=result.directory, export_id=result.export_id, **result.counters())
 
@@ -74,6 +74,7 @@ def _import_parser() -> argparse.ArgumentParser:
 
 
 def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
+    from toolkit.replication.hive.importer import ImportOptions
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
     from toolkit.runtime.action_session import action_session
 
@@ -94,9 +95,9 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
         plan = plan_hive_import(session.fs, feed, cluster, source, asked)
         status.time = format_timestamp(plan.time) if plan.time else None
         status.add(table=f"{plan.database}.{plan.table}")
-        result = run_hive_import(session.spark, session.catalog(), session.fs, feed, cluster, plan,
-                                 run_id=status.run_id, lease_seconds=args.lease, table_location=table_location,
-                                 keep_export=args.keep_export, checksums=args.checksums, lineage=session.lineage())
+        result = run_hive_import(session.spark, feed, cluster, plan,
+                                 session.context(lease_seconds=args.lease, catalog=True),
+                                 ImportOptions(table_location, args.keep_export, args.checksums))
     status.status = Status.SUCCEEDED
     status.add(partition=result.partition_name, location=result.location, export_id=result.export_id,
                **result.counters())

@@ -14,7 +14,7 @@ from toolkit.entities.model import Cluster
 from toolkit.errors import SkippedError
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
-from toolkit.replication.hive.importer import ImportResult, file_problem, import_partition
+from toolkit.replication.hive.importer import ImportOptions, ImportResult, file_problem, import_partition
 from toolkit.replication.hive.metadata import METADATA_NAME, ExportMetadata
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
@@ -23,6 +23,9 @@ from toolkit.storage.tree import join
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+    from toolkit.replication.hive.import_plan import ImportPlan
+    from toolkit.runtime.run_context import RunContext
 
 
 def import_lease(fs: FileSystem, cluster: Cluster, database: str, table: str, spec: Mapping[str, str], run_id: str,
@@ -34,22 +37,20 @@ def import_lease(fs: FileSystem, cluster: Cluster, database: str, table: str, sp
                                  f"'{cluster.name}'", {"partition": name})
 
 
-def import_exclusively(spark: SparkSession, catalog: Catalog, fs: FileSystem, cluster: Cluster, directory: str,
-                       database: str, table: str, spec: Mapping[str, str], metadata: ExportMetadata, *, run_id: str,
-                       lease_seconds: float = DEFAULT_LEASE_SECONDS, table_location: str | None = None,
-                       keep_export: bool = False, checksums: bool = True,
-                       keep_consumed_export: bool = False) -> ImportResult:
-    """import_partition under the partition's lease, no symbolic link followed on the way from the cluster's
-    root to the partition; `metadata` is the export as the caller read it before. SkippedError when, by the
-    time the lease is ours, another import consumed the export into the partition."""
-    with import_lease(fs, cluster, database, table, spec, run_id, lease_seconds) as lease:
-        if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, metadata, directory,
+def import_exclusively(spark: SparkSession, catalog: Catalog, context: RunContext, cluster: Cluster, plan: ImportPlan,
+                       options: ImportOptions) -> ImportResult:
+    """import_partition as `plan` says, through the context's file system, under the partition's lease, no
+    symbolic link followed on the way from the cluster's root to the partition; the plan's metadata is the export
+    as the caller read it before. SkippedError when, by the time the lease is ours, another import consumed the
+    export into the partition."""
+    fs, directory, database, table, spec = context.fs, plan.source, plan.database, plan.table, plan.spec
+    with import_lease(fs, cluster, database, table, spec, context.run_id, context.lease_seconds) as lease:
+        if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, plan.metadata, directory,
                                                                              database, table, spec):
             raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(spec)} "
                                f"of {database}.{table} by another run already: nothing to do.")
-        return import_partition(spark, catalog, fs, directory, database, table, spec, table_location=table_location,
-                                keep_export=keep_export, checksums=checksums, guard=lease.check,
-                                root=cluster.write_endpoint, keep_consumed_export=keep_consumed_export)
+        return import_partition(spark, catalog, fs, directory, database, table, spec, options=options,
+                                guard=lease.check, root=cluster.write_endpoint)
 
 
 def _holds_export(catalog: Catalog, fs: FileSystem, metadata: ExportMetadata, directory: str, database: str,

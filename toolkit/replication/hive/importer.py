@@ -62,6 +62,22 @@ _ROOT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(//[^/]*)?")
 
 
 @dataclass(frozen=True)
+class ImportOptions:
+    """How an export becomes a partition. `table_location`: where a table created by the import lives (default:
+    the database's place for it; an exported EXTERNAL table is created EXTERNAL). `keep_export`: copy the files
+    and leave the export as it is (by default they are moved when the export is on the table's file system, and
+    the export is deleted once imported). `checksums`: check each file's CRC32C before anything changes (sizes
+    are always checked). `keep_consumed_export`: leave a consumed export's `_metadata.json` for the caller to
+    delete (`remove_consumed_export`) once it recorded the import, so that a run killed in between is found and
+    finished by the next."""
+
+    table_location: str | None = None
+    keep_export: bool = False
+    checksums: bool = True
+    keep_consumed_export: bool = False
+
+
+@dataclass(frozen=True)
 class ImportResult:
     """What an import did: the partition, its new location, and its counters."""
 
@@ -186,34 +202,6 @@ def target_table(catalog: Catalog, database: str, table: str, exported: TableDes
     return catalog.describe_table(database, table), True
 
 
-def _place(spark: SparkSession, fs: FileSystem, publication: Publication, data_dir: str, final: str,
-           metadata: ExportMetadata, table_location: str, keep_export: bool, directory: str) -> bool:
-    """Put the export's files at `final` (which does not exist) as a step of `publication`; True when they were
-    moved, not copied."""
-    if not keep_export and _root(data_dir) == _root(final):
-        try:
-            publication.move(data_dir, final)
-            return True
-        except StorageError:
-            if not fs.exists(data_dir) or fs.exists(final):
-                raise
-            # This file system cannot move it there (another volume, an encryption zone): copy instead.
-    staging = join(table_location, f"{STAGING_PREFIX}{metadata.export_id}")
-    if fs.exists(staging):
-        fs.delete(staging, recursive=True)  # a leftover of an interrupted run
-    fs.mkdirs(staging)  # an empty partition still gets its folder
-    listed = {item.relative_path: item.status for item in data_files(fs, data_dir)}
-    tasks = [CopyTask(join(data_dir, item.path), join(staging, item.path), item.size,
-                      listed[item.path].modification_time) for item in metadata.files]
-    for item, copied in zip(metadata.files, copy_files(spark, fs, tasks), strict=True):
-        if copied.crc32c != item.crc32c:
-            fs.delete(staging, recursive=True)
-            raise StorageError(f"{copied.source} has CRC32C {copied.crc32c} where the export's list says "
-                               f"{item.crc32c}: the export in {directory} is damaged; export the partition again.")
-    publication.move(staging, final)
-    return False
-
-
 def _clean_up(fs: FileSystem, directory: str, location: str, canonical: str, current: str | None, final: str,
               consumed: bool) -> None:
     """Once the partition is published: the replaced directory goes (under the table's location only), and a
@@ -239,84 +227,127 @@ def _refuse_links(fs: FileSystem, root: str | None, location: str, final: str) -
 
 
 def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str,
-                     table: str, spec: Mapping[str, str] | None = None, *, table_location: str | None = None,
-                     keep_export: bool = False, checksums: bool = True, guard: Guard = no_guard,
-                     root: str | None = None, keep_consumed_export: bool = False) -> ImportResult:
+                     table: str, spec: Mapping[str, str] | None = None, *, options: ImportOptions = ImportOptions(),
+                     guard: Guard = no_guard, root: str | None = None) -> ImportResult:
     """Import the export in `directory` as the partition `spec` (default: the exported values) of
-    `database.table` in `catalog`, on the file system `fs` (which also reads `directory`).
+    `database.table` in `catalog`, on the file system `fs` (which also reads `directory`), as `options` say.
 
     `root`: the cluster's root; a symbolic link on the way from it (else from the table's location) to the
-    partition's directory is refused before anything moves. `keep_consumed_export`: leave a consumed export's
-    `_metadata.json` for the caller to delete (`remove_consumed_export`) once it recorded the import, so that a
-    run killed in between is found and finished by the next.
-
-    `table_location`: where a table created by the import lives (default: the database's place for it; an
-    exported EXTERNAL table is created EXTERNAL). `keep_export`: copy the files and leave the export as it
-    is (by default they are moved when the export is on the table's file system, and the export is deleted
-    once imported). `checksums`: check each file's CRC32C before anything changes (sizes are always checked).
-    `guard` is called right before the rename into place and before the partition switch (the caller's lease
-    check): when it raises, what was done is undone and nothing is published."""
+    partition's directory is refused before anything moves. `guard` is called right before the rename into place
+    and before the partition switch (the caller's lease check): when it raises, what was done is undone and
+    nothing is published."""
     with catalog.pinned_tables():  # the target table is read once, not at each metastore call
-        return _import(spark, catalog, fs, directory, database, table, spec, table_location, keep_export, checksums,
-                       guard, root, keep_consumed_export)
+        return _PartitionImport(spark, catalog, fs, normalize_uri(directory), database, table, spec, options, guard,
+                                root).run()
 
 
-def _import(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str, table: str,
-            spec: Mapping[str, str] | None, table_location: str | None, keep_export: bool,
-            checksums: bool, guard: Guard, root: str | None = None,
-            keep_consumed_export: bool = False) -> ImportResult:
-    began = time.perf_counter()
-    directory = normalize_uri(directory)
-    metadata = read_export(fs, directory)
-    exported = metadata.table
-    wanted = dict(spec) if spec is not None else dict(metadata.partition)
-    _check_keys(wanted, exported)
-    data_dir = join(directory, DATA_DIR)
-    data_present = fs.exists(data_dir)
-    if data_present:
-        problem = file_problem(fs, data_dir, metadata, directory) or (
-            checksum_problem(spark, data_dir, metadata, directory) if checksums else None)
-        if problem:
-            raise StorageError(problem)
-    target, created = target_table(catalog, database, table, exported, directory, table_location)
-    if target.location is None:
-        raise StorageError(f"The table {target.qualified_name} in {catalog.description} has no location: cannot "
-                           "place the partition's files.")
-    values = full_spec(target.info, wanted)
-    name = partition_name(values)
-    location = normalize_uri(target.location)
-    canonical = canonical_directory(location, name)
-    versioned = versioned_directory(location, metadata.export_id, name)
-    current = catalog.partition_location(target.database, target.name, values)
-    current = normalize_uri(current) if current else None
-    if current is not None and current == versioned and not data_present:
-        final = versioned  # a rerun of this import: its files are where the interrupted run put them
-    else:
-        final = next_directory(current, canonical, versioned)
-    _refuse_links(fs, root, location, final)
+@dataclass(frozen=True)
+class _PartitionImport:
+    """One call of import_partition."""
 
-    with Publication(fs, guard) as publication:
+    spark: SparkSession
+    catalog: Catalog
+    fs: FileSystem
+    directory: str
+    database: str
+    table: str
+    spec: Mapping[str, str] | None
+    options: ImportOptions
+    guard: Guard
+    root: str | None
+
+    def run(self) -> ImportResult:
+        began = time.perf_counter()
+        spark, catalog, fs, directory, options = self.spark, self.catalog, self.fs, self.directory, self.options
+        metadata = read_export(fs, directory)
+        exported = metadata.table
+        wanted = dict(self.spec) if self.spec is not None else dict(metadata.partition)
+        _check_keys(wanted, exported)
+        data_dir = join(directory, DATA_DIR)
+        data_present = fs.exists(data_dir)
         if data_present:
-            if fs.exists(final):
-                fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted run
-            moved = _place(spark, fs, publication, data_dir, final, metadata, location, keep_export, directory)
+            problem = file_problem(fs, data_dir, metadata, directory) or (
+                checksum_problem(spark, data_dir, metadata, directory) if options.checksums else None)
+            if problem:
+                raise StorageError(problem)
+        target, created = target_table(catalog, self.database, self.table, exported, directory,
+                                       options.table_location)
+        if target.location is None:
+            raise StorageError(f"The table {target.qualified_name} in {catalog.description} has no location: cannot "
+                               "place the partition's files.")
+        values = full_spec(target.info, wanted)
+        name = partition_name(values)
+        location = normalize_uri(target.location)
+        canonical = canonical_directory(location, name)
+        versioned = versioned_directory(location, metadata.export_id, name)
+        current = catalog.partition_location(target.database, target.name, values)
+        current = normalize_uri(current) if current else None
+        if current is not None and current == versioned and not data_present:
+            final = versioned  # a rerun of this import: its files are where the interrupted run put them
         else:
-            # An earlier run of this import moved the files and was interrupted: they are where it put them,
-            # registered already (the current location) or not yet.
-            final = next((place for place in dict.fromkeys(p for p in (current, final) if p) if fs.exists(place)
-                          and file_problem(fs, place, metadata, directory) is None
-                          and (not checksums or checksum_problem(spark, place, metadata, directory) is None)), "")
-            if not final:
-                raise StorageError(f"The export in {directory} has no {DATA_DIR}/ folder and its files are not in "
-                                   f"the partition {name} of {target.qualified_name}: it was imported and replaced "
-                                   "since, or it is damaged; export the partition again.")
-            moved = True
-        switch(publication, catalog, target.database, target.name, values, current, final)
-        publication.after(lambda: _clean_up(fs, directory, location, canonical, current, final,
-                                            moved and not keep_export and not keep_consumed_export))
+            final = next_directory(current, canonical, versioned)
+        _refuse_links(fs, self.root, location, final)
 
-    previous = current if current is not None and current != final else None
-    kept = previous is not None and not under(previous, location)
-    return ImportResult(target.database, target.name, values, final, directory, metadata.export_id,
-                        len(metadata.files), metadata.total_bytes, time.perf_counter() - began, created,
-                        current is not None, moved, previous, kept, resumed=not data_present)
+        with Publication(fs, self.guard) as publication:
+            if data_present:
+                if fs.exists(final):
+                    fs.delete(final, recursive=True)  # no partition points to it: a leftover of an interrupted run
+                moved = self._place(publication, data_dir, final, metadata, location)
+            else:
+                # An earlier run of this import moved the files and was interrupted: they are where it put them,
+                # registered already (the current location) or not yet.
+                final = self._found_in_place(metadata, current, final)
+                if not final:
+                    raise StorageError(f"The export in {directory} has no {DATA_DIR}/ folder and its files are not in "
+                                       f"the partition {name} of {target.qualified_name}: it was imported and replaced "
+                                       "since, or it is damaged; export the partition again.")
+                moved = True
+            switch(publication, catalog, target.database, target.name, values, current, final)
+            publication.after(lambda: _clean_up(fs, directory, location, canonical, current, final,
+                                                moved and not options.keep_export
+                                                and not options.keep_consumed_export))
+
+        previous = current if current is not None and current != final else None
+        kept = previous is not None and not under(previous, location)
+        return ImportResult(target.database, target.name, values, final, directory, metadata.export_id,
+                            len(metadata.files), metadata.total_bytes, time.perf_counter() - began, created,
+                            current is not None, moved, previous, kept, resumed=not data_present)
+
+    def _found_in_place(self, metadata: ExportMetadata, *places: str | None) -> str:
+        """The first of `places` that holds the export's files (the size and checksum checks passed): where an
+        interrupted run of this import put them; "" when none does."""
+        for place in dict.fromkeys(p for p in places if p):
+            if self.fs.exists(place) and file_problem(self.fs, place, metadata, self.directory) is None and (
+                    not self.options.checksums
+                    or checksum_problem(self.spark, place, metadata, self.directory) is None):
+                return place
+        return ""
+
+    def _place(self, publication: Publication, data_dir: str, final: str, metadata: ExportMetadata,
+               table_location: str) -> bool:
+        """Put the export's files at `final` (which does not exist) as a step of `publication`; True when they were
+        moved, not copied."""
+        spark, fs, keep_export, directory = self.spark, self.fs, self.options.keep_export, self.directory
+        if not keep_export and _root(data_dir) == _root(final):
+            try:
+                publication.move(data_dir, final)
+                return True
+            except StorageError:
+                if not fs.exists(data_dir) or fs.exists(final):
+                    raise
+                # This file system cannot move it there (another volume, an encryption zone): copy instead.
+        staging = join(table_location, f"{STAGING_PREFIX}{metadata.export_id}")
+        if fs.exists(staging):
+            fs.delete(staging, recursive=True)  # a leftover of an interrupted run
+        fs.mkdirs(staging)  # an empty partition still gets its folder
+        listed = {item.relative_path: item.status for item in data_files(fs, data_dir)}
+        tasks = [CopyTask(join(data_dir, item.path), join(staging, item.path), item.size,
+                          listed[item.path].modification_time) for item in metadata.files]
+        for item, copied in zip(metadata.files, copy_files(spark, fs, tasks), strict=True):
+            if copied.crc32c != item.crc32c:
+                fs.delete(staging, recursive=True)
+                raise StorageError(f"{copied.source} has CRC32C {copied.crc32c} where the export's list says "
+                                   f"{item.crc32c}: the export in {directory} is damaged; export the partition again.")
+        publication.move(staging, final)
+        return False
+

@@ -5,7 +5,7 @@ written, so that calling the core directly is as safe as calling the entrypoint.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -14,16 +14,17 @@ from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import SkippedError, UsageError
 from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
 from toolkit.openlineage.run import Lineage
 from toolkit.replication.hive.export import ExportResult, export_partition
 from toolkit.replication.hive.feeds import feed_partition, feed_table
 from toolkit.replication.hive.import_lease import import_exclusively
-from toolkit.replication.hive.importer import ImportResult, read_export, remove_consumed_export
-from toolkit.replication.hive.metadata import ExportMetadata
+from toolkit.replication.hive.import_plan import ImportPlan
+from toolkit.replication.hive.importer import ImportOptions, ImportResult, read_export, remove_consumed_export
 from toolkit.runtime.lineage import recorded_fingerprint, watched
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
@@ -31,14 +32,15 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-def run_hive_export(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster,
-                    nominal: datetime, destination: str, lineage: Lineage | None = None) -> ExportResult:
-    """Export the instance `nominal` of the table feed `feed` on `cluster` into the directory `destination`.
-    Lineage: one run of `hive-export.<feed>` reading the feed's dataset, writing the export folder's (none while
-    the partition does not exist yet)."""
+def run_hive_export(spark: SparkSession, feed: Feed, cluster: Cluster, nominal: datetime, destination: str,
+                    context: RunContext) -> ExportResult:
+    """Export the instance `nominal` of the table feed `feed` on `cluster`, from the context's catalog, into the
+    directory `destination`. Lineage: one run of `hive-export.<feed>` reading the feed's dataset, writing the
+    export folder's (none while the partition does not exist yet)."""
+    fs, lineage = context.fs, context.lineage
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
+    catalog = context.require_catalog(feed.name, cluster.name)
     partition = feed_partition(feed, cluster, nominal)
-    lineage = lineage or Lineage.off()
     if lineage.enabled and catalog.table_exists(partition.database, partition.table) and \
             catalog.partition_location(partition.database, partition.table, partition.spec) is None:
         lineage = Lineage.off()  # waiting for it (exit 3): a later call exports it
@@ -52,18 +54,6 @@ def run_hive_export(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed:
         run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
                                               bytes=result.bytes)])
     return result
-
-
-@dataclass(frozen=True)
-class ImportPlan:
-    """What an import will do: the export it reads and the partition (of the instance `time`) it fills."""
-
-    source: str
-    metadata: ExportMetadata
-    time: datetime | None  # None: the export records no instance time, its own partition values are kept
-    database: str
-    table: str
-    spec: dict[str, str]
 
 
 def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, asked: datetime | None) -> ImportPlan:
@@ -85,16 +75,15 @@ def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, 
     return ImportPlan(source, metadata, instance, uri.database, uri.table, spec)
 
 
-def run_hive_import(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster,
-                    plan: ImportPlan, *, run_id: str, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                    table_location: str | None = None, keep_export: bool = False,
-                    checksums: bool = True, lineage: Lineage | None = None) -> ImportResult:
-    """Import as `plan` says, under the partition's lease, then record the feed instance's dataset event. An
-    import that finds the export consumed into the partition already (exit 4) writes the event when the run
-    that imported it was killed before writing it. Lineage: one run of `hive-import.<feed>` reading the export
-    folder's dataset, writing the feed's."""
+def run_hive_import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan, context: RunContext,
+                    options: ImportOptions | None = None) -> ImportResult:
+    """Import as `plan` and `options` say, into the context's catalog, under the partition's lease, then record
+    the feed instance's dataset event. An import that finds the export consumed into the partition already
+    (exit 4) writes the event when the run that imported it was killed before writing it. Lineage: one run of
+    `hive-import.<feed>` reading the export folder's dataset, writing the feed's."""
+    fs, run_id, lineage, options = context.fs, context.run_id, context.lineage, options or ImportOptions()
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    lineage = lineage or Lineage.off()
+    catalog = context.require_catalog(feed.name, cluster.name)
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = plan.time or where.table.parse(plan.spec, where.zone)
@@ -102,16 +91,14 @@ def run_hive_import(spark: SparkSession, catalog: Catalog, fs: FileSystem, feed:
     read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
     with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
         try:
-            result = import_exclusively(spark, catalog, fs, cluster, plan.source, plan.database, plan.table,
-                                        plan.spec, plan.metadata, run_id=run_id, lease_seconds=lease_seconds,
-                                        table_location=table_location, keep_export=keep_export, checksums=checksums,
-                                        keep_consumed_export=True)
+            result = import_exclusively(spark, catalog, context, cluster, plan,
+                                        replace(options, keep_consumed_export=True))
         except SkippedError:
             record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=True)
             raise
         # A run that found the files in place finishes a killed one, which may have recorded the event already.
         fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=result.resumed)
-        if result.moved and not keep_export:
+        if result.moved and not options.keep_export:
             # Only now: a run killed before the event finds the export's _metadata.json, and its rerun the event.
             remove_consumed_export(fs, plan.source)
         if result.resumed and result.replaced and result.previous_location is None:
