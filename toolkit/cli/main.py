@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "resume": ("control", "resume_command", "Resume a suspended process or feed"),
     "safemode": ("control", "safemode_command", "Stop every action on a cluster before it touches data"),
     "rerun": ("rerun", "rerun_command", "The commands that rerun failed, timed-out or killed instances"),
+    "retain": ("retain", "retain_command", "Evict a file feed's expired instances, without Spark"),
     "publish": ("events", "publish_command", "Record an outside producer's instance of a feed"),
     "events": ("events", "events_command", "The dataset events of a cluster"),
     "trigger": ("trigger", "trigger_command", "Start the data-triggered runs whose inputs are published"),
@@ -56,11 +57,12 @@ def build_app(argv: list[str]) -> typer.Typer:
     named = argv[0] if argv and argv[0] in COMMANDS else None
     for name, (module, attribute, line) in COMMANDS.items():
         if named is None or name == named:
-            target = getattr(importlib.import_module(f"toolkit.cli.commands.{module}"), attribute)
+            loaded = importlib.import_module(f"toolkit.cli.commands.{module}")
+            target = getattr(loaded, attribute)
             if isinstance(target, typer.Typer):
                 app.add_typer(target, name=name, short_help=line)
-            else:
-                app.command(name, short_help=line)(target)
+            else:  # a module's COMMAND_SETTINGS: typer.command's keyword arguments for its command
+                app.command(name, short_help=line, **getattr(loaded, "COMMAND_SETTINGS", {}))(target)
     return app
 
 

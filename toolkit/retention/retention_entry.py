@@ -1,9 +1,14 @@
-"""The retention entrypoint's body: arguments, the cheap checks before Spark starts, the session, the run."""
+"""The retention entrypoint's body, and `toolkit retain`'s: arguments, the cheap checks before Spark starts, the
+session, the run. A file feed on a cluster the toolkit reaches without a JVM (a `file://` root, HDFS through
+WebHDFS) is retained without Spark, by `spark-submit entrypoints/retention.py` (whose launcher JVM then starts no
+SparkContext) and by `toolkit retain` alike; a table feed, or a cluster only Hadoop's client reaches, needs the
+Spark session, which `toolkit retain` refuses to start."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
@@ -17,9 +22,11 @@ from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = common_parser("retention", "Evict the instances of a feed on a cluster that are older than the "
-                                        "cluster's retention limit, and nothing else.")
+                                        "cluster's retention limit, and nothing else. A file feed on a file:// "
+                                        "cluster, or on HDFS reached through WebHDFS, is retained without Spark.",
+                           prog=prog)
     parser.add_argument("--feed", required=True, help="The feed whose old instances are evicted.")
     parser.add_argument("--cluster", required=True, help="The cluster whose retention limit applies.")
     parser.add_argument("--dry-run", action="store_true", help="Print the plan; delete nothing, write no report.")
@@ -29,11 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool = True) -> None:
     from toolkit.retention.runner import run_retention
     from toolkit.retention_actions.registry import eviction_for
-    from toolkit.runtime.action_session import action_session
+    from toolkit.runtime.action_session import action_session, storage_session
     from toolkit.runtime.feed_notices import notify_feed_failure
+    from toolkit.runtime.jvm_free import retention_without_jvm
 
     nominal = nominal_time(args.time)
     if args.lease <= 0:
@@ -46,8 +54,14 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
     status.cluster = cluster.name
     is_table = feed.table_on(cluster.name) is not None
-    with action_session("retention", feed.name, cluster, status, hive=is_table,
-                        launcher=launcher_confs(feed)) as session:
+    without_jvm = retention_without_jvm(feed, cluster)
+    if not without_jvm and not spark_allowed:
+        why = "is a catalog table" if is_table else "is on a file system only Hadoop's client reaches"
+        raise UsageError(f"The feed '{feed.name}' {why} on cluster '{cluster.name}': its retention needs Spark; run "
+                         "spark-submit entrypoints/retention.py with the same arguments.")
+    opened = storage_session("retention", cluster, status) if without_jvm else action_session(
+        "retention", feed.name, cluster, status, hive=is_table, launcher=launcher_confs(feed))
+    with opened as session:
         notifier = session.notifier(counted=feed.notification is not None)
         try:
             result = run_retention(repo, feed.name, cluster.name, nominal,
@@ -72,3 +86,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
 
 def main() -> int:
     return run("retention", _parser(), _body)
+
+
+def retain_main(argv: list[str]) -> int:
+    """`toolkit retain`: the entrypoint's call in this process, with no JVM; refused where retention needs Spark."""
+    return run("retention", _parser("toolkit retain"), partial(_body, spark_allowed=False), argv)

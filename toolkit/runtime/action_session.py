@@ -22,18 +22,26 @@ if TYPE_CHECKING:
     from toolkit.runtime.run_context import RunContext
     from toolkit.runtime.status import StatusLine
     from toolkit.storage.catalog import Catalog
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.storage.filesystem import FileSystem
 
 
 class ActionSession:
-    """One action's Spark session on one cluster, its protected file system, its lazily connected catalog, and the
-    call's lineage and notifiers, reported in its status line when the session ends."""
+    """One action's Spark session on one cluster (none for an action that needs no Spark: `storage_session`), its
+    protected file system, its lazily connected catalog, and the call's lineage and notifiers, reported in its
+    status line when the session ends."""
 
-    def __init__(self, spark: SparkSession, fs: HadoopFileSystem, cluster: Cluster, status: StatusLine) -> None:
-        self.spark, self.fs, self.cluster, self.status = spark, fs, cluster, status
+    def __init__(self, spark: SparkSession | None, fs: FileSystem, cluster: Cluster, status: StatusLine) -> None:
+        self._spark, self.fs, self.cluster, self.status = spark, fs, cluster, status
         self._catalog: Catalog | None = None
         self._lineage: Lineage | None = None
         self._counted: list[Notifier] = []
+
+    @property
+    def spark(self) -> SparkSession:
+        """The Spark session; a session opened without Spark has none, and asking is a bug of the action."""
+        if self._spark is None:
+            raise RuntimeError(f"the {self.status.action} session on cluster '{self.cluster.name}' has no Spark")
+        return self._spark
 
     def catalog(self) -> Catalog:
         """The cluster's catalog (its `registry` metastore, else Spark's), connected when first asked for."""
@@ -55,7 +63,7 @@ class ActionSession:
         if self._lineage is None:
             from toolkit.runtime.lineage import open_lineage
 
-            self._lineage = open_lineage(self.fs, self.cluster, self.status.run_id, self.spark)
+            self._lineage = open_lineage(self.fs, self.cluster, self.status.run_id, self._spark)
         return self._lineage
 
     def notifier(self, *, counted: bool) -> Notifier:
@@ -108,6 +116,23 @@ def action_session(action: str, subject: str | None, cluster: Cluster, status: S
     if cluster.write_endpoint is not None:
         fs.protect(cluster.write_endpoint)
     session = ActionSession(spark, fs, cluster, status)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@contextmanager
+def storage_session(action: str, cluster: Cluster, status: StatusLine) -> Iterator[ActionSession]:
+    """The session of an action Spark has nothing to do with (retention of a file feed): the cluster's file system
+    without a JVM (toolkit/runtime/cluster_files.py: local, or HDFS through WebHDFS), its root protected, and the
+    same ledger, lineage, notifiers and status line as `action_session`'s; no Spark and no catalog."""
+    from toolkit.runtime.cluster_files import cluster_file_system
+
+    fs = cluster_file_system(cluster)
+    if cluster.write_endpoint is not None:
+        fs.protect(cluster.write_endpoint)
+    session = ActionSession(None, fs, cluster, status)
     try:
         yield session
     finally:

@@ -21,8 +21,9 @@ from toolkit.statuses import Status
 
 def common_parser(action: str, description: str,
                   time_help: str = "Nominal time yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.",
-                  ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"{action}.py", description=description)
+                  prog: str | None = None) -> argparse.ArgumentParser:
+    """The arguments every entrypoint takes; `prog` names the program in the usage line (default `<action>.py`)."""
+    parser = argparse.ArgumentParser(prog=prog or f"{action}.py", description=description)
     parser.add_argument("--repo", type=Path, required=True, help="The config repo (clusters/, feeds/, processes/).")
     parser.add_argument("--time", help=time_help)
     parser.add_argument("--status-file", type=Path, help="Also write the JSON status line to this file.")
@@ -46,14 +47,16 @@ def seconds(text: str) -> float:
     return value
 
 
-def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, StatusLine], None]) -> int:
-    """Parse, call `body(args, status)` (which fills in the status line), map errors to exit codes."""
+def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, StatusLine], None],
+        argv: list[str] | None = None) -> int:
+    """Parse `argv` (default: the program's arguments), call `body(args, status)` (which fills in the status
+    line), map errors to exit codes."""
     began = time.perf_counter()
     status = StatusLine(action=action, run_id=uuid.uuid4().hex[:12])
     args = None
     separate_stderr()
     try:
-        args = _parse(parser)
+        args = _parse(parser, argv)
         if args.verbose:
             os.environ[driver_logging.LEVEL_VARIABLE] = "info"  # read when the session starts, and by child runs
         status.entity = getattr(args, "feed", None) or getattr(args, "process", None)
@@ -67,10 +70,10 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
     return emit(status, getattr(args, "status_file", None))
 
 
-def _parse(parser: argparse.ArgumentParser) -> argparse.Namespace:
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
     """argparse exits 2 on bad arguments with its own message; keep that, but as a UsageError."""
     try:
-        return parser.parse_args()
+        return parser.parse_args(argv)
     except SystemExit as stop:
         if stop.code in (0, None):
             raise

@@ -39,10 +39,15 @@ def report_lineage(lineage: Lineage, status: StatusLine) -> None:
 
 
 def open_lineage(fs: FileSystem, cluster: Cluster, run_id: str, spark: SparkSession | None) -> Lineage:
-    conf = {}
+    """The call's lineage, under the parent run a scheduler passed to spark-submit (`spark.openlineage.parent*`),
+    read from the session's settings, else from the launcher's when no SparkContext was started."""
     if spark is not None:
         conf = {key: value for key, value in spark.sparkContext.getConf().getAll()
                 if key.startswith("spark.openlineage.")}
+    else:
+        from toolkit.runtime.launcher_conf import launcher_conf
+
+        conf = launcher_conf("spark.openlineage.")
     return Lineage.open(fs, cluster, run_id, parent_from_conf(conf))
 
 

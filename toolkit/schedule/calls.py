@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from urllib.parse import urlsplit
 
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
@@ -34,8 +33,9 @@ from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
-from toolkit.entities.webhdfs_access import is_webhdfs_cluster, webhdfs_access
 from toolkit.errors import UsageError
+from toolkit.runtime.cluster_files import reachable_without_jvm
+from toolkit.runtime.jvm_free import retention_without_jvm
 from toolkit.schedule.airflow_events.settings import notify_targets
 from toolkit.schedule.assets import FeedAsset, feed_asset
 from toolkit.schedule.cadence import CLOCK, Cadence, retention_frequency
@@ -111,23 +111,13 @@ def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
         commands.append(Call("ledger-rollup", "ledger-rollup", None, Cadence(ROLLUP, CLOCK), Program.TOOLKIT,
                              ("ledger-rollup", "--cluster", cluster.name),
                              "the ledger's roll-up of past months: processes run here", time_option="--now"))
-    if commands and not _command_line_reads(cluster):
+    if commands and not reachable_without_jvm(cluster):
         names = " and ".join(f"toolkit {call.name}" for call in commands)
         return SchedulePlan(cluster.name, tuple(calls), notifies, (
             f"{names} not scheduled on cluster '{cluster.name}': the toolkit command reads a cluster's ledger on a "
             "file:// write endpoint, or an hdfs:// one through WebHDFS at a readonly endpoint such as "
             "webhdfs://namenode:9870 (docs/hdfs.md), so it would fail at every call here.",))
     return SchedulePlan(cluster.name, (*calls, *commands), notifies)
-
-
-def _command_line_reads(cluster: Cluster) -> bool:
-    """Whether the `toolkit` command reads this cluster's ledger: a local one, or HDFS with a WebHDFS address."""
-    if urlsplit(cluster.write_endpoint or "").scheme.lower() == "file":
-        return True
-    try:
-        return is_webhdfs_cluster(cluster) and webhdfs_access(cluster) is not None
-    except ValueError:
-        return False
 
 
 def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list[Call]:
@@ -165,9 +155,14 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
                              "property retention.frequency or the lifecycle's retention-stage frequency.") from None
         cadence = Cadence(frequency, on.validity.start, feed.timezone)  # no end: the entrypoint
         # decides what runs after the validity end (retention.keep-instances-beyond-validity)
-        calls.append(Call(f"retention-{feed.name}", "retention", ref, cadence, Program.SPARK_SUBMIT,
-                          ("--feed", feed.name, "--cluster", cluster.name), why,
-                          "retention.py", inlet_assets=(feed_asset(feed, cluster),)))
+        if retention_without_jvm(feed, cluster):  # `toolkit retain`: the entrypoint's call, with no JVM
+            calls.append(Call(f"retention-{feed.name}", "retention", ref, cadence, Program.TOOLKIT,
+                              ("retain", "--feed", feed.name, "--cluster", cluster.name), why,
+                              inlet_assets=(feed_asset(feed, cluster),)))
+        else:
+            calls.append(Call(f"retention-{feed.name}", "retention", ref, cadence, Program.SPARK_SUBMIT,
+                              ("--feed", feed.name, "--cluster", cluster.name), why,
+                              "retention.py", inlet_assets=(feed_asset(feed, cluster),)))
     if on.type is FeedClusterType.TARGET:
         anchor = on.validity.start
         if on.delay is not None:

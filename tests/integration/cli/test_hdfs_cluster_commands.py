@@ -19,11 +19,11 @@ import pytest
 
 from tests.local_cluster import hourly_feed_yaml
 from tests.webhdfs_server import LoopbackWebHdfs
-from toolkit.cli.ledger_access import cluster_file_system
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.cluster_files import cluster_file_system
 from toolkit.storage.webhdfs import WebHdfsFileSystem
 
 PROJECT = Path(__file__).resolve().parents[3]

@@ -96,3 +96,30 @@ def _resend(repo: Path, url: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "toolkit", "lineage", "resend", "--repo", str(repo), "--cluster",
                            "primary"], capture_output=True, text=True, timeout=120, cwd=repo,
                           env={**environment(), "OPENLINEAGE_URL": url, "PYTHONPATH": str(PROJECT)})
+
+
+def test_a_file_feeds_retention_without_spark_keeps_airflows_parent(tmp_path: Path) -> None:
+    """Retention of a file feed starts no SparkContext: the parent run passed as Spark properties is read from
+    spark-submit's launcher all the same."""
+    from tests.unit.retention.retention_repo import hourly_instances
+    from tests.unit.retention.retention_repo import make_repo as retention_repo
+
+    repo, root = retention_repo(tmp_path)
+    hourly_instances(root, utc(2025, 12, 31, 20), 4)
+    with lineage_receiver() as receiver:
+        result = subprocess.run(
+            [str(SPARK_SUBMIT), "--master", "local[1]", "--conf", "spark.openlineage.parentJobNamespace=airflow",
+             "--conf", "spark.openlineage.parentJobName=clicks_dag.retention", "--conf",
+             f"spark.openlineage.parentRunId={AIRFLOW_TASK}", str(PROJECT / "entrypoints" / "retention.py"),
+             "--repo", str(repo), "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T22:00Z",
+             "--verbose"], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+            env={**environment(), "OPENLINEAGE_URL": receiver.url})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    status = status_of(result)
+    assert (status["status"], status["instances_evicted"], status["lineage_unsent"]) == ("SUCCEEDED", 2, 0)
+    assert "SparkContext" not in result.stderr
+    assert [e["eventType"] for e in receiver.events] == ["START", "COMPLETE"]
+    for event in receiver.events:
+        validate_event(event)
+        parent = event["run"]["facets"]["parent"]
+        assert (parent["job"]["name"], parent["run"]["runId"]) == ("clicks_dag.retention", AIRFLOW_TASK)

@@ -45,8 +45,21 @@ def test_a_bad_call_says_so_on_stderr_and_keeps_stdout_to_the_status_line(tmp_pa
 
 
 def test_verbose_brings_sparks_info_logging_back_on_stderr(tmp_path: Path) -> None:
+    """A process instance whose inputs are missing, not waited for (exit 3): the run starts Spark, which a file
+    feed's retention no longer does."""
+    repo, _ = make_repo(tmp_path)
+    result = spark_submit("process", "--repo", str(repo), "--process", "hourly-clicks-summary", "--cluster",
+                          "primary", "--time", "2026-03-31T10:00Z", "--no-wait", "--verbose", cwd=tmp_path)
+    assert result.returncode == 3, result.stdout[-3000:] + result.stderr[-3000:]
+    assert len(result.stdout.splitlines()) == 1
+    assert " INFO SparkContext: Running Spark version " in result.stderr
+
+
+def test_a_file_feeds_retention_starts_no_spark_context(tmp_path: Path) -> None:
+    """spark-submit's launcher JVM only: even asked for Spark's INFO logging, no SparkContext starts."""
     repo, _ = make_repo(tmp_path)
     result = spark_submit("retention", "--repo", str(repo), *DRY_RUN, "--verbose", cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert len(result.stdout.splitlines()) == 1
-    assert " INFO SparkContext: Running Spark version " in result.stderr
+    [line] = result.stdout.splitlines()
+    assert json.loads(line)["status"] == "DRY_RUN"
+    assert "SparkContext" not in result.stderr and "SparkSession" not in result.stderr

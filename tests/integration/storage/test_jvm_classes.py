@@ -76,12 +76,13 @@ def test_a_jvm_started_without_the_jar_loads_the_classes_from_the_jar_file(tmp_p
 
 
 def test_a_toolkit_without_its_jar_says_how_to_build_it_and_exits_2(tmp_path: Path) -> None:
-    """Installed without building (no jar beside the sources): one sentence, exit 2, before Spark starts."""
+    """Installed without building (no jar beside the sources): one sentence, exit 2, before Spark starts (the
+    retention of a table feed, which needs Spark: a file feed's needs no JVM and no jar)."""
     shutil.copytree(REPOSITORY / "toolkit", tmp_path / "toolkit", ignore=shutil.ignore_patterns("*.jar", "__pycache__"))
     environment = {**os.environ, "PYTHONPATH": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, str(REPOSITORY / "entrypoints" / "retention.py"), "--repo",
-         str(REPOSITORY / "config_repo_template"), "--feed", "clicks", "--cluster", "primary", "--time",
+         str(REPOSITORY / "config_repo_template"), "--feed", "clicks-daily-table", "--cluster", "primary", "--time",
          "2026-03-31T10:00Z", "--dry-run"], capture_output=True, text=True, env=environment, timeout=120,
         check=False)
     missing = tmp_path / "toolkit" / "storage" / "jvm" / JAR_NAME

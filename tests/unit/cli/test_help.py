@@ -18,7 +18,7 @@ def description(text: str) -> list[list[str]]:
     """The prose paragraphs between the usage line and the arguments or options; example blocks (kept verbatim by
     `\\b`: command lines, crontab lines) are left out."""
     body = text.split("\n\n", 1)[1]
-    for section in ("\nArguments:", "\nOptions:", "\nCommands:"):
+    for section in ("\nArguments:", "\nOptions:", "\nCommands:", "\noptions:"):  # the last argparse's (retain)
         body = body.split(section)[0]
     paragraphs = [block.splitlines() for block in body.strip("\n").split("\n\n")]
     verbatim = ("toolkit ", "spark-submit ", "* * *", "python ")

@@ -56,7 +56,14 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
     assert str(CHECKOUT) not in out and "--jars" not in out
     assert line_of(lines, "late_check.py").startswith("0 * * * * ")
     assert line_of(lines, "--process top-pages").startswith("0 0 * * * ")
-    assert line_of(lines, "retention.py\" --repo \"$CONF_REPO\" --feed clicks ").startswith("0 0 * * * ")
+    # a file feed's retention runs without a JVM, through the same toolkit call wrapper; a table feed's in Spark
+    assert line_of(lines, "--feed clicks ") == (
+        '0 0 * * * "$TOOLKIT" call --every \'days(1)\' --from 2025-12-01T00:00Z --period 1440 -- "$TOOLKIT" retain '
+        '--repo "$CONF_REPO" --feed clicks --cluster primary')
+    assert line_of(lines, "--feed clicks-daily-table ").endswith(
+        '-- "$SPARK_SUBMIT" "$ENTRYPOINTS/retention.py" --repo "$CONF_REPO" --feed clicks-daily-table '
+        '--cluster primary')
+    assert "retention.py" not in line_of(lines, "--feed clicks-daily ")
     assert line_of(lines, " trigger ") == '* * * * * "$TOOLKIT" trigger --repo "$CONF_REPO" --cluster primary'
     assert line_of(lines, " sla ") == '*/5 * * * * "$TOOLKIT" sla --repo "$CONF_REPO" --cluster primary'
     assert line_of(lines, "ingest.py").endswith("--feed page-views --cluster primary --for 3540")

@@ -11,13 +11,14 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import ClusterName, Repo, require
-from toolkit.cli.ledger_access import Now, cluster_file_system
+from toolkit.cli.ledger_access import Now
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.cluster_files import cluster_file_system
 
 
 def rollup_command(

@@ -11,13 +11,14 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now, cluster_file_system
+from toolkit.cli.ledger_access import Now
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import Ledger
 from toolkit.notifications.message import describe_duration
 from toolkit.notifications.notifier import Notifier
+from toolkit.runtime.cluster_files import cluster_file_system
 from toolkit.runtime.times import nominal_time
 from toolkit.schedule.sla.check import Report, check_slas, longest_sla
 from toolkit.schedule.sla.notify import notify_findings

@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import cluster_file_system
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
+from toolkit.runtime.cluster_files import cluster_file_system
 from toolkit.runtime.entry_frame import MAX_SECONDS
 from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
 from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow

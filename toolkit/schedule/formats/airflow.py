@@ -24,7 +24,7 @@ from toolkit.el.frequency import Frequency
 from toolkit.el.timestamps import format_timestamp
 from toolkit.schedule.assets import FeedAsset
 from toolkit.schedule.cadence import CLOCK
-from toolkit.schedule.calls import Call, Program, SchedulePlan
+from toolkit.schedule.calls import Call, SchedulePlan
 from toolkit.schedule.cron import cron_cover
 from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.formats.airflow_task import TASK_CODE
@@ -144,7 +144,7 @@ def _argv(call: Call, invocation: Invocation) -> list[str | None]:
         argv.append("--no-wait")
     if call.time_option is None:
         return argv
-    if call.program is Program.TOOLKIT:
+    if call.cadence.anchor == CLOCK:  # a command of the clock (sla, ledger-rollup): the run's date as it is
         return [*argv, call.time_option, None]
     wrapper: list[str | None] = [*invocation.call_wrapper(call, "--time", "")]
     wrapper[-2] = None  # the run's logical date, after --time

@@ -19,7 +19,8 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
-from toolkit.schedule.calls import Call, Program, SchedulePlan
+from toolkit.schedule.cadence import CLOCK
+from toolkit.schedule.calls import Call, SchedulePlan
 from toolkit.schedule.cron import CronCover, cron_cover
 from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.invocation import Invocation
@@ -72,7 +73,7 @@ def crontab_text(plan: SchedulePlan, invocation: Invocation) -> str:
 def _entry(call: Call, cover: CronCover, invocation: Invocation) -> list[str]:
     comment = [f"# {call.name}, {call.cadence.describe()}: {call.why}."]
     argv = invocation.argv(call)
-    if call.program is Program.SPARK_SUBMIT and call.time_option is not None:
+    if call.time_option is not None and call.cadence.anchor != CLOCK:  # each firing stands for an instance
         argv = [*invocation.call_wrapper(call, "--period", str(cover.period_minutes)), *argv]
         if not cover.exact:
             comment.append(f"# cron cannot say {call.cadence.frequency} from there: this line fires "
