@@ -27,7 +27,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.compaction import compact_instance
-    from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 
     t = nominal_time(args.time)
     status.time = format_timestamp(t)
@@ -35,7 +34,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
     with feed_session("compact", feed, cluster, status) as session:
         result = compact_instance(session.spark, repo, feed.name, cluster.name, t,
-                                  session.context(lease_seconds=DEFAULT_LEASE_SECONDS, catalog=False))
+                                  session.context(catalog=False))
     r = result.record
     print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
           f"({r.bytes_after} bytes), {r.rows} rows")

@@ -40,14 +40,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.runner import run_ingest
-    from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 
     repo = ConfigRepo.load(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("ingest", feed, cluster, status) as session:
         is_table = feed.table_on(cluster.name) is not None
         notifier = session.notifier(counted=feed.notification is not None)
-        context = session.context(lease_seconds=DEFAULT_LEASE_SECONDS, catalog=is_table, notifier=notifier)
+        context = session.context(catalog=is_table, notifier=notifier)
         result = run_ingest(session.spark, repo, feed.name, cluster.name, context, seconds=args.seconds)
     print(f"ingest: {result.records} records in {result.batches} batch(es) into {len(result.instances)} instances of "
           f"{feed.name} on {cluster.name}; {result.rejected} rejected; {result.moved} landing file(s) moved to "

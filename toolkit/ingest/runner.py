@@ -383,12 +383,13 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
             raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
         return catalog
 
+    settings = ingest_settings(feed)  # a bad ingest.* property is exit 2 before the ledger is touched
     ledger = context.ledger(cluster)
     book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
-        call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, ingest_settings(feed),
+        call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, settings,
                           ledger, book, lease, run_id, clock, context.lineage, context.notifier)
         if not where.is_table:
             finish_unfinished(fs, ledger, feed, where, lease, run_id)  # before any late record lands

@@ -157,9 +157,10 @@ class InstanceResult:
 
 
 class ProcessRunner:
-    """Runs instances of one process on one cluster, through `context` (its file system, run id, lineage and
-    leases). `spark` runs the workflow; `catalog` is opened only when a table feed is read; `clock` measures the
-    waits and timeouts."""
+    """Runs instances of one process on one cluster, through `context`'s file system, run id, lineage and lease
+    length (not its catalog, clock or notifier: `catalog` here is opened only when a table feed is read, `clock`
+    measures the waits and timeouts, and the runner's own notifier tells the process's `notification`). `spark`
+    runs the workflow."""
 
     def __init__(self, repo: ConfigRepo, process: str, cluster: str, context: RunContext, *,
                  spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock,

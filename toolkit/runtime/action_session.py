@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.session import build_session
 
 if TYPE_CHECKING:
@@ -76,7 +77,8 @@ class ActionSession:
             self.count(notifier)
         return notifier
 
-    def context(self, *, lease_seconds: float, catalog: bool, notifier: Notifier | None = None) -> RunContext:
+    def context(self, *, catalog: bool, lease_seconds: float = DEFAULT_LEASE_SECONDS,
+                notifier: Notifier | None = None) -> RunContext:
         """The run context of the call on this session: its file system, run id and lineage, the catalog when a
         table feed needs it (`catalog`), `notifier`, and leases of `lease_seconds`."""
         from toolkit.runtime.run_context import RunContext

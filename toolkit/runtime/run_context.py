@@ -1,8 +1,9 @@
 """What a call of an action works with besides what it acts on, the same for every action: the file system it
 reads and writes, the call's run id, the cluster's metastore when a table feed needs one, the lineage and the
-notifier it reports to, how long its ledger leases last, and the clock. An entrypoint builds it from its action
-session (`ActionSession.context`); a test or another caller builds it from the parts, with no Spark where the
-action needs none. Passing it whole keeps the runners' signatures to what they act on."""
+notifier it reports to, how long its ledger leases last, and the clock; each runner uses what it needs of it and
+its docstring says which. An entrypoint builds it from its action session (`ActionSession.context`) or from the
+parts; a test or another caller from the parts, with no Spark where the action needs none. Passing it whole keeps
+the runners' signatures to what they act on."""
 
 from __future__ import annotations
 

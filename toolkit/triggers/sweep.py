@@ -68,10 +68,10 @@ def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher
             lock.release()
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Sweep:
     """One sweep of `cluster`: where it reads, how it starts runs, and `guard`, which raises once its lock is lost
-    (another sweep took over); a dry run starts nothing."""
+    (another sweep took over); a dry run starts nothing. Its `report` is filled in as it goes."""
 
     repo: ConfigRepo
     cluster: str

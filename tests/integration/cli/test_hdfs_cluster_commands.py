@@ -282,3 +282,25 @@ def test_the_first_sweeps_journal_rebuild_reads_and_writes_no_event_the_journal_
     reads = Counter(call.path for call in calls if call.op == "OPEN" and "/events/raw/" in call.path)
     assert set(reads.values()) <= {2}, reads  # at most once each (the namenode's redirect, then the data)
     assert ledger.fs.exists(ledger.layout.journal_rebuilt())  # the rebuild ran, and is not run again
+
+
+def test_retain_evicts_an_hdfs_clusters_file_feed_through_the_loopback_webhdfs_stand_in(
+        capsys: pytest.CaptureFixture[str], site: Site) -> None:
+    """`toolkit retain` on an `hdfs://` cluster: no JVM, the WebHDFS client lists and deletes, the instance at the
+    cut-off and after it stay, and the run record lands on the cluster."""
+    feed = hourly_feed_yaml("raw").replace("    validity:", "    retention: {limit: hours(5), action: delete}\n"
+                                                            "    validity:")
+    (site.conf / "feeds/raw.yaml").write_text(feed)
+    for hour in range(12):
+        instance = site.local(f"/data/raw/2026/11/21/{hour:02d}")
+        instance.mkdir(parents=True)
+        (instance / "part-00000").write_text("x\n")
+    code, out, err = run(capsys, "retain", "--repo", str(site.conf), "--feed", "raw", "--cluster", "primary",
+                         "--time", "2026-11-21T10:00Z")
+    assert (code, err) == (0, ""), out
+    status = json.loads(out.splitlines()[-1])
+    assert (status["status"], status["instances_evicted"]) == ("SUCCEEDED", 5)
+    assert sorted(p.name for p in site.local("/data/raw/2026/11/21").iterdir()) == [f"{h:02d}" for h in range(5, 12)]
+    assert status["report"] == f"{ROOT}/feed-toolkit/working/retention/raw/20261121T1000Z.json"
+    report = json.loads(site.local("/feed-toolkit/working/retention/raw/20261121T1000Z.json").read_text())
+    assert [item["time"] for item in report["evicted"]] == [f"2026-11-21T{h:02d}:00Z" for h in range(5)]

@@ -66,6 +66,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest import closing_gate, runner
 from toolkit.notifications.notifier import Notifier
 from toolkit.quality import expectations
+from toolkit.runtime.run_context import RunContext
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jvm_classes import jar_path
 
@@ -88,8 +89,8 @@ closing_gate.QualityClosing.allows = parked_after_the_gate
 repo = ConfigRepo.load({ingest_repo!r})
 fs = HadoopFileSystem(spark)
 notifier = Notifier(fs, repo.cluster("primary"))
-ingest = threading.Thread(target=runner.run_ingest, daemon=True, args=(spark, repo, "events", "primary", fs),
-                          kwargs=dict(run_id="killed", lease_seconds=2.0, notifier=notifier))
+ingest = threading.Thread(target=runner.run_ingest, daemon=True, args=(
+    spark, repo, "events", "primary", RunContext(fs, "killed", notifier=notifier, lease_seconds=2.0)))
 ingest.start()
 while ingest.is_alive() and not Path({passed!r}).exists():
     time.sleep(0.05)

@@ -2,8 +2,7 @@
 source side, then moved into the target table (created when missing) and registered only once complete.
 
     export_partition(spark, source_catalog, fs, db, table, spec, "hdfs://target/staging/x")  -> ExportResult
-    import_partition(spark, target_catalog, fs, "hdfs://target/staging/x", db2, table2, spec,
-                     options=ImportOptions(keep_export=True))  -> ImportResult
+    import_partition(spark, target_catalog, fs, "hdfs://target/staging/x", db2, table2, spec)  -> ImportResult
 
 `feeds.feed_partition(feed, cluster, t)` gives a table feed's database, table and spec on a cluster. The
 entrypoints `entrypoints/hive_export.py` and `entrypoints/hive_import.py` are built on these (hive_entry.py).

@@ -45,7 +45,7 @@ def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
     with action_session("hive-export", feed.name, cluster, status, hive=True,
                         launcher=launcher_confs(feed)) as session:
         result = run_hive_export(session.spark, feed, cluster, nominal, destination,
-                                 session.context(lease_seconds=DEFAULT_LEASE_SECONDS, catalog=True))
+                                 session.context(catalog=True))
     status.status = Status.SUCCEEDED
     status.add(to=result.directory, export_id=result.export_id, **result.counters())
 
