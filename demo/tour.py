@@ -9,6 +9,7 @@ of one JVM each; the same calls, one spark-submit each, are what `toolkit schedu
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -134,12 +135,14 @@ def retention(tour: Tour) -> None:
     dry = tour.spark(*call, "--dry-run")
     would = [line for line in dry.stdout.splitlines() if line.startswith("would evict")]
     tour.say(f"--dry-run: would evict {len(would)} instances, the first: {would[0]}")
-    done = tour.spark(*call)
-    tour.say(f"evicted: {status_fields(done, 'status', 'instances_evicted', 'bytes_freed', 'cut_off')}")
+    began = time.monotonic()
+    done = json.loads(tour.toolkit("retain", *call[1:]).splitlines()[-1])  # a file feed's: no JVM
+    evicted = ", ".join(f"{name} {done[name]}" for name in ("status", "instances_evicted", "bytes_freed", "cut_off"))
+    tour.say(f"toolkit retain (no JVM, {time.monotonic() - began:.1f} s): {evicted}")
     left = sorted(path.name for path in (PRIMARY / "data/clicks/2025/12/31").iterdir())
     tour.say(f"left of 2025-12-31: hours {' '.join(left)} (the cut-off is 10:00)")
-    tour.done("retention", f"{done.status['instances_evicted']} hours evicted, a dry run first",
-              "entrypoints/retention.py, feed-toolkit/working/retention/")
+    tour.done("retention", f"{done['instances_evicted']} hours evicted without a JVM, a dry run first",
+              "toolkit retain, entrypoints/retention.py, feed-toolkit/working/retention/")
 
 
 def replication(tour: Tour) -> None:
