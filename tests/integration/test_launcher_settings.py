@@ -46,15 +46,18 @@ def _submit_with_event_log(tmp_path: Path, entrypoint: str, *args: str, exit_cod
     return dict(updates[0]["Spark Properties"])
 
 
-def test_retention_session_runs_in_the_feeds_queue_and_priority(tmp_path: Path) -> None:
+def test_process_session_runs_in_the_process_queue_and_priority(tmp_path: Path) -> None:
+    """(A file feed's retention, which this test used, starts no Spark session any more: issue 36.)"""
     repo, _ = make_repo(tmp_path)
     _with_cluster_queue(repo)
-    feed = repo / "feeds" / "clicks.yaml"
-    feed.write_text(feed.read_text() + LAUNCHER)
-    properties = _submit_with_event_log(tmp_path, "retention", "--repo", str(repo), "--feed", "clicks",
-                                        "--cluster", "primary", "--time", "2026-03-31T22:00Z", "--dry-run")
+    process = repo / "processes" / "hourly-clicks-summary.yaml"
+    process.write_text(process.read_text() + LAUNCHER)
+    # No input instance: the run does not wait (exit 3), in the session it built.
+    properties = _submit_with_event_log(tmp_path, "process", "--repo", str(repo), "--process",
+                                        "hourly-clicks-summary", "--cluster", "primary", "--time",
+                                        "2026-03-31T22:00Z", "--no-wait", exit_code=3)
     assert (properties["spark.yarn.queue"], properties["spark.yarn.priority"]) == ("root.etl.hourly", "5")
-    assert properties["spark.app.name"] == "toolkit-retention-clicks-primary"
+    assert properties["spark.app.name"] == "toolkit-process-hourly-clicks-summary-primary"
 
 
 def test_replication_session_runs_in_the_feeds_queue_on_the_target(tmp_path: Path) -> None:
@@ -83,8 +86,9 @@ def test_late_check_session_runs_in_the_process_queue_and_priority(tmp_path: Pat
 def test_without_the_properties_the_cluster_queue_stays(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     _with_cluster_queue(repo)
-    properties = _submit_with_event_log(tmp_path, "retention", "--repo", str(repo), "--feed", "clicks",
-                                        "--cluster", "primary", "--time", "2026-03-31T22:00Z", "--dry-run")
+    properties = _submit_with_event_log(tmp_path, "process", "--repo", str(repo), "--process",
+                                        "hourly-clicks-summary", "--cluster", "primary", "--time",
+                                        "2026-03-31T22:00Z", "--no-wait", exit_code=3)
     assert properties["spark.yarn.queue"] == "cluster-queue"
     assert "spark.yarn.priority" not in properties
 

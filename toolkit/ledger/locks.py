@@ -44,6 +44,8 @@ RETAIN_LEASES = 10
 # The share of a lease a holder gives up early (see the module's docstring): the clock skew it tolerates.
 SKEW_SHARE = 0.25
 
+_LAST_SECOND = 253402300800.0  # 10000-01-01T00:00Z in seconds since the epoch: a lease expires before it
+
 
 class LockLostError(ToolkitError):
     """Another run may own the lock now (exit 1): this run stops at once and publishes nothing."""
@@ -120,9 +122,11 @@ class LeaseLock:
         try:
             document = json.loads(data.decode("utf-8"))
             check_format(document, path)
-            return Lease(run_id=str(document["run_id"]), holder=str(document["holder"]),
-                         expires=float(document["expires"]), state=str(document["state"]),
-                         details=dict(document.get("details") or {}))
+            expires = float(document["expires"])
+            if not 0 <= expires < _LAST_SECOND:
+                raise ValueError(f"its expiry {document['expires']!r} is no instant from 1970 to 9999")
+            return Lease(run_id=str(document["run_id"]), holder=str(document["holder"]), expires=expires,
+                         state=str(document["state"]), details=dict(document.get("details") or {}))
         except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as err:
             raise CorruptRecordError(path, f"not a lock lease: {err}") from None
 

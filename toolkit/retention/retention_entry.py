@@ -52,6 +52,7 @@ def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool =
     require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
     require_no_object_store(cluster)
     eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
+    launcher_confs(feed)  # a bad queueName or jobPriority is exit 2 on either path, with or without Spark
     status.cluster = cluster.name
     is_table = feed.table_on(cluster.name) is not None
     without_jvm = retention_without_jvm(feed, cluster)

@@ -165,13 +165,14 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
         assert eviction is not None  # a file feed on a cluster with a write endpoint: run_retention checked both
         result.links_left.extend(plan.links)
         data_events = events if plan.kind == "data" else None  # an instance is its data: its event says where it went
+        if lease is not None:
+            lease.check()  # before the plan of its events too: a run that lost its lease writes nothing
         if data_events is not None:
             data_events.plan([(i.time, eviction.destination(i.path) or i.path) for i in plan.expired])
         applied = None
         if lease is None:
             sizes, directories = fs.total_sizes([i.entry for i in plan.expired]), 0
         else:
-            lease.check()
             applied = eviction.apply(fs, plan)
             sizes, directories = applied.sizes, applied.directories_removed
             result.refused += [{"location": plan.kind, "time": format_timestamp(i.time), "path": i.path,
@@ -190,6 +191,8 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
             if data_events is not None:
                 data_events.evicted(instance.time, destination or instance.path)
         if data_events is not None:
+            assert lease is not None  # a dry run has no events
+            lease.check()  # the deletions may be long: the events are written only by the lease's holder
             data_events.done()
     result.elapsed_seconds = time.perf_counter() - began
     if lease is None:
@@ -279,4 +282,6 @@ def _evict_table(call: _Retention, result: RetentionResult, uri: CatalogTemplate
         if events is not None:
             events.evicted(t, location)
     if events is not None and planned:
+        assert lease is not None  # a dry run has no events
+        lease.check()  # the drops may be long: the events are written only by the lease's holder
         events.done()

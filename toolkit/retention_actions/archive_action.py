@@ -19,6 +19,7 @@ the instance stays in the feed and is reported.
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 
 from toolkit.el.templates import PathTemplate, path_segments
@@ -119,6 +120,9 @@ def archive_instance(fs: FileSystem, source: str, target: str) -> str | None:
     """Copy, verify, then remove one instance; None when done, else why the instance stays in the feed."""
     if fs.status(target) is None:
         _stage(fs, source, target)
+    elif _same_place(fs, source, target):
+        return (f"the archive path {target} is the instance itself (a symbolic link on the way to the archive leads "
+                "back into the feed): give an archive location of its own")
     verified = _files(fs, source)
     differences = _differences(fs, verified, _files(fs, target))
     if differences:
@@ -126,6 +130,19 @@ def archive_instance(fs: FileSystem, source: str, target: str) -> str | None:
                 "remove one, then run again")
     _remove_verified(fs, source, verified)
     return None
+
+
+def _same_place(fs: FileSystem, source: str, target: str) -> bool:
+    """Whether the archive path is the instance itself, reached by another name (a link on the way): a probe
+    written beside the archive path shows up beside the instance. Checked when the archive path exists already,
+    before anything is deleted as "verified" against what would be the instance's own files."""
+    name = f".toolkit-archive-probe-{uuid.uuid4().hex}"
+    probe = f"{parent_of(normalize_uri(target)).rstrip('/')}/{name}"
+    fs.create_exclusive(probe, b"")
+    try:
+        return fs.status(f"{parent_of(normalize_uri(source)).rstrip('/')}/{name}") is not None
+    finally:
+        fs.delete(probe, recursive=False)
 
 
 def _remove_verified(fs: FileSystem, source: str, verified: dict[str, FileStatus]) -> None:

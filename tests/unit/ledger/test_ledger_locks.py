@@ -194,7 +194,10 @@ def test_an_empty_generation_file_holds_until_a_lease_after_its_mtime(folder: Pa
 
 
 @pytest.mark.parametrize("data", [b"not json at all", b'{"run_id": "a"}', b"[1, 2]",
-                                  b'{"run_id": "a", "holder": "h", "expires": "soon", "state": "HELD"}'])
+                                  b'{"run_id": "a", "holder": "h", "expires": "soon", "state": "HELD"}',
+                                  # an expiry no clock reaches, or past year 9999: not a lease (found by an attack)
+                                  *(b'{"run_id": "a", "holder": "h", "expires": %s, "state": "HELD"}' % value
+                                    for value in (b"NaN", b"-1e13", b"1e18", b"1e400", b"-1e400"))])
 def test_a_damaged_generation_file_raises_naming_its_path(folder: Path, clock: SetClock, data: bytes) -> None:
     folder.mkdir(parents=True)
     (folder / "lock.0").write_bytes(data)

@@ -242,3 +242,18 @@ def test_archive_leaves_a_link_and_never_archives_its_target(tmp_path: Path) -> 
     assert os.path.islink(root / "data/clicks/2025/11")
     assert not (root / "archive/data/clicks/2025/11").exists()
     assert result.links_left == [f"file://{root}/data/clicks/2025/11"] and len(result.evicted) == 34
+
+
+def test_an_archive_that_leads_back_into_the_feed_through_a_link_deletes_nothing(tmp_path: Path) -> None:
+    """`/archive` is a symbolic link to the cluster root: each archive path is the instance itself. The copy would
+    "verify" against itself and the source be deleted with no copy anywhere; instead every instance stays, refused
+    with the reason."""
+    repo, root = make_archive_repo(tmp_path)
+    _instances(root)
+    os.symlink(root, root / "archive")
+    before = contents(root, "data")
+    result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS, "r1"))
+    assert contents(root, "data") == before
+    assert result.evicted == [] and len(result.refused) == 24 + 10
+    assert "is the instance itself" in str(result.refused[0]["reason"])
+    assert not [p for p in (root / "data/clicks/2025/12/31").rglob(".toolkit-*")]  # no probe left behind

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.ledger.locks import holder_name
+from toolkit.ledger.locks import LockLostError, holder_name
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import RetentionResult, run_retention
 from toolkit.runtime.run_context import RunContext
@@ -88,3 +89,32 @@ def test_a_live_lease_blocks_before_anything_is_deleted(tmp_path: Path) -> None:
     lock.release()
     assert len(run_retention(repo, "clicks", "primary", NOMINAL,
                              RunContext(LocalFileSystem(), run_id="r1")).evicted) == 298
+
+
+class _TakenOverWhileDeleting(LocalFileSystem):
+    """Another run takes the feed's retention lock over during this run's first delete (this one stalled past its
+    lease, as a stopped process does), and the deletion goes on until this run's keeper has seen it."""
+
+    def __init__(self, cluster: object) -> None:
+        super().__init__()
+        self.cluster, self.taken = cluster, False
+
+    def delete(self, path: str, *, recursive: bool) -> bool:
+        if not self.taken and "/data/clicks/" in path:
+            self.taken = True
+            later = Ledger.of(LocalFileSystem(), self.cluster, clock=lambda: time.time() + 3600)  # type: ignore[arg-type]
+            assert later.retention_lock("clicks").try_acquire("r2").taken
+            time.sleep(1.0)  # a few renewals of the 0.6 s lease: the keeper finds the later generation
+        return super().delete(path, recursive=recursive)
+
+
+def test_a_run_that_lost_its_lease_while_deleting_writes_no_event(tmp_path: Path) -> None:
+    """Its deletions were of expired instances (the new holder deletes the same); its events would be a second
+    copy of the new holder's, and clearing the pending plan would drop the new holder's."""
+    repo, _ = _prepared(tmp_path)
+    cluster = repo.cluster("primary")
+    ledger = Ledger.of(LocalFileSystem(), cluster)
+    with pytest.raises(LockLostError):
+        run_retention(repo, "clicks", "primary", NOMINAL,
+                      RunContext(_TakenOverWhileDeleting(cluster), "r1", lease_seconds=0.6))
+    assert [e for t in ledger.feed_event_times("clicks") for e in ledger.events("clicks", t) if e.run_id == "r1"] == []
