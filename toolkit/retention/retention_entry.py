@@ -60,7 +60,7 @@ def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool =
         why = "is a catalog table" if is_table else "is on a file system only Hadoop's client reaches"
         raise UsageError(f"The feed '{feed.name}' {why} on cluster '{cluster.name}': its retention needs Spark; run "
                          "spark-submit entrypoints/retention.py with the same arguments.")
-    opened = storage_session("retention", cluster, status) if without_jvm else action_session(
+    opened = storage_session(cluster, status) if without_jvm else action_session(
         "retention", feed.name, cluster, status, hive=is_table, launcher=launcher_confs(feed))
     with opened as session:
         notifier = session.notifier(counted=feed.notification is not None)

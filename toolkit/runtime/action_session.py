@@ -114,27 +114,28 @@ def action_session(action: str, subject: str | None, cluster: Cluster, status: S
 
     name = "-".join(("toolkit", action, *((subject,) if subject else ()), cluster.name))
     spark = build_session(name, cluster, hive=hive, launcher=launcher)
-    fs = HadoopFileSystem(spark)
-    if cluster.write_endpoint is not None:
-        fs.protect(cluster.write_endpoint)
-    session = ActionSession(spark, fs, cluster, status)
-    try:
+    with _opened(spark, HadoopFileSystem(spark), cluster, status) as session:
         yield session
-    finally:
-        session.close()
 
 
 @contextmanager
-def storage_session(action: str, cluster: Cluster, status: StatusLine) -> Iterator[ActionSession]:
+def storage_session(cluster: Cluster, status: StatusLine) -> Iterator[ActionSession]:
     """The session of an action Spark has nothing to do with (retention of a file feed): the cluster's file system
     without a JVM (toolkit/runtime/cluster_files.py: local, or HDFS through WebHDFS), its root protected, and the
     same ledger, lineage, notifiers and status line as `action_session`'s; no Spark and no catalog."""
     from toolkit.runtime.cluster_files import cluster_file_system
 
-    fs = cluster_file_system(cluster)
+    with _opened(None, cluster_file_system(cluster), cluster, status) as session:
+        yield session
+
+
+@contextmanager
+def _opened(spark: SparkSession | None, fs: FileSystem, cluster: Cluster, status: StatusLine
+            ) -> Iterator[ActionSession]:
+    """The session on `fs` with the cluster's root protected, closed (its counts in the status line) at the end."""
     if cluster.write_endpoint is not None:
         fs.protect(cluster.write_endpoint)
-    session = ActionSession(None, fs, cluster, status)
+    session = ActionSession(spark, fs, cluster, status)
     try:
         yield session
     finally:
