@@ -6,6 +6,7 @@ A `str` enum, so a status is written to JSON and compared with the text read bac
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 
 
@@ -26,3 +27,14 @@ class Status(str, Enum):
 
     def __format__(self, spec: str) -> str:
         return format(self.value, spec)
+
+
+# The statuses of a call's parts from mild to severe: a call that ran several (a window of process instances, the
+# sources of a replicated instance, the feeds of a cluster's retention) reports the worst of them.
+SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.DRY_RUN, Status.WAITING, Status.BLOCKED, Status.TIMEDOUT,
+            Status.FAILED, Status.INVALID)
+
+
+def worst(statuses: Iterable[Status], default: Status = Status.SKIPPED) -> Status:
+    """The most severe of `statuses` by SEVERITY, `default` for none."""
+    return max(statuses, key=SEVERITY.index, default=default)

@@ -18,7 +18,7 @@ from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine
-from toolkit.statuses import Status
+from toolkit.statuses import Status, worst
 from toolkit.storage.java_errors import one_line
 
 if TYPE_CHECKING:
@@ -26,9 +26,6 @@ if TYPE_CHECKING:
     from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions, WallClock
     from toolkit.runtime.action_session import ActionSession
 
-# The status of a window is its instances' worst.
-_SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, Status.TIMEDOUT, Status.FAILED,
-             Status.INVALID)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -119,7 +116,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         results = _run_window(runner, window, process.order)
     status.add(instances=[{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                           for r in results])
-    status.status = max((r.status for r in results), key=_SEVERITY.index, default=Status.SKIPPED)
+    status.status = worst(r.status for r in results)  # a window's status is its instances' worst
 
 
 def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: str, clock: WallClock,

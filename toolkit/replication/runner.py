@@ -55,11 +55,8 @@ from toolkit.replication.target_gate import TargetGate
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.runtime.run_record import record_path, write_record
-from toolkit.statuses import Status
+from toolkit.statuses import Status, worst
 from toolkit.storage.filesystem import FileSystem
-
-# The status of an instance, worst last: the run's status is its instances' worst.
-_SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.WAITING, Status.BLOCKED, Status.FAILED)
 
 
 @dataclass
@@ -86,8 +83,7 @@ class InstanceOutcome:
     def status(self) -> Status:
         if self.blocked:
             return Status.BLOCKED
-        statuses = [outcome.status for outcome in self.sources] or [Status.SKIPPED]
-        return max(statuses, key=_SEVERITY.index)
+        return worst(outcome.status for outcome in self.sources)
 
     @property
     def quality(self) -> tuple[GateResult, ...]:
@@ -104,8 +100,7 @@ class ReplicationResult:
 
     @property
     def status(self) -> Status:
-        statuses = [instance.status for instance in self.instances] or [Status.SKIPPED]
-        return max(statuses, key=_SEVERITY.index)
+        return worst(instance.status for instance in self.instances)  # the run's status: its instances' worst
 
     def reasons(self) -> list[str]:
         blocked = [instance.blocked.rstrip(".") for instance in self.instances if instance.blocked]

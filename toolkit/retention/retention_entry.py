@@ -2,7 +2,8 @@
 session, the run. A file feed on a cluster the toolkit reaches without a JVM (a `file://` root, HDFS through
 WebHDFS) is retained without Spark, by `spark-submit entrypoints/retention.py` (whose launcher JVM then starts no
 SparkContext) and by `toolkit retain` alike; a table feed, or a cluster only Hadoop's client reaches, needs the
-Spark session, which `toolkit retain` refuses to start."""
+Spark session, which `toolkit retain` refuses to start. `--all` retains every feed of the cluster whose retention is
+due (toolkit/retention/cluster_call.py)."""
 
 from __future__ import annotations
 
@@ -12,77 +13,81 @@ from functools import partial
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
-from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import ToolkitError, UsageError
-from toolkit.instances.grids import require_on_cluster
+from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.retention.feed_call import RetainOptions, check_feed, needs_spark_error, report_lines, retain_feed
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
+DEFAULT_PARALLEL = 4
+MAX_PARALLEL = 64
+
 
 def _parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = common_parser("retention", "Evict the instances of a feed on a cluster that are older than the "
-                                        "cluster's retention limit, and nothing else. A file feed on a file:// "
+                                        "cluster's retention limit, and nothing else; or, with --all, of every "
+                                        "feed of the cluster whose retention is due. A file feed on a file:// "
                                         "cluster, or on HDFS reached through WebHDFS, is retained without Spark.",
                            prog=prog)
-    parser.add_argument("--feed", required=True, help="The feed whose old instances are evicted.")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--feed", help="The feed whose old instances are evicted.")
+    which.add_argument("--all", action="store_true",
+                       help="Every feed of --cluster whose retention is due: the latest instant of its retention "
+                            "cadence at or before --time that has no retention record yet, retained at that instant "
+                            "(as a scheduled call of the feed alone would be). One status line per feed retained, "
+                            "then a summary line; the exit code is the worst of the feeds' (a run of no feed due is "
+                            "exit 4).")
     parser.add_argument("--cluster", required=True, help="The cluster whose retention limit applies.")
     parser.add_argument("--dry-run", action="store_true", help="Print the plan; delete nothing, write no report.")
     parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
                         help=f"Lease of the feed's retention lock, renewed every third of it; a killed run's "
                              f"lock is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    parser.add_argument("--parallel", type=_feeds_at_once, metavar="N",
+                        help=f"With --all: how many feeds are retained at once (default {DEFAULT_PARALLEL}; feeds "
+                             "that need Spark are retained one after another in one Spark session).")
     return parser
 
 
+def _feeds_at_once(text: str) -> int:
+    """An argparse type: a whole number of feeds from 1 to MAX_PARALLEL."""
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PARALLEL:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of feeds from 1 to {MAX_PARALLEL}")
+    return int(text)
+
+
 def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool = True) -> None:
-    from toolkit.retention.runner import run_retention
-    from toolkit.retention_actions.registry import eviction_for
     from toolkit.runtime.action_session import action_session, storage_session
-    from toolkit.runtime.feed_notices import notify_feed_failure
     from toolkit.runtime.jvm_free import retention_without_jvm
 
     nominal = nominal_time(args.time)
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
+    options = RetainOptions(args.dry_run, args.lease)
+    if args.parallel is not None and not args.all:
+        raise UsageError("--parallel is for --all: a call for one feed retains one feed.")
     status.time = format_timestamp(nominal)
     repo = ConfigRepo.load(args.repo)
+    if args.all:
+        from toolkit.retention.cluster_call import retain_cluster
+
+        retain_cluster(repo, repo.cluster(args.cluster), nominal, status, options,
+                       args.parallel or DEFAULT_PARALLEL, spark_allowed=spark_allowed)
+        return
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
-    require_on_cluster(feed, cluster.name)  # before Spark starts: a bad call costs no JVM
-    require_no_object_store(cluster)
-    eviction_for(feed, cluster)  # an action the toolkit does not run: exit 2 before anything is touched
-    launcher_confs(feed)  # a bad queueName or jobPriority is exit 2 on either path, with or without Spark
+    check_feed(feed, cluster)  # before Spark starts: a bad call costs no JVM
     status.cluster = cluster.name
-    is_table = feed.table_on(cluster.name) is not None
     without_jvm = retention_without_jvm(feed, cluster)
     if not without_jvm and not spark_allowed:
-        why = "is a catalog table" if is_table else "is on a file system only Hadoop's client reaches"
-        raise UsageError(f"The feed '{feed.name}' {why} on cluster '{cluster.name}': its retention needs Spark; run "
-                         "spark-submit entrypoints/retention.py with the same arguments.")
+        raise needs_spark_error([feed], cluster, "with the same arguments")
     opened = storage_session(cluster, status) if without_jvm else action_session(
-        "retention", feed.name, cluster, status, hive=is_table, launcher=launcher_confs(feed))
-    with opened as session:
-        notifier = session.notifier(counted=feed.notification is not None)
-        try:
-            result = run_retention(repo, feed.name, cluster.name, nominal,
-                                   session.context(lease_seconds=args.lease, catalog=is_table), dry_run=args.dry_run)
-        except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
-            # wait or a block is no failure to tell anyone about)
-            if not isinstance(err, ToolkitError) or err.exit_code == 1:
-                notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,
-                                    str(err) or type(err).__name__)
-            raise
-    if args.dry_run:
-        for item in result.evicted:
-            print(f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)")
-    for item in result.refused:
-        print(f"retention: kept {item['path']}: {item['reason']}", file=sys.stderr)
-    if result.reason:
-        print(f"retention: {result.reason}; nothing to do.", file=sys.stderr)
-    status.status = result.status
-    status.add(cut_off=result.cut_off and format_timestamp(result.cut_off), report=result.report)
-    status.add_counters(result.counters())
+        "retention", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
+        launcher=launcher_confs(feed))
+    result = retain_feed(repo, feed, cluster, nominal, status, options, opened)
+    out, err = report_lines(result, options.dry_run)
+    for line in out:
+        print(line)
+    for line in err:
+        print(line, file=sys.stderr)
 
 
 def main() -> int:

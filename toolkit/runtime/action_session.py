@@ -7,7 +7,7 @@ events not sent and the messages of the notifiers it was asked to count, and the
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING
 
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
@@ -85,6 +85,11 @@ class ActionSession:
 
         return RunContext(self.fs, self.status.run_id, catalog=self.catalog() if catalog else None,
                           lineage=self.lineage(), notifier=notifier, lease_seconds=lease_seconds)
+
+    def sharing(self, status: StatusLine) -> AbstractContextManager[ActionSession]:
+        """A session on this one's Spark and file system that reports to another status line (a feed of a call for
+        a whole cluster), with its own catalog connection, lineage and notifiers, closed at its end."""
+        return _opened(self._spark, self.fs, self.cluster, status)
 
     def count(self, notifier: Notifier) -> None:
         """Count the messages of `notifier` (one an action made itself) in the status line at the end."""

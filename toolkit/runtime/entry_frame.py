@@ -52,7 +52,7 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
     """Parse `argv` (default: the program's arguments), call `body(args, status)` (which fills in the status
     line), map errors to exit codes."""
     began = time.perf_counter()
-    status = StatusLine(action=action, run_id=uuid.uuid4().hex[:12])
+    status = StatusLine(action=action, run_id=new_run_id())
     args = None
     separate_stderr()
     try:
@@ -62,12 +62,22 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
         status.entity = getattr(args, "feed", None) or getattr(args, "process", None)
         body(args, status)
     except ToolkitError as err:
-        print(f"{action}: {err}", file=sys.stderr, flush=True)
-        status.status = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
-        status.error = str(err)
+        record_error(status, err)
     if status.elapsed_seconds is None:
         status.elapsed_seconds = round(time.perf_counter() - began, 3)
     return emit(status, getattr(args, "status_file", None))
+
+
+def new_run_id() -> str:
+    """The id of one run: in its status line, its ledger records, its leases and its lineage."""
+    return uuid.uuid4().hex[:12]
+
+
+def record_error(status: StatusLine, err: ToolkitError) -> None:
+    """The error's one sentence on stderr (prefixed with the action), its status and message in the status line."""
+    print(f"{status.action}: {err}", file=sys.stderr, flush=True)
+    status.status = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
+    status.error = str(err)
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:

@@ -10,7 +10,9 @@ pull, an ingest hour; not a late-data check, which mostly finds nothing late, no
 - a process instance, every frequency from its validity start on the cluster, in its zone (not for `trigger:
   data` processes: the data-trigger sweep starts them);
 - its late-data check, every `late-process` delay;
-- retention of each feed the cluster keeps (cadence.py: Falcon's rule, or the lifecycle or a feed property);
+- retention of each feed the cluster keeps (instances/retention_cadence.py: Falcon's rule, or the lifecycle or a
+  feed property); or, with `RetentionCalls.PER_CLUSTER`, one call for them all (`--all`), every hour (or at the
+  finest feed's cadence when finer), which retains each feed at its own cadence's latest instant not yet retained;
 - replication of each feed the cluster is a target of, one call per source, every feed frequency from the
   target's validity start shifted by its `delay` (the entrypoint pulls the instance at the call's time minus it);
 - the data-trigger sweep, every minute, when a process on the cluster has `trigger: data` or the cluster posts the
@@ -29,22 +31,34 @@ from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
+from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType, Process
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
 from toolkit.errors import UsageError
+from toolkit.instances.retention_cadence import retention_frequency
 from toolkit.runtime.cluster_files import reachable_without_jvm
 from toolkit.runtime.jvm_free import retention_without_jvm
 from toolkit.schedule.airflow_events.settings import notify_targets
 from toolkit.schedule.assets import FeedAsset, feed_asset
-from toolkit.schedule.cadence import CLOCK, Cadence, retention_frequency
+from toolkit.schedule.cadence import CLOCK, Cadence
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
 ROLLUP = Frequency(TimeUnit.DAYS, 1)
 INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
 INGEST_SECONDS = 3540  # an hour less a minute: the next call starts as this one stops
+
+
+class RetentionCalls(str, Enum):
+    """How a cluster's retention is scheduled: a call per feed at its own cadence, or one call for the cluster."""
+
+    PER_FEED = "per-feed"
+    PER_CLUSTER = "per-cluster"
+
+
+# The cadence of a cluster's one retention call: each feed is retained within this long of its own instant.
+CLUSTER_RETENTION = Frequency(TimeUnit.HOURS, 1)
 
 
 class Program(str, Enum):
@@ -86,16 +100,20 @@ class SchedulePlan:
     left_out: tuple[str, ...] = ()  # calls the cluster would need but cannot run yet, each a sentence saying why
 
 
-def plan_calls(repo: ConfigRepo, cluster_name: str) -> SchedulePlan:
+def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = RetentionCalls.PER_FEED
+               ) -> SchedulePlan:
     """Every call cluster `cluster_name` needs, processes first, then feeds, then the cluster-wide commands."""
     cluster = repo.cluster(cluster_name)
     calls: list[Call] = []
     on_cluster = [p for p in repo.processes.values() if p.cluster(cluster.name) is not None]
     for process in on_cluster:
         calls.extend(_process_calls(repo, process, cluster))
+    per_feed = retention is RetentionCalls.PER_FEED
     for feed in repo.feeds.values():
         if feed.cluster(cluster.name) is not None:
-            calls.extend(_feed_calls(repo, feed, cluster))
+            calls.extend(_feed_calls(repo, feed, cluster, retention=per_feed))
+    if not per_feed:
+        calls.extend(_cluster_retention(repo, cluster))
     notifies, triggered = "airflow" in notify_targets(cluster, []), any(p.is_data_triggered for p in on_cluster)
     commands = []
     if triggered or notifies:
@@ -142,17 +160,42 @@ def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list
     return calls
 
 
-def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster) -> list[Call]:
+def _retention_frequency(feed: Feed, on: FeedCluster) -> tuple[Frequency, str]:
+    try:
+        return retention_frequency(feed, on)
+    except UsageError as err:
+        raise UsageError(f"Feed '{feed.name}': its retention frequency does not parse ({err}) Fix the feed "
+                         "property retention.frequency or the lifecycle's retention-stage frequency.") from None
+
+
+def _cluster_retention(repo: ConfigRepo, cluster: Cluster) -> list[Call]:
+    """One retention call for every feed the cluster keeps: `toolkit retain --all` when none needs Spark, else the
+    entrypoint (which starts Spark only when such a feed is due)."""
+    kept = [(feed, on) for feed in repo.feeds.values()
+            if (on := feed.cluster(cluster.name)) is not None and on.retention is not None]
+    if not kept:
+        return []
+    finest = min((_retention_frequency(feed, on)[0] for feed, on in kept), key=Frequency.approx_minutes)
+    frequency = min(finest, CLUSTER_RETENTION, key=Frequency.approx_minutes)
+    why = (f"retention of the cluster's {len(kept)} feed(s) in one call, each at its own cadence's latest instant "
+           "not yet retained")
+    assets = tuple(feed_asset(feed, cluster) for feed, _ in kept)
+    arguments = ("--cluster", cluster.name, "--all")
+    if all(retention_without_jvm(feed, cluster) for feed, _ in kept):
+        return [Call("retention", "retention", None, Cadence(frequency, CLOCK), Program.TOOLKIT,
+                     ("retain", *arguments), why, inlet_assets=assets)]
+    return [Call("retention", "retention", None, Cadence(frequency, CLOCK), Program.SPARK_SUBMIT, arguments, why,
+                 "retention.py", inlet_assets=assets)]
+
+
+def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster, *, retention: bool) -> list[Call]:
+    """The feed's calls on `cluster`: its retention (unless the cluster's one call does it), replication, ingest."""
     on = feed.cluster(cluster.name)
     assert on is not None
     ref = EntityRef(Kind.FEED, feed.name)
     calls = []
-    if on.retention is not None:
-        try:
-            frequency, why = retention_frequency(feed, on)
-        except UsageError as err:
-            raise UsageError(f"Feed '{feed.name}': its retention frequency does not parse ({err}) Fix the feed "
-                             "property retention.frequency or the lifecycle's retention-stage frequency.") from None
+    if retention and on.retention is not None:
+        frequency, why = _retention_frequency(feed, on)
         cadence = Cadence(frequency, on.validity.start, feed.timezone)  # no end: the entrypoint
         # decides what runs after the validity end (retention.keep-instances-beyond-validity)
         if retention_without_jvm(feed, cluster):  # `toolkit retain`: the entrypoint's call, with no JVM

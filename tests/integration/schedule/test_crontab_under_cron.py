@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,29 @@ def test_an_airflow_dags_command_runs_in_a_bare_environment(tmp_path: Path) -> N
     status = json.loads(result.stdout.strip().splitlines()[-1])
     assert (status["action"], status["entity"], status["time"], status["status"]) == (
         "retention", "clicks", "2026-11-23T00:00Z", "SUCCEEDED")
+
+
+def test_a_clusters_one_retention_line_runs_under_cron(tmp_path: Path) -> None:
+    """`--retention per-cluster`: one `toolkit retain --all` line for a cluster of file feeds, run as cron runs it,
+    retains every due feed and logs a status line per feed and the summary."""
+    from toolkit.devtools.feeds_repo import CLUSTER, write_feeds_repo, write_hours
+
+    root = tmp_path / "lake"
+    root.mkdir()
+    names = write_feeds_repo(tmp_path / "conf", root, 3, start="2026-01-01T00:00Z")
+    for name in names:
+        write_hours(root, name, datetime(2026, 1, 1, tzinfo=timezone.utc), 24 * 40)  # expired by now (days(30))
+    result = subprocess.run([str(TOOLKIT), "schedule", "--repo", str(tmp_path / "conf"), "--cluster", CLUSTER,
+                             "--retention", "per-cluster", "--toolkit", str(TOOLKIT), "--log-dir",
+                             str(tmp_path / "logs")], capture_output=True, text=True, timeout=120,
+                            env={"PATH": CRON_PATH})
+    assert result.returncode == 0, result.stderr
+    crontab = result.stdout
+    assert [line.split(" ", 5)[:5] for line in crontab.splitlines() if "retain" in line and line[0] != "#"] == \
+        [["0", "*", "*", "*", "*"]]  # one line, every hour
+    ran = run_as_cron(crontab, f"--cluster {CLUSTER} --all", tmp_path)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "", "")
+    lines = [json.loads(line) for line in (tmp_path / "logs" / "retention.log").read_text().splitlines()]
+    assert sorted(line["entity"] for line in lines[:-1]) == names
+    assert all(line["status"] == "SUCCEEDED" and line["instances_evicted"] > 0 for line in lines)
+    assert not (root / "data" / names[0] / "2026" / "01" / "01").exists()

@@ -14,7 +14,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY
 from toolkit.schedule import files
-from toolkit.schedule.calls import plan_calls
+from toolkit.schedule.calls import RetentionCalls, plan_calls
 from toolkit.schedule.crontab_install import install
 from toolkit.schedule.invocation import Invocation
 
@@ -61,6 +61,11 @@ def schedule_command(
     log_dir: Annotated[str | None, typer.Option(
         "--log-dir", help="crontab: the folder of the calls' logs where the scheduler runs, one file per call, "
                           "each kept to 10 MiB and one older file. Default: /tmp/feed-toolkit-logs/<cluster>.")] = None,
+    retention: Annotated[RetentionCalls, typer.Option(
+        "--retention", help="per-feed: a retention call per feed at its own cadence; per-cluster: one call for the "
+                            "whole cluster (retain --all) every hour, which retains each feed at its cadence's latest "
+                            "instant not retained yet: one process an hour instead of one per feed and "
+                            "instant.")] = RetentionCalls.PER_FEED,
     install_crontab: Annotated[bool, typer.Option(
         "--install-crontab", help="Merge the crontab into this user's crontab (`crontab -l`, then `crontab -`): "
                                   "the block between '# BEGIN feed-toolkit <cluster>' and '# END ...' is replaced, "
@@ -79,6 +84,7 @@ def schedule_command(
     \b
     toolkit schedule --repo conf --cluster primary                          # the crontab, on standard output
     toolkit schedule --repo conf --cluster primary --install-crontab        # merged into this user's crontab
+    toolkit schedule --repo conf --cluster primary --retention per-cluster  # one retention call for all feeds
     toolkit schedule --repo conf --cluster primary --format airflow --out dags/
     toolkit schedule --repo conf --cluster primary --format oozie --out oozie/ --check
     """
@@ -94,7 +100,7 @@ def schedule_command(
                                             spark_submit_path=spark_submit_path, entrypoints=entrypoints,
                                             submit_args=submit_args, python=python, jar=jar, log_dir=log_dir)
     renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
-    plan = plan_calls(config, on.name)
+    plan = plan_calls(config, on.name, retention)
     for sentence in plan.left_out:
         typer.echo(f"schedule: {sentence}", err=True)
     generated: dict[str, str] = renderer.render(plan, invocation)
