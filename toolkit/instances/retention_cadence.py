@@ -9,26 +9,33 @@ from datetime import datetime
 
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.grid import InstanceGrid
+from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Feed, FeedCluster
+from toolkit.errors import UsageError
 
 # Falcon's documented rule (FalconDocumentation: "When does retention policy come into play"): a retention limit
 # under 24 hours runs every 6 hours, any other every 24 hours.
 SHORT_RETENTION = Frequency(TimeUnit.HOURS, 24)
 OFTEN, DAILY = Frequency(TimeUnit.HOURS, 6), Frequency(TimeUnit.DAYS, 1)
 RETENTION_FREQUENCY_PROPERTY = "retention.frequency"
+KEEP_BEYOND_VALIDITY = "retention.keep-instances-beyond-validity"
 
 
 def retention_frequency(feed: Feed, on_cluster: FeedCluster) -> tuple[Frequency, str]:
     """How often retention of `feed` runs on a cluster, and why: the lifecycle's retention-stage frequency, else the
     feed property `retention.frequency`, else Falcon's documented rule on the retention limit. A property that is
-    no frequency is a UsageError (exit 2)."""
+    no frequency is a UsageError (exit 2) naming the feed and the property."""
     stage = (on_cluster.lifecycle or feed.lifecycle)
     if stage is not None and stage.retention_stage is not None and stage.retention_stage.frequency is not None:
         return stage.retention_stage.frequency, "the lifecycle's retention-stage frequency"
     if RETENTION_FREQUENCY_PROPERTY in feed.properties:
-        return (Frequency.parse(feed.properties[RETENTION_FREQUENCY_PROPERTY]),
-                f"the feed property {RETENTION_FREQUENCY_PROPERTY}")
+        try:
+            frequency = Frequency.parse(feed.properties[RETENTION_FREQUENCY_PROPERTY])
+        except UsageError as err:
+            raise UsageError(f"Feed '{feed.name}': its retention frequency does not parse ({err}) Fix the feed "
+                             f"property {RETENTION_FREQUENCY_PROPERTY}.") from None
+        return frequency, f"the feed property {RETENTION_FREQUENCY_PROPERTY}"
     limit = on_cluster.retention.limit if on_cluster.retention is not None else None
     if limit is not None and limit.approx_minutes() < SHORT_RETENTION.approx_minutes():
         return OFTEN, f"Falcon's rule: a retention limit under 24 hours ({limit}) runs every 6 hours"
@@ -45,3 +52,14 @@ def retention_grid(feed: Feed, on_cluster: FeedCluster) -> InstanceGrid:
 def latest_call(feed: Feed, on_cluster: FeedCluster, t: datetime) -> datetime | None:
     """The latest instant of the feed's retention cadence at or before `t`; None before the first."""
     return retention_grid(feed, on_cluster).at_or_before(t)
+
+
+def retention_end(feed: Feed, on_cluster: FeedCluster) -> datetime:
+    """The first instant retention of `feed` no longer runs at on the cluster: its validity's end, or, with the feed
+    property `retention.keep-instances-beyond-validity: "false"`, the end plus the retention limit (the instances
+    written before the end are evicted in turn)."""
+    assert on_cluster.retention is not None  # asked of a feed the cluster keeps
+    end = on_cluster.validity.end
+    if feed.properties.get(KEEP_BEYOND_VALIDITY, "true").strip().lower() != "false":
+        return end
+    return shift(end, on_cluster.retention.limit, resolve_zone(feed.timezone), +1)

@@ -28,7 +28,7 @@ from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError
-from toolkit.instances.retention_cadence import latest_call
+from toolkit.instances.retention_cadence import latest_call, retention_end
 from toolkit.retention.feed_call import RetainOptions, check_feed, needs_spark_error, report_lines, retain_feed
 from toolkit.runtime.entry_frame import new_run_id, record_error
 from toolkit.runtime.jvm_free import retention_without_jvm
@@ -45,11 +45,14 @@ NAMED_IN_ERROR = 10  # the feeds a summary's error names; the status lines above
 
 def retention_due(feed: Feed, cluster: Cluster, fs: FileSystem, t: datetime) -> datetime | None:
     """The instant `feed`'s retention on `cluster` is due at, as of `t`: the latest of its cadence at or before `t`
-    unless a retention record of that instant exists; None when it is not due."""
+    unless a retention record of that instant exists or the feed's retention has ended (its validity, and with
+    `retention.keep-instances-beyond-validity: "false"` its limit, past); None when it is not due."""
     on = feed.cluster(cluster.name)
     assert on is not None and on.retention is not None  # the call's feeds are those with a retention here
     at = latest_call(feed, on, t)
-    if at is None or fs.status(record_path(cluster, "retention", feed.name, at)) is not None:
+    if at is None or at >= retention_end(feed, on):
+        return None  # before the cadence's first instant, or after the validity: retention never runs then
+    if fs.status(record_path(cluster, "retention", feed.name, at)) is not None:
         return None
     return at
 
@@ -136,7 +139,8 @@ class _ClusterCall:
                 return None
             status.time = format_timestamp(at)
             check_feed(feed, self.cluster)
-            result = retain_feed(self.repo, feed, self.cluster, at, status, self.options, self._opened(feed, status))
+            result = retain_feed(self.repo, feed, self.cluster, at, status, self.options, self._opened(feed, status),
+                                 once=True)
             out, err = report_lines(result, self.options.dry_run)
         except ToolkitError as error:
             with self.printing:

@@ -60,9 +60,11 @@ def needs_spark_error(feeds: list[Feed], cluster: Cluster, call: str) -> UsageEr
 
 
 def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetime, status: StatusLine,
-                options: RetainOptions, opened: AbstractContextManager[ActionSession]) -> RetentionResult:
+                options: RetainOptions, opened: AbstractContextManager[ActionSession], *,
+                once: bool = False) -> RetentionResult:
     """Run the retention of `feed` at `nominal` in the session `opened`, its result in `status`; a failure (exit 1,
-    or anything unforeseen) is told to the feed's channels, then raised."""
+    or anything unforeseen) is told to the feed's channels, then raised. `once`: skipped when another call recorded
+    the instant meanwhile (run_retention)."""
     from toolkit.retention.runner import run_retention
 
     with opened as session:
@@ -70,7 +72,8 @@ def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetim
         try:
             context = session.context(lease_seconds=options.lease_seconds,
                                       catalog=feed.table_on(cluster.name) is not None)
-            result = run_retention(repo, feed.name, cluster.name, nominal, context, dry_run=options.dry_run)
+            result = run_retention(repo, feed.name, cluster.name, nominal, context, dry_run=options.dry_run,
+                                   once=once)
         except Exception as err:  # a usage error, a wait or a block is no failure to tell anyone about
             if not isinstance(err, ToolkitError) or err.exit_code == 1:
                 notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,

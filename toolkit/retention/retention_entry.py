@@ -8,6 +8,7 @@ due (toolkit/retention/cluster_call.py)."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from functools import partial
 
@@ -52,7 +53,7 @@ def _parser(prog: str | None = None) -> argparse.ArgumentParser:
 
 def _feeds_at_once(text: str) -> int:
     """An argparse type: a whole number of feeds from 1 to MAX_PARALLEL."""
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PARALLEL:
+    if not re.fullmatch("[0-9]{1,3}", text) or not 1 <= int(text) <= MAX_PARALLEL:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of feeds from 1 to {MAX_PARALLEL}")
     return int(text)
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from toolkit.el.shift import shift
 from toolkit.el.templates import CatalogTemplate, PathTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
@@ -28,6 +27,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations, require_safe_template
 from toolkit.instances.grids import require_on_cluster
+from toolkit.instances.retention_cadence import retention_end
 from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.store import Ledger
@@ -47,8 +47,6 @@ from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
-
-KEEP_BEYOND_VALIDITY = "retention.keep-instances-beyond-validity"
 
 
 @dataclass
@@ -77,9 +75,11 @@ class RetentionResult:
 
 
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, context: RunContext, *,
-                  dry_run: bool = False) -> RetentionResult:
+                  dry_run: bool = False, once: bool = False) -> RetentionResult:
     """Evict the instances of `feed_name` on `cluster_name` that are expired at `nominal`, through `context` (a
-    table feed needs its catalog); a `dry_run` takes no lease and only says what it would evict."""
+    table feed needs its catalog); a `dry_run` takes no lease and only says what it would evict. `once`: a record of
+    `nominal` found once the lease is held means another call retained it meanwhile (SKIPPED; a call for a whole
+    cluster checks the records before it takes the leases)."""
     began = time.perf_counter()
     fs, catalog, run_id = context.fs, context.catalog, context.run_id
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
@@ -96,21 +96,24 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
     eviction = eviction_for(feed, cluster)  # UsageError (exit 2) for an action refused, before anything is touched
     fs.protect(cluster.write_endpoint)
     zone = resolve_zone(feed.timezone)
-    limit = on_cluster.retention.limit
-    end = on_cluster.validity.end
-    keep_beyond = feed.properties.get(KEEP_BEYOND_VALIDITY, "true").strip().lower() != "false"
-    last_useful = end if keep_beyond else shift(end, limit, zone, +1)
+    end, last_useful = on_cluster.validity.end, retention_end(feed, on_cluster)
     if nominal >= last_useful:
         result.status = Status.SKIPPED
-        kept = "" if keep_beyond else f", and its instances are kept until {format_timestamp(last_useful)}"
+        kept = "" if last_useful == end else f", and its instances are kept until {format_timestamp(last_useful)}"
         result.reason = (f"{format_timestamp(nominal)} is after the validity of feed '{feed.name}' on cluster "
                          f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
         return result
-    result.cut_off = cutoff(nominal, limit, zone)
+    result.cut_off = cutoff(nominal, on_cluster.retention.limit, zone)
     lease: AbstractContextManager[HeldLease | None] = nullcontext() if dry_run else holding(
         context.ledger(cluster).retention_lock(feed.name), run_id,
         f"retention of feed '{feed.name}' on cluster '{cluster.name}'", {"time": format_timestamp(nominal)})
     with lease as held:
+        done = record_path(cluster, "retention", feed.name, nominal) if once and held is not None else None
+        if done is not None and fs.status(done) is not None:
+            result.status = Status.SKIPPED
+            result.reason = (f"feed '{feed.name}' was retained at {format_timestamp(nominal)} on cluster "
+                             f"'{cluster.name}' by another call while this one waited (its record: {done})")
+            return result
         lineage = context.lineage if held is not None else Lineage.off()  # a dry run emits nothing
         run = lineage.run("retention", feed.name, nominal=nominal)
         with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):

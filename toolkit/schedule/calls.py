@@ -31,11 +31,10 @@ from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Cluster, Feed, FeedCluster, FeedClusterType, Process
+from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
-from toolkit.errors import UsageError
 from toolkit.instances.retention_cadence import retention_frequency
 from toolkit.runtime.cluster_files import reachable_without_jvm
 from toolkit.runtime.jvm_free import retention_without_jvm
@@ -160,14 +159,6 @@ def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list
     return calls
 
 
-def _retention_frequency(feed: Feed, on: FeedCluster) -> tuple[Frequency, str]:
-    try:
-        return retention_frequency(feed, on)
-    except UsageError as err:
-        raise UsageError(f"Feed '{feed.name}': its retention frequency does not parse ({err}) Fix the feed "
-                         "property retention.frequency or the lifecycle's retention-stage frequency.") from None
-
-
 def _cluster_retention(repo: ConfigRepo, cluster: Cluster) -> list[Call]:
     """One retention call for every feed the cluster keeps: `toolkit retain --all` when none needs Spark, else the
     entrypoint (which starts Spark only when such a feed is due)."""
@@ -175,7 +166,7 @@ def _cluster_retention(repo: ConfigRepo, cluster: Cluster) -> list[Call]:
             if (on := feed.cluster(cluster.name)) is not None and on.retention is not None]
     if not kept:
         return []
-    finest = min((_retention_frequency(feed, on)[0] for feed, on in kept), key=Frequency.approx_minutes)
+    finest = min((retention_frequency(feed, on)[0] for feed, on in kept), key=Frequency.approx_minutes)
     frequency = min(finest, CLUSTER_RETENTION, key=Frequency.approx_minutes)
     why = (f"retention of the cluster's {len(kept)} feed(s) in one call, each at its own cadence's latest instant "
            "not yet retained")
@@ -195,7 +186,7 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster, *, retention: bo
     ref = EntityRef(Kind.FEED, feed.name)
     calls = []
     if retention and on.retention is not None:
-        frequency, why = _retention_frequency(feed, on)
+        frequency, why = retention_frequency(feed, on)
         cadence = Cadence(frequency, on.validity.start, feed.timezone)  # no end: the entrypoint
         # decides what runs after the validity end (retention.keep-instances-beyond-validity)
         if retention_without_jvm(feed, cluster):  # `toolkit retain`: the entrypoint's call, with no JVM

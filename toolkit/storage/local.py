@@ -62,10 +62,13 @@ class LocalFileSystem(FileSystem):
         return os.path.lexists(to_local_path(path))
 
     def status(self, path: str) -> FileStatus | None:
+        """None where nothing is, a file on the way included (as Hadoop's getFileStatus finds no file there)."""
         try:
             return self._status(to_local_path(path))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
+        except OSError as err:
+            raise StorageError(f"Cannot read the status of {normalize_uri(path)}: {err.strerror}.") from None
 
     def list(self, path: str) -> list[FileStatus]:
         local = to_local_path(path)
