@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from toolkit.el.templates import PathTemplate, path_segments, templates_overlap
@@ -45,16 +46,33 @@ class Refusal:
 
 
 def neighbours(repo: ConfigRepo, feed: str, cluster: str, template: PathTemplate) -> list[Neighbour]:
-    """The dated locations of the repo's other feeds on `cluster` (overrides applied) that overlap `template`."""
+    """The dated locations of the repo's other feeds on `cluster` (overrides applied) that overlap `template`. Only
+    templates whose static folders nest can overlap (every instance lies under its template's static folder), so
+    the others are passed over on a string comparison: a cluster's call for all its feeds asks this of each."""
     found = []
+    mine = template.static_prefix
     for other in repo.feeds.values():
         if other.name == feed or other.cluster(cluster) is None or other.table_on(cluster) is not None:
             continue
         for kind, text in other.locations_on(cluster).items():
-            theirs = PathTemplate(text)
+            theirs = _template(text)
+            if not _nested(mine, theirs.static_prefix):
+                continue
             if theirs.can_date_instances and templates_overlap(template, theirs):
                 found.append(Neighbour(other.name, kind, theirs, resolve_zone(other.timezone)))
     return found
+
+
+@lru_cache(maxsize=4096)
+def _template(text: str) -> PathTemplate:
+    """A location's template, parsed once per text (templates are immutable)."""
+    return PathTemplate(text)
+
+
+def _nested(one: str, other: str) -> bool:
+    """Whether one of two static folders is the other or lies inside it (anything else: disjoint subtrees)."""
+    one, other = one.rstrip("/") + "/", other.rstrip("/") + "/"
+    return one.startswith(other) or other.startswith(one)
 
 
 def keep_others(fs: FileSystem, root: str, plan: LocationPlan,

@@ -35,9 +35,13 @@ def evict(fs: FileSystem, plan: LocationPlan) -> Applied:
     instance_paths = {instance.path for instance in plan.expired}
     directories = 0
     # Deletions are disjoint subtrees: a few in flight at once keep the file system busy while each call
-    # crosses to the JVM and back (py4j serves every Python thread on a connection of its own).
-    with ThreadPoolExecutor(max_workers=DELETE_THREADS) as pool:
-        list(pool.map(lambda path: fs.delete(path, recursive=True), plan.deletions))
+    # crosses to the JVM and back (py4j serves every Python thread on a connection of its own). One deletion (a
+    # daily run's oldest day) starts no threads.
+    if len(plan.deletions) == 1:
+        fs.delete(plan.deletions[0], recursive=True)
+    elif plan.deletions:
+        with ThreadPoolExecutor(max_workers=DELETE_THREADS) as pool:
+            list(pool.map(lambda path: fs.delete(path, recursive=True), plan.deletions))
     for path in plan.deletions:
         if path not in instance_paths:
             directories += 1 + _walked_below(plan, path)
