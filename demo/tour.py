@@ -322,6 +322,12 @@ def scheduling(tour: Tour) -> None:
     entries = [line for line in crontab.splitlines() if line[:1].isdigit() or line[:1] == "*"]
     tour.say(f"{len(entries)} crontab entries, the first:")
     tour.lines(entries[0], 1, width=400)
+    per_cluster = tour.toolkit("schedule", "--repo", REPO, "--cluster", "primary", *SCHEDULE_PATHS, "--retention",
+                               "per-cluster")
+    retained = [line for line in per_cluster.splitlines() if "retention" in line and line[:1] in "0123456789*"]
+    tour.say(f"--retention per-cluster: {len(retained)} retention line for the cluster's feeds, not one per feed:")
+    when, command = " ".join(retained[0].split()[:5]), retained[0].rsplit('; "', 1)[-1]
+    tour.lines(f'{when} ... "{command}', 1, width=400)  # the cron fields and the command, past the log rotation
     out = OUT / "schedule"
     shutil.rmtree(out, ignore_errors=True)
     for kind in ("airflow", "oozie"):
@@ -336,7 +342,8 @@ def scheduling(tour: Tour) -> None:
     tour.lines(tour.toolkit("sla", "--repo", REPO, "--cluster", "primary", "--now", "2026-01-01T06:00Z",
                             "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T02:00Z", "--no-notify",
                             codes=(0, 1)), 3)
-    tour.done("schedules", "crontab, Airflow, Oozie; --check", "toolkit schedule, docs/scheduling.md")
+    tour.done("schedules", "crontab, Airflow, Oozie; --check; one retention line per cluster",
+              "toolkit schedule, docs/scheduling.md")
     tour.done("SLAs", "misses judged from the ledger", "toolkit sla")
 
 
