@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -64,6 +64,7 @@ def retain_cluster(repo: ConfigRepo, cluster: Cluster, nominal: datetime, status
     `toolkit retain`, which refuses a cluster with a feed that needs Spark before anything is touched."""
     require_no_object_store(cluster)
     status.cluster = cluster.name
+    options = replace(options, once=True)  # the records were looked for before the leases were taken
     feeds = sorted((f for f in repo.feeds.values() if (on := f.cluster(cluster.name)) and on.retention is not None),
                    key=lambda f: f.name)
     with_spark = [feed for feed in feeds if not retention_without_jvm(feed, cluster)]
@@ -139,8 +140,7 @@ class _ClusterCall:
                 return None
             status.time = format_timestamp(at)
             check_feed(feed, self.cluster)
-            result = retain_feed(self.repo, feed, self.cluster, at, status, self.options, self._opened(feed, status),
-                                 once=True)
+            result = retain_feed(self.repo, feed, self.cluster, at, status, self.options, self._opened(feed, status))
             out, err = report_lines(result, self.options.dry_run)
         except ToolkitError as error:
             with self.printing:

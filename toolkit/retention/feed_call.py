@@ -27,10 +27,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RetainOptions:
-    """How every feed of a call is retained: only planned (`dry_run`), under a lease of `lease_seconds`."""
+    """How every feed of a call is retained: only planned (`dry_run`), under a lease of `lease_seconds`; `once`:
+    skipped when another call recorded the instant while this one waited for the lease (run_retention; a call for a
+    whole cluster, which looked for the records before it took the leases)."""
 
     dry_run: bool
     lease_seconds: float
+    once: bool = False
 
     def __post_init__(self) -> None:
         if self.lease_seconds <= 0:
@@ -60,11 +63,9 @@ def needs_spark_error(feeds: list[Feed], cluster: Cluster, call: str) -> UsageEr
 
 
 def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetime, status: StatusLine,
-                options: RetainOptions, opened: AbstractContextManager[ActionSession], *,
-                once: bool = False) -> RetentionResult:
+                options: RetainOptions, opened: AbstractContextManager[ActionSession]) -> RetentionResult:
     """Run the retention of `feed` at `nominal` in the session `opened`, its result in `status`; a failure (exit 1,
-    or anything unforeseen) is told to the feed's channels, then raised. `once`: skipped when another call recorded
-    the instant meanwhile (run_retention)."""
+    or anything unforeseen) is told to the feed's channels, then raised."""
     from toolkit.retention.runner import run_retention
 
     with opened as session:
@@ -73,7 +74,7 @@ def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetim
             context = session.context(lease_seconds=options.lease_seconds,
                                       catalog=feed.table_on(cluster.name) is not None)
             result = run_retention(repo, feed.name, cluster.name, nominal, context, dry_run=options.dry_run,
-                                   once=once)
+                                   once=options.once)
         except Exception as err:  # a usage error, a wait or a block is no failure to tell anyone about
             if not isinstance(err, ToolkitError) or err.exit_code == 1:
                 notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,
