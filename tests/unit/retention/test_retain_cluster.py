@@ -11,16 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.retention import cluster_lake
+from tests.unit.retention.cluster_lake import FIRST, lake
 from tests.unit.retention.retention_repo import tree
 from toolkit.cli.main import main
-from toolkit.devtools.feeds_repo import CLUSTER, write_feeds_repo, write_hours
+from toolkit.devtools.feeds_repo import CLUSTER
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
-FIRST = datetime(2025, 1, 1, tzinfo=timezone.utc)
 CALL_TIME = "2025-03-01T00:30Z"  # days(30) from 2025-01-30T00:00Z, the daily cadence's instant 2025-03-01T00:00Z
 DUE_AT = datetime(2025, 3, 1, tzinfo=timezone.utc)
 TABLE_FEED = """\
@@ -37,25 +38,9 @@ table:
 """
 
 
-def lake(tmp_path: Path, feeds: int = 3, hours: int = 24 * 35) -> tuple[Path, Path, list[str]]:
-    """(the repo, the cluster's root, the feeds' names), each feed with `hours` hourly instances from FIRST."""
-    root = tmp_path / "lake"
-    root.mkdir(parents=True)
-    names = write_feeds_repo(tmp_path / "conf", root, feeds)
-    for name in names:
-        write_hours(root, name, FIRST, hours)
-    return tmp_path / "conf", root, names
-
-
 def retain_all(capsys: pytest.CaptureFixture[str], repo: Path, *extra: str, time: str = CALL_TIME
                ) -> tuple[int, list[dict[str, object]], dict[str, object], str]:
-    """(exit code, the feeds' status lines by feed name order, the summary line, stderr)."""
-    code = main(["retain", "--repo", str(repo), "--cluster", CLUSTER, "--all", "--time", time, *extra])
-    out, err = capsys.readouterr()
-    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    assert out.splitlines()[-1].startswith("{")  # the summary is the last line
-    feeds = sorted(lines[:-1], key=lambda line: str(line["entity"]))
-    return code, feeds, lines[-1], err
+    return cluster_lake.retain_all(capsys, repo, *extra, time=time)
 
 
 def test_every_due_feed_is_retained_as_its_own_call_at_its_cadences_instant_would_be(

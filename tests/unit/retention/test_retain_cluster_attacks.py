@@ -4,40 +4,30 @@ failed on the code of that commit, and says which promise it holds the call to."
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
+from tests.unit.retention import cluster_lake
 from tests.unit.retention.retention_repo import tree
 from toolkit.cli.main import main
-from toolkit.devtools.feeds_repo import CLUSTER, write_feeds_repo, write_hours
+from toolkit.devtools.feeds_repo import CLUSTER
 from toolkit.ledger.locks import LeaseLock
 from toolkit.retention.retention_entry import retain_main
 
-FIRST = datetime(2025, 1, 1, tzinfo=timezone.utc)
 CALL_TIME = "2025-01-03T00:30Z"  # the daily cadence's instant 2025-01-03T00:00Z is the latest at or before it
 INSTANT = "2025-01-03T00:00Z"
 RECORD = "toolkit/working/retention/{feed}/20250103T0000Z.json"
 
 
 def lake(tmp_path: Path, feeds: int = 2, hours: int = 24 * 3) -> tuple[Path, Path, list[str]]:
-    """(the repo, the cluster's root, the feeds' names): hourly feeds kept for days(1), `hours` instances each."""
-    root = tmp_path / "lake"
-    root.mkdir(parents=True)
-    names = write_feeds_repo(tmp_path / "conf", root, feeds, limit="days(1)")
-    for name in names:
-        write_hours(root, name, FIRST, hours)
-    return tmp_path / "conf", root, names
+    """Hourly feeds kept for days(1), `hours` instances each."""
+    return cluster_lake.lake(tmp_path, feeds, hours, limit="days(1)")
 
 
 def retain_all(capsys: pytest.CaptureFixture[str], repo: Path, *extra: str, time: str = CALL_TIME
                ) -> tuple[int, list[dict[str, object]], dict[str, object], str]:
-    """(exit code, the feeds' status lines, the summary line, stderr)."""
-    code = main(["retain", "--repo", str(repo), "--cluster", CLUSTER, "--all", "--time", time, *extra])
-    out, err = capsys.readouterr()
-    lines = [json.loads(line) for line in out.splitlines()]
-    return code, lines[:-1], lines[-1], err
+    return cluster_lake.retain_all(capsys, repo, *extra, time=time)
 
 
 @pytest.mark.parametrize("other", ["--all", "--feed"])
