@@ -271,7 +271,7 @@ public class BulkCopy {
             // The target: created anew (parents too), never appended to.
             out = localByNio && target.startsWith(LOCAL)
                 ? LocalSink.create(Paths.get(localPath(target)), madeFolders, base, preservePermission, in.mode(),
-                                   length >= DIRECT_MIN && in instanceof LocalSource ? this : null)
+                                   length >= DIRECT_MIN ? this : null)
                 : HadoopSink.create(fileSystem(target), new Path(target), bufferSize);
             // The bytes, and their CRC32C on the way: each byte read once, summed from the buffer it was read
             // into, and written from that same buffer.
@@ -279,7 +279,7 @@ public class BulkCopy {
             long copied = 0;
             int alignment = out instanceof LocalSink ? ((LocalSink) out).alignment : 0;
             if (alignment > 0) {
-                copied = copyAligned((LocalSource) in, (LocalSink) out, alignment, crc, buffers);
+                copied = copyAligned(in, (LocalSink) out, alignment, crc, buffers);
             } else {
                 for (ByteBuffer chunk = in.read(buffers); chunk != null; chunk = in.read(buffers)) {
                     int read = chunk.remaining();
@@ -326,8 +326,8 @@ public class BulkCopy {
 
     /** The bytes of `in` into an O_DIRECT target: whole DIRECT_CHUNKs at offsets that are multiples of it; the last
      *  chunk padded with zeros to a multiple of `alignment` (after its CRC) and the file then cut to the bytes
-     *  read. Answers the bytes read. (Local sources only: the tests have no other kind to copy from.) */
-    private static long copyAligned(LocalSource in, LocalSink out, int alignment, CRC32C crc, Buffers buffers)
+     *  read. Answers the bytes read. */
+    private static long copyAligned(Source in, LocalSink out, int alignment, CRC32C crc, Buffers buffers)
             throws IOException {
         ByteBuffer block = buffers.aligned(alignment);
         long copied = 0;
@@ -336,7 +336,7 @@ public class BulkCopy {
             block.clear().limit(DIRECT_CHUNK);
             boolean end = false;
             while (block.hasRemaining() && !end) {
-                end = in.channel.read(block) < 0;
+                end = in.fill(block, buffers) < 0;
             }
             int count = block.position();
             if (count == 0) {
@@ -385,6 +385,10 @@ public class BulkCopy {
         /** The next bytes, in one of the worker's buffers (position 0, limit the count); null at the end. */
         ByteBuffer read(Buffers buffers) throws IOException;
 
+        /** The next bytes put into `block` (at most its remaining bytes; the worker's buffers may serve as
+         *  scratch space): their count, -1 at the end. */
+        int fill(ByteBuffer block, Buffers buffers) throws IOException;
+
         boolean keepsChecksums();
 
         /** The file system's own checksum of the file (only asked when keepsChecksums()). */
@@ -413,7 +417,7 @@ public class BulkCopy {
     /** A file:/// source through java.nio: a channel read into the direct buffer. */
     private static final class LocalSource implements Source {
         private final PosixFileAttributes attributes;
-        final FileChannel channel;
+        private final FileChannel channel;
 
         private LocalSource(PosixFileAttributes attributes, FileChannel channel) {
             this.attributes = attributes;
@@ -451,6 +455,10 @@ public class BulkCopy {
             }
             direct.flip();
             return direct;
+        }
+
+        public int fill(ByteBuffer block, Buffers buffers) throws IOException {
+            return channel.read(block);
         }
 
         public boolean keepsChecksums() {
@@ -508,6 +516,14 @@ public class BulkCopy {
         public ByteBuffer read(Buffers buffers) throws IOException {
             int read = stream.read(buffers.array, 0, buffers.array.length);
             return read < 0 ? null : ByteBuffer.wrap(buffers.array, 0, read);
+        }
+
+        public int fill(ByteBuffer block, Buffers buffers) throws IOException {
+            int read = stream.read(buffers.array, 0, Math.min(buffers.array.length, block.remaining()));
+            if (read > 0) {
+                block.put(buffers.array, 0, read);
+            }
+            return read;
         }
 
         public boolean keepsChecksums() {
