@@ -28,14 +28,6 @@ their final names: the caller chooses a staging directory that nothing reads unt
 hadoopConfiguration)`; `file://` through Hadoop's raw local file system stays available (`local_by_nio=False`)
 so that the tests run the code path HDFS takes. Local permissions are the 9 rwx bits.
 
-A local target of 4 MiB or more (`BulkCopy.DIRECT_MIN`) is written with O_DIRECT, from the worker's aligned
-1 MiB buffer (each byte read once, CRC32C'd in that buffer, handed to the disk from it): its pages never enter
-the page cache, and when the copy returns its bytes have been handed to the device (not made durable: no fsync,
-as before), where a buffered write first copies them into fresh page-cache pages (the larger part of the
-copier's time in a profile of bench/copy_bench.py (a)) and leaves the writing to the disk for later. The last chunk is padded to the file system's block size and the file cut
-back to the bytes read before the length check. Smaller files stay buffered (a direct write waits for the disk,
-which thousands of small files would pay one by one); a file system that refuses O_DIRECT gets buffered writes.
-
 `copy_on_executors` runs the same Java copier in Spark tasks instead (`jvm/DistributedCopy.java`): the list split
 into tasks of about equal bytes, each task copying its files with `BulkCopy` on its executor, the outcomes in the
 same wire format plus where each task ran. The replication chooses it above a feed's thresholds

@@ -4,8 +4,6 @@ same through Hadoop's RawLocalFileSystem, the code path every other scheme takes
 
 from __future__ import annotations
 
-import ctypes
-import mmap
 import os
 import shutil
 import stat
@@ -147,68 +145,6 @@ def test_thousands_of_small_files_go_in_one_jvm_call(spark, copier: BulkCopier, 
         results = copier.copy(tasks)
     assert len(sent) == 1
     assert_copied(results, tasks, primary, backup)
-
-
-# ----------------------------------------------------------------------------------------------- large files
-DIRECT_MIN = 4 << 20  # BulkCopy.DIRECT_MIN: local targets of this many bytes or more are written with O_DIRECT
-CHUNK = 1 << 20  # BulkCopy.DIRECT_CHUNK
-
-
-def resident_pages(path: Path) -> int:
-    """How many of the file's pages are in the page cache (mincore(2) over a read-only mapping)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mmap.restype = ctypes.c_void_p
-    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
-    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
-    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-    size = path.stat().st_size
-    pages = (size + mmap.PAGESIZE - 1) // mmap.PAGESIZE
-    with open(path, "rb") as file:
-        address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, file.fileno(), 0)
-        assert address not in (None, ctypes.c_void_p(-1).value), os.strerror(ctypes.get_errno())
-        try:
-            vector = (ctypes.c_ubyte * pages)()
-            assert libc.mincore(address, size, vector) == 0, os.strerror(ctypes.get_errno())
-            return sum(byte & 1 for byte in vector)
-        finally:
-            libc.munmap(address, size)
-
-
-def test_large_files_are_copied_byte_for_byte_on_both_sides_of_the_direct_write_threshold(
-        copier: BulkCopier, roots: tuple[Path, Path]) -> None:
-    """Below DIRECT_MIN buffered; from it on direct, in whole chunks and a last one padded to the block size and
-    cut back: a length of whole chunks, one byte past them, and several chunks with a tail of a block less one."""
-    primary, backup = roots
-    sizes = {"below": DIRECT_MIN - 1, "at": DIRECT_MIN, "past": DIRECT_MIN + 1, "several": 9 * CHUNK + 4095}
-    for index, (name, size) in enumerate(sizes.items()):
-        path = primary / "big" / name
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(os.urandom(size))
-        os.utime(path, ns=(0, 1_700_000_000_123_000_000 + index * 3_600_000_000_000))
-        path.chmod((0o640, 0o600, 0o644, 0o755)[index])
-    (backup / "big").mkdir()
-    (backup / "big" / "past").write_bytes(b"an older and longer version" * 400_000)  # replaced, never appended to
-    (backup / "big" / "past").chmod(0o444)
-    tasks = tasks_for_tree(primary, backup)
-    results = copier.copy(tasks)
-    assert_copied(results, tasks, primary, backup)
-    assert {result.task.source.rsplit("/", 1)[1]: result.bytes for result in results} == sizes
-
-
-def test_large_targets_are_written_past_the_page_cache(copier: BulkCopier, roots: tuple[Path, Path]) -> None:
-    """A large local target goes to the disk from the copier's own buffer (O_DIRECT): none of its pages are left
-    in the page cache, where a buffered copy leaves all of them; the small one beside it stays buffered."""
-    primary, backup = roots
-    if subprocess.run(["stat", "-f", "-c", "%T", str(backup)], capture_output=True, text=True).stdout.strip() \
-            in ("tmpfs", "ramfs"):
-        pytest.skip("the test folder is in memory: every file's pages are in the page cache")
-    (primary / "large").write_bytes(os.urandom(DIRECT_MIN + 12_345))
-    (primary / "small").write_bytes(os.urandom(DIRECT_MIN // 2))
-    results = copier.copy([task(primary / "large", backup / "large"), task(primary / "small", backup / "small")])
-    assert all(result.ok for result in results), results
-    assert resident_pages(backup / "large") == 0
-    assert resident_pages(backup / "small") == DIRECT_MIN // 2 // mmap.PAGESIZE
-    assert (backup / "large").read_bytes() == (primary / "large").read_bytes()
 
 
 # ----------------------------------------------------------------------------------------------- failures

@@ -16,7 +16,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -25,7 +24,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,8 +34,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
-
-import com.sun.nio.file.ExtendedOpenOption;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
@@ -62,17 +58,6 @@ public class BulkCopy {
     private final boolean localByNio;
     private final ConcurrentHashMap<String, FileSystem> systems = new ConcurrentHashMap<>();  // "scheme://authority" -> FileSystem
     private final ConcurrentLinkedQueue<Buffers> buffers = new ConcurrentLinkedQueue<>();  // idle Buffers
-    private final ConcurrentHashMap<Object, Integer> alignments = new ConcurrentHashMap<>();  // device -> O_DIRECT alignment, 0: none
-
-    /** Local targets of at least this many bytes are written with O_DIRECT (see LocalSink.create), in chunks of
-     *  DIRECT_CHUNK bytes. Why: a buffered write copies every byte into page-cache pages the kernel must first
-     *  allocate (and, in a VM, the host must back), then writes them out again later; on the copy_bench machine
-     *  that copy was 59% of the copier's samples (perf) and writing 2 GiB into the page cache took longer than
-     *  the disk took to write it. A direct write hands the disk the worker's own buffer. Smaller files stay
-     *  buffered: a direct write waits for the disk, which thousands of small files would pay one by one (4 MiB is
-     *  a judgement, not a measurement: copy_bench measures files of 64 MiB and of 8 KiB). */
-    static final long DIRECT_MIN = 4L << 20;
-    static final int DIRECT_CHUNK = 1 << 20;
 
     /** threads: files copied at once; bufferSize: bytes per read; localByNio: file:/// through java.nio
      *  (false: through Hadoop's RawLocalFileSystem, the path every other scheme takes). */
@@ -83,28 +68,13 @@ public class BulkCopy {
         this.localByNio = localByNio;
     }
 
-    /** One worker's buffers: a direct one for channels, an array for Hadoop's streams, and (made on first use)
-     *  an aligned direct one of DIRECT_CHUNK bytes for O_DIRECT writes. */
+    /** One worker's buffers: a direct one for channels, an array for Hadoop's streams. */
     private static final class Buffers {
         final ByteBuffer direct;
         final byte[] array;
-        private ByteBuffer aligned;
-        private int alignedTo;
-
         Buffers(int size) {
             direct = ByteBuffer.allocateDirect(size);
             array = new byte[size];
-        }
-
-        /** The aligned buffer, cleared: its address a multiple of `alignment`. */
-        ByteBuffer aligned(int alignment) {
-            if (aligned == null || alignedTo != alignment) {
-                aligned = ByteBuffer.allocateDirect(DIRECT_CHUNK + alignment).alignedSlice(alignment);
-                aligned.limit(DIRECT_CHUNK);
-                alignedTo = alignment;
-            }
-            aligned.clear().limit(DIRECT_CHUNK);
-            return aligned;
         }
     }
 
@@ -270,24 +240,17 @@ public class BulkCopy {
             }
             // The target: created anew (parents too), never appended to.
             out = localByNio && target.startsWith(LOCAL)
-                ? LocalSink.create(Paths.get(localPath(target)), madeFolders, base, preservePermission, in.mode(),
-                                   length >= DIRECT_MIN ? this : null)
+                ? LocalSink.create(Paths.get(localPath(target)), madeFolders, base, preservePermission, in.mode())
                 : HadoopSink.create(fileSystem(target), new Path(target), bufferSize);
-            // The bytes, and their CRC32C on the way: each byte read once, summed from the buffer it was read
-            // into, and written from that same buffer.
+            // The bytes, and their CRC32C on the way.
             CRC32C crc = new CRC32C();
             long copied = 0;
-            int alignment = out instanceof LocalSink ? ((LocalSink) out).alignment : 0;
-            if (alignment > 0) {
-                copied = copyAligned(in, (LocalSink) out, alignment, crc, buffers);
-            } else {
-                for (ByteBuffer chunk = in.read(buffers); chunk != null; chunk = in.read(buffers)) {
-                    int read = chunk.remaining();
-                    crc.update(chunk);
-                    chunk.rewind();
-                    out.write(chunk, buffers);
-                    copied += read;
-                }
+            for (ByteBuffer chunk = in.read(buffers); chunk != null; chunk = in.read(buffers)) {
+                int read = chunk.remaining();
+                crc.update(chunk);
+                chunk.rewind();
+                out.write(chunk, buffers);
+                copied += read;
             }
             out.close();
             // Verify: the bytes copied, the listed length and the target's length agree; and the file systems'
@@ -324,45 +287,6 @@ public class BulkCopy {
         }
     }
 
-    /** The bytes of `in` into an O_DIRECT target: whole DIRECT_CHUNKs at offsets that are multiples of it; the last
-     *  chunk padded with zeros to a multiple of `alignment` (after its CRC) and the file then cut to the bytes
-     *  read. Answers the bytes read. */
-    private static long copyAligned(Source in, LocalSink out, int alignment, CRC32C crc, Buffers buffers)
-            throws IOException {
-        ByteBuffer block = buffers.aligned(alignment);
-        long copied = 0;
-        boolean padded = false;
-        while (true) {
-            block.clear().limit(DIRECT_CHUNK);
-            boolean end = false;
-            while (block.hasRemaining() && !end) {
-                end = in.fill(block, buffers) < 0;
-            }
-            int count = block.position();
-            if (count == 0) {
-                break;
-            }
-            block.flip();
-            crc.update(block);
-            copied += count;
-            int whole = (count + alignment - 1) / alignment * alignment;
-            block.limit(whole);
-            for (int at = count; at < whole; at++) {
-                block.put(at, (byte) 0);
-            }
-            padded = whole != count;
-            block.position(0);
-            out.write(block, buffers);
-            if (end) {
-                break;
-            }
-        }
-        if (padded) {
-            out.channel.truncate(copied);
-        }
-        return copied;
-    }
-
     /** The source opened for reading, after the checks every kind makes (no link, no directory). */
     private Source openSource(String uri) throws IOException {
         if (uri.startsWith(LOCAL) && Files.isSymbolicLink(Paths.get(localPath(uri)))) {
@@ -384,10 +308,6 @@ public class BulkCopy {
 
         /** The next bytes, in one of the worker's buffers (position 0, limit the count); null at the end. */
         ByteBuffer read(Buffers buffers) throws IOException;
-
-        /** The next bytes put into `block` (at most its remaining bytes; the worker's buffers may serve as
-         *  scratch space): their count, -1 at the end. */
-        int fill(ByteBuffer block, Buffers buffers) throws IOException;
 
         boolean keepsChecksums();
 
@@ -457,10 +377,6 @@ public class BulkCopy {
             return direct;
         }
 
-        public int fill(ByteBuffer block, Buffers buffers) throws IOException {
-            return channel.read(block);
-        }
-
         public boolean keepsChecksums() {
             return false;
         }
@@ -518,14 +434,6 @@ public class BulkCopy {
             return read < 0 ? null : ByteBuffer.wrap(buffers.array, 0, read);
         }
 
-        public int fill(ByteBuffer block, Buffers buffers) throws IOException {
-            int read = stream.read(buffers.array, 0, Math.min(buffers.array.length, block.remaining()));
-            if (read > 0) {
-                block.put(buffers.array, 0, read);
-            }
-            return read;
-        }
-
         public boolean keepsChecksums() {
             return true;
         }
@@ -542,62 +450,30 @@ public class BulkCopy {
     /** A file:/// target through java.nio: created with the source's mode (less the umask), by a channel. */
     private static final class LocalSink implements Sink {
         private final java.nio.file.Path file;
-        final FileChannel channel;
-        final int alignment;  // > 0: opened with O_DIRECT, writes of whole multiples of it at such offsets
+        private final FileChannel channel;
         private PosixFileAttributes made;  // after close
 
-        private LocalSink(java.nio.file.Path file, FileChannel channel, int alignment) {
+        private LocalSink(java.nio.file.Path file, FileChannel channel) {
             this.file = file;
             this.channel = channel;
-            this.alignment = alignment;
         }
 
-        /** direct: the copier whose file systems' O_DIRECT alignments to use (a large file), else null. */
         static LocalSink create(java.nio.file.Path file, ConcurrentHashMap<java.nio.file.Path, Boolean> madeFolders,
-                                java.nio.file.Path base, boolean preservePermission, int mode, BulkCopy direct)
-                throws IOException {
-            java.nio.file.Path folder = file.getParent();
-            makeFolder(folder, madeFolders, base);
+                                java.nio.file.Path base, boolean preservePermission, int mode) throws IOException {
+            makeFolder(file.getParent(), madeFolders, base);
             // Created with the source's mode (less the umask): a chmod afterwards only where that differs.
             FileAttribute<?>[] attributes = preservePermission
                 ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(toPermissions(mode))}
                 : new FileAttribute<?>[0];
-            Set<OpenOption> options = new HashSet<>(EnumSet.of(StandardOpenOption.CREATE_NEW,
-                                                               StandardOpenOption.WRITE));
-            Object device = null;
-            int alignment = 0;
-            if (direct != null && folder != null) {
-                device = Files.getAttribute(folder, "unix:dev");
-                alignment = direct.alignmentOf(device, folder);
-                if (alignment > 0) {
-                    options.add(ExtendedOpenOption.DIRECT);
-                }
-            }
+            Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
-                return open(file, options, attributes, alignment, direct, device);
+                return new LocalSink(file, FileChannel.open(file, options, attributes));
             } catch (FileAlreadyExistsException exists) {  // replaced, not truncated: a new file, new mode
                 if (Files.isDirectory(file)) {
                     throw new CopyCheckException("the target is a directory");
                 }
                 Files.delete(file);
-                return open(file, options, attributes, alignment, direct, device);
-            }
-        }
-
-        private static LocalSink open(java.nio.file.Path file, Set<OpenOption> options, FileAttribute<?>[] attributes,
-                                      int alignment, BulkCopy direct, Object device) throws IOException {
-            try {
-                return new LocalSink(file, FileChannel.open(file, options, attributes), alignment);
-            } catch (UnsupportedOperationException refused) {
-                if (alignment == 0) {
-                    throw refused;
-                }
-                // The file was made, then its file system refused O_DIRECT: made again, buffered, and this file
-                // system's files are buffered from now on.
-                direct.alignments.put(device, 0);
-                Files.deleteIfExists(file);
-                options.remove(ExtendedOpenOption.DIRECT);
-                return new LocalSink(file, FileChannel.open(file, options, attributes), 0);
+                return new LocalSink(file, FileChannel.open(file, options, attributes));
             }
         }
 
@@ -745,18 +621,6 @@ public class BulkCopy {
     }
 
     // ------------------------------------------------------------------------------------------ helpers
-    /** The O_DIRECT alignment of the file system of `device` (one of its folders given): its block size, once per
-     *  file system; 0 where it has none that divides DIRECT_CHUNK or refused O_DIRECT before. */
-    private int alignmentOf(Object device, java.nio.file.Path folder) throws IOException {
-        Integer known = alignments.get(device);
-        if (known == null) {
-            long size = Files.getFileStore(folder).getBlockSize();
-            known = size > 0 && size <= DIRECT_CHUNK && DIRECT_CHUNK % size == 0 ? (int) size : 0;
-            alignments.putIfAbsent(device, known);
-        }
-        return known;
-    }
-
     /** file:///a/b -> /a/b (the caller spells local URIs so). */
     private static String localPath(String uri) {
         return uri.substring(LOCAL.length() - 1);
