@@ -9,6 +9,7 @@ other feed's instances, one batched listing per level.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -47,32 +48,72 @@ class Refusal:
 
 def neighbours(repo: ConfigRepo, feed: str, cluster: str, template: PathTemplate) -> list[Neighbour]:
     """The dated locations of the repo's other feeds on `cluster` (overrides applied) that overlap `template`. Only
-    templates whose static folders nest can overlap (every instance lies under its template's static folder), so
-    the others are passed over on a string comparison: a cluster's call for all its feeds asks this of each."""
+    templates whose static folders nest can overlap (every instance lies under its template's static folder): they
+    are found in an index of the cluster's locations by folder, built once per repo and cluster, so that a call for
+    a cluster's hundreds of feeds does not compare each feed with every other."""
+    return [Neighbour(other.feed, other.kind, other.template, other.zone)
+            for other in _locations(repo, cluster).nesting(_folder(template.static_prefix))
+            if other.feed != feed and templates_overlap(template, other.template)]
+
+
+@dataclass(frozen=True)
+class _Location:
+    """A dated location of a file feed on the cluster, and its static folder ending in '/'."""
+
+    feed: str
+    kind: str
+    template: PathTemplate
+    zone: ZoneInfo
+    folder: str
+
+
+class _Locations:
+    """The dated locations of a repo's file feeds on one cluster, by static folder: those at a folder or above it are
+    looked up folder by folder, those below it in the sorted folders."""
+
+    def __init__(self, locations: list[_Location]) -> None:
+        self._sorted = sorted(locations, key=lambda location: location.folder)
+        self._folders = [location.folder for location in self._sorted]
+        self._at: dict[str, list[_Location]] = {}
+        for location in self._sorted:
+            self._at.setdefault(location.folder, []).append(location)
+
+    def nesting(self, folder: str) -> list[_Location]:
+        """The locations whose folder is `folder`, above it, or inside it."""
+        above = [location for depth in range(1, folder.count("/"))
+                 for location in self._at.get(folder[:_nth_slash(folder, depth) + 1], [])]
+        first = bisect_left(self._folders, folder)
+        last = bisect_left(self._folders, folder[:-1] + chr(ord("/") + 1))
+        return above + self._sorted[first:last]
+
+
+@lru_cache(maxsize=16)
+def _locations(repo: ConfigRepo, cluster: str) -> _Locations:
+    """The index of `cluster`'s dated file locations in `repo` (a loaded repo does not change; the cache keeps the
+    last few repos, for the tests and a long-lived process)."""
     found = []
-    mine = template.static_prefix
     for other in repo.feeds.values():
-        if other.name == feed or other.cluster(cluster) is None or other.table_on(cluster) is not None:
+        if other.cluster(cluster) is None or other.table_on(cluster) is not None:
             continue
         for kind, text in other.locations_on(cluster).items():
-            theirs = _template(text)
-            if not _nested(mine, theirs.static_prefix):
-                continue
-            if theirs.can_date_instances and templates_overlap(template, theirs):
-                found.append(Neighbour(other.name, kind, theirs, resolve_zone(other.timezone)))
-    return found
+            theirs = PathTemplate(text)
+            if theirs.can_date_instances:
+                found.append(_Location(other.name, kind, theirs, resolve_zone(other.timezone),
+                                       _folder(theirs.static_prefix)))
+    return _Locations(found)
 
 
-@lru_cache(maxsize=4096)
-def _template(text: str) -> PathTemplate:
-    """A location's template, parsed once per text (templates are immutable)."""
-    return PathTemplate(text)
+def _folder(static_prefix: str) -> str:
+    """A static folder ending in one '/' ('/' for the root, or for a template with no folder before a variable)."""
+    return static_prefix.rstrip("/") + "/" if static_prefix.startswith("/") else "/"
 
 
-def _nested(one: str, other: str) -> bool:
-    """Whether one of two static folders is the other or lies inside it (anything else: disjoint subtrees)."""
-    one, other = one.rstrip("/") + "/", other.rstrip("/") + "/"
-    return one.startswith(other) or other.startswith(one)
+def _nth_slash(text: str, n: int) -> int:
+    """The index of the n-th '/' of `text` (n from 1)."""
+    index = -1
+    for _ in range(n):
+        index = text.index("/", index + 1)
+    return index
 
 
 def keep_others(fs: FileSystem, root: str, plan: LocationPlan,

@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
+from toolkit.devtools.feeds_repo import write_feeds_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
+from toolkit.retention.shared import _locations
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
@@ -71,3 +73,22 @@ def test_an_instance_inside_another_feeds_instance_is_kept(tmp_path: Path) -> No
     result = run_retention(repo, "hourly", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert result.evicted == [] and len(result.refused) == 3  # each hour lies inside daily's 2025-12-01
     assert tree(root) - {p for p in tree(root) if p.startswith("feed-toolkit")} == before
+
+
+def test_the_index_of_locations_finds_the_folders_that_nest_and_no_sibling_that_shares_a_prefix(
+        tmp_path: Path) -> None:
+    """neighbours() looks only at locations whose static folders nest (retention/shared.py): the index must find the
+    folder itself, those above and those below it, and not `/data/ab` for `/data/a` nor `/data/a0` (which sort
+    between `/data/a/` and what follows it)."""
+    folders = {"feed-0000": "/data/a", "feed-0001": "/data", "feed-0002": "/data/a/deep", "feed-0003": "/data/ab",
+               "feed-0004": "/data/a0", "feed-0005": "/other", "feed-0006": "/data/a"}
+    repo = tmp_path / "conf"
+    write_feeds_repo(repo, tmp_path / "lake", len(folders))
+    for name, folder in folders.items():
+        path = repo / "feeds" / f"{name}.yaml"
+        path.write_text(path.read_text().replace(f"/data/{name}/", f"{folder}/"))
+    index = _locations(ConfigRepo.load(repo), "lake")
+    assert sorted(location.feed for location in index.nesting("/data/a/")) == \
+        ["feed-0000", "feed-0001", "feed-0002", "feed-0006"]
+    assert sorted(location.feed for location in index.nesting("/")) == sorted(folders)
+    assert [location.feed for location in index.nesting("/other/")] == ["feed-0005"]
