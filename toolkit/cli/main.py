@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "resume": ("control", "resume_command", "Resume a suspended process or feed"),
     "safemode": ("control", "safemode_command", "Stop every action on a cluster before it touches data"),
     "rerun": ("rerun", "rerun_command", "The commands that rerun failed, timed-out or killed instances"),
-    "retain": ("retain", "retain_command", "Evict a file feed's expired instances, without Spark"),
+    "retain": ("retain", "retain_command", "Evict a file feed's (or, --all, every due feed's) expired instances"),
     "publish": ("events", "publish_command", "Record an outside producer's instance of a feed"),
     "events": ("events", "events_command", "The dataset events of a cluster"),
     "trigger": ("trigger", "trigger_command", "Start the data-triggered runs whose inputs are published"),

@@ -184,3 +184,38 @@ def test_bad_calls_are_one_sentence_and_exit_2(tmp_path: Path, capsys: pytest.Ca
     before = tree(root)
     assert main(["retain", "--repo", str(repo), *arguments]) == 2
     assert said in capsys.readouterr().err and tree(root) == before
+
+
+def test_a_cluster_call_on_a_hostile_layout_keeps_what_each_feeds_own_call_keeps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two feeds sharing one folder (a days(7) daily feed above a days(30) hourly one, RP009), a link to another
+    team's folder in a third feed's tree, and the cluster's root spelled `file:/...//`: the call keeps the hourly
+    feed's instances inside the daily feed's expired days and the daily feed's days holding them (each is reported
+    as refused), leaves the link and never looks through it."""
+    repo, root, names = lake(tmp_path, feeds=1, hours=24 * 10)
+    (repo / "feeds" / "daily.yaml").write_text(
+        (repo / "feeds" / f"{names[0]}.yaml").read_text().replace(f"name: {names[0]}", "name: daily")
+        .replace("frequency: hours(1)", "frequency: days(1)\nlint: {ignore: [RP007, RP009]}")
+        .replace("limit: days(30)", "limit: days(7)")
+        .replace("/${HOUR}", ""))
+    (repo / "feeds" / "linked.yaml").write_text(
+        (repo / "feeds" / f"{names[0]}.yaml").read_text().replace(f"name: {names[0]}", "name: linked")
+        .replace(f"/data/{names[0]}/", "/data/linked/"))
+    other_team = tmp_path / "other-team" / "2025" / "01" / "01"
+    other_team.mkdir(parents=True)
+    (other_team / "keep.txt").write_text("theirs\n")
+    (root / "data" / "linked" / "2025").mkdir(parents=True)
+    (root / "data" / "linked" / "2025" / "01").symlink_to(tmp_path / "other-team" / "2025" / "01")
+    cluster = repo / "clusters" / "lake.yaml"
+    cluster.write_text(cluster.read_text().replace(f'"file://{root}"', f'"file:{root}//"'))
+    hours_before = {p for p in tree(root) if p.startswith(f"data/{names[0]}/2025/01/")}
+    code, feeds, summary, err = retain_all(capsys, repo)
+    assert code == 0, err
+    assert {line["entity"]: line["status"] for line in feeds} == \
+        {"daily": "SUCCEEDED", "linked": "SUCCEEDED", names[0]: "SUCCEEDED"}
+    # each expired hour lies inside a day of the daily feed, each expired day holds hours: both feeds keep them all
+    assert {p for p in tree(root) if p.startswith(f"data/{names[0]}/2025/01/")} == hours_before
+    shared = {line["entity"]: (line["instances_evicted"], line["instances_refused"]) for line in feeds}
+    assert shared == {"daily": (0, 10), "linked": (0, 0), names[0]: (0, 10 * 24)}  # every day and hour expired
+    assert (root / "data" / "linked" / "2025" / "01").is_symlink()
+    assert (other_team / "keep.txt").read_text() == "theirs\n"

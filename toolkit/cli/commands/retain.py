@@ -1,7 +1,7 @@
 """`toolkit retain`: retention of a file feed with no JVM, the entrypoint's own call (its arguments, plan, lease,
 archive, events, lineage, notifications, ledger record and status line: toolkit/retention/retention_entry.py) in
-this process. A feed that needs Spark (a catalog table, a cluster only Hadoop's client reaches) is refused, naming
-`spark-submit entrypoints/retention.py`."""
+this process, for one feed or (`--all`) every due feed of a cluster. A feed that needs Spark (a catalog table, a
+cluster only Hadoop's client reaches) is refused, naming `spark-submit entrypoints/retention.py`."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ COMMAND_SETTINGS = {"add_help_option": False,
 
 def retain_command(ctx: typer.Context) -> None:
     """Evict a feed's instances older than its retention limit on a cluster, without Spark: `toolkit retain
-    --repo R --feed F --cluster C [--time T] [--dry-run] [--lease SECONDS] [--status-file F]`. The arguments, the
-    status line on stdout and the exit codes are entrypoints/retention.py's; `toolkit retain --help` lists them."""
+    --repo R --feed F --cluster C [--time T] [--dry-run] [--lease SECONDS] [--status-file F]`, or every due feed of
+    the cluster with `--all [--parallel N]` instead of `--feed`. The arguments, the status lines on stdout and the
+    exit codes are entrypoints/retention.py's; `toolkit retain --help` lists them."""
     from toolkit.retention.retention_entry import retain_main
 
     raise typer.Exit(retain_main(list(ctx.args)))
