@@ -3,23 +3,26 @@ process (and a JVM) per call. A feed is due when the latest instant of its reten
 time (toolkit/instances/retention_cadence.py) has no retention record yet: it is retained at that instant, as the
 scheduled call of the feed alone would be, so a call every hour serves every cadence, a failed or blocked feed is
 due again at the next call, and a second call finds nothing left to do. Each feed runs as a call of its own (its
-checks, its lease, its ledger record, lineage, notifications and status line), feeds in parallel (bounded); a feed
-that needs Spark (a catalog table, a file system only Hadoop's client reaches) runs in one Spark session, started
-when the first of them is due, one such feed at a time. The call's own status line, last, sums them up: its status
+checks, its lease, its ledger record, lineage, notifications and status line), feeds in parallel (bounded) in worker
+processes forked from the call (toolkit/runtime/worker_processes.py); a feed that needs Spark (a catalog table, a
+file system only Hadoop's client reaches) runs in the call's own process, in one Spark session started when the
+first of them is due, one such feed at a time. The call's own status line, last, sums them up: its status
 is the worst of theirs."""
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 import time
 import traceback
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from concurrent.futures import Future
+from contextlib import AbstractContextManager, ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp
@@ -30,10 +33,11 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError
 from toolkit.instances.retention_cadence import latest_call, retention_end
 from toolkit.retention.feed_call import RetainOptions, check_feed, needs_spark_error, report_lines, retain_feed
-from toolkit.runtime.entry_frame import new_run_id, record_error
+from toolkit.runtime.entry_frame import error_sentence, new_run_id
 from toolkit.runtime.jvm_free import retention_without_jvm
 from toolkit.runtime.run_record import record_path
 from toolkit.runtime.status import StatusLine, emit
+from toolkit.runtime.worker_processes import can_fork, worker_pool
 from toolkit.statuses import Status, worst
 from toolkit.storage.filesystem import FileSystem
 
@@ -74,8 +78,7 @@ def retain_cluster(repo: ConfigRepo, cluster: Cluster, nominal: datetime, status
     with _LazySpark(cluster, status, hive) as spark:
         call = _ClusterCall(repo, cluster, nominal, options, spark, {feed.name for feed in with_spark},
                             _file_system(cluster, spark))
-        with ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="retention") as pool:
-            lines = [line for line in pool.map(call.feed, feeds) if line is not None]
+        lines = call.all(feeds, parallel)
     _sum_up(status, lines, len(feeds))
 
 
@@ -126,10 +129,24 @@ class _ClusterCall:
     fs: FileSystem  # where the retention records are looked for
     printing: threading.Lock = field(default_factory=threading.Lock)  # one feed's lines together
 
-    def feed(self, feed: Feed) -> StatusLine | None:
-        """Retain `feed` if it is due, print its lines and status line, and return the status line (None: not due).
-        An error ends this feed's part only: a ToolkitError is its sentence and exit code, anything else a bug of the
-        toolkit whose traceback goes to stderr (FAILED)."""
+    def all(self, feeds: list[Feed], parallel: int) -> list[StatusLine]:
+        """Retain every feed due, `parallel` at once, printing each one's lines as it ends; their status lines. Feeds
+        that need Spark run in this process, one after another in its session, while worker processes forked from
+        it retain the others (toolkit/runtime/worker_processes.py: threads would take turns at Python's lock)."""
+        forked = [feed for feed in feeds if feed.name not in self.with_spark]
+        if parallel == 1 or len(forked) < 2 or not can_fork():
+            return [line for feed in feeds if (line := self.show(self.run(feed))) is not None]
+        shown: list[StatusLine | None] = []
+        with worker_pool(min(parallel, len(forked)), _start_worker, self) as pool:
+            for feed in forked:
+                pool.submit(_run_in_worker, feed.name).add_done_callback(partial(self._shown, shown, feed.name))
+            shown += [self.show(self.run(feed)) for feed in feeds if feed.name in self.with_spark]
+        return [line for line in shown if line is not None]
+
+    def run(self, feed: Feed) -> _Outcome:
+        """Retain `feed` if it is due; its lines and status line (None: not due). An error ends this feed's part
+        only: a ToolkitError is its sentence and exit code, anything else a bug of the toolkit whose traceback goes
+        to stderr (FAILED)."""
         began = time.perf_counter()
         status = StatusLine(action="retention", run_id=new_run_id(), entity=feed.name, cluster=self.cluster.name)
         out: list[str] = []
@@ -137,27 +154,36 @@ class _ClusterCall:
         try:
             at = retention_due(feed, self.cluster, self.fs, self.nominal)
             if at is None:
-                return None
+                return _Outcome(None)
             status.time = format_timestamp(at)
             check_feed(feed, self.cluster)
             result = retain_feed(self.repo, feed, self.cluster, at, status, self.options, self._opened(feed, status))
             out, err = report_lines(result, self.options.dry_run)
         except ToolkitError as error:
-            with self.printing:
-                record_error(status, error)
+            err = [error_sentence(status, error)]
         except Exception as error:  # a bug: this feed fails, the others go on
             status.status, status.error = Status.FAILED, f"{type(error).__name__}: {error}"
             err = [f"retention: feed '{feed.name}' failed on a fault of the toolkit:",
                    traceback.format_exc().rstrip()]
         if status.elapsed_seconds is None:
             status.elapsed_seconds = round(time.perf_counter() - began, 3)
+        return _Outcome(status, tuple(out), tuple(err))
+
+    def show(self, outcome: _Outcome) -> StatusLine | None:
+        """Print a feed's lines and status line together (feeds end at once); its status line."""
+        if outcome.status is None:
+            return None
         with self.printing:
-            for line in err:
+            for line in outcome.err:
                 print(line, file=sys.stderr, flush=True)
-            for line in out:
+            for line in outcome.out:
                 print(line)
-            emit(status, None)
-        return status
+            emit(outcome.status, None)
+        return outcome.status
+
+    def _shown(self, shown: list[StatusLine | None], name: str, future: Future[_Outcome]) -> None:
+        """A worker's feed shown as it ends (a callback of its future)."""
+        shown.append(self.show(_outcome_of(future, name)))
 
     def _opened(self, feed: Feed, status: StatusLine) -> AbstractContextManager[ActionSession]:
         if feed.name in self.with_spark:
@@ -165,6 +191,43 @@ class _ClusterCall:
         from toolkit.runtime.action_session import storage_session
 
         return storage_session(self.cluster, status)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """One feed's part of the call: its status line (None: not due) and the lines it prints before it."""
+
+    status: StatusLine | None
+    out: tuple[str, ...] = ()
+    err: tuple[str, ...] = ()
+
+
+_WORKER_CALL: list[_ClusterCall] = []  # in a worker process: the call it was forked from
+
+
+def _start_worker(call: _ClusterCall) -> None:
+    _WORKER_CALL.append(call)
+
+
+def _run_in_worker(name: str) -> _Outcome:
+    """A feed's part, in a worker; what its code printed itself comes back with its lines, for the call to print."""
+    call = _WORKER_CALL[0]
+    with redirect_stdout(io.StringIO()) as printed, redirect_stderr(io.StringIO()) as warned:
+        outcome = call.run(call.repo.feed(name))
+    return replace(outcome, out=(*printed.getvalue().splitlines(), *outcome.out),
+                   err=(*warned.getvalue().splitlines(), *outcome.err))
+
+
+def _outcome_of(future: Future[_Outcome], name: str) -> _Outcome:
+    """A worker's outcome, or the FAILED line of a feed whose worker died (killed, out of memory) before it ended:
+    its lease expires and the next call retains it."""
+    try:
+        return future.result()
+    except Exception as error:
+        status = StatusLine(action="retention", run_id=new_run_id(), entity=name, status=Status.FAILED,
+                            error=f"the worker process retaining feed '{name}' ended before the feed did "
+                                  f"({type(error).__name__}); the next call retains it")
+        return _Outcome(status, err=(f"retention: {status.error}",))
 
 
 def _file_system(cluster: Cluster, spark: _LazySpark) -> FileSystem:

@@ -75,9 +75,14 @@ def new_run_id() -> str:
 
 def record_error(status: StatusLine, err: ToolkitError) -> None:
     """The error's one sentence on stderr (prefixed with the action), its status and message in the status line."""
-    print(f"{status.action}: {err}", file=sys.stderr, flush=True)
+    print(error_sentence(status, err), file=sys.stderr, flush=True)
+
+
+def error_sentence(status: StatusLine, err: ToolkitError) -> str:
+    """The error's status and message in the status line; its one sentence for stderr, prefixed with the action."""
     status.status = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
     status.error = str(err)
+    return f"{status.action}: {err}"
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:

@@ -46,6 +46,24 @@ def _listed(folder: str) -> list[str]:
         return []
 
 
+def _tree_bytes(top: str) -> int:
+    """The bytes of the files under the folder `top`, links neither followed nor counted; what goes away meanwhile
+    (or cannot be read) counts nothing, as a listing of it would find nothing."""
+    total, folders = 0, [top]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as listing:
+                for item in listing:
+                    if item.is_dir(follow_symlinks=False):
+                        folders.append(item.path)
+                    elif not item.is_symlink():
+                        with contextlib.suppress(OSError):
+                            total += item.stat(follow_symlinks=False).st_size
+        except OSError:
+            continue
+    return total
+
+
 class LocalFileSystem(FileSystem):
     """`file://` paths through the operating system; a symbolic link is stat'ed as itself, never followed."""
 
@@ -87,6 +105,12 @@ class LocalFileSystem(FileSystem):
             except FileNotFoundError:
                 continue  # deleted since the folder was read: a listing is a snapshot, not a promise
         return sorted(found)
+
+    def total_sizes(self, entries: Sequence[FileStatus]) -> dict[str, int]:
+        """As the base class's, in one scandir walk per tree with no status records built (retention sizes every
+        instance it evicts: the walk costs as much as the deletion)."""
+        return {entry.path: _tree_bytes(to_local_path(entry.path)) if entry.is_dir else entry.length
+                for entry in entries}
 
     def glob(self, pattern: str) -> builtins.list[FileStatus]:
         local = to_local_path(pattern)

@@ -1,7 +1,8 @@
 """Retention of a whole cluster (`--all`, issue 36) as a scheduler runs it: `toolkit retain` killed with SIGKILL while
-its feeds are retained, then called again, ends with the tree an uninterrupted call leaves (only expired instances
-gone); `spark-submit entrypoints/retention.py --all` starts no SparkContext while only file feeds are due, and one
-Spark session beside them when a table feed is due, a failing feed being its own line."""
+its feeds are retained takes its worker processes with it, and called again ends with the tree an uninterrupted
+call leaves (only expired instances gone); `spark-submit entrypoints/retention.py --all` starts no SparkContext
+while only file feeds are due, and one Spark session beside them when a table feed is due, a failing feed being its
+own line."""
 
 from __future__ import annotations
 
@@ -41,6 +42,31 @@ def retain_all(repo: Path, *extra: str) -> list[str]:
             "--lease", LEASE, "--parallel", "2", *extra]
 
 
+def children(pid: int) -> set[int]:
+    """The processes `pid` forked (its retention workers)."""
+    try:
+        return {int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return set()
+
+
+def alive(pids: set[int], within: float) -> set[int]:
+    """Those of `pids` still running (not gone, not a zombie) after `within` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        running = set()
+        for pid in pids:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != "Z":
+                running.add(pid)
+        if not running or time.monotonic() > deadline:
+            return running
+        time.sleep(0.05)
+
+
 def data(root: Path) -> set[str]:
     return {path for path in tree(root) if path.startswith("data/")}
 
@@ -59,11 +85,14 @@ def test_killed_while_feeds_are_retained_then_called_again(tmp_path: Path, refer
     first_days = [root / "data" / f"feed-{k:04d}" / "2025" / "01" / "01" for k in range(FEEDS)]
     call = subprocess.Popen(retain_all(repo), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
+    workers: set[int] = set()
     while sum(not day.exists() for day in first_days) < gone and call.poll() is None and time.monotonic() < deadline:
+        workers |= children(call.pid)
         time.sleep(0.002)
     call.send_signal(signal.SIGKILL)
-    call.communicate()
+    call.communicate(timeout=60)  # a worker left behind would hold the pipes open
     assert call.returncode == -signal.SIGKILL  # killed, not ended on its own
+    assert workers and not alive(workers, within=2.0)  # the call's workers died with it: none goes on deleting
     assert data(root) >= reference  # nothing that is not expired went
     time.sleep(float(LEASE) + 0.5)
     again = subprocess.run(retain_all(repo), capture_output=True, text=True, timeout=120)

@@ -60,6 +60,15 @@ def test_walks_do_not_follow_links(fs: FileSystem, linked: tuple[Path, Path]) ->
     assert fs.total_sizes(fs.list(uri(feed))) == {uri(feed / "own"): 3, uri(feed / "2026"): 0, uri(feed / "f"): 0}
 
 
+def test_a_trees_size_counts_no_link_inside_it(fs: FileSystem, linked: tuple[Path, Path]) -> None:
+    """Links below a sized folder (to a folder, to a file) count nothing: the size is what deleting it frees."""
+    feed, outside = linked
+    os.symlink(outside, feed / "own/inner-dir")
+    os.symlink(outside / "file.txt", feed / "own/inner-file")
+    make(feed / "own", {"deep/er/part-1": b"12345"})
+    assert fs.total_sizes([s for s in fs.list(uri(feed)) if s.name == "own"]) == {uri(feed / "own"): 8}
+
+
 def test_same_files_leaves_links_out(fs: FileSystem, linked: tuple[Path, Path], tmp_path: Path) -> None:
     feed, _ = linked
     make(tmp_path / "copy", {"own/part-0": b"own"})
