@@ -15,12 +15,12 @@ keeps mtimes and permissions and CRC32Cs every byte.
 (a) is judged on the median of 5 runs of each side (the run in the middle, not the luckiest: "stable over 5
 runs"), every run printed with its ratio. Each time ends when the call returns, the bytes in the page cache on
 both sides (neither cp nor the copier syncs); the flush before each run keeps one side's write-back out of the
-other's time. On this VM the cost of fresh page-cache pages varies from run to run (free page reporting gives
-the guest's freed memory back to the host, which must back it again on the next touch): cp -r's copy of these
-2 GiB took 0.53 s on a quiet machine and 4.4 and 5.2 s on a loaded one 3 s after the previous copy was deleted,
-which is where ratios far below 1 come from. A profile of both sides on a quiet machine: the copier's copy
-threads spent 59% of their samples copying into fresh page-cache pages (write) and 17% reading, CRC32C 2.5%;
-cp -r (one copy_file_range per file) 87% in the same page copy.
+other's time. Cold page-cache pages are what varies: with 256 KiB writes the kernel took 256 KiB folios out of
+whole free 2 MiB blocks (the blocks this VM's free page reporting hands back to its host), and the copier's runs took
+0.34 to 1.86 s while cp -r's (4 KiB pages) stayed at 0.53-0.57 s; the 64 KiB default takes its folios from smaller
+free blocks (bulk_copy.py's DEFAULT_BUFFER). A profile of both sides on a quiet machine: the copier's copy threads
+spent 59% of their samples copying into fresh page-cache pages (write) and 17% reading, CRC32C 2.5%; cp -r (one
+copy_file_range per file) 87% in the same page copy.
 
 Run: .venv/bin/python bench/copy_bench.py [--threads N] [--buffer-kib K] [--sets ab] [--repeat R]
 (--repeat: runs of each side of each set; by default 5 for (a) and 3 for (b))

@@ -50,11 +50,14 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 # Measured with bench/copy_bench.py on 2 cores: 4 threads were never worse than 1, 2 or 8 on either data set
-# (a thread waiting on the disk or on a page allocation leaves its core to another); buffers of 128-512 KiB
-# copied 2 GiB in 0.34-0.46 s at best, 1 MiB in 0.5-2 s and 4 MiB in 4 s: a buffer that stays in the core's
-# L2 cache is read by the CRC and the write without going back to memory.
+# (a thread waiting on the disk or on a page allocation leaves its core to another). The buffer is also the size of
+# each write, and the kernel's page cache takes folios of that size: 256 KiB writes took 256 KiB folios, which came
+# out of whole free 2 MiB blocks (/proc/vmstat's nr_free_pages_blocks fell by 0.5-0.75 GiB per 2 GiB copied), and
+# those runs took 0.34 to 1.86 s; on a VM that hands free 2 MiB blocks back to its host (free page reporting), the
+# host must back such a block again on its first touch. 64 KiB writes took their folios from smaller free blocks
+# (no whole block taken) and copied 2 GiB in 0.39-0.46 s run after run; 4 KiB ones in 0.71-0.84 s.
 DEFAULT_THREADS = 4
-DEFAULT_BUFFER = 256 * 1024  # bytes per read and write
+DEFAULT_BUFFER = 64 * 1024  # bytes per read and write
 BATCH = 50_000  # tasks per JVM call: the strings stay a few MB
 _SEPARATOR = "\0"  # cannot occur in a path
 _SLICE_FACTS = 6  # per task of a distributed copy: executor id, host, files, bytes, milliseconds, attempt
