@@ -112,6 +112,15 @@ def test_every_file_of_the_corpus_is_in_a_set_and_every_set_says_who_decides() -
         assert entry["falcon"] in ("accepts", "refuses") and entry["decided_by"], entry["id"]
         assert ("refused" in entry) == (entry["falcon"] == "refuses"), entry["id"]
         assert set(causes_of(entry)) <= set(MANIFEST["causes"]), entry["id"]
+        assert set(entry.get("differences", [])) <= set(MANIFEST["differences"]), entry["id"]
+
+
+def test_every_difference_is_a_row_of_the_readmes_migration_table() -> None:
+    readme = (CORPUS.parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Migrating from Falcon")[1].split("\n## ")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    for name, difference in MANIFEST["differences"].items():
+        assert any(f"({difference['code']})" in row for row in rows), name
 
 
 def causes_of(entry: dict[str, Any]) -> list[str]:
