@@ -472,15 +472,34 @@ def test_cluster_sla_order_compares_days_with_hours(tmp_path: Path) -> None:
     assert pr_problems(equal_root) == []
 
 
-@pytest.mark.parametrize(("timeout", "warned"), [("hours(3)", True), ("hours(4)", False), ("days(1)", False)])
-def test_timeout_shorter_than_should_start_in_is_a_warning(tmp_path: Path, timeout: str, warned: bool) -> None:
+@pytest.mark.parametrize(("timeout", "refused"), [("hours(3)", True), ("hours(4)", False), ("days(1)", False)])
+def test_timeout_shorter_than_the_process_should_start_in_is_an_error(tmp_path: Path, timeout: str,
+                                                                      refused: bool) -> None:
+    """Falcon refuses such a process on submit (ProcessEntityParser.validateProcessSLA)."""
     relative = "processes/daily-clicks-rollup.yaml"
     root = repo_with(tmp_path, {relative: template_file(relative, ("timeout: hours(12)", f"timeout: {timeout}"))})
     problems = pr_problems(root)
-    expected = [("PR013", Severity.WARNING, line_of(root, relative, "timeout:"))] if warned else []
+    expected = [("PR013", Severity.ERROR, line_of(root, relative, "timeout:"))] if refused else []
     assert [(p.code, p.severity, p.line) for p in problems] == expected
-    if warned:
-        assert "timeout hours(3) is shorter than sla.shouldStartIn hours(4)" in problems[0].message
+    if refused:
+        assert problems[0].message == (
+            "Process 'daily-clicks-rollup': timeout hours(3) is shorter than sla.shouldStartIn hours(4): an "
+            "instance waiting for its inputs would time out before it is even late, so the SLA never fires (Falcon "
+            "refuses such a process); make timeout at least hours(4), or shouldStartIn at most hours(3).")
+
+
+def test_timeout_shorter_than_a_clusters_should_start_in_is_a_warning(tmp_path: Path) -> None:
+    """Falcon checks only the process's own SLA against the timeout, and accepted this."""
+    relative = "processes/daily-clicks-rollup.yaml"
+    process = template_file(relative, (
+        "      end: 2099-12-31T00:00Z\n",
+        "      end: 2099-12-31T00:00Z\n    sla:\n      shouldStartIn: days(1)\n      shouldEndIn: days(2)\n",
+    ))
+    root = repo_with(tmp_path, {relative: process})
+    problems = pr_problems(root)
+    assert [(p.code, p.severity) for p in problems] == [("PR013", Severity.WARNING)]
+    assert "timeout hours(12) is shorter than clusters[0].sla.shouldStartIn days(1)" in problems[0].message
+    assert "Falcon" not in problems[0].message
 
 
 # ------------------------------------------------------------------ speed
