@@ -542,3 +542,40 @@ def test_absolute_workflow_paths_are_on_the_cluster_and_only_their_form_is_check
     else:
         assert [(p.code, p.line) for p in problems] == [("PR015", line_of(root, relative, "  path: "))]
         assert problems[0].message == f"Process 'daily-clicks-rollup': {message}"
+
+
+# ------------------------------------------------------------------ PR026: window within the feed's retention
+
+
+def test_a_window_reaching_past_the_retention_is_an_error_at_its_farthest_instance(tmp_path: Path) -> None:
+    """today(0,0) of an hourly process reaches back 23 hours at 23:00: the farthest over a day of instances is the
+    one compared with the retention, as Falcon compares it at the time of submission."""
+    feed = SALES_FEED.replace("frequency: days(1)", "frequency: hours(1)").replace(
+        "          end: 2026-11-01T07:00Z\n",
+        "          end: 2026-11-01T07:00Z\n        retention:\n          limit: hours(20)\n          action: delete\n",
+    ).replace("${DAY}", "${DAY}/${HOUR}")
+    process = sales_process("2026-04-01T07:00Z", "2026-05-01T07:00Z", ("today(0,0)", "now(0,0)")).replace(
+        "frequency: days(1)", "frequency: hours(1)")
+    root = repo_with(tmp_path, {"feeds/sales.yaml": feed, PROCESS: process})
+    (problem,) = pr_problems(root)
+    expected = ("PR026", Severity.ERROR, line_of(root, PROCESS, "start: today"))
+    assert (problem.code, problem.severity, problem.line) == expected
+    assert problem.message == (
+        "Process 'daily-sales': inputs[0].start 'today(0,0)' reaches hours(23) back from the process's instance "
+        "2026-04-02T06:00Z on cluster 'primary', further than the retention limit hours(20) of feed 'sales' there: "
+        "its retention would delete the instances before the process reads them (Falcon refuses such a process); "
+        "keep the feed at least hours(23) there, or start the window later.")
+    kept = repo_with(tmp_path / "kept", {"feeds/sales.yaml": feed.replace("hours(20)", "hours(23)"), PROCESS: process})
+    assert pr_problems(kept) == []
+
+
+def test_a_month_retention_is_compared_by_falcons_measure_and_warned_in_the_shorter_months(tmp_path: Path) -> None:
+    """months(1) is 31 days to Falcon: a window of 30 days passes its check, but in a 28-day February the
+    instances would be gone: a warning; 32 days is more than any month: an error."""
+    feed = SALES_FEED.replace(
+        "          end: 2026-11-01T07:00Z\n",
+        "          end: 2026-11-01T07:00Z\n        retention:\n          limit: months(1)\n          action: delete\n")
+    for days, expected in ((30, Severity.WARNING), (32, Severity.ERROR), (28, None)):
+        process = sales_process("2026-05-01T07:00Z", "2026-06-01T07:00Z", (f"today(-{24 * days},0)", "now(0,0)"))
+        root = repo_with(tmp_path / str(days), {"feeds/sales.yaml": feed, PROCESS: process})
+        assert [(p.code, p.severity) for p in pr_problems(root)] == ([("PR026", expected)] if expected else []), days
