@@ -27,18 +27,25 @@ from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Feed
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import Finding, Rule, register
-from toolkit.lint.rules.feed._common import VARIABLE, display_file, unknown_variables
+from toolkit.lint.rules.feed._common import VARIABLE, catalog, display_file, unknown_variables
 
 _ORDER = list(DATE_VARIABLES)  # YEAR, MONTH, DAY, HOUR, MINUTE
 
 
 def date_pattern(feed: Feed) -> tuple[str, ...] | None:
-    """The date variables of the feed's own data path (else its table URI), in calendar order, repeats kept;
-    None when it has neither, or a variable that is no date variable (FD008, FD015 report those)."""
-    text = feed.locations.get("data") or feed.table
-    if text is None or unknown_variables(text):
+    """The date variables of the feed's own data path (else its table URI, whose open keys such as
+    `region=${region}` do not count), in calendar order, repeats kept; None when it has neither, or one that is
+    invalid (FD008, FD015 report those)."""
+    text = feed.locations.get("data")
+    if text is not None:
+        if unknown_variables(text):
+            return None
+    elif feed.table is None or isinstance(catalog(feed.table), Exception):
         return None
-    return tuple(sorted(VARIABLE.findall(text), key=_ORDER.index))
+    else:
+        text = feed.table
+    names = [name for name in VARIABLE.findall(text) if name in DATE_VARIABLES]
+    return tuple(sorted(names, key=_ORDER.index))
 
 
 def _shown(pattern: tuple[str, ...]) -> str:
