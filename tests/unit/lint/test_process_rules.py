@@ -123,8 +123,8 @@ def test_window_before_the_feed_at_the_first_instance_is_an_error(tmp_path: Path
 
 def test_window_after_the_feed_at_the_last_instance_is_a_warning(tmp_path: Path) -> None:
     # The process runs until midnight of Nov 3 (PST, 08:00Z): its last instance is midnight of Nov 2,
-    # 2026-11-02T08:00Z, one 25-hour day after the fall back. today(0,0) there is past the feed's last
-    # instance, midnight of Oct 31 (PDT, 07:00Z).
+    # 2026-11-02T08:00Z, one 25-hour day after the fall back. today(0,0) there is past the last instance a
+    # process can read, the feed's validity end, midnight of Nov 1 (PDT, 07:00Z).
     root = repo_with(tmp_path, {
         "feeds/sales.yaml": SALES_FEED,
         PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-03T08:00Z", ("yesterday(0,0)", "today(0,0)")),
@@ -134,7 +134,7 @@ def test_window_after_the_feed_at_the_last_instance_is_a_warning(tmp_path: Path)
     assert problem.line == line_of(root, PROCESS, "end: today(0,0)")
     assert problem.message == (
         "Process 'daily-sales': inputs[0].end 'today(0,0)' gives 2026-11-02T08:00Z for the last instance "
-        "2026-11-02T08:00Z of the process on cluster 'primary', after the last instance 2026-10-31T07:00Z of "
+        "2026-11-02T08:00Z of the process on cluster 'primary', after the last instance 2026-11-01T07:00Z of "
         "feed 'sales' there (its validity ends 2026-11-01T07:00Z); the process's last runs would wait for "
         "instances feed 'sales' never has: end the process earlier on 'primary' or extend the feed's validity there."
     )
@@ -142,19 +142,20 @@ def test_window_after_the_feed_at_the_last_instance_is_a_warning(tmp_path: Path)
     assert lint_paths([root]).failed(strict=True)
 
 
-def test_last_instance_is_the_last_before_the_validity_end_across_dst(tmp_path: Path) -> None:
-    # Ending at the feed's own end (midnight of Nov 1, still PDT): the last run is Oct 31 at 07:00Z, whose
-    # today(0,0) is the feed's last instance; a day later (Nov 1, 07:00Z) it would be outside.
+def test_the_feeds_validity_end_is_the_last_instance_a_process_reads_across_dst(tmp_path: Path) -> None:
+    # Ending just after the feed's own end (midnight of Nov 1, still PDT): the last run is Nov 1 at 07:00Z, whose
+    # today(0,0) is the feed's validity end, which a process reads as Falcon's do; a day later (Nov 2, 08:00Z,
+    # PST) it would be outside.
     root = repo_with(tmp_path, {
         "feeds/sales.yaml": SALES_FEED,
-        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:00Z", ("yesterday(0,0)", "today(0,0)")),
+        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:01Z", ("yesterday(0,0)", "today(0,0)")),
     })
     assert pr_problems(root) == []
     later = repo_with(tmp_path / "later", {
         "feeds/sales.yaml": SALES_FEED,
-        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:01Z", ("yesterday(0,0)", "today(0,0)")),
+        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-02T08:01Z", ("yesterday(0,0)", "today(0,0)")),
     })
-    assert [(p.code, p.severity, "2026-11-01T07:00Z for the last instance" in p.message)
+    assert [(p.code, p.severity, "2026-11-02T08:00Z for the last instance" in p.message)
             for p in pr_problems(later)] == [("PR007", Severity.WARNING, True)]
 
 
@@ -579,3 +580,19 @@ def test_a_month_retention_is_compared_by_falcons_measure_and_warned_in_the_shor
         process = sales_process("2026-05-01T07:00Z", "2026-06-01T07:00Z", (f"today(-{24 * days},0)", "now(0,0)"))
         root = repo_with(tmp_path / str(days), {"feeds/sales.yaml": feed, PROCESS: process})
         assert [(p.code, p.severity) for p in pr_problems(root)] == ([("PR026", expected)] if expected else []), days
+
+
+# ------------------------------------------------------------------ the feed's validity end, inclusive for processes
+
+
+def test_a_window_and_an_output_exactly_at_the_feeds_validity_end_are_accepted_as_in_falcon(tmp_path: Path) -> None:
+    """Falcon refuses a window end or an output instance only after the feed's validity end
+    (CrossEntityValidations: `instEnd.after(feedEnd)`): one exactly at it is an instance processes read and
+    write. The process's one instance is local midnight of Nov 1, the sales feed's validity end."""
+    process = sales_process("2026-11-01T07:00Z", "2026-11-02T08:00Z", ("today(0,0)", "today(0,0)"),
+                            extra="outputs:\n  - name: out\n    feed: sales\n    instance: today(0,0)\n")
+    root = repo_with(tmp_path, {"feeds/sales.yaml": SALES_FEED, PROCESS: process})
+    assert [(p.code, p.line) for p in pr_problems(root)] == []
+    after = process.replace("today(0,0)", "today(25,0)")  # Nov 2, local midnight after the 25-hour day
+    late = repo_with(tmp_path / "after", {"feeds/sales.yaml": SALES_FEED, PROCESS: after})
+    assert sorted(p.code for p in pr_problems(late)) == ["PR007", "PR017"]
