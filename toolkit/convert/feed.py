@@ -18,6 +18,7 @@ from toolkit.convert.values import (
     integer,
     keyed,
     location_path,
+    present,
     properties,
     tags,
     text,
@@ -56,10 +57,17 @@ def convert_feed(root: Node) -> dict[str, Any]:
         ("table", attributes(root.child("table"), "uri")),
         ("notification", attributes(root.child("notification"), "type", "level", "to")),
         ("ACL", attributes(root.child("ACL"), "owner", "group", "permission")),
-        ("schema", attributes(root.child("schema"), "location", "provider")),
+        ("schema", _schema(root.child("schema"))),
         ("properties", properties(root.child("properties"))),
         ("lifecycle", _lifecycle(root.child("lifecycle"))),
     )
+
+
+def _schema(schema: Node | None) -> dict[str, Any] | None:
+    """`location=""` (Falcon's Hive examples) means the schema is described nowhere: no location."""
+    if schema is None:
+        return None
+    return fields(("location", present(schema.attr("location"))), ("provider", schema.attr("provider")))
 
 
 def _partitions(partitions: Node | None) -> list[str] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolkit.convert.tracking import Node
-from toolkit.convert.values import attributes, boolean, comma_list, fields, integer, properties, tags, text
+from toolkit.convert.values import attributes, boolean, comma_list, fields, integer, present, properties, tags, text
 
 FALCON_DEFAULT_ENGINE = "oozie"
 
@@ -77,7 +77,7 @@ def _workflow(workflow: Node | None) -> dict[str, Any] | None:
         ("version", workflow.attr("version")),
         ("engine", workflow.attr("engine") or FALCON_DEFAULT_ENGINE),  # one not Falcon's: the schema reports it
         ("path", workflow.attr("path")),
-        ("lib", workflow.attr("lib")),
+        ("lib", present(workflow.attr("lib"))),  # Falcon's extension builder writes lib="" for none
     )
 
 

@@ -30,6 +30,11 @@ def attributes(node: Node | None, *names: str) -> dict[str, str] | None:
     return fields(*((name, node.attr(name)) for name in names))
 
 
+def present(value: str | None) -> str | None:
+    """An attribute Falcon's tools write empty (`lib=""`, `<schema location="">`) for "none", as absent."""
+    return value if value else None
+
+
 def text(node: Node | None) -> str | None:
     return None if node is None else node.text()
 

@@ -5,7 +5,9 @@ down to the feed's grid (the instance at or before the result). A window `start.
 instance between the two, both ends included, oldest first; instances that would lie before the
 feed's first instance or at or after its validity end do not exist and are left out, so a window wholly
 outside the validity is empty. A single instance outside the validity is None: no instance (the last
-instance never stands in for a time after the end).
+instance never stands in for a time after the end). A process's inputs and outputs are resolved on
+`feed_grid_for_processes`, whose end is right after the feed's validity end, so an instance exactly at the
+validity end exists for them (as Falcon's processes read and write it).
 """
 
 from __future__ import annotations

@@ -174,17 +174,24 @@ class PathTemplate(_Dated):
 
 _CATALOG = re.compile(r"^catalog:(?P<db>[A-Za-z0-9_]+):(?P<table>[A-Za-z0-9_]+)#(?P<spec>.+)$")
 _PARTITION = re.compile(r"^(?P<key>[A-Za-z0-9_]+)=(?P<value>[^;=#]+)$")
+_OPEN_VALUE = re.compile(r"^\$\{(?P<name>[A-Za-z_][A-Za-z0-9_.]*)\}$")
 
 
 @dataclass(frozen=True)
 class CatalogTemplate(_Dated):
-    """A table feed's URI `catalog:db:table#k1=v1;k2=v2`; values may carry date variables."""
+    """A table feed's URI `catalog:db:table#k1=v1;k2=v2`; values may carry date variables.
+
+    A key whose whole value is another variable (`region=${region}`, as Falcon's definitions write) is open: an
+    instance is every partition of its dated keys' values, as if the URI did not name the key (Falcon's
+    retention filtered on the dated keys alone). Its name must not be a date variable in other letters
+    (`${year}`), and the URI needs a dated key besides."""
 
     uri: str
     # Parsed from `uri` in __post_init__.
     database: str = field(init=False, repr=False, compare=False)
     table: str = field(init=False, repr=False, compare=False)
     _partitions: dict[str, TemplateText] = field(init=False, repr=False, compare=False)
+    open_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         match = _CATALOG.match(self.uri.strip()) if isinstance(self.uri, str) else None
@@ -194,18 +201,32 @@ class CatalogTemplate(_Dated):
                 "e.g. catalog:clicks_db:clicks#ds=${YEAR}-${MONTH}-${DAY}."
             )
         partitions: dict[str, TemplateText] = {}
+        open_keys: dict[str, str] = {}  # key -> its variable's name
         for item in match.group("spec").split(";"):
             part = _PARTITION.match(item.strip())
             if part is None:
                 raise UsageError(
                     f"Invalid partition {item!r} in catalog URI {self.uri!r}: write key=value, separated by ';'."
                 )
-            if part.group("key") in partitions:
-                raise UsageError(f"Partition key {part.group('key')!r} repeats in catalog URI {self.uri!r}.")
-            partitions[part.group("key")] = TemplateText(part.group("value"))
+            key, value = part.group("key"), part.group("value")
+            if key in partitions or key in open_keys:
+                raise UsageError(f"Partition key {key!r} repeats in catalog URI {self.uri!r}.")
+            other = _OPEN_VALUE.match(value)
+            if other is not None and other.group("name").upper() not in DATE_VARIABLES:
+                open_keys[key] = other.group("name")
+            else:
+                partitions[key] = TemplateText(value)
+        if open_keys and not any(value.variables for value in partitions.values()):
+            key, name = next(iter(open_keys.items()))
+            raise UsageError(
+                f"Unknown variable ${{{name}}} in catalog URI {self.uri!r}, and no key of the URI is dated: the "
+                "variables are " + ", ".join(f"${{{variable}}}" for variable in DATE_VARIABLES)
+                + f" (a key such as {key}=${{{name}}} matches every value only beside a dated key)."
+            )
         object.__setattr__(self, "database", match.group("db"))
         object.__setattr__(self, "table", match.group("table"))
         object.__setattr__(self, "_partitions", partitions)
+        object.__setattr__(self, "open_keys", tuple(open_keys))
 
     @property
     def partition_keys(self) -> tuple[str, ...]:

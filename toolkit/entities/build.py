@@ -108,7 +108,7 @@ def _feed(doc: Document) -> Feed:
         locations=_texts(data.get("locations")),
         table=_table(data.get("table")),
         notification=_notification(data.get("notification")),
-        schema=None if schema is None else FeedSchema(location=schema["location"], provider=schema["provider"]),
+        schema=None if schema is None else FeedSchema(location=schema.get("location"), provider=schema["provider"]),
         lifecycle=_lifecycle(data.get("lifecycle")),
         columns=tuple(Column(name=c["name"], type=c["type"]) for c in data.get("columns", ())),
         storage_format=data.get("format", "parquet"),

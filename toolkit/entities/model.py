@@ -219,8 +219,8 @@ class Lifecycle:
 
 @dataclass(frozen=True, kw_only=True)
 class FeedSchema:
-    location: str
     provider: str
+    location: str | None = None
 
 
 class IngestFormat(str, Enum):

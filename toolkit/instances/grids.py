@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import timedelta
 from typing import overload
 
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Feed, FeedCluster, Process, ProcessCluster
 from toolkit.errors import UsageError
+
+_RIGHT_AFTER = timedelta(microseconds=1)
 
 
 @overload
@@ -39,6 +43,17 @@ def _grid_on(entity: Feed | Process, cluster: str) -> InstanceGrid:
 def feed_grid(feed: Feed, cluster: str) -> InstanceGrid:
     """The feed's instances on `cluster`: from its validity start there, before its validity end."""
     return _grid_on(feed, cluster)
+
+
+def feed_grid_for_processes(feed: Feed, cluster: str) -> InstanceGrid:
+    """The feed's instances on `cluster` as processes read and write them: through its validity end, inclusive.
+    Falcon refuses an input window end or an output instance only after the feed's validity end
+    (`CrossEntityValidations.validateInstanceRange`, `validateInstance`), and Oozie resolves one exactly at it;
+    the feed's own actions (replication, retention's cadence) keep to `feed_grid`, which ends before it, as
+    Falcon's `FeedHelper.validateFeedInstance` does. The grid's exclusive end is the instant right after the
+    validity end: instances fall on whole seconds, so the end is the last instant that can be one."""
+    grid = _grid_on(feed, cluster)
+    return grid if grid.end is None else replace(grid, end=grid.end + _RIGHT_AFTER)
 
 
 def process_grid(process: Process, cluster: str) -> InstanceGrid:

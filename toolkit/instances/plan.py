@@ -14,7 +14,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_files, probe_table
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
-from toolkit.instances.grids import feed_grid
+from toolkit.instances.grids import feed_grid_for_processes
 from toolkit.instances.inputs import Probe, ResolvedInput, resolve_input
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget, file_output, staging_key, table_output
 from toolkit.storage.catalog import Catalog
@@ -63,12 +63,12 @@ def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datet
         feed = repo.feed(item.feed)
         where = feed_locations(feed, cluster)
         probe = _prober(fs, where, feed.availability_flag, catalog)
-        inputs.append(resolve_input(item, feed, where, feed_grid(feed, cluster.name), t, probe))
+        inputs.append(resolve_input(item, feed, where, feed_grid_for_processes(feed, cluster.name), t, probe))
     outputs = []
     for output in process.outputs:
         feed = repo.feed(output.feed)
         where = feed_locations(feed, cluster)
-        instance = resolve_instance(output.require_instance(), t, feed_grid(feed, cluster.name))
+        instance = resolve_instance(output.require_instance(), t, feed_grid_for_processes(feed, cluster.name))
         if instance is None:
             raise UsageError(f"The output '{output.name}' of process '{process.name}' ({output.instance}) names no "
                              f"instance of feed '{feed.name}' at {format_timestamp(t)}: it lies outside the feed's "

@@ -16,7 +16,7 @@ from toolkit.el.resolution import resolve_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.instances.grids import feed_grid, feed_grid_for_processes, process_grid
 from toolkit.instances.inputs import ResolvedInput, describe_input
 
 
@@ -62,13 +62,13 @@ def resolve_process_instance(repo: ConfigRepo, process_name: str, cluster_name: 
     inputs = []
     for item in process.inputs:
         feed = repo.feed(item.feed)
-        inputs.append(describe_input(item, feed, feed_locations(feed, cluster), feed_grid(feed, cluster.name), nominal,
-                                     available.get(feed.name)))
+        inputs.append(describe_input(item, feed, feed_locations(feed, cluster),
+                                     feed_grid_for_processes(feed, cluster.name), nominal, available.get(feed.name)))
     outputs = []
     for output in process.outputs:
         feed = repo.feed(output.feed)
         expression = output.require_instance()
-        instance = resolve_instance(expression, nominal, feed_grid(feed, cluster.name))
+        instance = resolve_instance(expression, nominal, feed_grid_for_processes(feed, cluster.name))
         described = feed_locations(feed, cluster).describe(instance) if instance is not None else None
         outputs.append(ResolvedOutput(output.name, feed.name, expression, described))
     return ProcessInstance(process.name, cluster.name, nominal, tuple(inputs), tuple(outputs))

@@ -36,7 +36,7 @@ from toolkit.el.timezones import UTC
 from toolkit.entities.model import Input, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.instances.grids import feed_grid_for_processes, process_grid
 
 _ELAPSED_UNITS = ("MINUTE", "HOUR")
 _PICKS_AMONG_EXISTING = ("latest", "future")
@@ -176,7 +176,7 @@ def instances_reading(repo: ConfigRepo, process: Process, cluster: str, input_na
         raise UsageError(f"The process '{process.name}' has no input '{input_name}': its inputs are "
                          f"{', '.join(i.name for i in process.inputs) or 'none'}.")
     try:
-        return readers_of(*item.require_window(), feed_grid(repo.feed(item.feed), cluster),
+        return readers_of(*item.require_window(), feed_grid_for_processes(repo.feed(item.feed), cluster),
                           process_grid(process, cluster), t)
     except NotInvertible as err:
         raise _naming(err, process, item) from None
@@ -194,7 +194,7 @@ def candidate_instances(repo: ConfigRepo, process: Process, cluster: str,
     ranges: list[tuple[int, int]] = []
     for item in process.inputs:
         if item.feed in by_feed:
-            on_feed = feed_grid(repo.feed(item.feed), cluster)
+            on_feed = feed_grid_for_processes(repo.feed(item.feed), cluster)
             try:
                 ranges += ranges_reading(*item.require_window(), on_feed, grid, by_feed[item.feed])
             except NotInvertible as err:

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from toolkit.entities.model import Process
 from toolkit.errors import UsageError
-from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.instances.grids import feed_grid_for_processes, process_grid
 from toolkit.instances.window_inverse import readers_of
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.records import EVICTED, DatasetEvent
@@ -71,7 +71,7 @@ def _writing_instances(ledgers: Ledgers, process: Process, event: DatasetEvent) 
     """The process instances whose output instance of the event's feed is the event's instance: the output
     expression inverted (a window from it to itself) on the cluster's grids."""
     feed = ledgers.repo.feed(event.feed)
-    on_feed, on_process = feed_grid(feed, event.cluster), process_grid(process, event.cluster)
+    on_feed, on_process = feed_grid_for_processes(feed, event.cluster), process_grid(process, event.cluster)
     times: set[datetime] = set()
     for output in process.outputs:
         if output.feed == event.feed:

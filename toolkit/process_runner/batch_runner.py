@@ -30,7 +30,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.instances.grids import feed_grid_for_processes, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget, file_output, staging_key, table_output
 from toolkit.ledger.batch_plan import (
     BatchInput,
@@ -210,7 +210,8 @@ class BatchRunner:
         for output in self.process.outputs:
             feed = repo.feed(output.feed)
             where = feed_locations(feed, cluster)
-            t = output_time(self.process, output.name, feed.name, feed_grid(feed, cluster.name), newest)
+            t = output_time(self.process, output.name, feed.name, feed_grid_for_processes(feed, cluster.name),
+                            newest)
             key = staging_key(self.process.name, t)
             targets.append(table_output(output.name, feed, where, t, key) if where.is_table
                            else file_output(output.name, feed, where, t, key))

@@ -25,6 +25,7 @@ from toolkit.ledger.store import Ledger
 from toolkit.process_runner.late_policy import LateSchedule, late_input_names, late_schedule
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
 from toolkit.statuses import Status
+from toolkit.workflow_engines.registry import engine_of
 
 
 @dataclass
@@ -120,7 +121,8 @@ class LateChecker:
             self.ledger.add_late_check(self.process.name, t, LateCheck(format_timestamp(now), "UNCHANGED"))
             return CheckOutcome(t, "UNCHANGED")
         workflow = next((late.workflow_path for late in self.process.late_process.late_inputs  # type: ignore[union-attr]
-                         if late.input == changed[0] and late.workflow_path), None)
+                         if late.input == changed[0] and late.workflow_path), None) \
+            if engine_of(self.process).late_workflows else None  # Falcon's engines rerun the process's workflow
         runner = self.runner_for(workflow)
         try:
             rerun = runner.run(t)

@@ -39,7 +39,7 @@ from toolkit.el.timezones import UTC, resolve_zone
 from toolkit.entities.model import Policy, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.instances.grids import feed_grid_for_processes, process_grid
 
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 
@@ -75,7 +75,7 @@ def late_cutoff(repo: ConfigRepo, process: Process, cluster: str, t: datetime) -
         first, last = item.require_window()
         if any(parse_expression(e).needs_available for e in (first, last)):
             continue  # picks among existing instances: unknown without storage, so not guessed here
-        window = resolve_window(first, last, t, feed_grid(feed, cluster))
+        window = resolve_window(first, last, t, feed_grid_for_processes(feed, cluster))
         if not window:
             continue
         candidate = _shift_or_end(window[-1], feed.late_arrival.cut_off, resolve_zone(feed.timezone))

@@ -19,7 +19,7 @@ from datetime import datetime
 from toolkit.entities.model import Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.instances.grids import feed_grid_for_processes, process_grid
 from toolkit.instances.inputs import describe_input
 from toolkit.instances.window_inverse import candidate_instances
 from toolkit.ledger.journal import JournalEntry
@@ -114,7 +114,8 @@ def _unpublished(repo: ConfigRepo, process: Process, cluster_name: str, ledger: 
         if item.optional:
             continue
         feed = repo.feed(item.feed)
-        resolved = describe_input(item, feed, feed_locations(feed, cluster), feed_grid(feed, cluster_name), t, None)
+        resolved = describe_input(item, feed, feed_locations(feed, cluster),
+                                  feed_grid_for_processes(feed, cluster_name), t, None)
         for needed in resolved.times or ():
             events = ledger.events(feed.name, needed)
             if not events or events[-1].kind == EVICTED:

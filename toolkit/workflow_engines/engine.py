@@ -31,13 +31,17 @@ class WorkflowEngine:
 
     `hive`: the entrypoint's SparkSession needs Hive support for it. `prepare`: the function that prepares a
     process's workflow (`preparation.Preparer`), as "package.module:function"; None for an engine accepted only
-    for migration, which then says in `port_to` how to port its workflows (completing "port ...")."""
+    for migration, which then says in `port_to` how to port its workflows (completing "port ...").
+    `late_workflows`: a late rerun runs the late input's own `workflow-path` (lint PR015 checks it); False for
+    Falcon's engines, whose late rerun, as in Falcon (which never reads that attribute), reruns the process's
+    workflow, so the value is carried over and not read."""
 
     name: str
     form: WorkflowForm = WorkflowForm.FILE
     hive: bool = False
     prepare: str | None = None
     port_to: str | None = None
+    late_workflows: bool = True
 
     def __post_init__(self) -> None:
         if (self.prepare is None) == (self.port_to is None):

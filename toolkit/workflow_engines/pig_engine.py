@@ -3,6 +3,6 @@
 from toolkit.workflow_engines.engine import WorkflowEngine
 
 ENGINE = WorkflowEngine(
-    name="pig",
+    name="pig", late_workflows=False,
     port_to="the Pig script to a PySpark file defining run(spark, ctx) (engine: pyspark) or to a SQL file "
             "(engine: spark-sql)")

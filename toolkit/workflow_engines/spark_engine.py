@@ -3,5 +3,5 @@
 
 from toolkit.workflow_engines.engine import WorkflowEngine, WorkflowForm
 
-ENGINE = WorkflowEngine(name="spark", form=WorkflowForm.FOLDER,
+ENGINE = WorkflowEngine(name="spark", form=WorkflowForm.FOLDER, late_workflows=False,
                         prepare="toolkit.workflow_engines.spark_submission:prepare_submission")

@@ -292,3 +292,47 @@ def test_template_entities_round_trip_through_falcon_xml(convert: Run, tmp_path:
     if entity_file.startswith("processes/"):
         del expected["description"]
     assert data(tmp_path / "conf" / entity_file) == expected
+
+
+# -- empty attributes that Falcon's own tools write for "none" ------------------------------------------
+
+EMPTY_LIB_PROCESS = """\
+<process name="mirror" xmlns="uri:falcon:process:0.1">
+    <clusters><cluster name="primary"><validity start="2026-01-01T00:00Z" end="2026-02-01T00:00Z"/></cluster></clusters>
+    <parallel>1</parallel>
+    <order>FIFO</order>
+    <frequency>days(1)</frequency>
+    <workflow name="mirror-wf" engine="oozie" path="/apps/mirror/workflow.xml" lib=""/>
+    <retry policy="periodic" delay="minutes(30)" attempts="3"/>
+</process>
+"""
+
+EMPTY_SCHEMA_FEED = """\
+<feed name="customers" description="A Hive table" xmlns="uri:falcon:feed:0.1">
+    <frequency>hours(1)</frequency>
+    <clusters>
+        <cluster name="primary" type="source">
+            <validity start="2026-01-01T00:00Z" end="2099-01-01T00:00Z"/>
+            <retention limit="days(7)" action="delete"/>
+        </cluster>
+    </clusters>
+    <table uri="catalog:default:customers#ds=${YEAR}-${MONTH}-${DAY}-${HOUR}"/>
+    <ACL owner="etl" group="analytics" permission="0755"/>
+    <schema location="" provider="hcatalog"/>
+</feed>
+"""
+
+
+def test_an_empty_lib_and_an_empty_schema_location_are_converted_as_absent(convert: Run, tmp_path: Path) -> None:
+    """Falcon's extension builder writes `lib=""` for a workflow without libraries, and its Hive examples
+    `<schema location="">`: both mean that there is none, so the YAML has no such field (an empty string is
+    no path the linter could accept)."""
+    (tmp_path / "process.xml").write_text(EMPTY_LIB_PROCESS, encoding="utf-8")
+    (tmp_path / "feed.xml").write_text(EMPTY_SCHEMA_FEED, encoding="utf-8")
+    code, _, err = convert(tmp_path / "process.xml", tmp_path / "feed.xml", "--out", tmp_path / "conf")
+    assert (code, err) == (0, "")
+    assert data(tmp_path / "conf" / "processes" / "mirror.yaml")["workflow"] == {
+        "name": "mirror-wf", "engine": "oozie", "path": "/apps/mirror/workflow.xml"}
+    assert data(tmp_path / "conf" / "feeds" / "customers.yaml")["schema"] == {"provider": "hcatalog"}
+    document, problems = load_document(tmp_path / "conf" / "feeds" / "customers.yaml")
+    assert problems == [] and document is not None

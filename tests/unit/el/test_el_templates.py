@@ -3,6 +3,7 @@ ${MINUTE} (2 digits) rendered in the feed's zone; parsing back is strict (exact 
 the variable's width, valid values, exactly the template's depth); a path that does not parse is not an
 instance. Catalog URIs `catalog:db:table#k1=v1;k2=v2` are formatted and parsed the same way."""
 
+import re
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
@@ -298,6 +299,32 @@ def test_catalog_without_year_cannot_date():
     assert template.parse({"month": "11", "region": "us"}, ZUTC) is None
 
 
+def test_a_key_whose_value_is_another_variable_is_open_as_in_falcon():
+    """Falcon's `region=${region}`: no date variable, so an instance is every partition of its dated keys' values,
+    as if the URI did not name the key (Falcon's retention filters on the dated keys alone)."""
+    template = CatalogTemplate("catalog:source_db:clicks#ds=${YEAR}${MONTH}${DAY};region=${region}")
+    assert template.partition_keys == ("ds",)
+    assert template.open_keys == ("region",)
+    assert template.static_partitions == {}
+    assert template.format(utc("2026-11-21T10:00Z"), ZUTC) == {"ds": "20261121"}
+    assert template.parse({"ds": "20261121", "region": "eu"}, ZUTC) == utc("2026-11-21T00:00Z")
+    assert template.parse({"ds": "20261121"}, ZUTC) == utc("2026-11-21T00:00Z")
+
+
+@pytest.mark.parametrize(
+    ("uri", "reason"),
+    [
+        ("catalog:db:t#ds=${DATE}", "no key of the URI is dated"),  # the only key: a misnamed date
+        ("catalog:db:t#ds=${YEAR};y=${year}", "Unknown variable ${year}"),  # a date variable misspelt
+        ("catalog:db:t#ds=${YEAR};region=eu-${region}", "Unknown variable ${region}"),  # not the whole value
+        ("catalog:db:t#ds=${YEAR};region=${region};region=us", "repeats"),
+    ],
+)
+def test_an_open_key_needs_a_dated_key_and_a_name_that_is_no_date_variable(uri, reason):
+    with pytest.raises(UsageError, match=re.escape(reason)):
+        CatalogTemplate(uri)
+
+
 @pytest.mark.parametrize(
     "uri",
     [
@@ -312,7 +339,7 @@ def test_catalog_without_year_cannot_date():
         "catalog:db:t#ds=${YEAR};;region=us",
         "catalog:db:t#ds=${YEAR};region",
         "catalog:db:t#ds=${YEAR};ds=${YEAR}",  # repeated key
-        "catalog:db:t#ds=${WEEK}",  # unknown variable
+        "catalog:db:t#ds=${WEEK}",  # unknown variable, and no dated key
         "",
     ],
 )

@@ -188,3 +188,30 @@ def test_every_location_type_in_feed_listing(west: ConfigRepo) -> None:
 def test_feed_not_on_the_cluster(west: ConfigRepo) -> None:
     with pytest.raises(UsageError, match=r"feed 'orders' is not defined on cluster 'primary': its clusters are west"):
         describe_feed_instances(west, "orders", "primary", utc(2026, 3, 7), utc(2026, 3, 10))
+
+
+def test_a_feed_instance_exactly_at_the_validity_end_is_read_and_written_by_processes(tmp_path: Path) -> None:
+    """Falcon accepts a window end and an output instance exactly at the feed's validity end (it refuses only one
+    after it: CrossEntityValidations.validateInstanceRange and validateInstance), and Oozie resolves it: for a
+    process, the feed's validity end is inclusive. The feed's own instances (replication, retention's cadence)
+    still end before it."""
+    root = tmp_path / "repo"
+    shutil.copytree(TEMPLATE, root)
+    for name in ("clicks", "clicks-hourly-summary"):
+        path = root / "feeds" / f"{name}.yaml"
+        text = path.read_text()
+        assert text.count("      end: 2099-12-31T00:00Z\n") >= 1
+        path.write_text(text.replace("      end: 2099-12-31T00:00Z\n", "      end: 2026-11-21T10:00Z\n", 1))
+    repo = ConfigRepo.load(root)
+    resolved = resolve_process_instance(repo, "hourly-clicks-summary", "primary", utc(2026, 11, 21, 10))
+    (clicks,) = (item.describe() for item in resolved.inputs)
+    assert [i["time"] for i in clicks["instances"]] == ["2026-11-21T08:00Z", "2026-11-21T09:00Z", "2026-11-21T10:00Z"]
+    (summary,) = resolved.outputs
+    assert summary.instance == {"time": "2026-11-21T10:00Z",
+                                "path": f"{PRIMARY}/data/clicks-hourly-summary/2026/11/21/10"}
+    # After the end there is none, and the feed's own listing stops before it.
+    later = resolve_process_instance(repo, "hourly-clicks-summary", "primary", utc(2026, 11, 21, 11))
+    assert [i["time"] for i in later.inputs[0].describe()["instances"]] == ["2026-11-21T09:00Z", "2026-11-21T10:00Z"]
+    assert later.outputs[0].instance is None
+    described = describe_feed_instances(repo, "clicks", "primary", utc(2026, 11, 21, 9), utc(2026, 11, 21, 10))
+    assert [i["time"] for i in described["instances"]] == ["2026-11-21T09:00Z"]

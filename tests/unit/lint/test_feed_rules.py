@@ -563,7 +563,9 @@ def test_group_frequency_follows_the_first_feed_in_file_order(tmp_path: Path) ->
     first = feed(name="a-first", frequency="days(1)", storage=daily.format("a"), extra="groups: [sales, ops]\n")
     second = feed(name="b-second", storage=HOURLY.replace("orders", "b"), extra="groups: [ops, sales]\n")
     third = feed(name="c-third", frequency="days(1)", storage=daily.format("c"), extra="groups: [sales]\n")
-    problems = lint(tmp_path, {"a-first": first, "b-second": second, "c-third": third})
+    everything = lint(tmp_path, {"a-first": first, "b-second": second, "c-third": third})
+    problems = [p for p in everything if p.code == "FD020"]  # the date patterns differ as well: FD036
+    assert [(p.file.name, p.code) for p in everything if p.code != "FD020"] == [("b-second.yaml", "FD036")] * 2
     assert [(p.file.name, p.code, p.line) for p in problems] == [
         ("b-second.yaml", "FD020", line_of(second, "groups:")),
         ("b-second.yaml", "FD020", line_of(second, "groups:")),
@@ -574,7 +576,7 @@ def test_group_frequency_follows_the_first_feed_in_file_order(tmp_path: Path) ->
     assert "groups[1] 'sales'" in problems[1].message
     # Pre-commit passes only the changed file (the group's first feed): the findings on the others still show.
     selected = lint_paths([tmp_path / "repo" / "feeds" / "a-first.yaml"]).problems
-    assert [(p.file.name, p.code) for p in selected if p.code.startswith("FD")] == [("b-second.yaml", "FD020")] * 2
+    assert [(p.file.name, p.code) for p in selected if p.code == "FD020"] == [("b-second.yaml", "FD020")] * 2
 
 
 def test_group_shared_with_a_template_feed(tmp_path: Path) -> None:
@@ -582,10 +584,30 @@ def test_group_shared_with_a_template_feed(tmp_path: Path) -> None:
     text = feed(frequency="minutes(30)", storage=HOURLY.replace("${HOUR}", "${HOUR}/${MINUTE}"),
                 extra="groups: [web]\n")
     problems = lint(tmp_path, {"orders": text})
-    assert summary(problems) == [("FD020", line_of(text, "groups:"), ERROR)]
+    assert summary(problems) == [("FD020", line_of(text, "groups:"), ERROR), ("FD036", line_of(text, "groups:"), ERROR)]
     assert "the group's first feed 'clicks-hourly-summary' (feeds/clicks-hourly-summary.yaml) has hours(1)" in (
         problems[0].message
     )
+
+
+def test_group_date_pattern_follows_the_first_feed_and_names_the_group(tmp_path: Path) -> None:
+    """Falcon's date pattern: the date variables, sorted, repeats counted; separators and folders do not count."""
+    first = feed(name="a-first", extra="groups: [ops]\n")
+    same = feed(name="b-same", storage="locations:\n  data: /data/b/${YEAR}-${MONTH}-${DAY}T${HOUR}\n",
+                extra="groups: [ops]\n")
+    repeated = feed(name="c-repeated", extra="groups: [ops]\n",
+                    storage="locations:\n  data: /data/c/${YEAR}/${YEAR}${MONTH}${DAY}/${HOUR}\n")
+    problems = lint(tmp_path, {"a-first": first, "b-same": same, "c-repeated": repeated})
+    assert [(p.file.name, p.code, p.line) for p in problems] == [
+        ("c-repeated.yaml", "FD036", line_of(repeated, "groups:"))]
+    assert problems[0].message == (
+        "Feed 'c-repeated': groups[0] 'ops': the feed's data path is dated by ${YEAR}, ${YEAR}, ${MONTH}, ${DAY}, "
+        "${HOUR}, but the group's first feed 'a-first' (feeds/a-first.yaml) is dated by ${YEAR}, ${MONTH}, ${DAY}, "
+        "${HOUR}; the feeds of a group name an instance by the same date variables (Falcon refuses the feed): date "
+        "it by ${YEAR}, ${MONTH}, ${DAY}, ${HOUR}, or leave the group.")
+    # Pre-commit passes only the changed file (the group's first feed): the finding on the other still shows.
+    selected = lint_paths([tmp_path / "repo" / "feeds" / "a-first.yaml"]).problems
+    assert [(p.file.name, p.code) for p in selected if p.code == "FD036"] == [("c-repeated.yaml", "FD036")]
 
 
 @pytest.mark.parametrize("zone", ["Europe/Paris", "America/Los_Angeles", "Etc/GMT-5", "UTC"])

@@ -123,8 +123,8 @@ def test_window_before_the_feed_at_the_first_instance_is_an_error(tmp_path: Path
 
 def test_window_after_the_feed_at_the_last_instance_is_a_warning(tmp_path: Path) -> None:
     # The process runs until midnight of Nov 3 (PST, 08:00Z): its last instance is midnight of Nov 2,
-    # 2026-11-02T08:00Z, one 25-hour day after the fall back. today(0,0) there is past the feed's last
-    # instance, midnight of Oct 31 (PDT, 07:00Z).
+    # 2026-11-02T08:00Z, one 25-hour day after the fall back. today(0,0) there is past the last instance a
+    # process can read, the feed's validity end, midnight of Nov 1 (PDT, 07:00Z).
     root = repo_with(tmp_path, {
         "feeds/sales.yaml": SALES_FEED,
         PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-03T08:00Z", ("yesterday(0,0)", "today(0,0)")),
@@ -134,7 +134,7 @@ def test_window_after_the_feed_at_the_last_instance_is_a_warning(tmp_path: Path)
     assert problem.line == line_of(root, PROCESS, "end: today(0,0)")
     assert problem.message == (
         "Process 'daily-sales': inputs[0].end 'today(0,0)' gives 2026-11-02T08:00Z for the last instance "
-        "2026-11-02T08:00Z of the process on cluster 'primary', after the last instance 2026-10-31T07:00Z of "
+        "2026-11-02T08:00Z of the process on cluster 'primary', after the last instance 2026-11-01T07:00Z of "
         "feed 'sales' there (its validity ends 2026-11-01T07:00Z); the process's last runs would wait for "
         "instances feed 'sales' never has: end the process earlier on 'primary' or extend the feed's validity there."
     )
@@ -142,19 +142,20 @@ def test_window_after_the_feed_at_the_last_instance_is_a_warning(tmp_path: Path)
     assert lint_paths([root]).failed(strict=True)
 
 
-def test_last_instance_is_the_last_before_the_validity_end_across_dst(tmp_path: Path) -> None:
-    # Ending at the feed's own end (midnight of Nov 1, still PDT): the last run is Oct 31 at 07:00Z, whose
-    # today(0,0) is the feed's last instance; a day later (Nov 1, 07:00Z) it would be outside.
+def test_the_feeds_validity_end_is_the_last_instance_a_process_reads_across_dst(tmp_path: Path) -> None:
+    # Ending just after the feed's own end (midnight of Nov 1, still PDT): the last run is Nov 1 at 07:00Z, whose
+    # today(0,0) is the feed's validity end, which a process reads as Falcon's do; a day later (Nov 2, 08:00Z,
+    # PST) it would be outside.
     root = repo_with(tmp_path, {
         "feeds/sales.yaml": SALES_FEED,
-        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:00Z", ("yesterday(0,0)", "today(0,0)")),
+        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:01Z", ("yesterday(0,0)", "today(0,0)")),
     })
     assert pr_problems(root) == []
     later = repo_with(tmp_path / "later", {
         "feeds/sales.yaml": SALES_FEED,
-        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-01T07:01Z", ("yesterday(0,0)", "today(0,0)")),
+        PROCESS: sales_process("2026-03-09T07:00Z", "2026-11-02T08:01Z", ("yesterday(0,0)", "today(0,0)")),
     })
-    assert [(p.code, p.severity, "2026-11-01T07:00Z for the last instance" in p.message)
+    assert [(p.code, p.severity, "2026-11-02T08:00Z for the last instance" in p.message)
             for p in pr_problems(later)] == [("PR007", Severity.WARNING, True)]
 
 
@@ -472,15 +473,34 @@ def test_cluster_sla_order_compares_days_with_hours(tmp_path: Path) -> None:
     assert pr_problems(equal_root) == []
 
 
-@pytest.mark.parametrize(("timeout", "warned"), [("hours(3)", True), ("hours(4)", False), ("days(1)", False)])
-def test_timeout_shorter_than_should_start_in_is_a_warning(tmp_path: Path, timeout: str, warned: bool) -> None:
+@pytest.mark.parametrize(("timeout", "refused"), [("hours(3)", True), ("hours(4)", False), ("days(1)", False)])
+def test_timeout_shorter_than_the_process_should_start_in_is_an_error(tmp_path: Path, timeout: str,
+                                                                      refused: bool) -> None:
+    """Falcon refuses such a process on submit (ProcessEntityParser.validateProcessSLA)."""
     relative = "processes/daily-clicks-rollup.yaml"
     root = repo_with(tmp_path, {relative: template_file(relative, ("timeout: hours(12)", f"timeout: {timeout}"))})
     problems = pr_problems(root)
-    expected = [("PR013", Severity.WARNING, line_of(root, relative, "timeout:"))] if warned else []
+    expected = [("PR013", Severity.ERROR, line_of(root, relative, "timeout:"))] if refused else []
     assert [(p.code, p.severity, p.line) for p in problems] == expected
-    if warned:
-        assert "timeout hours(3) is shorter than sla.shouldStartIn hours(4)" in problems[0].message
+    if refused:
+        assert problems[0].message == (
+            "Process 'daily-clicks-rollup': timeout hours(3) is shorter than sla.shouldStartIn hours(4): an "
+            "instance waiting for its inputs would time out before it is even late, so the SLA never fires (Falcon "
+            "refuses such a process); make timeout at least hours(4), or shouldStartIn at most hours(3).")
+
+
+def test_timeout_shorter_than_a_clusters_should_start_in_is_a_warning(tmp_path: Path) -> None:
+    """Falcon checks only the process's own SLA against the timeout, and accepted this."""
+    relative = "processes/daily-clicks-rollup.yaml"
+    process = template_file(relative, (
+        "      end: 2099-12-31T00:00Z\n",
+        "      end: 2099-12-31T00:00Z\n    sla:\n      shouldStartIn: days(1)\n      shouldEndIn: days(2)\n",
+    ))
+    root = repo_with(tmp_path, {relative: process})
+    problems = pr_problems(root)
+    assert [(p.code, p.severity) for p in problems] == [("PR013", Severity.WARNING)]
+    assert "timeout hours(12) is shorter than clusters[0].sla.shouldStartIn days(1)" in problems[0].message
+    assert "Falcon" not in problems[0].message
 
 
 # ------------------------------------------------------------------ speed
@@ -523,3 +543,56 @@ def test_absolute_workflow_paths_are_on_the_cluster_and_only_their_form_is_check
     else:
         assert [(p.code, p.line) for p in problems] == [("PR015", line_of(root, relative, "  path: "))]
         assert problems[0].message == f"Process 'daily-clicks-rollup': {message}"
+
+
+# ------------------------------------------------------------------ PR026: window within the feed's retention
+
+
+def test_a_window_reaching_past_the_retention_is_an_error_at_its_farthest_instance(tmp_path: Path) -> None:
+    """today(0,0) of an hourly process reaches back 23 hours at 23:00: the farthest over a day of instances is the
+    one compared with the retention, as Falcon compares it at the time of submission."""
+    feed = SALES_FEED.replace("frequency: days(1)", "frequency: hours(1)").replace(
+        "          end: 2026-11-01T07:00Z\n",
+        "          end: 2026-11-01T07:00Z\n        retention:\n          limit: hours(20)\n          action: delete\n",
+    ).replace("${DAY}", "${DAY}/${HOUR}")
+    process = sales_process("2026-04-01T07:00Z", "2026-05-01T07:00Z", ("today(0,0)", "now(0,0)")).replace(
+        "frequency: days(1)", "frequency: hours(1)")
+    root = repo_with(tmp_path, {"feeds/sales.yaml": feed, PROCESS: process})
+    (problem,) = pr_problems(root)
+    expected = ("PR026", Severity.ERROR, line_of(root, PROCESS, "start: today"))
+    assert (problem.code, problem.severity, problem.line) == expected
+    assert problem.message == (
+        "Process 'daily-sales': inputs[0].start 'today(0,0)' reaches hours(23) back from the process's instance "
+        "2026-04-02T06:00Z on cluster 'primary', further than the retention limit hours(20) of feed 'sales' there: "
+        "its retention would delete the instances before the process reads them (Falcon refuses such a process); "
+        "keep the feed at least hours(23) there, or start the window later.")
+    kept = repo_with(tmp_path / "kept", {"feeds/sales.yaml": feed.replace("hours(20)", "hours(23)"), PROCESS: process})
+    assert pr_problems(kept) == []
+
+
+def test_a_month_retention_is_compared_by_falcons_measure_and_warned_in_the_shorter_months(tmp_path: Path) -> None:
+    """months(1) is 31 days to Falcon: a window of 30 days passes its check, but in a 28-day February the
+    instances would be gone: a warning; 32 days is more than any month: an error."""
+    feed = SALES_FEED.replace(
+        "          end: 2026-11-01T07:00Z\n",
+        "          end: 2026-11-01T07:00Z\n        retention:\n          limit: months(1)\n          action: delete\n")
+    for days, expected in ((30, Severity.WARNING), (32, Severity.ERROR), (28, None)):
+        process = sales_process("2026-05-01T07:00Z", "2026-06-01T07:00Z", (f"today(-{24 * days},0)", "now(0,0)"))
+        root = repo_with(tmp_path / str(days), {"feeds/sales.yaml": feed, PROCESS: process})
+        assert [(p.code, p.severity) for p in pr_problems(root)] == ([("PR026", expected)] if expected else []), days
+
+
+# ------------------------------------------------------------------ the feed's validity end, inclusive for processes
+
+
+def test_a_window_and_an_output_exactly_at_the_feeds_validity_end_are_accepted_as_in_falcon(tmp_path: Path) -> None:
+    """Falcon refuses a window end or an output instance only after the feed's validity end
+    (CrossEntityValidations: `instEnd.after(feedEnd)`): one exactly at it is an instance processes read and
+    write. The process's one instance is local midnight of Nov 1, the sales feed's validity end."""
+    process = sales_process("2026-11-01T07:00Z", "2026-11-02T08:00Z", ("today(0,0)", "today(0,0)"),
+                            extra="outputs:\n  - name: out\n    feed: sales\n    instance: today(0,0)\n")
+    root = repo_with(tmp_path, {"feeds/sales.yaml": SALES_FEED, PROCESS: process})
+    assert [(p.code, p.line) for p in pr_problems(root)] == []
+    after = process.replace("today(0,0)", "today(25,0)")  # Nov 2, local midnight after the 25-hour day
+    late = repo_with(tmp_path / "after", {"feeds/sales.yaml": SALES_FEED, PROCESS: after})
+    assert sorted(p.code for p in pr_problems(late)) == ["PR007", "PR017"]

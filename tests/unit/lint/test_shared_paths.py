@@ -97,3 +97,34 @@ def test_feeds_apart_lint_clean(tmp_path: Path) -> None:
         "a": feed("a", "/data/shared/a/${YEAR}/${MONTH}/${DAY}"),
         "b": feed("b", "/data/shared/b/${YEAR}/${MONTH}/${DAY}/${HOUR}"),
     }) == []
+
+
+def test_shared_undated_stats_and_meta_are_not_reported_but_undated_data_is(tmp_path: Path) -> None:
+    """Retention deletes only dated locations and the actions write only `data`: an undated stats or meta folder
+    that several feeds name is never touched; an undated data folder is written by the feed's producers."""
+    shared = "  stats: /projects/falcon/clicksStats\n  meta: /projects/falcon/clicksMetaData\n"
+    assert rp009(tmp_path / "a", {
+        "one": feed("one", "/data/one/${YEAR}/${MONTH}", extra=shared),
+        "two": feed("two", "/data/two/${YEAR}/${MONTH}", extra=shared),
+    }) == []
+    problems = rp009(tmp_path / "b", {
+        "one": feed("one", "/projects/falcon/clicks"),
+        "two": feed("two", "/projects/falcon/clicks"),
+    })
+    assert sorted(p.entity.name for p in problems) == ["one", "two"]
+    assert "locations.data '/projects/falcon/clicks' overlaps the data location '/projects/falcon/clicks' of feed" \
+        in problems[0].message
+
+
+def test_a_written_location_inside_an_undated_stats_folder_is_reported_on_both(tmp_path: Path) -> None:
+    problems = rp009(tmp_path, {
+        "one": feed("one", "/data/one/${YEAR}/${MONTH}", extra="  stats: /projects/shared\n"),
+        "two": feed("two", "/projects/shared/two/${YEAR}/${MONTH}"),
+    })
+    assert sorted(p.entity.name for p in problems) == ["one", "two"]
+    one = next(p for p in problems if p.entity.name == "one")
+    assert one.message == (
+        "Feed 'one': on cluster 'primary', locations.stats '/projects/shared' overlaps the data location "
+        "'/projects/shared/two/${YEAR}/${MONTH}' of feed 'two' (its instances lie inside this feed's): the "
+        "retention or the writers of feed 'two' would delete or overwrite what this feed keeps there; give each "
+        "feed a folder of its own (e.g. /data/<feed>/...).")

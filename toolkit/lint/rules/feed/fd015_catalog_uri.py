@@ -2,7 +2,11 @@
 
 Why:
 The actions take the database, the table and the partition of an instance from the URI; any other form, or a
-variable other than the date variables, names no partition.
+variable other than the date variables, names no partition. One exception, as Falcon accepts it: a key whose
+whole value is another variable (`region=${region}`) is open, an instance being every partition of its dated
+keys' values (as if the URI did not name the key: reads and retention take every region, a write of such an
+instance is refused naming the key). It needs a dated key beside it, and a name that is no date variable in other
+letters.
 
 Anti-pattern:
 

@@ -18,7 +18,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.document import FieldPath, format_path
 from toolkit.entities.model import Feed, Process, ProcessSla, Validity
 from toolkit.errors import UsageError
-from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.instances.grids import feed_grid_for_processes, process_grid
 from toolkit.lint.context import LintContext
 
 EXAMPLES = "now(0,0), today(0,0) or yesterday(23,0)"
@@ -65,7 +65,7 @@ def grid_of_feed(feed: Feed, cluster: str) -> InstanceGrid | None:
     if feed.cluster(cluster) is None:
         return None
     try:
-        grid = feed_grid(feed, cluster)
+        grid = feed_grid_for_processes(feed, cluster)
     except UsageError:
         return None
     return grid if grid.last_index is not None and grid.last_index >= 0 else None

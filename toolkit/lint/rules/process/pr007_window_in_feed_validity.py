@@ -5,8 +5,9 @@ The window is evaluated at the process's first instance on the cluster (an error
 very first run reads instances that never exist) and at its last instance, the grid's last before the validity
 end (a warning when only that one reaches outside: the late runs would wait for instances the feed stops
 producing; Falcon accepted these). A window end lies outside when the feed instance it snaps to is after the
-feed's last instance; a start, when it is before the first. Windows using latest() or future() depend on what is
-available and are left out. Closed-form: only the two end instants of each grid are computed.
+feed's last instance a process reads, which is an instance exactly at its validity end (Falcon refuses a window
+end only after the feed's end); a start, when it is before the first. Windows using latest() or future() depend
+on what is available and are left out. Closed-form: only the two end instants of each grid are computed.
 
 Anti-pattern: the feed clicks is valid from 2025-12-01T00:00Z.
 

@@ -2,7 +2,8 @@
 
 Why:
 Otherwise an instance waiting for its inputs times out before it is even late, and the SLA never fires. (The
-order of shouldStartIn and shouldEndIn is PR012.) A warning: Falcon accepted it.
+order of shouldStartIn and shouldEndIn is PR012.) The process's own SLA is an error: Falcon refuses such a process
+on submit (a month counted as 31 days, as here). A cluster's SLA is a warning: Falcon did not compare it.
 
 Anti-pattern:
 
@@ -30,8 +31,7 @@ from toolkit.lint.rules.process._support import sla_blocks, where
 @register
 class TimeoutBeforeSla(EntityRule[Process]):
     code = "PR013"
-    summary = "The timeout is not shorter than an SLA's shouldStartIn."
-    severity = Severity.WARNING
+    summary = "The timeout is not shorter than an SLA's shouldStartIn (a cluster's SLA: warning)."
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
@@ -42,10 +42,13 @@ class TimeoutBeforeSla(EntityRule[Process]):
             start = sla.should_start_in
             if start is None or timeout.approx_minutes() >= start.approx_minutes():
                 continue
+            own = prefix == ("sla",)  # the process's own SLA, which Falcon compares with the timeout
             yield Finding(
                 entity,
                 f"timeout {timeout} is shorter than {where(prefix)}.shouldStartIn {start}: an instance waiting for "
-                f"its inputs would time out before it is even late, so the SLA never fires; make timeout at "
-                f"least {start}, or shouldStartIn at most {timeout}.",
+                f"its inputs would time out before it is even late, so the SLA never fires"
+                f"{' (Falcon refuses such a process)' if own else ''}; make timeout at least {start}, or "
+                f"shouldStartIn at most {timeout}.",
                 ("timeout",),
+                severity=None if own else Severity.WARNING,
             )

@@ -4,7 +4,9 @@ Why:
 A relative path is a file in the config repo (it must exist there, and stay inside it). A path starting with `/`
 is on the cluster's file system, under its `write` endpoint, as feed paths are (Falcon's workflows live on the
 cluster: `/app/hive/wordcount.hql`): the runner reads it when the process runs, so only its form is checked
-here. A URI (hdfs://, file://) is read as it is and not checked.
+here. A URI (hdfs://, file://) is read as it is and not checked. The late inputs' `workflow-path` of the spark,
+oozie and pig engines is not checked: their late rerun reruns the process's own workflow, as Falcon's does (Falcon
+never reads that attribute, and accepts any text in it).
 
 Anti-pattern: not in the repo.
 
@@ -39,16 +41,17 @@ _VALID = ("give a file path relative to the repo root (workflows/summary.py), an
 @register
 class WorkflowPaths(EntityRule[Process]):
     code = "PR015"
-    summary = ("The workflow path and each late input's workflow-path exist in the repo when relative; an absolute "
-               "path is on the cluster (its form is checked), a URI is not checked.")
+    summary = ("The workflow path and each late input's workflow-path (of an engine that runs it) exist in the repo "
+               "when relative; an absolute path is on the cluster (its form is checked), a URI is not checked.")
     kind = Kind.PROCESS
 
     def check_entity(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
         # Falcon's Oozie workflows and Spark applications are folders (a workflow.xml, or the application's
         # files); the others are files.
-        folder_ok = engine_of(entity).form is WorkflowForm.FOLDER
+        engine = engine_of(entity)
+        folder_ok = engine.form is WorkflowForm.FOLDER
         yield from _check(entity, ctx.root, ("workflow", "path"), entity.workflow.path, folder_ok)
-        if entity.late_process is not None:
+        if entity.late_process is not None and engine.late_workflows:
             for index, late in enumerate(entity.late_process.late_inputs):
                 path = ("late-process", "late-inputs", index, "workflow-path")
                 yield from _check(entity, ctx.root, path, late.workflow_path, folder_ok)

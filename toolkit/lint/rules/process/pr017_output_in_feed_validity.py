@@ -4,7 +4,8 @@ Why:
 Evaluated at the process's first instance (an error when outside: that run has nowhere to publish) and at its
 last one (a warning when only that one is outside: the late runs would have no output instance). Outside means
 before the feed's first instance or after its last: the resolver never lets the last instance stand in for a
-time after the feed's validity end. Closed-form, like PR007.
+time after the feed's validity end. An instance exactly at the validity end is the last a process writes, as
+Falcon accepts it (it refuses only one after the end). Closed-form, like PR007.
 
 Anti-pattern: the feed clicks-hourly-summary is valid from 2025-12-01T00:00Z.
 

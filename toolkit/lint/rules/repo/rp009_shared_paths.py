@@ -1,12 +1,16 @@
 """RP009: two feeds on one cluster never share folders.
 
 Why:
-When a location template of one feed (any type: `data`, `stats`, `meta`, `tmp`, each planned by retention) can
-name the same path as another feed's, or a folder holding the other's instances, the retention of one deletes
-the other's instances (and their writers overwrite each other). Cluster overrides are applied; feeds on different
-clusters never collide. The templates of a cluster go into a trie of path segments; each template walks it once
-along the segments compatible with its own (a literal, or a variable of the same digits), so a repo of thousands
-of feeds is checked in about one walk per template, not one comparison per pair.
+When a location template of one feed can name the same path as another feed's, or a folder holding the other's
+instances, the retention of one deletes the other's instances (and their writers overwrite each other). Only the
+locations the toolkit writes or deletes count: a dated location of any type (`data`, `stats`, `meta`, `tmp`: each
+planned by retention) and the `data` location (where every action writes). An undated `stats` or `meta` folder,
+which Falcon's definitions often share between feeds, is neither deleted nor written, so two of them may be one
+folder; it is reported only where a written or deleted location of another feed overlaps it. Cluster overrides
+are applied; feeds on different clusters never collide. The templates of a cluster go into a trie of path
+segments; each written or deleted template walks it once along the segments compatible with its own (a literal,
+or a variable of the same digits), so a repo of thousands of feeds is checked in about one walk per template, not
+one comparison per pair.
 
 Anti-pattern: clicks-by-day's day folders hold the hours of clicks; its days(7) retention deletes them.
 
@@ -24,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from toolkit.el.templates import path_segments, segment_shape, segments_compatible
+from toolkit.el.templates import PathTemplate, path_segments, segment_shape, segments_compatible
 from toolkit.entities.document import FieldPath
 from toolkit.entities.model import Feed
 from toolkit.lint.context import LintContext
@@ -41,6 +45,11 @@ class _Location:
     text: str
     path: FieldPath
     segments: tuple[str, ...]
+
+    @property
+    def touched(self) -> bool:
+        """Written by an action (the data location) or deleted by retention (a dated location)."""
+        return self.type == "data" or PathTemplate(self.text).is_dated
 
 
 class _Node:
@@ -102,7 +111,7 @@ class SharedPaths(Rule):
                 node = node.child(segment)
             node.ends.append(location)
         reported: set[tuple[int, int]] = set()
-        for location in locations:
+        for location in (location for location in locations if location.touched):  # a pair needs one
             frontier = [root]
             for segment in location.segments:
                 frontier = [found for node in frontier for found in node.compatible(segment)]
@@ -122,10 +131,17 @@ class SharedPaths(Rule):
             how = "its instances lie inside this feed's"
         else:
             how = "this feed's instances lie inside its"
+        if mine.touched and theirs.touched:
+            harm = "the retention or the writers of one would delete or overwrite the other's instances"
+        elif mine.touched:
+            harm = "the retention or the writers of this feed would delete or overwrite what that feed keeps there"
+        else:
+            harm = (f"the retention or the writers of feed '{theirs.feed.name}' would delete or overwrite what this "
+                    "feed keeps there")
         return Finding(
             mine.feed,
             f"on cluster '{cluster}', {where(mine.path)} {mine.text!r} overlaps the {theirs.type} location "
-            f"{theirs.text!r} of feed '{theirs.feed.name}' ({how}): the retention or the writers of one would "
-            "delete or overwrite the other's instances; give each feed a folder of its own (e.g. /data/<feed>/...).",
+            f"{theirs.text!r} of feed '{theirs.feed.name}' ({how}): {harm}; give each feed a folder of its own "
+            "(e.g. /data/<feed>/...).",
             mine.path,
         )
