@@ -46,9 +46,10 @@ def _parser(prog: str | None = None) -> argparse.ArgumentParser:
                         help=f"Lease of the feed's retention lock, renewed every third of it; a killed run's "
                              f"lock is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
     parser.add_argument("--parallel", type=_feeds_at_once, metavar="N",
-                        help=f"With --all: how many feeds are retained at once (default {DEFAULT_PARALLEL}): file feeds "
-                             "in as many worker processes forked from this call (1: one after another in this "
-                             "process), feeds that need Spark one after another in this process's one session.")
+                        help=f"With --all: how many feeds are retained at once (default {DEFAULT_PARALLEL}): file "
+                             "feeds in as many worker processes forked from this call (1: one after another in "
+                             "this process), feeds that need Spark one after another in this process's one "
+                             "session.")
     return parser
 
 
