@@ -1,0 +1,182 @@
+"""How the `oozie` and `pig` engines run a process's workflow: as Falcon did, by handing it to the cluster's Oozie
+server (its `workflow` interface), never running it here.
+
+- `oozie`: workflow.path is the workflow application (a folder holding workflow.xml) on the cluster;
+- `pig`: workflow.path is the Pig script on the cluster, run by a one-action workflow (pig_workflow.py) written
+  under the cluster's working location (`oozie/pig/<process>/<hash>/workflow.xml`) when a job is submitted.
+Each attempt submits a workflow job with the instance's job configuration (oozie_configuration.py), in PREP;
+records its id in the attempt's record (`JobJournal`); starts it; and asks its status every
+`oozie.client.poll-seconds` (of the runner's clock) until it ends: SUCCEEDED is the attempt's success (the runner
+then publishes the staging paths the job was given), FAILED and KILLED a failed attempt whose sentence names the
+job and what Oozie says of its failed actions (the job's end status is kept in the attempt's record). Past the process's
+`timeout` (from the attempt's start) the job is killed and the attempt TIMEDOUT. A run killed with the job
+running (kill -9) leaves it running: the next run of the instance finds its id in the ledger and follows it, with
+the killed run's staging, instead of submitting it again; a job found in PREP (its run died between submission
+and start) is started then. A run stopped otherwise (a signal, a lost lock) kills the job, as the spark engine
+stops its spark-submit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from toolkit.el.shift import shift
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Process
+from toolkit.entities.timeouts import process_timeout
+from toolkit.errors import UsageError
+from toolkit.statuses import Status
+from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.workflow_engines.context import TableInput, WorkflowContext
+from toolkit.workflow_engines.oozie_client import JobInfo, OozieClient, OozieError
+from toolkit.workflow_engines.oozie_configuration import job_configuration, on_cluster
+from toolkit.workflow_engines.oozie_settings import OozieAccess, interface_problem, oozie_access, settings_problems
+from toolkit.workflow_engines.pig_workflow import pig_workflow_xml
+from toolkit.workflow_engines.preparation import Clock, JobJournal, WorkflowRequest
+from toolkit.workflow_engines.workflow_error import WorkflowError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+
+@dataclass
+class _KeptJob:
+    """The journal of a call that has no ledger behind it (a workflow run outside the process runner)."""
+
+    job: str | None = None
+
+    def followed(self) -> str | None:
+        return None
+
+    def record(self, job: str) -> None:
+        self.job = job
+
+    def ended(self, status: str) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class OozieWorkflow:
+    name: str  # the application folder or the Pig script, as Oozie reads it
+    process: Process
+    cluster: Cluster
+    fs: FileSystem
+    access: OozieAccess
+    pig: bool
+    clock: Clock
+    sql: None = None
+    client: OozieClient = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "client", OozieClient(self.access))
+
+    def run(self, spark: SparkSession | None, ctx: WorkflowContext) -> None:
+        """The job of one attempt, its id kept in memory only."""
+        self.run_job(ctx, _KeptJob())
+
+    def run_job(self, ctx: WorkflowContext, journal: JobJournal) -> None:
+        job = journal.followed()
+        if job is None:
+            job = self.client.submit(job_configuration(self.process, self.cluster, ctx, self._application(ctx),
+                                                       self.access.user, self.access.url))
+            journal.record(job)
+        try:
+            info = self.follow(job, journal)
+        except BaseException as err:
+            if not isinstance(err, WorkflowError):  # stopped (a signal, a lost lock): the job stops with the run
+                with contextlib.suppress(OozieError):
+                    self.client.kill(job)
+            raise
+        journal.ended(info.status)
+        if info.status != "SUCCEEDED":
+            raise WorkflowError(f"The Oozie workflow job {job} of {self.name} ended {info.status}: "
+                                f"{info.failure()}.")
+
+    def follow(self, job: str, journal: JobJournal) -> JobInfo:
+        """The job's status once it ends; a job in PREP is started; past the process's timeout, killed."""
+        now = self.clock.now()
+        deadline = shift(now, process_timeout(self.process), resolve_zone(self.process.timezone), +1)
+        while True:
+            info = self.client.info(job)
+            if info.status == "PREP":
+                self.client.start(job)
+            elif info.ended:
+                return info
+            now = self.clock.now()
+            if now >= deadline:
+                self.client.kill(job)
+                journal.ended("KILLED")
+                raise WorkflowError(f"The Oozie workflow job {job} of {self.name} ran past the timeout of process "
+                                    f"'{self.process.name}' ({process_timeout(self.process)}) and was killed.",
+                                    Status.TIMEDOUT)
+            self.clock.sleep(min(self.access.poll_seconds, (deadline - now).total_seconds()))
+
+    def _application(self, ctx: WorkflowContext) -> str:
+        """The workflow application's path: workflow.path, or the wrapper of the Pig script, written now."""
+        if not self.pig:
+            return self.name
+        tables_in = {name for name, value in ctx.inputs.items() if isinstance(value, TableInput)}
+        tables_out = {name for name, value in ctx.outputs.items() if not isinstance(value, str)}
+        archives = [on_cluster(self.cluster, entry.strip())
+                    for entry in (self.process.workflow.lib or "").split(",") if entry.strip()]
+        text = pig_workflow_xml(self.process, self.name, archives, tables_in, tables_out).encode("utf-8")
+        working = self.cluster.location("working") or ""
+        folder = on_cluster(self.cluster, f"{working.rstrip('/')}/oozie/pig/{self.process.name}/"
+                                          f"{hashlib.sha256(text).hexdigest()[:16]}")
+        try:
+            if self.fs.read_if_exists(f"{folder}/workflow.xml") != text:
+                self.fs.write_atomically(f"{folder}/workflow.xml", text)
+        except StorageError as err:
+            raise WorkflowError(f"The Oozie workflow of the Pig script {self.name} cannot be written to {folder}: "
+                                f"{err}") from None
+        return folder
+
+
+def prepare_oozie(request: WorkflowRequest) -> OozieWorkflow:
+    """workflow.path (or a late input's workflow-path) is the application folder; its workflow.xml must exist."""
+    access = _access(request)
+    app = on_cluster(request.cluster, request.path)
+    _require(request, f"{app.rstrip('/')}/workflow.xml", "the workflow application's workflow.xml")
+    return OozieWorkflow(app.rstrip("/"), request.process, request.cluster, request.fs, access, pig=False,
+                         clock=request.clock)
+
+
+def prepare_pig(request: WorkflowRequest) -> OozieWorkflow:
+    """workflow.path (or a late input's workflow-path) is the Pig script; it must exist."""
+    access = _access(request)
+    script = on_cluster(request.cluster, request.path)
+    _require(request, script, "the Pig script")
+    if not request.cluster.location("working"):
+        raise UsageError(f"The {request.owner} has engine pig, and cluster '{request.cluster.name}' has no working "
+                         "location to write the script's Oozie workflow to: set locations.working.")
+    return OozieWorkflow(script, request.process, request.cluster, request.fs, access, pig=True,
+                         clock=request.clock)
+
+
+def _access(request: WorkflowRequest) -> OozieAccess:
+    cluster, engine = request.cluster, request.process.workflow.engine
+    problem = interface_problem(cluster)
+    if problem is not None:
+        raise UsageError(f"The {request.owner} has engine {engine}, which runs on the cluster's Oozie server, and "
+                         f"cluster '{cluster.name}' {problem}")
+    problems = settings_problems(cluster)
+    if problems:
+        name, what = problems[0]
+        raise UsageError(f"The cluster property {name} of cluster '{cluster.name}' cannot work: {what}")
+    return oozie_access(cluster)
+
+
+def _require(request: WorkflowRequest, path: str, what: str) -> None:
+    try:
+        found = request.fs.exists(path)
+    except StorageError as err:
+        raise UsageError(f"The workflow.path of {request.owner} names {what} {path}, which cannot be checked on "
+                         f"cluster '{request.cluster.name}' ({err}): fix workflow.path or the cluster's file "
+                         "system.") from None
+    if not found:
+        raise UsageError(f"The workflow.path of {request.owner} names {what} {path}, which does not exist on "
+                         f"cluster '{request.cluster.name}': put it there or fix workflow.path.")
