@@ -17,6 +17,10 @@ takes `ok`, another code `error` (the action ERROR with Oozie's ShellMain messag
 node KILLED (as in Oozie), and a `${...}` the configuration cannot resolve FAILED with EL_ERROR. `${name}` and
 `${wf:conf('name')}` are resolved from the job's configuration. Every call is recorded (`calls`) and every job kept
 (`jobs`, its configuration as received), so tests assert what the toolkit sent.
+
+From the command line (a demo, a try by hand), it serves until interrupted:
+`python -m tests.oozie_server --port 11000 [--pig COMMAND...]`, printing its URL; a cluster's workflow interface
+`http://127.0.0.1:11000/oozie` then sends the oozie and pig processes there.
 """
 
 from __future__ import annotations
@@ -74,12 +78,12 @@ class StandInOozie:
     """The stand-in server: `url` is `http://127.0.0.1:PORT/oozie`; `commands` maps an action type the tests run
     with a command of their own (`pig`) to its argument list."""
 
-    def __init__(self, commands: dict[str, Sequence[str]] | None = None) -> None:
+    def __init__(self, commands: dict[str, Sequence[str]] | None = None, port: int = 0) -> None:
         self.commands = dict(commands or {})
         self.jobs: dict[str, StandInJob] = {}
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/oozie"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -310,3 +314,25 @@ def stand_in_oozie() -> Iterator[StandInOozie]:
         yield server
     finally:
         server.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(prog="python -m tests.oozie_server",
+                                     description="A stand-in of Oozie's REST API on 127.0.0.1 (tests only).")
+    parser.add_argument("--port", type=int, default=11000)
+    parser.add_argument("--pig", nargs="+", metavar="COMMAND", help="The command that runs pig actions.")
+    args = parser.parse_args(argv)
+    server = StandInOozie({"pig": args.pig} if args.pig else None, port=args.port).start()
+    print(server.url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
