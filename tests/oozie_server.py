@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import ssl
 import subprocess
 import threading
 import xml.etree.ElementTree as ET
@@ -75,16 +76,22 @@ class StandInJob:
 
 
 class StandInOozie:
-    """The stand-in server: `url` is `http://127.0.0.1:PORT/oozie`; `commands` maps an action type the tests run
-    with a command of their own (`pig`) to its argument list."""
+    """The stand-in server: `url` is `http://127.0.0.1:PORT/oozie` (`https://` with `tls`, a certificate and its
+    key); `commands` maps an action type the tests run with a command of their own (`pig`) to its argument list."""
 
-    def __init__(self, commands: dict[str, Sequence[str]] | None = None, port: int = 0) -> None:
+    def __init__(self, commands: dict[str, Sequence[str]] | None = None, port: int = 0,
+                 tls: tuple[Path, Path] | None = None) -> None:
         self.commands = dict(commands or {})
         self.jobs: dict[str, StandInJob] = {}
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/oozie"
+        if tls is not None:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(*tls)
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self._server.server_address[1]}/oozie"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     def start(self) -> StandInOozie:
@@ -308,8 +315,8 @@ def _handler(server: StandInOozie) -> type[BaseHTTPRequestHandler]:
 
 
 @contextlib.contextmanager
-def stand_in_oozie() -> Iterator[StandInOozie]:
-    server = StandInOozie().start()
+def stand_in_oozie(tls: tuple[Path, Path] | None = None) -> Iterator[StandInOozie]:
+    server = StandInOozie(tls=tls).start()
     try:
         yield server
     finally:

@@ -5,9 +5,10 @@ A process of engine oozie hands its workflow application to the cluster's Oozie 
 job configuration Falcon passed (asserted as the stand-in received it), follows the job to its end and publishes
 what the job wrote to the staging paths it was given; a job that ends KILLED or FAILED is a failed attempt naming
 the job and its failed action, with nothing published; a job running past the process's timeout is killed (the
-attempt TIMEDOUT). A runner killed with SIGKILL while the job runs (or between its submission and its start)
-leaves the job's id in the ledger: the next run follows that job and never submits the workflow again. A pig
-process runs its script in the one-action workflow Falcon wrapped it in."""
+attempt TIMEDOUT). An https:// Oozie is verified with the cluster's CA file. A runner killed with SIGKILL while
+the job runs (or between its submission and its start) leaves the job's id in the ledger: the next run follows
+that job and never submits the workflow again. A pig process runs its script in the one-action workflow Falcon
+wrapped it in."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ from pathlib import Path
 import pytest
 
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
-from tests.oozie_server import StandInOozie
+from tests.oozie_server import StandInOozie, stand_in_oozie
+from tests.smtp_server import self_signed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import staging_key
+from toolkit.process_runner.runner import RunOptions
 from toolkit.statuses import Status
 
 pytestmark = pytest.mark.integration
@@ -192,6 +195,25 @@ def test_an_oozie_process_on_a_cluster_without_oozie_is_a_usage_error_before_any
         "the workflow interface cron://localhost, which is no Oozie server's URL: write it as "
         "http://oozie:11000/oozie (https:// for TLS).")
     assert not (root / "feed-toolkit").exists() and oozie.calls == []
+
+
+def test_an_https_stand_in_is_verified_with_the_clusters_ca_file(spark, tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    with stand_in_oozie(tls=(cert, key)) as server:
+        repo, root, _ = _oozie_repo(tmp_path, server)
+        cluster = repo / "clusters/primary.yaml"
+        ca_file = f"  oozie.client.ca-file: {cert}\n"
+        cluster.write_text(cluster.read_text().replace("properties:\n", "properties:\n" + ca_file))
+        result = new_runner(spark, repo, NAME, TestClock(T)).run(T)
+        assert result.status == Status.SUCCEEDED, result.reason
+        assert (root / "data/clicks-hourly-summary/2026/11/21/10/_SUCCESS").exists()
+        # Without the CA file the server's certificate is not trusted: no job is submitted.
+        cluster.write_text(cluster.read_text().replace(ca_file, ""))
+        result = new_runner(spark, repo, NAME, TestClock(T), options=RunOptions(force=True), run_id="run2").run(T)
+        assert result.status == Status.FAILED
+        assert result.reason is not None and result.reason.startswith(
+            f"The Oozie server {server.url} cannot be reached (POST jobs): [SSL: CERTIFICATE_VERIFY_FAILED]")
+        assert len(server.jobs) == 1
 
 
 # ------------------------------------------------------------------------------ kill -9, then a rerun
