@@ -8,7 +8,8 @@ client/.../OozieClient.java calls it) for exactly the calls the toolkit makes
 - PUT /oozie/v2/job/ID?action=start (E1003 unless PREP) and ?action=kill (the running step killed, KILLED);
 - GET /oozie/v2/job/ID?show=info: `id`, `appName`, `appPath`, `user`, `status`, `conf` (the XML) and `actions`
   (`name`, `type`, `status` OK/ERROR/KILLED, `errorCode`, `errorMessage`); an unknown id is E0604.
-Errors are Oozie's: an HTTP status with the `oozie-error-code` and `oozie-error-message` headers.
+Errors are Oozie's: an HTTP status with the `oozie-error-code` and `oozie-error-message` headers; a test queues
+refusals of the next calls of a method in `faults` (Oozie in safe mode, say).
 
 A job reads `workflow.xml` from the application folder (a `file://` URI) and walks it from `start`: a `shell`
 action runs `exec` with its `argument`s and `env-var`s (a relative `exec` in the application folder), a `pig`
@@ -84,6 +85,7 @@ class StandInOozie:
         self.commands = dict(commands or {})
         self.jobs: dict[str, StandInJob] = {}
         self.calls: list[tuple[str, str, dict[str, str]]] = []
+        self.faults: dict[str, list[OozieFailure]] = {}  # by HTTP method: the next calls' refusals, in order
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         if tls is not None:
@@ -110,6 +112,7 @@ class StandInOozie:
         self.jobs.clear()
         self.calls.clear()
         self.commands.clear()
+        self.faults.clear()
 
     def stop_steps(self) -> None:
         for job in self.jobs.values():
@@ -295,6 +298,8 @@ def _handler(server: StandInOozie) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def _route(self, path: str, params: dict[str, str], body: bytes) -> tuple[int, object]:
+            if server.faults.get(self.command):
+                raise server.faults[self.command].pop(0)
             if self.command == "POST" and path == "/v2/jobs":
                 return 201, {"id": server.submit(params.get("user.name", ""), body, params.get("action") == "start")}
             if path.startswith("/v2/job/"):

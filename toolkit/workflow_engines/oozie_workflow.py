@@ -6,10 +6,11 @@ server (its `workflow` interface), never running it here.
   under the cluster's working location (`oozie/pig/<process>/<hash>/workflow.xml`) when a job is submitted.
 Each attempt submits a workflow job with the instance's job configuration (oozie_configuration.py), in PREP;
 records its id in the attempt's record (`JobJournal`); starts it; and asks its status every
-`oozie.client.poll-seconds` (of the runner's clock) until it ends: SUCCEEDED is the attempt's success (the runner
-then publishes the staging paths the job was given), FAILED and KILLED a failed attempt whose sentence names the
-job and what Oozie says of its failed actions (the job's end status is kept in the attempt's record). Past the process's
-`timeout` (from the attempt's start) the job is killed and the attempt TIMEDOUT. A run killed with the job
+`oozie.client.poll-seconds` (of the runner's clock; a request that fails is asked again at the next poll) until
+it ends: SUCCEEDED is the attempt's success (the runner then publishes the staging paths the job was given),
+FAILED and KILLED a failed attempt whose sentence names the job and what Oozie says of its failed actions (the
+job's end status is kept in the attempt's record). Past the process's `timeout` (from the attempt's start) the
+job is killed and the attempt TIMEDOUT. A run killed with the job
 running (kill -9) leaves it running: the next run of the instance finds its id in the ledger and follows it, with
 the killed run's staging, instead of submitting it again; a job found in PREP (its run died between submission
 and start) is started then. A run stopped otherwise (a signal, a lost lock) kills the job, as the spark engine
@@ -97,23 +98,38 @@ class OozieWorkflow:
                                 f"{info.failure()}.")
 
     def follow(self, job: str, journal: JobJournal) -> JobInfo:
-        """The job's status once it ends; a job in PREP is started; past the process's timeout, killed."""
+        """The job's status once it ends; a job in PREP is started. A status request or start that fails (Oozie
+        restarting, the network) is tried again at the next poll: giving up then would leave the job running and
+        the retry would run the workflow twice. Past the process's timeout the job is killed."""
         now = self.clock.now()
         deadline = shift(now, process_timeout(self.process), resolve_zone(self.process.timezone), +1)
+        failed: OozieError | None = None
         while True:
-            info = self.client.info(job)
-            if info.status == "PREP":
-                self.client.start(job)
-            elif info.ended:
-                return info
+            try:
+                info = self.client.info(job)
+                if info.ended:
+                    return info
+                if info.status == "PREP":
+                    self.client.start(job)
+                failed = None
+            except OozieError as err:
+                failed = err
             now = self.clock.now()
             if now >= deadline:
-                self.client.kill(job)
-                journal.ended("KILLED")
-                raise WorkflowError(f"The Oozie workflow job {job} of {self.name} ran past the timeout of process "
-                                    f"'{self.process.name}' ({process_timeout(self.process)}) and was killed.",
-                                    Status.TIMEDOUT)
+                raise self._timed_out(job, journal, failed)
             self.clock.sleep(min(self.access.poll_seconds, (deadline - now).total_seconds()))
+
+    def _timed_out(self, job: str, journal: JobJournal, failed: OozieError | None) -> WorkflowError:
+        said = f"The Oozie workflow job {job} of {self.name} ran past the timeout of process '{self.process.name}' " \
+               f"({process_timeout(self.process)})"
+        if failed is not None:
+            said += f", its status unknown ({failed})"
+        try:
+            self.client.kill(job)
+        except OozieError as err:
+            return WorkflowError(f"{said}, and could not be killed: {err}", Status.TIMEDOUT)
+        journal.ended("KILLED")
+        return WorkflowError(f"{said} and was killed.", Status.TIMEDOUT)
 
     def _application(self, ctx: WorkflowContext) -> str:
         """The workflow application's path: workflow.path, or the wrapper of the Pig script, written now."""

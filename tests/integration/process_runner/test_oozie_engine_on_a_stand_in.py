@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
-from tests.oozie_server import StandInOozie, stand_in_oozie
+from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -181,6 +181,29 @@ def test_a_job_past_the_process_timeout_is_killed_on_the_stand_in_and_the_attemp
     attempt = json.loads((_records(root) / "attempt-001.json").read_text())
     assert (attempt["status"], attempt["job"]["status"]) == ("TIMEDOUT", "KILLED")
     assert ("PUT", f"/oozie/v2/job/{job.id}", {"action": "kill", "user.name": "falcon"}) in oozie.calls
+
+
+def test_status_requests_the_stand_in_refuses_are_asked_again_and_the_job_is_not_submitted_twice(
+        spark, oozie: StandInOozie, tmp_path: Path) -> None:
+    repo, root, _ = _oozie_repo(tmp_path, oozie)
+    oozie.faults["GET"] = [OozieFailure(503, "E0002", "Oozie in safe mode") for _ in range(3)]
+    result = new_runner(spark, repo, NAME, TestClock(T)).run(T)
+    assert result.status == Status.SUCCEEDED, result.reason
+    assert len(oozie.jobs) == 1 and oozie.faults["GET"] == []
+    assert (root / "data/clicks-hourly-summary/2026/11/21/10/_SUCCESS").exists()
+
+
+def test_a_job_whose_status_the_stand_in_never_answers_is_killed_at_the_timeout(
+        spark, oozie: StandInOozie, tmp_path: Path) -> None:
+    repo, root, _ = _oozie_repo(tmp_path, oozie, timeout="minutes(1)", poll="30")
+    oozie.faults["GET"] = [OozieFailure(503, "E0002", "Oozie in safe mode") for _ in range(3)]
+    result = new_runner(spark, repo, NAME, TestClock(T)).run(T)
+    [job] = oozie.jobs.values()
+    assert (result.status, job.status) == (Status.FAILED, "KILLED")
+    assert result.reason == (
+        f"The Oozie workflow job {job.id} of file://{root}/apps/clicks-count ran past the timeout of process "
+        f"'{NAME}' (minutes(1)), its status unknown (The Oozie server {oozie.url} refused GET job: E0002: Oozie in "
+        "safe mode) and was killed.")
 
 
 def test_an_oozie_process_on_a_cluster_without_oozie_is_a_usage_error_before_anything(
