@@ -1,18 +1,31 @@
 """The jobs of another server that attempts run as (an Oozie workflow job of the `oozie` and `pig` engines), as the
-ledger keeps them: each attempt's record holds its job's id (`AttemptRecord.job`) from before the job runs, so that
-a run killed with the job running (kill -9: nothing could be said) leaves it findable. The next run of the
-instance, which records that attempt KILLED when it takes the lock over, follows the same job with that attempt's
-staging instead of submitting the workflow a second time; a job it follows is recorded in its own attempt too, so
-a run killed while following leaves it findable as well."""
+ledger keeps them: each attempt's record (an instance's `AttemptRecord`, a batch's `BatchRecord`) holds its job's
+id (`job`) from before the job runs, so that a run killed with the job running (kill -9: nothing could be said)
+leaves it findable. The next run of the instance (or the replay of the batch), which records that attempt KILLED
+when it takes the lock over, follows the same job with that attempt's staging instead of submitting the workflow a
+second time; a job it follows is recorded in its own attempt too, so a run killed while following leaves it
+findable as well."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from toolkit.ledger.records import AttemptRecord
 from toolkit.statuses import Status
+
+
+class Attempted(Protocol):
+    """An attempt's record: an instance's (`AttemptRecord`) or a batch's (`BatchRecord`)."""
+
+    @property
+    def attempt(self) -> int: ...
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def job(self) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -27,7 +40,7 @@ class FollowedJob:
         return {"id": self.id, "run_id": self.run_id, "attempt": self.attempt}
 
 
-def job_to_follow(attempts: Iterable[AttemptRecord]) -> FollowedJob | None:
+def job_to_follow(attempts: Iterable[Attempted]) -> FollowedJob | None:
     """The job of the instance's last attempt when that attempt was killed (its run died) before it saw the job
     end, else None: a job whose end its attempt saw (`status` in its record) was judged by that attempt."""
     last = max(attempts, key=lambda record: record.attempt, default=None)

@@ -9,12 +9,12 @@ records its id in the attempt's record (`JobJournal`); starts it; and asks its s
 `oozie.client.poll-seconds` (of the runner's clock; a request that fails is asked again at the next poll) until
 it ends: SUCCEEDED is the attempt's success (the runner then publishes the staging paths the job was given),
 FAILED and KILLED a failed attempt whose sentence names the job and what Oozie says of its failed actions (the
-job's end status is kept in the attempt's record). Past the process's `timeout` (from the attempt's start) the
-job is killed and the attempt TIMEDOUT. A run killed with the job
-running (kill -9) leaves it running: the next run of the instance finds its id in the ledger and follows it, with
-the killed run's staging, instead of submitting it again; a job found in PREP (its run died between submission
-and start) is started then. A run stopped otherwise (a signal, a lost lock) kills the job, as the spark engine
-stops its spark-submit.
+job's end status is kept in the attempt's record). Past the process's `timeout` (from the attempt's start; a
+batch consumer without one has no limit) the job is killed and the attempt TIMEDOUT. A run killed with the job
+running (kill -9) leaves it running: the next run of the instance (or replay of the batch) finds its id in the
+ledger and follows it, with the killed run's staging, instead of submitting it again; a job found in PREP (its
+run died between submission and start) is started then. A run stopped otherwise (a signal, a lost lock) kills
+the job, as the spark engine stops its spark-submit.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Process
@@ -100,9 +101,11 @@ class OozieWorkflow:
     def follow(self, job: str, journal: JobJournal) -> JobInfo:
         """The job's status once it ends; a job in PREP is started. A status request or start that fails (Oozie
         restarting, the network) is tried again at the next poll: giving up then would leave the job running and
-        the retry would run the workflow twice. Past the process's timeout the job is killed."""
+        the retry would run the workflow twice. Past the process's timeout the job is killed (a batch consumer
+        without `timeout` has none: it has no frequency to take the default from)."""
         now = self.clock.now()
-        deadline = shift(now, process_timeout(self.process), resolve_zone(self.process.timezone), +1)
+        limit = self._limit()
+        deadline = shift(now, limit, resolve_zone(self.process.timezone), +1) if limit is not None else None
         failed: OozieError | None = None
         while True:
             try:
@@ -115,13 +118,19 @@ class OozieWorkflow:
             except OozieError as err:
                 failed = err
             now = self.clock.now()
-            if now >= deadline:
+            if deadline is not None and now >= deadline:
                 raise self._timed_out(job, journal, failed)
-            self.clock.sleep(min(self.access.poll_seconds, (deadline - now).total_seconds()))
+            left = (deadline - now).total_seconds() if deadline is not None else self.access.poll_seconds
+            self.clock.sleep(min(self.access.poll_seconds, left))
+
+    def _limit(self) -> Frequency | None:
+        if self.process.timeout is None and self.process.frequency is None:
+            return None
+        return process_timeout(self.process)
 
     def _timed_out(self, job: str, journal: JobJournal, failed: OozieError | None) -> WorkflowError:
         said = f"The Oozie workflow job {job} of {self.name} ran past the timeout of process '{self.process.name}' " \
-               f"({process_timeout(self.process)})"
+               f"({self._limit()})"
         if failed is not None:
             said += f", its status unknown ({failed})"
         try:

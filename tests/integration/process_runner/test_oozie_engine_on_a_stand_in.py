@@ -22,14 +22,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.process_runner.batch_consumer import NAME as BATCH
+from tests.integration.process_runner.batch_consumer import publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import staging_key
+from toolkit.ledger.store import Ledger
+from toolkit.process_runner.batch_runner import BatchRunner
 from toolkit.process_runner.runner import RunOptions
 from toolkit.statuses import Status
+from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
 
@@ -248,12 +253,25 @@ from tests.integration.process_runner.process_repo import TestClock, new_runner,
 from tests.kill_points import dies_at
 from toolkit.workflow_engines.oozie_client import OozieClient
 
-repo, name, method, call = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+from toolkit.process_runner.batch_runner import BatchRunner
+
+repo, name, method, call, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "batch"
 spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
          .config("spark.driver.host", "127.0.0.1").getOrCreate())
 dies_at(OozieClient, method, call)
-new_runner(spark, repo, name, TestClock(utc(2026, 11, 21, 10)), run_id="killed", lease=2.0).run(utc(2026, 11, 21, 10))
+runner = new_runner(spark, repo, name, TestClock(utc(2026, 11, 22, 12)), run_id="killed", lease=2.0)
+BatchRunner(runner).run() if batch else runner.run(utc(2026, 11, 21, 10))
 """
+
+
+def _killed_child(repo: Path, name: str, method: str, call: int, batch: bool = False) -> None:
+    """A runner in a process of its own (its own Spark JVM, which dies with it), killed with SIGKILL at the
+    `call`-th call of the Oozie client's `method`, before it runs."""
+    child = subprocess.run([sys.executable, "-c", CHILD, str(repo), name, method, str(call),
+                            "batch" if batch else "instance"], cwd=PROJECT, capture_output=True, text=True,
+                           timeout=300, env={"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
+                                             "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()})
+    assert child.returncode == -9, child.stderr[-3000:]
 
 
 @pytest.mark.parametrize(("method", "call", "status_when_killed"), [
@@ -264,11 +282,7 @@ def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_
         spark, oozie: StandInOozie, tmp_path: Path, method: str, call: int, status_when_killed: str) -> None:
     go = tmp_path / "go"
     repo, root, folders = _oozie_repo(tmp_path, oozie, properties=f"  waitFor: {go}\n  exitCode: '0'\n")
-    child = subprocess.run([sys.executable, "-c", CHILD, str(repo), NAME, method, str(call)], cwd=PROJECT,
-                           capture_output=True, text=True, timeout=300,
-                           env={"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
-                                "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()})
-    assert child.returncode == -9, child.stderr[-3000:]
+    _killed_child(repo, NAME, method, call)
     [job] = oozie.jobs.values()
     assert job.status == status_when_killed
     killed = json.loads((_records(root) / "attempt-001.json").read_text())
@@ -289,6 +303,37 @@ def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_
     assert (output / "part-00000.json").read_text() == "".join(
         (folder / "part-00000.json").read_text() for folder in folders)
     assert [p.name for p in output.parent.iterdir()] == ["10"]  # the killed run's staging was published
+
+
+def test_a_batch_run_killed_while_the_stand_in_runs_its_job_is_replayed_by_following_it(
+        spark, oozie: StandInOozie, tmp_path: Path) -> None:
+    go = tmp_path / "go"
+    repo, root, _ = _oozie_repo(tmp_path, oozie, properties=f"  waitFor: {go}\n  exitCode: '0'\n",
+                                workflow=WORKFLOW.replace("${summary}", "${daily}"))
+    write_batch_consumer(repo, tmp_path)
+    consumer = repo / f"processes/{BATCH}.yaml"
+    consumer.write_text(consumer.read_text().replace(
+        "  engine: pyspark\n  path: workflows/batch_rollup.py\n", "  engine: oozie\n  path: /apps/clicks-count\n")
+        .replace("properties:\n", f"properties:\n  waitFor: {go}\n  exitCode: '0'\n"))
+    ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
+    events = [publish(ledger, root, "clicks", T), publish(ledger, root, "clicks-hourly-summary", T)]
+    _killed_child(repo, BATCH, "info", 2, batch=True)
+    [job] = oozie.jobs.values()
+    assert (job.status, job.conf["clicks"]) == ("RUNNING", f"file://{root}/data/clicks/2026/11/21/10")
+    go.write_text("")
+    time.sleep(2.5)  # the killed run's claim expires
+    result = BatchRunner(new_runner(spark, repo, BATCH, TestClock(utc(2026, 11, 22, 12)), run_id="replay")).run()
+    assert (result.status, result.seq) == (Status.SUCCEEDED, 1), result.reason
+    assert list(oozie.jobs) == [job.id] and len([c for c in oozie.calls if c[0] == "POST"]) == 1
+    attempts = [json.loads(p.read_text())
+                for p in sorted((root / f"feed-toolkit/working/ledger/processes/{BATCH}/batches/0000000001")
+                                .glob("attempt-*.json"))]
+    assert [(a["status"], a["run_id"], a["job"]) for a in attempts] == [
+        ("KILLED", "killed", {"id": job.id, "run_id": "killed", "attempt": 1}),
+        ("SUCCEEDED", "replay", {"id": job.id, "run_id": "killed", "attempt": 1, "status": "SUCCEEDED"})]
+    day = root / "data/clicks-daily/2026/11/21"
+    assert (day / "part-00000.json").read_text() == (root / "data/clicks/2026/11/21/10/part-00000.json").read_text()
+    assert sorted(attempts[1]["events"]) == sorted(events)
 
 
 def _java_home() -> str:
