@@ -184,7 +184,7 @@ class ProcessRunner:
         self.owner = f"process '{self.process.name}'"
         engine = engine_of(self.process)
         # Found before any lock or record: a missing workflow file or application is exit 2.
-        self.workflow: PreparedWorkflow = preparer_of(engine)(WorkflowRequest(
+        self.workflow: PreparedWorkflow | RemoteJobWorkflow = preparer_of(engine)(WorkflowRequest(
             repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=self.fs, spark=spark,
             path=self.options.workflow_path or self.process.workflow.path, owner=self.owner, clock=clock))
         self.checks = OutputChecks(repo, self.process, self.fs, catalog, log)
@@ -434,14 +434,14 @@ class ProcessRunner:
 
     def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
                         make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
-                        result: InstanceResult, staged: tuple[str, int] | None = None,
-                        journal: JobJournal | None = None) -> list[PublishedOutput]:
+                        result: InstanceResult, *, staged: tuple[str, int],
+                        journal: JobJournal) -> list[PublishedOutput]:
         """Run the workflow with the context `make_context` gives for the outputs' staging places, then publish
         every output atomically, all or none, each step after a check of the lease; the published outputs. Raises
         what failed (the caller discards the staging); shared by instances and batches. `staged`: the run and
-        attempt whose staging the workflow writes (default: this run's `attempt`; a followed job's is its killed
-        run's); `journal`: where a workflow that runs as another server's job records it."""
-        run_id, staged_attempt = staged or (self.run_id, attempt)
+        attempt whose staging the workflow writes (this run's `attempt`; a followed job's is its killed run's);
+        `journal`: where a workflow that runs as another server's job records it."""
+        run_id, staged_attempt = staged
         if self.spark is None:
             raise ToolkitError("process.py needs a Spark session to run a workflow.")
         file_outputs = [o for o in targets if isinstance(o, FileOutput)]
@@ -452,7 +452,7 @@ class ProcessRunner:
                                                  for output in file_outputs}
         for target in table_outputs:
             outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
-        if isinstance(self.workflow, RemoteJobWorkflow) and journal is not None:
+        if isinstance(self.workflow, RemoteJobWorkflow):
             self.workflow.run_job(make_context(outputs), journal)
         else:
             self.workflow.run(self.spark, make_context(outputs))

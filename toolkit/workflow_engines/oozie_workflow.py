@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
@@ -40,26 +39,6 @@ from toolkit.workflow_engines.pig_workflow import pig_workflow_xml
 from toolkit.workflow_engines.preparation import Clock, JobJournal, WorkflowRequest
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
-if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
-
-
-@dataclass
-class _KeptJob:
-    """The journal of a call that has no ledger behind it (a workflow run outside the process runner)."""
-
-    job: str | None = None
-
-    def followed(self) -> str | None:
-        return None
-
-    def record(self, job: str) -> None:
-        self.job = job
-
-    def ended(self, status: str) -> None:
-        pass
-
 
 @dataclass(frozen=True)
 class OozieWorkflow:
@@ -75,10 +54,6 @@ class OozieWorkflow:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "client", OozieClient(self.access))
-
-    def run(self, spark: SparkSession | None, ctx: WorkflowContext) -> None:
-        """The job of one attempt, its id kept in memory only."""
-        self.run_job(ctx, _KeptJob())
 
     def run_job(self, ctx: WorkflowContext, journal: JobJournal) -> None:
         job = journal.followed()

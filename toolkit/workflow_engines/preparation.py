@@ -44,8 +44,9 @@ class WorkflowRequest:
     clock: Clock
 
 
-class PreparedWorkflow(Protocol):
-    """A workflow found and checked (a missing file is exit 2 before anything happens), run once per attempt."""
+class Workflow(Protocol):
+    """A workflow found and checked (a missing file is exit 2 before anything happens), run once per attempt:
+    a `PreparedWorkflow`, or a `RemoteJobWorkflow` (a job of another server)."""
 
     @property
     def name(self) -> str:
@@ -56,6 +57,10 @@ class PreparedWorkflow(Protocol):
     def sql(self) -> str | None:
         """The workflow's SQL text when it is SQL (lineage reads its columns), else None."""
         ...
+
+
+class PreparedWorkflow(Workflow, Protocol):
+    """A workflow run in the entrypoint's process, with its Spark session."""
 
     def run(self, spark: SparkSession, ctx: WorkflowContext) -> None:
         """One attempt for one instance (or batch); a failure is a `WorkflowError`, retried by the policy."""
@@ -82,15 +87,17 @@ class JobJournal(Protocol):
 
 
 @runtime_checkable
-class RemoteJobWorkflow(Protocol):
-    """A prepared workflow that runs as a job of another server: the runner gives it the attempt's journal
-    (`run_job`) instead of a Spark session (`run`)."""
+class RemoteJobWorkflow(Workflow, Protocol):
+    """A workflow that runs as a job of another server (the `oozie` and `pig` engines'): the runner gives it the
+    attempt's journal instead of a Spark session."""
 
     def run_job(self, ctx: WorkflowContext, journal: JobJournal) -> None:
+        """One attempt: the job followed (or submitted, its id recorded first) to its end; a failure is a
+        `WorkflowError`, retried by the policy."""
         ...
 
 
-Preparer = Callable[[WorkflowRequest], PreparedWorkflow]
+Preparer = Callable[[WorkflowRequest], PreparedWorkflow | RemoteJobWorkflow]
 
 
 def preparer_of(engine: WorkflowEngine) -> Preparer:
