@@ -4,6 +4,7 @@
   Derby metastore); its warehouse, Derby files and scratch space live in a session temporary directory, so
   nothing is written into the repository.
 - `spark_cluster`: a Spark standalone master and two workers, for tests that submit to a real cluster.
+- `oozie`: a stand-in of an Oozie server's REST API (Oozie cannot run here), for the oozie and pig engines.
 Add further session fixtures (metastore servers, clusters) below, one section each.
 """
 
@@ -21,6 +22,7 @@ from tests.jvm_options import long_lived
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from tests.oozie_server import StandInOozie
     from toolkit.devtools.standalone_spark import StandaloneCluster
 
 
@@ -78,3 +80,22 @@ def spark_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Standalo
     cluster = StandaloneCluster.start(tmp_path_factory.mktemp("spark-cluster"), workers=2, timeout=300)
     yield cluster
     cluster.stop()
+
+
+# ----------------------------------------------------------------------------------------------- Oozie (a stand-in)
+# `oozie`: one STAND-IN of an Oozie server's REST API on a free port of 127.0.0.1 (tests/oozie_server.py; Oozie needs
+# Hadoop and cannot run here), which runs a workflow's actions as local shell steps; cleared before each test that
+# asks for it (`oozie.reset()`: its jobs, calls and commands), stopped at the end of the run.
+@pytest.fixture(scope="session")
+def oozie_server() -> Iterator[StandInOozie]:
+    from tests.oozie_server import stand_in_oozie
+
+    with stand_in_oozie() as server:
+        yield server
+
+
+@pytest.fixture
+def oozie(oozie_server: StandInOozie) -> Iterator[StandInOozie]:
+    oozie_server.reset()
+    yield oozie_server
+    oozie_server.stop_steps()

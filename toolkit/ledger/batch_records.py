@@ -47,6 +47,7 @@ class BatchRecord:
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: dict[str, Any] = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
+    job: dict[str, Any] | None = None  # the job of another server the attempt runs as, as AttemptRecord.job
 
     def published(self) -> list[PublishedOutput]:
         return published_outputs(self.outputs, f"process '{self.process}', batch {self.seq} (attempt {self.attempt})")

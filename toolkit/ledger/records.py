@@ -418,6 +418,9 @@ class AttemptRecord:
     counters: dict[str, Any] = field(default_factory=dict)
     # The data-quality gates the attempt's outputs were checked against (toolkit/quality/results.py, JSON form).
     quality: list[dict[str, Any]] = field(default_factory=list)
+    # The job of another server the attempt's workflow runs as (an Oozie workflow job), recorded before it is
+    # followed: `id`, and the `run_id` and `attempt` whose staging it writes (a killed run's, when followed).
+    job: dict[str, Any] | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import partial
+from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError
@@ -46,6 +47,7 @@ from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
 from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, PublishedOutput, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
+from toolkit.process_runner.followed_jobs import AttemptJobs, job_to_follow
 from toolkit.process_runner.lineage_uses import batch_input_uses
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
 from toolkit.process_runner.retry_policy import attempts_of
@@ -55,6 +57,7 @@ from toolkit.quality.results import GateResult, results_json
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import StorageError
 from toolkit.workflow_engines.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext
+from toolkit.workflow_engines.preparation import RemoteJobWorkflow
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
 Target = FileOutput | TableOutputTarget
@@ -235,31 +238,41 @@ class BatchRunner:
     def _attempts(self, claim: Claim, inputs: list[BatchInput], targets: tuple[Target, ...], keeper: LeaseKeeper,
                   before: int, result: BatchResult) -> BatchResult:
         runner, plan = self.runner, claim.plan
+        # A job a killed run left running is followed, not submitted again: its staging is kept.
+        follows = job_to_follow(self.log_records.attempts(plan.seq)) \
+            if isinstance(runner.workflow, RemoteJobWorkflow) else None
         for output in targets:
             if isinstance(output, FileOutput):
-                clear_leftovers(runner.fs, output)
+                clear_leftovers(runner.fs, output,
+                                keep=output.staging(follows.run_id, follows.attempt) if follows else None)
         budget = attempts_of(self.process.retry)
         for k in range(1, budget + 1):
             attempt = before + k
             keeper.ensure_held()
             started = _now()
-            self._write(plan, attempt, Status.RUNNING, started, None, inputs)
-            runner.log(f"process: {self.process.name} batch {plan.seq} attempt {attempt}: running "
-                       f"{runner.workflow.name} ({self.process.workflow.engine})")
+            staged = (follows.run_id, follows.attempt) if follows else (runner.run_id, attempt)
+            journal = AttemptJobs(follows, *staged, write=partial(self._write_running, plan, attempt, started, inputs))
+            self._write(plan, attempt, Status.RUNNING, started, None, inputs, job=journal.to_json())
+            runner.log(f"process: {self.process.name} batch {plan.seq} attempt {attempt}: "
+                       + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
+                          if follows else "running ") + f"{runner.workflow.name} ({self.process.workflow.engine})")
+            follows = None
             lineage, read = runner.start_lineage(
                 result.time, attempt, f"batch-{plan.seq}", partial(batch_input_uses, runner.repo, runner.cluster,
                                                                    inputs), targets)
             began = time.perf_counter()
             try:
                 published = runner.run_and_publish(attempt, targets, partial(self._context, plan, attempt, inputs,
-                                                                             targets), keeper, result)
+                                                                             targets), keeper, result,
+                                                   staged=staged, journal=journal)
             except LockLostError:
                 lineage.abort("the run lost its claim on the batch or a lock of its outputs to another run", read)
                 raise
             except (WorkflowError, NothingWrittenError, StorageError, InputGoneError, QualityBlocked) as err:
-                runner.discard(targets, attempt)
-                self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=str(err),
-                            quality=result.quality)
+                runner.discard(targets, attempt, staged)
+                status = err.status if isinstance(err, WorkflowError) else Status.FAILED
+                self._write(plan, attempt, status, started, _now(), inputs, error=str(err),
+                            quality=result.quality, job=journal.to_json())
                 runner.log(f"process: attempt {attempt} failed: {err}")
                 lineage.fail(str(err), read, runner.checks.checked_uses(targets, runner.cluster, result.quality))
                 result.reason, result.attempts = str(err), k
@@ -270,15 +283,16 @@ class BatchRunner:
                     runner.sleep_before_retry(k)
                 continue
             except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
-                runner.discard(targets, attempt)
+                runner.discard(targets, attempt, staged)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
                 self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason,
-                            quality=result.quality)
+                            quality=result.quality, job=journal.to_json())
                 lineage.fail(reason, read)
                 runner.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
                 raise
             self._write(plan, attempt, Status.SUCCEEDED, started, _now(), inputs, outputs=published,
-                        counters={"workflow_seconds": round(time.perf_counter() - began, 3)}, quality=result.quality)
+                        counters={"workflow_seconds": round(time.perf_counter() - began, 3)}, quality=result.quality,
+                        job=journal.to_json())
             fingerprints = runner.record_events(published, runner.run_id)
             self.queue.commit(claim)
             runner.complete_lineage(lineage, read, published, fingerprints, quality=result.quality)
@@ -350,7 +364,8 @@ class BatchRunner:
 
     def _write(self, plan: Plan, attempt: int, status: Status, started: datetime, ended: datetime | None,
                inputs: list[BatchInput], error: str | None = None, outputs: list[PublishedOutput] | None = None,
-               counters: dict[str, object] | None = None, quality: Sequence[GateResult] = ()) -> None:
+               counters: dict[str, object] | None = None, quality: Sequence[GateResult] = (),
+               job: dict[str, Any] | None = None) -> None:
         self.log_records.write(BatchRecord(
             process=self.process.name, cluster=self.runner.cluster.name, seq=plan.seq, attempt=attempt,
             run_id=self.runner.run_id, status=status, started=_stamp(started),
@@ -359,7 +374,12 @@ class BatchRunner:
                      "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
                                    for e in item.events]} for item in inputs],
             outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality)))
+            quality=results_json(quality), job=job))
+
+    def _write_running(self, plan: Plan, attempt: int, started: datetime, inputs: list[BatchInput],
+                       job: dict[str, Any]) -> None:
+        """The running attempt's record with its job's id, written before the job starts."""
+        self._write(plan, attempt, Status.RUNNING, started, None, inputs, job=job)
 
     def _record_killed(self, seq: int, lease: Lease) -> None:
         """A run that held the plan died (its lease expired): its open attempt becomes KILLED."""

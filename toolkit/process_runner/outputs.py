@@ -21,17 +21,18 @@ from toolkit.ledger.records import PublishedOutput
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.publish import Publication, recover
 from toolkit.storage.tree import data_files
+from toolkit.uris import normalize_uri
 
 
 class NothingWrittenError(ToolkitError):
     """The workflow succeeded but did not write an output (exit 1 after the retries)."""
 
 
-def clear_leftovers(fs: FileSystem, output: FileOutput) -> int:
+def clear_leftovers(fs: FileSystem, output: FileOutput, keep: str | None = None) -> int:
     """Apply the crash rule of storage/publish.py to earlier versions killed attempts had moved aside (the last
     put back when the output is missing), then delete the staging folders killed attempts of this process
-    instance left; the caller holds the instance's lock, so no live attempt owns them. Returns how many
-    folders were deleted."""
+    instance left, but `keep` (the staging a killed attempt's job still writes, which the caller follows); the
+    caller holds the instance's lock, so no live attempt owns them. Returns how many folders were deleted."""
     if not fs.exists(output.folder):
         return 0
     prefix = output.staging_prefix
@@ -39,7 +40,7 @@ def clear_leftovers(fs: FileSystem, output: FileOutput) -> int:
     replaced = [s.path for s in mine if s.name.startswith(prefix + "replaced-")]
     deleted = recover(fs, output.path, replaced)
     for status in mine:
-        if status.path not in replaced:
+        if status.path not in replaced and (keep is None or normalize_uri(status.path) != normalize_uri(keep)):
             fs.delete(status.path, recursive=True)
             deleted += 1
     return deleted

@@ -32,7 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = common_parser(
         "process",
         "Run one instance of a process: wait for its inputs, run its workflow (pyspark, spark-sql or hive; or, "
-        "for engine spark, its application with its own spark-submit) with "
+        "for engine spark, its application with its own spark-submit; for oozie and pig, a workflow job of the "
+        "cluster's Oozie server, followed to its end) with "
         "the resolved inputs and outputs, retry by its policy, publish the outputs atomically and record it in "
         "the ledger. Exit 0 done, 1 failed or timed out, 2 bad call, 3 still waiting for inputs, 4 skipped "
         "(outside validity, suspended, already succeeded), 5 blocked (safemode, locked, `parallel` reached).",

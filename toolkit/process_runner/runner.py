@@ -58,6 +58,7 @@ from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import RunLineage
 from toolkit.process_runner import table_outputs as tables
+from toolkit.process_runner.followed_jobs import AttemptJobs, FollowedJob, job_to_follow
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.quality_checks import OutputChecks
@@ -84,8 +85,14 @@ from toolkit.workflow_engines.context import (
     falcon_properties,
     workflow_inputs,
 )
-from toolkit.workflow_engines.preparation import PreparedWorkflow, WorkflowRequest, preparer_of
-from toolkit.workflow_engines.registry import engine_of, runnable_names
+from toolkit.workflow_engines.preparation import (
+    JobJournal,
+    PreparedWorkflow,
+    RemoteJobWorkflow,
+    WorkflowRequest,
+    preparer_of,
+)
+from toolkit.workflow_engines.registry import engine_of
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
@@ -176,13 +183,10 @@ class ProcessRunner:
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"
         engine = engine_of(self.process)
-        if not engine.runnable:
-            raise ToolkitError(f"The workflow engine '{engine.name}' of {self.owner} is for migration only: "
-                               f"process.py runs {runnable_names()} workflows.")
         # Found before any lock or record: a missing workflow file or application is exit 2.
-        self.workflow: PreparedWorkflow = preparer_of(engine)(WorkflowRequest(
+        self.workflow: PreparedWorkflow | RemoteJobWorkflow = preparer_of(engine)(WorkflowRequest(
             repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=self.fs, spark=spark,
-            path=self.options.workflow_path or self.process.workflow.path, owner=self.owner))
+            path=self.options.workflow_path or self.process.workflow.path, owner=self.owner, clock=clock))
         self.checks = OutputChecks(repo, self.process, self.fs, catalog, log)
 
     # Step 1 and 2: is there anything to do at all
@@ -317,13 +321,18 @@ class ProcessRunner:
                                f"`parallel`): {running}; call again later.")
         try:
             with LeaseKeeper([slot], self.ledger.lease_seconds / 3):  # a lost slot costs nothing: only counted
+                # A job a killed run left running is followed, not submitted again: its staging is kept.
+                follows = job_to_follow(self.ledger.attempts(self.process.name, t)) \
+                    if isinstance(self.workflow, RemoteJobWorkflow) else None
                 for output in plan.file_outputs:
-                    clear_leftovers(self.fs, output)
+                    clear_leftovers(self.fs, output,
+                                    keep=output.staging(follows.run_id, follows.attempt) if follows else None)
                 budget = attempts_of(self.process.retry)
                 attempt = first
                 while attempt - first < budget:
                     attempt += 1
-                    outcome = self._attempt(t, attempt, plan, keeper, result)
+                    outcome = self._attempt(t, attempt, plan, keeper, result, follows)
+                    follows = None
                     if outcome is None:
                         result.status, result.attempts = Status.SUCCEEDED, attempt - before
                         self.notify(t, SUCCEEDED, Status.SUCCEEDED, attempt)
@@ -340,36 +349,44 @@ class ProcessRunner:
             slot.release()
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
-                 result: InstanceResult) -> str | None:
-        """One try: run, publish, record. None on success, else the error (nothing published)."""
+                 result: InstanceResult, follows: FollowedJob | None = None) -> str | None:
+        """One try: run, publish, record. None on success, else the error (nothing published). `follows`: the job
+        a killed run left running, which this try follows (and whose staging it publishes) instead of submitting."""
         keeper.ensure_held()
         started = _real_now()
-        self._write_attempt(t, attempt, Status.RUNNING, started, None, plan)
+        self._write_attempt(t, attempt, Status.RUNNING, started, None, plan,
+                            job=follows.to_json() if follows else None)
         self._write_instance(t, Status.RUNNING, attempt, started=started)
-        self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: running "
-                 f"{self.workflow.name} ({self.process.workflow.engine})")
+        self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: "
+                 + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
+                    if follows else "running ") + f"{self.workflow.name} ({self.process.workflow.engine})")
+        staged = (follows.run_id, follows.attempt) if follows else (self.run_id, attempt)
+        journal = AttemptJobs(follows, *staged, write=lambda job: self._write_attempt(
+            t, attempt, Status.RUNNING, started, None, plan, job=job))
         lineage, inputs = self.start_lineage(t, attempt, format_timestamp(t), lambda: input_uses(plan, self.cluster),
                                              plan.outputs)
         began = time.perf_counter()
         try:
             published = self.run_and_publish(
-                attempt, plan.outputs, lambda staged: self.context(t, attempt, plan, staged), keeper, result)
+                attempt, plan.outputs, lambda outputs: self.context(t, attempt, plan, outputs), keeper, result,
+                staged=staged, journal=journal)
         except LockLostError:
             lineage.abort("the run lost its lock on the instance to another run", inputs)
             raise
         except (WorkflowError, NothingWrittenError, StorageError, QualityBlocked) as err:
-            self.discard(plan.outputs, attempt)
-            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err),
-                                quality=result.quality)
+            self.discard(plan.outputs, attempt, staged)
+            status = err.status if isinstance(err, WorkflowError) else Status.FAILED
+            self._write_attempt(t, attempt, status, started, _real_now(), plan, error=str(err),
+                                quality=result.quality, job=journal.to_json())
             self.log(f"process: attempt {attempt} failed: {one_line(str(err), BRIEF)} (the whole error is in "
                      f"{self.ledger.layout.attempt_record(self.process.name, t, attempt)})")
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
-            self.discard(plan.outputs, attempt)
+            self.discard(plan.outputs, attempt, staged)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason,
-                                quality=result.quality)
+                                quality=result.quality, job=journal.to_json())
             self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
             lineage.fail(reason, inputs)
             self.notify(t, FAILED, Status.FAILED, attempt, reason)
@@ -378,7 +395,7 @@ class ProcessRunner:
         result.outputs = published
         self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
                             counters={"workflow_seconds": round(time.perf_counter() - began, 3)},
-                            quality=result.quality)
+                            quality=result.quality, job=journal.to_json())
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
         self.complete_lineage(lineage, inputs, published, self.record_events(published, self.run_id), plan,
                               result.quality)
@@ -417,32 +434,39 @@ class ProcessRunner:
 
     def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
                         make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
-                        result: InstanceResult) -> list[PublishedOutput]:
+                        result: InstanceResult, *, staged: tuple[str, int],
+                        journal: JobJournal) -> list[PublishedOutput]:
         """Run the workflow with the context `make_context` gives for the outputs' staging places, then publish
         every output atomically, all or none, each step after a check of the lease; the published outputs. Raises
-        what failed (the caller discards the staging); shared by instances and batches."""
+        what failed (the caller discards the staging); shared by instances and batches. `staged`: the run and
+        attempt whose staging the workflow writes (this run's `attempt`; a followed job's is its killed run's);
+        `journal`: where a workflow that runs as another server's job records it."""
+        run_id, staged_attempt = staged
         if self.spark is None:
             raise ToolkitError("process.py needs a Spark session to run a workflow.")
         file_outputs = [o for o in targets if isinstance(o, FileOutput)]
         table_outputs = [o for o in targets if isinstance(o, TableOutputTarget)]
         began = time.perf_counter()
         result.quality = []
-        outputs: dict[str, str | TableOutput] = {output.name: output.staging(self.run_id, attempt)
+        outputs: dict[str, str | TableOutput] = {output.name: output.staging(run_id, staged_attempt)
                                                  for output in file_outputs}
         for target in table_outputs:
             outputs[target.name] = tables.prepare(self.catalog(), self.fs, target)
-        self.workflow.run(self.spark, make_context(outputs))
+        if isinstance(self.workflow, RemoteJobWorkflow):
+            self.workflow.run_job(make_context(outputs), journal)
+        else:
+            self.workflow.run(self.spark, make_context(outputs))
         result.workflow_seconds += time.perf_counter() - began
         keeper.ensure_held()
-        problems = [p for p in (*(missing_staging(self.fs, o, self.run_id, attempt) for o in file_outputs),
+        problems = [p for p in (*(missing_staging(self.fs, o, run_id, staged_attempt) for o in file_outputs),
                                 *(tables.missing_partition(self.catalog(), self.fs, o) for o in table_outputs)) if p]
         if problems:  # every output is checked before any is published
             raise NothingWrittenError(problems[0])
-        result.quality = self.checks.check(self.spark, file_outputs, table_outputs, self.run_id, attempt)
+        result.quality = self.checks.check(self.spark, file_outputs, table_outputs, run_id, staged_attempt)
         require_passing(result.quality)  # a `block` failure publishes nothing
         keeper.ensure_held()
         with Publication(self.fs, guard=keeper.ensure_held) as publication:  # all or none
-            published = [publish(self.fs, output, self.run_id, attempt, publication) for output in file_outputs]
+            published = [publish(self.fs, output, run_id, staged_attempt, publication) for output in file_outputs]
             published += [tables.publish(self.catalog(), self.fs, target, f"{self.run_id}-{attempt}-{target.name}",
                                          publication) for target in table_outputs]
         return published
@@ -488,11 +512,14 @@ class ProcessRunner:
                     QUALITY_WARNING, "feed", feed.name, self.cluster.name, t, "process", Status.SUCCEEDED,
                     run_id=self.run_id, attempt=attempt, error=warning.describe_failures()))
 
-    def discard(self, targets: tuple[FileOutput | TableOutputTarget, ...], attempt: int) -> None:
-        """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears)."""
+    def discard(self, targets: tuple[FileOutput | TableOutputTarget, ...], attempt: int,
+                staged: tuple[str, int] | None = None) -> None:
+        """Best effort: a failed attempt leaves no staging behind (what remains, the next attempt clears);
+        `staged` as in `run_and_publish`."""
+        run_id, staged_attempt = staged or (self.run_id, attempt)
         for output in (o for o in targets if isinstance(o, FileOutput)):
             try:
-                discard(self.fs, output, self.run_id, attempt)
+                discard(self.fs, output, run_id, staged_attempt)
             except StorageError as err:
                 self.log(f"process: could not delete the staging of output '{output.name}': {err}")
         for target in (o for o in targets if isinstance(o, TableOutputTarget)):
@@ -556,14 +583,14 @@ class ProcessRunner:
     def _write_attempt(self, t: datetime, attempt: int, status: Status, started: datetime, ended: datetime | None,
                        plan: InstancePlan, error: str | None = None,
                        outputs: list[PublishedOutput] | None = None, counters: dict[str, Any] | None = None,
-                       quality: Sequence[GateResult] = ()) -> None:
+                       quality: Sequence[GateResult] = (), job: dict[str, Any] | None = None) -> None:
         self.ledger.write_attempt(AttemptRecord(
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=attempt,
             run_id=self.run_id, kind=self.options.kind, status=status, started=_stamp(started),
             ended=_stamp(ended) if ended else None, error=error,
             inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
             outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality)))
+            quality=results_json(quality), job=job))
 
     def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,

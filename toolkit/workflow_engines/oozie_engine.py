@@ -1,9 +1,7 @@
-"""Falcon's default `oozie` engine: accepted so that migrated processes load (its workflow.path is a folder
-holding workflow.xml), not run; lint PR014 says how to port it."""
+"""Falcon's default `oozie` engine: workflow.path is an Oozie workflow application (a folder holding
+workflow.xml) on the cluster, submitted to the cluster's Oozie server as Falcon did (`oozie_workflow.py`)."""
 
 from toolkit.workflow_engines.engine import WorkflowEngine, WorkflowForm
 
-ENGINE = WorkflowEngine(
-    name="oozie", form=WorkflowForm.FOLDER, late_workflows=False,
-    port_to="the Oozie workflow's actions to a PySpark file defining run(spark, ctx) (engine: pyspark) or to a SQL "
-            "file (engine: spark-sql or hive)")
+ENGINE = WorkflowEngine(name="oozie", form=WorkflowForm.FOLDER, oozie=True, late_workflows=False,
+                        prepare="toolkit.workflow_engines.oozie_workflow:prepare_oozie")

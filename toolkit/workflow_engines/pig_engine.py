@@ -1,8 +1,7 @@
-"""Falcon's `pig` engine: accepted so that migrated processes load, not run; lint PR014 says how to port it."""
+"""Falcon's `pig` engine: workflow.path is a Pig script on the cluster, run in a one-action Oozie workflow by the
+cluster's Oozie server as Falcon did (`pig_workflow.py`, `oozie_workflow.py`)."""
 
 from toolkit.workflow_engines.engine import WorkflowEngine
 
-ENGINE = WorkflowEngine(
-    name="pig", late_workflows=False,
-    port_to="the Pig script to a PySpark file defining run(spark, ctx) (engine: pyspark) or to a SQL file "
-            "(engine: spark-sql)")
+ENGINE = WorkflowEngine(name="pig", oozie=True, late_workflows=False,
+                        prepare="toolkit.workflow_engines.oozie_workflow:prepare_pig")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from toolkit.entities.model import Cluster, Process
 from toolkit.errors import ToolkitError
@@ -17,6 +18,15 @@ from toolkit.workflow_engines.engine import WorkflowEngine
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+
+class Clock(Protocol):
+    """The runner's clock (its `Clock`): an engine that waits for another server's job measures its timeout and
+    pauses its polls with it, as the runner does its own waits (tests pass one that moves without waiting)."""
+
+    def now(self) -> datetime: ...
+
+    def sleep(self, seconds: float) -> None: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,10 +41,12 @@ class WorkflowRequest:
     spark: SparkSession | None
     path: str
     owner: str  # "process 'x'", for sentences
+    clock: Clock
 
 
-class PreparedWorkflow(Protocol):
-    """A workflow found and checked (a missing file is exit 2 before anything happens), run once per attempt."""
+class Workflow(Protocol):
+    """A workflow found and checked (a missing file is exit 2 before anything happens), run once per attempt:
+    a `PreparedWorkflow`, or a `RemoteJobWorkflow` (a job of another server)."""
 
     @property
     def name(self) -> str:
@@ -46,19 +58,50 @@ class PreparedWorkflow(Protocol):
         """The workflow's SQL text when it is SQL (lineage reads its columns), else None."""
         ...
 
+
+class PreparedWorkflow(Workflow, Protocol):
+    """A workflow run in the entrypoint's process, with its Spark session."""
+
     def run(self, spark: SparkSession, ctx: WorkflowContext) -> None:
         """One attempt for one instance (or batch); a failure is a `WorkflowError`, retried by the policy."""
         ...
 
 
-Preparer = Callable[[WorkflowRequest], PreparedWorkflow]
+class JobJournal(Protocol):
+    """Where an attempt whose workflow runs as a job of another server (an Oozie workflow job) records the job's id
+    in the ledger before it follows the job, and learns the job a killed run of the instance started, which it
+    follows instead of submitting the workflow again."""
+
+    def followed(self) -> str | None:
+        """The id of the killed run's job this attempt follows (its outputs are that run's staging), or None."""
+        ...
+
+    def record(self, job: str) -> None:
+        """Record the job's id in the attempt's record, before the job runs."""
+        ...
+
+    def ended(self, status: str) -> None:
+        """The job's end status as its server says it (SUCCEEDED, FAILED, KILLED), kept in the attempt's record:
+        a job whose end was seen is never followed again."""
+        ...
+
+
+@runtime_checkable
+class RemoteJobWorkflow(Workflow, Protocol):
+    """A workflow that runs as a job of another server (the `oozie` and `pig` engines'): the runner gives it the
+    attempt's journal instead of a Spark session."""
+
+    def run_job(self, ctx: WorkflowContext, journal: JobJournal) -> None:
+        """One attempt: the job followed (or submitted, its id recorded first) to its end; a failure is a
+        `WorkflowError`, retried by the policy."""
+        ...
+
+
+Preparer = Callable[[WorkflowRequest], PreparedWorkflow | RemoteJobWorkflow]
 
 
 def preparer_of(engine: WorkflowEngine) -> Preparer:
-    """The engine's preparer, imported now; an engine accepted for migration only has none (a toolkit error: the
-    runner checks `runnable` first)."""
-    if engine.prepare is None:
-        raise ToolkitError(f"The workflow engine {engine.name!r} is accepted for migration only and runs nothing.")
+    """The engine's preparer, imported now."""
     module_name, _, function_name = engine.prepare.partition(":")
     function = getattr(importlib.import_module(module_name), function_name, None)
     if not callable(function):

@@ -39,8 +39,3 @@ def engine_named(name: str) -> WorkflowEngine:
 def engine_of(process: Process) -> WorkflowEngine:
     return engine_named(process.workflow.engine)
 
-
-def runnable_names() -> str:
-    """`pyspark, spark-sql, hive and spark`: the engines this toolkit runs, for sentences (schema order)."""
-    names = [engine.name for engine in engines().values() if engine.runnable]
-    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]

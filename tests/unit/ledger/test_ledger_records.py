@@ -68,7 +68,7 @@ def test_the_json_of_a_record_holds_every_field() -> None:
     }
     assert INSTANCE.nominal == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
     assert set(document(ATTEMPT)) == {"process", "cluster", "time", "attempt", "run_id", "kind", "status",
-                                      "started", "ended", "error", "inputs", "outputs", "counters", "quality",
+                                      "started", "ended", "error", "inputs", "outputs", "counters", "quality", "job",
                                       "format_version"}
 
 

@@ -391,11 +391,34 @@ def test_engines(tmp_path: Path, engine: str, path: str, codes: list[str]) -> No
                                        f"  engine: {engine}\n  path: {path}"))
     root = repo_with(tmp_path, {relative: process})
     problems = pr_problems(root)
-    assert [(p.code, p.line) for p in problems] == [(code, line_of(root, relative, "engine:")) for code in codes]
-    if codes:
-        assert f"workflow.engine '{engine}' is not run by this toolkit, which runs pyspark, spark-sql, hive and " \
-            "spark" in problems[0].message
-        assert "engine: pyspark" in problems[0].message and "lint: {ignore: [PR014]}" in problems[0].message
+    assert [(p.code, p.line) for p in problems] == [(code, line_of(root, relative, "- name: primary"))
+                                                    for code in codes]
+    if codes:  # the template's cluster names its scheduler (cron://localhost) as its workflow interface
+        assert problems[0].message == (
+            f"Process 'daily-clicks-rollup': workflow.engine '{engine}' runs the workflow on the Oozie server of each "
+            "of the process's clusters, and cluster 'primary' has the workflow interface cron://localhost, which is "
+            "no Oozie server's URL: write it as http://oozie:11000/oozie (https:// for TLS). Until then the process "
+            "cannot run there.")
+
+
+@pytest.mark.parametrize(("properties", "said"), [
+    ("  oozie.client.auth: negotiate\n", "oozie.client.auth 'negotiate' is not one of simple, kerberos."),
+    ("  oozie.client.user: ' '\n", "oozie.client.user ' ' is not a user name (empty or with blanks)."),
+    ("  oozie.client.poll-seconds: '0'\n", "oozie.client.poll-seconds '0' is not a positive number of seconds."),
+])
+def test_an_oozie_process_on_a_cluster_whose_oozie_settings_cannot_work(tmp_path: Path, properties: str,
+                                                                         said: str) -> None:
+    relative = "processes/daily-clicks-rollup.yaml"
+    process = template_file(relative, ("  engine: spark-sql\n  path: workflows/daily_clicks_rollup.sql",
+                                       "  engine: oozie\n  path: /apps/daily"))
+    cluster = template_file("clusters/primary.yaml", ("endpoint: cron://localhost",
+                                                      "endpoint: https://oozie.example.com:11443/oozie/"),
+                            ("properties:\n", "properties:\n" + properties))
+    root = repo_with(tmp_path, {relative: process, "clusters/primary.yaml": cluster})
+    assert [problem.message for problem in pr_problems(root)] == [
+        "Process 'daily-clicks-rollup': workflow.engine 'oozie' runs the workflow on the Oozie server of each of the "
+        f"process's clusters, and cluster 'primary' has a property that cannot work: {said} Until then the process "
+        "cannot run there."]
 
 
 SPARK_WORKFLOW = "  engine: spark\n  path: /apps/clicks-summary\n"

@@ -1,4 +1,4 @@
-"""The workflow engines' registry: one module an engine, the schema's enum equal to it, and each runnable engine's
+"""The workflow engines' registry: one module an engine, the schema's enum equal to it, and each engine's
 preparer found by the name its description gives."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from toolkit.entities.schemas import schema
 from toolkit.errors import ToolkitError
 from toolkit.workflow_engines.engine import WorkflowEngine, WorkflowForm
 from toolkit.workflow_engines.preparation import preparer_of
-from toolkit.workflow_engines.registry import engine_named, engines, runnable_names
+from toolkit.workflow_engines.registry import engine_named, engines
 
 
 def test_the_schemas_enum_names_exactly_the_registered_engines_in_its_order() -> None:
@@ -19,31 +19,21 @@ def test_the_schemas_enum_names_exactly_the_registered_engines_in_its_order() ->
 
 
 def test_the_engines_and_their_facts() -> None:
-    facts = {name: (engine.runnable, engine.form, engine.hive) for name, engine in engines().items()
+    facts = {name: (engine.form, engine.hive, engine.oozie) for name, engine in engines().items()
              if name in ("pyspark", "spark-sql", "hive", "oozie", "pig", "spark")}
     assert facts == {
-        "pyspark": (True, WorkflowForm.FILE, False),
-        "spark-sql": (True, WorkflowForm.FILE, False),
-        "hive": (True, WorkflowForm.FILE, True),
-        "oozie": (False, WorkflowForm.FOLDER, False),
-        "pig": (False, WorkflowForm.FILE, False),
-        "spark": (True, WorkflowForm.FOLDER, False),
+        "pyspark": (WorkflowForm.FILE, False, False),
+        "spark-sql": (WorkflowForm.FILE, False, False),
+        "hive": (WorkflowForm.FILE, True, False),
+        "oozie": (WorkflowForm.FOLDER, False, True),
+        "pig": (WorkflowForm.FILE, False, True),
+        "spark": (WorkflowForm.FOLDER, False, False),
     }
-    runnable = [name for name, engine in engines().items() if engine.runnable]
-    assert runnable[:4] == ["pyspark", "spark-sql", "hive", "spark"]
-    assert runnable_names() == f"{', '.join(runnable[:-1])} and {runnable[-1]}"
 
 
-@pytest.mark.parametrize("name", ["pyspark", "spark-sql", "hive", "spark"])
-def test_each_runnable_engine_names_a_preparer_that_imports_without_spark(name: str) -> None:
+@pytest.mark.parametrize("name", ["pyspark", "spark-sql", "hive", "spark", "oozie", "pig"])
+def test_each_engine_names_a_preparer_that_imports_without_spark(name: str) -> None:
     assert callable(preparer_of(engines()[name]))
-
-
-def test_an_engine_for_migration_says_how_to_port_and_has_no_preparer() -> None:
-    oozie = engine_named("oozie")
-    assert oozie.port_to is not None and "PySpark file" in oozie.port_to
-    with pytest.raises(ToolkitError, match="migration only"):
-        preparer_of(oozie)
 
 
 def test_an_unknown_name_is_a_toolkit_error_that_lists_the_engines() -> None:
@@ -51,14 +41,9 @@ def test_an_unknown_name_is_a_toolkit_error_that_lists_the_engines() -> None:
         engine_named("shell")
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({}, "either prepare workflows or say how to port"),
-    ({"prepare": "a.b:c", "port_to": "x"}, "either prepare workflows or say how to port"),
-    ({"prepare": "a.b.c"}, "write it as 'package.module:function'"),
-])
-def test_a_description_is_checked_where_it_is_built(kwargs: dict[str, str], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        WorkflowEngine(name="shell", **kwargs)
+def test_a_description_is_checked_where_it_is_built() -> None:
+    with pytest.raises(ValueError, match="write it as 'package.module:function'"):
+        WorkflowEngine(name="shell", prepare="a.b.c")
 
 
 def test_a_preparer_name_that_is_no_function_is_a_toolkit_error() -> None:

@@ -1,0 +1,79 @@
+"""The jobs of another server that attempts run as (an Oozie workflow job of the `oozie` and `pig` engines), as the
+ledger keeps them: each attempt's record (an instance's `AttemptRecord`, a batch's `BatchRecord`) holds its job's
+id (`job`) from before the job runs, so that a run killed with the job running (kill -9: nothing could be said)
+leaves it findable. The next run of the instance (or the replay of the batch), which records that attempt KILLED
+when it takes the lock over, follows the same job with that attempt's staging instead of submitting the workflow a
+second time; a job it follows is recorded in its own attempt too, so a run killed while following leaves it
+findable as well."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from toolkit.statuses import Status
+
+
+class Attempted(Protocol):
+    """An attempt's record: an instance's (`AttemptRecord`) or a batch's (`BatchRecord`)."""
+
+    @property
+    def attempt(self) -> int: ...
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def job(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class FollowedJob:
+    """A job a killed attempt left running: its id, and the run and attempt whose staging it writes."""
+
+    id: str
+    run_id: str
+    attempt: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "run_id": self.run_id, "attempt": self.attempt}
+
+
+def job_to_follow(attempts: Iterable[Attempted]) -> FollowedJob | None:
+    """The job of the instance's last attempt when that attempt was killed (its run died) before it saw the job
+    end, else None: a job whose end its attempt saw (`status` in its record) was judged by that attempt."""
+    last = max(attempts, key=lambda record: record.attempt, default=None)
+    if last is None or last.status != Status.KILLED or not last.job or "status" in last.job:
+        return None
+    job, run_id, attempt = last.job.get("id"), last.job.get("run_id"), last.job.get("attempt")
+    if not isinstance(job, str) or not isinstance(run_id, str) or not isinstance(attempt, int):
+        return None
+    return FollowedJob(job, run_id, attempt)
+
+
+class AttemptJobs:
+    """The `JobJournal` of one attempt: the job it follows (or None: it submits one, whose staging is `run_id`'s
+    `attempt`), `write` to record the job's id in the attempt's record at once, and the job's end status, which
+    the attempt's last record carries (`to_json`)."""
+
+    def __init__(self, follows: FollowedJob | None, run_id: str, attempt: int,
+                 write: Callable[[dict[str, Any]], None]) -> None:
+        self.follows, self.job = follows, follows
+        self.run_id, self.attempt, self.write = run_id, attempt, write
+        self.status: str | None = None
+
+    def followed(self) -> str | None:
+        return self.follows.id if self.follows is not None else None
+
+    def record(self, job: str) -> None:
+        self.job = FollowedJob(job, self.run_id, self.attempt)
+        self.write(self.job.to_json())
+
+    def ended(self, status: str) -> None:
+        self.status = status
+
+    def to_json(self) -> dict[str, Any] | None:
+        if self.job is None:
+            return None
+        return {**self.job.to_json(), **({"status": self.status} if self.status else {})}
