@@ -126,6 +126,33 @@ def falcon(tour: Tour) -> None:
     tour.done("Falcon migration", f"{len(specs)} definitions converted, no lint error", "toolkit convert-falcon")
 
 
+def falcon_oozie(tour: Tour) -> None:
+    tour.block("Falcon's engine oozie: a Falcon feed and process (an Oozie workflow) converted, then run on the "
+               "cluster's Oozie, a stand-in on loopback (tests/oozie_server.py: Oozie needs Hadoop)")
+    from tests.oozie_server import stand_in_oozie
+
+    repo, root = DEMO / "oozie-repo", DEMO / "oozie-primary"
+    with stand_in_oozie() as oozie:
+        tour.python("oozie_repo.py", "--to", str(repo), "--root", str(root), "--oozie", oozie.url)
+        falcon_xml = sorted(str(path) for path in (SCRIPTS / "falcon-oozie").glob("*.xml"))
+        tour.toolkit("convert-falcon", *falcon_xml, "--out", str(repo))
+        tour.lines(f"convert-falcon {', '.join(Path(path).name for path in falcon_xml)}, then toolkit lint: "
+                   + tour.toolkit("lint", str(repo), both=True), 1)
+        tour.python("generate_clicks.py", "--root", str(root), "--start", "2026-01-01T00:00Z", "--hours", "1")
+        call = ("process", "--repo", str(repo), "--process", "clicks-count-oozie", "--cluster", "primary",
+                "--time", "2026-01-01T00:00Z")
+        run = tour.spark(*call)
+        [job] = oozie.jobs.values()
+        tour.say(f"clicks-count-oozie: {status_fields(run, 'status')}; Oozie job {job.id} ended {job.status}, "
+                 f"submitted with nominalTime {job.conf['nominalTime']} and the output's staging path as "
+                 f"${{counts}}")
+        counts = root / "data/clicks-hourly-counts/2026/01/01/00/part-00000.json"
+        tour.say(f"published {counts.relative_to(DEMO)}: {counts.read_text().strip()}")
+        again = tour.spark(*call, codes=(4,))
+        tour.say(f"the same call again: exit 4, {again.status['status']}; Oozie jobs submitted: {len(oozie.jobs)}")
+    tour.done("Falcon engine oozie", "a Falcon process converted, run on Oozie (a stand-in)", "docs/oozie-engines.md")
+
+
 def retention(tour: Tour) -> None:
     tour.block("Retention: 4 days of clicks on 'primary' (kept 90 days), as of 2026-03-31T10:00Z")
     shutil.rmtree(PRIMARY / "data/clicks", ignore_errors=True)
@@ -383,8 +410,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tour = Tour(driver)
     submit = str(PROJECT / "demo" / "submit.py")
     try:
-        for step in (lint_and_plan, falcon, retention, replication, data_safety, tables, processes, quality,
-                     late_data, control, scheduling, graph_and_ledger):
+        for step in (lint_and_plan, falcon, falcon_oozie, retention, replication, data_safety, tables, processes,
+                     quality, late_data, control, scheduling, graph_and_ledger):
             step(tour)
         triggers(tour, submit)
         ingest(tour, submit)

@@ -108,21 +108,21 @@ def write_repo(to: Path, root: Path) -> None:
     root.mkdir(parents=True)
     shutil.copytree(TEMPLATE, to, ignore=shutil.ignore_patterns("demo", "README.md", ".schemas"))
     cluster = to / "clusters" / "primary.yaml"
-    _replace(cluster, TEMPLATE_ROOT, f"file://{root}", count=2)
-    _replace(cluster, "properties:\n", f"properties:\n  trigger.submit-args: \"{SUBMIT_ARGS}\"\n")
-    _replace(to / "processes" / "hourly-clicks-summary.yaml", "order: FIFO\n",
+    replace_exactly(cluster, TEMPLATE_ROOT, f"file://{root}", count=2)
+    replace_exactly(cluster, "properties:\n", f"properties:\n  trigger.submit-args: \"{SUBMIT_ARGS}\"\n")
+    replace_exactly(to / "processes" / "hourly-clicks-summary.yaml", "order: FIFO\n",
              "order: FIFO\n# Started by `toolkit trigger` as soon as its clicks window is published.\ntrigger: data\n")
     (to / "feeds" / "summary-row-counts.yaml").write_text(COUNTS_FEED)
     (to / "processes" / "summary-row-counts.yaml").write_text(COUNTS_PROCESS)
     (to / "workflows" / "summary_row_counts.py").write_text(COUNTS_WORKFLOW)
 
 
-def _replace(path: Path, old: str, new: str, count: int = 1) -> None:
+def replace_exactly(path: Path, old: str, new: str, count: int = 1) -> None:
     """Replace exactly `count` occurrences, so that a change of the template fails here instead of silently."""
     text = path.read_text()
     if text.count(old) != count:
         raise SystemExit(f"{path}: expected {count} occurrence(s) of {old!r}, found {text.count(old)}: the template "
-                         "changed; update demo/trigger_repo.py.")
+                         "changed; update the demo script (config_repo_template/demo/) that edits it.")
     path.write_text(text.replace(old, new))
 
 
