@@ -16,7 +16,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from trigger_repo import TEMPLATE, TEMPLATE_ROOT, replace_exactly
+from trigger_repo import copy_template, replace_exactly
 
 APPLICATION = Path(__file__).resolve().parent / "falcon-oozie" / "app"
 
@@ -35,12 +35,7 @@ def main() -> None:
 
 def write_repo(to: Path, root: Path, oozie: str) -> None:
     """Write the variant repo at `to` (replaced) with primary's root at `root` (emptied) and its Oozie at `oozie`."""
-    shutil.rmtree(to, ignore_errors=True)
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
-    shutil.copytree(TEMPLATE, to, ignore=shutil.ignore_patterns("demo", "README.md", ".schemas"))
-    cluster = to / "clusters" / "primary.yaml"
-    replace_exactly(cluster, TEMPLATE_ROOT, f"file://{root}", count=2)
+    cluster = copy_template(to, root)
     replace_exactly(cluster, "the toolkit never calls it.\n  workflow:\n    endpoint: cron://localhost\n",
                     f"here, the Oozie server of the oozie and pig processes.\n  workflow:\n    endpoint: {oozie}\n")
     replace_exactly(cluster, "properties:\n", "properties:\n  oozie.client.user: etl\n"

@@ -103,18 +103,24 @@ def main() -> None:
 
 def write_repo(to: Path, root: Path) -> None:
     """Write the variant repo at `to` (replaced) with primary's root at `root` (emptied)."""
-    shutil.rmtree(to, ignore_errors=True)
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
-    shutil.copytree(TEMPLATE, to, ignore=shutil.ignore_patterns("demo", "README.md", ".schemas"))
-    cluster = to / "clusters" / "primary.yaml"
-    replace_exactly(cluster, TEMPLATE_ROOT, f"file://{root}", count=2)
+    cluster = copy_template(to, root)
     replace_exactly(cluster, "properties:\n", f"properties:\n  trigger.submit-args: \"{SUBMIT_ARGS}\"\n")
     replace_exactly(to / "processes" / "hourly-clicks-summary.yaml", "order: FIFO\n",
              "order: FIFO\n# Started by `toolkit trigger` as soon as its clicks window is published.\ntrigger: data\n")
     (to / "feeds" / "summary-row-counts.yaml").write_text(COUNTS_FEED)
     (to / "processes" / "summary-row-counts.yaml").write_text(COUNTS_PROCESS)
     (to / "workflows" / "summary_row_counts.py").write_text(COUNTS_WORKFLOW)
+
+
+def copy_template(to: Path, root: Path) -> Path:
+    """Copy this repo to `to` (replaced) with primary's root at `root` (emptied); primary's file in the copy."""
+    shutil.rmtree(to, ignore_errors=True)
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    shutil.copytree(TEMPLATE, to, ignore=shutil.ignore_patterns("demo", "README.md", ".schemas"))
+    cluster = to / "clusters" / "primary.yaml"
+    replace_exactly(cluster, TEMPLATE_ROOT, f"file://{root}", count=2)
+    return cluster
 
 
 def replace_exactly(path: Path, old: str, new: str, count: int = 1) -> None:
