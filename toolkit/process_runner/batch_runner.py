@@ -269,7 +269,8 @@ class BatchRunner:
                 lineage.abort("the run lost its claim on the batch or a lock of its outputs to another run", read)
                 raise
             except (WorkflowError, NothingWrittenError, StorageError, InputGoneError, QualityBlocked) as err:
-                runner.discard(targets, attempt, staged)
+                if not journal.left_running:  # else the job may still write it: the next attempt follows it
+                    runner.discard(targets, attempt, staged)
                 status = err.status if isinstance(err, WorkflowError) else Status.FAILED
                 self._write(plan, attempt, status, started, _now(), inputs, error=str(err),
                             quality=result.quality, job=journal.to_json())
@@ -281,9 +282,12 @@ class BatchRunner:
                 if k < budget:
                     runner.notify(result.time, ATTEMPT_FAILED, Status.FAILED, attempt, str(err), batch=plan.seq)
                     runner.sleep_before_retry(k)
+                follows = job_to_follow(self.log_records.attempts(plan.seq)) \
+                    if isinstance(runner.workflow, RemoteJobWorkflow) else None
                 continue
             except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
-                runner.discard(targets, attempt, staged)
+                if not journal.left_running:  # else the job may still write it: the next attempt follows it
+                    runner.discard(targets, attempt, staged)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
                 self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason,
                             quality=result.quality, job=journal.to_json())

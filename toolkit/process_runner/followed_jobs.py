@@ -1,8 +1,9 @@
 """The jobs of another server that attempts run as (an Oozie workflow job of the `oozie` and `pig` engines), as the
 ledger keeps them: each attempt's record (an instance's `AttemptRecord`, a batch's `BatchRecord`) holds its job's
 id (`job`) from before the job runs, so that a run killed with the job running (kill -9: nothing could be said)
-leaves it findable. The next run of the instance (or the replay of the batch), which records that attempt KILLED
-when it takes the lock over, follows the same job with that attempt's staging instead of submitting the workflow a
+leaves it findable. The next attempt of the instance (the next run's, which records that attempt KILLED when it
+takes the lock over, or the retry after a job that ran past the timeout and could not be killed), or the replay
+of the batch, follows the same job with that attempt's staging instead of submitting the workflow a
 second time; a job it follows is recorded in its own attempt too, so a run killed while following leaves it
 findable as well."""
 
@@ -41,10 +42,11 @@ class FollowedJob:
 
 
 def job_to_follow(attempts: Iterable[Attempted]) -> FollowedJob | None:
-    """The job of the instance's last attempt when that attempt was killed (its run died) before it saw the job
-    end, else None: a job whose end its attempt saw (`status` in its record) was judged by that attempt."""
+    """The job of the instance's last attempt when that attempt failed before it saw the job end (its run was
+    killed, or the job ran past the timeout and Oozie refused to kill it): the job may still run and write that
+    attempt's staging. None when the last attempt succeeded, or saw its job end (`status` in its record)."""
     last = max(attempts, key=lambda record: record.attempt, default=None)
-    if last is None or last.status != Status.KILLED or not last.job or "status" in last.job:
+    if last is None or last.status == Status.SUCCEEDED or not last.job or "status" in last.job:
         return None
     job, run_id, attempt = last.job.get("id"), last.job.get("run_id"), last.job.get("attempt")
     if not isinstance(job, str) or not isinstance(run_id, str) or not isinstance(attempt, int):
@@ -72,6 +74,12 @@ class AttemptJobs:
 
     def ended(self, status: str) -> None:
         self.status = status
+
+    @property
+    def left_running(self) -> bool:
+        """A job was submitted or followed and its end not seen: it may still write its staging, which a failed
+        attempt must then keep for the attempt that follows the job."""
+        return self.job is not None and self.status is None
 
     def to_json(self) -> dict[str, Any] | None:
         if self.job is None:

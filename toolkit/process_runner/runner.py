@@ -332,7 +332,8 @@ class ProcessRunner:
                 while attempt - first < budget:
                     attempt += 1
                     outcome = self._attempt(t, attempt, plan, keeper, result, follows)
-                    follows = None
+                    follows = job_to_follow(self.ledger.attempts(self.process.name, t)) \
+                        if outcome is not None and isinstance(self.workflow, RemoteJobWorkflow) else None
                     if outcome is None:
                         result.status, result.attempts = Status.SUCCEEDED, attempt - before
                         self.notify(t, SUCCEEDED, Status.SUCCEEDED, attempt)
@@ -374,7 +375,8 @@ class ProcessRunner:
             lineage.abort("the run lost its lock on the instance to another run", inputs)
             raise
         except (WorkflowError, NothingWrittenError, StorageError, QualityBlocked) as err:
-            self.discard(plan.outputs, attempt, staged)
+            if not journal.left_running:  # else the job may still write it: the next attempt follows it
+                self.discard(plan.outputs, attempt, staged)
             status = err.status if isinstance(err, WorkflowError) else Status.FAILED
             self._write_attempt(t, attempt, status, started, _real_now(), plan, error=str(err),
                                 quality=result.quality, job=journal.to_json())
@@ -383,7 +385,8 @@ class ProcessRunner:
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
-            self.discard(plan.outputs, attempt, staged)
+            if not journal.left_running:  # else the job may still write it: the next attempt follows it
+                self.discard(plan.outputs, attempt, staged)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason,
                                 quality=result.quality, job=journal.to_json())

@@ -67,6 +67,7 @@ class OozieWorkflow:
             if not isinstance(err, WorkflowError):  # stopped (a signal, a lost lock): the job stops with the run
                 with contextlib.suppress(OozieError):
                     self.client.kill(job)
+                    journal.ended("KILLED")
             raise
         journal.ended(info.status)
         if info.status != "SUCCEEDED":

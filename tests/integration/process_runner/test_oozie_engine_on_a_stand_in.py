@@ -211,6 +211,26 @@ def test_a_job_whose_status_the_stand_in_never_answers_is_killed_at_the_timeout(
         "safe mode) and was killed.")
 
 
+def test_a_timed_out_job_that_could_not_be_killed_is_followed_by_the_retry_not_submitted_again(
+        spark, oozie: StandInOozie, tmp_path: Path) -> None:
+    # Oozie answers no status until the timeout and refuses the kill: the job may still run, so the next attempt
+    # follows it (here it is still in PREP: started, then published) instead of running the workflow a second time.
+    repo, root, _ = _oozie_repo(tmp_path, oozie, timeout="minutes(1)", poll="30")
+    process = repo / f"processes/{NAME}.yaml"
+    process.write_text(process.read_text().replace("attempts: 1", "attempts: 2"))
+    oozie.faults["GET"] = [OozieFailure(503, "E0002", "Oozie in safe mode") for _ in range(3)]
+    oozie.faults["PUT"] = [OozieFailure(503, "E0002", "Oozie in safe mode")]
+    # Each poll of the runner's clock (30 s, not waited) lets the stand-in's step run for a real tenth of a second.
+    result = new_runner(spark, repo, NAME, TestClock(T, on_sleep=lambda _: time.sleep(0.1))).run(T)
+    assert result.status == Status.SUCCEEDED, result.reason
+    [job] = oozie.jobs.values()
+    assert [call[0] for call in oozie.calls].count("POST") == 1
+    first, second = (json.loads((_records(root) / f"attempt-00{n}.json").read_text()) for n in (1, 2))
+    assert (first["status"], first["job"]) == ("TIMEDOUT", {"id": job.id, "run_id": "run1", "attempt": 1})
+    assert (second["status"], second["job"]["id"], second["job"]["status"]) == ("SUCCEEDED", job.id, "SUCCEEDED")
+    assert (root / "data/clicks-hourly-summary/2026/11/21/10/_SUCCESS").exists()
+
+
 def test_an_oozie_process_on_a_cluster_without_oozie_is_a_usage_error_before_anything(
         spark, oozie: StandInOozie, tmp_path: Path) -> None:
     repo, root, _ = _oozie_repo(tmp_path, oozie)
