@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import importlib
 import sys
+from importlib import metadata
+from typing import Annotated
 
 import typer
 
+import toolkit
 from toolkit.errors import ToolkitError
+
+DISTRIBUTION = "feed-toolkit"
 
 HELP = "Feed and process lifecycle for Spark data platforms, without a server (Apache Falcon's ideas)."
 # Each command's module and function under toolkit/cli/commands/ and its line in `toolkit --help`, in that order. A call
@@ -56,6 +61,8 @@ def build_app(argv: list[str]) -> typer.Typer:
     app.callback()(_root)  # a group even with one command registered: the command is called by its name
     named = argv[0] if argv and argv[0] in COMMANDS else None
     for name, (module, attribute, line) in COMMANDS.items():
+        if argv[:1] == ["--version"]:
+            break  # answered by the root's option: no command module is imported
         if named is None or name == named:
             loaded = importlib.import_module(f"toolkit.cli.commands.{module}")
             target = getattr(loaded, attribute)
@@ -66,8 +73,26 @@ def build_app(argv: list[str]) -> typer.Typer:
     return app
 
 
+def installed_version() -> str:
+    """The version of the installed feed-toolkit distribution; the source tree's when it is not installed (run
+    from a checkout with PYTHONPATH)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return toolkit.__version__
 
-def _root() -> None:
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"{DISTRIBUTION} {installed_version()}")
+        raise typer.Exit(0)
+
+
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the installed feed-toolkit's version and exit.")] = False,
+) -> None:
     pass
 
 
