@@ -11,6 +11,7 @@ from typing import Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
+from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.journal import Journal, JournalEntry
@@ -133,6 +134,17 @@ class Ledger:
         path = self.layout.attempt_record(record.process, record_time(record.time), record.attempt)
         self.fs.write_atomically(path, to_json(record))
         return path
+
+    def write_attempt_log(self, process: str, t: datetime, attempt: int, log: CappedLog) -> str:
+        """Keep an attempt's stderr beside its record (capped, secrets masked: attempt_logs.py)."""
+        path = self.layout.attempt_log(process, t, attempt)
+        self.fs.write_atomically(path, log.render())
+        return path
+
+    def attempt_log(self, process: str, t: datetime, attempt: int) -> bytes | None:
+        """The stderr an attempt kept, or None (not kept: a run killed before its end, a run of an older toolkit,
+        or an instance rolled up since: a roll-up keeps the records, not the logs)."""
+        return self.fs.read_if_exists(self.layout.attempt_log(process, t, attempt))
 
     # Late-data checks
 

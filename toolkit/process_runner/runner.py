@@ -8,7 +8,8 @@ ones are missing, waited for until the process timeout (3 when not waiting or `m
 past the timeout, when waiting: a --no-wait call records no terminal state); 5. the workflow run with its
 context; 6. the outputs published atomically, all or none, each step right after a check of the lease
 (storage/publish.py); 7. failed attempts retried by the process's policy; 8. every step recorded in the
-ledger. Sentences for people go to stderr (`say`), the status line alone to stdout.
+ledger, and what each attempt wrote to stderr kept beside its record (stderr_capture.py). Sentences for
+people go to stderr (`say`), the status line alone to stdout.
 
 Timeouts, waits and retry pauses go through `clock` (tests and reruns pass their own); only the start and
 end instants written into records are read from the real clock.
@@ -35,6 +36,7 @@ from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
+from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import (
     AttemptRecord,
@@ -68,6 +70,7 @@ from toolkit.process_runner.retry_policy import (
     retry_delay_seconds,
     seconds_until,
 )
+from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.runtime.run_context import RunContext
@@ -341,6 +344,22 @@ class ProcessRunner:
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
                  result: InstanceResult) -> str | None:
+        """One try (`_try`), what it writes to stderr kept beside its record once it ends, however it ends."""
+        with captured_stderr() as log:
+            try:
+                return self._try(t, attempt, plan, keeper, result)
+            finally:
+                self._keep_log(t, attempt, log)
+
+    def _keep_log(self, t: datetime, attempt: int, log: CappedLog) -> None:
+        try:
+            self.ledger.write_attempt_log(self.process.name, t, attempt, log)
+        except (ToolkitError, OSError) as err:  # the attempt's own outcome matters more than its log
+            self.log(f"process: the stderr of attempt {attempt} was not kept in the ledger: "
+                     f"{one_line(str(err), BRIEF)}")
+
+    def _try(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
+             result: InstanceResult) -> str | None:
         """One try: run, publish, record. None on success, else the error (nothing published)."""
         keeper.ensure_held()
         started = _real_now()
