@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "trigger": ("trigger", "trigger_command", "Start the data-triggered runs whose inputs are published"),
     "sla": ("sla", "sla_command", "The instances that missed or risk their SLA"),
     "queue": ("queue", "queue_command", "A batch consumer's queue: pending events, batches"),
+    "kill": ("kill", "kill_command", "End a running process instance: it publishes nothing, records KILLED"),
     "logs": ("logs", "logs_command", "What an attempt of a process instance wrote to stderr"),
     "triage": ("triage", "triage_command", "Why an instance is not done: up to the failed, waiting or missing"),
     "lineage": ("lineage", "app", "Which runs produced and read an instance"),  # a group: answers in its callback

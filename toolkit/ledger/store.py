@@ -15,6 +15,7 @@ from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.journal import Journal, JournalEntry
+from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
@@ -145,6 +146,19 @@ class Ledger:
         """The stderr an attempt kept, or None (not kept: a run killed before its end, a run of an older toolkit,
         or an instance rolled up since: a roll-up keeps the records, not the logs)."""
         return self.fs.read_if_exists(self.layout.attempt_log(process, t, attempt))
+
+    def request_kill(self, process: str, t: datetime, request: KillRequest) -> None:
+        self.fs.write_atomically(self.layout.kill_request(process, t), request.to_bytes())
+
+    def kill_request(self, process: str, t: datetime) -> KillRequest | None:
+        path = self.layout.kill_request(process, t)
+        data = self.fs.read_if_exists(path)
+        return None if data is None else KillRequest.parse(data, path)
+
+    def clear_kill_request(self, process: str, t: datetime) -> None:
+        path = self.layout.kill_request(process, t)
+        if self.fs.exists(path):
+            self.fs.delete(path, recursive=False)
 
     # Late-data checks
 

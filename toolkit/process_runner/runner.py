@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
@@ -37,6 +37,7 @@ from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.attempt_logs import CappedLog
+from toolkit.ledger.kill_requests import RunKilledError
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import (
     AttemptRecord,
@@ -89,6 +90,7 @@ from toolkit.workflow_engines.context import (
 )
 from toolkit.workflow_engines.preparation import PreparedWorkflow, WorkflowRequest, preparer_of
 from toolkit.workflow_engines.registry import engine_of, runnable_names
+from toolkit.workflow_engines.spark_submission import terminate_children
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
@@ -230,7 +232,9 @@ class ProcessRunner:
                                       + (f", started {record.started}" if self.options.force_if_started_before
                                          else "") + "); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
-            with LeaseKeeper([lock], self.ledger.lease_seconds / 3) as keeper:
+            self.ledger.clear_kill_request(self.process.name, t)  # one left for an earlier run is stale
+            with LeaseKeeper([lock], self.ledger.lease_seconds / 3, stop_when=lambda: self._kill_requested(t),
+                             on_stop=self._cancel_work) as keeper:
                 return self._run_locked(t, record, keeper)
         except LockLostError:
             lost = True  # another run owns the instance now: nothing more is written, not even the release
@@ -318,13 +322,14 @@ class ProcessRunner:
             running = ", ".join(str(h.details.get("time", h.run_id)) for h in holders)
             raise BlockedError(f"The {self.owner} already runs {self.process.parallel} instance(s) (its "
                                f"`parallel`): {running}; call again later.")
+        attempt = first
         try:
             with LeaseKeeper([slot], self.ledger.lease_seconds / 3):  # a lost slot costs nothing: only counted
                 for output in plan.file_outputs:
                     clear_leftovers(self.fs, output)
                 budget = attempts_of(self.process.retry)
-                attempt = first
                 while attempt - first < budget:
+                    keeper.ensure_held()  # killed or lost in a retry's pause: before the attempt is counted
                     attempt += 1
                     outcome = self._attempt(t, attempt, plan, keeper, result)
                     if outcome is None:
@@ -339,6 +344,12 @@ class ProcessRunner:
                 result.status, result.attempts = Status.FAILED, attempt - before
                 self.notify(t, FAILED, Status.FAILED, attempt, result.reason)
                 return result
+        except RunKilledError as err:
+            self._write_instance(t, Status.KILLED, attempt, ended=_real_now(), error=str(err))
+            self.ledger.clear_kill_request(self.process.name, t)
+            self.log(f"process: {self.process.name} {format_timestamp(t)}: {err}")
+            result.status, result.attempts, result.reason = Status.KILLED, attempt - before, str(err)
+            return result
         finally:
             slot.release()
 
@@ -373,10 +384,15 @@ class ProcessRunner:
         try:
             published = self.run_and_publish(
                 attempt, plan.outputs, lambda staged: self.context(t, attempt, plan, staged), keeper, result)
+        except RunKilledError as err:
+            self._killed(t, attempt, plan, started, str(err), lineage, inputs)
         except LockLostError:
             lineage.abort("the run lost its lock on the instance to another run", inputs)
             raise
         except (WorkflowError, NothingWrittenError, StorageError, QualityBlocked) as err:
+            if keeper.killed.is_set():  # the work failed because the kill cancelled it
+                self._killed(t, attempt, plan, started, f"The run was {keeper.killed_reason}; it publishes nothing.",
+                             lineage, inputs)
             self.discard(plan.outputs, attempt)
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=str(err),
                                 quality=result.quality)
@@ -403,6 +419,25 @@ class ProcessRunner:
                               result.quality)
         self.warn_quality(t, attempt, result.quality)
         return None
+
+    def _killed(self, t: datetime, attempt: int, plan: InstancePlan, started: datetime, reason: str,
+                lineage: RunLineage, inputs: list[DatasetUse]) -> NoReturn:
+        """The attempt ends KILLED (`toolkit kill`): its staging discarded, nothing published, no retry."""
+        self.discard(plan.outputs, attempt)
+        self._write_attempt(t, attempt, Status.KILLED, started, _real_now(), plan, error=reason)
+        lineage.fail(reason, inputs)
+        raise RunKilledError(reason)
+
+    def _kill_requested(self, t: datetime) -> str | None:
+        """Why this run must end (`toolkit kill` named it), or None."""
+        request = self.ledger.kill_request(self.process.name, t)
+        return request.sentence() if request is not None and request.run_id == self.run_id else None
+
+    def _cancel_work(self) -> None:
+        """Stop what the attempt runs: its Spark jobs in this session, and an `engine: spark` application."""
+        terminate_children()
+        if self.spark is not None:
+            self.spark.sparkContext.cancelAllJobs()
 
     def start_lineage(self, t: datetime, attempt: int, instance: str, inputs: Callable[[], list[DatasetUse]],
                       targets: Sequence[FileOutput | TableOutputTarget]) -> tuple[RunLineage, list[DatasetUse]]:

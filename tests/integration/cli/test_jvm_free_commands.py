@@ -37,6 +37,7 @@ COMMANDS = {
     "status of the entities": (("status", "--cluster", "primary", "--tags", "owner=web-analytics"), 0),
     "entity-status": (("entity-status", "clicks"), 0),
     "triage": (("triage", "--process", "hourly-clicks-summary", "--time", "2026-03-31T21:00Z"), 0),
+    "kill": (("kill", "--process", "hourly-clicks-summary", "--time", "2026-03-31T21:00Z"), 4),  # not running
 }
 
 

@@ -36,6 +36,7 @@ CASES = [
     (["triage", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--time", "2026-11-21T10:30Z"], 2),
     (["logs", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--time", "2026-11-21T10:30Z"], 2),
     (["--version"], 0),
+    (["kill", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--time", "2026-11-21T10:30Z"], 2),
     (["summary", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "mars"], 2),
     (["running", "--repo", TEMPLATE, "--cluster", "primary", "--now", "yesterday"], 2),
     (["safemode", "maybe", "--repo", TEMPLATE, "--cluster", "primary"], 2),
