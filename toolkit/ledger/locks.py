@@ -25,6 +25,7 @@ publication step takes after its check; hosts kept by NTP are within millisecond
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -273,7 +274,9 @@ class LeaseKeeper:
             self.killed_reason = reason
             self.killed.set()
         if self.on_stop is not None:
-            self.on_stop()
+            # Cancelling is best effort: the renewals must go on, and the run stops before it publishes anyway.
+            with contextlib.suppress(Exception):
+                self.on_stop()
 
     def _renew_until_stopped(self) -> None:
         while not self._stop.wait(self.interval):

@@ -251,8 +251,8 @@ class ProcessRunner:
             return self.options.force
         return record.started is None or parse_wall_clock_stamp(record.started) < before.replace(microsecond=0)
 
-    def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None,
-                         result: InstanceResult) -> tuple[InstancePlan | None, int]:
+    def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None, result: InstanceResult,
+                         keeper: LeaseKeeper) -> tuple[InstancePlan | None, int]:
         """The plan once every required input is there, or None when the run ends here (result says how); and
         the last attempt number used (timed-out waits retried by `onTimeout` are attempts)."""
         previous_attempts = record.attempts if record is not None else 0
@@ -263,6 +263,13 @@ class ProcessRunner:
         waited_since = self.clock.now()
         intervals = poll_intervals()
         while True:
+            keeper.check_kill()
+            if keeper.killed.is_set():  # `toolkit kill` of a run waiting for its inputs: it stops at its next poll
+                reason = f"The run was {keeper.killed_reason}; it publishes nothing."
+                self._write_instance(t, Status.KILLED, attempt, ended=_real_now(), error=reason)
+                self.ledger.clear_kill_request(self.process.name, t)
+                result.status, result.reason = Status.KILLED, reason
+                return None, attempt
             began = time.perf_counter()
             plan = self.plan(t)
             result.resolve_seconds = time.perf_counter() - began
@@ -312,7 +319,7 @@ class ProcessRunner:
 
     def _run_locked(self, t: datetime, record: InstanceRecord | None, keeper: LeaseKeeper) -> InstanceResult:
         result = InstanceResult(t, Status.RUNNING, record=self.ledger.layout.instance_record(self.process.name, t))
-        plan, first = self._wait_for_inputs(t, record, result)
+        plan, first = self._wait_for_inputs(t, record, result, keeper)
         if plan is None:
             return result
         before = record.attempts if record is not None else 0  # this run's attempts are counted from here
@@ -401,6 +408,9 @@ class ProcessRunner:
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
+            if keeper.killed.is_set() and isinstance(err, Exception):  # what the kill's cancel made fail
+                self._killed(t, attempt, plan, started, f"The run was {keeper.killed_reason}; it publishes nothing.",
+                             lineage, inputs)
             self.discard(plan.outputs, attempt)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason,

@@ -108,6 +108,24 @@ def test_a_request_between_the_workflow_and_its_publication_publishes_nothing(sp
     assert not list(root.glob("data/clicks-hourly-summary/**/part-*"))  # the staged files were discarded too
 
 
+def test_a_run_waiting_for_its_inputs_stops_at_its_next_poll(spark, tmp_path: Path) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 2)  # the 10:00 clicks never come
+    folder = root / LEDGER / "hourly-clicks-summary" / "20261121T1000Z"
+
+    def kill_while_waiting(clock: TestClock) -> None:  # the operator's request lands during the first pause
+        if not (folder / "kill").exists():
+            (folder / "kill").write_bytes(KillRequest("run1", "2026-11-21T10:02:00Z", "op@host", "no data").to_bytes())
+
+    clock = TestClock(T, on_sleep=kill_while_waiting)
+    result = new_runner(spark, repo, "hourly-clicks-summary", clock).run(T)
+    assert result.status == "KILLED" and len(clock.slept) == 1
+    instance = _read(folder / "instance.json")
+    assert (instance["status"], instance["error"]) == (
+        "KILLED", "The run was killed by op@host at 2026-11-21T10:02:00Z: no data; it publishes nothing.")
+    assert not list(folder.glob("attempt-*")) and not (folder / "kill").exists()
+
+
 def test_a_request_for_another_run_is_stale_and_ignored(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)

@@ -417,6 +417,22 @@ def test_keeper_stops_the_run_once_when_asked_and_ensure_held_refuses(folder: Pa
     assert content(folder, 0)["run_id"] == "run-a" and not keeper.lost.is_set()  # the lock itself is still ours
 
 
+def test_a_cancel_that_fails_does_not_stop_the_renewals(folder: Path) -> None:
+    lock = make_lock(folder, lease=30.0)
+    lock.try_acquire("run-a")
+
+    def cancel() -> None:
+        raise RuntimeError("py4j is gone")
+
+    with LeaseKeeper([lock], interval=0.02, stop_when=lambda: "killed by op", on_stop=cancel) as keeper:
+        assert keeper.killed.wait(5) is True
+        first = content(folder, 0)["expires"]
+        deadline = time.monotonic() + 5
+        while content(folder, 0)["expires"] == first and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert content(folder, 0)["expires"] != first  # still renewed after the failed cancel
+
+
 def test_generations_ten_leases_old_are_deleted_by_the_next_winner(folder: Path, clock: SetClock) -> None:
     make_lock(folder, clock).try_acquire("killed")
     clock.advance(LEASE * 2)

@@ -30,7 +30,8 @@ def kill_command(
 ) -> None:
     """End a running process instance (Falcon's `instance -kill`): the run holding the instance's lock is asked,
     through a request beside that lock in the cluster's ledger, to stop. It reads the request when it next renews
-    its lease (every third of it: 20 s by default) and before every publication: it cancels its Spark jobs and ends
+    its lease (every third of it: 20 s by default), before every publication and, while it waits for its inputs, at
+    its next poll: it cancels its Spark jobs and ends
     an `engine: spark` application's spark-submit, discards its staging, publishes nothing, records the attempt and
     the instance KILLED, does not retry, and process.py exits 1 with status KILLED. `toolkit rerun` lists the
     instance; a new run of it ignores the request.
