@@ -141,12 +141,12 @@ class Walk:
             return f"its time has not come (now is {format_timestamp(self.now.time)})"
         if status == NOT_RUN:
             return "no run recorded"
-        if status == Status.KILLED:
+        if status == Status.KILLED and not error:
             return f"its run {run_id} died (its lease expired without a result)"
         if status == Status.RUNNING:
             return f"running (run {run_id}, its lease live)"
         if error:
-            return f"{status.lower()}: {' '.join(error.split())}"
+            return f"{status.lower()}: {' '.join(error.split()).rstrip('.')}"
         if status == Status.TIMEDOUT:
             return "timed out waiting for its inputs"
         return status.lower()

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.unit.cli.ledger_site import NOW, PROCESS, Site, at, run
+from tests.unit.cli.ledger_site import NOW, PROCESS, Site, at, record, run
 
 SUMMARY = "clicks-hourly-summary"
 
@@ -71,6 +71,16 @@ def test_a_dead_run_and_a_suspended_process_say_so(capsys: pytest.CaptureFixture
     assert str(node["why"]).startswith("its run run-06 died (its lease expired without a result); its inputs are all "
                                        "available; the process is suspended on cluster 'primary' since ")
     assert str(node["why"]).endswith(" (bad data)")
+
+
+def test_an_instance_toolkit_kill_ended_says_by_whom(capsys: pytest.CaptureFixture[str], site: Site) -> None:
+    for hour in (7, 8, 9):
+        site.clicks(hour)
+    killed = "The run was killed by op@host at 2026-11-21T09:10:00Z: wrong input; it publishes nothing."
+    site.ledger().write_instance(record(9, "KILLED", error=killed))
+    node = by_key(triage(capsys, site, "--process", PROCESS, "--time", "2026-11-21T09:00Z"))[
+        f"process {PROCESS} 2026-11-21T09:00Z"]
+    assert (node["status"], node["why"]) == ("KILLED", f"killed: {killed[:-1]}; its inputs are all available")
 
 
 def test_a_succeeded_instance_has_nothing_to_triage(capsys: pytest.CaptureFixture[str], history: Site) -> None:
