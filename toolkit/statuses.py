@@ -18,7 +18,7 @@ class Status(str, Enum):
     TIMEDOUT = "TIMEDOUT"  # the inputs did not come before the process timeout
     SKIPPED = "SKIPPED"  # nothing to do: outside validity, suspended, done already (exit 4)
     BLOCKED = "BLOCKED"  # safemode, or another run holds the lease or the slot (exit 5)
-    KILLED = "KILLED"  # the run holding the instance stopped renewing its lease (records only)
+    KILLED = "KILLED"  # the run holding the instance died (its lease expired), or `toolkit kill` ended it (exit 1)
     INVALID = "INVALID"  # the call itself is wrong (exit 2; status lines only)
     DRY_RUN = "DRY_RUN"  # retention --dry-run (status lines only)
 
@@ -32,7 +32,7 @@ class Status(str, Enum):
 # The statuses of a call's parts from mild to severe: a call that ran several (a window of process instances, the
 # sources of a replicated instance, the feeds of a cluster's retention) reports the worst of them.
 SEVERITY = (Status.SKIPPED, Status.SUCCEEDED, Status.DRY_RUN, Status.WAITING, Status.BLOCKED, Status.TIMEDOUT,
-            Status.FAILED, Status.INVALID)
+            Status.KILLED, Status.FAILED, Status.INVALID)
 
 
 def worst(statuses: Iterable[Status], default: Status = Status.SKIPPED) -> Status:

@@ -20,4 +20,4 @@ def test_a_status_is_its_text_everywhere() -> None:
 def test_every_status_line_status_has_an_exit_code_looked_up_by_its_text() -> None:
     assert {status.value: EXIT_CODES[status.value] for status in Status if status in EXIT_CODES} == {
         "WAITING": 3, "SUCCEEDED": 0, "FAILED": 1, "TIMEDOUT": 1, "SKIPPED": 4, "BLOCKED": 5, "INVALID": 2,
-        "DRY_RUN": 0}
+        "DRY_RUN": 0, "KILLED": 1}  # KILLED: process.py ended by `toolkit kill` (issue 37)

@@ -42,7 +42,7 @@ class TableInputNotChecked(ToolkitError):
     """Raised by the catalog the CLI hands to the planner: it never opens a metastore."""
 
 
-def _no_catalog() -> Catalog:
+def no_catalog() -> Catalog:
     raise TableInputNotChecked("The missing partitions of table inputs are not checked without the metastore.")
 
 
@@ -130,7 +130,7 @@ def missing_inputs(repo: ConfigRepo, process: Process, cluster: Cluster, t: date
     """The required input instances the instance at `t` lacks now (resolved as process.py resolves them),
     or None and why they are not known."""
     try:
-        plan = plan_instance(repo, process, cluster, t, fs, _no_catalog)
+        plan = plan_instance(repo, process, cluster, t, fs, no_catalog)
     except TableInputNotChecked:
         return None, TABLE_NOT_CHECKED
     except ToolkitError as err:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from toolkit.cli.entity_states import EntityState
 from toolkit.cli.ledger_rows import InstanceRow
 from toolkit.statuses import Status
 
@@ -65,10 +66,24 @@ def missing_text(row: InstanceRow) -> str:
 def status_lines(rows: Sequence[InstanceRow], width: int | None = None) -> Iterator[str]:
     """The status table; each line cut to `width` characters (None: whole)."""
     header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "DETAIL")
-    lines = table(header, ((str(row.to_json()["time"]), row.status, str(row.attempts), row.started or NONE,
-                            duration_text(row.duration_seconds), detail_text(row)) for row in rows))
+    yield from cut(table(header, ((str(row.to_json()["time"]), row.status, str(row.attempts), row.started or NONE,
+                                   duration_text(row.duration_seconds), detail_text(row)) for row in rows)), width)
+
+
+def cut(lines: Iterable[str], width: int | None) -> Iterator[str]:
+    """Each line cut to `width` characters, `...` marking the cut (None: whole)."""
     for line in lines:
         yield line if width is None or len(line) <= width else line[:max(width - 3, 0)] + "..."
+
+
+def entity_lines(states: Sequence[EntityState], width: int | None = None) -> Iterator[str]:
+    """The entities of a cluster: kind, name, state, newest instance and its status, pipelines, tags."""
+    header = ("KIND", "NAME", "STATE", "LAST INSTANCE", "LAST STATUS", "PIPELINES", "TAGS")
+    rows = ((state.kind, state.name, state.state, str(state.last.to_json()["time"]) if state.last else NONE,
+             state.last.status if state.last else NONE, ",".join(state.pipelines) or NONE,
+             ",".join(f"{key}={value}" for key, value in state.tags) or NONE)
+            for state in states)
+    yield from cut(table(header, rows), width)
 
 
 def summary_lines(summary: Mapping[str, object]) -> Iterator[str]:

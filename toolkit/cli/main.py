@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import importlib
 import sys
+from importlib import metadata
+from typing import Annotated
 
 import typer
 
+import toolkit
 from toolkit.errors import ToolkitError
+
+DISTRIBUTION = "feed-toolkit"
 
 HELP = "Feed and process lifecycle for Spark data platforms, without a server (Apache Falcon's ideas)."
 # Each command's module and function under toolkit/cli/commands/ and its line in `toolkit --help`, in that order. A call
@@ -27,7 +32,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "deps": ("deps", "deps_command", "What an entity depends on, and what depends on it"),
     "graph": ("graph", "graph_command", "The repo as a graph: an HTML page, Graphviz dot or Mermaid"),
     "convert-falcon": ("convert", "convert_falcon_command", "Convert Falcon XML definitions into YAML entities"),
-    "status": ("ledger", "status_command", "One row per instance of a process on a cluster"),
+    "status": ("ledger", "status_command", "A process's instances on a cluster, or the cluster's entities"),
+    "entity-status": ("entity_status", "entity_status_command", "A process's or feed's state on each of its clusters"),
     "summary": ("ledger", "summary_command", "How many instances of a process are in each status"),
     "running": ("ledger", "running_command", "The instances running now"),
     "ledger-rollup": ("rollup", "rollup_command", "Roll up closed instances into one file per process and month"),
@@ -41,6 +47,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "trigger": ("trigger", "trigger_command", "Start the data-triggered runs whose inputs are published"),
     "sla": ("sla", "sla_command", "The instances that missed or risk their SLA"),
     "queue": ("queue", "queue_command", "A batch consumer's queue: pending events, batches"),
+    "kill": ("kill", "kill_command", "End a running process instance: it publishes nothing, records KILLED"),
+    "logs": ("logs", "logs_command", "What an attempt of a process instance wrote to stderr"),
+    "triage": ("triage", "triage_command", "Why an instance is not done: up to the failed, waiting or missing"),
     "lineage": ("lineage", "app", "Which runs produced and read an instance"),  # a group: answers in its callback
     "schedule": ("schedule", "schedule_command", "Generate a crontab, Airflow DAGs or an Oozie bundle"),
     "call": ("call", "call_command", "Run an entrypoint with the instance a scheduler's firing stands for"),
@@ -56,6 +65,8 @@ def build_app(argv: list[str]) -> typer.Typer:
     app.callback()(_root)  # a group even with one command registered: the command is called by its name
     named = argv[0] if argv and argv[0] in COMMANDS else None
     for name, (module, attribute, line) in COMMANDS.items():
+        if argv[:1] == ["--version"]:
+            break  # answered by the root's option: no command module is imported
         if named is None or name == named:
             loaded = importlib.import_module(f"toolkit.cli.commands.{module}")
             target = getattr(loaded, attribute)
@@ -66,8 +77,26 @@ def build_app(argv: list[str]) -> typer.Typer:
     return app
 
 
+def installed_version() -> str:
+    """The version of the installed feed-toolkit distribution; the source tree's when it is not installed (run
+    from a checkout with PYTHONPATH)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return toolkit.__version__
 
-def _root() -> None:
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"{DISTRIBUTION} {installed_version()}")
+        raise typer.Exit(0)
+
+
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the installed feed-toolkit's version and exit.")] = False,
+) -> None:
     pass
 
 

@@ -2,7 +2,9 @@
 
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/instance.json     the instance's current state
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/attempt-001.json  one per attempt
+    <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/attempt-001.stderr  its stderr, capped (attempt_logs.py)
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/lock.<n>          the instance's lease lock
+    <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/kill              `toolkit kill`'s request to its run
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
     <working>/ledger/processes/<process>/rollups/<yyyyMM>.json.gz        the month's closed instances, rolled up
     <working>/ledger/processes/<process>/rollups/lock.<n>                   the roll-up of the process running
@@ -114,6 +116,14 @@ class LedgerLayout:
 
     def attempt_record(self, process: str, t: datetime, attempt: int) -> str:
         return f"{self.instance_folder(process, t)}/attempt-{attempt:03d}.json"
+
+    def kill_request(self, process: str, t: datetime) -> str:
+        """`toolkit kill`'s request to the run holding the instance (kill_requests.py)."""
+        return f"{self.instance_folder(process, t)}/kill"
+
+    def attempt_log(self, process: str, t: datetime, attempt: int) -> str:
+        """The attempt's stderr, beside its record (attempt_logs.py)."""
+        return f"{self.instance_folder(process, t)}/attempt-{attempt:03d}.stderr"
 
     def late_checks(self, process: str, t: datetime) -> str:
         return f"{self.instance_folder(process, t)}/late-checks.json"

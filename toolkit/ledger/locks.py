@@ -25,6 +25,7 @@ publication step takes after its check; hosts kept by NTP are within millisecond
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -35,6 +36,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from toolkit.errors import ToolkitError
+from toolkit.ledger.kill_requests import RunKilledError
 from toolkit.ledger.records import CorruptRecordError, check_format, versioned, wall_clock_stamp
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 
@@ -221,9 +223,17 @@ class LeaseKeeper:
     storage is out) is tried again at the next interval, and `ensure_held` counts a lease not renewed in time
     as lost: call it right before every publication."""
 
-    def __init__(self, locks: Sequence[LeaseLock], interval: float) -> None:
+    def __init__(self, locks: Sequence[LeaseLock], interval: float,
+                 stop_when: Callable[[], str | None] | None = None, on_stop: Callable[[], None] | None = None) \
+            -> None:
         self.locks, self.interval = list(locks), interval
         self.lost = threading.Event()
+        # `stop_when` (read at each renewal and in ensure_held) says why the run must end, or None: the first time
+        # it says so, `killed` is set, `on_stop` is called once (to cancel the run's work), and ensure_held raises.
+        self.stop_when, self.on_stop = stop_when, on_stop
+        self.killed = threading.Event()
+        self.killed_reason = ""
+        self._kill_guard = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._renew_until_stopped, name="lease-keeper", daemon=True)
 
@@ -236,16 +246,41 @@ class LeaseKeeper:
         self._thread.join()
 
     def ensure_held(self) -> None:
-        """Raise LockLostError unless every lock is still ours (see LeaseLock.ensure_held): a publication's guard."""
+        """Raise LockLostError unless every lock is still ours (see LeaseLock.ensure_held), RunKilledError when the
+        run was asked to end: a publication's guard."""
         for lock in self.locks:
             lock.ensure_held()
+        self.check_kill()
+        if self.killed.is_set():
+            raise RunKilledError(f"The run was {self.killed_reason}; it publishes nothing.")
         if self.lost.is_set():  # a renewal found a later generation; ensure_held looked before it was taken
             names = ", ".join(f"{lock.folder}/{lock.name}" for lock in self.locks)
             raise LockLostError(f"A lock of this run ({names}) was taken over by another run: this run stops and "
                                 "publishes nothing.")
 
+    def check_kill(self) -> None:
+        """Read `stop_when` (unless already killed); the first reason found kills the run: `on_stop`, once."""
+        if self.stop_when is None or self.killed.is_set():
+            return
+        try:
+            reason = self.stop_when()
+        except StorageError:
+            return  # read again at the next renewal
+        if reason is None:
+            return
+        with self._kill_guard:
+            if self.killed.is_set():
+                return
+            self.killed_reason = reason
+            self.killed.set()
+        if self.on_stop is not None:
+            # Cancelling is best effort: the renewals must go on, and the run stops before it publishes anyway.
+            with contextlib.suppress(Exception):
+                self.on_stop()
+
     def _renew_until_stopped(self) -> None:
         while not self._stop.wait(self.interval):
+            self.check_kill()
             for lock in self.locks:
                 try:
                     if not lock.renew():

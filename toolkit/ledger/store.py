@@ -11,9 +11,11 @@ from typing import Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
+from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.journal import Journal, JournalEntry
+from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
 from toolkit.ledger.records import (
@@ -133,6 +135,30 @@ class Ledger:
         path = self.layout.attempt_record(record.process, record_time(record.time), record.attempt)
         self.fs.write_atomically(path, to_json(record))
         return path
+
+    def write_attempt_log(self, process: str, t: datetime, attempt: int, log: CappedLog) -> str:
+        """Keep an attempt's stderr beside its record (capped, secrets masked: attempt_logs.py)."""
+        path = self.layout.attempt_log(process, t, attempt)
+        self.fs.write_atomically(path, log.render())
+        return path
+
+    def attempt_log(self, process: str, t: datetime, attempt: int) -> bytes | None:
+        """The stderr an attempt kept, or None (not kept: a run killed before its end, a run of an older toolkit,
+        or an instance rolled up since: a roll-up keeps the records, not the logs)."""
+        return self.fs.read_if_exists(self.layout.attempt_log(process, t, attempt))
+
+    def request_kill(self, process: str, t: datetime, request: KillRequest) -> None:
+        self.fs.write_atomically(self.layout.kill_request(process, t), request.to_bytes())
+
+    def kill_request(self, process: str, t: datetime) -> KillRequest | None:
+        path = self.layout.kill_request(process, t)
+        data = self.fs.read_if_exists(path)
+        return None if data is None else KillRequest.parse(data, path)
+
+    def clear_kill_request(self, process: str, t: datetime) -> None:
+        path = self.layout.kill_request(process, t)
+        if self.fs.exists(path):
+            self.fs.delete(path, recursive=False)
 
     # Late-data checks
 

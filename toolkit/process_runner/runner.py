@@ -8,7 +8,8 @@ ones are missing, waited for until the process timeout (3 when not waiting or `m
 past the timeout, when waiting: a --no-wait call records no terminal state); 5. the workflow run with its
 context; 6. the outputs published atomically, all or none, each step right after a check of the lease
 (storage/publish.py); 7. failed attempts retried by the process's policy; 8. every step recorded in the
-ledger. Sentences for people go to stderr (`say`), the status line alone to stdout.
+ledger, and what each attempt wrote to stderr kept beside its record (stderr_capture.py). Sentences for
+people go to stderr (`say`), the status line alone to stdout.
 
 Timeouts, waits and retry pauses go through `clock` (tests and reruns pass their own); only the start and
 end instants written into records are read from the real clock.
@@ -22,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
@@ -35,6 +36,8 @@ from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
+from toolkit.ledger.attempt_logs import CappedLog
+from toolkit.ledger.kill_requests import RunKilledError
 from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import (
     AttemptRecord,
@@ -69,6 +72,7 @@ from toolkit.process_runner.retry_policy import (
     retry_delay_seconds,
     seconds_until,
 )
+from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.runtime.run_context import RunContext
@@ -93,6 +97,7 @@ from toolkit.workflow_engines.preparation import (
     preparer_of,
 )
 from toolkit.workflow_engines.registry import engine_of
+from toolkit.workflow_engines.spark_submission import terminate_children
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
 if TYPE_CHECKING:
@@ -231,7 +236,9 @@ class ProcessRunner:
                                       + (f", started {record.started}" if self.options.force_if_started_before
                                          else "") + "); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
-            with LeaseKeeper([lock], self.ledger.lease_seconds / 3) as keeper:
+            self.ledger.clear_kill_request(self.process.name, t)  # one left for an earlier run is stale
+            with LeaseKeeper([lock], self.ledger.lease_seconds / 3, stop_when=lambda: self._kill_requested(t),
+                             on_stop=self._cancel_work) as keeper:
                 return self._run_locked(t, record, keeper)
         except LockLostError:
             lost = True  # another run owns the instance now: nothing more is written, not even the release
@@ -248,8 +255,8 @@ class ProcessRunner:
             return self.options.force
         return record.started is None or parse_wall_clock_stamp(record.started) < before.replace(microsecond=0)
 
-    def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None,
-                         result: InstanceResult) -> tuple[InstancePlan | None, int]:
+    def _wait_for_inputs(self, t: datetime, record: InstanceRecord | None, result: InstanceResult,
+                         keeper: LeaseKeeper) -> tuple[InstancePlan | None, int]:
         """The plan once every required input is there, or None when the run ends here (result says how); and
         the last attempt number used (timed-out waits retried by `onTimeout` are attempts)."""
         previous_attempts = record.attempts if record is not None else 0
@@ -260,6 +267,13 @@ class ProcessRunner:
         waited_since = self.clock.now()
         intervals = poll_intervals()
         while True:
+            keeper.check_kill()
+            if keeper.killed.is_set():  # `toolkit kill` of a run waiting for its inputs: it stops at its next poll
+                reason = f"The run was {keeper.killed_reason}; it publishes nothing."
+                self._write_instance(t, Status.KILLED, attempt, ended=_real_now(), error=reason)
+                self.ledger.clear_kill_request(self.process.name, t)
+                result.status, result.reason = Status.KILLED, reason
+                return None, attempt
             began = time.perf_counter()
             plan = self.plan(t)
             result.resolve_seconds = time.perf_counter() - began
@@ -309,7 +323,7 @@ class ProcessRunner:
 
     def _run_locked(self, t: datetime, record: InstanceRecord | None, keeper: LeaseKeeper) -> InstanceResult:
         result = InstanceResult(t, Status.RUNNING, record=self.ledger.layout.instance_record(self.process.name, t))
-        plan, first = self._wait_for_inputs(t, record, result)
+        plan, first = self._wait_for_inputs(t, record, result, keeper)
         if plan is None:
             return result
         before = record.attempts if record is not None else 0  # this run's attempts are counted from here
@@ -319,6 +333,7 @@ class ProcessRunner:
             running = ", ".join(str(h.details.get("time", h.run_id)) for h in holders)
             raise BlockedError(f"The {self.owner} already runs {self.process.parallel} instance(s) (its "
                                f"`parallel`): {running}; call again later.")
+        attempt = first
         try:
             with LeaseKeeper([slot], self.ledger.lease_seconds / 3):  # a lost slot costs nothing: only counted
                 # A job a killed run left running is followed, not submitted again: its staging is kept.
@@ -328,8 +343,8 @@ class ProcessRunner:
                     clear_leftovers(self.fs, output,
                                     keep=output.staging(follows.run_id, follows.attempt) if follows else None)
                 budget = attempts_of(self.process.retry)
-                attempt = first
                 while attempt - first < budget:
+                    keeper.ensure_held()  # killed or lost in a retry's pause: before the attempt is counted
                     attempt += 1
                     outcome = self._attempt(t, attempt, plan, keeper, result, follows)
                     follows = job_to_follow(self.ledger.attempts(self.process.name, t)) \
@@ -346,11 +361,33 @@ class ProcessRunner:
                 result.status, result.attempts = Status.FAILED, attempt - before
                 self.notify(t, FAILED, Status.FAILED, attempt, result.reason)
                 return result
+        except RunKilledError as err:
+            self._write_instance(t, Status.KILLED, attempt, ended=_real_now(), error=str(err))
+            self.ledger.clear_kill_request(self.process.name, t)
+            self.log(f"process: {self.process.name} {format_timestamp(t)}: {err}")
+            result.status, result.attempts, result.reason = Status.KILLED, attempt - before, str(err)
+            return result
         finally:
             slot.release()
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
                  result: InstanceResult, follows: FollowedJob | None = None) -> str | None:
+        """One try (`_try`), what it writes to stderr kept beside its record once it ends, however it ends."""
+        with captured_stderr() as log:
+            try:
+                return self._try(t, attempt, plan, keeper, result, follows)
+            finally:
+                self._keep_log(t, attempt, log)
+
+    def _keep_log(self, t: datetime, attempt: int, log: CappedLog) -> None:
+        try:
+            self.ledger.write_attempt_log(self.process.name, t, attempt, log)
+        except (ToolkitError, OSError) as err:  # the attempt's own outcome matters more than its log
+            self.log(f"process: the stderr of attempt {attempt} was not kept in the ledger: "
+                     f"{one_line(str(err), BRIEF)}")
+
+    def _try(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
+             result: InstanceResult, follows: FollowedJob | None = None) -> str | None:
         """One try: run, publish, record. None on success, else the error (nothing published). `follows`: the job
         a killed run left running, which this try follows (and whose staging it publishes) instead of submitting."""
         keeper.ensure_held()
@@ -371,10 +408,15 @@ class ProcessRunner:
             published = self.run_and_publish(
                 attempt, plan.outputs, lambda outputs: self.context(t, attempt, plan, outputs), keeper, result,
                 staged=staged, journal=journal)
+        except RunKilledError as err:
+            self._killed(t, attempt, plan, started, str(err), lineage, inputs, staged, journal)
         except LockLostError:
             lineage.abort("the run lost its lock on the instance to another run", inputs)
             raise
         except (WorkflowError, NothingWrittenError, StorageError, QualityBlocked) as err:
+            if keeper.killed.is_set():  # the work failed because the kill cancelled it
+                self._killed(t, attempt, plan, started, f"The run was {keeper.killed_reason}; it publishes nothing.",
+                             lineage, inputs, staged, journal)
             if not journal.left_running:  # else the job may still write it: the next attempt follows it
                 self.discard(plan.outputs, attempt, staged)
             status = err.status if isinstance(err, WorkflowError) else Status.FAILED
@@ -385,6 +427,9 @@ class ProcessRunner:
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
             return str(err)
         except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
+            if keeper.killed.is_set() and isinstance(err, Exception):  # what the kill's cancel made fail
+                self._killed(t, attempt, plan, started, f"The run was {keeper.killed_reason}; it publishes nothing.",
+                             lineage, inputs, staged, journal)
             if not journal.left_running:  # else the job may still write it: the next attempt follows it
                 self.discard(plan.outputs, attempt, staged)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
@@ -404,6 +449,29 @@ class ProcessRunner:
                               result.quality)
         self.warn_quality(t, attempt, result.quality)
         return None
+
+    def _killed(self, t: datetime, attempt: int, plan: InstancePlan, started: datetime, reason: str,
+                lineage: RunLineage, inputs: list[DatasetUse], staged: tuple[str, int],
+                journal: AttemptJobs) -> NoReturn:
+        """The attempt ends KILLED (`toolkit kill`): its staging discarded (unless a job it could not stop may
+        still write it), nothing published, no retry."""
+        if not journal.left_running:
+            self.discard(plan.outputs, attempt, staged)
+        self._write_attempt(t, attempt, Status.KILLED, started, _real_now(), plan, error=reason,
+                            job=journal.to_json())
+        lineage.fail(reason, inputs)
+        raise RunKilledError(reason)
+
+    def _kill_requested(self, t: datetime) -> str | None:
+        """Why this run must end (`toolkit kill` named it), or None."""
+        request = self.ledger.kill_request(self.process.name, t)
+        return request.sentence() if request is not None and request.run_id == self.run_id else None
+
+    def _cancel_work(self) -> None:
+        """Stop what the attempt runs: its Spark jobs in this session, and an `engine: spark` application."""
+        terminate_children()
+        if self.spark is not None:
+            self.spark.sparkContext.cancelAllJobs()
 
     def start_lineage(self, t: datetime, attempt: int, instance: str, inputs: Callable[[], list[DatasetUse]],
                       targets: Sequence[FileOutput | TableOutputTarget]) -> tuple[RunLineage, list[DatasetUse]]:

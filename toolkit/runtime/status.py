@@ -13,6 +13,7 @@ from pathlib import Path
 from toolkit.statuses import Status
 
 EXIT_CODES: dict[str, int] = {Status.SUCCEEDED: 0, Status.DRY_RUN: 0, Status.FAILED: 1, Status.TIMEDOUT: 1,
+                              Status.KILLED: 1,  # `toolkit kill` ended the run (process.py)
                               Status.INVALID: 2, Status.WAITING: 3, Status.SKIPPED: 4, Status.BLOCKED: 5}
 STATUS_OF_EXIT = {0: Status.SUCCEEDED, 1: Status.FAILED, 2: Status.INVALID, 3: Status.WAITING, 4: Status.SKIPPED,
                   5: Status.BLOCKED}

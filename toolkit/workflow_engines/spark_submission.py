@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 # Spark's own log lines (log4j's `yy/MM/dd HH:mm:ss LEVEL logger: message`) say how Spark stopped, not why.
 _LOG_LINE = re.compile(r"^\d\d/\d\d/\d\d \d\d:\d\d:\d\d ([A-Z]+) ")
 _TAIL = 200
+# The applications this process runs now (one per running attempt), for terminate_children.
+_RUNNING: set[subprocess.Popen[str]] = set()
+_GUARD = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ def run_submission(submission: SparkSubmission, ctx: WorkflowContext, log: TextI
     tail: deque[str] = deque(maxlen=_TAIL)
     child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True, errors="replace", bufsize=1)
+    with _GUARD:
+        _RUNNING.add(child)
     try:
         assert child.stdout is not None
         for line in child.stdout:
@@ -95,10 +101,22 @@ def run_submission(submission: SparkSubmission, ctx: WorkflowContext, log: TextI
         except subprocess.TimeoutExpired:
             child.kill()
         raise
+    finally:
+        with _GUARD:
+            _RUNNING.discard(child)
     out.flush()
     if code != 0:
         raise WorkflowError(f"The Spark application {submission.name} exited with code {code}: "
                             f"{last_meaningful_line(tail)}")
+
+
+def terminate_children() -> None:
+    """End the applications this process runs now (SIGTERM: spark-submit stops its driver): `toolkit kill` of the
+    instance, read by the runner's lease keeper. Each run_submission then ends with the child's exit code."""
+    with _GUARD:
+        running = list(_RUNNING)
+    for child in running:
+        child.terminate()
 
 
 def last_meaningful_line(lines: Iterable[str]) -> str:

@@ -21,7 +21,8 @@ from tests.local_cluster import hourly_feed_yaml
 from tests.webhdfs_server import LoopbackWebHdfs
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.attempt_logs import CappedLog
+from toolkit.ledger.records import AttemptRecord, InstanceRecord
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.cluster_files import cluster_file_system
 from toolkit.storage.webhdfs import WebHdfsFileSystem
@@ -140,6 +141,47 @@ def test_status_summary_running_and_rerun_read_the_ledger_on_loopback_webhdfs(
         "--repo", str(site.conf), "--process", "hourly", "--cluster", "primary", "--time", "2026-11-21T09:00Z",
         "--force"]
     assert {call.user for call in site.served.calls} == {"etl"}  # webhdfs.user on every call
+
+
+def test_entity_status_triage_and_logs_read_the_ledger_and_the_data_on_loopback_webhdfs(
+        capsys: pytest.CaptureFixture[str], site: Site) -> None:
+    history(site)
+    ledger = site.ledger()
+    ledger.write_attempt(AttemptRecord(process="hourly", cluster="primary", time="2026-11-21T09:00Z", attempt=1,
+                                       run_id="run-9", kind="RUN", status="FAILED",  # type: ignore[arg-type]
+                                       started="2026-11-21T09:01:00Z", ended="2026-11-21T09:02:00Z", error="boom"))
+    log = CappedLog()
+    log.write("process: hourly 2026-11-21T09:00Z attempt 1: running\nboom with token=abc\n")
+    ledger.write_attempt_log("hourly", datetime(2026, 11, 21, 9, tzinfo=timezone.utc), 1, log)
+    assert site.local("/feed-toolkit/working/ledger/processes/hourly/20261121T0900Z/attempt-001.stderr").read_text() \
+        == "process: hourly 2026-11-21T09:00Z attempt 1: running\nboom with token=***\n"
+
+    code, out, err = run(capsys, "logs", "--repo", str(site.conf), "--process", "hourly", "--time",
+                         "2026-11-21T09:00Z")
+    assert (code, out) == (0, "process: hourly 2026-11-21T09:00Z attempt 1: running\nboom with token=***\n"), err
+    code, out, err = run(capsys, "entity-status", "hourly", "--repo", str(site.conf), "--now", NOW, "--format",
+                         "json")
+    assert code == 0, err
+    [primary] = json.loads(out)["clusters"]
+    assert (primary["state"], primary["last_instance"]) == ("RUNNING", {"time": "2026-11-21T11:00Z",
+                                                                        "status": "RUNNING"})
+    code, out, err = run(capsys, "triage", "--repo", str(site.conf), "--process", "hourly", "--time",
+                         "2026-11-21T09:00Z", "--now", NOW, "--format", "json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["causes"] == ["feed raw 2026-11-21T09:00Z"]  # the failed run's input never came
+    assert [(node["status"], node["why"]) for node in answer["instances"]] == [
+        ("FAILED", "failed: boom; 1 required input instance(s) missing"),
+        ("MISSING", "no folder; no process of the repo writes it on cluster 'primary': its outside producer "
+                    "publishes it (`toolkit publish` once the data is complete)")]
+    site.local("/data/raw/2026/11/21/09").mkdir(parents=True)  # the data came since: the run's own error is left
+    (site.local("/data/raw/2026/11/21/09") / "part-0").write_text("x\n")
+    code, out, err = run(capsys, "triage", "--repo", str(site.conf), "--process", "hourly", "--time",
+                         "2026-11-21T09:00Z", "--now", NOW)
+    assert code == 0, err
+    assert out.splitlines()[:2] == ["process hourly 2026-11-21T09:00Z on cluster primary: FAILED; 1 cause(s):",
+                                    "  process hourly 2026-11-21T09:00Z: FAILED: failed: boom; its inputs are all "
+                                    "available"]
 
 
 def test_suspend_resume_and_safemode_write_the_switches_on_loopback_webhdfs(

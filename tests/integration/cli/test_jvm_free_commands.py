@@ -34,6 +34,10 @@ COMMANDS = {
     "ledger-rollup": (("ledger-rollup", "--cluster", "primary", "--now", "2026-03-31T22:00Z"), 0),
     "schedule": (("schedule", "--cluster", "primary"), 0),
     "status": (("status", "--cluster", "primary", "--process", "hourly-clicks-summary"), 0),
+    "status of the entities": (("status", "--cluster", "primary", "--tags", "owner=web-analytics"), 0),
+    "entity-status": (("entity-status", "clicks"), 0),
+    "triage": (("triage", "--process", "hourly-clicks-summary", "--time", "2026-03-31T21:00Z"), 0),
+    "kill": (("kill", "--process", "hourly-clicks-summary", "--time", "2026-03-31T21:00Z"), 4),  # not running
 }
 
 

@@ -157,7 +157,8 @@ def test_two_calls_for_one_instance_at_once_run_it_exactly_once(tmp_path: Path) 
     assert winner.wait(timeout=240) == 0, winner.stdout.read()  # type: ignore[union-attr]
     assert loser.returncode == 5, loser.stdout.read()  # type: ignore[union-attr]
     records = root / RECORDS / name / "20261121T1000Z"
-    assert sorted(p.name for p in records.glob("attempt-*")) == ["attempt-001.json"]
+    # One attempt, and its stderr beside it (toolkit logs).
+    assert sorted(p.name for p in records.glob("attempt-*")) == ["attempt-001.json", "attempt-001.stderr"]
 
 
 HIVE_WORDCOUNT = """\

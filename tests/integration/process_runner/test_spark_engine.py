@@ -2,7 +2,7 @@
 plain pyspark script on the cluster's file system, runs with its own spark-submit and receives Falcon's arguments
 (the input paths joined by commas, then the output's staging path, then spark-attributes' args); its output is
 published and the instance recorded SUCCEEDED. An application that exits 1 is a FAILED attempt whose error names
-it, its exit code and its last words; nothing is published."""
+it, its exit code and its last words, whose output is kept beside its attempt's record; nothing is published."""
 
 from __future__ import annotations
 
@@ -101,6 +101,12 @@ def test_a_failing_application_is_a_failed_attempt_and_nothing_is_published(tmp_
     records = root / "feed-toolkit/working/ledger/processes" / name / "20261121T1000Z"
     attempt = json.loads((records / "attempt-001.json").read_text())
     assert (attempt["status"], attempt["error"]) == ("FAILED", reason)
+    # The attempt's stderr, kept beside its record (issue 37, `toolkit logs`): the runner's sentence, then the
+    # child spark-submit's whole output, its last words included.
+    log = (records / "attempt-001.stderr").read_text()
+    assert log.startswith(f"process: {name} 2026-11-21T10:00Z attempt 1: running ")
+    assert "no clicks for the page '/checkout'\n" in log
+    assert f"process: attempt 1 failed: {reason}" in log
 
 
 def test_a_missing_application_is_a_usage_error_before_anything(spark, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock
+from toolkit.ledger.kill_requests import RunKilledError
 from toolkit.ledger.locks import (
     HELD,
     RELEASED,
@@ -390,6 +391,46 @@ def test_keeper_sets_lost_when_the_lock_was_taken_over(folder: Path) -> None:
 
     assert generation_files(folder)[-1] == "lock.1"
     assert content(folder, 1)["run_id"] == "run-b"
+
+
+def test_keeper_stops_the_run_once_when_asked_and_ensure_held_refuses(folder: Path) -> None:
+    """`toolkit kill`'s request, read at each renewal: `on_stop` runs once, `ensure_held` raises RunKilledError."""
+    lock = make_lock(folder, lease=30.0)
+    lock.try_acquire("run-a")
+    asked: list[str] = []
+    stops: list[int] = []
+
+    def stop_when() -> str | None:
+        return asked[0] if asked else None
+
+    with LeaseKeeper([lock], interval=0.02, stop_when=stop_when, on_stop=lambda: stops.append(1)) as keeper:
+        keeper.ensure_held()  # not asked yet
+        time.sleep(0.1)
+        assert not keeper.killed.is_set() and stops == []
+        asked.append("killed by op@host at 2026-11-21T10:05:00Z")
+        assert keeper.killed.wait(5) is True  # the renewal thread read it
+        with pytest.raises(RunKilledError, match="^The run was killed by op@host at 2026-11-21T10:05:00Z; it "
+                                                 "publishes nothing.$"):
+            keeper.ensure_held()
+        time.sleep(0.1)
+    assert stops == [1]
+    assert content(folder, 0)["run_id"] == "run-a" and not keeper.lost.is_set()  # the lock itself is still ours
+
+
+def test_a_cancel_that_fails_does_not_stop_the_renewals(folder: Path) -> None:
+    lock = make_lock(folder, lease=30.0)
+    lock.try_acquire("run-a")
+
+    def cancel() -> None:
+        raise RuntimeError("py4j is gone")
+
+    with LeaseKeeper([lock], interval=0.02, stop_when=lambda: "killed by op", on_stop=cancel) as keeper:
+        assert keeper.killed.wait(5) is True
+        first = content(folder, 0)["expires"]
+        deadline = time.monotonic() + 5
+        while content(folder, 0)["expires"] == first and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert content(folder, 0)["expires"] != first  # still renewed after the failed cancel
 
 
 def test_generations_ten_leases_old_are_deleted_by_the_next_winner(folder: Path, clock: SetClock) -> None:

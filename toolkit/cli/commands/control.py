@@ -30,7 +30,7 @@ EFFECT = {"process": "process.py exits 4 (skipped) for its instances",
           "feed": "retention and replication exit 4 (skipped) for it"}
 
 
-def _entity_kind(config: ConfigRepo, name: str, kind: str | None) -> str:
+def entity_kind(config: ConfigRepo, name: str, kind: str | None) -> str:
     """`process` or `feed`: what the name is in the repo (a UsageError listing what exists otherwise)."""
     if kind is not None:
         if kind not in EFFECT:
@@ -52,7 +52,7 @@ def _entity_kind(config: ConfigRepo, name: str, kind: str | None) -> str:
 def _switch_target(repo: Path, entity: str, kind: str | None, cluster: str | None) -> tuple[str, Cluster, Ledger]:
     cluster_name = require(cluster, "--cluster", "the cluster whose ledger holds the switch")
     config = ConfigRepo.load(repo)
-    found = _entity_kind(config, entity, kind)
+    found = entity_kind(config, entity, kind)
     on = config.cluster(cluster_name)
     require_on_cluster(config.process(entity) if found == "process" else config.feed(entity), on.name)
     return found, on, open_ledger(on, Now.of(None))

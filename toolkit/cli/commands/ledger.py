@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from toolkit.cli.entity_states import Filters, list_states
 from toolkit.cli.ledger_access import NOW_HELP, Now, open_ledger
 from toolkit.cli.ledger_rows import (
     DEFAULT_INSTANCES,
@@ -22,7 +23,7 @@ from toolkit.cli.ledger_rows import (
     instance_rows,
     window_times,
 )
-from toolkit.cli.ledger_text import running_lines, status_lines, summary_lines
+from toolkit.cli.ledger_text import entity_lines, running_lines, status_lines, summary_lines
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Cluster, Process
@@ -89,7 +90,9 @@ def open_scope(repo: Path, process: str | None, cluster: str | None, now: str | 
 
 def status_command(
     repo: Repo = Path("."),
-    process: ProcessName = None,
+    process: Annotated[str | None, typer.Option(
+        "--process", help="The process whose instances to list; without it, the processes and feeds of the "
+                          "cluster are listed with their state.")] = None,
     cluster: ClusterName = None,
     from_: From = None,
     to: To = None,
@@ -98,10 +101,28 @@ def status_command(
     wide: Annotated[bool, typer.Option(
         "--wide", help="Lines as long as their content (default: cut to the terminal's width, COLUMNS, else 120).")
     ] = False,
+    kind: Annotated[str | None, typer.Option(
+        "--kind", help="Without --process: list only processes or only feeds (Falcon's -type).")] = None,
+    tags: Annotated[list[str] | None, typer.Option(
+        "--tags", help="Without --process: only entities with this tag, key=value; repeat it or separate with "
+                       "commas: every tag given must be the entity's (Falcon's -tags).")] = None,
+    pipeline: Annotated[list[str] | None, typer.Option(
+        "--pipeline", help="Without --process: only processes in one of these pipelines (repeatable; feeds have "
+                           "none; Falcon's -filterBy PIPELINES).")] = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Without --process: only entities whose name holds these letters in this order, case "
+                       "ignored: a substring, or a subsequence as Falcon's -nameseq (hcs finds "
+                       "hourly-clicks-summary).")] = None,
+    state: Annotated[list[str] | None, typer.Option(
+        "--state", help="Without --process: only entities in this state, RUNNING, SUSPENDED or COMPLETED "
+                        "(repeatable; Falcon's -filterBy STATUS).")] = None,
 ) -> None:
     """One row per instance of a process on a cluster: its time, status, attempts, start, duration and a detail:
     while it waits, the input instances it lacks (by feed: one named, several counted with their first and last
-    time); when it failed or timed out, the error.
+    time); when it failed or timed out, the error. Without --process: one row per process and feed of the
+    cluster with its state (RUNNING, SUSPENDED or COMPLETED, see `toolkit entity-status`), newest instance,
+    pipelines and tags, narrowed by Falcon's `entity -list`/`-search` filters (--kind, --tags, --pipeline, --name,
+    --state).
 
     The status is the ledger's, except that a record saying RUNNING whose lock lease has expired is shown
     KILLED (the run died; the next call takes it over), and that an instance without a record whose time has
@@ -113,8 +134,20 @@ def status_command(
     toolkit status --repo conf --process hourly-clicks-summary --cluster primary
     toolkit status --repo conf --process hourly-clicks-summary --cluster primary \\
         --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z --format json
+    toolkit status --repo conf --cluster primary --tags owner=web-analytics --state SUSPENDED
     """
     check_format(format_)
+    filters = Filters.of(kind, tags or (), pipeline or (), name, state or ())
+    cluster = require(cluster, "--cluster", "the cluster whose ledger to read")
+    if process is None:
+        if from_ is not None or to is not None:
+            raise UsageError("--from and --to choose instances of a process: give --process, or leave them out to "
+                             f"list the entities of cluster '{cluster}'.")
+        _entity_listing(repo, cluster, now, format_, wide, filters)
+        return
+    if filters.given:
+        raise UsageError("--kind, --tags, --pipeline, --name and --state choose entities of a cluster: leave out "
+                         "--process to list them, or leave them out to list the instances of the process.")
     scope = open_scope(repo, process, cluster, now)
     rows = scope.rows(from_, to, with_missing=True)
     if format_ == "json":
@@ -125,6 +158,18 @@ def status_command(
 
 
 status_command.__doc__ = (status_command.__doc__ or "").format(limit=MISSING_LIMIT, rows=f"{MAX_ROWS:,}")
+
+
+def _entity_listing(repo: Path, cluster: str, now: str | None, format_: str, wide: bool, filters: Filters) -> None:
+    current = Now.of(now)
+    config = ConfigRepo.load(repo)
+    on = config.cluster(cluster)
+    states = list_states(config, on, open_ledger(on, current), current, filters)
+    if format_ == "json":
+        typer.echo(json.dumps([entity.to_json() for entity in states], indent=2))
+    else:
+        width = None if wide else shutil.get_terminal_size((120, 24)).columns
+        typer.echo("\n".join(entity_lines(states, width)))
 
 
 def summary_of(scope: Scope, rows: list[InstanceRow]) -> dict[str, object]:

@@ -1,0 +1,70 @@
+"""`toolkit kill`: end a running process instance (Falcon's `instance -kill`) through the ledger: a request beside the
+instance's lock, naming the run that holds it (toolkit/ledger/kill_requests.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.commands.ledger import NowOption, Repo
+from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
+from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import SkippedError, UsageError
+from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.ledger.kill_requests import KillRequest
+
+
+def kill_command(
+    repo: Repo = Path("."),
+    process: Annotated[str | None, typer.Option("--process", help="The process (required).")] = None,
+    time: Annotated[str | None, typer.Option(
+        "--time", help="The instance time, yyyy-MM-ddTHH:mmZ (UTC) (required).")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", help="The cluster (file://, or hdfs:// through WebHDFS). Default: the process's only one.")]
+    = None,
+    reason: Annotated[str | None, typer.Option("--reason", help="Why, recorded with the KILLED attempt.")] = None,
+    now: NowOption = None,
+) -> None:
+    """End a running process instance (Falcon's `instance -kill`): the run holding the instance's lock is asked,
+    through a request beside that lock in the cluster's ledger, to stop. It reads the request when it next renews
+    its lease (every third of it: 20 s by default), before every publication and, while it waits for its inputs, at
+    its next poll: it cancels its Spark jobs and ends
+    an `engine: spark` application's spark-submit, discards its staging, publishes nothing, records the attempt and
+    the instance KILLED, does not retry, and process.py exits 1 with status KILLED. `toolkit rerun` lists the
+    instance; a new run of it ignores the request.
+
+    An instance no live run holds is not running: one sentence, exit 4 (nothing to kill).
+
+    \b
+    toolkit kill --repo conf --process hourly-clicks-summary --time 2026-11-21T10:00Z --reason "wrong input"
+    """
+    if process is None:
+        raise UsageError("Give --process P (and --time T): the process whose running instance to kill.")
+    if time is None:
+        raise UsageError(f"Give --time T, the time (yyyy-MM-ddTHH:mmZ) of the running instance of process "
+                         f"'{process}' to kill.")
+    t = parse_timestamp(time, "--time")
+    config = ConfigRepo.load(repo)
+    entity = config.process(process)
+    names = [c.name for c in entity.clusters]
+    if cluster is None and len(names) != 1:
+        raise UsageError(f"Give --cluster: the process '{entity.name}' is on clusters {', '.join(names)}.")
+    on = config.cluster(cluster if cluster is not None else names[0])
+    require_on_cluster(entity, on.name)
+    grid = process_grid(entity, on.name)
+    if not grid.contains(t):
+        before = grid.at_or_before(t)
+        hint = f"; the one before is {format_timestamp(before)}" if before is not None else ""
+        raise UsageError(f"--time {time} is no instance of process '{entity.name}' on cluster '{on.name}'{hint}.")
+    current = Now.of(now)
+    ledger = open_ledger(on, current)
+    owner = f"process '{entity.name}' at {format_timestamp(t)} on cluster '{on.name}'"
+    lease = ledger.instance_lock(entity.name, t).current()
+    if lease is None or not lease.live(current.seconds):
+        raise SkippedError(f"The {owner} is not running (no live run holds its lock): nothing to kill.")
+    ledger.request_kill(entity.name, t, KillRequest(lease.run_id, wall_clock_now(), operator(), reason))
+    typer.echo(f"Asked run {lease.run_id} ({lease.holder}) of {owner} to stop: it does at its next lease renewal "
+               "(every third of its lease) or before it publishes, publishes nothing and records KILLED.")
