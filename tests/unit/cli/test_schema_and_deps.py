@@ -62,4 +62,4 @@ def test_deps_of_a_cluster_is_transitive(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_deps_of_an_unknown_entity(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "deps", "nope", "--repo", str(TEMPLATE))
-    assert code == 2 and "No cluster, feed or process is named 'nope'" in err
+    assert code == 2 and "No cluster, feed, process or datasource is named 'nope'" in err
