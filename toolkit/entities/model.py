@@ -545,6 +545,14 @@ class Datasource(Entity):
         if not self.interfaces:
             raise ValueError(f"datasource {self.name} has no interface")
 
+    @property
+    def holds_password_text(self) -> bool:
+        """True when a credential is a `password-text`: the password is in the file, so no copy of the document
+        may be kept anywhere else (the parse cache does not keep it)."""
+        credentials = [self.credential, *(interface.credential for interface in self.interfaces.values())]
+        return any(credential is not None and credential.type is CredentialType.PASSWORD_TEXT
+                   for credential in credentials)
+
     def credential_of(self, interface: DatasourceInterface) -> Credential | None:
         return interface.credential if interface.credential is not None else self.credential
 

@@ -142,6 +142,9 @@ def test_schema_errors_name_the_field(edit: tuple[str, str], expected: str) -> N
     ("type: password-text", "type: password-file"),  # the password field of another type
     ("userName: reader\n", ""),  # a required field missing beside the password
     ("  readonly:", "  credential: {type: password-text, userName: u, passwordText: 12345}\n  other:"),
+    (f"passwordText: {SECRET}", f'passwordText: "{SECRET}'),  # YAML errors: an unclosed quote,
+    (f"passwordText: {SECRET}", f"passwordText: *{SECRET}"),  # an unknown alias,
+    (f"passwordText: {SECRET}", f"passwordText: {SECRET}\n      passwordText: {SECRET}"),  # a duplicate key
 ])
 def test_a_schema_error_never_shows_the_password(edit: tuple[str, str]) -> None:
     old, new = edit
