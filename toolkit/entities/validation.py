@@ -72,7 +72,7 @@ def validate_document(doc: Document) -> list[Problem]:
     return sorted(problems)
 
 
-def doc_kind(doc: Document) -> Kind | None:
+def _doc_kind(doc: Document) -> Kind | None:
     kind = doc.data.get("kind")
     return Kind(kind) if isinstance(kind, str) and kind in _KINDS else None
 
@@ -122,15 +122,15 @@ class _Reporter:
             return (f"{where} holds a password field its type does not use: keep only the one of its type "
                     "(passwordFile for password-file, passwordText for password-text, passwordAlias for "
                     "password-alias).")
-        if error.validator == "anyOf" and path == ("interfaces",) and doc_kind(self.doc) is Kind.DATASOURCE:
+        if error.validator == "anyOf" and path == ("interfaces",) and _doc_kind(self.doc) is Kind.DATASOURCE:
             return ("interfaces has neither readonly nor write: add the JDBC endpoint imports read (readonly) or "
                     "the one exports write (write).")
-        if _holds_password(path, value):
-            return _password_message(error, where, path)
         if error.validator == "required":
             missing = next((name for name in rule if error.message == f"{name!r} is a required property"), None)
             if missing is not None:
                 return f"the required field {format_path((*path, missing))} is missing; add it."
+        if _holds_password(path, value):
+            return _password_message(error, where)
         if error.validator == "enum":
             return f"{where} is {value!r}; allowed values are {', '.join(map(str, rule))}."
         if error.validator == "const":
@@ -198,13 +198,9 @@ def _holds_password(path: FieldPath, value: Any) -> bool:
     return False
 
 
-def _password_message(error: ValidationError, where: str, path: FieldPath) -> str:
+def _password_message(error: ValidationError, where: str) -> str:
     """The message of an error on a value that holds a password, which names the field and the rule only."""
     rule: Any = error.validator_value
-    if error.validator == "required":
-        missing = next((name for name in rule if error.message == f"{name!r} is a required property"), None)
-        if missing is not None:
-            return f"the required field {format_path((*path, missing))} is missing; add it."
     if error.validator == "type":
         names = [_TYPE_NAMES[name] for name in ([rule] if isinstance(rule, str) else rule)]
         return f"{where} must be {' or '.join(dict.fromkeys(names))} (its value is not shown: it is a password)."

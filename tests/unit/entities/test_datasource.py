@@ -153,3 +153,11 @@ def test_a_schema_error_never_shows_the_password(edit: tuple[str, str]) -> None:
     assert messages
     for message in messages:
         assert SECRET not in message and "12345" not in message, message
+
+
+def test_interfaces_without_an_endpoint_are_named() -> None:
+    text = ("kind: datasource\nname: sales-db\ntype: postgres\ninterfaces:\n"
+            "  credential: {type: password-file, userName: etl, passwordFile: /p}\n"
+            "driver: {clazz: org.postgresql.Driver, jar: [/usr/share/java/postgresql.jar]}\n")
+    assert _messages(text) == ["Datasource 'sales-db': interfaces has neither readonly nor write: add the JDBC "
+                               "endpoint imports read (readonly) or the one exports write (write)."]
