@@ -81,7 +81,8 @@ def _raw_references(kind: Kind, data: Mapping[str, object]) -> Iterator[tuple[Fi
                 yield ("clusters", index, "name"), EntityRef(Kind.CLUSTER, item["name"])
             if kind is Kind.FEED and isinstance(item, dict):
                 for policy, side in (("import", "source"), ("export", "target")):
-                    table = item.get(policy, {}).get(side) if isinstance(item.get(policy), dict) else None
+                    raw_policy = item.get(policy)
+                    table = raw_policy.get(side) if isinstance(raw_policy, dict) else None
                     if isinstance(table, dict) and isinstance(table.get("name"), str):
                         yield ("clusters", index, policy, side, "name"), EntityRef(Kind.DATASOURCE, table["name"])
     if kind is Kind.PROCESS:
