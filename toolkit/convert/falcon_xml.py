@@ -1,8 +1,7 @@
 """One Falcon XML file into a `Conversion`: the entity's YAML data, and the reports of what was not converted.
 
-The root element says the kind: `<cluster>`, `<feed>` or `<process>` in Falcon's namespace of that kind.
-Anything else is not a Falcon entity definition (exit 2), except a Falcon datasource, which is a Falcon
-entity the toolkit has no kind for: it is reported and nothing is written for it.
+The root element says the kind: `<cluster>`, `<feed>`, `<process>` or `<datasource>` in Falcon's namespace of
+that kind. Anything else is not a Falcon entity definition (exit 2).
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.convert.cluster import convert_cluster
+from toolkit.convert.datasource import convert_datasource
 from toolkit.convert.feed import convert_feed
 from toolkit.convert.process import convert_process
 from toolkit.convert.tracking import Node, Report, Tracker
@@ -25,8 +25,8 @@ _CONVERTERS: dict[Kind, Callable[[Node], dict[str, Any]]] = {
     Kind.CLUSTER: convert_cluster,
     Kind.FEED: convert_feed,
     Kind.PROCESS: convert_process,
+    Kind.DATASOURCE: convert_datasource,
 }
-_DATASOURCE_NAMESPACE = "uri:falcon:datasource:0.1"
 # The entity name becomes the file name: nothing that could leave the kind folder or hide the file.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
@@ -47,23 +47,16 @@ class ConvertedEntity:
 
 @dataclass(frozen=True)
 class Conversion:
-    """What one file gave: its entity (None for a datasource) and the reports of what was not converted."""
+    """What one file gave: its entity and the reports of what was not converted."""
 
     source: Path
-    entity: ConvertedEntity | None
+    entity: ConvertedEntity
     reports: tuple[Report, ...]
 
 
 def convert_file(file: Path) -> Conversion:
     """Read and convert `file`; UsageError (exit 2) when it is not a readable Falcon entity definition."""
     xml = read_xml(file)
-    if xml.root.tag == f"{{{_DATASOURCE_NAMESPACE}}}datasource":
-        tracker = Tracker(file, _DATASOURCE_NAMESPACE, "datasource")
-        tracker.root(xml.root).reject(
-            "Falcon datasource entities (the databases of feed import and export) are not supported by the "
-            "toolkit, so nothing was written for it: leave it out."
-        )
-        return Conversion(file, None, tuple(tracker.reports))
     kind = _kind(xml)
     tracker = Tracker(file, _namespace(kind.value), kind.value)
     root = tracker.root(xml.root)
@@ -82,7 +75,7 @@ def _kind(xml: XmlFile) -> Kind:
         hint = f' (a Falcon {local} is <{local} xmlns="{_namespace(local)}">)'
     raise UsageError(
         f"{xml.file} has the root element <{xml.root.tag}> on line {xml.root_line}, which is not a Falcon "
-        f"cluster, feed or process{hint}: pass only Falcon entity definitions."
+        f"cluster, feed, process or datasource{hint}: pass only Falcon entity definitions."
     )
 
 

@@ -1,13 +1,15 @@
 """A Falcon feed (`uri:falcon:feed:0.1`) as the toolkit's feed data.
 
 Partitions and clusters become lists, groups a list of names, tags and properties mappings, locations a
-mapping by type, `<table uri=...>` a `table: {uri}`. A cluster's datasource `import` and `export` (Sqoop
-from and to databases) have no counterpart in the toolkit, so they are reported; the rest of the feed
-is still converted.
+mapping by type, `<table uri=...>` a `table: {uri}`. A cluster's `import` and `export` (from and to a
+datasource) keep Falcon's names; their `<argument name="--split-by" value="id"/>` elements become the mapping
+`arguments` with Sqoop's option names without their leading `--` (`split-by: id`), and the repeated `<field>` of
+`includes`/`excludes` a list.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolkit.convert.tracking import Node
@@ -26,14 +28,6 @@ from toolkit.convert.values import (
 
 LOCATION_TYPES = ("data", "stats", "meta", "tmp")
 
-_IMPORT_HINT = (
-    "Falcon's datasource import (Sqoop from a database) is not supported by the toolkit and was not converted: "
-    "load the data into the feed's path with another tool; the rest of the feed was converted."
-)
-_EXPORT_HINT = (
-    "Falcon's datasource export (Sqoop to a database) is not supported by the toolkit and was not converted: "
-    "export the feed's instances with another tool; the rest of the feed was converted."
-)
 
 
 def convert_feed(root: Node) -> dict[str, Any]:
@@ -84,8 +78,6 @@ def _partitions(partitions: Node | None) -> list[str] | None:
 
 
 def _cluster(cluster: Node) -> dict[str, Any]:
-    cluster.unsupported("import", _IMPORT_HINT)
-    cluster.unsupported("export", _EXPORT_HINT)
     return fields(
         ("name", cluster.attr("name")),
         ("type", cluster.attr("type")),
@@ -98,7 +90,63 @@ def _cluster(cluster: Node) -> dict[str, Any]:
         ("locations", _locations(cluster.child("locations"))),
         ("table", attributes(cluster.child("table"), "uri")),
         ("lifecycle", _lifecycle(cluster.child("lifecycle"))),
+        ("import", _policy(cluster.child("import"), "source", _extract)),
+        ("export", _policy(cluster.child("export"), "target", _load)),
     )
+
+
+def _policy(policy: Node | None, side: str, method: Callable[[Node], tuple[str, Any]]) -> dict[str, Any] | None:
+    """An `<import>` (its `<source>`) or `<export>` (its `<target>`), with its arguments."""
+    if policy is None:
+        return None
+    table = policy.child(side)
+    return fields((side, None if table is None else _table_of(table, method)),
+                  ("arguments", _arguments(policy.child("arguments"))))
+
+
+def _table_of(table: Node, method: Callable[[Node], tuple[str, Any]]) -> dict[str, Any]:
+    fields_node = table.child("fields")
+    return fields(
+        ("name", table.attr("name")),
+        ("tableName", table.attr("tableName")),
+        ("version", integer(table.attr("version"))),
+        method(table),
+        ("fields", None if fields_node is None else _fields(fields_node)),
+    )
+
+
+def _extract(source: Node) -> tuple[str, Any]:
+    extract = source.child("extract")
+    return "extract", None if extract is None else fields(
+        ("type", extract.attr("type")),
+        ("mergepolicy", text(extract.child("mergepolicy"))),
+        ("deltacolumn", text(extract.child("deltacolumn"))),
+    )
+
+
+def _load(target: Node) -> tuple[str, Any]:
+    return "load", attributes(target.child("load"), "type")
+
+
+def _fields(node: Node) -> dict[str, Any]:
+    return fields(*((choice, [field.text() for field in chosen.children("field")])
+                    for choice in ("includes", "excludes") if (chosen := node.child(choice)) is not None))
+
+
+def _arguments(arguments: Node | None) -> dict[str, str] | None:
+    """Falcon's `<argument name="--check-column" value="id"/>` as `check-column: id`: Sqoop's option names
+    without their leading `--`, as the toolkit's `arguments` keep them."""
+    if arguments is None:
+        return None
+    result: dict[str, str] = {}
+    for name, value in (keyed(arguments, "argument", "name", lambda item: item.attr("value")) or {}).items():
+        bare = name.removeprefix("--")
+        if bare in result:
+            arguments.report(f"the argument {bare!r} is given twice (with and without --); only the first was "
+                             "converted: keep one.")
+        else:
+            result[bare] = value
+    return result
 
 
 def _locations(locations: Node | None) -> dict[str, str] | None:

@@ -1,4 +1,5 @@
-"""Converted entities as files of a config repo (`clusters/NAME.yaml`, `feeds/...`, `processes/...`).
+"""Converted entities as files of a config repo (`clusters/NAME.yaml`, `feeds/...`, `processes/...`,
+`datasources/...`).
 
 Every target is checked before anything is written: two inputs defining the same entity, or a file that
 already exists (without `force`), stop the run with nothing written. Each file is written atomically (a
@@ -49,8 +50,6 @@ def write_conversions(conversions: Sequence[Conversion], out: Path, force: bool 
     for conversion in conversions:
         result.reports.extend(conversion.reports)
         entity = conversion.entity
-        if entity is None:
-            continue
         target = targets[EntityRef(entity.kind, entity.name)][1]
         text = render_entity(entity.kind.value, entity.data)
         _, problems = parse_entity(text, target)
@@ -65,8 +64,6 @@ def _targets(conversions: Sequence[Conversion], out: Path) -> dict[EntityRef, tu
     targets: dict[EntityRef, tuple[Path, Path]] = {}
     for conversion in conversions:
         entity = conversion.entity
-        if entity is None:
-            continue
         ref = EntityRef(entity.kind, entity.name)
         if ref in targets:
             raise UsageError(

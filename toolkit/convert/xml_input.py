@@ -52,12 +52,12 @@ def read_xml(file: Path) -> XmlFile:
 def parse_xml(content: bytes, file: Path) -> ET.Element:
     """The root element of `content`, which claims to come from `file`."""
     if not content.strip():
-        raise UsageError(f"{file} is empty (line 1): pass a Falcon cluster, feed or process XML file.")
+        raise UsageError(f"{file} is empty (line 1): pass a Falcon cluster, feed, process or datasource XML file.")
     if b"\x00" in content and not content.startswith(_UNICODE_BOMS):
         line = _line_of(content, content.index(b"\x00"))
         raise UsageError(
             f"{file} is a binary file, not XML (a NUL byte on line {line}): "
-            "pass a Falcon cluster, feed or process XML file."
+            "pass a Falcon cluster, feed, process or datasource XML file."
         )
     parser = ET.XMLParser(target=_RefusingBuilder())
     try:

@@ -9,7 +9,7 @@ Imports no Spark: the linter and the CLI use it in a pre-commit hook. Modules, e
 from toolkit.entities.document import Document, SourceSpan, format_path
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.loading import load_entity, parse_entity
-from toolkit.entities.model import Cluster, Entity, Feed, Process
+from toolkit.entities.model import Cluster, Datasource, Entity, Feed, Process
 from toolkit.entities.problems import CODES, Problem, Severity
 from toolkit.entities.repo import ConfigRepo, find_repo_root, is_config_repo
 
@@ -17,6 +17,7 @@ __all__ = [
     "CODES",
     "Cluster",
     "ConfigRepo",
+    "Datasource",
     "Document",
     "Entity",
     "EntityRef",

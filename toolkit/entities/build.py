@@ -21,11 +21,24 @@ from toolkit.entities.model import (
     Cluster,
     Column,
     Condition,
+    Credential,
+    CredentialType,
+    Datasource,
+    DatasourceInterface,
+    DatasourceType,
+    Driver,
     Entity,
+    Export,
+    ExportTarget,
+    Extract,
+    ExtractType,
     Feed,
     FeedCluster,
     FeedClusterType,
     FeedSchema,
+    Fields,
+    Import,
+    ImportSource,
     Ingest,
     IngestFormat,
     Input,
@@ -35,10 +48,13 @@ from toolkit.entities.model import (
     LateProcess,
     LateRecords,
     Lifecycle,
+    LoadType,
+    MergePolicy,
     Notification,
     OnFailure,
     Order,
     Output,
+    PasswordAlias,
     Policy,
     Process,
     ProcessCluster,
@@ -59,8 +75,8 @@ Raw = Mapping[str, Any]
 
 
 def build_entity(doc: Document) -> Entity:
-    """The Cluster, Feed or Process that a schema-valid document describes."""
-    builders = {Kind.CLUSTER: _cluster, Kind.FEED: _feed, Kind.PROCESS: _process}
+    """The Cluster, Feed, Process or Datasource that a schema-valid document describes."""
+    builders = {Kind.CLUSTER: _cluster, Kind.FEED: _feed, Kind.PROCESS: _process, Kind.DATASOURCE: _datasource}
     return builders[Kind(doc.data["kind"])](doc)
 
 
@@ -158,7 +174,78 @@ def _feed_cluster(raw: Raw) -> FeedCluster:
         locations=_texts(raw.get("locations")),
         table=_table(raw.get("table")),
         lifecycle=_lifecycle(raw.get("lifecycle")),
+        import_=_import(raw.get("import")),
+        export=_export(raw.get("export")),
     )
+
+
+def _import(raw: Raw | None) -> Import | None:
+    if raw is None:
+        return None
+    source, extract = raw["source"], raw["source"]["extract"]
+    return Import(
+        source=ImportSource(
+            name=source["name"],
+            table_name=source["tableName"],
+            extract=Extract(type=ExtractType(extract["type"]), merge_policy=MergePolicy(extract["mergepolicy"]),
+                            delta_column=extract.get("deltacolumn")),
+            fields=_fields(source.get("fields")),
+        ),
+        arguments=_texts(raw.get("arguments")),
+    )
+
+
+def _export(raw: Raw | None) -> Export | None:
+    if raw is None:
+        return None
+    target = raw["target"]
+    return Export(
+        target=ExportTarget(name=target["name"], table_name=target["tableName"], load=LoadType(target["load"]["type"]),
+                            fields=_fields(target.get("fields"))),
+        arguments=_texts(raw.get("arguments")),
+    )
+
+
+def _fields(raw: Raw | None) -> Fields | None:
+    if raw is None:
+        return None
+    return Fields(includes=tuple(raw.get("includes", ())), excludes=tuple(raw.get("excludes", ())))
+
+
+def _datasource(doc: Document) -> Datasource:
+    data = doc.data
+    interfaces = {
+        type_: DatasourceInterface(type=type_, endpoint=raw["endpoint"], credential=_credential(raw.get("credential")),
+                                   driver=_driver(raw.get("driver")), properties=_texts(raw.get("properties")))
+        for type_, raw in data["interfaces"].items()
+        if type_ != "credential"
+    }
+    return Datasource(
+        **_common(doc),
+        type=DatasourceType(data["type"]),
+        colo=data.get("colo"),
+        interfaces=MappingProxyType(interfaces),
+        credential=_credential(data["interfaces"].get("credential")),
+        driver=Driver(clazz=data["driver"]["clazz"], jars=tuple(data["driver"]["jar"])),
+    )
+
+
+def _credential(raw: Raw | None) -> Credential | None:
+    if raw is None:
+        return None
+    alias = raw.get("passwordAlias")
+    return Credential(
+        type=CredentialType(raw["type"]),
+        user_name=raw["userName"],
+        password_file=raw.get("passwordFile"),
+        password_text=raw.get("passwordText"),
+        password_alias=None if alias is None
+        else PasswordAlias(alias=alias["alias"], provider_path=alias["providerPath"]),
+    )
+
+
+def _driver(raw: Raw | None) -> Driver | None:
+    return None if raw is None else Driver(clazz=raw["clazz"], jars=tuple(raw["jar"]))
 
 
 def _process(doc: Document) -> Process:

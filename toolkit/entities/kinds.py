@@ -7,24 +7,25 @@ from enum import Enum
 
 
 class Kind(str, Enum):
-    """The three entity kinds; `folder` is the repo folder where their files live."""
+    """The entity kinds; `folder` is the repo folder where their files live."""
 
     CLUSTER = "cluster"
     FEED = "feed"
     PROCESS = "process"
+    DATASOURCE = "datasource"
 
     @property
     def folder(self) -> str:
-        """`clusters`, `feeds` or `processes`: the config repo's folder = kind (plural), as the README says."""
+        """`clusters`, `feeds`, `processes` or `datasources`: the config repo's folder = kind (plural)."""
         return _FOLDERS[self]
 
     @property
     def label(self) -> str:
-        """`Cluster`, `Feed` or `Process`, as messages start with it."""
+        """`Cluster`, `Feed`, `Process` or `Datasource`, as messages start with it."""
         return self.value.capitalize()
 
 
-_FOLDERS = {Kind.CLUSTER: "clusters", Kind.FEED: "feeds", Kind.PROCESS: "processes"}
+_FOLDERS = {Kind.CLUSTER: "clusters", Kind.FEED: "feeds", Kind.PROCESS: "processes", Kind.DATASOURCE: "datasources"}
 
 
 @dataclass(frozen=True, order=True)

@@ -10,9 +10,11 @@ Attribute names are the YAML (Falcon) names in snake_case:
 `should_end_in`, `onTimeout` -> `on_timeout`, `late-process` -> `late_process`, `late-inputs` ->
 `late_inputs`, `workflow-path` -> `workflow_path`, `ACL` -> `acl`, `spark-attributes` -> `spark_attributes`,
 `spark-opts` -> `spark_opts`, `class` -> `class_name`, `retention-stage` -> `retention_stage`,
-`lint: {ignore}` -> `lint_ignore`, `max-batch` -> `max_batch`; `trigger: data` is read as `{on: data}`; a
-`table: {uri}` is kept as its URI string. Interfaces and locations
-are mappings keyed by their YAML keys. `span(path)` takes the YAML path, e.g. `("late-arrival", "cut-off")`.
+`lint: {ignore}` -> `lint_ignore`, `max-batch` -> `max_batch`, `import` -> `import_`, `tableName` -> `table_name`,
+`mergepolicy` -> `merge_policy`, `userName` -> `user_name`, `passwordFile` -> `password_file`, `clazz` stays,
+`jar` -> `jars`; a datasource's default `interfaces.credential` -> `Datasource.credential`; `trigger: data` is
+read as `{on: data}`; a `table: {uri}` is kept as its URI string. Interfaces and locations are mappings keyed
+by their YAML keys. `span(path)` takes the YAML path, e.g. `("late-arrival", "cut-off")`.
 """
 
 from __future__ import annotations
@@ -285,6 +287,91 @@ class Quality:
     on_failure: OnFailure = OnFailure.BLOCK
 
 
+class ExtractType(str, Enum):
+    """What an import reads: the whole table, or the rows past the last one imported."""
+
+    FULL = "full"
+    INCREMENTAL = "incremental"
+
+
+class MergePolicy(str, Enum):
+    """What an imported instance holds: the table as read (`snapshot`), or the rows read added (`append`)."""
+
+    SNAPSHOT = "snapshot"
+    APPEND = "append"
+
+
+class LoadType(str, Enum):
+    """What an export does to the target table: update existing rows only, or update and insert."""
+
+    UPDATE_ONLY = "updateonly"
+    ALLOW_INSERT = "allowinsert"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fields:
+    """Falcon's `fields`: the columns to take (`includes`) or to leave out (`excludes`), never both."""
+
+    includes: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.includes and self.excludes:
+            raise ValueError("fields holds either includes or excludes, not both")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Extract:
+    type: ExtractType
+    merge_policy: MergePolicy  # `mergepolicy`
+    delta_column: str | None = None  # `deltacolumn`, carried over from Falcon; `arguments.check-column` is used
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportSource:
+    """`import.source`: the datasource and table an import reads."""
+
+    name: str  # the datasource
+    table_name: str  # `tableName`
+    extract: Extract
+    fields: Fields | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExportTarget:
+    """`export.target`: the datasource and table an export writes."""
+
+    name: str  # the datasource
+    table_name: str  # `tableName`
+    load: LoadType  # `load: {type}`
+    fields: Fields | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Import:
+    """A feed cluster's `import`: its instances are read from a database table (Falcon's import policy).
+    `arguments` are Sqoop's options without their leading `--` (`split-by`, `check-column`, ...)."""
+
+    source: ImportSource
+    arguments: Mapping[str, str] = _mapping_field()
+
+    @property
+    def datasource(self) -> str:
+        return self.source.name
+
+
+@dataclass(frozen=True, kw_only=True)
+class Export:
+    """A feed cluster's `export`: its instances are written to a database table (Falcon's export policy)."""
+
+    target: ExportTarget
+    arguments: Mapping[str, str] = _mapping_field()
+
+    @property
+    def datasource(self) -> str:
+        return self.target.name
+
+
 @dataclass(frozen=True, kw_only=True)
 class FeedCluster:
     """A feed on one cluster. Its `locations` or `table`, when given, replace the feed's storage."""
@@ -299,6 +386,14 @@ class FeedCluster:
     locations: Mapping[str, str] = _mapping_field()
     table: str | None = None
     lifecycle: Lifecycle | None = None
+    import_: Import | None = None  # `import`
+    export: Export | None = None
+
+    @property
+    def datasources(self) -> tuple[str, ...]:
+        """The datasources this cluster's import and export name, once each."""
+        names = [policy.datasource for policy in (self.import_, self.export) if policy is not None]
+        return tuple(dict.fromkeys(names))
 
     @property
     def has_own_storage(self) -> bool:
@@ -360,6 +455,109 @@ class Feed(Entity):
             known = ", ".join(self.cluster_names) or "none"
             raise UsageError(f"Feed '{self.name}' is not on cluster '{name}': its clusters are {known}.")
         return feed_cluster
+
+
+# ------------------------------------------------------------------------------------------- datasource
+
+
+class CredentialType(str, Enum):
+    PASSWORD_FILE = "password-file"
+    PASSWORD_TEXT = "password-text"
+    PASSWORD_ALIAS = "password-alias"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PasswordAlias:
+    alias: str
+    provider_path: str  # `providerPath`
+
+
+@dataclass(frozen=True, kw_only=True)
+class Credential:
+    """Who connects and where the password is. A `password-text` password is kept out of `repr` (and so out of
+    every message that shows the record): nothing the toolkit prints holds it."""
+
+    type: CredentialType
+    user_name: str  # `userName`
+    password_file: str | None = None  # `passwordFile`
+    password_text: str | None = field(default=None, repr=False)  # `passwordText`
+    password_alias: PasswordAlias | None = None  # `passwordAlias`
+
+    def __post_init__(self) -> None:
+        given = {
+            CredentialType.PASSWORD_FILE: self.password_file is not None,
+            CredentialType.PASSWORD_TEXT: self.password_text is not None,
+            CredentialType.PASSWORD_ALIAS: self.password_alias is not None,
+        }
+        if not given[self.type] or sum(given.values()) != 1:
+            raise ValueError(f"a {self.type.value} credential holds exactly its own password field")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Driver:
+    clazz: str  # the JDBC driver class
+    jars: tuple[str, ...]  # `jar`
+
+    def __post_init__(self) -> None:
+        if not self.jars:
+            raise ValueError(f"driver {self.clazz} names no jar")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DatasourceInterface:
+    """A JDBC endpoint: `readonly` (imports read it) or `write` (exports write it)."""
+
+    type: str
+    endpoint: str  # the JDBC URL
+    credential: Credential | None = None
+    driver: Driver | None = None
+    properties: Mapping[str, str] = _mapping_field()
+
+
+class DatasourceType(str, Enum):
+    POSTGRES = "postgres"
+    MYSQL = "mysql"
+    MARIADB = "mariadb"
+    ORACLE = "oracle"
+    HSQL = "hsql"
+    DB2 = "db2"
+    NETEZZA = "netezza"
+    TERADATA = "teradata"
+    GENERIC = "generic"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Datasource(Entity):
+    """A relational database (Falcon's datasource): JDBC endpoints by type, their credentials and driver.
+
+    Imports read the `readonly` interface (else `write`); exports write the `write` one. An interface without its
+    own credential or driver has the datasource's (`interfaces.credential`, `driver`): see `credential_of`."""
+
+    kind: ClassVar[Kind] = Kind.DATASOURCE
+
+    type: DatasourceType
+    colo: str | None = None
+    interfaces: Mapping[str, DatasourceInterface] = _mapping_field()
+    credential: Credential | None = None  # `interfaces.credential`, the default
+    driver: Driver
+
+    def __post_init__(self) -> None:
+        if not self.interfaces:
+            raise ValueError(f"datasource {self.name} has no interface")
+
+    @property
+    def holds_password_text(self) -> bool:
+        """True when a credential is a `password-text`: the password is in the file, so no copy of the document
+        may be kept anywhere else (the parse cache does not keep it)."""
+        credentials = [self.credential, *(interface.credential for interface in self.interfaces.values())]
+        return any(credential is not None and credential.type is CredentialType.PASSWORD_TEXT
+                   for credential in credentials)
+
+    def credential_of(self, interface: DatasourceInterface) -> Credential | None:
+        return interface.credential if interface.credential is not None else self.credential
+
+    def driver_of(self, interface: DatasourceInterface) -> Driver:
+        return interface.driver if interface.driver is not None else self.driver
 
 
 # ---------------------------------------------------------------------------------------------- process

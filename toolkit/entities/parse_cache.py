@@ -6,7 +6,8 @@ and keys) that the YAML walk produced and the schema accepted, as JSON; the type
 each load (build.py), as from a freshly parsed file. A file is served from the cache only when the SHA-256 of its
 bytes, read now, equals the one recorded, and the record was written by the same toolkit: its version and a digest
 of the code and schemas that read and check documents (`_toolkit_key`). Files with problems are never cached, so
-their problems are found and reported every time, exactly as without the cache.
+their problems are found and reported every time, exactly as without the cache; nor is a datasource with a
+`password-text` credential, so that no copy of its password is written outside its file.
 
 Where: one file per repo (by its absolute path) in `$FEED_TOOLKIT_CACHE_DIR`, else
 `$XDG_CACHE_HOME/feed-toolkit`, else `~/.cache/feed-toolkit`, never inside the repo. The file is a header line
@@ -30,7 +31,7 @@ import toolkit
 from toolkit.entities.build import build_entity
 from toolkit.entities.document import Document, FieldPath
 from toolkit.entities.loading import load_entity, parse_entity
-from toolkit.entities.model import Entity
+from toolkit.entities.model import Datasource, Entity
 from toolkit.entities.problems import Problem
 
 FORMAT_VERSION = 1
@@ -77,7 +78,8 @@ class ParseCache:
             self._kept[name] = entry
             return build_entity(document), []
         entity, problems = parse_entity(content, file)
-        if entity is not None:  # a new or edited valid file (one with problems is never kept: see the module doc)
+        if entity is not None and not (isinstance(entity, Datasource) and entity.holds_password_text):
+            # a new or edited valid file (one with problems, or holding a password, is never kept: see the module doc)
             self._kept[name] = _entry(digest, entity.document)
             self._changed = True
         return entity, problems

@@ -1,4 +1,4 @@
-"""The config repo: every entity of `clusters/`, `feeds/` and `processes/`, looked up by name, and the
+"""The config repo: every entity of `clusters/`, `feeds/`, `processes/` and `datasources/`, looked up by name, and the
 dependency graph between them (what an entity uses, what uses it).
 
 `ConfigRepo.load` is for actions, which must not run on an invalid repo (exit 2). `ConfigRepo.scan` is
@@ -19,7 +19,7 @@ from typing import TypeVar
 from toolkit.entities.document import Document
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.loading import load_entity, unloaded_document
-from toolkit.entities.model import Cluster, Entity, Feed, Process
+from toolkit.entities.model import Cluster, Datasource, Entity, Feed, Process
 from toolkit.entities.parse_cache import ParseCache
 from toolkit.entities.prescan import declared
 from toolkit.entities.problems import Problem
@@ -32,7 +32,7 @@ E = TypeVar("E", bound=Entity)
 
 
 def is_config_repo(path: Path) -> bool:
-    """A directory with at least one of the folders `clusters/`, `feeds/`, `processes/`."""
+    """A directory with at least one of the folders `clusters/`, `feeds/`, `processes/`, `datasources/`."""
     return path.is_dir() and any((path / kind.folder).is_dir() for kind in Kind)
 
 
@@ -78,10 +78,12 @@ class ConfigRepo:
         self.clusters: Mapping[str, Cluster] = _first_by_name(self.entities, Cluster)
         self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
         self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)
+        self.datasources: Mapping[str, Datasource] = _first_by_name(self.entities, Datasource)
         self._by_kind: dict[Kind, Mapping[str, Entity]] = {
             Kind.CLUSTER: self.clusters,
             Kind.FEED: self.feeds,
             Kind.PROCESS: self.processes,
+            Kind.DATASOURCE: self.datasources,
         }
         self._dependencies = {
             entity.ref: _references(entity) for named in self._by_kind.values() for entity in named.values()
@@ -211,6 +213,10 @@ class ConfigRepo:
         """The process, or UsageError naming it and the known processes."""
         return self._lookup(self.processes, Kind.PROCESS, name)
 
+    def datasource(self, name: str) -> Datasource:
+        """The datasource, or UsageError naming it and the known datasources."""
+        return self._lookup(self.datasources, Kind.DATASOURCE, name)
+
     def get(self, ref: EntityRef) -> Entity:
         """The entity `ref` names, or UsageError as the lookups by kind."""
         return self._lookup(self._by_kind[ref.kind], ref.kind, ref.name)
@@ -230,9 +236,11 @@ class ConfigRepo:
     # ------------------------------------------------------------------------------ dependency graph
 
     def dependencies(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
-        """What `entity` refers to: a feed its clusters; a process its clusters, input and output feeds.
+        """What `entity` refers to: a feed its clusters and the datasources it imports from or exports to; a process
+        its clusters, input and output feeds.
 
-        References are by name and may dangle (the linter reports those); a cluster depends on nothing.
+        References are by name and may dangle (the linter reports those); a cluster or a datasource depends on
+        nothing.
         """
         return self._dependencies.get(_ref(entity), ())
 
@@ -318,6 +326,7 @@ def _ref(entity: Entity | EntityRef) -> EntityRef:
 def _references(entity: Entity) -> tuple[EntityRef, ...]:
     if isinstance(entity, Feed):
         refs = [EntityRef(Kind.CLUSTER, cluster.name) for cluster in entity.clusters]
+        refs += [EntityRef(Kind.DATASOURCE, name) for cluster in entity.clusters for name in cluster.datasources]
     elif isinstance(entity, Process):
         refs = [EntityRef(Kind.CLUSTER, cluster.name) for cluster in entity.clusters]
         refs += [EntityRef(Kind.FEED, item.feed) for item in (*entity.inputs, *entity.outputs)]

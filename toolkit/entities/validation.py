@@ -72,10 +72,15 @@ def validate_document(doc: Document) -> list[Problem]:
     return sorted(problems)
 
 
+def _doc_kind(doc: Document) -> Kind | None:
+    kind = doc.data.get("kind")
+    return Kind(kind) if isinstance(kind, str) and kind in _KINDS else None
+
+
 def _kind_problem(doc: Document, value: Any) -> Problem:
     allowed = ", ".join(kind.value for kind in Kind)
     if "kind" not in doc.data:
-        message = "The entity has no 'kind': add kind: cluster, feed or process as its first line."
+        message = "The entity has no 'kind': add kind: cluster, feed, process or datasource as its first line."
     else:
         message = f"kind is {value!r}; allowed values are {allowed}."
     span = doc.span(("kind",))
@@ -113,10 +118,19 @@ class _Reporter:
         value: Any = error.instance
         rule: Any = error.validator_value
         where = _where(path)
+        if error.validator == "not" and path[-1:] == ("credential",):
+            return (f"{where} holds a password field its type does not use: keep only the one of its type "
+                    "(passwordFile for password-file, passwordText for password-text, passwordAlias for "
+                    "password-alias).")
+        if error.validator == "anyOf" and path == ("interfaces",) and _doc_kind(self.doc) is Kind.DATASOURCE:
+            return ("interfaces has neither readonly nor write: add the JDBC endpoint imports read (readonly) or "
+                    "the one exports write (write).")
         if error.validator == "required":
             missing = next((name for name in rule if error.message == f"{name!r} is a required property"), None)
             if missing is not None:
                 return f"the required field {format_path((*path, missing))} is missing; add it."
+        if _holds_password(path, value):
+            return _password_message(error, where)
         if error.validator == "enum":
             return f"{where} is {value!r}; allowed values are {', '.join(map(str, rule))}."
         if error.validator == "const":
@@ -168,6 +182,29 @@ def _batch_consumer_message(path: FieldPath) -> str:
     return (f"{format_path(path)} is set, but the process has no frequency: a batch consumer's inputs and outputs "
             "name only their name and feed (it reads batches of published instances); remove it, or give the "
             "process a frequency.")
+
+
+PASSWORD_KEY = "passwordText"
+
+
+def _holds_password(path: FieldPath, value: Any) -> bool:
+    """True when the value at `path` is a datasource's `passwordText` or holds one: its message must not show it."""
+    if PASSWORD_KEY in path:
+        return True
+    if isinstance(value, dict):
+        return any(key == PASSWORD_KEY or _holds_password((), item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_password((), item) for item in value)
+    return False
+
+
+def _password_message(error: ValidationError, where: str) -> str:
+    """The message of an error on a value that holds a password, which names the field and the rule only."""
+    rule: Any = error.validator_value
+    if error.validator == "type":
+        names = [_TYPE_NAMES[name] for name in ([rule] if isinstance(rule, str) else rule)]
+        return f"{where} must be {' or '.join(dict.fromkeys(names))} (its value is not shown: it is a password)."
+    return f"{where} is not valid ({error.validator}); its value is not shown, as it holds a password."
 
 
 def _where(path: FieldPath) -> str:

@@ -12,6 +12,9 @@ from toolkit.entities.kinds import Kind
 # A replication edge names its feeds in its label up to this many; beyond, it names the first ones and a count.
 LABEL_FEEDS = 2
 
+# The kinds drawn as nodes: a datasource is not drawn yet (it is a dependency of the feeds that name it).
+DRAWN_KINDS = (Kind.CLUSTER, Kind.FEED, Kind.PROCESS)
+
 
 class EdgeKind(str, Enum):
     """producer: process -> the feed it writes; consumer: feed -> the process reading it; replication: the
@@ -73,7 +76,7 @@ class Graph:
 
     def counts(self) -> dict[str, int]:
         """How many nodes of each kind (plural names) and edges: what the command reports having drawn."""
-        found = {kind.folder: sum(1 for node in self.nodes if node.kind is kind) for kind in Kind}
+        found = {kind.folder: sum(1 for node in self.nodes if node.kind is kind) for kind in DRAWN_KINDS}
         return {**found, "edges": len(self.edges)}
 
     def as_json(self) -> dict[str, Any]:

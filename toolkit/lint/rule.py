@@ -19,7 +19,7 @@ from toolkit.entities.model import Entity
 from toolkit.entities.problems import Problem, Severity
 from toolkit.lint.context import LintContext
 
-CODE_PATTERN = re.compile(r"^(CL|FD|PR|RP)[0-9]{3}$")
+CODE_PATTERN = re.compile(r"^(CL|DS|FD|PR|RP)[0-9]{3}$")
 E = TypeVar("E", bound=Entity)
 
 
@@ -77,7 +77,8 @@ def register(cls: type[Rule]) -> type[Rule]:
     """Class decorator adding a rule to the registry; codes and aliases are unique and of the form CL001."""
     for code in (cls.code, *cls.aliases):
         if not CODE_PATTERN.match(code):
-            raise ValueError(f"Rule code {code!r} of {cls.__name__} is not of the form CL001, FD001, PR001, RP001")
+            raise ValueError(
+                f"Rule code {code!r} of {cls.__name__} is not of the form CL001, DS001, FD001, PR001, RP001")
         owner = REGISTRY.get(code) or REGISTRY.get(ALIASES.get(code, ""))
         if owner is not None and owner is not cls:
             raise ValueError(f"Rule code {code} is used by {owner.__name__} and {cls.__name__}")

@@ -37,16 +37,16 @@ def assert_one_sentence(code: int, out: str, err: str, *mentions: str) -> None:
          "is not well-formed XML at line 2, column 24 (mismatched tag): fix the XML there."),
         (b'<?xml version="1.0"?>\n<!-- an Oozie workflow -->\n<workflow-app xmlns="uri:oozie:workflow:0.5"/>',
          "has the root element <{uri:oozie:workflow:0.5}workflow-app> on line 3, which is not a Falcon cluster, "
-         "feed or process: pass only Falcon entity definitions."),
+         "feed, process or datasource: pass only Falcon entity definitions."),
         (b'<?xml version="1.0"?>\n<feed name="clicks"><frequency>hours(1)</frequency></feed>',
-         'has the root element <feed> on line 2, which is not a Falcon cluster, feed or process (a Falcon feed is '
-         '<feed xmlns="uri:falcon:feed:0.1">)'),
+         'has the root element <feed> on line 2, which is not a Falcon cluster, feed, process or datasource (a '
+         'Falcon feed is <feed xmlns="uri:falcon:feed:0.1">)'),
         (BILLION_LAUGHS, "has a DOCTYPE declaration on line 2, refused because its ENTITY declarations could expand "
                          "without bound: remove it (Falcon definitions need none)."),
         (b'<!DOCTYPE feed SYSTEM "file:///etc/passwd"><feed name="x" xmlns="uri:falcon:feed:0.1"/>',
          "has a DOCTYPE declaration on line 1"),
         (bytes(range(256)) * 4, "is a binary file, not XML (a NUL byte on line 1)"),
-        (b"", "is empty (line 1): pass a Falcon cluster, feed or process XML file."),
+        (b"", "is empty (line 1): pass a Falcon cluster, feed, process or datasource XML file."),
         (b'<feed name="x" description="caf\xe9" xmlns="uri:falcon:feed:0.1"/>',
          "is not well-formed XML at line 1, column 32 (not well-formed (invalid token))"),
         (b'<?xml version="1.0" encoding="klingon"?><feed/>', "declares an encoding Python does not know on line 1"),

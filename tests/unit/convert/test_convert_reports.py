@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.convert.conftest import FALCON, Run
+from tests.unit.convert.conftest import Run
 from tests.unit.convert.test_convert_entities import data
 from toolkit.entities.repo import ConfigRepo
 
@@ -21,44 +21,6 @@ def write(tmp_path: Path, name: str, xml: str) -> Path:
     path = tmp_path / name
     path.write_text(xml, encoding="utf-8")
     return path
-
-
-def test_datasource_import_and_export_are_reported_and_the_rest_of_the_feed_is_written(
-    convert: Run, tmp_path: Path
-) -> None:
-    source = FALCON / "customer-emails-feed.xml"
-    code, out, err = convert(source, "--out", tmp_path)
-    assert code == 1
-    assert out == f"wrote {tmp_path / 'feeds' / 'customer-emails.yaml'}\n"
-    assert err.splitlines() == [
-        f"{source}: /feed/clusters/cluster[@name='primary']/import: Falcon's datasource import (Sqoop from a "
-        "database) is not supported by the toolkit and was not converted: load the data into the feed's path with "
-        "another tool; the rest of the feed was converted.",
-        f"{source}: /feed/clusters/cluster[@name='primary']/export: Falcon's datasource export (Sqoop to a "
-        "database) is not supported by the toolkit and was not converted: export the feed's instances with another "
-        "tool; the rest of the feed was converted.",
-        SUMMARY_OF_2,
-    ]
-    assert data(tmp_path / "feeds" / "customer-emails.yaml") == {
-        "kind": "feed",
-        "name": "customer-emails",
-        "description": "Raw customer email feed",
-        "tags": {"externalSystem": "USWestEmailServers", "classification": "secure"},
-        "groups": ["DataImportPipeline"],
-        "frequency": "hours(1)",
-        "late-arrival": {"cut-off": "hours(4)"},
-        "clusters": [{"name": "primary", "type": "source",
-                      "validity": {"start": "2015-12-15T00:00Z", "end": "2016-03-31T00:00Z"},
-                      "retention": {"limit": "days(90)", "action": "delete"}}],
-        "locations": {
-            "data": "/user/ambari-qa/falcon/demo/primary/importfeed/${YEAR}-${MONTH}-${DAY}-${HOUR}-${MINUTE}",
-            "stats": "/none",
-            "meta": "/none",
-        },
-        "ACL": {"owner": "ambari-qa", "group": "users", "permission": "0755"},
-        "schema": {"location": "/none", "provider": "none"},
-    }
-    assert ConfigRepo.scan(tmp_path)[1] == []
 
 
 LAB_CLUSTER = """\
@@ -202,19 +164,3 @@ def test_a_partition_without_a_name_is_reported(convert: Run, tmp_path: Path) ->
         f"{source}: /feed/partitions/partition[2]: <partition> has no name attribute and was not converted: add one."
     )
     assert data(tmp_path / "conf" / "feeds" / "parts.yaml")["partitions"] == ["country"]
-
-
-def test_a_falcon_datasource_is_reported_and_nothing_is_written(convert: Run, tmp_path: Path) -> None:
-    source = write(tmp_path, "mysql.xml", """\
-<datasource colo="west-coast" type="mysql" name="mysql-db" xmlns="uri:falcon:datasource:0.1">
-    <interfaces><interface type="readonly" endpoint="jdbc:mysql://dbhost/test"/></interfaces>
-    <driver><clazz>com.mysql.jdbc.Driver</clazz><jar>/lib/mysql-connector-java.jar</jar></driver>
-</datasource>
-""")
-    code, out, err = convert(source, "--out", tmp_path / "conf")
-    assert (code, out) == (1, "")
-    assert err.splitlines()[0] == (
-        f"{source}: /datasource: Falcon datasource entities (the databases of feed import and export) are not "
-        "supported by the toolkit, so nothing was written for it: leave it out."
-    )
-    assert not (tmp_path / "conf").exists()

@@ -186,3 +186,16 @@ def test_two_concurrent_writers_leave_a_whole_record(tmp_path, monkeypatch):
     seen = parsed_files(monkeypatch)
     assert described(ConfigRepo.load(root, cached=True)) == described(ConfigRepo.load(root))
     assert len(seen) <= 4  # at most the files the smaller writer left out
+
+
+def test_a_datasource_with_a_password_text_is_never_copied_into_the_cache(tmp_path, monkeypatch):
+    from tests.unit.entities.datasource_samples import DATASOURCE_TEXT, SECRET, write_repo
+
+    root = write_repo(tmp_path / "conf", DATASOURCE_TEXT)
+    seen = parsed_files(monkeypatch)
+    first = ConfigRepo.load(root, cached=True)
+    assert SECRET not in record_of(root).read_text(encoding="utf-8")
+    second = ConfigRepo.load(root, cached=True)
+    assert seen.count("datasources/sales-db.yaml") == 2  # parsed each time, the others served from the cache
+    assert seen.count("feeds/customers.yaml") == 1
+    assert described(first) == described(second) == described(ConfigRepo.load(root))

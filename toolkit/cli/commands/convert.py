@@ -18,16 +18,17 @@ from toolkit.convert.repo_writer import write_conversions
 
 def convert_falcon_command(
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE.xml", help="Falcon cluster, feed and process XML files.")
+        list[Path], typer.Argument(metavar="FILE.xml", help="Falcon cluster, feed, process and datasource XML files.")
     ],
     out: Annotated[Path, typer.Option("--out", help="The config repo to write into (created if missing).")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite entity files that already exist.")] = False,
 ) -> None:
-    """Convert Falcon cluster, feed and process XML definitions into YAML entity files in the repo layout
-    (clusters/NAME.yaml, feeds/NAME.yaml, processes/NAME.yaml), every field carried over.
+    """Convert Falcon cluster, feed, process and datasource XML definitions into YAML entity files in the repo
+    layout (clusters/NAME.yaml, feeds/NAME.yaml, processes/NAME.yaml, datasources/NAME.yaml), every field carried
+    over (a feed's import and export with their Sqoop arguments named without their leading --).
 
-    What the toolkit has no place for (such as a feed's datasource import or export, or a cluster's spark
-    interface) is listed on stderr with its file, element path and what to do, and the command exits 1.
+    What the toolkit has no place for (such as a cluster location it does not know) is listed on stderr with its
+    file, element path and what to do, and the command exits 1.
 
     \b
     toolkit convert-falcon falcon/*.xml --out conf

@@ -18,13 +18,14 @@ def _resolve(repo: ConfigRepo, text: str) -> EntityRef:
     if "/" in text:
         kind, _, name = text.partition("/")
         if kind not in {k.value for k in Kind}:
-            raise UsageError(f"Unknown kind {kind!r} in {text!r}: write cluster/NAME, feed/NAME or process/NAME.")
+            raise UsageError(f"Unknown kind {kind!r} in {text!r}: write cluster/NAME, feed/NAME, "
+                             "process/NAME or datasource/NAME.")
         ref = EntityRef(Kind(kind), name)
         repo.get(ref)
         return ref
     found = [EntityRef(kind, text) for kind in Kind if repo.find(EntityRef(kind, text)) is not None]
     if not found:
-        raise UsageError(f"No cluster, feed or process is named {text!r} in repo {repo.display}.")
+        raise UsageError(f"No cluster, feed, process or datasource is named {text!r} in repo {repo.display}.")
     if len(found) > 1:
         raise UsageError(f"{text!r} names a {' and a '.join(r.kind.value for r in found)}: write it as "
                          f"{' or '.join(str(r) for r in found)}.")
@@ -48,7 +49,8 @@ def deps_command(
 ) -> None:
     """Print what ENTITY depends on and what depends on it, transitively, as two indented trees.
 
-    A process depends on its clusters and on the feeds it reads and writes; a feed on its clusters.
+    A process depends on its clusters and on the feeds it reads and writes; a feed on its clusters and on the
+    datasources it imports from or exports to.
     """
     config = ConfigRepo.load(repo)
     ref = _resolve(config, entity)

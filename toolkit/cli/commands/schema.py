@@ -15,9 +15,10 @@ from toolkit.errors import UsageError
 
 def schema_command(
     write: Annotated[Path | None, typer.Option(
-        "--write", help="Folder to write cluster.json, feed.json and process.json into (created if missing).")] = None,
+        "--write", help="Folder to write the schemas into, one per kind: cluster.json, feed.json, process.json, "
+        "datasource.json (created if missing).")] = None,
     kind: Annotated[str | None, typer.Option(
-        "--kind", help="Without --write: print the schema of this kind (cluster, feed or process).")] = None,
+        "--kind", help="Without --write: print the schema of this kind: cluster, feed, process or datasource.")] = None,
 ) -> None:
     """Write the JSON Schemas (draft-07) of the entity kinds, or print one.
 

@@ -1,2 +1,2 @@
 """The lint rules, one concern per module, grouped by entity kind: `cluster/` (CL), `feed/` (FD),
-`process/` (PR) and `repo/` (RP, across entities). Codes are stable: add, never renumber."""
+`process/` (PR), `datasource/` (DS) and `repo/` (RP, across entities). Codes are stable: add, never renumber."""

@@ -1,4 +1,4 @@
-"""RP002: an entity lives in the folder of its kind (clusters/, feeds/, processes/).
+"""RP002: an entity lives in the folder of its kind (clusters/, feeds/, processes/, datasources/).
 
 Why:
 Entities are found by kind and name: a feed under processes/ is looked for in feeds/ and not found there.

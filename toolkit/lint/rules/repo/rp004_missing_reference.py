@@ -1,10 +1,11 @@
-"""RP004: every referenced cluster and feed exists.
+"""RP004: every referenced cluster, feed and datasource exists.
 
 Why:
-This is what makes deleting a still-used feed or cluster fail, so its findings are reported even when only
-other files were changed. A reference to an entity whose file exists but fails to load (YAML or schema) is not
-reported: that file's own finding is the one cause (`ConfigRepo.unloaded`). The references of a file whose schema
-fails are still read from its YAML and checked, so that a bad frequency does not hide a misspelt feed.
+This is what makes deleting a still-used feed, cluster or datasource (a feed's import or export names it) fail,
+so its findings are reported even when only other files were changed. A reference to an entity whose file exists
+but fails to load (YAML or schema) is not reported: that file's own finding is the one cause
+(`ConfigRepo.unloaded`). The references of a file whose schema fails are still read from its YAML and checked, so
+that a bad frequency does not hide a misspelt feed.
 
 Anti-pattern: no feed clickz in feeds/.
 
@@ -31,7 +32,7 @@ from toolkit.lint.rules.repo._known import known_names
 @register
 class MissingReference(Rule):
     code = "RP004"
-    summary = "No reference to a cluster or feed that does not exist."
+    summary = "No reference to a cluster, feed or datasource that does not exist."
     reports_outside_selection = True
 
     def check(self, ctx: LintContext) -> Iterator[Finding | Problem]:
@@ -43,6 +44,11 @@ class MissingReference(Rule):
                 for index, cluster in enumerate(entity_clusters):
                     yield from _missing(entity, EntityRef(Kind.CLUSTER, cluster.name), clusters, unloaded,
                                         ("clusters", index, "name"))
+            if isinstance(entity, Feed):
+                for index, feed_cluster in enumerate(entity.clusters):
+                    for path, name in _datasource_names(feed_cluster):
+                        yield from _missing(entity, EntityRef(Kind.DATASOURCE, name), ctx.repo.datasources, unloaded,
+                                            ("clusters", index, *path))
             if isinstance(entity, Process):
                 for field, items in (("inputs", entity.inputs), ("outputs", entity.outputs)):
                     for index, item in enumerate(items):
@@ -51,7 +57,8 @@ class MissingReference(Rule):
 
 
     def _in_unloaded_files(self, ctx: LintContext) -> Iterator[Problem]:
-        known = {Kind.CLUSTER: ctx.repo.clusters, Kind.FEED: ctx.repo.feeds}
+        known: dict[Kind, Mapping[str, Entity]] = {
+            Kind.CLUSTER: ctx.repo.clusters, Kind.FEED: ctx.repo.feeds, Kind.DATASOURCE: ctx.repo.datasources}
         for ref, doc in ctx.repo.unloaded_documents:
             for path, target in _raw_references(ref.kind, doc.data):
                 if target.name not in known[target.kind] and target not in ctx.repo.unloaded:
@@ -62,7 +69,8 @@ class MissingReference(Rule):
 
 
 def _raw_references(kind: Kind, data: Mapping[str, object]) -> Iterator[tuple[FieldPath, EntityRef]]:
-    """The cluster and feed names a feed's or process's YAML names where the schema puts them, as far as it reads."""
+    """The cluster, feed and datasource names a feed's or process's YAML names where the schema puts them, as far
+    as it reads."""
     def items(field: str) -> list[object]:
         value = data.get(field)
         return value if isinstance(value, list) else []
@@ -71,11 +79,24 @@ def _raw_references(kind: Kind, data: Mapping[str, object]) -> Iterator[tuple[Fi
         for index, item in enumerate(items("clusters")):
             if isinstance(item, dict) and isinstance(item.get("name"), str):
                 yield ("clusters", index, "name"), EntityRef(Kind.CLUSTER, item["name"])
+            if kind is Kind.FEED and isinstance(item, dict):
+                for policy, side in (("import", "source"), ("export", "target")):
+                    raw_policy = item.get(policy)
+                    table = raw_policy.get(side) if isinstance(raw_policy, dict) else None
+                    if isinstance(table, dict) and isinstance(table.get("name"), str):
+                        yield ("clusters", index, policy, side, "name"), EntityRef(Kind.DATASOURCE, table["name"])
     if kind is Kind.PROCESS:
         for field in ("inputs", "outputs"):
             for index, item in enumerate(items(field)):
                 if isinstance(item, dict) and isinstance(item.get("feed"), str):
                     yield (field, index, "feed"), EntityRef(Kind.FEED, item["feed"])
+
+
+def _datasource_names(cluster: FeedCluster) -> Iterator[tuple[FieldPath, str]]:
+    if cluster.import_ is not None:
+        yield ("import", "source", "name"), cluster.import_.datasource
+    if cluster.export is not None:
+        yield ("export", "target", "name"), cluster.export.datasource
 
 
 def _where(path: FieldPath) -> str:

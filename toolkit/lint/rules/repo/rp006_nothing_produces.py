@@ -1,9 +1,9 @@
 """RP006: a feed read by processes is written by something on that cluster.
 
 Why:
-A feed read on a cluster where no process outputs it, it is not replicated to, and which is not declared its
-`source` (written from outside) is never written there: its readers wait forever. A warning: the data may be
-put there by hand.
+A feed read on a cluster where no process outputs it, it is not replicated to or imported on, and which is not
+declared its `source` (written from outside) is never written there: its readers wait forever. A warning: the
+data may be put there by hand.
 
 Anti-pattern: a process on backup reads visits.
 
@@ -30,7 +30,8 @@ from toolkit.lint.rule import Finding, Rule, register
 @register
 class NothingProduces(Rule):
     code = "RP006"
-    summary = "A feed read by processes is written by something: a process, replication, or an outside source."
+    summary = ("A feed read by processes is written by something: a process, replication, an import, or an outside "
+               "source.")
     severity = Severity.WARNING
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
@@ -42,7 +43,7 @@ class NothingProduces(Rule):
                 continue
             writers = ctx.writers.get(feed.name, ())
             for index, cluster in enumerate(feed.clusters):
-                if cluster.type in (FeedClusterType.SOURCE, FeedClusterType.TARGET):
+                if cluster.type in (FeedClusterType.SOURCE, FeedClusterType.TARGET) or cluster.import_ is not None:
                     continue
                 if any(writer.cluster(cluster.name) for writer in writers):
                     continue

@@ -1,7 +1,8 @@
-"""RP007: a feed is used: read or written by a process, or replicated.
+"""RP007: a feed is used: read or written by a process, replicated, imported or exported.
 
 Why:
-A feed that no process reads or writes and that is not replicated is dead weight: its definition suggests data
+A feed that no process reads or writes, that is not replicated and that is not imported from or exported to a
+datasource is dead weight: its definition suggests data
 that nothing produces or uses. A warning.
 
 Anti-pattern: no process names unused, and it has no target cluster.
@@ -28,7 +29,7 @@ from toolkit.lint.rule import Finding, Rule, register
 @register
 class UnusedFeed(Rule):
     code = "RP007"
-    summary = "A feed is used: read or written by a process, or replicated."
+    summary = "A feed is used: read or written by a process, replicated, imported or exported."
     severity = Severity.WARNING
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
@@ -37,7 +38,7 @@ class UnusedFeed(Rule):
         for feed in ctx.repo.feeds.values():
             if feed.name in ctx.readers or feed.name in ctx.writers:
                 continue
-            if any(cluster.type is FeedClusterType.TARGET for cluster in feed.clusters):
+            if any(cluster.type is FeedClusterType.TARGET or cluster.datasources for cluster in feed.clusters):
                 continue
             yield Finding(feed, "no process reads or writes it and it is not replicated; delete it, or add the "
                           "process that uses it.", ("name",))

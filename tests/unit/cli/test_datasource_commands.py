@@ -1,0 +1,90 @@
+"""A repo with a datasource and feeds that import from and export to it goes through every command that reads
+the whole repo (lint, deps, graph, schedule), and the datasource's password-text appears in none of their output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.unit.entities.datasource_samples import DATASOURCE_TEXT, EXPORTED, IMPORTED, SECRET
+from tests.unit.entities.entity_samples import TEMPLATE
+from toolkit.cli.main import main
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The template repo with the datasource sales-db (a password-text credential), an imported feed and an
+    exported one."""
+    root = tmp_path / "conf"
+    shutil.copytree(TEMPLATE, root)
+    (root / "datasources").mkdir()
+    (root / "datasources" / "sales-db.yaml").write_text(DATASOURCE_TEXT, encoding="utf-8")
+    (root / "feeds" / "customers.yaml").write_text(IMPORTED, encoding="utf-8")
+    (root / "feeds" / "daily-sales.yaml").write_text(EXPORTED, encoding="utf-8")
+    return root
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    assert SECRET not in out and SECRET not in err, f"the password is in the output of {argv}"
+    return code, out, err
+
+
+@pytest.mark.parametrize("format_", ["text", "json", "github"])
+def test_lint_warns_of_the_password_text_and_never_prints_it(capsys: pytest.CaptureFixture[str], repo: Path,
+                                                            format_: str) -> None:
+    code, out, _ = run(capsys, "lint", repo, "--format", format_)
+    assert code == 0  # a warning
+    assert "DS002" in out and "the password of user 'reader' is in the repo" in out
+    if format_ == "json":
+        assert [problem["code"] for problem in json.loads(out)] == ["DS002"]
+
+
+def test_lint_reports_a_missing_datasource_without_the_password(capsys: pytest.CaptureFixture[str],
+                                                                repo: Path) -> None:
+    feed = repo / "feeds" / "customers.yaml"
+    feed.write_text(feed.read_text(encoding="utf-8").replace("name: sales-db", "name: crm-db"), encoding="utf-8")
+    code, out, _ = run(capsys, "lint", repo)
+    assert code == 1
+    assert "RP004 Feed 'customers': clusters[0].import.source.name 'crm-db' is not defined in this repo" in out
+
+
+def test_a_schema_error_in_the_datasource_does_not_print_the_password(capsys: pytest.CaptureFixture[str],
+                                                                     repo: Path) -> None:
+    source = repo / "datasources" / "sales-db.yaml"
+    source.write_text(DATASOURCE_TEXT.replace("      passwordText:", "      passwordFile: /p\n      passwordText:"),
+                      encoding="utf-8")
+    code, out, _ = run(capsys, "lint", repo)
+    assert code == 1 and "holds a password field its type does not use" in out
+
+
+def test_deps_shows_the_datasource_and_its_feeds(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    code, out, _ = run(capsys, "deps", "sales-db", "--repo", repo)
+    assert code == 0
+    assert out.splitlines() == ["datasource/sales-db", "  depends on:", "    (nothing)", "  used by:",
+                                "    feed/customers", "    feed/daily-sales"]
+    code, out, _ = run(capsys, "deps", "feed/customers", "--repo", repo)
+    assert code == 0 and "    datasource/sales-db" in out.splitlines()
+
+
+def test_graph_draws_the_repo_with_a_datasource(capsys: pytest.CaptureFixture[str], repo: Path,
+                                                tmp_path: Path) -> None:
+    for format_ in ("dot", "mermaid"):
+        code, out, err = run(capsys, "graph", "--repo", repo, "--format", format_)
+        assert (code, err) == (0, "") and "customers" in out
+    page = tmp_path / "graph.html"
+    code, _, _ = run(capsys, "graph", "--repo", repo, "--out", page)
+    assert code == 0 and SECRET not in page.read_text(encoding="utf-8")
+
+
+def test_schedule_generates_no_import_or_export_call(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    code, out, err = run(capsys, "schedule", "--repo", repo, "--cluster", "primary",
+                         "--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
+                         "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf")
+    assert code == 0, err
+    assert "--process hourly-clicks-summary" in out  # the rest of the repo is scheduled as before
+    assert "import.py" not in out and "export.py" not in out  # the import and export actions are not built yet
