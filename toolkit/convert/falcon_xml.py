@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.convert.cluster import convert_cluster
+from toolkit.convert.falcon_schema import misplaced_elements
 from toolkit.convert.feed import convert_feed
 from toolkit.convert.process import convert_process
 from toolkit.convert.tracking import Node, Report, Tracker
@@ -68,8 +69,13 @@ def convert_file(file: Path) -> Conversion:
     tracker = Tracker(file, _namespace(kind.value), kind.value)
     root = tracker.root(xml.root)
     data = _CONVERTERS[kind](root)
+    name = _name(xml, kind, data)
     tracker.report_leftovers(root)
-    return Conversion(file, ConvertedEntity(kind, _name(xml, kind, data), data), tuple(tracker.reports))
+    if not tracker.reports:  # what the converter reports, it names by field; the rest Falcon's schema judges
+        refusals = misplaced_elements(xml.content, xml.root, tracker)
+        if refusals:
+            return Conversion(file, None, refusals)
+    return Conversion(file, ConvertedEntity(kind, name, data), tuple(tracker.reports))
 
 
 def _kind(xml: XmlFile) -> Kind:

@@ -1,7 +1,8 @@
 """`toolkit convert-falcon`: Falcon XML definitions into the YAML files of a config repo.
 
 Exit codes (docs/exit-codes.md): 0 when everything was converted; 1 when something was reported (a Falcon element
-the toolkit does not support, or a value the written file's schema check rejects), the rest being written;
+the toolkit does not support, a value the written file's schema check rejects, or an element out of the order of
+Falcon's XSD, which refuses its whole file), the rest being written;
 2 when an input is not a readable Falcon entity definition or a target is taken, with nothing written.
 """
 
@@ -26,8 +27,10 @@ def convert_falcon_command(
     """Convert Falcon cluster, feed and process XML definitions into YAML entity files in the repo layout
     (clusters/NAME.yaml, feeds/NAME.yaml, processes/NAME.yaml), every field carried over.
 
-    What the toolkit has no place for (such as a feed's datasource import or export, or a cluster's spark
-    interface) is listed on stderr with its file, element path and what to do, and the command exits 1.
+    What the toolkit has no place for (such as a feed's datasource import or export, or a datasource
+    entity) is listed on stderr with its file, element path and what to do, and the command exits 1. A file
+    with an element out of the order of Falcon's XSD, which Falcon refuses on submit, is refused: nothing is
+    written for it, and its misplaced elements are listed the same way.
 
     \b
     toolkit convert-falcon falcon/*.xml --out conf
