@@ -94,3 +94,20 @@ def test_an_element_after_a_missing_one_that_falcon_requires_is_not_out_of_order
         '    <properties><property name="owner" value="etl"/></properties>\n'))
     code, out, err = convert(feed, "--out", tmp_path / "conf")
     assert (code, out, err) == (0, f"wrote {tmp_path / 'conf' / 'feeds' / 'clicks.yaml'}\n", "")
+
+
+def test_an_element_after_the_last_one_falcon_allows_is_refused_saying_no_element_may_follow(
+    convert: Run, tmp_path: Path
+) -> None:
+    feed = write(tmp_path, "feed.xml", FEED_WITH_FLAG_LAST.replace(
+        "    <availabilityFlag>_SUCCESS</availabilityFlag>\n",
+        "    <lifecycle><retention-stage><frequency>hours(10)</frequency></retention-stage></lifecycle>\n"
+        '    <properties><property name="owner" value="etl"/></properties>\n'))
+    code, out, err = convert(feed, "--out", tmp_path / "conf")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"{feed}: /feed/properties: Falcon's schema feed-0.1.xsd does not allow this element where it stands (it "
+        "expects no further element there), so Falcon refuses this feed on submit and nothing was written for this "
+        "file: put the elements in the schema's order.",
+        SUMMARY_OF_1,
+    ]
