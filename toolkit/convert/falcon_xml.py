@@ -14,6 +14,7 @@ from typing import Any
 
 from toolkit.convert.cluster import convert_cluster
 from toolkit.convert.datasource import convert_datasource
+from toolkit.convert.falcon_schema import misplaced_elements
 from toolkit.convert.feed import convert_feed
 from toolkit.convert.process import convert_process
 from toolkit.convert.tracking import Node, Report, Tracker
@@ -47,10 +48,11 @@ class ConvertedEntity:
 
 @dataclass(frozen=True)
 class Conversion:
-    """What one file gave: its entity and the reports of what was not converted."""
+    """What one file gave: its entity (None when Falcon's schema refuses the file) and the reports of what was
+    not converted."""
 
     source: Path
-    entity: ConvertedEntity
+    entity: ConvertedEntity | None
     reports: tuple[Report, ...]
 
 
@@ -61,8 +63,13 @@ def convert_file(file: Path) -> Conversion:
     tracker = Tracker(file, _namespace(kind.value), kind.value)
     root = tracker.root(xml.root)
     data = _CONVERTERS[kind](root)
+    name = _name(xml, kind, data)
     tracker.report_leftovers(root)
-    return Conversion(file, ConvertedEntity(kind, _name(xml, kind, data), data), tuple(tracker.reports))
+    if not tracker.reports:  # what the converter reports, it names by field; the rest Falcon's schema judges
+        refusals = misplaced_elements(xml.content, xml.root, tracker)
+        if refusals:
+            return Conversion(file, None, refusals)
+    return Conversion(file, ConvertedEntity(kind, name, data), tuple(tracker.reports))
 
 
 def _kind(xml: XmlFile) -> Kind:

@@ -50,6 +50,8 @@ def write_conversions(conversions: Sequence[Conversion], out: Path, force: bool 
     for conversion in conversions:
         result.reports.extend(conversion.reports)
         entity = conversion.entity
+        if entity is None:
+            continue
         target = targets[EntityRef(entity.kind, entity.name)][1]
         text = render_entity(entity.kind.value, entity.data)
         _, problems = parse_entity(text, target)
@@ -64,6 +66,8 @@ def _targets(conversions: Sequence[Conversion], out: Path) -> dict[EntityRef, tu
     targets: dict[EntityRef, tuple[Path, Path]] = {}
     for conversion in conversions:
         entity = conversion.entity
+        if entity is None:
+            continue
         ref = EntityRef(entity.kind, entity.name)
         if ref in targets:
             raise UsageError(

@@ -24,11 +24,12 @@ _FIRST_START_TAG = re.compile(rb"<!--.*?-->|<\?.*?\?>|<([^!?])", re.DOTALL)
 
 @dataclass(frozen=True)
 class XmlFile:
-    """A parsed file: its root element and the line where the root element starts."""
+    """A parsed file: its root element, the line where the root element starts, and its bytes."""
 
     file: Path
     root: ET.Element
     root_line: int
+    content: bytes
 
 
 class _DoctypeRefused(Exception):
@@ -46,7 +47,7 @@ def read_xml(file: Path) -> XmlFile:
         content = file.read_bytes()
     except OSError as err:
         raise UsageError(f"Cannot read {file}: {err.strerror or err}; pass a readable Falcon XML file.") from None
-    return XmlFile(file, parse_xml(content, file), _root_line(content))
+    return XmlFile(file, parse_xml(content, file), _root_line(content), content)
 
 
 def parse_xml(content: bytes, file: Path) -> ET.Element:

@@ -1,7 +1,8 @@
 """`toolkit convert-falcon`: Falcon XML definitions into the YAML files of a config repo.
 
 Exit codes (docs/exit-codes.md): 0 when everything was converted; 1 when something was reported (a Falcon element
-the toolkit does not support, or a value the written file's schema check rejects), the rest being written;
+the toolkit does not support, a value the written file's schema check rejects, or an element out of the order of
+Falcon's XSD, which refuses its whole file), the rest being written;
 2 when an input is not a readable Falcon entity definition or a target is taken, with nothing written.
 """
 
@@ -28,7 +29,9 @@ def convert_falcon_command(
     over (a feed's import and export with their Sqoop arguments named without their leading --).
 
     What the toolkit has no place for (such as a cluster location it does not know) is listed on stderr with its
-    file, element path and what to do, and the command exits 1.
+    file, element path and what to do, and the command exits 1. A file with an element out of the order of Falcon's
+    XSD, which Falcon refuses on submit, is refused: nothing is written for it, and its misplaced elements are
+    listed the same way.
 
     \b
     toolkit convert-falcon falcon/*.xml --out conf
