@@ -30,7 +30,8 @@ def test_a_hold_round_trips_through_the_ledger(site: Site) -> None:
     assert ledger.hold(PROCESS, at(7)) == Hold("2026-11-21T10:00:00Z", "alice@edge", "bad upstream data")
     assert ledger.holds(PROCESS) == {at(7): Hold("2026-11-21T10:00:00Z", "alice@edge", "bad upstream data"),
                                      at(8): Hold("2026-11-21T10:01:00Z", "bob@edge")}
-    assert ledger.hold(PROCESS, at(7)).sentence() == "held by alice@edge at 2026-11-21T10:00:00Z: bad upstream data"
+    assert Hold("2026-11-21T10:00:00Z", "alice@edge", "bad upstream data").sentence() == (
+        "held by alice@edge at 2026-11-21T10:00:00Z: bad upstream data")
     assert Hold("2026-11-21T10:01:00Z", "bob@edge").sentence() == "held by bob@edge at 2026-11-21T10:01:00Z"
     ledger.clear_hold(PROCESS, at(7))
     ledger.clear_hold(PROCESS, at(7))  # clearing what is not there changes nothing
