@@ -1,7 +1,8 @@
 """One process instance, step by step, as Falcon and Oozie ran it, in a single call:
 
-1. the time must be an instance (exit 2 off the grid, 4 outside validity); 2. safemode (5) or the process
-suspended (4), before anything is touched; 3. the instance's lease lock and one of the process's `parallel`
+1. the time must be an instance (exit 2 off the grid, 4 outside validity); 2. safemode (5), the process
+suspended or the instance held (`toolkit suspend --time`: 4, also seen at each poll of a wait and before the
+first attempt), before anything is touched; 3. the instance's lease lock and one of the process's `parallel`
 slots (5 while a live run holds them; a killed run's expired lock is taken over and its attempt recorded
 KILLED); an instance that SUCCEEDED is skipped (4) unless forced; 4. the inputs resolved and, while required
 ones are missing, waited for until the process timeout (3 when not waiting or `max_wait` is spent; TIMEDOUT

@@ -1,17 +1,27 @@
 """A held instance (`toolkit suspend --process P --time T`, Falcon's `instance -suspend`) with real runs of the process
 runner in the test SparkSession (issue 37): a run of it does not start it (exit 4, naming the hold and how to
 resume), writing nothing; a run waiting for its inputs stops at its next poll; after `toolkit resume --time` it runs
-and publishes. An Oozie job suspended and resumed mid-run: test_oozie_engine_on_a_stand_in.py."""
+and publishes. A running Spark instance cannot be paused: `toolkit suspend` refuses it (exit 1), holding nothing.
+An Oozie job suspended and resumed mid-run: test_oozie_engine_on_a_stand_in.py."""
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
+from tests.integration.process_runner.process_repo import (
+    TestClock,
+    make_repo,
+    new_runner,
+    utc,
+    write_clicks,
+    write_process,
+)
 from toolkit.cli.main import main
 from toolkit.errors import SkippedError
 from toolkit.runtime.status import STATUS_OF_EXIT
@@ -69,3 +79,43 @@ def test_a_run_waiting_for_its_inputs_stops_at_its_next_poll_once_held(spark, tm
     record = json.loads((_records(root) / "instance.json").read_text())
     assert (record["status"], record["attempts"]) == ("WAITING", 0)
     assert not (_records(root) / "attempt-001.json").exists()
+
+
+BUSY = '''
+import time
+
+def run(spark, ctx):
+    for _ in range(240):  # two minutes of short Spark jobs unless cancelled
+        spark.range(2, numPartitions=2).foreach(lambda _: time.sleep(0.25))
+    spark.createDataFrame([(1,)], "a int").write.json(ctx.outputs["summary"])
+'''
+
+
+def test_a_running_spark_instance_is_not_held_and_the_operator_is_told_to_kill_or_wait(
+        spark, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    (repo / "workflows" / "busy.py").write_text(BUSY)
+    name = write_process(repo, "busy", {"path: workflows/hourly_clicks_summary.py": "path: workflows/busy.py"})
+    instance = ["--repo", str(repo), "--process", name, "--cluster", "primary", "--time", "2026-11-21T10:00Z"]
+    folder = root / "feed-toolkit/working/ledger/processes" / name / "20261121T1000Z"
+    said: list[tuple[int, str]] = []
+
+    def suspend_when_running() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (folder / "attempt-001.json").exists():
+            time.sleep(0.2)
+        code = main(["suspend", *instance])
+        said.append((code, capsys.readouterr().err))
+        main(["kill", *instance])  # ends the test's two minutes of jobs
+
+    operator = threading.Thread(target=suspend_when_running)
+    operator.start()
+    result = new_runner(spark, repo, name, TestClock(T), lease=3.0).run(T)
+    operator.join()
+    assert said == [(1, f"toolkit: The instance 2026-11-21T10:00Z of process '{name}' on cluster 'primary' is running "
+                        "on engine pyspark, and nothing can pause a running Spark job: nothing was suspended; end it "
+                        f"with `toolkit kill --process {name} --cluster primary --time 2026-11-21T10:00Z` or wait for "
+                        "it to end, then suspend it.\n")]
+    assert not (root / "feed-toolkit/working/ledger/processes" / name / "holds").exists()
+    assert result.status == Status.KILLED
