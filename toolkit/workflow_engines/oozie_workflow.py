@@ -15,7 +15,8 @@ running (kill -9) leaves it running: the next run of the instance (or replay of 
 ledger and follows it, with the killed run's staging, instead of submitting it again; a job found in PREP (its
 run died between submission and start) is started then. While the instance is held (`toolkit suspend --time`) the
 run suspends its running job (`PUT /v2/job/ID?action=suspend`, or leaves a PREP job unstarted) and keeps following
-it, the timeout waiting with it; once the hold is removed it resumes the job it suspended. A run stopped otherwise
+it, the timeout waiting with it; once the hold is removed it resumes the job (a job found SUSPENDED, which the run
+that suspended it left so when it died, is resumed too unless the instance is still held). A run stopped otherwise
 (a signal, a lost lock) kills the job, as the spark engine stops its spark-submit.
 """
 
@@ -82,7 +83,8 @@ class OozieWorkflow:
         """The job's status once it ends; a job in PREP is started. A status request or start that fails (Oozie
         restarting, the network) is tried again at the next poll: giving up then would leave the job running and
         the retry would run the workflow twice. Past the process's timeout the job is killed (a batch consumer
-        without `timeout` has none: it has no frequency to take the default from)."""
+        without `timeout` has none: it has no frequency to take the default from). While `journal.held()` the job
+        is suspended (a PREP one left unstarted) and the timeout waits; once released it is resumed."""
         now = self.clock.now()
         limit = self._limit()
         deadline = shift(now, limit, resolve_zone(self.process.timezone), +1) if limit is not None else None
@@ -94,6 +96,8 @@ class OozieWorkflow:
                 if info.ended:
                     return info
                 held = journal.held()
+                if info.status == "SUSPENDED" and suspended_since is None:  # a run that suspended it died
+                    suspended_since = self.clock.now()
                 if held is not None and suspended_since is None and info.status in ("PREP", "RUNNING"):
                     if info.status == "RUNNING":  # a PREP job is simply not started
                         self.client.suspend(job)
