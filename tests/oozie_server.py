@@ -6,6 +6,8 @@ client/.../OozieClient.java calls it) for exactly the calls the toolkit makes
 - POST /oozie/v2/jobs?user.name=U, a body of Hadoop configuration XML: a workflow job in PREP, 201 `{"id": ...}`
   (E0405 without `oozie.wf.application.path`; `?action=start` starts it at once, as Oozie does);
 - PUT /oozie/v2/job/ID?action=start (E1003 unless PREP) and ?action=kill (the running step killed, KILLED);
+  ?action=suspend (E1003 unless RUNNING: SUSPENDED, the running step goes on, as a Hadoop action does, and no
+  further node is taken) and ?action=resume (E1003 unless SUSPENDED: RUNNING again, the walk goes on);
 - GET /oozie/v2/job/ID?show=info: `id`, `appName`, `appPath`, `user`, `status`, `conf` (the XML) and `actions`
   (`name`, `type`, `status` OK/ERROR/KILLED, `errorCode`, `errorMessage`); an unknown id is E0604.
 Errors are Oozie's: an HTTP status with the `oozie-error-code` and `oozie-error-message` headers; a test queues
@@ -32,6 +34,7 @@ import re
 import ssl
 import subprocess
 import threading
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -163,6 +166,20 @@ class StandInOozie:
             if job.step is not None and job.step.poll() is None:
                 job.step.kill()
 
+    def suspend_job(self, job_id: str) -> None:
+        self._switch(job_id, "RUNNING", "SUSPENDED")
+
+    def resume_job(self, job_id: str) -> None:
+        self._switch(job_id, "SUSPENDED", "RUNNING")
+
+    def _switch(self, job_id: str, before: str, after: str) -> None:
+        job = self.job(job_id)
+        with self._lock:
+            if job.status != before:
+                raise OozieFailure(400, "E1003", f"Invalid workflow job state, job {job_id} is {job.status}, not "
+                                                 f"{before}")
+            job.status = after
+
     # the workflow
 
     def _run(self, job: StandInJob) -> None:
@@ -176,7 +193,10 @@ class StandInOozie:
         nodes = {node.get("name"): node for node in root if node.get("name")}
         start = next(node for node in root if _local(node.tag) == "start")
         name = start.get("to")
-        while job.status == "RUNNING":
+        while job.status in ("RUNNING", "SUSPENDED"):
+            if job.status == "SUSPENDED":  # no further node until the job is resumed
+                time.sleep(0.05)
+                continue
             node = nodes.get(name)
             kind = _local(node.tag) if node is not None else None
             if node is None or kind == "end":
@@ -202,12 +222,16 @@ class StandInOozie:
             self._end(job, "FAILED", None)
             action.status, action.errorCode, action.errorMessage = "ERROR", failure.code, str(failure)
             return None
-        with self._lock:
-            if job.status != "RUNNING":
-                return None
-            job.step = subprocess.Popen(command, cwd=app, env=env, stdin=subprocess.DEVNULL)
+        while True:  # a suspended job starts no step until resumed
+            with self._lock:
+                if job.status == "RUNNING":
+                    job.step = subprocess.Popen(command, cwd=app, env=env, stdin=subprocess.DEVNULL)
+                    break
+                if job.status != "SUSPENDED":
+                    return None
+            time.sleep(0.05)
         code = job.step.wait()
-        if job.status != "RUNNING":
+        if job.status not in ("RUNNING", "SUSPENDED"):
             return None
         if code == 0:
             action.status = "OK"
@@ -311,6 +335,9 @@ def _handler(server: StandInOozie) -> type[BaseHTTPRequestHandler]:
                     return 200, None
                 if self.command == "PUT" and params.get("action") == "kill":
                     server.kill_job(job_id)
+                    return 200, None
+                if self.command == "PUT" and params.get("action") in ("suspend", "resume"):
+                    (server.suspend_job if params["action"] == "suspend" else server.resume_job)(job_id)
                     return 200, None
             raise OozieFailure(400, "E0303", f"Invalid parameter for {self.command} {path}")
 

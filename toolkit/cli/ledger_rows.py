@@ -7,12 +7,14 @@ window, with the status an operator should see.
 - A WAITING row lists the input instances it waits for: the record's `missing` when it has one, else (for
   the newest `MISSING_LIMIT` of them) the real resolution of the inputs against the local file system.
   Table inputs need the metastore, which the CLI does not open: such instances say so instead.
+- A held instance (`toolkit suspend --time`) is SUSPENDED, Falcon's name, whatever its record says (the record's
+  status stays in `recorded`), with who held it, when and why (`hold`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
 from toolkit.el.grid import InstanceGrid
@@ -36,6 +38,7 @@ DEFAULT_INSTANCES = 24
 MISSING_LIMIT = 50
 
 TABLE_NOT_CHECKED = "not checked (table input)"
+SUSPENDED = "SUSPENDED"  # a held instance's row (Falcon's instance status); no run records it
 
 
 class TableInputNotChecked(ToolkitError):
@@ -81,13 +84,14 @@ class InstanceRow:
     missing: tuple[str, ...] | None = None  # WAITING rows: what they wait for; None when not known
     missing_note: str | None = None  # why `missing` is not known
     error: str | None = None
+    hold: str | None = None  # SUSPENDED rows: who held the instance, when and why (`toolkit suspend --time`)
 
     def to_json(self) -> dict[str, object]:
         return {"time": format_timestamp(self.time), "status": self.status, "recorded_status": self.recorded,
                 "attempts": self.attempts, "run_id": self.run_id, "started": self.started, "ended": self.ended,
                 "duration_seconds": self.duration_seconds,
                 "missing": list(self.missing) if self.missing is not None else None,
-                "missing_note": self.missing_note, "error": self.error}
+                "missing_note": self.missing_note, "error": self.error, "hold": self.hold}
 
 
 def _seconds(stamp: str | None) -> float | None:
@@ -159,7 +163,9 @@ def instance_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: 
             else:
                 missing, note = None, f"not checked (only the {MISSING_LIMIT} newest waiting instances are)"
             rows[index] = InstanceRow(row.time, row.status, None, missing=missing, missing_note=note)
-    return rows
+    holds = ledger.holds(process.name)
+    return [replace(row, status=SUSPENDED, hold=holds[row.time].sentence()) if row.time in holds else row
+            for row in rows]
 
 
 def count_statuses(rows: Iterable[InstanceRow], statuses: Sequence[str]) -> dict[str, int]:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from toolkit.cli.entity_states import EntityState
 from toolkit.cli.ledger_rows import InstanceRow
+from toolkit.el.timestamps import format_timestamp
 from toolkit.statuses import Status
 
 NONE = "-"
@@ -38,6 +39,8 @@ def duration_text(seconds: int | None) -> str:
 
 def detail_text(row: InstanceRow) -> str:
     """What a person needs of a row beside its status: what a waiting instance lacks, why one failed."""
+    if row.hold:
+        return f"{row.hold} (toolkit resume --time {format_timestamp(row.time)})"
     if row.status == Status.WAITING:
         return missing_text(row)
     if row.error:

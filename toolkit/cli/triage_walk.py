@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from toolkit.cli.ledger_access import Now
-from toolkit.cli.ledger_rows import TableInputNotChecked, instance_rows, no_catalog
+from toolkit.cli.ledger_rows import SUSPENDED, TableInputNotChecked, instance_rows, no_catalog
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
 from toolkit.entities.repo import ConfigRepo
@@ -123,6 +123,10 @@ class Walk:
             return
         missing, unknown = self._missing_inputs(process, node.time)
         recorded = self._recorded_why(node.status, row.error if row is not None else None, row.run_id if row else None)
+        if row is not None and row.hold is not None:
+            node.status = SUSPENDED
+            recorded = (f"suspended, {row.hold}: it does not start until `toolkit resume --process {process.name} "
+                        f"--cluster {self.cluster.name} --time {format_timestamp(node.time)}`")
         if unknown is not None:
             node.why = f"{recorded}; its inputs are {unknown}{suspended}"
         elif missing:

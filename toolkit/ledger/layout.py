@@ -6,6 +6,7 @@
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/lock.<n>          the instance's lease lock
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/kill              `toolkit kill`'s request to its run
     <working>/ledger/processes/<process>/<yyyyMMddTHHmmZ>/late-checks.json  late-data checks done
+    <working>/ledger/processes/<process>/holds/<yyyyMMddTHHmmZ>            `toolkit suspend --time`'s hold (holds.py)
     <working>/ledger/processes/<process>/rollups/<yyyyMM>.json.gz        the month's closed instances, rolled up
     <working>/ledger/processes/<process>/rollups/lock.<n>                   the roll-up of the process running
     <working>/ledger/processes/<process>/slots/slot-<i>.<n>                 the `parallel` running slots
@@ -120,6 +121,13 @@ class LedgerLayout:
     def kill_request(self, process: str, t: datetime) -> str:
         """`toolkit kill`'s request to the run holding the instance (kill_requests.py)."""
         return f"{self.instance_folder(process, t)}/kill"
+
+    def holds_folder(self, process: str) -> str:
+        """The process's held instances, one file each (`toolkit suspend --time`, holds.py)."""
+        return f"{self.process_folder(process)}/holds"
+
+    def hold(self, process: str, t: datetime) -> str:
+        return f"{self.holds_folder(process)}/{instance_key(t)}"
 
     def attempt_log(self, process: str, t: datetime, attempt: int) -> str:
         """The attempt's stderr, beside its record (attempt_logs.py)."""

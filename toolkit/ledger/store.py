@@ -14,6 +14,7 @@ from toolkit.entities.model import Cluster
 from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
+from toolkit.ledger.holds import Hold
 from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
@@ -159,6 +160,33 @@ class Ledger:
         path = self.layout.kill_request(process, t)
         if self.fs.exists(path):
             self.fs.delete(path, recursive=False)
+
+    # Holds on instances (`toolkit suspend --time`)
+
+    def hold(self, process: str, t: datetime) -> Hold | None:
+        path = self.layout.hold(process, t)
+        data = self.fs.read_if_exists(path)
+        return None if data is None else Hold.parse(data, path)
+
+    def set_hold(self, process: str, t: datetime, hold: Hold) -> None:
+        self.fs.write_atomically(self.layout.hold(process, t), hold.to_bytes())
+
+    def clear_hold(self, process: str, t: datetime) -> None:
+        path = self.layout.hold(process, t)
+        if self.fs.exists(path):
+            self.fs.delete(path, recursive=False)
+
+    def holds(self, process: str) -> dict[datetime, Hold]:
+        """Every held instance of the process, in one listing."""
+        folder = self.layout.holds_folder(process)
+        if not self.fs.exists(folder):
+            return {}
+        found = {}
+        for status in self.fs.list(folder):
+            t = parse_instance_key(status.name)
+            if t is not None and not status.is_dir:
+                found[t] = Hold.parse(self.fs.read(status.path), status.path)
+        return found
 
     # Late-data checks
 

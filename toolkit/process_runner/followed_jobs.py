@@ -56,14 +56,18 @@ def job_to_follow(attempts: Iterable[Attempted]) -> FollowedJob | None:
 
 class AttemptJobs:
     """The `JobJournal` of one attempt: the job it follows (or None: it submits one, whose staging is `run_id`'s
-    `attempt`), `write` to record the job's id in the attempt's record at once, and the job's end status, which
-    the attempt's last record carries (`to_json`)."""
+    `attempt`), `write` to record the job's id in the attempt's record at once, `held` to read the instance's hold
+    (`toolkit suspend --time`; a batch has none), and the job's end status, which the attempt's last record carries
+    (`to_json`)."""
 
     def __init__(self, follows: FollowedJob | None, run_id: str, attempt: int,
-                 write: Callable[[dict[str, Any]], None]) -> None:
+                 write: Callable[[dict[str, Any]], None], held: Callable[[], str | None] = lambda: None) -> None:
         self.follows, self.job = follows, follows
-        self.run_id, self.attempt, self.write = run_id, attempt, write
+        self.run_id, self.attempt, self.write, self._held = run_id, attempt, write, held
         self.status: str | None = None
+
+    def held(self) -> str | None:
+        return self._held()
 
     def followed(self) -> str | None:
         return self.follows.id if self.follows is not None else None

@@ -1,7 +1,8 @@
 """One process instance, step by step, as Falcon and Oozie ran it, in a single call:
 
-1. the time must be an instance (exit 2 off the grid, 4 outside validity); 2. safemode (5) or the process
-suspended (4), before anything is touched; 3. the instance's lease lock and one of the process's `parallel`
+1. the time must be an instance (exit 2 off the grid, 4 outside validity); 2. safemode (5), the process
+suspended or the instance held (`toolkit suspend --time`: 4, also seen at each poll of a wait and before the
+first attempt), before anything is touched; 3. the instance's lease lock and one of the process's `parallel`
 slots (5 while a live run holds them; a killed run's expired lock is taken over and its attempt recorded
 KILLED); an instance that SUCCEEDED is skipped (4) unless forced; 4. the inputs resolved and, while required
 ones are missing, waited for until the process timeout (3 when not waiting or `max_wait` is spent; TIMEDOUT
@@ -209,6 +210,20 @@ class ProcessRunner:
     def check_switches(self) -> None:
         require_running_allowed(self.fs, self.cluster, "process", self.process.name)
 
+    def check_hold(self, t: datetime) -> None:
+        """SkippedError (exit 4) when the instance is held (`toolkit suspend --time`): it does not start."""
+        hold = self.ledger.hold(self.process.name, t)
+        if hold is not None:
+            at = format_timestamp(t)
+            raise SkippedError(f"The instance {at} of {self.owner} on cluster '{self.cluster.name}' is suspended "
+                               f"({hold.sentence()}): it does not start until `toolkit resume --process "
+                               f"{self.process.name} --cluster {self.cluster.name} --time {at}`.")
+
+    def _held(self, t: datetime) -> str | None:
+        """Why the instance is held now, or None: what a followed Oozie job is suspended for."""
+        hold = self.ledger.hold(self.process.name, t)
+        return hold.sentence() if hold is not None else None
+
     def plan(self, t: datetime) -> InstancePlan:
         return plan_instance(self.repo, self.process, self.cluster, t, self.fs, self.catalog)
 
@@ -217,6 +232,7 @@ class ProcessRunner:
     def run(self, t: datetime) -> InstanceResult:
         self.check_time(t)
         self.check_switches()
+        self.check_hold(t)
         lock = self.ledger.instance_lock(self.process.name, t)
         taken = lock.try_acquire(self.run_id, {"time": format_timestamp(t)})
         if not taken.taken:
@@ -274,6 +290,7 @@ class ProcessRunner:
                 self.ledger.clear_kill_request(self.process.name, t)
                 result.status, result.reason = Status.KILLED, reason
                 return None, attempt
+            self.check_hold(t)  # held while it waits: it stops at its next poll, its record still WAITING
             began = time.perf_counter()
             plan = self.plan(t)
             result.resolve_seconds = time.perf_counter() - began
@@ -335,6 +352,7 @@ class ProcessRunner:
                                f"`parallel`): {running}; call again later.")
         attempt = first
         try:
+            self.check_hold(t)  # held while it waited for its inputs or a slot: the attempt does not start
             with LeaseKeeper([slot], self.ledger.lease_seconds / 3):  # a lost slot costs nothing: only counted
                 # A job a killed run left running is followed, not submitted again: its staging is kept.
                 follows = job_to_follow(self.ledger.attempts(self.process.name, t)) \
@@ -400,7 +418,7 @@ class ProcessRunner:
                     if follows else "running ") + f"{self.workflow.name} ({self.process.workflow.engine})")
         staged = (follows.run_id, follows.attempt) if follows else (self.run_id, attempt)
         journal = AttemptJobs(follows, *staged, write=lambda job: self._write_attempt(
-            t, attempt, Status.RUNNING, started, None, plan, job=job))
+            t, attempt, Status.RUNNING, started, None, plan, job=job), held=lambda: self._held(t))
         lineage, inputs = self.start_lineage(t, attempt, format_timestamp(t), lambda: input_uses(plan, self.cluster),
                                              plan.outputs)
         began = time.perf_counter()

@@ -4,7 +4,8 @@ OozieClient makes them (client/src/main/java/org/apache/oozie/client/OozieClient
 - `POST /v2/jobs?user.name=U` with the job configuration as Hadoop configuration XML
   (`<configuration><property><name/><value/></property>...`, content type application/xml): 201 and
   `{"id": "..."}`, a workflow job in PREP (without `action=start`, so that its id is recorded before it runs);
-- `PUT /v2/job/ID?action=start` and `PUT /v2/job/ID?action=kill`;
+- `PUT /v2/job/ID?action=start`, `?action=kill`, `?action=suspend` and `?action=resume` (Oozie's
+  `OozieClient.suspend`/`resume`: a SUSPENDED job runs no further action until resumed);
 - `GET /v2/job/ID?show=info`: the job's JSON (`status` PREP, RUNNING, SUSPENDED, SUCCEEDED, KILLED or FAILED; its
   `actions`, each with `name`, `status`, `errorCode` and `errorMessage`).
 An error is Oozie's `oozie-error-code` and `oozie-error-message` headers (else the HTTP status), said in one sentence
@@ -97,6 +98,12 @@ class OozieClient:
 
     def kill(self, job: str) -> None:
         self._call("PUT", f"job/{quote(job)}", {"action": "kill", "user.name": self.access.user})
+
+    def suspend(self, job: str) -> None:
+        self._call("PUT", f"job/{quote(job)}", {"action": "suspend", "user.name": self.access.user})
+
+    def resume(self, job: str) -> None:
+        self._call("PUT", f"job/{quote(job)}", {"action": "resume", "user.name": self.access.user})
 
     def info(self, job: str) -> JobInfo:
         answer = self._call("GET", f"job/{quote(job)}", {"show": "info"})

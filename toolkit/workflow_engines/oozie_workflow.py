@@ -13,15 +13,20 @@ job's end status is kept in the attempt's record). Past the process's `timeout` 
 batch consumer without one has no limit) the job is killed and the attempt TIMEDOUT. A run killed with the job
 running (kill -9) leaves it running: the next run of the instance (or replay of the batch) finds its id in the
 ledger and follows it, with the killed run's staging, instead of submitting it again; a job found in PREP (its
-run died between submission and start) is started then. A run stopped otherwise (a signal, a lost lock) kills
-the job, as the spark engine stops its spark-submit.
+run died between submission and start) is started then. While the instance is held (`toolkit suspend --time`) the
+run suspends its running job (`PUT /v2/job/ID?action=suspend`, or leaves a PREP job unstarted) and keeps following
+it, the timeout waiting with it; once the hold is removed it resumes the job (a job found SUSPENDED, which the run
+that suspended it left so when it died, is resumed too unless the instance is still held). A run stopped otherwise
+(a signal, a lost lock) kills the job, as the spark engine stops its spark-submit.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import sys
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
@@ -78,22 +83,42 @@ class OozieWorkflow:
         """The job's status once it ends; a job in PREP is started. A status request or start that fails (Oozie
         restarting, the network) is tried again at the next poll: giving up then would leave the job running and
         the retry would run the workflow twice. Past the process's timeout the job is killed (a batch consumer
-        without `timeout` has none: it has no frequency to take the default from)."""
+        without `timeout` has none: it has no frequency to take the default from). While `journal.held()` the job
+        is suspended (a PREP one left unstarted) and the timeout waits; once released it is resumed."""
         now = self.clock.now()
         limit = self._limit()
         deadline = shift(now, limit, resolve_zone(self.process.timezone), +1) if limit is not None else None
         failed: OozieError | None = None
+        suspended_since: datetime | None = None  # when this run suspended the job for the instance's hold
         while True:
             try:
                 info = self.client.info(job)
                 if info.ended:
                     return info
-                if info.status == "PREP":
+                held = journal.held()
+                if info.status == "SUSPENDED" and suspended_since is None:  # a run that suspended it died
+                    suspended_since = self.clock.now()
+                if held is not None and suspended_since is None and info.status in ("PREP", "RUNNING"):
+                    if info.status == "RUNNING":  # a PREP job is simply not started
+                        self.client.suspend(job)
+                    suspended_since = self.clock.now()
+                    _say(f"the Oozie workflow job {job} of {self.name} is suspended: the instance is {held}.")
+                elif held is None and suspended_since is not None:
+                    if info.status == "SUSPENDED":
+                        self.client.resume(job)
+                    if deadline is not None:  # the time it was held does not count against the timeout
+                        deadline += self.clock.now() - suspended_since
+                    suspended_since = None
+                    _say(f"the Oozie workflow job {job} of {self.name} is resumed: its instance is no longer held.")
+                if info.status == "PREP" and suspended_since is None:
                     self.client.start(job)
                 failed = None
             except OozieError as err:
                 failed = err
             now = self.clock.now()
+            if suspended_since is not None:  # held: the timeout waits with the job
+                self.clock.sleep(self.access.poll_seconds)
+                continue
             if deadline is not None and now >= deadline:
                 raise self._timed_out(job, journal, failed)
             left = (deadline - now).total_seconds() if deadline is not None else self.access.poll_seconds
@@ -135,6 +160,10 @@ class OozieWorkflow:
             raise WorkflowError(f"The Oozie workflow of the Pig script {self.name} cannot be written to {folder}: "
                                 f"{err}") from None
         return folder
+
+
+def _say(sentence: str) -> None:
+    print(f"process: {sentence}", file=sys.stderr, flush=True)
 
 
 def prepare_oozie(request: WorkflowRequest) -> OozieWorkflow:

@@ -85,6 +85,11 @@ class JobJournal(Protocol):
         a job whose end was seen is never followed again."""
         ...
 
+    def held(self) -> str | None:
+        """Why the instance is held now (`toolkit suspend --time`: who, when, why), or None: while it is held, the
+        job is suspended on its server, and resumed once the hold is removed."""
+        ...
+
 
 @runtime_checkable
 class RemoteJobWorkflow(Workflow, Protocol):

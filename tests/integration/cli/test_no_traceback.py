@@ -41,6 +41,8 @@ CASES = [
     (["running", "--repo", TEMPLATE, "--cluster", "primary", "--now", "yesterday"], 2),
     (["safemode", "maybe", "--repo", TEMPLATE, "--cluster", "primary"], 2),
     (["suspend", "nope", "--repo", TEMPLATE, "--cluster", "primary"], 2),
+    (["suspend", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--time", "2026-11-21T10:30Z"], 2),
+    (["resume", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--from", "2026-11-21T10:00Z"], 2),
     (["rerun", "--repo", TEMPLATE, "--process", "hourly-clicks-summary", "--cluster", "primary"], 2),
     (["lineage", "--repo", TEMPLATE, "--feed", "clicks", "--cluster", "primary", "--time", "2026-11-21T10:30Z"], 2),
     (["lineage", "--repo", TEMPLATE, "--feed", "clicks", "--time", "2026-11-21T10:00Z"], 2),

@@ -27,6 +27,7 @@ from tests.integration.process_runner.batch_consumer import publish, write_batch
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
+from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import staging_key
@@ -403,3 +404,59 @@ def test_a_pig_script_runs_on_the_stand_in_in_falcons_one_action_workflow(
     assert (output / "part-00000.json").read_text() == "".join(
         (folder / "part-00000.json").read_text() for folder in folders)
     ConfigRepo.load(repo)  # the repo stays valid with engine pig
+
+
+def test_a_held_instance_has_its_job_suspended_on_the_stand_in_and_resumed_then_published(
+        spark, oozie: StandInOozie, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `toolkit suspend --time` while the job runs: the run suspends the job at its next poll and follows it,
+    # SUSPENDED, past what would be its timeout (80 polls of a second against minutes(1)): the time held does not
+    # count; the step ends meanwhile, and the job takes no further node until `toolkit resume --time` removes the
+    # hold and the run resumes it; then it ends and its output is published.
+    go = tmp_path / "go"
+    repo, root, folders = _oozie_repo(tmp_path, oozie, properties=f"  waitFor: {go}\n  exitCode: '0'\n",
+                                      timeout="minutes(1)", poll="1")
+    instance = ["--repo", str(repo), "--process", NAME, "--cluster", "primary", "--time", "2026-11-21T10:00Z"]
+    said: dict[str, tuple[int, str]] = {}
+    held_polls: list[str] = []
+
+    def drive(clock: TestClock) -> None:
+        time.sleep(0.02)
+        jobs = list(oozie.jobs.values())
+        if not jobs:
+            return
+        job = jobs[0]
+        if "suspend" not in said and job.status == "RUNNING":
+            code = main(["suspend", *instance, "--reason", "upstream repair"])
+            said["suspend"] = (code, capsys.readouterr().out)
+        elif job.status == "SUSPENDED" and "resume" not in said:
+            go.write_text("")  # the running step ends; the suspended job goes no further
+            held_polls.append(job.status)
+            if len(held_polls) == 40:
+                code = main(["status", *instance[:6], "--now", "2026-11-21T11:00Z", "--format", "json"])
+                said["status"] = (code, capsys.readouterr().out)
+            if len(held_polls) == 80:
+                assert job.step is not None and job.step.poll() == 0  # the step ended long ago
+                assert not (root / "data/clicks-hourly-summary/2026/11/21/10").exists()
+                code = main(["resume", *instance])
+                said["resume"] = (code, capsys.readouterr().out)
+
+    result = new_runner(spark, repo, NAME, TestClock(T, on_sleep=drive)).run(T)
+    assert result.status == Status.SUCCEEDED, result.reason
+    [job] = oozie.jobs.values()
+    assert said["suspend"] == (0, f"Suspended the instance 2026-11-21T10:00Z of process '{NAME}' on cluster 'primary': "
+                                  "its run suspends its Oozie workflow job at its next poll (every "
+                                  "oozie.client.poll-seconds) and keeps following it until `toolkit resume --process "
+                                  f"{NAME} --cluster primary --time 2026-11-21T10:00Z`.\n")
+    code, out = said["status"]
+    [row] = [row for row in json.loads(out) if row["time"] == "2026-11-21T10:00Z"]
+    assert (code, row["status"], row["recorded_status"]) == (0, "SUSPENDED", "RUNNING")
+    assert row["hold"].startswith("held by ") and row["hold"].endswith(": upstream repair")
+    assert said["resume"][0] == 0 and said["resume"][1].endswith(
+        ": upstream repair): its run resumes its Oozie workflow job at its next poll.\n")
+    puts = [call[2]["action"] for call in oozie.calls if call[0] == "PUT"]
+    assert puts == ["start", "suspend", "resume"]
+    assert len(held_polls) == 80 and job.status == "SUCCEEDED"
+    output = root / "data/clicks-hourly-summary/2026/11/21/10"
+    assert (output / "part-00000.json").read_text() == "".join(
+        (folder / "part-00000.json").read_text() for folder in folders)
+    assert not (root / "feed-toolkit/working/ledger/processes" / NAME / "holds" / "20261121T1000Z").exists()

@@ -1,7 +1,8 @@
 """The Oozie REST client against the STAND-IN of Oozie's REST API (tests/oozie_server.py; no job runs here, so no
 step starts): the configuration XML arrives as it was given (escaped), a refusal is one sentence with Oozie's error
-code and message, an unreachable server is one sentence naming it, Kerberos without its package says what to
-install; and the pig wrapper is a valid Oozie workflow 0.5 (the vendored schema) holding Falcon's parameters."""
+code and message, a running job is suspended and resumed, an unreachable server is one sentence naming it,
+Kerberos without its package says what to install; and the pig wrapper is a valid Oozie workflow 0.5 (the vendored
+schema) holding Falcon's parameters."""
 
 from __future__ import annotations
 
@@ -54,6 +55,23 @@ def test_a_refusal_of_the_stand_in_is_one_sentence_with_oozies_code_and_message(
         client.submit({"user.name": "falcon"})
     assert str(no_path.value) == (f"The Oozie server {server.url} refused POST jobs: E0405: Submission request "
                                   "doesn't have any application or lib path")
+
+
+def test_a_running_job_is_suspended_and_resumed_and_a_job_in_another_state_refused(server: StandInOozie) -> None:
+    client = _client(server.url)
+    job = client.submit({"oozie.wf.application.path": "file:///apps/x"})
+    with pytest.raises(OozieError) as prep:
+        client.suspend(job)
+    assert str(prep.value) == (f"The Oozie server {server.url} refused PUT job: E1003: Invalid workflow job state, job "
+                               f"{job} is PREP, not RUNNING")
+    server.jobs[job].status = "RUNNING"  # as a started job is (no step runs here)
+    client.suspend(job)
+    assert client.info(job).status == "SUSPENDED"
+    client.resume(job)
+    assert client.info(job).status == "RUNNING"
+    assert [call[2] for call in server.calls if call[0] == "PUT"] == [
+        {"action": "suspend", "user.name": "falcon"}, {"action": "suspend", "user.name": "falcon"},
+        {"action": "resume", "user.name": "falcon"}]
 
 
 def test_an_unreachable_server_is_one_sentence_naming_it() -> None:

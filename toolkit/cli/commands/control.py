@@ -12,7 +12,8 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.commands.ledger import ClusterName, Repo, require
+from toolkit.cli.commands.instance_holds import hold_instances, release_instances, select
+from toolkit.cli.commands.ledger import ClusterName, NowOption, Repo, require
 from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
@@ -22,6 +23,14 @@ from toolkit.ledger.control import Switch
 from toolkit.ledger.store import Ledger
 
 Entity = Annotated[str, typer.Argument(help="A process or feed name of the repo.", show_default=False)]
+EntityOrInstances = Annotated[str | None, typer.Argument(
+    help="A process or feed name of the repo (not with --time or --from/--to).", show_default=False)]
+ProcessOption = Annotated[str | None, typer.Option(
+    "--process", help="With --time or --from/--to: the process whose instance(s) to hold or release.")]
+TimeOption = Annotated[str | None, typer.Option(
+    "--time", help="One instance of --process, yyyy-MM-ddTHH:mmZ (UTC), instead of the whole entity.")]
+FromOption = Annotated[str | None, typer.Option("--from", help="With --to: the first instance of --process.")]
+ToOption = Annotated[str | None, typer.Option("--to", help="With --from: the last instance of --process (included).")]
 KindOption = Annotated[str | None, typer.Option(
     "--kind", help="process or feed: needed only when a process and a feed share the name.")]
 Reason = Annotated[str | None, typer.Option("--reason", help="Why, recorded in the switch for the next operator.")]
@@ -63,19 +72,53 @@ def _set_by(switch: Switch) -> str:
         f": {switch.reason}" if switch.reason else "")
 
 
+def _entity_asked(entity: str | None, process: str | None, time: str | None, first: str | None,
+                  last: str | None, kind: str | None) -> str | None:
+    """The entity the call names, or None when it names instances (--time, --from/--to); UsageError for a mix."""
+    if time is None and first is None and last is None:
+        if process is not None:
+            raise UsageError(f"--process {process} names instances with --time T or --from A --to B; to suspend or "
+                             f"resume the whole process, name it: `toolkit suspend {process} --cluster C`.")
+        if entity is None:
+            raise UsageError("Name the process or feed to suspend or resume, or give --process P with --time T (or "
+                             "--from A --to B) for instances of a process.")
+        return entity
+    if entity is not None or kind is not None:
+        raise UsageError("--time and --from/--to are for instances of a process: give it with --process, not as an "
+                         "argument (and without --kind).")
+    return None
+
+
 def suspend_command(
-    entity: Entity,
+    entity: EntityOrInstances = None,
     repo: Repo = Path("."),
     cluster: ClusterName = None,
     kind: KindOption = None,
     reason: Reason = None,
+    process: ProcessOption = None,
+    time: TimeOption = None,
+    from_: FromOption = None,
+    to: ToOption = None,
+    now: NowOption = None,
 ) -> None:
     """Suspend a process (process.py exits 4 for it) or a feed (retention and replication exit 4 for it) on one
     cluster, until `toolkit resume`.
 
+    With --process and --time (or --from/--to), hold single instances instead (Falcon's `instance -suspend`): a
+    held instance is not started (process.py, the trigger sweep and windows exit 4 for it, naming the hold). An
+    `engine: oozie` or `pig` instance that is running is held too: its run suspends its Oozie workflow job at its
+    next poll and keeps following it until resumed (the time held does not count against the timeout). Nothing can
+    pause a running Spark job: for the other engines a running instance is refused (exit 1, nothing held); use
+    `toolkit kill` or wait for it to end.
+
     \b
     toolkit suspend hourly-clicks-summary --repo conf --cluster primary --reason "bad upstream data"
+    toolkit suspend --repo conf --process hourly-clicks-summary --cluster primary --time 2026-11-21T10:00Z
     """
+    entity = _entity_asked(entity, process, time, from_, to, kind)
+    if entity is None:
+        hold_instances(select(repo, process, cluster, time, from_, to, "suspend", now), reason)
+        return
     found, on, ledger = _switch_target(repo, entity, kind, cluster)
     current = ledger.control.suspension(found, entity)
     if current.on:
@@ -88,16 +131,30 @@ def suspend_command(
 
 
 def resume_command(
-    entity: Entity,
+    entity: EntityOrInstances = None,
     repo: Repo = Path("."),
     cluster: ClusterName = None,
     kind: KindOption = None,
+    process: ProcessOption = None,
+    time: TimeOption = None,
+    from_: FromOption = None,
+    to: ToOption = None,
+    now: NowOption = None,
 ) -> None:
     """Resume a suspended process or feed on one cluster: its actions run again.
 
+    With --process and --time (or --from/--to), release held instances (Falcon's `instance -resume`): process.py
+    runs them again, and the run of a running `engine: oozie` or `pig` instance resumes its Oozie workflow job at
+    its next poll.
+
     \b
     toolkit resume hourly-clicks-summary --repo conf --cluster primary
+    toolkit resume --repo conf --process hourly-clicks-summary --cluster primary --time 2026-11-21T10:00Z
     """
+    entity = _entity_asked(entity, process, time, from_, to, kind)
+    if entity is None:
+        release_instances(select(repo, process, cluster, time, from_, to, "resume", now))
+        return
     found, on, ledger = _switch_target(repo, entity, kind, cluster)
     current = ledger.control.suspension(found, entity)
     if not current.on:

@@ -1,0 +1,145 @@
+"""`toolkit suspend|resume --process P --time T` (or `--from A --to B`): hold single process instances, Falcon's
+`instance -suspend` and `-resume` (toolkit/ledger/holds.py). A held instance is not started: process.py, the
+trigger sweep and a `--from/--to` window exit 4 (SKIPPED) for it, naming the hold. A running `engine: oozie` or
+`pig` instance is held too: its run suspends its Oozie workflow job at its next poll and resumes it once the hold is
+removed. Nothing can pause a running Spark job: suspending a running instance of another engine is refused (exit
+1), holding nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import typer
+
+from toolkit.cli.commands.ledger import require
+from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
+from toolkit.el.grid import InstanceGrid
+from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.entities.model import Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.ledger.holds import Hold
+from toolkit.ledger.store import Ledger
+from toolkit.statuses import Status
+from toolkit.workflow_engines.registry import engine_of
+
+MAX_INSTANCES = 1000  # the most instances one call holds or resumes
+
+
+@dataclass(frozen=True)
+class InstanceSelection:
+    """What `--process`, `--cluster`, `--time` or `--from/--to` name."""
+
+    process: Process
+    cluster: str
+    times: list[datetime]
+    ledger: Ledger
+    now: Now
+
+    def owner(self, t: datetime) -> str:
+        return f"the instance {format_timestamp(t)} of process '{self.process.name}' on cluster '{self.cluster}'"
+
+    def resume_command(self, t: datetime) -> str:
+        return f"toolkit resume --process {self.process.name} --cluster {self.cluster} --time {format_timestamp(t)}"
+
+
+def select(repo: Path, process: str | None, cluster: str | None, time: str | None, first: str | None,
+           last: str | None, verb: str, now: str | None = None) -> InstanceSelection:
+    """The instances named, each on the process's grid on the cluster (UsageError otherwise)."""
+    name = require(process, "--process", f"the process whose instance(s) to {verb}")
+    config = ConfigRepo.load(repo)
+    entity = config.process(name)
+    names = [c.name for c in entity.clusters]
+    if cluster is None and len(names) != 1:
+        raise UsageError(f"Give --cluster: the process '{entity.name}' is on clusters {', '.join(names)}.")
+    on = config.cluster(cluster if cluster is not None else names[0])
+    require_on_cluster(entity, on.name)
+    grid = process_grid(entity, on.name)
+    if (time is None) == (first is None and last is None):
+        raise UsageError(f"Give either --time T or --from A --to B: the instance(s) of process '{entity.name}' to "
+                         f"{verb}.")
+    if time is not None:
+        times = [_on_grid(grid, parse_timestamp(time, "--time"), time, entity.name, on.name)]
+    else:
+        if first is None or last is None:
+            raise UsageError(f"Give both --from and --to: the first and last instance of process '{entity.name}' "
+                             f"to {verb}.")
+        begin, end = parse_timestamp(first, "--from"), parse_timestamp(last, "--to")
+        if begin > end:
+            raise UsageError("--from is after --to: give the first instance, then the last.")
+        count = grid.count_between(begin, end)
+        if count == 0:
+            raise UsageError(f"No instance of process '{entity.name}' on cluster '{on.name}' lies between {first} "
+                             f"and {last}.")
+        if count > MAX_INSTANCES:
+            raise UsageError(f"{first} .. {last} holds {count} instances of process '{entity.name}', more than "
+                             f"{MAX_INSTANCES}: give a smaller window, or suspend the process itself (`toolkit suspend "
+                             f"{entity.name} --cluster {on.name}`).")
+        times = list(grid.between(begin, end))
+    current = Now.of(now)
+    return InstanceSelection(entity, on.name, times, open_ledger(on, current), current)
+
+
+def _on_grid(grid: InstanceGrid, t: datetime, text: str, process: str, cluster: str) -> datetime:
+    if not grid.contains(t):
+        before = grid.at_or_before(t)
+        hint = f"; the one before is {format_timestamp(before)}" if before is not None else ""
+        raise UsageError(f"--time {text} is no instance of process '{process}' on cluster '{cluster}'{hint}.")
+    return t
+
+
+def _running(selection: InstanceSelection, t: datetime) -> bool:
+    """A live run holds the instance and has an attempt under way (not merely waiting for its inputs)."""
+    lease = selection.ledger.instance_lock(selection.process.name, t).current()
+    if lease is None or not lease.live(selection.now.seconds):
+        return False
+    record = selection.ledger.instance(selection.process.name, t)
+    return record is not None and record.status == Status.RUNNING
+
+
+def hold_instances(selection: InstanceSelection, reason: str | None) -> None:
+    """Hold every instance selected; refused, holding nothing, when one is running on an engine that cannot pause."""
+    process, ledger = selection.process, selection.ledger
+    remote = engine_of(process).oozie
+    running = [t for t in selection.times if _running(selection, t)]
+    if running and not remote:
+        t = running[0]
+        raise ToolkitError(
+            f"{_capital(selection.owner(t))} is running on engine "
+            f"{process.workflow.engine}, and nothing can pause a running Spark job: nothing was suspended; end it "
+            f"with `toolkit kill --process {process.name} --cluster {selection.cluster} --time {format_timestamp(t)}` "
+            "or wait for it to end, then suspend it.")
+    hold = Hold(wall_clock_now(), operator(), reason)
+    for t in selection.times:
+        current = ledger.hold(process.name, t)
+        if current is not None:
+            typer.echo(f"{_capital(selection.owner(t))} is already suspended ({current.sentence()}): nothing changed.")
+            continue
+        ledger.set_hold(process.name, t, hold)
+        if t in running:
+            typer.echo(f"Suspended {selection.owner(t)}: its run suspends its Oozie workflow job at its next poll "
+                       "(every oozie.client.poll-seconds) and keeps following it until "
+                       f"`{selection.resume_command(t)}`.")
+        else:
+            typer.echo(f"Suspended {selection.owner(t)}: process.py does not start it (exit 4, skipped) until "
+                       f"`{selection.resume_command(t)}`.")
+
+
+def release_instances(selection: InstanceSelection) -> None:
+    process, ledger = selection.process, selection.ledger
+    for t in selection.times:
+        current = ledger.hold(process.name, t)
+        if current is None:
+            typer.echo(f"{_capital(selection.owner(t))} is not suspended: nothing changed.")
+            continue
+        ledger.clear_hold(process.name, t)
+        after = "its run resumes its Oozie workflow job at its next poll" if _running(selection, t) \
+            else "process.py runs it again"
+        typer.echo(f"Resumed {selection.owner(t)} ({current.sentence()}): {after}.")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

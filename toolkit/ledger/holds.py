@@ -1,0 +1,39 @@
+"""A hold on one process instance (`toolkit suspend --process P --time T`, Falcon's `instance -suspend`), kept in the
+process's ledger folder (`holds/<yyyyMMddTHHmmZ>`): who held it, when and why. A run of a held instance does not
+start it (exit 4, SKIPPED); a run already following the instance's Oozie job suspends the job at its next poll and
+resumes it when `toolkit resume --time` removes the hold. The holds sit apart from the instance folders so that
+`toolkit ledger-rollup`, which moves closed instance folders into a month's roll-up, never takes one along, and so
+that `toolkit status` finds them all in one listing."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+
+
+@dataclass(frozen=True)
+class Hold:
+    since: str
+    by: str
+    reason: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return (json.dumps(versioned({"since": self.since, "by": self.by, "reason": self.reason}), sort_keys=True)
+                + "\n").encode()
+
+    @classmethod
+    def parse(cls, data: bytes, path: str) -> Hold:
+        document = parse_json(data, path)
+        if not isinstance(document, dict):
+            raise CorruptRecordError(path, "not a hold")
+        check_format(document, path)
+        try:
+            return cls(str(document["since"]), str(document["by"]), document.get("reason"))
+        except KeyError as err:
+            raise CorruptRecordError(path, f"a hold without {err}") from None
+
+    def sentence(self) -> str:
+        """`held by alice at 2026-11-25T18:00:00Z: bad upstream data`."""
+        return f"held by {self.by} at {self.since}" + (f": {self.reason}" if self.reason else "")
