@@ -15,12 +15,11 @@ import typer
 
 from toolkit.cli.commands.ledger import require
 from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
-from toolkit.el.grid import InstanceGrid
+from toolkit.cli.process_instance import instance_at, process_on_cluster
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.ledger.holds import Hold
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
@@ -50,19 +49,12 @@ def select(repo: Path, process: str | None, cluster: str | None, time: str | Non
            last: str | None, verb: str, now: str | None = None) -> InstanceSelection:
     """The instances named, each on the process's grid on the cluster (UsageError otherwise)."""
     name = require(process, "--process", f"the process whose instance(s) to {verb}")
-    config = ConfigRepo.load(repo)
-    entity = config.process(name)
-    names = [c.name for c in entity.clusters]
-    if cluster is None and len(names) != 1:
-        raise UsageError(f"Give --cluster: the process '{entity.name}' is on clusters {', '.join(names)}.")
-    on = config.cluster(cluster if cluster is not None else names[0])
-    require_on_cluster(entity, on.name)
-    grid = process_grid(entity, on.name)
+    entity, on, grid = process_on_cluster(ConfigRepo.load(repo), name, cluster)
     if (time is None) == (first is None and last is None):
         raise UsageError(f"Give either --time T or --from A --to B: the instance(s) of process '{entity.name}' to "
                          f"{verb}.")
     if time is not None:
-        times = [_on_grid(grid, parse_timestamp(time, "--time"), time, entity.name, on.name)]
+        times = [instance_at(grid, time, entity.name, on.name)]
     else:
         if first is None or last is None:
             raise UsageError(f"Give both --from and --to: the first and last instance of process '{entity.name}' "
@@ -81,14 +73,6 @@ def select(repo: Path, process: str | None, cluster: str | None, time: str | Non
         times = list(grid.between(begin, end))
     current = Now.of(now)
     return InstanceSelection(entity, on.name, times, open_ledger(on, current), current)
-
-
-def _on_grid(grid: InstanceGrid, t: datetime, text: str, process: str, cluster: str) -> datetime:
-    if not grid.contains(t):
-        before = grid.at_or_before(t)
-        hint = f"; the one before is {format_timestamp(before)}" if before is not None else ""
-        raise UsageError(f"--time {text} is no instance of process '{process}' on cluster '{cluster}'{hint}.")
-    return t
 
 
 def _running(selection: InstanceSelection, t: datetime) -> bool:

@@ -10,10 +10,10 @@ import typer
 
 from toolkit.cli.commands.ledger import NowOption, Repo
 from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.cli.process_instance import instance_at, process_on_cluster
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, UsageError
-from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.ledger.kill_requests import KillRequest
 
 
@@ -46,19 +46,8 @@ def kill_command(
     if time is None:
         raise UsageError(f"Give --time T, the time (yyyy-MM-ddTHH:mmZ) of the running instance of process "
                          f"'{process}' to kill.")
-    t = parse_timestamp(time, "--time")
-    config = ConfigRepo.load(repo)
-    entity = config.process(process)
-    names = [c.name for c in entity.clusters]
-    if cluster is None and len(names) != 1:
-        raise UsageError(f"Give --cluster: the process '{entity.name}' is on clusters {', '.join(names)}.")
-    on = config.cluster(cluster if cluster is not None else names[0])
-    require_on_cluster(entity, on.name)
-    grid = process_grid(entity, on.name)
-    if not grid.contains(t):
-        before = grid.at_or_before(t)
-        hint = f"; the one before is {format_timestamp(before)}" if before is not None else ""
-        raise UsageError(f"--time {time} is no instance of process '{entity.name}' on cluster '{on.name}'{hint}.")
+    entity, on, grid = process_on_cluster(ConfigRepo.load(repo), process, cluster)
+    t = instance_at(grid, time, entity.name, on.name)
     current = Now.of(now)
     ledger = open_ledger(on, current)
     owner = f"process '{entity.name}' at {format_timestamp(t)} on cluster '{on.name}'"

@@ -11,11 +11,11 @@ import typer
 
 from toolkit.cli.commands.ledger import NowOption, Repo
 from toolkit.cli.ledger_access import Now, open_ledger
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.cli.process_instance import instance_at, process_on_cluster
+from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.instances.grids import process_grid, require_on_cluster
 
 
 def logs_command(
@@ -52,20 +52,10 @@ def logs_command(
                          "whose log to print.")
     if attempt is not None and attempt < 1:
         raise UsageError(f"--attempt {attempt} is no attempt: attempts count from 1.")
-    t = parse_timestamp(time, "--time")
     wanted = [EntityRef(Kind.PROCESS, process)] + ([EntityRef(Kind.CLUSTER, cluster)] if cluster else [])
     config = ConfigRepo.load_only(repo, wanted) if cluster else ConfigRepo.load(repo)
-    entity = config.process(process)
-    names = [c.name for c in entity.clusters]
-    if cluster is None and len(names) != 1:
-        raise UsageError(f"Give --cluster: the process '{entity.name}' is on clusters {', '.join(names)}.")
-    on = config.cluster(cluster if cluster is not None else names[0])
-    require_on_cluster(entity, on.name)
-    grid = process_grid(entity, on.name)
-    if not grid.contains(t):
-        before = grid.at_or_before(t)
-        hint = f"; the one before is {format_timestamp(before)}" if before is not None else ""
-        raise UsageError(f"--time {time} is no instance of process '{entity.name}' on cluster '{on.name}'{hint}.")
+    entity, on, grid = process_on_cluster(config, process, cluster)
+    t = instance_at(grid, time, entity.name, on.name)
     ledger = open_ledger(on, Now.of(now))
     owner = f"process '{entity.name}' at {format_timestamp(t)} on cluster '{on.name}'"
     attempts = {record.attempt: record for record in ledger.attempts(entity.name, t)}
