@@ -1,6 +1,6 @@
 """Where a process instance's outputs go: a file output's instance path and the hidden staging names beside it,
 a table output's partition and its staging table. Pure naming, resolved from the entities; writing, checking
-and publishing them is the process runner's (`process_runner/outputs.py`, `process_runner/table_outputs.py`).
+and publishing them is `toolkit/staged_outputs/`'s (`file_outputs.py`, `table_outputs.py`).
 
 Staging folders are named `.<instance folder>.toolkit-<key>-<run id>-<attempt>`, where the key stands for the
 process instance (whose lock the runner holds), so that what killed attempts of the same process instance left

@@ -49,11 +49,11 @@ from toolkit.ledger.run_locks import describe_holder
 from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
 from toolkit.process_runner.followed_jobs import AttemptJobs, job_to_follow
 from toolkit.process_runner.lineage_uses import batch_input_uses
-from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers
 from toolkit.process_runner.retry_policy import attempts_of
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 from toolkit.quality.gate import QualityBlocked
 from toolkit.quality.results import GateResult, results_json
+from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import StorageError
 from toolkit.workflow_engines.context import BatchContext, BatchInstance, TableInput, TableOutput, WorkflowContext

@@ -14,12 +14,12 @@ from toolkit.entities.model import Cluster, Process, Quality, quality_gates
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.openlineage.facts import DatasetUse
-from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.lineage_uses import planned_output_uses
 from toolkit.quality.assertions import assertions_of
 from toolkit.quality.frames import file_instance, table_partition
 from toolkit.quality.gate import QualityGate
 from toolkit.quality.results import GateResult
+from toolkit.staged_outputs import table_outputs as tables
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 

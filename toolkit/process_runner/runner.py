@@ -61,10 +61,8 @@ from toolkit.notifications.message import (
 from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import RunLineage
-from toolkit.process_runner import table_outputs as tables
 from toolkit.process_runner.followed_jobs import AttemptJobs, FollowedJob, job_to_follow
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
-from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.process_runner.quality_checks import OutputChecks
 from toolkit.process_runner.retry_policy import (
     attempts_of,
@@ -77,6 +75,8 @@ from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.runtime.run_context import RunContext
+from toolkit.staged_outputs import table_outputs as tables
+from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import StorageError

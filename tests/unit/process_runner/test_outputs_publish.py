@@ -11,7 +11,7 @@ from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
 from toolkit.errors import ToolkitError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.output_targets import FileOutput, file_output
-from toolkit.process_runner.outputs import NothingWrittenError, clear_leftovers, discard, publish
+from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, publish
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 

@@ -1,5 +1,6 @@
-"""A process instance's table outputs: the workflow writes a partition of a staging table, and the runner
-publishes it as the partition of the feed's table only when the attempt succeeded.
+"""A table feed's partition written by a run (a process's workflow, a database import): the writer fills a
+partition of a staging table, and it is published as the partition of the feed's table only when the attempt
+succeeded.
 
 Before the workflow: an EXTERNAL staging table `<table>__toolkit_<instance>` LIKE the feed's table (same
 columns, partition keys and format), located in a hidden folder under the table's location, so that the
@@ -20,7 +21,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.instances.output_targets import TableOutputTarget
 from toolkit.ledger.records import PublishedOutput
-from toolkit.process_runner.outputs import NothingWrittenError
+from toolkit.staged_outputs.file_outputs import NothingWrittenError
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem, normalize_uri
 from toolkit.storage.partition_names import partition_name

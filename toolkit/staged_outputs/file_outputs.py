@@ -1,15 +1,15 @@
-"""A process instance's file outputs: where the workflow writes (a hidden staging folder beside the output
-instance, on the same file system) and how the result is published: renamed into place in one step, then the
-feed's availability flag written. A reader never sees a partial instance; a failed attempt publishes nothing.
+"""A feed instance's files written by a run (a process's workflow, a database import): where they are written (a
+hidden staging folder beside the instance, on the same file system) and how the result is published: renamed
+into place in one step, then the feed's availability flag written. A reader never sees a partial instance; a
+failed attempt publishes nothing.
 
 Staging folders are named `.<instance folder>.toolkit-<key>-<run id>-<attempt>`, where the key stands for the
-process instance (whose lock the runner holds): before an attempt the runner clears what killed attempts of
-the same process instance left, and nothing of another process's. An earlier version being replaced is moved
-aside to `.<instance folder>.toolkit-<key>-replaced-...` for the moment of the swap; a run killed in that
-moment leaves it there, and the next attempt applies the crash rule of storage/publish.py to it before
-anything else (put back when the output is missing, else deleted).
+writer's unit of work (a process instance, an import of a feed instance), whose lock the writer holds: before an
+attempt the writer clears what killed attempts of the same unit left, and nothing of another's. An earlier version
+being replaced is moved aside to `.<instance folder>.toolkit-<key>-replaced-...` for the moment of the swap; a run
+killed in that moment leaves it there, and the next attempt applies the crash rule of storage/publish.py to it
+before anything else (put back when the output is missing, else deleted).
 """
-
 from __future__ import annotations
 
 from contextlib import nullcontext
