@@ -31,7 +31,7 @@ SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=fa
 DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow dist
+.PHONY: test test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow databases dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -98,7 +98,30 @@ airflow:
 	  { echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ failed (see above): the Airflow tests need it."; exit 1; }; \
 	fi
 
-test: java install chromium airflow
+# The tests of JDBC tables (tests/integration/databases.py) run real PostgreSQL and MariaDB servers, each in a folder
+# of its own on a free port of 127.0.0.1 (toolkit/devtools/local_database.py), from Debian's packages, and read them
+# through Debian's JDBC drivers: installed here when missing and apt-get can (CI runs as root on a fresh Debian machine).
+# Installing would start Debian's own system servers (5432, 3306): a policy-rc.d that says no, there while apt-get
+# runs (unless one is there already), keeps them off; one started anyway is harmless (ours have their own folders,
+# free ports and settings).
+DATABASE_FILES := /usr/lib/postgresql/15/bin/postgres=postgresql-15 /usr/lib/postgresql/15/bin/psql=postgresql-client-15 \
+  /usr/sbin/mariadbd=mariadb-server /usr/bin/mariadb=mariadb-client /usr/share/java/postgresql.jar=libpostgresql-jdbc-java \
+  /usr/share/java/mariadb-java-client.jar=libmariadb-java
+databases:
+	@missing=$$(for pair in $(DATABASE_FILES); do test -e "$${pair%%=*}" || echo "$${pair#*=}"; done | sort -u | xargs); \
+	[ -z "$$missing" ] && exit 0; \
+	if ! command -v apt-get >/dev/null || [ "$$(id -u)" != 0 ]; then \
+	  echo "Debian's packages $$missing are missing and could not be installed: install them (apt-get install $$missing, as root); the database tests need them."; exit 1; \
+	fi; \
+	echo "Installing Debian's $$missing (the database tests' servers and JDBC drivers; a minute or two)"; \
+	policy=/usr/sbin/policy-rc.d; \
+	if [ ! -e $$policy ]; then trap 'rm -f '$$policy EXIT; printf '#!/bin/sh\nexit 101\n' > $$policy; chmod 755 $$policy; fi; \
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } || \
+	  { echo "apt-get could not install $$missing (see above): the database tests need them."; exit 1; }; \
+	for pair in $(DATABASE_FILES); do test -e "$${pair%%=*}" || \
+	  { echo "apt-get ran but $${pair%%=*} is still missing: install Debian's $${pair#*=} by hand."; exit 1; }; done
+
+test: java install chromium airflow databases
 	$(PY) -m pytest -q
 
 # The unit tier alone, on every core (pytest-xdist), in about a minute: no Spark, no Airflow, no subprocess

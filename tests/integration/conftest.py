@@ -99,3 +99,11 @@ def oozie(oozie_server: StandInOozie) -> Iterator[StandInOozie]:
     oozie_server.reset()
     yield oozie_server
     oozie_server.stop_steps()
+
+
+# ----------------------------------------------------------------------------------------------- Databases
+# `postgres_server` and `mariadb_server`: one real PostgreSQL 15 and one MariaDB server each from Debian's packages
+# (`make databases`), their data in a session temporary directory, on a free port of 127.0.0.1, started when a test
+# first asks, stopped at the end of the run, with a database and user `toolkit` whose password is checked over TCP.
+# `add_driver(spark, server)` makes the server's JDBC driver loadable by `spark`. See tests/integration/databases.py.
+from tests.integration.databases import mariadb_server, postgres_server  # noqa: E402, F401
