@@ -302,10 +302,12 @@ class MergePolicy(str, Enum):
 
 
 class LoadType(str, Enum):
-    """What an export does to the target table: update existing rows only, or update and insert."""
+    """What an export does to the target table: update the rows it holds (Falcon's), update them and insert the
+    others (Falcon's), or replace every row by the instance's (the toolkit's own)."""
 
     UPDATE_ONLY = "updateonly"
     ALLOW_INSERT = "allowinsert"
+    SNAPSHOT = "snapshot"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,9 +20,14 @@
     <working>/ledger/consumers/<process>/...                                a batch consumer's plans and commits
     <working>/ledger/ingest/<feed>/...                                      a streamed feed's batches and open instances
     <working>/ledger/pending-evictions/<feed>.json                          evictions whose events are not written yet
+    <working>/ledger/imports/<feed>/...                                     a feed's database imports
+    <working>/ledger/exports/<feed>/...                                     a feed's database exports
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
+    <working>/ledger/locks/db-import/<feed>[/<yyyyMMddTHHmmZ>]/lock.<n>      a database import of the feed (incremental)
+                                                                           or of one instance (full)
+    <working>/ledger/locks/db-export/<feed>/<yyyyMMddTHHmmZ>/lock.<n>        a database export of an instance
     <working>/ledger/locks/trigger/lock.<n>                                  the data-trigger sweep of this cluster
     <working>/ledger/locks/lineage-resend/lock.<n>                           `toolkit lineage resend` on this cluster
     <working>/ledger/locks/airflow-events/lock.<n>                           the Airflow notifier of this cluster
@@ -180,6 +185,10 @@ class LedgerLayout:
     def ingest_folder(self, feed: str) -> str:
         """A streamed feed's ingest records: stream.json, instances.json and batches/ (toolkit/ingest/book.py)."""
         return f"{self.root}/ingest/{_safe(feed, 'feed')}"
+
+    def transfer_folder(self, kind: str, feed: str) -> str:
+        """A feed's database `imports` or `exports` (database_transfers.py)."""
+        return f"{self.root}/{_safe(kind, 'transfer')}/{_safe(feed, 'feed')}"
 
     def consumer_folder(self, process: str) -> str:
         """A batch consumer's queue: plans/, commits/, leases/ and cursor.json (consumption.py)."""

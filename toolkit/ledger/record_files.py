@@ -34,6 +34,10 @@ class RecordFile(Generic[R]):
         """Replaces the record at once: a reader sees the old one or the new one."""
         self.fs.write_atomically(self.path, to_json(record))
 
+    def delete(self) -> None:
+        """No record any more (none is no error)."""
+        self.fs.delete(self.path, recursive=False)
+
 
 class InstanceRecords(Generic[R]):
     """The records of `kind` in `folder`, one per instance of a feed."""

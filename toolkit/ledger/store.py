@@ -349,6 +349,16 @@ class Ledger:
         folder = self.layout.action_lock_folder("hive-import", f"{database}.{table}", partition_key(partition))
         return self._lock(folder, "lock")
 
+    def database_import_lock(self, feed: str, t: datetime | None) -> LeaseLock:
+        """Held while `feed` is imported from a database into this cluster: an instance of a full import (`t`), or
+        every instance of an incremental one (None), whose reads follow each other from one high-water mark."""
+        names = (feed,) if t is None else (feed, instance_key(t))
+        return self._lock(self.layout.action_lock_folder("db-import", *names), "lock")
+
+    def database_export_lock(self, feed: str, t: datetime) -> LeaseLock:
+        """Held while an instance of `feed` on this cluster is exported into a database."""
+        return self._lock(self.layout.action_lock_folder("db-export", feed, instance_key(t)), "lock")
+
     def lineage_resend_lock(self) -> LeaseLock:
         """Held while `toolkit lineage resend` sends this cluster's kept events (toolkit/openlineage/resend.py)."""
         return self._lock(self.layout.action_lock_folder("lineage-resend"), "lock")

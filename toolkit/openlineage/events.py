@@ -87,11 +87,11 @@ def _input(use: DatasetUse, state: str) -> dict[str, Any]:
     from openlineage.client.generated import base_subset_dataset as subset
 
     facets: dict[str, Any] = {}
-    if state != START:
+    if state != START and use.instances:  # a dataset of no feed (a database table) has no instances to name
         facets = {"subset": _subset(subset.InputSubsetInputDatasetFacet._get_schema(), "inputCondition", use),
                   INSTANCES_FACET: _instances("FeedToolkitInstancesInputDatasetFacet", use)}
-        if use.assertions:
-            facets[ASSERTIONS_FACET] = _assertions(use)
+    if state != START and use.assertions:
+        facets[ASSERTIONS_FACET] = _assertions(use)
     return {"namespace": use.dataset.namespace, "name": use.dataset.name, "facets": {}, "inputFacets": facets}
 
 
@@ -101,10 +101,11 @@ def _output(use: DatasetUse, state: str) -> dict[str, Any]:
     from openlineage.client.generated import base_subset_dataset as subset
     from openlineage.client.serde import Serde
 
-    output_facets: dict[str, Any] = {
-        "subset": _subset(subset.OutputSubsetOutputDatasetFacet._get_schema(), "outputCondition", use)}
-    if state != START:
-        output_facets[INSTANCES_FACET] = _instances("FeedToolkitInstancesOutputDatasetFacet", use)
+    output_facets: dict[str, Any] = {}
+    if use.instances:  # a dataset of no feed (a database table) has no instances to name
+        output_facets["subset"] = _subset(subset.OutputSubsetOutputDatasetFacet._get_schema(), "outputCondition", use)
+        if state != START:
+            output_facets[INSTANCES_FACET] = _instances("FeedToolkitInstancesOutputDatasetFacet", use)
     if state == COMPLETE and (use.rows, use.bytes, use.files) != (None, None, None):
         output_facets["outputStatistics"] = Serde.to_dict(statistics.OutputStatisticsOutputDatasetFacet(
             rowCount=use.rows, size=use.bytes, fileCount=use.files, producer=PRODUCER))

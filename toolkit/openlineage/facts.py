@@ -76,6 +76,12 @@ class DatasetUse:
                                       for t in times], **written)
 
     @classmethod
+    def table(cls, owner: str, dataset: DatasetName, **written: Any) -> DatasetUse:
+        """A dataset that holds no feed's instances (a database table an import reads or an export writes), named
+        by `owner` (its datasource) in the run's facets."""
+        return cls(owner, dataset, (), **written)
+
+    @classmethod
     def folder(cls, feed: str, uri: str, t: datetime | None, **written: Any) -> DatasetUse:
         """A folder outside the feed's locations that holds an instance of `feed` (a Hive export), named by its
         path; `t`: the instance's time when known."""

@@ -101,4 +101,5 @@ def test_an_argument_given_with_and_without_dashes_is_reported(convert: Run, tmp
 def test_an_invalid_load_type_is_reported_by_the_schema_with_its_line(convert: Run, tmp_path: Path) -> None:
     code, _, err = convert(FALCON / "customer-emails-feed.xml", "--out", tmp_path)
     assert code == 1
-    assert "clusters[0].export.target.load.type is 'insert'; allowed values are updateonly, allowinsert." in err
+    assert ("clusters[0].export.target.load.type is 'insert'; allowed values are updateonly, allowinsert, "
+            "snapshot.") in err

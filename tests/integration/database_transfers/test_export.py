@@ -1,0 +1,165 @@
+"""The database export (toolkit/database_export/) on real PostgreSQL and MariaDB servers: each load type's effect on
+the target table, compared with what the server's own client reads; a finished export skipped, a forced one done
+again; and what an unpublished instance, a missing table or a column the target lacks say."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from pyspark.sql import SparkSession
+
+from tests.integration.database_transfers.transfer_repo import TransferRepo, transfer_repo
+from tests.integration.databases import DatabaseServer
+from toolkit.database_export.export_entry import export_policy
+from toolkit.database_export.runner import ExportCall, ExportOutcome, run_export
+from toolkit.datasource_access.endpoints import FOR_EXPORT, endpoint_for
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import SkippedError, UsageError, WaitingError
+from toolkit.runtime.run_context import RunContext
+from toolkit.storage.hadoop import HadoopFileSystem
+from toolkit.storage.jdbc.credential_provider import alias_reader
+
+pytestmark = pytest.mark.integration
+
+DAY = datetime(2026, 1, 1, tzinfo=timezone.utc)
+TOTALS = "day date, region string, total decimal(10,2)"
+
+
+@pytest.fixture(params=["postgres", "mariadb"])
+def server(request: pytest.FixtureRequest) -> DatabaseServer:
+    return request.getfixturevalue(f"{request.param}_server")
+
+
+def export_instance(spark: SparkSession, repo: TransferRepo, t: datetime = DAY, *, force: bool = False,
+                    run_id: str = "run") -> ExportOutcome:
+    config = ConfigRepo.load(repo.repo)
+    feed, cluster = config.feed("totals"), config.cluster("lake")
+    policy = export_policy(feed, cluster)
+    datasource = config.datasource(policy.datasource)
+    fs = HadoopFileSystem(spark)
+    endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, fs, alias_reader(spark))
+    return run_export(spark, ExportCall(feed, cluster, policy, datasource, t, force), endpoint,
+                      RunContext(fs, run_id=run_id))
+
+
+def publish_totals(spark: SparkSession, repo: TransferRepo, rows: list[tuple[str, str, str]]) -> None:
+    """The instance of DAY, as a producer published it: parquet files in its folder."""
+    frame = spark.createDataFrame([(date.fromisoformat(d), r, Decimal(t)) for d, r, t in rows], TOTALS)
+    frame.coalesce(1).write.mode("overwrite").parquet(str(repo.data("totals") / "2026/01/01"))
+
+
+def target_table(repo: TransferRepo, rows: list[tuple[str, str, str]]) -> None:
+    text = "text" if repo.server.kind == "postgres" else "varchar(32)"
+    repo.sql(f"CREATE TABLE daily_totals (day date, region {text}, total numeric(10,2), PRIMARY KEY (day, region))")
+    if rows:
+        repo.sql("INSERT INTO daily_totals VALUES " + ", ".join(f"('{d}', '{r}', {t})" for d, r, t in rows))
+
+
+def target_rows(repo: TransferRepo) -> list[tuple[str, str, str]]:
+    """The target table as the server's own client reads it."""
+    out = repo.sql("SELECT day, region, total FROM daily_totals ORDER BY day, region")
+    lines = [line.split("\t") if "\t" in line else line.split("|") for line in out.splitlines() if line.strip()]
+    return [(d.strip(), r.strip(), t.strip()) for d, r, t in lines if d.strip()[:1].isdigit()]
+
+
+def repo_for(server: DatabaseServer, tmp_path: Path, name: str, load: str, key: str | None = None) -> TransferRepo:
+    server.create_database(name)
+    return transfer_repo(tmp_path, server, name, export_load=load, update_key=key)
+
+
+INSTANCE = [("2026-01-01", "eu", "10.50"), ("2026-01-01", "us", "20.00")]
+
+
+def test_a_snapshot_replaces_every_row_of_the_target_with_the_instances(
+        spark: SparkSession, server: DatabaseServer, tmp_path: Path) -> None:
+    repo = repo_for(server, tmp_path, f"snapshot_{server.kind}", "snapshot")
+    target_table(repo, [("2025-12-31", "eu", "1.00"), ("2026-01-01", "eu", "2.00")])
+    publish_totals(spark, repo, INSTANCE)
+
+    outcome = export_instance(spark, repo)
+
+    assert target_rows(repo) == INSTANCE
+    assert outcome.rows == 2
+    record = json.loads((repo.ledger() / "exports" / "totals" / "20260101T0000Z.json").read_text())
+    assert (record["status"], record["rows"], record["load"]) == ("SUCCEEDED", 2, "snapshot")
+    assert "feed_toolkit_stage_" not in repo.sql("SELECT 1") + _tables(repo)  # the staging table is gone
+    assert "feed_toolkit_exports" in _tables(repo)
+
+
+def _tables(repo: TransferRepo) -> str:
+    if repo.server.kind == "postgres":
+        return repo.sql("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    return repo.sql("SHOW TABLES")
+
+
+def test_allowinsert_updates_the_rows_of_its_key_and_inserts_the_others(
+        spark: SparkSession, server: DatabaseServer, tmp_path: Path) -> None:
+    repo = repo_for(server, tmp_path, f"allowinsert_{server.kind}", "allowinsert", "day, region")
+    target_table(repo, [("2025-12-31", "eu", "1.00"), ("2026-01-01", "eu", "2.00")])
+    publish_totals(spark, repo, INSTANCE)
+
+    export_instance(spark, repo)
+
+    assert target_rows(repo) == [("2025-12-31", "eu", "1.00"), *INSTANCE]
+
+
+def test_updateonly_updates_the_rows_of_its_key_and_inserts_nothing(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = repo_for(postgres_server, tmp_path, "updateonly", "updateonly", "day,region")
+    target_table(repo, [("2025-12-31", "eu", "1.00"), ("2026-01-01", "eu", "2.00")])
+    publish_totals(spark, repo, INSTANCE)
+
+    export_instance(spark, repo)
+
+    assert target_rows(repo) == [("2025-12-31", "eu", "1.00"), ("2026-01-01", "eu", "10.50")]
+
+
+def test_a_finished_export_is_skipped_and_a_forced_one_loads_again(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = repo_for(postgres_server, tmp_path, "finished", "allowinsert")  # no key: every row inserted
+    target_table(repo, [])
+    publish_totals(spark, repo, INSTANCE)
+    export_instance(spark, repo, run_id="first")
+
+    with pytest.raises(SkippedError, match="was exported into daily_totals by run first .* give --force"):
+        export_instance(spark, repo, run_id="second")
+    assert target_rows(repo) == INSTANCE  # not inserted twice
+    repo.sql("DELETE FROM daily_totals")
+    export_instance(spark, repo, force=True, run_id="forced")
+    assert target_rows(repo) == INSTANCE
+
+
+def test_an_instance_not_published_waits_and_touches_nothing(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = repo_for(postgres_server, tmp_path, "unpublished", "snapshot")
+    target_table(repo, [("2025-12-31", "eu", "1.00")])
+
+    with pytest.raises(WaitingError, match=r"The instance 2026-01-01T00:00Z of feed 'totals' on cluster 'lake' is "
+                                           r"not available \(file:///.*/data/totals/2026/01/01\)"):
+        export_instance(spark, repo)
+    assert target_rows(repo) == [("2025-12-31", "eu", "1.00")]
+
+
+def test_a_missing_table_and_a_column_the_target_lacks_are_one_sentence_each(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = repo_for(postgres_server, tmp_path, "mismatch", "snapshot")
+    publish_totals(spark, repo, INSTANCE)
+
+    with pytest.raises(UsageError) as missing:
+        export_instance(spark, repo)
+    repo.sql("CREATE TABLE daily_totals (day date, total numeric(10,2))")
+    with pytest.raises(UsageError) as column:
+        export_instance(spark, repo)
+
+    assert str(missing.value) == (
+        "The export of feed 'totals' on cluster 'lake' into table 'daily_totals' of datasource 'shop-db': the table "
+        f"daily_totals does not exist in {postgres_server.jdbc_url('mismatch')}: create it (the export loads rows, "
+        "it does not design tables).")
+    assert str(column.value) == (
+        "The export of feed 'totals' on cluster 'lake' into table 'daily_totals' of datasource 'shop-db': the target "
+        "table daily_totals has no column 'region' (its columns: day, total); leave them out with the export's "
+        "fields.excludes, or add them to the table.")

@@ -1,0 +1,190 @@
+"""The database import (toolkit/database_import/) on real PostgreSQL and MariaDB servers, through the shared Spark
+session: full and incremental imports compared row by row with the table (chispa), the high-water mark's steps,
+fields, the feed's declared columns, and what a bad definition or an unreachable database says (one sentence,
+exit code, nothing published, no password anywhere)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from chispa import assert_df_equality
+from pyspark.sql import DataFrame, SparkSession
+
+from tests.integration.database_transfers.transfer_repo import TransferRepo, transfer_repo
+from tests.integration.databases import DatabaseServer
+from toolkit.database_import.import_entry import import_policy
+from toolkit.database_import.runner import ImportCall, ImportOutcome, run_import
+from toolkit.datasource_access.endpoints import FOR_IMPORT, endpoint_for
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import SkippedError, ToolkitError, UsageError
+from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_context import RunContext
+from toolkit.storage.hadoop import HadoopFileSystem
+from toolkit.storage.jdbc.credential_provider import alias_reader
+
+pytestmark = pytest.mark.integration
+
+T0 = datetime(2026, 1, 1, 0, tzinfo=timezone.utc)
+T1 = datetime(2026, 1, 1, 1, tzinfo=timezone.utc)
+T2 = datetime(2026, 1, 1, 2, tzinfo=timezone.utc)
+ORDERS = "id bigint, customer string, amount decimal(10,2)"
+
+
+@pytest.fixture(params=["postgres", "mariadb"])
+def server(request: pytest.FixtureRequest) -> DatabaseServer:
+    return request.getfixturevalue(f"{request.param}_server")
+
+
+def _database(server: DatabaseServer, name: str) -> str:
+    """A new database per test: tests share the servers."""
+    server.create_database(name)
+    return name
+
+
+def _orders_table(repo: TransferRepo, first: int, last: int) -> None:
+    text = "text" if repo.server.kind == "postgres" else "varchar(64)"
+    repo.sql(f"CREATE TABLE orders (id bigint primary key, customer {text}, amount numeric(10,2), note {text})")
+    _add_orders(repo, first, last)
+
+
+def _add_orders(repo: TransferRepo, first: int, last: int) -> None:
+    values = ", ".join(f"({i}, 'customer {i}', {i}.25, 'note')" for i in range(first, last + 1))
+    repo.sql(f"INSERT INTO orders (id, customer, amount, note) VALUES {values}")
+
+
+def _expected(spark: SparkSession, first: int, last: int) -> DataFrame:
+    return spark.createDataFrame([(i, f"customer {i}", Decimal(f"{i}.25")) for i in range(first, last + 1)], ORDERS)
+
+
+def import_instance(spark: SparkSession, repo: TransferRepo, feed: str, t: datetime, *, force: bool = False,
+                    run_id: str = "run") -> ImportOutcome:
+    config = ConfigRepo.load(repo.repo)
+    entity, cluster = config.feed(feed), config.cluster("lake")
+    policy = import_policy(entity, cluster)
+    datasource = config.datasource(policy.datasource)
+    fs = HadoopFileSystem(spark)
+    endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, fs, alias_reader(spark))
+    return run_import(spark, ImportCall(config, entity, cluster, policy, datasource, t, force), endpoint,
+                      RunContext(fs, run_id=run_id))
+
+
+def _instance(spark: SparkSession, repo: TransferRepo, feed: str, t: datetime) -> DataFrame:
+    return spark.read.parquet(str(repo.data(feed) / f"{t:%Y/%m/%d/%H}"))
+
+
+def test_a_full_import_publishes_the_table_as_it_is_in_the_feeds_format(
+        spark: SparkSession, server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, server, _database(server, f"full_{server.kind}"))
+    _orders_table(repo, 1, 50)
+
+    outcome = import_instance(spark, repo, "orders-full", T0)
+
+    published = _instance(spark, repo, "orders-full", T0)
+    expected = spark.createDataFrame([(i, f"customer {i}", Decimal(f"{i}.25"), "note") for i in range(1, 51)],
+                                     ORDERS + ", note string")
+    assert_df_equality(published, expected, ignore_row_order=True, ignore_nullable=True, ignore_metadata=True)
+    assert (outcome.read, outcome.rows.column) == (50, None)
+    event = Ledger.of(HadoopFileSystem(spark), ConfigRepo.load(repo.repo).cluster("lake")).events("orders-full", T0)
+    assert [(e.kind, e.producer, e.run_id) for e in event] == [("published", "import", "run")]
+
+
+def test_an_incremental_import_reads_the_whole_table_first_then_only_the_rows_past_its_mark(
+        spark: SparkSession, server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, server, _database(server, f"incremental_{server.kind}"))
+    _orders_table(repo, 1, 100)
+
+    first = import_instance(spark, repo, "orders", T0, run_id="first")
+    _add_orders(repo, 101, 130)
+    second = import_instance(spark, repo, "orders", T1, run_id="second")
+    third = import_instance(spark, repo, "orders", T2, run_id="third")  # nothing new: an empty instance
+
+    assert_df_equality(_instance(spark, repo, "orders", T0), _expected(spark, 1, 100), ignore_row_order=True,
+                       ignore_nullable=True, ignore_metadata=True)
+    assert_df_equality(_instance(spark, repo, "orders", T1), _expected(spark, 101, 130), ignore_row_order=True,
+                       ignore_nullable=True, ignore_metadata=True)
+    assert _instance(spark, repo, "orders", T2).count() == 0
+    assert _instance(spark, repo, "orders", T2).schema.simpleString() == _expected(spark, 1, 1).schema.simpleString()
+    assert [(o.rows.after, o.rows.up_to, o.read) for o in (first, second, third)] == [
+        (None, "100", 100), ("100", "130", 30), ("130", "130", 0)]
+    mark = json.loads((repo.ledger() / "imports" / "orders" / "high-water.json").read_text())
+    assert (mark["column"], mark["value"], mark["run_id"]) == ("id", "130", "second")
+    assert not (repo.ledger() / "imports" / "orders" / "pending.json").exists()
+    assert (repo.data("orders") / "2026/01/01/01/_SUCCESS").is_file()  # the feed's availability flag
+
+
+def test_an_instance_imported_already_is_skipped_and_a_forced_one_reads_its_rows_again_without_moving_the_mark(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "forced"))
+    _orders_table(repo, 1, 10)
+    import_instance(spark, repo, "orders", T0, run_id="first")
+    _add_orders(repo, 11, 20)
+
+    with pytest.raises(SkippedError, match="was imported by run first .* give --force"):
+        import_instance(spark, repo, "orders", T0, run_id="again")
+    forced = import_instance(spark, repo, "orders", T0, force=True, run_id="forced")
+
+    assert_df_equality(_instance(spark, repo, "orders", T0), _expected(spark, 1, 10), ignore_row_order=True,
+                       ignore_nullable=True, ignore_metadata=True)
+    assert (forced.rows.after, forced.rows.up_to, forced.replaced) == (None, "10", True)
+    mark = json.loads((repo.ledger() / "imports" / "orders" / "high-water.json").read_text())
+    assert (mark["value"], mark["run_id"]) == ("10", "first")
+    next_one = import_instance(spark, repo, "orders", T1, run_id="next")  # the rows added since, once
+    assert_df_equality(_instance(spark, repo, "orders", T1), _expected(spark, 11, 20), ignore_row_order=True,
+                       ignore_nullable=True, ignore_metadata=True)
+    assert next_one.rows.after == "10"
+
+
+def test_fields_take_the_columns_an_import_names_and_leave_out_those_it_excludes(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "fields"))
+    _orders_table(repo, 1, 3)
+    feed = repo.repo / "feeds" / "orders-full.yaml"
+    feed.write_text(feed.read_text().replace("        extract: {type: full, mergepolicy: snapshot}\n",
+                                             "        extract: {type: full, mergepolicy: snapshot}\n"
+                                             "        fields: {excludes: [note, AMOUNT]}\n"))
+
+    import_instance(spark, repo, "orders-full", T0)
+
+    expected = spark.createDataFrame([(i, f"customer {i}") for i in range(1, 4)], "id bigint, customer string")
+    assert_df_equality(_instance(spark, repo, "orders-full", T0), expected, ignore_row_order=True,
+                       ignore_nullable=True, ignore_metadata=True)
+
+
+def test_a_value_that_does_not_convert_to_the_declared_type_fails_naming_it_and_publishes_nothing(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "conversion"))
+    _orders_table(repo, 1, 3)
+    repo.sql("ALTER TABLE orders ALTER COLUMN amount TYPE text")
+    repo.sql("UPDATE orders SET amount = 'twelve' WHERE id = 2")
+
+    with pytest.raises(ToolkitError) as failed:
+        import_instance(spark, repo, "orders", T0)
+
+    assert failed.value.exit_code == 1
+    assert str(failed.value) == (
+        "the import of feed 'orders' on cluster 'lake' from table 'orders' of datasource 'shop-db': the value "
+        "'twelve' of column 'amount' does not convert to decimal(10,2), the type the feed declares for 'amount'; "
+        "correct the feed's column type or the table's data.")
+    assert not (repo.data("orders") / "2026/01/01/00").exists()
+    assert [p.name for p in (repo.data("orders") / "2026/01/01").iterdir()] == []  # no staging left
+    assert not (repo.ledger() / "imports" / "orders" / "high-water.json").exists()
+    assert not (repo.ledger() / "imports" / "orders" / "pending.json").exists()
+    record = json.loads((repo.ledger() / "imports" / "orders" / "20260101T0000Z.json").read_text())
+    assert record["status"] == "FAILED" and "'twelve'" in record["error"]
+
+
+def test_a_table_that_does_not_exist_is_one_sentence_and_exit_2(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "missing"))
+
+    with pytest.raises(UsageError) as refused:
+        import_instance(spark, repo, "orders-full", T0)
+
+    assert str(refused.value) == (
+        f"The import of feed 'orders-full' on cluster 'lake' from table 'orders' of datasource 'shop-db': the table "
+        f"does not exist in {postgres_server.jdbc_url('missing')}; check import.source.tableName.")
+    assert not repo.data("orders-full").exists()

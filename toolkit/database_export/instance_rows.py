@@ -1,0 +1,60 @@
+"""The rows of a published instance an export writes: a file feed's instance read in its format (the declared
+columns for text formats), a table feed's partition read from its table with its partition columns; then the
+columns the export's `fields` take, each of which the target table must have."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from toolkit.datasource_access.fields import selected
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Feed, Fields
+from toolkit.errors import UsageError, WaitingError
+from toolkit.instances.availability import probe_instance
+from toolkit.instances.feed_locations import FeedLocations
+from toolkit.runtime.run_context import RunContext
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+
+def instance_rows(spark: SparkSession, feed: Feed, where: FeedLocations, t: datetime, context: RunContext,
+                  fields: Fields | None, owner: str) -> tuple[DataFrame, str]:
+    """The instance's rows with the columns `fields` take, and where the instance is; WaitingError (3) while it is
+    not available (not published yet, or its flag not written)."""
+    state = probe_instance(context.fs, where, feed.availability_flag,
+                           lambda: context.require_catalog(feed.name, where.cluster), t)
+    location = where.event_location(t)
+    if not state.available:
+        raise WaitingError(f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}' is "
+                           f"not available ({location}): it is exported once it is published.")
+    if where.is_table:
+        frame = _partition(spark, where, t)
+    else:
+        from toolkit.quality.frames import file_instance
+
+        frame = file_instance(spark, context.fs, feed, location)
+    return selected(frame, fields, owner), location
+
+
+def _partition(spark: SparkSession, where: FeedLocations, t: datetime) -> DataFrame:
+    from pyspark.sql import functions as F
+
+    assert where.table is not None
+    values = where.table.format(t, where.zone)
+    condition = F.lit(True)
+    for key, value in values.items():
+        condition = condition & (F.col(f"`{key}`").cast("string") == value)
+    return spark.table(f"`{where.table.database}`.`{where.table.table}`").where(condition)
+
+
+def require_target_columns(frame: DataFrame, target_columns: list[str], table: str, owner: str) -> list[str]:
+    """The rows' columns as the target table spells them; UsageError naming those it does not have."""
+    by_name = {name.lower(): name for name in target_columns}
+    missing = [name for name in frame.columns if name.lower() not in by_name]
+    if missing:
+        raise UsageError(f"{owner}: the target table {table} has no column {', '.join(repr(n) for n in missing)} "
+                         f"(its columns: {', '.join(target_columns)}); leave them out with the export's "
+                         "fields.excludes, or add them to the table.")
+    return [by_name[name.lower()] for name in frame.columns]

@@ -1,0 +1,245 @@
+"""One export of a published feed instance into a database table (Falcon's export policy, Sqoop's export), in a
+single call, so that the target table is old or new, never half-written, and a finished export is not done twice:
+
+1. the instance must be on the feed's grid within its validity (checked by the entry, before Spark); safemode
+   (5) or the feed suspended (4) before anything is touched; the export's lease on (feed, cluster, instance)
+   (exit 5 naming its holder);
+2. a run killed before it recorded its end is looked up in the target database: when its transaction committed
+   (its row in `feed_toolkit_exports`, loading.py), its export is recorded done; otherwise its staging table is
+   dropped and the export done anew. An instance exported already is skipped (4) unless `--force`;
+3. the instance read where it is published (exit 3 while it is not: instance_rows.py), the columns its `fields`
+   take, each checked against the target table;
+4. the rows written by Spark's JDBC source into a staging table shaped like the target
+   (`feed_toolkit_stage_<key>`, in the target's schema), which no reader of the target looks at;
+5. one transaction: the load of the staging rows into the target by the export's `load` type and the export's
+   row in `feed_toolkit_exports`, committed together (a kill or a failure before the commit rolls both back);
+6. the staging table dropped, the export's record in the ledger, the lineage run (the instance as its input,
+   the table as a dataset of its database's namespace), the status line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import sys
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from toolkit.database_export.instance_rows import instance_rows, require_target_columns
+from toolkit.database_export.loading import (
+    ExportedInstance,
+    create_exports_table,
+    exports_table,
+    find_export,
+    load_statements,
+    record_export,
+    update_keys,
+)
+from toolkit.datasource_access.datasets import table_use
+from toolkit.el.timestamps import format_timestamp, instance_key
+from toolkit.entities.model import Cluster, Datasource, Export, Feed
+from toolkit.errors import SkippedError, ToolkitError, UsageError
+from toolkit.instances.feed_locations import feed_locations
+from toolkit.ledger.database_transfers import ExportBook, ExportRecord
+from toolkit.ledger.records import wall_clock_stamp
+from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
+from toolkit.ledger.switches import require_running_allowed
+from toolkit.openlineage.facts import DatasetUse
+from toolkit.runtime.lineage import recorded_fingerprint, watched
+from toolkit.runtime.run_context import RunContext
+from toolkit.statuses import Status
+from toolkit.storage.jdbc.connection import DatabaseSession, database_session
+from toolkit.storage.jdbc.endpoint import JdbcEndpoint
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+STAGING_PREFIX = "feed_toolkit_stage_"
+DEFAULT_BATCH_SIZE = 10_000
+
+
+def say(line: str) -> None:
+    """A sentence for people: on stderr, apart from the status line."""
+    print(f"export: {line}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class ExportCall:
+    """What one call exports: the instance `time` of `feed` on `cluster` by its `policy` into `datasource`."""
+
+    feed: Feed
+    cluster: Cluster
+    policy: Export
+    datasource: Datasource
+    time: datetime
+    force: bool = False
+
+    @property
+    def table(self) -> str:
+        return self.policy.target.table_name
+
+    @property
+    def owner(self) -> str:
+        return (f"The export of feed '{self.feed.name}' on cluster '{self.cluster.name}' into table '{self.table}' of "
+                f"datasource '{self.datasource.name}'")
+
+    @property
+    def staging(self) -> str:
+        """One per instance exported (its lease makes it this run's): a killed run's is found by the next."""
+        key = hashlib.sha1(f"{self.feed.name}|{self.cluster.name}|{instance_key(self.time)}".encode()).hexdigest()
+        schema, _, _ = self.table.rpartition(".")
+        return f"{schema}.{STAGING_PREFIX}{key[:10]}" if schema else f"{STAGING_PREFIX}{key[:10]}"
+
+
+@dataclass
+class ExportOutcome:
+    status: Status
+    rows: int = 0
+    source: str = ""
+    finished: str | None = None
+    took_over: str | None = None
+    seconds: float = 0.0
+
+    def counters(self) -> dict[str, object]:
+        found: dict[str, object] = {"rows": self.rows, "source": self.source}
+        if self.finished:
+            found["finished"] = self.finished
+        if self.took_over:
+            found["took_over"] = self.took_over
+        found["elapsed_seconds"] = round(self.seconds, 3)
+        return found
+
+
+def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, context: RunContext) -> ExportOutcome:
+    """Export the instance; SkippedError (4) when it was exported already and not forced, WaitingError (3) while it
+    is not published, BlockedError (5) while another run holds the lease."""
+    began = time.perf_counter()
+    feed, cluster, t = call.feed, call.cluster, call.time
+    require_running_allowed(context.fs, cluster, "feed", feed.name)
+    lock = context.ledger(cluster).database_export_lock(feed.name, t)
+    what = f"export of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'"
+    with holding(lock, context.run_id, what, {"time": format_timestamp(t)}) as held, \
+            database_session(spark, endpoint) as database:
+        outcome = _Export(spark, call, context, held, database).run()
+    outcome.took_over = describe_holder(held.previous) if held.previous is not None else None
+    outcome.seconds = time.perf_counter() - began
+    return outcome
+
+
+@dataclass
+class _Export:
+    spark: SparkSession
+    call: ExportCall
+    context: RunContext
+    held: HeldLease
+    database: DatabaseSession
+
+    @property
+    def book(self) -> ExportBook:
+        return ExportBook(self.context.fs, self.context.ledger(self.call.cluster).layout, self.call.feed.name)
+
+    @property
+    def exports(self) -> str:
+        return exports_table(self.call.table)
+
+    def run(self) -> ExportOutcome:
+        call, t = self.call, self.call.time
+        previous = self.book.instances.read(t)
+        finished = self._finish_killed(previous) if previous is not None and previous.status is Status.RUNNING \
+            else None
+        if finished is not None:
+            previous = self.book.instances.read(t)
+        if previous is not None and previous.status is Status.SUCCEEDED and not call.force:
+            raise SkippedError(f"The instance {previous.time} of feed '{call.feed.name}' on cluster "
+                               f"'{call.cluster.name}' was exported into {previous.table} by run {previous.run_id} "
+                               f"({previous.ended}, {previous.rows} rows){'; ' + finished if finished else ''}: give "
+                               "--force to export it again.")
+        if not self.database.table_exists(call.table):
+            raise UsageError(f"{call.owner}: the table {call.table} does not exist in "
+                               f"{self.database.endpoint.shown_url}: create it (the export loads rows, it does not "
+                               "design tables).")
+        where = feed_locations(call.feed, call.cluster)
+        frame, source = instance_rows(self.spark, call.feed, where, t, self.context, call.policy.target.fields,
+                                      call.owner)
+        columns = require_target_columns(frame, self._target_columns(), call.table, call.owner)
+        keys = update_keys(call.policy.arguments, call.policy.target.load, call.owner)
+        record = ExportRecord(call.feed.name, call.cluster.name, format_timestamp(t), self.context.run_id,
+                              Status.RUNNING, wall_clock_stamp(self.context.clock()), call.datasource.name,
+                              call.table, call.policy.target.load.value, call.staging, source)
+        self.held.check()
+        self.book.instances.write(record, t)
+        run = self.context.lineage.run("export", call.feed.name, nominal=t, instance=format_timestamp(t))
+        inputs = [DatasetUse.at(call.feed, call.cluster, [t],
+                                {t: recorded_fingerprint(self.context.fs, call.feed, call.cluster, t)})]
+        target = table_use(call.datasource, self.database.endpoint, call.table)
+        try:
+            with watched(run, inputs, [target]):
+                rows = self._load(frame.toDF(*columns), columns, keys)
+        except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
+            self._drop_staging()
+            self.book.instances.write(replace(record, status=Status.FAILED, error=str(err),
+                                              ended=wall_clock_stamp(self.context.clock())), t)
+            raise
+        self._drop_staging()
+        self.book.instances.write(replace(record, status=Status.SUCCEEDED, rows=rows,
+                                          ended=wall_clock_stamp(self.context.clock())), t)
+        run.complete(inputs, [replace(target, rows=rows)])
+        return ExportOutcome(Status.SUCCEEDED, rows, source, finished)
+
+    def _target_columns(self) -> list[str]:
+        endpoint = self.database.endpoint
+        frame = (self.spark.read.format("jdbc").options(**endpoint.spark_options())
+                 .option("dbtable", endpoint.dialect.table(self.call.table)).load())
+        return list(frame.columns)
+
+    def _load(self, frame: DataFrame, columns: list[str], keys: tuple[str, ...]) -> int:
+        """The rows into the staging table, then into the target in one transaction with the export's row."""
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+
+        call, database = self.call, self.database
+        dialect, endpoint = database.endpoint.dialect, database.endpoint
+        self._drop_staging()
+        if not database.table_exists(self.exports):
+            database.execute(create_exports_table(dialect, self.exports))
+        database.execute(dialect.create_like(call.staging, call.table))
+        observed = Observation("feed-toolkit-export")
+        batch = call.policy.arguments.get("batch-size", "").strip() or str(DEFAULT_BATCH_SIZE)
+        (frame.observe(observed, F.count(F.lit(1)).alias("rows")).write.format("jdbc")
+         .options(**endpoint.spark_options())
+         .option("dbtable", dialect.table(call.staging)).option("batchsize", batch).mode("append").save())
+        rows = int(observed.get.get("rows", 0))
+        statements = load_statements(dialect, call.policy.target.load, call.table, call.staging, columns, keys)
+        instance = ExportedInstance(call.feed.name, call.cluster.name, format_timestamp(call.time),
+                                    self.context.run_id)
+        self.held.check()  # the last moment a run that lost its lease stops before it changes the target
+        database.run_in_transaction([*statements, record_export(dialect, self.exports, instance, rows)])
+        return rows
+
+    def _drop_staging(self) -> None:
+        with contextlib.suppress(ToolkitError):  # a staging table left is dropped by the next run
+            if self.database.table_exists(self.call.staging):
+                self.database.execute(self.database.endpoint.dialect.drop(self.call.staging))
+
+    def _finish_killed(self, previous: ExportRecord) -> str | None:
+        """A run killed before it recorded its end: done when its transaction committed (recorded so now), else its
+        staging table dropped. What was done, as a clause, or None."""
+        instance = ExportedInstance(previous.feed, previous.cluster, previous.time, previous.run_id)
+        dialect = self.database.endpoint.dialect
+        committed = self.database.table_exists(self.exports) and bool(
+            self.database.first_row(find_export(dialect, self.exports, instance)))
+        self._drop_staging()
+        if not committed:
+            say(f"run {previous.run_id} was killed before its transaction committed: {self.call.table} was left as it "
+                "was, and the instance is exported anew")
+            return None
+        rows = self.database.first_row(find_export(dialect, self.exports, instance))
+        self.held.check()
+        self.book.instances.write(replace(previous, status=Status.SUCCEEDED, rows=int(rows[0] or 0),
+                                          ended=wall_clock_stamp(self.context.clock())), self.call.time)
+        finished = (f"run {previous.run_id} had loaded it ({rows[0]} rows) before it was killed: its export is "
+                    "recorded now")
+        say(finished)
+        return finished

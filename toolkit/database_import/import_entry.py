@@ -1,0 +1,86 @@
+"""The body of `entrypoints/import.py`: arguments, the checks that need no JVM (the repo, the feed's import on the
+cluster, its datasource and interface, the instance on the feed's grid and in its validity), the session with the
+datasource's driver, the import, the status line."""
+
+from __future__ import annotations
+
+import argparse
+
+from toolkit.datasource_access.endpoints import FOR_IMPORT, endpoint_for, interface_for
+from toolkit.el.grid import require_instance
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.launcher_settings import launcher_confs
+from toolkit.entities.model import Cluster, Feed, Import
+from toolkit.entities.object_stores import require_no_object_store
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import SkippedError, UsageError
+from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.status import StatusLine
+from toolkit.runtime.times import nominal_time
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = common_parser("import", "Import one instance of a feed from the database table its import names on a "
+                                     "cluster (Falcon's import policy): the rows read through Spark's JDBC source "
+                                     "(all of them, or for an incremental import those past the high-water mark), "
+                                     "staged in the feed's format and published in one step; exit 4 when the "
+                                     "instance was imported already.",
+                           time_help="The instance yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.")
+    parser.add_argument("--feed", required=True, help="The feed whose instance is imported.")
+    parser.add_argument("--cluster", required=True, help="The cluster the feed's import is defined on.")
+    parser.add_argument("--force", action="store_true",
+                        help="Import an instance imported already again (an incremental one re-reads the rows it "
+                             "read then).")
+    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
+                        help=f"Lease of the import's lock, renewed every third of it; a killed run's lock is taken "
+                             f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    return parser
+
+
+def import_policy(feed: Feed, cluster: Cluster) -> Import:
+    """The feed's import on the cluster; UsageError when it has none there."""
+    policy = require_on_cluster(feed, cluster.name).import_
+    if policy is None:
+        raise UsageError(f"Feed '{feed.name}' has no import on cluster '{cluster.name}': add clusters[].import with "
+                         "the datasource and table to read.")
+    return policy
+
+
+def _body(args: argparse.Namespace, status: StatusLine) -> None:
+    from toolkit.database_import.runner import ImportCall, run_import
+    from toolkit.runtime.action_session import action_session
+    from toolkit.storage.jdbc.credential_provider import alias_reader
+
+    if args.lease <= 0:
+        raise UsageError("--lease must be a positive number of seconds.")
+    t = nominal_time(args.time)
+    status.time = format_timestamp(t)
+    repo = ConfigRepo.load(args.repo)
+    feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
+    require_no_object_store(cluster)
+    policy = import_policy(feed, cluster)
+    datasource = repo.datasource(policy.datasource)
+    interface_for(datasource, FOR_IMPORT)
+    status.cluster = cluster.name
+    status.add(datasource=datasource.name, table=policy.source.table_name)
+    on_cluster = require_on_cluster(feed, cluster.name)
+    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
+    if not on_cluster.validity.start <= t < on_cluster.validity.end:
+        raise SkippedError(f"{format_timestamp(t)} is outside the validity of {owner} "
+                           f"({format_timestamp(on_cluster.validity.start)} to "
+                           f"{format_timestamp(on_cluster.validity.end)}): nothing to import.")
+    require_instance(feed_grid(feed, cluster.name), t, owner)
+    with action_session("import", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
+                        launcher=launcher_confs(feed)) as session:
+        endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, session.fs, alias_reader(session.spark))
+        context = session.context(catalog=feed.table_on(cluster.name) is not None, lease_seconds=args.lease)
+        outcome = run_import(session.spark, ImportCall(repo, feed, cluster, policy, datasource, t, args.force),
+                             endpoint, context)
+    status.status = outcome.status
+    status.add_counters(outcome.counters())
+
+
+def main() -> int:
+    return run("import", _parser(), _body)

@@ -1,0 +1,34 @@
+"""A datasource's table as OpenLineage names it (https://openlineage.io/docs/spec/naming), through the client's own
+naming classes: PostgreSQL `postgres://host:port` + `database.schema.table` (schema `public` unless the table
+names one), MySQL and MariaDB `mysql://host:port` + `database.table`; any other database `<type>://host:port` +
+`database.table` (or the table alone when its URL names no database)."""
+
+from __future__ import annotations
+
+from toolkit.entities.model import Datasource, DatasourceType
+from toolkit.openlineage.facts import DatasetUse
+from toolkit.openlineage.naming import DatasetName
+from toolkit.storage.jdbc.endpoint import JdbcEndpoint
+
+
+def table_dataset(datasource: Datasource, endpoint: JdbcEndpoint, table: str) -> DatasetName:
+    from openlineage.client.naming import dataset as naming
+
+    host, port = endpoint.host_and_port
+    database = endpoint.database
+    schema, _, name = table.rpartition(".")
+    if host and port and database:
+        found: naming.DatasetNaming | None = None
+        if datasource.type is DatasourceType.POSTGRES:
+            found = naming.Postgres(host=host, port=port, database=database, schema=schema or "public", table=name)
+        elif datasource.type in (DatasourceType.MYSQL, DatasourceType.MARIADB):
+            found = naming.MySQL(host=host, port=port, database=database, table=table)
+        if found is not None:
+            return DatasetName(found.get_namespace(), found.get_name())
+    address = f"{host}:{port}" if port else host or datasource.name
+    return DatasetName(f"{datasource.type.value}://{address}", f"{database}.{table}" if database else table)
+
+
+def table_use(datasource: Datasource, endpoint: JdbcEndpoint, table: str) -> DatasetUse:
+    """The table as a run reads or writes it: a dataset of its own, with no feed instances."""
+    return DatasetUse.table(datasource.name, table_dataset(datasource, endpoint, table))

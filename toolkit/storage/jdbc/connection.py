@@ -1,0 +1,182 @@
+"""A database session in the Spark driver's JVM, through the datasource's own JDBC driver: the few statements the
+import and export send besides Spark's reads and writes (the largest value of a column, a staging table, the
+load of an export in one transaction), each as text in and text out.
+
+The driver's jars are added to the Spark session with Spark's own `ADD JAR` (`load_driver`): that puts them in the
+session's class loader, which Spark's JDBC source uses on the driver and ships to the executors, and makes it the
+class loader of the driver thread that calls (py4j runs each Python thread's calls on one JVM thread of its own,
+so each Python thread adds them once). Neither `spark.jars` set on a running session nor SparkContext.addJar
+reaches the driver's class loader. A connection is opened from the driver class itself
+(`Driver.connect`), never through `DriverManager`, which would refuse a driver its caller's class loader does not
+see."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from toolkit.storage.filesystem import StorageError
+from toolkit.storage.java_errors import java_error, one_line
+from toolkit.storage.jdbc.endpoint import JdbcEndpoint
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+class DatabaseError(StorageError):
+    """A statement or a connection failed (exit 1): the message names the database and what failed, never the
+    password."""
+
+
+def load_driver(spark: SparkSession, endpoint: JdbcEndpoint) -> None:
+    """Make the endpoint's driver loadable by the session on the calling thread (`ADD JAR` sets the class loader of
+    the JVM thread that serves this Python thread only: each thread adds the jars once)."""
+    added = _added_jars(spark)
+    for jar in endpoint.jars:
+        if "'" in jar:
+            raise DatabaseError(f"The JDBC driver jar {jar!r} of {endpoint.shown_url} has a quote in its path, which "
+                                "Spark's ADD JAR cannot take: move the jar to a path without one.")
+        if (threading.get_ident(), jar) in added:
+            continue
+        try:
+            spark.sql(f"ADD JAR '{jar}'")
+        except Exception as err:  # noqa: BLE001 - a py4j error: reported in one sentence
+            raise DatabaseError(f"The JDBC driver jar {jar} of {endpoint.shown_url} cannot be added to the Spark "
+                                f"session ({_said(err)}): check that the file exists on this machine.") from None
+        added.add((threading.get_ident(), jar))
+
+
+_ADDED = "_feed_toolkit_jdbc_jars"
+
+
+def _added_jars(spark: SparkSession) -> set[tuple[int, str]]:
+    added: set[tuple[int, str]] | None = getattr(spark, _ADDED, None)
+    if added is None:
+        added = set()
+        setattr(spark, _ADDED, added)
+    return added
+
+
+class DatabaseSession:
+    """One connection of the endpoint's driver in the Spark driver's JVM."""
+
+    def __init__(self, spark: SparkSession, endpoint: JdbcEndpoint, connection: Any) -> None:
+        self.spark, self.endpoint, self._connection = spark, endpoint, connection
+
+    def first_row(self, sql: str) -> list[str | None]:
+        """The first row of a query, each value as the database spells it as text (None for NULL); [] when the
+        query returns no row."""
+        statement = self._connection.createStatement()
+        try:
+            results = statement.executeQuery(sql)
+            if not results.next():
+                return []
+            width = results.getMetaData().getColumnCount()
+            return [results.getString(index) for index in range(1, width + 1)]
+        except Exception as err:  # noqa: BLE001
+            raise self._failed(sql, err) from None
+        finally:
+            statement.close()
+
+    def execute(self, sql: str) -> int:
+        """A statement on its own (committed when it returns); the count of rows it changed (0 for DDL)."""
+        statement = self._connection.createStatement()
+        try:
+            return int(statement.executeUpdate(sql))
+        except Exception as err:  # noqa: BLE001
+            raise self._failed(sql, err) from None
+        finally:
+            statement.close()
+
+    def run_in_transaction(self, statements: Sequence[str]) -> list[int]:
+        """Every statement, then one commit: the database keeps all of them or none (a failure, or the end of
+        this process before the commit, rolls them back). The count of rows each changed."""
+        connection = self._connection
+        counts: list[int] = []
+        connection.setAutoCommit(False)
+        current = ""
+        try:
+            for current in statements:
+                counts.append(self._in_transaction(current))
+            current = "COMMIT"
+            connection.commit()
+        except DatabaseError:
+            self._roll_back()
+            raise
+        except Exception as err:  # noqa: BLE001
+            self._roll_back()
+            raise self._failed(current, err) from None
+        finally:
+            connection.setAutoCommit(True)
+        return counts
+
+    def _in_transaction(self, sql: str) -> int:
+        """One statement of `run_in_transaction`."""
+        statement = self._connection.createStatement()
+        try:
+            return int(statement.executeUpdate(sql))
+        except Exception as err:  # noqa: BLE001
+            raise self._failed(sql, err) from None
+        finally:
+            statement.close()
+
+    def table_exists(self, table: str) -> bool:
+        """Whether `table` (`name` or `schema.name`) exists, as the driver's metadata says (either spelling of its
+        case, as databases fold unquoted names differently)."""
+        schema, _, name = table.rpartition(".")
+        metadata = self._connection.getMetaData()
+        for spelled in dict.fromkeys((name, name.lower(), name.upper())):
+            for schema_spelled in dict.fromkeys((schema, schema.lower(), schema.upper()) if schema else (None,)):
+                found = metadata.getTables(None, schema_spelled, spelled, None)
+                try:
+                    if found.next():
+                        return True
+                finally:
+                    found.close()
+        return False
+
+    def _roll_back(self) -> None:
+        with contextlib.suppress(Exception):  # the error being raised says what went wrong
+            self._connection.rollback()
+
+    def _failed(self, sql: str, err: Exception) -> DatabaseError:
+        return DatabaseError(f"{self.endpoint.shown_url} refused `{_brief(sql)}`: {_said(err)}")
+
+
+def _said(err: BaseException) -> str:
+    """What the database or its driver said, on one line."""
+    return one_line(java_error(err)[1] or str(err))
+
+
+def _brief(sql: str, most: int = 300) -> str:
+    return sql if len(sql) <= most else sql[:most] + "..."
+
+
+@contextmanager
+def database_session(spark: SparkSession, endpoint: JdbcEndpoint) -> Iterator[DatabaseSession]:
+    """A connection of the endpoint's driver, closed at the end (DatabaseError when it cannot be opened)."""
+    load_driver(spark, endpoint)
+    jvm: Any = spark._jvm
+    registry = jvm.org.apache.spark.sql.execution.datasources.jdbc.DriverRegistry
+    properties = jvm.java.util.Properties()
+    for name, value in endpoint.connection_properties().items():
+        if name != "driver":
+            properties.setProperty(name, value)
+    try:
+        registry.register(endpoint.driver_class)
+        connection = registry.get(endpoint.driver_class).connect(endpoint.url, properties)
+    except Exception as err:  # noqa: BLE001
+        raise DatabaseError(f"Cannot connect to {endpoint.shown_url} as '{endpoint.user}' with the driver "
+                            f"{endpoint.driver_class} ({_said(err)}): check the datasource's endpoint, "
+                            "credential and driver jars.") from None
+    if connection is None:  # the driver does not take this URL
+        raise DatabaseError(f"The driver {endpoint.driver_class} does not take the URL {endpoint.shown_url}: check the "
+                            "datasource's type, endpoint and driver.")
+    try:
+        yield DatabaseSession(spark, endpoint, connection)
+    finally:
+        with contextlib.suppress(Exception):  # closing is best effort
+            connection.close()
