@@ -357,7 +357,7 @@ demo-ingest: java install
 # (bench/baseline.json), its target, pass or fail, flagged when more than 20% worse than the baseline, and the
 # machine's load. The target fails when a figure missed its target. bench-quick: the subset that runs in under
 # 3 minutes; bench-baseline: a whole run whose figures become the baseline (refused when the machine was loaded).
-bench: java install
+bench: java install databases
 	$(PY) bench/run.py
 
 bench-quick: java install

@@ -171,11 +171,12 @@ class _Export:
         self.held.check()
         self.book.instances.write(record, t)
         run = self.context.lineage.run("export", call.feed.name, nominal=t, instance=format_timestamp(t))
+        on = self.context.lineage.enabled  # naming datasets imports OpenLineage's client: only when lineage is on
         inputs = [DatasetUse.at(call.feed, call.cluster, [t],
-                                {t: recorded_fingerprint(self.context.fs, call.feed, call.cluster, t)})]
-        target = table_use(call.datasource, self.database.endpoint, call.table)
+                                {t: recorded_fingerprint(self.context.fs, call.feed, call.cluster, t)})] if on else []
+        targets = [table_use(call.datasource, self.database.endpoint, call.table)] if on else []
         try:
-            with watched(run, inputs, [target]):
+            with watched(run, inputs, targets):
                 rows = self._load(frame.toDF(*columns), columns, keys)
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._drop_staging()
@@ -185,7 +186,8 @@ class _Export:
         self._drop_staging()
         self.book.instances.write(replace(record, status=Status.SUCCEEDED, rows=rows,
                                           ended=wall_clock_stamp(self.context.clock())), t)
-        run.complete(inputs, [replace(target, rows=rows)])
+        if on:
+            run.complete(inputs, [replace(target, rows=rows) for target in targets])
         return ExportOutcome(Status.SUCCEEDED, rows, source, finished)
 
     def _target_columns(self) -> list[str]:

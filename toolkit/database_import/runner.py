@@ -238,10 +238,10 @@ class _Import:
         self.book.instances.write(record, t)
         run = context.lineage.run("import", call.feed.name, nominal=t, instance=format_timestamp(t),
                                   sql=source_query(self.endpoint, call.table, rows))
-        source = table_use(call.datasource, self.endpoint, call.table)
-        planned = [DatasetUse.at(call.feed, call.cluster, [t])]
+        on = context.lineage.enabled  # naming datasets imports OpenLineage's client: only when lineage is on
+        sources = [table_use(call.datasource, self.endpoint, call.table)] if on else []
         try:
-            with watched(run, [source], planned):
+            with watched(run, sources, [DatasetUse.at(call.feed, call.cluster, [t])] if on else []):
                 outcome = self._write_and_publish(database, target, rows, advances)
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._failed(target, record, advances, err)
@@ -251,9 +251,10 @@ class _Import:
                                           location=outcome.location, quality=results_json(outcome.quality)), t)
         if advances:
             self.book.drop_pending()
-        run.complete([replace(source, rows=outcome.read)],
-                     [DatasetUse.at(call.feed, call.cluster, [t], rows=outcome.read, files=outcome.files,
-                                    bytes=outcome.bytes)])
+        if on:
+            run.complete([replace(source, rows=outcome.read) for source in sources],
+                         [DatasetUse.at(call.feed, call.cluster, [t], rows=outcome.read, files=outcome.files,
+                                        bytes=outcome.bytes)])
         return outcome
 
     def _failed(self, target: ImportTarget, record: ImportRecord, advances: bool, err: Exception) -> None:

@@ -4,7 +4,8 @@ incremental import reads, the columns its `fields` take, read in parallel slices
 
 A slice is a range of the split column between the smallest and largest value of the rows read (or the bounds
 `boundary-query` gives), as Spark's `partitionColumn`, `lowerBound`, `upperBound` and `numPartitions` read it: the
-first and last slices are open-ended, so every row is read whatever the bounds. Rows are fetched `fetch-size` at a
+first and last slices are open-ended, so every row is read whatever the bounds. An integral split column's slices
+are no narrower than one fetch, so a small incremental read is one query. Rows are fetched `fetch-size` at a
 time (default 10,000: PostgreSQL's driver would otherwise hold a whole slice in memory).
 
 A value that does not convert to the type the feed declares for its column stops the import before anything is
@@ -91,10 +92,21 @@ def read_rows(spark: SparkSession, database: DatabaseSession, table: str, rows: 
               .option("dbtable", query).option("fetchsize", settings.fetch_size))
     if settings.split_by and settings.mappers > 1:
         bounds = _bounds(database, query, settings)
-        if bounds is not None:
+        slices = _slices(bounds, settings) if bounds is not None else 1
+        if bounds is not None and slices > 1:
             reader = (reader.option("partitionColumn", settings.split_by).option("lowerBound", bounds[0])
-                      .option("upperBound", bounds[1]).option("numPartitions", settings.mappers))
+                      .option("upperBound", bounds[1]).option("numPartitions", slices))
     return reader.load()
+
+
+def _slices(bounds: tuple[str, str], settings: ReadSettings) -> int:
+    """`num-mappers` slices, but none narrower than one fetch of an integral split column's values: an incremental
+    import of a few thousand new rows is one query, not `num-mappers` connections and tasks."""
+    try:
+        span = int(bounds[1]) - int(bounds[0]) + 1
+    except ValueError:  # a date, a time, a decimal: no count of values to go by
+        return settings.mappers
+    return max(1, min(settings.mappers, -(-span // settings.fetch_size)))
 
 
 def _bounds(database: DatabaseSession, query: str, settings: ReadSettings) -> tuple[str, str] | None:
