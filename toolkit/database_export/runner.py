@@ -165,6 +165,8 @@ class _Export:
                                       call.owner)
         columns = require_target_columns(frame, self._target_columns(), call.table, call.owner)
         keys = update_keys(call.policy.arguments, call.policy.target.load, call.owner)
+        if ignored := sorted(set(call.policy.arguments) - {"update-key", "batch-size"}):
+            say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the export")
         record = ExportRecord(call.feed.name, call.cluster.name, format_timestamp(t), self.context.run_id,
                               Status.RUNNING, wall_clock_stamp(self.context.clock()), call.datasource.name,
                               call.table, call.policy.target.load.value, call.staging, source)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from toolkit.database_import.instance_targets import ImportTarget, import_target
 from toolkit.database_import.source_rows import (
+    ARGUMENTS,
     ReadSettings,
     conversion_error,
     converted,
@@ -276,6 +277,8 @@ class _Import:
 
         call, context = self.call, self.context
         settings = ReadSettings.of(call.policy.arguments, call.owner)
+        if ignored := sorted(set(call.policy.arguments) - set(ARGUMENTS)):
+            say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the import")
         frame = selected(read_rows(self.spark, database, call.table, rows, settings), call.policy.source.fields,
                          call.owner)
         frame = converted(frame, target.columns(), call.owner)

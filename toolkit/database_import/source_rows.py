@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pyspark.sql import Column as SparkColumn
     from pyspark.sql import DataFrame, SparkSession
 
+ARGUMENTS = ("check-column", "split-by", "num-mappers", "fetch-size", "boundary-query")  # what the import reads
 DEFAULT_FETCH_SIZE = 10_000
 DEFAULT_MAPPERS = 4  # Sqoop's, when split-by is given without num-mappers
 CONVERSION_FAILED = "feed-toolkit: "  # starts the message a failed conversion raises in Spark

@@ -1,6 +1,6 @@
 """Where a database is and who connects: what Spark's JDBC source and a connection of the driver's JVM both take.
-The password is held here only, kept out of `repr` (and so out of every message that shows the record): nothing
-the toolkit prints, records or sends holds it."""
+The password is held here only, kept out of `repr` (and so out of every message that shows the record), as is one
+given inside the URL: nothing the toolkit prints, records or sends holds it."""
 
 from __future__ import annotations
 
@@ -32,6 +32,10 @@ class JdbcEndpoint:
         if not self.url.startswith("jdbc:"):
             raise ValueError(f"{self.url} is not a JDBC URL")
         object.__setattr__(self, "properties", MappingProxyType(dict(self.properties)))
+
+    def __repr__(self) -> str:  # the URL as shown: a password given in it masked
+        return (f"JdbcEndpoint(url={self.shown_url!r}, user={self.user!r}, driver_class={self.driver_class!r}, "
+                f"jars={self.jars!r}, dialect={self.dialect.name!r})")
 
     def connection_properties(self) -> dict[str, str]:
         """What Spark's JDBC source and the driver take: the properties, the user, the password and the driver."""
