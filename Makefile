@@ -131,7 +131,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -q -n auto tests/unit
 
 # The short tour (demo/tour.py): every capability once, its Spark actions in one long-lived driver (about 2 minutes).
-demo: java install
+demo: java install databases
 	@$(PY) demo/tour.py
 
 # The long tour: every call its own spark-submit, as a scheduler runs them, on a standalone cluster (about 10 minutes).

@@ -257,6 +257,69 @@ def processes(tour: Tour) -> None:
     tour.done("OpenLineage", "START/COMPLETE events of the rollup", "demo-output/openlineage.jsonl")
 
 
+def databases(tour: Tour) -> None:
+    tour.block("Database import and export: the shop's orders imported every hour from a PostgreSQL the demo starts "
+               "(port 5433), an import killed at the worst moment, then the daily rollup exported into the database")
+    from toolkit.devtools.local_database import DatabaseServer
+
+    folder = DEMO / "shop-db"
+    shutil.rmtree(folder, ignore_errors=True)
+    server = DatabaseServer.start("postgres", folder, port=5433)
+    try:
+        server.create_database("shop")
+
+        def sql(statement: str) -> str:  # as the server's administrator
+            return server.execute(statement, database="shop")
+
+        sql("CREATE TABLE orders (order_id bigint PRIMARY KEY, customer text, amount numeric(10,2), "
+            "ordered_at timestamp)")
+        sql("CREATE TABLE top_pages_latest (page text PRIMARY KEY, clicks bigint)")
+        sql(f"GRANT ALL ON ALL TABLES IN SCHEMA public TO {server.user}")
+
+        def orders(first: int, last: int) -> None:
+            sql(f"INSERT INTO orders SELECT g, 'customer ' || (g % 97), (g % 500) + 0.99, "
+                f"TIMESTAMP '2026-01-01 00:00' + g * INTERVAL '1 second' FROM generate_series({first}, {last}) g")
+
+        (PRIMARY / "secrets").mkdir(parents=True, exist_ok=True)
+        (PRIMARY / "secrets" / "shop-db.password").write_text(server.password)  # the datasource's passwordFile
+        for kept in ("data/shop-orders", "feed-toolkit/working/ledger/imports", "feed-toolkit/working/ledger/exports"):
+            shutil.rmtree(PRIMARY / kept, ignore_errors=True)
+        orders(1, 1000)
+        call = ("import", "--repo", REPO, "--feed", "shop-orders", "--cluster", "primary")
+        first = tour.spark(*call, "--time", "2026-01-01T00:00Z")
+        tour.say(f"00:00, the first hour reads the whole table: "
+                 f"{status_fields(first, 'rows', 'check_column', 'up_to')}")
+        orders(1001, 1200)
+        killed = tour.run([str(BIN / "spark-submit"), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                           str(PROJECT / "demo" / "killed_import.py"), *call[1:], "--time", "2026-01-01T01:00Z",
+                           "--lease", "3"], codes=(-9, 137))
+        tour.say(f"01:00, killed with SIGKILL after publishing its 200 rows, before moving its mark (exit "
+                 f"{killed.returncode}); 50 more orders come")
+        orders(1201, 1250)
+        time.sleep(3.5)  # its lease expires
+        again = tour.spark(*call, "--time", "2026-01-01T01:00Z", codes=(4,))
+        tour.lines(again.stderr, 1, 230)
+        third = tour.spark(*call, "--time", "2026-01-01T02:00Z")
+        tour.say(f"02:00: {status_fields(third, 'rows', 'after', 'up_to')}")
+        hours = ("2026-01-01T00:00Z", "2026-01-01T01:00Z", "2026-01-01T02:00Z")
+        counted = tour.spark(str(SCRIPTS / "count_orders.py"), str(PRIMARY), *hours).stdout.split()
+        tour.say(f"the three hours hold {counted[0]} orders, {counted[1]} distinct, of the table's "
+                 f"{sql('SELECT count(*) FROM orders').strip()}: none lost, none twice")
+        export = ("export", "--repo", REPO, "--feed", "top-pages", "--cluster", "primary",
+                  "--time", "2026-01-01T00:00Z")
+        exported = tour.spark(*export)
+        top = sql("SELECT page, clicks FROM top_pages_latest ORDER BY clicks DESC, page LIMIT 1").split()
+        tour.say(f"top-pages of 2026-01-01 exported (load snapshot, one transaction): "
+                 f"{status_fields(exported, 'rows')}; top_pages_latest's first: {top[0]} with {top[1]} clicks")
+        twice = tour.spark(*export, codes=(4,))
+        tour.say(f"the same export again: exit 4, {twice.status['status']} (it is recorded in the ledger and in the "
+                 "database's feed_toolkit_exports)")
+    finally:
+        server.stop()
+    tour.done("database import and export", "an incremental import killed and finished, an export once",
+              "entrypoints/import.py, export.py, docs/datasources.md")
+
+
 def quality(tour: Tour) -> None:
     tour.block("Quality gates: a bad hour (a page without its leading slash) blocked before it is published")
     tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2026-01-03T08:00Z", "--hours", "3")
@@ -411,7 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     submit = str(PROJECT / "demo" / "submit.py")
     try:
         for step in (lint_and_plan, falcon, falcon_oozie, retention, replication, data_safety, tables, processes,
-                     quality, late_data, control, scheduling, graph_and_ledger):
+                     quality, databases, late_data, control, scheduling, graph_and_ledger):
             step(tour)
         triggers(tour, submit)
         ingest(tour, submit)

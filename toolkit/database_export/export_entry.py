@@ -5,13 +5,18 @@ the datasource's driver, the export, the status line."""
 from __future__ import annotations
 
 import argparse
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from toolkit.datasource_access.endpoints import FOR_EXPORT, endpoint_for, interface_for
 from toolkit.el.grid import require_instance
+from toolkit.el.shift import shift
 from toolkit.el.timestamps import format_timestamp
+from toolkit.el.timezones import resolve_zone
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Export, Feed
 from toolkit.entities.object_stores import require_no_object_store
+from toolkit.entities.replication_settings import timeout as feed_timeout
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, UsageError
 from toolkit.instances.grids import feed_grid, require_on_cluster
@@ -19,6 +24,9 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
+
+if TYPE_CHECKING:
+    from toolkit.database_export.runner import Waiting
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +39,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--feed", required=True, help="The feed whose instance is exported.")
     parser.add_argument("--cluster", required=True, help="The cluster the feed's export is defined on.")
     parser.add_argument("--force", action="store_true", help="Export an instance exported already again.")
+    parser.add_argument("--wait", action=argparse.BooleanOptionalAction, default=True,
+                        help="While the instance is not published, poll (10 s, doubling to 5 min) for at most one "
+                             "period of the feed (or --max-wait), then exit 3; past the feed's timeout after the "
+                             "instance (its `timeout` property, else 6 periods and at least 30 minutes), exit 1. "
+                             "--no-wait: exit 3 at once.")
+    parser.add_argument("--max-wait", type=seconds, metavar="SECONDS",
+                        help="Poll at most this long (default: one period of the feed).")
     parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
                         help=f"Lease of the export's lock, renewed every third of it; a killed run's lock is taken "
                              f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
@@ -76,9 +91,24 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, session.fs, alias_reader(session.spark))
         context = session.context(catalog=table_feed, lease_seconds=args.lease)
         outcome = run_export(session.spark, ExportCall(feed, cluster, policy, datasource, t, args.force), endpoint,
-                             context)
+                             context, _waiting(feed, t, args))
     status.status = outcome.status
     status.add_counters(outcome.counters())
+
+
+def _waiting(feed: Feed, t: datetime, args: argparse.Namespace) -> Waiting | None:
+    """How long this call waits for the instance: one period of the feed (or --max-wait), never past the feed's
+    timeout after the instance; None with --no-wait."""
+    from toolkit.database_export.runner import Waiting
+
+    zone = resolve_zone(feed.timezone)
+    deadline = shift(t, feed_timeout(feed), zone, +1)
+    if not args.wait:
+        return Waiting(None, deadline)
+    now = datetime.now(timezone.utc)
+    period = (shift(now, feed.frequency, zone, +1) - now).total_seconds()
+    longest = args.max_wait if args.max_wait is not None else period
+    return Waiting(min(now + timedelta(seconds=longest), deadline), deadline)
 
 
 def main() -> int:

@@ -19,16 +19,24 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 
+def missing(feed: Feed, where: FeedLocations, t: datetime, context: RunContext) -> str | None:
+    """Why the instance is not available as its readers see it (its flag, folder or partition), None when it is."""
+    state = probe_instance(context.fs, where, feed.availability_flag,
+                           lambda: context.require_catalog(feed.name, where.cluster), t)
+    if state.available:
+        return None
+    return (f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}' is not available "
+            f"({where.event_location(t)}): it is exported once it is published")
+
+
 def instance_rows(spark: SparkSession, feed: Feed, where: FeedLocations, t: datetime, context: RunContext,
                   fields: Fields | None, owner: str) -> tuple[DataFrame, str]:
     """The instance's rows with the columns `fields` take, and where the instance is; WaitingError (3) while it is
     not available (not published yet, or its flag not written)."""
-    state = probe_instance(context.fs, where, feed.availability_flag,
-                           lambda: context.require_catalog(feed.name, where.cluster), t)
+    why = missing(feed, where, t, context)
+    if why is not None:
+        raise WaitingError(why + ".")
     location = where.event_location(t)
-    if not state.available:
-        raise WaitingError(f"The instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{where.cluster}' is "
-                           f"not available ({location}): it is exported once it is published.")
     if where.is_table:
         frame = _partition(spark, where, t)
     else:

@@ -23,11 +23,12 @@ import contextlib
 import hashlib
 import sys
 import time
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from toolkit.database_export.instance_rows import instance_rows, require_target_columns
+from toolkit.database_export.instance_rows import instance_rows, missing, require_target_columns
 from toolkit.database_export.loading import (
     ExportedInstance,
     create_exports_table,
@@ -40,7 +41,7 @@ from toolkit.database_export.loading import (
 from toolkit.datasource_access.datasets import table_use
 from toolkit.el.timestamps import format_timestamp, instance_key
 from toolkit.entities.model import Cluster, Datasource, Export, Feed
-from toolkit.errors import SkippedError, ToolkitError, UsageError
+from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.database_transfers import ExportBook, ExportRecord
 from toolkit.ledger.records import wall_clock_stamp
@@ -48,6 +49,7 @@ from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.runtime.lineage import recorded_fingerprint, watched
+from toolkit.runtime.polling import poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.statuses import Status
 from toolkit.storage.jdbc.connection import DatabaseSession, database_session
@@ -93,6 +95,19 @@ class ExportCall:
         return f"{schema}.{STAGING_PREFIX}{key[:10]}" if schema else f"{STAGING_PREFIX}{key[:10]}"
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """How long an export waits for its instance to be published before it gives up for this call: until `until`
+    (None: it does not wait), looking again after each of `intervals` (toolkit/runtime/polling.py); past the feed's
+    `timeout` after the instance (`deadline`, Falcon's rule, as replication's) the instance is given up: exit 1."""
+
+    until: datetime | None
+    deadline: datetime
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
+    sleep: Callable[[float], None] = time.sleep
+    intervals: Callable[[], Iterator[float]] = poll_intervals
+
+
 @dataclass
 class ExportOutcome:
     status: Status
@@ -112,12 +127,15 @@ class ExportOutcome:
         return found
 
 
-def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, context: RunContext) -> ExportOutcome:
+def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, context: RunContext,
+               waiting: Waiting | None = None) -> ExportOutcome:
     """Export the instance; SkippedError (4) when it was exported already and not forced, WaitingError (3) while it
-    is not published, BlockedError (5) while another run holds the lease."""
+    is not published (after `waiting`, when given), ToolkitError (1) when it was not by the feed's timeout,
+    BlockedError (5) while another run holds the lease."""
     began = time.perf_counter()
     feed, cluster, t = call.feed, call.cluster, call.time
     require_running_allowed(context.fs, cluster, "feed", feed.name)
+    _wait_for_instance(call, context, waiting)
     lock = context.ledger(cluster).database_export_lock(feed.name, t)
     what = f"export of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(lock, context.run_id, what, {"time": format_timestamp(t)}) as held, \
@@ -126,6 +144,25 @@ def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, co
     outcome.took_over = describe_holder(held.previous) if held.previous is not None else None
     outcome.seconds = time.perf_counter() - began
     return outcome
+
+
+def _wait_for_instance(call: ExportCall, context: RunContext, waiting: Waiting | None) -> None:
+    """Return once the instance is published; WaitingError when it is not by the end of the wait, ToolkitError when
+    the feed's timeout after the instance has passed. A run that waits holds no lease: it only reads."""
+    where = feed_locations(call.feed, call.cluster)
+    intervals = waiting.intervals() if waiting is not None else iter(())
+    while (why := missing(call.feed, where, call.time, context)) is not None:
+        if waiting is None:
+            raise WaitingError(why + ".")
+        now = waiting.now()
+        if now >= waiting.deadline:
+            raise ToolkitError(f"{why}, and the feed's timeout after it passed at "
+                               f"{format_timestamp(waiting.deadline)}: the instance is given up (export it by hand "
+                               "once it is published).")
+        if waiting.until is None or now >= waiting.until:
+            raise WaitingError(f"{why}; waited until {format_timestamp(now)} (the feed's timeout is "
+                               f"{format_timestamp(waiting.deadline)}).")
+        waiting.sleep(max(0.0, min(next(intervals), (waiting.until - now).total_seconds())))
 
 
 @dataclass

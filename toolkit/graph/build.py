@@ -1,11 +1,14 @@
-"""The graph of a config repo: its clusters, feeds and processes as nodes; an edge from each process to the
-feeds it writes (producer), from each feed to the processes reading it (consumer), and from each source
-cluster to each target cluster of the feeds replicated between them (replication, one edge per pair).
+"""The graph of a config repo: its clusters, feeds, processes and datasources as nodes; an edge from each
+process to the feeds it writes (producer), from each feed to the processes reading it (consumer), from each
+source cluster to each target cluster of the feeds replicated between them (replication, one edge per pair),
+from a datasource to each feed a cluster's `import` fills from it (import) and from each feed a cluster's
+`export` writes into a datasource to it (export), one edge per feed and datasource whatever the clusters.
 
-Restricted to a cluster, the graph holds the feeds and processes on it, that cluster, and the clusters it
-replicates with. A feed that processes read and that nothing in the repo writes (no process output, no
-`ingest`) is marked `no_producer`: someone outside must write it (`toolkit publish`), so it is where a
-pipeline starts, or stalls.
+Restricted to a cluster, the graph holds the feeds and processes on it, that cluster, the clusters it
+replicates with, and the datasources its feeds import from or export to there; the whole repo's graph holds every
+datasource, one that no feed names too. A feed that processes read and that nothing in the repo writes (no
+process output, no `ingest`, no `import`) is marked `no_producer`: someone outside must write it (`toolkit
+publish`), so it is where a pipeline starts, or stalls.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Entity, Feed, FeedClusterType, FeedUse
+from toolkit.entities.model import Datasource, Entity, Feed, FeedCluster, FeedClusterType, FeedUse
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.model import Edge, EdgeKind, Graph, Node
+
+PASSWORD_KEY = "passwordText"
+# What stands for a line that names a password-text in a datasource's definition.
+_HIDDEN_PASSWORD = f"# ({PASSWORD_KEY} hidden)"
 
 
 def build_graph(repo: ConfigRepo, cluster: str | None = None) -> Graph:
@@ -33,23 +40,61 @@ def build_graph(repo: ConfigRepo, cluster: str | None = None) -> Graph:
     linked = {name for edge in replication for name in (edge.source, edge.target)}
     clusters = [found for found in repo.clusters.values()
                 if here_id is None or str(found.ref) == here_id or str(found.ref) in linked]
+    transfers = _transfer_edges(feeds, cluster)
+    used = {edge.source if edge.kind is EdgeKind.IMPORT else edge.target for edge in transfers}
+    datasources = [found for found in repo.datasources.values() if cluster is None or str(found.ref) in used]
     nodes = [_node(found) for found in clusters]
-    nodes += [_node(feed, no_producer=feed.name in read and feed.name not in written and feed.ingest is None)
+    nodes += [_node(feed, no_producer=feed.name in read and feed.name not in written and feed.ingest is None
+                    and not any(on.import_ is not None for on in feed.clusters))
               for feed in feeds]
     nodes += [_node(process) for process in processes]
+    nodes += [_node(found) for found in datasources]
     shown = {node.id for node in nodes}
     edges = list(replication)
     for process in processes:
         here = str(process.ref)
         edges += [Edge(here, _feed_id(feed), EdgeKind.PRODUCER) for feed in _feeds(process.outputs)]
         edges += [Edge(_feed_id(feed), here, EdgeKind.CONSUMER) for feed in _feeds(process.inputs)]
+    edges += transfers
     return Graph(title=repo.root.resolve().name, cluster=cluster,
                  nodes=tuple(nodes), edges=tuple(edge for edge in edges if {edge.source, edge.target} <= shown))
 
 
 def _node(entity: Entity, no_producer: bool = False) -> Node:
     return Node(id=str(entity.ref), kind=entity.kind, label=entity.name, file=str(entity.source_file),
-                definition=entity.source_file.read_text(encoding="utf-8"), no_producer=no_producer)
+                definition=_definition(entity), no_producer=no_producer)
+
+
+def _definition(entity: Entity) -> str:
+    """The entity's file as written; in a datasource's, each `passwordText` line and the lines that continue its
+    value (indented deeper: a block scalar, a value spread over lines) hidden, since the page is copied around. When
+    a part of a password would still show, the whole file is left out."""
+    text = entity.source_file.read_text(encoding="utf-8")
+    if not isinstance(entity, Datasource) or not entity.holds_password_text:
+        return text
+    lines, hiding = [], None
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        if hiding is not None and (not line.strip() or indent > hiding):
+            continue
+        hiding = None
+        if PASSWORD_KEY in line:
+            lines.append(line[:indent] + _HIDDEN_PASSWORD)
+            hiding = indent
+        else:
+            lines.append(line)
+    hidden = "\n".join(lines)
+    parts = {part for password in _passwords(entity) for part in password.split()}
+    if any(part in hidden for part in parts):
+        return (f"# The definition of datasource '{entity.name}' is not shown: it holds a password "
+                f"({PASSWORD_KEY}). See {entity.source_file}.\n")
+    return hidden
+
+
+def _passwords(datasource: Datasource) -> list[str]:
+    credentials = [datasource.credential, *(interface.credential for interface in datasource.interfaces.values())]
+    return [credential.password_text for credential in credentials
+            if credential is not None and credential.password_text is not None]
 
 
 def _feed_id(name: str) -> str:
@@ -59,6 +104,29 @@ def _feed_id(name: str) -> str:
 def _feeds(uses: Iterable[FeedUse]) -> list[str]:
     """One edge per feed, however many inputs (or outputs) of the process name it."""
     return list(dict.fromkeys(use.feed for use in uses))
+
+
+def _transfer_edges(feeds: Iterable[Feed], cluster: str | None) -> list[Edge]:
+    """Datasource -> feed for an import, feed -> datasource for an export, on `cluster` (else on any of the
+    feed's clusters), once per feed, datasource and direction, in repo order."""
+    found: dict[tuple[str, str, EdgeKind], Edge] = {}
+    for feed in feeds:
+        here = _feed_id(feed.name)
+        for on in _clusters_of(feed, cluster):
+            if on.import_ is not None:
+                source = str(EntityRef(Kind.DATASOURCE, on.import_.datasource))
+                found.setdefault((source, here, EdgeKind.IMPORT), Edge(source, here, EdgeKind.IMPORT))
+            if on.export is not None:
+                target = str(EntityRef(Kind.DATASOURCE, on.export.datasource))
+                found.setdefault((here, target, EdgeKind.EXPORT), Edge(here, target, EdgeKind.EXPORT))
+    return list(found.values())
+
+
+def _clusters_of(feed: Feed, cluster: str | None) -> list[FeedCluster]:
+    if cluster is None:
+        return list(feed.clusters)
+    on = feed.cluster(cluster)
+    return [] if on is None else [on]
 
 
 def _replication_edges(feeds: Iterable[Feed]) -> list[Edge]:

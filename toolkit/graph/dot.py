@@ -1,15 +1,17 @@
 """The graph as Graphviz dot (`toolkit graph --format dot`): clusters as 3-D boxes, feeds as notes, processes
-as rounded boxes, each filled with its status's colour; replication edges dashed and labelled with their
-feeds, a feed without producer drawn dashed. `dot -Tsvg` lays it out."""
+as rounded boxes, datasources as cylinders framed in their colour, each filled with its status's colour;
+replication edges dashed and labelled with their feeds, import and export edges in the datasources' colour and
+labelled `import` or `export`, a feed without producer drawn dashed. `dot -Tsvg` lays it out."""
 
 from __future__ import annotations
 
 from toolkit.entities.kinds import Kind
-from toolkit.graph.model import Edge, EdgeKind, Graph, Node
-from toolkit.graph.palette import colour
+from toolkit.graph.model import TRANSFER_EDGES, Edge, EdgeKind, Graph, Node
+from toolkit.graph.palette import DATASOURCE, colour
 
-SHAPES = {Kind.CLUSTER: "box3d", Kind.FEED: "note", Kind.PROCESS: "box"}
-EDGE_STYLES = {EdgeKind.PRODUCER: "solid", EdgeKind.CONSUMER: "solid", EdgeKind.REPLICATION: "dashed"}
+SHAPES = {Kind.CLUSTER: "box3d", Kind.FEED: "note", Kind.PROCESS: "box", Kind.DATASOURCE: "cylinder"}
+EDGE_STYLES = {EdgeKind.PRODUCER: "solid", EdgeKind.CONSUMER: "solid", EdgeKind.REPLICATION: "dashed",
+               EdgeKind.IMPORT: "solid", EdgeKind.EXPORT: "solid"}
 
 
 def render_dot(graph: Graph) -> str:
@@ -34,12 +36,16 @@ def _node(node: Node) -> str:
         notes.append(f"status {node.status}")
     attributes = {"label": node.label, "shape": SHAPES[node.kind], "style": ",".join(style),
                   "fillcolor": colour(node.status), "tooltip": "; ".join(notes)}
+    if node.kind is Kind.DATASOURCE:
+        attributes.update(color=DATASOURCE, penwidth="2")
     return f"{_quote(node.id)} [{_attributes(attributes)}];"
 
 
 def _edge(edge: Edge) -> str:
     attributes = {"class": edge.kind.value, "style": EDGE_STYLES[edge.kind]}
-    if edge.label:
+    if edge.kind in TRANSFER_EDGES:
+        attributes.update(color=DATASOURCE, fontcolor=DATASOURCE, label=edge.label)
+    elif edge.label:
         attributes.update(label=edge.label, tooltip=", ".join(edge.feeds))
     return f"{_quote(edge.source)} -> {_quote(edge.target)} [{_attributes(attributes)}];"
 

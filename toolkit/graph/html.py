@@ -10,14 +10,14 @@ from importlib.resources import files
 from string import Template
 
 from toolkit.graph.model import Graph
-from toolkit.graph.palette import NO_STATUS, STATUS_COLOURS
+from toolkit.graph.palette import DATASOURCE, NO_STATUS, STATUS_COLOURS
 
 PACKAGE = files("toolkit.graph")
 
 
 def render_html(graph: Graph) -> str:
     """The page: the template of `page/graph.html` filled with the style, the scripts and the data."""
-    document = {**graph.as_json(), "palette": STATUS_COLOURS, "no_status": NO_STATUS}
+    document = {**graph.as_json(), "palette": STATUS_COLOURS, "no_status": NO_STATUS, "datasource": DATASOURCE}
     return Template(_asset("page/graph.html")).substitute(
         title=escape(f"{graph.title}: pipelines"),
         style=_asset("page/graph.css"),

@@ -12,27 +12,36 @@ from toolkit.entities.kinds import Kind
 # A replication edge names its feeds in its label up to this many; beyond, it names the first ones and a count.
 LABEL_FEEDS = 2
 
-# The kinds drawn as nodes: a datasource is not drawn yet (it is a dependency of the feeds that name it).
-DRAWN_KINDS = (Kind.CLUSTER, Kind.FEED, Kind.PROCESS)
+# The kinds drawn as nodes, every entity kind of a repo.
+DRAWN_KINDS = (Kind.CLUSTER, Kind.FEED, Kind.PROCESS, Kind.DATASOURCE)
 
 
 class EdgeKind(str, Enum):
     """producer: process -> the feed it writes; consumer: feed -> the process reading it; replication: the
-    source cluster -> the target cluster of one or more feeds."""
+    source cluster -> the target cluster of one or more feeds; import: a datasource -> the feed a cluster's
+    `import` fills from it; export: a feed -> the datasource a cluster's `export` writes it into."""
 
     PRODUCER = "producer"
     CONSUMER = "consumer"
     REPLICATION = "replication"
+    IMPORT = "import"
+    EXPORT = "export"
+
+
+# The edges between a feed and a datasource: labelled with their kind.
+TRANSFER_EDGES = (EdgeKind.IMPORT, EdgeKind.EXPORT)
 
 
 @dataclass(frozen=True)
 class Instance:
-    """One recent instance shown in a node's details: a process instance record, or a feed instance's last
-    dataset event (its status is then the event's kind: published, replaced, evicted)."""
+    """One recent instance shown in a node's details: a process instance record, a feed instance's last
+    dataset event (its status is then the event's kind: published, replaced, evicted), or a datasource's import
+    or export record of a feed instance (`what` then says which: `import customers`)."""
 
     time: str
     status: str
     run_id: str | None
+    what: str | None = None
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,7 @@ class Node:
     label: str
     file: str
     definition: str
-    no_producer: bool = False  # a feed that processes read and nothing in the repo writes
+    no_producer: bool = False  # a feed that processes read and nothing in the repo writes (nor imports)
     status: str | None = None  # the latest instance's, when a ledger was read
     recent: tuple[Instance, ...] = ()  # newest first
 
@@ -58,7 +67,10 @@ class Edge:
 
     @property
     def label(self) -> str:
-        """The feeds of a replication edge (`a, b and 3 more`); producer and consumer edges have none."""
+        """The feeds of a replication edge (`a, b and 3 more`); `import` or `export` for an edge between a feed
+        and a datasource; producer and consumer edges have none."""
+        if self.kind in TRANSFER_EDGES:
+            return self.kind.value
         if len(self.feeds) <= LABEL_FEEDS:
             return ", ".join(self.feeds)
         return f"{', '.join(self.feeds[:LABEL_FEEDS])} and {len(self.feeds) - LABEL_FEEDS} more"
@@ -87,8 +99,8 @@ class Graph:
             "ledger": self.ledger,
             "nodes": [{"id": node.id, "kind": node.kind.value, "label": node.label, "file": node.file,
                        "definition": node.definition, "no_producer": node.no_producer, "status": node.status,
-                       "recent": [{"time": item.time, "status": item.status, "run_id": item.run_id}
-                                  for item in node.recent]}
+                       "recent": [{"time": item.time, "status": item.status, "run_id": item.run_id,
+                                   "what": item.what} for item in node.recent]}
                       for node in self.nodes],
             "edges": [{"source": edge.source, "target": edge.target, "kind": edge.kind.value, "label": edge.label,
                        "feeds": list(edge.feeds)} for edge in self.edges],

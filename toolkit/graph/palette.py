@@ -1,6 +1,7 @@
 """The colours of statuses, shared by the three renderers so that a FAILED process is the same red in the
-page, in Graphviz and in Mermaid. Process statuses are the ledger's (toolkit/statuses.py); a feed's are the
-kinds of its dataset events."""
+page, in Graphviz and in Mermaid, and the colour of a datasource and its edges. Process statuses are the ledger's
+(toolkit/statuses.py), as are a datasource's (its imports' and exports' records); a feed's are the kinds of its
+dataset events."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ STATUS_COLOURS: dict[str, str] = {
 
 # A node without a status: white, whether no ledger was read or the ledger has nothing for it.
 NO_STATUS = "#ffffff"
+
+# The frame of a datasource node and the colour of its import and export edges, in every renderer (a status only
+# fills the node).
+DATASOURCE = "#0f7b6c"
 
 
 def colour(status: str | None) -> str:

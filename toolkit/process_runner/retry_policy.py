@@ -3,16 +3,12 @@ often a waiting run looks again. Pure: times are passed in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from toolkit.el.shift import shift
 from toolkit.entities.model import Policy, Process, Retry
 from toolkit.entities.timeouts import process_timeout
-
-# A waiting run looks again after 10 s, then doubling up to 5 minutes.
-FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS = 10.0, 300.0
 
 
 def deadline_of(process: Process, t: datetime, zone: ZoneInfo) -> datetime:
@@ -36,14 +32,6 @@ def retry_delay_seconds(retry: Retry, failed_attempt: int, start: datetime, zone
         return 0.0
     times = 1 if retry.policy is Policy.PERIODIC else 2 ** (failed_attempt - 1)
     return (shift(start, retry.delay, zone, +1) - start).total_seconds() * times
-
-
-def poll_intervals(first: float = FIRST_POLL_SECONDS, longest: float = LONGEST_POLL_SECONDS) -> Iterator[float]:
-    """10 s, 20 s, 40 s ... up to 5 minutes: a waiting run looks again soon at first, then less often."""
-    interval = first
-    while True:
-        yield interval
-        interval = min(interval * 2, longest)
 
 
 def seconds_until(now: datetime, then: datetime) -> float:

@@ -67,13 +67,13 @@ from toolkit.process_runner.quality_checks import OutputChecks
 from toolkit.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
-    poll_intervals,
     retry_delay_seconds,
     seconds_until,
 )
 from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
+from toolkit.runtime.polling import poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.staged_outputs import table_outputs as tables
 from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish

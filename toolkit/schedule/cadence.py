@@ -1,7 +1,8 @@
 """When a scheduled call is due: the instants of a grid (`anchor + k * frequency` in a zone), which is the grid of
-the entity's instances for a process, shifted by the target's delay for replication, and Falcon's cadence for
-retention (toolkit/instances/retention_cadence.py). The scheduler's own expression of it (cron, an Oozie
-coordinator, an Airflow timetable) is the formats' business; every format starts from this record."""
+the entity's instances for a process and for a feed's database import and export (`instance_cadence`), shifted by
+the target's delay for replication, and Falcon's cadence for retention (toolkit/instances/retention_cadence.py).
+The scheduler's own expression of it (cron, an Oozie coordinator, an Airflow timetable) is the formats' business;
+every format starts from this record."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from toolkit.el.frequency import Frequency
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Validity
 
 # The anchor of a cadence that only the clock sets (the data-trigger sweep every minute, the SLA check).
 CLOCK = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -35,3 +37,10 @@ class Cadence:
         start = "" if self.anchor == CLOCK else f" from {format_timestamp(self.anchor)}"
         return f"every {self.frequency}{start}{zone}"
 
+
+
+def instance_cadence(frequency: Frequency, validity: Validity, timezone: str) -> Cadence:
+    """Every instance of an entity on a cluster: its frequency from its validity start there, in its zone, up to
+    (not including) its validity end: the grid of toolkit/instances/grids.py, and the start, end, frequency and
+    zone of Falcon's coordinator of a process, of a feed's import and of its export."""
+    return Cadence(frequency, validity.start, timezone, validity.end)

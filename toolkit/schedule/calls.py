@@ -3,9 +3,10 @@ often, and with which arguments (the time aside). Every format (crontab, Oozie, 
 
 Besides the command, a call carries what a scheduler's controls need: how many instances may run at once (the
 process's `parallel`, the feed's replication `parallel`), how long a waiting instance may be called again (the
-process's or the feed's `timeout`, else Falcon's default), and the feeds it reads and writes as assets on their
-clusters (assets.py), with whether a success means its outlets got new data (a process instance, a replication
-pull, an ingest hour; not a late-data check, which mostly finds nothing late, nor retention, which deletes).
+process's or the feed's replication `timeout`, else Falcon's default: an export's), and the feeds it reads and
+writes as assets on their clusters (assets.py), with whether a success means its outlets got new data (a process
+instance, a replication pull, an import, an ingest hour; not a late-data check, which mostly finds nothing late,
+nor retention, which deletes, nor an export, which writes only into a database).
 
 - a process instance, every frequency from its validity start on the cluster, in its zone (not for `trigger:
   data` processes: the data-trigger sweep starts them);
@@ -15,6 +16,14 @@ pull, an ingest hour; not a late-data check, which mostly finds nothing late, no
   finest feed's cadence when finer), which retains each feed at its own cadence's latest instant not yet retained;
 - replication of each feed the cluster is a target of, one call per source, every feed frequency from the
   target's validity start shifted by its `delay` (the entrypoint pulls the instance at the call's time minus it);
+- the database import and export of each feed whose cluster entry has an `import` or an `export` (TRANSFERS): one
+  call per instance, the feed's frequency from its validity start on the cluster to its end, in its zone, as
+  Falcon's import and export coordinators (FeedImportCoordinatorBuilder, FeedExportCoordinatorBuilder), which
+  ignore the cluster's `delay`; so do these: the entrypoints take `--time` as the instance itself. An export is
+  called one period after its instance, once it has ended (`lag`: `toolkit call --lag 1` passes the instance
+  before the firing's), and waits up to a period for it to be published; then it exits 3, which each format
+  treats as every waiting call (Airflow reschedules it until the wait limit, Oozie retries it, cron calls the next
+  instance at the next firing);
 - the data-trigger sweep, every minute, when a process on the cluster has `trigger: data` or the cluster posts the
   ledger's events to Airflow (`trigger.notify: airflow`: the sweep posts them);
 - ingest of each streamed feed, every hour, ingesting for the hour;
@@ -24,6 +33,7 @@ pull, an ingest hour; not a late-data check, which mostly finds nothing late, no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -31,7 +41,7 @@ from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Cluster, Feed, FeedClusterType, Process
+from toolkit.entities.model import Cluster, Export, Feed, FeedCluster, FeedClusterType, Import, Process, Validity
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
@@ -40,7 +50,7 @@ from toolkit.runtime.cluster_files import reachable_without_jvm
 from toolkit.runtime.jvm_free import retention_without_jvm
 from toolkit.schedule.airflow_events.settings import notify_targets
 from toolkit.schedule.assets import FeedAsset, feed_asset
-from toolkit.schedule.cadence import CLOCK, Cadence
+from toolkit.schedule.cadence import CLOCK, Cadence, instance_cadence
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
@@ -84,6 +94,7 @@ class Call:
     publishes: bool = False  # a success means the outlets got new data (an asset event is due)
     concurrency: int = 1  # instances of this call running at once
     timeout: Frequency | None = None  # how long a waiting or blocked instance is called again; None: the default
+    lag: int = 0  # the call is for the instance this many periods before its firing's (`toolkit call --lag`)
 
     @property
     def wait_limit(self) -> Frequency:
@@ -97,6 +108,43 @@ class SchedulePlan:
     calls: tuple[Call, ...]
     notifies_airflow: bool = False  # the trigger sweep posts the ledger's events to Airflow (trigger.notify)
     left_out: tuple[str, ...] = ()  # calls the cluster would need but cannot run yet, each a sentence saying why
+
+
+@dataclass(frozen=True)
+class FeedTransfer:
+    """A per-instance action of a feed cluster's database policy (Falcon's import and export): the entrypoint that
+    moves one instance between the feed and a datasource's table, and whether the instance is the call's output
+    (an import fills it) or its input (an export reads it once it is published)."""
+
+    action: str
+    script: str
+    policy: Callable[[FeedCluster], Import | Export | None]
+    writes_feed: bool
+    why: str  # after "each instance: the feed's frequency, "; {datasource} is the datasource's name
+    lag: int = 0  # called this many periods after its instance (an export: once the instance has ended)
+
+    def call(self, feed: Feed, on: FeedCluster, cluster: Cluster, datasource: str) -> Call:
+        asset = (feed_asset(feed, cluster),)
+        validity = on.validity
+        if self.lag:  # the cadence of its firings: each its instance's time plus the lag
+            zone, later = resolve_zone(feed.timezone), Frequency(feed.frequency.unit, feed.frequency.count * self.lag)
+            validity = Validity(start=shift(validity.start, later, zone, +1), end=shift(validity.end, later, zone, +1))
+        return Call(f"{self.action}-{feed.name}", self.action, EntityRef(Kind.FEED, feed.name),
+                    instance_cadence(feed.frequency, validity, feed.timezone), Program.SPARK_SUBMIT,
+                    ("--feed", feed.name, "--cluster", cluster.name),
+                    "each instance: the feed's frequency, " + self.why.format(datasource=datasource), self.script,
+                    inlet_assets=() if self.writes_feed else asset, outlet_assets=asset if self.writes_feed else (),
+                    publishes=self.writes_feed, lag=self.lag)
+
+
+# The database actions of a feed cluster, in the order their calls are listed.
+TRANSFERS = (
+    FeedTransfer("import", "import.py", lambda on: on.import_, writes_feed=True,
+                 why="imported from datasource '{datasource}'"),
+    FeedTransfer("export", "export.py", lambda on: on.export, writes_feed=False, lag=1,
+                 why="exported to datasource '{datasource}' one period after it, once published (the call waits "
+                     "for it up to a period, then exits 3)"),
+)
 
 
 def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = RetentionCalls.PER_FEED
@@ -146,7 +194,7 @@ def _process_calls(repo: ConfigRepo, process: Process, cluster: Cluster) -> list
     writes = tuple(feed_asset(repo.feed(name), cluster) for name in dict.fromkeys(o.feed for o in process.outputs))
     arguments = ("--process", process.name, "--cluster", cluster.name)
     if process.frequency is not None and not process.is_data_triggered:
-        cadence = Cadence(process.frequency, on.validity.start, process.timezone, on.validity.end)
+        cadence = instance_cadence(process.frequency, on.validity, process.timezone)
         calls.append(Call(f"process-{process.name}", "process", ref, cadence, Program.SPARK_SUBMIT, arguments,
                           "each instance: the process's frequency", "process.py",
                           inlet_assets=reads, outlet_assets=writes, publishes=True,
@@ -180,7 +228,8 @@ def _cluster_retention(repo: ConfigRepo, cluster: Cluster) -> list[Call]:
 
 
 def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster, *, retention: bool) -> list[Call]:
-    """The feed's calls on `cluster`: its retention (unless the cluster's one call does it), replication, ingest."""
+    """The feed's calls on `cluster`: its retention (unless the cluster's one call does it), replication, its
+    database import and export, ingest."""
     on = feed.cluster(cluster.name)
     assert on is not None
     ref = EntityRef(Kind.FEED, feed.name)
@@ -212,6 +261,10 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster, *, retention: bo
                               inlet_assets=(feed_asset(feed, repo.cluster(source.name)),),
                               outlet_assets=(feed_asset(feed, cluster),), publishes=True,
                               concurrency=settings.parallel, timeout=settings.timeout))
+    for transfer in TRANSFERS:
+        policy = transfer.policy(on)
+        if policy is not None:
+            calls.append(transfer.call(feed, on, cluster, policy.datasource))
     if feed.ingest is not None and on.type is not FeedClusterType.TARGET:
         calls.append(Call(f"ingest-{feed.name}", "ingest", ref, Cadence(INGEST_RESTART, CLOCK), Program.SPARK_SUBMIT,
                           ("--feed", feed.name, "--cluster", cluster.name, "--for", str(INGEST_SECONDS)),

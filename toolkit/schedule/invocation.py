@@ -56,6 +56,8 @@ class Invocation:
             wrapper += ["--timezone", cadence.timezone]
         if call.time_option not in (None, "--time"):
             wrapper += ["--time-option", str(call.time_option)]
+        if call.lag:
+            wrapper += ["--lag", str(call.lag)]
         return [*wrapper, *options, "--"]
 
     def argv(self, call: Call) -> list[str]:

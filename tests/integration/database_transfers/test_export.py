@@ -5,7 +5,9 @@ again; and what an unpublished instance, a missing table or a column the target 
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timezone
+import threading
+import time
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 
@@ -163,3 +165,41 @@ def test_a_missing_table_and_a_column_the_target_lacks_are_one_sentence_each(
         "The export of feed 'totals' on cluster 'lake' into table 'daily_totals' of datasource 'shop-db': the target "
         "table daily_totals has no column 'region' (its columns: day, total); leave them out with the export's "
         "fields.excludes, or add them to the table.")
+
+
+def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+
+    from toolkit.database_export.runner import Waiting
+    from toolkit.errors import ToolkitError
+
+    repo = repo_for(postgres_server, tmp_path, "waiting", "snapshot")
+    target_table(repo, [])
+    config = ConfigRepo.load(repo.repo)
+    feed, cluster = config.feed("totals"), config.cluster("lake")
+    policy = export_policy(feed, cluster)
+    datasource = config.datasource(policy.datasource)
+    fs = HadoopFileSystem(spark)
+    endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, fs, alias_reader(spark))
+    call = ExportCall(feed, cluster, policy, datasource, DAY)
+    now = datetime.now(timezone.utc)
+    slept: list[float] = []
+    publisher = threading.Timer(1.0, lambda: publish_totals(spark, repo, INSTANCE))  # the producer, a moment later
+    publisher.start()
+    exported = run_export(spark, call, endpoint, RunContext(fs, run_id="waited"),
+                          Waiting(now + timedelta(seconds=60), now + timedelta(days=6),
+                                  sleep=lambda s: (slept.append(s), time.sleep(s)),
+                                  intervals=lambda: iter([0.2] * 1000)))
+    publisher.join()
+    assert exported.rows == 2 and target_rows(repo) == INSTANCE and slept and max(slept) == 0.2
+
+    later = datetime(2026, 1, 2, tzinfo=timezone.utc)  # the next day, never published
+    late = ExportCall(feed, cluster, policy, datasource, later)
+    with pytest.raises(WaitingError, match=r"is not available .*; waited until"):
+        run_export(spark, late, endpoint, RunContext(fs, run_id="short"),
+                   Waiting(now, now + timedelta(days=6), sleep=lambda s: None))
+    with pytest.raises(ToolkitError, match=r"and the feed's timeout after it passed at 2026-01-08T00:00Z: the "
+                                           r"instance is given up") as gone:
+        run_export(spark, late, endpoint, RunContext(fs, run_id="past"),
+                   Waiting(now, datetime(2026, 1, 8, tzinfo=timezone.utc)))
+    assert gone.value.exit_code == 1

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.unit.graph.datasource_history import datasources_repo, write_transfers
 from tests.unit.graph.ledger_history import SUMMARY, write_history
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
 from toolkit.devtools.pipelines_repo import write_pipelines_repo
-from toolkit.graph.palette import BAD, GOOD
+from toolkit.graph.palette import BAD, DATASOURCE, GOOD
 
 pytestmark = pytest.mark.integration
 
@@ -85,9 +86,9 @@ def test_the_template_repos_page_shows_the_graph_and_a_nodes_details(browser: Br
         "cluster/primary": "", "cluster/backup": "",
         "feed/clicks": "published", "feed/clicks-hourly-summary": "replaced", "feed/clicks-daily": "WAITING",
         "feed/clicks-daily-table": "WAITING", "feed/top-pages": "", "feed/page-views": "",
-        "feed/page-view-counts": "", "feed/visits": "",
+        "feed/page-view-counts": "", "feed/visits": "", "feed/orders": "",
         f"process/{SUMMARY}": "FAILED", "process/daily-clicks-rollup": "WAITING", "process/top-pages": "",
-        "process/hourly-page-view-counts": ""}
+        "process/hourly-page-view-counts": "", "datasource/shop-db": ""}
     edges = page.eval_on_selector_all(
         "#graph path.edge", "els => els.map(e => [e.dataset.source, e.dataset.target, e.dataset.kind])")
     assert sorted(map(tuple, edges)) == sorted([
@@ -100,7 +101,9 @@ def test_the_template_repos_page_shows_the_graph_and_a_nodes_details(browser: Br
         ("feed/clicks-daily", "process/top-pages", "consumer"),
         ("process/top-pages", "feed/top-pages", "producer"),
         ("feed/page-views", "process/hourly-page-view-counts", "consumer"),
-        ("process/hourly-page-view-counts", "feed/page-view-counts", "producer")])
+        ("process/hourly-page-view-counts", "feed/page-view-counts", "producer"),
+        ("datasource/shop-db", "feed/orders", "import"),
+        ("feed/clicks-daily", "datasource/shop-db", "export")])
     assert page.get_attribute(f'g.node[data-id="process/{SUMMARY}"] rect', "fill") == BAD
     assert page.get_attribute('g.node[data-id="feed/clicks"] rect', "fill") == GOOD
     assert "no-producer" in page.get_attribute('g.node[data-id="feed/clicks"]', "class")
@@ -155,3 +158,59 @@ def test_five_hundred_entities_open_in_time_with_no_overlapping_label(browser: B
     page.screenshot(path=str(artifacts / "five-hundred-fit.png"))
     assert opened.problems == []
     page.close()
+
+
+def test_datasources_are_drawn_with_their_import_and_export_edges(browser: Browser, artifacts: Path,
+                                                                  tmp_path: Path) -> None:
+    """The datasource samples' repo with an unused second datasource, coloured from import and export records: the
+    datasources are nodes of their kind in their colour, their edges labelled, and a datasource's recent instances
+    say which import or export each is."""
+    conf = datasources_repo(tmp_path)
+    write_transfers(conf)
+    page_file = tmp_path / "datasources.html"
+    write_page(conf, page_file, "--cluster", "primary", "--ledger")
+    whole_file = tmp_path / "whole.html"
+    write_page(conf, whole_file)
+    opened = Opened(browser)
+    opened.open(page_file)
+    page = opened.page
+    kinds = dict(page.eval_on_selector_all("#graph g.node", "els => els.map(e => [e.dataset.id, e.dataset.kind])"))
+    assert kinds == {"cluster/primary": "cluster", "feed/customers": "feed", "feed/daily-sales": "feed",
+                     "process/customer-report": "process", "datasource/sales-db": "datasource"}
+    edges = page.eval_on_selector_all(
+        "#graph path.edge", "els => els.map(e => [e.dataset.source, e.dataset.target, e.dataset.kind])")
+    assert sorted(map(tuple, edges)) == sorted([
+        ("process/customer-report", "feed/daily-sales", "producer"),
+        ("feed/customers", "process/customer-report", "consumer"),
+        ("datasource/sales-db", "feed/customers", "import"),
+        ("feed/daily-sales", "datasource/sales-db", "export")])
+    labels = page.eval_on_selector_all("#graph text.edge-label", "els => els.map(e => e.textContent).sort()")
+    assert labels == ["export", "import"]
+    stroke = page.evaluate("""() => getComputedStyle(
+        document.querySelector('g.node[data-id="datasource/sales-db"] rect')).stroke""")
+    red, green, blue = (int(DATASOURCE[i:i + 2], 16) for i in (1, 3, 5))
+    assert stroke == f"rgb({red}, {green}, {blue})"
+    assert page.evaluate("""() => getComputedStyle(
+        document.querySelector('path.edge[data-kind="import"]')).stroke""") == stroke
+    check = page.evaluate(LABEL_CHECK)
+    assert check["overlapping"] == [] and check["spilling"] == []
+
+    page.click('g.node[data-id="datasource/sales-db"]')
+    assert page.inner_text("#details-name") == "datasource sales-db"
+    assert page.is_visible("#details-what")
+    rows = page.eval_on_selector_all("#details-recent tbody tr",
+                                     "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    assert rows[0] == ["2026-11-21T10:00Z", "FAILED", "import-10", "import customers"]
+    assert rows[3] == ["2026-11-21T00:00Z", "RUNNING", "export-21", "export daily-sales"]
+    assert "jdbc:postgresql://db.example:5432/sales" in page.inner_text("#details-definition")
+    page.screenshot(path=str(artifacts / "datasource-details.png"))
+    page.click("g.node[data-id=\"process/customer-report\"]")
+    assert page.is_hidden("#details-what")  # a process's instances have no such column
+    assert opened.problems == [] and opened.requests == [page_file.as_uri()]
+    page.close()
+
+    whole = Opened(browser)
+    whole.open(whole_file)
+    assert whole.page.locator('#graph g.node[data-kind="datasource"]').count() == 2  # archive-db, used by none
+    assert whole.problems == []
+    whole.page.close()

@@ -79,3 +79,16 @@ def test_bad_calls_are_exit_2_with_a_sentence(tmp_path: Path) -> None:
     assert result.returncode == 2 and "Cannot run" in result.stderr and "Traceback" not in result.stderr
     result = toolkit_call("--every", "weekly", "--from", "2026-01-01T00:00Z", "--", "true")
     assert result.returncode == 2 and "weekly" in result.stderr
+
+
+def test_a_lag_passes_the_instance_periods_before_the_firings_in_the_cadences_zone(tmp_path: Path) -> None:
+    script, record = recorder(tmp_path)
+    result = toolkit_call("--every", "days(1)", "--from", "2026-01-02T00:00Z", "--lag", "1", "--time",
+                          "2026-06-02T00:00Z", "--", str(script), "--feed", "top-pages")
+    assert result.returncode == 0, result.stderr
+    assert record.read_text().splitlines() == ["--feed", "top-pages", "--time", "2026-06-01T00:00Z"]
+    # a Paris day across the change to summer time is 23 hours: the day before, as the zone counts it
+    result = toolkit_call("--every", "days(1)", "--from", "2026-01-01T23:00Z", "--timezone", "Europe/Paris",
+                          "--lag", "1", "--time", "2026-03-29T22:00Z", "--", str(script))
+    assert result.returncode == 0, result.stderr
+    assert record.read_text().splitlines() == ["--time", "2026-03-28T23:00Z"]

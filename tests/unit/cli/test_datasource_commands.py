@@ -20,7 +20,7 @@ def repo(tmp_path: Path) -> Path:
     exported one."""
     root = tmp_path / "conf"
     shutil.copytree(TEMPLATE, root)
-    (root / "datasources").mkdir()
+    (root / "datasources").mkdir(exist_ok=True)
     (root / "datasources" / "sales-db.yaml").write_text(DATASOURCE_TEXT, encoding="utf-8")
     (root / "feeds" / "customers.yaml").write_text(IMPORTED, encoding="utf-8")
     (root / "feeds" / "daily-sales.yaml").write_text(EXPORTED, encoding="utf-8")
@@ -81,10 +81,13 @@ def test_graph_draws_the_repo_with_a_datasource(capsys: pytest.CaptureFixture[st
     assert code == 0 and SECRET not in page.read_text(encoding="utf-8")
 
 
-def test_schedule_generates_no_import_or_export_call(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+def test_schedule_calls_the_import_and_export_and_never_prints_the_password(capsys: pytest.CaptureFixture[str],
+                                                                            repo: Path) -> None:
     code, out, err = run(capsys, "schedule", "--repo", repo, "--cluster", "primary",
                          "--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
                          "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf")
     assert code == 0, err
     assert "--process hourly-clicks-summary" in out  # the rest of the repo is scheduled as before
-    assert "import.py" not in out and "export.py" not in out  # the import and export actions are not built yet
+    assert '"$ENTRYPOINTS/import.py" --repo "$CONF_REPO" --feed customers --cluster primary' in out
+    assert '"$ENTRYPOINTS/export.py" --repo "$CONF_REPO" --feed daily-sales --cluster primary' in out
+    assert SECRET not in out + err

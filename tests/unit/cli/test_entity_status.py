@@ -12,7 +12,7 @@ from toolkit.cli.entity_states import is_subsequence
 
 TEMPLATE_PROCESSES = ["daily-clicks-rollup", "hourly-clicks-summary", "hourly-page-view-counts", "top-pages"]
 TEMPLATE_FEEDS = ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "page-view-counts",
-                  "page-views", "top-pages", "visits"]
+                  "page-views", "shop-orders", "top-pages", "visits"]
 
 
 def listed(capsys: pytest.CaptureFixture[str], site: Site, *argv: str, now: str = NOW) -> list[dict[str, object]]:

@@ -32,7 +32,7 @@ def test_the_page_is_written_with_the_statuses_of_the_cluster(capsys, tmp_path: 
     code, printed, err = run(capsys, "graph", "--repo", str(conf), "--cluster", "primary", "--ledger", "--out",
                              str(out))
     assert (code, err) == (0, "")
-    assert printed == f"wrote {out}: 2 clusters, 8 feeds, 4 processes, 10 edges\n"
+    assert printed == f"wrote {out}: 2 clusters, 9 feeds, 4 processes, 1 datasource, 12 edges\n"
     statuses = {node["id"]: node["status"] for node in embedded(out)["nodes"]}
     assert statuses["process/hourly-clicks-summary"] == "FAILED" and statuses["feed/clicks"] == "published"
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []  # no temporary left

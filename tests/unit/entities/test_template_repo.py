@@ -26,7 +26,8 @@ def repo() -> ConfigRepo:
 def test_template_has_the_entities_the_demo_uses(repo):
     assert sorted(repo.clusters) == ["backup", "primary"]
     assert sorted(repo.feeds) == ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary",
-                                  "page-view-counts", "page-views", "top-pages", "visits"]
+                                  "page-view-counts", "page-views", "shop-orders", "top-pages", "visits"]
+    assert sorted(repo.datasources) == ["shop-db"]  # the shop's database: shop-orders imported, top-pages exported
     assert sorted(repo.processes) == ["daily-clicks-rollup", "hourly-clicks-summary", "hourly-page-view-counts",
                                       "top-pages"]
     assert repo.feed("page-views").ingest is not None  # the streamed feed `make demo` ingests into

@@ -1,5 +1,5 @@
-"""The graph model of the template repo: its nodes, the producer, consumer and replication edges, the feed
-marked for having consumers and no producer, and the part of it on one cluster."""
+"""The graph model of the template repo: its nodes, the producer, consumer, replication, import and export
+edges, the feed marked for having consumers and no producer, and the part of it on one cluster."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ def test_the_template_repo_as_a_graph() -> None:
     assert {node.id for node in graph.nodes if node.kind is Kind.CLUSTER} == {"cluster/primary", "cluster/backup"}
     assert {node.label for node in graph.nodes if node.kind is Kind.PROCESS} == {
         "hourly-clicks-summary", "daily-clicks-rollup", "top-pages", "hourly-page-view-counts"}
-    assert len([node for node in graph.nodes if node.kind is Kind.FEED]) == 8
+    assert len([node for node in graph.nodes if node.kind is Kind.FEED]) == 9
+    assert [node.id for node in graph.nodes if node.kind is Kind.DATASOURCE] == ["datasource/shop-db"]
+    assert edges(graph, EdgeKind.IMPORT) == {("datasource/shop-db", "feed/shop-orders")}
+    assert edges(graph, EdgeKind.EXPORT) == {("feed/top-pages", "datasource/shop-db")}
     assert edges(graph, EdgeKind.PRODUCER) == {
         ("process/hourly-clicks-summary", "feed/clicks-hourly-summary"),
         ("process/daily-clicks-rollup", "feed/clicks-daily"),

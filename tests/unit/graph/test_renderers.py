@@ -69,7 +69,8 @@ def test_the_page_embeds_the_graph_and_the_layout_library_and_fetches_nothing() 
     assert [node["id"] for node in data["nodes"]] == [node.id for node in GRAPH.nodes]
     assert data["edges"][0] == {"source": "cluster/primary", "target": "cluster/backup", "kind": "replication",
                                 "label": "clicks", "feeds": ["clicks"]}
-    assert data["nodes"][2]["recent"] == [{"time": "2026-11-21T10:00Z", "status": "published", "run_id": "run-1"}]
+    assert data["nodes"][2]["recent"] == [{"time": "2026-11-21T10:00Z", "status": "published", "run_id": "run-1",
+                                          "what": None}]
     assert (data["palette"]["FAILED"], data["no_status"], data["cluster"], data["ledger"]) == (
         BAD, NO_STATUS, "primary", True)
     assert "default-src 'none'" in page and "<title>conf: pipelines</title>" in page

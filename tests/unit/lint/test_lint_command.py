@@ -38,7 +38,8 @@ def test_text_output_is_path_line_col_code_message(capsys: pytest.CaptureFixture
     assert out.strip() == (
         f"{repo}/processes/hourly-clicks-summary.yaml:25:11: RP004 Process 'hourly-clicks-summary': "
         "inputs[0].feed 'clickz' is not defined in this repo; did you mean 'clicks'? known feeds: clicks, "
-        "clicks-daily, clicks-daily-table, clicks-hourly-summary, page-view-counts, page-views, top-pages, visits."
+        "clicks-daily, clicks-daily-table, clicks-hourly-summary, page-view-counts, page-views, shop-orders, "
+        "top-pages, visits."
     )
 
 

@@ -68,7 +68,7 @@ def test_a_crashing_rule_is_a_finding_and_the_rest_goes_on(repo: Path) -> None:
     # the crashing rule still checked every other feed, and the other rules ran
     seen = sorted(p.file.name for p in problems if p.code == "FD990")
     assert seen == ["clicks-daily-table.yaml", "clicks-daily.yaml", "clicks-hourly-summary.yaml", "clicks.yaml",
-                    "page-view-counts.yaml", "page-views.yaml", "top-pages.yaml", "visits.yaml"]
+                    "page-view-counts.yaml", "page-views.yaml", "shop-orders.yaml", "top-pages.yaml", "visits.yaml"]
     assert [p.file.name for p in problems if p.code == "RP004"] == ["hourly-clicks-summary.yaml"]
 
 

@@ -17,10 +17,10 @@ from toolkit.entities.timeouts import process_timeout
 from toolkit.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
-    poll_intervals,
     retry_delay_seconds,
     seconds_until,
 )
+from toolkit.runtime.polling import poll_intervals
 
 UTC_ZONE, BERLIN = ZoneInfo("UTC"), ZoneInfo("Europe/Berlin")
 

@@ -63,7 +63,15 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
     assert line_of(lines, "--feed clicks-daily-table ").endswith(
         '-- "$SPARK_SUBMIT" "$ENTRYPOINTS/retention.py" --repo "$CONF_REPO" --feed clicks-daily-table '
         '--cluster primary')
-    assert "retention.py" not in line_of(lines, "--feed clicks-daily ")
+    assert "retention.py" not in line_of(lines, '"$LOGS/retention-clicks-daily.log"')
+    # the shop's orders imported each hour, the day's top pages exported the next midnight, for the day just ended
+    # (tests/unit/schedule/test_database_transfer_calls.py has the whole lines)
+    assert line_of(lines, '"$ENTRYPOINTS/import.py"').endswith(
+        '"$ENTRYPOINTS/import.py" --repo "$CONF_REPO" --feed shop-orders --cluster primary')
+    assert line_of(lines, '"$ENTRYPOINTS/import.py"').startswith("0 * * * * ")
+    assert line_of(lines, '"$ENTRYPOINTS/export.py"') == (
+        '0 0 * * * "$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --period 1440 -- '
+        '"$SPARK_SUBMIT" "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" --feed top-pages --cluster primary')
     assert line_of(lines, " trigger ") == '* * * * * "$TOOLKIT" trigger --repo "$CONF_REPO" --cluster primary'
     assert line_of(lines, " sla ") == '*/5 * * * * "$TOOLKIT" sla --repo "$CONF_REPO" --cluster primary'
     assert line_of(lines, "ingest.py").endswith("--feed page-views --cluster primary --for 3540")

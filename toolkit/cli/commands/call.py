@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from toolkit.el.frequency import Frequency
+from toolkit.el.shift import shift
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.errors import UsageError
@@ -36,6 +37,9 @@ def call_command(
                        "run when it is an instance, else skip (exit 4). Default: the firing's own instance.")] = None,
     time_option: Annotated[str, typer.Option(
         "--time-option", help="The option that passes the time to the command.")] = "--time",
+    lag: Annotated[int, typer.Option(
+        "--lag", min=0, help="Pass the instance this many periods of --every before the one the firing stands for "
+                             "(an export calls for the instance that has just ended).")] = 0,
 ) -> None:
     """Run COMMAND for the instance this firing stands for, with `--time T` appended; skip (exit 4, a JSON line
     saying why) when it stands for none. Otherwise the exit code is COMMAND's own: it replaces this process.
@@ -59,6 +63,9 @@ def call_command(
         typer.echo(json.dumps({"status": "SKIPPED", "action": "call", "command": os.path.basename(command[0]),
                                "time": format_timestamp(instance), "reason": why}))
         raise typer.Exit(SKIPPED_EXIT)
+    if lag:
+        instance = shift(instance, Frequency(cadence.frequency.unit, cadence.frequency.count * lag),
+                         resolve_zone(timezone), -1)
     argv = [*command, time_option, format_timestamp(instance)]
     try:
         os.execvp(argv[0], argv)

@@ -64,5 +64,10 @@ def graph_command(
         write_atomically(out, text)
     except OSError as err:
         raise UsageError(f"Cannot write --out {out}: {err.strerror or err}; give a file you can write.") from None
-    counts = ", ".join(f"{count} {name}" for name, count in graph.counts().items())
+    counts = ", ".join(f"{count} {_one(name) if count == 1 else name}" for name, count in graph.counts().items())
     typer.echo(f"wrote {out}: {counts}")
+
+
+def _one(plural: str) -> str:
+    """`process` for `processes`, `feed` for `feeds`: how a count of one is said."""
+    return plural[:-2] if plural.endswith("sses") else plural[:-1]

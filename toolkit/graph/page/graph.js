@@ -36,11 +36,15 @@
   };
   const size = layout.graph();
   svg.setAttribute("viewBox", `0 0 ${size.width} ${size.height}`);
+  // The datasources' colour comes with the data (toolkit/graph/palette.py): the style sheet reads it from here.
+  document.documentElement.style.setProperty("--datasource", data.datasource);
+  const ARROWS = { replication: "#5b4fc4", import: data.datasource, export: data.datasource };
+  const arrow = (kind) => (ARROWS[kind] ? kind : "edge");
   const defs = element("defs", {}, svg);
-  ["edge", "replication"].forEach((kind) => {
+  ["edge", "replication", "import", "export"].forEach((kind) => {
     const marker = element("marker", { id: `arrow-${kind}`, viewBox: "0 0 10 10", refX: "10", refY: "5",
       markerUnits: "userSpaceOnUse", markerWidth: "9", markerHeight: "9", orient: "auto-start-reverse" }, defs);
-    element("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: kind === "replication" ? "#5b4fc4" : "#888" }, marker);
+    element("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: ARROWS[kind] || "#888" }, marker);
   });
 
   const edgeLayer = element("g", { class: "edges" }, svg);
@@ -49,11 +53,12 @@
     const d = placed.points.map((p, i) => `${i ? "L" : "M"} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
     const path = element("path", { class: `edge ${edge.kind}`, d, "data-source": edge.source,
       "data-target": edge.target, "data-kind": edge.kind,
-      "marker-end": `url(#arrow-${edge.kind === "replication" ? "replication" : "edge"})` }, edgeLayer);
+      "marker-end": `url(#arrow-${arrow(edge.kind)})` }, edgeLayer);
     element("title", {}, path).textContent = `${edge.kind}: ${edge.source} → ${edge.target}`
       + (edge.feeds.length ? ` (${edge.feeds.join(", ")})` : "");
     if (edge.label) {
-      element("text", { class: "edge-label", x: placed.x, y: placed.y }, edgeLayer).textContent = edge.label;
+      element("text", { class: `edge-label ${edge.kind}`, x: placed.x, y: placed.y }, edgeLayer).textContent =
+        edge.label;
     }
     return path;
   });
@@ -113,11 +118,13 @@
     fact("to", downstream.join(", ") || "nothing");
     const rows = document.querySelector("#details-recent tbody");
     rows.replaceChildren();
+    // A datasource's instances are its feeds' imports and exports: a last column says which.
+    const what = node.recent.some((instance) => instance.what);
+    document.getElementById("details-what").hidden = !what;
     node.recent.forEach((instance) => {
       const row = rows.insertRow();
-      [instance.time, instance.status, instance.run_id || ""].forEach((value) => {
-        row.insertCell().textContent = value;
-      });
+      [instance.time, instance.status, instance.run_id || ""].concat(what ? [instance.what || ""] : [])
+        .forEach((value) => { row.insertCell().textContent = value; });
       row.cells[1].style.background = colour(instance.status);
     });
     document.getElementById("details-recent").hidden = node.recent.length === 0;
@@ -154,8 +161,10 @@
     item.append(swatch, document.createTextNode(text)); legend.append(item);
   };
   key("cluster", "#fff", "cluster"); key("feed", "#fff", "feed"); key("process", "#fff", "process");
+  key("datasource", "#fff", "datasource");
   key("no-producer", "#fff", "no producer");
   key("replication", "transparent", "replication");
+  key("transfer", "transparent", "import, export");
   if (data.ledger) {
     const shared = new Map();
     Object.entries(data.palette).forEach(([status, fill]) => shared.set(fill, (shared.get(fill) || []).concat(status)));

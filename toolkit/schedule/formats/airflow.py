@@ -9,8 +9,8 @@
   cadence's exclusive end; `catchup=False` (the toolkit catches up with `--from/--to`, not by replaying firings);
   `max_active_runs` the call's concurrency (the process's `parallel`).
 - The task (airflow_task.py) runs the command with the run's logical date as `--time` (through `toolkit call`) or
-  `--now` (the SLA check); processes get `--no-wait`, so that waiting for inputs is Airflow's reschedule (every
-  `poke_interval`) until the call's wait limit, not a busy worker. `retries=0`: the toolkit retries.
+  `--now` (the SLA check); processes and exports get `--no-wait`, so that waiting for inputs is Airflow's reschedule
+  (every `poke_interval`) until the call's wait limit, not a busy worker. `retries=0`: the toolkit retries.
 - Inlets and outlets are the feeds' assets (assets.py); outlets post events on success only for calls that publish
   and only when the cluster's notifier is off (`trigger.notify: airflow` posts the ledger's events instead).
 """
@@ -34,6 +34,8 @@ DAG_PREFIX = "feed_toolkit"
 LONGEST_POKE_SECONDS, SHORTEST_POKE_SECONDS = 300, 60  # the process runner's longest poll; Airflow's scheduler loop
 _WIDTH = 116
 
+
+WAITING_ACTIONS = ("process", "export")  # they poll for their data unless told --no-wait
 
 def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
     return {f"{dag_id(plan, call)}.py": dag_text(plan, call, invocation) for call in plan.calls}
@@ -60,7 +62,7 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         f"Schedule: {schedule_doc}",
         "Runs (no shell" + ("; the logical date in UTC as yyyy-MM-ddTHH:mmZ):" if None in argv else "):"),
         *_wrap(_display(argv), "    ", " "),
-        f"Exit codes: 0 success; 4 skipped; 3 (waiting{', --no-wait' if call.action == 'process' else ''}) and "
+        f"Exit codes: 0 success; 4 skipped; 3 (waiting{', --no-wait' if call.action in WAITING_ACTIONS else ''}) and "
         f"5 (blocked) reschedule the task every {poke} s until {call.wait_limit} after its start, then it fails; "
         "1 and 2 fail. No Airflow retries: the toolkit retries by the entity's policy.",
         f"Assets: {_assets_doc(call, plan, emits)}",
@@ -140,7 +142,7 @@ def _schedule(call: Call) -> tuple[str, str]:
 def _argv(call: Call, invocation: Invocation) -> list[str | None]:
     """The command, None where the run's time goes."""
     argv: list[str | None] = [*invocation.argv(call)]
-    if call.action == "process":
+    if call.action in WAITING_ACTIONS:
         argv.append("--no-wait")
     if call.time_option is None:
         return argv
