@@ -1,4 +1,4 @@
-"""`toolkit graph`: the config repo's clusters, feeds and processes and the edges between them, as one
+"""`toolkit graph`: the config repo's clusters, feeds, processes and datasources and the edges between them, as one
 self-contained HTML page (the default), Graphviz dot or Mermaid; with `--ledger`, coloured by the latest
 instance statuses in the ledger of `--cluster` (a file:// cluster: the CLI reads ledgers without Spark)."""
 
@@ -34,7 +34,8 @@ def graph_command(
     out: Annotated[Path | None, typer.Option(
         "--out", help="The file to write; required for html, else the text is printed.")] = None,
 ) -> None:
-    """Draw the config repo as a graph: clusters, feeds, processes; producer, consumer and replication edges.
+    """Draw the config repo as a graph: clusters, feeds, processes, datasources; producer, consumer, replication,
+    import and export edges.
 
     Feeds that processes read and nothing in the repo writes are marked. In the HTML page a click on a node
     shows its definition and (with --ledger) its 10 latest instances. Example:

@@ -75,7 +75,8 @@ def schedule_command(
     instance (its frequency from its validity start, in its zone), late-data checks (the late-process delay),
     retention (every 6 hours for a limit under 24 hours, else daily; or the lifecycle's or the feed property
     retention.frequency), replication pulls (on the target, per source, the feed's frequency offset by the
-    target's delay), the data-trigger sweep (every minute), ingest (hourly) and the SLA check (every 5 minutes).
+    target's delay), database imports (each instance of the feed) and exports (each instance one period after it,
+    once it has ended), the data-trigger sweep (every minute), ingest (hourly) and the SLA check (every 5 minutes).
     Regenerating is idempotent: unchanged files are not rewritten.
 
     Exit 0 written (or up to date with --check), 1 --check found a difference or a file this cluster's
