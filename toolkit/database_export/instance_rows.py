@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from toolkit.datasource_access.fields import selected
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed, Fields
-from toolkit.errors import UsageError, WaitingError
+from toolkit.errors import ToolkitError, UsageError, WaitingError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations
 from toolkit.runtime.run_context import RunContext
@@ -58,7 +58,11 @@ def _partition(spark: SparkSession, where: FeedLocations, t: datetime) -> DataFr
 
 
 def require_target_columns(frame: DataFrame, target_columns: list[str], table: str, owner: str) -> list[str]:
-    """The rows' columns as the target table spells them; UsageError naming those it does not have."""
+    """The rows' columns as the target table spells them; UsageError naming those it does not have, ToolkitError
+    when the instance has no column at all (a folder without data files, nothing to say what it holds)."""
+    if not frame.columns:
+        raise ToolkitError(f"{owner}: the instance holds no data file, so no column to export: publish it with its "
+                           "files (and the feed's availability flag last), then export it again.")
     by_name = {name.lower(): name for name in target_columns}
     missing = [name for name in frame.columns if name.lower() not in by_name]
     if missing:

@@ -52,6 +52,7 @@ from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.runtime.polling import poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.statuses import Status
+from toolkit.storage.java_errors import spark_work
 from toolkit.storage.jdbc.connection import DatabaseSession, database_session
 from toolkit.storage.jdbc.endpoint import JdbcEndpoint
 
@@ -198,9 +199,10 @@ class _Export:
                                f"{self.database.endpoint.shown_url}: create it (the export loads rows, it does not "
                                "design tables).")
         where = feed_locations(call.feed, call.cluster)
-        frame, source = instance_rows(self.spark, call.feed, where, t, self.context, call.policy.target.fields,
-                                      call.owner)
-        columns = require_target_columns(frame, self._target_columns(), call.table, call.owner)
+        with spark_work(f"Reading the instance {format_timestamp(t)} of feed '{call.feed.name}'"):
+            frame, source = instance_rows(self.spark, call.feed, where, t, self.context, call.policy.target.fields,
+                                          call.owner)
+            columns = require_target_columns(frame, self._target_columns(), call.table, call.owner)
         keys = update_keys(call.policy.arguments, call.policy.target.load, call.owner)
         if ignored := sorted(set(call.policy.arguments) - {"update-key", "batch-size"}):
             say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the export")
@@ -215,7 +217,8 @@ class _Export:
                                 {t: recorded_fingerprint(self.context.fs, call.feed, call.cluster, t)})] if on else []
         targets = [table_use(call.datasource, self.database.endpoint, call.table)] if on else []
         try:
-            with watched(run, inputs, targets):
+            with watched(run, inputs, targets), spark_work(f"Writing feed '{call.feed.name}' into table "
+                                                           f"'{call.table}'"):
                 rows = self._load(frame.toDF(*columns), columns, keys)
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._drop_staging()

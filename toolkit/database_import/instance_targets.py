@@ -52,10 +52,13 @@ class FileTarget:
     def clear(self) -> None:
         file_outputs.clear_leftovers(self.fs, self.output)
 
-    def stage(self, spark: SparkSession, frame: DataFrame, marker: bytes) -> None:
-        staging = self.output.staging(self.run_id, ATTEMPT)
-        frame.write.format(self.output.feed.storage_format).mode("overwrite").save(staging)
-        self.fs.write_atomically(join(staging, MARKER), marker)
+    def stage(self, spark: SparkSession, frame: DataFrame) -> None:
+        frame.write.format(self.output.feed.storage_format).mode("overwrite").save(
+            self.output.staging(self.run_id, ATTEMPT))
+
+    def mark(self, marker: bytes) -> None:
+        """The import's marker beside the staged rows."""
+        self.fs.write_atomically(join(self.output.staging(self.run_id, ATTEMPT), MARKER), marker)
 
     def check(self, spark: SparkSession, gate: QualityGate) -> list[GateResult]:
         from toolkit.entities.model import quality_gates
@@ -92,7 +95,7 @@ class TableTarget:
     def clear(self) -> None:
         """A killed run's staging table and folder go when the next stages (`prepare` drops them first)."""
 
-    def stage(self, spark: SparkSession, frame: DataFrame, marker: bytes) -> None:
+    def stage(self, spark: SparkSession, frame: DataFrame) -> None:
         staged = tables.prepare(self.catalog, self.fs, self.target)
         view = f"feed_toolkit_import_{self.target.key}"
         frame.createOrReplaceTempView(view)
@@ -102,6 +105,9 @@ class TableTarget:
                       f"SELECT * FROM `{view}`")
         finally:
             spark.catalog.dropTempView(view)
+
+    def mark(self, marker: bytes) -> None:
+        """The import's marker beside the staged partition's files."""
         _, directory, _ = tables.staged_partition(self.catalog, self.fs, self.target)
         self.fs.write_atomically(join(directory, MARKER), marker)
 

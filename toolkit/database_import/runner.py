@@ -61,6 +61,7 @@ from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.statuses import Status
+from toolkit.storage.java_errors import spark_work
 from toolkit.storage.jdbc.connection import DatabaseSession, database_session
 from toolkit.storage.jdbc.endpoint import JdbcEndpoint
 from toolkit.storage.publish import Publication
@@ -74,10 +75,6 @@ PRODUCER = "import"
 def say(line: str) -> None:
     """A sentence for people: on stderr, apart from the status line."""
     print(f"import: {line}", file=sys.stderr, flush=True)
-
-
-class ConversionError(ToolkitError):
-    """A value read does not convert to the feed's column type: nothing is published (exit 1)."""
 
 
 @dataclass(frozen=True)
@@ -182,9 +179,9 @@ class _Import:
         previous = self.book.instances.read(call.time)
         if previous is not None and previous.status is Status.SUCCEEDED and not call.force:
             raise SkippedError(f"The instance {previous.time} of feed '{call.feed.name}' on cluster "
-                               f"'{call.cluster.name}' was imported by run {previous.run_id} ({previous.ended}, "
-                               f"{previous.rows} rows){'; ' + finished if finished else ''}: give --force to import it "
-                               "again.")
+                               f"'{call.cluster.name}' was imported by run {previous.run_id} ({previous.ended}"
+                               f"{f', {previous.rows} rows' if previous.rows is not None else ''})"
+                               f"{'; ' + finished if finished else ''}: give --force to import it again.")
         with database_session(self.spark, self.endpoint) as database:
             if not database.table_exists(call.table):
                 raise UsageError(f"{call.owner[0].upper()}{call.owner[1:]}: the table does not exist in "
@@ -279,22 +276,16 @@ class _Import:
         settings = ReadSettings.of(call.policy.arguments, call.owner)
         if ignored := sorted(set(call.policy.arguments) - set(ARGUMENTS)):
             say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the import")
-        frame = selected(read_rows(self.spark, database, call.table, rows, settings), call.policy.source.fields,
-                         call.owner)
-        frame = converted(frame, target.columns(), call.owner)
-        observed = Observation("feed-toolkit-import")
-        frame = frame.observe(observed, F.count(F.lit(1)).alias("rows"))
         target.clear()
-        marker = PendingRead(call.feed.name, format_timestamp(call.time), context.run_id, rows.column or "",
-                             rows.after, rows.up_to)
-        try:
-            target.stage(self.spark, frame, marker.to_bytes())
-        except Exception as err:  # noqa: BLE001 - a Spark error: a failed conversion is said in one sentence
-            sentence = conversion_error(err)
-            if sentence is None:
-                raise
-            raise ConversionError(sentence) from None
-        read = int(observed.get.get("rows", 0))
+        with spark_work(f"Reading table '{call.table}' into feed '{call.feed.name}'", conversion_error):
+            frame = selected(read_rows(self.spark, database, call.table, rows, settings),
+                             call.policy.source.fields, call.owner)
+            frame = converted(frame, target.columns(), call.owner)
+            observed = Observation("feed-toolkit-import")
+            target.stage(self.spark, frame.observe(observed, F.count(F.lit(1)).alias("rows")))
+            read = int(observed.get.get("rows", 0))
+        target.mark(PendingRead(call.feed.name, format_timestamp(call.time), context.run_id, rows.column or "",
+                                rows.after, rows.up_to, rows=read).to_bytes())
         quality = self._check(target)
         with Publication(context.fs, self.held.check) as publication:
             published = target.publish(publication)
@@ -344,9 +335,9 @@ class _Import:
         if pending is None:
             return None
         t = pending.nominal
-        marker = self.target(t, pending.run_id).published_marker()
-        published = marker is not None and PendingRead.parse(marker, f"the marker of {pending.time}").run_id \
-            == pending.run_id
+        found = self.target(t, pending.run_id).published_marker()
+        marker = PendingRead.parse(found, f"the marker of {pending.time}") if found is not None else None
+        published = marker is not None and marker.run_id == pending.run_id
         self.held.check()
         if not published:
             self.book.drop_pending()
@@ -362,7 +353,7 @@ class _Import:
         record = self.book.instances.read(t)
         if record is not None and record.status is not Status.SUCCEEDED:
             self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock()),
-                                              error=None), t)
+                                              error=None, rows=marker.rows if marker else None), t)
         self.book.drop_pending()
         finished = (f"run {pending.run_id} had published {pending.time} before it was killed: its high-water mark "
                     f"({pending.column} up to {pending.up_to!r}) is committed now")

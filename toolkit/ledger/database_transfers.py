@@ -100,6 +100,7 @@ class PendingRead:
     column: str
     after: str | None
     up_to: str | None
+    rows: int | None = None  # the marker's: how many rows were staged (pending.json has none)
 
     @property
     def nominal(self) -> datetime:

@@ -3,11 +3,16 @@ systems, the bulk copier and the catalogs, which turn it into their own one-sent
 
 py4j raises `Py4JJavaError`, which carries the Java exception as `java_exception`; pyspark turns Spark's own
 exceptions into its `CapturedException`, which keeps it as `_origin`. Reading either asks the JVM again: when
-the JVM is gone, these answer what Python knows instead of raising. Nothing here imports py4j or pyspark."""
+the JVM is gone, these answer what Python knows instead of raising. Nothing here imports py4j or pyspark.
+`spark_work` turns the errors of a piece of Spark work into one sentence, so an action never ends in a traceback."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from toolkit.errors import ToolkitError
 
 
 def throwable(error: BaseException) -> Any | None:
@@ -73,3 +78,22 @@ def one_line(text: str, limit: int = 300) -> str:
     """A (Java) message on one line of at most `limit` characters, to end a one-sentence error."""
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+class SparkWorkError(ToolkitError):
+    """Spark's work failed (a job, a read, a write): one sentence with what Spark and the JVM said (exit 1)."""
+
+
+@contextmanager
+def spark_work(what: str, sentence: Callable[[BaseException], str | None] = lambda err: None) -> Iterator[None]:
+    """The body's Spark and JVM errors as one SparkWorkError naming `what` (toolkit errors pass as they are);
+    `sentence` gives the toolkit's own words for an error it recognises (a failed conversion), else None."""
+    try:
+        yield
+    except ToolkitError:
+        raise
+    except Exception as err:  # noqa: BLE001 - py4j's and pyspark's errors, said in one sentence
+        said = sentence(err)
+        if said is not None:
+            raise SparkWorkError(said) from None
+        raise SparkWorkError(f"{what} failed in Spark: {one_line(java_error(err)[1] or str(err))}") from None

@@ -203,3 +203,23 @@ def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout
         run_export(spark, late, endpoint, RunContext(fs, run_id="past"),
                    Waiting(now, datetime(2026, 1, 8, tzinfo=timezone.utc)))
     assert gone.value.exit_code == 1
+
+
+def test_an_instance_that_does_not_read_in_the_feeds_format_is_one_sentence_and_exit_1(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    from toolkit.storage.java_errors import SparkWorkError
+
+    repo = repo_for(postgres_server, tmp_path, "badformat", "snapshot")
+    target_table(repo, [("2025-12-31", "eu", "1.00")])
+    folder = repo.data("totals") / "2026/01/01"
+    folder.mkdir(parents=True)
+    (folder / "part-00000.json").write_text('{"day": "2026-01-01", "region": "eu", "total": 2}\n')  # not parquet
+    (folder / "_SUCCESS").touch()
+
+    with pytest.raises(SparkWorkError) as failed:
+        export_instance(spark, repo)
+
+    assert failed.value.exit_code == 1 and "\n" not in str(failed.value)
+    assert str(failed.value).startswith("Reading the instance 2026-01-01T00:00Z of feed 'totals' failed in Spark: ")
+    assert "Please ensure that the file is in either ORC or Parquet format" in str(failed.value)
+    assert target_rows(repo) == [("2025-12-31", "eu", "1.00")]

@@ -148,6 +148,9 @@ def test_an_import_killed_at_each_step_then_run_again_imports_each_row_once(
     events = sorted((repo.ledger() / "events" / "orders").glob("*/*.json"))
     assert [json.loads(e.read_text())["time"] for e in events] == ["2026-01-01T00:00Z", "2026-01-01T01:00Z"]
     assert not (repo.ledger() / "imports" / "orders" / "pending.json").exists()
+    first = json.loads((repo.ledger() / "imports" / "orders" / "20260101T0000Z.json").read_text())
+    assert (first["status"], first["rows"]) == (
+        ("SUCCEEDED", 120) if point == "between the read and the publication" else ("SUCCEEDED", 100))
     assert not [p for p in (repo.data("orders") / "2026/01/01").iterdir() if p.name.startswith(".")]  # no staging
 
 
@@ -220,6 +223,7 @@ def test_no_password_in_any_output_record_or_event_of_a_real_import_and_export(
         (repo.data("totals") / "2026/01/01").mkdir(parents=True)
         subprocess.run(["cp", "-r", *map(str, (repo.data("orders") / "2026/01/01/00").glob("part-*")),
                         str(repo.data("totals") / "2026/01/01")], check=True)
+        (repo.data("totals") / "2026/01/01" / "_SUCCESS").touch()
         repo.sql("CREATE TABLE daily_totals (id bigint, customer text, amount numeric(10,2))")
         admin("GRANT ALL ON daily_totals TO leaky", database="secrets")
         exported = spark_submit("export", "--repo", str(repo.repo), "--feed", "totals", "--cluster", "lake",

@@ -108,6 +108,7 @@ locations:
 kind: feed
 name: totals
 frequency: days(1)
+availabilityFlag: _SUCCESS
 clusters:
 {cluster}    export:
       target:
