@@ -86,7 +86,7 @@ def test_the_template_repos_page_shows_the_graph_and_a_nodes_details(browser: Br
         "cluster/primary": "", "cluster/backup": "",
         "feed/clicks": "published", "feed/clicks-hourly-summary": "replaced", "feed/clicks-daily": "WAITING",
         "feed/clicks-daily-table": "WAITING", "feed/top-pages": "", "feed/page-views": "",
-        "feed/page-view-counts": "", "feed/visits": "", "feed/orders": "",
+        "feed/page-view-counts": "", "feed/visits": "", "feed/shop-orders": "",
         f"process/{SUMMARY}": "FAILED", "process/daily-clicks-rollup": "WAITING", "process/top-pages": "",
         "process/hourly-page-view-counts": "", "datasource/shop-db": ""}
     edges = page.eval_on_selector_all(
@@ -102,8 +102,8 @@ def test_the_template_repos_page_shows_the_graph_and_a_nodes_details(browser: Br
         ("process/top-pages", "feed/top-pages", "producer"),
         ("feed/page-views", "process/hourly-page-view-counts", "consumer"),
         ("process/hourly-page-view-counts", "feed/page-view-counts", "producer"),
-        ("datasource/shop-db", "feed/orders", "import"),
-        ("feed/clicks-daily", "datasource/shop-db", "export")])
+        ("datasource/shop-db", "feed/shop-orders", "import"),
+        ("feed/top-pages", "datasource/shop-db", "export")])
     assert page.get_attribute(f'g.node[data-id="process/{SUMMARY}"] rect', "fill") == BAD
     assert page.get_attribute('g.node[data-id="feed/clicks"] rect', "fill") == GOOD
     assert "no-producer" in page.get_attribute('g.node[data-id="feed/clicks"]', "class")

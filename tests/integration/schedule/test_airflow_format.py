@@ -231,9 +231,12 @@ def test_cli_writes_then_checks_and_notices_a_changed_entity(tmp_path: Path, cap
     out = tmp_path / "dags"
     command = ["schedule", "--repo", str(repo), "--cluster", "primary", "--format", "airflow", "--out", str(out)]
     assert main(command) == 0
-    assert len(list(out.glob("feed_toolkit.primary.*.py"))) == 16
+    written = {path.name for path in out.glob("feed_toolkit.primary.*.py")}
+    assert len(written) == 19
+    assert {"feed_toolkit.primary.import-shop-orders.py", "feed_toolkit.primary.export-top-pages.py",
+            "feed_toolkit.primary.retention-shop-orders.py"} <= written
     assert main([*command, "--check"]) == 0
-    assert main(command) == 0 and "0 file(s) written, 16 unchanged" in capsys.readouterr().out
+    assert main(command) == 0 and "0 file(s) written, 19 unchanged" in capsys.readouterr().out
     process = repo / "processes" / "hourly-clicks-summary.yaml"
     process.write_text(process.read_text(encoding="utf-8").replace("timeout: hours(4)", "timeout: hours(5)"),
                        encoding="utf-8")
