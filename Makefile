@@ -121,12 +121,14 @@ databases:
 	for pair in $(DATABASE_FILES); do test -e "$${pair%%=*}" || \
 	  { echo "apt-get ran but $${pair%%=*} is still missing: install Debian's $${pair#*=} by hand."; exit 1; }; done
 
+# The whole suite: the unit tier first, on every core (a broken unit fails in minutes), then the integration tier in
+# one process, whose real servers are started once for the run (tests/integration/conftest.py).
 test: java install chromium airflow databases
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto tests/unit
+	$(PY) -m pytest -q tests/integration
 
 # The unit tier alone, on every core (pytest-xdist), in about a minute: no Spark, no Airflow, no subprocess
-# (tests/unit/conftest.py fails a unit test that starts one), so it needs neither Java nor the jar. `.ci/run` runs it
-# before the whole suite, so that a broken unit fails CI in minutes.
+# (tests/unit/conftest.py fails a unit test that starts one), so it needs neither Java nor the jar.
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -n auto tests/unit
 

@@ -1,9 +1,10 @@
-"""A real Airflow for tests, started once per test session on loopback (docs/architecture.md: real components):
-Airflow 3.3.2 from its own virtualenv (`make airflow` builds `<repo>/.airflow-venv`; FEED_TOOLKIT_AIRFLOW_VENV
-names another), on SQLite in a temporary AIRFLOW_HOME, with `airflow db migrate`, then the API server (a free
-loopback port), the scheduler (LocalExecutor, which Airflow 3 allows on SQLite) and the DAG processor (scanning the
-dags folder the tests write into every 2 s). No triggerer: nothing here defers. Authentication is the simple auth
-manager's, with one admin user whose password is generated per session; `POST /auth/token` gives its JWT.
+"""A real Airflow for tests, started once for the tests that need it, on loopback (docs/architecture.md: real
+components): Airflow 3.3.2 from its own virtualenv (`make airflow` builds `<repo>/.airflow-venv`;
+FEED_TOOLKIT_AIRFLOW_VENV names another), on SQLite in a temporary AIRFLOW_HOME, with `airflow db migrate`, then the
+API server (a free loopback port), the scheduler (LocalExecutor, which Airflow 3 allows on SQLite) and the DAG
+processor (scanning the dags folder the tests write into every 2 s, parsing each new file once). No triggerer:
+nothing here defers. Authentication is the simple auth manager's, with one admin user whose password is generated
+per run; `POST /auth/token` gives its JWT.
 
 Helpers for tests: an authenticated JSON client (`get`, `post`), `write_dag` and `wait_for_dag` (parsed, without
 import errors), `dag_runs`, `asset_events`. Every process runs in its own process group, killed at the end.
@@ -157,7 +158,9 @@ class AirflowServer:
             "AIRFLOW__API__HOST": "127.0.0.1",
             "AIRFLOW__API__PORT": str(self.port),
             "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "2",
-            "AIRFLOW__DAG_PROCESSOR__MIN_FILE_PROCESS_INTERVAL": "2",
+            # A new file is parsed at the next scan (2 s) whatever this says; a parsed one is not parsed again
+            # for ten minutes, so that an idle DAG processor does not keep a core busy re-reading the same files.
+            "AIRFLOW__DAG_PROCESSOR__MIN_FILE_PROCESS_INTERVAL": "600",
             "AIRFLOW__DAG_PROCESSOR__PARSING_PROCESSES": "1",
             "AIRFLOW__SCHEDULER__SCHEDULER_HEARTBEAT_SEC": "1",
             "AIRFLOW__LOGGING__LOGGING_LEVEL": "WARNING",

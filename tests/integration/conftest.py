@@ -5,6 +5,7 @@
   nothing is written into the repository.
 - `spark_cluster`: a Spark standalone master and two workers, for tests that submit to a real cluster.
 - `oozie`: a stand-in of an Oozie server's REST API (Oozie cannot run here), for the oozie and pig engines.
+- `jvm_class_archive` (autouse): the class-data sharing archive the JVMs of spark-submit runs map.
 Add further session fixtures (metastore servers, clusters) below, one section each.
 """
 
@@ -13,17 +14,29 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.jvm_options import long_lived
+from tests.jvm_archive import class_archive
+from tests.jvm_options import long_lived, use_for_subprocesses
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from tests.oozie_server import StandInOozie
     from toolkit.devtools.standalone_spark import StandaloneCluster
+
+
+# ----------------------------------------------------------------------------------------------- JVMs
+@pytest.fixture(scope="session", autouse=True)
+def jvm_class_archive(request: pytest.FixtureRequest) -> Path | None:
+    """The class-data sharing archive every JVM a test starts in a subprocess maps (tests/jvm_archive.py): made once
+    per machine into pytest's cache (about a minute), before the first integration test."""
+    archive = class_archive(request.config.cache.mkdir("jvm-archive"))
+    use_for_subprocesses(archive)
+    return archive
 
 
 # ----------------------------------------------------------------------------------------------- Spark
