@@ -3,12 +3,12 @@
 The JVMs that tests start in subprocesses (spark-submit runs, killed runs, the sweeps' runs) live for seconds: the
 JIT's first tier alone and the serial collector start them with about 40% less CPU on this 2-core machine
 (spark-submit of a tiny job: 6.5 s of CPU against 11). The integration tier also gives them a class-data sharing
-archive of Spark's classes (tests/jvm_archive.py), made once: a JVM that maps it loads some 13,000 classes without
-parsing and verifying them again, about half of what is left of its start-up CPU. Warnings of the JVM's own log go
-to stderr, so that an archive a JVM cannot use (another class path) never reaches the stdout a test reads. The
-semantics are the JVM's own; only the tests set them, through SPARK_SUBMIT_OPTS (which spark-submit gives the
-driver's JVM), unless the environment sets it already. The shared `spark` session (tests/integration/conftest.py)
-lives for the whole run and keeps the JVM's defaults.
+archive of Spark's classes (tests/integration/jvm_archive.py), made once: a JVM that maps it loads some 13,000
+classes without parsing and verifying them again, about half of what is left of its start-up CPU. Warnings of the
+JVM's own log go to stderr, so that an archive a JVM cannot use (another class path) never reaches the stdout a
+test reads. The semantics are the JVM's own; only the tests set them, through SPARK_SUBMIT_OPTS (which spark-submit
+gives the driver's JVM), unless the environment sets it already. The shared `spark` session
+(tests/integration/conftest.py) lives for the whole run and keeps the JVM's defaults.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.jvm_archive import class_archive
+from tests.integration.jvm_archive import class_archive
 from tests.jvm_options import long_lived, use_for_subprocesses
 
 if TYPE_CHECKING:
@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 # ----------------------------------------------------------------------------------------------- JVMs
 @pytest.fixture(scope="session", autouse=True)
 def jvm_class_archive(request: pytest.FixtureRequest) -> Path | None:
-    """The class-data sharing archive every JVM a test starts in a subprocess maps (tests/jvm_archive.py): made once
-    per machine into pytest's cache (about a minute), before the first integration test."""
+    """The class-data sharing archive every JVM a test starts in a subprocess maps
+    (tests/integration/jvm_archive.py): made once per machine into pytest's cache (about a minute), before the first
+    integration test."""
     archive = class_archive(request.config.cache.mkdir("jvm-archive"))
     use_for_subprocesses(archive)
     return archive

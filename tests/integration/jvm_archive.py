@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
+from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.jvm_options import SHORT_LIVED
 
 JOB = """
@@ -33,16 +33,12 @@ spark.stop()
 """
 
 
-def spark_home() -> Path:
-    return Path(__import__("pyspark").__file__).parent
-
-
 def archive_key() -> str:
     """The Java runtime, Spark's jars and the JVM options the archive is made for."""
     digest = hashlib.sha256(SHORT_LIVED.encode())
     java = subprocess.run(["java", "-version"], capture_output=True, text=True, timeout=60)
     digest.update(java.stderr.encode())
-    for jar in sorted((spark_home() / "jars").glob("*.jar")):
+    for jar in sorted((SPARK_SUBMIT.parents[1] / "jars").glob("*.jar")):
         digest.update(f"{jar.name}:{jar.stat().st_size}\n".encode())
     return digest.hexdigest()[:16]
 
@@ -57,12 +53,11 @@ def class_archive(cache: Path, timeout: float = 600) -> Path | None:
     with tempfile.TemporaryDirectory(prefix="jvm-archive-") as scratch:
         job, made = Path(scratch) / "job.py", Path(scratch) / "spark.jsa"
         job.write_text(JOB)
-        env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
-               "PYSPARK_DRIVER_PYTHON": sys.executable,
+        env = {**environment(),
                "SPARK_SUBMIT_OPTS": f"{SHORT_LIVED} -XX:ArchiveClassesAtExit={made} -Dderby.system.home={scratch}"}
         try:
-            done = subprocess.run([str(spark_home() / "bin" / "spark-submit"), str(job), scratch], cwd=scratch,
-                                  env=env, capture_output=True, timeout=timeout)
+            done = subprocess.run([str(SPARK_SUBMIT), str(job), scratch], cwd=scratch, env=env, capture_output=True,
+                                  timeout=timeout)
         except subprocess.TimeoutExpired:
             return None
         if done.returncode != 0 or not made.is_file():
