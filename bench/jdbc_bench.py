@@ -1,6 +1,7 @@
 """Benchmark of the database import and export (entrypoints/import.py, export.py) against Spark's own JDBC calls,
 on a real PostgreSQL 15 started for the run (toolkit/devtools/local_database.py), every side a whole spark-submit
-(local[2], the same partitioning and fetch size), alternating rounds:
+(local[2], the same partitioning and fetch size, the JDBC driver on --jars as `toolkit schedule` passes it),
+alternating rounds:
 
 1. a full read of 10 million rows: `import.py` of an incremental feed's first instance (every row up to the
    largest id, split by id into 4 slices, 10,000 rows a fetch), rerun with --force for each round, beside a bare
@@ -135,9 +136,11 @@ locations: {{data: "/data/totals/${{YEAR}}/${{MONTH}}/${{DAY}}"}}
     return repo, root
 
 
-def action(entrypoint: str, repo: Path, feed: str, time_: str, force: bool) -> tuple[float, dict[str, object]]:
+def action(entrypoint: str, repo: Path, feed: str, time_: str, force: bool,
+           jar: str) -> tuple[float, dict[str, object]]:
+    """The entrypoint as `toolkit schedule` calls it: the datasource's driver on --jars."""
     seconds, stdout = submit(str(ROOT / "entrypoints" / f"{entrypoint}.py"), "--repo", str(repo), "--feed", feed,
-                             "--cluster", "lake", "--time", time_, *(("--force",) if force else ()))
+                             "--cluster", "lake", "--time", time_, *(("--force",) if force else ()), jar=jar)
     return seconds, json.loads(stdout.strip().splitlines()[-1])
 
 
@@ -180,7 +183,8 @@ def main() -> int:
             bare.append(submit(str(bare_import), server.jdbc_url("shop"), server.user, server.password, str(out),
                                str(args.rows), jar=str(server.driver_jar))[0])
             shutil.rmtree(out, ignore_errors=True)
-            seconds, status = action("import", repo, "orders", "2026-01-01T00:00Z", force=k > 0)
+            seconds, status = action("import", repo, "orders", "2026-01-01T00:00Z", force=k > 0,
+                                     jar=str(server.driver_jar))
             ours.append(seconds)
             assert status["rows"] == args.rows, status
         full = statistics.median(ours) / statistics.median(bare)
@@ -200,7 +204,8 @@ def main() -> int:
             small.append(submit(str(bare_step), server.jdbc_url("shop"), server.user, server.password, str(out),
                                 str(args.rows), jar=str(server.driver_jar))[0])
             shutil.rmtree(out, ignore_errors=True)
-            seconds, status = action("import", repo, "orders", "2026-01-01T01:00Z", force=k > 0)
+            seconds, status = action("import", repo, "orders", "2026-01-01T01:00Z", force=k > 0,
+                                     jar=str(server.driver_jar))
             step.append(seconds)
             assert status["rows"] == args.new_rows, status
         beyond = statistics.median(step) - statistics.median(base)
@@ -234,7 +239,8 @@ def main() -> int:
             sql("TRUNCATE bare_totals")
             bare.append(submit(str(bare_export), server.jdbc_url("shop"), server.user, server.password,
                                str(source), jar=str(server.driver_jar))[0])
-            seconds, status = action("export", repo, "totals", "2026-01-01T00:00Z", force=k > 0)
+            seconds, status = action("export", repo, "totals", "2026-01-01T00:00Z", force=k > 0,
+                                     jar=str(server.driver_jar))
             ours.append(seconds)
             assert status["rows"] == args.export_rows, status
         loaded = int(sql("SELECT count(*) FROM totals").strip())

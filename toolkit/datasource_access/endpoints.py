@@ -53,6 +53,15 @@ def interface_for(datasource: Datasource, purpose: Purpose) -> DatasourceInterfa
                      f"add one with the JDBC endpoint to {purpose.action} {'from' if purpose is FOR_IMPORT else 'to'}.")
 
 
+def driver_jars(datasource: Datasource, purpose: Purpose) -> tuple[str, ...]:
+    """The jars of the JDBC driver the interface for `purpose` uses, for spark-submit's --jars; none when the
+    datasource has no such interface (the action says so when it runs)."""
+    try:
+        return datasource.driver_of(interface_for(datasource, purpose)).jars
+    except UsageError:
+        return ()
+
+
 def endpoint_for(datasource: Datasource, purpose: Purpose, cluster: Cluster, fs: FileSystem,
                  aliases: AliasReader) -> JdbcEndpoint:
     """The endpoint, its password read (`fs`: the cluster's file system, for a password file on it)."""

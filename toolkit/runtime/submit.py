@@ -42,7 +42,7 @@ def spark_submit(explicit: str | None = None) -> str:
 
 def submit_arguments(given: str | None, cluster: Cluster, jar: str | None = "") -> list[str]:
     """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it, with
-    the toolkit's jar on `--jars` (`with_toolkit_jar`): `jar`, or this installation's when it is "", none when
+    the toolkit's jar on `--jars` (`with_jar`): `jar`, or this installation's when it is "", none when
     None (a run on another host, whose driver finds the jar of its own installation)."""
     text = given if given is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
     try:
@@ -52,14 +52,14 @@ def submit_arguments(given: str | None, cluster: Cluster, jar: str | None = "") 
                          "shell.") from None
     if jar is None:
         return arguments
-    return with_toolkit_jar(arguments, jar or jar_path())
+    return with_jar(arguments, jar or jar_path())
 
 
-def with_toolkit_jar(arguments: list[str], jar: str) -> list[str]:
-    """`arguments` with `jar` on `--jars`, so that the driver's class path and every executor have the toolkit's
-    Java classes from the start (the distributed copy runs them on the executors). Added to the `--jars` given
-    (spark-submit keeps only the last one), unless a jar of the same file name is there already (the path on
-    the cluster's hosts, say)."""
+def with_jar(arguments: list[str], jar: str) -> list[str]:
+    """`arguments` with `jar` on `--jars`, so that the driver's class path and every executor have its classes from
+    the start: the toolkit's Java classes (the distributed copy runs them on the executors), a datasource's JDBC
+    driver. Added to the `--jars` given (spark-submit keeps only the last one), unless a jar of the same file name
+    is there already (the path on the cluster's hosts, say)."""
     for index, argument in enumerate(arguments):
         if argument == "--jars" and index + 1 < len(arguments):
             return [*arguments[:index + 1], _joined(arguments[index + 1], jar), *arguments[index + 2:]]

@@ -37,11 +37,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from toolkit.datasource_access.endpoints import FOR_EXPORT, FOR_IMPORT, Purpose, driver_jars
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Cluster, Export, Feed, FeedCluster, FeedClusterType, Import, Process, Validity
+from toolkit.entities.model import (
+    Cluster,
+    Datasource,
+    Export,
+    Feed,
+    FeedCluster,
+    FeedClusterType,
+    Import,
+    Process,
+    Validity,
+)
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.timeouts import default_timeout, process_timeout
@@ -95,6 +106,7 @@ class Call:
     concurrency: int = 1  # instances of this call running at once
     timeout: Frequency | None = None  # how long a waiting or blocked instance is called again; None: the default
     lag: int = 0  # the call is for the instance this many periods before its firing's (`toolkit call --lag`)
+    jars: tuple[str, ...] = ()  # on spark-submit's --jars: a JDBC driver on the driver's class path from the start
 
     @property
     def wait_limit(self) -> Frequency:
@@ -122,8 +134,9 @@ class FeedTransfer:
     writes_feed: bool
     why: str  # after "each instance: the feed's frequency, "; {datasource} is the datasource's name
     lag: int = 0  # called this many periods after its instance (an export: once the instance has ended)
+    purpose: Purpose = FOR_IMPORT  # the datasource's interface it uses, whose driver's jars go on --jars
 
-    def call(self, feed: Feed, on: FeedCluster, cluster: Cluster, datasource: str) -> Call:
+    def call(self, feed: Feed, on: FeedCluster, cluster: Cluster, datasource: Datasource) -> Call:
         asset = (feed_asset(feed, cluster),)
         validity = on.validity
         if self.lag:  # the cadence of its firings: each its instance's time plus the lag
@@ -132,16 +145,17 @@ class FeedTransfer:
         return Call(f"{self.action}-{feed.name}", self.action, EntityRef(Kind.FEED, feed.name),
                     instance_cadence(feed.frequency, validity, feed.timezone), Program.SPARK_SUBMIT,
                     ("--feed", feed.name, "--cluster", cluster.name),
-                    "each instance: the feed's frequency, " + self.why.format(datasource=datasource), self.script,
-                    inlet_assets=() if self.writes_feed else asset, outlet_assets=asset if self.writes_feed else (),
-                    publishes=self.writes_feed, lag=self.lag)
+                    "each instance: the feed's frequency, " + self.why.format(datasource=datasource.name),
+                    self.script, inlet_assets=() if self.writes_feed else asset,
+                    outlet_assets=asset if self.writes_feed else (), publishes=self.writes_feed, lag=self.lag,
+                    jars=driver_jars(datasource, self.purpose))
 
 
 # The database actions of a feed cluster, in the order their calls are listed.
 TRANSFERS = (
     FeedTransfer("import", "import.py", lambda on: on.import_, writes_feed=True,
                  why="imported from datasource '{datasource}'"),
-    FeedTransfer("export", "export.py", lambda on: on.export, writes_feed=False, lag=1,
+    FeedTransfer("export", "export.py", lambda on: on.export, writes_feed=False, lag=1, purpose=FOR_EXPORT,
                  why="exported to datasource '{datasource}' one period after it, once published (the call waits "
                      "for it up to a period, then exits 3)"),
 )
@@ -264,7 +278,7 @@ def _feed_calls(repo: ConfigRepo, feed: Feed, cluster: Cluster, *, retention: bo
     for transfer in TRANSFERS:
         policy = transfer.policy(on)
         if policy is not None:
-            calls.append(transfer.call(feed, on, cluster, policy.datasource))
+            calls.append(transfer.call(feed, on, cluster, repo.datasource(policy.datasource)))
     if feed.ingest is not None and on.type is not FeedClusterType.TARGET:
         calls.append(Call(f"ingest-{feed.name}", "ingest", ref, Cadence(INGEST_RESTART, CLOCK), Program.SPARK_SUBMIT,
                           ("--feed", feed.name, "--cluster", cluster.name, "--for", str(INGEST_SECONDS)),

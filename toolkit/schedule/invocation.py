@@ -15,7 +15,7 @@ from pathlib import Path
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
-from toolkit.runtime.submit import process_entrypoint, spark_submit, submit_arguments
+from toolkit.runtime.submit import process_entrypoint, spark_submit, submit_arguments, with_jar
 from toolkit.schedule.calls import Call, Program
 
 
@@ -65,7 +65,10 @@ class Invocation:
         if call.program is Program.TOOLKIT:
             return [self.toolkit, call.arguments[0], "--repo", self.repo, *call.arguments[1:]]
         assert call.script is not None
-        return [self.spark_submit, *self.submit_args, f"{self.entrypoints.rstrip('/')}/{call.script}",
+        submit_args = list(self.submit_args)
+        for jar in call.jars:
+            submit_args = with_jar(submit_args, jar)
+        return [self.spark_submit, *submit_args, f"{self.entrypoints.rstrip('/')}/{call.script}",
                 "--repo", self.repo, *call.arguments]
 
 

@@ -53,7 +53,10 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
                        'hourly-clicks-summary --cluster primary')
     # no path of this machine: the Python beside the given toolkit, no jar of this checkout (issue 34)
     assert "PYSPARK_PYTHON=/opt/toolkit/bin/python" in out and "PYSPARK_DRIVER_PYTHON=/opt/toolkit/bin/python" in out
-    assert str(CHECKOUT) not in out and "--jars" not in out
+    assert str(CHECKOUT) not in out
+    # the one jar named is the shop database's JDBC driver, on the import's and export's lines (its path on the host)
+    assert {line.split("--jars ", 1)[1].split(" ", 1)[0] for line in lines if "--jars" in line} == {
+        "/usr/share/java/postgresql.jar"}
     assert line_of(lines, "late_check.py").startswith("0 * * * * ")
     assert line_of(lines, "--process top-pages").startswith("0 0 * * * ")
     # a file feed's retention runs without a JVM, through the same toolkit call wrapper; a table feed's in Spark
@@ -71,7 +74,8 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
     assert line_of(lines, '"$ENTRYPOINTS/import.py"').startswith("0 * * * * ")
     assert line_of(lines, '"$ENTRYPOINTS/export.py"') == (
         '0 0 * * * "$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --period 1440 -- '
-        '"$SPARK_SUBMIT" "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" --feed top-pages --cluster primary')
+        '"$SPARK_SUBMIT" --jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" '
+        '--feed top-pages --cluster primary')
     assert line_of(lines, " trigger ") == '* * * * * "$TOOLKIT" trigger --repo "$CONF_REPO" --cluster primary'
     assert line_of(lines, " sla ") == '*/5 * * * * "$TOOLKIT" sla --repo "$CONF_REPO" --cluster primary'
     assert line_of(lines, "ingest.py").endswith("--feed page-views --cluster primary --for 3540")

@@ -2,7 +2,8 @@
 entrypoints/import.py or export.py per instance, on the feed's frequency and zone within its validity on the
 cluster (Falcon's import and export coordinators, the cluster's `delay` not applied), as the exact crontab lines,
 Oozie coordinators and workflows, and Airflow DAG files; an export's exit 3 is "call again later" as for every
-waiting call."""
+waiting call. Each call puts the datasource's JDBC driver on spark-submit's --jars (the driver's class path has it
+from the start: no ADD JAR in the run)."""
 
 from __future__ import annotations
 
@@ -27,15 +28,17 @@ from toolkit.schedule.nominal import check_given, instance_for_firing
 PATHS = ["--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
          "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf"]
 
+DRIVER_JAR = "/usr/share/java/postgresql.jar"  # the samples' datasource's driver.jar
 LOG = ('L="$LOGS/{name}.log"; mkdir -p "$LOGS"; [ -f "$L" ] && [ "$(wc -c < "$L")" -ge "$LOG_BYTES" ] && '
        'mv -f "$L" "$L.1"; ')
 IMPORT_LINE = ('0 * * * * ' + LOG.format(name="import-customers")
                + '"$TOOLKIT" call --every \'hours(1)\' --from 2026-01-01T00:00Z --period 60 -- "$SPARK_SUBMIT" '
-               '"$ENTRYPOINTS/import.py" --repo "$CONF_REPO" --feed customers --cluster primary >> "$L" 2>&1')
+               '--jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/import.py" --repo "$CONF_REPO" --feed customers '
+               '--cluster primary >> "$L" 2>&1')
 EXPORT_LINE = ('0 0 * * * ' + LOG.format(name="export-daily-sales")
                + '"$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --period 1440 -- '
-               '"$SPARK_SUBMIT" "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" --feed daily-sales --cluster primary '
-               '>> "$L" 2>&1')
+               '"$SPARK_SUBMIT" --jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" '
+               '--feed daily-sales --cluster primary >> "$L" 2>&1')
 
 
 def utc(*parts: int) -> datetime:
@@ -128,7 +131,8 @@ def test_the_feeds_zone_and_validity_and_no_delay(tmp_path: Path, capsys: pytest
     assert paris.startswith("0 0 * * * ")
     assert ("\"$TOOLKIT\" call --every 'days(1)' --from 2026-01-01T23:00Z --timezone Europe/Paris --lag 1 --period "
             "1440 -- "
-            '"$SPARK_SUBMIT" "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" --feed daily-sales --cluster primary') \
+            '"$SPARK_SUBMIT" --jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" '
+            '--feed daily-sales --cluster primary') \
         in paris
     exported = plan_calls(ConfigRepo.load(repo), "primary").calls[1]
     # summer time: the Paris midnight is 22:00 UTC
@@ -173,11 +177,11 @@ def test_the_oozie_coordinators_and_workflows(tmp_path: Path, repo: Path) -> Non
         assert [e.text for e in action.iter(f"{{{SHELL}}}env-var")] == [
             "PYSPARK_PYTHON=${toolkitPython}", "PYSPARK_DRIVER_PYTHON=${toolkitPython}"]
     assert arguments(out, "import-customers") == [
-        "${sparkSubmit}", "${entrypoints}/import.py", "--repo", "${confRepo}", "--feed", "customers", "--cluster",
-        "primary", "--time", "${nominalTime}"]
+        "${sparkSubmit}", "--jars", DRIVER_JAR, "${entrypoints}/import.py", "--repo", "${confRepo}", "--feed",
+        "customers", "--cluster", "primary", "--time", "${nominalTime}"]
     assert arguments(out, "export-daily-sales") == [
-        "${sparkSubmit}", "${entrypoints}/export.py", "--repo", "${confRepo}", "--feed", "daily-sales",
-        "--cluster", "primary", "--time", "${nominalTime}"]
+        "${sparkSubmit}", "--jars", DRIVER_JAR, "${entrypoints}/export.py", "--repo", "${confRepo}", "--feed",
+        "daily-sales", "--cluster", "primary", "--time", "${nominalTime}"]
 
     def controls(call: str) -> tuple[str | None, ...]:
         block = coordinator(out, call).find(f"{{{COORD}}}controls")
@@ -210,7 +214,8 @@ def test_the_airflow_dag_of_an_import(tmp_path: Path, repo: Path) -> None:
     text = dag(tmp_path, repo, "import-customers")
     assert command_of(text) == [
         "/opt/toolkit/bin/toolkit", "call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--time",
-        "stamp(logical_date)", "--", "/opt/spark/bin/spark-submit", "/opt/toolkit/entrypoints/import.py", "--repo",
+        "stamp(logical_date)", "--", "/opt/spark/bin/spark-submit", "--jars", DRIVER_JAR,
+        "/opt/toolkit/entrypoints/import.py", "--repo",
         "/srv/conf", "--feed", "customers", "--cluster", "primary"]
     for line in ("    dag_id='feed_toolkit.primary.import-customers',",
                  "    schedule=CronTriggerTimetable('0 * * * *', timezone='UTC'),",
@@ -231,7 +236,8 @@ def test_the_airflow_dag_of_an_export_reschedules_while_unpublished(tmp_path: Pa
     text = dag(tmp_path, repo, "export-daily-sales")
     assert command_of(text) == [
         "/opt/toolkit/bin/toolkit", "call", "--every", "days(1)", "--from", "2026-01-02T00:00Z", "--lag", "1",
-        "--time", "stamp(logical_date)", "--", "/opt/spark/bin/spark-submit", "/opt/toolkit/entrypoints/export.py",
+        "--time", "stamp(logical_date)", "--", "/opt/spark/bin/spark-submit", "--jars", DRIVER_JAR,
+        "/opt/toolkit/entrypoints/export.py",
         "--repo", "/srv/conf", "--feed", "daily-sales", "--cluster", "primary", "--no-wait"]
     for line in ("    schedule=CronTriggerTimetable('0 0 * * *', timezone='UTC'),",
                  "    start_date=datetime(2026, 1, 2, 0, 0, tzinfo=timezone.utc),  # the first instance",

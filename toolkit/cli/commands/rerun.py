@@ -17,7 +17,7 @@ from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Rep
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.ledger.records import STATUSES
-from toolkit.runtime.submit import process_entrypoint, spark_submit, with_toolkit_jar, worst
+from toolkit.runtime.submit import process_entrypoint, spark_submit, with_jar, worst
 from toolkit.storage.jvm_classes import jar_path
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
@@ -65,7 +65,7 @@ def rerun_command(
         typer.echo(f"No instance of {scope.owner} from {from_} to {to} is {' or '.join(wanted)}: nothing to rerun.",
                    err=True)
         return
-    submit = [spark_submit(), *with_toolkit_jar([], jar_path()), process_entrypoint()]
+    submit = [spark_submit(), *with_jar([], jar_path()), process_entrypoint()]
     commands = [[*submit, "--repo", str(repo), "--process", scope.process.name, "--cluster", scope.cluster.name,
                  "--time", format_timestamp(row.time), "--force"] for row in rows]
     if not execute:

@@ -2,11 +2,13 @@
 import and export send besides Spark's reads and writes (the largest value of a column, a staging table, the
 load of an export in one transaction), each as text in and text out.
 
-The driver's jars are added to the Spark session with Spark's own `ADD JAR` (`load_driver`): that puts them in the
-session's class loader, which Spark's JDBC source uses on the driver and ships to the executors, and makes it the
-class loader of the driver thread that calls (py4j runs each Python thread's calls on one JVM thread of its own,
-so each Python thread adds them once). Neither `spark.jars` set on a running session nor SparkContext.addJar
-reaches the driver's class loader. A connection is opened from the driver class itself
+A driver on the class path from the start (spark-submit's `--jars`, which `toolkit schedule` passes an import's
+and an export's calls) is used as it is. Otherwise the driver's jars are added to the Spark session with Spark's
+own `ADD JAR` (`load_driver`): that puts them in the session's class loader, which Spark's JDBC source uses on the
+driver and ships to the executors, and makes it the class loader of the driver thread that calls (py4j runs each
+Python thread's calls on one JVM thread of its own, so each Python thread adds them once); it costs about 2 s of a
+short import. Neither `spark.jars` set on a running session nor SparkContext.addJar reaches the driver's class
+loader. A connection is opened from the driver class itself
 (`Driver.connect`), never through `DriverManager`, which would refuse a driver its caller's class loader does not
 see."""
 
@@ -32,9 +34,15 @@ class DatabaseError(StorageError):
 
 
 def load_driver(spark: SparkSession, endpoint: JdbcEndpoint) -> None:
-    """Make the endpoint's driver loadable by the session on the calling thread (`ADD JAR` sets the class loader of
-    the JVM thread that serves this Python thread only: each thread adds the jars once)."""
+    """Make the endpoint's driver loadable by the session on the calling thread: nothing to do when its class
+    loader sees the driver already; else `ADD JAR`, which sets the class loader of the JVM thread that serves this
+    Python thread only (each thread adds the jars once)."""
     added = _added_jars(spark)
+    if all((threading.get_ident(), jar) in added for jar in endpoint.jars):
+        return
+    if driver_on_class_path(spark, endpoint.driver_class):
+        added.update((threading.get_ident(), jar) for jar in endpoint.jars)
+        return
     for jar in endpoint.jars:
         if "'" in jar:
             raise DatabaseError(f"The JDBC driver jar {jar!r} of {endpoint.shown_url} has a quote in its path, which "
@@ -47,6 +55,17 @@ def load_driver(spark: SparkSession, endpoint: JdbcEndpoint) -> None:
             raise DatabaseError(f"The JDBC driver jar {jar} of {endpoint.shown_url} cannot be added to the Spark "
                                 f"session ({_said(err)}): check that the file exists on this machine.") from None
         added.add((threading.get_ident(), jar))
+
+
+def driver_on_class_path(spark: SparkSession, driver_class: str) -> bool:
+    """Whether the class loader of the JVM thread serving this Python thread loads `driver_class` (its jar given
+    to spark-submit's --jars, or added by this thread before)."""
+    jvm: Any = spark._jvm
+    try:
+        jvm.java.lang.Class.forName(driver_class, False, jvm.java.lang.Thread.currentThread().getContextClassLoader())
+    except Exception:  # noqa: BLE001 - ClassNotFoundException through py4j: not there
+        return False
+    return True
 
 
 _ADDED = "_feed_toolkit_jdbc_jars"
