@@ -65,7 +65,7 @@ def test_explain_an_unknown_code_exits_2_naming_similar_codes(capsys: pytest.Cap
     assert main(["lint", "--explain", "FD0244"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.strip() == "toolkit: No rule has the code 'FD0244'; similar codes: FD024, FD042, FD041, FD040, FD034."
+    assert err.strip() == "toolkit: No rule has the code 'FD0244'; similar codes: FD024, FD043, FD042, FD041, FD040."
 
 
 def test_lint_help_mentions_explain(capsys: pytest.CaptureFixture[str]) -> None:
