@@ -60,3 +60,9 @@ def test_a_driver_not_on_the_class_path_is_added_to_the_session(postgres_server:
                                                                  tmp_path: Path) -> None:
     result = _run(tmp_path, postgres_server)
     assert result == {"seen_before": False, "loader_kept": False, "row": ["42"]}
+
+
+def test_a_driver_on_the_drivers_class_path_alone_is_added_for_the_executors(postgres_server: DatabaseServer,
+                                                                             tmp_path: Path) -> None:
+    result = _run(tmp_path, postgres_server, "--driver-class-path", str(postgres_server.driver_jar))
+    assert result == {"seen_before": True, "loader_kept": False, "row": ["42"]}

@@ -35,12 +35,14 @@ class DatabaseError(StorageError):
 
 def load_driver(spark: SparkSession, endpoint: JdbcEndpoint) -> None:
     """Make the endpoint's driver loadable by the session on the calling thread: nothing to do when its class
-    loader sees the driver already; else `ADD JAR`, which sets the class loader of the JVM thread that serves this
-    Python thread only (each thread adds the jars once)."""
+    loader sees the driver already and its jars are on `spark.jars` (spark-submit's --jars: the executors fetch
+    them); else `ADD JAR`, which sets the class loader of the JVM thread that serves this Python thread only (each
+    thread adds the jars once) and ships the jars to the executors. A driver on the driver's class path alone
+    (`--driver-class-path`) is added too, for the executors."""
     added = _added_jars(spark)
     if all((threading.get_ident(), jar) in added for jar in endpoint.jars):
         return
-    if driver_on_class_path(spark, endpoint.driver_class):
+    if _on_spark_jars(spark, endpoint.jars) and driver_on_class_path(spark, endpoint.driver_class):
         added.update((threading.get_ident(), jar) for jar in endpoint.jars)
         return
     for jar in endpoint.jars:
@@ -66,6 +68,12 @@ def driver_on_class_path(spark: SparkSession, driver_class: str) -> bool:
     except Exception:  # noqa: BLE001 - ClassNotFoundException through py4j: not there
         return False
     return True
+
+
+def _on_spark_jars(spark: SparkSession, jars: Sequence[str]) -> bool:
+    """Whether each of `jars` is, by its file name, on the session's `spark.jars`, which the executors fetch."""
+    listed = {entry.rstrip("/").rsplit("/", 1)[-1] for entry in (spark.conf.get("spark.jars", "") or "").split(",")}
+    return all(jar.rstrip("/").rsplit("/", 1)[-1] in listed for jar in jars)
 
 
 _ADDED = "_feed_toolkit_jdbc_jars"
