@@ -81,6 +81,14 @@ def test_a_run_waiting_for_its_inputs_stops_at_its_next_poll_once_held(spark, tm
     assert not (_records(root) / "attempt-001.json").exists()
 
 
+def _instance_running(folder: Path) -> bool:
+    """What `toolkit suspend` reads: the run writes its attempt record first, then the instance's RUNNING."""
+    try:
+        return json.loads((folder / "instance.json").read_text())["status"] == "RUNNING"
+    except (FileNotFoundError, json.JSONDecodeError):
+        return False
+
+
 BUSY = '''
 import time
 
@@ -103,7 +111,7 @@ def test_a_running_spark_instance_is_not_held_and_the_operator_is_told_to_kill_o
 
     def suspend_when_running() -> None:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not (folder / "attempt-001.json").exists():
+        while time.monotonic() < deadline and not _instance_running(folder):
             time.sleep(0.2)
         code = main(["suspend", *instance])
         said.append((code, capsys.readouterr().err))
@@ -111,7 +119,7 @@ def test_a_running_spark_instance_is_not_held_and_the_operator_is_told_to_kill_o
 
     operator = threading.Thread(target=suspend_when_running)
     operator.start()
-    result = new_runner(spark, repo, name, TestClock(T), lease=3.0).run(T)
+    result = new_runner(spark, repo, name, TestClock(T), lease=6.0).run(T)
     operator.join()
     assert said == [(1, f"toolkit: The instance 2026-11-21T10:00Z of process '{name}' on cluster 'primary' is running "
                         "on engine pyspark, and nothing can pause a running Spark job: nothing was suspended; end it "
