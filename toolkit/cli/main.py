@@ -53,6 +53,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "lineage": ("lineage", "app", "Which runs produced and read an instance"),  # a group: answers in its callback
     "schedule": ("schedule", "schedule_command", "Generate a crontab, Airflow DAGs or an Oozie bundle"),
     "call": ("call", "call_command", "Run an entrypoint with the instance a scheduler's firing stands for"),
+    "jvm-archive": ("jvm_archive", "jvm_archive_command", "Make the class archive that cuts spark-submit's start-up"),
 }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
+from toolkit.runtime.class_archive import CLASS_ARCHIVE_PROPERTY, with_class_archive
 from toolkit.storage.jvm_classes import jar_path
 
 # The arguments the toolkit gives spark-submit before an entrypoint, on a cluster: the data-trigger sweep's runs and
@@ -42,14 +43,19 @@ def spark_submit(explicit: str | None = None) -> str:
 
 def submit_arguments(given: str | None, cluster: Cluster, jar: str | None = "") -> list[str]:
     """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it, with
-    the toolkit's jar on `--jars` (`with_jar`): `jar`, or this installation's when it is "", none when
-    None (a run on another host, whose driver finds the jar of its own installation)."""
+    the driver JVM options that map the class-data archive the cluster property jvm.class-archive names
+    (toolkit/runtime/class_archive.py), and the toolkit's jar on `--jars` (`with_jar`): `jar`, or this
+    installation's when it is "", none when None (a run on another host, whose driver finds the jar of its own
+    installation)."""
     text = given if given is not None else str(cluster.properties.get(SUBMIT_ARGS_PROPERTY, ""))
     try:
         arguments = shlex.split(text)
     except ValueError as err:
         raise UsageError(f"The spark-submit arguments {text!r} do not parse ({err}): quote them as in a "
                          "shell.") from None
+    archive = cluster.properties.get(CLASS_ARCHIVE_PROPERTY)
+    if archive:
+        arguments = with_class_archive(arguments, str(archive))
     if jar is None:
         return arguments
     return with_jar(arguments, jar or jar_path())

@@ -1,0 +1,109 @@
+"""The class-data archive of spark-submit's driver JVM (toolkit/runtime/class_archive.py) with real spark-submits:
+the archive `make_archive` made for this test session (tests/integration/jvm_archive.py: `toolkit jvm-archive`'s
+own function) is mapped by a spark-submit given the options a cluster's `jvm.class-archive` puts on its scheduled
+calls, with nothing on stdout but the job's output; a JVM whose class path differs from the archive's runs without
+it, with a warning on stderr; a job that fails writes nothing and says why in one sentence."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.integration.spark_submit import SPARK_SUBMIT, environment
+from tests.unit.entities.datasource_samples import CLUSTER, write_repo
+from toolkit.cli.main import main
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.runtime.class_archive import make_archive
+from toolkit.runtime.submit import submit_arguments
+
+pytestmark = pytest.mark.integration
+
+JOB = "from pyspark.sql import SparkSession\nprint(SparkSession.builder.getOrCreate().range(7).count())\n"
+
+
+def _run(tmp_path: Path, archive: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], str]:
+    """The job under spark-submit with the arguments a cluster naming `archive` gives its calls, and the JVM's
+    record of where each class came from."""
+    repo = write_repo(tmp_path / "conf")
+    (repo / "clusters" / "primary.yaml").write_text(CLUSTER + f"properties:\n  jvm.class-archive: {archive}\n")
+    arguments = submit_arguments(None, ConfigRepo.load(repo).clusters["primary"], jar=None)
+    loaded = tmp_path / "classes.log"
+    arguments[-1] += f" -Xlog:class+load=info:file={loaded}"
+    (tmp_path / "job.py").write_text(JOB)
+    env = {name: value for name, value in environment().items() if name != "SPARK_SUBMIT_OPTS"}  # ours alone
+    done = subprocess.run([str(SPARK_SUBMIT), "--master", "local[1]", *extra, *arguments, str(tmp_path / "job.py")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    return done, loaded.read_text() if loaded.exists() else ""
+
+
+def test_the_archive_is_mapped_by_a_spark_submit_of_a_cluster_that_names_it(
+        tmp_path: Path, jvm_class_archive: Path | None) -> None:
+    assert jvm_class_archive is not None, "make_archive could not make the session's archive"
+    done, loaded = _run(tmp_path, jvm_class_archive)
+    assert (done.returncode, done.stdout) == (0, "7\n"), done.stderr[-2000:]
+    assert "org.apache.spark.SparkContext source: shared objects file (top)" in loaded
+    shared = sum("source: shared objects file (top)" in line for line in loaded.splitlines())
+    assert shared > 5000, shared  # Spark's, Hadoop's and Scala's classes, not a handful
+
+
+def test_a_driver_whose_class_path_differs_runs_without_the_archive_and_warns_on_stderr(
+        tmp_path: Path, jvm_class_archive: Path | None) -> None:
+    assert jvm_class_archive is not None
+    done, loaded = _run(tmp_path, jvm_class_archive, "--driver-class-path", "/usr/share/java/postgresql.jar")
+    assert (done.returncode, done.stdout) == (0, "7\n"), done.stderr[-2000:]
+    assert "[warning][cds" in done.stderr and "Unable to use shared archive" in done.stderr
+    assert "source: shared objects file (top)" not in loaded
+
+
+def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "spark.jsa"
+    abandoned = tmp_path / f".spark.jsa.{_dead_pid()}.partial"  # left by a run killed while its JVM dumped
+    abandoned.write_bytes(b"partial")
+    code = main(["jvm-archive", "--out", str(out), "--spark-submit", str(SPARK_SUBMIT),
+                 "--submit-args", "--driver-java-options -Xmx1k"])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == ""
+    assert captured.err.startswith(f"toolkit: The archive's job under {SPARK_SUBMIT} exited 1 (Error: Not allowed to "
+                                   "specify max heap(Xmx) memory settings through java options")
+    assert captured.err.endswith(f"): nothing was written to {out}.\n") and captured.err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # no archive, no partial one, the abandoned one removed
+
+
+def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
+    out = tmp_path / "spark.jsa"
+    out.write_bytes(b"the archive of the last run")
+    running = subprocess.Popen([str(Path(sys.executable).parent / "toolkit"), "jvm-archive", "--out", str(out),
+                                "--spark-submit", str(SPARK_SUBMIT)], env=environment(), start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and running.poll() is None and not _job_started(running.pid):
+        time.sleep(0.2)
+    assert running.poll() is None and _job_started(running.pid), "the archive's job never started"
+    os.killpg(running.pid, signal.SIGKILL)
+    running.wait(timeout=60)
+    assert out.read_bytes() == b"the archive of the last run"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["spark.jsa"]
+
+
+def _job_started(pid: int) -> bool:
+    """The archive's job runs in the session `pid` leads: its Python driver, which the JVM starts."""
+    listed = subprocess.run(["ps", "-o", "args=", "-s", str(pid)], capture_output=True, text=True, check=False)
+    return any("class_archive_job.py" in line for line in listed.stdout.splitlines())
+
+
+def _dead_pid() -> int:
+    """A process id no process can have: past the kernel's largest."""
+    return int(Path("/proc/sys/kernel/pid_max").read_text()) + 1
+
+
+def test_a_spark_submit_that_cannot_run_is_a_bad_call(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"/nonexistent/spark-submit cannot run \(No such file or directory\)"):
+        make_archive(tmp_path / "spark.jsa", "/nonexistent/spark-submit")
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,70 @@
+"""The class-data archive of the scheduled spark-submits (toolkit/runtime/class_archive.py): the driver JVM options
+that map it, merged into the Java options a call gives already (spark-submit keeps only one of each), the cluster
+property that names it on every line the toolkit generates, and the checks of `toolkit jvm-archive`'s --out before
+any JVM starts. The archive made and mapped by real spark-submits: tests/integration/runtime/test_class_archive.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.entities.datasource_samples import CLUSTER, write_repo
+from toolkit.cli.main import main
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.runtime.class_archive import make_archive, mapping_options, with_class_archive
+from toolkit.runtime.submit import submit_arguments
+
+ARCHIVE = "/var/lib/feed-toolkit/spark.jsa"
+MAPS = f"-XX:SharedArchiveFile={ARCHIVE} -Xshare:auto -Xlog:disable -Xlog:all=warning:stderr"
+
+
+def test_the_options_are_a_driver_java_options_of_their_own_when_none_is_given() -> None:
+    assert with_class_archive([], ARCHIVE) == ["--driver-java-options", MAPS]
+    assert with_class_archive(["--master", "yarn"], ARCHIVE) == ["--master", "yarn", "--driver-java-options", MAPS]
+
+
+def test_the_options_join_the_driver_java_options_given_in_either_spelling() -> None:
+    assert with_class_archive(["--driver-java-options", "-Xss4m", "--master", "yarn"], ARCHIVE) == [
+        "--driver-java-options", f"-Xss4m {MAPS}", "--master", "yarn"]
+    assert with_class_archive(["--driver-java-options=-Xss4m"], ARCHIVE) == [f"--driver-java-options=-Xss4m {MAPS}"]
+
+
+def test_the_options_join_a_conf_of_the_drivers_java_options_when_no_driver_java_options_is_given() -> None:
+    given = ["--conf", "spark.executor.memory=2g", "--conf", "spark.driver.extraJavaOptions=-Xss4m"]
+    assert with_class_archive(given, ARCHIVE) == [
+        "--conf", "spark.executor.memory=2g", "--conf", f"spark.driver.extraJavaOptions=-Xss4m {MAPS}"]
+
+
+@pytest.mark.parametrize("archive", ["spark.jsa", "/var/lib/feed toolkit/spark.jsa"])
+def test_an_archive_path_the_jvm_cannot_take_is_refused_naming_the_property(archive: str) -> None:
+    with pytest.raises(UsageError, match=r"jvm\.class-archive\) is not an absolute path without spaces"):
+        mapping_options(archive)
+
+
+def test_the_cluster_property_puts_the_archive_on_the_trigger_sweeps_runs(tmp_path: Path) -> None:
+    repo = write_repo(tmp_path / "conf")
+    (repo / "clusters" / "primary.yaml").write_text(CLUSTER + f"properties:\n  jvm.class-archive: {ARCHIVE}\n"
+                                                    "  trigger.submit-args: --master yarn\n")
+    cluster = ConfigRepo.load(repo).clusters["primary"]
+    assert submit_arguments(None, cluster, jar=None) == ["--master", "yarn", "--driver-java-options", MAPS]
+
+
+def test_the_crontab_lines_of_a_cluster_with_an_archive_map_it(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    repo = write_repo(tmp_path / "conf")
+    (repo / "clusters" / "primary.yaml").write_text(CLUSTER + f"properties:\n  jvm.class-archive: {ARCHIVE}\n")
+    assert main(["schedule", "--repo", str(repo), "--cluster", "primary"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if '"$SPARK_SUBMIT"' in line]
+    assert len(lines) == 2  # the import and the export
+    assert all(f"\"$SPARK_SUBMIT\" --driver-java-options '{MAPS}' --jars /usr/share/java/postgresql.jar " in line
+               for line in lines), lines
+
+
+def test_an_out_whose_folder_is_missing_or_a_folder_is_refused_before_any_jvm_starts(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"the folder .*/missing does not exist: create it"):
+        make_archive(tmp_path / "missing" / "spark.jsa", "/nonexistent/spark-submit")
+    with pytest.raises(UsageError, match=r"is not a file: give the archive's file path"):
+        make_archive(tmp_path, "/nonexistent/spark-submit")
+

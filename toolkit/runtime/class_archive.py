@@ -1,0 +1,144 @@
+"""A class-data sharing archive of the classes a spark-submit of an action loads, and the JVM options that map it.
+
+A spark-submit's driver JVM spends most of its start-up parsing and verifying the same 13,000 classes of Spark,
+Hadoop and the JDK on every call (an empty spark-submit: about 10 s of CPU here). The JVM can dump the classes a run
+loaded into an archive (`-XX:ArchiveClassesAtExit`, JDK 13 and later) and map it in later runs
+(`-XX:SharedArchiveFile`), which skips that work. `toolkit jvm-archive` makes one per installation by running the
+job beside this module (class_archive_job.py), which touches what the actions touch; the scheduled calls and the
+trigger sweep's runs map it when the cluster's property `jvm.class-archive` names it (toolkit/runtime/submit.py).
+
+The JVM checks an archive against its own build and class path when it maps it, and runs without it when they
+differ (a JDK or Spark upgraded since, a `--driver-class-path`), with one warning: an archive is only ever a speed-up.
+The warnings of the JVM's own log go to stderr, where they cannot mix into the status line on stdout."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.errors import ToolkitError, UsageError
+
+CLASS_ARCHIVE_PROPERTY = "jvm.class-archive"  # a cluster property: the archive's path where spark-submit runs
+JOB = Path(__file__).with_name("class_archive_job.py")
+_LOG_TO_STDERR = "-Xlog:disable -Xlog:all=warning:stderr"
+_DRIVER_OPTIONS = "--driver-java-options"
+_DRIVER_CONF = "spark.driver.extraJavaOptions"
+
+
+@dataclass(frozen=True)
+class ArchiveMade:
+    path: Path
+    size: int
+    seconds: float
+
+
+def mapping_options(archive: str) -> str:
+    """The driver JVM options that map `archive` when it fits the JVM, and run without it otherwise."""
+    if not archive.startswith("/") or any(character.isspace() for character in archive):
+        raise UsageError(f"The class-data archive {archive!r} ({CLASS_ARCHIVE_PROPERTY}) is not an absolute path "
+                         "without spaces: give the path `toolkit jvm-archive --out` wrote, on the hosts that run "
+                         "spark-submit.")
+    return f"-XX:SharedArchiveFile={archive} -Xshare:auto {_LOG_TO_STDERR}"
+
+
+def with_class_archive(arguments: Sequence[str], archive: str) -> list[str]:
+    """spark-submit's `arguments` with the options mapping `archive` added to the driver's Java options given
+    (`--driver-java-options`, which wins over `--conf spark.driver.extraJavaOptions`), else to that --conf, else as
+    a --driver-java-options of their own."""
+    options = mapping_options(archive)
+    listed = list(arguments)
+    for index, argument in enumerate(listed):
+        if argument == _DRIVER_OPTIONS and index + 1 < len(listed):
+            return [*listed[:index + 1], f"{listed[index + 1]} {options}".strip(), *listed[index + 2:]]
+        if argument.startswith(_DRIVER_OPTIONS + "="):
+            return [*listed[:index], f"{argument} {options}", *listed[index + 1:]]
+    for index, argument in enumerate(listed):
+        if argument == "--conf" and index + 1 < len(listed) and listed[index + 1].startswith(_DRIVER_CONF + "="):
+            return [*listed[:index + 1], f"{listed[index + 1]} {options}", *listed[index + 2:]]
+    return [*listed, _DRIVER_OPTIONS, options]
+
+
+def make_archive(out: Path, spark_submit: str, submit_args: Sequence[str] = (), *, java_options: str = "",
+                 timeout: float = 900, environment: Mapping[str, str] | None = None) -> ArchiveMade:
+    """Run the archive's job under `spark_submit` with `submit_args` in `environment` (default: this process's) and
+    write the classes its driver loaded to `out`, whole or not at all (an archive being made beside it, then renamed
+    over it). `java_options` are the driver JVM's other options, those the archive will be mapped with. A failed job
+    writes nothing (exit 1)."""
+    given = dict(os.environ if environment is None else environment)
+    folder = out.parent
+    if not folder.is_dir():
+        raise UsageError(f"--out {out}: the folder {folder} does not exist: create it, or give another path.")
+    if out.exists() and not out.is_file():
+        raise UsageError(f"--out {out} is not a file: give the archive's file path (spark.jsa, say).")
+    _remove_abandoned(out)
+    partial = folder / f".{out.name}.{os.getpid()}.partial"
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="feed-toolkit-class-archive-") as scratch:
+        opts = " ".join(filter(None, (_without_archive(given.get("SPARK_SUBMIT_OPTS", "")), java_options,
+                                      _LOG_TO_STDERR,
+                                      f"-XX:ArchiveClassesAtExit={partial}", f"-Dderby.system.home={scratch}")))
+        env = {**given, "SPARK_SUBMIT_OPTS": opts}
+        env.setdefault("PYSPARK_PYTHON", sys.executable)
+        command = [spark_submit, *submit_args, str(JOB), scratch]
+        try:
+            done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True, timeout=timeout,
+                                  check=False)
+        except subprocess.TimeoutExpired:
+            partial.unlink(missing_ok=True)
+            raise ToolkitError(f"The archive's job under {spark_submit} ran past {timeout:.0f} s: nothing was "
+                               f"written to {out}.") from None
+        except OSError as err:
+            raise UsageError(f"{spark_submit} cannot run ({err.strerror}): give spark-submit's path with "
+                             "--spark-submit.") from None
+        if done.returncode != 0 or not partial.is_file():
+            partial.unlink(missing_ok=True)
+            last = _why(f"{done.stdout}\n{done.stderr}")
+            raise ToolkitError(f"The archive's job under {spark_submit} exited {done.returncode} ({last}): nothing "
+                               f"was written to {out}.")
+    os.replace(partial, out)
+    return ArchiveMade(out, out.stat().st_size, time.monotonic() - started)
+
+
+def _without_archive(options: str) -> str:
+    """JVM options without those that map an archive: a JVM that maps one cannot dump another on top."""
+    return " ".join(option for option in options.split()
+                    if not option.startswith(("-XX:SharedArchiveFile=", "-Xshare:")))
+
+
+def _remove_abandoned(out: Path) -> None:
+    """The partial archives beside `out` of runs that were killed (their process is gone): some 200 MB each. A
+    partial archive of a run still going is its own."""
+    for partial in out.parent.glob(f".{glob.escape(out.name)}.*.partial"):
+        pid = partial.name.removeprefix(f".{out.name}.").removesuffix(".partial")
+        if pid.isdigit() and not _alive(int(pid)):
+            partial.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+_ERROR = re.compile(r"^(Error|Exception|[\w.]*(Error|Exception))(:|\s)")
+
+
+def _why(output: str) -> str:
+    """The line of the job's output that says why it failed: the last error or exception line (spark-submit's own
+    `Error: ...` before its usage text, a Python exception's last line), else the last line that is neither one of the
+    JVM's warnings about classes it leaves out of the archive nor one of Spark's INFO lines."""
+    lines = [line.strip() for line in output.splitlines()
+             if line.strip() and "][warning][" not in line and " INFO " not in line]
+    return next((line for line in reversed(lines) if _ERROR.match(line)), lines[-1] if lines else "no output")
