@@ -1,7 +1,8 @@
 """Benchmark of the database import and export (entrypoints/import.py, export.py) against Spark's own JDBC calls,
 on a real PostgreSQL 15 started for the run (toolkit/devtools/local_database.py), every side a whole spark-submit
-(local[2], the same partitioning and fetch size, the JDBC driver on --jars as `toolkit schedule` passes it),
-alternating rounds:
+(local[2], the same partitioning and fetch size, the JDBC driver on --jars as `toolkit schedule` passes it, and
+the class-data archive `toolkit jvm-archive` makes, made at the start of the run, mapped by every driver as the
+schedule of a cluster with `jvm.class-archive` maps it), alternating rounds:
 
 1. a full read of 10 million rows: `import.py` of an incremental feed's first instance (every row up to the
    largest id, split by id into 4 slices, 10,000 rows a fetch), rerun with --force for each round, beside a bare
@@ -9,12 +10,12 @@ alternating rounds:
 2. an incremental import of the 10,000 rows added since (a forced rerun of that instance for each round, which
    reads the same range), beside an empty spark-submit that starts a SparkSession (target: under 5 s beyond it)
    and beside a bare read.jdbc + write.parquet of the same rows (what Spark itself costs beyond the empty session;
-   informative target: the import within 2 s of it);
+   informative target: the import within 2 s of it); the three again without the archive, for comparison;
 3. an export of 1 million rows (`load: snapshot`: a staging table, then one transaction), beside a bare
    `df.write.jdbc(...)` appending the same rows to a table like the target's; target: within 1.5x, the price of the
    transaction.
 
-Run: .venv/bin/python bench/jdbc_bench.py [--rows N] [--export-rows N] [--rounds R]
+Run: .venv/bin/python bench/jdbc_bench.py [--rows N] [--export-rows N] [--rounds R] [--no-archive]
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from toolkit.devtools.local_database import DatabaseServer  # noqa: E402
+from toolkit.runtime.class_archive import make_archive, mapping_options  # noqa: E402
 
 SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
 SLICES, FETCH = 4, 10_000
@@ -77,10 +79,15 @@ SparkSession.builder.getOrCreate().stop()
 """
 
 
-def submit(*args: str, jar: str | None = None) -> tuple[float, str]:
-    """Seconds and stdout of a whole spark-submit; exit on failure."""
+ARCHIVE: list[Path] = []  # the class-data archive every driver maps, once made
+
+
+def submit(*args: str, jar: str | None = None, archive: bool = True) -> tuple[float, str]:
+    """Seconds and stdout of a whole spark-submit, its driver mapping the run's archive when there is one and
+    `archive`; exit on failure."""
     env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable}
-    command = [str(SPARK_SUBMIT), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+    maps = ("--driver-java-options", mapping_options(str(ARCHIVE[0]))) if ARCHIVE and archive else ()
+    command = [str(SPARK_SUBMIT), "--master", "local[2]", "--conf", "spark.ui.enabled=false", *maps,
                *(("--jars", jar) if jar else ()), *args]
     began = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
@@ -137,10 +144,11 @@ locations: {{data: "/data/totals/${{YEAR}}/${{MONTH}}/${{DAY}}"}}
 
 
 def action(entrypoint: str, repo: Path, feed: str, time_: str, force: bool,
-           jar: str) -> tuple[float, dict[str, object]]:
+           jar: str, archive: bool = True) -> tuple[float, dict[str, object]]:
     """The entrypoint as `toolkit schedule` calls it: the datasource's driver on --jars."""
     seconds, stdout = submit(str(ROOT / "entrypoints" / f"{entrypoint}.py"), "--repo", str(repo), "--feed", feed,
-                             "--cluster", "lake", "--time", time_, *(("--force",) if force else ()), jar=jar)
+                             "--cluster", "lake", "--time", time_, *(("--force",) if force else ()), jar=jar,
+                             archive=archive)
     return seconds, json.loads(stdout.strip().splitlines()[-1])
 
 
@@ -153,9 +161,16 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--new-rows", type=int, default=10_000)
     parser.add_argument("--export-rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-archive", action="store_true", help="run every driver without a class-data archive")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="jdbc_bench-", dir="/tmp"))
+    if not args.no_archive:
+        made = make_archive(scratch / "spark.jsa", str(SPARK_SUBMIT),
+                            environment={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})
+        ARCHIVE.append(made.path)
+        print(f"jdbc_bench: class-data archive made in {made.seconds:.0f} s ({made.size / 2 ** 20:.0f} MiB), "
+              "mapped by every driver below unless said")
     server = DatabaseServer.start("postgres", scratch / "postgres")
     try:
         server.create_database("shop")
@@ -195,26 +210,38 @@ def main() -> int:
         # 2. the incremental step
         sql(f"INSERT INTO orders SELECT g, 'customer ' || g, (g % 1000) + 0.25, 'note' FROM "
             f"generate_series({args.rows + 1}, {args.rows + args.new_rows}) g")
-        base, small, step = [], [], []
         bare_step = scratch / "bare_step.py"
         bare_step.write_text(BARE_STEP)
-        for k in range(args.rounds + 1):
-            base.append(submit(str(empty))[0])
-            out = scratch / f"bare-step-{k}"
-            small.append(submit(str(bare_step), server.jdbc_url("shop"), server.user, server.password, str(out),
-                                str(args.rows), jar=str(server.driver_jar))[0])
-            shutil.rmtree(out, ignore_errors=True)
-            seconds, status = action("import", repo, "orders", "2026-01-01T01:00Z", force=k > 0,
-                                     jar=str(server.driver_jar))
-            step.append(seconds)
-            assert status["rows"] == args.new_rows, status
+
+        def step_rounds(archive: bool, forced: bool) -> tuple[list[float], list[float], list[float]]:
+            """Alternating rounds of the three; the import's first round is the instance's first import unless
+            `forced` (then a rerun, as the later rounds)."""
+            base, small, step = [], [], []
+            for k in range(args.rounds + 1):
+                base.append(submit(str(empty), archive=archive)[0])
+                out = scratch / f"bare-step-{k}"
+                small.append(submit(str(bare_step), server.jdbc_url("shop"), server.user, server.password,
+                                    str(out), str(args.rows), jar=str(server.driver_jar), archive=archive)[0])
+                shutil.rmtree(out, ignore_errors=True)
+                seconds, status = action("import", repo, "orders", "2026-01-01T01:00Z", force=k > 0 or forced,
+                                         jar=str(server.driver_jar), archive=archive)
+                step.append(seconds)
+                assert status["rows"] == args.new_rows, status
+            return base, small, step
+
+        def print_step(base: list[float], small: list[float], step: list[float]) -> None:
+            floor = statistics.median(small) - statistics.median(base)
+            print(f"     empty spark-submit (a SparkSession):   {statistics.median(base):7.2f} s   "
+                  f"(rounds: {rounds(base)})")
+            print(f"     bare read.jdbc + write.parquet of them: {statistics.median(small):7.2f} s   (rounds: "
+                  f"{rounds(small)}): {floor:+.2f} s beyond the empty one")
+            print(f"     import.py of {args.new_rows:,} new rows:      {statistics.median(step):7.2f} s   "
+                  f"(rounds: {rounds(step)})")
+
+        base, small, step = step_rounds(archive=True, forced=False)
         beyond = statistics.median(step) - statistics.median(base)
-        floor = statistics.median(small) - statistics.median(base)
-        print(f"  2. empty spark-submit (a SparkSession): {statistics.median(base):7.2f} s   (rounds: {rounds(base)})")
-        print(f"     bare read.jdbc + write.parquet of them: {statistics.median(small):7.2f} s   (rounds: "
-              f"{rounds(small)}): {floor:+.2f} s beyond the empty one")
-        print(f"     import.py of {args.new_rows:,} new rows:      {statistics.median(step):7.2f} s   "
-              f"(rounds: {rounds(step)})")
+        print(f"  2. an incremental import{' (every driver mapping the archive)' if ARCHIVE else ''}:")
+        print_step(base, small, step)
         step_ok = report("jdbc_bench", "incremental import of 10,000 rows - empty spark-submit", beyond, 5.0,
                          unit="s")
         report("jdbc_bench", "incremental import of 10,000 rows - bare read+write of them",
@@ -222,6 +249,12 @@ def main() -> int:
         print(f"     beyond the empty spark-submit: {beyond:+.2f} s (target < 5 s)  {'PASS' if step_ok else 'FAIL'}; "
               f"beyond the bare read and write of the same rows: "
               f"{statistics.median(step) - statistics.median(small):+.2f} s")
+        if ARCHIVE:
+            plain = step_rounds(archive=False, forced=True)
+            print("     the same without the archive (informative):")
+            print_step(*plain)
+            print(f"     beyond the empty spark-submit: "
+                  f"{statistics.median(plain[2]) - statistics.median(plain[0]):+.2f} s")
         # 3. the export
         source = root / "data" / "totals" / "2026" / "01" / "01"
         writer = scratch / "write_totals.py"
