@@ -12,7 +12,7 @@ from pathlib import Path
 from toolkit.entities.model import Cluster
 from toolkit.errors import UsageError
 from toolkit.runtime.class_archive import CLASS_ARCHIVE_PROPERTY, with_class_archive
-from toolkit.storage.jvm_classes import jar_path
+from toolkit.storage.jvm_classes import jar_file_name, jar_path
 
 # The arguments the toolkit gives spark-submit before an entrypoint, on a cluster: the data-trigger sweep's runs and
 # the generated schedules' calls.
@@ -76,8 +76,8 @@ def with_jar(arguments: list[str], jar: str) -> list[str]:
 
 
 def _joined(jars: str, jar: str) -> str:
-    names = [entry.rstrip("/").rsplit("/", 1)[-1] for entry in jars.split(",")]
-    return jars if Path(jar).name in names else ",".join(filter(None, (jars, jar)))
+    names = [jar_file_name(entry) for entry in jars.split(",")]
+    return jars if jar_file_name(jar) in names else ",".join(filter(None, (jars, jar)))
 
 
 def process_entrypoint() -> str:

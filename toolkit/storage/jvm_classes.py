@@ -32,6 +32,11 @@ def jar_path() -> str:
     return str(jar)
 
 
+def jar_file_name(entry: str) -> str:
+    """The file name of a jar in a `--jars`/`spark.jars` list (a path or URI): how two lists name the same jar."""
+    return entry.rstrip("/").rsplit("/", 1)[-1]
+
+
 def java_class(gateway: Any, conf: Any, name: str) -> Any:
     """The Java class `feedtoolkit.<name>`: from the JVM's class path when the jar is on it, else from the jar
     file through a class loader whose parent is `conf`'s (Hadoop's classes)."""

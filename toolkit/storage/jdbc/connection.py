@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.java_errors import java_error, one_line
 from toolkit.storage.jdbc.endpoint import JdbcEndpoint
+from toolkit.storage.jvm_classes import jar_file_name
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -72,8 +73,8 @@ def driver_on_class_path(spark: SparkSession, driver_class: str) -> bool:
 
 def _on_spark_jars(spark: SparkSession, jars: Sequence[str]) -> bool:
     """Whether each of `jars` is, by its file name, on the session's `spark.jars`, which the executors fetch."""
-    listed = {entry.rstrip("/").rsplit("/", 1)[-1] for entry in (spark.conf.get("spark.jars", "") or "").split(",")}
-    return all(jar.rstrip("/").rsplit("/", 1)[-1] in listed for jar in jars)
+    listed = {jar_file_name(entry) for entry in (spark.conf.get("spark.jars", "") or "").split(",")}
+    return all(jar_file_name(jar) in listed for jar in jars)
 
 
 _ADDED = "_feed_toolkit_jdbc_jars"
