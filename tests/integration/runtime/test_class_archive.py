@@ -77,25 +77,28 @@ def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: py
 
 
 def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
-    out = tmp_path / "spark.jsa"
+    folder, scratch = tmp_path / "out", tmp_path / "tmp"
+    folder.mkdir()
+    scratch.mkdir()
+    out = folder / "spark.jsa"
     out.write_bytes(b"the archive of the last run")
     running = subprocess.Popen([str(Path(sys.executable).parent / "toolkit"), "jvm-archive", "--out", str(out),
-                                "--spark-submit", str(SPARK_SUBMIT)], env=environment(), start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and running.poll() is None and not _job_started(running.pid):
+                                "--spark-submit", str(SPARK_SUBMIT)], env={**environment(), "TMPDIR": str(scratch)},
+                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and running.poll() is None and not _job_started(scratch):
         time.sleep(0.2)
-    assert running.poll() is None and _job_started(running.pid), "the archive's job never started"
+    assert running.poll() is None and _job_started(scratch), "the archive's job never started"
     os.killpg(running.pid, signal.SIGKILL)
     running.wait(timeout=60)
     assert out.read_bytes() == b"the archive of the last run"
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["spark.jsa"]
+    assert sorted(path.name for path in folder.iterdir()) == ["spark.jsa"]
 
 
-def _job_started(pid: int) -> bool:
-    """The archive's job runs in the session `pid` leads: its Python driver, which the JVM starts."""
-    listed = subprocess.run(["ps", "-o", "args=", "-s", str(pid)], capture_output=True, text=True, check=False)
-    return any("class_archive_job.py" in line for line in listed.stdout.splitlines())
+def _job_started(scratch: Path) -> bool:
+    """The archive's job has a Spark session and writes its first files into its scratch folder (under TMPDIR); what
+    the driver loads from then on is what its JVM would dump at exit."""
+    return any(scratch.glob("feed-toolkit-class-archive-*/parquet"))
 
 
 def _dead_pid() -> int:
