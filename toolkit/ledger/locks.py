@@ -228,8 +228,9 @@ class LeaseKeeper:
             -> None:
         self.locks, self.interval = list(locks), interval
         self.lost = threading.Event()
-        # `stop_when` (read at each renewal and in ensure_held) says why the run must end, or None: the first time
-        # it says so, `killed` is set, `on_stop` is called once (to cancel the run's work), and ensure_held raises.
+        # `stop_when` (read at each renewal and in ensure_held) says why the run must end, or None: once it says so,
+        # `killed` is set, ensure_held raises, and `on_stop` (which cancels the run's work) is called then and at
+        # every renewal after: work the run starts after the kill (a workflow's next Spark job) is cancelled too.
         self.stop_when, self.on_stop = stop_when, on_stop
         self.killed = threading.Event()
         self.killed_reason = ""
@@ -259,20 +260,20 @@ class LeaseKeeper:
                                 "publishes nothing.")
 
     def check_kill(self) -> None:
-        """Read `stop_when` (unless already killed); the first reason found kills the run: `on_stop`, once."""
-        if self.stop_when is None or self.killed.is_set():
+        """Read `stop_when` (unless already killed); once a reason is found the run is killed: call `on_stop`."""
+        if self.stop_when is None:
             return
-        try:
-            reason = self.stop_when()
-        except StorageError:
-            return  # read again at the next renewal
-        if reason is None:
-            return
-        with self._kill_guard:
-            if self.killed.is_set():
+        if not self.killed.is_set():
+            try:
+                reason = self.stop_when()
+            except StorageError:
+                return  # read again at the next renewal
+            if reason is None:
                 return
-            self.killed_reason = reason
-            self.killed.set()
+            with self._kill_guard:
+                if not self.killed.is_set():
+                    self.killed_reason = reason
+                    self.killed.set()
         if self.on_stop is not None:
             # Cancelling is best effort: the renewals must go on, and the run stops before it publishes anyway.
             with contextlib.suppress(Exception):

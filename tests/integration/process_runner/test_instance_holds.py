@@ -108,6 +108,7 @@ def test_a_running_spark_instance_is_not_held_and_the_operator_is_told_to_kill_o
     instance = ["--repo", str(repo), "--process", name, "--cluster", "primary", "--time", "2026-11-21T10:00Z"]
     folder = root / "feed-toolkit/working/ledger/processes" / name / "20261121T1000Z"
     said: list[tuple[int, str]] = []
+    killed: list[float] = []
 
     def suspend_when_running() -> None:
         deadline = time.monotonic() + 120
@@ -115,12 +116,15 @@ def test_a_running_spark_instance_is_not_held_and_the_operator_is_told_to_kill_o
             time.sleep(0.2)
         code = main(["suspend", *instance])
         said.append((code, capsys.readouterr().err))
-        main(["kill", *instance])  # ends the test's two minutes of jobs
+        killed.append(time.monotonic())
+        main(["kill", *instance])  # ends the test's two minutes of jobs, whether or not a job runs at that moment
 
     operator = threading.Thread(target=suspend_when_running)
     operator.start()
     result = new_runner(spark, repo, name, TestClock(T), lease=6.0).run(T)
+    ended = time.monotonic()
     operator.join()
+    assert killed and ended - killed[0] < 20  # the lease is renewed every 2 s: the next job is cancelled then
     assert said == [(1, f"toolkit: The instance 2026-11-21T10:00Z of process '{name}' on cluster 'primary' is running "
                         "on engine pyspark, and nothing can pause a running Spark job: nothing was suspended; end it "
                         f"with `toolkit kill --process {name} --cluster primary --time 2026-11-21T10:00Z` or wait for "

@@ -147,7 +147,7 @@ def test_terminate_children_ends_a_running_spark_submit(tmp_path: Path, monkeypa
     failure: list[BaseException] = []
 
     def submit() -> None:
-        with (tmp_path / "out.log").open("a") as log:
+        with (tmp_path / "out.log").open("a", buffering=1) as log:  # each line seen as written
             try:
                 run_submission(child, None, log=log)  # type: ignore[arg-type]
             except WorkflowError as err:
@@ -159,6 +159,7 @@ def test_terminate_children_ends_a_running_spark_submit(tmp_path: Path, monkeypa
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and "started" not in (tmp_path / "out.log").read_text():
         time.sleep(0.1)
+    assert "started" in (tmp_path / "out.log").read_text()
     began = time.monotonic()
     terminate_children()
     thread.join(30)

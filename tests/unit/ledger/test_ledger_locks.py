@@ -393,8 +393,8 @@ def test_keeper_sets_lost_when_the_lock_was_taken_over(folder: Path) -> None:
     assert content(folder, 1)["run_id"] == "run-b"
 
 
-def test_keeper_stops_the_run_once_when_asked_and_ensure_held_refuses(folder: Path) -> None:
-    """`toolkit kill`'s request, read at each renewal: `on_stop` runs once, `ensure_held` raises RunKilledError."""
+def test_keeper_stops_the_run_when_asked_and_ensure_held_refuses(folder: Path) -> None:
+    """`toolkit kill`'s request, read at each renewal: `on_stop` runs, `ensure_held` raises RunKilledError."""
     lock = make_lock(folder, lease=30.0)
     lock.try_acquire("run-a")
     asked: list[str] = []
@@ -412,9 +412,23 @@ def test_keeper_stops_the_run_once_when_asked_and_ensure_held_refuses(folder: Pa
         with pytest.raises(RunKilledError, match="^The run was killed by op@host at 2026-11-21T10:05:00Z; it "
                                                  "publishes nothing.$"):
             keeper.ensure_held()
-        time.sleep(0.1)
-    assert stops == [1]
-    assert content(folder, 0)["run_id"] == "run-a" and not keeper.lost.is_set()  # the lock itself is still ours
+    assert stops and not keeper.lost.is_set()
+    assert content(folder, 0)["run_id"] == "run-a"  # the lock itself is still ours
+
+
+def test_keeper_stops_again_at_each_renewal_what_the_run_started_after_the_kill(folder: Path) -> None:
+    """A kill that lands between two Spark jobs of a workflow cancels nothing (no job runs): the next job must be
+    cancelled too, so `on_stop` is called at every renewal while the run goes on, not once."""
+    lock = make_lock(folder, lease=30.0)
+    lock.try_acquire("run-a")
+    stops: list[float] = []
+    with LeaseKeeper([lock], interval=0.02, stop_when=lambda: "killed by op",
+                     on_stop=lambda: stops.append(time.monotonic())) as keeper:
+        assert keeper.killed.wait(5) is True
+        deadline = time.monotonic() + 5
+        while len(stops) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert len(stops) >= 3
 
 
 def test_a_cancel_that_fails_does_not_stop_the_renewals(folder: Path) -> None:
