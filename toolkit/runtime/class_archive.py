@@ -13,18 +13,24 @@ The warnings of the JVM's own log go to stderr, where they cannot mix into the s
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import glob
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import BlockedError, ToolkitError, UsageError
 
 CLASS_ARCHIVE_PROPERTY = "jvm.class-archive"  # a cluster property: the archive's path where spark-submit runs
 JOB = Path(__file__).with_name("class_archive_job.py")
@@ -74,10 +80,50 @@ def make_archive(out: Path, spark_submit: str, submit_args: Sequence[str] = (), 
     writes nothing (exit 1)."""
     given = dict(os.environ if environment is None else environment)
     folder = out.parent
+    if any(character.isspace() for character in str(out)):
+        raise UsageError(f"--out {out} has a space: spark-submit splits the driver's Java options on spaces, so no "
+                         "JVM could map it: give a path without spaces.")
     if not folder.is_dir():
         raise UsageError(f"--out {out}: the folder {folder} does not exist: create it, or give another path.")
+    if out.is_symlink():
+        raise UsageError(f"--out {out} is a symbolic link (to {out.resolve()}): give the file's own path, which the "
+                         "new archive replaces.")
     if out.exists() and not out.is_file():
         raise UsageError(f"--out {out} is not a file: give the archive's file path (spark.jsa, say).")
+    with archive_lock(out):
+        return _make(out, spark_submit, submit_args, java_options, timeout, given)
+
+
+@contextlib.contextmanager
+def archive_lock(out: Path) -> Iterator[None]:
+    """One maker of `out` at a time: a second is told who makes it (BlockedError, exit 5) rather than spending a
+    minute of two cores on the same archive. The lock is the kernel's (flock) on `.NAME.lock` beside `out`, so a
+    maker killed with SIGKILL holds it no longer; the file stays, with the last maker's process, host and start."""
+    path = out.parent / f".{out.name}.lock"
+    try:
+        handle = path.open("a+")
+    except OSError as err:
+        raise UsageError(f"--out {out}: cannot write in {out.parent} ({err.strerror}): give a folder this user can "
+                         "write.") from None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "a process that has just started"
+            raise BlockedError(f"Another toolkit jvm-archive ({holder}) is making {out}: wait for it to end; its "
+                               "archive replaces the last one.") from None
+        since = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, since {since}\n")
+        handle.flush()
+        yield  # the lock ends with the file's closing
+
+
+def _make(out: Path, spark_submit: str, submit_args: Sequence[str], java_options: str, timeout: float,
+          given: Mapping[str, str]) -> ArchiveMade:
+    folder = out.parent
     _remove_abandoned(out)
     partial = folder / f".{out.name}.{os.getpid()}.partial"
     started = time.monotonic()
@@ -89,12 +135,16 @@ def make_archive(out: Path, spark_submit: str, submit_args: Sequence[str] = (), 
         env.setdefault("PYSPARK_PYTHON", sys.executable)
         command = [spark_submit, *submit_args, str(JOB), scratch]
         try:
-            done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True, timeout=timeout,
-                                  check=False)
+            with _stopped_by_sigterm(out):
+                done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
+                                      timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise ToolkitError(f"The archive's job under {spark_submit} ran past {timeout:.0f} s: nothing was "
                                f"written to {out}.") from None
+        except ToolkitError:  # stopped: a dump the kill cut short goes too
+            partial.unlink(missing_ok=True)
+            raise
         except OSError as err:
             raise UsageError(f"{spark_submit} cannot run ({err.strerror}): give spark-submit's path with "
                              "--spark-submit.") from None
@@ -105,6 +155,25 @@ def make_archive(out: Path, spark_submit: str, submit_args: Sequence[str] = (), 
                                f"was written to {out}.")
     os.replace(partial, out)
     return ArchiveMade(out, out.stat().st_size, time.monotonic() - started)
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm(out: Path) -> Iterator[None]:
+    """A SIGTERM (a scheduler stopping the call) raises here rather than ending this process at once, so that
+    subprocess.run kills the job's spark-submit on its way out: left running, it would go on for a minute and dump
+    an archive that nobody renames."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler; a caller in a thread keeps its own
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise ToolkitError(f"The archive's job was stopped (SIGTERM): nothing was written to {out}.")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _without_archive(options: str) -> str:

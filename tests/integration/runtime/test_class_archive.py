@@ -6,6 +6,7 @@ it, with a warning on stderr; a job that fails writes nothing and says why in on
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from tests.unit.entities.datasource_samples import CLUSTER, write_repo
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.runtime.class_archive import make_archive
+from toolkit.runtime.class_archive import archive_lock, make_archive
 from toolkit.runtime.submit import submit_arguments
 
 pytestmark = pytest.mark.integration
@@ -73,7 +74,7 @@ def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: py
     assert captured.err.startswith(f"toolkit: The archive's job under {SPARK_SUBMIT} exited 1 (Error: Not allowed to "
                                    "specify max heap(Xmx) memory settings through java options")
     assert captured.err.endswith(f"): nothing was written to {out}.\n") and captured.err.count("\n") == 1
-    assert list(tmp_path.iterdir()) == []  # no archive, no partial one, the abandoned one removed
+    assert [path.name for path in tmp_path.iterdir()] == [".spark.jsa.lock"]  # no archive, no partial one
 
 
 def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
@@ -92,7 +93,38 @@ def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path
     os.killpg(running.pid, signal.SIGKILL)
     running.wait(timeout=60)
     assert out.read_bytes() == b"the archive of the last run"
-    assert sorted(path.name for path in folder.iterdir()) == ["spark.jsa"]
+    assert sorted(path.name for path in folder.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
+    with archive_lock(out):  # the killed maker holds it no longer: the next call makes the archive
+        pass
+
+
+def test_stopped_with_sigterm_it_ends_its_job_and_writes_nothing(tmp_path: Path) -> None:
+    """A scheduler stops a run with SIGTERM to the toolkit's process alone: the job's spark-submit must end with it,
+    not run on for a minute and dump an archive nobody renames."""
+    folder, scratch = tmp_path / "out", tmp_path / "tmp"
+    folder.mkdir()
+    scratch.mkdir()
+    out = folder / "spark.jsa"
+    out.write_bytes(b"the archive of the last run")
+    running = subprocess.Popen([str(Path(sys.executable).parent / "toolkit"), "jvm-archive", "--out", str(out),
+                                "--spark-submit", str(SPARK_SUBMIT)], env={**environment(), "TMPDIR": str(scratch)},
+                               start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and running.poll() is None and not _job_started(scratch):
+            time.sleep(0.2)
+        assert running.poll() is None and _job_started(scratch), "the archive's job never started"
+        running.send_signal(signal.SIGTERM)
+        stdout, stderr = running.communicate(timeout=60)
+        assert (running.returncode, stdout) == (1, "")
+        assert stderr == f"toolkit: The archive's job was stopped (SIGTERM): nothing was written to {out}.\n"
+        time.sleep(10)  # a job left running would write its next format into its scratch folder meanwhile
+        assert list(scratch.iterdir()) == []
+        assert out.read_bytes() == b"the archive of the last run"
+        assert sorted(path.name for path in folder.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(running.pid, signal.SIGKILL)
 
 
 def _job_started(scratch: Path) -> bool:
@@ -109,4 +141,4 @@ def _dead_pid() -> int:
 def test_a_spark_submit_that_cannot_run_is_a_bad_call(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"/nonexistent/spark-submit cannot run \(No such file or directory\)"):
         make_archive(tmp_path / "spark.jsa", "/nonexistent/spark-submit")
-    assert list(tmp_path.iterdir()) == []
+    assert [path.name for path in tmp_path.iterdir()] == [".spark.jsa.lock"]

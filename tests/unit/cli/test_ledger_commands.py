@@ -303,6 +303,24 @@ def test_rerun_prints_the_commands_of_failed_timed_out_and_killed_instances(caps
     assert out.splitlines() == [rerun_line(history, hour) for hour in (0, 1, 2, 3, 8, 9, 10)]
 
 
+def test_rerun_gives_spark_submit_the_arguments_of_the_clusters_scheduled_calls(capsys: pytest.CaptureFixture[str],
+                                                                                history: Site) -> None:
+    """A rerun is the scheduled call again: the cluster's trigger.submit-args (a JDBC driver's class path, say) and
+    its class-data archive, as `toolkit schedule` and the trigger sweep give them."""
+    cluster = history.conf / "clusters" / "primary.yaml"
+    cluster.write_text(cluster.read_text().replace(
+        "properties:\n", "properties:\n  trigger.submit-args: --driver-class-path /opt/jdbc/pg.jar --conf a=b\n"
+                          "  jvm.class-archive: /var/lib/feed-toolkit/spark.jsa\n"))
+    code, out, err = run(capsys, "rerun", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary",
+                         "--now", NOW, "--from", "2026-11-21T04:00Z", "--to", "2026-11-21T04:00Z")
+    assert code == 0, err
+    assert out.splitlines() == [shlex.join([
+        rerun_command.spark_submit(), "--driver-class-path", "/opt/jdbc/pg.jar", "--conf", "a=b",
+        "--driver-java-options", "-XX:SharedArchiveFile=/var/lib/feed-toolkit/spark.jsa -Xshare:auto -Xlog:disable "
+        "-Xlog:all=warning:stderr", "--jars", jar_path(), rerun_command.process_entrypoint(), "--repo",
+        str(history.conf), "--process", PROCESS, "--cluster", "primary", "--time", "2026-11-21T04:00Z", "--force"])]
+
+
 def test_rerun_with_nothing_to_rerun_runs_nothing(capsys: pytest.CaptureFixture[str], history: Site) -> None:
     code, out, err = run(capsys, "rerun", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary",
                          "--now", NOW, "--from", "2026-11-21T00:00Z", "--to", "2026-11-21T12:00Z",

@@ -5,6 +5,9 @@ any JVM starts. The archive made and mapped by real spark-submits: tests/integra
 
 from __future__ import annotations
 
+import os
+import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -12,8 +15,8 @@ import pytest
 from tests.unit.entities.datasource_samples import CLUSTER, write_repo
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
-from toolkit.runtime.class_archive import make_archive, mapping_options, with_class_archive
+from toolkit.errors import BlockedError, UsageError
+from toolkit.runtime.class_archive import archive_lock, make_archive, mapping_options, with_class_archive
 from toolkit.runtime.submit import submit_arguments
 
 ARCHIVE = "/var/lib/feed-toolkit/spark.jsa"
@@ -68,3 +71,34 @@ def test_an_out_whose_folder_is_missing_or_a_folder_is_refused_before_any_jvm_st
     with pytest.raises(UsageError, match=r"is not a file: give the archive's file path"):
         make_archive(tmp_path, "/nonexistent/spark-submit")
 
+
+
+def test_an_out_no_jvm_could_map_is_refused_before_any_jvm_starts(tmp_path: Path) -> None:
+    spaced = tmp_path / "feed toolkit"
+    spaced.mkdir()
+    with pytest.raises(UsageError, match=r"^--out .*/feed toolkit/spark\.jsa has a space: spark-submit splits the "
+                                         r"driver's Java options on spaces, so no JVM could map it: give a path "
+                                         r"without spaces\.$"):
+        make_archive(spaced / "spark.jsa", "/nonexistent/spark-submit")
+    assert list(spaced.iterdir()) == []
+
+
+def test_an_out_that_is_a_link_is_refused_and_the_link_left_as_it_is(tmp_path: Path) -> None:
+    (tmp_path / "spark-4.0.jsa").write_bytes(b"the archive")
+    (tmp_path / "spark.jsa").symlink_to("spark-4.0.jsa")
+    with pytest.raises(UsageError, match=r"^--out .*/spark\.jsa is a symbolic link \(to .*/spark-4\.0\.jsa\): give "
+                                         r"the file's own path, which the new archive replaces\.$"):
+        make_archive(tmp_path / "spark.jsa", "/nonexistent/spark-submit")
+    assert (tmp_path / "spark.jsa").is_symlink() and (tmp_path / "spark-4.0.jsa").read_bytes() == b"the archive"
+
+
+def test_a_second_caller_for_the_same_archive_is_told_who_makes_it_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "spark.jsa"
+    told = (rf"^Another toolkit jvm-archive \(pid {os.getpid()} on {re.escape(socket.gethostname())}, since "
+            rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ\) is making {re.escape(str(out))}: wait for it to end; its archive "
+            r"replaces the last one\.$")
+    with archive_lock(out), pytest.raises(BlockedError, match=told):
+        make_archive(out, "/nonexistent/spark-submit")
+    with archive_lock(out):  # released: the next maker takes it
+        pass
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".spark.jsa.lock"]

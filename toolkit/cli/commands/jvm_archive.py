@@ -38,7 +38,8 @@ def jvm_archive_command(
     `jvm.class-archive: <path>`; regenerate the schedule after setting it. A JVM whose JDK, Spark or class path
     differs from the archive's runs without it (one warning on stderr): make the archive again after an upgrade.
 
-    Exit 0 made, 1 the job failed (nothing written), 2 bad call.
+    Exit 0 made, 1 the job failed (nothing written), 2 bad call, 5 another toolkit jvm-archive makes the same
+    file (named).
 
     \b
     toolkit jvm-archive --out /var/lib/feed-toolkit/spark.jsa

@@ -17,8 +17,7 @@ from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Rep
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 from toolkit.ledger.records import STATUSES
-from toolkit.runtime.submit import process_entrypoint, spark_submit, with_jar, worst
-from toolkit.storage.jvm_classes import jar_path
+from toolkit.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
 RerunFrom = Annotated[str | None, typer.Option("--from", help="First instance time, yyyy-MM-ddTHH:mmZ (required).")]
@@ -49,8 +48,9 @@ def rerun_command(
     now: NowOption = None,
 ) -> None:
     """Print, one per line, the spark-submit command that reruns each instance of the window whose status is in
-    --status (`process.py ... --time T --force`); with --execute, run them. No --master is given: spark-submit's
-    default or your spark-defaults.conf decide.
+    --status (`process.py ... --time T --force`); with --execute, run them. spark-submit gets the arguments of the
+    cluster's scheduled calls: its `trigger.submit-args` (else spark-submit's defaults and your spark-defaults.conf
+    decide the master) and the class-data archive its `jvm.class-archive` names.
 
     \b
     toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
@@ -65,7 +65,7 @@ def rerun_command(
         typer.echo(f"No instance of {scope.owner} from {from_} to {to} is {' or '.join(wanted)}: nothing to rerun.",
                    err=True)
         return
-    submit = [spark_submit(), *with_jar([], jar_path()), process_entrypoint()]
+    submit = [spark_submit(), *submit_arguments(None, scope.cluster), process_entrypoint()]
     commands = [[*submit, "--repo", str(repo), "--process", scope.process.name, "--cluster", scope.cluster.name,
                  "--time", format_timestamp(row.time), "--force"] for row in rows]
     if not execute:
