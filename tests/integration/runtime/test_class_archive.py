@@ -78,22 +78,11 @@ def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: py
 
 
 def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
-    folder, scratch = tmp_path / "out", tmp_path / "tmp"
-    folder.mkdir()
-    scratch.mkdir()
-    out = folder / "spark.jsa"
-    out.write_bytes(b"the archive of the last run")
-    running = subprocess.Popen([str(Path(sys.executable).parent / "toolkit"), "jvm-archive", "--out", str(out),
-                                "--spark-submit", str(SPARK_SUBMIT)], env={**environment(), "TMPDIR": str(scratch)},
-                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and running.poll() is None and not _job_started(scratch):
-        time.sleep(0.2)
-    assert running.poll() is None and _job_started(scratch), "the archive's job never started"
+    out, scratch, running = _making(tmp_path)
     os.killpg(running.pid, signal.SIGKILL)
     running.wait(timeout=60)
     assert out.read_bytes() == b"the archive of the last run"
-    assert sorted(path.name for path in folder.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
+    assert sorted(path.name for path in out.parent.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
     with archive_lock(out):  # the killed maker holds it no longer: the next call makes the archive
         pass
 
@@ -101,6 +90,24 @@ def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path
 def test_stopped_with_sigterm_it_ends_its_job_and_writes_nothing(tmp_path: Path) -> None:
     """A scheduler stops a run with SIGTERM to the toolkit's process alone: the job's spark-submit must end with it,
     not run on for a minute and dump an archive nobody renames."""
+    out, scratch, running = _making(tmp_path)
+    try:
+        running.send_signal(signal.SIGTERM)
+        stdout, stderr = running.communicate(timeout=60)
+        assert (running.returncode, stdout) == (1, "")
+        assert stderr == f"toolkit: The archive's job was stopped (SIGTERM): nothing was written to {out}.\n"
+        time.sleep(10)  # a job left running would write its next format into its scratch folder meanwhile
+        assert list(scratch.iterdir()) == []
+        assert out.read_bytes() == b"the archive of the last run"
+        assert sorted(path.name for path in out.parent.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(running.pid, signal.SIGKILL)
+
+
+def _making(tmp_path: Path) -> tuple[Path, Path, subprocess.Popen[str]]:
+    """`toolkit jvm-archive` replacing an archive, in a session of its own, once its job has started: the archive,
+    the job's TMPDIR and the process."""
     folder, scratch = tmp_path / "out", tmp_path / "tmp"
     folder.mkdir()
     scratch.mkdir()
@@ -109,22 +116,14 @@ def test_stopped_with_sigterm_it_ends_its_job_and_writes_nothing(tmp_path: Path)
     running = subprocess.Popen([str(Path(sys.executable).parent / "toolkit"), "jvm-archive", "--out", str(out),
                                 "--spark-submit", str(SPARK_SUBMIT)], env={**environment(), "TMPDIR": str(scratch)},
                                start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and running.poll() is None and not _job_started(scratch):
-            time.sleep(0.2)
-        assert running.poll() is None and _job_started(scratch), "the archive's job never started"
-        running.send_signal(signal.SIGTERM)
-        stdout, stderr = running.communicate(timeout=60)
-        assert (running.returncode, stdout) == (1, "")
-        assert stderr == f"toolkit: The archive's job was stopped (SIGTERM): nothing was written to {out}.\n"
-        time.sleep(10)  # a job left running would write its next format into its scratch folder meanwhile
-        assert list(scratch.iterdir()) == []
-        assert out.read_bytes() == b"the archive of the last run"
-        assert sorted(path.name for path in folder.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
-    finally:
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and running.poll() is None and not _job_started(scratch):
+        time.sleep(0.2)
+    if running.poll() is not None or not _job_started(scratch):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(running.pid, signal.SIGKILL)
+        raise AssertionError(f"the archive's job never started: {running.communicate()[1][-2000:]}")
+    return out, scratch, running
 
 
 def _job_started(scratch: Path) -> bool:
