@@ -352,7 +352,7 @@ class ProcessRunner:
                                f"`parallel`): {running}; call again later.")
         attempt = first
         try:
-            self.check_hold(t)  # held while it waited for its inputs or a slot: the attempt does not start
+            self._announce_start(t, attempt)  # held while it waited for its inputs or a slot: it does not start
             with LeaseKeeper([slot], self.ledger.lease_seconds / 3):  # a lost slot costs nothing: only counted
                 # A job a killed run left running is followed, not submitted again: its staging is kept.
                 follows = job_to_follow(self.ledger.attempts(self.process.name, t)) \
@@ -387,6 +387,22 @@ class ProcessRunner:
             return result
         finally:
             slot.release()
+
+    def _announce_start(self, t: datetime, attempts: int) -> None:
+        """Record the instance RUNNING, then look for a hold. `toolkit suspend` writes its hold, then looks for a
+        running instance (toolkit/cli/commands/instance_holds.py): whichever comes second sees the other, so a hold
+        is never set on a Spark run that goes on. Held: the record goes back to what it was (WAITING when there was
+        none) and the attempt does not start (SkippedError, exit 4)."""
+        previous = self.ledger.instance(self.process.name, t)
+        self._write_instance(t, Status.RUNNING, attempts, started=_real_now())
+        try:
+            self.check_hold(t)
+        except SkippedError:
+            if previous is not None:
+                self.ledger.write_instance(previous)
+            else:
+                self._write_instance(t, Status.WAITING, attempts)
+            raise
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
                  result: InstanceResult, follows: FollowedJob | None = None) -> str | None:

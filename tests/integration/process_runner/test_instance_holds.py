@@ -24,6 +24,8 @@ from tests.integration.process_runner.process_repo import (
 )
 from toolkit.cli.main import main
 from toolkit.errors import SkippedError
+from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.store import Ledger
 from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 
@@ -59,6 +61,32 @@ def test_a_held_instance_is_not_started_and_runs_once_resumed(spark, tmp_path: P
     result = new_runner(spark, repo, PROCESS, TestClock(T)).run(T)
     assert result.status == Status.SUCCEEDED, result.reason
     assert (output / "_SUCCESS").exists()
+
+
+def test_a_hold_written_as_the_run_starts_its_attempt_is_seen_and_nothing_runs(
+        spark, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`toolkit suspend` held the instance after the run's first look for a hold, and before the run recorded it
+    RUNNING (so suspend saw nothing running): the run writes RUNNING, then looks again, and stops before its
+    workflow. The other order, suspend seeing the RUNNING record: tests/unit/cli/test_instance_holds.py."""
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    write_instance = Ledger.write_instance
+    suspended: list[int] = []
+
+    def suspended_as_it_starts(ledger: Ledger, record: InstanceRecord) -> None:
+        if record.status == Status.RUNNING and not suspended:  # suspend holds and sees no RUNNING yet
+            suspended.append(main(["suspend", "--repo", str(repo), *INSTANCE]))
+        write_instance(ledger, record)
+
+    monkeypatch.setattr(Ledger, "write_instance", suspended_as_it_starts)
+    with pytest.raises(SkippedError) as held:
+        new_runner(spark, repo, PROCESS, TestClock(T)).run(T)
+    assert suspended == [0] and "process.py does not start it" in capsys.readouterr().out
+    assert str(held.value).startswith(HELD) and str(held.value).endswith(RESUME)
+    record = json.loads((_records(root) / "instance.json").read_text())
+    assert (record["status"], record["attempts"]) == ("WAITING", 0)
+    assert not (_records(root) / "attempt-001.json").exists()
+    assert not (root / "data/clicks-hourly-summary/2026/11/21/10").exists()
 
 
 def test_a_run_waiting_for_its_inputs_stops_at_its_next_poll_once_held(spark, tmp_path: Path,
@@ -129,5 +157,5 @@ def test_a_running_spark_instance_is_not_held_and_the_operator_is_told_to_kill_o
                         "on engine pyspark, and nothing can pause a running Spark job: nothing was suspended; end it "
                         f"with `toolkit kill --process {name} --cluster primary --time 2026-11-21T10:00Z` or wait for "
                         "it to end, then suspend it.\n")]
-    assert not (root / "feed-toolkit/working/ledger/processes" / name / "holds").exists()
+    assert list((root / "feed-toolkit/working/ledger/processes" / name).glob("holds/*")) == []  # nothing held
     assert result.status == Status.KILLED

@@ -5,12 +5,16 @@ run's side, with real runs: tests/integration/process_runner/test_instance_holds
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import datetime
 
 import pytest
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, Site, at, history, run, status_json
 from toolkit.ledger.holds import Hold
 from toolkit.ledger.records import CorruptRecordError
+from toolkit.ledger.store import Ledger
+from toolkit.statuses import Status
 
 __all__ = ["history"]  # the fixture
 
@@ -94,6 +98,27 @@ def test_a_live_run_waiting_for_its_inputs_can_be_held(capsys: pytest.CaptureFix
     assert history.ledger(NOW_SECONDS - 10).instance_lock(PROCESS, at(8)).try_acquire("run-08").taken
     code, out, _ = hold(capsys, history, "suspend", "--time", "2026-11-21T08:00Z")
     assert code == 0 and "process.py does not start it" in out  # the waiting run stops at its next poll
+
+
+def test_a_run_that_starts_while_suspend_holds_is_seen_and_the_hold_withdrawn(
+        capsys: pytest.CaptureFixture[str], history: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """suspend writes its hold, then looks for a running attempt; the run writes RUNNING, then looks for a hold: one
+    of them sees the other. Here the waiting run of 08:00 starts its attempt right after the hold is written."""
+    assert history.ledger(NOW_SECONDS - 10).instance_lock(PROCESS, at(8)).try_acquire("run-08").taken
+    set_hold = Ledger.set_hold
+
+    def and_the_run_starts(ledger: Ledger, process: str, t: datetime, hold: Hold) -> None:
+        set_hold(ledger, process, t, hold)
+        record = ledger.instance(process, t)
+        assert record is not None
+        ledger.write_instance(replace(record, status=Status.RUNNING, attempts=1))
+
+    monkeypatch.setattr(Ledger, "set_hold", and_the_run_starts)
+    code, out, err = hold(capsys, history, "suspend", "--time", "2026-11-21T08:00Z")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"toolkit: The instance 2026-11-21T08:00Z of process '{PROCESS}' on cluster 'primary' is "
+                          "running on engine pyspark, and nothing can pause a running Spark job: nothing was suspended")
+    assert history.ledger().holds(PROCESS) == {}
 
 
 def test_status_and_triage_show_a_held_instance_suspended(capsys: pytest.CaptureFixture[str],

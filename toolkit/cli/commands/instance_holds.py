@@ -85,25 +85,31 @@ def _running(selection: InstanceSelection, t: datetime) -> bool:
 
 
 def hold_instances(selection: InstanceSelection, reason: str | None) -> None:
-    """Hold every instance selected; refused, holding nothing, when one is running on an engine that cannot pause."""
+    """Hold every instance selected; refused, holding nothing, when one is running on an engine that cannot pause.
+    The holds are written first and the running attempts looked for after, as a run writes RUNNING first and looks
+    for a hold after (ProcessRunner._announce_start): whatever the order, one of the two sees the other."""
     process, ledger = selection.process, selection.ledger
-    remote = engine_of(process).oozie
+    hold = Hold(wall_clock_now(), operator(), reason)
+    already = {t: ledger.hold(process.name, t) for t in selection.times}
+    placed = [t for t in selection.times if already[t] is None]
+    for t in placed:
+        ledger.set_hold(process.name, t, hold)
     running = [t for t in selection.times if _running(selection, t)]
-    if running and not remote:
+    if running and not engine_of(process).oozie:
+        for t in placed:
+            if ledger.hold(process.name, t) == hold:  # ours still: a later suspend's stays
+                ledger.clear_hold(process.name, t)
         t = running[0]
         raise ToolkitError(
             f"{_capital(selection.owner(t))} is running on engine "
             f"{process.workflow.engine}, and nothing can pause a running Spark job: nothing was suspended; end it "
             f"with `toolkit kill --process {process.name} --cluster {selection.cluster} --time {format_timestamp(t)}` "
             "or wait for it to end, then suspend it.")
-    hold = Hold(wall_clock_now(), operator(), reason)
     for t in selection.times:
-        current = ledger.hold(process.name, t)
+        current = already[t]
         if current is not None:
             typer.echo(f"{_capital(selection.owner(t))} is already suspended ({current.sentence()}): nothing changed.")
-            continue
-        ledger.set_hold(process.name, t, hold)
-        if t in running:
+        elif t in running:
             typer.echo(f"Suspended {selection.owner(t)}: its run suspends its Oozie workflow job at its next poll "
                        "(every oozie.client.poll-seconds) and keeps following it until "
                        f"`{selection.resume_command(t)}`.")
