@@ -34,9 +34,10 @@ def jvm_archive_command(
     ORC, JSON, CSV, JDBC, Hive, the FileSystem API) that takes about a minute, and writes the archive (some 230
     MB) whole or not at all.
 
-    The scheduled calls and the trigger sweep's runs map it when the cluster has the property
-    `jvm.class-archive: <path>`; regenerate the schedule after setting it. A JVM whose JDK, Spark or class path
-    differs from the archive's runs without it (one warning on stderr): make the archive again after an upgrade.
+    The scheduled calls, the trigger sweep's runs and `toolkit rerun`'s commands map it when the cluster has the
+    property `jvm.class-archive: <path>`; regenerate the schedule after setting it. A JVM whose JDK, Spark or class
+    path differs from the archive's runs without it (one warning on stderr): make the archive again after an
+    upgrade.
 
     Exit 0 made, 1 the job failed (nothing written), 2 bad call, 5 another toolkit jvm-archive makes the same
     file (named).
