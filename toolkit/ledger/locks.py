@@ -230,7 +230,8 @@ class LeaseKeeper:
         self.lost = threading.Event()
         # `stop_when` (read at each renewal and in ensure_held) says why the run must end, or None: once it says so,
         # `killed` is set, ensure_held raises, and `on_stop` (which cancels the run's work) is called then and at
-        # every renewal after: work the run starts after the kill (a workflow's next Spark job) is cancelled too.
+        # every renewal until the keeper stops: work the run starts after the kill (a workflow's next Spark job) is
+        # cancelled too.
         self.stop_when, self.on_stop = stop_when, on_stop
         self.killed = threading.Event()
         self.killed_reason = ""

@@ -20,6 +20,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -31,12 +32,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from toolkit.errors import BlockedError, ToolkitError, UsageError
+from toolkit.runtime.worker_processes import die_with
 
 CLASS_ARCHIVE_PROPERTY = "jvm.class-archive"  # a cluster property: the archive's path where spark-submit runs
 JOB = Path(__file__).with_name("class_archive_job.py")
 _LOG_TO_STDERR = "-Xlog:disable -Xlog:all=warning:stderr"
 _DRIVER_OPTIONS = "--driver-java-options"
 _DRIVER_CONF = "spark.driver.extraJavaOptions"
+_NAME_MAX = 255  # bytes of a file name (Linux's NAME_MAX)
+_PID_MAX = 4194304  # the largest process id Linux gives (2**22)
 
 
 @dataclass(frozen=True)
@@ -48,11 +52,17 @@ class ArchiveMade:
 
 def mapping_options(archive: str) -> str:
     """The driver JVM options that map `archive` when it fits the JVM, and run without it otherwise."""
-    if not archive.startswith("/") or any(character.isspace() for character in archive):
+    if not archive.startswith("/") or _unmappable(archive):
         raise UsageError(f"The class-data archive {archive!r} ({CLASS_ARCHIVE_PROPERTY}) is not an absolute path "
-                         "without spaces: give the path `toolkit jvm-archive --out` wrote, on the hosts that run "
-                         "spark-submit.")
+                         "without spaces or colons: give the path `toolkit jvm-archive --out` wrote, on the hosts "
+                         "that run spark-submit.")
     return f"-XX:SharedArchiveFile={archive} -Xshare:auto {_LOG_TO_STDERR}"
+
+
+def _unmappable(path: str) -> bool:
+    """spark-submit splits the driver's Java options on spaces, and the JVM reads `A:B` as a base and a top archive
+    (and ignores them both, silently, with -Xshare:auto)."""
+    return ":" in path or any(character.isspace() for character in path)
 
 
 def with_class_archive(arguments: Sequence[str], archive: str) -> list[str]:
@@ -80,11 +90,18 @@ def make_archive(out: Path, spark_submit: str, submit_args: Sequence[str] = (), 
     writes nothing (exit 1)."""
     given = dict(os.environ if environment is None else environment)
     folder = out.parent
-    if any(character.isspace() for character in str(out)):
-        raise UsageError(f"--out {out} has a space: spark-submit splits the driver's Java options on spaces, so no "
-                         "JVM could map it: give a path without spaces.")
+    if _unmappable(str(out)):
+        raise UsageError(f"--out {out} has a space or a colon: spark-submit splits the driver's Java options on "
+                         "spaces and the JVM reads a colon as two archives, so no JVM could map it: give a path "
+                         "without either.")
+    if len(f".{out.name}.{_PID_MAX}.partial".encode()) > _NAME_MAX:
+        raise UsageError(f"--out {out}: its file name is too long for the archive being made beside it "
+                         f"(.NAME.PID.partial, {_NAME_MAX} bytes at most): give a shorter name.")
     if not folder.is_dir():
         raise UsageError(f"--out {out}: the folder {folder} does not exist: create it, or give another path.")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"--out {out}: this user cannot write in {folder}: give a folder it can write, or run as "
+                         "the folder's owner.")
     if out.is_symlink():
         raise UsageError(f"--out {out} is a symbolic link (to {out.resolve()}): give the file's own path, which the "
                          "new archive replaces.")
@@ -101,22 +118,22 @@ def archive_lock(out: Path) -> Iterator[None]:
     maker killed with SIGKILL holds it no longer; the file stays, with the last maker's process, host and start."""
     path = out.parent / f".{out.name}.lock"
     try:
-        handle = path.open("a+")
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
     except OSError as err:
-        raise UsageError(f"--out {out}: cannot write in {out.parent} ({err.strerror}): give a folder this user can "
-                         "write.") from None
-    with handle:
+        raise UsageError(f"--out {out}: its lock file {path} cannot be opened ({err.strerror}): remove it if it is "
+                         "a link or no file, or give a folder this user can write.") from None
+    with os.fdopen(descriptor, "r+b") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise UsageError(f"--out {out}: its lock file {path} is not a regular file: remove it.")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "a process that has just started"
-            raise BlockedError(f"Another toolkit jvm-archive ({holder}) is making {out}: wait for it to end; its "
-                               "archive replaces the last one.") from None
+            holder = handle.read(200).decode(errors="replace").splitlines()
+            raise BlockedError(f"Another toolkit jvm-archive ({holder[0] if holder else 'which has just started'}) "
+                               f"is making {out}: wait for it to end; its archive replaces the last one.") from None
         since = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, since {since}\n")
+        handle.truncate(0)
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, since {since}\n".encode())
         handle.flush()
         yield  # the lock ends with the file's closing
 
@@ -135,14 +152,18 @@ def _make(out: Path, spark_submit: str, submit_args: Sequence[str], java_options
         env.setdefault("PYSPARK_PYTHON", sys.executable)
         command = [spark_submit, *submit_args, str(JOB), scratch]
         try:
+            parent = os.getpid()
             with _stopped_by_sigterm(out):
+                # preexec_fn: the JVM dies with this process (a kill -9 of it), rather than dumping an archive on its
+                # own after the lock is gone.
                 done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
-                                      timeout=timeout, check=False)
+                                      timeout=timeout, check=False,
+                                      preexec_fn=lambda: die_with(parent))  # noqa: PLW1509 - no thread runs here
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise ToolkitError(f"The archive's job under {spark_submit} ran past {timeout:.0f} s: nothing was "
                                f"written to {out}.") from None
-        except ToolkitError:  # stopped: a dump the kill cut short goes too
+        except (ToolkitError, KeyboardInterrupt):  # stopped: a dump the kill cut short goes too
             partial.unlink(missing_ok=True)
             raise
         except OSError as err:

@@ -19,6 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h: the signal a process gets when the thread that forked it ends
+# The running program's symbols, libc's among them, loaded before any fork: a child forked from a process with
+# threads must not load libraries (another thread may have held the loader's lock at the fork).
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
 
 
 def can_fork() -> bool:
@@ -39,15 +42,14 @@ def worker_pool(workers: int, initializer: Callable[..., None], *initargs: objec
 
 
 def _started(parent: int, initializer: Callable[..., None], initargs: tuple[object, ...]) -> None:
-    _die_with(parent)
+    die_with(parent)
     initializer(*initargs)
 
 
-def _die_with(parent: int) -> None:
+def die_with(parent: int) -> None:
     """Ask the kernel for SIGKILL when the parent dies, then make sure it has not died already (between the fork and
     the request)."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)  # the running program's symbols, libc's among them
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if _LIBC is not None:
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)

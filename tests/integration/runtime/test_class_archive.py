@@ -78,13 +78,23 @@ def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: py
 
 
 def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
+    """`kill -9` of the toolkit's process alone: its job's JVM dies with it (it would otherwise run on without the
+    lock and dump an archive of its own)."""
     out, scratch, running = _making(tmp_path)
-    os.killpg(running.pid, signal.SIGKILL)
-    running.wait(timeout=60)
-    assert out.read_bytes() == b"the archive of the last run"
-    assert sorted(path.name for path in out.parent.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
-    with archive_lock(out):  # the killed maker holds it no longer: the next call makes the archive
-        pass
+    try:
+        os.kill(running.pid, signal.SIGKILL)
+        running.wait(timeout=60)
+        time.sleep(2)
+        written = sorted(scratch.rglob("*"))
+        time.sleep(10)  # a job left running would write its next format meanwhile
+        assert sorted(scratch.rglob("*")) == written
+        assert out.read_bytes() == b"the archive of the last run"
+        assert sorted(path.name for path in out.parent.iterdir()) == [".spark.jsa.lock", "spark.jsa"]
+        with archive_lock(out):  # the killed maker holds it no longer: the next call makes the archive
+            pass
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(running.pid, signal.SIGKILL)
 
 
 def test_stopped_with_sigterm_it_ends_its_job_and_writes_nothing(tmp_path: Path) -> None:

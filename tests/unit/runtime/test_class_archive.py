@@ -40,7 +40,7 @@ def test_the_options_join_a_conf_of_the_drivers_java_options_when_no_driver_java
         "--conf", "spark.executor.memory=2g", "--conf", f"spark.driver.extraJavaOptions=-Xss4m {MAPS}"]
 
 
-@pytest.mark.parametrize("archive", ["spark.jsa", "/var/lib/feed toolkit/spark.jsa"])
+@pytest.mark.parametrize("archive", ["spark.jsa", "/var/lib/feed toolkit/spark.jsa", "/var/lib/a:b.jsa"])
 def test_an_archive_path_the_jvm_cannot_take_is_refused_naming_the_property(archive: str) -> None:
     with pytest.raises(UsageError, match=r"jvm\.class-archive\) is not an absolute path without spaces"):
         mapping_options(archive)
@@ -73,14 +73,49 @@ def test_an_out_whose_folder_is_missing_or_a_folder_is_refused_before_any_jvm_st
 
 
 
-def test_an_out_no_jvm_could_map_is_refused_before_any_jvm_starts(tmp_path: Path) -> None:
-    spaced = tmp_path / "feed toolkit"
-    spaced.mkdir()
-    with pytest.raises(UsageError, match=r"^--out .*/feed toolkit/spark\.jsa has a space: spark-submit splits the "
-                                         r"driver's Java options on spaces, so no JVM could map it: give a path "
-                                         r"without spaces\.$"):
-        make_archive(spaced / "spark.jsa", "/nonexistent/spark-submit")
-    assert list(spaced.iterdir()) == []
+@pytest.mark.parametrize("name", ["feed toolkit/spark.jsa", "feed:toolkit/spark.jsa"])
+def test_an_out_no_jvm_could_map_is_refused_before_any_jvm_starts(tmp_path: Path, name: str) -> None:
+    """A space splits the driver's Java options; the JVM reads `a:b.jsa` as two archives and, with -Xshare:auto,
+    silently maps neither."""
+    out = tmp_path / name
+    out.parent.mkdir()
+    with pytest.raises(UsageError, match=rf"^--out {re.escape(str(out))} has a space or a colon: spark-submit splits "
+                                         r"the driver's Java options on spaces and the JVM reads a colon as two "
+                                         r"archives, so no JVM could map it: give a path without either\.$"):
+        make_archive(out, "/nonexistent/spark-submit")
+    assert list(out.parent.iterdir()) == []
+
+
+def test_a_name_too_long_for_the_partial_archive_beside_it_is_refused_before_any_jvm_starts(tmp_path: Path) -> None:
+    out = tmp_path / ("a" * 240 + ".jsa")  # a valid name, but not with `.` before and `.PID.partial` after it
+    with pytest.raises(UsageError, match=r"its file name is too long for the archive being made beside it"):
+        make_archive(out, "/nonexistent/spark-submit")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["link", "folder"])
+def test_a_lock_file_that_is_a_link_or_no_file_is_refused_and_left_alone(tmp_path: Path, kind: str) -> None:
+    """The lock is opened without following a link: someone who can create `.NAME.lock` beside a shared archive
+    must not make the toolkit empty the file it points to."""
+    precious = tmp_path / "precious.txt"
+    precious.write_text("precious data\n")
+    lock = tmp_path / ".spark.jsa.lock"
+    if kind == "link":
+        lock.symlink_to(precious)
+    else:
+        lock.mkdir()
+    with pytest.raises(UsageError, match=r"^--out .*/spark\.jsa: its lock file .*/\.spark\.jsa\.lock (cannot be "
+                                         r"opened \(.*\): remove it if it is a link or no file|is not a regular file)"):
+        make_archive(tmp_path / "spark.jsa", "/nonexistent/spark-submit")
+    assert precious.read_text() == "precious data\n"
+
+
+def test_a_lock_file_of_any_content_names_its_holder_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "spark.jsa"
+    with archive_lock(out):
+        (tmp_path / ".spark.jsa.lock").write_bytes(b"\xff\xfe garbage\nsecond line\n" + b"x" * 100_000)
+        with pytest.raises(BlockedError, match=r"^Another toolkit jvm-archive \(.. garbage\) is making "):
+            make_archive(out, "/nonexistent/spark-submit")
 
 
 def test_an_out_that_is_a_link_is_refused_and_the_link_left_as_it_is(tmp_path: Path) -> None:

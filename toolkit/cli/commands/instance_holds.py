@@ -86,25 +86,24 @@ def _running(selection: InstanceSelection, t: datetime) -> bool:
 
 def hold_instances(selection: InstanceSelection, reason: str | None) -> None:
     """Hold every instance selected; refused, holding nothing, when one is running on an engine that cannot pause.
-    The holds are written first and the running attempts looked for after, as a run writes RUNNING first and looks
-    for a hold after (ProcessRunner._announce_start): whatever the order, one of the two sees the other."""
+    The holds are written, then the running attempts looked for again, as a run records RUNNING, then looks for a
+    hold (ProcessRunner._announce_start): whatever the order, one of the two sees the other. A run seen only in that
+    second look has its holds withdrawn (those this call wrote and that are still its own)."""
     process, ledger = selection.process, selection.ledger
+    pausable = engine_of(process).oozie
+    if not pausable:
+        _refuse_running([t for t in selection.times if _running(selection, t)], selection)
     hold = Hold(wall_clock_now(), operator(), reason)
     already = {t: ledger.hold(process.name, t) for t in selection.times}
     placed = [t for t in selection.times if already[t] is None]
     for t in placed:
         ledger.set_hold(process.name, t, hold)
     running = [t for t in selection.times if _running(selection, t)]
-    if running and not engine_of(process).oozie:
+    if running and not pausable:
         for t in placed:
-            if ledger.hold(process.name, t) == hold:  # ours still: a later suspend's stays
+            if ledger.hold(process.name, t) == hold:
                 ledger.clear_hold(process.name, t)
-        t = running[0]
-        raise ToolkitError(
-            f"{_capital(selection.owner(t))} is running on engine "
-            f"{process.workflow.engine}, and nothing can pause a running Spark job: nothing was suspended; end it "
-            f"with `toolkit kill --process {process.name} --cluster {selection.cluster} --time {format_timestamp(t)}` "
-            "or wait for it to end, then suspend it.")
+        _refuse_running(running, selection)
     for t in selection.times:
         current = already[t]
         if current is not None:
@@ -116,6 +115,18 @@ def hold_instances(selection: InstanceSelection, reason: str | None) -> None:
         else:
             typer.echo(f"Suspended {selection.owner(t)}: process.py does not start it (exit 4, skipped) until "
                        f"`{selection.resume_command(t)}`.")
+
+
+def _refuse_running(running: list[datetime], selection: InstanceSelection) -> None:
+    """ToolkitError (exit 1) naming the first of `running`, if any: nothing can pause a running Spark job."""
+    if not running:
+        return
+    t, process = running[0], selection.process
+    raise ToolkitError(
+        f"{_capital(selection.owner(t))} is running on engine "
+        f"{process.workflow.engine}, and nothing can pause a running Spark job: nothing was suspended; end it "
+        f"with `toolkit kill --process {process.name} --cluster {selection.cluster} --time {format_timestamp(t)}` "
+        "or wait for it to end, then suspend it.")
 
 
 def release_instances(selection: InstanceSelection) -> None:
