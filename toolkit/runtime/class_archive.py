@@ -155,10 +155,11 @@ def _make(out: Path, spark_submit: str, submit_args: Sequence[str], java_options
             parent = os.getpid()
             with _stopped_by_sigterm(out):
                 # preexec_fn: the JVM dies with this process (a kill -9 of it), rather than dumping an archive on its
-                # own after the lock is gone.
+                # own after the lock is gone. The child only calls prctl through libc loaded before the fork, which
+                # is safe even when the caller has threads (a test session's Spark).
                 done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
                                       timeout=timeout, check=False,
-                                      preexec_fn=lambda: die_with(parent))  # noqa: PLW1509 - no thread runs here
+                                      preexec_fn=lambda: die_with(parent))  # noqa: PLW1509 - see above
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise ToolkitError(f"The archive's job under {spark_submit} ran past {timeout:.0f} s: nothing was "
