@@ -3,11 +3,16 @@ process's ledger folder (`holds/<yyyyMMddTHHmmZ>`): who held it, when and why. A
 start it (exit 4, SKIPPED); a run already following the instance's Oozie job suspends the job at its next poll and
 resumes it when `toolkit resume --time` removes the hold. The holds sit apart from the instance folders so that
 `toolkit ledger-rollup`, which moves closed instance folders into a month's roll-up, never takes one along, and so
-that `toolkit status` finds them all in one listing."""
+that `toolkit status` finds them all in one listing.
+
+A hold carries the token of the call that wrote it: what tells one `toolkit suspend`'s hold from another's that reads
+the same (one operator, one second, one reason), so that a call withdraws only its own. A hold written before tokens
+has none, and is no call's own."""
 
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass
 
 from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
@@ -18,10 +23,18 @@ class Hold:
     since: str
     by: str
     reason: str | None = None
+    token: str = ""  # the writing call's own, random; "" in a hold written before tokens
+
+    @classmethod
+    def placed(cls, since: str, by: str, reason: str | None) -> Hold:
+        """A new call's hold, with a token of its own."""
+        return cls(since, by, reason, secrets.token_hex(8))
 
     def to_bytes(self) -> bytes:
-        return (json.dumps(versioned({"since": self.since, "by": self.by, "reason": self.reason}), sort_keys=True)
-                + "\n").encode()
+        fields = {"since": self.since, "by": self.by, "reason": self.reason}
+        if self.token:
+            fields["token"] = self.token
+        return (json.dumps(versioned(fields), sort_keys=True) + "\n").encode()
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> Hold:
@@ -30,7 +43,8 @@ class Hold:
             raise CorruptRecordError(path, "not a hold")
         check_format(document, path)
         try:
-            return cls(str(document["since"]), str(document["by"]), document.get("reason"))
+            return cls(str(document["since"]), str(document["by"]), document.get("reason"),
+                       str(document.get("token") or ""))
         except KeyError as err:
             raise CorruptRecordError(path, f"a hold without {err}") from None
 

@@ -121,6 +121,28 @@ def test_a_run_that_starts_while_suspend_holds_is_seen_and_the_hold_withdrawn(
     assert history.ledger().holds(PROCESS) == {}
 
 
+def test_a_hold_another_suspend_wrote_alike_is_not_withdrawn_with_this_ones(
+        capsys: pytest.CaptureFixture[str], history: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two suspends of one instance by one operator in the same second, a run starting between them: the first sees
+    the run and withdraws its hold, but the hold now there is the second's, which reads the same (who, when, why) and
+    which the second call goes on to report as placed. It stays."""
+    assert history.ledger(NOW_SECONDS - 10).instance_lock(PROCESS, at(8)).try_acquire("run-08").taken
+    set_hold = Ledger.set_hold
+
+    def and_another_suspend_and_the_run(ledger: Ledger, process: str, t: datetime, hold: Hold) -> None:
+        set_hold(ledger, process, t, hold)
+        set_hold(ledger, process, t, Hold(hold.since, hold.by, hold.reason))  # the other call's, alike
+        record = ledger.instance(process, t)
+        assert record is not None
+        ledger.write_instance(replace(record, status=Status.RUNNING, attempts=1))
+
+    monkeypatch.setattr(Ledger, "set_hold", and_another_suspend_and_the_run)
+    code, out, err = hold(capsys, history, "suspend", "--time", "2026-11-21T08:00Z", "--reason", "bad data")
+    assert (code, out) == (1, "") and "nothing can pause a running Spark job: nothing was suspended" in err
+    kept = history.ledger().holds(PROCESS)
+    assert list(kept) == [at(8)] and kept[at(8)].reason == "bad data"
+
+
 def test_status_and_triage_show_a_held_instance_suspended(capsys: pytest.CaptureFixture[str],
                                                            history: Site) -> None:
     history.ledger().set_hold(PROCESS, at(4), Hold("2026-11-21T10:00:00Z", "alice@edge", "bad upstream data"))

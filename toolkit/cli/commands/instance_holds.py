@@ -88,12 +88,12 @@ def hold_instances(selection: InstanceSelection, reason: str | None) -> None:
     """Hold every instance selected; refused, holding nothing, when one is running on an engine that cannot pause.
     The holds are written, then the running attempts looked for again, as a run records RUNNING, then looks for a
     hold (ProcessRunner._announce_start): whatever the order, one of the two sees the other. A run seen only in that
-    second look has its holds withdrawn (those this call wrote and that are still its own)."""
+    second look has its holds withdrawn (those this call wrote and that are still its own: same token)."""
     process, ledger = selection.process, selection.ledger
     pausable = engine_of(process).oozie
     if not pausable:
         _refuse_running([t for t in selection.times if _running(selection, t)], selection)
-    hold = Hold(wall_clock_now(), operator(), reason)
+    hold = Hold.placed(wall_clock_now(), operator(), reason)
     already = {t: ledger.hold(process.name, t) for t in selection.times}
     placed = [t for t in selection.times if already[t] is None]
     for t in placed:
