@@ -226,10 +226,23 @@ def _alive(pid: int) -> bool:
 _ERROR = re.compile(r"^(Error|Exception|[\w.]*(Error|Exception))(:|\s)")
 
 
+# The JVM's fatal messages: a headline, then the reason on the next line; the first here is the more precise (the JVM
+# writes it on stderr, and the second on stdout).
+_JVM_HEADLINES = {
+    "An error has occurred while processing the shared archive file.":
+        "the JVM could not process a shared archive file",
+    "Error occurred during initialization of VM": "the JVM did not start",
+}
+
+
 def _why(output: str) -> str:
-    """The line of the job's output that says why it failed: the last error or exception line (spark-submit's own
-    `Error: ...` before its usage text, a Python exception's last line), else the last line that is neither one of the
-    JVM's warnings about classes it leaves out of the archive nor one of Spark's INFO lines."""
+    """The line of the job's output that says why it failed: the JVM's reason after its most precise headline, else
+    the last error or exception line (spark-submit's own `Error: ...` before its usage text, a Python exception's last
+    line), else the last line that is neither one of the JVM's warnings about classes it leaves out of the archive nor
+    one of Spark's INFO lines."""
     lines = [line.strip() for line in output.splitlines()
              if line.strip() and "][warning][" not in line and " INFO " not in line]
+    for headline, meaning in _JVM_HEADLINES.items():
+        if headline in lines[:-1]:
+            return f"{meaning}: {lines[lines.index(headline) + 1]}"
     return next((line for line in reversed(lines) if _ERROR.match(line)), lines[-1] if lines else "no output")

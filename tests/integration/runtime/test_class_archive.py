@@ -77,6 +77,19 @@ def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: py
     assert [path.name for path in tmp_path.iterdir()] == [".spark.jsa.lock"]  # no archive, no partial one
 
 
+def test_a_jvm_that_cannot_start_is_named_by_its_reason_not_its_headline(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The JVM says why it failed on the line after its headline ("Error occurred during initialization of VM")."""
+    out = tmp_path / "spark.jsa"
+    code = main(["jvm-archive", "--out", str(out), "--spark-submit", str(SPARK_SUBMIT), "--submit-args",
+                 "--driver-java-options '-XX:SharedArchiveFile=/etc/hostname -Xshare:on'"])
+    captured = capsys.readouterr()
+    assert (code, captured.out) == (1, "")
+    assert captured.err == (f"toolkit: The archive's job under {SPARK_SUBMIT} exited 1 (the JVM could not process "
+                            "a shared archive file: Unable to read the file header.): nothing was written to "
+                            f"{out}.\n")
+
+
 def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
     """`kill -9` of the toolkit's process alone: its job's JVM dies with it (it would otherwise run on without the
     lock and dump an archive of its own)."""
