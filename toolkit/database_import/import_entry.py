@@ -12,11 +12,10 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Feed, Import
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, UsageError
 from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
@@ -57,7 +56,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         raise UsageError("--lease must be a positive number of seconds.")
     t = nominal_time(args.time)
     status.time = format_timestamp(t)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     policy = import_policy(feed, cluster)

@@ -36,18 +36,29 @@ from toolkit.entities.problems import Problem
 
 FORMAT_VERSION = 1
 CACHE_DIR_VARIABLE = "FEED_TOOLKIT_CACHE_DIR"
+NO_CACHE_VARIABLE = "FEED_TOOLKIT_NO_CACHE"  # set (1, true, yes, on): every file parsed and checked, no cache
 # The code that decides what a file's document is and whether it is valid; a change to any of it (a new release,
 # or an edited checkout) makes every record foreign.
 _KEYED_SOURCES = (("entities", "*.py"), ("entities/schemas", "*.json"), ("el", "*.py"))
 
 
-def cache_directory() -> Path:
+def cache_directory() -> Path | None:
     """Where the records are kept: $FEED_TOOLKIT_CACHE_DIR, else $XDG_CACHE_HOME/feed-toolkit, else
-    ~/.cache/feed-toolkit."""
+    ~/.cache/feed-toolkit; None (no cache kept) when that is not an absolute path, as when a scheduler's line or a
+    container's user has no home folder: a relative one would be written into whatever the working folder is."""
     if explicit := os.environ.get(CACHE_DIR_VARIABLE):
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "feed-toolkit"
+        chosen = Path(explicit)
+    elif (xdg := os.environ.get("XDG_CACHE_HOME", "")) and os.path.isabs(xdg):  # the XDG spec ignores a relative one
+        chosen = Path(xdg) / "feed-toolkit"
+    else:
+        home = os.environ["HOME"] if "HOME" in os.environ else os.path.expanduser("~")  # the passwd entry's
+        chosen = Path(home) / ".cache" / "feed-toolkit"
+    return chosen if chosen.is_absolute() else None
+
+
+def turned_off() -> bool:
+    """True when $FEED_TOOLKIT_NO_CACHE asks for no cache (as `toolkit trigger --no-cache` does)."""
+    return os.environ.get(NO_CACHE_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class ParseCache:
@@ -58,9 +69,10 @@ class ParseCache:
         self.root = root
         absolute = os.path.abspath(root)
         name = hashlib.sha256(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:32]
-        self.path = (directory or cache_directory()) / "config-repos" / f"{name}.json"
+        folder = directory or cache_directory()
+        self.path = folder / "config-repos" / f"{name}.json" if folder is not None else None
         self._key = {"format_version": FORMAT_VERSION, "toolkit": _toolkit_key(), "repo": absolute}
-        self._recorded = _read_record(self.path, self._key)
+        self._recorded = _read_record(self.path, self._key) if self.path is not None else {}
         self._kept: dict[str, Any] = {}
         self._changed = False
 
@@ -86,7 +98,7 @@ class ParseCache:
 
     def save(self) -> None:
         """Replace the record with what this load read, when that differs; never raises."""
-        if not self._changed and self._kept.keys() == self._recorded.keys():
+        if self.path is None or (not self._changed and self._kept.keys() == self._recorded.keys()):
             return
         body = json.dumps(self._kept, separators=(",", ":")).encode("utf-8")
         header = json.dumps({**self._key, "sha256": hashlib.sha256(body).hexdigest()}).encode("utf-8")

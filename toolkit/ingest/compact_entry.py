@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.repo import ConfigRepo
 from toolkit.ingest.compaction import require_compactable
-from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
@@ -30,7 +29,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
 
     t = nominal_time(args.time)
     status.time = format_timestamp(t)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
     with feed_session("compact", feed, cluster, status) as session:
         result = compact_instance(session.spark, repo, feed.name, cluster.name, t,

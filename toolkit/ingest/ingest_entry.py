@@ -8,8 +8,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from toolkit.entities.repo import ConfigRepo
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
@@ -41,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.runner import run_ingest
 
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("ingest", feed, cluster, status) as session:
         is_table = feed.table_on(cluster.name) is not None

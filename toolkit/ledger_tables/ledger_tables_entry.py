@@ -7,10 +7,9 @@ import argparse
 
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger_tables.tables import ledger_database, register, statements
-from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.status import StatusLine
 from toolkit.statuses import Status
 
@@ -30,7 +29,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.runtime.action_session import action_session
     from toolkit.storage.session_sql import run_ddl
 
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     cluster = repo.cluster(args.cluster)
     require_no_object_store(cluster)
     database, root = ledger_database(cluster), LedgerLayout.of(cluster).root

@@ -8,11 +8,10 @@ import argparse
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -48,7 +47,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     now = nominal_time(args.time)
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     only = parse_timestamp(args.instance, "--instance") if args.instance else None

@@ -16,7 +16,7 @@ from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.records import parse_wall_clock_stamp
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine
 from toolkit.statuses import Status, worst
 from toolkit.storage.java_errors import one_line
@@ -81,7 +81,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         raise UsageError("--explain explains one instance: give --time, not --from and --to.")
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.repo import ConfigRepo
 from toolkit.publication.publish import publish_instance
-from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
@@ -28,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     nominal = nominal_time(args.time)
     status.time = format_timestamp(nominal)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("publish", feed, cluster, status) as session:
         published = publish_instance(repo, feed.name, cluster.name, nominal, session.fs, session.catalog,

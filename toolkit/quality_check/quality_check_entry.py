@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed, OnFailure, Quality, quality_gates
-from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError, WaitingError
 from toolkit.instances.availability import InstanceState, probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
@@ -24,7 +23,7 @@ from toolkit.quality.frames import file_instance, table_partition
 from toolkit.quality.gate import QualityGate
 from toolkit.quality.results import summary
 from toolkit.runtime.action_session import ActionSession
-from toolkit.runtime.entry_frame import common_parser, run
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.status import StatusLine
@@ -63,7 +62,7 @@ def _gates(feed: Feed, suite: str | None) -> tuple[Quality, ...]:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     nominal = nominal_time(args.time)
     status.time = format_timestamp(nominal)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     gates = _gates(feed, args.suite)
     gate = QualityGate(repo.root)

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -78,7 +77,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         if window[0] > window[1]:
             raise UsageError("--from is after --to: give the window's first instance, then its last.")
     status.time = format_timestamp(nominal)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed = repo.feed(args.feed)
     target, _ = target_of(repo, feed, args.target)
     sources = sources_of(repo, feed, args.source)  # before Spark starts: a bad call costs no JVM

@@ -14,11 +14,10 @@ from functools import partial
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
-from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.retention.feed_call import RetainOptions, check_feed, needs_spark_error, report_lines, retain_feed
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
@@ -69,7 +68,7 @@ def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool =
     if args.parallel is not None and not args.all:
         raise UsageError("--parallel is for --all: a call for one feed retains one feed.")
     status.time = format_timestamp(nominal)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     if args.all:
         from toolkit.retention.cluster_call import retain_cluster
 

@@ -41,7 +41,9 @@ def described(repo: ConfigRepo) -> list[tuple[str, object, dict[object, object],
 
 
 def record_of(root: Path) -> Path:
-    return ParseCache(root).path
+    path = ParseCache(root).path
+    assert path is not None
+    return path
 
 
 def test_cached_and_uncached_loads_give_equal_repos(tmp_path, monkeypatch):
@@ -72,6 +74,23 @@ def test_the_cache_folder_is_xdg_cache_home_else_home_unless_feed_toolkit_cache_
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_directory() == tmp_path / "home" / ".cache" / "feed-toolkit"
+
+
+@pytest.mark.parametrize("home", ["", "~"])
+def test_no_cache_is_written_where_no_home_folder_is_known(tmp_path, monkeypatch, home):
+    """A scheduler's `env -i` line, or a container's user with no passwd entry, has no usable home: the cache is
+    not kept (never a relative `.cache` or `~` folder in whatever the working folder is), and the load works."""
+    root = small_repo(tmp_path / "conf")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("FEED_TOOLKIT_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # the XDG spec: a relative path is ignored
+    monkeypatch.setenv("HOME", home)
+    assert cache_directory() is None
+    assert [entity.name for entity in ConfigRepo.load(root, cached=True).entities] == [
+        entity.name for entity in ConfigRepo.load(root).entities]
+    assert list(work.iterdir()) == []
 
 
 def test_an_edited_file_is_read_again_even_with_the_same_size_and_mtime(tmp_path, monkeypatch):

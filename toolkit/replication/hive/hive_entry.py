@@ -8,11 +8,10 @@ import argparse
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
-from toolkit.runtime.entry_frame import common_parser, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -35,7 +34,7 @@ def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
 
     nominal = nominal_time(args.time)
     status.time = format_timestamp(nominal)
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
@@ -80,7 +79,7 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
 
     if args.lease <= 0:
         raise UsageError("--lease must be a positive number of seconds.")
-    repo = ConfigRepo.load(args.repo)
+    repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     asked = nominal_time(args.time) if args.time else None
