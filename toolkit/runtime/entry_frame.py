@@ -16,6 +16,7 @@ from toolkit.entities import parse_cache
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.runtime import driver_logging
+from toolkit.runtime.installed_pyspark import prefer_installed_pyspark
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine, emit
 from toolkit.runtime.streams import separate_stderr
 from toolkit.statuses import Status
