@@ -159,6 +159,15 @@ def retention(tour: Tour) -> None:
     shutil.rmtree(PRIMARY / "feed-toolkit/working/retention", ignore_errors=True)
     tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2025-12-29T00:00Z", "--hours", "96")
     call = ("retention", "--repo", REPO, "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T10:00Z")
+    shorter = DEMO / "plan-head"  # the repo as a change would make it: clicks kept 88 days instead of 90
+    shutil.rmtree(shorter, ignore_errors=True)
+    shutil.copytree(REPO, shorter)
+    clicks = shorter / "feeds/clicks.yaml"
+    clicks.write_text(clicks.read_text().replace("limit: days(90)", "limit: days(88)", 1))
+    planned = tour.toolkit("plan", "--repo", str(shorter), "--base-repo", REPO, "--cluster", "primary", "--now",
+                           "2026-03-31T10:00Z", codes=(1,))
+    tour.say("toolkit plan of a change from days(90) to days(88), before it is merged (exit 1: it loses data):")
+    tour.lines(planned, limit=3)
     dry = tour.spark(*call, "--dry-run")
     would = [line for line in dry.stdout.splitlines() if line.startswith("would evict")]
     tour.say(f"--dry-run: would evict {len(would)} instances, the first: {would[0]}")
@@ -170,6 +179,7 @@ def retention(tour: Tour) -> None:
     tour.say(f"left of 2025-12-31: hours {' '.join(left)} (the cut-off is 10:00)")
     tour.done("retention", f"{done['instances_evicted']} hours evicted without a JVM, a dry run first",
               "toolkit retain, entrypoints/retention.py, feed-toolkit/working/retention/")
+    tour.done("toolkit plan", "what a change to retention deletes, before it is merged", "toolkit plan, docs/plan.md")
 
 
 def replication(tour: Tour) -> None:

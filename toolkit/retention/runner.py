@@ -18,14 +18,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from toolkit.el.templates import CatalogTemplate, PathTemplate
+from toolkit.el.templates import CatalogTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_table
-from toolkit.instances.feed_locations import feed_locations, require_safe_template
+from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import require_on_cluster
 from toolkit.instances.retention_cadence import retention_end
 from toolkit.ledger.layout import require_apart_from_working
@@ -35,9 +35,8 @@ from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage
 from toolkit.retention.cutoff import cutoff
-from toolkit.retention.file_plan import plan_location
+from toolkit.retention.feed_plans import FeedPlans, feed_plans
 from toolkit.retention.lineage_uses import evicted_uses
-from toolkit.retention.shared import keep_others, neighbours
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
 from toolkit.retention_actions.action import Eviction
 from toolkit.retention_actions.registry import eviction_for
@@ -148,23 +147,15 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
         events.finish_pending(fs, call.catalog)
     if table is not None:
         _evict_table(call, result, CatalogTemplate(table), events)
-    plans = []
-    for kind, text in ({} if table is not None else feed.locations_on(cluster.name)).items():
-        template = PathTemplate(text)
-        if not template.is_dated:
-            result.skipped_locations.append(kind)
-            continue
-        require_safe_template(kind, feed.name, template, "retention")
-        plan = plan_location(fs, cluster.write_endpoint, kind, template, call.zone, result.cut_off)
-        plan, refused = keep_others(fs, cluster.write_endpoint, plan, neighbours(repo, feed.name, cluster.name,
-                                                                                   template))
-        result.refused += [{"location": kind, "time": format_timestamp(item.time), "path": item.path,
-                            "feed": item.feed, "other_path": item.other_path,
-                            "reason": f"{item.other_path}, an instance of feed '{item.feed}', is in, is or holds this "
-                                      "path; give each feed a folder of its own (lint RP009)"}
-                           for item in refused]
-        plans.append(plan)
-    for plan in plans:
+    planned = (FeedPlans((), (), ()) if table is not None else
+               feed_plans(repo, feed, cluster, fs, call.zone, result.cut_off))
+    result.skipped_locations += planned.undated
+    result.refused += [{"location": kind, "time": format_timestamp(item.time), "path": item.path,
+                        "feed": item.feed, "other_path": item.other_path,
+                        "reason": f"{item.other_path}, an instance of feed '{item.feed}', is in, is or holds this "
+                                  "path; give each feed a folder of its own (lint RP009)"}
+                       for kind, item in planned.refused]
+    for plan in planned.plans:
         assert eviction is not None  # a file feed on a cluster with a write endpoint: run_retention checked both
         result.links_left.extend(plan.links)
         data_events = events if plan.kind == "data" else None  # an instance is its data: its event says where it went

@@ -63,6 +63,7 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
     """Parse `argv` (default: the program's arguments), call `body(args, status)` (which fills in the status
     line), map errors to exit codes."""
     began = time.perf_counter()
+    prefer_installed_pyspark()  # before anything imports pyspark: its bytecode cached, not spark-submit's zip
     status = StatusLine(action=action, run_id=new_run_id())
     args = None
     separate_stderr()
