@@ -24,7 +24,7 @@ def definition_changes(base: ConfigRepo, head: ConfigRepo) -> list[Change]:
         elif new is None:
             changes.append(Change(ref.name, ref.kind.value, "removed"))
         elif edited := edited_fields(old, new, base.root, head.root):
-            changes.append(Change(ref.name, ref.kind.value, f"changed: {', '.join(edited)}"))
+            changes.append(Change(ref.name, ref.kind.value, f"edited {', '.join(edited)}"))
     return changes
 
 

@@ -2,7 +2,7 @@
 retention's own planner (toolkit/retention/feed_plans.py) for the base definition and for the new one:
 
 - a retention limit, action or type changed, or retention added: the instances the next retention call will evict
-  that the base definition keeps (destructive when there is any);
+  that the base definition keeps, or archives when the new one deletes (destructive when there is any);
 - retention removed from a feed on a cluster: the instances it no longer evicts (a warning: data no longer managed);
 - a feed removed from the repo, or from a cluster: its instances left on that cluster, orphaned (destructive).
 
@@ -71,9 +71,12 @@ def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new:
     what = f"retention {_describe(old_retention)} -> {_describe(new_on.retention)}"
     command = (f"toolkit retain --repo {repo_path} --feed {new.name} --cluster {cluster.name} --dry-run"
                if new_on.retention is not None else None)
+    # what the base archived, the new definition deletes: no copy is kept of it any more
+    uncopied = (old_retention is not None and old_retention.action == "archive" and new_on.retention is not None
+                and new_on.retention.action != "archive")
     fs = _file_system(new, cluster, systems)
     if fs is None:
-        later = _cut_off(new, cluster.name, now) > _cut_off(old, cluster.name, now)
+        later = uncopied or _cut_off(new, cluster.name, now) > _cut_off(old, cluster.name, now)
         return Change(new.name, "feed", f"{what}; storage not read ({_unread_reason(new, cluster)})", cluster.name,
                       destructive=later, warning=not later, command=command)
     before = _evicted(base, old, cluster, fs, now) if old is not None else {}
@@ -82,10 +85,11 @@ def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new:
         kept = tuple(before.values())
         return Change(new.name, "feed", f"{what}: {len(kept)} instance(s) no longer evicted", cluster.name,
                       warning=True, instances=kept, read_storage=True)
-    evicted = tuple(instance for key, instance in sorted(after.items()) if key not in before)
+    evicted = tuple(instance for key, instance in sorted(after.items()) if uncopied or key not in before)
     verb = "archived" if new_on.retention.action == "archive" else "deleted"
+    spared = "keeps or archives" if uncopied else "keeps"
     return Change(new.name, "feed", f"{what}: {len(evicted)} instance(s) {verb} at the next retention call that the "
-                  "base definition keeps", cluster.name, destructive=bool(evicted), instances=evicted,
+                  f"base definition {spared}", cluster.name, destructive=bool(evicted), instances=evicted,
                   read_storage=True, command=command)
 
 

@@ -104,7 +104,7 @@ def test_other_edits_are_listed_by_field_and_lose_nothing(site, capsys):
     code, report, _ = plan(capsys, head, base)
     assert code == 0
     assert [(c["kind"], c["entity"], c["change"]) for c in report["changes"]] == [
-        ("process", "top-pages", "changed: tags.owner")]
+        ("process", "top-pages", "edited tags.owner")]
 
 
 def test_the_text_form_says_what_loses_data_first(site, capsys):
@@ -145,4 +145,17 @@ def test_a_workflow_file_and_a_clusters_entry_are_named_as_edited(site, capsys):
     code, report, _ = plan(capsys, head, base)
     assert code == 0
     assert [(c["entity"], c["change"]) for c in report["changes"]] == [
-        ("visits", "changed: clusters[backup].validity.end"), ("hourly-clicks-summary", "changed: workflow file")]
+        ("visits", "edited clusters[backup].validity.end"), ("hourly-clicks-summary", "edited workflow file")]
+
+
+def test_deleting_what_the_base_archived_loses_it(site, capsys):
+    head, base, _ = site
+    for repo, action in ((base, "archive"), (head, "delete")):
+        edit(repo, CLICKS, "limit: days(90)\n      action: delete", f"limit: days(90)\n      action: {action}")
+        edit(repo, CLICKS, "groups: [web]\n", "groups: [web]\nproperties:\n  retention.archive: /archive\n")
+    code, report, _ = plan(capsys, head, base)
+    assert code == 1
+    [change] = [c for c in report["changes"] if c["destructive"]]
+    assert change["count"] == 3  # the 100-day-old ones, archived by the base, deleted by the new definition
+    assert change["change"] == ("retention days(90) (archive) -> days(90) (delete): 3 instance(s) deleted at the next "
+                                "retention call that the base definition keeps or archives")
