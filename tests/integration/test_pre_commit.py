@@ -82,3 +82,39 @@ def test_schedule_check_hook_fails_while_the_generated_crontab_is_stale(config_g
     stale = _run([str(BIN / "pre-commit"), "run"], config_git_repo, home)
     assert stale.returncode == 1, stale.stdout + stale.stderr
     assert "changed: schedule/primary/crontab" in stale.stdout
+
+
+PLAN_HOOK = ("repos:\n  - repo: local\n    hooks:\n      - id: toolkit-plan\n        name: toolkit plan --offline\n"
+             "        entry: toolkit plan --offline --base HEAD\n        language: system\n"
+             "        files: (^|/)(clusters|feeds|processes|datasources|workflows)/\n        pass_filenames: false\n"
+             "        require_serial: true\n        verbose: true\n")
+
+
+def test_plan_hook_lists_the_staged_definition_changes_without_reading_storage(config_git_repo: Path,
+                                                                               tmp_path: Path) -> None:
+    """The hook as `.pre-commit-hooks.yaml` publishes it (`repo: local` here, to use this checkout's toolkit):
+    the staged edit is listed by field, the unstaged one is not (pre-commit stashes it), and it says that no
+    storage was read."""
+    (config_git_repo / ".pre-commit-config.yaml").write_text(PLAN_HOOK)
+    feed = config_git_repo / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text().replace("limit: days(90)", "limit: days(7)"))
+    subprocess.run(["git", "add", "-A"], cwd=config_git_repo, check=True)
+    process = config_git_repo / "processes" / "top-pages.yaml"
+    process.write_text(process.read_text().replace("owner: web-analytics", "owner: web"))  # not staged
+    result = _run([str(BIN / "pre-commit"), "run"], config_git_repo, tmp_path / "pre-commit-home")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "changed: feed 'clicks': edited clusters[primary].retention.limit" in result.stdout
+    assert "top-pages" not in result.stdout
+    assert "storage not read (--offline)" in result.stdout
+
+
+def test_plan_hook_passes_the_first_commit_of_a_repo(tmp_path: Path) -> None:
+    repo = tmp_path / "conf"
+    shutil.copytree(TEMPLATE, repo)
+    (repo / ".pre-commit-config.yaml").write_text(PLAN_HOOK)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    result = _run([str(BIN / "pre-commit"), "run"], repo, tmp_path / "pre-commit-home")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "toolkit plan: no commit yet -> working tree" in result.stdout
+    assert "changed: feed 'clicks': added" in result.stdout

@@ -40,6 +40,7 @@ class Change:
     instances: tuple[PlannedInstance, ...] = ()
     read_storage: bool = False  # the instances were read from the cluster's storage
     command: str | None = None
+    file: str | None = None  # the entity's definition file (the head's, else the base's), as the caller reaches it
 
     @property
     def count(self) -> int:
@@ -58,18 +59,20 @@ class Change:
             "first": format_timestamp(min(times)) if times else None,
             "last": format_timestamp(max(times)) if times else None,
             "instances": [instance.to_json() for instance in self.instances[:limit]],
-            "command": self.command,
+            "command": self.command, "file": self.file,
         }
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Every change from `base` to `head` (a commit, or "working tree"), at `now`."""
+    """Every change from `base` to `head` (a commit, or "working tree"), at `now`; `offline`: the definitions
+    alone were compared, no storage or ledger read."""
 
     base: str
     head: str
     now: datetime
     changes: tuple[Change, ...]
+    offline: bool = False
 
     @property
     def destructive(self) -> Sequence[Change]:
@@ -81,4 +84,5 @@ class Plan:
 
     def to_json(self, limit: int) -> dict[str, object]:
         return {"format_version": FORMAT_VERSION, "base": self.base, "head": self.head,
-                "now": format_timestamp(self.now), "changes": [change.to_json(limit) for change in self.changes]}
+                "now": format_timestamp(self.now), "offline": self.offline,
+                "changes": [change.to_json(limit) for change in self.changes]}

@@ -3,17 +3,27 @@ tree), then every definition change and what each does to the data on the cluste
 
 from __future__ import annotations
 
+import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from toolkit.change_plan.changes import Change, Plan
+from toolkit.change_plan.comparison import Comparison
 from toolkit.change_plan.definitions import definition_changes
+from toolkit.change_plan.feed_storage import FeedStorage
+from toolkit.change_plan.location_changes import location_changes
+from toolkit.change_plan.process_changes import process_changes
+from toolkit.change_plan.replication_changes import replication_changes
 from toolkit.change_plan.retention_changes import retention_changes
-from toolkit.change_plan.revisions import commit_of, extract
+from toolkit.change_plan.revisions import commit_of, extract, unborn
+from toolkit.change_plan.validity_changes import validity_changes
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+
+# What each kind of change does to the data, in the order the plan lists them (the destructive first, then sorted).
+DATA_CHANGES = (retention_changes, location_changes, validity_changes, replication_changes, process_changes)
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,7 @@ class PlanCall:
     head: str | None = None
     base_repo: Path | None = None
     cluster: str | None = None
+    offline: bool = False  # the definitions alone: no storage, no ledger (a pre-commit hook)
 
 
 def plan_change(call: PlanCall) -> Plan:
@@ -39,16 +50,36 @@ def plan_change(call: PlanCall) -> Plan:
         if call.cluster is not None and call.cluster not in head.clusters and call.cluster not in base.clusters:
             raise UsageError(f"No cluster is named {call.cluster!r} in the base or the head: its clusters are "
                              f"{', '.join(sorted(head.clusters.keys() | base.clusters.keys())) or 'none'}.")
-        data = list(retention_changes(base, head, call.now, call.cluster, str(call.repo)))
+        comparison = Comparison(base, head, call.now, call.cluster, str(call.repo), FeedStorage())
+        data = [] if call.offline else [change for kind in DATA_CHANGES for change in kind(comparison)]
         changes = [*data, *definition_changes(base, head)]
-    ordered = sorted(changes, key=lambda change: (not change.destructive, not change.warning))
-    return Plan(base_label, head_label, call.now, tuple(ordered))
+        files = _definition_files(base, head)
+        located = [replace(change, file=files.get((change.kind, change.entity))) for change in changes]
+    ordered = sorted(located, key=lambda change: (not change.destructive, not change.warning))
+    return Plan(base_label, head_label, call.now, tuple(ordered), call.offline)
+
+
+def _definition_files(base: ConfigRepo, head: ConfigRepo) -> dict[tuple[str, str], str]:
+    """Each entity's file (the head's over the base's), as its path in the head repo: relative to the working folder
+    when the repo is inside it (what GitHub's annotations and editors want from a CI job at the checkout's top),
+    else relative to the repo."""
+    files = {}
+    for repo in (base, head):
+        for entity in repo.entities:
+            inside = entity.document.file.resolve().relative_to(repo.root.resolve())
+            here = os.path.relpath(head.root.resolve() / inside, Path.cwd())
+            files[(entity.ref.kind.value, entity.name)] = str(inside) if here.startswith("..") else here
+    return files
 
 
 def _base(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
     if call.base_repo is not None:
         return str(call.base_repo), _load(call.base_repo, f"the base repo {call.base_repo}")
     assert call.base is not None
+    if call.base == "HEAD" and unborn(call.repo):  # the repository's first commit: every entity is new
+        for folder in ("clusters", "feeds", "processes"):
+            (scratch / "empty" / folder).mkdir(parents=True)
+        return "no commit yet", ConfigRepo.load(scratch / "empty")
     commit = commit_of(call.repo, call.base)
     return commit, _load(extract(call.repo, commit, scratch / "base"), f"the base revision {call.base} ({commit[:12]})")
 

@@ -37,6 +37,13 @@ def commit_of(repo: Path, revision: str) -> str:
     return found.stdout.decode().strip()
 
 
+def unborn(repo: Path) -> bool:
+    """Whether `repo` is in a git repository that has no commit yet (its first commit is being made)."""
+    return (_git(repo, "rev-parse", "--is-inside-work-tree").returncode == 0
+            and _git(repo, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0
+            and not _git(repo, "rev-list", "-n", "1", "--all").stdout.strip())
+
+
 def extract(repo: Path, commit: str, into: Path) -> Path:
     """The config repo's folder at `commit`, written into the new folder `into`; UsageError when it did not exist
     then."""

@@ -83,8 +83,13 @@ def _joined(jars: str, jar: str) -> str:
 def process_entrypoint() -> str:
     """entrypoints/process.py beside the toolkit package (a checkout or an editable install), else the
     relative path the documentation uses."""
-    beside = Path(__file__).resolve().parents[2] / "entrypoints" / "process.py"
-    return str(beside) if beside.is_file() else "entrypoints/process.py"
+    return entrypoint("process.py")
+
+
+def entrypoint(name: str) -> str:
+    """entrypoints/`name` beside the toolkit package, else the relative path the documentation uses."""
+    beside = Path(__file__).resolve().parents[2] / "entrypoints" / name
+    return str(beside) if beside.is_file() else f"entrypoints/{name}"
 
 
 def worst(codes: list[int]) -> int:

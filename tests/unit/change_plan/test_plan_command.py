@@ -4,43 +4,11 @@ planner, and nothing touched."""
 
 from __future__ import annotations
 
-import json
-import shutil
 from datetime import timedelta
-from pathlib import Path
 
-import pytest
-
-from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
+from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
+from tests.unit.retention.retention_repo import tree
 from toolkit.cli.main import main
-
-NOW = utc(2026, 11, 26, 0)
-CLICKS = "feeds/clicks.yaml"
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """(the head repo, the base repo, the primary cluster's root) with clicks instances 100, 50 and 5 days old."""
-    head, root = make_repo(tmp_path)
-    base = tmp_path / "base"
-    shutil.copytree(head, base)
-    for days in (100, 50, 5):
-        hourly_instances(root, NOW - timedelta(days=days), 3)
-    return head, base, root
-
-
-def plan(capsys: pytest.CaptureFixture[str], head: Path, base: Path, *argv: str) -> tuple[int, dict, str]:
-    code = main(["plan", "--repo", str(head), "--base-repo", str(base), "--now", "2026-11-26T00:00Z",
-                 "--format", "json", "--cluster", "primary", *argv])
-    out, err = capsys.readouterr()
-    return code, json.loads(out), err
-
-
-def edit(repo: Path, file: str, old: str, new: str) -> None:
-    path = repo / file
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
 
 
 def test_a_shorter_retention_names_the_instances_it_will_delete_and_exits_1(site, capsys):
@@ -159,3 +127,16 @@ def test_deleting_what_the_base_archived_loses_it(site, capsys):
     assert change["count"] == 3  # the 100-day-old ones, archived by the base, deleted by the new definition
     assert change["change"] == ("retention days(90) (archive) -> days(90) (delete): 3 instance(s) deleted at the next "
                                 "retention call that the base definition keeps or archives")
+
+
+def test_offline_compares_the_definitions_alone_and_says_so(site, capsys, monkeypatch):
+    head, base, root = site
+    edit(head, CLICKS, "limit: days(90)", "limit: days(7)")
+    code, report, _ = plan(capsys, head, base, "--offline")
+    assert (code, report["offline"]) == (0, True)
+    assert [(c["entity"], c["change"], c["read_storage"]) for c in report["changes"]] == [
+        ("clicks", "edited clusters[primary].retention.limit", False)]
+    main(["plan", "--repo", str(head), "--base-repo", str(base), "--offline"])
+    assert capsys.readouterr().out.splitlines()[-2] == (
+        "  storage not read (--offline): the definitions alone were compared; `toolkit plan` with access to the "
+        "clusters says what the changes do to the data")

@@ -10,7 +10,7 @@ import typer
 from toolkit.errors import UsageError
 from toolkit.runtime.times import nominal_time
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "markdown", "github")
 
 
 def plan_command(
@@ -27,17 +27,24 @@ def plan_command(
         "The time the next retention call is judged at, yyyy-MM-ddTHH:mmZ (UTC). Default: the wall clock, to the "
         "minute."))] = None,
     format_: Annotated[str, typer.Option("--format", help=(
-        "text (people) or json (programs: the versioned contract of docs/plan.md)."))] = "text",
+        "text (people), json (programs: the versioned contract of docs/plan.md), markdown (a pull request's "
+        "comment) or github (GitHub Actions annotations on the changed files, then the text)."))] = "text",
     limit: Annotated[int, typer.Option("--limit", min=0, help=(
         "The instances listed per change in the JSON form (all are counted)."))] = 10_000,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too (data left unmanaged).")] = False,
+    offline: Annotated[bool, typer.Option("--offline", help=(
+        "Compare the definitions alone, reading no storage or ledger (the pre-commit hook `toolkit-plan`): every "
+        "change is listed by field, none is judged."))] = False,
 ) -> None:
     """Compare the repo's definitions with those of a git revision, entity by entity, and say what each change
     will do to the data on its clusters, read from their storage without a JVM (file:// roots, HDFS through
-    WebHDFS) with retention's own planner: the instances the next retention call will delete or archive that the
-    base definition keeps (a shorter limit, retention added), the data of a feed removed from the repo or from a
-    cluster (orphaned), the instances no longer evicted (retention removed). Every other edited field is listed.
-    Nothing is changed: plan only reads.
+    WebHDFS) with retention's own planner, and from their ledgers: the instances the next retention call will
+    delete or archive that the base definition keeps (a shorter limit, retention added), the data of a feed
+    removed from the repo or from a cluster (orphaned), instances left under a data path that changed
+    (unreachable); as warnings, the instances no longer evicted (retention removed), published instances a
+    validity no longer covers and those it adds before now, a new replication target's backlog, and the
+    published instances of a process whose workflow, inputs or outputs changed (with the command that lists
+    their reruns). Every other edited field is listed. Nothing is changed: plan only reads.
 
     Exit 1 when a change loses data, 0 otherwise (--strict: warnings exit 1 too); 2 bad call, or a side of the
     comparison that does not load.
@@ -47,10 +54,11 @@ def plan_command(
     toolkit plan --repo conf --base HEAD~1 --cluster primary --format json
     """
     from toolkit.change_plan.planner import PlanCall, exit_code, plan_change
-    from toolkit.change_plan.report import as_json, as_text
+    from toolkit.change_plan.report import as_github, as_json, as_markdown, as_text
 
     if format_ not in FORMATS:
-        raise UsageError(f"Unknown --format {format_!r}: use {' or '.join(FORMATS)}.")
-    plan = plan_change(PlanCall(repo, nominal_time(now, "--now"), base, head, base_repo, cluster))
-    typer.echo(as_json(plan, limit) if format_ == "json" else "\n".join(as_text(plan)))
+        raise UsageError(f"Unknown --format {format_!r}: use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}.")
+    plan = plan_change(PlanCall(repo, nominal_time(now, "--now"), base, head, base_repo, cluster, offline))
+    forms = {"text": as_text, "markdown": as_markdown, "github": as_github}
+    typer.echo(as_json(plan, limit) if format_ == "json" else "\n".join(forms[format_](plan)))
     raise typer.Exit(exit_code(plan.changes, strict))

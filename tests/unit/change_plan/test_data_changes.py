@@ -1,0 +1,148 @@
+"""What `toolkit plan` says a change does beyond retention, on a file:// cluster: a data path moved, a validity
+moved both ways, a replication target added (the backlog it names is what replication then copies), a process's
+computation edited after published instances (named from the cluster's real ledger)."""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
+from tests.unit.retention.retention_repo import tree, utc
+from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.store import Ledger
+from toolkit.replication.runner import ReplicationRequest, run_replication
+from toolkit.runtime.run_context import RunContext
+from toolkit.storage.local import LocalFileSystem
+
+SUMMARY = "processes/hourly-clicks-summary.yaml"
+BACKUP = """  - name: backup
+    type: target
+    validity:
+      start: 2025-12-01T00:00Z
+      end: 2099-12-31T00:00Z
+    retention:
+      limit: months(12)
+      action: delete
+    locations:
+      data: /replica/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}
+"""
+
+
+def stamp(t) -> str:
+    return f"{t:%Y-%m-%dT%H:%MZ}"
+
+
+def test_a_moved_data_path_names_the_instances_left_under_the_old_one(site, capsys):
+    head, base, root = site
+    edit(head, CLICKS, "data: /data/clicks/${YEAR}", "data: /data/web-clicks/${YEAR}")
+    before = tree(root)
+    code, report, _ = plan(capsys, head, base)
+    assert code == 1
+    [change] = [c for c in report["changes"] if c["destructive"]]
+    assert (change["entity"], change["cluster"], change["count"], change["read_storage"]) == (
+        "clicks", "primary", 9, True)
+    assert change["change"].startswith("location data /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR} -> "
+                                       "/data/web-clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}: 9 instance(s) left under "
+                                       "the old path, unreachable")
+    assert {item["path"] for item in change["instances"]} == {
+        (root / "data/clicks" / f"{t:%Y/%m/%d/%H}").as_uri()
+        for days in (100, 50, 5) for t in (NOW - timedelta(days=days) + timedelta(hours=k) for k in range(3))}
+    assert tree(root) == before
+
+
+def test_instances_moved_to_the_new_path_before_the_merge_are_not_lost(site, capsys):
+    head, base, root = site
+    (root / "data/clicks").rename(root / "data/web-clicks")  # the operator moved them first
+    edit(head, CLICKS, "data: /data/clicks/${YEAR}", "data: /data/web-clicks/${YEAR}")
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["change"].startswith("location")]
+    assert (code, change["destructive"], change["count"]) == (0, False, 0)
+
+
+def test_a_later_validity_start_names_the_published_instances_it_drops(site, capsys):
+    head, base, _ = site
+    edit(head, CLICKS, "start: 2025-12-01T00:00Z", "start: 2026-09-01T00:00Z")  # primary's entry comes first
+    code, report, _ = plan(capsys, head, base)
+    assert code == 0
+    [change] = [c for c in report["changes"] if c["change"].startswith("validity")]
+    assert (change["cluster"], change["warning"], change["count"], change["first"], change["last"]) == (
+        "primary", True, 3, stamp(NOW - timedelta(days=100)), stamp(NOW - timedelta(days=100, hours=-2)))
+    assert "3 published instance(s) now outside the validity" in change["change"]
+    assert plan(capsys, head, base, "--strict")[0] == 1
+
+
+def test_an_earlier_validity_start_is_a_backlog_of_the_hours_it_adds(site, capsys):
+    head, base, _ = site
+    edit(head, CLICKS, "start: 2025-12-01T00:00Z", "start: 2025-11-30T00:00Z")
+    code, report, _ = plan(capsys, head, base)
+    assert code == 0
+    [change] = [c for c in report["changes"] if c["change"].startswith("validity")]
+    assert (change["count"], change["first"], change["last"]) == (24, "2025-11-30T00:00Z", "2025-11-30T23:00Z")
+    assert "24 instance(s) added before now" in change["change"]
+
+
+def test_a_new_replication_target_names_the_backlog_replication_then_copies(site, capsys):
+    head, base, root = site
+    edit(base, CLICKS, BACKUP, "")
+    code, report, _ = plan(capsys, head, base, "--cluster", "backup")
+    assert code == 0
+    [change] = [c for c in report["changes"] if c["change"].startswith("replicated")]
+    assert (change["cluster"], change["warning"], change["count"]) == ("backup", True, 9)
+    assert change["command"].endswith(f"--feed clicks --target backup --from {change['first']} --to {change['last']}")
+    repo = ConfigRepo.load(head)
+    for item in change["instances"]:
+        t = utc(*map(int, item["time"][:13].replace("T", "-").split("-")))
+        result = run_replication(repo, "clicks", "backup", ReplicationRequest(t, NOW),
+                                 RunContext(LocalFileSystem(), run_id=f"r{t:%m%d%H}"))
+        assert result.status == "SUCCEEDED"
+    copied = sum(os.path.getsize(path) for path in (root.parent / "backup/replica/clicks").rglob("*")
+                 if path.is_file())
+    assert copied == change["bytes"] > 0
+    code, report, _ = plan(capsys, head, base, "--cluster", "backup")
+    [change] = [c for c in report["changes"] if c["change"].startswith("replicated")]
+    assert (change["count"], change["warning"]) == (0, False)  # copied: no backlog left
+
+
+def summary_ledger(head) -> Ledger:
+    return Ledger.of(LocalFileSystem(), ConfigRepo.load(head).cluster("primary"))
+
+
+def test_an_edited_workflow_names_the_instances_the_old_one_computed(site, capsys):
+    head, base, root = site
+    ledger = summary_ledger(head)
+    times = [utc(2026, 11, 20, hour) for hour in range(12)]
+    for k, t in enumerate(times):
+        output = {"name": "summary", "feed": "clicks-hourly-summary", "time": stamp(t),
+                  "path": f"file:///summary/{t:%H}", "files": 1, "bytes": 100 + k}
+        ledger.write_instance(InstanceRecord(
+            process="hourly-clicks-summary", cluster="primary", time=stamp(t),
+            status="FAILED" if k >= 10 else "SUCCEEDED", attempts=1, run_id=f"r{k}", updated=stamp(t)[:-1] + ":30Z",
+            outputs=[output] if k < 10 else []))
+    workflow = head / "workflows" / "hourly_clicks_summary.py"
+    workflow.write_text(workflow.read_text() + "\n# counted differently\n")
+    code, report, _ = plan(capsys, head, base)
+    assert code == 0
+    [change] = [c for c in report["changes"] if c["kind"] == "process" and c["warning"]]
+    assert (change["entity"], change["count"], change["bytes"], change["first"], change["last"]) == (
+        "hourly-clicks-summary", 10, sum(range(100, 110)), stamp(times[0]), stamp(times[9]))
+    assert change["change"].startswith("workflow file edited: 10 published instance(s) computed by the old definition")
+    assert change["instances"][0]["path"] == "file:///summary/00"
+    assert change["command"] == (f"toolkit rerun --repo {head} --process hourly-clicks-summary --cluster primary "
+                                 f"--from {stamp(times[0])} --to {stamp(times[9])} --status SUCCEEDED")
+
+
+def test_a_later_process_validity_end_names_nothing_and_an_earlier_one_the_runs_it_drops(site, capsys):
+    head, base, _ = site
+    ledger = summary_ledger(head)
+    for hour in range(3):
+        t = utc(2026, 11, 20, hour)
+        ledger.write_instance(InstanceRecord(process="hourly-clicks-summary", cluster="primary", time=stamp(t),
+                                             status="SUCCEEDED", attempts=1, run_id=f"r{hour}", updated=stamp(t)))
+    edit(head, SUMMARY, "end: 2099-12-31T00:00Z", "end: 2026-11-20T01:00Z")
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["kind"] == "process" and c["warning"]]
+    assert (code, change["count"], change["first"], change["last"]) == (
+        0, 2, "2026-11-20T01:00Z", "2026-11-20T02:00Z")
+    assert "2 succeeded instance(s) now outside the validity" in change["change"]

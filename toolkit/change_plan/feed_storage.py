@@ -1,0 +1,73 @@
+"""A feed's instances as a cluster's storage holds them, read without a JVM (a `file://` root, or HDFS through
+WebHDFS: toolkit/runtime/cluster_files.py) with retention's own planner (toolkit/retention/feed_plans.py), so that
+every part of `toolkit plan` counts the instances retention, replication and processes see. A catalog table, or a
+cluster only Hadoop's client reaches, is not read: the reason is said instead."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from toolkit.change_plan.changes import PlannedInstance
+from toolkit.el.timezones import UTC, resolve_zone
+from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.retention.feed_plans import feed_plans
+from toolkit.runtime.cluster_files import cluster_file_system, reachable_without_jvm
+from toolkit.storage.filesystem import FileSystem
+
+FOREVER = datetime(9999, 1, 1, tzinfo=UTC)  # a cut-off past every instance: all of a feed's data
+
+InstancesByPath = dict[tuple[str, str], PlannedInstance]  # by (location kind, path)
+
+
+class FeedStorage:
+    """The clusters' file systems, opened once per plan."""
+
+    def __init__(self) -> None:
+        self._systems: dict[str, FileSystem] = {}
+
+    def file_system(self, feed: Feed, cluster: Cluster) -> FileSystem | None:
+        """The cluster's file system when it is read without a JVM and the feed is a file feed there; else None
+        (`unread_reason` says why)."""
+        if feed.table_on(cluster.name) is not None or cluster.write_endpoint is None or not reachable_without_jvm(
+                cluster):
+            return None
+        if cluster.name not in self._systems:
+            self._systems[cluster.name] = cluster_file_system(cluster)
+        return self._systems[cluster.name]
+
+    def ledger_system(self, cluster: Cluster) -> FileSystem | None:
+        """The file system that holds the cluster's ledger, when it is read without a JVM."""
+        if cluster.write_endpoint is None or not reachable_without_jvm(cluster):
+            return None
+        if cluster.name not in self._systems:
+            self._systems[cluster.name] = cluster_file_system(cluster)
+        return self._systems[cluster.name]
+
+
+def unread_reason(feed: Feed | None, cluster: Cluster) -> str:
+    """Why a feed's instances (or, without a feed, the cluster's ledger) on `cluster` are not read."""
+    if feed is not None and feed.table_on(cluster.name) is not None:
+        return "a catalog table: its partitions are read through Spark"
+    if cluster.write_endpoint is None:
+        return f"cluster '{cluster.name}' has no write interface"
+    return f"cluster '{cluster.name}' is reached only through Hadoop's client (give it a WebHDFS address)"
+
+
+def instances_before(repo: ConfigRepo, feed: Feed, cluster: Cluster, fs: FileSystem,
+                     cut_off: datetime = FOREVER) -> InstancesByPath:
+    """The instances of `feed` (as `repo` defines it and its neighbours) on `cluster` before `cut_off`, with their
+    sizes: what retention at that cut-off would evict (less what another feed shares)."""
+    try:
+        planned = feed_plans(repo, feed, cluster, fs, resolve_zone(feed.timezone), cut_off)
+    except UsageError as err:
+        raise UsageError(f"Feed '{feed.name}' on cluster '{cluster.name}': {err}") from None
+    sizes = fs.total_sizes([instance.entry for plan in planned.plans for instance in plan.expired])
+    return {(plan.kind, instance.path): PlannedInstance(instance.time, instance.path, sizes.get(instance.path, 0))
+            for plan in planned.plans for instance in plan.expired}
+
+
+def by_time(instances: InstancesByPath | list[PlannedInstance]) -> tuple[PlannedInstance, ...]:
+    values = instances.values() if isinstance(instances, dict) else instances
+    return tuple(sorted(values, key=lambda instance: (instance.time, instance.path)))
