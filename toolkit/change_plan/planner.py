@@ -13,17 +13,21 @@ from toolkit.change_plan.changes import Change, Plan
 from toolkit.change_plan.comparison import Comparison
 from toolkit.change_plan.definitions import definition_changes
 from toolkit.change_plan.feed_storage import FeedStorage
+from toolkit.change_plan.gate_changes import gate_changes
 from toolkit.change_plan.location_changes import location_changes
 from toolkit.change_plan.process_changes import process_changes
 from toolkit.change_plan.replication_changes import replication_changes
 from toolkit.change_plan.retention_changes import retention_changes
 from toolkit.change_plan.revisions import commit_of, extract, unborn
+from toolkit.change_plan.schedule_changes import schedule_changes
 from toolkit.change_plan.validity_changes import validity_changes
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
-# What each kind of change does to the data, in the order the plan lists them (the destructive first, then sorted).
+# What each kind of change does to the data, read from the clusters' storage and ledgers (not --offline).
 DATA_CHANGES = (retention_changes, location_changes, validity_changes, replication_changes, process_changes)
+# What each kind of change does that the definitions alone tell.
+DEFINITION_EFFECTS = (schedule_changes, gate_changes)
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,8 @@ def plan_change(call: PlanCall) -> Plan:
             raise UsageError(f"No cluster is named {call.cluster!r} in the base or the head: its clusters are "
                              f"{', '.join(sorted(head.clusters.keys() | base.clusters.keys())) or 'none'}.")
         comparison = Comparison(base, head, call.now, call.cluster, str(call.repo), FeedStorage())
-        data = [] if call.offline else [change for kind in DATA_CHANGES for change in kind(comparison)]
+        kinds = DEFINITION_EFFECTS if call.offline else (*DATA_CHANGES, *DEFINITION_EFFECTS)
+        data = [change for kind in kinds for change in kind(comparison)]
         changes = [*data, *definition_changes(base, head)]
         files = _definition_files(base, head)
         located = [replace(change, file=files.get((change.kind, change.entity))) for change in changes]

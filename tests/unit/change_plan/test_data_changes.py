@@ -146,3 +146,46 @@ def test_a_later_process_validity_end_names_nothing_and_an_earlier_one_the_runs_
     assert (code, change["count"], change["first"], change["last"]) == (
         0, 2, "2026-11-20T01:00Z", "2026-11-20T02:00Z")
     assert "2 succeeded instance(s) now outside the validity" in change["change"]
+
+
+def test_the_schedule_calls_a_change_adds_and_moves_are_listed_offline_too(site, capsys):
+    head, base, _ = site
+    edit(head, SUMMARY, "start: 2026-01-01T00:00Z", "start: 2026-01-01T06:00Z")
+    (base / "processes/top-pages.yaml").unlink()
+    for flags in ((), ("--offline",)):
+        code, report, _ = plan(capsys, head, base, *flags)
+        scheduled = [(c["entity"], c["change"]) for c in report["changes"] if "scheduled call" in c["change"]]
+        assert code == 0
+        moved = ("changed: cadence every hours(1) from 2026-01-01T00:00Z -> every hours(1) from 2026-01-01T06:00Z; "
+                 "regenerate the schedule")
+        assert scheduled == [
+            ("hourly-clicks-summary", f"scheduled call late-check-hourly-clicks-summary {moved}"),
+            ("hourly-clicks-summary", f"scheduled call process-hourly-clicks-summary {moved}"),
+            ("top-pages", "scheduled call process-top-pages added (every days(1) from 2026-01-02T00:00Z: each "
+             "instance: the process's frequency); regenerate the schedule")], flags
+        [command] = {c["command"] for c in report["changes"] if "scheduled call" in c["change"]}
+        assert command == f"toolkit schedule --repo {head} --cluster primary"
+
+
+def test_a_quality_gate_added_or_its_suite_edited_names_the_producers_that_check_it(site, capsys):
+    head, base, _ = site
+    for repo, action in ((base, "block"), (head, "warn")):  # the site's repos have no gate: one is given here
+        edit(repo, "feeds/clicks-hourly-summary.yaml", "\nclusters:", "\nquality: {suite: "
+             f"quality/clicks-hourly-summary.json, on-failure: {action}}}\nclusters:")
+    edit(head, CLICKS, "groups: [web]\n", "groups: [web]\nquality: {suite: quality/clicks.json, on-failure: block}\n")
+    (head / "quality/clicks.json").write_text((head / "quality/clicks-hourly-summary.json").read_text())
+    code, report, _ = plan(capsys, head, base, "--offline")
+    gates = sorted((c["entity"], c["change"]) for c in report["changes"] if "quality gate" in c["change"])
+    assert code == 0 and gates == [
+        ("clicks", "quality gate quality/clicks.json added (block: an instance that fails it is not published): "
+         "checked before publishing by replication into backup"),
+        ("clicks-hourly-summary", "quality gate quality/clicks-hourly-summary.json (block) -> "
+         "quality/clicks-hourly-summary.json (warn: a failure is reported, the instance published): checked before "
+         "publishing by process hourly-clicks-summary")]
+    edit(head, "feeds/clicks-hourly-summary.yaml", "on-failure: warn", "on-failure: block")
+    suite = head / "quality/clicks-hourly-summary.json"
+    suite.write_text(suite.read_text().replace("}", " }", 1))
+    _, report, _ = plan(capsys, head, base, "--offline")
+    assert ("clicks-hourly-summary", "quality gate quality/clicks-hourly-summary.json edited (its expectations "
+            "changed): checked before publishing by process hourly-clicks-summary") in [
+        (c["entity"], c["change"]) for c in report["changes"]]
