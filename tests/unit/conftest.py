@@ -8,6 +8,7 @@ whatever the test calls them through, and turns them into a failure of the test 
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +28,10 @@ def _refuse_programs(event: str, args: tuple[Any, ...]) -> None:
 
 
 sys.addaudithook(_refuse_programs)  # a hook cannot be removed: it acts only while `_guarding` holds a test
+
+# The entrypoints read the config repo's git commit with git (toolkit/runtime/repo_revision.py): not here. Their
+# records keep the definition's hash; tests/integration/provenance/ runs them in git repositories.
+os.environ["FEED_TOOLKIT_NO_GIT"] = "1"
 
 
 @pytest.fixture(autouse=True)

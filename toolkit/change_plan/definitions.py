@@ -9,6 +9,7 @@ from typing import Any
 
 from toolkit.change_plan.changes import Change
 from toolkit.entities.model import Entity, Process
+from toolkit.entities.provenance import workflow_bytes
 from toolkit.entities.repo import ConfigRepo
 
 
@@ -32,7 +33,7 @@ def edited_fields(old: Entity, new: Entity, base_root: Path, head_root: Path) ->
     """The fields of the definition that differ, as written in YAML (`clusters[primary].retention`), and
     `workflow file` when a process's workflow file's content differs."""
     edited = list(_differences(old.document.data, new.document.data, ""))
-    if isinstance(old, Process) and isinstance(new, Process) and _workflow_bytes(old, base_root) != _workflow_bytes(
+    if isinstance(old, Process) and isinstance(new, Process) and workflow_bytes(old, base_root) != workflow_bytes(
             new, head_root):
         edited.append("workflow file")
     return edited
@@ -58,14 +59,3 @@ def _differences(old: Any, new: Any, path: str) -> Iterator[str]:
 def _named(items: Any) -> bool:
     return isinstance(items, list) and all(isinstance(item, Mapping) and isinstance(item.get("name"), str)
                                            for item in items)
-
-
-def _workflow_bytes(process: Process, root: Path) -> bytes | None:
-    """The workflow file's content when it is a file of the repo (None when it is elsewhere or missing)."""
-    path = Path(process.workflow.path)
-    if path.is_absolute() or ".." in path.parts:
-        return None
-    try:
-        return (root / path).read_bytes()
-    except OSError:
-        return None

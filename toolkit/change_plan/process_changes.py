@@ -1,6 +1,9 @@
-"""What a change to a process's computation (its workflow or workflow file, inputs or outputs) does: every
-instance it published was computed by the old definition. `plan` names them from the ledger, with the command
-that lists their reruns; it reruns nothing (a warning)."""
+"""What a change to a process's computation (its workflow or workflow file, inputs or outputs) does: the instances
+it published were computed by another definition than the new one. `plan` names them from the ledger, with the
+command that lists their reruns; it reruns nothing (a warning). Each instance's record says which definition
+computed it (entities/provenance.py): those the new definition computed already (a rerun since, or a commit that
+puts back a definition that ran) are not named; a record of an older toolkit says nothing, and its instance is
+named, as computed by an unknown definition."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from toolkit.change_plan.definitions import edited_fields
 from toolkit.change_plan.feed_storage import unread_reason
 from toolkit.change_plan.published_runs import succeeded
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.provenance import definition_hash
 
 COMPUTATION = ("workflow", "inputs", "outputs")  # the fields (and the workflow file) whose change changes the data
 
@@ -30,11 +34,16 @@ def process_changes(comparison: Comparison) -> Iterator[Change]:
             yield Change(name, "process", f"{what}: its published instances were computed by the old definition; "
                          f"ledger not read ({unread_reason(None, cluster)})", cluster.name, warning=True)
             continue
-        if not runs:
-            continue  # nothing published: the definition change alone, listed by definitions.py
+        current = definition_hash(process.new, comparison.head.root)
+        stale = [run for run in runs if run.definition is None or run.definition.definition != current]
+        if not stale:
+            continue  # nothing published, or all by the new definition: the definition change alone
         command = (f"toolkit rerun --repo {comparison.repo_path} --process {name} --cluster {cluster.name} "
-                       f"--from {format_timestamp(runs[0].time)} --to {format_timestamp(runs[-1].time)} "
+                       f"--from {format_timestamp(stale[0].instance.time)} "
+                   f"--to {format_timestamp(stale[-1].instance.time)} "
                        "--status SUCCEEDED")
-        yield Change(name, "process", f"{what}: {len(runs)} published instance(s) computed by the old definition "
-                     "(nothing is rerun; the command lists their reruns, --execute runs them)", cluster.name,
-                     warning=True, instances=runs, read_storage=True, command=command)
+        unknown = sum(1 for run in stale if run.definition is None)
+        known = f" ({unknown} by a definition the ledger did not record)" if unknown else ""
+        yield Change(name, "process", f"{what}: {len(stale)} published instance(s) computed by another definition"
+                     f"{known} (nothing is rerun; the command lists their reruns, --execute runs them)", cluster.name,
+                     warning=True, instances=tuple(run.instance for run in stale), read_storage=True, command=command)

@@ -70,7 +70,7 @@ def _process_dropped(comparison: Comparison, process: Process, cluster: Cluster,
         yield Change(process.name, "process", f"{what}: instances dropped from {_spans(dropped)}; ledger not read "
                      f"({unread_reason(None, cluster)})", cluster.name, warning=True)
         return
-    published = tuple(run for run in runs if within(run.time, dropped))
+    published = tuple(run.instance for run in runs if within(run.instance.time, dropped))
     if not published:
         return
     yield Change(process.name, "process", f"{what}: {len(published)} succeeded instance(s) now outside the validity "

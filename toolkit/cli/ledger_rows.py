@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.model import Cluster, Process
+from toolkit.entities.provenance import Provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.plan import plan_instance
@@ -85,13 +86,17 @@ class InstanceRow:
     missing_note: str | None = None  # why `missing` is not known
     error: str | None = None
     hold: str | None = None  # SUSPENDED rows: who held the instance, when and why (`toolkit suspend --time`)
+    definition: Provenance | None = None  # the definition of its last success (None: none, or not recorded)
 
     def to_json(self) -> dict[str, object]:
+        known = self.definition
         return {"time": format_timestamp(self.time), "status": self.status, "recorded_status": self.recorded,
                 "attempts": self.attempts, "run_id": self.run_id, "started": self.started, "ended": self.ended,
                 "duration_seconds": self.duration_seconds,
                 "missing": list(self.missing) if self.missing is not None else None,
-                "missing_note": self.missing_note, "error": self.error, "hold": self.hold}
+                "missing_note": self.missing_note, "error": self.error, "hold": self.hold,
+                "commit": known.commit if known else None, "dirty": known.dirty if known else None,
+                "definition_hash": known.definition if known else None}
 
 
 def _seconds(stamp: str | None) -> float | None:
@@ -126,7 +131,8 @@ def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRec
         until = _seconds(record.updated)  # the runner records these without `ended`: when it wrote them
     missing = tuple(record.missing) if status == Status.WAITING else None
     return InstanceRow(t, status, record.status, record.attempts, record.run_id, record.started, record.ended,
-                       _duration(record.started, until), missing, None, record.error)
+                       _duration(record.started, until), missing, None, record.error,
+                       definition=Provenance.read(record.definition))
 
 
 def missing_inputs(repo: ConfigRepo, process: Process, cluster: Cluster, t: datetime, fs: FileSystem) \

@@ -67,10 +67,13 @@ def missing_text(row: InstanceRow) -> str:
 
 
 def status_lines(rows: Sequence[InstanceRow], width: int | None = None) -> Iterator[str]:
-    """The status table; each line cut to `width` characters (None: whole)."""
-    header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "DETAIL")
+    """The status table; each line cut to `width` characters (None: whole). COMMIT is the config repo's commit
+    the instance's last success ran (`+dirty`: its files differed; `no git`; `-`: not recorded)."""
+    header = ("TIME", "STATUS", "ATTEMPTS", "START", "DURATION", "COMMIT", "DETAIL")
     yield from cut(table(header, ((str(row.to_json()["time"]), row.status, str(row.attempts), row.started or NONE,
-                                   duration_text(row.duration_seconds), detail_text(row)) for row in rows)), width)
+                                   duration_text(row.duration_seconds),
+                                   row.definition.label if row.definition else NONE, detail_text(row))
+                                  for row in rows)), width)
 
 
 def cut(lines: Iterable[str], width: int | None) -> Iterator[str]:

@@ -26,6 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.database_import.instance_targets import ImportTarget, import_target
@@ -42,6 +43,7 @@ from toolkit.datasource_access.datasets import table_use
 from toolkit.datasource_access.fields import selected
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Datasource, ExtractType, Feed, Import
+from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.availability import probe_instance
@@ -235,7 +237,7 @@ class _Import:
         self.held.check()
         self.book.instances.write(record, t)
         run = context.lineage.run("import", call.feed.name, nominal=t, instance=format_timestamp(t),
-                                  sql=source_query(self.endpoint, call.table, rows))
+                                  sql=source_query(self.endpoint, call.table, rows), definition=self._definition())
         on = context.lineage.enabled  # naming datasets imports OpenLineage's client: only when lineage is on
         sources = [table_use(call.datasource, self.endpoint, call.table)] if on else []
         try:
@@ -296,7 +298,7 @@ class _Import:
         fingerprint = _probe(context, self.where, call, call.time)
         event = context.ledger(call.cluster).record_publication(
             call.feed.name, call.cluster.name, call.time, producer=PRODUCER, run_id=context.run_id,
-            location=self.where.event_location(call.time), fingerprint=fingerprint)
+            location=self.where.event_location(call.time), fingerprint=fingerprint, definition=self._definition())
         return ImportOutcome(Status.SUCCEEDED, rows, read, published.files, published.bytes, published.path,
                              event.event_id if event else None, bool(published.replaced), quality=tuple(quality))
 
@@ -311,6 +313,10 @@ class _Import:
         for warning in warnings_of(results):
             say(f"published although {warning.describe_failures()} (its on-failure is warn)")
         return results
+
+    def _definition(self) -> Provenance:
+        """The importing definition, recorded in its events."""
+        return provenance(self.call.feed, Path(self.call.repo.root), self.call.repo.revision)
 
     def _advance(self, rows: ImportedRange, run_id: str | None = None) -> None:
         """The high-water mark moved past the rows published (a step of their publication). The pending read stays
@@ -349,7 +355,8 @@ class _Import:
         fingerprint = _probe(context, self.where, call, t)
         context.ledger(call.cluster).record_publication(
             call.feed.name, call.cluster.name, t, producer=PRODUCER, run_id=pending.run_id,
-            location=self.where.event_location(t), fingerprint=fingerprint, unless_recorded=True)
+            location=self.where.event_location(t), fingerprint=fingerprint, unless_recorded=True,
+            definition=self._definition())
         record = self.book.instances.read(t)
         if record is not None and record.status is not Status.SUCCEEDED:
             self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock()),

@@ -23,6 +23,7 @@ from toolkit.entities.model import Cluster, Datasource, Entity, Feed, Process
 from toolkit.entities.parse_cache import ParseCache
 from toolkit.entities.prescan import declared
 from toolkit.entities.problems import Problem
+from toolkit.entities.provenance import RepoRevision
 from toolkit.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
 
@@ -75,6 +76,9 @@ class ConfigRepo:
         self.unloaded: frozenset[EntityRef] = frozenset(unloaded)
         # The YAML of those whose schema failed, for the references the linter can still read there.
         self.unloaded_documents: tuple[tuple[EntityRef, Document], ...] = tuple(unloaded_documents)
+        # The git commit the repo was loaded at, when an entrypoint read it (toolkit/runtime/repo_revision.py):
+        # what its records say they ran (provenance.py). None: not read, or not in git.
+        self.revision: RepoRevision | None = None
         self.clusters: Mapping[str, Cluster] = _first_by_name(self.entities, Cluster)
         self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
         self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)

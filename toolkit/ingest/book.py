@@ -79,6 +79,7 @@ class BatchRecord:
     rejected: int = 0
     max_time: Stamp | None = None  # the newest event time of the batch's records (the watermark's source)
     sources: list[dict[str, Any]] = field(default_factory=list)  # the landing bytes read (`Source`)
+    definition: dict[str, Any] | None = None  # the ingesting definition (entities/provenance.py); older: none
 
     @property
     def batch_files(self) -> list[BatchFile]:

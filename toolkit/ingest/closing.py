@@ -23,6 +23,7 @@ from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Feed
+from toolkit.entities.provenance import Provenance
 from toolkit.ingest.book import IngestBook
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations
@@ -56,9 +57,10 @@ def closes_at(feed: Feed, t: datetime) -> datetime:
 
 
 def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, book: IngestBook,
-              catalog: Callable[[], Catalog], run_id: str, gate: InstanceGate | None = None) -> list[datetime]:
+              catalog: Callable[[], Catalog], run_id: str, gate: InstanceGate | None = None,
+              definition: Provenance | None = None) -> list[datetime]:
     """Close every open instance the watermark has passed and the `gate` allows; returns their times, oldest
-    first."""
+    first. Their events record `definition`, the ingesting one."""
     instances = book.instances()
     if instances.watermark is None:
         return []
@@ -76,7 +78,7 @@ def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, 
         state = probe_instance(fs, where, feed.availability_flag, catalog, t)
         ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id, location=location,
                                   fingerprint=state.fingerprint.to_json() if state.fingerprint else None,
-                                  unless_recorded=True)
+                                  unless_recorded=True, definition=definition)
         if gate is not None:
             gate.closed(t)
         instances = instances.without(key)

@@ -18,11 +18,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.ingest_settings import ingest_settings
 from toolkit.entities.model import LateRecords, quality_gates
+from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook, LandingBook, Source
@@ -97,6 +99,7 @@ class _Batches:
 
     def __init__(self, call: IngestCall, epoch: str, gate: QualityClosing | None, result: IngestResult) -> None:
         self.call, self.epoch, self.gate, self.result = call, epoch, gate, result
+        self.definition = provenance(call.feed, Path(call.repo.root), call.repo.revision)  # in commits and events
         self.staging = f"{working_root(call.cluster)}/ingest/{call.feed.name}/staging"
         self.grid = feed_grid(call.feed, call.where.cluster)
 
@@ -143,7 +146,8 @@ class _Batches:
         return settled.book
 
     def _lineage(self, batch_id: int) -> RunLineage:
-        return self.call.lineage.run("ingest", self.call.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
+        return self.call.lineage.run("ingest", self.call.feed.name, instance=f"{self.epoch}-{batch_id:010d}",
+                                     definition=self.definition)
 
     def _commit(self, plan: BatchRecord, watermark: str | None, run: RunLineage) -> BatchRecord:
         """Commit the batch, then close what its watermark passed. A batch with records for the feed is a lineage
@@ -170,7 +174,7 @@ class _Batches:
         before = len(self.gate.results) if self.gate is not None else 0
         call = self.call
         closed = close_due(call.fs, call.ledger, call.feed, call.where, call.book, call.catalog, call.run_id,
-                           self.gate)
+                           self.gate, self.definition)
         self.result.closed += [format_timestamp(t) for t in closed]
         return self.gate.results[before:] if self.gate is not None else []
 
@@ -237,7 +241,7 @@ class _Batches:
         plan = BatchRecord(self.call.feed.name, self.call.where.cluster, self.epoch, batch_id, self.call.run_id,
                            PLANNED, stamp,
                            [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time,
-                           [vars(s) for s in sources])
+                           [vars(s) for s in sources], self.definition.to_json())
         return plan, stamp if ingest.by_arrival else max_time
 
     def _counts(self, folder: str, good: DataFrame) -> dict[datetime, int]:

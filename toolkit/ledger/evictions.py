@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
+from typing import Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.ledger.layout import LedgerLayout
@@ -69,17 +70,18 @@ class EvictionBatch:
     producer: str
     published: Stamp
     instances: list[EvictedInstance] = field(default_factory=list)
+    definition: dict[str, Any] | None = None  # the evicting definition (entities/provenance.py); older: none
 
     @classmethod
     def of(cls, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str, run_id: str,
-           published_ms: int) -> EvictionBatch:
+           published_ms: int, definition: dict[str, Any] | None = None) -> EvictionBatch:
         head = event_id_head(published_ms, run_id)  # each id is `event_id(published_ms, run_id, feed, time, kind)`
         instances = []
         for t, location in sorted(evicted, key=lambda item: item[0]):
             stamp = format_timestamp(t)
             instances.append(EvictedInstance(stamp, location, head + event_discriminator(feed, stamp, EVICTED)))
         return cls(head + event_discriminator(feed, "", BATCH_KIND), feed, cluster, run_id, producer,
-                   wall_clock_stamp(published_ms / 1000), instances)
+                   wall_clock_stamp(published_ms / 1000), instances, definition)
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> EvictionBatch:
@@ -103,7 +105,7 @@ class EvictionBatch:
     def event(self, instance: EvictedInstance) -> DatasetEvent:
         return DatasetEvent(feed=self.feed, cluster=self.cluster, time=instance.time, run_id=self.run_id,
                             producer=self.producer, location=instance.location, published=self.published,
-                            kind=EVICTED, fingerprint=None, event_id=instance.event_id)
+                            kind=EVICTED, fingerprint=None, event_id=instance.event_id, definition=self.definition)
 
     def events(self) -> list[DatasetEvent]:
         return [self.event(instance) for instance in self.instances]
@@ -213,5 +215,6 @@ def _json(batch: EvictionBatch) -> str:
     document = versioned({"batch_id": batch.batch_id, "feed": batch.feed, "cluster": batch.cluster,
                           "run_id": batch.run_id, "producer": batch.producer, "published": batch.published,
                           "instances": [{"time": i.time, "location": i.location, "event_id": i.event_id}
-                                        for i in batch.instances]})
+                                        for i in batch.instances],
+                          **({"definition": batch.definition} if batch.definition is not None else {})})
     return json.dumps(document, sort_keys=True)

@@ -278,7 +278,8 @@ def _plain(record: Any, nested: bool = False) -> dict[str, Any]:
 def event_json(event: DatasetEvent) -> bytes:
     """A dataset event as one line of JSON: events are the ledger's most numerous records (a retention run
     can write tens of thousands), and `to_json`'s indented form costs five times as much to encode."""
-    document = versioned({f.name: getattr(event, f.name) for f in fields(event)}, _format_of(DatasetEvent))
+    document = versioned({f.name: getattr(event, f.name) for f in fields(event)
+                          if f.name != "definition" or event.definition is not None}, _format_of(DatasetEvent))
     return (json.dumps(document, sort_keys=True) + "\n").encode()
 
 
@@ -421,6 +422,8 @@ class AttemptRecord:
     # The job of another server the attempt's workflow runs as (an Oozie workflow job), recorded before it is
     # followed: `id`, and the `run_id` and `attempt` whose staging it writes (a killed run's, when followed).
     job: dict[str, Any] | None = None
+    # The definition it ran (entities/provenance.py, Provenance.to_json); absent from records of older toolkits.
+    definition: dict[str, Any] | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:
@@ -452,6 +455,8 @@ class InstanceRecord:
     inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     succeeded: Stamp | None = None
+    # The definition of the attempt that last succeeded (entities/provenance.py); older records have none.
+    definition: dict[str, Any] | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> InstanceRecord:
@@ -535,6 +540,7 @@ class DatasetEvent:
     kind: Annotated[str, EVENT_KINDS] = PUBLISHED
     fingerprint: dict[str, Any] | None = None
     event_id: str = ""
+    definition: dict[str, Any] | None = None  # the producer's definition (entities/provenance.py); older: none
 
     FORMAT = EVENT_FORMAT
 

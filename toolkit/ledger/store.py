@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
+from toolkit.entities.provenance import Provenance
 from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
@@ -232,22 +234,23 @@ class Ledger:
 
     def record_publication(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
                            location: str, fingerprint: dict[str, Any] | None,
-                           unless_recorded: bool = False) -> DatasetEvent | None:
+                           unless_recorded: bool = False, definition: Provenance | None = None) -> DatasetEvent | None:
         """Record that the instance `t` of `feed` became visible here: `replaced` when it was visible already (its
         last event is not an eviction), else `published`. Every producer calls this right after publishing.
         `unless_recorded` (a run that found the instance already in place): nothing is written when the last
         event already records this very content (a publication with the same fingerprint), which is how a run
-        killed between its publication and its event gets the event written by the next run."""
+        killed between its publication and its event gets the event written by the next run. `definition`: the
+        producer's (entities/provenance.py), recorded in the event."""
         last = self._last_event(feed, t)
         visible = last is not None and last.kind != EVICTED
         if unless_recorded and visible and last is not None and last.fingerprint == fingerprint:
             self.journal.ensure(last)
             return None
         return self._record(feed, cluster, t, REPLACED if visible else PUBLISHED, producer, run_id, location,
-                            fingerprint, last)
+                            fingerprint, last, definition)
 
     def record_evictions(self, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str,
-                         run_id: str) -> EvictionBatch | None:
+                         run_id: str, definition: Provenance | None = None) -> EvictionBatch | None:
         """Record that the instances `evicted` (time, and where the data went: its location, or its archive) of
         `feed` are gone from here: one batch file and one journal entry however many there are (evictions.py),
         read as one `evicted` event per instance. None when there are none. Their ids share one instant, taken
@@ -258,7 +261,8 @@ class Ledger:
         if not listed:
             return None
         batch = EvictionBatch.of(feed, cluster, listed, producer=producer, run_id=run_id,
-                                 published_ms=self._stamp(feed, self._newest_ms.get(feed)))
+                                 published_ms=self._stamp(feed, self._newest_ms.get(feed)),
+                                 definition=definition.to_json() if definition is not None else None)
         self.journal.require_writable(JournalEntry.of_batch(batch))
         self.evictions.write(batch)
         self.journal.write_batch(batch)
@@ -294,13 +298,16 @@ class Ledger:
         return events[-1] if events else None
 
     def _record(self, feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
-                fingerprint: dict[str, Any] | None, last: DatasetEvent | None) -> DatasetEvent:
+                fingerprint: dict[str, Any] | None, last: DatasetEvent | None,
+                definition: Provenance | None = None) -> DatasetEvent:
         # Published instants come from the real clock; an id never sorts before the instance's last one, so
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
         if last is not None:
             self.journal.ensure(last)  # a producer killed before the journal entry of the last one
         published_ms = self._stamp(feed, None if last is None else event_id_ms(last.event_id))
         event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, published_ms)
+        if definition is not None:
+            event = replace(event, definition=definition.to_json())
         self.journal.require_writable(JournalEntry.of(event))
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
         self.journal.write(event)

@@ -53,6 +53,7 @@ class RunNode:
     started: str | None = None
     ended: str | None = None
     notes: tuple[str, ...] = ()
+    commit: str | None = None  # the config repo's commit the run ran (Provenance.label), when it recorded one
 
     @property
     def key(self) -> str:

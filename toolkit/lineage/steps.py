@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.entities.model import FeedClusterType
+from toolkit.entities.provenance import Provenance
 from toolkit.ledger.records import EVICTED, AttemptRecord, DatasetEvent, InstanceRecord, parse_json
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import CHANGED, GONE, UNCHANGED, UNKNOWN, InstanceNode, RunNode
@@ -48,7 +49,7 @@ def attempt_step(ledgers: Ledgers, attempt: AttemptRecord) -> Step:
     """A process attempt: its input instances with the fingerprints it recorded, and its published outputs."""
     run = RunNode(PROCESS, attempt.cluster, attempt.run_id, attempt.time, process=attempt.process,
                   attempt=attempt.attempt, attempt_kind=attempt.kind, status=attempt.status, started=attempt.started,
-                  ended=attempt.ended)
+                  ended=attempt.ended, commit=_commit(attempt.definition))
     reads = []
     for item in attempt.inputs_read():
         if item.feed is None:
@@ -72,7 +73,7 @@ def record_step(record: InstanceRecord, note: str) -> Step:
 def outside_step(ledgers: Ledgers, event: DatasetEvent) -> Step:
     """A producer outside the toolkit's runs (`external`, `ingest`, `compaction`): the instance it published."""
     run = RunNode(event.producer, event.cluster, event.run_id, event.time, feed=event.feed, status=event.kind,
-                  ended=event.published)
+                  ended=event.published, commit=_commit(event.definition))
     return Step(run, (), (Write(ledgers.instance(event.feed, event.cluster, event.nominal), None),))
 
 
@@ -83,7 +84,8 @@ def copy_step(ledgers: Ledgers, event: DatasetEvent) -> Step:
     status, record_note = _replication_status(ledgers, event)
     kind = HIVE_IMPORT if event.producer == HIVE_IMPORT else REPLICATION
     run = RunNode(kind, event.cluster, event.run_id, event.time, feed=event.feed, status=status or event.kind,
-                  ended=event.published, notes=tuple(notes) + ((record_note,) if record_note else ()))
+                  ended=event.published, notes=tuple(notes) + ((record_note,) if record_note else ()),
+                  commit=_commit(event.definition))
     reads = []
     for source in sources:
         now = ledgers.instance(event.feed, source, event.nominal)
@@ -135,3 +137,9 @@ def _replication_status(ledgers: Ledgers, event: DatasetEvent) -> tuple[str | No
     if not isinstance(record, dict) or record.get("run_id") != event.run_id:
         return None, f"the replication record {path} is of another run"
     return str(record.get("status")), None
+
+
+def _commit(definition: Mapping[str, Any] | None) -> str | None:
+    """The commit a record says its run ran, as people read it; None when it says nothing."""
+    known = Provenance.read(definition)
+    return known.label if known is not None else None

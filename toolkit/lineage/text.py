@@ -84,6 +84,7 @@ def _run(node: RunNode) -> str:
     else:
         head = f"{node.kind} of {node.feed} {node.time} into {node.cluster}"
     run = f", run {node.run_id}" if node.run_id else ""
+    run += f", config {node.commit}" if node.commit else ""
     status = f": {node.status}" if node.status else ""
     span = node.ended if node.started is None else f"{node.started} to {node.ended or '...'}"
     return f"{head}{run}{status}{f', {span}' if span else ''}"

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from toolkit.entities.model import Cluster
+from toolkit.entities.provenance import Provenance
 from toolkit.errors import ToolkitError
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.openlineage.events import ABORT, COMPLETE, FAIL, START, run_event
@@ -56,15 +57,19 @@ class Lineage:
 
     def run(self, action: str, entity: str, *, nominal: datetime | None = None, nominal_end: datetime | None = None,
             attempt: int | None = None, instance: str | None = None, sql: str | None = None,
-            extra: Mapping[str, Any] | None = None) -> RunLineage:
+            extra: Mapping[str, Any] | None = None, definition: Provenance | None = None) -> RunLineage:
         """One run (an attempt). `instance` (its time or batch) makes the instance its parent, unless the call
-        came with a parent of its own (Airflow's task): then the instance's run id is in the toolkit's facet."""
+        came with a parent of its own (Airflow's task): then the instance's run id is in the toolkit's facet.
+        `definition` (the one the run ran: entities/provenance.py) is in the toolkit's facet too."""
         if self.settings is None:
             return RunLineage(self, None)
         from openlineage.client.uuid import generate_new_uuid
 
         job = job_name(self.settings.namespace, action, entity)
         parent, details = self.parent, dict(extra or {})
+        if definition is not None:
+            details.update(configCommit=definition.commit, configDirty=definition.dirty,
+                           definitionHash=definition.definition)
         if instance is not None:
             shared = instance_run_id(job, instance)
             details.update(instance=instance, instanceRunId=shared)

@@ -30,6 +30,7 @@ from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Process
+from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.availability import probe_instance
@@ -194,6 +195,7 @@ class ProcessRunner:
             repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=self.fs, spark=spark,
             path=self.options.workflow_path or self.process.workflow.path, owner=self.owner, clock=clock))
         self.checks = OutputChecks(repo, self.process, self.fs, catalog, log)
+        self.provenance = provenance(self.process, Path(repo.root), repo.revision)  # what its records say it ran
 
     # Step 1 and 2: is there anything to do at all
 
@@ -535,7 +537,7 @@ class ProcessRunner:
         index = grid.index_of(t) if grid is not None else None
         step = grid.time_of(index + 1) if grid is not None and index is not None else None
         return self.lineage.run("process", self.process.name, nominal=t, nominal_end=step, attempt=attempt,
-                                instance=instance, sql=self.workflow.sql)
+                                instance=instance, sql=self.workflow.sql, definition=self.provenance)
 
     def run_and_publish(self, attempt: int, targets: tuple[FileOutput | TableOutputTarget, ...],
                         make_context: Callable[[dict[str, str | TableOutput]], WorkflowContext], keeper: LeaseKeeper,
@@ -598,7 +600,8 @@ class ProcessRunner:
             recorded_fingerprints[(feed.name, output.time)] = fingerprint
             self.ledger.record_publication(
                 feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,
-                location=where.event_location(instance), fingerprint=fingerprint, unless_recorded=missing_only)
+                location=where.event_location(instance), fingerprint=fingerprint, unless_recorded=missing_only,
+                definition=self.provenance)
         return recorded_fingerprints
 
     def warn_quality(self, t: datetime, attempt: int, quality: Sequence[GateResult], batch: int | None = None) -> None:
@@ -695,7 +698,7 @@ class ProcessRunner:
             ended=_stamp(ended) if ended else None, error=error,
             inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
             outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality), job=job))
+            quality=results_json(quality), job=job, definition=self.provenance.to_json()))
 
     def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
@@ -704,15 +707,17 @@ class ProcessRunner:
         now = _stamp(_real_now())
         succeeded = previous.succeeded if previous is not None else None
         inputs = previous.inputs if previous is not None else []
+        definition = previous.definition if previous is not None else None  # the last success's
         if status == Status.SUCCEEDED and plan is not None:
             succeeded, inputs = now, [item.to_json() for item in plan.inputs]
+            definition = self.provenance.to_json()
         self.ledger.write_instance(InstanceRecord(
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), status=status,
             attempts=attempts, run_id=self.run_id, updated=now,
             started=_stamp(started) if started else (previous.started if previous is not None else None),
             ended=_stamp(ended) if ended else None, error=error, missing=list(missing or []), inputs=inputs,
             outputs=[output.to_json() for output in outputs] if outputs
-            else list(previous.outputs if previous is not None else []), succeeded=succeeded))
+            else list(previous.outputs if previous is not None else []), succeeded=succeeded, definition=definition))
 
 
 def _listed(missing: list[str]) -> str:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError, WaitingError
 from toolkit.instances.availability import probe_instance
@@ -64,7 +66,8 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
     ledger = Ledger.of(fs, cluster)
     fingerprint = state.fingerprint.to_json() if state.fingerprint else None
     event = ledger.record_publication(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
-                                      location=location, fingerprint=fingerprint, unless_recorded=True)
+                                      location=location, fingerprint=fingerprint, unless_recorded=True,
+                                      definition=provenance(feed, Path(repo.root), repo.revision))
     if event is None:
         return Published(ledger.events(feed.name, t)[-1], recorded=False)
     return Published(event, recorded=True)

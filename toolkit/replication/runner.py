@@ -24,10 +24,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster
+from toolkit.entities.provenance import provenance
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
@@ -300,7 +302,8 @@ def _lineage(call: _Call, instance: datetime, pulled: list[Source],
     off, or when the run pulls nothing and fails nothing (sources only waited for: a later call replicates it)."""
     if not call.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
         return Lineage.off().run("replication", call.feed.name), [], []
-    run = call.lineage.run("replication", call.feed.name, nominal=instance, instance=format_timestamp(instance))
+    run = call.lineage.run("replication", call.feed.name, nominal=instance, instance=format_timestamp(instance),
+                           definition=provenance(call.feed, Path(call.repo.root), call.repo.revision))
     return run, source_uses(call.fs, call.feed, pulled, instance), [DatasetUse.at(call.feed, call.target, [instance])]
 
 
@@ -320,7 +323,8 @@ def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome]
         call.feed.name, call.target.name, instance,
         producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED),
         run_id=call.run_id, location=feed_locations(call.feed, call.target).event_location(instance),
-        fingerprint=fingerprint, unless_recorded=not changed)
+        fingerprint=fingerprint, unless_recorded=not changed,
+        definition=provenance(call.feed, Path(call.repo.root), call.repo.revision))
     return fingerprint
 
 

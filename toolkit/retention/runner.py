@@ -16,12 +16,14 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from toolkit.el.templates import CatalogTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_table
@@ -114,7 +116,8 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
                              f"'{cluster.name}' by another call while this one waited (its record: {done})")
             return result
         lineage = context.lineage if held is not None else Lineage.off()  # a dry run emits nothing
-        run = lineage.run("retention", feed.name, nominal=nominal)
+        run = lineage.run("retention", feed.name, nominal=nominal,
+                          definition=provenance(feed, Path(repo.root), repo.revision))
         with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):
             _retain(_Retention(repo, feed, cluster, zone, fs, catalog, held, run_id, eviction), result, began)
         if lineage.enabled:
@@ -142,7 +145,9 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
     repo, feed, cluster, fs, lease, eviction = call.repo, call.feed, call.cluster, call.fs, call.lease, call.eviction
     assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
     table = feed.table_on(cluster.name)
-    events = _Events(Ledger.of(fs, cluster), feed, cluster, call.run_id) if lease is not None else None
+    events = (_Events(Ledger.of(fs, cluster), feed, cluster, call.run_id, provenance(feed, Path(repo.root),
+                                                                                   repo.revision))
+              if lease is not None else None)
     if events is not None:
         events.finish_pending(fs, call.catalog)
     if table is not None:
@@ -210,8 +215,9 @@ class _Events:
     killed in between leaves the plan, and the next run writes the batch of the instances that are gone
     (feed_locations says where to look), or only its journal entry when the killed run wrote the batch."""
 
-    def __init__(self, ledger: Ledger, feed: Feed, cluster: Cluster, run_id: str) -> None:
+    def __init__(self, ledger: Ledger, feed: Feed, cluster: Cluster, run_id: str, definition: Provenance) -> None:
         self.ledger, self.feed, self.cluster, self.run_id = ledger, feed, cluster, run_id
+        self.definition = definition  # the evicting definition, in each batch
         self.gone: list[tuple[datetime, str]] = []  # evicted, their events written by `done` in one batch
 
     def finish_pending(self, fs: FileSystem, catalog: Catalog | None) -> None:
@@ -232,7 +238,8 @@ class _Events:
             gone = [(t, location) for t, location in planned if not available[t].available]
         else:
             gone = [(t, location) for t, location in planned if fs.status(where.event_location(t)) is None]
-        self.ledger.record_evictions(self.feed.name, self.cluster.name, gone, producer="retention", run_id=run_id)
+        self.ledger.record_evictions(self.feed.name, self.cluster.name, gone, producer="retention", run_id=run_id,
+                                     definition=self.definition)
         self.ledger.clear_evictions(self.feed.name)
 
     def plan(self, planned: list[tuple[datetime, str]]) -> None:
@@ -246,7 +253,7 @@ class _Events:
         """The batch of the evictions since the plan, then the plan removed."""
         if self.gone:
             self.ledger.record_evictions(self.feed.name, self.cluster.name, self.gone, producer="retention",
-                                         run_id=self.run_id)
+                                         run_id=self.run_id, definition=self.definition)
             self.gone = []
         self.ledger.clear_evictions(self.feed.name)
 

@@ -17,6 +17,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.runtime import driver_logging
 from toolkit.runtime.installed_pyspark import prefer_installed_pyspark
+from toolkit.runtime.repo_revision import repo_revision
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine, emit
 from toolkit.runtime.streams import separate_stderr
 from toolkit.statuses import Status
@@ -40,8 +41,11 @@ def load_repo(path: Path) -> ConfigRepo:
     """The config repo an action runs on, or UsageError (exit 2) naming its first problem. An action runs every
     hour or minute on a repo that rarely changes: its unchanged valid files come from the parse cache
     (toolkit/entities/parse_cache.py), which saves a third of a second of schema checks a run and gives the same
-    result; $FEED_TOOLKIT_NO_CACHE=1 turns it off."""
-    return ConfigRepo.load(path, cached=not parse_cache.turned_off())
+    result; $FEED_TOOLKIT_NO_CACHE=1 turns it off. The repo's git commit is read too: the run's records say which
+    definition they ran (toolkit/entities/provenance.py)."""
+    repo = ConfigRepo.load(path, cached=not parse_cache.turned_off())
+    repo.revision = repo_revision(repo.root)
+    return repo
 
 
 MAX_SECONDS = 366 * 86400  # the most `seconds` takes: a year

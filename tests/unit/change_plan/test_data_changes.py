@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
 from tests.unit.retention.retention_repo import tree, utc
+from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
@@ -127,7 +128,8 @@ def test_an_edited_workflow_names_the_instances_the_old_one_computed(site, capsy
     [change] = [c for c in report["changes"] if c["kind"] == "process" and c["warning"]]
     assert (change["entity"], change["count"], change["bytes"], change["first"], change["last"]) == (
         "hourly-clicks-summary", 10, sum(range(100, 110)), stamp(times[0]), stamp(times[9]))
-    assert change["change"].startswith("workflow file edited: 10 published instance(s) computed by the old definition")
+    assert change["change"].startswith("workflow file edited: 10 published instance(s) computed by another definition "
+                                       "(10 by a definition the ledger did not record)")
     assert change["instances"][0]["path"] == "file:///summary/00"
     assert change["command"] == (f"toolkit rerun --repo {head} --process hourly-clicks-summary --cluster primary "
                                  f"--from {stamp(times[0])} --to {stamp(times[9])} --status SUCCEEDED")
@@ -189,3 +191,28 @@ def test_a_quality_gate_added_or_its_suite_edited_names_the_producers_that_check
     assert ("clicks-hourly-summary", "quality gate quality/clicks-hourly-summary.json edited (its expectations "
             "changed): checked before publishing by process hourly-clicks-summary") in [
         (c["entity"], c["change"]) for c in report["changes"]]
+
+
+def test_instances_the_new_definition_computed_already_are_not_named(site, capsys):
+    """Each record says which definition computed it: after a rerun under the new one, nothing is left to name."""
+    head, base, _ = site
+    workflow = head / "workflows" / "hourly_clicks_summary.py"
+    workflow.write_text(workflow.read_text() + "\n# counted differently\n")
+    repos = {name: ConfigRepo.load(repo) for name, repo in (("base", base), ("head", head))}
+    ran = {name: provenance(repo.process("hourly-clicks-summary"), repo.root, None).to_json()
+           for name, repo in repos.items()}
+    ledger = summary_ledger(head)
+    for hour in range(4):
+        t = utc(2026, 11, 20, hour)
+        ledger.write_instance(InstanceRecord(process="hourly-clicks-summary", cluster="primary", time=stamp(t),
+                                             status="SUCCEEDED", attempts=1, run_id=f"r{hour}", updated=stamp(t),
+                                             definition=ran["head" if hour < 3 else "base"]))
+    _, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["kind"] == "process" and c["warning"]]
+    assert [item["time"] for item in change["instances"]] == ["2026-11-20T03:00Z"]
+    assert "1 published instance(s) computed by another definition (nothing" in change["change"]
+    ledger.write_instance(InstanceRecord(process="hourly-clicks-summary", cluster="primary", time="2026-11-20T03:00Z",
+                                         status="SUCCEEDED", attempts=2, run_id="rerun", updated="2026-11-26T00:00Z",
+                                         definition=ran["head"]))  # the rerun command's run
+    _, report, _ = plan(capsys, head, base)
+    assert not [c for c in report["changes"] if c["kind"] == "process" and c["warning"]]

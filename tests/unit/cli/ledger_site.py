@@ -50,7 +50,7 @@ clusters:
 locations: {data: "/data/same-name/${YEAR}/${MONTH}/${DAY}/${HOUR}"}
 """
 ROW_KEYS = {"time", "status", "recorded_status", "attempts", "run_id", "started", "ended", "duration_seconds",
-            "missing", "missing_note", "error", "hold"}
+            "missing", "missing_note", "error", "hold", "commit", "dirty", "definition_hash"}
 
 
 @dataclass(frozen=True)

@@ -64,15 +64,18 @@ def test_status_text_is_aligned_columns_under_a_header(capsys: pytest.CaptureFix
                        "--now", NOW, "--from", "2026-11-21T03:00Z", "--wide")
     assert code == 0
     assert out.splitlines() == [
-        "TIME               STATUS     ATTEMPTS  START                 DURATION  DETAIL",
-        "2026-11-21T03:00Z  SUCCEEDED  1         2026-11-21T03:01:00Z  2m30s     -",
-        "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     the workflow failed: boom",
-        "2026-11-21T05:00Z  TIMEDOUT   1         -                     -         timed out waiting for its inputs",
-        "2026-11-21T06:00Z  KILLED     1         2026-11-21T06:05:00Z  -         -",
-        "2026-11-21T07:00Z  RUNNING    1         2026-11-21T10:00:00Z  30m00s    -",
-        "2026-11-21T08:00Z  WAITING    0         -                     -         missing clicks 2026-11-21T08:00Z",
-        "2026-11-21T09:00Z  WAITING    0         -                     -         missing clicks 2026-11-21T09:00Z",
-        "2026-11-21T10:00Z  WAITING    0         -                     -         missing 2 of clicks, "
+        "TIME               STATUS     ATTEMPTS  START                 DURATION  COMMIT  DETAIL",
+        "2026-11-21T03:00Z  SUCCEEDED  1         2026-11-21T03:01:00Z  2m30s     -       -",
+        "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     -       the workflow failed: boom",
+        "2026-11-21T05:00Z  TIMEDOUT   1         -                     -         -       timed out waiting for its "
+        "inputs",
+        "2026-11-21T06:00Z  KILLED     1         2026-11-21T06:05:00Z  -         -       -",
+        "2026-11-21T07:00Z  RUNNING    1         2026-11-21T10:00:00Z  30m00s    -       -",
+        "2026-11-21T08:00Z  WAITING    0         -                     -         -       missing clicks "
+        "2026-11-21T08:00Z",
+        "2026-11-21T09:00Z  WAITING    0         -                     -         -       missing clicks "
+        "2026-11-21T09:00Z",
+        "2026-11-21T10:00Z  WAITING    0         -                     -         -       missing 2 of clicks, "
         "2026-11-21T09:00Z..2026-11-21T10:00Z",
     ]
 
@@ -82,14 +85,14 @@ def test_status_fits_the_terminal_and_wide_shows_everything(capsys: pytest.Captu
     """Issue 34: a daily process's status was 16 KB with lines of 677 characters listing 24 hours one by one."""
     base = ("status", "--repo", str(history.conf), "--process", PROCESS, "--cluster", "primary", "--now", NOW,
             "--from", "2026-11-21T03:00Z")
-    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("COLUMNS", "110")
     code, out, _ = run(capsys, *base)
-    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
-    waiting = ("2026-11-21T10:00Z  WAITING    0         -                     -         missing 2 of clicks, "
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 110
+    waiting = ("2026-11-21T10:00Z  WAITING    0         -                     -         -       missing 2 of clicks, "
                "2026-11-21T09:00Z..2026-11-21T10:00Z")
-    assert out.splitlines()[-1] == waiting[:97] + "..."
-    assert "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     the workflow failed: boom" \
-        in out.splitlines()  # it fits: whole
+    assert out.splitlines()[-1] == waiting[:107] + "..."
+    failed = "2026-11-21T04:00Z  FAILED     3         2026-11-21T04:20:00Z  5m00s     -       the workflow failed: boom"
+    assert failed in out.splitlines()  # it fits: whole
     code, out, _ = run(capsys, *base, "--wide")
     assert code == 0 and out.splitlines()[-1] == waiting
 
@@ -145,8 +148,8 @@ def test_table_inputs_are_not_checked_without_the_metastore(capsys: pytest.Captu
         ("2026-11-21T00:00Z", "WAITING", None, "not checked (table input)"),
     ]
     code, out, _ = run(capsys, "status", "--repo", str(site.conf), "--process", "daily-visits-report",
-                       "--cluster", "primary", "--now", NOW, "--from", "2026-11-21T00:00Z")
-    assert out.splitlines()[1].endswith("WAITING  0         -      -         not checked (table input)")
+                       "--cluster", "primary", "--now", NOW, "--from", "2026-11-21T00:00Z", "--wide")
+    assert out.splitlines()[1].endswith("WAITING  0         -      -         -       not checked (table input)")
 
 
 def test_instances_without_inputs_missing_are_ready(capsys: pytest.CaptureFixture[str], site: Site) -> None:
@@ -155,7 +158,7 @@ def test_instances_without_inputs_missing_are_ready(capsys: pytest.CaptureFixtur
     rows = status_json(capsys, site, "--from", "2026-11-21T08:00Z", "--to", "2026-11-21T08:00Z")
     assert [(r["status"], r["missing"]) for r in rows] == [("WAITING", [])]
     code, out, _ = run(capsys, "status", "--repo", str(site.conf), "--process", PROCESS, "--cluster", "primary",
-                       "--now", NOW, "--from", "2026-11-21T08:00Z", "--to", "2026-11-21T08:00Z")
+                       "--now", NOW, "--from", "2026-11-21T08:00Z", "--to", "2026-11-21T08:00Z", "--wide")
     assert out.splitlines()[1].endswith("none (ready to run)")
 
 

@@ -64,12 +64,12 @@ def test_the_json_of_a_record_holds_every_field() -> None:
         "process": "hourly-clicks-summary", "cluster": "primary", "time": "2026-11-21T10:00Z", "status": "WAITING",
         "attempts": 0, "run_id": None, "updated": "2026-11-21T10:01:02Z", "started": None, "ended": None,
         "error": None, "missing": ["clicks 2026-11-21T10:00Z (file:///x/data/clicks)"], "inputs": [], "outputs": [],
-        "succeeded": None, "format_version": 1,
+        "succeeded": None, "definition": None, "format_version": 1,
     }
     assert INSTANCE.nominal == datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
     assert set(document(ATTEMPT)) == {"process", "cluster", "time", "attempt", "run_id", "kind", "status",
                                       "started", "ended", "error", "inputs", "outputs", "counters", "quality", "job",
-                                      "format_version"}
+                                      "definition", "format_version"}
 
 
 def test_unknown_fields_are_ignored_on_reading() -> None:

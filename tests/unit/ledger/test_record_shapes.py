@@ -29,7 +29,8 @@ def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
     assert shape_of(AttemptRecord) == {
         "process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
         "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
-        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list", "job": "dict?"}
+        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list", "job": "dict?",
+        "definition": "dict?"}
     assert shape_of(DatasetEvent)["fingerprint"] == "dict?"
     assert shape_of(Cursor)["position"] == "event-id?"
     assert shape_of(IngestBatch)["state"] == ("planned", "committed")

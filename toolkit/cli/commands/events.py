@@ -22,6 +22,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.records import DatasetEvent
 from toolkit.publication.publish import publish_instance
+from toolkit.runtime.repo_revision import repo_revision
 from toolkit.runtime.times import nominal_time
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.local import LocalFileSystem
@@ -65,6 +66,7 @@ def publish_command(
     _check_format(format_)
     t = nominal_time(time)
     config = ConfigRepo.load(repo)
+    config.revision = repo_revision(config.root)  # its event records which definition published it
     entity, on = config.feed(feed), config.cluster(cluster)
     require_on_cluster(entity, on.name)
     scheme = urlsplit(on.write_endpoint or "").scheme.lower()

@@ -116,6 +116,11 @@ def status_command(
     state: Annotated[list[str] | None, typer.Option(
         "--state", help="Without --process: only entities in this state, RUNNING, SUSPENDED or COMPLETED "
                         "(repeatable; Falcon's -filterBy STATUS).")] = None,
+    changed_since: Annotated[str | None, typer.Option(
+        "--changed-since", metavar="REV", help=(
+            "With --process: only the succeeded instances whose last success ran another definition of the process "
+            "than git revision REV of the repo has (its YAML or workflow file differ; instances whose records "
+            "say nothing are listed too): what a change left stale."))] = None,
 ) -> None:
     """One row per instance of a process on a cluster: its time, status, attempts, start, duration and a detail:
     while it waits, the input instances it lacks (by feed: one named, several counted with their first and last
@@ -143,6 +148,8 @@ def status_command(
         if from_ is not None or to is not None:
             raise UsageError("--from and --to choose instances of a process: give --process, or leave them out to "
                              f"list the entities of cluster '{cluster}'.")
+        if changed_since is not None:
+            raise UsageError("--changed-since lists instances of a process: give --process.")
         _entity_listing(repo, cluster, now, format_, wide, filters)
         return
     if filters.given:
@@ -150,6 +157,11 @@ def status_command(
                          "--process to list them, or leave them out to list the instances of the process.")
     scope = open_scope(repo, process, cluster, now)
     rows = scope.rows(from_, to, with_missing=True)
+    if changed_since is not None:
+        from toolkit.cli.changed_since import changed_since as stale
+        from toolkit.cli.changed_since import definition_at
+
+        rows = stale(rows, definition_at(repo, changed_since, scope.process.name))
     if format_ == "json":
         typer.echo(json.dumps([row.to_json() for row in rows], indent=2))
     else:

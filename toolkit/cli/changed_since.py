@@ -1,0 +1,35 @@
+"""`toolkit status --changed-since REV`: the instances of a process whose last success ran another definition than
+the one of git revision REV of the config repo (entities/provenance.py): what is stale after a change, and what
+`toolkit rerun --status SUCCEEDED` would compute again."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolkit.change_plan.revisions import commit_of, extract
+from toolkit.cli.ledger_rows import InstanceRow
+from toolkit.entities.provenance import definition_hash
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.statuses import Status
+
+
+def definition_at(repo: Path, revision: str, process: str) -> str | None:
+    """The definition hash of `process` at git revision `revision` of the repo; None when it was not defined then."""
+    with tempfile.TemporaryDirectory(prefix="toolkit-status-") as scratch:
+        root = extract(repo, commit_of(repo, revision), Path(scratch) / "at")
+        try:
+            config = ConfigRepo.load(root)
+        except UsageError as err:
+            raise UsageError(f"The repo at {revision} does not load, so its definition is unknown: {err}") from None
+        entity = config.processes.get(process)
+        return definition_hash(entity, config.root) if entity is not None else None
+
+
+def changed_since(rows: Sequence[InstanceRow], definition: str | None) -> list[InstanceRow]:
+    """The succeeded rows whose definition is not `definition` (a row that recorded none counts as changed: its
+    definition is unknown)."""
+    return [row for row in rows if row.status == Status.SUCCEEDED
+            and (definition is None or row.definition is None or row.definition.definition != definition)]
