@@ -5,6 +5,7 @@ cluster only Hadoop's client reaches, is not read: the reason is said instead.""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from toolkit.change_plan.changes import PlannedInstance
@@ -13,12 +14,13 @@ from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.retention.feed_plans import feed_plans
+from toolkit.retention_actions.location_plan import ExpiredInstance
 from toolkit.runtime.cluster_files import cluster_file_system, reachable_without_jvm
 from toolkit.storage.filesystem import FileSystem
 
 FOREVER = datetime(9999, 1, 1, tzinfo=UTC)  # a cut-off past every instance: all of a feed's data
 
-InstancesByPath = dict[tuple[str, str], PlannedInstance]  # by (location kind, path)
+InstancesByPath = dict[tuple[str, str], ExpiredInstance]  # by (location kind, path), as retention's planner found them
 
 
 class FeedStorage:
@@ -57,17 +59,18 @@ def unread_reason(feed: Feed | None, cluster: Cluster) -> str:
 
 def instances_before(repo: ConfigRepo, feed: Feed, cluster: Cluster, fs: FileSystem,
                      cut_off: datetime = FOREVER) -> InstancesByPath:
-    """The instances of `feed` (as `repo` defines it and its neighbours) on `cluster` before `cut_off`, with their
-    sizes: what retention at that cut-off would evict (less what another feed shares)."""
+    """The instances of `feed` (as `repo` defines it and its neighbours) on `cluster` before `cut_off`: what
+    retention at that cut-off would evict (less what another feed shares). Their sizes are read by `sized`, for
+    the instances a change names only."""
     try:
         planned = feed_plans(repo, feed, cluster, fs, resolve_zone(feed.timezone), cut_off)
     except UsageError as err:
         raise UsageError(f"Feed '{feed.name}' on cluster '{cluster.name}': {err}") from None
-    sizes = fs.total_sizes([instance.entry for plan in planned.plans for instance in plan.expired])
-    return {(plan.kind, instance.path): PlannedInstance(instance.time, instance.path, sizes.get(instance.path, 0))
-            for plan in planned.plans for instance in plan.expired}
+    return {(plan.kind, instance.path): instance for plan in planned.plans for instance in plan.expired}
 
 
-def by_time(instances: InstancesByPath | list[PlannedInstance]) -> tuple[PlannedInstance, ...]:
-    values = instances.values() if isinstance(instances, dict) else instances
-    return tuple(sorted(values, key=lambda instance: (instance.time, instance.path)))
+def sized(fs: FileSystem, instances: Iterable[ExpiredInstance]) -> tuple[PlannedInstance, ...]:
+    """The instances with their bytes on `fs` (every file under each), oldest first."""
+    chosen = sorted(instances, key=lambda instance: (instance.time, instance.path))
+    sizes = fs.total_sizes([instance.entry for instance in chosen])
+    return tuple(PlannedInstance(instance.time, instance.path, sizes.get(instance.path, 0)) for instance in chosen)

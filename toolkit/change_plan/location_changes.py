@@ -9,7 +9,7 @@ from datetime import datetime
 
 from toolkit.change_plan.changes import Change
 from toolkit.change_plan.comparison import Comparison, FeedOnCluster
-from toolkit.change_plan.feed_storage import by_time, instances_before, unread_reason
+from toolkit.change_plan.feed_storage import instances_before, sized, unread_reason
 
 
 def location_changes(comparison: Comparison) -> Iterator[Change]:
@@ -39,8 +39,8 @@ def _moved(comparison: Comparison, feed: FeedOnCluster, moved: list[str]) -> Cha
     if comparison.storage.file_system(feed.new, feed.cluster) is not None:
         reached = {(kind, instance.time)
                    for (kind, _), instance in instances_before(comparison.head, feed.new, feed.cluster, fs).items()}
-    left = by_time([instance for (kind, _), instance in before.items()
-                    if kind in moved and (kind, instance.time) not in reached])
+    left = sized(fs, [instance for (kind, _), instance in before.items()
+                      if kind in moved and (kind, instance.time) not in reached])
     return Change(feed.old.name, "feed", f"{what}: {len(left)} instance(s) left under the old path, unreachable "
                   "(retention, processes and replication read the new one; move them there to keep them)", name,
                   destructive=bool(left), instances=left, read_storage=True)

@@ -21,6 +21,7 @@ from toolkit.change_plan.retention_changes import retention_changes
 from toolkit.change_plan.revisions import commit_of, extract, unborn
 from toolkit.change_plan.schedule_changes import schedule_changes
 from toolkit.change_plan.validity_changes import validity_changes
+from toolkit.entities import parse_cache
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
@@ -49,8 +50,8 @@ def plan_change(call: PlanCall) -> Plan:
     if (call.base is None) == (call.base_repo is None):
         raise UsageError("Give the base to compare with: --base REV (a git revision of the repo) or --base-repo DIR.")
     with tempfile.TemporaryDirectory(prefix="toolkit-plan-") as scratch:
+        head_label, head = _head(call, Path(scratch))  # first: its parse cache then serves the base's same files
         base_label, base = _base(call, Path(scratch))
-        head_label, head = _head(call, Path(scratch))
         if call.cluster is not None and call.cluster not in head.clusters and call.cluster not in base.clusters:
             raise UsageError(f"No cluster is named {call.cluster!r} in the base or the head: its clusters are "
                              f"{', '.join(sorted(head.clusters.keys() | base.clusters.keys())) or 'none'}.")
@@ -86,20 +87,25 @@ def _base(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
             (scratch / "empty" / folder).mkdir(parents=True)
         return "no commit yet", ConfigRepo.load(scratch / "empty")
     commit = commit_of(call.repo, call.base)
-    return commit, _load(extract(call.repo, commit, scratch / "base"), f"the base revision {call.base} ({commit[:12]})")
+    return commit, _load(extract(call.repo, commit, scratch / "base"), f"the base revision {call.base} ({commit[:12]})",
+                         cached_as=call.repo)
 
 
 def _head(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
-    if call.head is None:
-        return "working tree", _load(call.repo, f"the working tree of {call.repo}")
+    if call.head is None:  # a working tree: its unchanged files come from the parse cache, as for every command
+        return "working tree", _load(call.repo, f"the working tree of {call.repo}", cached=not parse_cache.turned_off())
     commit = commit_of(call.repo, call.head)
-    return commit, _load(extract(call.repo, commit, scratch / "head"), f"the head revision {call.head} ({commit[:12]})")
+    return commit, _load(extract(call.repo, commit, scratch / "head"), f"the head revision {call.head} ({commit[:12]})",
+                         cached_as=call.repo)
 
 
-def _load(root: Path, what: str) -> ConfigRepo:
-    """The repo, or UsageError saying which side does not load (a plan compares two valid definitions)."""
+def _load(root: Path, what: str, cached: bool = False, cached_as: Path | None = None) -> ConfigRepo:
+    """The repo, or UsageError saying which side does not load (a plan compares two valid definitions). A
+    revision extracted into a scratch folder is served from the working tree's parse cache, read only (its
+    unchanged files are the same bytes), unless the cache is turned off."""
     try:
-        return ConfigRepo.load(root)
+        return ConfigRepo.load(root, cached=cached,
+                               cached_as=cached_as if cached_as is not None and not parse_cache.turned_off() else None)
     except UsageError as err:
         raise UsageError(f"{what[0].upper()}{what[1:]} does not load, so there is nothing to compare: {err}") from None
 

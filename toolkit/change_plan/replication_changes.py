@@ -14,7 +14,7 @@ from datetime import datetime
 
 from toolkit.change_plan.changes import Change, PlannedInstance
 from toolkit.change_plan.comparison import Comparison
-from toolkit.change_plan.feed_storage import by_time, instances_before, unread_reason
+from toolkit.change_plan.feed_storage import instances_before, sized, unread_reason
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedClusterType
 from toolkit.replication.selection import instance_for
@@ -63,10 +63,11 @@ def _backlog(comparison: Comparison, feed: Feed, target: Cluster) -> Change:
                           target.name, warning=True)
         start = max(on_target.validity.start, on_source.validity.start)
         end = min(on_target.validity.end, on_source.validity.end)
-        copies += [instance for (kind, _), instance in instances_before(comparison.head, feed, source, fs).items()
-                   if kind == "data" and start <= instance.time < end and instance.time <= last
-                   and instance.time not in held]
-    backlog = by_time(copies)
+        copies += sized(fs, [instance for (kind, _), instance in instances_before(comparison.head, feed, source,
+                                                                                     fs).items()
+                             if kind == "data" and start <= instance.time < end and instance.time <= last
+                             and instance.time not in held])
+    backlog = tuple(sorted(copies, key=lambda instance: (instance.time, instance.path)))
     command = None
     if backlog:
         command = shlex.join([spark_submit(), entrypoint("replication.py"), "--repo", comparison.repo_path, "--feed",

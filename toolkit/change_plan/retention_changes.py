@@ -17,12 +17,14 @@ from datetime import datetime
 
 from toolkit.change_plan.changes import Change
 from toolkit.change_plan.comparison import Comparison
-from toolkit.change_plan.feed_storage import FeedStorage, InstancesByPath, by_time, instances_before, unread_reason
+from toolkit.change_plan.feed_storage import FeedStorage, InstancesByPath, instances_before, sized, unread_reason
+from toolkit.el.templates import PathTemplate
 from toolkit.el.timezones import UTC, resolve_zone
 from toolkit.entities.model import Cluster, Feed, Retention
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.retention_cadence import retention_end
 from toolkit.retention.cutoff import cutoff
+from toolkit.retention.shared import neighbours
 from toolkit.storage.filesystem import FileSystem
 
 NOTHING = datetime.min.replace(tzinfo=UTC)  # a cut-off before every instance: retention evicts nothing
@@ -78,13 +80,12 @@ def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new:
         later = uncopied or _cut_off(new, cluster.name, now) > _cut_off(old, cluster.name, now)
         return Change(new.name, "feed", f"{what}; storage not read ({unread_reason(new, cluster)})", cluster.name,
                       destructive=later, warning=not later, command=command)
-    before = _evicted(base, old, cluster, fs, now) if old is not None else {}
-    after = _evicted(head, new, cluster, fs, now)
+    before, after = _both_evicted(base, head, old, new, cluster, fs, now)
     if new_on.retention is None:
-        kept = by_time(before)
+        kept = sized(fs, before.values())
         return Change(new.name, "feed", f"{what}: {len(kept)} instance(s) no longer evicted", cluster.name,
                       warning=True, instances=kept, read_storage=True)
-    evicted = tuple(instance for key, instance in sorted(after.items()) if uncopied or key not in before)
+    evicted = sized(fs, [instance for key, instance in after.items() if uncopied or key not in before])
     verb = "archived" if new_on.retention.action == "archive" else "deleted"
     spared = "keeps or archives" if uncopied else "keeps"
     return Change(new.name, "feed", f"{what}: {len(evicted)} instance(s) {verb} at the next retention call that the "
@@ -99,7 +100,7 @@ def _orphaned(base: ConfigRepo, old: Feed, cluster: Cluster, storage: FeedStorag
     if fs is None:
         return Change(old.name, "feed", f"{what}: its data on the cluster is no longer managed; storage not read "
                       f"({unread_reason(old, cluster)})", cluster.name, destructive=True)
-    left = by_time(instances_before(base, old, cluster, fs))
+    left = sized(fs, instances_before(base, old, cluster, fs).values())
     return Change(old.name, "feed", f"{what}: {len(left)} instance(s) left on the cluster, orphaned (no retention "
                   "or other action manages them)", cluster.name, destructive=bool(left), instances=left,
                   read_storage=True)
@@ -113,7 +114,29 @@ def _cut_off(feed: Feed | None, cluster: str, now: datetime) -> datetime:
     return cutoff(now, on.retention.limit, resolve_zone(feed.timezone))
 
 
-def _evicted(repo: ConfigRepo, feed: Feed, cluster: Cluster, fs: FileSystem, now: datetime) -> InstancesByPath:
-    """What retention of `feed` as `repo` defines it would evict on `cluster` at `now`, by location and path."""
-    cut_off = _cut_off(feed, cluster.name, now)
+def _both_evicted(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new: Feed, cluster: Cluster, fs: FileSystem,
+                  now: datetime) -> tuple[InstancesByPath, InstancesByPath]:
+    """What retention would evict at `now` as the base defines the feed, and as the head does, by location and path.
+    When both read the same locations alike (the same templates, zone and neighbours), one walk at the later
+    cut-off serves both: an instance is evicted exactly when its time is before the cut-off."""
+    old_cut, new_cut = _cut_off(old, cluster.name, now), _cut_off(new, cluster.name, now)
+    if old is None or not _walked_alike(base, head, old, new, cluster.name):
+        return (_evicted(base, old, cluster, fs, old_cut) if old is not None else {},
+                _evicted(head, new, cluster, fs, new_cut))
+    walked = _evicted(head, new, cluster, fs, max(old_cut, new_cut))
+    return ({key: item for key, item in walked.items() if item.time < old_cut},
+            {key: item for key, item in walked.items() if item.time < new_cut})
+
+
+def _walked_alike(base: ConfigRepo, head: ConfigRepo, old: Feed, new: Feed, cluster: str) -> bool:
+    locations = old.locations_on(cluster)
+    if locations != new.locations_on(cluster) or old.timezone != new.timezone:
+        return False
+    return all(neighbours(base, old.name, cluster, PathTemplate(text)) == neighbours(head, new.name, cluster,
+                                                                                  PathTemplate(text))
+               for text in locations.values() if PathTemplate(text).is_dated)
+
+
+def _evicted(repo: ConfigRepo, feed: Feed, cluster: Cluster, fs: FileSystem, cut_off: datetime) -> InstancesByPath:
+    """What retention of `feed` as `repo` defines it would evict on `cluster` before `cut_off`."""
     return {} if cut_off == NOTHING else instances_before(repo, feed, cluster, fs, cut_off)

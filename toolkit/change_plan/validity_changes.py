@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from toolkit.change_plan.changes import Change, PlannedInstance
 from toolkit.change_plan.comparison import Comparison
-from toolkit.change_plan.feed_storage import by_time, instances_before, unread_reason
+from toolkit.change_plan.feed_storage import instances_before, sized, unread_reason
 from toolkit.change_plan.intervals import Interval, describe, outside, within
 from toolkit.change_plan.published_runs import succeeded
 from toolkit.el.grid import InstanceGrid
@@ -50,8 +50,8 @@ def _feed_dropped(comparison: Comparison, feed: Feed, cluster: Cluster, old: Val
         yield Change(feed.name, "feed", f"{what}: instances dropped from {_spans(dropped)}; storage not read "
                      f"({unread_reason(feed, cluster)})", cluster.name, warning=True)
         return
-    published = by_time([instance for instance in instances_before(comparison.base, feed, cluster, fs).values()
-                         if within(instance.time, dropped)])
+    published = sized(fs, [instance for instance in instances_before(comparison.base, feed, cluster, fs).values()
+                           if within(instance.time, dropped)])
     if not published:
         return  # nothing published there: the definition change alone
     yield Change(feed.name, "feed", f"{what}: {len(published)} published instance(s) now outside the validity "

@@ -65,9 +65,12 @@ class ParseCache:
     """The checked documents of one repo: `load` is `load_entity` served from the record when it may be;
     `save` writes the record back when anything changed."""
 
-    def __init__(self, root: Path, directory: Path | None = None) -> None:
+    def __init__(self, root: Path, directory: Path | None = None, record_of: Path | None = None) -> None:
+        """The cache of the repo at `root`; with `record_of`, the record of the repo there serves `root`'s files
+        (by their path in the repo and their content), and nothing is written (another revision of that repo)."""
         self.root = root
-        absolute = os.path.abspath(root)
+        self._read_only = record_of is not None
+        absolute = os.path.abspath(record_of if record_of is not None else root)
         name = hashlib.sha256(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:32]
         folder = directory or cache_directory()
         self.path = folder / "config-repos" / f"{name}.json" if folder is not None else None
@@ -98,7 +101,7 @@ class ParseCache:
 
     def save(self) -> None:
         """Replace the record with what this load read, when that differs; never raises."""
-        if self.path is None or (not self._changed and self._kept.keys() == self._recorded.keys()):
+        if self.path is None or self._read_only or (not self._changed and self._kept.keys() == self._recorded.keys()):
             return
         body = json.dumps(self._kept, separators=(",", ":")).encode("utf-8")
         header = json.dumps({**self._key, "sha256": hashlib.sha256(body).hexdigest()}).encode("utf-8")

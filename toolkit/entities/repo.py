@@ -101,10 +101,13 @@ class ConfigRepo:
     # ------------------------------------------------------------------------------------- loading
 
     @classmethod
-    def scan(cls, path: Path | str, *, cached: bool = False) -> tuple[ConfigRepo, list[Problem]]:
+    def scan(cls, path: Path | str, *, cached: bool = False,
+             cached_as: Path | None = None) -> tuple[ConfigRepo, list[Problem]]:
         """Every valid entity, and the problems of the files that are not; raises only for a non-repo path.
 
-        With `cached`, unchanged valid files are served from the parse cache (parse_cache.py): same result."""
+        With `cached`, unchanged valid files are served from the parse cache (parse_cache.py): same result. With
+        `cached_as`, from the cache kept for the repo at that path, read only (another revision of it, extracted
+        into a scratch folder, whose files are mostly the same)."""
         root = _require_repo(Path(path))
         entities: list[Entity] = []
         problems: list[Problem] = []
@@ -112,7 +115,7 @@ class ConfigRepo:
         documents: list[tuple[EntityRef, Document]] = []
         files = entity_files(root)
         with collector_paused():  # no cyclic-GC passes over the many objects of thousands of entities
-            cache = ParseCache(root) if cached else None
+            cache = ParseCache(root, record_of=cached_as) if cached or cached_as is not None else None
             load = cache.load if cache is not None else load_entity
             for file in files:
                 entity, file_problems = load(file)
@@ -130,9 +133,9 @@ class ConfigRepo:
         return cls(root, entities, files, unloaded, documents), problems
 
     @classmethod
-    def load(cls, path: Path | str, *, cached: bool = False) -> ConfigRepo:
+    def load(cls, path: Path | str, *, cached: bool = False, cached_as: Path | None = None) -> ConfigRepo:
         """The repo, or UsageError (exit 2) naming the first problem when any entity is invalid."""
-        repo, problems = cls.scan(path, cached=cached)
+        repo, problems = cls.scan(path, cached=cached, cached_as=cached_as)
         repo.refuse(problems)
         return repo
 

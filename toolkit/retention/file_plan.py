@@ -23,9 +23,10 @@ from toolkit.el.templates import DATE_VARIABLES, PathTemplate, TemplateText
 from toolkit.el.timezones import from_local
 from toolkit.retention_actions.location_plan import ExpiredInstance, LocationPlan
 from toolkit.storage.filesystem import FileStatus, FileSystem
-from toolkit.uris import join_under, path_below
+from toolkit.uris import join_under
 
 _ORDER = tuple(DATE_VARIABLES)  # YEAR, MONTH, DAY, HOUR, MINUTE
+_FIELDS = {"YEAR": "year", "MONTH": "month", "DAY": "day", "HOUR": "hour", "MINUTE": "minute"}
 
 
 @dataclass
@@ -92,13 +93,13 @@ def plan_location(fs: FileSystem, root: str, kind: str, template: PathTemplate, 
         following: list[_Node] = []
         for node in level:
             for entry in listed.get(node.path, []):
-                following.extend(_visit(node, entry, segment, leaf, root, template, zone, cut_off))
+                following.extend(_visit(node, entry, segment, leaf, zone, cut_off))
         level = following
     return _decide(kind, template.text, top)
 
 
-def _visit(node: _Node, entry: FileStatus, segment: TemplateText, leaf: bool, root: str, template: PathTemplate,
-           zone: ZoneInfo, cut_off: datetime) -> list[_Node]:
+def _visit(node: _Node, entry: FileStatus, segment: TemplateText, leaf: bool, zone: ZoneInfo,
+           cut_off: datetime) -> list[_Node]:
     if entry.is_link:
         node.others += 1
         node.links.append(entry.path)
@@ -109,8 +110,7 @@ def _visit(node: _Node, entry: FileStatus, segment: TemplateText, leaf: bool, ro
         node.others += 1
         return []
     if leaf:
-        relative = path_below(root, entry.path)
-        instance_time = None if relative is None else template.parse(relative, zone)
+        instance_time = _instance_time(values, zone)
         if instance_time is not None and instance_time < cut_off:
             node.expired.append(ExpiredInstance(instance_time, entry.path, entry))
         else:
@@ -123,6 +123,24 @@ def _visit(node: _Node, entry: FileStatus, segment: TemplateText, leaf: bool, ro
     child = _Node(entry.path, values, node, older=span is not None and span[1] <= cut_off)
     node.children.append(child)
     return [child]
+
+
+def _instance_time(values: dict[str, int], zone: ZoneInfo) -> datetime | None:
+    """The time of the instance whose path gave `values` (every variable of the template, each matched at its
+    width by its segment, the rest of the path being the template's literal text): what `PathTemplate.parse` of
+    the path gives, without parsing it again. None without a YEAR, for no such date, or for a wall time the zone
+    skips (the time read back in the zone is not the path's: the instance's path would be another)."""
+    if "YEAR" not in values:
+        return None
+    try:
+        wall = datetime(values["YEAR"], values.get("MONTH", 1), values.get("DAY", 1), values.get("HOUR", 0),
+                        values.get("MINUTE", 0))
+        t = from_local(wall, zone)
+    except (ValueError, OverflowError):
+        return None
+    local = t.astimezone(zone)
+    same = all(getattr(local, _FIELDS[name]) == number for name, number in values.items())
+    return t if same else None
 
 
 def _decide(kind: str, template: str, top: _Node) -> LocationPlan:
