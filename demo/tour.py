@@ -69,8 +69,10 @@ class Tour:
     def python(self, script: str, *args: str) -> str:
         return self.run([sys.executable, str(SCRIPTS / script), *args], (0,)).stdout
 
-    def run(self, command: list[str], codes: Sequence[int]) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    def run(self, command: list[str], codes: Sequence[int],
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT, timeout=600,
+                                env={**os.environ, **(env or {})})
         if result.returncode not in codes:
             raise DemoError(f"{' '.join(command[:4])} ... exited {result.returncode}:\n{result.stdout}{result.stderr}")
         return result
@@ -159,15 +161,6 @@ def retention(tour: Tour) -> None:
     shutil.rmtree(PRIMARY / "feed-toolkit/working/retention", ignore_errors=True)
     tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", "2025-12-29T00:00Z", "--hours", "96")
     call = ("retention", "--repo", REPO, "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T10:00Z")
-    shorter = DEMO / "plan-head"  # the repo as a change would make it: clicks kept 88 days instead of 90
-    shutil.rmtree(shorter, ignore_errors=True)
-    shutil.copytree(REPO, shorter)
-    clicks = shorter / "feeds/clicks.yaml"
-    clicks.write_text(clicks.read_text().replace("limit: days(90)", "limit: days(88)", 1))
-    planned = tour.toolkit("plan", "--repo", str(shorter), "--base-repo", REPO, "--cluster", "primary", "--now",
-                           "2026-03-31T10:00Z", codes=(1,))
-    tour.say("toolkit plan of a change from days(90) to days(88), before it is merged (exit 1: it loses data):")
-    tour.lines(planned, limit=3)
     dry = tour.spark(*call, "--dry-run")
     would = [line for line in dry.stdout.splitlines() if line.startswith("would evict")]
     tour.say(f"--dry-run: would evict {len(would)} instances, the first: {would[0]}")
@@ -177,9 +170,41 @@ def retention(tour: Tour) -> None:
     tour.say(f"toolkit retain (no JVM, {time.monotonic() - began:.1f} s): {evicted}")
     left = sorted(path.name for path in (PRIMARY / "data/clicks/2025/12/31").iterdir())
     tour.say(f"left of 2025-12-31: hours {' '.join(left)} (the cut-off is 10:00)")
+    changed = committed_change(tour)
+    plan = ("plan", "--repo", str(changed), "--base", "HEAD~1", "--cluster", "primary", "--now", "2026-03-31T10:00Z")
+    tour.say("the change committed: clicks kept 88 days, not 90; toolkit plan of it against the commit before "
+             "(exit 1: it loses data):")
+    tour.lines(tour.toolkit(*plan, codes=(1,)), limit=3)
+    named = {item["path"] for change in json.loads(tour.toolkit(*plan, "--format", "json", codes=(1,)))["changes"]
+             if change["destructive"] for item in change["instances"]}
+    tour.toolkit("retain", "--repo", str(changed), *call[3:])
+    report = json.loads(sorted((PRIMARY / "feed-toolkit/working/retention/clicks").glob("*.json"))[-1].read_text())
+    gone = {item["path"] for item in report["evicted"]}
+    if gone != named:
+        raise DemoError(f"retention of the change evicted {len(gone)} instances, the plan named {len(named)}")
+    batch = json.loads(sorted((PRIMARY / "feed-toolkit/working/ledger").glob("evictions/clicks/**/*.json"),
+                              key=lambda path: path.stat().st_mtime)[-1].read_text())
+    tour.say(f"toolkit retain of the committed change: evicted exactly the {len(gone)} instances the plan named; "
+             f"its eviction batch records config commit {batch['definition']['commit'][:12]}")
     tour.done("retention", f"{done['instances_evicted']} hours evicted without a JVM, a dry run first",
               "toolkit retain, entrypoints/retention.py, feed-toolkit/working/retention/")
     tour.done("toolkit plan", "what a change to retention deletes, before it is merged", "toolkit plan, docs/plan.md")
+
+
+def committed_change(tour: Tour) -> Path:
+    """The template in a git repository of its own, in two commits: as it is, then clicks kept 88 days instead
+    of 90 (the change a pull request would bring)."""
+    repo = DEMO / "conf-in-git"
+    shutil.rmtree(repo, ignore_errors=True)
+    shutil.copytree(PROJECT / REPO, repo)
+    identity = {"GIT_AUTHOR_NAME": "demo", "GIT_AUTHOR_EMAIL": "demo@example.org", "GIT_COMMITTER_NAME": "demo",
+                "GIT_COMMITTER_EMAIL": "demo@example.org", "GIT_CONFIG_GLOBAL": os.devnull}
+    for argv in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "the template"]):
+        tour.run(["git", "-C", str(repo), *argv], (0,), env=identity)
+    clicks = repo / "feeds/clicks.yaml"
+    clicks.write_text(clicks.read_text().replace("limit: days(90)", "limit: days(88)", 1))
+    tour.run(["git", "-C", str(repo), "commit", "-q", "-am", "keep clicks 88 days"], (0,), env=identity)
+    return repo
 
 
 def replication(tour: Tour) -> None:
