@@ -74,7 +74,7 @@ from toolkit.process_runner.retry_policy import (
 from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
-from toolkit.runtime.polling import poll_intervals
+from toolkit.runtime.polling import FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS, poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.staged_outputs import table_outputs as tables
 from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
@@ -284,6 +284,7 @@ class ProcessRunner:
         attempt = previous_attempts
         waited_since = self.clock.now()
         intervals = poll_intervals()
+        told: list[str] | None = None  # what the log last said the run waits for
         while True:
             keeper.check_kill()
             if keeper.killed.is_set():  # `toolkit kill` of a run waiting for its inputs: it stops at its next poll
@@ -335,6 +336,11 @@ class ProcessRunner:
                 result.reason = (f"waiting for {len(missing)} input instance(s) until {format_timestamp(deadline)}: "
                                  + _listed(missing))
                 return None, attempt
+            if missing != told:  # said once, and again when what it lacks changes: a waiting run's log is not mute
+                self.log(f"process: {self.process.name} {format_timestamp(t)}: waiting for {len(missing)} input "
+                         f"instance(s) until {format_timestamp(deadline)} (its timeout), checking every "
+                         f"{FIRST_POLL_SECONDS:.0f} s to {LONGEST_POLL_SECONDS / 60:.0f} min: {_listed(missing)}")
+                told = missing
             pause = min(next(intervals), seconds_until(now, deadline))
             if self.options.max_wait is not None:
                 pause = min(pause, max(self.options.max_wait - waited, 0.0))

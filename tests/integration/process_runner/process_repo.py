@@ -65,7 +65,8 @@ class TestClock:
 
 
 def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | None = None,  # type: ignore[no-untyped-def]
-               run_id: str = "run1", lease: float = 60.0, cluster: str = "primary", fs=None) -> ProcessRunner:
+               run_id: str = "run1", lease: float = 60.0, cluster: str = "primary", fs=None,
+               log=None) -> ProcessRunner:
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
 
@@ -73,4 +74,4 @@ def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | Non
     fs = fs or HadoopFileSystem(spark)
     return ProcessRunner(config, process, cluster, RunContext(fs, run_id, lease_seconds=lease), spark=spark,
                          catalog=lambda: catalog_for(spark, None), clock=clock, options=options or RunOptions(),
-                         log=lambda line: None)
+                         log=log or (lambda line: None))

@@ -309,6 +309,31 @@ def test_waits_until_the_last_input_arrives(spark, tmp_path: Path) -> None:
     assert result.wait_seconds == 30.0
 
 
+def test_a_waiting_run_says_once_what_it_waits_for_and_until_when(spark, tmp_path: Path) -> None:
+    """A run started by cron whose input is late said nothing while it waited (its log stayed silent for hours):
+    it says once what it waits for, and until when, and again only when what it lacks changes."""
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 1)
+    hours = write_clicks(root, T - timedelta(hours=1), 2, flag=False)
+
+    def arrive(clock: TestClock) -> None:
+        if len(clock.slept) == 3:
+            (hours[0] / "_SUCCESS").write_text("")
+        if len(clock.slept) == 5:
+            (hours[1] / "_SUCCESS").write_text("")
+
+    said: list[str] = []
+    clock = TestClock(T + timedelta(minutes=1), on_sleep=arrive)
+    runner = new_runner(spark, repo, "hourly-clicks-summary", clock, log=said.append)
+    assert runner.run(T).status == "SUCCEEDED" and len(clock.slept) == 5
+    waits = [line for line in said if "waiting for" in line]
+    head = ("process: hourly-clicks-summary 2026-11-21T10:00Z: waiting for {} input instance(s) until "
+            "2026-11-21T14:00Z (its timeout), checking every 10 s to 5 min: ")
+    hour = "clicks 2026-11-21T{0}:00Z (" + (root / "data/clicks/2026/11/21").as_uri() + "/{0})"
+    assert waits == [head.format(2) + hour.format("09") + "; " + hour.format("10"),
+                     head.format(1) + hour.format("10")], said
+
+
 def test_no_wait_reports_the_missing_instances(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 2)
