@@ -186,6 +186,8 @@ def retention(tour: Tour) -> None:
                               key=lambda path: path.stat().st_mtime)[-1].read_text())
     tour.say(f"toolkit retain of the committed change: evicted exactly the {len(gone)} instances the plan named; "
              f"its eviction batch records config commit {batch['definition']['commit'][:12]}")
+    first = min(item["time"] for item in report["evicted"])  # put back for the blocks that follow (replication)
+    tour.python("generate_clicks.py", "--root", str(PRIMARY), "--start", first, "--hours", str(len(gone)))
     tour.done("retention", f"{done['instances_evicted']} hours evicted without a JVM, a dry run first",
               "toolkit retain, entrypoints/retention.py, feed-toolkit/working/retention/")
     tour.done("toolkit plan", "what a change to retention deletes, before it is merged", "toolkit plan, docs/plan.md")
