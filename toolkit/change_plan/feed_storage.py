@@ -5,8 +5,10 @@ cluster only Hadoop's client reaches, is not read: the reason is said instead.""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from datetime import datetime
+from urllib.parse import urlsplit
 
 from toolkit.change_plan.changes import PlannedInstance
 from toolkit.el.timezones import UTC, resolve_zone
@@ -16,7 +18,8 @@ from toolkit.errors import UsageError
 from toolkit.retention.feed_plans import feed_plans
 from toolkit.retention_actions.location_plan import ExpiredInstance
 from toolkit.runtime.cluster_files import cluster_file_system, reachable_without_jvm
-from toolkit.storage.filesystem import FileSystem
+from toolkit.storage.filesystem import FileSystem, StorageError
+from toolkit.storage.local import to_local_path
 
 FOREVER = datetime(9999, 1, 1, tzinfo=UTC)  # a cut-off past every instance: all of a feed's data
 
@@ -27,25 +30,23 @@ class FeedStorage:
     """The clusters' file systems, opened once per plan."""
 
     def __init__(self) -> None:
-        self._systems: dict[str, FileSystem] = {}
+        self._systems: dict[tuple[str, str], FileSystem] = {}  # by cluster and root: a change may move the root
 
     def file_system(self, feed: Feed, cluster: Cluster) -> FileSystem | None:
         """The cluster's file system when it is read without a JVM and the feed is a file feed there; else None
         (`unread_reason` says why)."""
-        if feed.table_on(cluster.name) is not None or cluster.write_endpoint is None or not reachable_without_jvm(
-                cluster):
+        if feed.table_on(cluster.name) is not None:
             return None
-        if cluster.name not in self._systems:
-            self._systems[cluster.name] = cluster_file_system(cluster)
-        return self._systems[cluster.name]
+        return self.ledger_system(cluster)
 
     def ledger_system(self, cluster: Cluster) -> FileSystem | None:
-        """The file system that holds the cluster's ledger, when it is read without a JVM."""
-        if cluster.write_endpoint is None or not reachable_without_jvm(cluster):
+        """The file system that holds the cluster's ledger, when it is read without a JVM from here."""
+        if cluster.write_endpoint is None or not reachable_without_jvm(cluster) or _missing_root(cluster):
             return None
-        if cluster.name not in self._systems:
-            self._systems[cluster.name] = cluster_file_system(cluster)
-        return self._systems[cluster.name]
+        key = (cluster.name, cluster.write_endpoint)
+        if key not in self._systems:
+            self._systems[key] = cluster_file_system(cluster)
+        return self._systems[key]
 
 
 def unread_reason(feed: Feed | None, cluster: Cluster) -> str:
@@ -54,7 +55,22 @@ def unread_reason(feed: Feed | None, cluster: Cluster) -> str:
         return "a catalog table: its partitions are read through Spark"
     if cluster.write_endpoint is None:
         return f"cluster '{cluster.name}' has no write interface"
+    if _missing_root(cluster):
+        return (f"cluster '{cluster.name}''s root {cluster.write_endpoint} does not exist on this machine: plan where "
+                "its storage is mounted")
     return f"cluster '{cluster.name}' is reached only through Hadoop's client (give it a WebHDFS address)"
+
+
+def _missing_root(cluster: Cluster) -> bool:
+    """A `file://` root that is no folder here (a CI runner without the mount): reading it would find nothing, and
+    nothing found is not nothing there."""
+    endpoint = cluster.write_endpoint or ""
+    if urlsplit(endpoint).scheme.lower() != "file":
+        return False
+    try:
+        return not os.path.isdir(to_local_path(endpoint))
+    except StorageError:
+        return True  # no local path (`file:relative`): lint names it; nothing is read
 
 
 def instances_before(repo: ConfigRepo, feed: Feed, cluster: Cluster, fs: FileSystem,

@@ -83,20 +83,30 @@ def _base(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
         return str(call.base_repo), _load(call.base_repo, f"the base repo {call.base_repo}")
     assert call.base is not None
     if call.base == "HEAD" and unborn(call.repo):  # the repository's first commit: every entity is new
-        for folder in ("clusters", "feeds", "processes"):
-            (scratch / "empty" / folder).mkdir(parents=True)
-        return "no commit yet", ConfigRepo.load(scratch / "empty")
+        return "no commit yet", _nothing(scratch)
     commit = commit_of(call.repo, call.base)
-    return commit, _load(extract(call.repo, commit, scratch / "base"), f"the base revision {call.base} ({commit[:12]})",
-                         cached_as=call.repo)
+    extracted = extract(call.repo, commit, scratch / "base")
+    if extracted is None:  # the config repo's folder is added after that commit: every entity is new
+        return f"{commit} (without the config repo's folder)", _nothing(scratch)
+    return commit, _load(extracted, f"the base revision {call.base} ({commit[:12]})", cached_as=call.repo)
+
+
+def _nothing(scratch: Path) -> ConfigRepo:
+    """A config repo with no entity: the base of a repo's first commit, or of a folder that did not exist yet."""
+    for folder in ("clusters", "feeds", "processes"):
+        (scratch / "empty" / folder).mkdir(parents=True)
+    return ConfigRepo.load(scratch / "empty")
 
 
 def _head(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
     if call.head is None:  # a working tree: its unchanged files come from the parse cache, as for every command
         return "working tree", _load(call.repo, f"the working tree of {call.repo}", cached=not parse_cache.turned_off())
     commit = commit_of(call.repo, call.head)
-    return commit, _load(extract(call.repo, commit, scratch / "head"), f"the head revision {call.head} ({commit[:12]})",
-                         cached_as=call.repo)
+    extracted = extract(call.repo, commit, scratch / "head")
+    if extracted is None:
+        raise UsageError(f"The config repo's folder {call.repo} did not exist at the head revision {call.head} "
+                         f"({commit[:12]}): give --head a revision that has it.")
+    return commit, _load(extracted, f"the head revision {call.head} ({commit[:12]})", cached_as=call.repo)
 
 
 def _load(root: Path, what: str, cached: bool = False, cached_as: Path | None = None) -> ConfigRepo:
@@ -107,7 +117,8 @@ def _load(root: Path, what: str, cached: bool = False, cached_as: Path | None = 
         return ConfigRepo.load(root, cached=cached,
                                cached_as=cached_as if cached_as is not None and not parse_cache.turned_off() else None)
     except UsageError as err:
-        raise UsageError(f"{what[0].upper()}{what[1:]} does not load, so there is nothing to compare: {err}") from None
+        said = str(err) if cached_as is None else str(err).replace(str(root), f"{cached_as} (at that revision)")
+        raise UsageError(f"{what[0].upper()}{what[1:]} does not load, so there is nothing to compare: {said}") from None
 
 
 def exit_code(changes: tuple[Change, ...], strict: bool) -> int:

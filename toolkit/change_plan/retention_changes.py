@@ -18,9 +18,10 @@ from datetime import datetime
 from toolkit.change_plan.changes import Change
 from toolkit.change_plan.comparison import Comparison
 from toolkit.change_plan.feed_storage import FeedStorage, InstancesByPath, instances_before, sized, unread_reason
+from toolkit.change_plan.intervals import describe
 from toolkit.el.templates import PathTemplate
 from toolkit.el.timezones import UTC, resolve_zone
-from toolkit.entities.model import Cluster, Feed, Retention
+from toolkit.entities.model import Cluster, Feed, FeedCluster, Retention
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.retention_cadence import retention_end
 from toolkit.retention.cutoff import cutoff
@@ -45,7 +46,8 @@ def retention_changes(comparison: Comparison) -> Iterator[Change]:
             new_on = new.cluster(old_on.name) if new is not None else None
             if new is None or new_on is None:
                 yield _orphaned(base, old, cluster, storage, new is None)
-            elif old_on.retention != new_on.retention:
+            elif (old_on.retention is not None or new_on.retention is not None) and _what_retention_reads(
+                    old, old_on) != _what_retention_reads(new, new_on):
                 yield _retention_edited(base, head, old, new, cluster, now, storage, repo_path)
     for new in head.feeds.values():  # retention added on a cluster where the feed is new to it: evicts at its next call
         known = base.feeds.get(new.name)
@@ -55,6 +57,33 @@ def retention_changes(comparison: Comparison) -> Iterator[Change]:
                 cluster = head.clusters.get(new_on.name)
                 if cluster is not None:
                     yield _retention_edited(base, head, None, new, cluster, now, storage, repo_path)
+
+
+def _what_retention_reads(feed: Feed, on: FeedCluster) -> tuple[object, ...]:
+    """What decides which instances retention evicts, besides the storage: its limit, action and type, the
+    validity (it stops at the end), the zone (the cut-off is local time) and the feed's `retention.*` properties."""
+    return (on.retention, on.validity, feed.timezone,
+            sorted((key, value) for key, value in feed.properties.items() if key.startswith("retention.")))
+
+
+def _edits(old: Feed | None, new: Feed, cluster: str) -> str:
+    """The retention-relevant fields that differ, as the change's title."""
+    old_on = old.cluster(cluster) if old is not None else None
+    new_on = new.cluster(cluster)
+    assert new_on is not None
+    old_retention = old_on.retention if old_on is not None else None
+    edits = [f"retention {_describe(old_retention)} -> {_describe(new_on.retention)}"]
+    if old is None or old_on is None:
+        return edits[0]
+    if old_on.validity != new_on.validity:
+        edits.append(f"validity {describe(old_on.validity)} -> {describe(new_on.validity)}")
+    if old.timezone != new.timezone:
+        edits.append(f"timezone {old.timezone} -> {new.timezone}")
+    properties = sorted({key for key in (*old.properties, *new.properties) if key.startswith("retention.")
+                         and old.properties.get(key) != new.properties.get(key)})
+    edits += [f"property {key} {old.properties.get(key, 'unset')} -> {new.properties.get(key, 'unset')}"
+              for key in properties]
+    return "; ".join(edits)
 
 
 def _describe(retention: Retention | None) -> str:
@@ -69,7 +98,7 @@ def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new:
     new_on = new.cluster(cluster.name)
     assert new_on is not None
     old_retention = old_on.retention if old_on is not None else None
-    what = f"retention {_describe(old_retention)} -> {_describe(new_on.retention)}"
+    what = _edits(old, new, cluster.name)
     command = (f"toolkit retain --repo {repo_path} --feed {new.name} --cluster {cluster.name} --dry-run"
                if new_on.retention is not None else None)
     # what the base archived, the new definition deletes: no copy is kept of it any more

@@ -1,25 +1,33 @@
-"""The config repo as it was at a git revision: its folder's tree at that commit, extracted from git into a scratch
-folder, so that it loads exactly as a working tree does. The config repo may be a folder inside a larger git
-repository (its path there is kept)."""
+"""The config repo as it was at a git revision: its folder's tree at that commit, written from git's objects into a
+scratch folder, so that it loads exactly as a working tree does: every file the commit holds, symbolic links as links
+(an entity file may be one), whatever `.gitattributes` says of archives. The config repo may be a folder inside a
+larger git repository (its path there is kept)."""
 
 from __future__ import annotations
 
-import io
+import os
 import subprocess
-import tarfile
 from pathlib import Path
 
 from toolkit.errors import UsageError
 
 _TIMEOUT = 120  # seconds for one git command: a local repository answers in well under one
+_LINK, _FILE_MODES = "120000", ("100644", "100755")
 
 
-def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+def _git(repo: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False, timeout=_TIMEOUT)
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False, timeout=_TIMEOUT,
+                              input=stdin)
     except FileNotFoundError:
-        raise UsageError("git is not on PATH: toolkit plan reads the base revision of the config repo with git; "
-                         "install git or put it on PATH.") from None
+        raise UsageError("git is not on PATH: the base revision of the config repo is read with git; install git "
+                         "or put it on PATH.") from None
+    except PermissionError:
+        raise UsageError("git on PATH cannot be run (permission denied): the base revision of the config repo is "
+                         "read with git; fix PATH or the file's mode.") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"git {args[0]} did not answer within {_TIMEOUT} s in {repo}: is the repository on a "
+                         "slow or hung mount?") from None
 
 
 def commit_of(repo: Path, revision: str) -> str:
@@ -28,8 +36,12 @@ def commit_of(repo: Path, revision: str) -> str:
         raise UsageError(f"The revision {revision!r} starts with '-': give a commit, branch or tag.")
     inside = _git(repo, "rev-parse", "--is-inside-work-tree")
     if inside.returncode != 0:
-        raise UsageError(f"The config repo {repo} is not in a git repository: toolkit plan compares it with a "
-                         "revision of its history (run it in a clone, or give --base-repo).")
+        said = inside.stderr.decode(errors="replace")
+        if "dubious ownership" in said or "safe.directory" in said:
+            raise UsageError(f"git refuses to read {repo}: it belongs to another user (add it to git's "
+                             "safe.directory, or run as its owner).")
+        raise UsageError(f"The config repo {repo} is not in a git repository: its revisions are read from its "
+                         "history (run in a clone, or give --base-repo).")
     found = _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     if found.returncode != 0:
         raise UsageError(f"The revision {revision!r} is not a commit of the git repository of {repo}: give a commit, "
@@ -44,35 +56,45 @@ def unborn(repo: Path) -> bool:
             and not _git(repo, "rev-list", "-n", "1", "--all").stdout.strip())
 
 
-def extract(repo: Path, commit: str, into: Path) -> Path:
-    """The config repo's folder at `commit`, written into the new folder `into`; UsageError when it did not exist
-    then."""
+def extract(repo: Path, commit: str, into: Path) -> Path | None:
+    """The config repo's folder at `commit`, written into the new folder `into`; None when the folder did not exist
+    at that commit."""
     prefix = _git(repo, "rev-parse", "--show-prefix").stdout.decode().strip().rstrip("/")
-    top = Path(_git(repo, "rev-parse", "--show-toplevel").stdout.decode().strip())
-    tree = f"{commit}:{prefix}" if prefix else commit
-    archive = _git(top, "archive", "--format=tar", tree)  # from the top: run in a folder, git archives only it
-    if archive.returncode != 0:
-        raise UsageError(f"The config repo's folder {prefix or '.'!r} did not exist at {commit[:12]}: give a base "
-                         "revision that has it.")
+    tree = f"{commit}:{prefix}" if prefix else f"{commit}^{{tree}}"
+    listed = _git(repo, "ls-tree", "-r", "-z", "--full-tree", tree)  # not narrowed to the working folder
+    if listed.returncode != 0:
+        return None
+    entries = []  # (mode, object, path) of the files and links
+    for record in listed.stdout.split(b"\0"):
+        if not record:
+            continue
+        head, _, name = record.partition(b"\t")
+        mode, kind, obj = head.decode().split(" ")
+        path = name.decode("utf-8", "surrogateescape")
+        if kind != "blob" or (mode != _LINK and mode not in _FILE_MODES):
+            continue  # a submodule: no file of this repo
+        if Path(path).is_absolute() or ".." in Path(path).parts:
+            raise UsageError(f"The revision {commit[:12]} holds a path that leaves the repo ({path!r}).")
+        entries.append((mode, obj, path))
     into.mkdir(parents=True)
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        members = [member for member in tar.getmembers() if member.isfile() or member.isdir()]  # no link leaves it
-    for member in members:
-        if Path(member.name).is_absolute() or ".." in Path(member.name).parts:
-            raise UsageError(f"The revision {commit[:12]} holds a path that leaves the repo ({member.name!r}).")
-    _write(archive.stdout, members, into)
+    _write(repo, entries, into)
     return into
 
 
-def _write(archive: bytes, members: list[tarfile.TarInfo], into: Path) -> None:
-    """The archive's folders and files (their bytes sliced from the archive, each folder made once): a third of
-    the time of `extractall`, whose per-member checks and metadata are no use on a scratch copy read once."""
-    made = {into}
-    for member in members:
-        path = into / member.name
-        folder = path if member.isdir() else path.parent
-        if folder not in made:
-            folder.mkdir(parents=True, exist_ok=True)
-            made.add(folder)
-        if member.isfile():
-            path.write_bytes(archive[member.offset_data:member.offset_data + member.size])
+def _write(repo: Path, entries: list[tuple[str, str, str]], into: Path) -> None:
+    """Each entry's bytes from one `git cat-file --batch` (a link's are its target), its folder made once."""
+    batch = _git(repo, "cat-file", "--batch", stdin="".join(f"{obj}\n" for _, obj, _ in entries).encode())
+    out, position, made = batch.stdout, 0, {into}
+    for mode, _, path in entries:
+        header_end = out.index(b"\n", position)
+        size = int(out[position:header_end].split(b" ")[2])
+        content = out[header_end + 1:header_end + 1 + size]
+        position = header_end + 1 + size + 1
+        target = into / path
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        if mode == _LINK:
+            os.symlink(content.decode("utf-8", "surrogateescape"), target)
+        else:
+            target.write_bytes(content)

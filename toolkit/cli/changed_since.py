@@ -20,6 +20,8 @@ def definition_at(repo: Path, revision: str, process: str) -> str | None:
     """The definition hash of `process` at git revision `revision` of the repo; None when it was not defined then."""
     with tempfile.TemporaryDirectory(prefix="toolkit-status-") as scratch:
         root = extract(repo, commit_of(repo, revision), Path(scratch) / "at")
+        if root is None:
+            return None  # the config repo's folder came later: no process was defined then
         try:
             config = ConfigRepo.load(root)
         except UsageError as err:

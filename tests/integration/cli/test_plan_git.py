@@ -97,9 +97,38 @@ def test_a_config_repo_outside_git_is_exit_2(tmp_path):
     assert done.returncode == 2 and "is not in a git repository" in done.stderr
 
 
-def test_a_folder_the_base_revision_did_not_have_is_exit_2(work):
+def test_a_folder_the_base_revision_did_not_have_is_compared_with_nothing(work):
+    """A config repo added to an existing repository (the hook's first commit of it): every entity is added, and
+    what its retention will evict at once is said; a head revision without the folder is refused."""
     work_tree, _ = work
     git(work_tree, "mv", "conf", "config")
     git(work_tree, "commit", "-q", "-m", "moved")
-    done = toolkit(work_tree, "plan", "--repo", "config", "--base", "HEAD~1")
-    assert done.returncode == 2 and "The config repo's folder 'config' did not exist at" in done.stderr
+    done = toolkit(work_tree, "plan", "--repo", "config", "--base", "HEAD~1", "--now", "2026-11-26T00:00Z")
+    lines = done.stdout.splitlines()
+    assert "(without the config repo's folder) -> working tree" in lines[0]
+    assert "  changed: feed 'clicks': added" in lines
+    assert done.returncode == 1  # clicks' retention evicts its 100-day-old instances at its first call
+    refused = toolkit(work_tree, "plan", "--repo", "config", "--base", "HEAD", "--head", "HEAD~1")
+    assert refused.returncode == 2 and "did not exist at the head revision HEAD~1" in refused.stderr
+
+
+def test_a_linked_or_export_ignored_entity_file_of_the_base_is_read(work):
+    """The base is written from git's objects, not `git archive`, which leaves links and export-ignore'd files out:
+    a feed whose file is a link (or is export-ignore'd) and is then deleted left its data orphaned, said as such."""
+    work_tree, root = work
+    conf = work_tree / "conf"
+    (conf / "shared").mkdir()
+    git(work_tree, "mv", "conf/feeds/clicks.yaml", "conf/shared/clicks.yaml")
+    (conf / "feeds/clicks.yaml").symlink_to("../shared/clicks.yaml")
+    (conf / ".gitattributes").write_text("feeds/page-views.yaml export-ignore\n")
+    git(work_tree, "add", "conf")
+    git(work_tree, "commit", "-q", "-m", "clicks defined through a link")
+    git(work_tree, "rm", "-q", "conf/feeds/clicks.yaml", "conf/shared/clicks.yaml",
+        "conf/processes/hourly-clicks-summary.yaml")
+    done = toolkit(work_tree, "plan", "--repo", "conf", "--base", "HEAD", "--now", "2026-11-26T00:00Z",
+                   "--format", "json", "--cluster", "primary")
+    assert done.returncode == 1, done.stdout + done.stderr
+    [orphaned] = [c for c in json.loads(done.stdout)["changes"] if c["destructive"]]
+    assert (orphaned["entity"], orphaned["count"]) == ("clicks", 9)
+    assert not [c for c in json.loads(done.stdout)["changes"] if c["entity"] == "page-views"]  # ignored, not removed
+    assert root.exists()

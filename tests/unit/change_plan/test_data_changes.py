@@ -8,7 +8,7 @@ import os
 from datetime import timedelta
 
 from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
-from tests.unit.retention.retention_repo import tree, utc
+from tests.unit.retention.retention_repo import hourly_instances, tree, utc
 from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import InstanceRecord
@@ -87,6 +87,7 @@ def test_an_earlier_validity_start_is_a_backlog_of_the_hours_it_adds(site, capsy
 def test_a_new_replication_target_names_the_backlog_replication_then_copies(site, capsys):
     head, base, root = site
     edit(base, CLICKS, BACKUP, "")
+    (root.parent / "backup").mkdir()  # the target's root, empty
     code, report, _ = plan(capsys, head, base, "--cluster", "backup")
     assert code == 0
     [change] = [c for c in report["changes"] if c["change"].startswith("replicated")]
@@ -216,3 +217,57 @@ def test_instances_the_new_definition_computed_already_are_not_named(site, capsy
                                          definition=ran["head"]))  # the rerun command's run
     _, report, _ = plan(capsys, head, base)
     assert not [c for c in report["changes"] if c["kind"] == "process" and c["warning"]]
+
+
+def test_a_validity_end_that_lets_retention_run_again_loses_what_it_will_evict(site, capsys):
+    """Retention stops at the validity end: moving the end past now restarts it, which the plan says like a limit
+    change; so does the property that keeps it running beyond the end."""
+    head, base, _ = site
+    edit(base, CLICKS, "end: 2099-12-31T00:00Z", "end: 2026-11-01T00:00Z")  # primary's entry comes first
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["destructive"]]
+    assert (code, change["count"], change["first"]) == (1, 3, stamp(NOW - timedelta(days=100)))
+    assert change["change"].startswith("retention days(90) (delete) -> days(90) (delete); validity "
+                                       "2025-12-01T00:00Z..2026-11-01T00:00Z -> 2025-12-01T00:00Z..2099-12-31T00:00Z:")
+    edit(head, CLICKS, "end: 2099-12-31T00:00Z", "end: 2026-11-01T00:00Z")
+    edit(head, CLICKS, "groups: [web]\n", 'groups: [web]\nproperties:\n  retention.keep-instances-beyond-validity: '
+         '"false"\n')
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["destructive"]]
+    assert (code, change["count"]) == (1, 3)
+    assert "property retention.keep-instances-beyond-validity unset -> false" in change["change"]
+
+
+def test_a_timezone_change_reads_every_folder_as_another_time(site, capsys):
+    """Folder names are local times: in UTC+14 the hours right after the UTC cut-off are 14 hours earlier, before it."""
+    head, base, root = site
+    hourly_instances(root, NOW - timedelta(days=90) + timedelta(hours=1), 3)
+    edit(head, CLICKS, "timezone: UTC", "timezone: Pacific/Kiritimati")
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["destructive"]]
+    assert (code, change["count"]) == (1, 3)
+    assert "; timezone UTC -> Pacific/Kiritimati:" in change["change"]
+    code, report, _ = plan(capsys, base, head)  # the other way: they are later than the cut-off again
+    assert code == 0 and not [c for c in report["changes"] if c["destructive"]]
+
+
+def test_a_moved_cluster_root_leaves_the_ledger_and_every_instance_behind(site, capsys):
+    head, base, root = site
+    cluster = head / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text().replace(f"file://{root}", f"file://{root.parent / 'new-root'}"))
+    (root.parent / "new-root").mkdir()
+    code, report, _ = plan(capsys, head, base)
+    lost = {(c["kind"], c["entity"]): c for c in report["changes"] if c["destructive"]}
+    assert code == 1 and lost[("feed", "clicks")]["count"] == 9 and ("cluster", "primary") in lost
+    assert lost[("feed", "clicks")]["change"].startswith(f"cluster root file://{root} -> ")
+
+
+def test_a_root_missing_here_is_not_read_as_empty(site, capsys):
+    """A CI runner without the cluster's mount: nothing found there is not nothing there."""
+    head, base, root = site
+    root.rename(root.parent / "elsewhere")
+    edit(head, CLICKS, "limit: days(90)", "limit: days(7)")
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["destructive"]]
+    assert (code, change["read_storage"], change["count"]) == (1, False, 0)
+    assert f"root file://{root} does not exist on this machine" in change["change"]
