@@ -86,8 +86,9 @@ def test_schedule_check_hook_fails_while_the_generated_crontab_is_stale(config_g
 
 PLAN_HOOK = ("repos:\n  - repo: local\n    hooks:\n      - id: toolkit-plan\n        name: toolkit plan --offline\n"
              "        entry: toolkit plan --offline --base HEAD\n        language: system\n"
-             "        files: (^|/)(clusters|feeds|processes|datasources|workflows)/\n        pass_filenames: false\n"
-             "        require_serial: true\n        verbose: true\n")
+             "        files: (^|/)(clusters|feeds|processes|datasources|workflows|quality)/\n"
+             "        pass_filenames: false\n        require_serial: true\n        always_run: true\n"
+             "        verbose: true\n")
 
 
 def test_plan_hook_lists_the_staged_definition_changes_without_reading_storage(config_git_repo: Path,
@@ -118,3 +119,14 @@ def test_plan_hook_passes_the_first_commit_of_a_repo(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "toolkit plan: no commit yet -> working tree" in result.stdout
     assert "changed: feed 'clicks': added" in result.stdout
+
+
+def test_plan_hook_runs_when_only_a_deletion_is_staged(config_git_repo: Path, tmp_path: Path) -> None:
+    (config_git_repo / ".pre-commit-config.yaml").write_text(PLAN_HOOK)
+    subprocess.run(["git", "add", ".pre-commit-config.yaml"], cwd=config_git_repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "hook", "--no-verify"], cwd=config_git_repo, check=True,
+                   env={**os.environ, **GIT_IDENTITY})
+    subprocess.run(["git", "rm", "-q", "feeds/shop-orders.yaml"], cwd=config_git_repo, check=True)
+    result = _run([str(BIN / "pre-commit"), "run"], config_git_repo, tmp_path / "pre-commit-home")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "changed: feed 'shop-orders': removed" in result.stdout

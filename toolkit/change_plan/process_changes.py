@@ -7,6 +7,7 @@ named, as computed by an unknown definition."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 
 from toolkit.change_plan.changes import Change
@@ -38,10 +39,9 @@ def process_changes(comparison: Comparison) -> Iterator[Change]:
         stale = [run for run in runs if run.definition is None or run.definition.definition != current]
         if not stale:
             continue  # nothing published, or all by the new definition: the definition change alone
-        command = (f"toolkit rerun --repo {comparison.repo_path} --process {name} --cluster {cluster.name} "
-                       f"--from {format_timestamp(stale[0].instance.time)} "
-                   f"--to {format_timestamp(stale[-1].instance.time)} "
-                       "--status SUCCEEDED")
+        command = shlex.join(["toolkit", "rerun", "--repo", comparison.repo_path, "--process", name, "--cluster",
+                              cluster.name, "--from", format_timestamp(stale[0].instance.time), "--to",
+                              format_timestamp(stale[-1].instance.time), "--status", "SUCCEEDED"])
         unknown = sum(1 for run in stale if run.definition is None)
         known = f" ({unknown} by a definition the ledger did not record)" if unknown else ""
         yield Change(name, "process", f"{what}: {len(stale)} published instance(s) computed by another definition"

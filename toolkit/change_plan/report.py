@@ -5,6 +5,7 @@ changed definition file), and the versioned JSON contract (changes.py, docs/plan
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 
 from toolkit.change_plan.changes import Change, Plan
@@ -95,7 +96,10 @@ def as_github(plan: Plan) -> Iterator[str]:
         if change.command:
             message += f"\nsee: {change.command}"
         yield f"::{level} {where}title={_property(title)}::{_data(message)}"
+    token = secrets.token_hex(16)  # GitHub runs no command between these: a path or name cannot inject one
+    yield f"::stop-commands::{token}"
     yield from as_text(plan)
+    yield f"::{token}::"
 
 
 def _markdown_details(change: Change) -> Iterator[str]:
@@ -108,7 +112,7 @@ def _markdown_details(change: Change) -> Iterator[str]:
         yield "| Instance | Path | Size |"
         yield "|---|---|---:|"
         for instance in change.instances[:MARKDOWN_SHOWN]:
-            yield f"| {format_timestamp(instance.time)} | `{instance.path}` | {_size(instance.bytes)} |"
+            yield f"| {format_timestamp(instance.time)} | {_cell(instance.path)} | {_size(instance.bytes)} |"
         if change.count > MARKDOWN_SHOWN:
             yield f"| ... and {change.count - MARKDOWN_SHOWN} more | `--format json` lists them | |"
     if change.command:
@@ -132,8 +136,12 @@ def _span(change: Change) -> tuple[str, str]:
 
 
 def _cell(text: str) -> str:
-    """Text safe in a markdown table's cell: pipes escaped, no line breaks."""
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text safe in a markdown table's cell: pipes, backticks and the opening of an HTML tag or comment escaped,
+    no line breaks."""
+    for character, escaped in (("\\", "\\\\"), ("|", "\\|"), ("`", "\\`"), ("<", "&lt;"), ("\r", " "),
+                               ("\n", " ")):
+        text = text.replace(character, escaped)
+    return text
 
 
 def _short(revision: str) -> str:

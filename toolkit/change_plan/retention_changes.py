@@ -12,6 +12,7 @@ storage was not read."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -45,7 +46,7 @@ def retention_changes(comparison: Comparison) -> Iterator[Change]:
                 continue
             new_on = new.cluster(old_on.name) if new is not None else None
             if new is None or new_on is None:
-                yield _orphaned(base, old, cluster, storage, new is None)
+                yield _orphaned(base, head, old, cluster, storage, new is None)
             elif (old_on.retention is not None or new_on.retention is not None) and _what_retention_reads(
                     old, old_on) != _what_retention_reads(new, new_on):
                 yield _retention_edited(base, head, old, new, cluster, now, storage, repo_path)
@@ -56,7 +57,8 @@ def retention_changes(comparison: Comparison) -> Iterator[Change]:
                     known is None or known.cluster(new_on.name) is None):
                 cluster = head.clusters.get(new_on.name)
                 if cluster is not None:
-                    yield _retention_edited(base, head, None, new, cluster, now, storage, repo_path)
+                    before = _predecessor(base, head, new, new_on.name) if known is None else None
+                    yield _retention_edited(base, head, before, new, cluster, now, storage, repo_path)
 
 
 def _what_retention_reads(feed: Feed, on: FeedCluster) -> tuple[object, ...]:
@@ -99,7 +101,8 @@ def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new:
     assert new_on is not None
     old_retention = old_on.retention if old_on is not None else None
     what = _edits(old, new, cluster.name)
-    command = (f"toolkit retain --repo {repo_path} --feed {new.name} --cluster {cluster.name} --dry-run"
+    command = (shlex.join(["toolkit", "retain", "--repo", repo_path, "--feed", new.name, "--cluster", cluster.name,
+                           "--dry-run"])
                if new_on.retention is not None else None)
     # what the base archived, the new definition deletes: no copy is kept of it any more
     uncopied = (old_retention is not None and old_retention.action == "archive" and new_on.retention is not None
@@ -122,17 +125,37 @@ def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new:
                   read_storage=True, command=command)
 
 
-def _orphaned(base: ConfigRepo, old: Feed, cluster: Cluster, storage: FeedStorage,
+def _orphaned(base: ConfigRepo, head: ConfigRepo, old: Feed, cluster: Cluster, storage: FeedStorage,
               feed_removed: bool) -> Change:
     what = ("removed from the repo" if feed_removed else f"removed from cluster '{cluster.name}'")
+    adopted = _adopted(head, old, cluster.name)
     fs = storage.file_system(old, cluster)
     if fs is None:
         return Change(old.name, "feed", f"{what}: its data on the cluster is no longer managed; storage not read "
-                      f"({unread_reason(old, cluster)})", cluster.name, destructive=True)
-    left = sized(fs, instances_before(base, old, cluster, fs).values())
+                      f"({unread_reason(old, cluster)})", cluster.name, destructive=not adopted)
+    left = sized(fs, [instance for (kind, _), instance in instances_before(base, old, cluster, fs).items()
+                      if kind not in adopted])
+    taken = "".join(f"; its {kind} location is feed '{name}''s now" for kind, name in sorted(adopted.items()))
     return Change(old.name, "feed", f"{what}: {len(left)} instance(s) left on the cluster, orphaned (no retention "
-                  "or other action manages them)", cluster.name, destructive=bool(left), instances=left,
+                  f"or other action manages them){taken}", cluster.name, destructive=bool(left), instances=left,
                   read_storage=True)
+
+
+def _predecessor(base: ConfigRepo, head: ConfigRepo, new: Feed, cluster: str) -> Feed | None:
+    """The feed of the base, gone from the head, whose locations on the cluster a new feed has (a feed renamed):
+    what retention evicted there until now is that feed's."""
+    wanted = dict(new.locations_on(cluster))
+    return next((feed for feed in base.feeds.values() if feed.name not in head.feeds and feed.cluster(cluster)
+                 is not None and feed.table_on(cluster) is None and dict(feed.locations_on(cluster)) == wanted
+                 and wanted), None)
+
+
+def _adopted(head: ConfigRepo, old: Feed, cluster: str) -> dict[str, str]:
+    """The locations of a removed feed that a feed of the head has the same template for on the cluster (a feed
+    renamed): kind -> that feed. Their instances are not orphaned."""
+    templates = {text: feed.name for feed in head.feeds.values() if feed.cluster(cluster) is not None
+                 and feed.table_on(cluster) is None for text in feed.locations_on(cluster).values()}
+    return {kind: templates[text] for kind, text in old.locations_on(cluster).items() if text in templates}
 
 
 def _cut_off(feed: Feed | None, cluster: str, now: datetime) -> datetime:

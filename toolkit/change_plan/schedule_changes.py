@@ -5,6 +5,7 @@ each says to regenerate the schedule, which cron or Airflow runs as generated, n
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 
 from toolkit.change_plan.changes import Change
@@ -22,7 +23,7 @@ def schedule_changes(comparison: Comparison) -> Iterator[Change]:
         before, after = _calls(comparison.base, name), _calls(comparison.head, name)
         if before is None or after is None:
             continue  # a side the schedule cannot plan: `toolkit lint` and `toolkit schedule` say why
-        command = f"toolkit schedule --repo {comparison.repo_path} --cluster {name}"
+        command = shlex.join(["toolkit", "schedule", "--repo", comparison.repo_path, "--cluster", name])
         for call_name in sorted(before.keys() | after.keys()):
             old, new = before.get(call_name), after.get(call_name)
             what = _difference(old, new)

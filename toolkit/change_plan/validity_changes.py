@@ -9,8 +9,9 @@ What retention evicts differently because of a moved validity end is retention_c
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from toolkit.change_plan.changes import Change, PlannedInstance
 from toolkit.change_plan.comparison import Comparison
@@ -80,21 +81,36 @@ def _process_dropped(comparison: Comparison, process: Process, cluster: Cluster,
 
 def _added(comparison: Comparison, entity: Feed | Process, cluster: Cluster, old: Validity, new: Validity,
            grid: InstanceGrid) -> Iterator[Change]:
-    """The instances up to now the new validity adds; the future ones are the schedule's."""
+    """The instances up to now the new validity adds that are not there yet (a feed's on storage; a process's in
+    the ledger); the future ones are the schedule's."""
     added = tuple((start, min(end, comparison.now)) for start, end in outside(new, old) if start < comparison.now)
     due = [t for start, end in added for t in grid.between(start, end - LAST_SECOND)]
+    if due:
+        there = _present(comparison, entity, cluster)
+        due = [t for t in due if t not in there]
     if not due:
         return
     kind = "feed" if isinstance(entity, Feed) else "process"
     command = None
     if isinstance(entity, Process):
-        command = (f"toolkit rerun --repo {comparison.repo_path} --process {entity.name} --cluster {cluster.name} "
-                   f"--from {format_timestamp(due[0])} --to {format_timestamp(due[-1])} --status WAITING")
+        command = shlex.join(["toolkit", "rerun", "--repo", comparison.repo_path, "--process", entity.name,
+                              "--cluster", cluster.name, "--from", format_timestamp(due[0]), "--to",
+                              format_timestamp(due[-1]), "--status", "WAITING"])
     doer = "no scheduled call runs them" if isinstance(entity, Process) else "their producers and replication run " \
         "only the present"
     yield Change(entity.name, kind, f"validity {describe(old)} -> {describe(new)}: {len(due)} instance(s) added "
                  f"before now ({doer}): a backlog to fill", cluster.name, warning=True,
                  instances=tuple(PlannedInstance(t, "", 0) for t in due), command=command)
+
+
+def _present(comparison: Comparison, entity: Feed | Process, cluster: Cluster) -> set[datetime]:
+    """The instance times already there: a feed's on the cluster's storage, a process's succeeded in its ledger."""
+    if isinstance(entity, Feed):
+        fs = comparison.storage.file_system(entity, cluster)
+        return set() if fs is None else {instance.time for instance in instances_before(
+            comparison.head, entity, cluster, fs).values()}
+    runs = succeeded(comparison.storage, cluster, entity.name)
+    return {run.instance.time for run in runs or ()}
 
 
 def _spans(intervals: tuple[Interval, ...]) -> str:

@@ -79,11 +79,26 @@ def provenance(entity: Entity, root: Path, revision: RepoRevision | None) -> Pro
 
 
 def workflow_bytes(process: Process, root: Path) -> bytes | None:
-    """The workflow file's content when it is a file of the repo (None when it is elsewhere or missing)."""
-    path = Path(process.workflow.path)
-    if path.is_absolute() or ".." in path.parts:
+    """What the process runs from the repo: its Spark application (`spark-attributes.jar`) when it names a file of
+    the repo (its workflow path is then only the application's folder), else its workflow path's content: a file's
+    bytes, or a folder's regular files, names and bytes, in name order. None when it is not in the repo. Links are
+    read as what they lead to; FIFOs and devices are never opened."""
+    if process.spark_attributes is not None and process.spark_attributes.jar is not None:
+        application = _content(root, process.spark_attributes.jar)
+        if application is not None:
+            return application
+    return _content(root, process.workflow.path)
+
+
+def _content(root: Path, text: str) -> bytes | None:
+    path = Path(text)
+    if path.is_absolute() or ".." in path.parts or "://" in text:
         return None
+    where = root / path
     try:
-        return (root / path).read_bytes()
+        if where.is_dir():
+            files = sorted(file for file in where.rglob("*") if file.is_file())
+            return b"".join(file.relative_to(where).as_posix().encode() + b"\0" + file.read_bytes() for file in files)
+        return where.read_bytes() if where.is_file() else None  # is_file: a regular file (a FIFO would block)
     except OSError:
         return None

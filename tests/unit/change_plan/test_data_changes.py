@@ -271,3 +271,26 @@ def test_a_root_missing_here_is_not_read_as_empty(site, capsys):
     [change] = [c for c in report["changes"] if c["destructive"]]
     assert (code, change["read_storage"], change["count"]) == (1, False, 0)
     assert f"root file://{root} does not exist on this machine" in change["change"]
+
+
+def test_an_earlier_start_whose_instances_are_there_is_no_backlog(site, capsys):
+    head, base, root = site
+    hourly_instances(root, utc(2025, 11, 30, 0), 24)
+    edit(head, CLICKS, "start: 2025-12-01T00:00Z", "start: 2025-11-30T00:00Z")
+    code, report, _ = plan(capsys, head, base)
+    assert code == 0 and not [c for c in report["changes"] if c["change"].startswith("validity")]
+
+
+def test_a_feed_renamed_with_the_same_path_orphans_nothing(site, capsys):
+    head, base, _ = site
+    text = (head / CLICKS).read_text().replace("name: clicks\n", "name: web-clicks\n")
+    (head / CLICKS).unlink()
+    (head / "feeds/web-clicks.yaml").write_text(text)
+    summary = head / SUMMARY
+    summary.write_text(summary.read_text().replace("feed: clicks\n", "feed: web-clicks\n"))
+    code, report, _ = plan(capsys, head, base)
+    [change] = [c for c in report["changes"] if c["change"].startswith("removed from the repo")]
+    assert (code, change["destructive"], change["count"]) == (0, False, 0)
+    [kept] = [c for c in report["changes"] if c["entity"] == "web-clicks" and c["change"].startswith("retention")]
+    assert (kept["destructive"], kept["count"]) == (False, 0)  # clicks' retention evicted them as the new one will
+    assert change["change"].endswith("; its data location is feed 'web-clicks''s now")

@@ -36,7 +36,7 @@ def test_markdown_has_a_verdict_a_table_and_the_instances_folded(site, capsys):
         "| changed | process `top-pages` |  | edited tags.owner |  |  |  |  |"]
     details = lines.index("<details><summary>\u274c loses data feed <code>clicks</code> on `primary`: 3 instance(s)"
                           "</summary>")
-    assert lines[details + 4] == (f"| 2026-10-07T00:00Z | `{(root / 'data/clicks/2026/10/07/00').as_uri()}` | "
+    assert lines[details + 4] == (f"| 2026-10-07T00:00Z | {(root / 'data/clicks/2026/10/07/00').as_uri()} | "
                                   "81 bytes |")
     assert lines[-4].endswith("--feed clicks --cluster primary --dry-run") and lines[-1] == "</details>"
 
@@ -62,7 +62,8 @@ def test_github_annotates_each_changed_file_then_prints_the_text(site, capsys, m
     assert lines[1].startswith("::notice file=conf/feeds/clicks.yaml,title=toolkit plan%3A feed clicks::edited ")
     assert lines[2] == "::notice file=conf/processes/top-pages.yaml,title=toolkit plan%3A process top-pages::" \
                        "edited tags.owner"
-    assert lines[3].startswith("toolkit plan: ") and lines[-1].endswith("(exit 1)")
+    assert lines[3].startswith("::stop-commands::") and lines[4].startswith("toolkit plan: ")
+    assert lines[-2].endswith("(exit 1)") and lines[-1] == f"::{lines[3].split('::')[2]}::"
 
 
 def test_github_files_are_relative_to_the_repo_when_it_is_elsewhere(site, capsys, monkeypatch, tmp_path_factory):
@@ -79,3 +80,19 @@ def test_an_unknown_format_is_exit_2_naming_the_forms(site, capsys):
     code = main(["plan", "--repo", str(head), "--base-repo", str(base), "--format", "html"])
     assert code == 2
     assert "Unknown --format 'html': use text, json, markdown or github." in capsys.readouterr().err
+
+
+def test_names_and_paths_cannot_inject_markup_or_workflow_commands(site, capsys, monkeypatch):
+    """A location with a pipe, a backtick, an HTML comment and a line that looks like a workflow command."""
+    head, base, _ = site
+    hostile = "/data/cl|i`cks <!-- x\\n::error title=fake::injected\\n/${YEAR}/${MONTH}/${DAY}/${HOUR}"
+    edit(head, CLICKS, "data: /data/clicks/${YEAR}/${MONTH}/${DAY}/${HOUR}", f'data: "{hostile}"')
+    _, lines = render(capsys, head, base, "markdown")
+    row = next(line for line in lines if line.startswith("| \u274c loses data | feed `clicks`"))
+    assert "cl\\|i\\`cks &lt;!-- x ::error" in row and "<!--" not in "\n".join(lines)
+    _, lines = render(capsys, head, base, "github")
+    token = lines[lines.index(next(line for line in lines if line.startswith("::stop-commands::")))].split("::")[2]
+    inside = lines[lines.index(f"::stop-commands::{token}") + 1:lines.index(f"::{token}::")]
+    assert any(line.startswith("::error title=fake::injected") for line in inside)  # printed, but not run
+    outside = [line for line in lines if line not in inside]
+    assert not any(line.startswith("::error title=fake") for line in outside)

@@ -62,3 +62,19 @@ def test_provenance_reads_back_what_it_writes_and_says_its_commit_briefly(repo: 
 def test_a_revision_is_a_full_commit_name() -> None:
     with pytest.raises(ValueError, match="full hexadecimal git object name"):
         RepoRevision("HEAD", dirty=False)
+
+
+def test_a_spark_application_and_a_workflow_folder_count_and_a_fifo_is_never_opened(repo: Path) -> None:
+    import os
+
+    def top_pages() -> str:
+        return definition_hash(ConfigRepo.load(repo).process("top-pages"), repo)
+
+    before = top_pages()
+    app = repo / "workflows" / "top_pages_app.py"  # its spark-attributes.jar
+    app.write_text(app.read_text() + "\n")
+    assert top_pages() != before
+    summary = repo / "workflows" / "hourly_clicks_summary.py"
+    summary.unlink()
+    os.mkfifo(summary)  # reading it would block for ever
+    assert hashes(repo)[1].startswith("v1:")
