@@ -171,7 +171,8 @@ def retention(tour: Tour) -> None:
     left = sorted(path.name for path in (PRIMARY / "data/clicks/2025/12/31").iterdir())
     tour.say(f"left of 2025-12-31: hours {' '.join(left)} (the cut-off is 10:00)")
     changed = committed_change(tour)
-    plan = ("plan", "--repo", str(changed), "--base", "HEAD~1", "--cluster", "primary", "--now", "2026-03-31T10:00Z")
+    plan = ("plan", "--repo", str(changed), "--base", "HEAD~1", "--head", "HEAD", "--cluster", "primary", "--now",
+            "2026-03-31T10:00Z")
     tour.say("the change committed: clicks kept 88 days, not 90; toolkit plan of it against the commit before "
              "(exit 1: it loses data):")
     tour.lines(tour.toolkit(*plan, codes=(1,)), limit=3)
