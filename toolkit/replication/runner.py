@@ -29,7 +29,7 @@ from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster
-from toolkit.entities.provenance import provenance
+from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
@@ -161,6 +161,7 @@ class _Call:
     puller: Puller
     ledger: Ledger  # the target's: its leases
     lineage: Lineage  # the target's: one run per instance replicated
+    definition: Provenance  # the feed's, recorded in each instance's event and lineage run
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,8 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
         puller = tables(feed, target, sources, fs, settings, gate)
     every_source = sources if source is None else sources_of(repo, feed)
     call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, request.now, context.run_id,
-                 nominal, puller, context.ledger(target), context.lineage)
+                 nominal, puller, context.ledger(target), context.lineage,
+                 provenance(feed, Path(repo.root), repo.revision))
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:
@@ -303,7 +305,7 @@ def _lineage(call: _Call, instance: datetime, pulled: list[Source],
     if not call.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
         return Lineage.off().run("replication", call.feed.name), [], []
     run = call.lineage.run("replication", call.feed.name, nominal=instance, instance=format_timestamp(instance),
-                           definition=provenance(call.feed, Path(call.repo.root), call.repo.revision))
+                           definition=call.definition)
     return run, source_uses(call.fs, call.feed, pulled, instance), [DatasetUse.at(call.feed, call.target, [instance])]
 
 
@@ -324,7 +326,7 @@ def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome]
         producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED),
         run_id=call.run_id, location=feed_locations(call.feed, call.target).event_location(instance),
         fingerprint=fingerprint, unless_recorded=not changed,
-        definition=provenance(call.feed, Path(call.repo.root), call.repo.revision))
+        definition=call.definition)
     return fingerprint
 
 
