@@ -19,6 +19,8 @@ def normalize_uri(uri: str) -> str:
 
 def has_dot_segment(uri: str) -> bool:
     """Whether a segment of the path is `.` or `..` (never resolved here: such a path is refused)."""
+    if "/." not in uri and not uri.startswith("."):
+        return False  # every such segment but a first one follows a '/': most paths are answered here
     return any(segment in (".", "..") for segment in uri.split("/"))
 
 

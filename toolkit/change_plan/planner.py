@@ -4,7 +4,6 @@ tree), then every definition change and what each does to the data on the cluste
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +17,7 @@ from toolkit.change_plan.location_changes import location_changes
 from toolkit.change_plan.process_changes import process_changes
 from toolkit.change_plan.replication_changes import replication_changes
 from toolkit.change_plan.retention_changes import retention_changes
-from toolkit.change_plan.revisions import commit_of, extract, unborn
+from toolkit.change_plan.revisions import commit_of, extract, revision_scratch, unborn
 from toolkit.change_plan.schedule_changes import schedule_changes
 from toolkit.change_plan.validity_changes import validity_changes
 from toolkit.entities import parse_cache
@@ -49,9 +48,9 @@ def plan_change(call: PlanCall) -> Plan:
     that does not load."""
     if (call.base is None) == (call.base_repo is None):
         raise UsageError("Give the base to compare with: --base REV (a git revision of the repo) or --base-repo DIR.")
-    with tempfile.TemporaryDirectory(prefix="toolkit-plan-") as scratch:
-        head_label, head = _head(call, Path(scratch))  # first: its parse cache then serves the base's same files
-        base_label, base = _base(call, Path(scratch))
+    with revision_scratch("toolkit-plan-") as scratch:
+        head_label, head = _head(call, scratch)  # first: its parse cache then serves the base's same files
+        base_label, base = _base(call, scratch)
         if call.cluster is not None and call.cluster not in head.clusters and call.cluster not in base.clusters:
             raise UsageError(f"No cluster is named {call.cluster!r} in the base or the head: its clusters are "
                              f"{', '.join(sorted(head.clusters.keys() | base.clusters.keys())) or 'none'}.")

@@ -5,14 +5,43 @@ larger git repository (its path there is kept)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from toolkit.errors import UsageError
 
 _TIMEOUT = 120  # seconds for one git command: a local repository answers in well under one
 _LINK, _FILE_MODES = "120000", ("100644", "100755")
+_MEMORY, _MEMORY_ROOM = "/dev/shm", 1 << 30  # a folder in memory, used when it has this many bytes free
+
+
+@contextmanager
+def revision_scratch(prefix: str) -> Iterator[Path]:
+    """A scratch folder for revisions to be extracted into, removed afterwards: in memory (/dev/shm) where the
+    machine has one with room and TMPDIR names no other place, since a revision is a thousand small files, written
+    there in 50 ms and in 0.7 s on a journaled disk; else the temporary folder."""
+    try:
+        made = tempfile.TemporaryDirectory(prefix=prefix, dir=_memory_folder())
+    except OSError as err:
+        raise UsageError(f"Cannot make a scratch folder for a revision in {err.filename or tempfile.gettempdir()}: "
+                         f"{err.strerror} (set TMPDIR to a folder this user can write).") from None
+    with made as scratch:
+        yield Path(scratch)
+
+
+def _memory_folder() -> str | None:
+    if os.environ.get("TMPDIR"):
+        return None
+    try:
+        room = os.statvfs(_MEMORY)
+    except OSError:
+        return None
+    return _MEMORY if room.f_bavail * room.f_frsize >= _MEMORY_ROOM and os.access(_MEMORY, os.W_OK | os.X_OK) else None
 
 
 def _git(repo: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -76,8 +105,12 @@ def extract(repo: Path, commit: str, into: Path) -> Path | None:
         if Path(path).is_absolute() or ".." in Path(path).parts:
             raise UsageError(f"The revision {commit[:12]} holds a path that leaves the repo ({path!r}).")
         entries.append((mode, obj, path))
-    into.mkdir(parents=True)
-    _write(repo, entries, into)
+    try:
+        into.mkdir(parents=True)
+        _write(repo, entries, into)
+    except OSError as err:
+        room = " (no space left: set TMPDIR to a folder with room)" if err.errno == errno.ENOSPC else ""
+        raise UsageError(f"Cannot write revision {commit[:12]} of {repo} into {into}: {err.strerror}{room}.") from None
     return into
 
 

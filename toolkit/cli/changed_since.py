@@ -4,11 +4,10 @@ the one of git revision REV of the config repo (entities/provenance.py): what is
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolkit.change_plan.revisions import commit_of, extract
+from toolkit.change_plan.revisions import commit_of, extract, revision_scratch
 from toolkit.cli.ledger_rows import InstanceRow
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
@@ -18,8 +17,8 @@ from toolkit.statuses import Status
 
 def definition_at(repo: Path, revision: str, process: str) -> str | None:
     """The definition hash of `process` at git revision `revision` of the repo; None when it was not defined then."""
-    with tempfile.TemporaryDirectory(prefix="toolkit-status-") as scratch:
-        root = extract(repo, commit_of(repo, revision), Path(scratch) / "at")
+    with revision_scratch("toolkit-status-") as scratch:
+        root = extract(repo, commit_of(repo, revision), scratch / "at")
         if root is None:
             return None  # the config repo's folder came later: no process was defined then
         try:

@@ -82,12 +82,18 @@ class TemplateText:
         if found is None:
             return None
         values: dict[str, int] = {}
-        for group, digits in found.groupdict().items():
-            name = group.rsplit("_", 1)[0]
+        for name, digits in zip(self._names, found.groups(), strict=True):
             number = int(digits)
             if values.setdefault(name, number) != number:
                 return None
         return values
+
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        """The variable of each group of the pattern, in the groups' order (retention's walk matches a name per
+        folder it lists: the names are worked out once)."""
+        return tuple(group.rsplit("_", 1)[0] for group, _ in sorted(self._regex.groupindex.items(),
+                                                                    key=lambda item: item[1]))
 
 
 def _granularity(variables: frozenset[str]) -> TimeUnit | None:

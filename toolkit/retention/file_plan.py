@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from toolkit.el.calendar import add_months
 from toolkit.el.templates import DATE_VARIABLES, PathTemplate, TemplateText
-from toolkit.el.timezones import from_local
+from toolkit.el.timezones import UTC, from_local
 from toolkit.retention_actions.location_plan import ExpiredInstance, LocationPlan
 from toolkit.storage.filesystem import FileStatus, FileSystem
 from toolkit.uris import join_under
@@ -89,7 +89,7 @@ def plan_location(fs: FileSystem, root: str, kind: str, template: PathTemplate, 
     level = [top]
     for depth, segment in enumerate(segments):
         leaf = depth == len(segments) - 1
-        listed = fs.list_many([node.path for node in level])
+        listed = fs.list_kinds_many([node.path for node in level])
         following: list[_Node] = []
         for node in level:
             for entry in listed.get(node.path, []):
@@ -105,10 +105,11 @@ def _visit(node: _Node, entry: FileStatus, segment: TemplateText, leaf: bool, zo
         node.links.append(entry.path)
         return []
     found = segment.match(entry.name)
-    values = dict(node.values)
-    if found is None or any(values.setdefault(name, number) != number for name, number in found.items()):
-        node.others += 1
+    if found is None or not (found.keys().isdisjoint(node.values)
+                             or all(node.values.get(name, number) == number for name, number in found.items())):
+        node.others += 1  # no name of this level, or a variable that disagrees with the one above
         return []
+    values = {**node.values, **found}
     if leaf:
         instance_time = _instance_time(values, zone)
         if instance_time is not None and instance_time < cut_off:
@@ -132,9 +133,12 @@ def _instance_time(values: dict[str, int], zone: ZoneInfo) -> datetime | None:
     skips (the time read back in the zone is not the path's: the instance's path would be another)."""
     if "YEAR" not in values:
         return None
+    utc = zone.key == "UTC"  # no wall time is skipped or repeated there: the wall time is the instant
     try:
         wall = datetime(values["YEAR"], values.get("MONTH", 1), values.get("DAY", 1), values.get("HOUR", 0),
-                        values.get("MINUTE", 0))
+                        values.get("MINUTE", 0), tzinfo=UTC if utc else None)
+        if utc:
+            return wall
         t = from_local(wall, zone)
     except (ValueError, OverflowError):
         return None

@@ -10,7 +10,8 @@ asset than the primary's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from toolkit.entities.model import Cluster, Feed
 from toolkit.openlineage.naming import feed_dataset
@@ -18,15 +19,20 @@ from toolkit.openlineage.naming import feed_dataset
 
 @dataclass(frozen=True)
 class FeedAsset:
+    """The asset `name`, and its URI named when first read: naming imports OpenLineage's client (0.4 s), which a
+    schedule of cron lines and `toolkit plan` never need. Assets compare by name: a feed on a cluster."""
+
     name: str
-    uri: str
+    feed: Feed = field(compare=False, repr=False)
+    cluster: Cluster = field(compare=False, repr=False)
+
+    @cached_property
+    def uri(self) -> str:
+        dataset = feed_dataset(self.feed, self.cluster)
+        if dataset.namespace == "file":
+            return "file://" + dataset.name
+        return dataset.namespace.rstrip("/") + "/" + dataset.name.lstrip("/")
 
 
 def feed_asset(feed: Feed, cluster: Cluster) -> FeedAsset:
-    dataset = feed_dataset(feed, cluster)
-    if dataset.namespace == "file":
-        uri = "file://" + dataset.name
-    else:
-        uri = dataset.namespace.rstrip("/") + "/" + dataset.name.lstrip("/")
-    return FeedAsset(f"{feed.name}@{cluster.name}", uri)
-
+    return FeedAsset(f"{feed.name}@{cluster.name}", feed, cluster)

@@ -127,6 +127,11 @@ class FileSystem(ABC):
                 listed[path] = []
         return listed
 
+    def list_kinds_many(self, paths: Sequence[str]) -> dict[str, builtins.list[FileStatus]]:
+        """As `list_many`, for a walk that reads only names, kinds and files' lengths: the modification times may be
+        0. A local file system then reads a directory's or a link's kind from the listing, with no status call."""
+        return self.list_many(paths)
+
     def total_sizes(self, entries: Sequence[FileStatus]) -> dict[str, int]:
         """Bytes under each entry (a file's length, or the sum of a tree's files), by path; one batch per
         depth. Entries come from a listing, so nothing is looked up twice."""

@@ -132,3 +132,28 @@ def test_a_linked_or_export_ignored_entity_file_of_the_base_is_read(work):
     assert (orphaned["entity"], orphaned["count"]) == ("clicks", 9)
     assert not [c for c in json.loads(done.stdout)["changes"] if c["entity"] == "page-views"]  # ignored, not removed
     assert root.exists()
+
+
+
+@pytest.mark.parametrize("tmpdir", ["chosen", None])
+def test_the_base_is_extracted_in_memory_unless_tmpdir_names_a_place(work, tmp_path, tmpdir):
+    """A revision is a thousand small files: extracted in /dev/shm when it has room, unless TMPDIR names a place
+    (the scheduler host's own choice wins); the plan is the same either way."""
+    work_tree, _ = work
+    shorten(work_tree)
+    env = {key: value for key, value in os.environ.items() if key != "TMPDIR"}
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmp_path / tmpdir)
+        (tmp_path / tmpdir).mkdir()
+    seen = subprocess.run([sys.executable, "-c", "from toolkit.change_plan.revisions import revision_scratch\n"
+                           "with revision_scratch('toolkit-plan-') as scratch: print(scratch.parent)"],
+                          capture_output=True, text=True, env=env, check=True)
+    room = os.statvfs("/dev/shm") if os.path.isdir("/dev/shm") else None
+    in_memory = room is not None and room.f_bavail * room.f_frsize >= 1 << 30
+    assert seen.stdout.strip() == (str(tmp_path / tmpdir) if tmpdir else "/dev/shm" if in_memory else "/tmp")
+    done = subprocess.run([sys.executable, "-m", "toolkit", "plan", "--repo", "conf", "--base", "HEAD", "--now",
+                           "2026-11-26T00:00Z", "--format", "json"], capture_output=True, text=True, cwd=work_tree,
+                          env={**env, "GIT_CEILING_DIRECTORIES": str(work_tree.parent.parent)})
+    assert done.returncode == 1 and json.loads(done.stdout)["changes"][0]["count"] == 3
+    if tmpdir is not None:  # the scratch folder is gone (in /dev/shm another test's may be there meanwhile)
+        assert not [name for name in os.listdir(tmp_path / tmpdir) if name.startswith("toolkit-plan-")]

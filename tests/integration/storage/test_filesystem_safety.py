@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.storage.test_filesystem_contract import make, raises_sentence, snapshot, uri
-from toolkit.storage.filesystem import CopyTask, FileSystem, StorageError
+from toolkit.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError
 from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.integration
@@ -51,6 +51,26 @@ def test_a_link_is_listed_as_a_link_neither_file_nor_directory(fs: FileSystem, l
     found = fs.status(uri(feed / "2026"))
     assert found is not None and (found.is_dir, found.is_link) == (False, True)
     assert fs.list_many([uri(feed)])[uri(feed)] == fs.list(uri(feed))
+
+
+def test_a_listing_of_kinds_tells_links_folders_and_file_lengths_as_the_full_listing(
+        fs: FileSystem, linked: tuple[Path, Path]) -> None:
+    """Retention's walk lists kinds only (a local file system stats no folder or link): the same entries, kinds and
+    file lengths as `list_many`, whatever the modification times."""
+    feed, _ = linked
+    make(feed, {"own/part-1": b"12345", "loose.txt": b"abc"})
+    missing = uri(feed / "missing")
+
+    def kinds(listed: list[FileStatus]) -> list[tuple[str, bool, bool, int]]:
+        return [(status.path, status.is_dir, status.is_link, status.length) for status in listed]
+
+    full, light = fs.list_many([uri(feed), uri(feed / "own"), missing]), fs.list_kinds_many(
+        [uri(feed), uri(feed / "own"), missing])
+    assert list(light) == [uri(feed), uri(feed / "own"), missing] and light[missing] == []
+    assert {path: kinds(listed) for path, listed in light.items()} == {
+        path: kinds(listed) for path, listed in full.items()}
+    assert kinds(light[uri(feed)]) == [(uri(feed / "2026"), False, True, 0), (uri(feed / "f"), False, True, 0),
+                                       (uri(feed / "loose.txt"), False, False, 3), (uri(feed / "own"), True, False, 0)]
 
 
 def test_walks_do_not_follow_links(fs: FileSystem, linked: tuple[Path, Path]) -> None:
