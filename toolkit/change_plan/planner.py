@@ -58,19 +58,22 @@ def plan_change(call: PlanCall) -> Plan:
         kinds = DEFINITION_EFFECTS if call.offline else (*DATA_CHANGES, *DEFINITION_EFFECTS)
         data = [change for kind in kinds for change in kind(comparison)]
         changes = [*data, *definition_changes(base, head)]
-        files = _definition_files(base, head, call.repo)
+        files = _definition_files(base, head, call.repo, {(change.kind, change.entity) for change in changes})
         located = [replace(change, file=files.get((change.kind, change.entity))) for change in changes]
     ordered = sorted(located, key=lambda change: (not change.destructive, not change.warning))
     return Plan(base_label, head_label, call.now, tuple(ordered), call.offline)
 
 
-def _definition_files(base: ConfigRepo, head: ConfigRepo, repo: Path) -> dict[tuple[str, str], str]:
-    """Each entity's file (the head's over the base's), as its path in the config repo `repo`: relative to the
+def _definition_files(base: ConfigRepo, head: ConfigRepo, repo: Path,
+                      named: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """Each `named` entity's file (the head's over the base's), as its path in the config repo `repo`: relative to the
     working folder when the repo is inside it (what GitHub's annotations and editors want from a CI job at the
     checkout's top), else relative to the repo."""
     files = {}
     for side in (base, head):
         for entity in side.entities:
+            if (entity.ref.kind.value, entity.name) not in named:
+                continue  # a thousand entities unchanged: no path worked out for them
             inside = Path(os.path.relpath(os.path.abspath(entity.document.file), os.path.abspath(side.root)))
             here = os.path.relpath(Path(os.path.abspath(repo)) / inside, Path.cwd())  # links are not followed
             files[(entity.ref.kind.value, entity.name)] = str(inside) if here.startswith("..") else here
