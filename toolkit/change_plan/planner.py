@@ -22,6 +22,7 @@ from toolkit.change_plan.schedule_changes import schedule_changes
 from toolkit.change_plan.validity_changes import validity_changes
 from toolkit.entities import parse_cache
 from toolkit.entities.repo import ConfigRepo
+from toolkit.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
 
 # What each kind of change does to the data, read from the clusters' storage and ledgers (not --offline).
@@ -56,7 +57,8 @@ def plan_change(call: PlanCall) -> Plan:
                              f"{', '.join(sorted(head.clusters.keys() | base.clusters.keys())) or 'none'}.")
         comparison = Comparison(base, head, call.now, call.cluster, str(call.repo), FeedStorage())
         kinds = DEFINITION_EFFECTS if call.offline else (*DATA_CHANGES, *DEFINITION_EFFECTS)
-        data = [change for kind in kinds for change in kind(comparison)]
+        with collector_paused():  # a year of hourly instances is 10^5 records per feed, none of them in a cycle
+            data = [change for kind in kinds for change in kind(comparison)]
         changes = [*data, *definition_changes(base, head)]
         files = _definition_files(base, head, call.repo, {(change.kind, change.entity) for change in changes})
         located = [replace(change, file=files.get((change.kind, change.entity))) for change in changes]
