@@ -28,8 +28,9 @@ def revision_scratch(prefix: str) -> Iterator[Path]:
     try:
         made = tempfile.TemporaryDirectory(prefix=prefix, dir=_memory_folder())
     except OSError as err:
-        raise UsageError(f"Cannot make a scratch folder for a revision in {err.filename or tempfile.gettempdir()}: "
-                         f"{err.strerror} (set TMPDIR to a folder this user can write).") from None
+        where = f"in {err.filename}" if err.filename else "in any temporary folder"  # no temporary folder is usable
+        raise UsageError(f"Cannot make a scratch folder for a revision {where}: {err.strerror} (set TMPDIR to a "
+                         "folder this user can write).") from None
     with made as scratch:
         yield Path(scratch)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolkit.errors import ToolkitError
@@ -97,6 +97,17 @@ class SpreadCopy:
     slices: tuple[CopySlice, ...]
 
 
+def each_listed(paths: Sequence[str], list_one: Callable[[str], list[FileStatus]]) -> dict[str, list[FileStatus]]:
+    """`list_one` of each path, by the paths as given; [] for a path it refuses (gone, or not a directory)."""
+    listed: dict[str, list[FileStatus]] = {}
+    for path in paths:
+        try:
+            listed[path] = list_one(path)
+        except StorageError:
+            listed[path] = []
+    return listed
+
+
 class FileSystem(ABC):
     """Operations on one file system; every path is a full URI, refused when it has a `.` or `..` segment."""
 
@@ -119,13 +130,7 @@ class FileSystem(ABC):
         Walks call this once per level: an implementation whose calls are expensive (the JVM through
         py4j) answers the whole batch in one round trip.
         """
-        listed: dict[str, list[FileStatus]] = {}
-        for path in paths:
-            try:
-                listed[path] = self.list(path)
-            except StorageError:
-                listed[path] = []
-        return listed
+        return each_listed(paths, self.list)
 
     def list_kinds_many(self, paths: Sequence[str]) -> dict[str, builtins.list[FileStatus]]:
         """As `list_many`, for a walk that reads only names, kinds and files' lengths: the modification times may be

@@ -21,6 +21,7 @@ from toolkit.storage.filesystem import (
     FileStatus,
     FileSystem,
     StorageError,
+    each_listed,
     normalize_uri,
     plain_uri,
 )
@@ -106,13 +107,7 @@ class LocalFileSystem(FileSystem):
     def list_kinds_many(self, paths: Sequence[str]) -> dict[str, builtins.list[FileStatus]]:
         """As the base class's, a status read for files only (their lengths): retention's walk lists thousands of
         folders of instance folders, and a status call for each costs it a third of its time."""
-        listed: dict[str, builtins.list[FileStatus]] = {}
-        for path in paths:
-            try:
-                listed[path] = self._listed(path, timed=False)
-            except StorageError:
-                listed[path] = []
-        return listed
+        return each_listed(paths, lambda path: self._listed(path, timed=False))
 
     def _listed(self, path: str, timed: bool) -> builtins.list[FileStatus]:
         """The folder's entries by path; without `timed`, a directory's or a link's from the listing alone (its
@@ -129,10 +124,11 @@ class LocalFileSystem(FileSystem):
                 for entry in entries:
                     uri = prefix + entry.name
                     try:
-                        if timed or not (entry.is_symlink() or entry.is_dir(follow_symlinks=False)):
+                        link = entry.is_symlink()
+                        if timed or not (link or entry.is_dir(follow_symlinks=False)):
                             found.append(_from_stat(uri, entry.stat(follow_symlinks=False)))
                         else:
-                            found.append(FileStatus(uri, 0, 0, not entry.is_symlink(), is_link=entry.is_symlink()))
+                            found.append(FileStatus(uri, 0, 0, not link, is_link=link))
                     except FileNotFoundError:
                         continue  # deleted since the folder was read: a listing is a snapshot, not a promise
         except OSError as err:
