@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "schema": ("schema", "schema_command", "Write or print the JSON Schemas of the entity kinds"),
     "deps": ("deps", "deps_command", "What an entity depends on, and what depends on it"),
     "graph": ("graph", "graph_command", "The repo as a graph: an HTML page, Graphviz dot or Mermaid"),
+    "report": ("report", "report_command", "A cluster's status page: every feed's and process's instances, in HTML"),
     "convert-falcon": ("convert", "convert_falcon_command", "Convert Falcon XML definitions into YAML entities"),
     "status": ("ledger", "status_command", "A process's instances on a cluster, or the cluster's entities"),
     "entity-status": ("entity_status", "entity_status_command", "A process's or feed's state on each of its clusters"),

@@ -171,6 +171,13 @@
     shared.forEach((statuses, fill) => key("", fill, statuses.join(", ")));
   }
 
+  // A link to `graph.html#feed/clicks` (each entity's on the status page of `toolkit report`) opens at its node.
+  const wanted = decodeURIComponent(window.location.hash.slice(1));
+  if (byId.has(wanted)) {
+    nodeGroups.get(wanted).scrollIntoView({ block: "center", inline: "center" });
+    select(wanted);
+  }
+
   window.pipelinesGraph = { nodes: data.nodes.length, edges: data.edges.length,
     layoutMs: laidOut - started, totalMs: performance.now() - started, select };
   document.body.dataset.ready = "true";

@@ -1,0 +1,61 @@
+"""`toolkit report`: the status page of a cluster, one self-contained HTML file (toolkit/report/), read from the
+cluster's ledger as `toolkit status`, `sla` and `graph` read it (toolkit/cli/report_reading.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.commands.ledger import NowOption, Repo
+from toolkit.cli.ledger_access import Now
+from toolkit.cli.ledger_rows import DEFAULT_INSTANCES
+from toolkit.cli.output_files import check_output_file, write_atomically
+from toolkit.cli.report_reading import read_report
+from toolkit.el.timestamps import parse_timestamp
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
+from toolkit.report.html import render_html
+
+
+def report_command(
+    repo: Repo = Path("."),
+    cluster: Annotated[str | None, typer.Option("--cluster", help=(
+        "The cluster whose ledger is read (required): file://, or hdfs:// through WebHDFS (docs/hdfs.md)."))] = None,
+    from_: Annotated[str | None, typer.Option("--from", help=(
+        f"First instance time, yyyy-MM-ddTHH:mmZ. Default: each entity's {DEFAULT_INSTANCES} newest instances "
+        "(a day of an hourly feed, 24 days of a daily one)."))] = None,
+    to: Annotated[str | None, typer.Option("--to", help="Last instance time (included). Default: now.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="The page to write (atomically: a temporary file renamed).")]
+    = Path("status.html"),
+    graph_page: Annotated[str, typer.Option("--graph-page", help=(
+        "The graph page (`toolkit graph --cluster C --ledger --out FILE`) each entity links to, relative to the "
+        "report: its link opens that page at the entity's node."))] = "graph.html",
+    now: NowOption = None,
+) -> None:
+    """Write the status page of a cluster: a grid per feed and process, one cell per instance over the window,
+    coloured by its state (docs/report.md); a header of what needs a person now (failures, SLA misses, held
+    instances, the oldest waiting instance); filters by name, tag, pipeline and state; the entities in dependency
+    order. A click on a cell shows its attempts, times, error, quality results, config commit and the commands
+    that triage and rerun it. The page opens offline; regenerate it from cron to keep it current:
+
+    \b
+    toolkit report --repo conf --cluster primary --out /srv/www/status.html
+    toolkit report --repo conf --cluster primary --from 2026-11-01T00:00Z --to 2026-11-21T23:00Z
+    */5 * * * *  toolkit report --repo /srv/conf --cluster primary --out /srv/www/status.html
+    """
+    if cluster is None:
+        raise UsageError("--cluster is required: the page shows the ledger of one cluster.")
+    first = parse_timestamp(from_, "--from") if from_ is not None else None
+    last = parse_timestamp(to, "--to") if to is not None else None
+    if first is not None and last is not None and last < first:
+        raise UsageError(f"--to {to} is before --from {from_}: give a window that runs forward.")
+    check_output_file(out, "--out")
+    config = ConfigRepo.load(repo)
+    report = read_report(repo, config, config.cluster(cluster), Now.of(now), from_, to, graph_page)
+    try:
+        write_atomically(out, render_html(report))
+    except OSError as err:
+        raise UsageError(f"Cannot write --out {out}: {err.strerror or err}; give a file you can write.") from None
+    typer.echo(f"wrote {out}: {len(report.grids)} entities, {report.cells} cells of cluster {cluster}")

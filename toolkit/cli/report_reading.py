@@ -1,0 +1,105 @@
+"""The status page of a cluster read from its ledger with the CLI's own readers: process instances as `toolkit
+status` lists them (`ledger_rows.py`: the window, the rows, dead runs, holds, what a waiting instance waits for),
+their attempts and feed instances' dataset events through the ledger's API (roll-ups included), SLA misses as
+`toolkit sla` finds them, and the order of the graph (`toolkit graph`). The page itself is toolkit/report/'s."""
+
+from __future__ import annotations
+
+import shlex
+from datetime import datetime
+from pathlib import Path
+
+from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.ledger_rows import InstanceRow, instance_rows, window_times
+from toolkit.entities.model import Cluster, Feed, Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.graph.build import build_graph
+from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.ledger.control import Switch
+from toolkit.ledger.store import Ledger
+from toolkit.report.cells import feed_cell, needs_attempts, process_cell, trimmed
+from toolkit.report.model import Cell, Details, Grid, Report
+from toolkit.report.order import dependency_order
+from toolkit.schedule.sla.check import check_slas
+
+# An SLA finding's key: the entity's node id (`feed/clicks`) and the instance time.
+SlaKey = tuple[str, datetime]
+
+
+def read_report(repo: Path, config: ConfigRepo, cluster: Cluster, now: Now, from_: str | None, to: str | None,
+                graph_page: str) -> Report:
+    """Every feed and process of `cluster`, in the graph's dependency order, over the window."""
+    graph = build_graph(config, cluster.name)
+    ledger = open_ledger(cluster, now)
+    windows = {node: _times(config, node, cluster.name, now, from_, to) for node in dependency_order(graph)}
+    misses = _sla_misses(config, cluster.name, ledger, now, windows)
+    grids = []
+    for node, times in windows.items():
+        kind, name = node.split("/", 1)
+        options = shlex.join(["--repo", str(repo), f"--{kind}", name, "--cluster", cluster.name])
+        if kind == "process":
+            grids.append(_process_grid(config, config.processes[name], cluster, ledger, now, times, misses, options))
+        else:
+            grids.append(_feed_grid(config.feeds[name], ledger, times, misses, options))
+    return Report(graph.title, cluster.name, now.time, tuple(grids), graph_page)
+
+
+def _times(config: ConfigRepo, node: str, cluster: str, now: Now, from_: str | None, to: str | None) \
+        -> list[datetime]:
+    """The instances of the window, as `toolkit status` takes them (a batch consumer has none)."""
+    kind, name = node.split("/", 1)
+    if kind == "process":
+        process = config.processes[name]
+        if process.is_batch_consumer:
+            return []
+        return window_times(process_grid(process, cluster), now.time, from_, to, f"process '{name}'")
+    return window_times(feed_grid(config.feeds[name], cluster), now.time, from_, to, f"feed '{name}'")
+
+
+def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, windows: dict[str, list[datetime]]) \
+        -> dict[SlaKey, str]:
+    """The misses (missed, late) of the window's instances, as `toolkit sla` judges them now."""
+    times = [t for window in windows.values() for t in window]
+    if not times:
+        return {}
+    report = check_slas(config, cluster, ledger.fs, ledger, now.time, min(times), max(times))
+    return {(f"{finding.kind}/{finding.entity}", finding.time): finding.sentence() for finding in report.misses}
+
+
+def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, now: Now,
+                  times: list[datetime], misses: dict[SlaKey, str], options: str) -> Grid:
+    rows = instance_rows(config, process, cluster, ledger, times, now.seconds, with_missing=True)
+    node = f"process/{process.name}"
+    cells = []
+    for index, row in enumerate(rows):
+        attempts = ledger.attempts(process.name, row.time) \
+            if needs_attempts(row.recorded, row.attempts, index, len(rows)) else []
+        cells.append(process_cell(row.time, row.status, _details(row), attempts, misses.get((node, row.time))))
+    frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
+    return Grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines,
+                trimmed(cells), _suspended(ledger.control.suspension("process", process.name)), options)
+
+
+def _details(row: InstanceRow) -> Details:
+    known = row.definition
+    return Details(run_id=row.run_id, started=row.started, ended=row.ended, attempts=row.attempts, error=row.error,
+                   waits_for=row.missing, waits_note=row.missing_note, hold=row.hold,
+                   commit=known.commit if known else None)
+
+
+def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[SlaKey, str], options: str) -> Grid:
+    node = f"feed/{feed.name}"
+    with_events = set(ledger.feed_event_times(feed.name))
+    cells: list[Cell] = [feed_cell(t, ledger.events(feed.name, t) if t in with_events else [], misses.get((node, t)))
+                         for t in times]
+    return Grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), trimmed(cells),
+                _suspended(ledger.control.suspension("feed", feed.name)), options)
+
+
+def _suspended(switch: Switch) -> str | None:
+    """`since 2026-11-21T10:00:05Z by ops@host: backfill` for a suspended entity, None for one that is not."""
+    if not switch.on:
+        return None
+    said = " ".join(part for part in (f"since {switch.since}" if switch.since else "",
+                                      f"by {switch.by}" if switch.by else "") if part)
+    return f"{said}: {switch.reason}" if switch.reason else said or "suspended"

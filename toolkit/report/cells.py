@@ -1,0 +1,73 @@
+"""A cell from what the ledger records of its instance: a process instance's row (as `toolkit status` shows it)
+and its attempts, or a feed instance's dataset events on the cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from toolkit.entities.provenance import Provenance
+from toolkit.ledger.records import AttemptRecord, DatasetEvent
+from toolkit.quality.results import GateResult
+from toolkit.report.model import Attempt, Cell, Details
+from toolkit.report.states import State, feed_state, process_state
+from toolkit.statuses import Status
+
+
+def process_cell(time: datetime, status: str, details: Details | None, attempts: Sequence[AttemptRecord],
+                 sla: str | None) -> Cell:
+    """`attempts` oldest first (empty when not read): the newest tells a late rerun and a quality block apart."""
+    newest = attempts[-1] if attempts else None
+    gates = [GateResult.from_json(item) for item in newest.quality] if newest is not None else []
+    state = process_state(status, newest.kind if newest is not None else None, any(gate.blocks for gate in gates))
+    if details is not None and attempts:
+        details = replace(details, tries=tuple(_attempt(record) for record in attempts))
+    return Cell(time, state, sla, details)
+
+
+def _attempt(record: AttemptRecord) -> Attempt:
+    return Attempt(record.attempt, record.kind, str(record.status), record.started, record.ended, record.error,
+                   tuple(_gate_line(GateResult.from_json(item)) for item in record.quality))
+
+
+def _gate_line(gate: GateResult) -> str:
+    """`quality/clicks.json: 11/12 passed (blocked publication): expect_...: 3 of 10 unexpected`."""
+    told = f"{gate.suite}: {gate.passed}/{len(gate.expectations)} passed"
+    if gate.success:
+        return told
+    return f"{told} ({'blocked publication' if gate.blocks else gate.on_failure.value}): " \
+           f"{'; '.join(outcome.describe() for outcome in gate.failures[:3])}"
+
+
+def feed_cell(time: datetime, events: Sequence[DatasetEvent], sla: str | None) -> Cell:
+    """`events` oldest first (empty: nothing published yet); the last one's kind and producer make the state."""
+    if not events:
+        return Cell(time, feed_state(None, None), sla)
+    last = events[-1]
+    known = Provenance.read(last.definition)
+    return Cell(time, feed_state(last.kind, last.producer), sla,
+                Details(run_id=last.run_id, started=last.published, producer=last.producer, location=last.location,
+                        events=len(events), commit=known.commit if known else None))
+
+
+# The newest cells of a grid keep their details whatever their state; older ones only when they are not a plain
+# success (a year of hourly successes would otherwise weigh megabytes the page does not need).
+DETAILED = 48
+_PLAIN = (State.SUCCEEDED, State.PUBLISHED)
+
+
+def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]:
+    """`cells` (oldest first), the plain successes older than the newest `detailed` without their details."""
+    keep_from = len(cells) - detailed
+    return tuple(replace(cell, details=None) if index < keep_from and cell.state in _PLAIN else cell
+                 for index, cell in enumerate(cells))
+
+
+def needs_attempts(recorded: str | None, attempts: int, index: int, count: int, detailed: int = DETAILED) -> bool:
+    """Whether a process instance's attempts are worth reading: it has a record and is not a plain success of one
+    attempt (a late rerun has more, a failure its error and quality results), or it is among the newest
+    `detailed`."""
+    if recorded is None:
+        return False
+    return recorded != Status.SUCCEEDED.value or attempts > 1 or index >= count - detailed
