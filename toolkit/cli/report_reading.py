@@ -71,9 +71,8 @@ def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger
     rows = instance_rows(config, process, cluster, ledger, times, now.seconds, with_missing=True)
     node = f"process/{process.name}"
     cells = []
-    for index, row in enumerate(rows):
-        attempts = ledger.attempts(process.name, row.time) \
-            if needs_attempts(row.recorded, row.attempts, index, len(rows)) else []
+    for row in rows:
+        attempts = ledger.attempts(process.name, row.time) if needs_attempts(row.recorded, row.attempts) else []
         cells.append(process_cell(row.time, row.status, _details(row), attempts, misses.get((node, row.time))))
     frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
     return Grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines,

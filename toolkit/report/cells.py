@@ -64,10 +64,8 @@ def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]
                  for index, cell in enumerate(cells))
 
 
-def needs_attempts(recorded: str | None, attempts: int, index: int, count: int, detailed: int = DETAILED) -> bool:
-    """Whether a process instance's attempts are worth reading: it has a record and is not a plain success of one
-    attempt (a late rerun has more, a failure its error and quality results), or it is among the newest
-    `detailed`."""
-    if recorded is None:
-        return False
-    return recorded != Status.SUCCEEDED.value or attempts > 1 or index >= count - detailed
+def needs_attempts(recorded: str | None, attempts: int) -> bool:
+    """Whether a process instance's attempts are worth reading: it has a record and is not a success of one attempt
+    (a late rerun has more, a failure its error and quality results). A success of one attempt is its row already;
+    reading the attempts of a year of them would re-read their month's roll-up for each."""
+    return recorded is not None and (recorded != Status.SUCCEEDED.value or attempts > 1)

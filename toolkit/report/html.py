@@ -3,7 +3,8 @@ script and style (`page/`) and the cells as one compact JSON document are inline
 Content-Security-Policy forbids every fetch, so it opens from a file, offline.
 
 The cells are compact so that a year of hourly instances of 200 entities stays a few megabytes: per grid, its
-instance times in minutes since the epoch and its states as one character each (an index into `states`); only
+instance times in minutes since the epoch as runs of equal steps and its states as one character each (an index
+into `states`); only
 the cells with details or an SLA miss have an entry of their own, keyed by their index. The page's script builds
 one element per cell carrying its time and state (`data-t`, `data-s`)."""
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from html import escape
 from importlib.resources import files
+from itertools import pairwise
 from string import Template
 
 from toolkit.el.timestamps import format_timestamp
@@ -47,12 +49,27 @@ def _grid_json(grid: Grid) -> dict[str, object]:
         "node": grid.node, "kind": grid.kind, "name": grid.name, "frequency": grid.frequency,
         "tags": dict(grid.tags), "pipelines": list(grid.pipelines), "suspended": grid.suspended,
         "options": grid.options,
-        "times": [int(cell.time.timestamp()) // 60 for cell in grid.cells],
+        "times": _steps([int(cell.time.timestamp()) // 60 for cell in grid.cells]),
         "states": "".join(_CODES[_STATES.index(cell.state)] for cell in grid.cells),
         "sla": {str(index): cell.sla for index, cell in enumerate(grid.cells) if cell.sla is not None},
         "details": {str(index): cell.details.to_json() for index, cell in enumerate(grid.cells)
                     if cell.details is not None},
     }
+
+
+def _steps(minutes: list[int]) -> list[int]:
+    """The times as the first one and runs of equal steps, `[first, step, count, step, count, ...]`: a year of
+    hourly instances is `[first, 60, 8759]`, months take a run per length of month."""
+    if not minutes:
+        return []
+    runs = [minutes[0]]
+    for previous, current in pairwise(minutes):
+        step = current - previous
+        if len(runs) > 1 and runs[-2] == step:
+            runs[-1] += 1
+        else:
+            runs += [step, 1]
+    return runs
 
 
 def _asset(name: str) -> str:

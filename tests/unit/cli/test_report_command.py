@@ -30,12 +30,20 @@ def embedded(page: Path) -> dict:
     return json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)[1])
 
 
+def minutes(grid: dict) -> list[int]:
+    """The grid's times (minutes since the epoch), unrolled from [first, step, count, ...] as the page does."""
+    runs = grid["times"]
+    unrolled = runs[:1]
+    for step, count in zip(runs[1::2], runs[2::2], strict=True):
+        unrolled += [unrolled[-1] + step * k for k in range(1, count + 1)]
+    return unrolled
+
+
 def cells(document: dict, node: str) -> dict[str, str]:
     """The grid's cells as {time: state}, decoded as the page's script decodes them."""
     names = [state["name"] for state in document["states"]]
     grid = next(grid for grid in document["grids"] if grid["node"] == node)
-    times = [datetime.fromtimestamp(minutes * 60, timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
-             for minutes in grid["times"]]
+    times = [datetime.fromtimestamp(minute * 60, timezone.utc).strftime("%Y-%m-%dT%H:%MZ") for minute in minutes(grid)]
     return dict(zip(times, (names[int(code, 36)] for code in grid["states"]), strict=True))
 
 
@@ -62,7 +70,11 @@ def test_every_instance_of_the_window_is_a_cell_with_its_state(page: tuple[Path,
     clicks = cells(document, "feed/clicks")
     assert {hour: clicks[f"2026-11-21T{hour:02d}:00Z"] for hour in CLICKS_STATES} == CLICKS_STATES
     assert cells(document, "feed/clicks-hourly-summary")["2026-11-21T11:00Z"] == "replaced"
-    assert sum(len(grid["times"]) for grid in document["grids"]) == 312
+    assert sum(len(grid["states"]) for grid in document["grids"]) == 312
+    # times as the first and runs of equal steps: 23 hours after the first, 23 days after the first
+    grid = {grid["node"]: grid for grid in document["grids"]}
+    assert grid["process/hourly-clicks-summary"]["times"] == [int(first.timestamp()) // 60, 60, 23]
+    assert grid["feed/visits"]["times"][1:] == [1440, 23]
     # the graph's dependency order, every feed and process of the cluster once
     order = dependency_order(build_graph(ConfigRepo.load(conf), "primary"))
     assert [grid["node"] for grid in document["grids"]] == order and len(order) == 13
@@ -71,7 +83,7 @@ def test_every_instance_of_the_window_is_a_cell_with_its_state(page: tuple[Path,
 def test_a_cells_details_and_the_entitys_commands(page: tuple[Path, Path, dict]) -> None:
     conf, _, document = page
     grid = next(grid for grid in document["grids"] if grid["node"] == "process/hourly-clicks-summary")
-    index = {datetime.fromtimestamp(m * 60, timezone.utc).hour: str(i) for i, m in enumerate(grid["times"])
+    index = {datetime.fromtimestamp(m * 60, timezone.utc).hour: str(i) for i, m in enumerate(minutes(grid))
              if m >= datetime(2026, 11, 21, tzinfo=timezone.utc).timestamp() // 60}
     blocked = grid["details"][index[12]]
     assert blocked["tries"][0]["quality"][0].startswith("quality/clicks_summary.json: 1/2 passed (blocked publication)")

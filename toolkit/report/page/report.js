@@ -8,6 +8,14 @@
   const states = data.states;
   const stateByCode = (code) => states[parseInt(code, 36)];
   const stamp = (minutes) => new Date(minutes * 60000).toISOString().slice(0, 16) + "Z";
+  // A grid's times come as [first, step, count, step, count, ...] (minutes since the epoch): unrolled here.
+  data.grids.forEach((grid) => {
+    const runs = grid.times, times = runs.length ? [runs[0]] : [];
+    for (let r = 1; r < runs.length; r += 2) {
+      for (let k = 0; k < runs[r + 1]; k++) times.push(times[times.length - 1] + runs[r]);
+    }
+    grid.times = times;
+  });
 
   // One rule per state: a cell's colour comes from its data-s, not from a style of its own.
   const palette = document.createElement("style");
@@ -83,8 +91,15 @@
     cells.append(fragment);
   };
   const observer = total > EAGER_CELLS ? new IntersectionObserver((entries) => entries.forEach((entry) => {
-    if (entry.isIntersecting) { buildCells(data.grids[entry.target.dataset.index], entry.target); observer.unobserve(entry.target); }
-  }), { rootMargin: "400px" }) : null;
+    if (entry.isIntersecting) {
+      const section = entry.target;
+      buildCells(data.grids[section.dataset.index], section);
+      section.querySelector(".cells").style.minHeight = "";
+      observer.unobserve(section);
+    }
+  }), { rootMargin: "200px" }) : null;
+  // A grid not built yet takes the height its cells will take, so that only the grids in view are built.
+  const CELL_WIDTH = 11, CELL_HEIGHT = 13;
   data.grids.forEach((grid, index) => {
     const section = document.createElement("section");
     section.className = "grid";
@@ -117,7 +132,13 @@
     container.append(section);
     sections.push(section);
     byNode.set(grid.node, { grid, section });
-    if (observer) observer.observe(section); else buildCells(grid, section);
+    if (observer) {
+      const perLine = Math.max(Math.floor(container.clientWidth / CELL_WIDTH), 1);
+      cells.style.minHeight = `${Math.ceil(grid.times.length / perLine) * CELL_HEIGHT}px`;
+      observer.observe(section);
+    } else {
+      buildCells(grid, section);
+    }
   });
 
   // Hover: a summary; click: the details and the commands.
