@@ -23,8 +23,8 @@ from toolkit.report.states import COLOURS, FAILURES, RERUN_STATUS, State
 PACKAGE = files("toolkit.report")
 # The header lists this many of the newest failures, misses and held instances (and counts them all).
 LISTED = 5
-_CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
 _STATES = tuple(State)
+_CODE = {state: "0123456789abcdefghijklmnopqrstuvwxyz"[index] for index, state in enumerate(_STATES)}
 
 
 def render_html(report: Report) -> str:
@@ -50,7 +50,7 @@ def _grid_json(grid: Grid) -> dict[str, object]:
         "tags": dict(grid.tags), "pipelines": list(grid.pipelines), "suspended": grid.suspended,
         "options": grid.options,
         "times": _steps([int(cell.time.timestamp()) // 60 for cell in grid.cells]),
-        "states": "".join(_CODES[_STATES.index(cell.state)] for cell in grid.cells),
+        "states": "".join([_CODE[cell.state] for cell in grid.cells]),
         "sla": {str(index): cell.sla for index, cell in enumerate(grid.cells) if cell.sla is not None},
         "details": {str(index): cell.details.to_json() for index, cell in enumerate(grid.cells)
                     if cell.details is not None},

@@ -115,13 +115,20 @@ class Header:
 
     @classmethod
     def of(cls, grids: Sequence[Grid]) -> Header:
-        def flagged(grid: Grid, cell: Cell) -> Flagged:
-            return Flagged(grid.node, cell.time, cell.state)
-
-        failures = [flagged(g, c) for g in grids for c in g.cells if c.state in FAILURES]
-        misses = [flagged(g, c) for g in grids for c in g.cells if c.sla is not None]
-        held = [flagged(g, c) for g in grids for c in g.cells if c.state is State.SUSPENDED]
-        waiting = [flagged(g, c) for g in grids for c in g.cells if c.state is State.WAITING]
+        failures, misses, held, waiting = [], [], [], []
+        for grid in grids:
+            for cell in grid.cells:
+                if cell.state is State.SUCCEEDED and cell.sla is None:
+                    continue  # most cells: nothing to say
+                item = Flagged(grid.node, cell.time, cell.state)
+                if cell.state in FAILURES:
+                    failures.append(item)
+                elif cell.state is State.SUSPENDED:
+                    held.append(item)
+                elif cell.state is State.WAITING:
+                    waiting.append(item)
+                if cell.sla is not None:
+                    misses.append(item)
         return cls(tuple(failures), tuple(misses), tuple(held),
                    tuple(grid.node for grid in grids if grid.suspended is not None),
                    min(waiting, key=lambda item: item.time) if waiting else None)
