@@ -28,6 +28,8 @@ nor retention, which deletes, nor an export, which writes only into a database).
   ledger's events to Airflow (`trigger.notify: airflow`: the sweep posts them);
 - ingest of each streamed feed, every hour, ingesting for the hour;
 - the SLA check, every 5 minutes, when an entity on the cluster declares an SLA;
+- the status page (`toolkit report`), every 5 minutes, when the cluster property `report.out` names the page to
+  write (on the scheduler's host: an absolute path; docs/report.md);
 - the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster.
 """
 
@@ -65,6 +67,9 @@ from toolkit.schedule.cadence import CLOCK, Cadence, instance_cadence
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
+REPORT = Frequency(TimeUnit.MINUTES, 5)
+# The cluster property that asks for the status page to be regenerated: the file to write.
+REPORT_PROPERTY = "report.out"
 ROLLUP = Frequency(TimeUnit.DAYS, 1)
 INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
 INGEST_SECONDS = 3540  # an hour less a minute: the next call starts as this one stops
@@ -186,6 +191,11 @@ def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = 
         commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                              ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                              time_option="--now"))
+    page = cluster.properties.get(REPORT_PROPERTY, "").strip()
+    if page:
+        commands.append(Call("report", "report", None, Cadence(REPORT, CLOCK), Program.TOOLKIT,
+                             ("report", "--cluster", cluster.name, "--out", page),
+                             f"the status page: the cluster property {REPORT_PROPERTY} names it", time_option="--now"))
     if on_cluster:
         commands.append(Call("ledger-rollup", "ledger-rollup", None, Cadence(ROLLUP, CLOCK), Program.TOOLKIT,
                              ("ledger-rollup", "--cluster", cluster.name),
