@@ -11,6 +11,7 @@ from pathlib import Path
 
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.ledger_rows import InstanceRow, instance_rows, window_times
+from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.build import build_graph
@@ -58,12 +59,20 @@ def _times(config: ConfigRepo, node: str, cluster: str, now: Now, from_: str | N
 
 def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, windows: dict[str, list[datetime]]) \
         -> dict[SlaKey, str]:
-    """The misses (missed, late) of the window's instances, as `toolkit sla` judges them now."""
-    times = [t for window in windows.values() for t in window]
-    if not times:
-        return {}
-    report = check_slas(config, cluster, ledger.fs, ledger, now.time, min(times), max(times))
-    return {(f"{finding.kind}/{finding.entity}", finding.time): finding.sentence() for finding in report.misses}
+    """The misses (missed, late) of each entity's instances in its window, as `toolkit sla` judges them now: one
+    check per window (entities of one frequency share theirs), of its entities only, so that an hourly feed is
+    not judged over the two years a monthly entity's window spans."""
+    by_window: dict[tuple[datetime, datetime], set[EntityRef]] = {}
+    for node, times in windows.items():
+        if times:
+            kind, name = node.split("/", 1)
+            by_window.setdefault((times[0], times[-1]), set()).add(EntityRef(Kind(kind), name))
+    misses = {}
+    for (first, last), entities in by_window.items():
+        report = check_slas(config, cluster, ledger.fs, ledger, now.time, first, last, only=entities)
+        misses.update({(f"{finding.kind}/{finding.entity}", finding.time): finding.sentence()
+                       for finding in report.misses})
+    return misses
 
 
 def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, now: Now,

@@ -107,7 +107,18 @@ def test_the_header_says_what_needs_a_person(page: tuple[Path, Path, dict]) -> N
     assert header["held"] == 1 and header["suspended"] == ["feed/page-views"]
     # the daily entities' oldest instance of the window, the first of them in dependency order
     assert header["oldest_waiting"] == {"entity": "feed/visits", "time": "2026-10-29T00:00Z", "state": "waiting"}
-    assert header["sla_misses"] > 0  # the template's feeds have SLAs the never-published instances missed
+    # judged as `toolkit sla` judges them, each entity over its own window: the clicks (slaHigh 4 hours) not there
+    # by now, the two processes with a shouldEndIn not succeeded by now; the other entities declare no SLA
+    assert header["sla_misses"] == 20 + 21 + 24
+    grids = {grid["node"]: grid for grid in page[2]["grids"]}
+    assert {node for node, grid in grids.items() if grid["sla"]} == {
+        "feed/clicks", "process/hourly-clicks-summary", "process/daily-clicks-rollup"}
+    clicks = grids["feed/clicks"]["sla"]
+    assert sorted(clicks, key=int) == [str(index) for index in range(20)]  # 2026-11-20T14:00Z to 2026-11-21T09:00Z
+    assert clicks["0"] == "not arrived 19h 30m after its slaHigh deadline 2026-11-20T18:00Z"
+    # the daily rollup's first instance of its own window (24 days back), not an hourly window's
+    assert grids["process/daily-clicks-rollup"]["sla"]["0"] == \
+        "not succeeded 23d 7h 30m after its shouldEndIn deadline 2026-10-29T06:00Z"
 
 
 def test_the_page_is_self_contained_and_written_atomically(page: tuple[Path, Path, dict]) -> None:

@@ -5,6 +5,7 @@ instance later than `now` is not due yet. The cluster's SLA of a feed or a proce
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -12,6 +13,7 @@ from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Feed, Process, ProcessSla
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
@@ -80,16 +82,21 @@ class Report:
 
 
 def check_slas(repo: ConfigRepo, cluster: str, fs: FileSystem, ledger: Ledger, now: datetime, first: datetime,
-               last: datetime) -> Report:
-    """The findings of every instance from `first` to `last` (and not after `now`), oldest first by entity."""
+               last: datetime, only: Collection[EntityRef] | None = None) -> Report:
+    """The findings of every instance from `first` to `last` (and not after `now`), oldest first by entity; of the
+    entities in `only` when given (`toolkit report` judges each entity over its own window)."""
     report = Report(cluster, now, first, last)
     until = min(last, now)
     for feed in sorted(repo.feeds.values(), key=lambda item: item.name):
+        if only is not None and EntityRef(Kind.FEED, feed.name) not in only:
+            continue
         sla = feed.sla_on(cluster) if feed.cluster(cluster) is not None else None
         if sla is not None and first <= until:
             where = feed_locations(feed, repo.cluster(cluster))
             _check_feed(report, ledger, fs, feed, where, sla.low, sla.high, first, until)
     for process in sorted(repo.processes.values(), key=lambda item: item.name):
+        if only is not None and EntityRef(Kind.PROCESS, process.name) not in only:
+            continue
         process_sla = _process_sla(process, cluster)
         if process_sla is not None and not process.is_batch_consumer and first <= until:
             _check_process(report, ledger, process, process_sla, first, until)
