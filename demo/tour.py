@@ -476,16 +476,21 @@ def scheduling(tour: Tour) -> None:
 
 
 def graph_and_ledger(tour: Tour) -> None:
-    tour.block("The graph, coloured by primary's ledger, and a ledger of years rolled up by month")
+    tour.block("The graph, coloured by primary's ledger, its status page, and a ledger of years rolled up by month")
     OUT.mkdir(exist_ok=True)
     tour.toolkit("graph", "--repo", REPO, "--cluster", "primary", "--ledger", "--out", str(OUT / "pipelines.html"))
     tour.say("demo-output/pipelines.html (open it in a browser; a click on a node shows its instances)")
     tour.lines(tour.toolkit("graph", "--repo", REPO, "--cluster", "backup", "--ledger", "--format", "mermaid"), 3)
+    tour.lines(tour.toolkit("report", "--repo", REPO, "--cluster", "primary", "--now", "2026-01-02T00:00Z",
+                            "--graph-page", "pipelines.html", "--out", str(OUT / "status.html")), 1)
+    tour.say("demo-output/status.html (open it first: every instance of primary's feeds and processes by state; a "
+             "click on a cell shows its attempts and the command that reruns it)")
     tour.lines(tour.toolkit("ledger-rollup", "--repo", REPO, "--cluster", "primary", "--now", "2026-02-01T00:00Z"), 2)
     summary = tour.toolkit("summary", "--repo", REPO, "--process", "hourly-clicks-summary", "--cluster", "primary",
                            "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T23:00Z").splitlines()
     tour.lines("\n".join(summary[:2] + [line for line in summary[2:] if not line.rstrip().endswith(" 0")]), 4)
     tour.done("graph", "the pipelines page and Mermaid", "demo-output/pipelines.html, toolkit graph")
+    tour.done("status page", "every instance of the cluster by state", "demo-output/status.html, toolkit report")
     tour.done("ledger", "January rolled up, the summary reads the same", "toolkit ledger-rollup, docs/ledger.md")
 
 

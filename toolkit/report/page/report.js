@@ -111,7 +111,7 @@
     name.className = "name"; name.textContent = grid.name;
     const tags = Object.entries(grid.tags).map(([k, v]) => `${k}=${v}`);
     about.className = "about";
-    about.textContent = ` ${grid.frequency}, ${grid.times.length} instances`
+    about.textContent = ` ${grid.frequency}, ${grid.times.length} instance${grid.times.length === 1 ? "" : "s"}`
       + (grid.pipelines.length ? `, pipelines ${grid.pipelines.join(", ")}` : "")
       + (tags.length ? `, tags ${tags.join(", ")}` : "") + " ";
     link.href = `${data.graph_page}#${grid.node}`; link.textContent = "on the graph";
