@@ -33,6 +33,7 @@ COMMANDS = {
     "sla": (("sla", "--cluster", "primary", "--now", "2026-03-31T22:00Z"), 1),  # 1: instances missed their SLA
     "ledger-rollup": (("ledger-rollup", "--cluster", "primary", "--now", "2026-03-31T22:00Z"), 0),
     "schedule": (("schedule", "--cluster", "primary"), 0),
+    "report": (("report", "--cluster", "primary", "--now", "2026-03-31T22:00Z", "--out", "status.html"), 0),
     "status": (("status", "--cluster", "primary", "--process", "hourly-clicks-summary"), 0),
     "status of the entities": (("status", "--cluster", "primary", "--tags", "owner=web-analytics"), 0),
     "entity-status": (("entity-status", "clicks"), 0),
