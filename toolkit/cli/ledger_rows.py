@@ -99,7 +99,7 @@ class InstanceRow:
                 "definition_hash": known.definition if known else None}
 
 
-def _seconds(stamp: str | None) -> float | None:
+def stamp_seconds(stamp: str | None) -> float | None:
     """A record's instant (`2026-11-21T10:00:05Z`, or to the minute) in seconds since the epoch."""
     if stamp is None:
         return None
@@ -112,7 +112,7 @@ def _seconds(stamp: str | None) -> float | None:
 
 
 def _duration(started: str | None, until: float | None) -> int | None:
-    begin = _seconds(started)
+    begin = stamp_seconds(started)
     if begin is None or until is None:
         return None
     return max(int(round(until - begin)), 0)
@@ -120,7 +120,7 @@ def _duration(started: str | None, until: float | None) -> int | None:
 
 def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRecord, now_seconds: float) \
         -> InstanceRow:
-    status, until = record.status, _seconds(record.ended)
+    status, until = record.status, stamp_seconds(record.ended)
     if status == Status.RUNNING:
         lease = ledger.instance_lock(process, t).current()
         if lease is not None and lease.live(now_seconds):
@@ -128,7 +128,7 @@ def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRec
         else:
             status = Status.KILLED  # the run died without recording it; the next call takes the lock over
     elif until is None and status in (Status.FAILED, Status.TIMEDOUT):
-        until = _seconds(record.updated)  # the runner records these without `ended`: when it wrote them
+        until = stamp_seconds(record.updated)  # the runner records these without `ended`: when it wrote them
     missing = tuple(record.missing) if status == Status.WAITING else None
     return InstanceRow(t, status, record.status, record.attempts, record.run_id, record.started, record.ended,
                        _duration(record.started, until), missing, None, record.error,
