@@ -145,10 +145,11 @@ def write_folders(ledger: Ledger, processes: range, hours: int, first: datetime 
 # One instance as a roll-up holds it (RolledUp.to_json, compact): formatted directly, because building and
 # serializing 8.76 million record objects takes hours here; `check_template` proves it is the same JSON.
 TEMPLATE = (
-    '"{key}":{{"attempts":[{{"attempt":1,"cluster":"primary","counters":{{"records":1000}},"ended":"{ended}",'
-    '"error":null,"format_version":1,"inputs":{inputs},"kind":"RUN","outputs":{outputs},"process":"p{n4}",'
+    '"{key}":{{"attempts":[{{"attempt":1,"cluster":"primary","counters":{{"records":1000}},"definition":null,'
+    '"ended":"{ended}","error":null,"format_version":1,"inputs":{inputs},"job":null,"kind":"RUN",'
+    '"outputs":{outputs},"process":"p{n4}",'
     '"quality":[],"run_id":"r{n4}{key}","started":"{started}","status":"SUCCEEDED","time":"{stamp}"}}],'
-    '"instance":{{"attempts":1,"cluster":"primary","ended":"{ended}","error":null,"format_version":1,'
+    '"instance":{{"attempts":1,"cluster":"primary","definition":null,"ended":"{ended}","error":null,"format_version":1,'
     '"inputs":{inputs},"missing":[],"outputs":{outputs},"process":"p{n4}","run_id":"r{n4}{key}",'
     '"started":"{started}","status":"SUCCEEDED","succeeded":"{ended}","time":"{stamp}","updated":"{ended}"}},'
     '"late_checks":[]}}')

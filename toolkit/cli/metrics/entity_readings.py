@@ -14,7 +14,7 @@ from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.feed_locations import feed_locations, under_root
 from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.ledger.records import EVENT_KINDS, EVICTED, STATUSES, DatasetEvent
 from toolkit.ledger.store import Ledger
@@ -80,11 +80,15 @@ def _newest_in_window(feed: Feed, cluster: Cluster, ledger: Ledger, times: list[
                       events: Events) -> tuple[datetime, float | None] | None:
     """(the newest instance of the window that is there, when it got there): from its events, else its flag."""
     where = feed_locations(feed, cluster)
+    # no instance can be there when the folder above the data path's first variable is not: one call, not one a time
+    probe = not where.is_table and ledger.fs.exists(under_root(where.root, where.paths["data"].static_prefix))
     for t in reversed(times):
         found = events(t)
         if found:
             if found[-1].kind != EVICTED:
                 return t, stamp_seconds(found[-1].published)
+            continue
+        if not probe:
             continue
         arrival = feed_arrival(ledger, ledger.fs, feed, where, t)
         if arrival.at is not None:
