@@ -62,6 +62,27 @@ def test_node_exporter_serves_the_textfile_the_command_writes(metered: Site,
     assert one(values(served, "node_textfile_scrape_error")) == 0
 
 
+def test_two_writers_at_once_leave_one_whole_file_that_node_exporter_reads(metered: Site,
+                                                                          node_exporter: tuple[Path, str]) -> None:
+    folder, url = node_exporter
+    argv = [sys.executable, "-m", "toolkit", "metrics", "--repo", str(metered.conf), "--cluster", "primary",
+            "--now", NOW, "--textfile", str(folder)]
+    writers = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outcomes = [writer.communicate(timeout=120) for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0], outcomes
+    assert [path.name for path in folder.iterdir()] == ["feed_toolkit.prom"]
+    alone = toolkit(metered)
+    assert values((folder / "feed_toolkit.prom").read_text(), "feed_toolkit_process_instances") == \
+        values(alone.stdout, "feed_toolkit_process_instances")
+
+    def read_without_error() -> str | None:
+        text = fetch(url)
+        return text if "feed_toolkit_process_instances" in text else None
+
+    served = until(read_without_error, "node_exporter serving the textfile")
+    assert isinstance(served, str) and one(values(served, "node_textfile_scrape_error")) == 0
+
+
 def test_prometheus_scrapes_listen_on_loopback_with_the_shipped_rules_loaded(metered: Site, tmp_path: Path) -> None:
     require(PROMETHEUS)
     port, web = free_port(), free_port()

@@ -5,13 +5,19 @@ Prometheus, promtool) are in tests/integration/metrics/."""
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
+from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.metrics.cluster_readings import read_cluster
+from toolkit.cli.metrics.exposition import registry_of, text
+from toolkit.cli.metrics.families import LedgerCollector
+from toolkit.cli.metrics.readings import ClusterReadings, Window
+from toolkit.entities.repo import ConfigRepo
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -117,3 +123,51 @@ def test_an_outside_producers_instance_counts_by_its_flag_as_toolkit_sla_judges_
     assert value(found, "feed_toolkit_feed_last_published_timestamp_seconds", feed="clicks") == NOW_SECONDS - 60
     assert value(found, "feed_toolkit_feed_freshness_seconds", feed="clicks") == 0  # 10:00's hour is not over
     assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="unrecorded") == 6
+
+
+def test_a_damaged_ledger_record_is_named_and_the_textfile_left_as_it_was(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    (folder / "feed_toolkit.prom").write_text("# the previous call's metrics\n")
+    damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
+    damaged.write_text('{"status": ')
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                         "--textfile", str(folder))
+    assert (code, out) == (1, "")
+    assert f"The ledger record file://{damaged} is damaged" in err and "Traceback" not in err
+    assert (folder / "feed_toolkit.prom").read_text() == "# the previous call's metrics\n"
+    assert [path.name for path in folder.iterdir()] == ["feed_toolkit.prom"]
+
+
+def test_a_scrape_of_a_damaged_ledger_answers_read_ok_0_and_says_why(metered: Site,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
+    damaged.write_text('{"status": ')
+    told: list[str] = []
+    config = ConfigRepo.load(metered.conf)
+    cluster = config.cluster("primary")
+
+    def read() -> ClusterReadings:
+        now = Now.of(NOW)
+        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
+
+    scraped = samples(text(registry_of(LedgerCollector("primary", read, tell=lambda err: told.append(str(err))))))
+    assert scraped == {("feed_toolkit_metrics_read_ok", frozenset({("cluster", "primary")})): 0.0}
+    assert len(told) == 1 and "is damaged" in told[0]
+
+
+def test_a_temporary_file_left_by_a_killed_writer_is_removed_and_a_live_ones_kept(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    dead = folder / "feed_toolkit.prom.4194303.140000"  # above pid_max's default: no process has it
+    live = folder / f"feed_toolkit.prom.{os.getpid()}.1"  # a writer running now (this test's own process)
+    other = folder / "feed_toolkit.prom.backup"  # not the library's temporary name: someone else's
+    for path in (dead, live, other):
+        path.write_text("# half written\n")
+    code, _, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                       "--textfile", str(folder))
+    assert code == 0, err
+    assert sorted(path.name for path in folder.iterdir()) == sorted(["feed_toolkit.prom", live.name, other.name])
+    assert err == f"metrics: removed {dead}, the temporary file of a call killed while writing\n"

@@ -5,6 +5,7 @@ prometheus-client writes the text format and serves it; nothing here spells a me
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +40,32 @@ def write_textfile(registry: CollectorRegistry, folder: Path) -> Path:
         raise UsageError(f"--textfile {folder} is not writable by this user: give a folder it can write, or run as "
                          "the user that owns it.")
     target = folder / TEXTFILE
+    for left in _left_by_dead_writers(folder):
+        left.unlink(missing_ok=True)
+        print(f"metrics: removed {left}, the temporary file of a call killed while writing", file=sys.stderr)
     write_to_textfile(str(target), registry)
     return target
+
+
+def _left_by_dead_writers(folder: Path) -> list[Path]:
+    """prometheus-client's temporary files (`feed_toolkit.prom.<pid>.<thread>`) whose writer is no longer running:
+    a call killed between writing and renaming leaves one, which node_exporter ignores but nothing else removes."""
+    left = []
+    for path in folder.glob(f"{TEXTFILE}.*"):
+        pid, dot, thread = path.name[len(TEXTFILE) + 1:].partition(".")
+        if dot and pid.isdigit() and thread.isdigit() and not _running(int(pid)):
+            left.append(path)
+    return left
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 @dataclass(frozen=True)
