@@ -312,12 +312,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="build (or reuse) the ledgers here and keep them")
     args = parser.parse_args()
-    scratch = args.keep or Path(tempfile.mkdtemp(prefix="ledger-scale-bench-"))
-    os.environ["FEED_TOOLKIT_CACHE_DIR"] = str(scratch / "parse-cache")  # the user's own cache untouched
+    return in_scratch(args.keep, "ledger-scale-bench-",
+                      lambda scratch: run(scratch, args.processes, args.old_processes, args.runs))
+
+
+def in_scratch(keep: Path | None, prefix: str, call: Callable[[Path], int]) -> int:
+    """`call` in the folder `keep` (made or reused, and kept), else in a new temporary folder removed after it; the
+    parse cache kept there too, the user's own untouched."""
+    scratch = keep or Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ["FEED_TOOLKIT_CACHE_DIR"] = str(scratch / "parse-cache")
     try:
-        return run(scratch, args.processes, args.old_processes, args.runs)
+        return call(scratch)
     finally:
-        if args.keep is None:
+        if keep is None:
             shutil.rmtree(scratch, ignore_errors=True)
 
 

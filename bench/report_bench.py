@@ -11,10 +11,7 @@ over the same window, what an operator's question about one process costs. Targe
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -22,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ledger_scale_bench import HOURS, NOW, Setup, best_of, command, write_rollups  # noqa: E402
+from ledger_scale_bench import HOURS, NOW, Setup, best_of, command, in_scratch, write_rollups  # noqa: E402
 
 from bench.figures import report  # noqa: E402
 
@@ -36,13 +33,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="build (or reuse) the ledger here and keep it")
     args = parser.parse_args()
-    scratch = args.keep or Path(tempfile.mkdtemp(prefix="report-bench-"))
-    os.environ["FEED_TOOLKIT_CACHE_DIR"] = str(scratch / "parse-cache")  # the user's own cache untouched
-    try:
-        return run(scratch, args.processes, args.runs)
-    finally:
-        if args.keep is None:
-            shutil.rmtree(scratch, ignore_errors=True)
+    return in_scratch(args.keep, "report-bench-", lambda scratch: run(scratch, args.processes, args.runs))
 
 
 def run(scratch: Path, processes: int, runs: int) -> int:
