@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
@@ -24,7 +24,7 @@ from toolkit.entities.provenance import Provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.plan import plan_instance
-from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.records import InstanceRecord, record_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
@@ -103,12 +103,10 @@ def stamp_seconds(stamp: str | None) -> float | None:
     """A record's instant (`2026-11-21T10:00:05Z`, or to the minute) in seconds since the epoch."""
     if stamp is None:
         return None
-    for pattern in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"):
-        try:
-            return datetime.strptime(stamp, pattern).replace(tzinfo=timezone.utc).timestamp()
-        except ValueError:
-            continue
-    return None
+    try:
+        return record_stamp(stamp).timestamp()
+    except ValueError:
+        return None
 
 
 def _duration(started: str | None, until: float | None) -> int | None:
