@@ -113,7 +113,9 @@ def test_prometheus_scrapes_listen_on_loopback_with_the_shipped_rules_loaded(met
         assert set(loaded) == {rule["alert"] for group in yaml.safe_load(ALERTS.read_text())["groups"]
                                for rule in group["rules"]}
         assert set(loaded.values()) == {"ok"}, loaded
-    assert f"serving cluster 'primary' at http://127.0.0.1:{port}/metrics" in (tmp_path / "metrics.log").read_text()
+    told = (tmp_path / "metrics.log").read_text()  # stopped by SIGTERM, as a service manager stops it
+    assert told == (f"metrics: serving cluster 'primary' at http://127.0.0.1:{port}/metrics (Ctrl-C or SIGTERM stops)\n"
+                    f"metrics: stopped serving http://127.0.0.1:{port}/metrics\n")
 
 
 def test_the_rules_check_and_the_stale_feed_alert_fires_on_a_known_ledgers_values(metered: Site,

@@ -3,17 +3,19 @@ no JVM: a cron line every few minutes writes node_exporter's textfile, or a long
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from datetime import timedelta
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
 
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.metrics.cluster_readings import read_cluster
-from toolkit.cli.metrics.exposition import DEFAULT_PORT, Address, registry_of, serve, text, write_textfile
+from toolkit.cli.metrics.exposition import DEFAULT_PORT, Address, listening, registry_of, text, write_textfile
 from toolkit.cli.metrics.families import LedgerCollector
 from toolkit.cli.metrics.readings import ClusterReadings, Window
 from toolkit.el.frequency import Frequency, TimeUnit
@@ -30,6 +32,10 @@ def window_length(text: str) -> timedelta:
     if frequency.unit is TimeUnit.MONTHS:
         raise UsageError(f"--window {text!r} has no fixed length: give days(N), hours(N) or minutes(N).")
     return timedelta(minutes=frequency.approx_minutes())  # a day of the window is 24 hours: it is counted in UTC
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 def _tell(err: ToolkitError) -> None:
@@ -61,8 +67,8 @@ def metrics_command(
     days by default); a `..._timestamp_seconds` is a wall-clock time. Metric names and their alerting rules:
     docs/metrics.md, docs/prometheus/alerts.yml.
 
-    Without --textfile or --listen, the metrics are printed. Exit 1 a damaged ledger record (nothing written),
-    2 bad call.
+    Without --textfile or --listen, the metrics are printed. Exit 0 done (or --listen stopped by Ctrl-C or
+    SIGTERM), 1 a damaged ledger record (nothing written), 2 bad call.
 
     \b
     */5 * * * *  toolkit metrics --repo /srv/conf --cluster primary --textfile /var/lib/prometheus/node-exporter
@@ -86,12 +92,13 @@ def metrics_command(
     collector = LedgerCollector(on.name, read, tell=_tell if address is not None else None)
     registry = registry_of(collector)
     if address is not None:
-        print(f"metrics: serving cluster '{on.name}' at {address.url} (Ctrl-C stops)", flush=True)
-        stop = threading.Event()
-        try:
-            serve(registry, address, stop)
-        except KeyboardInterrupt:
-            stop.set()
+        signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop ends it as Ctrl-C does
+        with listening(registry, address):
+            print(f"metrics: serving cluster '{on.name}' at {address.url} (Ctrl-C or SIGTERM stops)", flush=True)
+            try:
+                threading.Event().wait()
+            except KeyboardInterrupt:
+                print(f"metrics: stopped serving {address.url}", flush=True)
         return
     if textfile is None:
         typer.echo(text(registry), nl=False)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,15 +89,15 @@ class Address:
         return f"http://{host}:{self.port}/metrics"
 
 
-def serve(registry: CollectorRegistry, address: Address, stop: threading.Event) -> None:
-    """Serve `/metrics` at `address` until `stop` is set; each scrape reads the ledger again."""
+@contextmanager
+def listening(registry: CollectorRegistry, address: Address) -> Iterator[None]:
+    """`/metrics` served at `address` (each scrape reads the ledger again) until the block ends."""
     try:
         server, thread = start_http_server(address.port, address.host, registry)
     except OSError as err:
         raise UsageError(f"Cannot listen on {address.host}:{address.port}: {err.strerror or err}.") from None
     try:
-        while not stop.wait(1.0):
-            pass
+        yield
     finally:
         server.shutdown()
         server.server_close()
