@@ -28,7 +28,9 @@ nor retention, which deletes, nor an export, which writes only into a database).
   ledger's events to Airflow (`trigger.notify: airflow`: the sweep posts them);
 - ingest of each streamed feed, every hour, ingesting for the hour;
 - the SLA check, every 5 minutes, when an entity on the cluster declares an SLA;
-- the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster.
+- the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster;
+- the cluster's Prometheus metrics (`toolkit metrics --textfile`), every 5 minutes, when the cluster sets the
+  folder of node_exporter's textfile collector in `metrics.textfile`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
+from toolkit.entities.metrics_settings import METRICS_TEXTFILE, metrics_textfile
 from toolkit.entities.model import (
     Cluster,
     Datasource,
@@ -66,6 +69,7 @@ from toolkit.schedule.cadence import CLOCK, Cadence, instance_cadence
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
 ROLLUP = Frequency(TimeUnit.DAYS, 1)
+METRICS = Frequency(TimeUnit.MINUTES, 5)  # node_exporter's textfile: Prometheus's usual scrape is a minute
 INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
 INGEST_SECONDS = 3540  # an hour less a minute: the next call starts as this one stops
 
@@ -186,6 +190,11 @@ def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = 
         commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                              ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                              time_option="--now"))
+    textfile = metrics_textfile(cluster)
+    if textfile is not None:
+        commands.append(Call("metrics", "metrics", None, Cadence(METRICS, CLOCK), Program.TOOLKIT,
+                             ("metrics", "--cluster", cluster.name, "--textfile", textfile),
+                             f"the Prometheus metrics: the cluster sets {METRICS_TEXTFILE}", time_option=None))
     if on_cluster:
         commands.append(Call("ledger-rollup", "ledger-rollup", None, Cadence(ROLLUP, CLOCK), Program.TOOLKIT,
                              ("ledger-rollup", "--cluster", cluster.name),
