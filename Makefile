@@ -31,7 +31,7 @@ SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=fa
 DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow databases dist
+.PHONY: test test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow databases prometheus dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -121,9 +121,28 @@ databases:
 	for pair in $(DATABASE_FILES); do test -e "$${pair%%=*}" || \
 	  { echo "apt-get ran but $${pair%%=*} is still missing: install Debian's $${pair#*=} by hand."; exit 1; }; done
 
+# The tests of `toolkit metrics` (tests/integration/metrics/) read its output with Debian's prometheus-node-exporter
+# (the textfile collector), scrape it with Debian's prometheus and check the alerting rules with its promtool, each
+# started on a free port of 127.0.0.1 by the tests: installed here when missing and apt-get can (CI runs as root on a
+# fresh Debian machine), with their system services kept off as the databases' are.
+PROMETHEUS_FILES := /usr/bin/prometheus=prometheus /usr/bin/promtool=prometheus /usr/bin/prometheus-node-exporter=prometheus-node-exporter
+prometheus:
+	@missing=$$(for pair in $(PROMETHEUS_FILES); do test -e "$${pair%%=*}" || echo "$${pair#*=}"; done | sort -u | xargs); \
+	[ -z "$$missing" ] && exit 0; \
+	if ! command -v apt-get >/dev/null || [ "$$(id -u)" != 0 ]; then \
+	  echo "Debian's packages $$missing are missing and could not be installed: install them (apt-get install $$missing, as root); the tests of toolkit metrics need them."; exit 1; \
+	fi; \
+	echo "Installing Debian's $$missing (the metrics tests' exporter, server and promtool)"; \
+	policy=/usr/sbin/policy-rc.d; \
+	if [ ! -e $$policy ]; then trap 'rm -f '$$policy EXIT; printf '#!/bin/sh\nexit 101\n' > $$policy; chmod 755 $$policy; fi; \
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } || \
+	  { echo "apt-get could not install $$missing (see above): the tests of toolkit metrics need them."; exit 1; }; \
+	for pair in $(PROMETHEUS_FILES); do test -e "$${pair%%=*}" || \
+	  { echo "apt-get ran but $${pair%%=*} is still missing: install Debian's $${pair#*=} by hand."; exit 1; }; done
+
 # The whole suite: the unit tier first, on every core (a broken unit fails in minutes), then the integration tier in
 # one process, whose real servers are started once for the run (tests/integration/conftest.py).
-test: java install chromium airflow databases
+test: java install chromium airflow databases prometheus
 	$(PY) -m pytest -q -n auto tests/unit
 	$(PY) -m pytest -q tests/integration
 

@@ -145,10 +145,11 @@ def write_folders(ledger: Ledger, processes: range, hours: int, first: datetime 
 # One instance as a roll-up holds it (RolledUp.to_json, compact): formatted directly, because building and
 # serializing 8.76 million record objects takes hours here; `check_template` proves it is the same JSON.
 TEMPLATE = (
-    '"{key}":{{"attempts":[{{"attempt":1,"cluster":"primary","counters":{{"records":1000}},"ended":"{ended}",'
-    '"error":null,"format_version":1,"inputs":{inputs},"kind":"RUN","outputs":{outputs},"process":"p{n4}",'
+    '"{key}":{{"attempts":[{{"attempt":1,"cluster":"primary","counters":{{"records":1000}},"definition":null,'
+    '"ended":"{ended}","error":null,"format_version":1,"inputs":{inputs},"job":null,"kind":"RUN",'
+    '"outputs":{outputs},"process":"p{n4}",'
     '"quality":[],"run_id":"r{n4}{key}","started":"{started}","status":"SUCCEEDED","time":"{stamp}"}}],'
-    '"instance":{{"attempts":1,"cluster":"primary","ended":"{ended}","error":null,"format_version":1,'
+    '"instance":{{"attempts":1,"cluster":"primary","definition":null,"ended":"{ended}","error":null,"format_version":1,'
     '"inputs":{inputs},"missing":[],"outputs":{outputs},"process":"p{n4}","run_id":"r{n4}{key}",'
     '"started":"{started}","status":"SUCCEEDED","succeeded":"{ended}","time":"{stamp}","updated":"{ended}"}},'
     '"late_checks":[]}}')
@@ -311,12 +312,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="build (or reuse) the ledgers here and keep them")
     args = parser.parse_args()
-    scratch = args.keep or Path(tempfile.mkdtemp(prefix="ledger-scale-bench-"))
-    os.environ["FEED_TOOLKIT_CACHE_DIR"] = str(scratch / "parse-cache")  # the user's own cache untouched
+    return in_scratch(args.keep, "ledger-scale-bench-",
+                      lambda scratch: run(scratch, args.processes, args.old_processes, args.runs))
+
+
+def in_scratch(keep: Path | None, prefix: str, call: Callable[[Path], int]) -> int:
+    """`call` in the folder `keep` (made or reused, and kept), else in a new temporary folder removed after it; the
+    parse cache kept there too, the user's own untouched."""
+    scratch = keep or Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ["FEED_TOOLKIT_CACHE_DIR"] = str(scratch / "parse-cache")
     try:
-        return run(scratch, args.processes, args.old_processes, args.runs)
+        return call(scratch)
     finally:
-        if args.keep is None:
+        if keep is None:
             shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -494,6 +494,21 @@ def graph_and_ledger(tour: Tour) -> None:
     tour.done("ledger", "January rolled up, the summary reads the same", "toolkit ledger-rollup, docs/ledger.md")
 
 
+def metrics(tour: Tour) -> None:
+    tour.block("Metrics for Prometheus: primary's ledger as node_exporter's textfile, the day of 2026-01-01")
+    folder = OUT / "metrics"
+    folder.mkdir(parents=True, exist_ok=True)
+    tour.lines(tour.toolkit("metrics", "--repo", REPO, "--cluster", "primary", "--now", "2026-01-02T00:00Z",
+                            "--window", "days(1)", "--textfile", str(folder)).replace(str(OUT), "demo-output"), 1)
+    counts = 'feed_toolkit_process_instances{cluster="primary",pipeline="clicks",process="hourly-clicks-summary"'
+    freshness = 'feed_toolkit_feed_freshness_seconds{cluster="primary",feed="clicks"'
+    lines = (folder / "feed_toolkit.prom").read_text().splitlines()
+    tour.lines("\n".join(line for line in lines if line.startswith(freshness)
+                         or line.startswith(counts) and not line.endswith(" 0.0")), 4, width=400)
+    tour.done("metrics", "freshness, instances by state, SLA misses, action runs; alerting rules",
+              "demo-output/metrics/feed_toolkit.prom, docs/metrics.md")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tour.py", description=__doc__.splitlines()[0])
     parser.add_argument("--master", default="local[2]", help="The Spark master of the demo's driver.")
@@ -521,6 +536,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             step(tour)
         triggers(tour, submit)
         ingest(tour, submit)
+        metrics(tour)
         tour.summary()
     except DemoError as err:
         print(f"\nThe demo stopped: {err}", file=sys.stderr)

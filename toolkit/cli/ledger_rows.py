@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
@@ -24,7 +24,7 @@ from toolkit.entities.provenance import Provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.plan import plan_instance
-from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.records import InstanceRecord, record_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
@@ -99,20 +99,18 @@ class InstanceRow:
                 "definition_hash": known.definition if known else None}
 
 
-def _seconds(stamp: str | None) -> float | None:
+def stamp_seconds(stamp: str | None) -> float | None:
     """A record's instant (`2026-11-21T10:00:05Z`, or to the minute) in seconds since the epoch."""
     if stamp is None:
         return None
-    for pattern in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"):
-        try:
-            return datetime.strptime(stamp, pattern).replace(tzinfo=timezone.utc).timestamp()
-        except ValueError:
-            continue
-    return None
+    try:
+        return record_stamp(stamp).timestamp()
+    except ValueError:
+        return None
 
 
 def _duration(started: str | None, until: float | None) -> int | None:
-    begin = _seconds(started)
+    begin = stamp_seconds(started)
     if begin is None or until is None:
         return None
     return max(int(round(until - begin)), 0)
@@ -120,7 +118,7 @@ def _duration(started: str | None, until: float | None) -> int | None:
 
 def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRecord, now_seconds: float) \
         -> InstanceRow:
-    status, until = record.status, _seconds(record.ended)
+    status, until = record.status, stamp_seconds(record.ended)
     if status == Status.RUNNING:
         lease = ledger.instance_lock(process, t).current()
         if lease is not None and lease.live(now_seconds):
@@ -128,7 +126,7 @@ def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRec
         else:
             status = Status.KILLED  # the run died without recording it; the next call takes the lock over
     elif until is None and status in (Status.FAILED, Status.TIMEDOUT):
-        until = _seconds(record.updated)  # the runner records these without `ended`: when it wrote them
+        until = stamp_seconds(record.updated)  # the runner records these without `ended`: when it wrote them
     missing = tuple(record.missing) if status == Status.WAITING else None
     return InstanceRow(t, status, record.status, record.attempts, record.run_id, record.started, record.ended,
                        _duration(record.started, until), missing, None, record.error,

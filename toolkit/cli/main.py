@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "events": ("events", "events_command", "The dataset events of a cluster"),
     "trigger": ("trigger", "trigger_command", "Start the data-triggered runs whose inputs are published"),
     "sla": ("sla", "sla_command", "The instances that missed or risk their SLA"),
+    "metrics": ("metrics", "metrics_command", "Prometheus metrics of a cluster's feeds and processes, from its ledger"),
     "queue": ("queue", "queue_command", "A batch consumer's queue: pending events, batches"),
     "kill": ("kill", "kill_command", "End a running process instance: it publishes nothing, records KILLED"),
     "logs": ("logs", "logs_command", "What an attempt of a process instance wrote to stderr"),

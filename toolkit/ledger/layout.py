@@ -216,10 +216,13 @@ class LedgerLayout:
         """The claims and records of the events delivered to an outside consumer (`airflow`), and its cursor."""
         return f"{self.root}/deliveries/{_safe(consumer, 'consumer')}"
 
+    def notifications_folder(self, kind: str, entity: str) -> str:
+        """The notification records of an entity: one folder per instance (`toolkit metrics` counts the failed)."""
+        return f"{self.root}/notifications/{_safe(kind, 'entity kind')}/{_safe(entity, kind)}"
+
     def notification_record(self, kind: str, entity: str, t: datetime, event: str) -> str:
         """The record of one notification about an instance (toolkit/notifications/), created exclusively."""
-        return (f"{self.root}/notifications/{_safe(kind, 'entity kind')}/{_safe(entity, kind)}/{instance_key(t)}/"
-                f"{_safe(event, 'notification event')}.json")
+        return f"{self.notifications_folder(kind, entity)}/{instance_key(t)}/{_safe(event, 'notification event')}.json"
 
     def safemode(self) -> str:
         return f"{self.root}/control/safemode"

@@ -14,9 +14,14 @@ from toolkit.ledger.records import versioned
 from toolkit.storage.filesystem import FileSystem
 
 
+def record_folder(cluster: Cluster, action: str, feed: str) -> str:
+    """Under `working` (or `staging` when the cluster has no working location): one folder per action and feed."""
+    return f"{working_root(cluster)}/{action}/{feed}"
+
+
 def record_path(cluster: Cluster, action: str, feed: str, t: datetime) -> str:
-    """Under `working` (or `staging` when the cluster has no working location); ':' is not allowed in HDFS names."""
-    return f"{working_root(cluster)}/{action}/{feed}/{instance_key(t)}.json"
+    """Named by the instance key: ':' is not allowed in HDFS names."""
+    return f"{record_folder(cluster, action, feed)}/{instance_key(t)}.json"
 
 
 def write_record(fs: FileSystem, path: str, record: dict[str, object]) -> None:

@@ -28,9 +28,11 @@ nor retention, which deletes, nor an export, which writes only into a database).
   ledger's events to Airflow (`trigger.notify: airflow`: the sweep posts them);
 - ingest of each streamed feed, every hour, ingesting for the hour;
 - the SLA check, every 5 minutes, when an entity on the cluster declares an SLA;
+- the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster;
+- the cluster's Prometheus metrics (`toolkit metrics --textfile`), every 5 minutes, when the cluster sets the
+  folder of node_exporter's textfile collector in `metrics.textfile`;
 - the status page (`toolkit report`), every 5 minutes, when the cluster property `report.out` names the page to
-  write (on the scheduler's host: an absolute path; docs/report.md);
-- the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster.
+  write (on the scheduler's host: an absolute path; docs/report.md).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
+from toolkit.entities.metrics_settings import METRICS_TEXTFILE, metrics_textfile
 from toolkit.entities.model import (
     Cluster,
     Datasource,
@@ -71,6 +74,7 @@ REPORT = Frequency(TimeUnit.MINUTES, 5)
 # The cluster property that asks for the status page to be regenerated: the file to write.
 REPORT_PROPERTY = "report.out"
 ROLLUP = Frequency(TimeUnit.DAYS, 1)
+METRICS = Frequency(TimeUnit.MINUTES, 5)  # node_exporter's textfile: Prometheus's usual scrape is a minute
 INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
 INGEST_SECONDS = 3540  # an hour less a minute: the next call starts as this one stops
 
@@ -191,6 +195,11 @@ def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = 
         commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                              ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                              time_option="--now"))
+    textfile = metrics_textfile(cluster)
+    if textfile is not None:
+        commands.append(Call("metrics", "metrics", None, Cadence(METRICS, CLOCK), Program.TOOLKIT,
+                             ("metrics", "--cluster", cluster.name, "--textfile", textfile),
+                             f"the Prometheus metrics: the cluster sets {METRICS_TEXTFILE}", time_option=None))
     page = cluster.properties.get(REPORT_PROPERTY, "").strip()
     if page:
         commands.append(Call("report", "report", None, Cadence(REPORT, CLOCK), Program.TOOLKIT,

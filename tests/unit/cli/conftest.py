@@ -1,3 +1,3 @@
-"""The ledger commands' tests' fixtures `site` and `history` (tests/unit/cli/ledger_site.py)."""
+"""The ledger commands' tests' fixtures `site`, `history` and `metered` (tests/unit/cli/ledger_site.py)."""
 
-from tests.unit.cli.ledger_site import history, site  # noqa: F401
+from tests.unit.cli.ledger_site import history, metered, site  # noqa: F401

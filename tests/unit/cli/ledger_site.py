@@ -1,6 +1,6 @@
 """A local cluster's ledger on a copy of the template repo, shared by the ledger commands' tests
-(tests/unit/cli/test_ledger_commands.py, tests/integration/cli/test_ledger_commands.py): the fixtures `site` and
-`history` (made visible by each folder's conftest.py) and the records they write."""
+(tests/unit/cli/test_ledger_commands.py, tests/integration/cli/test_ledger_commands.py, the metrics' tests): the
+fixtures `site`, `history` and `metered` (made visible by each folder's conftest.py) and the records they write."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
+from toolkit.runtime.run_record import record_path, write_record
 from toolkit.storage.local import LocalFileSystem
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -23,6 +24,7 @@ TEMPLATE = PROJECT / "config_repo_template"
 PROCESS = "hourly-clicks-summary"
 NOW = "2026-11-21T10:30Z"
 NOW_SECONDS = datetime(2026, 11, 21, 10, 30, tzinfo=timezone.utc).timestamp()
+PUBLISHED_AT = datetime(2026, 11, 21, 9, 40, 7, tzinfo=timezone.utc).timestamp()  # clicks 07:00 and 08:00 (`metered`)
 
 
 VISITS_REPORT = """\
@@ -143,3 +145,16 @@ def hdfs_backup(site: Site) -> None:
     cluster = site.conf / "clusters" / "backup.yaml"
     text = cluster.read_text()
     cluster.write_text(text.replace(f"file://{site.primary.parent / 'backup'}", "hdfs://nn:8020"))
+
+
+@pytest.fixture()
+def metered(history: Site) -> Site:
+    """`history`, plus clicks 07:00 and 08:00 published at 09:40:07 and a retention run of clicks on record."""
+    cluster = ConfigRepo.load(history.conf).cluster("primary")
+    ledger = Ledger.of(LocalFileSystem(), cluster, event_clock=lambda: PUBLISHED_AT)
+    for hour in (7, 8):
+        ledger.record_publication("clicks", "primary", at(hour), producer="test", run_id=f"pub-{hour}",
+                                  location=history.clicks_uri(hour), fingerprint=None)
+    write_record(LocalFileSystem(), record_path(cluster, "retention", "clicks", at(10)),
+                 {"action": "retention", "feed": "clicks", "bytes_freed": 123456, "instances_evicted": 3})
+    return history

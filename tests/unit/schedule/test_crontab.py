@@ -195,3 +195,22 @@ def test_toolkit_commands_are_left_out_where_they_cannot_read_the_ledger(tmp_pat
     assert code == 0 and "sla --repo \"$CONF_REPO\" --cluster backup" in out and err == ""  # through WebHDFS
     code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "main")
     assert code == 0 and " sla " in out and err == ""
+
+
+def test_a_cluster_that_sets_metrics_textfile_gets_its_metrics_written_every_5_minutes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = tmp_path / "conf"
+    shutil.copytree(TEMPLATE, repo)
+    cluster = repo / "clusters" / "primary.yaml"
+    text = cluster.read_text()
+    assert text.count("\nproperties:\n") == 1
+    cluster.write_text(text.replace("\nproperties:\n",
+                                    "\nproperties:\n  metrics.textfile: /var/lib/prometheus/node-exporter\n"))
+    code, out, err = run(capsys, "schedule", "--repo", str(repo), "--cluster", "primary")
+    assert code == 0, err
+    assert line_of(blocks(out)["UTC"], " metrics ") == (
+        '*/5 * * * * "$TOOLKIT" metrics --repo "$CONF_REPO" --cluster primary --textfile '
+        '/var/lib/prometheus/node-exporter')
+    cluster.write_text(text)
+    _, out, _ = run(capsys, "schedule", "--repo", str(repo), "--cluster", "primary")
+    assert " metrics " not in out

@@ -1,0 +1,173 @@
+"""`toolkit metrics` on a known ledger (tests/unit/cli/ledger_site.py's `history`): the values of each family, read
+back with prometheus-client's own parser, and the bad calls. The exporters that read them (node_exporter,
+Prometheus, promtool) are in tests/integration/metrics/."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
+from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.metrics.cluster_readings import read_cluster
+from toolkit.cli.metrics.exposition import registry_of, text
+from toolkit.cli.metrics.families import LedgerCollector
+from toolkit.cli.metrics.readings import ClusterReadings, Window
+from toolkit.entities.repo import ConfigRepo
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+def samples(text: str) -> Samples:
+    return {(sample.name, frozenset(sample.labels.items())): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def value(found: Samples, name: str, **labels: str) -> float:
+    matches = [v for (n, have), v in found.items() if n == name and set(labels.items()) <= have]
+    assert len(matches) == 1, f"{name} {labels}: {len(matches)} samples"
+    return matches[0]
+
+
+def metrics(capsys: pytest.CaptureFixture[str], site: Site, *argv: str) -> Samples:
+    code, out, err = run(capsys, "metrics", "--repo", str(site.conf), "--cluster", "primary", "--now", NOW,
+                         "--window", "hours(8)", *argv)
+    assert code == 0, err
+    return samples(out)
+
+
+def test_a_process_instances_are_counted_by_the_status_that_toolkit_status_shows(
+        capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    found = metrics(capsys, metered)
+    # the window (02:30, 10:30]: 03 succeeded, 04 failed, 05 timed out, 06 killed (its run died), 07 running,
+    # 08 waiting (recorded), 09 and 10 waiting (never run)
+    counts = {state: value(found, "feed_toolkit_process_instances", process=PROCESS, state=state)
+              for state in ("succeeded", "failed", "timedout", "killed", "running", "waiting", "skipped",
+                            "suspended")}
+    assert counts == {"succeeded": 1, "failed": 1, "timedout": 1, "killed": 1, "running": 1, "waiting": 3,
+                      "skipped": 0, "suspended": 0}
+    assert value(found, "feed_toolkit_process_attempts", process=PROCESS) == 1 + 3 + 1 + 1 + 1 + 0
+    assert value(found, "feed_toolkit_process_last_success_timestamp_seconds", process=PROCESS) == \
+        datetime(2026, 11, 21, 3, 3, 30, tzinfo=timezone.utc).timestamp()
+    # finished instances' durations: 03:00 ran 150 s, 04:00 300 s (to its failure's record); 06:00 has no end
+    assert value(found, "feed_toolkit_process_duration_seconds_count", process=PROCESS) == 2
+    assert value(found, "feed_toolkit_process_duration_seconds_sum", process=PROCESS) == 450
+    assert value(found, "feed_toolkit_process_duration_seconds_bucket", process=PROCESS, le="60.0") == 0
+    assert value(found, "feed_toolkit_process_duration_seconds_bucket", process=PROCESS, le="300.0") == 2
+
+
+def test_a_feeds_freshness_is_now_minus_the_end_of_its_newest_published_instance(
+        capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    found = metrics(capsys, metered)
+    assert value(found, "feed_toolkit_feed_last_published_timestamp_seconds", feed="clicks") == int(PUBLISHED_AT)
+    # newest published: 08:00, whose hour ends at 09:00; now is 10:30
+    assert value(found, "feed_toolkit_feed_freshness_seconds", feed="clicks") == 5400
+    assert value(found, "feed_toolkit_feed_stale_after_seconds", feed="clicks") == 3600 + 4 * 3600  # + slaHigh
+    assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="published") == 2
+    assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="unrecorded") == 6
+    # clicks' slaHigh is 4 hours: 03:00 to 06:00 are past it at 10:30 and never arrived
+    assert value(found, "feed_toolkit_feed_sla_misses", feed="clicks", state="missed") == 4
+    assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="published", tag_owner="web-analytics") == 2
+
+
+def test_the_newest_retention_run_and_the_window_are_reported(capsys: pytest.CaptureFixture[str],
+                                                             metered: Site) -> None:
+    found = metrics(capsys, metered)
+    assert value(found, "feed_toolkit_action_bytes", feed="clicks", action="retention") == 123456
+    assert value(found, "feed_toolkit_action_files", feed="clicks", action="retention") == 3
+    assert value(found, "feed_toolkit_metrics_window_seconds", cluster="primary") == 8 * 3600
+    assert value(found, "feed_toolkit_metrics_read_timestamp_seconds", cluster="primary") == NOW_SECONDS
+    assert value(found, "feed_toolkit_metrics_read_ok", cluster="primary") == 1
+    assert value(found, "feed_toolkit_lineage_events_unsent", cluster="primary") == 0
+    assert not any(name.endswith("_timestamp_seconds") and ("time", "2026-11-21T08:00Z") in labels
+                   for name, labels in found)
+
+
+def test_the_textfile_holds_what_is_printed_and_nothing_else_is_left_in_its_folder(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    printed = metrics(capsys, metered)
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                         "--window", "hours(8)", "--textfile", str(folder))
+    assert code == 0, err
+    assert out.startswith(f"metrics: wrote {folder / 'feed_toolkit.prom'}: cluster 'primary', ")
+    assert [path.name for path in folder.iterdir()] == ["feed_toolkit.prom"]
+    assert samples((folder / "feed_toolkit.prom").read_text()) == printed
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--window", "months(1)"], "--window 'months(1)' has no fixed length"),
+    (["--window", "a week"], "--window 'a week' is not days(N), hours(N) or minutes(N)."),
+    (["--listen", "localhost:http"], "--listen 'localhost:http' is not HOST:PORT or PORT"),
+    (["--listen", "9464", "--textfile", "/tmp"], "Give --textfile or --listen, not both"),
+    (["--textfile", "/nonexistent/textfiles"], "--textfile /nonexistent/textfiles is not a folder"),
+])
+def test_a_bad_call_is_one_sentence_and_exit_2(capsys: pytest.CaptureFixture[str], metered: Site,
+                                               argv: list[str], said: str) -> None:
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, *argv)
+    assert (code, out) == (2, "")
+    assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_outside_producers_instance_counts_by_its_flag_as_toolkit_sla_judges_it(
+        capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    metered.clicks(10)  # no event: its _SUCCESS flag says it is there
+    flag = metered.primary / "data" / "clicks" / "2026" / "11" / "21" / "10" / "_SUCCESS"
+    os.utime(flag, (NOW_SECONDS - 60, NOW_SECONDS - 60))
+    found = metrics(capsys, metered)
+    assert value(found, "feed_toolkit_feed_last_published_timestamp_seconds", feed="clicks") == NOW_SECONDS - 60
+    assert value(found, "feed_toolkit_feed_freshness_seconds", feed="clicks") == 0  # 10:00's hour is not over
+    assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="unrecorded") == 6
+
+
+def test_a_damaged_ledger_record_is_named_and_the_textfile_left_as_it_was(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    (folder / "feed_toolkit.prom").write_text("# the previous call's metrics\n")
+    damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
+    damaged.write_text('{"status": ')
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                         "--textfile", str(folder))
+    assert (code, out) == (1, "")
+    assert f"The ledger record file://{damaged} is damaged" in err and "Traceback" not in err
+    assert (folder / "feed_toolkit.prom").read_text() == "# the previous call's metrics\n"
+    assert [path.name for path in folder.iterdir()] == ["feed_toolkit.prom"]
+
+
+def test_a_scrape_of_a_damaged_ledger_answers_read_ok_0_and_says_why(metered: Site,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
+    damaged.write_text('{"status": ')
+    told: list[str] = []
+    config = ConfigRepo.load(metered.conf)
+    cluster = config.cluster("primary")
+
+    def read() -> ClusterReadings:
+        now = Now.of(NOW)
+        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
+
+    scraped = samples(text(registry_of(LedgerCollector("primary", read, tell=lambda err: told.append(str(err))))))
+    assert scraped == {("feed_toolkit_metrics_read_ok", frozenset({("cluster", "primary")})): 0.0}
+    assert len(told) == 1 and "is damaged" in told[0]
+
+
+def test_a_temporary_file_left_by_a_killed_writer_is_removed_and_a_live_ones_kept(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    dead = folder / "feed_toolkit.prom.4194303.140000"  # above pid_max's default: no process has it
+    live = folder / f"feed_toolkit.prom.{os.getpid()}.1"  # a writer running now (this test's own process)
+    other = folder / "feed_toolkit.prom.backup"  # not the library's temporary name: someone else's
+    for path in (dead, live, other):
+        path.write_text("# half written\n")
+    code, _, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                       "--textfile", str(folder))
+    assert code == 0, err
+    assert sorted(path.name for path in folder.iterdir()) == sorted(["feed_toolkit.prom", live.name, other.name])
+    assert err == f"metrics: removed {dead}, the temporary file of a call killed while writing\n"

@@ -1,0 +1,129 @@
+"""The readings of the actions on a cluster: each feed's newest retention and replication run (their run records,
+toolkit/runtime/run_record.py), its ingest over the window (the ingest book's batches), the OpenLineage events the
+ledger keeps unsent, and the notifications that failed. Only records are read: nothing is run or repaired."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.cli.ledger_rows import stamp_seconds
+from toolkit.cli.metrics.readings import ActionReading, Labels, Window
+from toolkit.el.timestamps import parse_instance_key
+from toolkit.entities.model import Cluster, Feed, Process
+from toolkit.ingest.book import COMMITTED, IngestBook
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.notifications.notifier import FAILED
+from toolkit.openlineage.store import LineageBook
+from toolkit.runtime.run_record import record_folder
+from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
+
+RETENTION, REPLICATION, INGEST = "retention", "replication", "ingest"
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    """What an action's run record says it moved: bytes and files (retention: freed and instances evicted)."""
+
+    bytes: int
+    files: int
+
+
+def _integer(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _figures(action: str, record: Mapping[str, object]) -> RunFigures:
+    if action == RETENTION:
+        return RunFigures(_integer(record.get("bytes_freed")), _integer(record.get("instances_evicted")))
+    sources = record.get("sources")
+    parts = [source for source in sources if isinstance(source, dict)] if isinstance(sources, list) else []
+    return RunFigures(sum(_integer(part.get("bytes_copied")) for part in parts),
+                      sum(_integer(part.get("files_copied")) for part in parts))
+
+
+def _newest_record(fs: FileSystem, folder: str) -> FileStatus | None:
+    if not fs.exists(folder):
+        return None
+    records = [status for status in fs.list(folder)
+               if not status.is_dir and parse_instance_key(status.name.removesuffix(".json")) is not None]
+    return max(records, key=lambda status: status.name, default=None)
+
+
+def run_reading(fs: FileSystem, cluster: Cluster, action: str, labels: Labels) -> ActionReading | None:
+    """The newest run of `action` on a feed (by its instance time), when it left a readable record."""
+    newest = _newest_record(fs, record_folder(cluster, action, labels.name))
+    if newest is None:
+        return None
+    try:
+        record = json.loads(fs.read(newest.path))
+    except (StorageError, ValueError):
+        return None  # a damaged record tells nothing; `toolkit status` names it
+    if not isinstance(record, dict):
+        return None
+    figures = _figures(action, record)
+    return ActionReading(action, labels, newest.modification_time / 1000, figures.bytes, figures.files, 0, 0)
+
+
+def ingest_reading(fs: FileSystem, cluster: Cluster, labels: Labels, window: Window) -> ActionReading | None:
+    """A streamed feed's committed batches written in the window: bytes read from landing, files written, records
+    written and rejected; its last run is when its newest batch was written (None: no batch in the window)."""
+    book = IngestBook(fs, LedgerLayout.of(cluster), labels.name, cluster.name)
+    folder = f"{book.folder}/batches"
+    stream = book.stream() if fs.exists(folder) else None
+    if stream is None:
+        return None
+    read = written = records = rejected = 0
+    last: float | None = None
+    for status in fs.list(folder):
+        epoch, _, number = status.name.removesuffix(".json").partition("-")
+        if epoch != stream.epoch or not number.isdigit():
+            continue
+        batch = book.batch(epoch, int(number))
+        when = stamp_seconds(batch.written) if batch is not None else None
+        if batch is None or batch.state != COMMITTED or when is None or \
+                not window.first.timestamp() < when <= window.now.timestamp():
+            continue
+        read += sum(source.end - source.start for source in batch.batch_sources)
+        written += len(batch.batch_files)
+        records += batch.rows
+        rejected += batch.rejected
+        last = when if last is None else max(last, when)
+    return None if last is None else ActionReading(INGEST, labels, last, read, written, records, rejected)
+
+
+def lineage_unsent(fs: FileSystem, cluster: Cluster, window: Window) -> int:
+    """OpenLineage events of the window's runs that the backend has not taken (`toolkit lineage resend` sends them)."""
+    book = LineageBook(fs, LedgerLayout.of(cluster))
+    if not fs.exists(LedgerLayout.of(cluster).lineage_folder()):
+        return 0
+    return sum(len(record.unsent) for _, record in book.records(window.first, window.now))
+
+
+def failed_notifications(fs: FileSystem, cluster: Cluster, entity: Feed | Process, window: Window) -> int:
+    """Notices about the entity's instances of the window whose record says they could not be sent."""
+    folder = LedgerLayout.of(cluster).notifications_folder(entity.kind.value, entity.name)
+    if not fs.exists(folder):
+        return 0
+    instances = [status.path for status in fs.list(folder)
+                 if status.is_dir and _in_window(parse_instance_key(status.name), window)]
+    return sum(1 for record in _notification_records(fs, instances) if record.get("outcome") == FAILED)
+
+
+def _in_window(t: datetime | None, window: Window) -> bool:
+    return t is not None and window.holds(t)
+
+
+def _notification_records(fs: FileSystem, folders: list[str]) -> Iterator[Mapping[str, object]]:
+    for listed in fs.list_many(folders).values():
+        for status in listed:
+            if status.is_dir or not status.name.endswith(".json"):
+                continue
+            try:
+                record = json.loads(fs.read(status.path))
+            except (StorageError, ValueError):
+                continue
+            if isinstance(record, dict):
+                yield record

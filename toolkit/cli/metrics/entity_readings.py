@@ -1,0 +1,130 @@
+"""The readings of a cluster's feeds and processes over a window, read as `toolkit status`, `toolkit summary` and
+`toolkit sla` read them: a process's instances are the rows of `ledger_rows.py`, a feed's are its dataset events,
+and SLA misses are the SLA check's findings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+
+from toolkit.cli.ledger_rows import SUSPENDED, count_statuses, instance_rows, stamp_seconds
+from toolkit.cli.metrics.readings import FeedReading, Labels, ProcessReading, Window
+from toolkit.el.shift import shift
+from toolkit.el.timezones import resolve_zone
+from toolkit.entities.model import Cluster, Feed, Process
+from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.feed_locations import feed_locations, under_root
+from toolkit.instances.grids import feed_grid, process_grid
+from toolkit.ledger.records import EVENT_KINDS, EVICTED, STATUSES, DatasetEvent
+from toolkit.ledger.store import Ledger
+from toolkit.schedule.sla.arrivals import feed_arrival
+from toolkit.schedule.sla.check import Report
+from toolkit.schedule.sla.states import MISSES
+from toolkit.statuses import Status
+
+UNRECORDED = "unrecorded"  # an instance of the window with no dataset event on this cluster
+FEED_STATES = (*EVENT_KINDS, UNRECORDED)
+PROCESS_STATES = (*STATUSES, SUSPENDED)
+FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.TIMEDOUT, Status.KILLED)
+
+
+def labels_of(entity: Feed | Process, cluster: str) -> Labels:
+    pipelines = entity.pipelines if isinstance(entity, Process) else ()
+    return Labels(cluster, entity.name, ",".join(sorted(pipelines)), tuple(sorted(entity.tags.items())))
+
+
+def sla_counts(report: Report, kind: str, name: str, window: Window) -> tuple[tuple[str, int], ...]:
+    """The entity's SLA misses among the window's instances, by state (missed, late)."""
+    counted = Counter(finding.state for finding in report.findings
+                      if finding.kind == kind and finding.entity == name and finding.is_miss
+                      and window.holds(finding.time))
+    return tuple((state, counted[state]) for state in MISSES)
+
+
+def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: Report) -> FeedReading:
+    """A feed's instances of the window by their last event's kind, and its newest instance there: the newest with
+    a publication event, or, as `toolkit sla` judges an outside producer's, with its flag (or folder) in place."""
+    grid = feed_grid(feed, cluster.name)
+    event_times = ledger.feed_event_times(feed.name)
+    recorded = set(event_times)
+    read: dict[datetime, list[DatasetEvent]] = {}
+
+    def events(t: datetime) -> list[DatasetEvent]:
+        if t not in read:
+            read[t] = ledger.events(feed.name, t) if t in recorded else []
+        return read[t]
+
+    counts = dict.fromkeys(FEED_STATES, 0)
+    times = [t for t in grid.between(window.first, window.now) if window.holds(t)]
+    for t in times:
+        found = events(t)
+        counts[found[-1].kind if found else UNRECORDED] += 1
+    newest = _newest_in_window(feed, cluster, ledger, times, events) or \
+        _newest_recorded([t for t in event_times if t <= window.first], events)
+    zone = resolve_zone(feed.timezone)
+    base = newest[0] if newest is not None else window.now
+    end = shift(base, feed.frequency, zone, 1)
+    agreed = feed.sla_on(cluster.name)
+    stale_after = (end - base).total_seconds() + \
+        ((shift(base, agreed.high, zone, 1) - base).total_seconds() if agreed is not None else 0.0)
+    return FeedReading(labels_of(feed, cluster.name), tuple(counts.items()),
+                       newest[1] if newest is not None else None, end.timestamp() if newest is not None else None,
+                       stale_after, sla_counts(sla, "feed", feed.name, window))
+
+
+Events = Callable[[datetime], list[DatasetEvent]]
+
+
+def _newest_in_window(feed: Feed, cluster: Cluster, ledger: Ledger, times: list[datetime],
+                      events: Events) -> tuple[datetime, float | None] | None:
+    """(the newest instance of the window that is there, when it got there): from its events, else its flag."""
+    where = feed_locations(feed, cluster)
+    # no instance can be there when the folder above the data path's first variable is not: one call, not one a time
+    probe = not where.is_table and ledger.fs.exists(under_root(where.root, where.paths["data"].static_prefix))
+    for t in reversed(times):
+        found = events(t)
+        if found:
+            if found[-1].kind != EVICTED:
+                return t, stamp_seconds(found[-1].published)
+            continue
+        if not probe:
+            continue
+        arrival = feed_arrival(ledger, ledger.fs, feed, where, t)
+        if arrival.at is not None:
+            return t, arrival.at.timestamp()
+    return None
+
+
+def _newest_recorded(times: list[datetime], events: Events) -> tuple[datetime, float | None] | None:
+    """Before the window, from the events alone (no flag is probed back through the years)."""
+    for t in reversed(times):
+        found = events(t)
+        if found and found[-1].kind != EVICTED:
+            return t, stamp_seconds(found[-1].published)
+    return None
+
+
+def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
+                    sla: Report) -> ProcessReading:
+    """A process's instances of the window by the status `toolkit status` shows, and its newest success."""
+    times = [t for t in process_grid(process, cluster.name).between(window.first, window.now) if window.holds(t)]
+    rows = instance_rows(repo, process, cluster, ledger, times, window.now.timestamp(), with_missing=False)
+    counts = count_statuses(rows, PROCESS_STATES)
+    succeeded = [row for row in rows if row.status == Status.SUCCEEDED]
+    last_success = stamp_seconds(succeeded[-1].ended) if succeeded else _success_before(ledger, process.name,
+                                                                                         window.first)
+    durations = tuple(float(row.duration_seconds) for row in rows
+                      if row.status in FINISHED and row.duration_seconds is not None)
+    misses = sla_counts(sla, "process", process.name, window)
+    return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
+                          sum(row.attempts for row in rows), durations, misses)
+
+
+def _success_before(ledger: Ledger, process: str, first: datetime) -> float | None:
+    """When the newest success at or before the window's start ended (None: the ledger has none)."""
+    for t in sorted((t for t in ledger.recorded_times(process) if t <= first), reverse=True):
+        record = ledger.instance(process, t)
+        if record is not None and record.status == Status.SUCCEEDED:
+            return stamp_seconds(record.ended)
+    return None

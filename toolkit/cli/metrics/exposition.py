@@ -1,0 +1,104 @@
+"""Where the metrics go: node_exporter's textfile collector (the usual way for batch jobs: a file written
+atomically, read at each of node_exporter's scrapes), an HTTP `/metrics` for Prometheus to scrape, or stdout.
+prometheus-client writes the text format and serves it; nothing here spells a metric line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from prometheus_client import CollectorRegistry, generate_latest, start_http_server, write_to_textfile
+
+from toolkit.cli.metrics.families import LedgerCollector
+from toolkit.errors import UsageError
+
+TEXTFILE = "feed_toolkit.prom"  # node_exporter reads the *.prom files of its --collector.textfile.directory
+DEFAULT_PORT = 9464
+
+
+def registry_of(collector: LedgerCollector) -> CollectorRegistry:
+    """A registry of the ledger's metrics alone (not the process's own, which say nothing of the data)."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(collector)
+    return registry
+
+
+def text(registry: CollectorRegistry) -> str:
+    return generate_latest(registry).decode()
+
+
+def write_textfile(registry: CollectorRegistry, folder: Path) -> Path:
+    """`folder/feed_toolkit.prom`, replaced atomically (prometheus-client writes a temporary file beside it, whose
+    name node_exporter ignores, and renames it): a scrape reads the old file or the new one, never half of one."""
+    if not folder.is_dir():
+        raise UsageError(f"--textfile {folder} is not a folder: give node_exporter's "
+                         "--collector.textfile.directory (it must exist).")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"--textfile {folder} is not writable by this user: give a folder it can write, or run as "
+                         "the user that owns it.")
+    target = folder / TEXTFILE
+    for left in _left_by_dead_writers(folder):
+        left.unlink(missing_ok=True)
+        print(f"metrics: removed {left}, the temporary file of a call killed while writing", file=sys.stderr)
+    write_to_textfile(str(target), registry)
+    return target
+
+
+def _left_by_dead_writers(folder: Path) -> list[Path]:
+    """prometheus-client's temporary files (`feed_toolkit.prom.<pid>.<thread>`) whose writer is no longer running:
+    a call killed between writing and renaming leaves one, which node_exporter ignores but nothing else removes."""
+    left = []
+    for path in folder.glob(f"{TEXTFILE}.*"):
+        pid, dot, thread = path.name[len(TEXTFILE) + 1:].partition(".")
+        if dot and pid.isdigit() and thread.isdigit() and not _running(int(pid)):
+            left.append(path)
+    return left
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+@dataclass(frozen=True)
+class Address:
+    host: str
+    port: int
+
+    @classmethod
+    def parse(cls, text: str) -> Address:
+        """`PORT` (on 127.0.0.1) or `HOST:PORT`; a bare IPv6 host in brackets, `[::1]:9464`."""
+        host, colon, port = text.rpartition(":")
+        host = host.strip("[]") if colon else "127.0.0.1"
+        if not port.isdigit() or not 0 < int(port) < 65536 or (colon and not host):
+            raise UsageError(f"--listen {text!r} is not HOST:PORT or PORT: give e.g. 127.0.0.1:{DEFAULT_PORT}.")
+        return cls(host, int(port))
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/metrics"
+
+
+@contextmanager
+def listening(registry: CollectorRegistry, address: Address) -> Iterator[None]:
+    """`/metrics` served at `address` (each scrape reads the ledger again) until the block ends."""
+    try:
+        server, thread = start_http_server(address.port, address.host, registry)
+    except OSError as err:
+        raise UsageError(f"Cannot listen on {address.host}:{address.port}: {err.strerror or err}.") from None
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
