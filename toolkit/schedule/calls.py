@@ -31,8 +31,8 @@ nor retention, which deletes, nor an export, which writes only into a database).
 - the ledger's roll-up of past months (`toolkit ledger-rollup`), daily, when a process runs on the cluster;
 - the cluster's Prometheus metrics (`toolkit metrics --textfile`), every 5 minutes, when the cluster sets the
   folder of node_exporter's textfile collector in `metrics.textfile`;
-- the status page (`toolkit report`), every 5 minutes, when the cluster property `report.out` names the page to
-  write (on the scheduler's host: an absolute path; docs/report.md).
+- the status page (`toolkit report`), every 5 minutes, when the cluster sets the page's file on the scheduler's
+  host in `report.out` (docs/report.md; lint CL010 checks it).
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ from toolkit.entities.model import (
 )
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
+from toolkit.entities.report_settings import REPORT_OUT, report_out
 from toolkit.entities.timeouts import default_timeout, process_timeout
 from toolkit.instances.retention_cadence import retention_frequency
 from toolkit.runtime.cluster_files import reachable_without_jvm
@@ -71,8 +72,6 @@ from toolkit.schedule.cadence import CLOCK, Cadence, instance_cadence
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
 REPORT = Frequency(TimeUnit.MINUTES, 5)
-# The cluster property that asks for the status page to be regenerated: the file to write.
-REPORT_PROPERTY = "report.out"
 ROLLUP = Frequency(TimeUnit.DAYS, 1)
 METRICS = Frequency(TimeUnit.MINUTES, 5)  # node_exporter's textfile: Prometheus's usual scrape is a minute
 INGEST_RESTART = Frequency(TimeUnit.HOURS, 1)
@@ -200,11 +199,11 @@ def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = 
         commands.append(Call("metrics", "metrics", None, Cadence(METRICS, CLOCK), Program.TOOLKIT,
                              ("metrics", "--cluster", cluster.name, "--textfile", textfile),
                              f"the Prometheus metrics: the cluster sets {METRICS_TEXTFILE}", time_option=None))
-    page = cluster.properties.get(REPORT_PROPERTY, "").strip()
-    if page:
+    page = report_out(cluster)
+    if page is not None:
         commands.append(Call("report", "report", None, Cadence(REPORT, CLOCK), Program.TOOLKIT,
                              ("report", "--cluster", cluster.name, "--out", page),
-                             f"the status page: the cluster property {REPORT_PROPERTY} names it", time_option="--now"))
+                             f"the status page: the cluster sets {REPORT_OUT}", time_option="--now"))
     if on_cluster:
         commands.append(Call("ledger-rollup", "ledger-rollup", None, Cadence(ROLLUP, CLOCK), Program.TOOLKIT,
                              ("ledger-rollup", "--cluster", cluster.name),

@@ -41,8 +41,7 @@ def test_the_cluster_property_adds_the_report_every_5_minutes(tmp_path: Path,
     assert line.startswith('*/5 * * * * L="$LOGS/report.log";')
     assert line.endswith('"$TOOLKIT" report --repo "$CONF_REPO" --cluster primary --out /srv/www/status.html '
                          '>> "$L" 2>&1')
-    assert lines[lines.index(line) - 1] == ("# report, every minutes(5): the status page: the cluster property "
-                                            "report.out names it.")
+    assert lines[lines.index(line) - 1] == "# report, every minutes(5): the status page: the cluster sets report.out."
 
 
 def test_the_report_is_left_out_where_the_ledger_cannot_be_read(tmp_path: Path) -> None:
