@@ -1,25 +1,13 @@
-"""One real headless Chromium for the session (toolkit/devtools/chromium.py), for the pages of `toolkit graph`;
-screenshots go to test-artifacts/graph/."""
+"""Where the browser tests of the pages of `toolkit graph` keep their screenshots: test-artifacts/graph/ (the browser is
+tests/integration/chromium.py's, shared by the session)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
-
-from toolkit.devtools.chromium import CHROMIUM, headless_chromium
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "graph"
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`apt-get install chromium`; `make test` does).")
-    with headless_chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="session")
