@@ -82,12 +82,6 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
 from tests.integration.metastore import metastore_factory, thrift_metastore  # noqa: E402, F401
 
 
-# ----------------------------------------------------------------------------------------------- Chromium
-# `browser`: one headless Debian chromium driven by Playwright for the session, for the pages of `toolkit graph` and
-# `toolkit report` (tests/integration/chromium.py).
-from tests.integration.chromium import browser  # noqa: E402, F401
-
-
 # ----------------------------------------------------------------------------------------------- Spark standalone
 # `spark_cluster`: one real standalone master and two workers (one core each) from pyspark's jars, on a free port of
 # 127.0.0.1, started when a test first asks, stopped at the end of the run (toolkit/devtools/standalone_spark.py).
@@ -100,6 +94,12 @@ def spark_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Standalo
     cluster = StandaloneCluster.start(tmp_path_factory.mktemp("spark-cluster"), workers=2, timeout=300)
     yield cluster
     cluster.stop()
+
+
+# ----------------------------------------------------------------------------------------------- Chromium
+# `browser`: one headless Debian chromium driven by Playwright for the session, for the pages of `toolkit graph` and
+# `toolkit report` (tests/integration/chromium.py).
+from tests.integration.chromium import browser  # noqa: E402, F401
 
 
 # ----------------------------------------------------------------------------------------------- Oozie (a stand-in)

@@ -1,5 +1,5 @@
-"""Where the browser tests of the status pages of `toolkit report` keep their screenshots: test-artifacts/report/ (the browser is
-tests/integration/chromium.py's, shared by the session)."""
+"""Where the browser tests of the status pages of `toolkit report` keep their screenshots: test-artifacts/report/
+(the browser is tests/integration/chromium.py's, shared by the session)."""
 
 from __future__ import annotations
 
