@@ -97,9 +97,13 @@ def test_every_instance_is_a_cell_and_a_click_shows_its_details(browser: Browser
     page.click(f'.grid[data-node="{SUMMARY}"] .cell[data-t="2026-11-21T08:00Z"]')
     assert COMMIT in page.locator("#details-facts").inner_text()
 
-    # hover: the summary of the instance
+    # hover: the summary of the instance, its quality result and its commit
     page.hover(f'.grid[data-node="{SUMMARY}"] .cell[data-t="2026-11-21T11:00Z"]')
     assert "late-rerun" in page.locator("#tip").inner_text() and "2 attempt(s)" in page.locator("#tip").inner_text()
+    page.hover(f'.grid[data-node="{SUMMARY}"] .cell[data-t="2026-11-21T12:00Z"]')
+    assert "quality: quality/clicks_summary.json: 1/2 passed (blocked publication)" in page.locator("#tip").inner_text()
+    page.hover(f'.grid[data-node="{SUMMARY}"] .cell[data-t="2026-11-21T08:00Z"]')
+    assert f"config commit {COMMIT[:12]}" in page.locator("#tip").inner_text()
 
     # filters: a state keeps the grids with such a cell; a name keeps the entities whose name holds its letters
     page.select_option("#filter-state", "quality-blocked")

@@ -150,7 +150,11 @@
     if (details.started) lines.push(`started ${details.started}` + (details.ended ? `, ended ${details.ended}` : ""));
     if (details.error) lines.push(`error: ${details.error}`);
     if (details.waits_for && details.waits_for.length) lines.push(`waits for ${details.waits_for.join(", ")}`);
+    const quality = (details.tries || []).flatMap((attempt) => attempt.quality);
+    if (quality.length) lines.push(`quality: ${quality[quality.length - 1]}`);
+    if (details.commit) lines.push(`config commit ${details.commit.slice(0, 12)}`);
     if (grid.sla[i]) lines.push(`SLA: ${grid.sla[i]}`);
+    lines.push("click for the attempts and the commands");
     return lines.join("\n");
   };
   const cellOf = (target) => (target.classList && target.classList.contains("cell") ? target : null);
