@@ -38,12 +38,12 @@ def report_command(
     coloured by its state (docs/report.md); a header of what needs a person now (failures, SLA misses, held
     instances, the oldest waiting instance); filters by name, tag, pipeline and state; the entities in dependency
     order. A click on a cell shows its attempts, times, error, quality results, config commit and the commands
-    that triage and rerun it. The page opens offline; regenerate it from cron to keep it current:
+    that triage and rerun it. The page opens offline; `toolkit schedule` regenerates it every 5 minutes when the
+    cluster's properties name it (`report.out: /srv/www/status.html`). stdout gets one line: what was written.
 
     \b
     toolkit report --repo conf --cluster primary --out /srv/www/status.html
     toolkit report --repo conf --cluster primary --from 2026-11-01T00:00Z --to 2026-11-21T23:00Z
-    */5 * * * *  toolkit report --repo /srv/conf --cluster primary --out /srv/www/status.html
     """
     if cluster is None:
         raise UsageError("--cluster is required: the page shows the ledger of one cluster.")
