@@ -171,3 +171,46 @@ def test_a_temporary_file_left_by_a_killed_writer_is_removed_and_a_live_ones_kep
     assert code == 0, err
     assert sorted(path.name for path in folder.iterdir()) == sorted(["feed_toolkit.prom", live.name, other.name])
     assert err == f"metrics: removed {dead}, the temporary file of a call killed while writing\n"
+
+
+@pytest.mark.parametrize("damage", ['{"bytes_freed": ', '{"bytes_freed": "lots"}', '[1, 2]'])
+def test_a_damaged_run_record_is_named_not_counted_as_nothing(capsys: pytest.CaptureFixture[str], metered: Site,
+                                                             damage: str) -> None:
+    record = metered.primary / "feed-toolkit" / "working" / "retention" / "clicks" / "20261121T1000Z.json"
+    record.write_text(damage)
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW)
+    assert (code, out) == (1, "")
+    assert f"The ledger record file://{record} is damaged" in err and "Traceback" not in err
+
+
+def test_a_damaged_notification_record_is_named(capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    folder = metered.ledger_root / "notifications" / "process" / PROCESS / "20261121T0400Z"
+    folder.mkdir(parents=True)
+    (folder / "attempt-failed.json").write_text('{"outcome": "failed"}')
+    (folder / "failed.json").write_text('{"outcome": "fail')
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW)
+    assert (code, out) == (1, "")
+    assert f"The ledger record file://{folder / 'failed.json'} is damaged" in err
+    (folder / "failed.json").write_text('{"outcome": "sent"}')
+    found = metrics(capsys, metered)
+    assert value(found, "feed_toolkit_notifications_failed", entity=PROCESS) == 1
+
+
+def test_a_textfile_that_cannot_be_replaced_is_one_sentence_and_leaves_no_temporary_file(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    (folder / "feed_toolkit.prom").mkdir()  # where the file goes, a folder: the rename fails
+    (folder / "feed_toolkit.prom.4194303.2").mkdir()  # a folder named like a dead writer's file: not ours to remove
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                         "--textfile", str(folder))
+    assert (code, out) == (2, "")
+    assert f"Cannot write {folder / 'feed_toolkit.prom'}: Is a directory;" in err and "Traceback" not in err
+    assert sorted(path.name for path in folder.iterdir()) == ["feed_toolkit.prom", "feed_toolkit.prom.4194303.2"]
+
+
+def test_an_empty_textfile_is_refused_not_taken_as_the_current_folder(capsys: pytest.CaptureFixture[str],
+                                                                      metered: Site) -> None:
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--textfile", "")
+    assert (code, out) == (2, "")
+    assert err.strip() == "toolkit: --textfile is empty: give node_exporter's --collector.textfile.directory."

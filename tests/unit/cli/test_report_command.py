@@ -137,6 +137,8 @@ def test_the_page_is_self_contained_and_written_atomically(page: tuple[Path, Pat
     (["--cluster", "primary", "--from", "yesterday"], "--from"),
     (["--cluster", "primary", "--out", "{tmp}/missing/status.html"], "does not exist"),
     (["--cluster", "primary", "--out", "{tmp}"], "is a folder"),
+    (["--cluster", "primary", "--graph-page", "javascript:alert(1)//"],
+     "--graph-page 'javascript:alert(1)//' is a javascript: URL"),
 ])
 def test_a_wrong_call_is_one_sentence_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                  argv: list[str], sentence: str) -> None:

@@ -47,7 +47,7 @@ def metrics_command(
         "--cluster", help="The cluster whose ledger is read; its write endpoint is file://, or hdfs:// through "
                           "WebHDFS.")],
     repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
-    textfile: Annotated[Path | None, typer.Option(
+    textfile: Annotated[str | None, typer.Option(
         "--textfile", help="Write DIR/feed_toolkit.prom atomically, for node_exporter's textfile collector "
                            "(--collector.textfile.directory=DIR); the folder must exist.")] = None,
     listen: Annotated[str | None, typer.Option(
@@ -76,6 +76,8 @@ def metrics_command(
     """
     if textfile is not None and listen is not None:
         raise UsageError("Give --textfile or --listen, not both: a cron line writes the file, a server serves it.")
+    if textfile is not None and not textfile.strip():
+        raise UsageError("--textfile is empty: give node_exporter's --collector.textfile.directory.")
     length = window_length(window)
     address = Address.parse(listen) if listen is not None else None
     config = ConfigRepo.load(repo)
@@ -103,7 +105,7 @@ def metrics_command(
     if textfile is None:
         typer.echo(text(registry), nl=False)
         return
-    written = write_textfile(registry, textfile)
+    written = write_textfile(registry, Path(textfile))
     readings = read_now[0]
     print(f"metrics: wrote {written}: cluster '{on.name}', {len(readings.feeds)} feeds, {len(readings.processes)} "
           f"processes, {len(readings.actions)} action runs, instances of the last {window}")

@@ -19,6 +19,15 @@ from toolkit.errors import UsageError
 from toolkit.report.html import render_html
 
 
+def check_graph_page(link: str) -> None:
+    """The graph page is a path relative to the report, or an http(s) or file URL: any other scheme (`javascript:`)
+    would run in the page when its link is clicked."""
+    scheme, colon, _ = link.partition(":")
+    if colon and "/" not in scheme and scheme.lower() not in ("http", "https", "file"):
+        raise UsageError(f"--graph-page {link!r} is a {scheme}: URL: give the graph page's path relative to the "
+                         "report (graph.html), or an http(s) or file URL.")
+
+
 def report_command(
     repo: Repo = Path("."),
     cluster: Annotated[str | None, typer.Option("--cluster", help=(
@@ -52,6 +61,7 @@ def report_command(
     if first is not None and last is not None and last < first:
         raise UsageError(f"--to {to} is before --from {from_}: give a window that runs forward.")
     check_output_file(out, "--out")
+    check_graph_page(graph_page)
     config = ConfigRepo.load(repo)
     report = read_report(repo, config, config.cluster(cluster), Now.of(now), from_, to, graph_page)
     try:

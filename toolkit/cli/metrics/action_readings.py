@@ -15,10 +15,11 @@ from toolkit.el.timestamps import parse_instance_key
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.ingest.book import COMMITTED, IngestBook
 from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.records import CorruptRecordError
 from toolkit.notifications.notifier import FAILED
 from toolkit.openlineage.store import LineageBook
 from toolkit.runtime.run_record import record_folder
-from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
+from toolkit.storage.filesystem import FileStatus, FileSystem
 
 RETENTION, REPLICATION, INGEST = "retention", "replication", "ingest"
 
@@ -31,17 +32,34 @@ class RunFigures:
     files: int
 
 
-def _integer(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _integer(record: Mapping[str, object], field: str, path: str) -> int:
+    """A count of a run record (0 when the record has none: an older toolkit's); anything else is a damage."""
+    value = record.get(field, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise CorruptRecordError(path, f"the field '{field}' is {value!r}, not a count")
+    return value
 
 
-def _figures(action: str, record: Mapping[str, object]) -> RunFigures:
+def _figures(action: str, record: Mapping[str, object], path: str) -> RunFigures:
     if action == RETENTION:
-        return RunFigures(_integer(record.get("bytes_freed")), _integer(record.get("instances_evicted")))
-    sources = record.get("sources")
-    parts = [source for source in sources if isinstance(source, dict)] if isinstance(sources, list) else []
-    return RunFigures(sum(_integer(part.get("bytes_copied")) for part in parts),
-                      sum(_integer(part.get("files_copied")) for part in parts))
+        return RunFigures(_integer(record, "bytes_freed", path), _integer(record, "instances_evicted", path))
+    sources = record.get("sources", [])
+    if not isinstance(sources, list) or not all(isinstance(source, dict) for source in sources):
+        raise CorruptRecordError(path, "the field 'sources' is not a list of objects")
+    return RunFigures(sum(_integer(part, "bytes_copied", path) for part in sources),
+                      sum(_integer(part, "files_copied", path) for part in sources))
+
+
+def _document(fs: FileSystem, path: str) -> Mapping[str, object]:
+    """A JSON object the toolkit wrote (a run record, a notification record); a damaged one is named, as every
+    other damaged record of the ledger is, rather than counted as nothing."""
+    try:
+        document = json.loads(fs.read(path))
+    except ValueError as err:
+        raise CorruptRecordError(path, f"not valid JSON: {err}") from None
+    if not isinstance(document, dict):
+        raise CorruptRecordError(path, "not a JSON object")
+    return document
 
 
 def _newest_record(fs: FileSystem, folder: str) -> FileStatus | None:
@@ -57,13 +75,7 @@ def run_reading(fs: FileSystem, cluster: Cluster, action: str, labels: Labels) -
     newest = _newest_record(fs, record_folder(cluster, action, labels.name))
     if newest is None:
         return None
-    try:
-        record = json.loads(fs.read(newest.path))
-    except (StorageError, ValueError):
-        return None  # a damaged record tells nothing; `toolkit status` names it
-    if not isinstance(record, dict):
-        return None
-    figures = _figures(action, record)
+    figures = _figures(action, _document(fs, newest.path), newest.path)
     return ActionReading(action, labels, newest.modification_time / 1000, figures.bytes, figures.files, 0, 0)
 
 
@@ -119,11 +131,5 @@ def _in_window(t: datetime | None, window: Window) -> bool:
 def _notification_records(fs: FileSystem, folders: list[str]) -> Iterator[Mapping[str, object]]:
     for listed in fs.list_many(folders).values():
         for status in listed:
-            if status.is_dir or not status.name.endswith(".json"):
-                continue
-            try:
-                record = json.loads(fs.read(status.path))
-            except (StorageError, ValueError):
-                continue
-            if isinstance(record, dict):
-                yield record
+            if not status.is_dir and not status.is_link and status.name.endswith(".json"):
+                yield _document(fs, status.path)

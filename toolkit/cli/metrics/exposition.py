@@ -42,19 +42,30 @@ def write_textfile(registry: CollectorRegistry, folder: Path) -> Path:
                          "the user that owns it.")
     target = folder / TEXTFILE
     for left in _left_by_dead_writers(folder):
-        left.unlink(missing_ok=True)
+        try:
+            left.unlink(missing_ok=True)
+        except OSError as err:
+            print(f"metrics: could not remove {left}, the temporary file of a call killed while writing: "
+                  f"{err.strerror or err}", file=sys.stderr)
+            continue
         print(f"metrics: removed {left}, the temporary file of a call killed while writing", file=sys.stderr)
-    write_to_textfile(str(target), registry)
+    try:
+        write_to_textfile(str(target), registry)  # its temporary file removed when this fails
+    except OSError as err:
+        raise UsageError(f"Cannot write {target}: {err.strerror or err}; the previous file, if any, is left as it "
+                         "was: make the place a file this user can replace.") from None
     return target
 
 
 def _left_by_dead_writers(folder: Path) -> list[Path]:
-    """prometheus-client's temporary files (`feed_toolkit.prom.<pid>.<thread>`) whose writer is no longer running:
-    a call killed between writing and renaming leaves one, which node_exporter ignores but nothing else removes."""
+    """prometheus-client's temporary files (`feed_toolkit.prom.<pid>.<thread>`, plain files only) whose writer is no
+    longer running: a call killed between writing and renaming leaves one, which node_exporter ignores but nothing
+    else removes."""
     left = []
     for path in folder.glob(f"{TEXTFILE}.*"):
         pid, dot, thread = path.name[len(TEXTFILE) + 1:].partition(".")
-        if dot and pid.isdigit() and thread.isdigit() and not _running(int(pid)):
+        if dot and pid.isdigit() and thread.isdigit() and path.is_file() and not path.is_symlink() \
+                and not _running(int(pid)):
             left.append(path)
     return left
 
