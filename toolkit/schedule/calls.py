@@ -45,8 +45,8 @@ from toolkit.datasource_access.endpoints import FOR_EXPORT, FOR_IMPORT, Purpose,
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
+from toolkit.entities.host_paths import METRICS_TEXTFILE, REPORT_OUT, host_path
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.metrics_settings import METRICS_TEXTFILE, metrics_textfile
 from toolkit.entities.model import (
     Cluster,
     Datasource,
@@ -60,7 +60,6 @@ from toolkit.entities.model import (
 )
 from toolkit.entities.replication_settings import replication_settings
 from toolkit.entities.repo import ConfigRepo
-from toolkit.entities.report_settings import REPORT_OUT, report_out
 from toolkit.entities.timeouts import default_timeout, process_timeout
 from toolkit.instances.retention_cadence import retention_frequency
 from toolkit.runtime.cluster_files import reachable_without_jvm
@@ -194,12 +193,12 @@ def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = 
         commands.append(Call("sla", "sla", None, Cadence(SLA_CHECK, CLOCK), Program.TOOLKIT,
                              ("sla", "--cluster", cluster.name), "the SLA check: an entity here declares an SLA",
                              time_option="--now"))
-    textfile = metrics_textfile(cluster)
+    textfile = host_path(cluster, METRICS_TEXTFILE)
     if textfile is not None:
         commands.append(Call("metrics", "metrics", None, Cadence(METRICS, CLOCK), Program.TOOLKIT,
                              ("metrics", "--cluster", cluster.name, "--textfile", textfile),
                              f"the Prometheus metrics: the cluster sets {METRICS_TEXTFILE}", time_option=None))
-    page = report_out(cluster)
+    page = host_path(cluster, REPORT_OUT)
     if page is not None:
         commands.append(Call("report", "report", None, Cadence(REPORT, CLOCK), Program.TOOLKIT,
                              ("report", "--cluster", cluster.name, "--out", page),

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.entities.host_paths import METRICS_TEXTFILE, folder_problem, host_path
 from toolkit.entities.kinds import Kind
-from toolkit.entities.metrics_settings import METRICS_TEXTFILE, metrics_textfile, textfile_problem
 from toolkit.entities.model import Cluster
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
@@ -35,7 +35,7 @@ class MetricsTextfile(EntityRule[Cluster]):
     kind = Kind.CLUSTER
 
     def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
-        value = metrics_textfile(entity)
-        problem = textfile_problem(value) if value is not None else None
+        value = host_path(entity, METRICS_TEXTFILE)
+        problem = folder_problem(value) if value is not None else None
         if problem is not None:
             yield Finding(entity, f"properties.{METRICS_TEXTFILE} {problem}.", ("properties", METRICS_TEXTFILE))

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.entities.host_paths import REPORT_OUT, file_problem, host_path
 from toolkit.entities.kinds import Kind
 from toolkit.entities.model import Cluster
-from toolkit.entities.report_settings import REPORT_OUT, out_problem, report_out
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 
@@ -35,7 +35,7 @@ class ReportOut(EntityRule[Cluster]):
     kind = Kind.CLUSTER
 
     def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
-        value = report_out(entity)
-        problem = out_problem(value) if value is not None else None
+        value = host_path(entity, REPORT_OUT)
+        problem = file_problem(value) if value is not None else None
         if problem is not None:
             yield Finding(entity, f"properties.{REPORT_OUT} {problem}.", ("properties", REPORT_OUT))
