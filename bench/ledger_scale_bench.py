@@ -25,7 +25,7 @@ Targets: 1 to 4 each under 1 s at full size.
 from __future__ import annotations
 
 import argparse
-import json
+import gzip
 import os
 import shutil
 import subprocess
@@ -50,10 +50,12 @@ from toolkit.ledger.layout import LedgerLayout  # noqa: E402
 from toolkit.ledger.records import AttemptRecord, InstanceRecord, to_json  # noqa: E402
 from toolkit.ledger.rollup_records import (  # noqa: E402
     ROLLUP_FORMAT,
+    MonthRollup,
     RolledUp,
     compressed,
     month_of,
     read_rollup,
+    read_rollup_states,
 )
 from toolkit.ledger.store import Ledger  # noqa: E402
 from toolkit.ledger.switches import require_running_allowed  # noqa: E402
@@ -160,20 +162,40 @@ OUTPUTS = ('[{{"bytes":4567,"feed":"out-{n4}","files":1,"name":"result","path":"
            '"replaced":false,"time":"{stamp}"}}]')
 
 
+# Its state line in the roll-up (rollup_records.py: its key, then instance_states.state_document).
+STATE_TEMPLATE = ('{key} {{"attempts":1,"ended":"{ended}","run_id":"r{n4}{key}","started":"{started}",'
+                  '"status":"SUCCEEDED","updated":"{ended}"}}\n')
+
+
+def instance_values(n4: str, nx: str, t: datetime) -> dict[str, str]:
+    """What the templates of instance `t` of process `n4` (its number, 4 digits; `nx` in 8 hex digits) hold."""
+    return {"n4": n4, "nx": nx, "key": instance_key(t), "stamp": format_timestamp(t), "path": f"{t:%Y/%m/%d/%H}",
+            "started": f"{t + timedelta(minutes=5):%Y-%m-%dT%H:%M:%SZ}",
+            "ended": f"{t + timedelta(minutes=9):%Y-%m-%dT%H:%M:%SZ}"}
+
+
 def instance_json(n4: str, nx: str, t: datetime) -> str:
-    """One instance of process `n4` (its number, 4 digits; `nx` in 8 hex digits), in the roll-up's JSON."""
-    values = {"n4": n4, "nx": nx, "key": instance_key(t), "stamp": format_timestamp(t), "path": f"{t:%Y/%m/%d/%H}",
-              "started": f"{t + timedelta(minutes=5):%Y-%m-%dT%H:%M:%SZ}",
-              "ended": f"{t + timedelta(minutes=9):%Y-%m-%dT%H:%M:%SZ}"}
+    """One instance of process `n4`, in the roll-up's JSON."""
+    values = instance_values(n4, nx, t)
     return TEMPLATE.format(inputs=INPUTS.format(**values), outputs=OUTPUTS.format(**values), **values)
 
 
+def month_text(n4: str, nx: str, month: str, times: list[datetime]) -> str:
+    """The roll-up of process `n4` for `month` holding `times`, before it is gzipped: its head, its state lines
+    and its records."""
+    states = "".join(STATE_TEMPLATE.format(**instance_values(n4, nx, t)) for t in times)
+    instances = ",".join(instance_json(n4, nx, t) for t in times)
+    return (f'{{"format_version":{ROLLUP_FORMAT},"month":"{month}","process":"p{n4}","states":{len(times)}}}\n'
+            f'{states}{{"instances":{{{instances}}}}}\n')
+
+
 def check_template() -> None:
-    """The formatted JSON is what the roll-up writes for the same records."""
-    t = START + timedelta(hours=4000)
-    instance, attempt = records(7, t)
-    real = RolledUp(instance, (attempt,)).to_json()
-    assert json.loads("{" + instance_json("0007", f"{7:08x}", t) + "}") == {instance_key(t): real}, \
+    """The formatted roll-up is what the roll-up writes for the same records, byte for byte."""
+    times = [START + timedelta(hours=4000 + k) for k in range(2)]
+    month = month_of(times[0])
+    real = MonthRollup("p0007", month, "").with_instances({t: RolledUp(*records(7, t)[:1], records(7, t)[1:])
+                                                            for t in times})
+    assert gzip.decompress(real.to_bytes()).decode() == month_text("0007", f"{7:08x}", month, times), \
         "TEMPLATE is out of date"
 
 
@@ -181,12 +203,12 @@ def write_rollups(ledger: Ledger, processes: range, hours: int) -> None:
     """The roll-up layout: what `toolkit ledger-rollup` leaves, one file per process and month (each read back
     for the first process, to prove that readers take it)."""
     check_template()
-    months: dict[str, list[str]] = {}
-    for k in range(hours):  # every process's month differs in its number only: formatted once, with markers
+    months: dict[str, list[datetime]] = {}
+    for k in range(hours):
         t = START + timedelta(hours=k)
-        months.setdefault(month_of(t), []).append(instance_json("\0N4", "\0NX", t))
-    texts = {month: f'{{"format_version":{ROLLUP_FORMAT},"instances":{{{",".join(items)}}},"month":"{month}",'
-                    f'"process":"p\0N4"}}\n' for month, items in months.items()}
+        months.setdefault(month_of(t), []).append(t)
+    # every process's month differs in its number only: formatted once, with markers
+    texts = {month: month_text("\0N4", "\0NX", month, times) for month, times in months.items()}
     for n in processes:
         for month, text in texts.items():
             path = ledger.layout.rollup_record(f"p{n:04d}", month)[len("file://"):]
@@ -194,6 +216,7 @@ def write_rollups(ledger: Ledger, processes: range, hours: int) -> None:
             Path(path).write_bytes(compressed(text.replace("\0N4", f"{n:04d}").replace("\0NX", f"{n:08x}").encode()))
             if n == processes.start:
                 assert len(read_rollup(ledger.fs, ledger.layout, f"p{n:04d}", month).times()) == len(months[month])
+                assert read_rollup_states(ledger.fs, ledger.layout, f"p{n:04d}", month).times() == set(months[month])
 
 
 def caught_up_sweep(ledger: Ledger, processes: range) -> None:

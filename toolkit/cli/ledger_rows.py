@@ -14,8 +14,8 @@ window, with the status an operator should see.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import NamedTuple
 
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.timestamps import format_timestamp, parse_timestamp
@@ -24,7 +24,8 @@ from toolkit.entities.provenance import Provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.plan import plan_instance
-from toolkit.ledger.records import InstanceRecord, record_stamp
+from toolkit.ledger.instance_states import InstanceState
+from toolkit.ledger.records import record_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
@@ -72,8 +73,10 @@ def window_times(grid: InstanceGrid, now: datetime, from_: str | None, to: str |
     return list(grid.between(first, upper))
 
 
-@dataclass(frozen=True)
-class InstanceRow:
+class InstanceRow(NamedTuple):
+    """Immutable; a named tuple rather than a frozen dataclass: a window of a thousand processes builds one per
+    instance, and a tuple is built four times faster."""
+
     time: datetime
     status: str
     recorded: str | None  # the ledger's status (None: no record)
@@ -116,7 +119,7 @@ def _duration(started: str | None, until: float | None) -> int | None:
     return max(int(round(until - begin)), 0)
 
 
-def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceRecord, now_seconds: float) \
+def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceState, now_seconds: float) \
         -> InstanceRow:
     status, until = record.status, stamp_seconds(record.ended)
     if status == Status.RUNNING:
@@ -149,7 +152,7 @@ def missing_inputs(repo: ConfigRepo, process: Process, cluster: Cluster, t: date
 def instance_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, times: Sequence[datetime],
                   now_seconds: float, *, with_missing: bool) -> list[InstanceRow]:
     """One row per time of `times` (instances of the process whose time has come), oldest first."""
-    records = ledger.instances(process.name, times)
+    records = ledger.instance_states(process.name, times)
     rows = []
     for t in times:
         record = records.get(t)
@@ -168,7 +171,7 @@ def instance_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: 
                 missing, note = None, f"not checked (only the {MISSING_LIMIT} newest waiting instances are)"
             rows[index] = InstanceRow(row.time, row.status, None, missing=missing, missing_note=note)
     holds = ledger.holds(process.name)
-    return [replace(row, status=SUSPENDED, hold=holds[row.time].sentence()) if row.time in holds else row
+    return [row._replace(status=SUSPENDED, hold=holds[row.time].sentence()) if row.time in holds else row
             for row in rows]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from toolkit.errors import UsageError
 
@@ -30,9 +31,11 @@ def format_timestamp(value: datetime) -> str:
     return f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}Z"  # %Y is unpadded
 
 
+@lru_cache(maxsize=1 << 16)  # a window's times recur for each of its entities
 def instance_key(t: datetime) -> str:
     """`2026-11-21T10:00Z` -> `20261121T1000Z`: a file name that sorts by time."""
-    return f"{t.astimezone(timezone.utc):%Y%m%dT%H%MZ}"
+    utc = t if t.tzinfo is timezone.utc else t.astimezone(timezone.utc)
+    return f"{utc.year:04d}{utc.month:02d}{utc.day:02d}T{utc.hour:02d}{utc.minute:02d}Z"  # strftime is slower
 
 
 def parse_instance_key(name: str) -> datetime | None:

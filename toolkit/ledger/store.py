@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
@@ -17,6 +17,7 @@ from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.holds import Hold
+from toolkit.ledger.instance_states import InstanceState
 from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
@@ -42,8 +43,10 @@ from toolkit.ledger.records import (
     versioned,
     wall_clock_stamp,
 )
-from toolkit.ledger.rollup_records import MonthRollup, month_of, read_rollup, rolled_months
+from toolkit.ledger.rollup_records import month_of, read_rollup, read_rollup_states, rolled_months
 from toolkit.storage.filesystem import FileSystem
+
+Read = TypeVar("Read")  # what a reader of instances reads of each
 
 # A killed run's lock is taken over this long after its last renewal (renewed every third of it).
 DEFAULT_LEASE_SECONDS = 60.0
@@ -80,31 +83,40 @@ class Ledger:
     def instances(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceRecord]:
         """The records of the given instances that have one: one listing of the process's folders (those not
         rolled up), then the roll-ups of the months asked for only."""
-        wanted = list(times)
+        return self._per_instance(process, times, InstanceRecord.parse, lambda month, wanted: read_rollup(
+            self.fs, self.layout, process, month).instances(wanted))
+
+    def instance_states(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceState]:
+        """The states of the given instances that have a record (what `instances` reads without inputs and
+        outputs): from a roll-up, its state lines alone."""
+        return self._per_instance(process, times, lambda data, path: InstanceState.of(InstanceRecord.parse(
+            data, path)), lambda month, wanted: read_rollup_states(self.fs, self.layout, process, month).states(
+            wanted))
+
+    def _per_instance(self, process: str, times: Iterable[datetime], parse: Callable[[bytes, str], Read],
+                      month_reader: Callable[[str, list[datetime]], dict[datetime, Read]]) -> dict[datetime, Read]:
+        """What `parse` reads of each instance's folder record, else what `month_reader` reads of its month's
+        roll-up (each month read once, for its instances asked for)."""
         folders = self.folder_times(process)
         found = {}
-        for t in wanted:
+        by_month: dict[str, list[datetime]] = {}
+        for t in times:
             if t in folders:
                 path = self.layout.instance_record(process, t)
                 data = self.fs.read_if_exists(path)
                 if data is not None:
-                    found[t] = InstanceRecord.parse(data, path)
-        months: dict[str, MonthRollup] = {}
-        for t in wanted:
-            if t not in found:
-                month = month_of(t)
-                if month not in months:
-                    months[month] = read_rollup(self.fs, self.layout, process, month)
-                record = months[month].instance(t)
-                if record is not None:
-                    found[t] = record
+                    found[t] = parse(data, path)
+                    continue
+            by_month.setdefault(month_of(t), []).append(t)
+        for month, wanted in by_month.items():
+            found.update(month_reader(month, wanted))
         return found
 
     def recorded_times(self, process: str) -> set[datetime]:
         """The instance times of `process` the ledger has records or folders for (in folders or roll-ups)."""
         times = self.folder_times(process)
         for month in rolled_months(self.fs, self.layout, process):
-            times |= read_rollup(self.fs, self.layout, process, month).times()
+            times |= read_rollup_states(self.fs, self.layout, process, month).times()
         return times
 
     def folder_times(self, process: str) -> set[datetime]:

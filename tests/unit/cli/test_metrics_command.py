@@ -18,6 +18,7 @@ from toolkit.cli.metrics.exposition import registry_of, text
 from toolkit.cli.metrics.families import LedgerCollector
 from toolkit.cli.metrics.readings import ClusterReadings, Window
 from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.rollups import roll_up
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -58,6 +59,20 @@ def test_a_process_instances_are_counted_by_the_status_that_toolkit_status_shows
     assert value(found, "feed_toolkit_process_duration_seconds_sum", process=PROCESS) == 450
     assert value(found, "feed_toolkit_process_duration_seconds_bucket", process=PROCESS, le="60.0") == 0
     assert value(found, "feed_toolkit_process_duration_seconds_bucket", process=PROCESS, le="300.0") == 2
+
+
+def test_a_process_without_a_success_in_the_window_reports_its_newest_before_it_from_a_rollup(
+        capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    a_month_on = datetime(2026, 12, 21, 10, 30, tzinfo=timezone.utc)
+    report = roll_up(metered.ledger(a_month_on.timestamp()), PROCESS, a_month_on, "rollup-1")
+    assert report.rolled == 3  # 03:00 to 05:00; the running and waiting instances keep their folders
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now",
+                         "2026-12-21T10:30Z", "--window", "hours(2)")
+    assert code == 0, err
+    found = samples(out)
+    assert value(found, "feed_toolkit_process_instances", process=PROCESS, state="waiting") == 2
+    assert value(found, "feed_toolkit_process_last_success_timestamp_seconds", process=PROCESS) == \
+        datetime(2026, 11, 21, 3, 3, 30, tzinfo=timezone.utc).timestamp()
 
 
 def test_a_feeds_freshness_is_now_minus_the_end_of_its_newest_published_instance(

@@ -62,6 +62,7 @@ def answers(ledger: Ledger) -> dict[str, Any]:
     return {
         "recorded": sorted(ledger.recorded_times(P)),
         "instances": {t: record for t, record in ledger.instances(P, times).items()},
+        "states": ledger.instance_states(P, times),
         "instance": [ledger.instance(P, t) for t in times],
         "attempts": [ledger.attempts(P, t) for t in times],
         "late": [ledger.late_checks(P, t) for t in times],
@@ -83,9 +84,15 @@ def test_a_rollup_moves_the_closed_instances_and_every_reader_sees_the_same(ledg
     assert answers(ledger) == before
     assert rolled_months(ledger.fs, ledger.layout, P) == ["202610"]
     path = ledger.layout.rollup_record(P, "202610")
-    document = json.loads(gzip.decompress(ledger.fs.read(path)))
-    assert document["format_version"] == 1 and document["process"] == P and document["month"] == "202610"
-    assert sorted(document["instances"]) == [f"20261031T{h:02d}00Z" for h in range(5)]
+    head, *states, records = gzip.decompress(ledger.fs.read(path)).decode().splitlines()
+    document = json.loads(records)
+    assert json.loads(head) == {"format_version": 2, "process": P, "month": "202610", "states": 5}
+    keys = [f"20261031T{h:02d}00Z" for h in range(5)]
+    assert [line.split(" ")[0] for line in states] == sorted(document["instances"]) == keys
+    failed = document["instances"]["20261031T0100Z"]["instance"]
+    times = {name: failed[name] for name in ("run_id", "updated", "started", "ended")}
+    assert states[1] == "20261031T0100Z " + json.dumps({"attempts": 2, "status": "FAILED", **times}, sort_keys=True,
+                                                       separators=(",", ":"))
     assert document["instances"]["20261031T0000Z"]["late_checks"][0]["result"] == "UNCHANGED"
     # Again: nothing more to do, nothing changes
     assert roll_up(ledger, P, BEFORE, "rollup-2").rolled == 0

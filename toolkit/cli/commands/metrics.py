@@ -80,7 +80,7 @@ def metrics_command(
         raise UsageError("--textfile is empty: give node_exporter's --collector.textfile.directory.")
     length = window_length(window)
     address = Address.parse(listen) if listen is not None else None
-    config = ConfigRepo.load(repo)
+    config = ConfigRepo.load(repo, cached=True)  # the parse cache of unchanged files (parse_cache.py)
     on = config.cluster(cluster)
 
     read_now: list[ClusterReadings] = []

@@ -62,7 +62,7 @@ def report_command(
         raise UsageError(f"--to {to} is before --from {from_}: give a window that runs forward.")
     check_output_file(out, "--out")
     check_graph_page(graph_page)
-    config = ConfigRepo.load(repo)
+    config = ConfigRepo.load(repo, cached=True)  # the parse cache of unchanged files (parse_cache.py)
     report = read_report(repo, config, config.cluster(cluster), Now.of(now), from_, to, graph_page)
     try:
         write_atomically(out, render_html(report))

@@ -5,11 +5,14 @@ and SLA misses are the SLA check's findings."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import lru_cache
+from itertools import groupby
 
 from toolkit.cli.ledger_rows import SUSPENDED, count_statuses, instance_rows, stamp_seconds
 from toolkit.cli.metrics.readings import FeedReading, Labels, ProcessReading, Window
+from toolkit.el.grid import InstanceGrid
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed, Process
@@ -17,6 +20,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations, under_root
 from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.ledger.records import EVENT_KINDS, EVICTED, STATUSES, DatasetEvent
+from toolkit.ledger.rollup_records import month_of
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.sla.arrivals import feed_arrival
 from toolkit.schedule.sla.check import Report
@@ -42,6 +46,12 @@ def sla_counts(report: Report, kind: str, name: str, window: Window) -> tuple[tu
     return tuple((state, counted[state]) for state in MISSES)
 
 
+@lru_cache(maxsize=256)
+def window_times(grid: InstanceGrid, window: Window) -> tuple[datetime, ...]:
+    """The grid's instances in the window: computed once for the entities that share a grid (most do)."""
+    return tuple(t for t in grid.between(window.first, window.now) if window.holds(t))
+
+
 def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: Report) -> FeedReading:
     """A feed's instances of the window by their last event's kind, and its newest instance there: the newest with
     a publication event, or, as `toolkit sla` judges an outside producer's, with its flag (or folder) in place."""
@@ -56,7 +66,7 @@ def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, s
         return read[t]
 
     counts = dict.fromkeys(FEED_STATES, 0)
-    times = [t for t in grid.between(window.first, window.now) if window.holds(t)]
+    times = window_times(grid, window)
     for t in times:
         found = events(t)
         counts[found[-1].kind if found else UNRECORDED] += 1
@@ -76,7 +86,7 @@ def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, s
 Events = Callable[[datetime], list[DatasetEvent]]
 
 
-def _newest_in_window(feed: Feed, cluster: Cluster, ledger: Ledger, times: list[datetime],
+def _newest_in_window(feed: Feed, cluster: Cluster, ledger: Ledger, times: Sequence[datetime],
                       events: Events) -> tuple[datetime, float | None] | None:
     """(the newest instance of the window that is there, when it got there): from its events, else its flag."""
     where = feed_locations(feed, cluster)
@@ -108,7 +118,7 @@ def _newest_recorded(times: list[datetime], events: Events) -> tuple[datetime, f
 def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
                     sla: Report) -> ProcessReading:
     """A process's instances of the window by the status `toolkit status` shows, and its newest success."""
-    times = [t for t in process_grid(process, cluster.name).between(window.first, window.now) if window.holds(t)]
+    times = window_times(process_grid(process, cluster.name), window)
     rows = instance_rows(repo, process, cluster, ledger, times, window.now.timestamp(), with_missing=False)
     counts = count_statuses(rows, PROCESS_STATES)
     succeeded = [row for row in rows if row.status == Status.SUCCEEDED]
@@ -122,9 +132,12 @@ def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger
 
 
 def _success_before(ledger: Ledger, process: str, first: datetime) -> float | None:
-    """When the newest success at or before the window's start ended (None: the ledger has none)."""
-    for t in sorted((t for t in ledger.recorded_times(process) if t <= first), reverse=True):
-        record = ledger.instance(process, t)
-        if record is not None and record.status == Status.SUCCEEDED:
-            return stamp_seconds(record.ended)
+    """When the newest success at or before the window's start ended (None: the ledger has none): read a month at
+    a time from the newest, so that a process failing for a week reads back to its last success only."""
+    times = sorted((t for t in ledger.recorded_times(process) if t <= first), reverse=True)
+    for _, month in groupby(times, month_of):
+        states = ledger.instance_states(process, month)
+        for t in sorted(states, reverse=True):
+            if states[t].status == Status.SUCCEEDED:
+                return stamp_seconds(states[t].ended)
     return None

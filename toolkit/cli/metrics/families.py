@@ -8,6 +8,7 @@ they are gauges (a counter may not go down when an instance leaves the window)."
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
@@ -48,7 +49,8 @@ def _gauge(name: str, documentation: str, names: Sequence[str]) -> GaugeMetricFa
 
 
 def _histogram(values: Sequence[str], observed: Sequence[float], family: HistogramMetricFamily) -> None:
-    buckets = [(repr(bound), float(sum(1 for value in observed if value <= bound))) for bound in DURATION_BUCKETS]
+    ordered = sorted(observed)
+    buckets = [(repr(bound), float(bisect_right(ordered, bound))) for bound in DURATION_BUCKETS]
     family.add_metric(values, [*buckets, ("+Inf", float(len(observed)))], sum_value=float(sum(observed)))
 
 

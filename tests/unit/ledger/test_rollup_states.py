@@ -1,0 +1,157 @@
+"""A roll-up's state lines (toolkit/ledger/rollup_records.py, format 2): the states of its instances, read without
+the records on its last line, each parsed when asked for; a format 1 roll-up (one line, written before the states
+were) still read; a damaged or cut head or state line named."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.unit.ledger.ledger_support import local_cluster
+from toolkit.ledger.instance_states import InstanceState
+from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
+from toolkit.ledger.rollup_records import MonthRollup, RolledUp, read_rollup, read_rollup_states
+from toolkit.ledger.store import Ledger
+from toolkit.storage.local import LocalFileSystem
+
+P = "hourly"
+MONTH = "202610"
+TIMES = [datetime(2026, 10, 31, hour, tzinfo=timezone.utc) for hour in range(3)]
+
+
+def instance(t: datetime, status: str = "SUCCEEDED", **fields: object) -> InstanceRecord:
+    values: dict[str, object] = {"attempts": 1, "run_id": f"run-{t:%H}", "updated": f"{t:%Y-%m-%dT%H}:09:00Z",
+                                 "started": f"{t:%Y-%m-%dT%H}:01:00Z", "ended": f"{t:%Y-%m-%dT%H}:09:00Z",
+                                 "outputs": [{"feed": "summary", "time": f"{t:%Y-%m-%dT%H:%MZ}"}]}
+    values.update(fields)
+    return InstanceRecord(process=P, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}", status=status,
+                          **values)  # type: ignore[arg-type]
+
+
+RECORDS = {TIMES[0]: instance(TIMES[0]),
+           TIMES[1]: instance(TIMES[1], "FAILED", attempts=3, error="the workflow failed: boom",
+                              definition={"definition": "ab12", "commit": "c0ffee", "dirty": False}),
+           TIMES[2]: instance(TIMES[2], "SKIPPED", ended=None)}
+
+
+@pytest.fixture()
+def ledger(tmp_path: Path) -> Ledger:
+    return Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"))
+
+
+def path_of(ledger: Ledger) -> Path:
+    return Path(ledger.layout.rollup_record(P, MONTH).removeprefix("file://"))
+
+
+def write_rollup(ledger: Ledger) -> Path:
+    rollup = MonthRollup(P, MONTH, "").with_instances({t: RolledUp(record) for t, record in RECORDS.items()})
+    path = path_of(ledger)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(rollup.to_bytes())
+    return path
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return gzip.decompress(path.read_bytes()).splitlines()
+
+
+def rewrite(path: Path, lines: list[bytes]) -> None:
+    path.write_bytes(gzip.compress(b"".join(line + b"\n" for line in lines)))
+
+
+def test_the_states_are_the_records_without_what_they_read_and_wrote(ledger: Ledger) -> None:
+    write_rollup(ledger)
+    states = ledger.instance_states(P, TIMES)
+    assert states == {t: InstanceState.of(record) for t, record in RECORDS.items()}
+    assert states[TIMES[1]] == InstanceState("FAILED", 3, "run-01", "2026-10-31T01:09:00Z", "2026-10-31T01:01:00Z",
+                                             "2026-10-31T01:09:00Z", "the workflow failed: boom", (),
+                                             {"definition": "ab12", "commit": "c0ffee", "dirty": False})
+    assert ledger.instances(P, TIMES) == RECORDS
+
+
+def test_states_are_read_from_their_own_lines_and_parsed_when_asked_for(ledger: Ledger) -> None:
+    path = write_rollup(ledger)
+    head, *states, _ = lines_of(path)
+    assert json.loads(head)["states"] == 3
+    rewrite(path, [head, *states[:2], states[2][:16] + b"not a state", b"{not the records"])
+    assert read_rollup_states(ledger.fs, ledger.layout, P, MONTH).times() == set(TIMES)
+    assert ledger.instance_states(P, TIMES[:2]) == {t: InstanceState.of(RECORDS[t]) for t in TIMES[:2]}
+    with pytest.raises(CorruptRecordError, match="not valid JSON"):
+        ledger.instance_states(P, TIMES[2:])
+    with pytest.raises(CorruptRecordError, match="not valid JSON"):
+        read_rollup(ledger.fs, ledger.layout, P, MONTH)
+
+
+def test_a_format_1_rollup_is_still_read(ledger: Ledger) -> None:
+    path = path_of(ledger)
+    path.parent.mkdir(parents=True)
+    one_line = {"format_version": 1, "process": P, "month": MONTH, "instances": {
+        f"{t:%Y%m%dT%H%MZ}": {"instance": record_document(record), "attempts": [], "late_checks": []}
+        for t, record in RECORDS.items()}}
+    rewrite(path, [json.dumps(one_line).encode()])
+    assert ledger.instance_states(P, TIMES) == {t: InstanceState.of(record) for t, record in RECORDS.items()}
+    assert ledger.instances(P, TIMES) == RECORDS
+    assert ledger.recorded_times(P) == set(TIMES)
+
+
+def status_of(hour: int, status: bytes) -> Damage:
+    return lambda lines: [line.replace(b'"status":"', b'"status":"' + status) if line.startswith(
+        f"20261031T{hour:02d}00Z".encode()) else line for line in lines]
+
+
+Damage = Callable[[list[bytes]], list[bytes]]
+
+
+@pytest.mark.parametrize(("damage", "said"), [
+    (lambda lines: [b'{"format_version": 2, ', *lines[1:]], "not valid JSON"),
+    (status_of(2, b"X"), "the state of instance 20261031T0200Z: its status 'XSKIPPED' is none of"),
+    (lambda lines: [line.replace(b'"attempts":3', b'"attempts":"3"') for line in lines],
+     "the state of instance 20261031T0100Z: its attempts '3' is not a count"),
+    (lambda lines: [lines[0].replace(b'"process":"hourly"', b'"process":"daily"'), *lines[1:]],
+     "not the roll-up of process 'hourly'"),
+    (lambda lines: [lines[0].replace(b'"states":3', b'"states":"3"'), *lines[1:]], "is not a count of state lines"),
+    (lambda lines: [lines[0], lines[1], lines[1], *lines[3:]], "it holds 2 distinct instance states where its head "
+                                                                "says 3"),
+    (lambda lines: [lines[0], lines[1], lines[2], lines[3].replace(b" {", b"{", 1), lines[4]],
+     "line 4 is not an instance key and its state"),
+])
+def test_a_damaged_head_or_state_line_is_named(ledger: Ledger, damage: Damage, said: str) -> None:
+    path = write_rollup(ledger)
+    rewrite(path, damage(lines_of(path)))
+    with pytest.raises(CorruptRecordError, match=said) as raised:
+        ledger.instance_states(P, TIMES)
+    assert str(path) in str(raised.value)
+
+
+def test_a_rollup_that_ends_before_its_records_is_named(ledger: Ledger) -> None:
+    path = write_rollup(ledger)
+    rewrite(path, lines_of(path)[:-1])
+    assert len(ledger.instance_states(P, TIMES)) == 3
+    with pytest.raises(CorruptRecordError, match=r"it ends before its instances' records \(line 5\)"):
+        ledger.instances(P, TIMES)
+
+
+def test_a_rollup_cut_short_or_not_gzipped_is_named(ledger: Ledger) -> None:
+    path = write_rollup(ledger)
+    whole = path.read_bytes()
+    path.write_bytes(whole[:len(whole) // 3])
+    with pytest.raises(CorruptRecordError, match="cut short"):
+        read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
+    path.write_bytes(b"plain text\n")
+    with pytest.raises(CorruptRecordError, match="not a gzip file"):
+        read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
+
+
+def test_a_newer_format_is_refused_by_both_readers(ledger: Ledger) -> None:
+    path = write_rollup(ledger)
+    head, *rest = lines_of(path)
+    rewrite(path, [head.replace(b'"format_version":2', b'"format_version":3'), *rest])
+    with pytest.raises(NewerFormatError):
+        read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
+    with pytest.raises(NewerFormatError):
+        read_rollup(ledger.fs, ledger.layout, P, MONTH)

@@ -1,0 +1,81 @@
+"""An instance's state: what `toolkit status`, `summary`, `report` and `metrics` show of its instance record, without
+what it read and wrote.
+
+A roll-up's instance record carries its inputs and outputs (with fingerprints), most of its bytes; a reader
+of a window's states should not parse them. A roll-up therefore holds each instance's state again on a first line
+of its own (rollup_records.py), derived from the instance record it holds when it is written, and readers of states
+parse only that line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from toolkit.ledger.records import STATUSES, CorruptRecordError, InstanceRecord
+
+# The instance record's fields a state holds, as the record's JSON names them.
+STATE_FIELDS = ("status", "attempts", "run_id", "updated", "started", "ended", "error", "missing", "definition")
+_TEXTS = ("run_id", "started", "ended", "error")
+_STATUS_NAMES = frozenset(status.value for status in STATUSES)
+
+
+class InstanceState(NamedTuple):
+    """Immutable; a named tuple rather than a frozen dataclass because a window builds one per instance and a tuple
+    is built four times faster."""
+
+    status: str
+    attempts: int
+    run_id: str | None
+    updated: str
+    started: str | None = None
+    ended: str | None = None
+    error: str | None = None
+    missing: tuple[str, ...] = ()  # the input instances a WAITING instance waits for
+    definition: dict[str, Any] | None = None  # the definition of its last success (entities/provenance.py)
+
+    @classmethod
+    def of(cls, record: InstanceRecord) -> InstanceState:
+        return cls(record.status, record.attempts, record.run_id, record.updated, record.started, record.ended,
+                   record.error, tuple(record.missing), record.definition)
+
+    @classmethod
+    def from_document(cls, document: Any, path: str, key: str) -> InstanceState:
+        """The state a roll-up's first line holds for instance `key` (CorruptRecordError naming both when it is
+        not one)."""
+        if not isinstance(document, dict):
+            raise CorruptRecordError(path, f"the state of instance {key} is not a JSON object")
+        problem = _problem(document)
+        if problem is not None:
+            raise CorruptRecordError(path, f"the state of instance {key}: {problem}")
+        status, attempts, updated = document["status"], document["attempts"], document["updated"]
+        return cls(status, attempts, document.get("run_id"), updated, document.get("started"), document.get("ended"),
+                   document.get("error"), tuple(document.get("missing", ())), document.get("definition"))
+
+
+def state_document(instance: Mapping[str, Any]) -> dict[str, Any]:
+    """The state of an instance record's JSON object, as a roll-up's first line holds it: its fields without those
+    that are null or empty (most are, for a closed instance: the line is read for every instance of a window)."""
+    return {name: instance[name] for name in STATE_FIELDS if instance.get(name) not in (None, [])}
+
+
+def _problem(document: dict[str, Any]) -> str | None:
+    """What makes `document` not a state (None: nothing). Exact types, as JSON gives them (a bool is no count)."""
+    status, attempts, updated = document.get("status"), document.get("attempts"), document.get("updated")
+    if type(status) is not str or status not in _STATUS_NAMES:
+        return f"its status {status!r} is none of {', '.join(STATUSES)}"
+    if type(attempts) is not int or attempts < 0:
+        return f"its attempts {attempts!r} is not a count"
+    if type(updated) is not str:
+        return f"its updated {updated!r} is not a time"
+    for name in _TEXTS:
+        value = document.get(name)
+        if value is not None and type(value) is not str:
+            return f"its {name} {value!r} is not text"
+    missing = document.get("missing")
+    if missing is not None and (type(missing) is not list or not all(type(item) is str for item in missing)):
+        return f"its missing {missing!r} is not a list of instances"
+    definition = document.get("definition")
+    if definition is not None and type(definition) is not dict:
+        return f"its definition {definition!r} is not a JSON object"
+    return None
