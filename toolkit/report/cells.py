@@ -60,8 +60,8 @@ _PLAIN = (State.SUCCEEDED, State.PUBLISHED)
 def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]:
     """`cells` (oldest first), the plain successes older than the newest `detailed` without their details."""
     keep_from = len(cells) - detailed
-    return tuple(replace(cell, details=None) if index < keep_from and cell.state in _PLAIN else cell
-                 for index, cell in enumerate(cells))
+    return tuple(Cell(cell.time, cell.state, cell.sla) if index < keep_from and cell.state in _PLAIN and cell.details
+                 else cell for index, cell in enumerate(cells))
 
 
 def needs_attempts(recorded: str | None, attempts: int) -> bool:

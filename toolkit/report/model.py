@@ -115,23 +115,27 @@ class Header:
 
     @classmethod
     def of(cls, grids: Sequence[Grid]) -> Header:
-        failures, misses, held, waiting = [], [], [], []
+        failures, misses, held = [], [], []
+        oldest_waiting: Flagged | None = None
         for grid in grids:
             for cell in grid.cells:
                 if cell.state is State.SUCCEEDED and cell.sla is None:
                     continue  # most cells: nothing to say
+                if cell.state is State.WAITING and cell.sla is None:  # a year of them is not flagged one by one
+                    if oldest_waiting is None or cell.time < oldest_waiting.time:
+                        oldest_waiting = Flagged(grid.node, cell.time, cell.state)
+                    continue
                 item = Flagged(grid.node, cell.time, cell.state)
                 if cell.state in FAILURES:
                     failures.append(item)
                 elif cell.state is State.SUSPENDED:
                     held.append(item)
-                elif cell.state is State.WAITING:
-                    waiting.append(item)
+                elif cell.state is State.WAITING and (oldest_waiting is None or cell.time < oldest_waiting.time):
+                    oldest_waiting = item
                 if cell.sla is not None:
                     misses.append(item)
         return cls(tuple(failures), tuple(misses), tuple(held),
-                   tuple(grid.node for grid in grids if grid.suspended is not None),
-                   min(waiting, key=lambda item: item.time) if waiting else None)
+                   tuple(grid.node for grid in grids if grid.suspended is not None), oldest_waiting)
 
     def to_json(self, listed: int) -> dict[str, object]:
         """Counts, and the newest `listed` of each list (the page links them to their cells)."""

@@ -16,6 +16,7 @@ from tests.unit.ledger.ledger_support import local_cluster
 from toolkit.ledger.instance_states import InstanceState
 from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
 from toolkit.ledger.rollup_records import MonthRollup, RolledUp, read_rollup, read_rollup_states
+from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -87,13 +88,18 @@ def test_states_are_read_from_their_own_lines_and_parsed_when_asked_for(ledger: 
         read_rollup(ledger.fs, ledger.layout, P, MONTH)
 
 
-def test_a_format_1_rollup_is_still_read(ledger: Ledger) -> None:
+def write_format_1(ledger: Ledger) -> Path:
     path = path_of(ledger)
     path.parent.mkdir(parents=True)
     one_line = {"format_version": 1, "process": P, "month": MONTH, "instances": {
         f"{t:%Y%m%dT%H%MZ}": {"instance": record_document(record), "attempts": [], "late_checks": []}
         for t, record in RECORDS.items()}}
     rewrite(path, [json.dumps(one_line).encode()])
+    return path
+
+
+def test_a_format_1_rollup_is_still_read(ledger: Ledger) -> None:
+    write_format_1(ledger)
     assert ledger.instance_states(P, TIMES) == {t: InstanceState.of(record) for t, record in RECORDS.items()}
     assert ledger.instances(P, TIMES) == RECORDS
     assert ledger.recorded_times(P) == set(TIMES)
@@ -155,3 +161,15 @@ def test_a_newer_format_is_refused_by_both_readers(ledger: Ledger) -> None:
         read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
     with pytest.raises(NewerFormatError):
         read_rollup(ledger.fs, ledger.layout, P, MONTH)
+
+
+def test_a_rollup_that_adds_to_a_format_1_month_rewrites_it_in_format_2(ledger: Ledger) -> None:
+    path = write_format_1(ledger)
+    later = datetime(2026, 10, 31, 5, tzinfo=timezone.utc)
+    ledger.write_instance(instance(later))
+    assert roll_up(ledger, P, datetime(2026, 11, 2, tzinfo=timezone.utc), "rollup-1").rolled == 1
+    head, *states, _ = lines_of(path)
+    assert json.loads(head)["format_version"] == 2 and len(states) == 4
+    assert ledger.instances(P, [*TIMES, later]) == {**RECORDS, later: instance(later)}
+    assert ledger.instance_states(P, [*TIMES, later]) == {
+        t: InstanceState.of(record) for t, record in {**RECORDS, later: instance(later)}.items()}
