@@ -14,6 +14,7 @@ from pathlib import Path
 from prometheus_client import CollectorRegistry, generate_latest, start_http_server, write_to_textfile
 
 from toolkit.cli.metrics.families import LedgerCollector
+from toolkit.cli.output_files import running
 from toolkit.errors import UsageError
 
 TEXTFILE = "feed_toolkit.prom"  # node_exporter reads the *.prom files of its --collector.textfile.directory
@@ -65,19 +66,9 @@ def _left_by_dead_writers(folder: Path) -> list[Path]:
     for path in folder.glob(f"{TEXTFILE}.*"):
         pid, dot, thread = path.name[len(TEXTFILE) + 1:].partition(".")
         if dot and pid.isdigit() and thread.isdigit() and path.is_file() and not path.is_symlink() \
-                and not _running(int(pid)):
+                and not running(int(pid)):
             left.append(path)
     return left
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    return True
 
 
 @dataclass(frozen=True)

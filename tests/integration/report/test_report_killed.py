@@ -1,0 +1,71 @@
+"""`toolkit report --out` killed with SIGKILL while it writes the page (a real process, killed the moment its
+temporary file appears): the page it replaces is left whole, byte for byte, and the next call removes the killed
+call's temporary file (a dead process's), says so, and writes a whole page."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.unit.report.report_history import NOW, write_states
+from tests.unit.retention.retention_repo import make_repo
+
+pytestmark = pytest.mark.integration
+
+ATTEMPTS = 6
+
+
+def report(conf: Path, out: Path) -> list[str]:
+    # a year of 13 entities: a page of some megabytes, so that its write takes long enough to be caught
+    return [sys.executable, "-m", "toolkit", "report", "--repo", str(conf), "--cluster", "primary", "--now", NOW,
+            "--from", "2025-11-22T00:00Z", "--out", str(out)]
+
+
+def temporaries(out: Path) -> list[Path]:
+    return sorted(out.parent.glob(f".{out.name}.*.tmp"))
+
+
+def kill_while_writing(command: list[str], out: Path) -> bool:
+    """Start `command`; SIGKILL it as soon as its temporary file appears. True when it was killed that way."""
+    call = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while call.poll() is None:
+            if any(name.startswith(f".{out.name}.{call.pid}.") for name in os.listdir(out.parent)):
+                os.kill(call.pid, signal.SIGKILL)
+                call.wait()
+                return True
+            time.sleep(0.0002)
+        return False
+    finally:
+        if call.poll() is None:
+            call.kill()
+            call.wait()
+
+
+def test_a_report_killed_while_writing_leaves_the_old_page_and_the_next_call_cleans_up(tmp_path: Path) -> None:
+    conf, _ = make_repo(tmp_path)
+    write_states(conf)
+    out = tmp_path / "status.html"
+    first = subprocess.run(report(conf, out), capture_output=True, text=True, check=False)
+    assert first.returncode == 0, first.stderr
+    page = out.read_bytes()
+    assert page.rstrip().endswith(b"</html>") and len(page) > 1_000_000
+    caught = 0
+    for _ in range(ATTEMPTS):
+        if kill_while_writing(report(conf, out), out):
+            caught += 1
+            assert out.read_bytes() == page  # the old page, whole
+    assert caught >= 1, f"no call of {ATTEMPTS} was caught while writing"
+    # each call removed the one its killed predecessor left: the last one's is there
+    assert len(temporaries(out)) == 1
+    again = subprocess.run(report(conf, out), capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.count("the temporary file of a call killed while writing") == 1
+    assert temporaries(out) == []
+    assert out.read_bytes() == page  # the same ledger, the same page
