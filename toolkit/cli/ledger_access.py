@@ -15,6 +15,7 @@ from toolkit.el.timestamps import parse_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.cluster_files import cluster_file_system
+from toolkit.storage.filesystem import StorageError
 
 NOW_HELP = ("The current time, yyyy-MM-ddTHH:mmZ (UTC), for tests and reruns: instances after it are not listed "
             "and leases are judged live or expired at it. Default: the wall clock.")
@@ -41,6 +42,19 @@ def open_ledger(cluster: Cluster, now: Now) -> Ledger:
     """The cluster's ledger on its file system; its lease clock is `now` (a fixed instant)."""
     fs = cluster_file_system(cluster)
     return Ledger.of(fs, cluster, clock=lambda: now.seconds)
+
+
+def open_present_ledger(cluster: Cluster, now: Now) -> Ledger:
+    """`open_ledger`, once the cluster's root is known to be there: for the commands that report on a whole cluster
+    (`metrics`, `report`), where storage that is not there (not mounted, a wrong endpoint) would read as a cluster
+    where nothing has run yet. StorageError (exit 1) naming the root."""
+    ledger = open_ledger(cluster, now)
+    root = cluster.write_endpoint
+    if root is not None and not ledger.fs.exists(root):
+        raise StorageError(f"The root {root} of cluster '{cluster.name}' does not exist: its storage is not there (not "
+                           "mounted?) or its write endpoint is wrong; nothing is reported from a place that is not "
+                           "there.")
+    return ledger
 
 
 def wall_clock_now() -> str:

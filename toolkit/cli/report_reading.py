@@ -9,7 +9,7 @@ import shlex
 from datetime import datetime
 from pathlib import Path
 
-from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.ledger_access import Now, open_present_ledger
 from toolkit.cli.ledger_rows import InstanceRow, instance_rows, window_times
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Cluster, Feed, Process
@@ -31,7 +31,7 @@ def read_report(repo: Path, config: ConfigRepo, cluster: Cluster, now: Now, from
                 graph_page: str) -> Report:
     """Every feed and process of `cluster`, in the graph's dependency order, over the window."""
     graph = build_graph(config, cluster.name)
-    ledger = open_ledger(cluster, now)
+    ledger = open_present_ledger(cluster, now)
     windows = {node: _times(config, node, cluster.name, now, from_, to) for node in dependency_order(graph)}
     misses = _sla_misses(config, cluster.name, ledger, now, windows)
     grids = []

@@ -229,3 +229,17 @@ def test_an_empty_textfile_is_refused_not_taken_as_the_current_folder(capsys: py
     code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--textfile", "")
     assert (code, out) == (2, "")
     assert err.strip() == "toolkit: --textfile is empty: give node_exporter's --collector.textfile.directory."
+
+
+def test_a_cluster_root_that_is_not_there_is_named_not_read_as_an_empty_ledger(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    metered.primary.rename(tmp_path / "unmounted")
+    code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                         "--textfile", str(folder))
+    assert (code, out) == (1, "")
+    assert err == (f"toolkit: The root file://{metered.primary} of cluster 'primary' does not exist: its storage is "
+                   "not there (not mounted?) or its write endpoint is wrong; nothing is reported from a place that is "
+                   "not there.\n")
+    assert list(folder.iterdir()) == []

@@ -150,3 +150,15 @@ def test_a_wrong_call_is_one_sentence_and_exit_2(capsys: pytest.CaptureFixture[s
     assert (code, printed) == (2, "")
     assert sentence in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "status.html").exists()
+
+
+def test_a_cluster_root_that_is_not_there_is_named_and_no_page_written(capsys: pytest.CaptureFixture[str],
+                                                                       tmp_path: Path) -> None:
+    conf, root = make_repo(tmp_path)
+    write_states(conf)
+    root.rename(tmp_path / "unmounted")
+    code, printed, err = run(capsys, "report", "--repo", str(conf), "--cluster", "primary", "--now", NOW, "--out",
+                             str(tmp_path / "status.html"))
+    assert (code, printed) == (1, "")
+    assert f"The root file://{root} of cluster 'primary' does not exist" in err and err.count("\n") == 1
+    assert not (tmp_path / "status.html").exists()

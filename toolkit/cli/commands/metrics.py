@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.ledger_access import Now, open_present_ledger
 from toolkit.cli.metrics.cluster_readings import read_cluster
 from toolkit.cli.metrics.exposition import DEFAULT_PORT, Address, listening, registry_of, text, write_textfile
 from toolkit.cli.metrics.families import LedgerCollector
@@ -87,7 +87,7 @@ def metrics_command(
 
     def read() -> ClusterReadings:
         current = Now.of(now)
-        readings = read_cluster(config, on, open_ledger(on, current), Window(current.time, length))
+        readings = read_cluster(config, on, open_present_ledger(on, current), Window(current.time, length))
         read_now[:] = [readings]
         return readings
 
