@@ -31,10 +31,19 @@ def format_timestamp(value: datetime) -> str:
     return f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}Z"  # %Y is unpadded
 
 
-@lru_cache(maxsize=1 << 16)  # a window's times recur for each of its entities
 def instance_key(t: datetime) -> str:
     """`2026-11-21T10:00Z` -> `20261121T1000Z`: a file name that sorts by time."""
-    utc = t if t.tzinfo is timezone.utc else t.astimezone(timezone.utc)
+    if t.tzinfo is timezone.utc:
+        return _utc_key(t)
+    return _key(t.astimezone(timezone.utc))  # not cached: local times a fold apart compare equal
+
+
+@lru_cache(maxsize=1 << 16)  # a window's times recur for each of its entities
+def _utc_key(t: datetime) -> str:
+    return _key(t)
+
+
+def _key(utc: datetime) -> str:
     return f"{utc.year:04d}{utc.month:02d}{utc.day:02d}T{utc.hour:02d}{utc.minute:02d}Z"  # strftime is slower
 
 

@@ -246,7 +246,7 @@ _WANTED = {"str": "a text", "int": "an integer", "float": "a number", "bool": "t
 def parse_json(data: bytes, path: str) -> Any:
     try:
         return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (ValueError, RecursionError) as err:  # bad bytes or syntax, a number past int's digits, deep nesting
         raise CorruptRecordError(path, f"not valid JSON: {err}") from None
 
 

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import islice
 from typing import Any
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
@@ -57,7 +57,8 @@ from toolkit.storage.filesystem import FileSystem
 
 ROLLUP_FORMAT = 2
 SUFFIX = ".json.gz"
-_CHUNK = 16384  # compressed bytes inflated at a time while looking for the first line's end
+_CHUNK = 16384  # compressed bytes inflated at a time while reading a roll-up's first lines
+MONTH_MINUTES = 31 * 24 * 60  # the most instances a month can have: one a minute
 
 
 @dataclass(frozen=True)
@@ -131,30 +132,48 @@ class MonthRollup:
 
 @dataclass
 class MonthStates:
-    """The states of a process's instances of one month as its roll-up holds them: per instance key its state's
-    JSON, parsed when asked for."""
+    """The states of a process's instances of one month as its roll-up holds them: per instance key its state line's
+    JSON (format 2), or its rolled-up records (format 1), each parsed or derived when asked for."""
 
     process: str
     month: str
     path: str
     lines: dict[str, bytes] = field(default_factory=dict)
+    records: dict[str, Any] = field(default_factory=dict)  # format 1: per key, the instance's records
 
     def states(self, times: Iterable[datetime]) -> dict[datetime, InstanceState]:
-        """The states of those of `times` the roll-up holds: their lines parsed as one JSON array (a call per line
-        costs more than the parsing), each line alone when that fails, to name the damaged one."""
-        keys = {t: key for t in times if (key := instance_key(t)) in self.lines}
-        try:
-            documents = json.loads(b"[" + b",".join(self.lines[key] for key in keys.values()) + b"]")
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            documents = None
-        if not isinstance(documents, list) or len(documents) != len(keys):  # a line that is not one value
-            documents = [parse_json(self.lines[key], f"{self.path} (the state of instance {key})")
-                         for key in keys.values()]
-        return {t: InstanceState.from_document(document, self.path, key)
-                for (t, key), document in zip(keys.items(), documents, strict=True)}
+        """The states of those of `times` the roll-up holds."""
+        found = {}
+        for t in times:
+            key = instance_key(t)
+            line = self.lines.get(key)
+            if line is not None:
+                document = _state_document(line, key, self.path)
+            elif key in self.records:
+                document = state_document(_instance_document(self.records[key], key, self.path))
+            else:
+                continue
+            found[t] = InstanceState.from_document(document, self.path, key)
+        return found
 
     def times(self) -> set[datetime]:
-        return {t for t in map(parse_instance_key, self.lines) if t is not None}
+        return {t for t in map(parse_instance_key, self.lines or self.records) if t is not None}
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _state_document(line: bytes, key: str, path: str) -> Any:
+    """A state line's JSON (after its key), which must be one value that ends the line."""
+    try:
+        text = line.decode("utf-8")
+        document, end = _DECODER.raw_decode(text)  # no per-call overhead of json.loads: a window reads thousands
+    except (ValueError, RecursionError) as err:
+        raise CorruptRecordError(path, f"the state of instance {key} is not valid JSON: {err}") from None
+    if text[end:].strip():
+        raise CorruptRecordError(path, f"the state of instance {key} is not one JSON value: {text[end:][:40]!r} "
+                                       "follows it")
+    return document
 
 
 def _json(document: dict[str, Any]) -> str:
@@ -167,10 +186,11 @@ def _state_line(key: str, document: Any, path: str) -> str:
     return f"{key} {_json(state_document(_instance_document(document, key, path)))}\n"
 
 
-def _instance_document(document: Any, key: str, path: str) -> Any:
-    if not isinstance(document, dict) or "instance" not in document:
+def _instance_document(document: Any, key: str, path: str) -> dict[str, Any]:
+    instance = document.get("instance") if isinstance(document, dict) else None
+    if not isinstance(instance, dict):
         raise CorruptRecordError(path, f"the instance {key} is not a rolled-up instance")
-    return document["instance"]
+    return instance
 
 
 def compressed(data: bytes) -> bytes:
@@ -209,22 +229,48 @@ def read_rollup_states(fs: FileSystem, layout: LedgerLayout, process: str, month
     data = fs.read_if_exists(path)
     if data is None:
         return MonthStates(process, month, path)
-    lines = _inflated_lines(data, path)
-    head = _head(parse_json(next(lines, b""), path), path, process, month)
+    inflated = _Inflated(data, path)
+    head = _head(parse_json(b"".join(inflated.lines(1)), path), path, process, month)
     if check_format(head, path, ROLLUP_FORMAT) == 1:  # its one line holds the records the states come from
-        instances = _instances(head, path, process, month)
-        return MonthStates(process, month, path, {
-            key: _json(state_document(_instance_document(document, key, path))).encode()
-            for key, document in instances.items()})
+        return MonthStates(process, month, path, records=_instances(head, path, process, month))
     count = _state_count(head, path)
-    block = list(islice(lines, count))
-    states = {line[:14].decode("latin-1"): line[15:] for line in block}  # a foreign key is no instance's
-    if any(line[14:16] != b" {" for line in block):
-        number = next(n for n, line in enumerate(block, start=2) if line[14:16] != b" {")
-        raise CorruptRecordError(path, f"line {number} is not an instance key and its state")
+    block = inflated.lines(count)
+    if len(block) < count:
+        raise CorruptRecordError(path, f"it ends after {len(block)} of the {count} state lines its head says")
+    keys = b"".join(line[:15] for line in block)
+    if _STATE_KEYS.fullmatch(keys, month.encode()) is None:
+        raise CorruptRecordError(path, f"line {_first_bad(block, month) + 2} is not the key of an instance of "
+                                       f"{month} and its state")
+    states = {line[:14].decode("ascii"): line[15:] for line in block}
     if len(states) != count:
         raise CorruptRecordError(path, f"it holds {len(states)} distinct instance states where its head says {count}")
+    if not inflated.starts(b'{"instances":'):
+        raise CorruptRecordError(path, f"line {count + 2} is not its instances' records (cut short?)")
     return MonthStates(process, month, path, states)
+
+
+# A roll-up's state keys, each with the space after it: the month's days, hours and minutes.
+_STATE_KEY = rb"(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3])[0-5]\dZ "
+
+
+class _StateKeys:
+    """Matches the keys of a state block (each 15 bytes: `yyyyMMddTHHmmZ `) of one month, compiled once a month."""
+
+    def __init__(self) -> None:
+        self._patterns: dict[bytes, re.Pattern[bytes]] = {}
+
+    def fullmatch(self, keys: bytes, month: bytes) -> re.Match[bytes] | None:
+        pattern = self._patterns.get(month)
+        if pattern is None:
+            pattern = self._patterns[month] = re.compile(b"(?:" + re.escape(month) + _STATE_KEY + b")*")
+        return pattern.fullmatch(keys)
+
+
+_STATE_KEYS = _StateKeys()
+
+
+def _first_bad(block: list[bytes], month: str) -> int:
+    return next(n for n, line in enumerate(block) if _STATE_KEYS.fullmatch(line[:15], month.encode()) is None)
 
 
 def _head(document: Any, path: str, process: str, month: str) -> dict[str, Any]:
@@ -238,8 +284,9 @@ def _head(document: Any, path: str, process: str, month: str) -> dict[str, Any]:
 
 def _state_count(head: dict[str, Any], path: str) -> int:
     count = head.get("states")
-    if type(count) is not int or count < 0:
-        raise CorruptRecordError(path, f"its head's states {count!r} is not a count of state lines")
+    if type(count) is not int or not 0 <= count <= MONTH_MINUTES:
+        raise CorruptRecordError(path, f"its head's states {count!r} is not a count of state lines (0 to "
+                                       f"{MONTH_MINUTES}, a month's minutes)")
     return count
 
 
@@ -250,21 +297,46 @@ def _instances(document: Any, path: str, process: str, month: str) -> dict[str, 
     return instances
 
 
-def _inflated_lines(data: bytes, path: str) -> Iterator[bytes]:
-    """The gzipped file's lines (without their newline), decompressed as they are taken and no further."""
-    inflater = zlib.decompressobj(wbits=31)  # gzip's header and trailer
-    pending = b""
-    try:
-        for at in range(0, len(data), _CHUNK):
-            pending += inflater.decompress(data[at:at + _CHUNK])
-            *lines, pending = pending.split(b"\n")
-            yield from lines
-    except zlib.error as err:
-        raise CorruptRecordError(path, f"not a gzip file: {err}") from None
-    if not inflater.eof:
-        raise CorruptRecordError(path, "not a gzip file: it ends before its end (cut short?)")
-    if pending:
-        yield pending
+class _Inflated:
+    """A gzipped file's lines, decompressed as far as they are taken and no further."""
+
+    def __init__(self, data: bytes, path: str) -> None:
+        self._data, self._path, self._at = data, path, 0
+        self._inflater = zlib.decompressobj(wbits=31)  # gzip's header and trailer
+        self._text, self._start = b"", 0  # what is inflated, and where its next line starts
+
+    def lines(self, count: int) -> list[bytes]:
+        """The next `count` lines without their newlines (fewer when the file ends first; its last line without a
+        newline counts)."""
+        while self._text.count(b"\n", self._start) < count and self._more():
+            pass
+        parts = self._text[self._start:].split(b"\n", count)
+        if len(parts) > count:
+            self._text, self._start = parts.pop(), 0
+        else:
+            self._text, self._start = b"", 0
+            if parts[-1] == b"":
+                parts.pop()
+        return parts
+
+    def starts(self, prefix: bytes) -> bool:
+        """Whether what follows the lines taken starts with `prefix`."""
+        while len(self._text) - self._start < len(prefix) and self._more():
+            pass
+        return self._text.startswith(prefix, self._start)
+
+    def _more(self) -> bool:
+        if self._at >= len(self._data):
+            if not self._inflater.eof:
+                raise CorruptRecordError(self._path, "not a gzip file: it ends before its end (cut short?)")
+            return False
+        try:
+            inflated = self._inflater.decompress(self._data[self._at:self._at + _CHUNK])
+        except zlib.error as err:
+            raise CorruptRecordError(self._path, f"not a gzip file: {err}") from None
+        self._text, self._start = self._text[self._start:] + inflated, 0
+        self._at += _CHUNK
+        return True
 
 
 def rolled_months(fs: FileSystem, layout: LedgerLayout, process: str) -> list[str]:

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.el.timestamps import format_timestamp, instance_key, parse_timestamp
 from toolkit.el.timezones import exists_locally, from_local, resolve_zone, to_local
 from toolkit.errors import UsageError
 
@@ -137,3 +137,15 @@ def test_from_local_in_a_half_hour_gap():
     lord_howe = ZoneInfo("Australia/Lord_Howe")
     assert from_local(datetime(2026, 10, 4, 2, 15), lord_howe) == datetime(2026, 10, 3, 15, 45, tzinfo=UTC)
     assert not exists_locally(datetime(2026, 10, 4, 2, 15), lord_howe)
+
+
+def test_an_instance_key_is_of_the_utc_instant_whatever_zone_or_fold_names_it() -> None:
+    """Keys of UTC times are cached (a window's times recur for each entity); two local times an hour apart that
+    differ only in their fold compare equal, so they must not share a cached key."""
+    new_york = ZoneInfo("America/New_York")
+    first = datetime(2026, 11, 1, 1, 30, tzinfo=new_york)  # EDT, 05:30Z
+    second = first.replace(fold=1)  # the same wall clock an hour later, EST: 06:30Z
+    assert [instance_key(first), instance_key(second), instance_key(first)] == \
+        ["20261101T0530Z", "20261101T0630Z", "20261101T0530Z"]
+    assert instance_key(datetime(2026, 11, 1, 5, 30, tzinfo=timezone.utc)) == "20261101T0530Z"
+    assert instance_key(datetime(999, 1, 2, 3, 4, tzinfo=timezone.utc)) == "09990102T0304Z"  # padded: it sorts

@@ -86,6 +86,8 @@ def test_wall_clock_stamp_is_utc_to_the_second() -> None:
     (b"\xff\xfe", "not valid JSON"),
     (b"[1, 2]", "it is not a JSON object"),
     (b'"text"', "it is not a JSON object"),
+    (b'{"attempts": ' + b"9" * 5000 + b"}", "not valid JSON: Exceeds the limit"),  # int's digits, a ValueError
+    (b'{"inputs": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "not valid JSON: maximum recursion depth"),
 ])
 def test_a_record_that_is_not_a_json_object_is_refused(data: bytes, why: str) -> None:
     with pytest.raises(CorruptRecordError) as raised:

@@ -79,7 +79,7 @@ def test_states_are_read_from_their_own_lines_and_parsed_when_asked_for(ledger: 
     path = write_rollup(ledger)
     head, *states, _ = lines_of(path)
     assert json.loads(head)["states"] == 3
-    rewrite(path, [head, *states[:2], states[2][:16] + b"not a state", b"{not the records"])
+    rewrite(path, [head, *states[:2], states[2][:16] + b"not a state", b'{"instances":{not the records'])
     assert read_rollup_states(ledger.fs, ledger.layout, P, MONTH).times() == set(TIMES)
     assert ledger.instance_states(P, TIMES[:2]) == {t: InstanceState.of(RECORDS[t]) for t in TIMES[:2]}
     with pytest.raises(CorruptRecordError, match="not valid JSON"):
@@ -124,7 +124,30 @@ Damage = Callable[[list[bytes]], list[bytes]]
     (lambda lines: [lines[0], lines[1], lines[1], *lines[3:]], "it holds 2 distinct instance states where its head "
                                                                 "says 3"),
     (lambda lines: [lines[0], lines[1], lines[2], lines[3].replace(b" {", b"{", 1), lines[4]],
-     "line 4 is not an instance key and its state"),
+     "line 4 is not the key of an instance of 202610 and its state"),
+    (lambda lines: [lines[0], lines[1].replace(b"20261031T00", b"20261131T00"), *lines[2:]],
+     "line 2 is not the key of an instance of 202610"),
+    (lambda lines: [lines[0], lines[1].replace(b"T0000Z", b"T0060Z"), *lines[2:]],
+     "line 2 is not the key of an instance of 202610"),
+    (lambda lines: [lines[0].replace(b'"states":3', b'"states":2'), *lines[1:]],
+     "line 4 is not its instances' records"),
+    (lambda lines: [lines[0].replace(b'"states":3', b'"states":4'), *lines[1:]],
+     "line 5 is not the key of an instance of 202610"),
+    (lambda lines: [lines[0].replace(b'"states":3', b'"states":9'), *lines[1:]],
+     "it ends after 4 of the 9 state lines its head says"),
+    (lambda lines: [lines[0].replace(b'"states":3', b'"states":' + b"9" * 20), *lines[1:]],
+     "its head's states 99999999999999999999 is not a count of state lines"),
+    (lambda lines: [lines[0], lines[1].replace(b'"attempts":1', b'"attempts":' + b"9" * 5000), *lines[2:]],
+     "the state of instance 20261031T0000Z is not valid JSON: Exceeds the limit"),
+    (lambda lines: [lines[0], lines[1].replace(b'"attempts":1', b'"attempts":1,"definition":' + b"[" * 100_000
+                                               + b"]" * 100_000), *lines[2:]],
+     "the state of instance 20261031T0000Z is not valid JSON"),
+    # two lines damaged so that, joined, they would read as two states: each line is read alone
+    (lambda lines: [lines[0], lines[1][:15] + b'{"status":"SUCCEEDED","attempts":1,"updated":"u","e":"',
+                    lines[2][:15] + b'{"},{"status":"FAILED","attempts":7,"updated":"u"}', *lines[3:]],
+     "the state of instance 20261031T0000Z is not valid JSON"),
+    (lambda lines: [lines[0], lines[1] + b' {"status":"FAILED"}', *lines[2:]],
+     "the state of instance 20261031T0000Z is not one JSON value"),
 ])
 def test_a_damaged_head_or_state_line_is_named(ledger: Ledger, damage: Damage, said: str) -> None:
     path = write_rollup(ledger)
@@ -134,12 +157,24 @@ def test_a_damaged_head_or_state_line_is_named(ledger: Ledger, damage: Damage, s
     assert str(path) in str(raised.value)
 
 
-def test_a_rollup_that_ends_before_its_records_is_named(ledger: Ledger) -> None:
+def test_a_rollup_that_ends_before_its_records_is_named_by_both_readers(ledger: Ledger) -> None:
     path = write_rollup(ledger)
     rewrite(path, lines_of(path)[:-1])
-    assert len(ledger.instance_states(P, TIMES)) == 3
+    with pytest.raises(CorruptRecordError, match=r"line 5 is not its instances' records \(cut short\?\)"):
+        ledger.instance_states(P, TIMES)
     with pytest.raises(CorruptRecordError, match=r"it ends before its instances' records \(line 5\)"):
         ledger.instances(P, TIMES)
+
+
+def test_a_format_1_instance_that_is_not_an_instance_is_named_and_the_others_read(ledger: Ledger) -> None:
+    path = write_format_1(ledger)
+    one_line = json.loads(gzip.decompress(path.read_bytes()))
+    one_line["instances"]["20261031T0200Z"]["instance"] = None
+    rewrite(path, [json.dumps(one_line).encode()])
+    assert ledger.recorded_times(P) == set(TIMES)
+    assert ledger.instance_states(P, TIMES[:2]) == {t: InstanceState.of(RECORDS[t]) for t in TIMES[:2]}
+    with pytest.raises(CorruptRecordError, match="the instance 20261031T0200Z is not a rolled-up instance"):
+        ledger.instance_states(P, TIMES)
 
 
 def test_a_rollup_cut_short_or_not_gzipped_is_named(ledger: Ledger) -> None:
