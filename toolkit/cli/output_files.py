@@ -33,17 +33,25 @@ def remove_left_by_dead_writers(path: Path) -> None:
     """Remove the temporary files of `path` (plain files named as `write_atomically` names them) whose writer is no
     longer running: a call killed before its rename."""
     prefix = f".{path.name}."
-    for left in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
-        pid, dot, _ = left.name[len(prefix):].partition(".")
-        if not (dot and pid.isdigit()) or running(int(pid)) or left.is_symlink() or not left.is_file():
-            continue
+    left = []
+    for candidate in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
+        pid, dot, _ = candidate.name[len(prefix):].partition(".")
+        if dot and pid.isdigit() and candidate.is_file() and not candidate.is_symlink() and not running(int(pid)):
+            left.append(candidate)
+    remove_left(left, "toolkit", f" {path}")
+
+
+def remove_left(left: list[Path], speaker: str, writing: str = "") -> None:
+    """Remove each of `left` (temporary files of killed writers), saying so on stderr as `speaker` (`writing`: what
+    they were writing, when the sentence should name it); a file that cannot be removed is said too, and left."""
+    for path in left:
+        said = f"{path}, the temporary file of a call killed while writing{writing}"
         try:
-            left.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
         except OSError as err:
-            print(f"toolkit: could not remove {left}, the temporary file of a call killed while writing {path}: "
-                  f"{err.strerror or err}", file=sys.stderr)
+            print(f"{speaker}: could not remove {said}: {err.strerror or err}", file=sys.stderr)
             continue
-        print(f"toolkit: removed {left}, the temporary file of a call killed while writing {path}", file=sys.stderr)
+        print(f"{speaker}: removed {said}", file=sys.stderr)
 
 
 def running(pid: int) -> bool:

@@ -2,9 +2,9 @@
 what it read and wrote.
 
 A roll-up's instance record carries its inputs and outputs (with fingerprints), most of its bytes; a reader
-of a window's states should not parse them. A roll-up therefore holds each instance's state again on a first line
-of its own (rollup_records.py), derived from the instance record it holds when it is written, and readers of states
-parse only that line.
+of a window's states should not parse them. A roll-up therefore holds each instance's state again on a line of its
+own (rollup_records.py), derived from the instance record it holds when it is written, and readers of states parse
+only the lines of the instances they ask for.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class InstanceState(NamedTuple):
 
     @classmethod
     def from_document(cls, document: Any, path: str, key: str) -> InstanceState:
-        """The state a roll-up's first line holds for instance `key` (CorruptRecordError naming both when it is
+        """The state a roll-up's state line holds for instance `key` (CorruptRecordError naming both when it is
         not one)."""
         if not isinstance(document, dict):
             raise CorruptRecordError(path, f"the state of instance {key} is not a JSON object")
@@ -54,7 +54,7 @@ class InstanceState(NamedTuple):
 
 
 def state_document(instance: Mapping[str, Any]) -> dict[str, Any]:
-    """The state of an instance record's JSON object, as a roll-up's first line holds it: its fields without those
+    """The state of an instance record's JSON object, as a roll-up's state line holds it: its fields without those
     that are null or empty (most are, for a closed instance: the line is read for every instance of a window)."""
     return {name: instance[name] for name in STATE_FIELDS if instance.get(name) not in (None, [])}
 

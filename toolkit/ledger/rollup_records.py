@@ -19,7 +19,7 @@ it, and all that `toolkit status`, `summary`, `report` and `metrics` read of a w
 the state lines alone and parse the lines of the instances they ask for (a week of a month's instances is a week's
 parsing). The last line holds each instance's records. The state lines are derived from it when the file is
 written, in one file replaced atomically, so the two never disagree. A format 1 file (one line: the last line's
-content beside the version, the process and the month) is still read; its states are derived when it is read.
+content beside the version, the process and the month) is still read; its states are derived when asked for.
 
 Readers see one ledger: an instance folder wins over the roll-up for what it holds (a rerun of a rolled-up
 instance writes a folder again, so its new state is what every reader sees), attempts are the union of both by
@@ -37,6 +37,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
@@ -238,7 +239,7 @@ def read_rollup_states(fs: FileSystem, layout: LedgerLayout, process: str, month
     if len(block) < count:
         raise CorruptRecordError(path, f"it ends after {len(block)} of the {count} state lines its head says")
     keys = b"".join(line[:15] for line in block)
-    if _STATE_KEYS.fullmatch(keys, month.encode()) is None:
+    if _state_keys(month.encode()).fullmatch(keys) is None:
         raise CorruptRecordError(path, f"line {_first_bad(block, month) + 2} is not the key of an instance of "
                                        f"{month} and its state")
     states = {line[:14].decode("ascii"): line[15:] for line in block}
@@ -253,24 +254,14 @@ def read_rollup_states(fs: FileSystem, layout: LedgerLayout, process: str, month
 _STATE_KEY = rb"(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3])[0-5]\dZ "
 
 
-class _StateKeys:
-    """Matches the keys of a state block (each 15 bytes: `yyyyMMddTHHmmZ `) of one month, compiled once a month."""
-
-    def __init__(self) -> None:
-        self._patterns: dict[bytes, re.Pattern[bytes]] = {}
-
-    def fullmatch(self, keys: bytes, month: bytes) -> re.Match[bytes] | None:
-        pattern = self._patterns.get(month)
-        if pattern is None:
-            pattern = self._patterns[month] = re.compile(b"(?:" + re.escape(month) + _STATE_KEY + b")*")
-        return pattern.fullmatch(keys)
-
-
-_STATE_KEYS = _StateKeys()
+@lru_cache(maxsize=64)
+def _state_keys(month: bytes) -> re.Pattern[bytes]:
+    """The keys of a state block of `month` (each 15 bytes: `yyyyMMddTHHmmZ `), matched in one call."""
+    return re.compile(b"(?:" + re.escape(month) + _STATE_KEY + b")*")
 
 
 def _first_bad(block: list[bytes], month: str) -> int:
-    return next(n for n, line in enumerate(block) if _STATE_KEYS.fullmatch(line[:15], month.encode()) is None)
+    return next(n for n, line in enumerate(block) if _state_keys(month.encode()).fullmatch(line[:15]) is None)
 
 
 def _head(document: Any, path: str, process: str, month: str) -> dict[str, Any]:

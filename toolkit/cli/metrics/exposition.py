@@ -5,7 +5,6 @@ prometheus-client writes the text format and serves it; nothing here spells a me
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from pathlib import Path
 from prometheus_client import CollectorRegistry, generate_latest, start_http_server, write_to_textfile
 
 from toolkit.cli.metrics.families import LedgerCollector
-from toolkit.cli.output_files import running
+from toolkit.cli.output_files import remove_left, running
 from toolkit.errors import UsageError
 
 TEXTFILE = "feed_toolkit.prom"  # node_exporter reads the *.prom files of its --collector.textfile.directory
@@ -42,14 +41,7 @@ def write_textfile(registry: CollectorRegistry, folder: Path) -> Path:
         raise UsageError(f"--textfile {folder} is not writable by this user: give a folder it can write, or run as "
                          "the user that owns it.")
     target = folder / TEXTFILE
-    for left in _left_by_dead_writers(folder):
-        try:
-            left.unlink(missing_ok=True)
-        except OSError as err:
-            print(f"metrics: could not remove {left}, the temporary file of a call killed while writing: "
-                  f"{err.strerror or err}", file=sys.stderr)
-            continue
-        print(f"metrics: removed {left}, the temporary file of a call killed while writing", file=sys.stderr)
+    remove_left(_left_by_dead_writers(folder), "metrics")
     try:
         write_to_textfile(str(target), registry)  # its temporary file removed when this fails
     except OSError as err:
