@@ -1,0 +1,149 @@
+"""Work shared with forked workers: the same results in the same order as computed alone, a failed or killed worker's
+share computed again here (its exception raised here), no fork in a process of several threads or inside a map, no
+worker left behind by an interruption."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from toolkit import forked_map as module
+from toolkit.forked_map import forked_map
+from toolkit.storage import local
+from toolkit.storage.filesystem import FileStatus
+from toolkit.storage.local import LocalFileSystem, _tree_bytes, to_uri
+
+PARENT = os.getpid()
+
+
+@pytest.fixture(autouse=True)
+def forking_allowed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Two cores and one thread, whatever runs the tests (a pytest-xdist worker has threads of its own)."""
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(module.threading, "active_count", lambda: 1)
+    yield
+    with pytest.raises(ChildProcessError):  # every worker was waited for
+        os.waitpid(-1, os.WNOHANG)
+
+
+def _pid(folder: str) -> int:
+    return os.getpid()
+
+
+def _tree(root: Path, count: int) -> list[str]:
+    """`count` instance folders with files of known sizes, a nested folder and a link that counts nothing."""
+    folders = []
+    for number in range(count):
+        folder = root / f"{number:02d}"
+        (folder / "nested").mkdir(parents=True)
+        (folder / "part-0").write_bytes(b"x" * number)
+        (folder / "nested" / "part-1").write_bytes(b"y" * 1000)
+        (folder / "link").symlink_to(folder / "nested" / "part-1")
+        folders.append(str(folder))
+    return folders
+
+
+def test_forked_sizes_equal_the_serial_ones_in_order(tmp_path: Path) -> None:
+    folders = _tree(tmp_path, 9)
+    assert forked_map(_tree_bytes, folders) == [number + 1000 for number in range(9)]
+
+
+def test_the_second_half_is_measured_by_another_process() -> None:
+    measured_by = forked_map(_pid, [f"/f{number}" for number in range(10)])
+    assert measured_by[:5] == [PARENT] * 5
+    assert len(set(measured_by[5:])) == 1 and measured_by[5] != PARENT
+
+
+def test_shares_of_uneven_length_keep_the_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 4)
+    assert forked_map(int, [str(number) for number in range(7)]) == list(range(7))
+
+
+def test_a_worker_that_fails_has_its_share_measured_here() -> None:
+    def only_here(folder: str) -> int:
+        if os.getpid() != PARENT:
+            raise OSError("the disk went away")
+        return len(folder)
+
+    assert forked_map(only_here, ["a", "bb", "ccc", "dddd"]) == [1, 2, 3, 4]
+
+
+def test_a_worker_killed_has_its_share_measured_here() -> None:
+    def killed_elsewhere(folder: str) -> int:
+        if os.getpid() != PARENT:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return os.getpid()
+
+    assert forked_map(killed_elsewhere, ["a", "b", "c", "d"]) == [PARENT] * 4
+
+
+def test_a_worker_that_writes_less_than_its_share_is_not_believed(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = module._write_all
+    monkeypatch.setattr(module, "_write_all", lambda pipe, data: original(pipe, data[:-1]))
+    assert forked_map(_pid, ["a", "b", "c", "d"]) == [PARENT] * 4
+
+
+def test_an_exception_a_worker_met_is_raised_here() -> None:
+    def refused(folder: str) -> int:
+        if folder == "d":
+            raise PermissionError(f"{folder}: permission denied")
+        return os.getpid()
+
+    with pytest.raises(PermissionError, match="d: permission denied"):
+        forked_map(refused, ["a", "b", "c", "d"])
+
+
+def test_results_that_do_not_pickle_are_computed_here() -> None:
+    def unpicklable(folder: str) -> object:
+        pid = os.getpid()
+        return lambda: pid
+
+    assert [result() for result in forked_map(unpicklable, ["a", "b", "c", "d"])] == [PARENT] * 4
+
+
+def test_a_map_inside_a_map_forks_nothing_more() -> None:
+    def inner(item: str) -> list[int]:
+        return forked_map(_pid, [item] * 4)
+
+    results = forked_map(inner, ["a", "b", "c", "d"])
+    assert all(len(set(pids)) == 1 for pids in results)
+    assert results[0][0] == PARENT and results[3][0] != PARENT
+
+
+def test_no_fork_below_the_threshold_or_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert forked_map(_pid, ["a", "b", "c", "d"], fork_from=5) == [PARENT] * 4
+    monkeypatch.undo()
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert forked_map(_pid, ["a", "b", "c", "d"]) == [PARENT] * 4
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_an_interrupted_measure_leaves_no_worker_behind() -> None:
+    def interrupted(folder: str) -> int:
+        if os.getpid() == PARENT:
+            raise KeyboardInterrupt
+        return 0
+
+    with pytest.raises(KeyboardInterrupt):
+        forked_map(interrupted, [f"/f{number}" for number in range(100_000)])
+
+
+def test_the_local_file_system_sizes_thousands_of_trees_with_the_workers(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local, "SIZED_APART", 2)
+    folders = _tree(tmp_path, 40)
+    file = FileStatus(to_uri(str(tmp_path / "00" / "part-0")), 7, 0, False)  # a file's length is its listing's
+    entries = [FileStatus(to_uri(folder), 0, 0, True) for folder in folders] + [file]
+    expected = {to_uri(folder): number + 1000 for number, folder in enumerate(folders)} | {file.path: 7}
+    assert LocalFileSystem().total_sizes(entries) == expected

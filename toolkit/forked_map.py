@@ -1,0 +1,125 @@
+"""A function mapped over items by this process and forked copies of it, for work whose cost is the kernel's.
+
+Reading a year of hourly instances of a feed opens some 90,000 folders. Nearly all of that is the kernel's work
+(open, read the entries, stat the files, close), which threads of one Python do not overlap (each entry takes the
+interpreter's lock) but processes do: on two cores, two processes size 87,600 folders in 0.66 s against 1.13 s alone.
+
+Only for functions that read: a worker's share may be computed twice. A worker is forked only while this process
+runs one thread (a fork copies every lock as it is, and a lock another thread held stays held forever in the child)
+and never while a map runs (no worker forks workers of its own). The worker computes its share, writes the pickled
+results to its pipe and leaves through `os._exit` (no exit handlers, no buffers flushed twice). A worker that fails,
+is killed or cannot be forked has its share computed here: an exception it met is raised here as it would have been
+without workers, and a result is never guessed.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import threading
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, TypeVar
+
+_MOST_WORKERS = 4  # past this, the disk rather than the cores sets the pace
+_mapping = False  # a map is running in this process: another map inside it runs alone
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+class _Worker(NamedTuple):
+    pid: int
+    pipe: int  # the read end
+
+
+def forked_map(function: Callable[[Item], Result], items: Sequence[Item], fork_from: int = 2) -> list[Result]:
+    """`function(item)` of each item, in order; with `fork_from` items or more, on a machine of several cores and
+    in a process of one thread, shared with forked workers. The results must pickle."""
+    global _mapping
+    count = _worker_count(len(items), fork_from)
+    if count < 2:
+        return [function(item) for item in items]
+    step = -(-len(items) // count)
+    shares = [items[start:start + step] for start in range(0, len(items), step)]
+    _mapping = True
+    try:
+        workers: list[_Worker | None] = []
+        for share in shares[1:]:
+            workers.append(_fork(share, function, [worker.pipe for worker in workers if worker is not None]))
+        try:
+            results = [function(item) for item in shares[0]]  # this process's share, while the workers do theirs
+        except BaseException:
+            for worker in workers:
+                _abandoned(worker)
+            raise
+        for share, worker in zip(shares[1:], workers, strict=True):
+            results.extend(_collected(worker, share, function))
+        return results
+    finally:
+        _mapping = False
+
+
+def _worker_count(items: int, fork_from: int) -> int:
+    if items < max(fork_from, 2) or _mapping or threading.active_count() > 1 or not hasattr(os, "fork"):
+        return 1
+    return min(os.cpu_count() or 1, _MOST_WORKERS, items)
+
+
+def _fork(share: Sequence[Item], function: Callable[[Item], Result], others: list[int]) -> _Worker | None:
+    """A worker computing `share`, or None when the system refuses a process or a pipe; it closes the `others`'
+    pipes it was born with (a worker told to stop learns it from its pipe alone)."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the worker: whatever happens, it leaves here
+        code = 1
+        try:
+            for pipe in (read_end, *others):
+                os.close(pipe)
+            _write_all(write_end, pickle.dumps([function(item) for item in share], pickle.HIGHEST_PROTOCOL))
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return _Worker(pid, read_end)
+
+
+def _write_all(pipe: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(pipe, view):]
+
+
+def _collected(worker: _Worker | None, share: Sequence[Item], function: Callable[[Item], Result]) -> list[Result]:
+    """The worker's results, or the share computed here when it did not give them all and exit 0."""
+    if worker is None:
+        return [function(item) for item in share]
+    chunks = []
+    try:
+        while chunk := os.read(worker.pipe, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        status = _abandoned(worker)
+    if os.waitstatus_to_exitcode(status) == 0:
+        try:
+            results = pickle.loads(b"".join(chunks))  # noqa: S301 - written by this process's own fork, just now
+        except Exception:  # noqa: BLE001 - whatever spoilt the bytes, the share is computed again here
+            results = None
+        if isinstance(results, list) and len(results) == len(share):
+            return results
+    return [function(item) for item in share]
+
+
+def _abandoned(worker: _Worker | None) -> int:
+    """The worker's wait status once it has left; a worker still writing is told its pipe is broken, and leaves."""
+    if worker is None:
+        return 0
+    os.close(worker.pipe)
+    return os.waitpid(worker.pid, 0)[1]
