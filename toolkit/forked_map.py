@@ -32,11 +32,13 @@ class _Worker(NamedTuple):
     pipe: int  # the read end
 
 
-def forked_map(function: Callable[[Item], Result], items: Sequence[Item], fork_from: int = 2) -> list[Result]:
+def forked_map(function: Callable[[Item], Result], items: Sequence[Item], fork_from: int = 2,
+               alone: bool = False) -> list[Result]:
     """`function(item)` of each item, in order; with `fork_from` items or more, on a machine of several cores and
-    in a process of one thread, shared with forked workers. The results must pickle."""
+    in a process of one thread, shared with forked workers, unless `alone` (say, the function reads through a
+    connection that a fork would share). The results must pickle."""
     global _mapping
-    count = _worker_count(len(items), fork_from)
+    count = 1 if alone else _worker_count(len(items), fork_from)
     if count < 2:
         return [function(item) for item in items]
     step = -(-len(items) // count)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.forking import allow_forks
 from toolkit import forked_map as module
 from toolkit.forked_map import forked_map
 from toolkit.storage import local
@@ -23,9 +24,7 @@ PARENT = os.getpid()
 
 @pytest.fixture(autouse=True)
 def forking_allowed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Two cores and one thread, whatever runs the tests (a pytest-xdist worker has threads of its own)."""
-    monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(module.threading, "active_count", lambda: 1)
+    allow_forks(monkeypatch)
     yield
     with pytest.raises(ChildProcessError):  # every worker was waited for
         os.waitpid(-1, os.WNOHANG)
@@ -113,6 +112,10 @@ def test_a_map_inside_a_map_forks_nothing_more() -> None:
     results = forked_map(inner, ["a", "b", "c", "d"])
     assert all(len(set(pids)) == 1 for pids in results)
     assert results[0][0] == PARENT and results[3][0] != PARENT
+
+
+def test_alone_forks_nothing() -> None:
+    assert forked_map(_pid, ["a", "b", "c", "d"], alone=True) == [PARENT] * 4
 
 
 def test_no_fork_below_the_threshold_or_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from toolkit.retention.feed_plans import feed_plans
 from toolkit.retention_actions.location_plan import ExpiredInstance
 from toolkit.runtime.cluster_files import cluster_file_system, reachable_without_jvm
 from toolkit.storage.filesystem import FileSystem, StorageError
-from toolkit.storage.local import LocalFileSystem, to_local_path
+from toolkit.storage.local import to_local_path
 
 FOREVER = datetime(9999, 1, 1, tzinfo=UTC)  # a cut-off past every instance: all of a feed's data
 
@@ -49,11 +49,11 @@ class FeedStorage:
         return self._systems[key]
 
 
-    def all_local(self, reads: Iterable[tuple[Feed, Cluster]]) -> bool:
-        """Whether each (feed, cluster) is read from local files or not at all: such reads may be shared with forked
-        workers (a WebHDFS client's open connections may not)."""
-        return all(isinstance(self.file_system(feed, cluster), (LocalFileSystem, type(None)))
-                   for feed, cluster in reads)
+    def shared_with_forks(self, reads: Iterable[tuple[Feed, Cluster]]) -> bool:
+        """Whether each (feed, cluster) is read from a file system that forked workers may read too (local files, not
+        a WebHDFS client's open connections), or not read at all."""
+        systems = (self.file_system(feed, cluster) for feed, cluster in reads)
+        return all(fs is None or fs.shared_with_forks for fs in systems)
 
 
 def unread_reason(feed: Feed | None, cluster: Cluster) -> str:

@@ -36,12 +36,11 @@ NOTHING = datetime.min.replace(tzinfo=UTC)  # a cut-off before every instance: r
 
 def retention_changes(comparison: Comparison) -> list[Change]:
     """The changes to retained data of every feed in the base (on the comparison's cluster only, when given). Each
-    feed's storage is read apart from the others': by forked workers beside this process when every read is of local
-    files (a year of hourly instances is a walk of 90,000 folders, which the kernel does faster side by side)."""
+    feed's storage is read apart from the others': by forked workers beside this process when every file system read
+    allows it (a year of hourly instances is a walk of 90,000 folders, which the kernel does faster side by side)."""
     calls = list(_calls(comparison))
-    if comparison.storage.all_local(read for read, _ in calls):
-        return forked_map(_made, [make for _, make in calls])
-    return [make() for _, make in calls]
+    return forked_map(_made, [make for _, make in calls],
+                      alone=not comparison.storage.shared_with_forks(read for read, _ in calls))
 
 
 def _made(make: Callable[[], Change]) -> Change:

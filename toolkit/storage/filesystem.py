@@ -112,6 +112,9 @@ class FileSystem(ABC):
     """Operations on one file system; every path is a full URI, refused when it has a `.` or `..` segment."""
 
     _protected: frozenset[str] = frozenset()
+    # its reads may run in forked copies of this process (toolkit/forked_map.py): no connection, client or JVM that a
+    # fork would share with its parent
+    shared_with_forks = False
 
     @abstractmethod
     def exists(self, path: str) -> bool: ...

@@ -89,6 +89,8 @@ def _path_of(entry: FileStatus) -> str:
 class LocalFileSystem(FileSystem):
     """`file://` paths through the operating system; a symbolic link is stat'ed as itself, never followed."""
 
+    shared_with_forks = True
+
     def _status(self, local: str) -> FileStatus:
         return _from_stat(to_uri(local), os.lstat(local))
 

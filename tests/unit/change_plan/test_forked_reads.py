@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
+from tests.unit.forking import allow_forks
 from tests.unit.retention.retention_repo import hourly_instances
-from toolkit import forked_map
 from toolkit.change_plan import retention_changes
 
 SUMMARY = "feeds/clicks-hourly-summary.yaml"
@@ -28,27 +28,10 @@ def two_feeds_shortened(site):
     return head, base
 
 
-def _forking(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Two cores and one thread, whatever runs the tests; the pids that forked workers were."""
-    monkeypatch.setattr(forked_map.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(forked_map.threading, "active_count", lambda: 1)
-    workers: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            workers.append(pid)
-        return pid
-
-    monkeypatch.setattr(forked_map.os, "fork", counted)
-    return workers
-
-
 def test_feeds_read_by_forked_workers_plan_as_read_alone(two_feeds_shortened, capsys, monkeypatch):
     head, base = two_feeds_shortened
     alone = plan(capsys, head, base)
-    workers = _forking(monkeypatch)
+    workers = allow_forks(monkeypatch)
     forked = plan(capsys, head, base)
     assert workers and forked == alone
     assert alone[0] == 1
@@ -59,7 +42,7 @@ def test_feeds_read_by_forked_workers_plan_as_read_alone(two_feeds_shortened, ca
 def test_a_worker_that_dies_has_its_feeds_read_by_the_plan(two_feeds_shortened, capsys, monkeypatch):
     head, base = two_feeds_shortened
     alone = plan(capsys, head, base)
-    workers = _forking(monkeypatch)
+    workers = allow_forks(monkeypatch)
     edited = retention_changes._retention_edited
 
     def dying(*args, **kwargs):

@@ -12,7 +12,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
+from tests.unit.forking import allow_forks
 from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.metrics import cluster_readings
 from toolkit.cli.metrics.cluster_readings import read_cluster
 from toolkit.cli.metrics.exposition import registry_of, text
 from toolkit.cli.metrics.families import LedgerCollector
@@ -243,3 +245,14 @@ def test_a_cluster_root_that_is_not_there_is_named_not_read_as_an_empty_ledger(
                    "not there (not mounted?) or its write endpoint is wrong; nothing is reported from a place that is "
                    "not there.\n")
     assert list(folder.iterdir()) == []
+
+
+def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.CaptureFixture[str], metered: Site,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, "--window", "hours(8)")
+    alone = run(capsys, *argv)
+    monkeypatch.setattr(cluster_readings, "READ_APART", 1)
+    workers = allow_forks(monkeypatch)
+    assert run(capsys, *argv) == alone
+    assert len(workers) == 2  # one for the feeds, one for the processes
+    assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
