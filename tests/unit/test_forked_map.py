@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,6 +113,68 @@ def test_a_map_inside_a_map_forks_nothing_more() -> None:
     results = forked_map(inner, ["a", "b", "c", "d"])
     assert all(len(set(pids)) == 1 for pids in results)
     assert results[0][0] == PARENT and results[3][0] != PARENT
+
+
+def test_a_worker_runs_with_every_signal_blocked() -> None:
+    def blocked(item: str) -> bool:
+        return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+    assert forked_map(blocked, ["a", "b"]) == [False, True]  # the caller's mask is its own again
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_workers_are_killed_when_this_process_gives_up_not_waited_for() -> None:
+    def slow_elsewhere(item: str) -> int:
+        if os.getpid() != PARENT:
+            time.sleep(60)
+        raise LookupError(item)
+
+    began = time.monotonic()
+    with pytest.raises(LookupError, match="a"):
+        forked_map(slow_elsewhere, ["a", "b"])
+    assert time.monotonic() - began < 10
+
+
+def test_workers_die_with_their_parent(tmp_path: Path) -> None:
+    """A map in a forked process, killed with SIGKILL: its worker, busy for a minute, is gone in seconds."""
+    said = tmp_path / "worker"
+    parent = os.fork()
+    if parent == 0:
+        code = 1
+        try:
+            middle = os.getpid()
+
+            def slow_elsewhere(item: str) -> int:
+                if os.getpid() != middle:
+                    said.write_text(str(os.getpid()))
+                    time.sleep(60)
+                else:
+                    time.sleep(60)
+                return 0
+
+            forked_map(slow_elsewhere, ["a", "b"])
+            code = 0
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 20
+    while not (said.exists() and said.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    worker = int(said.read_text())
+    os.kill(parent, signal.SIGKILL)
+    os.waitpid(parent, 0)
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(worker)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead and not yet reaped by init, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_alone_forks_nothing() -> None:

@@ -51,8 +51,12 @@ class FeedStorage:
 
     def shared_with_forks(self, reads: Iterable[tuple[Feed, Cluster]]) -> bool:
         """Whether each (feed, cluster) is read from a file system that forked workers may read too (local files, not
-        a WebHDFS client's open connections), or not read at all."""
-        systems = (self.file_system(feed, cluster) for feed, cluster in reads)
+        a WebHDFS client's open connections), or not read at all. A file system that cannot be opened answers no:
+        read alone, in order, the first feed's error is the one said."""
+        try:
+            systems = [self.file_system(feed, cluster) for feed, cluster in reads]
+        except UsageError:
+            return False
         return all(fs is None or fs.shared_with_forks for fs in systems)
 
 

@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from toolkit.errors import BlockedError, ToolkitError, UsageError
-from toolkit.runtime.worker_processes import die_with
+from toolkit.forked_map import die_with
 
 CLASS_ARCHIVE_PROPERTY = "jvm.class-archive"  # a cluster property: the archive's path where spark-submit runs
 JOB = Path(__file__).with_name("class_archive_job.py")

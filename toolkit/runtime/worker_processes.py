@@ -9,19 +9,14 @@ leaves no worker behind holding a lease or still deleting, as it would leave no 
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
-PR_SET_PDEATHSIG = 1  # linux/prctl.h: the signal a process gets when the thread that forked it ends
-# The running program's symbols, libc's among them, loaded before any fork: a child forked from a process with
-# threads must not load libraries (another thread may have held the loader's lock at the fork).
-_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+from toolkit.forked_map import die_with
 
 
 def can_fork() -> bool:
@@ -44,12 +39,3 @@ def worker_pool(workers: int, initializer: Callable[..., None], *initargs: objec
 def _started(parent: int, initializer: Callable[..., None], initargs: tuple[object, ...]) -> None:
     die_with(parent)
     initializer(*initargs)
-
-
-def die_with(parent: int) -> None:
-    """Ask the kernel for SIGKILL when the parent dies, then make sure it has not died already (between the fork and
-    the request)."""
-    if _LIBC is not None:
-        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
