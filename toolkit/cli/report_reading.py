@@ -14,7 +14,6 @@ from toolkit.cli.ledger_rows import InstanceRow, instance_rows, window_times
 from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
-from toolkit.forked_map import forked_map
 from toolkit.graph.build import build_graph
 from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.ledger.control import Switch
@@ -23,10 +22,6 @@ from toolkit.report.cells import feed_cell, needs_attempts, process_cell, trimme
 from toolkit.report.model import Cell, Details, Grid, Report
 from toolkit.report.order import dependency_order
 from toolkit.schedule.sla.check import check_slas
-
-# entities: from this many, forked workers share the reading of their ledgers on each core (the decompression and
-# parsing of their roll-ups is the page's time), when the ledger's file system allows it
-READ_APART = 100
 
 # An SLA finding's key: the entity's node id (`feed/clicks`) and the instance time.
 SlaKey = tuple[str, datetime]
@@ -39,15 +34,14 @@ def read_report(repo: Path, config: ConfigRepo, cluster: Cluster, now: Now, from
     ledger = open_present_ledger(cluster, now)
     windows = {node: _times(config, node, cluster.name, now, from_, to) for node in dependency_order(graph)}
     misses = _sla_misses(config, cluster.name, ledger, now, windows)
-    def grid(node_times: tuple[str, list[datetime]]) -> Grid:
-        node, times = node_times
+    grids = []
+    for node, times in windows.items():
         kind, name = node.split("/", 1)
         options = shlex.join(["--repo", str(repo), f"--{kind}", name, "--cluster", cluster.name])
         if kind == "process":
-            return _process_grid(config, config.processes[name], cluster, ledger, now, times, misses, options)
-        return _feed_grid(config.feeds[name], ledger, times, misses, options)
-
-    grids = forked_map(grid, list(windows.items()), READ_APART, alone=not ledger.fs.shared_with_forks)
+            grids.append(_process_grid(config, config.processes[name], cluster, ledger, now, times, misses, options))
+        else:
+            grids.append(_feed_grid(config.feeds[name], ledger, times, misses, options))
     return Report(graph.title, cluster.name, now.time, tuple(grids), graph_page)
 
 

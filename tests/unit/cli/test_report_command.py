@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.forking import allow_forks
 from tests.unit.report.report_history import CLICKS_STATES, COMMIT, NOW, SUMMARY_STATES, write_states
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.cli import report_reading
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.build import build_graph
@@ -165,12 +163,3 @@ def test_a_cluster_root_that_is_not_there_is_named_and_no_page_written(capsys: p
     assert f"The root file://{root} of cluster 'primary' does not exist" in err and err.count("\n") == 1
     assert not (tmp_path / "status.html").exists()
 
-
-def test_the_ledgers_read_by_forked_workers_give_the_same_page(page: tuple[Path, Path, dict],
-                                                               capsys: pytest.CaptureFixture[str],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    conf, out, alone = page
-    monkeypatch.setattr(report_reading, "READ_APART", 1)
-    workers = allow_forks(monkeypatch)
-    assert run(capsys, "report", "--repo", str(conf), "--cluster", "primary", "--now", NOW, "--out", str(out))[0] == 0
-    assert workers and embedded(out) == alone
