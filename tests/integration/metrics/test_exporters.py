@@ -108,6 +108,8 @@ def test_prometheus_scrapes_listen_on_loopback_with_the_shipped_rules_loaded(met
         labels = result[0]["metric"]
         assert labels["job"] == "feed-toolkit" and labels["cluster"] == "primary"
         assert labels["tag_owner"] == "web-analytics" and "time" not in labels
+        asked = fetch(f"http://127.0.0.1:{port}/metrics?name[]=feed_toolkit_process_instances")  # one family only
+        assert {family.name for family in text_string_to_metric_families(asked)} == {"feed_toolkit_process_instances"}
         rules = json.loads(fetch(f"{api}/rules"))["data"]["groups"]
         loaded = {rule["name"]: rule["health"] for group in rules for rule in group["rules"]}
         assert set(loaded) == {rule["alert"] for group in yaml.safe_load(ALERTS.read_text())["groups"]

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
@@ -256,3 +257,26 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     assert run(capsys, *argv) == alone
     assert len(workers) == 2  # one for the feeds, one for the processes
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
+
+
+def test_a_scrape_may_ask_for_families_by_name_and_the_ledger_is_read_once(metered: Site) -> None:
+    """`/metrics?name[]=...` (prometheus-client's restricted registry) selects families by the names the collector
+    describes: the names come without reading the ledger, and a scrape reads it once."""
+    config = ConfigRepo.load(metered.conf)
+    cluster = config.cluster("primary")
+    reads: list[int] = []
+
+    def read() -> ClusterReadings:
+        reads.append(1)
+        now = Now.of(NOW)
+        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
+
+    registry = registry_of(LedgerCollector("primary", read))
+    assert reads == []
+    chosen = registry.restricted_registry(["feed_toolkit_process_instances",
+                                           "feed_toolkit_process_duration_seconds_count"])  # by sample name
+    found = samples(generate_latest(chosen).decode())
+    assert reads == [1]
+    assert {name for name, _ in found} == {"feed_toolkit_process_instances",
+                                           "feed_toolkit_process_duration_seconds_count"}
+    assert value(found, "feed_toolkit_process_instances", process=PROCESS, state="failed") == 1

@@ -10,17 +10,19 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime, timedelta, timezone
 
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from toolkit.cli.metrics.readings import ClusterReadings, Labels
+from toolkit.cli.metrics.readings import ClusterReadings, Labels, Window
 from toolkit.errors import ToolkitError
 
 PREFIX = "feed_toolkit"
 # Durations of process instances, in seconds: from a minute's job to a day's.
 DURATION_BUCKETS = (30.0, 60.0, 300.0, 900.0, 1800.0, 3600.0, 7200.0, 14400.0, 43200.0, 86400.0)
 _NOT_LABEL = re.compile(r"[^a-zA-Z0-9_]")
+_DESCRIBED = Window(datetime(1970, 1, 1, tzinfo=timezone.utc), timedelta(days=1))  # describe() names, reads nothing
 
 
 def tag_label(key: str) -> str:
@@ -157,6 +159,13 @@ class LedgerCollector(Collector):
     def __init__(self, cluster: str, read: Callable[[], ClusterReadings],
                  tell: Callable[[ToolkitError], None] | None = None) -> None:
         self.cluster, self.read, self.tell = cluster, read, tell
+
+    def describe(self) -> Iterator[Metric]:
+        """Every family the collection yields, named without reading the ledger: the registry keeps the names at
+        registration, and selects by them for a scrape that asks for some (`/metrics?name[]=...`)."""
+        for families in (feed_families, process_families, action_families, cluster_families):
+            yield from families(ClusterReadings(self.cluster, _DESCRIBED, (), (), (), 0, ()))
+        yield self._read_ok(0)
 
     def collect(self) -> Iterator[Metric]:
         try:
