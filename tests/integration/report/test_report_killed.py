@@ -69,3 +69,23 @@ def test_a_report_killed_while_writing_leaves_the_old_page_and_the_next_call_cle
     assert again.stderr.count("the temporary file of a call killed while writing") == 1
     assert temporaries(out) == []
     assert out.read_bytes() == page  # the same ledger, the same page
+
+
+def test_two_reports_at_once_leave_one_whole_page_and_no_temporary_file(tmp_path: Path) -> None:
+    """Two cron lines (or a cron line and a person) writing the same page at the same moment: each writes its own
+    temporary file and renames it over the page, neither removes the other's (a live process's), and the page read
+    afterwards is one whole page, the one either would have written."""
+    conf, _ = make_repo(tmp_path)
+    write_states(conf)
+    out = tmp_path / "status.html"
+    alone = subprocess.run(report(conf, out), capture_output=True, text=True, check=False)
+    assert alone.returncode == 0, alone.stderr
+    page = out.read_bytes()
+    for _ in range(3):
+        calls = [subprocess.Popen(report(conf, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+        said = [call.communicate() for call in calls]
+        assert [call.returncode for call in calls] == [0, 0], said
+        assert all(err == "" for _, err in said), said  # no temporary file of the other call taken for a dead one's
+        assert out.read_bytes() == page
+        assert temporaries(out) == []
