@@ -14,6 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
 from tests.unit.forking import allow_forks
+from toolkit import forked_map
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.metrics import cluster_readings
 from toolkit.cli.metrics.cluster_readings import read_cluster
@@ -280,3 +281,16 @@ def test_a_scrape_may_ask_for_families_by_name_and_the_ledger_is_read_once(meter
     assert {name for name, _ in found} == {"feed_toolkit_process_instances",
                                            "feed_toolkit_process_duration_seconds_count"}
     assert value(found, "feed_toolkit_process_instances", process=PROCESS, state="failed") == 1
+
+
+def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
+        capsys: pytest.CaptureFixture[str], metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
+    damaged.write_text('{"status": ')
+    argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW)
+    alone = run(capsys, *argv)
+    monkeypatch.setattr(cluster_readings, "READ_APART", 1)
+    workers = allow_forks(monkeypatch)
+    monkeypatch.setattr(forked_map.os, "cpu_count", lambda: 4)  # one process each: the second, PROCESS, a worker's
+    assert run(capsys, *argv) == alone
+    assert workers and alone[0] == 1 and f"The ledger record file://{damaged} is damaged" in alone[2]
