@@ -8,7 +8,8 @@ Only for functions that read: a worker's share may be computed twice, and a work
 longer wanted. A worker is forked only while this process runs one thread (a fork copies every lock as it is, and a
 lock another thread held stays held forever in the child) and never while a map runs (no worker forks workers of its
 own). The worker computes its share with every signal blocked, writes the pickled results to its pipe and leaves
-through `os._exit` (no handler, `finally` or exit handler of the caller runs in it, no buffer is flushed twice); it
+through `os._exit` (no handler, `finally`, finalizer or exit handler of the caller runs in it, no buffer is flushed
+twice; it starts no program, which would inherit the blocked signals); it
 dies with this process (SIGKILL on its death, Linux), and this process kills and reaps its workers when interrupted
 or when its own share raises. A worker that fails, is killed or cannot be forked has its share computed here: an
 exception it met is raised here as it would have been without workers, and a result is never guessed.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import os
 import pickle
 import signal
@@ -101,6 +103,7 @@ def _fork(share: Sequence[Item], function: Callable[[Item], Result], others: lis
     if pid == 0:  # the worker: whatever happens, it leaves here
         code = 1
         try:
+            gc.disable()  # no finalizer of an object that was garbage at the fork runs here (a file flushed twice)
             die_with(parent)
             for pipe in (read_end, *others):
                 os.close(pipe)
@@ -108,12 +111,18 @@ def _fork(share: Sequence[Item], function: Callable[[Item], Result], others: lis
             code = 0
         finally:
             os._exit(code)
-    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     os.close(write_end)
     if pid < 0:
         os.close(read_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return None
-    return _Worker(pid, read_end)
+    worker = _Worker(pid, read_end)
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a signal that came meanwhile is raised here
+    except BaseException:
+        _reaped(worker, stop=True)
+        raise
+    return worker
 
 
 def _write_all(pipe: int, data: bytes) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.forking import allow_forks
+from tests.unit.forking import allow_forks, calls_here
 from toolkit import forked_map as module
 from toolkit.forked_map import forked_map
 from toolkit.storage import local
@@ -60,7 +60,7 @@ def test_the_second_half_is_measured_by_another_process() -> None:
 
 
 def test_shares_of_uneven_length_keep_the_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(module.os, "cpu_count", lambda: 4)
+    allow_forks(monkeypatch, cores=4)
     assert forked_map(int, [str(number) for number in range(7)]) == list(range(7))
 
 
@@ -177,6 +177,24 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def test_a_signal_met_as_the_fork_ends_leaves_no_worker_and_no_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the signals are blocked around a fork is raised when they are unblocked, in this process: the
+    worker just forked is killed and reaped, and both ends of its pipe closed."""
+    unblock = signal.pthread_sigmask
+
+    def interrupted(how: int, mask: object) -> object:
+        if how == signal.SIG_SETMASK:
+            unblock(how, mask)
+            raise KeyboardInterrupt
+        return unblock(how, mask)
+
+    monkeypatch.setattr(module.signal, "pthread_sigmask", interrupted)
+    before = sorted(os.listdir("/proc/self/fd"))
+    with pytest.raises(KeyboardInterrupt):
+        forked_map(_pid, ["a", "b"])
+    assert sorted(os.listdir("/proc/self/fd")) == before
+
+
 def test_alone_forks_nothing() -> None:
     assert forked_map(_pid, ["a", "b", "c", "d"], alone=True) == [PARENT] * 4
 
@@ -212,4 +230,6 @@ def test_the_local_file_system_sizes_thousands_of_trees_with_the_workers(tmp_pat
     file = FileStatus(to_uri(str(tmp_path / "00" / "part-0")), 7, 0, False)  # a file's length is its listing's
     entries = [FileStatus(to_uri(folder), 0, 0, True) for folder in folders] + [file]
     expected = {to_uri(folder): number + 1000 for number, folder in enumerate(folders)} | {file.path: 7}
+    measured_here = calls_here(monkeypatch, local, "_tree_bytes")
     assert LocalFileSystem().total_sizes(entries) == expected
+    assert len(measured_here) == 20  # the worker measured the other half

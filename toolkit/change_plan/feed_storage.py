@@ -48,16 +48,16 @@ class FeedStorage:
             self._systems[key] = cluster_file_system(cluster)
         return self._systems[key]
 
-
-    def shared_with_forks(self, reads: Iterable[tuple[Feed, Cluster]]) -> bool:
-        """Whether each (feed, cluster) is read from a file system that forked workers may read too (local files, not
-        a WebHDFS client's open connections), or not read at all. A file system that cannot be opened answers no:
-        read alone, in order, the first feed's error is the one said."""
+    def read_apart(self, reads: Iterable[tuple[Feed, Cluster]]) -> bool:
+        """Whether forked workers should read these (feed, cluster)s beside this process: some storage is read, and
+        every file system read allows forks (local files, not a WebHDFS client's open connections). A file system
+        that cannot be opened answers no: read alone, in order, the first feed's error is the one said."""
         try:
             systems = [self.file_system(feed, cluster) for feed, cluster in reads]
         except UsageError:
             return False
-        return all(fs is None or fs.shared_with_forks for fs in systems)
+        read = [fs for fs in systems if fs is not None]
+        return bool(read) and all(fs.shared_with_forks for fs in read)
 
 
 def unread_reason(feed: Feed | None, cluster: Cluster) -> str:

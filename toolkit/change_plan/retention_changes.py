@@ -16,6 +16,7 @@ import shlex
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from functools import partial
+from typing import NamedTuple
 
 from toolkit.change_plan.changes import Change
 from toolkit.change_plan.comparison import Comparison
@@ -36,19 +37,27 @@ NOTHING = datetime.min.replace(tzinfo=UTC)  # a cut-off before every instance: r
 
 def retention_changes(comparison: Comparison) -> list[Change]:
     """The changes to retained data of every feed in the base (on the comparison's cluster only, when given). Each
-    feed's storage is read apart from the others': by forked workers beside this process when every file system read
-    allows it (a year of hourly instances is a walk of 90,000 folders, which the kernel does faster side by side)."""
+    feed's storage is read apart from the others': by forked workers beside this process when storage is read and
+    every file system read allows it (a year of hourly instances is a walk of 90,000 folders, which the kernel does
+    faster side by side)."""
     calls = list(_calls(comparison))
-    return forked_map(_made, [make for _, make in calls],
-                      alone=not comparison.storage.shared_with_forks(read for read, _ in calls))
+    return forked_map(_made, calls, alone=not comparison.storage.read_apart((call.feed, call.cluster)
+                                                                            for call in calls))
 
 
-def _made(make: Callable[[], Change]) -> Change:
-    return make()
+class _Call(NamedTuple):
+    """A change to make, and the feed and cluster whose storage it reads."""
+
+    feed: Feed
+    cluster: Cluster
+    make: Callable[[], Change]
 
 
-def _calls(comparison: Comparison) -> Iterator[tuple[tuple[Feed, Cluster], Callable[[], Change]]]:
-    """Each change to make, with the feed and cluster whose storage it reads."""
+def _made(call: _Call) -> Change:
+    return call.make()
+
+
+def _calls(comparison: Comparison) -> Iterator[_Call]:
     base, head, now, cluster_name = comparison.base, comparison.head, comparison.now, comparison.cluster
     storage, repo_path = comparison.storage, comparison.repo_path
     for old in base.feeds.values():
@@ -61,11 +70,11 @@ def _calls(comparison: Comparison) -> Iterator[tuple[tuple[Feed, Cluster], Calla
                 continue
             new_on = new.cluster(old_on.name) if new is not None else None
             if new is None or new_on is None:
-                yield (old, cluster), partial(_orphaned, base, head, old, cluster, storage, new is None)
+                yield _Call(old, cluster, partial(_orphaned, base, head, old, cluster, storage, new is None))
             elif (old_on.retention is not None or new_on.retention is not None) and _what_retention_reads(
                     old, old_on) != _what_retention_reads(new, new_on):
-                yield (new, cluster), partial(_retention_edited, base, head, old, new, cluster, now, storage,
-                                              repo_path)
+                yield _Call(new, cluster, partial(_retention_edited, base, head, old, new, cluster, now, storage,
+                                                  repo_path))
     for new in head.feeds.values():  # retention added on a cluster where the feed is new to it: evicts at its next call
         known = base.feeds.get(new.name)
         for new_on in new.clusters:
@@ -74,8 +83,8 @@ def _calls(comparison: Comparison) -> Iterator[tuple[tuple[Feed, Cluster], Calla
                 cluster = head.clusters.get(new_on.name)
                 if cluster is not None:
                     before = _predecessor(base, head, new, new_on.name) if known is None else None
-                    yield (new, cluster), partial(_retention_edited, base, head, before, new, cluster, now, storage,
-                                                  repo_path)
+                    yield _Call(new, cluster, partial(_retention_edited, base, head, before, new, cluster, now,
+                                                      storage, repo_path))
 
 
 def _what_retention_reads(feed: Feed, on: FeedCluster) -> tuple[object, ...]:

@@ -72,9 +72,10 @@ def test_a_report_killed_while_writing_leaves_the_old_page_and_the_next_call_cle
 
 
 def test_two_reports_at_once_leave_one_whole_page_and_no_temporary_file(tmp_path: Path) -> None:
-    """Two cron lines (or a cron line and a person) writing the same page at the same moment: each writes its own
-    temporary file and renames it over the page, neither removes the other's (a live process's), and the page read
-    afterwards is one whole page, the one either would have written."""
+    """Two cron lines (or a cron line and a person) started at the same moment: both succeed and say nothing on
+    stderr, and the page read afterwards is one whole page, the one either would have written, with no temporary file
+    left. (Their writes, milliseconds at the end of seconds of reading, seldom overlap: that a live writer's temporary
+    file is never taken for a dead one's is tests/unit/cli/test_output_files.py's.)"""
     conf, _ = make_repo(tmp_path)
     write_states(conf)
     out = tmp_path / "status.html"
@@ -86,6 +87,6 @@ def test_two_reports_at_once_leave_one_whole_page_and_no_temporary_file(tmp_path
                  for _ in range(2)]
         said = [call.communicate() for call in calls]
         assert [call.returncode for call in calls] == [0, 0], said
-        assert all(err == "" for _, err in said), said  # no temporary file of the other call taken for a dead one's
+        assert all(err == "" for _, err in said), said
         assert out.read_bytes() == page
         assert temporaries(out) == []

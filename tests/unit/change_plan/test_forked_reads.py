@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
-from tests.unit.forking import allow_forks
+from tests.unit.forking import allow_forks, calls_here
 from tests.unit.retention.retention_repo import hourly_instances
 from toolkit.change_plan import retention_changes
 
@@ -30,10 +30,13 @@ def two_feeds_shortened(site):
 
 def test_feeds_read_by_forked_workers_plan_as_read_alone(two_feeds_shortened, capsys, monkeypatch):
     head, base = two_feeds_shortened
+    allow_forks(monkeypatch, cores=1)
     alone = plan(capsys, head, base)
-    workers = allow_forks(monkeypatch)
+    workers = allow_forks(monkeypatch, cores=2)
+    made = calls_here(monkeypatch, retention_changes, "_retention_edited")
     forked = plan(capsys, head, base)
-    assert workers and forked == alone
+    assert len(workers) == 1 and len(made) == 1  # the other feed's change came from the worker
+    assert forked == alone
     assert alone[0] == 1
     assert sorted((c["entity"], c["count"]) for c in alone[1]["changes"] if c["destructive"]) == [
         ("clicks", 3), ("clicks-hourly-summary", 6)]
@@ -41,8 +44,9 @@ def test_feeds_read_by_forked_workers_plan_as_read_alone(two_feeds_shortened, ca
 
 def test_a_worker_that_dies_has_its_feeds_read_by_the_plan(two_feeds_shortened, capsys, monkeypatch):
     head, base = two_feeds_shortened
+    allow_forks(monkeypatch, cores=1)
     alone = plan(capsys, head, base)
-    workers = allow_forks(monkeypatch)
+    workers = allow_forks(monkeypatch, cores=2)
     edited = retention_changes._retention_edited
 
     def dying(*args, **kwargs):
@@ -51,5 +55,6 @@ def test_a_worker_that_dies_has_its_feeds_read_by_the_plan(two_feeds_shortened, 
         return edited(*args, **kwargs)
 
     monkeypatch.setattr(retention_changes, "_retention_edited", dying)
+    made = calls_here(monkeypatch, retention_changes, "_retention_edited")
     assert plan(capsys, head, base) == alone
-    assert workers
+    assert len(workers) == 1 and len(made) == 2  # its own feed, and the dead worker's

@@ -13,8 +13,7 @@ from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
-from tests.unit.forking import allow_forks
-from toolkit import forked_map
+from tests.unit.forking import allow_forks, calls_here
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.metrics import cluster_readings
 from toolkit.cli.metrics.cluster_readings import read_cluster
@@ -252,11 +251,16 @@ def test_a_cluster_root_that_is_not_there_is_named_not_read_as_an_empty_ledger(
 def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.CaptureFixture[str], metered: Site,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, "--window", "hours(8)")
-    alone = run(capsys, *argv)
     monkeypatch.setattr(cluster_readings, "READ_APART", 1)
-    workers = allow_forks(monkeypatch)
+    allow_forks(monkeypatch, cores=1)
+    read_alone = calls_here(monkeypatch, cluster_readings, "process_reading")
+    alone = run(capsys, *argv)
+    processes = len(read_alone)
+    workers = allow_forks(monkeypatch, cores=2)
+    read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
     assert run(capsys, *argv) == alone
     assert len(workers) == 2  # one for the feeds, one for the processes
+    assert processes >= 2 and len(read_here) == -(-processes // 2)  # the worker's half came from the worker
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
 
 
@@ -288,9 +292,11 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
     damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
     damaged.write_text('{"status": ')
     argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW)
-    alone = run(capsys, *argv)
     monkeypatch.setattr(cluster_readings, "READ_APART", 1)
-    workers = allow_forks(monkeypatch)
-    monkeypatch.setattr(forked_map.os, "cpu_count", lambda: 4)  # one process each: the second, PROCESS, a worker's
+    allow_forks(monkeypatch, cores=1)
+    alone = run(capsys, *argv)
+    workers = allow_forks(monkeypatch, cores=16)  # a process each: PROCESS, the second by name, is a worker's
+    read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
     assert run(capsys, *argv) == alone
     assert workers and alone[0] == 1 and f"The ledger record file://{damaged} is damaged" in alone[2]
+    assert len(read_here) == 2  # the first process, then PROCESS again after its worker failed on it

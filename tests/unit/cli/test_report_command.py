@@ -162,4 +162,3 @@ def test_a_cluster_root_that_is_not_there_is_named_and_no_page_written(capsys: p
     assert (code, printed) == (1, "")
     assert f"The root file://{root} of cluster 'primary' does not exist" in err and err.count("\n") == 1
     assert not (tmp_path / "status.html").exists()
-

@@ -50,4 +50,3 @@ def read_cluster(repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Win
                          processes, READ_APART, alone=not fs.shared_with_forks)),
         tuple(action for action in actions if action is not None),
         lineage_unsent(fs, cluster, window), failed)
-
