@@ -8,11 +8,11 @@ Only for functions that read: a worker's share may be computed twice, and a work
 longer wanted. A worker is forked only while this process runs one thread (a fork copies every lock as it is, and a
 lock another thread held stays held forever in the child) and never while a map runs (no worker forks workers of its
 own). The worker computes its share with every signal blocked, writes the pickled results to its pipe and leaves
-through `os._exit` (no handler, `finally`, finalizer or exit handler of the caller runs in it, no buffer is flushed
-twice; it starts no program, which would inherit the blocked signals); it
-dies with this process (SIGKILL on its death, Linux), and this process kills and reaps its workers when interrupted
-or when its own share raises. A worker that fails, is killed or cannot be forked has its share computed here: an
-exception it met is raised here as it would have been without workers, and a result is never guessed.
+through `os._exit`: no handler, `finally`, finalizer or exit handler of the caller runs in it, no buffer is flushed
+twice, and it starts no program (which would inherit the blocked signals). It dies with this process (SIGKILL on its
+death, Linux), and this process kills and reaps its workers when interrupted or when its own share raises. A worker
+that fails, is killed or cannot be forked has its share computed here: an exception it met is raised here as it
+would have been without workers, and a result is never guessed.
 """
 
 from __future__ import annotations
