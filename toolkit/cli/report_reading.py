@@ -18,9 +18,10 @@ from toolkit.graph.build import build_graph
 from toolkit.instances.grids import feed_grid, process_grid
 from toolkit.ledger.control import Switch
 from toolkit.ledger.store import Ledger
-from toolkit.report.cells import feed_cell, needs_attempts, process_cell, trimmed
+from toolkit.report.cells import feed_cell, needs_attempts, plain_successes, process_cell, trimmed
 from toolkit.report.model import Cell, Details, Grid, Report
 from toolkit.report.order import dependency_order
+from toolkit.report.states import State
 from toolkit.schedule.sla.check import check_slas
 
 # An SLA finding's key: the entity's node id (`feed/clicks`) and the instance time.
@@ -77,10 +78,17 @@ def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, wind
 
 def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, now: Now,
                   times: list[datetime], misses: dict[SlaKey, str], options: str) -> Grid:
-    rows = instance_rows(config, process, cluster, ledger, times, now.seconds, with_missing=True)
     node = f"process/{process.name}"
+    states = ledger.instance_states(process.name, times)
+    plain = plain_successes(times, states, ledger.holds(process.name))
+    rows = iter(instance_rows(config, process, cluster, ledger, [t for t in times if t not in plain], now.seconds,
+                              with_missing=True, states=states))
     cells = []
-    for row in rows:
+    for t in times:
+        if t in plain:  # its state alone: the page shows no details of an older plain success
+            cells.append(Cell(t, State.SUCCEEDED, misses.get((node, t))))
+            continue
+        row = next(rows)
         attempts = ledger.attempts(process.name, row.time) if needs_attempts(row.recorded, row.attempts) else []
         cells.append(process_cell(row.time, row.status, _details(row), attempts, misses.get((node, row.time))))
     frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
@@ -98,8 +106,8 @@ def _details(row: InstanceRow) -> Details:
 def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[SlaKey, str], options: str) -> Grid:
     node = f"feed/{feed.name}"
     with_events = set(ledger.feed_event_times(feed.name))
-    cells: list[Cell] = [feed_cell(t, ledger.events(feed.name, t) if t in with_events else [], misses.get((node, t)))
-                         for t in times]
+    cells: list[Cell] = [feed_cell(t, ledger.events(feed.name, t), misses.get((node, t))) if t in with_events
+                         else Cell(t, State.WAITING, misses.get((node, t))) for t in times]  # nothing published yet
     return Grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), trimmed(cells),
                 _suspended(ledger.control.suspension("feed", feed.name)), options)
 

@@ -152,8 +152,14 @@ class InstanceGrid:
         end_index = self.last_index
         if end_index is not None:
             stop = min(stop, end_index)
-        for i in range(k, stop + 1):
-            yield self.time_of(i)
+        if self._step is None:
+            for i in range(k, stop + 1):
+                yield self.time_of(i)
+            return
+        step, t = timedelta(seconds=self._step), self.time_of(k)  # a year of hours: one addition each
+        for _ in range(k, stop + 1):
+            yield t
+            t += step
 
     def count_between(self, first: datetime, last: datetime) -> int:
         """How many instances lie in [first, last], without producing them."""

@@ -45,12 +45,20 @@ class InstanceState(NamedTuple):
         not one)."""
         if not isinstance(document, dict):
             raise CorruptRecordError(path, f"the state of instance {key} is not a JSON object")
-        problem = _problem(document)
+        get = document.get  # each field read once: a year's page reads 1.75 million states
+        status, attempts, run_id, updated = get("status"), get("attempts"), get("run_id"), get("updated")
+        started, ended, error, definition = get("started"), get("ended"), get("error"), get("definition")
+        if (type(status) is str and status in _STATUS_NAMES and type(attempts) is int and attempts >= 0
+                and type(updated) is str and (run_id is None or type(run_id) is str)
+                and (started is None or type(started) is str) and (ended is None or type(ended) is str)
+                and (error is None or type(error) is str) and (definition is None or type(definition) is dict)
+                and "missing" not in document):
+            return cls(status, attempts, run_id, updated, started, ended, error, (), definition)
+        problem = _problem(document)  # a WAITING state's list of missing inputs, or what is wrong, said
         if problem is not None:
             raise CorruptRecordError(path, f"the state of instance {key}: {problem}")
-        status, attempts, updated = document["status"], document["attempts"], document["updated"]
-        return cls(status, attempts, document.get("run_id"), updated, document.get("started"), document.get("ended"),
-                   document.get("error"), tuple(document.get("missing", ())), document.get("definition"))
+        return cls(document["status"], document["attempts"], run_id, document["updated"], started, ended, error,
+                   tuple(get("missing") or ()), definition)
 
 
 def state_document(instance: Mapping[str, Any]) -> dict[str, Any]:

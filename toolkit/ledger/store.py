@@ -99,7 +99,7 @@ class Ledger:
         roll-up (each month read once, for its instances asked for)."""
         folders = self.folder_times(process)
         found = {}
-        by_month: dict[str, list[datetime]] = {}
+        by_month: dict[tuple[int, int], list[datetime]] = {}  # (year, month): no text made per instance
         for t in times:
             if t in folders:
                 path = self.layout.instance_record(process, t)
@@ -107,9 +107,9 @@ class Ledger:
                 if data is not None:
                     found[t] = parse(data, path)
                     continue
-            by_month.setdefault(month_of(t), []).append(t)
-        for month, wanted in by_month.items():
-            found.update(month_reader(month, wanted))
+            by_month.setdefault((t.year, t.month), []).append(t)
+        for wanted in by_month.values():
+            found.update(month_reader(month_of(wanted[0]), wanted))
         return found
 
     def recorded_times(self, process: str) -> set[datetime]:

@@ -3,11 +3,12 @@ and its attempts, or a feed instance's dataset events on the cluster."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
 from toolkit.entities.provenance import Provenance
+from toolkit.ledger.instance_states import InstanceState
 from toolkit.ledger.records import AttemptRecord, DatasetEvent
 from toolkit.quality.results import GateResult
 from toolkit.report.model import Attempt, Cell, Details
@@ -55,6 +56,7 @@ def feed_cell(time: datetime, events: Sequence[DatasetEvent], sla: str | None) -
 # success (a year of hourly successes would otherwise weigh megabytes the page does not need).
 DETAILED = 48
 _PLAIN = (State.SUCCEEDED, State.PUBLISHED)
+_SUCCEEDED = Status.SUCCEEDED.value
 
 
 def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]:
@@ -62,6 +64,16 @@ def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]
     keep_from = len(cells) - detailed
     return tuple(Cell(cell.time, cell.state, cell.sla) if index < keep_from and cell.state in _PLAIN and cell.details
                  else cell for index, cell in enumerate(cells))
+
+
+def plain_successes(times: Sequence[datetime], states: Mapping[datetime, InstanceState], held: Container[datetime],
+                    detailed: int = DETAILED) -> set[datetime]:
+    """The instances of `times` (oldest first) older than the newest `detailed` whose cell is a plain success
+    without details, from their ledger states alone: succeeded at the first attempt (`toolkit status` shows the
+    record's status as it is) and not held. A year of them is most of a page, and needs no row of its own."""
+    older = times[:max(len(times) - detailed, 0)]
+    return {t for t in older if (state := states.get(t)) is not None and state.status == _SUCCEEDED
+            and not needs_attempts(state.status, state.attempts) and t not in held}
 
 
 def needs_attempts(recorded: str | None, attempts: int) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.report.states import FAILURES, State
@@ -59,10 +60,10 @@ class Details:
         return {key: value for key, value in found.items() if value is not None}
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     """One instance: its time, its state, the SLA miss it carries (a sentence, None: none) and its details (None:
-    not read, for the older plain successes of a long window: `toolkit status` tells them)."""
+    not read, for the older plain successes of a long window: `toolkit status` tells them). Immutable; a named
+    tuple rather than a frozen dataclass: a year's page of 200 entities builds 1.75 million of them."""
 
     time: datetime
     state: State

@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Container, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.unit.report.report_history import CLICKS_STATES, COMMIT, NOW, SUMMARY_STATES, write_states
 from tests.unit.retention.retention_repo import make_repo
+from toolkit.cli import report_reading
+from toolkit.cli.ledger_access import Now
 from toolkit.cli.main import main
+from toolkit.cli.report_reading import read_report
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.build import build_graph
+from toolkit.ledger.instance_states import InstanceState
+from toolkit.report.cells import plain_successes, trimmed
 from toolkit.report.order import dependency_order
 
 
@@ -162,3 +169,30 @@ def test_a_cluster_root_that_is_not_there_is_named_and_no_page_written(capsys: p
     assert (code, printed) == (1, "")
     assert f"The root file://{root} of cluster 'primary' does not exist" in err and err.count("\n") == 1
     assert not (tmp_path / "status.html").exists()
+
+
+def test_older_plain_successes_read_from_their_states_alone_make_the_grid_every_row_makes(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The page's process grids build no row for an older plain success (report_reading.py): with the newest 2
+    detailed, the grids are those made of a row for every instance, then trimmed, as before."""
+    conf, _ = make_repo(tmp_path)
+    write_states(conf)
+    config = ConfigRepo.load(conf)
+    cluster, now = config.cluster("primary"), Now.of(NOW)
+    plain: list[set[datetime]] = []
+
+    def plain_of_two(times: Sequence[datetime], states: Mapping[datetime, InstanceState],
+                     held: Container[datetime]) -> set[datetime]:
+        plain.append(plain_successes(times, states, held, detailed=2))
+        return plain[-1]
+
+    monkeypatch.setattr(report_reading, "trimmed", partial(trimmed, detailed=2))
+    monkeypatch.setattr(report_reading, "plain_successes", plain_of_two)
+    fast = read_report(conf, config, cluster, now, None, None, "graph.html")
+    monkeypatch.setattr(report_reading, "plain_successes", lambda times, states, held: set())
+    every_row = read_report(conf, config, cluster, now, None, None, "graph.html")
+    assert fast == every_row
+    # the summary's successes of one attempt of the 21st, 00:00 to 08:00 (10:00 is held, 11:00 a late rerun)
+    assert {t.strftime("%dT%H") for t in set().union(*plain)} >= {f"21T{hour:02d}" for hour in range(9)}
+    summary = next(grid for grid in fast.grids if grid.name == "hourly-clicks-summary")
+    assert [cell.details for cell in summary.cells if cell.time.day == 21 and cell.time.hour < 9] == [None] * 9

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.ledger.instance_states import InstanceState
+from toolkit.ledger.instance_states import InstanceState, _problem
 from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
 from toolkit.ledger.rollup_records import MonthRollup, RolledUp, read_rollup, read_rollup_states
 from toolkit.ledger.rollups import roll_up
@@ -208,3 +211,34 @@ def test_a_rollup_that_adds_to_a_format_1_month_rewrites_it_in_format_2(ledger: 
     assert ledger.instances(P, [*TIMES, later]) == {**RECORDS, later: instance(later)}
     assert ledger.instance_states(P, [*TIMES, later]) == {
         t: InstanceState.of(record) for t, record in {**RECORDS, later: instance(later)}.items()}
+
+
+_TEXT_OR_NONE = st.one_of(st.none(), st.text(max_size=5), st.integers(), st.booleans())
+_FIELDS = {"status": st.one_of(st.sampled_from(["SUCCEEDED", "FAILED", "WAITING", "RUNNING", "NOPE"]), st.integers()),
+           "attempts": st.one_of(st.integers(-1, 3), st.booleans(), st.text(max_size=1)),
+           "updated": _TEXT_OR_NONE, "run_id": _TEXT_OR_NONE, "started": _TEXT_OR_NONE, "ended": _TEXT_OR_NONE,
+           "error": _TEXT_OR_NONE,
+           "missing": st.one_of(st.none(), st.lists(st.text(max_size=3), max_size=2), st.lists(st.integers(),
+                                                                                              min_size=1)),
+           "definition": st.one_of(st.none(), st.just({"definition": "ab12"}), st.just([1]))}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fixed_dictionaries({}, optional=_FIELDS))
+def test_a_state_is_read_as_checked_field_by_field(document: dict[str, object]) -> None:
+    """from_document's quick path (every field as a state has it) agrees with the check of each field that names
+    what is wrong: the same state, or the same error."""
+    problem = _problem(document)
+    if problem is not None:
+        with pytest.raises(CorruptRecordError, match=re.escape(problem)):
+            InstanceState.from_document(document, "roll-up", "20261031T0000Z")
+        return
+    assert InstanceState.from_document(document, "roll-up", "20261031T0000Z") == InstanceState(
+        document["status"], document["attempts"], document.get("run_id"), document["updated"],  # type: ignore[arg-type]
+        document.get("started"), document.get("ended"), document.get("error"),  # type: ignore[arg-type]
+        tuple(document.get("missing") or ()), document.get("definition"))  # type: ignore[arg-type]
+
+
+def test_a_state_whose_missing_is_null_waits_for_nothing_known() -> None:
+    state = InstanceState.from_document({"status": "WAITING", "attempts": 0, "updated": "u", "missing": None}, "p", "k")
+    assert state.missing == ()

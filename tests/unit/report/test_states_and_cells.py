@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from tests.unit.report.report_history import ERROR, GATE, attempt
+from toolkit.ledger.instance_states import InstanceState
 from toolkit.ledger.records import DatasetEvent
-from toolkit.report.cells import DETAILED, feed_cell, needs_attempts, process_cell, trimmed
+from toolkit.report.cells import DETAILED, feed_cell, needs_attempts, plain_successes, process_cell, trimmed
 from toolkit.report.model import Cell, Details
 from toolkit.report.states import COLOURS, State, feed_state, process_state
 
@@ -100,3 +101,16 @@ def test_attempts_are_read_for_what_is_not_a_success_of_one_attempt() -> None:
     assert needs_attempts("SUCCEEDED", 2)  # a late rerun has two
     assert needs_attempts("FAILED", 1)
     assert needs_attempts("WAITING", 0)
+
+
+def test_plain_successes_are_the_older_successes_of_one_attempt_not_held() -> None:
+    times = [T + timedelta(hours=n) for n in range(7)]
+    states = {times[0]: InstanceState("SUCCEEDED", 1, "r0", "u"), times[1]: InstanceState("SUCCEEDED", 2, "r1", "u"),
+              times[2]: InstanceState("FAILED", 1, "r2", "u"), times[3]: InstanceState("SUCCEEDED", 1, "r3", "u"),
+              times[4]: InstanceState("RUNNING", 1, "r4", "u"), times[5]: InstanceState("SUCCEEDED", 1, "r5", "u"),
+              times[6]: InstanceState("SUCCEEDED", 1, "r6", "u")}
+    # times[3] is held; the newest two keep their details whatever they are; times[1] may be a late rerun
+    assert plain_successes(times, states, {times[3]}, detailed=2) == {times[0]}
+    assert plain_successes(times, {}, set(), detailed=2) == set()  # never run: waiting, not plain
+    assert plain_successes(times, states, set(), detailed=0) == {times[0], times[3], times[5], times[6]}
+    assert plain_successes(times[:2], states, set()) == set()  # fewer than DETAILED: all detailed
