@@ -24,8 +24,8 @@ from toolkit.report.order import dependency_order
 from toolkit.report.states import State
 from toolkit.schedule.sla.check import check_slas
 
-# An SLA finding's key: the entity's node id (`feed/clicks`) and the instance time.
-SlaKey = tuple[str, datetime]
+# The SLA findings of each entity, by its node id (`feed/clicks`): per instance time, its sentence.
+Misses = dict[str, dict[datetime, str]]
 
 
 def read_report(repo: Path, config: ConfigRepo, cluster: Cluster, now: Now, from_: str | None, to: str | None,
@@ -35,14 +35,16 @@ def read_report(repo: Path, config: ConfigRepo, cluster: Cluster, now: Now, from
     ledger = open_present_ledger(cluster, now)
     windows = {node: _times(config, node, cluster.name, now, from_, to) for node in dependency_order(graph)}
     misses = _sla_misses(config, cluster.name, ledger, now, windows)
+    no_misses: dict[datetime, str] = {}
     grids = []
     for node, times in windows.items():
         kind, name = node.split("/", 1)
         options = shlex.join(["--repo", str(repo), f"--{kind}", name, "--cluster", cluster.name])
         if kind == "process":
-            grids.append(_process_grid(config, config.processes[name], cluster, ledger, now, times, misses, options))
+            grids.append(_process_grid(config, config.processes[name], cluster, ledger, now, times,
+                                       misses.get(node, no_misses), options))
         else:
-            grids.append(_feed_grid(config.feeds[name], ledger, times, misses, options))
+            grids.append(_feed_grid(config.feeds[name], ledger, times, misses.get(node, no_misses), options))
     return Report(graph.title, cluster.name, now.time, tuple(grids), graph_page)
 
 
@@ -59,7 +61,7 @@ def _times(config: ConfigRepo, node: str, cluster: str, now: Now, from_: str | N
 
 
 def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, windows: dict[str, list[datetime]]) \
-        -> dict[SlaKey, str]:
+        -> Misses:
     """The misses (missed, late) of each entity's instances in its window, as `toolkit sla` judges them now: one
     check per window (entities of one frequency share theirs), of its entities only, so that an hourly feed is
     not judged over the two years a monthly entity's window spans."""
@@ -68,17 +70,16 @@ def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, wind
         if times:
             kind, name = node.split("/", 1)
             by_window.setdefault((times[0], times[-1]), set()).add(EntityRef(Kind(kind), name))
-    misses = {}
+    misses: Misses = {}
     for (first, last), entities in by_window.items():
         report = check_slas(config, cluster, ledger.fs, ledger, now.time, first, last, only=entities)
-        misses.update({(f"{finding.kind}/{finding.entity}", finding.time): finding.sentence()
-                       for finding in report.misses})
+        for finding in report.misses:
+            misses.setdefault(f"{finding.kind}/{finding.entity}", {})[finding.time] = finding.sentence()
     return misses
 
 
 def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, now: Now,
-                  times: list[datetime], misses: dict[SlaKey, str], options: str) -> Grid:
-    node = f"process/{process.name}"
+                  times: list[datetime], misses: dict[datetime, str], options: str) -> Grid:
     states = ledger.instance_states(process.name, times)
     plain = plain_successes(times, states, ledger.holds(process.name))
     rows = iter(instance_rows(config, process, cluster, ledger, [t for t in times if t not in plain], now.seconds,
@@ -86,11 +87,11 @@ def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger
     cells = []
     for t in times:
         if t in plain:  # its state alone: the page shows no details of an older plain success
-            cells.append(Cell(t, State.SUCCEEDED, misses.get((node, t))))
+            cells.append(Cell(t, State.SUCCEEDED, misses.get(t)))
             continue
         row = next(rows)
         attempts = ledger.attempts(process.name, row.time) if needs_attempts(row.recorded, row.attempts) else []
-        cells.append(process_cell(row.time, row.status, _details(row), attempts, misses.get((node, row.time))))
+        cells.append(process_cell(row.time, row.status, _details(row), attempts, misses.get(row.time)))
     frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
     return Grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines,
                 trimmed(cells), _suspended(ledger.control.suspension("process", process.name)), options)
@@ -103,11 +104,11 @@ def _details(row: InstanceRow) -> Details:
                    commit=known.commit if known else None)
 
 
-def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[SlaKey, str], options: str) -> Grid:
-    node = f"feed/{feed.name}"
+def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[datetime, str], options: str) \
+        -> Grid:
     with_events = set(ledger.feed_event_times(feed.name))
-    cells: list[Cell] = [feed_cell(t, ledger.events(feed.name, t), misses.get((node, t))) if t in with_events
-                         else Cell(t, State.WAITING, misses.get((node, t))) for t in times]  # nothing published yet
+    cells: list[Cell] = [feed_cell(t, ledger.events(feed.name, t), misses.get(t)) if t in with_events
+                         else Cell(t, State.WAITING, misses.get(t)) for t in times]  # nothing published yet
     return Grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), trimmed(cells),
                 _suspended(ledger.control.suspension("feed", feed.name)), options)
 

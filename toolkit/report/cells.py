@@ -62,8 +62,8 @@ _SUCCEEDED = Status.SUCCEEDED.value
 def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]:
     """`cells` (oldest first), the plain successes older than the newest `detailed` without their details."""
     keep_from = len(cells) - detailed
-    return tuple(Cell(cell.time, cell.state, cell.sla) if index < keep_from and cell.state in _PLAIN and cell.details
-                 else cell for index, cell in enumerate(cells))
+    return tuple([cell if cell.details is None or index >= keep_from or cell.state not in _PLAIN
+                  else Cell(cell.time, cell.state, cell.sla) for index, cell in enumerate(cells)])
 
 
 def plain_successes(times: Sequence[datetime], states: Mapping[datetime, InstanceState], held: Container[datetime],

@@ -45,15 +45,20 @@ def render_html(report: Report) -> str:
 
 
 def _grid_json(grid: Grid) -> dict[str, object]:
+    sla, details = {}, {}
+    for index, (_, _, missed, told) in enumerate(grid.cells):  # one pass for the few cells with more than a state
+        if missed is not None:
+            sla[str(index)] = missed
+        if told is not None:
+            details[str(index)] = told.to_json()
     return {
         "node": grid.node, "kind": grid.kind, "name": grid.name, "frequency": grid.frequency,
         "tags": dict(grid.tags), "pipelines": list(grid.pipelines), "suspended": grid.suspended,
         "options": grid.options,
         "times": _steps([int(cell.time.timestamp()) // 60 for cell in grid.cells]),
         "states": "".join([_CODE[cell.state] for cell in grid.cells]),
-        "sla": {str(index): cell.sla for index, cell in enumerate(grid.cells) if cell.sla is not None},
-        "details": {str(index): cell.details.to_json() for index, cell in enumerate(grid.cells)
-                    if cell.details is not None},
+        "sla": sla,
+        "details": details,
     }
 
 
