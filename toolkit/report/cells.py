@@ -56,7 +56,6 @@ def feed_cell(time: datetime, events: Sequence[DatasetEvent], sla: str | None) -
 # success (a year of hourly successes would otherwise weigh megabytes the page does not need).
 DETAILED = 48
 _PLAIN = (State.SUCCEEDED, State.PUBLISHED)
-_SUCCEEDED = Status.SUCCEEDED.value
 
 
 def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]:
@@ -72,7 +71,7 @@ def plain_successes(times: Sequence[datetime], states: Mapping[datetime, Instanc
     without details, from their ledger states alone: succeeded at the first attempt (`toolkit status` shows the
     record's status as it is) and not held. A year of them is most of a page, and needs no row of its own."""
     older = times[:max(len(times) - detailed, 0)]
-    return {t for t in older if (state := states.get(t)) is not None and state.status == _SUCCEEDED
+    return {t for t in older if (state := states.get(t)) is not None
             and not needs_attempts(state.status, state.attempts) and t not in held}
 
 
