@@ -49,13 +49,14 @@ from toolkit.instances.grids import process_grid  # noqa: E402
 from toolkit.ledger.layout import LedgerLayout  # noqa: E402
 from toolkit.ledger.records import AttemptRecord, InstanceRecord, to_json  # noqa: E402
 from toolkit.ledger.rollup_records import (  # noqa: E402
-    ROLLUP_FORMAT,
     MonthRollup,
     RolledUp,
     compressed,
     month_of,
     read_rollup,
+    read_rollup_digest,
     read_rollup_states,
+    rollup_head,
 )
 from toolkit.ledger.store import Ledger  # noqa: E402
 from toolkit.ledger.switches import require_running_allowed  # noqa: E402
@@ -185,8 +186,9 @@ def month_text(n4: str, nx: str, month: str, times: list[datetime]) -> str:
     and its records."""
     states = "".join(STATE_TEMPLATE.format(**instance_values(n4, nx, t)) for t in times)
     instances = ",".join(instance_json(n4, nx, t) for t in times)
-    return (f'{{"format_version":{ROLLUP_FORMAT},"month":"{month}","process":"p{n4}","states":{len(times)}}}\n'
-            f'{states}{{"instances":{{{instances}}}}}\n')
+    digested = {instance_key(t): {"status": "SUCCEEDED", "attempts": 1} for t in times}  # what the head digests
+    head = rollup_head("p", month, digested).replace('"process":"p"', f'"process":"p{n4}"')
+    return f'{head}\n{states}{{"instances":{{{instances}}}}}\n'
 
 
 def check_template() -> None:
@@ -217,6 +219,7 @@ def write_rollups(ledger: Ledger, processes: range, hours: int) -> None:
             if n == processes.start:
                 assert len(read_rollup(ledger.fs, ledger.layout, f"p{n:04d}", month).times()) == len(months[month])
                 assert read_rollup_states(ledger.fs, ledger.layout, f"p{n:04d}", month).times() == set(months[month])
+                assert read_rollup_digest(ledger.fs, ledger.layout, f"p{n:04d}", month).times == tuple(months[month])
 
 
 def caught_up_sweep(ledger: Ledger, processes: range) -> None:

@@ -61,6 +61,18 @@ class InstanceState(NamedTuple):
                    tuple(get("missing") or ()), definition)
 
 
+class InstanceOutline(NamedTuple):
+    """An instance's status and attempts: what a roll-up's digest holds of it, enough to tell a plain success of
+    one attempt from what needs a closer look."""
+
+    status: str
+    attempts: int
+
+    @classmethod
+    def of(cls, state: InstanceState) -> InstanceOutline:
+        return cls(state.status, state.attempts)
+
+
 def state_document(instance: Mapping[str, Any]) -> dict[str, Any]:
     """The state of an instance record's JSON object, as a roll-up's state line holds it: its fields without those
     that are null or empty (most are, for a closed instance: the line is read for every instance of a window)."""

@@ -7,9 +7,9 @@ record: a listing of the process grows with its whole history, and a ledger of 1
 26 million files (an HDFS namenode keeps every one in its heap). `toolkit ledger-rollup` (rollups.py) moves the
 closed instances (a terminal status, no run holding them) of months gone by into one file per month, and then
 deletes their folders. The file is gzipped (records repeat their field names: a month of hourly records shrinks
-about tenfold) and holds lines (format 2):
+about tenfold) and holds lines (format 3):
 
-    {"format_version":2,"month":"202512","process":"hourly","states":744}    the head: how many state lines follow
+    {"digest":{...},"format_version":3,"month":"202512","process":"hourly","states":744}    the head
     20251201T0000Z {"attempts":1,"ended":...,"status":"SUCCEEDED",...}      per instance, sorted: its key, its state
     ...
     {"instances":{"20251201T0000Z":{"attempts":[...],"instance":{...},"late_checks":[...]},...}}
@@ -17,9 +17,13 @@ about tenfold) and holds lines (format 2):
 An instance's state (instance_states.py) is its instance record without what it read and wrote, a small part of
 it, and all that `toolkit status`, `summary`, `report` and `metrics` read of a window: they decompress the head and
 the state lines alone and parse the lines of the instances they ask for (a week of a month's instances is a week's
-parsing). The last line holds each instance's records. The state lines are derived from it when the file is
-written, in one file replaced atomically, so the two never disagree. A format 1 file (one line: the last line's
-content beside the version, the process and the month) is still read; its states are derived when asked for.
+parsing). The last line holds each instance's records. The head says how many state lines follow, and holds the
+month's digest (format 3): per instance, in the state lines' order, its minute in the month, its status (a letter)
+and its attempts, as three columns. Whoever needs no more of a month than that (the status page's older plain
+successes: a year of a hundred processes is 876,000 of them) reads the head alone and parses no state line. The
+state lines and the digest are derived from the last line when the file is written, in one file replaced
+atomically, so the three never disagree. A format 2 file (no digest) and a format 1 file (one line: the last line's
+content beside the version, the process and the month) are still read; what they lack is derived when asked for.
 
 Readers see one ledger: an instance folder wins over the roll-up for what it holds (a rerun of a rolled-up
 instance writes a folder again, so its new state is what every reader sees), attempts are the union of both by
@@ -36,12 +40,13 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
-from toolkit.ledger.instance_states import InstanceState, state_document
+from toolkit.ledger.instance_states import InstanceOutline, InstanceState, state_document
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import (
     AttemptRecord,
@@ -56,10 +61,16 @@ from toolkit.ledger.records import (
 )
 from toolkit.storage.filesystem import FileSystem
 
-ROLLUP_FORMAT = 2
+ROLLUP_FORMAT = 3
 SUFFIX = ".json.gz"
 _CHUNK = 16384  # compressed bytes inflated at a time while reading a roll-up's first lines
 MONTH_MINUTES = 31 * 24 * 60  # the most instances a month can have: one a minute
+MINUTE = timedelta(minutes=1)
+# A status's letter in a digest's `status` column (persisted: a letter keeps its meaning in every format 3 file).
+STATUS_LETTERS = {"WAITING": "W", "RUNNING": "R", "SUCCEEDED": "S", "FAILED": "F", "TIMEDOUT": "T", "SKIPPED": "K",
+                  "KILLED": "X"}
+_LETTER_STATUS = {letter: status for status, letter in STATUS_LETTERS.items()}
+_DIGEST_STATUS = re.compile("[" + "".join(STATUS_LETTERS.values()) + "]*")
 
 
 @dataclass(frozen=True)
@@ -126,9 +137,80 @@ class MonthRollup:
 
     def to_bytes(self) -> bytes:
         instances = dict(sorted(self.documents.items()))
-        states = "".join(_state_line(key, document, self.path) for key, document in instances.items())
-        head = versioned({"process": self.process, "month": self.month, "states": len(instances)}, ROLLUP_FORMAT)
-        return compressed(f"{_json(head)}\n{states}{_json({'instances': instances})}\n".encode())
+        documents = {key: _state_of(key, document, self.path) for key, document in instances.items()}
+        states = "".join(f"{key} {_json(document)}\n" for key, document in documents.items())
+        head = rollup_head(self.process, self.month, documents, self.path)
+        return compressed(f"{head}\n{states}{_json({'instances': instances})}\n".encode())
+
+
+def rollup_head(process: str, month: str, states: dict[str, dict[str, Any]], path: str = "") -> str:
+    """The first line of a roll-up of `process` for `month` (at `path`) whose state lines hold `states` (by key,
+    sorted): the count of state lines and the month's digest."""
+    start = _month_start(month)
+    minutes = [(parse_instance_key(key) - start) // MINUTE for key in states]  # type: ignore[operator]
+    letters: list[str] = []
+    attempts: list[int] = []
+    for key, state in states.items():
+        status, count = state.get("status"), state.get("attempts")
+        letter = STATUS_LETTERS.get(status) if isinstance(status, str) else None  # a Status is one
+        if letter is None or type(count) is not int or count < 0:
+            raise CorruptRecordError(path, f"the instance {key} has no status and count of attempts of a state: "
+                                           f"{status!r}, {count!r}")
+        letters.append(letter)
+        attempts.append(count)
+    digest = {"minutes": _runs(minutes), "status": "".join(letters), "attempts": attempts}
+    return _json(versioned({"process": process, "month": month, "states": len(states), "digest": digest},
+                           ROLLUP_FORMAT))
+
+
+@dataclass(frozen=True)
+class MonthDigest:
+    """The digest of a process's roll-up of one month: per instance it holds, in time order, its status and
+    attempts (what `InstanceOutline` says). Checked where it is built (`read_rollup_digest`)."""
+
+    times: tuple[datetime, ...]
+    statuses: str  # a letter each (STATUS_LETTERS)
+    attempts: tuple[int, ...]
+
+    def outlines(self, wanted: Iterable[datetime]) -> dict[datetime, InstanceOutline]:
+        """The outlines of those of `wanted` the roll-up holds."""
+        index = {t: n for n, t in enumerate(self.times)}
+        found = {}
+        for t in wanted:
+            n = index.get(t)
+            if n is not None:
+                found[t] = _outline(self.statuses[n], self.attempts[n])
+        return found
+
+    @classmethod
+    def of(cls, states: dict[datetime, InstanceState]) -> MonthDigest:
+        """The digest of a roll-up that has none (format 1 or 2), from its states."""
+        times = tuple(sorted(states))
+        return cls(times, "".join(STATUS_LETTERS[states[t].status] for t in times),
+                   tuple(states[t].attempts for t in times))
+
+
+@lru_cache(maxsize=1024)
+def _outline(letter: str, attempts: int) -> InstanceOutline:
+    """One immutable outline per status and count (a year's page asks for 876,000 of a few kinds)."""
+    return InstanceOutline(_LETTER_STATUS[letter], attempts)
+
+
+def _month_start(month: str) -> datetime:
+    return datetime(int(month[:4]), int(month[4:]), 1, tzinfo=timezone.utc)
+
+
+def _runs(minutes: list[int]) -> list[int]:
+    """Increasing minutes as the first one and runs of equal steps, `[first, step, count, step, count, ...]`: a
+    month of hourly instances is `[0, 60, 743]`."""
+    runs = minutes[:1]
+    for previous, current in pairwise(minutes):
+        step = current - previous
+        if len(runs) > 1 and runs[-2] == step:
+            runs[-1] += 1
+        else:
+            runs += [step, 1]
+    return runs
 
 
 @dataclass
@@ -181,10 +263,10 @@ def _json(document: dict[str, Any]) -> str:
     return json.dumps(document, sort_keys=True, separators=(",", ":"))
 
 
-def _state_line(key: str, document: Any, path: str) -> str:
+def _state_of(key: str, document: Any, path: str) -> dict[str, Any]:
     if parse_instance_key(key) is None:
         raise CorruptRecordError(path, f"{key!r} is not an instance key")
-    return f"{key} {_json(state_document(_instance_document(document, key, path)))}\n"
+    return state_document(_instance_document(document, key, path))
 
 
 def _instance_document(document: Any, key: str, path: str) -> dict[str, Any]:
@@ -226,13 +308,15 @@ def read_rollup(fs: FileSystem, layout: LedgerLayout, process: str, month: str) 
 def read_rollup_states(fs: FileSystem, layout: LedgerLayout, process: str, month: str) -> MonthStates:
     """The states of the month's roll-up of the process (empty when there is none): its head and state lines alone
     are decompressed, and none is parsed before it is asked for."""
-    path = layout.rollup_record(process, month)
-    data = fs.read_if_exists(path)
-    if data is None:
-        return MonthStates(process, month, path)
-    inflated = _Inflated(data, path)
-    head = _head(parse_json(b"".join(inflated.lines(1)), path), path, process, month)
-    if check_format(head, path, ROLLUP_FORMAT) == 1:  # its one line holds the records the states come from
+    opened = _open(fs, layout, process, month)
+    if opened is None:
+        return MonthStates(process, month, layout.rollup_record(process, month))
+    return _states(opened, process, month)
+
+
+def _states(opened: _Opened, process: str, month: str) -> MonthStates:
+    path, inflated, head, version = opened
+    if version == 1:  # its one line holds the records the states come from
         return MonthStates(process, month, path, records=_instances(head, path, process, month))
     count = _state_count(head, path)
     block = inflated.lines(count)
@@ -248,6 +332,66 @@ def read_rollup_states(fs: FileSystem, layout: LedgerLayout, process: str, month
     if not inflated.starts(b'{"instances":'):
         raise CorruptRecordError(path, f"line {count + 2} is not its instances' records (cut short?)")
     return MonthStates(process, month, path, states)
+
+
+def read_rollup_digest(fs: FileSystem, layout: LedgerLayout, process: str, month: str) -> MonthDigest:
+    """The digest of the month's roll-up of the process (empty when there is none): its head alone is decompressed
+    and parsed. A roll-up written before digests were (format 1 or 2) has its states read instead."""
+    opened = _open(fs, layout, process, month)
+    if opened is None:
+        return MonthDigest((), "", ())
+    path, _, head, version = opened
+    if version < 3:
+        states = _states(opened, process, month)
+        return MonthDigest.of(states.states(states.times()))
+    return _digest(head, path, month, _state_count(head, path))
+
+
+_Opened = tuple[str, "_Inflated", dict[str, Any], int]  # a roll-up's path, its lines as read, its head, its format
+
+
+def _open(fs: FileSystem, layout: LedgerLayout, process: str, month: str) -> _Opened | None:
+    """The month's roll-up of the process with its head read and checked (None: there is none)."""
+    path = layout.rollup_record(process, month)
+    data = fs.read_if_exists(path)
+    if data is None:
+        return None
+    inflated = _Inflated(data, path)
+    head = _head(parse_json(b"".join(inflated.lines(1)), path), path, process, month)
+    return path, inflated, head, check_format(head, path, ROLLUP_FORMAT)
+
+
+def _digest(head: dict[str, Any], path: str, month: str, count: int) -> MonthDigest:
+    """The digest a format 3 head holds, checked: a column of each for the `count` state lines, minutes of the
+    month in increasing order, letters of statuses, counts of attempts."""
+    digest = head.get("digest")
+    runs, letters, attempts = (digest.get(name) for name in ("minutes", "status", "attempts")) \
+        if isinstance(digest, dict) else (None, None, None)
+    minutes = _expanded(runs)
+    start = _month_start(month)
+    last = ((start + timedelta(days=32)).replace(day=1) - start) // MINUTE
+    if minutes is None or len(minutes) != count or (minutes and not 0 <= minutes[0] <= minutes[-1] < last):
+        problem = f"its minutes {str(runs)[:80]} are not {count} minutes of {month} in increasing order"
+    elif type(letters) is not str or len(letters) != count or _DIGEST_STATUS.fullmatch(letters) is None:
+        problem = f"its status {str(letters)[:80]!r} is not {count} letters of statuses ({''.join(_LETTER_STATUS)})"
+    elif type(attempts) is not list or len(attempts) != count or \
+            not all(type(item) is int and item >= 0 for item in attempts):
+        problem = f"its attempts {str(attempts)[:80]} are not {count} counts of attempts"
+    else:
+        return MonthDigest(tuple(start + minute * MINUTE for minute in minutes), letters, tuple(attempts))
+    raise CorruptRecordError(path, f"its head's digest: {problem}")
+
+
+def _expanded(runs: Any) -> list[int] | None:
+    """The minutes of `_runs`, when `runs` is such a list with steps of at least a minute (None: it is not)."""
+    if type(runs) is not list or not all(type(item) is int for item in runs) or len(runs) % 2 != 1:
+        return [] if runs == [] else None
+    minutes = [runs[0]]
+    for step, repeated in zip(runs[1::2], runs[2::2], strict=True):
+        if step < 1 or repeated < 1 or len(minutes) + repeated > MONTH_MINUTES:
+            return None
+        minutes += range(minutes[-1] + step, minutes[-1] + step * repeated + 1, step)
+    return minutes
 
 
 # A roll-up's state keys, each with the space after it: the month's days, hours and minutes.

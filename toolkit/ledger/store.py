@@ -17,7 +17,7 @@ from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.holds import Hold
-from toolkit.ledger.instance_states import InstanceState
+from toolkit.ledger.instance_states import InstanceOutline, InstanceState
 from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
@@ -43,7 +43,13 @@ from toolkit.ledger.records import (
     versioned,
     wall_clock_stamp,
 )
-from toolkit.ledger.rollup_records import month_of, read_rollup, read_rollup_states, rolled_months
+from toolkit.ledger.rollup_records import (
+    month_of,
+    read_rollup,
+    read_rollup_digest,
+    read_rollup_states,
+    rolled_months,
+)
 from toolkit.storage.filesystem import FileSystem
 
 Read = TypeVar("Read")  # what a reader of instances reads of each
@@ -92,6 +98,13 @@ class Ledger:
         return self._per_instance(process, times, lambda data, path: InstanceState.of(InstanceRecord.parse(
             data, path)), lambda month, wanted: read_rollup_states(self.fs, self.layout, process, month).states(
             wanted))
+
+    def instance_outlines(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceOutline]:
+        """The status and attempts of the given instances that have a record: from a roll-up, its head's digest
+        alone (no state line parsed)."""
+        return self._per_instance(process, times, lambda data, path: InstanceOutline.of(InstanceState.of(
+            InstanceRecord.parse(data, path))), lambda month, wanted: read_rollup_digest(
+            self.fs, self.layout, process, month).outlines(wanted))
 
     def _per_instance(self, process: str, times: Iterable[datetime], parse: Callable[[bytes, str], Read],
                       month_reader: Callable[[str, list[datetime]], dict[datetime, Read]]) -> dict[datetime, Read]:

@@ -1,6 +1,7 @@
-"""A roll-up's state lines (toolkit/ledger/rollup_records.py, format 2): the states of its instances, read without
-the records on its last line, each parsed when asked for; a format 1 roll-up (one line, written before the states
-were) still read; a damaged or cut head or state line named."""
+"""A roll-up's state lines and digest (toolkit/ledger/rollup_records.py, format 3): the states of its instances,
+read without the records on its last line, each parsed when asked for, and their status and attempts from the head
+alone; a format 2 roll-up (no digest) and a format 1 roll-up (one line, written before the states were) still read;
+a damaged or cut head, digest or state line named."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import gzip
 import json
 import re
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.ledger.instance_states import InstanceState, _problem
+from toolkit.ledger.instance_states import InstanceOutline, InstanceState, _problem
 from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
-from toolkit.ledger.rollup_records import MonthRollup, RolledUp, read_rollup, read_rollup_states
+from toolkit.ledger.rollup_records import (
+    MonthRollup,
+    RolledUp,
+    read_rollup,
+    read_rollup_digest,
+    read_rollup_states,
+)
 from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -78,6 +85,89 @@ def test_the_states_are_the_records_without_what_they_read_and_wrote(ledger: Led
     assert ledger.instances(P, TIMES) == RECORDS
 
 
+OUTLINES = {TIMES[0]: InstanceOutline("SUCCEEDED", 1), TIMES[1]: InstanceOutline("FAILED", 3),
+            TIMES[2]: InstanceOutline("SKIPPED", 1)}
+
+
+def test_the_heads_digest_holds_each_instances_minute_status_and_attempts(ledger: Ledger) -> None:
+    path = write_rollup(ledger)
+    head = json.loads(lines_of(path)[0])
+    assert head == {"format_version": 3, "process": P, "month": MONTH, "states": 3,
+                    "digest": {"minutes": [43200, 60, 2], "status": "SFK", "attempts": [1, 3, 1]}}
+    assert ledger.instance_outlines(P, TIMES) == OUTLINES
+    assert ledger.instance_outlines(P, TIMES[1:2]) == {TIMES[1]: OUTLINES[TIMES[1]]}
+
+
+def test_outlines_read_the_head_alone_and_a_folder_wins_over_the_rollup(ledger: Ledger) -> None:
+    path = write_rollup(ledger)
+    head, *_ = lines_of(path)
+    rewrite(path, [head, b"not a state line", b"nor the records"])
+    assert ledger.instance_outlines(P, TIMES) == OUTLINES
+    rerun = instance(TIMES[1], "SUCCEEDED", attempts=4)  # a rerun of a rolled-up instance writes its folder again
+    ledger.write_instance(rerun)
+    assert ledger.instance_outlines(P, TIMES) == {**OUTLINES, TIMES[1]: InstanceOutline("SUCCEEDED", 4)}
+
+
+def digest_of(change: Callable[[dict[str, object]], object]) -> Damage:
+    def damage(lines: list[bytes]) -> list[bytes]:
+        head = json.loads(lines[0])
+        change(head["digest"])
+        return [json.dumps(head).encode(), *lines[1:]]
+    return damage
+
+
+@pytest.mark.parametrize(("damage", "said"), [
+    (digest_of(lambda digest: digest.pop("minutes")), "its minutes None are not 3 minutes of 202610"),
+    (digest_of(lambda digest: digest.update(minutes=[43200, 60, 3])), "its minutes [43200, 60, 3] are not 3 minutes"),
+    (digest_of(lambda digest: digest.update(minutes=[43200, 0, 2])), "are not 3 minutes of 202610 in increasing"),
+    (digest_of(lambda digest: digest.update(minutes=[44640 - 60, 60, 2])), "are not 3 minutes of 202610"),
+    (digest_of(lambda digest: digest.update(minutes=[-60, 60, 2])), "are not 3 minutes of 202610"),
+    (digest_of(lambda digest: digest.update(minutes=[0, 1, 10 ** 12])), "are not 3 minutes of 202610"),
+    (digest_of(lambda digest: digest.update(minutes=[43200, 60, True, 1])), "are not 3 minutes of 202610"),
+    (digest_of(lambda digest: digest.update(status="SF")), "its status 'SF' is not 3 letters of statuses"),
+    (digest_of(lambda digest: digest.update(status="SFZ")), "its status 'SFZ' is not 3 letters of statuses"),
+    (digest_of(lambda digest: digest.update(status=["S", "F", "K"])), "is not 3 letters of statuses"),
+    (digest_of(lambda digest: digest.update(attempts=[1, -3, 1])), "its attempts [1, -3, 1] are not 3 counts"),
+    (digest_of(lambda digest: digest.update(attempts=[1, 3.0, 1])), "its attempts [1, 3.0, 1] are not 3 counts"),
+    (digest_of(lambda digest: digest.update(attempts=[1, 3])), "its attempts [1, 3] are not 3 counts"),
+    (lambda lines: [lines[0].replace(b'"digest":', b'"digested":'), *lines[1:]], "its minutes None are not"),
+])
+def test_a_damaged_digest_is_named(ledger: Ledger, damage: Damage, said: str) -> None:
+    path = write_rollup(ledger)
+    rewrite(path, damage(lines_of(path)))
+    with pytest.raises(CorruptRecordError, match=r"its head's digest: .*" + re.escape(said)) as raised:
+        ledger.instance_outlines(P, TIMES)
+    assert str(path) in str(raised.value)
+
+
+def test_a_rollup_whose_instance_has_no_state_is_named_when_it_is_rewritten(ledger: Ledger) -> None:
+    documents = {"20261031T0000Z": {"instance": {**record_document(RECORDS[TIMES[0]]), "status": "DONE"}}}
+    with pytest.raises(CorruptRecordError, match="the instance 20261031T0000Z has no status and count of attempts "
+                                                 "of a state: 'DONE', 1"):
+        MonthRollup(P, MONTH, "rollup.json.gz", documents).to_bytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.integers(0, 30 * 24 * 60 - 1), st.tuples(st.sampled_from(
+    ["WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED"]), st.integers(0, 12)),
+    max_size=40))
+def test_the_digest_is_what_the_states_say(tmp_path_factory: pytest.TempPathFactory,
+                                           instances: dict[int, tuple[str, int]]) -> None:
+    """Any instances of a month at any minutes: the outlines the head gives are the states' status and attempts."""
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path_factory.mktemp("c"), tmp_path_factory.mktemp("r")))
+    start = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    times = {start + timedelta(minutes=minute): value for minute, value in instances.items()}
+    rollup = MonthRollup(P, "202611", "").with_instances({t: RolledUp(instance(t, status, attempts=attempts))
+                                                          for t, (status, attempts) in times.items()})
+    path = Path(ledger.layout.rollup_record(P, "202611").removeprefix("file://"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(rollup.to_bytes())
+    asked = [*times, start - timedelta(minutes=1)]
+    states = ledger.instance_states(P, asked)
+    assert ledger.instance_outlines(P, asked) == {t: InstanceOutline.of(state) for t, state in states.items()}
+    assert set(states) == set(times)
+
+
 def test_states_are_read_from_their_own_lines_and_parsed_when_asked_for(ledger: Ledger) -> None:
     path = write_rollup(ledger)
     head, *states, _ = lines_of(path)
@@ -101,9 +191,22 @@ def write_format_1(ledger: Ledger) -> Path:
     return path
 
 
-def test_a_format_1_rollup_is_still_read(ledger: Ledger) -> None:
-    write_format_1(ledger)
+def write_format_2(ledger: Ledger) -> Path:
+    """The roll-up as format 2 wrote it: the head without its digest."""
+    path = write_rollup(ledger)
+    head, *rest = lines_of(path)
+    older = json.loads(head)
+    del older["digest"]
+    rewrite(path, [json.dumps({**older, "format_version": 2}, sort_keys=True, separators=(",", ":")).encode(), *rest])
+    return path
+
+
+@pytest.mark.parametrize("write_old", [lambda ledger: write_format_1(ledger), lambda ledger: write_format_2(ledger)],
+                         ids=["format 1", "format 2"])
+def test_an_older_rollup_is_still_read(ledger: Ledger, write_old: Callable[[Ledger], Path]) -> None:
+    write_old(ledger)
     assert ledger.instance_states(P, TIMES) == {t: InstanceState.of(record) for t, record in RECORDS.items()}
+    assert ledger.instance_outlines(P, TIMES) == OUTLINES
     assert ledger.instances(P, TIMES) == RECORDS
     assert ledger.recorded_times(P) == set(TIMES)
 
@@ -191,23 +294,29 @@ def test_a_rollup_cut_short_or_not_gzipped_is_named(ledger: Ledger) -> None:
         read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
 
 
-def test_a_newer_format_is_refused_by_both_readers(ledger: Ledger) -> None:
+def test_a_newer_format_is_refused_by_every_reader(ledger: Ledger) -> None:
     path = write_rollup(ledger)
     head, *rest = lines_of(path)
-    rewrite(path, [head.replace(b'"format_version":2', b'"format_version":3'), *rest])
+    rewrite(path, [head.replace(b'"format_version":3', b'"format_version":4'), *rest])
     with pytest.raises(NewerFormatError):
         read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
+    with pytest.raises(NewerFormatError):
+        read_rollup_digest(ledger.fs, ledger.layout, P, MONTH)
     with pytest.raises(NewerFormatError):
         read_rollup(ledger.fs, ledger.layout, P, MONTH)
 
 
-def test_a_rollup_that_adds_to_a_format_1_month_rewrites_it_in_format_2(ledger: Ledger) -> None:
-    path = write_format_1(ledger)
+@pytest.mark.parametrize("write_old", [lambda ledger: write_format_1(ledger), lambda ledger: write_format_2(ledger)],
+                         ids=["format 1", "format 2"])
+def test_a_rollup_that_adds_to_an_older_month_rewrites_it_in_format_3(ledger: Ledger,
+                                                                        write_old: Callable[[Ledger], Path]) -> None:
+    path = write_old(ledger)
     later = datetime(2026, 10, 31, 5, tzinfo=timezone.utc)
     ledger.write_instance(instance(later))
     assert roll_up(ledger, P, datetime(2026, 11, 2, tzinfo=timezone.utc), "rollup-1").rolled == 1
     head, *states, _ = lines_of(path)
-    assert json.loads(head)["format_version"] == 2 and len(states) == 4
+    assert json.loads(head)["format_version"] == 3 and len(states) == 4
+    assert json.loads(head)["digest"] == {"minutes": [43200, 60, 2, 180, 1], "status": "SFKS", "attempts": [1, 3, 1, 1]}
     assert ledger.instances(P, [*TIMES, later]) == {**RECORDS, later: instance(later)}
     assert ledger.instance_states(P, [*TIMES, later]) == {
         t: InstanceState.of(record) for t, record in {**RECORDS, later: instance(later)}.items()}

@@ -63,6 +63,7 @@ def answers(ledger: Ledger) -> dict[str, Any]:
         "recorded": sorted(ledger.recorded_times(P)),
         "instances": {t: record for t, record in ledger.instances(P, times).items()},
         "states": ledger.instance_states(P, times),
+        "outlines": ledger.instance_outlines(P, times),
         "instance": [ledger.instance(P, t) for t in times],
         "attempts": [ledger.attempts(P, t) for t in times],
         "late": [ledger.late_checks(P, t) for t in times],
@@ -86,7 +87,8 @@ def test_a_rollup_moves_the_closed_instances_and_every_reader_sees_the_same(ledg
     path = ledger.layout.rollup_record(P, "202610")
     head, *states, records = gzip.decompress(ledger.fs.read(path)).decode().splitlines()
     document = json.loads(records)
-    assert json.loads(head) == {"format_version": 2, "process": P, "month": "202610", "states": 5}
+    assert json.loads(head) == {"format_version": 3, "process": P, "month": "202610", "states": 5, "digest": {
+        "minutes": [43200, 60, 4], "status": "SFTXS", "attempts": [1, 2, 1, 1, 1]}}
     keys = [f"20261031T{h:02d}00Z" for h in range(5)]
     assert [line.split(" ")[0] for line in states] == sorted(document["instances"]) == keys
     failed = document["instances"]["20261031T0100Z"]["instance"]
