@@ -13,7 +13,7 @@ window, with the status an operator should see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -150,11 +150,9 @@ def missing_inputs(repo: ConfigRepo, process: Process, cluster: Cluster, t: date
 
 
 def instance_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, times: Sequence[datetime],
-                  now_seconds: float, *, with_missing: bool, states: Mapping[datetime, InstanceState] | None = None) \
-        -> list[InstanceRow]:
-    """One row per time of `times` (instances of the process whose time has come), oldest first. `states`: the
-    ledger's states of (at least) those instances when the caller has read them already."""
-    records = ledger.instance_states(process.name, times) if states is None else states
+                  now_seconds: float, *, with_missing: bool) -> list[InstanceRow]:
+    """One row per time of `times` (instances of the process whose time has come), oldest first."""
+    records = ledger.instance_states(process.name, times)
     rows = []
     for t in times:
         record = records.get(t)

@@ -6,6 +6,7 @@ their attempts and feed instances' dataset events through the ledger's API (roll
 from __future__ import annotations
 
 import shlex
+from bisect import bisect_left
 from datetime import datetime
 from pathlib import Path
 
@@ -80,21 +81,42 @@ def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, wind
 
 def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, now: Now,
                   times: list[datetime], misses: dict[datetime, str], options: str) -> Grid:
-    states = ledger.instance_states(process.name, times)
-    plain = plain_successes(times, states, ledger.holds(process.name))
-    rows = iter(instance_rows(config, process, cluster, ledger, [t for t in times if t not in plain], now.seconds,
-                              with_missing=True, states=states))
-    cells = []
-    for t in times:
-        if t in plain:  # its state alone: the page shows no details of an older plain success
-            cells.append(Cell(t, State.SUCCEEDED, misses.get(t)))
-            continue
-        row = next(rows)
-        attempts = ledger.attempts(process.name, row.time) if needs_attempts(row.recorded, row.attempts) else []
-        cells.append(process_cell(row.time, row.status, _details(row), attempts, misses.get(row.time)))
+    plain = plain_successes(times, ledger.instance_outlines(process.name, times), ledger.holds(process.name))
+    rest = [index for index, t in enumerate(times) if t not in plain]  # a plain success is its state alone
+    rows = instance_rows(config, process, cluster, ledger, [times[index] for index in rest], now.seconds,
+                         with_missing=True)
+    read = {index: process_cell(row.time, row.status, _details(row), ledger.attempts(process.name, row.time)
+                                if needs_attempts(row.recorded, row.attempts) else [], None)
+            for index, row in zip(rest, rows, strict=True)}
     frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
-    return Grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines,
-                trimmed(cells), _suspended(ledger.control.suspension("process", process.name)), options)
+    return _grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines, times,
+                 State.SUCCEEDED, read, misses, _suspended(ledger.control.suspension("process", process.name)),
+                 options)
+
+
+def _grid(kind: str, name: str, frequency: str, tags: tuple[tuple[str, str], ...], pipelines: tuple[str, ...],
+          times: list[datetime], others: State, read: dict[int, Cell], misses: dict[datetime, str],
+          suspended: str | None, options: str) -> Grid:
+    """The grid of `times` whose cells at the indexes of `read` are those, and the others' state is `others`."""
+    states = [others] * len(times)
+    details = {}
+    for index, cell in read.items():
+        states[index] = cell.state
+        if cell.details is not None:
+            details[index] = cell.details
+    return Grid(kind, name, frequency, tags, pipelines, tuple(times), tuple(states), _by_index(times, misses),
+                trimmed(states, details), suspended, options)
+
+
+def _by_index(times: list[datetime], found: dict[datetime, str]) -> dict[int, str]:
+    """What was found of some of `times`, by their index."""
+    return {index: said for t, said in found.items() if (index := _index_of(times, t)) is not None}
+
+
+def _index_of(times: list[datetime], t: datetime) -> int | None:
+    """The index of `t` in `times` (sorted), None when it is not one of them."""
+    index = bisect_left(times, t)
+    return index if index < len(times) and times[index] == t else None
 
 
 def _details(row: InstanceRow) -> Details:
@@ -106,11 +128,11 @@ def _details(row: InstanceRow) -> Details:
 
 def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[datetime, str], options: str) \
         -> Grid:
-    with_events = set(ledger.feed_event_times(feed.name))
-    cells: list[Cell] = [feed_cell(t, ledger.events(feed.name, t), misses.get(t)) if t in with_events
-                         else Cell(t, State.WAITING, misses.get(t)) for t in times]  # nothing published yet
-    return Grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), trimmed(cells),
-                _suspended(ledger.control.suspension("feed", feed.name)), options)
+    published = {index for t in ledger.feed_event_times(feed.name) if (index := _index_of(times, t)) is not None}
+    read = {index: feed_cell(times[index], ledger.events(feed.name, times[index]), None) for index in published}
+    return _grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), times,
+                 State.WAITING, read, misses,  # nothing published yet
+                 _suspended(ledger.control.suspension("feed", feed.name)), options)
 
 
 def _suspended(switch: Switch) -> str | None:

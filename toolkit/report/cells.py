@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from toolkit.entities.provenance import Provenance
-from toolkit.ledger.instance_states import InstanceState
+from toolkit.ledger.instance_states import InstanceOutline
 from toolkit.ledger.records import AttemptRecord, DatasetEvent
 from toolkit.quality.results import GateResult
 from toolkit.report.model import Attempt, Cell, Details
@@ -58,21 +58,21 @@ DETAILED = 48
 _PLAIN = (State.SUCCEEDED, State.PUBLISHED)
 
 
-def trimmed(cells: Sequence[Cell], detailed: int = DETAILED) -> tuple[Cell, ...]:
-    """`cells` (oldest first), the plain successes older than the newest `detailed` without their details."""
-    keep_from = len(cells) - detailed
-    return tuple([cell if cell.details is None or index >= keep_from or cell.state not in _PLAIN
-                  else Cell(cell.time, cell.state, cell.sla) for index, cell in enumerate(cells)])
+def trimmed(states: Sequence[State], details: Mapping[int, Details], detailed: int = DETAILED) -> dict[int, Details]:
+    """The `details` (by index into `states`, oldest first) but those of the plain successes older than the newest
+    `detailed`."""
+    keep_from = len(states) - detailed
+    return {index: told for index, told in sorted(details.items()) if index >= keep_from or states[index] not in _PLAIN}
 
 
-def plain_successes(times: Sequence[datetime], states: Mapping[datetime, InstanceState], held: Container[datetime],
-                    detailed: int = DETAILED) -> set[datetime]:
+def plain_successes(times: Sequence[datetime], outlines: Mapping[datetime, InstanceOutline],
+                    held: Container[datetime], detailed: int = DETAILED) -> set[datetime]:
     """The instances of `times` (oldest first) older than the newest `detailed` whose cell is a plain success
-    without details, from their ledger states alone: succeeded at the first attempt (`toolkit status` shows the
+    without details, from their ledger outlines alone: succeeded at the first attempt (`toolkit status` shows the
     record's status as it is) and not held. A year of them is most of a page, and needs no row of its own."""
     older = times[:max(len(times) - detailed, 0)]
-    return {t for t in older if (state := states.get(t)) is not None
-            and not needs_attempts(state.status, state.attempts) and t not in held}
+    return {t for t in older if (outline := outlines.get(t)) is not None
+            and not needs_attempts(outline.status, outline.attempts) and t not in held}
 
 
 def needs_attempts(recorded: str | None, attempts: int) -> bool:

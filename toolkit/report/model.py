@@ -1,16 +1,18 @@
-"""The status page as immutable records: one grid per feed and process (a cell per instance of the window), the
+"""The status page as immutable records: one grid per feed and process (a column of cells over the window), the
 details a click on a cell shows, and the header of what needs a person now. Built from what the CLI's ledger
 readers return (`toolkit/cli/report_reading.py`), rendered by `html.py`; nothing here reads a file."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.report.states import FAILURES, State
+
+_FLAGGED = frozenset({*FAILURES, State.SUSPENDED})  # the header names each instance in these states
 
 
 @dataclass(frozen=True)
@@ -73,22 +75,41 @@ class Cell(NamedTuple):
 
 @dataclass(frozen=True)
 class Grid:
-    """A feed's or a process's cells over the window, oldest first. `node` is its node id on the graph page
-    (`feed/clicks`); `options` the options that name it to `toolkit triage`, `rerun` and `resume` (`--repo R --process P
---cluster C`, shell-quoted), from which the page writes the commands of each instance."""
+    """A feed's or a process's instances over the window, oldest first, as columns: their times and states, and by
+    index the few that carry more, an SLA miss (a sentence) or details (the older plain successes of a long window
+    carry none: `toolkit status` tells them). Columns, not a record per cell: a year's page of 200 entities has 1.75
+    million cells. `node` is its node id on the graph page (`feed/clicks`); `options` the options that name it to
+    `toolkit triage`, `rerun` and `resume` (`--repo R --process P --cluster C`, shell-quoted), from which the page
+    writes the commands of each instance."""
 
     kind: str
     name: str
     frequency: str
     tags: tuple[tuple[str, str], ...]
     pipelines: tuple[str, ...]
-    cells: tuple[Cell, ...]
+    times: tuple[datetime, ...]
+    states: tuple[State, ...]
+    sla: Mapping[int, str] = field(default_factory=dict)
+    details: Mapping[int, Details] = field(default_factory=dict)
     suspended: str | None = None  # the entity's suspension, said (`toolkit suspend`)
     options: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.states) != len(self.times):
+            raise ValueError(f"{self.node}: {len(self.states)} states for {len(self.times)} instances")
+        outside = [index for index in (*self.sla, *self.details) if not 0 <= index < len(self.times)]
+        if outside:
+            raise ValueError(f"{self.node}: cell {outside[0]} is not one of its {len(self.times)} instances")
 
     @property
     def node(self) -> str:
         return f"{self.kind}/{self.name}"
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """Each instance as one record (for a reader of a few)."""
+        return tuple(Cell(t, state, self.sla.get(index), self.details.get(index))
+                     for index, (t, state) in enumerate(zip(self.times, self.states, strict=True)))
 
 
 @dataclass(frozen=True)
@@ -116,25 +137,21 @@ class Header:
 
     @classmethod
     def of(cls, grids: Sequence[Grid]) -> Header:
-        failures, misses, held = [], [], []
+        failures: list[Flagged] = []
+        misses: list[Flagged] = []
+        held: list[Flagged] = []
         oldest_waiting: Flagged | None = None
         for grid in grids:
-            for cell in grid.cells:
-                if cell.state is State.SUCCEEDED and cell.sla is None:
-                    continue  # most cells: nothing to say
-                if cell.state is State.WAITING and cell.sla is None:  # a year of them is not flagged one by one
-                    if oldest_waiting is None or cell.time < oldest_waiting.time:
-                        oldest_waiting = Flagged(grid.node, cell.time, cell.state)
-                    continue
-                item = Flagged(grid.node, cell.time, cell.state)
-                if cell.state in FAILURES:
-                    failures.append(item)
-                elif cell.state is State.SUSPENDED:
-                    held.append(item)
-                elif cell.state is State.WAITING and (oldest_waiting is None or cell.time < oldest_waiting.time):
-                    oldest_waiting = item
-                if cell.sla is not None:
-                    misses.append(item)
+            times, states = grid.times, grid.states
+            if State.WAITING in states:  # the oldest of a grid is its first (a year of them is not flagged one by one)
+                first = states.index(State.WAITING)
+                if oldest_waiting is None or times[first] < oldest_waiting.time:
+                    oldest_waiting = Flagged(grid.node, times[first], State.WAITING)
+            flagged = [index for index, state in enumerate(states) if state in _FLAGGED]  # most cells: nothing to say
+            for index in flagged:
+                item = Flagged(grid.node, times[index], states[index])
+                (held if item.state is State.SUSPENDED else failures).append(item)
+            misses += [Flagged(grid.node, times[index], states[index]) for index in sorted(grid.sla)]
         return cls(tuple(failures), tuple(misses), tuple(held),
                    tuple(grid.node for grid in grids if grid.suspended is not None), oldest_waiting)
 
@@ -166,4 +183,4 @@ class Report:
 
     @property
     def cells(self) -> int:
-        return sum(len(grid.cells) for grid in self.grids)
+        return sum(len(grid.times) for grid in self.grids)

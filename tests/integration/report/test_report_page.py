@@ -17,7 +17,7 @@ from tests.unit.report.report_history import CLICKS_STATES, COMMIT, NOW, SUMMARY
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
 from toolkit.report.html import render_html
-from toolkit.report.model import Cell, Details, Grid, Report
+from toolkit.report.model import Details, Grid, Report
 from toolkit.report.states import State
 
 pytestmark = pytest.mark.integration
@@ -135,10 +135,11 @@ def _year_report(entities: int) -> Report:
     first = datetime(2025, 1, 1, tzinfo=timezone.utc)
     hours = [first + timedelta(hours=k) for k in range(8760)]
     grids = []
+    failed = range(999, 8760, 1000)
+    states = tuple(State.FAILED if k % 1000 == 999 else State.SUCCEEDED for k in range(8760))
     for n in range(entities):
-        cells = tuple(Cell(t, State.FAILED, None, Details(error=f"boom {n}")) if k % 1000 == 999
-                      else Cell(t, State.SUCCEEDED) for k, t in enumerate(hours))
-        grids.append(Grid("process", f"p{n:04d}", "hours(1)", (("owner", f"team-{n % 7}"),), (), cells))
+        grids.append(Grid("process", f"p{n:04d}", "hours(1)", (("owner", f"team-{n % 7}"),), (), tuple(hours), states,
+                          details={k: Details(error=f"boom {n}") for k in failed}))
     return Report("scale", "primary", datetime(2026, 1, 1, tzinfo=timezone.utc), tuple(grids), "graph.html")
 
 

@@ -9,7 +9,7 @@ from toolkit.entities.kinds import Kind
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.build import build_graph
 from toolkit.graph.model import Edge, EdgeKind, Graph, Node
-from toolkit.report.model import Cell, Grid, Header
+from toolkit.report.model import Grid, Header
 from toolkit.report.order import dependency_order
 from toolkit.report.states import State
 
@@ -43,10 +43,10 @@ def _at(hour: int) -> datetime:
 
 
 def test_the_header_counts_failures_misses_holds_and_finds_the_oldest_waiting() -> None:
-    process = Grid("process", "p", "hours(1)", (), (), (
-        Cell(_at(1), State.FAILED), Cell(_at(2), State.QUALITY_BLOCKED, "missed"), Cell(_at(3), State.SUSPENDED),
-        Cell(_at(4), State.WAITING), Cell(_at(5), State.KILLED), Cell(_at(6), State.TIMED_OUT)))
-    feed = Grid("feed", "f", "hours(1)", (), (), (Cell(_at(0), State.PUBLISHED, "late"), Cell(_at(3), State.WAITING)),
+    process = Grid("process", "p", "hours(1)", (), (), tuple(_at(hour) for hour in range(1, 7)), (
+        State.FAILED, State.QUALITY_BLOCKED, State.SUSPENDED, State.WAITING, State.KILLED, State.TIMED_OUT),
+        sla={1: "missed"})
+    feed = Grid("feed", "f", "hours(1)", (), (), (_at(0), _at(3)), (State.PUBLISHED, State.WAITING), sla={0: "late"},
                 suspended="since now")
     header = Header.of([process, feed])
     assert [(item.entity, item.time.hour) for item in header.failures] == [

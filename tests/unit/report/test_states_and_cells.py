@@ -85,14 +85,14 @@ def test_a_feed_cell_is_its_last_event() -> None:
 
 
 def test_older_plain_successes_lose_their_details_and_the_rest_keep_them() -> None:
-    details = Details(run_id="r")
-    cells = [Cell(T, State.SUCCEEDED, None, details), Cell(T, State.FAILED, None, details),
-             Cell(T, State.PUBLISHED, None, details), Cell(T, State.SUCCEEDED, None, details)]
-    kept = trimmed(cells, detailed=1)
-    assert [cell.details for cell in kept] == [None, details, None, details]
-    assert [cell.state for cell in kept] == [cell.state for cell in cells]
-    assert trimmed(cells) == tuple(cells)  # fewer than DETAILED: all kept
-    assert len(cells) < DETAILED
+    first, second = Details(run_id="r"), Details(run_id="s")
+    states = [State.SUCCEEDED, State.FAILED, State.PUBLISHED, State.SUCCEEDED]
+    details = {3: second, 0: first, 1: first, 2: first}
+    kept = trimmed(states, details, detailed=1)
+    assert kept == {1: first, 3: second} and list(kept) == [1, 3]  # in the grid's order
+    assert trimmed(states, details) == details  # fewer than DETAILED: all kept
+    assert list(trimmed(states, details)) == [0, 1, 2, 3]
+    assert len(states) < DETAILED
 
 
 def test_attempts_are_read_for_what_is_not_a_success_of_one_attempt() -> None:
