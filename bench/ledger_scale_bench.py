@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -186,7 +187,8 @@ def month_text(n4: str, nx: str, month: str, times: list[datetime]) -> str:
     and its records."""
     states = "".join(STATE_TEMPLATE.format(**instance_values(n4, nx, t)) for t in times)
     instances = ",".join(instance_json(n4, nx, t) for t in times)
-    digested = {instance_key(t): {"status": "SUCCEEDED", "attempts": 1} for t in times}  # what the head digests
+    digested = {instance_key(t): json.loads(STATE_TEMPLATE.format(**instance_values(n4, nx, t))[15:], strict=False)
+                for t in times}  # the markers are control characters
     head = rollup_head("p", month, digested).replace('"process":"p"', f'"process":"p{n4}"')
     return f'{head}\n{states}{{"instances":{{{instances}}}}}\n'
 

@@ -24,8 +24,8 @@ from toolkit.entities.provenance import Provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.instances.plan import plan_instance
-from toolkit.ledger.instance_states import InstanceState
-from toolkit.ledger.records import record_stamp
+from toolkit.ledger.instance_states import InstanceState, run_seconds, seconds_between
+from toolkit.ledger.records import stamp_seconds
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
 from toolkit.storage.catalog import Catalog
@@ -102,38 +102,19 @@ class InstanceRow(NamedTuple):
                 "definition_hash": known.definition if known else None}
 
 
-def stamp_seconds(stamp: str | None) -> float | None:
-    """A record's instant (`2026-11-21T10:00:05Z`, or to the minute) in seconds since the epoch."""
-    if stamp is None:
-        return None
-    try:
-        return record_stamp(stamp).timestamp()
-    except ValueError:
-        return None
-
-
-def _duration(started: str | None, until: float | None) -> int | None:
-    begin = stamp_seconds(started)
-    if begin is None or until is None:
-        return None
-    return max(int(round(until - begin)), 0)
-
-
 def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceState, now_seconds: float) \
         -> InstanceRow:
-    status, until = record.status, stamp_seconds(record.ended)
+    status, duration = record.status, run_seconds(record)
     if status == Status.RUNNING:
         lease = ledger.instance_lock(process, t).current()
         if lease is not None and lease.live(now_seconds):
-            until = now_seconds
+            duration = seconds_between(record.started, now_seconds)
         else:
             status = Status.KILLED  # the run died without recording it; the next call takes the lock over
-    elif until is None and status in (Status.FAILED, Status.TIMEDOUT):
-        until = stamp_seconds(record.updated)  # the runner records these without `ended`: when it wrote them
+            duration = seconds_between(record.started, stamp_seconds(record.ended))
     missing = tuple(record.missing) if status == Status.WAITING else None
     return InstanceRow(t, status, record.status, record.attempts, record.run_id, record.started, record.ended,
-                       _duration(record.started, until), missing, None, record.error,
-                       definition=Provenance.read(record.definition))
+                       duration, missing, None, record.error, definition=Provenance.read(record.definition))
 
 
 def missing_inputs(repo: ConfigRepo, process: Process, cluster: Cluster, t: datetime, fs: FileSystem) \

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from toolkit.ledger.records import STATUSES, CorruptRecordError, InstanceRecord
+from toolkit.ledger.records import STATUSES, CorruptRecordError, InstanceRecord, stamp_seconds
+from toolkit.statuses import Status
 
 # The instance record's fields a state holds, as the record's JSON names them.
 STATE_FIELDS = ("status", "attempts", "run_id", "updated", "started", "ended", "error", "missing", "definition")
@@ -62,15 +63,38 @@ class InstanceState(NamedTuple):
 
 
 class InstanceOutline(NamedTuple):
-    """An instance's status and attempts: what a roll-up's digest holds of it, enough to tell a plain success of
-    one attempt from what needs a closer look."""
+    """An instance's status and attempts, when it ended (seconds since the epoch) and how long it ran
+    (`run_seconds`): what a roll-up's digest holds of it, enough to tell a plain success of one attempt from what
+    needs a closer look, and for `toolkit metrics` to count and time a window of instances."""
 
     status: str
     attempts: int
+    ended: float | None = None
+    duration: int | None = None
 
     @classmethod
     def of(cls, state: InstanceState) -> InstanceOutline:
-        return cls(state.status, state.attempts)
+        return cls(state.status, state.attempts, stamp_seconds(state.ended), run_seconds(state))
+
+
+def run_seconds(state: InstanceState) -> int | None:
+    """How long the instance ran, in whole seconds, as `toolkit status` shows it: from its start to its end, or, for
+    a FAILED or TIMEDOUT instance the runner records without an end, to when it wrote it (None: either not known, or
+    still RUNNING, whose end is now or never)."""
+    if state.status == Status.RUNNING:
+        return None
+    until = stamp_seconds(state.ended)
+    if until is None and state.status in (Status.FAILED, Status.TIMEDOUT):
+        until = stamp_seconds(state.updated)  # the runner records these without `ended`: when it wrote them
+    return seconds_between(state.started, until)
+
+
+def seconds_between(started: str | None, until: float | None) -> int | None:
+    """Whole seconds from the stamp `started` to `until` (None: either not known), never fewer than none."""
+    begin = stamp_seconds(started)
+    if begin is None or until is None:
+        return None
+    return max(int(round(until - begin)), 0)
 
 
 def state_document(instance: Mapping[str, Any]) -> dict[str, Any]:

@@ -602,3 +602,14 @@ def parse_late_checks(data: bytes, path: str) -> list[LateCheck]:
 
 def late_checks_json(checks: list[LateCheck]) -> bytes:
     return (json.dumps([versioned(asdict(check)) for check in checks], indent=2, sort_keys=True) + "\n").encode()
+
+
+def stamp_seconds(stamp: str | None) -> float | None:
+    """A record's instant (`2026-11-21T10:00:05Z`, or to the minute) in seconds since the epoch (None: none, or not a
+    stamp)."""
+    if stamp is None:
+        return None
+    try:
+        return record_stamp(stamp).timestamp()
+    except ValueError:
+        return None

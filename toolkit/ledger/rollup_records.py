@@ -18,11 +18,12 @@ An instance's state (instance_states.py) is its instance record without what it 
 it, and all that `toolkit status`, `summary`, `report` and `metrics` read of a window: they decompress the head and
 the state lines alone and parse the lines of the instances they ask for (a week of a month's instances is a week's
 parsing). The last line holds each instance's records. The head says how many state lines follow, and holds the
-month's digest (format 3): per instance, in the state lines' order, its minute in the month, its status (a letter)
-and its attempts, as three columns. Whoever needs no more of a month than that (the status page's older plain
-successes: a year of a hundred processes is 876,000 of them) reads the head alone and parses no state line. The
-state lines and the digest are derived from the last line when the file is written, in one file replaced
-atomically, so the three never disagree. A format 2 file (no digest) and a format 1 file (one line: the last line's
+month's digest (format 3): per instance, in the state lines' order, its minute in the month, its status (a letter),
+its attempts, when it ended and how long it ran, as five columns (instance_states.InstanceOutline). Whoever needs no
+more of a month than that (the status page's older plain successes: a year of a hundred processes is 876,000 of
+them; the metrics of a window) reads the head alone and parses no state line. The state lines and the digest are
+derived from the last line when the file is written, in one file replaced atomically, so the three never
+disagree. A format 2 file (no digest) and a format 1 file (one line: the last line's
 content beside the version, the process and the month) are still read; what they lack is derived when asked for.
 
 Readers see one ledger: an instance folder wins over the roll-up for what it holds (a rerun of a rolled-up
@@ -38,6 +39,7 @@ import gzip
 import json
 import re
 import zlib
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -63,12 +65,14 @@ from toolkit.storage.filesystem import FileSystem
 
 ROLLUP_FORMAT = 3
 SUFFIX = ".json.gz"
-_CHUNK = 16384  # compressed bytes inflated at a time while reading a roll-up's first lines
+_CHUNK = 16384  # bytes read, and inflated, at a time while reading a roll-up's first lines
 MONTH_MINUTES = 31 * 24 * 60  # the most instances a month can have: one a minute
 MINUTE = timedelta(minutes=1)
 # A status's letter in a digest's `status` column (persisted: a letter keeps its meaning in every format 3 file).
 STATUS_LETTERS = {"WAITING": "W", "RUNNING": "R", "SUCCEEDED": "S", "FAILED": "F", "TIMEDOUT": "T", "SKIPPED": "K",
                   "KILLED": "X"}
+# The digest's columns, one entry per state line each (`rollup_head`).
+DIGEST_COLUMNS = ("minutes", "status", "attempts", "ended", "duration")
 _LETTER_STATUS = {letter: status for status, letter in STATUS_LETTERS.items()}
 _DIGEST_STATUS = re.compile("[" + "".join(STATUS_LETTERS.values()) + "]*")
 
@@ -137,63 +141,109 @@ class MonthRollup:
 
     def to_bytes(self) -> bytes:
         instances = dict(sorted(self.documents.items()))
-        documents = {key: _state_of(key, document, self.path) for key, document in instances.items()}
-        states = "".join(f"{key} {_json(document)}\n" for key, document in documents.items())
-        head = rollup_head(self.process, self.month, documents, self.path)
+        lines = {key: _json(_state_of(key, document, self.path)) for key, document in instances.items()}
+        states = "".join(f"{key} {line}\n" for key, line in lines.items())
+        # the digest of the state lines as a reader parses them (a record's status is a Status, a line's a text)
+        head = rollup_head(self.process, self.month, {key: json.loads(line) for key, line in lines.items()}, self.path)
         return compressed(f"{head}\n{states}{_json({'instances': instances})}\n".encode())
 
 
 def rollup_head(process: str, month: str, states: dict[str, dict[str, Any]], path: str = "") -> str:
     """The first line of a roll-up of `process` for `month` (at `path`) whose state lines hold `states` (by key,
-    sorted): the count of state lines and the month's digest."""
+    sorted): the count of state lines and the month's digest, each instance's outline as five columns."""
     start = _month_start(month)
     minutes = [(parse_instance_key(key) - start) // MINUTE for key in states]  # type: ignore[operator]
-    letters: list[str] = []
-    attempts: list[int] = []
-    for key, state in states.items():
-        status, count = state.get("status"), state.get("attempts")
-        letter = STATUS_LETTERS.get(status) if isinstance(status, str) else None  # a Status is one
-        if letter is None or type(count) is not int or count < 0:
-            raise CorruptRecordError(path, f"the instance {key} has no status and count of attempts of a state: "
-                                           f"{status!r}, {count!r}")
-        letters.append(letter)
-        attempts.append(count)
-    digest = {"minutes": _runs(minutes), "status": "".join(letters), "attempts": attempts}
+    outlines = [InstanceOutline.of(InstanceState.from_document(document, path, key))
+                for key, document in states.items()]
+    digest = {"minutes": _runs(minutes), **_digest_columns(start, minutes, outlines)}
     return _json(versioned({"process": process, "month": month, "states": len(states), "digest": digest},
                            ROLLUP_FORMAT))
 
 
+def _digest_columns(start: datetime, minutes: list[int], outlines: list[InstanceOutline]) -> dict[str, str]:
+    """The digest's columns but its minutes, each a text: statuses a letter each; attempts, ends (in seconds after the
+    instance's time) and durations as whole numbers separated by spaces, `-` for none. Texts, not JSON lists: a
+    reader splits them in C and converts only the entries it asks for (three JSON lists of a month's hourly
+    instances took 250 µs to parse, about as long as a week's metrics of the process take in all)."""
+    base = start.timestamp()
+    return {"status": "".join(STATUS_LETTERS[outline.status] for outline in outlines),
+            "attempts": " ".join(str(outline.attempts) for outline in outlines),
+            "ended": " ".join("-" if outline.ended is None else str(round(outline.ended - base - minute * 60))
+                              for outline, minute in zip(outlines, minutes, strict=True)),
+            "duration": " ".join("-" if outline.duration is None else str(outline.duration) for outline in outlines)}
+
+
 @dataclass(frozen=True)
 class MonthDigest:
-    """The digest of a process's roll-up of one month: per instance it holds, in time order, its status and
-    attempts (what `InstanceOutline` says). Checked where it is built (`read_rollup_digest`)."""
+    """The digest of a process's roll-up of one month (at `path`): per instance it holds, in time order, what
+    `InstanceOutline` says of it, as columns. An entry is converted, and checked, only for an instance asked for
+    (a week's metrics ask for a quarter of a month); the columns' shapes are checked where the digest is built
+    (`read_rollup_digest`)."""
 
-    times: tuple[datetime, ...]
+    path: str
+    start: datetime  # the month's
+    minutes: tuple[int, ...]  # each instance's minute in the month, increasing
     statuses: str  # a letter each (STATUS_LETTERS)
-    attempts: tuple[int, ...]
+    attempts: tuple[str, ...]  # whole numbers
+    ended: tuple[str, ...]  # seconds after the instance's time (a whole number, negative when its clock was behind)
+    durations: tuple[str, ...]  # seconds, a whole number
 
     def outlines(self, wanted: Iterable[datetime]) -> dict[datetime, InstanceOutline]:
         """The outlines of those of `wanted` the roll-up holds."""
-        index = {t: n for n, t in enumerate(self.times)}
+        minutes, start, base = self.minutes, self.start, self.start.timestamp()
+        attempts = _Entries(self.path, "a count")
+        ended_at = _Entries(self.path, "a number of seconds or -", signed=True)
+        ran = _Entries(self.path, "a count of seconds or -")
         found = {}
         for t in wanted:
-            n = index.get(t)
-            if n is not None:
-                found[t] = _outline(self.statuses[n], self.attempts[n])
+            since = t - start
+            if since.seconds % 60 or since.microseconds:
+                continue  # no instance of a month is between its minutes
+            minute = since.days * 1440 + since.seconds // 60
+            n = bisect_left(minutes, minute)
+            if n == len(minutes) or minutes[n] != minute:
+                continue
+            tried, ended, duration = self.attempts[n], self.ended[n], self.durations[n]  # `-`: none
+            found[t] = InstanceOutline(
+                _LETTER_STATUS[self.statuses[n]], attempts.known.get(tried) or attempts.of(tried, "attempts", t),
+                None if ended == "-" else
+                base + minute * 60 + (ended_at.known.get(ended) or ended_at.of(ended, "ended", t)),
+                None if duration == "-" else ran.known.get(duration) or ran.of(duration, "duration", t))
         return found
 
+    @property
+    def times(self) -> tuple[datetime, ...]:
+        return tuple(self.start + minute * MINUTE for minute in self.minutes)
+
     @classmethod
-    def of(cls, states: dict[datetime, InstanceState]) -> MonthDigest:
+    def of(cls, path: str, start: datetime, states: dict[datetime, InstanceState]) -> MonthDigest:
         """The digest of a roll-up that has none (format 1 or 2), from its states."""
-        times = tuple(sorted(states))
-        return cls(times, "".join(STATUS_LETTERS[states[t].status] for t in times),
-                   tuple(states[t].attempts for t in times))
+        times = sorted(states)
+        minutes = [(t - start) // MINUTE for t in times]
+        columns = _digest_columns(start, minutes, [InstanceOutline.of(states[t]) for t in times])
+        return cls(path, start, tuple(minutes), columns["status"],
+                   *(_split(columns[name], len(times)) for name in ("attempts", "ended", "duration")))
 
 
-@lru_cache(maxsize=1024)
-def _outline(letter: str, attempts: int) -> InstanceOutline:
-    """One immutable outline per status and count (a year's page asks for 876,000 of a few kinds)."""
-    return InstanceOutline(_LETTER_STATUS[letter], attempts)
+class _Entries:
+    """A text column's entries converted to whole numbers, each distinct one once (most repeat: a month's attempts
+    are mostly `1`), and checked: at most 12 ASCII digits, after a `-` where `signed`."""
+
+    def __init__(self, path: str, what: str, signed: bool = False) -> None:
+        self._path, self._what, self._signed = path, what, signed
+        self.known: dict[str, int] = {}  # read by the caller first: a dictionary's get is quicker than a call
+
+    def of(self, text: str, column: str, t: datetime) -> int:
+        digits = text[1:] if self._signed and text[:1] == "-" else text
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 12):
+            raise CorruptRecordError(self._path, f"its head's digest: the {column} of instance {instance_key(t)} is "
+                                                 f"{text[:20]!r}, not {self._what}")
+        self.known[text] = number = int(text)
+        return number
+
+
+def _split(column: str, count: int) -> tuple[str, ...]:
+    return tuple(column.split(" ")) if count else ()
 
 
 def _month_start(month: str) -> datetime:
@@ -339,11 +389,11 @@ def read_rollup_digest(fs: FileSystem, layout: LedgerLayout, process: str, month
     and parsed. A roll-up written before digests were (format 1 or 2) has its states read instead."""
     opened = _open(fs, layout, process, month)
     if opened is None:
-        return MonthDigest((), "", ())
+        return MonthDigest(layout.rollup_record(process, month), _month_start(month), (), "", (), (), ())
     path, _, head, version = opened
     if version < 3:
         states = _states(opened, process, month)
-        return MonthDigest.of(states.states(states.times()))
+        return MonthDigest.of(path, _month_start(month), states.states(states.times()))
     return _digest(head, path, month, _state_count(head, path))
 
 
@@ -363,23 +413,43 @@ def _open(fs: FileSystem, layout: LedgerLayout, process: str, month: str) -> _Op
 
 def _digest(head: dict[str, Any], path: str, month: str, count: int) -> MonthDigest:
     """The digest a format 3 head holds, checked: a column of each for the `count` state lines, minutes of the
-    month in increasing order, letters of statuses, counts of attempts."""
+    month in increasing order, letters of statuses, and texts of as many entries for the other three."""
     digest = head.get("digest")
-    runs, letters, attempts = (digest.get(name) for name in ("minutes", "status", "attempts")) \
-        if isinstance(digest, dict) else (None, None, None)
+    columns: list[Any] = [digest.get(name) if isinstance(digest, dict) else None for name in DIGEST_COLUMNS]
+    runs, letters, attempts, ended, durations = columns
     minutes = _expanded(runs)
     start = _month_start(month)
     last = ((start + timedelta(days=32)).replace(day=1) - start) // MINUTE
     if minutes is None or len(minutes) != count or (minutes and not 0 <= minutes[0] <= minutes[-1] < last):
-        problem = f"its minutes {str(runs)[:80]} are not {count} minutes of {month} in increasing order"
+        problem = f"its minutes {_short(runs)} are not {count} minutes of {month} in increasing order"
     elif type(letters) is not str or len(letters) != count or _DIGEST_STATUS.fullmatch(letters) is None:
-        problem = f"its status {str(letters)[:80]!r} is not {count} letters of statuses ({''.join(_LETTER_STATUS)})"
-    elif type(attempts) is not list or len(attempts) != count or \
-            not all(type(item) is int and item >= 0 for item in attempts):
-        problem = f"its attempts {str(attempts)[:80]} are not {count} counts of attempts"
+        problem = f"its status {_short(letters)} is not {count} letters of statuses ({''.join(_LETTER_STATUS)})"
+    elif not _column(attempts, count):
+        problem = f"its attempts {_short(attempts)} are not {count} counts of attempts"
+    elif not _column(ended, count):
+        problem = f"its ended {_short(ended)} are not {count} numbers of seconds or -"
+    elif not _column(durations, count):
+        problem = f"its duration {_short(durations)} are not {count} counts of seconds or -"
     else:
-        return MonthDigest(tuple(start + minute * MINUTE for minute in minutes), letters, tuple(attempts))
+        return MonthDigest(path, start, tuple(minutes), letters, _split(attempts, count), _split(ended, count),
+                           _split(durations, count))
     raise CorruptRecordError(path, f"its head's digest: {problem}")
+
+
+def _column(values: Any, count: int) -> bool:
+    """Whether `values` is a text of `count` entries separated by single spaces (none: empty); each entry is checked
+    when it is converted (`MonthDigest.outlines`)."""
+    if type(values) is not str:
+        return False
+    if count == 0:
+        return values == ""
+    return values.count(" ") == count - 1 and "  " not in values and values[:1] != " " and values[-1:] != " "
+
+
+def _short(value: Any) -> str:
+    """A damaged column as a message shows it: its start."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}..."
 
 
 def _expanded(runs: Any) -> list[int] | None:
@@ -461,16 +531,21 @@ class _Inflated:
         return self._text.startswith(prefix, self._start)
 
     def _more(self) -> bool:
-        if self._at >= len(self._data):
-            if not self._inflater.eof:
-                raise CorruptRecordError(self._path, "not a gzip file: it ends before its end (cut short?)")
+        """Inflate some more: at most `_CHUNK` bytes of text at a time, for a reader of the head alone needs its
+        first few kilobytes of a file that inflates to a megabyte."""
+        if self._inflater.eof:
             return False
+        chunk = self._inflater.unconsumed_tail
+        if not chunk and self._at < len(self._data):
+            chunk = self._data[self._at:self._at + _CHUNK]
+            self._at += _CHUNK
         try:
-            inflated = self._inflater.decompress(self._data[self._at:self._at + _CHUNK])
+            inflated = self._inflater.decompress(chunk, _CHUNK)
         except zlib.error as err:
             raise CorruptRecordError(self._path, f"not a gzip file: {err}") from None
+        if not chunk and not inflated:  # every byte read, and the stream not at its end
+            raise CorruptRecordError(self._path, "not a gzip file: it ends before its end (cut short?)")
         self._text, self._start = self._text[self._start:] + inflated, 0
-        self._at += _CHUNK
         return True
 
 

@@ -12,16 +12,25 @@ import pytest
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, run
+from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, at, run
 from tests.unit.forking import allow_forks, calls_here
 from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.cli.ledger_rows import count_statuses, instance_rows
 from toolkit.cli.metrics import cluster_readings
 from toolkit.cli.metrics.cluster_readings import read_cluster
+from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, labels_of, sla_counts, window_times
 from toolkit.cli.metrics.exposition import registry_of, text
 from toolkit.cli.metrics.families import LedgerCollector
-from toolkit.cli.metrics.readings import ClusterReadings, Window
+from toolkit.cli.metrics.readings import ClusterReadings, ProcessReading, Window
+from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.grids import process_grid
+from toolkit.ledger.holds import Hold
+from toolkit.ledger.records import stamp_seconds
 from toolkit.ledger.rollups import roll_up
+from toolkit.ledger.store import Ledger
+from toolkit.schedule.sla.check import Report as SlaReport
+from toolkit.statuses import Status
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -300,3 +309,44 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
     assert run(capsys, *argv) == alone
     assert workers and alone[0] == 1 and f"The ledger record file://{damaged} is damaged" in alone[2]
     assert len(read_here) == 2  # the first process, then PROCESS again after its worker failed on it
+
+
+def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
+                      sla: SlaReport) -> ProcessReading:
+    """A process's reading made from a row of `toolkit status` for each instance of the window: what the readings
+    made from outlines must equal."""
+    times = window_times(process_grid(process, cluster.name), window)
+    rows = instance_rows(repo, process, cluster, ledger, times, window.now.timestamp(), with_missing=False)
+    counts = count_statuses(rows, PROCESS_STATES)
+    succeeded = [row for row in rows if row.status == Status.SUCCEEDED]
+    recorded = sorted((t for t in ledger.recorded_times(process.name) if t <= window.first), reverse=True)
+    before = [state for t in recorded if (state := ledger.instance_states(process.name, [t])[t]).status == "SUCCEEDED"]
+    last_success = stamp_seconds(succeeded[-1].ended) if succeeded else \
+        stamp_seconds(before[0].ended) if before else None
+    durations = tuple(float(row.duration_seconds) for row in rows
+                      if row.status in FINISHED and row.duration_seconds is not None)
+    return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
+                          sum(row.attempts for row in rows), durations,
+                          sla_counts(sla, "process", process.name, window))
+
+
+@pytest.mark.parametrize("rolled", [False, True], ids=["folders", "rolled up"])
+@pytest.mark.parametrize("held", [(), (3,), (4, 7)], ids=["none held", "a success held", "a failure and a run held"])
+@pytest.mark.parametrize("length", [8, 2, 30], ids=["8 hours", "2 hours: no success", "30 hours"])
+def test_a_process_reading_from_outlines_is_the_one_its_rows_make(metered: Site, monkeypatch: pytest.MonkeyPatch,
+                                                                  rolled: bool, held: tuple[int, ...],
+                                                                  length: int) -> None:
+    if rolled:  # 03:00 to 05:00 into November's roll-up; the running and waiting instances keep their folders
+        a_month_on = datetime(2026, 12, 21, 10, 30, tzinfo=timezone.utc)
+        assert roll_up(metered.ledger(a_month_on.timestamp()), PROCESS, a_month_on, "rollup-1").rolled == 3
+    for hour in held:
+        metered.ledger().set_hold(PROCESS, at(hour), Hold("2026-11-21T10:00:00Z", "alice@edge"))
+    config = ConfigRepo.load(metered.conf)
+    cluster = config.cluster("primary")
+    now = Now.of(NOW)
+    window = Window(now.time, timedelta(hours=length))
+    from_outlines = read_cluster(config, cluster, open_ledger(cluster, now), window)
+    monkeypatch.setattr(cluster_readings, "process_reading", reading_from_rows)
+    assert read_cluster(config, cluster, open_ledger(cluster, now), window) == from_outlines
+    summary = next(reading for reading in from_outlines.processes if reading.labels.name == PROCESS)
+    assert summary.last_success == datetime(2026, 11, 21, 3, 3, 30, tzinfo=timezone.utc).timestamp() or 3 in held

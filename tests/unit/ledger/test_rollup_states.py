@@ -85,15 +85,17 @@ def test_the_states_are_the_records_without_what_they_read_and_wrote(ledger: Led
     assert ledger.instances(P, TIMES) == RECORDS
 
 
-OUTLINES = {TIMES[0]: InstanceOutline("SUCCEEDED", 1), TIMES[1]: InstanceOutline("FAILED", 3),
-            TIMES[2]: InstanceOutline("SKIPPED", 1)}
+OUTLINES = {TIMES[0]: InstanceOutline("SUCCEEDED", 1, TIMES[0].timestamp() + 540, 480),
+            TIMES[1]: InstanceOutline("FAILED", 3, TIMES[1].timestamp() + 540, 480),
+            TIMES[2]: InstanceOutline("SKIPPED", 1, None, None)}  # ended 09:00 of its hour, started 01:00
 
 
 def test_the_heads_digest_holds_each_instances_minute_status_and_attempts(ledger: Ledger) -> None:
     path = write_rollup(ledger)
     head = json.loads(lines_of(path)[0])
     assert head == {"format_version": 3, "process": P, "month": MONTH, "states": 3,
-                    "digest": {"minutes": [43200, 60, 2], "status": "SFK", "attempts": [1, 3, 1]}}
+                    "digest": {"minutes": [43200, 60, 2], "status": "SFK", "attempts": "1 3 1",
+                               "ended": "540 540 -", "duration": "480 480 -"}}
     assert ledger.instance_outlines(P, TIMES) == OUTLINES
     assert ledger.instance_outlines(P, TIMES[1:2]) == {TIMES[1]: OUTLINES[TIMES[1]]}
 
@@ -105,7 +107,8 @@ def test_outlines_read_the_head_alone_and_a_folder_wins_over_the_rollup(ledger: 
     assert ledger.instance_outlines(P, TIMES) == OUTLINES
     rerun = instance(TIMES[1], "SUCCEEDED", attempts=4)  # a rerun of a rolled-up instance writes its folder again
     ledger.write_instance(rerun)
-    assert ledger.instance_outlines(P, TIMES) == {**OUTLINES, TIMES[1]: InstanceOutline("SUCCEEDED", 4)}
+    assert ledger.instance_outlines(P, TIMES) == {**OUTLINES, TIMES[1]: OUTLINES[TIMES[1]]._replace(status="SUCCEEDED",
+                                                                                                 attempts=4)}
 
 
 def digest_of(change: Callable[[dict[str, object]], object]) -> Damage:
@@ -127,9 +130,24 @@ def digest_of(change: Callable[[dict[str, object]], object]) -> Damage:
     (digest_of(lambda digest: digest.update(status="SF")), "its status 'SF' is not 3 letters of statuses"),
     (digest_of(lambda digest: digest.update(status="SFZ")), "its status 'SFZ' is not 3 letters of statuses"),
     (digest_of(lambda digest: digest.update(status=["S", "F", "K"])), "is not 3 letters of statuses"),
-    (digest_of(lambda digest: digest.update(attempts=[1, -3, 1])), "its attempts [1, -3, 1] are not 3 counts"),
-    (digest_of(lambda digest: digest.update(attempts=[1, 3.0, 1])), "its attempts [1, 3.0, 1] are not 3 counts"),
-    (digest_of(lambda digest: digest.update(attempts=[1, 3])), "its attempts [1, 3] are not 3 counts"),
+    (digest_of(lambda digest: digest.update(attempts="1 -3 1")), "the attempts of instance 20261031T0100Z is '-3', "
+                                                                  "not a count"),
+    (digest_of(lambda digest: digest.update(attempts="1 3.0 1")), "the attempts of instance 20261031T0100Z is '3.0'"),
+    (digest_of(lambda digest: digest.update(attempts="1 \u0663 1")), "the attempts of instance 20261031T0100Z is '٣'"),
+    (digest_of(lambda digest: digest.update(attempts="1 - 1")), "the attempts of instance 20261031T0100Z is '-'"),
+    (digest_of(lambda digest: digest.update(attempts="1 3")), "its attempts '1 3' are not 3 counts"),
+    (digest_of(lambda digest: digest.update(attempts="1 3  1")), "its attempts '1 3  1' are not 3 counts"),
+    (digest_of(lambda digest: digest.update(attempts=[1, 3, 1])), "its attempts [1, 3, 1] are not 3 counts"),
+    (digest_of(lambda digest: digest.update(attempts="1 3 " + "9" * 5000)), "the attempts of instance "
+                                                                            "20261031T0200Z is '99999999999999999999'"),
+    (digest_of(lambda digest: digest.update(ended="540 x -")), "the ended of instance 20261031T0100Z is 'x', not a "
+                                                                "number of seconds"),
+    (digest_of(lambda digest: digest.update(ended="540 -- -")), "the ended of instance 20261031T0100Z is '--'"),
+    (digest_of(lambda digest: digest.update(ended="540 540")), "its ended '540 540' are not 3 numbers of seconds"),
+    (digest_of(lambda digest: digest.update(ended="540 540 -\n")), "the ended of instance 20261031T0200Z is '-\\n'"),
+    (digest_of(lambda digest: digest.update(duration="480 -1 -")), "the duration of instance 20261031T0100Z is '-1'"),
+    (digest_of(lambda digest: digest.update(duration=" 480 -")), "its duration ' 480 -' are not 3 counts"),
+    (digest_of(lambda digest: digest.pop("duration")), "its duration None are not 3 counts of seconds or -"),
     (lambda lines: [lines[0].replace(b'"digest":', b'"digested":'), *lines[1:]], "its minutes None are not"),
 ])
 def test_a_damaged_digest_is_named(ledger: Ledger, damage: Damage, said: str) -> None:
@@ -142,27 +160,32 @@ def test_a_damaged_digest_is_named(ledger: Ledger, damage: Damage, said: str) ->
 
 def test_a_rollup_whose_instance_has_no_state_is_named_when_it_is_rewritten(ledger: Ledger) -> None:
     documents = {"20261031T0000Z": {"instance": {**record_document(RECORDS[TIMES[0]]), "status": "DONE"}}}
-    with pytest.raises(CorruptRecordError, match="the instance 20261031T0000Z has no status and count of attempts "
-                                                 "of a state: 'DONE', 1"):
+    with pytest.raises(CorruptRecordError, match="the state of instance 20261031T0000Z: its status 'DONE' is none"):
         MonthRollup(P, MONTH, "rollup.json.gz", documents).to_bytes()
+
+
+_STAMP = st.one_of(st.none(), st.integers(-90, 3000).map(lambda seconds: (START + timedelta(seconds=seconds)).strftime(
+    "%Y-%m-%dT%H:%M:%SZ")), st.just("not a stamp"))
+START = datetime(2026, 11, 1, tzinfo=timezone.utc)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.integers(0, 30 * 24 * 60 - 1), st.tuples(st.sampled_from(
-    ["WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED"]), st.integers(0, 12)),
-    max_size=40))
+    ["WAITING", "RUNNING", "SUCCEEDED", "FAILED", "TIMEDOUT", "SKIPPED", "KILLED"]), st.integers(0, 12), _STAMP,
+    _STAMP, _STAMP), max_size=40))
 def test_the_digest_is_what_the_states_say(tmp_path_factory: pytest.TempPathFactory,
-                                           instances: dict[int, tuple[str, int]]) -> None:
-    """Any instances of a month at any minutes: the outlines the head gives are the states' status and attempts."""
+                                           instances: dict[int, tuple[str, int, str, str, str]]) -> None:
+    """Any instances of a month at any minutes, started, ended and updated at any time or none (or no stamp): the
+    outlines the head gives are those of the states."""
     ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path_factory.mktemp("c"), tmp_path_factory.mktemp("r")))
-    start = datetime(2026, 11, 1, tzinfo=timezone.utc)
-    times = {start + timedelta(minutes=minute): value for minute, value in instances.items()}
-    rollup = MonthRollup(P, "202611", "").with_instances({t: RolledUp(instance(t, status, attempts=attempts))
-                                                          for t, (status, attempts) in times.items()})
+    times = {START + timedelta(minutes=minute): value for minute, value in instances.items()}
+    rollup = MonthRollup(P, "202611", "").with_instances({t: RolledUp(instance(
+        t, status, attempts=attempts, started=started, ended=ended, updated=updated or "2026-11-01T00:00Z"))
+        for t, (status, attempts, started, ended, updated) in times.items()})
     path = Path(ledger.layout.rollup_record(P, "202611").removeprefix("file://"))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(rollup.to_bytes())
-    asked = [*times, start - timedelta(minutes=1)]
+    asked = [*times, START - timedelta(minutes=1)]
     states = ledger.instance_states(P, asked)
     assert ledger.instance_outlines(P, asked) == {t: InstanceOutline.of(state) for t, state in states.items()}
     assert set(states) == set(times)
@@ -316,7 +339,8 @@ def test_a_rollup_that_adds_to_an_older_month_rewrites_it_in_format_3(ledger: Le
     assert roll_up(ledger, P, datetime(2026, 11, 2, tzinfo=timezone.utc), "rollup-1").rolled == 1
     head, *states, _ = lines_of(path)
     assert json.loads(head)["format_version"] == 3 and len(states) == 4
-    assert json.loads(head)["digest"] == {"minutes": [43200, 60, 2, 180, 1], "status": "SFKS", "attempts": [1, 3, 1, 1]}
+    assert json.loads(head)["digest"] == {"minutes": [43200, 60, 2, 180, 1], "status": "SFKS", "attempts": "1 3 1 1",
+                                          "ended": "540 540 - 540", "duration": "480 480 - 480"}
     assert ledger.instances(P, [*TIMES, later]) == {**RECORDS, later: instance(later)}
     assert ledger.instance_states(P, [*TIMES, later]) == {
         t: InstanceState.of(record) for t, record in {**RECORDS, later: instance(later)}.items()}

@@ -88,7 +88,8 @@ def test_a_rollup_moves_the_closed_instances_and_every_reader_sees_the_same(ledg
     head, *states, records = gzip.decompress(ledger.fs.read(path)).decode().splitlines()
     document = json.loads(records)
     assert json.loads(head) == {"format_version": 3, "process": P, "month": "202610", "states": 5, "digest": {
-        "minutes": [43200, 60, 4], "status": "SFTXS", "attempts": [1, 2, 1, 1, 1]}}
+        "minutes": [43200, 60, 4], "status": "SFTXS", "attempts": "1 2 1 1 1", "ended": "540 540 540 540 540",
+        "duration": "480 480 480 480 480"}}
     keys = [f"20261031T{h:02d}00Z" for h in range(5)]
     assert [line.split(" ")[0] for line in states] == sorted(document["instances"]) == keys
     failed = document["instances"]["20261031T0100Z"]["instance"]

@@ -9,13 +9,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from toolkit.cli.ledger_rows import stamp_seconds
 from toolkit.cli.metrics.readings import ActionReading, Labels, Window
 from toolkit.el.timestamps import parse_instance_key
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.ingest.book import COMMITTED, IngestBook
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError
+from toolkit.ledger.records import CorruptRecordError, stamp_seconds
 from toolkit.notifications.notifier import FAILED
 from toolkit.openlineage.store import LineageBook
 from toolkit.runtime.run_record import record_folder

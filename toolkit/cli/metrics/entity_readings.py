@@ -1,6 +1,7 @@
 """The readings of a cluster's feeds and processes over a window, read as `toolkit status`, `toolkit summary` and
-`toolkit sla` read them: a process's instances are the rows of `ledger_rows.py`, a feed's are its dataset events,
-and SLA misses are the SLA check's findings."""
+`toolkit sla` read them: a process's instances are their outlines (`Ledger.instance_outlines`: a roll-up's digest)
+with the status the rows of `ledger_rows.py` show (held: SUSPENDED; recorded RUNNING: its row), a feed's are its
+dataset events, and SLA misses are the SLA check's findings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from datetime import datetime
 from functools import lru_cache
 from itertools import groupby
 
-from toolkit.cli.ledger_rows import SUSPENDED, count_statuses, instance_rows, stamp_seconds
+from toolkit.cli.ledger_rows import SUSPENDED, instance_rows
 from toolkit.cli.metrics.readings import FeedReading, Labels, ProcessReading, Window
 from toolkit.el.grid import InstanceGrid
 from toolkit.el.shift import shift
@@ -19,7 +20,7 @@ from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import feed_locations, under_root
 from toolkit.instances.grids import feed_grid, process_grid
-from toolkit.ledger.records import EVENT_KINDS, EVICTED, STATUSES, DatasetEvent
+from toolkit.ledger.records import EVENT_KINDS, EVICTED, STATUSES, DatasetEvent, stamp_seconds
 from toolkit.ledger.rollup_records import month_of
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.sla.arrivals import feed_arrival
@@ -117,18 +118,39 @@ def _newest_recorded(times: list[datetime], events: Events) -> tuple[datetime, f
 
 def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
                     sla: Report) -> ProcessReading:
-    """A process's instances of the window by the status `toolkit status` shows, and its newest success."""
+    """A process's instances of the window by the status `toolkit status` shows, and its newest success: from the
+    instances' outlines (a roll-up's are its digest: no state line parsed), as `toolkit status` reads them; an
+    instance recorded RUNNING is its row (whether its run is alive is its lock's to say)."""
     times = window_times(process_grid(process, cluster.name), window)
-    rows = instance_rows(repo, process, cluster, ledger, times, window.now.timestamp(), with_missing=False)
-    counts = count_statuses(rows, PROCESS_STATES)
-    succeeded = [row for row in rows if row.status == Status.SUCCEEDED]
-    last_success = stamp_seconds(succeeded[-1].ended) if succeeded else _success_before(ledger, process.name,
-                                                                                         window.first)
-    durations = tuple(float(row.duration_seconds) for row in rows
-                      if row.status in FINISHED and row.duration_seconds is not None)
+    outlines = ledger.instance_outlines(process.name, times)
+    running = [t for t, outline in outlines.items() if outline.status == Status.RUNNING]
+    rows = {row.time: row for row in instance_rows(repo, process, cluster, ledger, running, window.now.timestamp(),
+                                                   with_missing=False)} if running else {}
+    holds = ledger.holds(process.name)
+    counts = dict.fromkeys(PROCESS_STATES, 0)
+    attempts, durations, succeeded, last_success = 0, [], False, None
+    for t in times:
+        outline = outlines.get(t)
+        row = rows.get(t)
+        if outline is None:
+            status, duration, ended = Status.WAITING.value, None, None
+        elif row is not None:
+            status, duration, ended = row.status, row.duration_seconds, stamp_seconds(row.ended)
+        else:
+            status, duration, ended = outline.status, outline.duration, outline.ended
+        if t in holds:
+            status = SUSPENDED
+        counts[status] = counts.get(status, 0) + 1
+        attempts += outline.attempts if outline is not None else 0
+        if status in FINISHED and duration is not None:
+            durations.append(float(duration))
+        if status == Status.SUCCEEDED:
+            succeeded, last_success = True, ended  # the newest's, known or not
+    if not succeeded:
+        last_success = _success_before(ledger, process.name, window.first)
     misses = sla_counts(sla, "process", process.name, window)
-    return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
-                          sum(row.attempts for row in rows), durations, misses)
+    return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success, attempts,
+                          tuple(durations), misses)
 
 
 def _success_before(ledger: Ledger, process: str, first: datetime) -> float | None:
@@ -136,8 +158,8 @@ def _success_before(ledger: Ledger, process: str, first: datetime) -> float | No
     a time from the newest, so that a process failing for a week reads back to its last success only."""
     times = sorted((t for t in ledger.recorded_times(process) if t <= first), reverse=True)
     for _, month in groupby(times, month_of):
-        states = ledger.instance_states(process, month)
-        for t in sorted(states, reverse=True):
-            if states[t].status == Status.SUCCEEDED:
-                return stamp_seconds(states[t].ended)
+        outlines = ledger.instance_outlines(process, month)
+        for t in sorted(outlines, reverse=True):
+            if outlines[t].status == Status.SUCCEEDED:
+                return outlines[t].ended
     return None
