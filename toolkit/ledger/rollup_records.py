@@ -503,32 +503,35 @@ def _instances(document: Any, path: str, process: str, month: str) -> dict[str, 
 
 
 class _Inflated:
-    """A gzipped file's lines, decompressed as far as they are taken and no further."""
+    """A gzipped file's lines, decompressed as far as they are taken and no further, a piece at a time (kept as a
+    list until lines are taken: a month of minutely instances is 6 MB of state lines, 400 pieces)."""
 
     def __init__(self, data: bytes, path: str) -> None:
         self._data, self._path, self._at = data, path, 0
         self._inflater = zlib.decompressobj(wbits=31)  # gzip's header and trailer
-        self._text, self._start = b"", 0  # what is inflated, and where its next line starts
+        self._pending: list[bytes] = []  # inflated and not taken yet, in order
+        self._newlines = 0  # in _pending
 
     def lines(self, count: int) -> list[bytes]:
         """The next `count` lines without their newlines (fewer when the file ends first; its last line without a
         newline counts)."""
-        while self._text.count(b"\n", self._start) < count and self._more():
+        while self._newlines < count and self._more():
             pass
-        parts = self._text[self._start:].split(b"\n", count)
+        parts = b"".join(self._pending).split(b"\n", count)
         if len(parts) > count:
-            self._text, self._start = parts.pop(), 0
+            rest = parts.pop()
+            self._pending, self._newlines = [rest], rest.count(b"\n")
         else:
-            self._text, self._start = b"", 0
+            self._pending, self._newlines = [], 0
             if parts[-1] == b"":
                 parts.pop()
         return parts
 
     def starts(self, prefix: bytes) -> bool:
         """Whether what follows the lines taken starts with `prefix`."""
-        while len(self._text) - self._start < len(prefix) and self._more():
+        while sum(map(len, self._pending)) < len(prefix) and self._more():
             pass
-        return self._text.startswith(prefix, self._start)
+        return b"".join(self._pending).startswith(prefix)
 
     def _more(self) -> bool:
         """Inflate some more: at most `_CHUNK` bytes of text at a time, for a reader of the head alone needs its
@@ -545,7 +548,8 @@ class _Inflated:
             raise CorruptRecordError(self._path, f"not a gzip file: {err}") from None
         if not chunk and not inflated:  # every byte read, and the stream not at its end
             raise CorruptRecordError(self._path, "not a gzip file: it ends before its end (cut short?)")
-        self._text, self._start = self._text[self._start:] + inflated, 0
+        self._pending.append(inflated)
+        self._newlines += inflated.count(b"\n")
         return True
 
 
