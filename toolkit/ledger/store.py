@@ -100,8 +100,8 @@ class Ledger:
             wanted))
 
     def instance_outlines(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceOutline]:
-        """The status and attempts of the given instances that have a record: from a roll-up, its head's digest
-        alone (no state line parsed)."""
+        """The outlines (status, attempts, end, duration) of the given instances that have a record: from a
+        roll-up, its head's digest alone (no state line parsed)."""
         return self._per_instance(process, times, lambda data, path: InstanceOutline.of(InstanceState.of(
             InstanceRecord.parse(data, path))), lambda month, wanted: read_rollup_digest(
             self.fs, self.layout, process, month).outlines(wanted))
