@@ -9,7 +9,10 @@ only the lines of the instances they ask for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
 from toolkit.ledger.records import STATUSES, CorruptRecordError, InstanceRecord, stamp_seconds
@@ -76,6 +79,50 @@ class InstanceOutline(NamedTuple):
     def of(cls, state: InstanceState) -> InstanceOutline:
         return cls(state.status, state.attempts, stamp_seconds(state.ended), run_seconds(state))
 
+
+
+@dataclass(frozen=True)
+class Outlines:
+    """Instances' outlines as columns, in time order: `toolkit metrics` counts a window of a thousand processes with
+    a pass over each column (a roll-up's digest is columns already), not with an object per instance."""
+
+    times: tuple[datetime, ...]
+    statuses: tuple[str, ...]
+    attempts: tuple[int, ...]
+    ended: tuple[float | None, ...]
+    durations: tuple[int | None, ...]
+
+    def __post_init__(self) -> None:
+        lengths = {len(self.statuses), len(self.attempts), len(self.ended), len(self.durations)}
+        if lengths != {len(self.times)}:
+            raise ValueError(f"outlines of {len(self.times)} instances have columns of {sorted(lengths)} entries")
+
+    @classmethod
+    def of(cls, outlines: Mapping[datetime, InstanceOutline]) -> Outlines:
+        """The outlines of a mapping by time, in time order."""
+        times = tuple(sorted(outlines))
+        if not times:
+            return EMPTY_OUTLINES
+        statuses, attempts, ended, durations = zip(*map(outlines.__getitem__, times), strict=True)
+        return cls(times, statuses, attempts, ended, durations)
+
+    @classmethod
+    def joined(cls, parts: Sequence[Outlines]) -> Outlines:
+        """The outlines of `parts` (of distinct instances) as one, in time order."""
+        filled = [part for part in parts if part.times]
+        if len(filled) < 2:
+            return filled[0] if filled else EMPTY_OUTLINES
+        if all(before.times[-1] < after.times[0] for before, after in pairwise(filled)):
+            return cls(*(tuple(chain.from_iterable(getattr(part, name) for part in filled)) for name in _COLUMNS))
+        return cls.of({t: outline for part in filled for t, outline in part.by_time().items()})
+
+    def by_time(self) -> dict[datetime, InstanceOutline]:
+        return dict(zip(self.times, map(InstanceOutline, self.statuses, self.attempts, self.ended, self.durations),
+                        strict=True))
+
+
+_COLUMNS = ("times", "statuses", "attempts", "ended", "durations")
+EMPTY_OUTLINES = Outlines((), (), (), (), ())
 
 def run_seconds(state: InstanceState) -> int | None:
     """How long the instance ran, in whole seconds, as `toolkit status` shows it: from its start to its end, or, for

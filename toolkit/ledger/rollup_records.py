@@ -48,7 +48,7 @@ from itertools import pairwise
 from typing import Any
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
-from toolkit.ledger.instance_states import InstanceOutline, InstanceState, state_document
+from toolkit.ledger.instance_states import InstanceOutline, InstanceState, Outlines, state_document
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import (
     AttemptRecord,
@@ -188,28 +188,36 @@ class MonthDigest:
     ended: tuple[str, ...]  # seconds after the instance's time (a whole number, negative when its clock was behind)
     durations: tuple[str, ...]  # seconds, a whole number
 
-    def outlines(self, wanted: Iterable[datetime]) -> dict[datetime, InstanceOutline]:
-        """The outlines of those of `wanted` the roll-up holds."""
-        minutes, start, base = self.minutes, self.start, self.start.timestamp()
-        attempts = _Entries(self.path, "a count")
-        ended_at = _Entries(self.path, "a number of seconds or -", signed=True)
-        ran = _Entries(self.path, "a count of seconds or -")
-        found = {}
-        for t in wanted:
-            since = t - start
-            if since.seconds % 60 or since.microseconds:
-                continue  # no instance of a month is between its minutes
-            minute = since.days * 1440 + since.seconds // 60
-            n = bisect_left(minutes, minute)
-            if n == len(minutes) or minutes[n] != minute:
-                continue
-            tried, ended, duration = self.attempts[n], self.ended[n], self.durations[n]  # `-`: none
-            found[t] = InstanceOutline(
-                _LETTER_STATUS[self.statuses[n]], attempts.known.get(tried) or attempts.of(tried, "attempts", t),
-                None if ended == "-" else
-                base + minute * 60 + (ended_at.known.get(ended) or ended_at.of(ended, "ended", t)),
-                None if duration == "-" else ran.known.get(duration) or ran.of(duration, "duration", t))
-        return found
+    def outlines(self, wanted: Iterable[datetime]) -> Outlines:
+        """The outlines of those of `wanted` the roll-up holds, in time order."""
+        indexes, times = _located(self.start, self.minutes, tuple(wanted))
+        statuses = tuple(map(_LETTER_STATUS.__getitem__, map(self.statuses.__getitem__, indexes)))
+        attempts = self._numbers(self.attempts, indexes, times, "attempts", "a count")
+        after = self._numbers(self.ended, indexes, times, "ended", "a number of seconds or -", signed=True)
+        base, minutes = self.start.timestamp(), self.minutes
+        ended = tuple(None if seconds is None else base + minutes[n] * 60 + seconds
+                      for n, seconds in zip(indexes, after, strict=True))
+        durations = self._numbers(self.durations, indexes, times, "duration", "a count of seconds or -")
+        return Outlines(times, statuses, attempts, ended, durations)  # type: ignore[arg-type]  # attempts: no `-`
+
+    def _numbers(self, column: tuple[str, ...], indexes: tuple[int, ...], times: tuple[datetime, ...], name: str,
+                 what: str, signed: bool = False) -> tuple[int | None, ...]:
+        """The entries of a text column at `indexes` as whole numbers (`-`: None, where `what` allows it), each
+        distinct text converted and checked once (most repeat: a month's attempts are mostly `1`): at most 12
+        ASCII digits, after a `-` where `signed`. A bad entry is named with the first instance that has it."""
+        texts = tuple(map(column.__getitem__, indexes))
+        numbers: dict[str, int | None] = {}
+        for text in set(texts):
+            digits = text[1:] if signed and text[:1] == "-" else text
+            if text == "-" and what.endswith(" or -"):
+                numbers[text] = None
+            elif digits.isascii() and digits.isdigit() and len(digits) <= 12:
+                numbers[text] = int(text)
+        if len(numbers) < len(set(texts)):
+            n = next(n for n, text in enumerate(texts) if text not in numbers)
+            raise CorruptRecordError(self.path, f"its head's digest: the {name} of instance {instance_key(times[n])} "
+                                                f"is {texts[n][:20]!r}, not {what}")
+        return tuple(map(numbers.__getitem__, texts))
 
     @property
     def times(self) -> tuple[datetime, ...]:
@@ -222,28 +230,26 @@ class MonthDigest:
         minutes = [(t - start) // MINUTE for t in times]
         columns = _digest_columns(start, minutes, [InstanceOutline.of(states[t]) for t in times])
         return cls(path, start, tuple(minutes), columns["status"],
-                   *(_split(columns[name], len(times)) for name in ("attempts", "ended", "duration")))
+                   *(tuple(columns[name].split(" ")) if times else () for name in ("attempts", "ended", "duration")))
 
 
-class _Entries:
-    """A text column's entries converted to whole numbers, each distinct one once (most repeat: a month's attempts
-    are mostly `1`), and checked: at most 12 ASCII digits, after a `-` where `signed`."""
-
-    def __init__(self, path: str, what: str, signed: bool = False) -> None:
-        self._path, self._what, self._signed = path, what, signed
-        self.known: dict[str, int] = {}  # read by the caller first: a dictionary's get is quicker than a call
-
-    def of(self, text: str, column: str, t: datetime) -> int:
-        digits = text[1:] if self._signed and text[:1] == "-" else text
-        if not (digits.isascii() and digits.isdigit() and len(digits) <= 12):
-            raise CorruptRecordError(self._path, f"its head's digest: the {column} of instance {instance_key(t)} is "
-                                                 f"{text[:20]!r}, not {self._what}")
-        self.known[text] = number = int(text)
-        return number
-
-
-def _split(column: str, count: int) -> tuple[str, ...]:
-    return tuple(column.split(" ")) if count else ()
+@lru_cache(maxsize=64)
+def _located(start: datetime, minutes: tuple[int, ...], wanted: tuple[datetime, ...]) \
+        -> tuple[tuple[int, ...], tuple[datetime, ...]]:
+    """The indexes in a digest of the month from `start` whose instances are at `minutes` of those of `wanted` it
+    holds, increasing, and their times: computed once for the processes of a window that have the same minutes
+    (most: a month of hourly instances)."""
+    found: dict[int, datetime] = {}
+    for t in wanted:
+        since = t - start
+        if since.seconds % 60 or since.microseconds:
+            continue  # no instance of a month is between its minutes
+        minute = since.days * 1440 + since.seconds // 60
+        n = bisect_left(minutes, minute)
+        if n < len(minutes) and minutes[n] == minute:
+            found[n] = t
+    indexes = tuple(sorted(found))
+    return indexes, tuple(map(found.__getitem__, indexes))
 
 
 def _month_start(month: str) -> datetime:
@@ -416,34 +422,35 @@ def _digest(head: dict[str, Any], path: str, month: str, count: int) -> MonthDig
     month in increasing order, letters of statuses, and texts of as many entries for the other three."""
     digest = head.get("digest")
     columns: list[Any] = [digest.get(name) if isinstance(digest, dict) else None for name in DIGEST_COLUMNS]
-    runs, letters, attempts, ended, durations = columns
+    runs, letters, *texts = columns
     minutes = _expanded(runs)
     start = _month_start(month)
     last = ((start + timedelta(days=32)).replace(day=1) - start) // MINUTE
+    attempts, ended, durations = (_entries(text, count) for text in texts)
     if minutes is None or len(minutes) != count or (minutes and not 0 <= minutes[0] <= minutes[-1] < last):
         problem = f"its minutes {_short(runs)} are not {count} minutes of {month} in increasing order"
     elif type(letters) is not str or len(letters) != count or _DIGEST_STATUS.fullmatch(letters) is None:
         problem = f"its status {_short(letters)} is not {count} letters of statuses ({''.join(_LETTER_STATUS)})"
-    elif not _column(attempts, count):
-        problem = f"its attempts {_short(attempts)} are not {count} counts of attempts"
-    elif not _column(ended, count):
-        problem = f"its ended {_short(ended)} are not {count} numbers of seconds or -"
-    elif not _column(durations, count):
-        problem = f"its duration {_short(durations)} are not {count} counts of seconds or -"
+    elif attempts is None:
+        problem = f"its attempts {_short(texts[0])} are not {count} counts of attempts"
+    elif ended is None:
+        problem = f"its ended {_short(texts[1])} are not {count} numbers of seconds or -"
+    elif durations is None:
+        problem = f"its duration {_short(texts[2])} are not {count} counts of seconds or -"
     else:
-        return MonthDigest(path, start, tuple(minutes), letters, _split(attempts, count), _split(ended, count),
-                           _split(durations, count))
+        return MonthDigest(path, start, tuple(minutes), letters, attempts, ended, durations)
     raise CorruptRecordError(path, f"its head's digest: {problem}")
 
 
-def _column(values: Any, count: int) -> bool:
-    """Whether `values` is a text of `count` entries separated by single spaces (none: empty); each entry is checked
-    when it is converted (`MonthDigest.outlines`)."""
+def _entries(values: Any, count: int) -> tuple[str, ...] | None:
+    """The entries of a text of `count` entries separated by single spaces (none: empty), or None when `values` is
+    not one; each entry is checked when it is converted (`MonthDigest.outlines`)."""
     if type(values) is not str:
-        return False
+        return None
     if count == 0:
-        return values == ""
-    return values.count(" ") == count - 1 and "  " not in values and values[:1] != " " and values[-1:] != " "
+        return () if values == "" else None
+    entries = tuple(values.split(" "))
+    return entries if len(entries) == count and "" not in entries else None
 
 
 def _short(value: Any) -> str:

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
@@ -17,7 +19,7 @@ from toolkit.ledger.attempt_logs import CappedLog
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.holds import Hold
-from toolkit.ledger.instance_states import InstanceOutline, InstanceState
+from toolkit.ledger.instance_states import InstanceOutline, InstanceState, Outlines
 from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
@@ -56,6 +58,9 @@ Read = TypeVar("Read")  # what a reader of instances reads of each
 
 # A killed run's lock is taken over this long after its last renewal (renewed every third of it).
 DEFAULT_LEASE_SECONDS = 60.0
+
+
+_YEAR_MONTH = attrgetter("year", "month")
 
 
 class Ledger:
@@ -102,28 +107,40 @@ class Ledger:
     def instance_outlines(self, process: str, times: Iterable[datetime]) -> dict[datetime, InstanceOutline]:
         """The outlines (status, attempts, end, duration) of the given instances that have a record: from a
         roll-up, its head's digest alone (no state line parsed)."""
-        return self._per_instance(process, times, lambda data, path: InstanceOutline.of(InstanceState.of(
-            InstanceRecord.parse(data, path))), lambda month, wanted: read_rollup_digest(
-            self.fs, self.layout, process, month).outlines(wanted))
+        return self.outline_columns(process, times).by_time()
+
+    def outline_columns(self, process: str, times: Iterable[datetime]) -> Outlines:
+        """`instance_outlines` as columns, in time order (what `toolkit metrics` counts a window with)."""
+        folders, by_month = self._homes(process, times, lambda data, path: InstanceOutline.of(InstanceState.of(
+            InstanceRecord.parse(data, path))))
+        return Outlines.joined([Outlines.of(folders), *(read_rollup_digest(
+            self.fs, self.layout, process, month_of(wanted[0])).outlines(wanted) for wanted in by_month.values())])
 
     def _per_instance(self, process: str, times: Iterable[datetime], parse: Callable[[bytes, str], Read],
                       month_reader: Callable[[str, list[datetime]], dict[datetime, Read]]) -> dict[datetime, Read]:
         """What `parse` reads of each instance's folder record, else what `month_reader` reads of its month's
         roll-up (each month read once, for its instances asked for)."""
-        folders = self.folder_times(process)
-        found = {}
-        by_month: dict[tuple[int, int], list[datetime]] = {}  # (year, month): no text made per instance
-        for t in times:
-            if t in folders:
-                path = self.layout.instance_record(process, t)
-                data = self.fs.read_if_exists(path)
-                if data is not None:
-                    found[t] = parse(data, path)
-                    continue
-            by_month.setdefault((t.year, t.month), []).append(t)
+        found, by_month = self._homes(process, times, parse)
         for wanted in by_month.values():
             found.update(month_reader(month_of(wanted[0]), wanted))
         return found
+
+    def _homes(self, process: str, times: Iterable[datetime], parse: Callable[[bytes, str], Read]) \
+            -> tuple[dict[datetime, Read], dict[tuple[int, int], list[datetime]]]:
+        """What `parse` reads of the folder records of those of `times` that have one, and the others by month (the
+        roll-up of each is theirs to read)."""
+        times = tuple(times)
+        folders = self.folder_times(process)
+        found = {}
+        for t in [t for t in times if t in folders] if folders else ():
+            path = self.layout.instance_record(process, t)
+            data = self.fs.read_if_exists(path)
+            if data is not None:
+                found[t] = parse(data, path)
+        by_month: dict[tuple[int, int], list[datetime]] = {}  # (year, month): no text made per instance
+        for month, each in groupby((t for t in times if t not in found) if found else times, _YEAR_MONTH):
+            by_month.setdefault(month, []).extend(each)
+        return found, by_month
 
     def recorded_times(self, process: str) -> set[datetime]:
         """The instance times of `process` the ledger has records or folders for (in folders or roll-ups)."""

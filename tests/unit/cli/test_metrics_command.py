@@ -16,7 +16,7 @@ from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, 
 from tests.unit.forking import allow_forks, calls_here
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.ledger_rows import count_statuses, instance_rows
-from toolkit.cli.metrics import cluster_readings
+from toolkit.cli.metrics import cluster_readings, exposition
 from toolkit.cli.metrics.cluster_readings import read_cluster
 from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, labels_of, sla_counts, window_times
 from toolkit.cli.metrics.exposition import registry_of, text
@@ -179,7 +179,8 @@ def test_a_scrape_of_a_damaged_ledger_answers_read_ok_0_and_says_why(metered: Si
         now = Now.of(NOW)
         return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
 
-    scraped = samples(text(registry_of(LedgerCollector("primary", read, tell=lambda err: told.append(str(err))))))
+    collector = LedgerCollector("primary", read, tell=lambda err: told.append(str(err)))
+    scraped = samples(generate_latest(registry_of(collector)).decode())  # as a scrape of --listen writes it
     assert scraped == {("feed_toolkit_metrics_read_ok", frozenset({("cluster", "primary")})): 0.0}
     assert len(told) == 1 and "is damaged" in told[0]
 
@@ -268,9 +269,32 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     workers = allow_forks(monkeypatch, cores=2)
     read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
     assert run(capsys, *argv) == alone
-    assert len(workers) == 2  # one for the feeds, one for the processes
+    assert len(workers) == 3  # one for the feeds, one for the processes, one for a share of the text
     assert processes >= 2 and len(read_here) == -(-processes // 2)  # the worker's half came from the worker
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
+
+
+def test_the_text_written_in_two_shares_is_the_collections(metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-shot text (stdout, --textfile) is written a share of families per core and joined: it is exactly what
+    prometheus-client writes of the whole collection, as a scrape of --listen gets it."""
+    config = ConfigRepo.load(metered.conf)
+    cluster = config.cluster("primary")
+    reads: list[int] = []
+
+    def read() -> ClusterReadings:
+        reads.append(1)
+        now = Now.of(NOW)
+        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
+
+    collector = LedgerCollector("primary", read)
+    whole = generate_latest(registry_of(collector)).decode()
+    workers = allow_forks(monkeypatch, cores=2)
+    monkeypatch.setattr(cluster_readings, "READ_APART", 10**6)  # the ledger read here: only the text's worker forks
+    written_here = calls_here(monkeypatch, exposition, "generate_latest")
+    assert text(collector) == whole
+    assert len(reads) == 2 and len(workers) == 1 and len(written_here) == 1  # the worker wrote the other share
+    assert {family.name for family in text_string_to_metric_families(whole)} >= {
+        "feed_toolkit_feed_instances", "feed_toolkit_process_duration_seconds", "feed_toolkit_metrics_read_ok"}
 
 
 def test_a_scrape_may_ask_for_families_by_name_and_the_ledger_is_read_once(metered: Site) -> None:

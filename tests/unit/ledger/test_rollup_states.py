@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.ledger.instance_states import InstanceOutline, InstanceState, _problem
+from toolkit.ledger.instance_states import InstanceOutline, InstanceState, Outlines, _problem
 from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
 from toolkit.ledger.rollup_records import (
     MonthRollup,
@@ -187,7 +187,9 @@ def test_the_digest_is_what_the_states_say(tmp_path_factory: pytest.TempPathFact
     path.write_bytes(rollup.to_bytes())
     asked = [*times, START - timedelta(minutes=1)]
     states = ledger.instance_states(P, asked)
-    assert ledger.instance_outlines(P, asked) == {t: InstanceOutline.of(state) for t, state in states.items()}
+    outlines = {t: InstanceOutline.of(state) for t, state in states.items()}
+    assert ledger.instance_outlines(P, asked) == outlines
+    assert ledger.outline_columns(P, asked) == Outlines.of(outlines)
     assert set(states) == set(times)
 
 

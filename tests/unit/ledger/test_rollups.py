@@ -64,6 +64,7 @@ def answers(ledger: Ledger) -> dict[str, Any]:
         "instances": {t: record for t, record in ledger.instances(P, times).items()},
         "states": ledger.instance_states(P, times),
         "outlines": ledger.instance_outlines(P, times),
+        "outline columns": ledger.outline_columns(P, times),
         "instance": [ledger.instance(P, t) for t in times],
         "attempts": [ledger.attempts(P, t) for t in times],
         "late": [ledger.late_checks(P, t) for t in times],

@@ -92,10 +92,9 @@ def metrics_command(
         return readings
 
     collector = LedgerCollector(on.name, read, tell=_tell if address is not None else None)
-    registry = registry_of(collector)
     if address is not None:
         signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop ends it as Ctrl-C does
-        with listening(registry, address):
+        with listening(registry_of(collector), address):
             print(f"metrics: serving cluster '{on.name}' at {address.url} (Ctrl-C or SIGTERM stops)", flush=True)
             try:
                 threading.Event().wait()
@@ -103,9 +102,9 @@ def metrics_command(
                 print(f"metrics: stopped serving {address.url}", flush=True)
         return
     if textfile is None:
-        typer.echo(text(registry), nl=False)
+        typer.echo(text(collector), nl=False)
         return
-    written = write_textfile(registry, Path(textfile))
+    written = write_textfile(collector, Path(textfile))
     readings = read_now[0]
     print(f"metrics: wrote {written}: cluster '{on.name}', {len(readings.feeds)} feeds, {len(readings.processes)} "
           f"processes, {len(readings.actions)} action runs, instances of the last {window}")

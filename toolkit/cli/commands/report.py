@@ -15,6 +15,7 @@ from toolkit.cli.output_files import check_output_file, write_atomically
 from toolkit.cli.report_reading import read_report
 from toolkit.el.timestamps import parse_timestamp
 from toolkit.entities.repo import ConfigRepo
+from toolkit.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
 from toolkit.report.html import render_html
 
@@ -63,9 +64,11 @@ def report_command(
     check_output_file(out, "--out")
     check_graph_page(graph_page)
     config = ConfigRepo.load(repo, cached=True)  # the parse cache of unchanged files (parse_cache.py)
-    report = read_report(repo, config, config.cluster(cluster), Now.of(now), from_, to, graph_page)
+    with collector_paused():  # a year's page is millions of cells, none of them in a cycle: no GC pass over them
+        report = read_report(repo, config, config.cluster(cluster), Now.of(now), from_, to, graph_page)
+        page = render_html(report)
     try:
-        write_atomically(out, render_html(report))
+        write_atomically(out, page)
     except OSError as err:
         raise UsageError(f"Cannot write --out {out}: {err.strerror or err}; give a file you can write.") from None
     typer.echo(f"wrote {out}: {len(report.grids)} entities, {report.cells} cells of cluster {cluster}")

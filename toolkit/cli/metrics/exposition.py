@@ -5,16 +5,19 @@ prometheus-client writes the text format and serves it; nothing here spells a me
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from prometheus_client import CollectorRegistry, generate_latest, start_http_server, write_to_textfile
+from prometheus_client import CollectorRegistry, generate_latest, start_http_server
 
-from toolkit.cli.metrics.families import LedgerCollector
+from toolkit.cli.metrics.families import Families, LedgerCollector
 from toolkit.cli.output_files import remove_left, running
+from toolkit.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
+from toolkit.forked_map import forked_map
 
 TEXTFILE = "feed_toolkit.prom"  # node_exporter reads the *.prom files of its --collector.textfile.directory
 DEFAULT_PORT = 9464
@@ -27,13 +30,22 @@ def registry_of(collector: LedgerCollector) -> CollectorRegistry:
     return registry
 
 
-def text(registry: CollectorRegistry) -> str:
-    return generate_latest(registry).decode()
+def text(collector: LedgerCollector) -> str:
+    """The text format of the collection, as `generate_latest` of it writes it: the ledger read once, and the text of
+    each share of its families written by `generate_latest` on a core of its own (forked), joined in order. The
+    library spends some 15 µs a sample, and a cluster of a thousand processes and two thousand feeds has 39,000."""
+    with collector_paused():  # some 200,000 objects of readings and samples, none in a cycle: no GC pass over them
+        return "".join(forked_map(_text_of, collector.shares()))
 
 
-def write_textfile(registry: CollectorRegistry, folder: Path) -> Path:
-    """`folder/feed_toolkit.prom`, replaced atomically (prometheus-client writes a temporary file beside it, whose
-    name node_exporter ignores, and renames it): a scrape reads the old file or the new one, never half of one."""
+def _text_of(families: Families) -> str:
+    return generate_latest(families).decode()
+
+
+def write_textfile(collector: LedgerCollector, folder: Path) -> Path:
+    """`folder/feed_toolkit.prom`, replaced atomically as prometheus-client's `write_to_textfile` replaces it (a
+    temporary file beside it, `feed_toolkit.prom.<pid>.<thread>`, whose name node_exporter ignores, renamed): a
+    scrape reads the old file or the new one, never half of one."""
     if not folder.is_dir():
         raise UsageError(f"--textfile {folder} is not a folder: give node_exporter's "
                          "--collector.textfile.directory (it must exist).")
@@ -42,8 +54,15 @@ def write_textfile(registry: CollectorRegistry, folder: Path) -> Path:
                          "the user that owns it.")
     target = folder / TEXTFILE
     remove_left(_left_by_dead_writers(folder), "metrics")
+    written = text(collector).encode()
+    temporary = Path(f"{target}.{os.getpid()}.{threading.current_thread().ident}")
     try:
-        write_to_textfile(str(target), registry)  # its temporary file removed when this fails
+        try:
+            temporary.write_bytes(written)
+            os.rename(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
     except OSError as err:
         raise UsageError(f"Cannot write {target}: {err.strerror or err}; the previous file, if any, is left as it "
                          "was: make the place a file this user can replace.") from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
@@ -87,6 +88,7 @@ def feed_families(readings: ClusterReadings) -> Iterator[Metric]:
 
 
 def process_families(readings: ClusterReadings) -> Iterator[Metric]:
+    """A process's instances by status, its newest success and its attempts."""
     labels = EntityLabels("process", (reading.labels for reading in readings.processes))
     names = labels.names
     instances = _gauge("process_instances", "Instances of the window by the status `toolkit status` shows, in lower "
@@ -94,10 +96,6 @@ def process_families(readings: ClusterReadings) -> Iterator[Metric]:
     success = _gauge("process_last_success_timestamp_seconds",
                      "When the newest successful instance ended (wall clock).", names)
     attempts = _gauge("process_attempts", "Attempts of the window's instances (reruns and retries included).", names)
-    durations = HistogramMetricFamily(f"{PREFIX}_process_duration_seconds", "How long the window's finished "
-                                      "instances ran, their last attempt (a snapshot of the window).", labels=names)
-    misses = _gauge("process_sla_misses", "Instances of the window past shouldEndIn: missed (not succeeded) or "
-                    "late (succeeded after it).", [*names, "state"])
     for reading in readings.processes:
         values = labels.values(reading.labels)
         for state, count in reading.instances:
@@ -105,10 +103,23 @@ def process_families(readings: ClusterReadings) -> Iterator[Metric]:
         if reading.last_success is not None:
             success.add_metric(values, reading.last_success)
         attempts.add_metric(values, reading.attempts)
+    yield from (instances, success, attempts)
+
+
+def process_time_families(readings: ClusterReadings) -> Iterator[Metric]:
+    """A process's durations and SLA misses."""
+    labels = EntityLabels("process", (reading.labels for reading in readings.processes))
+    names = labels.names
+    durations = HistogramMetricFamily(f"{PREFIX}_process_duration_seconds", "How long the window's finished "
+                                      "instances ran, their last attempt (a snapshot of the window).", labels=names)
+    misses = _gauge("process_sla_misses", "Instances of the window past shouldEndIn: missed (not succeeded) or "
+                    "late (succeeded after it).", [*names, "state"])
+    for reading in readings.processes:
+        values = labels.values(reading.labels)
         _histogram(values, reading.durations, durations)
         for state, count in reading.sla_misses:
             misses.add_metric([*values, state], count)
-    yield from (instances, success, attempts, durations, misses)
+    yield from (durations, misses)
 
 
 def action_families(readings: ClusterReadings) -> Iterator[Metric]:
@@ -151,6 +162,36 @@ def cluster_families(readings: ClusterReadings) -> Iterator[Metric]:
     yield from (unsent, failed, window, read)
 
 
+def read_ok_families(readings: ClusterReadings) -> Iterator[Metric]:
+    yield _read_ok(readings.cluster, 1)
+
+
+def _read_ok(cluster: str, value: int) -> Metric:
+    read = _gauge("metrics_read_ok", "1 when the ledger was read for this collection, 0 when it could not be "
+                  "(the toolkit's stderr says why).", ["cluster"])
+    read.add_metric([cluster], value)
+    return read
+
+
+FamilyMaker = Callable[[ClusterReadings], Iterator[Metric]]
+# The collection's families in two shares that take about as long to write (a thousand processes' durations, a
+# histogram, take as long as two thousand feeds' families), in the collection's order: each is written on a core.
+SHARES: tuple[tuple[FamilyMaker, ...], ...] = (
+    (feed_families, process_families), (process_time_families, action_families, cluster_families, read_ok_families))
+
+
+@dataclass(frozen=True)
+class Families(Collector):
+    """Some of the families of readings already read: a share of the collection (`SHARES`)."""
+
+    readings: ClusterReadings
+    makers: tuple[FamilyMaker, ...]
+
+    def collect(self) -> Iterator[Metric]:
+        for families in self.makers:
+            yield from families(self.readings)
+
+
 class LedgerCollector(Collector):
     """Reads the cluster's ledger at each collection and yields every family. With `tell`, a ledger that cannot be
     read (a damaged record, storage gone) is told to it and the collection yields `metrics_read_ok` 0 alone, so a
@@ -163,9 +204,7 @@ class LedgerCollector(Collector):
     def describe(self) -> Iterator[Metric]:
         """Every family the collection yields, named without reading the ledger: the registry keeps the names at
         registration, and selects by them for a scrape that asks for some (`/metrics?name[]=...`)."""
-        for families in (feed_families, process_families, action_families, cluster_families):
-            yield from families(ClusterReadings(self.cluster, _DESCRIBED, (), (), (), 0, ()))
-        yield self._read_ok(0)
+        yield from self._families(ClusterReadings(self.cluster, _DESCRIBED, (), (), (), 0, ()))
 
     def collect(self) -> Iterator[Metric]:
         try:
@@ -174,14 +213,16 @@ class LedgerCollector(Collector):
             if self.tell is None:
                 raise
             self.tell(err)
-            yield self._read_ok(0)
+            yield _read_ok(self.cluster, 0)
             return
-        for families in (feed_families, process_families, action_families, cluster_families):
-            yield from families(readings)
-        yield self._read_ok(1)
+        yield from self._families(readings)
 
-    def _read_ok(self, value: int) -> Metric:
-        read = _gauge("metrics_read_ok", "1 when the ledger was read for this collection, 0 when it could not be "
-                      "(the toolkit's stderr says why).", ["cluster"])
-        read.add_metric([self.cluster], value)
-        return read
+    def shares(self) -> list[Families]:
+        """The ledger read once, and the collection's families in `SHARES` (errors go to the caller)."""
+        readings = self.read()
+        return [Families(readings, makers) for makers in SHARES]
+
+    @staticmethod
+    def _families(readings: ClusterReadings) -> Iterator[Metric]:
+        for makers in SHARES:
+            yield from Families(readings, makers).collect()
