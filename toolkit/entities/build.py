@@ -7,6 +7,7 @@ frequencies, UTC times, enums, defaults, lists to tuples and maps to read-only m
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -73,6 +74,10 @@ from toolkit.entities.model import (
 
 Raw = Mapping[str, Any]
 
+# Most entities repeat the same few frequencies and validity times: each text parsed once (both are immutable).
+_parsed_frequency = lru_cache(maxsize=1024)(Frequency.parse)
+_parsed_timestamp = lru_cache(maxsize=1024)(parse_timestamp)
+
 
 def build_entity(doc: Document) -> Entity:
     """The Cluster, Feed, Process or Datasource that a schema-valid document describes."""
@@ -113,13 +118,13 @@ def _feed(doc: Document) -> Feed:
     schema = data.get("schema")
     return Feed(
         **_common(doc),
-        frequency=Frequency.parse(data["frequency"]),
+        frequency=_parsed_frequency(data["frequency"]),
         timezone=data.get("timezone", "UTC"),
         partitions=tuple(data.get("partitions", ())),
         groups=tuple(data.get("groups", ())),
         availability_flag=data.get("availabilityFlag"),
         sla=_sla(data.get("sla")),
-        late_arrival=None if late is None else LateArrival(cut_off=Frequency.parse(late["cut-off"])),
+        late_arrival=None if late is None else LateArrival(cut_off=_parsed_frequency(late["cut-off"])),
         clusters=tuple(_feed_cluster(raw) for raw in data["clusters"]),
         locations=_texts(data.get("locations")),
         table=_table(data.get("table")),
@@ -166,7 +171,7 @@ def _feed_cluster(raw: Raw) -> FeedCluster:
         retention=None
         if retention is None
         else Retention(
-            limit=Frequency.parse(retention["limit"]),
+            limit=_parsed_frequency(retention["limit"]),
             action=retention["action"],
             type=retention.get("type", "instance"),
         ),
@@ -300,7 +305,7 @@ def _process(doc: Document) -> Process:
         if retry is None
         else Retry(
             policy=Policy(retry["policy"]),
-            delay=Frequency.parse(retry["delay"]),
+            delay=_parsed_frequency(retry["delay"]),
             attempts=retry["attempts"],
             on_timeout=retry.get("onTimeout", False),
         ),
@@ -329,7 +334,7 @@ def _late_process(raw: Raw | None) -> LateProcess | None:
         return None
     return LateProcess(
         policy=Policy(raw["policy"]),
-        delay=Frequency.parse(raw["delay"]),
+        delay=_parsed_frequency(raw["delay"]),
         late_inputs=tuple(
             LateInput(input=item["input"], workflow_path=item["workflow-path"]) for item in raw["late-inputs"]
         ),
@@ -351,13 +356,13 @@ def _spark_attributes(raw: Raw | None) -> SparkAttributes | None:
 
 
 def _validity(raw: Raw) -> Validity:
-    return Validity(start=parse_timestamp(raw["start"]), end=parse_timestamp(raw["end"]))
+    return Validity(start=_parsed_timestamp(raw["start"]), end=_parsed_timestamp(raw["end"]))
 
 
 def _sla(raw: Raw | None) -> Sla | None:
     if raw is None:
         return None
-    return Sla(low=Frequency.parse(raw["slaLow"]), high=Frequency.parse(raw["slaHigh"]))
+    return Sla(low=_parsed_frequency(raw["slaLow"]), high=_parsed_frequency(raw["slaHigh"]))
 
 
 def _process_sla(raw: Raw | None) -> ProcessSla | None:
@@ -404,7 +409,7 @@ def _table(raw: Raw | None) -> str | None:
 
 
 def _frequency(text: str | None) -> Frequency | None:
-    return None if text is None else Frequency.parse(text)
+    return None if text is None else _parsed_frequency(text)
 
 
 def _texts(raw: Raw | None) -> Mapping[str, str]:

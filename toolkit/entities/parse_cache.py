@@ -69,6 +69,7 @@ class ParseCache:
         """The cache of the repo at `root`; with `record_of`, the record of the repo there serves `root`'s files
         (by their path in the repo and their content), and nothing is written (another revision of that repo)."""
         self.root = root
+        self._under = os.path.join(str(root), "")  # the root and a separator
         self._read_only = record_of is not None
         absolute = os.path.abspath(record_of if record_of is not None else root)
         name = hashlib.sha256(absolute.encode("utf-8", "surrogateescape")).hexdigest()[:32]
@@ -86,7 +87,8 @@ class ParseCache:
         except OSError:
             return load_entity(file)  # it reports the unreadable file
         digest = hashlib.sha256(content).hexdigest()
-        name = file.relative_to(self.root).as_posix()
+        text = str(file)  # a file of the repo's folders: its name in the record is the rest of its path
+        name = text[len(self._under):] if text.startswith(self._under) else file.relative_to(self.root).as_posix()
         entry = self._recorded.get(name)
         document = _document(file, entry) if isinstance(entry, dict) and entry.get("sha256") == digest else None
         if document is not None:

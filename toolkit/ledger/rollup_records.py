@@ -77,6 +77,17 @@ _LETTER_STATUS = {letter: status for status, letter in STATUS_LETTERS.items()}
 _DIGEST_STATUS = re.compile("[" + "".join(STATUS_LETTERS.values()) + "]*")
 
 
+def _entries_of(entry: str) -> re.Pattern[str]:
+    return re.compile(f"(?:{entry})(?: (?:{entry}))*")
+
+
+# What the entries of a digest's number columns may be: whole numbers of at most 12 ASCII digits (an entry of
+# 5,000 digits is refused, not passed to `int`), signed where a clock may have been behind, `-` where none is known.
+_COUNTS = _entries_of("[0-9]{1,12}")
+_COUNTS_OR_NONE = _entries_of("[0-9]{1,12}|-")
+_SECONDS_OR_NONE = _entries_of("-?[0-9]{1,12}|-")
+
+
 @dataclass(frozen=True)
 class RolledUp:
     """One instance as a roll-up holds it."""
@@ -192,32 +203,27 @@ class MonthDigest:
         """The outlines of those of `wanted` the roll-up holds, in time order."""
         indexes, times = _located(self.start, self.minutes, tuple(wanted))
         statuses = tuple(map(_LETTER_STATUS.__getitem__, map(self.statuses.__getitem__, indexes)))
-        attempts = self._numbers(self.attempts, indexes, times, "attempts", "a count")
-        after = self._numbers(self.ended, indexes, times, "ended", "a number of seconds or -", signed=True)
+        attempts = self._numbers(self.attempts, indexes, times, "attempts", "a count", _COUNTS)
+        after = self._numbers(self.ended, indexes, times, "ended", "a number of seconds or -", _SECONDS_OR_NONE)
         base, minutes = self.start.timestamp(), self.minutes
         ended = tuple(None if seconds is None else base + minutes[n] * 60 + seconds
                       for n, seconds in zip(indexes, after, strict=True))
-        durations = self._numbers(self.durations, indexes, times, "duration", "a count of seconds or -")
+        durations = self._numbers(self.durations, indexes, times, "duration", "a count of seconds or -",
+                                  _COUNTS_OR_NONE)
         return Outlines(times, statuses, attempts, ended, durations)  # type: ignore[arg-type]  # attempts: no `-`
 
     def _numbers(self, column: tuple[str, ...], indexes: tuple[int, ...], times: tuple[datetime, ...], name: str,
-                 what: str, signed: bool = False) -> tuple[int | None, ...]:
-        """The entries of a text column at `indexes` as whole numbers (`-`: None, where `what` allows it), each
-        distinct text converted and checked once (most repeat: a month's attempts are mostly `1`): at most 12
-        ASCII digits, after a `-` where `signed`. A bad entry is named with the first instance that has it."""
+                 what: str, entries: re.Pattern[str]) -> tuple[int | None, ...]:
+        """The entries of a text column at `indexes` as whole numbers (`-`: None), checked against `entries` in one
+        match; a bad entry is named with its instance."""
         texts = tuple(map(column.__getitem__, indexes))
-        numbers: dict[str, int | None] = {}
-        for text in set(texts):
-            digits = text[1:] if signed and text[:1] == "-" else text
-            if text == "-" and what.endswith(" or -"):
-                numbers[text] = None
-            elif digits.isascii() and digits.isdigit() and len(digits) <= 12:
-                numbers[text] = int(text)
-        if len(numbers) < len(set(texts)):
-            n = next(n for n, text in enumerate(texts) if text not in numbers)
+        if texts and entries.fullmatch(" ".join(texts)) is None:
+            n = next(n for n, text in enumerate(texts) if entries.fullmatch(text) is None)
             raise CorruptRecordError(self.path, f"its head's digest: the {name} of instance {instance_key(times[n])} "
                                                 f"is {texts[n][:20]!r}, not {what}")
-        return tuple(map(numbers.__getitem__, texts))
+        if "-" not in texts:
+            return tuple(map(int, texts))
+        return tuple(None if text == "-" else int(text) for text in texts)
 
     @property
     def times(self) -> tuple[datetime, ...]:
