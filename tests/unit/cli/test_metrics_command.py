@@ -274,10 +274,9 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
 
 
-def test_the_text_written_in_two_shares_is_the_collections(metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The one-shot text (stdout, --textfile) is written a share of families per core and joined: it is exactly what
-    prometheus-client writes of the whole collection, as a scrape of --listen gets it."""
-    config = ConfigRepo.load(metered.conf)
+def counting_collector(site: Site) -> tuple[LedgerCollector, list[int]]:
+    """The collector of the site's cluster over 8 hours, and a list that grows by one at each read of its ledger."""
+    config = ConfigRepo.load(site.conf)
     cluster = config.cluster("primary")
     reads: list[int] = []
 
@@ -286,7 +285,13 @@ def test_the_text_written_in_two_shares_is_the_collections(metered: Site, monkey
         now = Now.of(NOW)
         return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
 
-    collector = LedgerCollector("primary", read)
+    return LedgerCollector("primary", read), reads
+
+
+def test_the_text_written_in_two_shares_is_the_collections(metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-shot text (stdout, --textfile) is written a share of families per core and joined: it is exactly what
+    prometheus-client writes of the whole collection, as a scrape of --listen gets it."""
+    collector, reads = counting_collector(metered)
     whole = generate_latest(registry_of(collector)).decode()
     workers = allow_forks(monkeypatch, cores=2)
     monkeypatch.setattr(cluster_readings, "READ_APART", 10**6)  # the ledger read here: only the text's worker forks
@@ -300,16 +305,8 @@ def test_the_text_written_in_two_shares_is_the_collections(metered: Site, monkey
 def test_a_scrape_may_ask_for_families_by_name_and_the_ledger_is_read_once(metered: Site) -> None:
     """`/metrics?name[]=...` (prometheus-client's restricted registry) selects families by the names the collector
     describes: the names come without reading the ledger, and a scrape reads it once."""
-    config = ConfigRepo.load(metered.conf)
-    cluster = config.cluster("primary")
-    reads: list[int] = []
-
-    def read() -> ClusterReadings:
-        reads.append(1)
-        now = Now.of(NOW)
-        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
-
-    registry = registry_of(LedgerCollector("primary", read))
+    collector, reads = counting_collector(metered)
+    registry = registry_of(collector)
     assert reads == []
     chosen = registry.restricted_registry(["feed_toolkit_process_instances",
                                            "feed_toolkit_process_duration_seconds_count"])  # by sample name
