@@ -5,6 +5,7 @@ Prometheus, promtool) are in tests/integration/metrics/."""
 from __future__ import annotations
 
 import os
+import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -139,6 +140,17 @@ def test_a_bad_call_is_one_sentence_and_exit_2(capsys: pytest.CaptureFixture[str
     code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, *argv)
     assert (code, out) == (2, "")
     assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_feed_whose_data_folder_is_gone_is_as_fresh_as_its_newest_publication_event(
+        capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    """No flag can be probed (the folder above the data path's first variable is not there): the newest instance is
+    the newest with events, searched among those alone."""
+    shutil.rmtree(metered.primary / "data" / "clicks")
+    found = metrics(capsys, metered)
+    assert value(found, "feed_toolkit_feed_last_published_timestamp_seconds", feed="clicks") == int(PUBLISHED_AT)
+    assert value(found, "feed_toolkit_feed_freshness_seconds", feed="clicks") == 5400  # 08:00's hour ended at 09:00
+    assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="unrecorded") == 6
 
 
 def test_an_outside_producers_instance_counts_by_its_flag_as_toolkit_sla_judges_it(
