@@ -64,7 +64,6 @@ def entity_files(root: Path) -> list[Path]:
     return files
 
 
-
 def _file_name(path: Path) -> str:
     return path.name
 

@@ -80,7 +80,6 @@ class InstanceOutline(NamedTuple):
         return cls(state.status, state.attempts, stamp_seconds(state.ended), run_seconds(state))
 
 
-
 @dataclass(frozen=True)
 class Outlines:
     """Instances' outlines as columns, in time order: `toolkit metrics` counts a window of a thousand processes with
@@ -123,6 +122,7 @@ class Outlines:
 
 _COLUMNS = ("times", "statuses", "attempts", "ended", "durations")
 EMPTY_OUTLINES = Outlines((), (), (), (), ())
+
 
 def run_seconds(state: InstanceState) -> int | None:
     """How long the instance ran, in whole seconds, as `toolkit status` shows it: from its start to its end, or, for

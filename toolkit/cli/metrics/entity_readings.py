@@ -8,10 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import compress, groupby
-from operator import is_not
-from typing import cast
 
 from toolkit.cli.ledger_rows import SUSPENDED, instance_rows
 from toolkit.cli.metrics.readings import FeedReading, Labels, ProcessReading, Window
@@ -35,7 +33,6 @@ FEED_STATES = (*EVENT_KINDS, UNRECORDED)
 PROCESS_STATES = (*STATUSES, SUSPENDED)
 FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.TIMEDOUT, Status.KILLED)
 _FINISHED_NAMES = frozenset(status.value for status in FINISHED)
-_KNOWN = partial(is_not, None)  # not None
 
 
 def labels_of(entity: Feed | Process, cluster: str) -> Labels:
@@ -153,8 +150,8 @@ def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger
     counts[Status.WAITING] += len(times) - len(statuses) - held_unrecorded
     counts[SUSPENDED] += held_unrecorded
     # the known durations of the finished instances (whole seconds: the histogram counts and sums them as floats)
-    of_finished = compress(durations, map(_FINISHED_NAMES.__contains__, statuses))
-    finished = cast("tuple[int, ...]", tuple(filter(_KNOWN, of_finished)))
+    finished = tuple(duration for duration in compress(durations, map(_FINISHED_NAMES.__contains__, statuses))
+                     if duration is not None)
     newest = next((n for n in range(len(statuses) - 1, -1, -1) if statuses[n] == Status.SUCCEEDED), None)
     last_success = ended[newest] if newest is not None else _success_before(ledger, process.name, window.first)
     misses = sla_counts(sla, "process", process.name, window)
