@@ -128,6 +128,23 @@ def test_the_textfile_holds_what_is_printed_and_nothing_else_is_left_in_its_fold
     assert samples((folder / "feed_toolkit.prom").read_text()) == printed
 
 
+def test_a_textfile_that_is_a_link_is_replaced_and_what_it_pointed_to_left_as_it_was(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    """A link where the textfile goes (to another team's file): the link is replaced by the file, as a rename
+    replaces a name; the file it pointed to is not written."""
+    folder, elsewhere = tmp_path / "textfiles", tmp_path / "other-team.prom"
+    folder.mkdir()
+    elsewhere.write_text("theirs\n")
+    (folder / "feed_toolkit.prom").symlink_to(elsewhere)
+    printed = metrics(capsys, metered)
+    code, _, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                       "--window", "hours(8)", "--textfile", str(folder))
+    assert code == 0, err
+    assert elsewhere.read_text() == "theirs\n"
+    assert not (folder / "feed_toolkit.prom").is_symlink()
+    assert samples((folder / "feed_toolkit.prom").read_text()) == printed
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["--window", "months(1)"], "--window 'months(1)' has no fixed length"),
     (["--window", "a week"], "--window 'a week' is not days(N), hours(N) or minutes(N)."),
