@@ -19,10 +19,10 @@ from toolkit.ledger.layout import LedgerLayout
 from toolkit.notification_channels.channel import ChannelError
 from toolkit.notification_channels.registry import senders
 from toolkit.notifications.message import ATTEMPT_FAILED, SUCCEEDED, Notice
+from toolkit.notifications.outcomes import FAILED, SENDING, SENT
 from toolkit.storage.filesystem import FileSystem, StorageError
 
 TIMEOUT_SECONDS = 5.0
-SENT, FAILED = "sent", "failed"  # outcomes
 
 
 def _stderr(line: str) -> None:
@@ -48,7 +48,7 @@ class Notifier:
             return None
         try:
             path = self.layout.notification_record(notice.kind, notice.entity, notice.time, notice.key)
-            if not self.fs.create_exclusive(path, _record(notice, notification, "sending")):
+            if not self.fs.create_exclusive(path, _record(notice, notification, SENDING)):
                 return None
         except (StorageError, ToolkitError) as err:
             return self._failed(notice, f"its ledger record could not be created: {err}", None)

@@ -11,12 +11,13 @@ describe its data, or an input's `inputFacets` when a check reads published data
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from toolkit import __version__
 from toolkit.openlineage.facets import INSTANCES_FACET, RUN_FACET, custom_facet
 from toolkit.openlineage.facts import DatasetUse, RunFacts
+from toolkit.openlineage.instants import iso_instant
 
 ASSERTIONS_FACET = "dataQualityAssertions"
 PRODUCER = f"https://github.com/feed-toolkit/feed-toolkit/tree/v{__version__}"
@@ -151,12 +152,6 @@ def _instances(facet: str, use: DatasetUse) -> dict[str, Any]:
     return custom_facet(facet, PRODUCER, feed=use.feed, instances=[
         {"time": i.time, "location": i.location, **({"fingerprint": dict(i.fingerprint)} if i.fingerprint else {})}
         for i in use.instances])
-
-
-def iso_instant(when: datetime) -> str:
-    """The spec's date-time: ISO 8601 in UTC, to the millisecond."""
-    utc = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _client_version() -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
-from toolkit.openlineage.events import iso_instant
+from toolkit.openlineage.instants import iso_instant
 from toolkit.storage.filesystem import FileSystem
 
 SENT = ".sent"
