@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 from toolkit.cli.metrics.action_readings import (
     REPLICATION,
@@ -13,12 +14,12 @@ from toolkit.cli.metrics.action_readings import (
     run_reading,
 )
 from toolkit.cli.metrics.entity_readings import feed_reading, labels_of, process_reading
-from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, Window
+from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, FeedReading, ProcessReading, Window
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.forked_map import forked_map
 from toolkit.ledger.store import Ledger
-from toolkit.schedule.sla.check import check_slas
+from toolkit.schedule.sla.check import Report, check_slas
 
 # entities: from this many, forked workers share the reading of their ledgers on each core (the decompression and
 # parsing of a thousand processes' roll-ups is the command's time), when the ledger's file system allows it
@@ -34,19 +35,43 @@ def read_cluster(repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Win
     processes = sorted((process for process in repo.processes.values()
                         if process.cluster(cluster.name) is not None and not process.is_batch_consumer),
                        key=lambda process: process.name)
-    actions: list[ActionReading | None] = []
-    for feed in feeds:
-        labels = labels_of(feed, cluster.name)
-        actions += [run_reading(fs, cluster, RETENTION, labels), run_reading(fs, cluster, REPLICATION, labels),
-                    ingest_reading(fs, cluster, labels, window)]
+    alone = not fs.shared_with_forks
+    of_feeds = forked_map(partial(_feed_read, cluster=cluster, ledger=ledger, window=window, sla=sla), feeds,
+                          READ_APART, alone=alone)
+    of_processes = forked_map(partial(_process_read, repo, cluster=cluster, ledger=ledger, window=window, sla=sla),
+                              processes, READ_APART, alone=alone)
     entities: list[Feed | Process] = [*feeds, *processes]
-    failed = tuple((labels_of(entity, cluster.name), entity.kind.value, count) for entity in entities
-                   if (count := failed_notifications(fs, cluster, entity, window)))
+    counts = [*(read.failed for read in of_feeds), *(read.failed for read in of_processes)]
+    failed = tuple((labels_of(entity, cluster.name), entity.kind.value, count)
+                   for entity, count in zip(entities, counts, strict=True) if count)
     return ClusterReadings(
-        cluster.name, window,
-        tuple(forked_map(partial(feed_reading, cluster=cluster, ledger=ledger, window=window, sla=sla), feeds,
-                         READ_APART, alone=not fs.shared_with_forks)),
-        tuple(forked_map(partial(process_reading, repo, cluster=cluster, ledger=ledger, window=window, sla=sla),
-                         processes, READ_APART, alone=not fs.shared_with_forks)),
-        tuple(action for action in actions if action is not None),
-        lineage_unsent(fs, cluster, window), failed)
+        cluster.name, window, tuple(read.feed for read in of_feeds), tuple(read.process for read in of_processes),
+        tuple(action for read in of_feeds for action in read.actions), lineage_unsent(fs, cluster, window), failed)
+
+
+class _FeedRead(NamedTuple):
+    """What a worker reads of one feed: its reading, its actions' newest runs and its failed notifications."""
+
+    feed: FeedReading
+    actions: tuple[ActionReading, ...]
+    failed: int
+
+
+class _ProcessRead(NamedTuple):
+    process: ProcessReading
+    failed: int
+
+
+def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: Report) -> _FeedRead:
+    fs, labels = ledger.fs, labels_of(feed, cluster.name)
+    actions = (run_reading(fs, cluster, RETENTION, labels), run_reading(fs, cluster, REPLICATION, labels),
+               ingest_reading(fs, cluster, labels, window))
+    return _FeedRead(feed_reading(feed, cluster, ledger, window, sla),
+                     tuple(action for action in actions if action is not None),
+                     failed_notifications(fs, cluster, feed, window))
+
+
+def _process_read(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
+                  sla: Report) -> _ProcessRead:
+    return _ProcessRead(process_reading(repo, process, cluster, ledger, window, sla),
+                        failed_notifications(ledger.fs, cluster, process, window))
