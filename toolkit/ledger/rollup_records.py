@@ -195,9 +195,9 @@ class MonthDigest:
     start: datetime  # the month's
     minutes: tuple[int, ...]  # each instance's minute in the month, increasing
     statuses: str  # a letter each (STATUS_LETTERS)
-    attempts: tuple[str, ...]  # whole numbers
-    ended: tuple[str, ...]  # seconds after the instance's time (a whole number, negative when its clock was behind)
-    durations: tuple[str, ...]  # seconds, a whole number
+    attempts: str  # whole numbers, an entry an instance, separated by single spaces
+    ended: str  # seconds after the instance's time (a whole number, negative when its clock was behind), or -
+    durations: str  # seconds, a whole number, or -
 
     def outlines(self, wanted: Iterable[datetime]) -> Outlines:
         """The outlines of those of `wanted` the roll-up holds, in time order."""
@@ -212,11 +212,11 @@ class MonthDigest:
                                   _COUNTS_OR_NONE)
         return Outlines(times, statuses, attempts, ended, durations)  # type: ignore[arg-type]  # attempts: no `-`
 
-    def _numbers(self, column: tuple[str, ...], indexes: tuple[int, ...], times: tuple[datetime, ...], name: str,
-                 what: str, entries: re.Pattern[str]) -> tuple[int | None, ...]:
+    def _numbers(self, column: str, indexes: tuple[int, ...], times: tuple[datetime, ...], name: str, what: str,
+                 entries: re.Pattern[str]) -> tuple[int | None, ...]:
         """The entries of a text column at `indexes` as whole numbers (`-`: None), checked against `entries` in one
         match; a bad entry is named with its instance."""
-        texts = tuple(map(column.__getitem__, indexes))
+        texts = _taken(column, len(self.minutes), indexes)
         if texts and entries.fullmatch(" ".join(texts)) is None:
             n = next(n for n, text in enumerate(texts) if entries.fullmatch(text) is None)
             raise CorruptRecordError(self.path, f"its head's digest: the {name} of instance {instance_key(times[n])} "
@@ -235,8 +235,22 @@ class MonthDigest:
         times = sorted(states)
         minutes = [(t - start) // MINUTE for t in times]
         columns = _digest_columns(start, minutes, [InstanceOutline.of(states[t]) for t in times])
-        return cls(path, start, tuple(minutes), columns["status"],
-                   *(tuple(columns[name].split(" ")) if times else () for name in ("attempts", "ended", "duration")))
+        return cls(path, start, tuple(minutes), columns["status"], columns["attempts"], columns["ended"],
+                   columns["duration"])
+
+
+def _taken(column: str, count: int, indexes: tuple[int, ...]) -> list[str]:
+    """The entries at `indexes` (increasing) of a text of `count` entries separated by single spaces. A window's
+    instances are a run of consecutive entries: the text is split from its nearer end as far as the run, not
+    whole (a week's metrics of an hourly process take the last 168 of a month's 744)."""
+    if not indexes:
+        return []
+    first, last = indexes[0], indexes[-1]
+    if last - first + 1 != len(indexes):  # not consecutive: picked from all
+        return list(map(column.split(" ").__getitem__, indexes))
+    if count - first <= last + 1:
+        return column.rsplit(" ", count - first)[-(count - first):][:last - first + 1]
+    return column.split(" ", last + 1)[first:last + 1]
 
 
 @lru_cache(maxsize=64)
@@ -401,7 +415,7 @@ def read_rollup_digest(fs: FileSystem, layout: LedgerLayout, process: str, month
     and parsed. A roll-up written before digests were (format 1 or 2) has its states read instead."""
     opened = _open(fs, layout, process, month)
     if opened is None:
-        return MonthDigest(layout.rollup_record(process, month), _month_start(month), (), "", (), (), ())
+        return MonthDigest(layout.rollup_record(process, month), _month_start(month), (), "", "", "", "")
     path, _, head, version = opened
     if version < 3:
         states = _states(opened, process, month)
@@ -444,19 +458,20 @@ def _digest(head: dict[str, Any], path: str, month: str, count: int) -> MonthDig
     elif durations is None:
         problem = f"its duration {_short(texts[2])} are not {count} counts of seconds or -"
     else:
-        return MonthDigest(path, start, tuple(minutes), letters, attempts, ended, durations)
+        return MonthDigest(path, start, minutes, letters, attempts, ended, durations)
     raise CorruptRecordError(path, f"its head's digest: {problem}")
 
 
-def _entries(values: Any, count: int) -> tuple[str, ...] | None:
-    """The entries of a text of `count` entries separated by single spaces (none: empty), or None when `values` is
-    not one; each entry is checked when it is converted (`MonthDigest.outlines`)."""
+def _entries(values: Any, count: int) -> str | None:
+    """`values` when it is a text of `count` entries separated by single spaces (none: empty), else None; each
+    entry is checked when it is taken (`MonthDigest.outlines`)."""
     if type(values) is not str:
         return None
     if count == 0:
-        return () if values == "" else None
-    entries = tuple(values.split(" "))
-    return entries if len(entries) == count and "" not in entries else None
+        return values if values == "" else None
+    if not values or values.count(" ") != count - 1 or "  " in values or values[0] == " " or values[-1] == " ":
+        return None
+    return values
 
 
 def _short(value: Any) -> str:
@@ -465,16 +480,22 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else f"{text[:77]}..."
 
 
-def _expanded(runs: Any) -> list[int] | None:
+def _expanded(runs: Any) -> tuple[int, ...] | None:
     """The minutes of `_runs`, when `runs` is such a list with steps of at least a minute (None: it is not)."""
     if type(runs) is not list or not all(type(item) is int for item in runs) or len(runs) % 2 != 1:
-        return [] if runs == [] else None
+        return () if runs == [] else None
+    return _expanded_runs(tuple(runs))
+
+
+@lru_cache(maxsize=64)
+def _expanded_runs(runs: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Expanded once for the roll-ups that share their minutes (a thousand hourly processes' Decembers do)."""
     minutes = [runs[0]]
     for step, repeated in zip(runs[1::2], runs[2::2], strict=True):
         if step < 1 or repeated < 1 or len(minutes) + repeated > MONTH_MINUTES:
             return None
         minutes += range(minutes[-1] + step, minutes[-1] + step * repeated + 1, step)
-    return minutes
+    return tuple(minutes)
 
 
 # A roll-up's state keys, each with the space after it: the month's days, hours and minutes.

@@ -22,6 +22,7 @@ from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerForm
 from toolkit.ledger.rollup_records import (
     MonthRollup,
     RolledUp,
+    _taken,
     read_rollup,
     read_rollup_digest,
     read_rollup_states,
@@ -191,6 +192,21 @@ def test_the_digest_is_what_the_states_say(tmp_path_factory: pytest.TempPathFact
     assert ledger.instance_outlines(P, asked) == outlines
     assert ledger.outline_columns(P, asked) == Outlines.of(outlines)
     assert set(states) == set(times)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60).flatmap(lambda count: st.tuples(
+    st.just(count), st.lists(st.integers(0, count - 1), unique=True).map(lambda picked: tuple(sorted(picked))),
+    st.integers(0, count - 1), st.integers(0, count - 1))))
+def test_the_entries_taken_of_a_digest_column_are_those_of_the_whole_column(
+        drawn: tuple[int, tuple[int, ...], int, int]) -> None:
+    """A window's run of consecutive instances is split from the nearer end of the column (at its start, in its
+    middle, at its end), any other choice from the whole: the same entries either way."""
+    count, picked, one, other = drawn
+    entries = [str(n * 7) for n in range(count)]
+    run = tuple(range(min(one, other), max(one, other) + 1))
+    for indexes in (picked, run, ()):
+        assert _taken(" ".join(entries), count, indexes) == [entries[n] for n in indexes]
 
 
 def test_states_are_read_from_their_own_lines_and_parsed_when_asked_for(ledger: Ledger) -> None:
