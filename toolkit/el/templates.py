@@ -40,37 +40,28 @@ class TemplateText:
 
     text: str
     # Derived from `text` in __post_init__ (so neither compared nor shown).
-    _pattern: str = field(init=False, repr=False, compare=False)
-    _format: str = field(init=False, repr=False, compare=False)
     variables: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        unknown = [name for name in _VARIABLE.findall(self.text) if name not in DATE_VARIABLES]
+        names = _VARIABLE.findall(self.text)
+        unknown = [name for name in names if name not in DATE_VARIABLES]
         if unknown:
             raise UsageError(
                 f"Unknown variable ${{{unknown[0]}}} in template {self.text!r}: the variables are "
                 + ", ".join(f"${{{name}}}" for name in DATE_VARIABLES) + "."
             )
-        pieces, formats = [], []
-        position = 0
-        for match in _VARIABLE.finditer(self.text):
-            literal = self.text[position:match.start()]
-            pieces.append(re.escape(literal))
-            formats.append(literal.replace("{", "{{").replace("}", "}}"))
-            name = match.group(1)
-            pieces.append(f"(?P<{name}_{len(pieces)}>[0-9]{{{DATE_VARIABLES[name]}}})")
-            formats.append(_FIELD_FORMAT[name])
-            position = match.end()
-        pieces.append(re.escape(self.text[position:]))
-        formats.append(self.text[position:].replace("{", "{{").replace("}", "}}"))
-        object.__setattr__(self, "_pattern", "".join(pieces))
-        object.__setattr__(self, "_format", "".join(formats))
-        object.__setattr__(self, "variables", frozenset(_VARIABLE.findall(self.text)))
+        object.__setattr__(self, "variables", frozenset(names))
+
+    @cached_property
+    def _format(self) -> str:
+        """Worked out on the first render only (`toolkit metrics` builds a template for each of thousands of feeds
+        to find its folder, and renders none)."""
+        return _pattern_and_format(self.text)[1]
 
     @cached_property
     def _regex(self) -> re.Pattern[str]:
         """Compiled on the first parse only: the linter builds thousands of templates and parses none."""
-        return re.compile(self._pattern)
+        return re.compile(_pattern_and_format(self.text)[0])
 
     def render(self, local: datetime) -> str:
         """The text for a time, its variables taken from `local` (a datetime already in the zone)."""
@@ -94,6 +85,25 @@ class TemplateText:
         folder it lists: the names are worked out once)."""
         return tuple(group.rsplit("_", 1)[0] for group, _ in sorted(self._regex.groupindex.items(),
                                                                     key=lambda item: item[1]))
+
+
+@lru_cache(maxsize=1024)
+def _pattern_and_format(text: str) -> tuple[str, str]:
+    """The regular expression that matches the text's instances (a named group of digits a variable) and the
+    str.format field string that renders them, of a text whose variables are known."""
+    pieces, formats = [], []
+    position = 0
+    for match in _VARIABLE.finditer(text):
+        literal = text[position:match.start()]
+        pieces.append(re.escape(literal))
+        formats.append(literal.replace("{", "{{").replace("}", "}}"))
+        name = match.group(1)
+        pieces.append(f"(?P<{name}_{len(pieces)}>[0-9]{{{DATE_VARIABLES[name]}}})")
+        formats.append(_FIELD_FORMAT[name])
+        position = match.end()
+    pieces.append(re.escape(text[position:]))
+    formats.append(text[position:].replace("{", "{{").replace("}", "}}"))
+    return "".join(pieces), "".join(formats)
 
 
 def _granularity(variables: frozenset[str]) -> TimeUnit | None:
