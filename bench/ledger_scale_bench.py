@@ -241,6 +241,18 @@ def best_of(runs: int, call: Callable[[], object]) -> float:
     return min(times)
 
 
+def best_in_turns(runs: int, *calls: Callable[[], object]) -> list[float]:
+    """The best of `runs` runs of each call, the calls run in turns (a b a b ...): a machine whose speed drifts
+    meanwhile slows a command and the one it is compared with alike, and their ratio stays fair."""
+    best = [float("inf")] * len(calls)
+    for _ in range(runs):
+        for index, call in enumerate(calls):
+            began = time.perf_counter()
+            call()
+            best[index] = min(best[index], time.perf_counter() - began)
+    return best
+
+
 def command(arguments: list[str]) -> Callable[[], object]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
 
