@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from itertools import pairwise
+from operator import add
 from typing import Any
 
 from toolkit.el.timestamps import instance_key, parse_instance_key
@@ -201,13 +202,12 @@ class MonthDigest:
 
     def outlines(self, wanted: Iterable[datetime]) -> Outlines:
         """The outlines of those of `wanted` the roll-up holds, in time order."""
-        indexes, times = _located(self.start, self.minutes, tuple(wanted))
+        indexes, times, seconds = _located(self.start, self.minutes, tuple(wanted))
         statuses = tuple(map(_LETTER_STATUS.__getitem__, map(self.statuses.__getitem__, indexes)))
         attempts = self._numbers(self.attempts, indexes, times, "attempts", "a count", _COUNTS)
         after = self._numbers(self.ended, indexes, times, "ended", "a number of seconds or -", _SECONDS_OR_NONE)
-        base, minutes = self.start.timestamp(), self.minutes
-        ended = tuple(None if seconds is None else base + minutes[n] * 60 + seconds
-                      for n, seconds in zip(indexes, after, strict=True))
+        ended = tuple(map(add, seconds, after)) if None not in after else \
+            tuple(None if late is None else at + late for at, late in zip(seconds, after, strict=True))
         durations = self._numbers(self.durations, indexes, times, "duration", "a count of seconds or -",
                                   _COUNTS_OR_NONE)
         return Outlines(times, statuses, attempts, ended, durations)  # type: ignore[arg-type]  # attempts: no `-`
@@ -255,10 +255,10 @@ def _taken(column: str, count: int, indexes: tuple[int, ...]) -> list[str]:
 
 @lru_cache(maxsize=64)
 def _located(start: datetime, minutes: tuple[int, ...], wanted: tuple[datetime, ...]) \
-        -> tuple[tuple[int, ...], tuple[datetime, ...]]:
+        -> tuple[tuple[int, ...], tuple[datetime, ...], tuple[float, ...]]:
     """The indexes in a digest of the month from `start` whose instances are at `minutes` of those of `wanted` it
-    holds, increasing, and their times: computed once for the processes of a window that have the same minutes
-    (most: a month of hourly instances)."""
+    holds, increasing, their times and their times in seconds since the epoch: computed once for the processes of
+    a window that have the same minutes (most: a month of hourly instances)."""
     found: dict[int, datetime] = {}
     for t in wanted:
         since = t - start
@@ -269,7 +269,8 @@ def _located(start: datetime, minutes: tuple[int, ...], wanted: tuple[datetime, 
         if n < len(minutes) and minutes[n] == minute:
             found[n] = t
     indexes = tuple(sorted(found))
-    return indexes, tuple(map(found.__getitem__, indexes))
+    base = start.timestamp()
+    return indexes, tuple(map(found.__getitem__, indexes)), tuple(base + minutes[n] * 60 for n in indexes)
 
 
 def _month_start(month: str) -> datetime:
