@@ -19,7 +19,7 @@ from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.ledger_rows import count_statuses, instance_rows
 from toolkit.cli.metrics import cluster_readings, exposition
 from toolkit.cli.metrics.cluster_readings import read_cluster
-from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, labels_of, sla_counts, window_times
+from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, SlaMisses, labels_of, window_times
 from toolkit.cli.metrics.exposition import registry_of, text
 from toolkit.cli.metrics.families import LedgerCollector
 from toolkit.cli.metrics.readings import ClusterReadings, ProcessReading, Window
@@ -30,7 +30,6 @@ from toolkit.ledger.holds import Hold
 from toolkit.ledger.records import stamp_seconds
 from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
-from toolkit.schedule.sla.check import Report as SlaReport
 from toolkit.statuses import Status
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -362,7 +361,7 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
 
 
 def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
-                      sla: SlaReport) -> ProcessReading:
+                      sla: SlaMisses) -> ProcessReading:
     """A process's reading made from a row of `toolkit status` for each instance of the window: what the readings
     made from outlines must equal."""
     times = window_times(process_grid(process, cluster.name), window)
@@ -377,7 +376,7 @@ def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledg
                       if row.status in FINISHED and row.duration_seconds is not None)
     return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
                           sum(row.attempts for row in rows), durations,
-                          sla_counts(sla, "process", process.name, window))
+                          sla.of_entity("process", process.name))
 
 
 @pytest.mark.parametrize("rolled", [False, True], ids=["folders", "rolled up"])

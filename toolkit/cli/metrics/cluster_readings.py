@@ -13,13 +13,13 @@ from toolkit.cli.metrics.action_readings import (
     lineage_unsent,
     run_reading,
 )
-from toolkit.cli.metrics.entity_readings import feed_reading, labels_of, process_reading
+from toolkit.cli.metrics.entity_readings import SlaMisses, feed_reading, labels_of, process_reading
 from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, FeedReading, ProcessReading, Window
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.forked_map import forked_map
 from toolkit.ledger.store import Ledger
-from toolkit.schedule.sla.check import Report, check_slas
+from toolkit.schedule.sla.check import check_slas
 
 # entities: from this many, forked workers share the reading of their ledgers on each core (the decompression and
 # parsing of a thousand processes' roll-ups is the command's time), when the ledger's file system allows it
@@ -29,7 +29,7 @@ READ_APART = 100
 def read_cluster(repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Window) -> ClusterReadings:
     """The readings of the cluster's feeds, processes (batch consumers have no instances to count) and actions."""
     fs = ledger.fs
-    sla = check_slas(repo, cluster.name, fs, ledger, window.now, window.first, window.now)
+    sla = SlaMisses.of(check_slas(repo, cluster.name, fs, ledger, window.now, window.first, window.now), window)
     feeds = sorted((feed for feed in repo.feeds.values() if feed.cluster(cluster.name) is not None),
                    key=lambda feed: feed.name)
     processes = sorted((process for process in repo.processes.values()
@@ -62,7 +62,7 @@ class _ProcessRead(NamedTuple):
     failed: int
 
 
-def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: Report) -> _FeedRead:
+def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: SlaMisses) -> _FeedRead:
     fs, labels = ledger.fs, labels_of(feed, cluster.name)
     actions = (run_reading(fs, cluster, RETENTION, labels), run_reading(fs, cluster, REPLICATION, labels),
                ingest_reading(fs, cluster, labels, window))
@@ -72,6 +72,6 @@ def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla
 
 
 def _process_read(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
-                  sla: Report) -> _ProcessRead:
+                  sla: SlaMisses) -> _ProcessRead:
     return _ProcessRead(process_reading(repo, process, cluster, ledger, window, sla),
                         failed_notifications(ledger.fs, cluster, process, window))

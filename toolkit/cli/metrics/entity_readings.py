@@ -6,7 +6,8 @@ dataset events, and SLA misses are the SLA check's findings."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from itertools import compress, groupby
@@ -40,12 +41,25 @@ def labels_of(entity: Feed | Process, cluster: str) -> Labels:
     return Labels(cluster, entity.name, ",".join(sorted(pipelines)), tuple(sorted(entity.tags.items())))
 
 
-def sla_counts(report: Report, kind: str, name: str, window: Window) -> tuple[tuple[str, int], ...]:
-    """The entity's SLA misses among the window's instances, by state (missed, late)."""
-    counted = Counter(finding.state for finding in report.findings
-                      if finding.kind == kind and finding.entity == name and finding.is_miss
-                      and window.holds(finding.time))
-    return tuple((state, counted[state]) for state in MISSES)
+@dataclass(frozen=True)
+class SlaMisses:
+    """The SLA check's misses among the window's instances by entity and state, counted once for the cluster: each
+    of its thousands of entities looks up its own instead of going through every finding."""
+
+    counts: Mapping[tuple[str, str], Mapping[str, int]]  # (kind, entity name) -> missed or late -> count
+
+    @classmethod
+    def of(cls, report: Report, window: Window) -> SlaMisses:
+        counts: dict[tuple[str, str], Counter[str]] = {}
+        for finding in report.findings:
+            if finding.is_miss and window.holds(finding.time):
+                counts.setdefault((finding.kind, finding.entity), Counter())[finding.state] += 1
+        return cls(counts)
+
+    def of_entity(self, kind: str, name: str) -> tuple[tuple[str, int], ...]:
+        """The entity's misses by state (missed, late), every state included."""
+        counted = self.counts.get((kind, name), {})
+        return tuple((state, counted.get(state, 0)) for state in MISSES)
 
 
 @lru_cache(maxsize=256)
@@ -54,7 +68,7 @@ def window_times(grid: InstanceGrid, window: Window) -> tuple[datetime, ...]:
     return tuple(t for t in grid.between(window.first, window.now) if window.holds(t))
 
 
-def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: Report) -> FeedReading:
+def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: SlaMisses) -> FeedReading:
     """A feed's instances of the window by their last event's kind, and its newest instance there: the newest with
     a publication event, or, as `toolkit sla` judges an outside producer's, with its flag (or folder) in place."""
     grid = feed_grid(feed, cluster.name)
@@ -84,7 +98,7 @@ def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, s
         ((shift(base, agreed.high, zone, 1) - base).total_seconds() if agreed is not None else 0.0)
     return FeedReading(labels_of(feed, cluster.name), tuple(counts.items()),
                        newest[1] if newest is not None else None, end.timestamp() if newest is not None else None,
-                       stale_after, sla_counts(sla, "feed", feed.name, window))
+                       stale_after, sla.of_entity("feed", feed.name))
 
 
 Events = Callable[[datetime], list[DatasetEvent]]
@@ -120,7 +134,7 @@ def _newest_recorded(times: list[datetime], events: Events) -> tuple[datetime, f
 
 
 def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
-                    sla: Report) -> ProcessReading:
+                    sla: SlaMisses) -> ProcessReading:
     """A process's instances of the window by the status `toolkit status` shows, and its newest success: from the
     instances' outlines (a roll-up's are its digest: no state line parsed), as `toolkit status` reads them; an
     instance recorded RUNNING is its row (whether its run is alive is its lock's to say). Counted a column at a
@@ -154,7 +168,7 @@ def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger
                      if duration is not None)
     newest = next((n for n in range(len(statuses) - 1, -1, -1) if statuses[n] == Status.SUCCEEDED), None)
     last_success = ended[newest] if newest is not None else _success_before(ledger, process.name, window.first)
-    misses = sla_counts(sla, "process", process.name, window)
+    misses = sla.of_entity("process", process.name)
     return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
                           sum(outlines.attempts), finished, misses)
 
