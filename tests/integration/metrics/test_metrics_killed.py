@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.killing_calls import killed_when
 from tests.unit.cli.ledger_site import NOW, Site
 from toolkit.cli.metrics.exposition import TEXTFILE
 
@@ -28,21 +29,13 @@ def kill_when_writing(argv: list[str], folder: Path) -> bool:
     microseconds for this ledger: the poll may miss it). True when it was killed that way."""
     target = folder / TEXTFILE
     before = target.stat()
-    call = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while call.poll() is None:
-            now = target.stat()
-            if (now.st_ino, now.st_mtime_ns, now.st_size) != (before.st_ino, before.st_mtime_ns, before.st_size) \
-                    or any(name.startswith(f"{TEXTFILE}.{call.pid}.") for name in os.listdir(folder)):
-                os.kill(call.pid, signal.SIGKILL)
-                call.wait()
-                return True
-            time.sleep(0.0002)
-        return False
-    finally:
-        if call.poll() is None:
-            call.kill()
-            call.wait()
+
+    def writing(pid: int) -> bool:
+        now = target.stat()
+        return (now.st_ino, now.st_mtime_ns, now.st_size) != (before.st_ino, before.st_mtime_ns, before.st_size) \
+            or any(name.startswith(f"{TEXTFILE}.{pid}.") for name in os.listdir(folder))
+
+    return killed_when(argv, writing)
 
 
 def test_a_call_killed_at_any_point_leaves_a_whole_textfile_and_the_next_call_cleans_up(metered: Site,

@@ -5,14 +5,13 @@ call's temporary file (a dead process's), says so, and writes a whole page."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.integration.killing_calls import killed_when
 from tests.unit.report.report_history import NOW, write_states
 from tests.unit.retention.retention_repo import make_repo
 
@@ -33,19 +32,8 @@ def temporaries(out: Path) -> list[Path]:
 
 def kill_while_writing(command: list[str], out: Path) -> bool:
     """Start `command`; SIGKILL it as soon as its temporary file appears. True when it was killed that way."""
-    call = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while call.poll() is None:
-            if any(name.startswith(f".{out.name}.{call.pid}.") for name in os.listdir(out.parent)):
-                os.kill(call.pid, signal.SIGKILL)
-                call.wait()
-                return True
-            time.sleep(0.0002)
-        return False
-    finally:
-        if call.poll() is None:
-            call.kill()
-            call.wait()
+    return killed_when(command, lambda pid: any(name.startswith(f".{out.name}.{pid}.")
+                                                for name in os.listdir(out.parent)))
 
 
 def test_a_report_killed_while_writing_leaves_the_old_page_and_the_next_call_cleans_up(tmp_path: Path) -> None:
