@@ -50,7 +50,7 @@ def forked_map(function: Callable[[Item], Result], items: Sequence[Item], fork_f
     in a process of one thread, shared with forked workers, unless `alone` (say, the function reads through a
     connection that a fork would share). The results must pickle."""
     global _mapping
-    count = 1 if alone else _worker_count(len(items), fork_from)
+    count = worker_count(len(items), fork_from, alone)
     if count < 2:
         return [function(item) for item in items]
     step = -(-len(items) // count)
@@ -71,8 +71,10 @@ def forked_map(function: Callable[[Item], Result], items: Sequence[Item], fork_f
             _reaped(worker, stop=True)
 
 
-def _worker_count(items: int, fork_from: int) -> int:
-    if items < max(fork_from, 2) or _mapping or threading.active_count() > 1 or not hasattr(os, "fork"):
+def worker_count(items: int, fork_from: int = 2, alone: bool = False) -> int:
+    """How many processes a map of `items` runs on (this one included): what `forked_map` shares them among, for a
+    caller that cuts its work into as many parts."""
+    if alone or items < max(fork_from, 2) or _mapping or threading.active_count() > 1 or not hasattr(os, "fork"):
         return 1
     return min(os.cpu_count() or 1, _MOST_WORKERS, items)
 

@@ -8,6 +8,7 @@ import os
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prometheus_client import generate_latest
@@ -20,7 +21,7 @@ from toolkit.cli.ledger_rows import count_statuses, instance_rows
 from toolkit.cli.metrics import cluster_readings, exposition
 from toolkit.cli.metrics.cluster_readings import read_cluster
 from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, SlaMisses, labels_of, window_times
-from toolkit.cli.metrics.exposition import registry_of, text
+from toolkit.cli.metrics.exposition import joined_texts, registry_of, text
 from toolkit.cli.metrics.families import LedgerCollector
 from toolkit.cli.metrics.readings import ClusterReadings, ProcessReading, Window
 from toolkit.entities.model import Cluster, Process
@@ -290,6 +291,7 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, "--window", "hours(8)")
     monkeypatch.setattr(cluster_readings, "READ_APART", 1)
+    monkeypatch.setattr(exposition, "WRITE_APART", 1)
     allow_forks(monkeypatch, cores=1)
     read_alone = calls_here(monkeypatch, cluster_readings, "process_reading")
     alone = run(capsys, *argv)
@@ -297,9 +299,18 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     workers = allow_forks(monkeypatch, cores=2)
     read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
     assert run(capsys, *argv) == alone
-    assert len(workers) == 3  # one for the feeds, one for the processes, one for a share of the text
-    assert processes >= 2 and len(read_here) == -(-processes // 2)  # the worker's half came from the worker
+    assert len(workers) == 2  # one for a share of the entities' ledgers, one for a part of the text
+    assert processes >= 2 and 0 < len(read_here) < processes  # the worker's share came from the worker
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
+
+
+def test_the_feeds_and_the_processes_are_shared_evenly_among_the_workers_in_their_order() -> None:
+    feeds, processes = [f"feed-{n}" for n in range(6)], [f"process-{n}" for n in range(3)]
+    mixed = cluster_readings._mixed(feeds, processes)
+    assert [name for name in mixed if name.startswith("feed")] == feeds
+    assert [name for name in mixed if name.startswith("process")] == processes
+    assert mixed[:3].count("process-0") == 1 and mixed[3:6].count("process-1") == 1  # a third of each in each third
+    assert [name.startswith("process") for name in mixed].count(True) == 3 and not mixed[0].startswith("process")
 
 
 def counting_collector(site: Site) -> tuple[LedgerCollector, list[int]]:
@@ -316,18 +327,38 @@ def counting_collector(site: Site) -> tuple[LedgerCollector, list[int]]:
     return LedgerCollector("primary", read), reads
 
 
-def test_the_text_written_in_two_shares_is_the_collections(metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The one-shot text (stdout, --textfile) is written a share of families per core and joined: it is exactly what
-    prometheus-client writes of the whole collection, as a scrape of --listen gets it."""
+def test_the_text_written_in_two_parts_is_the_collections(metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-shot text (stdout, --textfile) is written a part of the entities per core and joined family by
+    family: it is exactly what prometheus-client writes of the whole collection, as a scrape of --listen gets it."""
     collector, reads = counting_collector(metered)
     whole = generate_latest(registry_of(collector)).decode()
     workers = allow_forks(monkeypatch, cores=2)
     monkeypatch.setattr(cluster_readings, "READ_APART", 10**6)  # the ledger read here: only the text's worker forks
+    monkeypatch.setattr(exposition, "WRITE_APART", 1)
     written_here = calls_here(monkeypatch, exposition, "generate_latest")
     assert text(collector) == whole
-    assert len(reads) == 2 and len(workers) == 1 and len(written_here) == 1  # the worker wrote the other share
+    assert len(reads) == 2 and len(workers) == 1 and len(written_here) == 1  # the worker wrote the other part
     assert {family.name for family in text_string_to_metric_families(whole)} >= {
         "feed_toolkit_feed_instances", "feed_toolkit_process_duration_seconds", "feed_toolkit_metrics_read_ok"}
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 40])
+def test_the_texts_of_any_number_of_parts_join_into_the_whole(metered: Site, count: int) -> None:
+    """More parts than entities too: a part may hold no feed, no process or nothing but the cluster's families."""
+    collector, _ = counting_collector(metered)
+    families = collector.families()
+    parts = families.parts(count)
+    assert len(parts) == count
+    assert joined_texts([generate_latest(part).decode() for part in parts]) == generate_latest(families).decode()
+    assert [reading for part in parts for reading in part.readings.processes] == list(families.readings.processes)
+
+
+def test_a_part_with_a_family_the_first_has_not_is_refused() -> None:
+    first = "# HELP a_total A.\n# TYPE a_total counter\na_total 1.0\n"
+    other = "# HELP b B.\n# TYPE b gauge\nb 2.0\n"
+    assert joined_texts([first, first.replace("1.0", "3.0")]) == f"{first}a_total 3.0\n"
+    with pytest.raises(ValueError, match="part 1 of the text has a family the first part has not"):
+        joined_texts([first, other])
 
 
 def test_a_scrape_may_ask_for_families_by_name_and_the_ledger_is_read_once(metered: Site) -> None:
@@ -353,11 +384,23 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
     monkeypatch.setattr(cluster_readings, "READ_APART", 1)
     allow_forks(monkeypatch, cores=1)
     alone = run(capsys, *argv)
-    workers = allow_forks(monkeypatch, cores=16)  # a process each: PROCESS, the second by name, is a worker's
-    read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
+    workers = allow_forks(monkeypatch, cores=16)  # an entity each: PROCESS, not the first, is a worker's
+    read_here: list[str] = []
+    reading = cluster_readings.process_reading
+
+    def read_and_named(repo: ConfigRepo, process: Process, *args: Any) -> ProcessReading:
+        read_here.append(process.name) if os.getpid() == here else None
+        return reading(repo, process, *args)
+
+    here = os.getpid()
+    monkeypatch.setattr(cluster_readings, "process_reading", read_and_named)
     assert run(capsys, *argv) == alone
     assert workers and alone[0] == 1 and f"The ledger record file://{damaged} is damaged" in alone[2]
-    assert len(read_here) == 2  # the first process, then PROCESS again after its worker failed on it
+    assert read_here[-1] == PROCESS and read_here.count(PROCESS) == 1  # again here, after its worker failed on it
+    config = ConfigRepo.load(metered.conf)
+    first = cluster_readings._mixed(sorted(config.feeds.values(), key=lambda feed: feed.name),
+                                    sorted(config.processes.values(), key=lambda process: process.name))[0]
+    assert first.name != PROCESS  # the share read here is the first entity's alone: PROCESS was a worker's
 
 
 def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,

@@ -47,6 +47,22 @@ class EntityLabels:
         return [labels.cluster, labels.name, labels.pipeline, *(tags.get(name, "") for name in self.tags)]
 
 
+@dataclass(frozen=True)
+class LabelNames:
+    """The label names of the feeds', the processes' and the actions' families, taken from the whole collection's
+    readings: a part of the text that holds some of the entities names the same labels as the others."""
+
+    feed: EntityLabels
+    process: EntityLabels
+    action: EntityLabels
+
+    @classmethod
+    def of(cls, readings: ClusterReadings) -> LabelNames:
+        return cls(EntityLabels("feed", (reading.labels for reading in readings.feeds)),
+                   EntityLabels("process", (reading.labels for reading in readings.processes)),
+                   EntityLabels("feed", (reading.labels for reading in readings.actions)))
+
+
 def _gauge(name: str, documentation: str, names: Sequence[str]) -> GaugeMetricFamily:
     return GaugeMetricFamily(f"{PREFIX}_{name}", documentation, labels=names)
 
@@ -57,8 +73,8 @@ def _histogram(values: Sequence[str], observed: Sequence[float], family: Histogr
     family.add_metric(values, [*buckets, ("+Inf", float(len(observed)))], sum_value=float(sum(observed)))
 
 
-def feed_families(readings: ClusterReadings) -> Iterator[Metric]:
-    labels = EntityLabels("feed", (reading.labels for reading in readings.feeds))
+def feed_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
+    labels = label_names.feed
     names = labels.names
     published = _gauge("feed_last_published_timestamp_seconds",
                        "When the feed's newest instance got there (wall clock): its publication event, else its "
@@ -87,9 +103,9 @@ def feed_families(readings: ClusterReadings) -> Iterator[Metric]:
     yield from (published, freshness, stale, instances, misses)
 
 
-def process_families(readings: ClusterReadings) -> Iterator[Metric]:
+def process_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
     """A process's instances by status, its newest success and its attempts."""
-    labels = EntityLabels("process", (reading.labels for reading in readings.processes))
+    labels = label_names.process
     names = labels.names
     instances = _gauge("process_instances", "Instances of the window by the status `toolkit status` shows, in lower "
                        "case.", [*names, "state"])
@@ -106,9 +122,9 @@ def process_families(readings: ClusterReadings) -> Iterator[Metric]:
     yield from (instances, success, attempts)
 
 
-def process_time_families(readings: ClusterReadings) -> Iterator[Metric]:
+def process_time_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
     """A process's durations and SLA misses."""
-    labels = EntityLabels("process", (reading.labels for reading in readings.processes))
+    labels = label_names.process
     names = labels.names
     durations = HistogramMetricFamily(f"{PREFIX}_process_duration_seconds", "How long the window's finished "
                                       "instances ran, their last attempt (a snapshot of the window).", labels=names)
@@ -122,8 +138,8 @@ def process_time_families(readings: ClusterReadings) -> Iterator[Metric]:
     yield from (durations, misses)
 
 
-def action_families(readings: ClusterReadings) -> Iterator[Metric]:
-    labels = EntityLabels("feed", (reading.labels for reading in readings.actions))
+def action_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
+    labels = label_names.action
     names = [*labels.names, "action"]
     last = _gauge("action_last_run_timestamp_seconds", "When the newest run of the action on the feed wrote its "
                   "record (ingest: its newest batch of the window).", names)
@@ -145,24 +161,32 @@ def action_families(readings: ClusterReadings) -> Iterator[Metric]:
     yield from (last, moved, files, records, rejected)
 
 
-def cluster_families(readings: ClusterReadings) -> Iterator[Metric]:
-    cluster = [readings.cluster]
+def lineage_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
     unsent = _gauge("lineage_events_unsent", "OpenLineage events of the window's runs kept in the ledger and not "
                     "taken by the backend (`toolkit lineage resend` sends them).", ["cluster"])
-    unsent.add_metric(cluster, readings.lineage_unsent)
+    unsent.add_metric([readings.cluster], readings.lineage_unsent)
+    yield unsent
+
+
+def notification_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
     failed = _gauge("notifications_failed", "Notices about the window's instances that could not be sent.",
                     ["cluster", "kind", "entity"])
     for labels, kind, count in readings.notifications_failed:
         failed.add_metric([labels.cluster, kind, labels.name], count)
+    yield failed
+
+
+def window_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
+    cluster = [readings.cluster]
     window = _gauge("metrics_window_seconds", "The window the instance counts are over.", ["cluster"])
     window.add_metric(cluster, readings.window.length.total_seconds())
     read = _gauge("metrics_read_timestamp_seconds", "When the ledger was read for these metrics: a textfile older "
                   "than its cron line's period is stale.", ["cluster"])
     read.add_metric(cluster, readings.window.now.timestamp())
-    yield from (unsent, failed, window, read)
+    yield from (window, read)
 
 
-def read_ok_families(readings: ClusterReadings) -> Iterator[Metric]:
+def read_ok_families(readings: ClusterReadings, label_names: LabelNames) -> Iterator[Metric]:
     yield _read_ok(readings.cluster, 1)
 
 
@@ -173,23 +197,34 @@ def _read_ok(cluster: str, value: int) -> Metric:
     return read
 
 
-FamilyMaker = Callable[[ClusterReadings], Iterator[Metric]]
-# The collection's families in two shares that take about as long to write (a thousand processes' durations, a
-# histogram, take as long as two thousand feeds' families), in the collection's order: each is written on a core.
-SHARES: tuple[tuple[FamilyMaker, ...], ...] = (
-    (feed_families, process_families), (process_time_families, action_families, cluster_families, read_ok_families))
+FamilyMaker = Callable[[ClusterReadings, LabelNames], Iterator[Metric]]
+# The collection's families, in its order.
+MAKERS: tuple[FamilyMaker, ...] = (feed_families, process_families, process_time_families, action_families,
+                                   lineage_families, notification_families, window_families, read_ok_families)
+# Those whose samples are the entities' (the others have one sample for the cluster): a part of the entities has them.
+OF_ENTITIES: tuple[FamilyMaker, ...] = (feed_families, process_families, process_time_families, action_families,
+                                        notification_families)
 
 
 @dataclass(frozen=True)
 class Families(Collector):
-    """Some of the families of readings already read: a share of the collection (`SHARES`)."""
+    """The families of readings already read, or of a part of their entities (`part`): with the label names of the
+    whole collection, and the cluster's own families in the first part alone."""
 
     readings: ClusterReadings
-    makers: tuple[FamilyMaker, ...]
+    label_names: LabelNames
+    makers: tuple[FamilyMaker, ...] = MAKERS
 
     def collect(self) -> Iterator[Metric]:
         for families in self.makers:
-            yield from families(self.readings)
+            yield from families(self.readings, self.label_names)
+
+    def parts(self, count: int) -> list[Families]:
+        """The collection cut into `count` parts of about as many entities of each kind, in order: their texts,
+        joined family by family, are the whole's (the first part has every family, the others the entities')."""
+        return [Families(self.readings.part(index, count), self.label_names,
+                         self.makers if index == 0 else tuple(maker for maker in self.makers if maker in OF_ENTITIES))
+                for index in range(count)]
 
 
 class LedgerCollector(Collector):
@@ -217,12 +252,11 @@ class LedgerCollector(Collector):
             return
         yield from self._families(readings)
 
-    def shares(self) -> list[Families]:
-        """The ledger read once, and the collection's families in `SHARES` (errors go to the caller)."""
+    def families(self) -> Families:
+        """The ledger read once, and every family of it (errors go to the caller)."""
         readings = self.read()
-        return [Families(readings, makers) for makers in SHARES]
+        return Families(readings, LabelNames.of(readings))
 
     @staticmethod
     def _families(readings: ClusterReadings) -> Iterator[Metric]:
-        for makers in SHARES:
-            yield from Families(readings, makers).collect()
+        yield from Families(readings, LabelNames.of(readings)).collect()
