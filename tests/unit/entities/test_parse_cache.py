@@ -218,3 +218,20 @@ def test_a_datasource_with_a_password_text_is_never_copied_into_the_cache(tmp_pa
     assert seen.count("datasources/sales-db.yaml") == 2  # parsed each time, the others served from the cache
     assert seen.count("feeds/customers.yaml") == 1
     assert described(first) == described(second) == described(ConfigRepo.load(root))
+
+
+def test_a_file_larger_than_one_read_is_served_whole(tmp_path, monkeypatch):
+    """A file is read in parts of 64 KiB: a long description (a comment here) of a feed still comes back whole,
+    from the parse as from the cache."""
+    root = small_repo(tmp_path / "conf")
+    raw = root / "feeds" / "raw.yaml"
+    raw.write_text(raw.read_text() + "".join(f"# note {n:06d} {'x' * 60}\n" for n in range(3000)))  # 220 KB
+    assert raw.stat().st_size > 3 * (1 << 16)
+    seen = parsed_files(monkeypatch)
+    first = ConfigRepo.load(root, cached=True)
+    second = ConfigRepo.load(root, cached=True)
+    assert seen.count("feeds/raw.yaml") == 1  # the second load took it from the cache: its whole bytes matched
+    assert described(first) == described(second) == described(ConfigRepo.load(root))
+    raw.write_text(raw.read_text()[:-10] + "y" * 9 + "\n")  # its last part changed, same size
+    ConfigRepo.load(root, cached=True)
+    assert seen.count("feeds/raw.yaml") == 2
