@@ -51,12 +51,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from toolkit.el.templates import PathTemplate, templates_overlap
 from toolkit.el.timestamps import instance_key
 from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
+from toolkit.uris import normalize_uri
 
 DEFAULT_WORKING = "/feed-toolkit/working"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -64,10 +66,17 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 def working_root(cluster: Cluster) -> str:
     """The cluster's `working` location (else `staging`, else /feed-toolkit/working) under its root."""
-    if cluster.write_endpoint is None:
+    write = cluster.interface("write")
+    if write is None:
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: add interfaces.write.endpoint, the "
                          "root of its file system, where the toolkit keeps its run records and ledger.")
-    return under_root(cluster.write_endpoint, _working_folder(cluster))
+    return _working_root(write.endpoint, _working_folder(cluster))
+
+
+@lru_cache(maxsize=64)
+def _working_root(endpoint: str, folder: str) -> str:
+    """Worked out once per cluster: the paths of the records of each of thousands of entities start with it."""
+    return under_root(normalize_uri(endpoint), folder)
 
 
 def _working_folder(cluster: Cluster) -> str:
