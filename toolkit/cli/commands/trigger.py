@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,10 +16,12 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.runtime.cluster_files import cluster_file_system
 from toolkit.runtime.entry_frame import MAX_SECONDS
 from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
-from toolkit.schedule.airflow_events.delivery import NotifyReport, notify_airflow
 from toolkit.schedule.airflow_events.settings import airflow_settings, notify_targets
 from toolkit.triggers.launch import Launcher
 from toolkit.triggers.sweep import run_sweep
+
+if TYPE_CHECKING:
+    from toolkit.schedule.airflow_events.delivery import NotifyReport
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
 
@@ -109,6 +111,9 @@ def trigger_command(
     typer.echo(f"trigger: {report.entries} new event(s) read on cluster '{on.name}', {len(report.started)} run(s) "
                f"{verb}")
     if notifies:  # after the sweep: a notifier that cannot run never keeps the due runs from starting
+        # loaded here: a sweep without it (cron's every minute) spends no 50 ms importing an HTTP client
+        from toolkit.schedule.airflow_events.delivery import notify_airflow  # noqa: PLC0415
+
         settings = airflow_settings(on)
         notified = notify_airflow(config, on.name, ledger, settings, dry_run=dry_run)
         _echo_notified(notified, settings.url)
