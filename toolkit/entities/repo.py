@@ -11,6 +11,7 @@ stem so the linter can check them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -53,19 +54,12 @@ def entity_files(root: Path) -> list[Path]:
     for kind in Kind:
         folder = root / kind.folder
         if folder.is_dir():
-            files.extend(
-                sorted(
-                    (path
-                     for path in folder.iterdir()
-                     if path.suffix in ENTITY_SUFFIXES and not path.name.startswith(".") and path.is_file()),
-                    key=_file_name,  # one folder's: as paths sort, without comparing Path objects (3,000 in 0.1 s)
-                )
-            )
+            with os.scandir(folder) as entries:  # a file's kind from the listing: no status call for each of 3,000
+                names = sorted(entry.name for entry in entries
+                               if entry.name.endswith(ENTITY_SUFFIXES) and not entry.name.startswith(".")
+                               and entry.is_file())
+            files.extend(folder / name for name in names)
     return files
-
-
-def _file_name(path: Path) -> str:
-    return path.name
 
 
 class ConfigRepo:

@@ -6,6 +6,7 @@ import pytest
 from entity_samples import CLUSTER, FEED, PROCESS, write_files
 
 from toolkit.entities import ConfigRepo, EntityRef, Kind, find_repo_root, is_config_repo
+from toolkit.entities.repo import entity_files
 from toolkit.errors import UsageError
 
 C, F, P = Kind.CLUSTER, Kind.FEED, Kind.PROCESS
@@ -201,3 +202,18 @@ def test_repo_root_of_a_file_or_folder(tmp_path):
     assert find_repo_root(root) == root
     assert find_repo_root(tmp_path) is None
     assert is_config_repo(root) and not is_config_repo(root / "feeds")
+
+
+def test_the_entity_files_are_the_yaml_files_of_the_kind_folders_by_kind_then_name(tmp_path):
+    root = small_repo(tmp_path / "conf")
+    feeds = root / "feeds"
+    (feeds / ".hidden.yaml").write_text("kind: feed\n")  # an editor's or a tool's: skipped
+    (feeds / "notes.txt").write_text("not an entity\n")
+    (feeds / "a-folder.yaml").mkdir()  # named like a file, not one
+    (feeds / "extra.yml").write_text((feeds / "raw.yaml").read_text().replace("name: raw", "name: extra"))
+    (feeds / "linked.yaml").symlink_to(feeds / "out.yaml")  # a link to a file is a file, as before
+    (feeds / "dangling.yaml").symlink_to(feeds / "gone.yaml")  # a link to nothing is not
+    names = [f"{file.parent.name}/{file.name}" for file in entity_files(root)]
+    assert names == ["clusters/a.yaml", "clusters/b.yaml", "feeds/extra.yml", "feeds/linked.yaml", "feeds/mid.yaml",
+                     "feeds/out.yaml", "feeds/raw.yaml", "processes/p1.yaml", "processes/p2.yaml"]
+    assert all(file.is_absolute() == root.is_absolute() and file.parent.parent == root for file in entity_files(root))
