@@ -17,6 +17,7 @@ slow a run by half, misses some of the five runs of each.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -63,6 +64,7 @@ def run(scratch: Path, processes: int, runs: int) -> int:
     reused = (setup.folder / "primary/working/ledger/processes").exists()
     if not reused:
         write_rollups(setup.ledger, range(processes), HOURS)
+        os.sync()  # the kernel's write-back of the new ledger's 0.7 GB would otherwise run under the first timings
     print(f"report_bench: roll-up layout, {processes} processes x {HOURS} hourly instances "
           f"({processes * 12:,} roll-up files, {2 * processes} feeds), "
           + ("reused" if reused else f"written in {time.perf_counter() - began:.0f} s") + f"; now {NOW}; best of "
