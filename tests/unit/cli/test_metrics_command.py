@@ -385,14 +385,14 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
     allow_forks(monkeypatch, cores=1)
     alone = run(capsys, *argv)
     workers = allow_forks(monkeypatch, cores=16)  # an entity each: PROCESS, not the first, is a worker's
-    read_here: list[str] = []
+    here, read_here = os.getpid(), []
     reading = cluster_readings.process_reading
 
     def read_and_named(repo: ConfigRepo, process: Process, *args: Any) -> ProcessReading:
-        read_here.append(process.name) if os.getpid() == here else None
+        if os.getpid() == here:
+            read_here.append(process.name)
         return reading(repo, process, *args)
 
-    here = os.getpid()
     monkeypatch.setattr(cluster_readings, "process_reading", read_and_named)
     assert run(capsys, *argv) == alone
     assert workers and alone[0] == 1 and f"The ledger record file://{damaged} is damaged" in alone[2]

@@ -4,6 +4,7 @@ records, late checks, dataset events, and the `parallel` slots."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -12,6 +13,7 @@ import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, cluster_yaml, load_clusters, local_cluster
 from toolkit.el.timestamps import instance_key, parse_instance_key
+from toolkit.entities.model import Cluster, Interface
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
@@ -76,6 +78,22 @@ def test_working_falls_back_to_staging_then_the_default(clusters: ConfigRepo) ->
     assert LedgerLayout.of(clusters.cluster("staged")).root == "file:///x/s/ledger"
     assert working_root(clusters.cluster("bare")) == "hdfs://nn:8020" + DEFAULT_WORKING
     assert LedgerLayout.of(clusters.cluster("bare")).root == "hdfs://nn:8020/feed-toolkit/working/ledger"
+
+
+def test_a_working_root_is_one_spelling_whatever_the_endpoints_and_a_climbing_one_is_refused_every_time(
+        clusters: ConfigRepo) -> None:
+    """The working root is worked out once per endpoint and folder (a cache): each spelling of one root gives the same
+    root, and a root with a `..` segment is refused at each call, never remembered as an answer."""
+    x = clusters.cluster("x")
+
+    def written_at(endpoint: str) -> Cluster:
+        return replace(x, interfaces={**x.interfaces, "write": Interface(type="write", endpoint=endpoint)})
+
+    assert {working_root(written_at(spelling)) for spelling in ("file:///x", "file:/x", "file:///x/", "file:/x/")} \
+        == {"file:///x/w"}
+    for _ in range(2):
+        with pytest.raises(UsageError, match=r"The cluster root 'file:///x/\.\./y' .* has a '\.' or '\.\.' segment"):
+            working_root(written_at("file:///x/../y"))
 
 
 def test_a_cluster_without_write_interface_has_no_ledger(clusters: ConfigRepo) -> None:

@@ -219,6 +219,11 @@ class Families(Collector):
         for families in self.makers:
             yield from families(self.readings, self.label_names)
 
+    @classmethod
+    def of(cls, readings: ClusterReadings) -> Families:
+        """Every family of the readings, with their own label names."""
+        return cls(readings, LabelNames.of(readings))
+
     def parts(self, count: int) -> list[Families]:
         """The collection cut into `count` parts of about as many entities of each kind, in order: their texts,
         joined family by family, are the whole's (the first part has every family, the others the entities')."""
@@ -254,9 +259,8 @@ class LedgerCollector(Collector):
 
     def families(self) -> Families:
         """The ledger read once, and every family of it (errors go to the caller)."""
-        readings = self.read()
-        return Families(readings, LabelNames.of(readings))
+        return Families.of(self.read())
 
     @staticmethod
     def _families(readings: ClusterReadings) -> Iterator[Metric]:
-        yield from Families(readings, LabelNames.of(readings)).collect()
+        yield from Families.of(readings).collect()
