@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,11 @@ from tests.unit.forking import allow_forks, calls_here
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.ledger_rows import count_statuses, instance_rows
 from toolkit.cli.metrics import cluster_readings, exposition
-from toolkit.cli.metrics.cluster_readings import read_cluster
+from toolkit.cli.metrics.cluster_readings import ClusterScope, read_cluster
 from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, SlaMisses, labels_of, window_times
 from toolkit.cli.metrics.exposition import joined_texts, registry_of, text
-from toolkit.cli.metrics.families import LedgerCollector
-from toolkit.cli.metrics.readings import ClusterReadings, ProcessReading, Window
+from toolkit.cli.metrics.families import Families, LedgerCollector
+from toolkit.cli.metrics.readings import ProcessReading, Window
 from toolkit.entities.model import Cluster, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.grids import process_grid
@@ -31,6 +32,7 @@ from toolkit.ledger.holds import Hold
 from toolkit.ledger.records import stamp_seconds
 from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
+from toolkit.schedule.sla.check import process_sla
 from toolkit.statuses import Status
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -100,6 +102,22 @@ def test_a_feeds_freshness_is_now_minus_the_end_of_its_newest_published_instance
     # clicks' slaHigh is 4 hours: 03:00 to 06:00 are past it at 10:30 and never arrived
     assert value(found, "feed_toolkit_feed_sla_misses", feed="clicks", state="missed") == 4
     assert value(found, "feed_toolkit_feed_instances", feed="clicks", state="published", tag_owner="web-analytics") == 2
+
+
+def test_only_an_entity_with_an_sla_has_sla_series_and_no_label_is_written_empty(
+        capsys: pytest.CaptureFixture[str], metered: Site) -> None:
+    """A count of SLA misses of an entity that has no SLA would say nothing; and Prometheus takes an empty label for
+    no label, so a feed (which has no pipelines) or an untagged entity is written without one."""
+    found = metrics(capsys, metered)
+    with_misses = {(name, dict(labels).get("feed") or dict(labels).get("process"), dict(labels)["state"])
+                   for name, labels in found if name.endswith("_sla_misses")}
+    assert with_misses == {(f"feed_toolkit_{kind}_sla_misses", entity, state)
+                           for kind, entity in [("feed", "clicks"), ("process", "daily-clicks-rollup"),
+                                                ("process", PROCESS)] for state in ("missed", "late")}
+    assert all(value for _, labels in found for _, value in labels)
+    assert {dict(labels).get("pipeline") for name, labels in found
+            if name == "feed_toolkit_process_attempts"} == {"clicks", "page-views", None}  # None: daily-visits-report
+    assert not any("pipeline" in dict(labels) for name, labels in found if name.startswith("feed_toolkit_feed_"))
 
 
 def test_the_newest_retention_run_and_the_window_are_reported(capsys: pytest.CaptureFixture[str],
@@ -201,14 +219,7 @@ def test_a_scrape_of_a_damaged_ledger_answers_read_ok_0_and_says_why(metered: Si
     damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
     damaged.write_text('{"status": ')
     told: list[str] = []
-    config = ConfigRepo.load(metered.conf)
-    cluster = config.cluster("primary")
-
-    def read() -> ClusterReadings:
-        now = Now.of(NOW)
-        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
-
-    collector = LedgerCollector("primary", read, tell=lambda err: told.append(str(err)))
+    collector = LedgerCollector("primary", scope_of(metered), tell=lambda err: told.append(str(err)))
     scraped = samples(generate_latest(registry_of(collector)).decode())  # as a scrape of --listen writes it
     assert scraped == {("feed_toolkit_metrics_read_ok", frozenset({("cluster", "primary")})): 0.0}
     assert len(told) == 1 and "is damaged" in told[0]
@@ -290,7 +301,6 @@ def test_a_cluster_root_that_is_not_there_is_named_not_read_as_an_empty_ledger(
 def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.CaptureFixture[str], metered: Site,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, "--window", "hours(8)")
-    monkeypatch.setattr(cluster_readings, "READ_APART", 1)
     monkeypatch.setattr(exposition, "WRITE_APART", 1)
     allow_forks(monkeypatch, cores=1)
     read_alone = calls_here(monkeypatch, cluster_readings, "process_reading")
@@ -298,59 +308,68 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     processes = len(read_alone)
     workers = allow_forks(monkeypatch, cores=2)
     read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
+    written_here = calls_here(monkeypatch, exposition, "generate_latest")
     assert run(capsys, *argv) == alone
-    assert len(workers) == 2  # one for a share of the entities' ledgers, one for a part of the text
+    assert len(workers) == 1  # it read a part of the entities' ledgers and wrote that part's text
     assert processes >= 2 and 0 < len(read_here) < processes  # the worker's share came from the worker
+    assert len(written_here) == 1  # and so did its text
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
 
 
-def test_the_feeds_and_the_processes_are_shared_evenly_among_the_workers_in_their_order() -> None:
-    feeds, processes = [f"feed-{n}" for n in range(6)], [f"process-{n}" for n in range(3)]
-    mixed = cluster_readings._mixed(feeds, processes)
-    assert [name for name in mixed if name.startswith("feed")] == feeds
-    assert [name for name in mixed if name.startswith("process")] == processes
-    assert mixed[:3].count("process-0") == 1 and mixed[3:6].count("process-1") == 1  # a third of each in each third
-    assert [name.startswith("process") for name in mixed].count(True) == 3 and not mixed[0].startswith("process")
+def scope_of(site: Site, reads: list[int] | None = None) -> Callable[[], ClusterScope]:
+    """What a collection of the site's cluster over 8 hours reads; `reads` grows by one at each reading."""
+    config = ConfigRepo.load(site.conf)
+    cluster = config.cluster("primary")
+
+    def scope() -> ClusterScope:
+        if reads is not None:
+            reads.append(1)
+        now = Now.of(NOW)
+        return ClusterScope.of(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
+
+    return scope
 
 
 def counting_collector(site: Site) -> tuple[LedgerCollector, list[int]]:
     """The collector of the site's cluster over 8 hours, and a list that grows by one at each read of its ledger."""
-    config = ConfigRepo.load(site.conf)
-    cluster = config.cluster("primary")
     reads: list[int] = []
-
-    def read() -> ClusterReadings:
-        reads.append(1)
-        now = Now.of(NOW)
-        return read_cluster(config, cluster, open_ledger(cluster, now), Window(now.time, timedelta(hours=8)))
-
-    return LedgerCollector("primary", read), reads
+    return LedgerCollector("primary", scope_of(site, reads)), reads
 
 
 def test_the_text_written_in_two_parts_is_the_collections(metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The one-shot text (stdout, --textfile) is written a part of the entities per core and joined family by
-    family: it is exactly what prometheus-client writes of the whole collection, as a scrape of --listen gets it."""
+    """The one-shot text (stdout, --textfile) is read and written a part of the entities per core and joined family
+    by family: it is exactly what prometheus-client writes of the whole collection, as a scrape of --listen gets
+    it."""
     collector, reads = counting_collector(metered)
     whole = generate_latest(registry_of(collector)).decode()
     workers = allow_forks(monkeypatch, cores=2)
-    monkeypatch.setattr(cluster_readings, "READ_APART", 10**6)  # the ledger read here: only the text's worker forks
     monkeypatch.setattr(exposition, "WRITE_APART", 1)
     written_here = calls_here(monkeypatch, exposition, "generate_latest")
-    assert text(collector) == whole
+    exposed = text(collector)
+    assert exposed.text == whole
     assert len(reads) == 2 and len(workers) == 1 and len(written_here) == 1  # the worker wrote the other part
     assert {family.name for family in text_string_to_metric_families(whole)} >= {
         "feed_toolkit_feed_instances", "feed_toolkit_process_duration_seconds", "feed_toolkit_metrics_read_ok"}
+    everything = scope_of(metered)().read()
+    assert (exposed.feeds, exposed.processes, exposed.action_runs) == \
+        (len(everything.feeds), len(everything.processes), len(everything.actions)) and everything.actions
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5, 40])
 def test_the_texts_of_any_number_of_parts_join_into_the_whole(metered: Site, count: int) -> None:
-    """More parts than entities too: a part may hold no feed, no process or nothing but the cluster's families."""
-    collector, _ = counting_collector(metered)
-    families = collector.families()
-    parts = families.parts(count)
-    assert len(parts) == count
-    assert joined_texts([generate_latest(part).decode() for part in parts]) == generate_latest(families).decode()
-    assert [reading for part in parts for reading in part.readings.processes] == list(families.readings.processes)
+    """More parts than entities too: a part may hold no feed, no process or nothing but the cluster's families. Each
+    kind is cut at the same fractions, so the parts hold every entity once, in order."""
+    scope = scope_of(metered)()
+    whole = scope.read()
+    parts = [scope.read(index, count) for index in range(count)]
+    texts = [generate_latest(Families.part(part, index)).decode() for index, part in enumerate(parts)]
+    assert joined_texts(texts) == generate_latest(Families(whole)).decode()
+    assert [reading for part in parts for reading in part.processes] == list(whole.processes)
+    assert [reading for part in parts for reading in part.feeds] == list(whole.feeds)
+    assert len(whole.processes) >= 2 and len(whole.feeds) >= 2
+    if count == 2:  # a half of each kind in each half
+        assert [len(part.feeds) for part in parts] == [len(whole.feeds) // 2, -(-len(whole.feeds) // 2)]
+        assert [len(part.processes) for part in parts] == [len(whole.processes) // 2, -(-len(whole.processes) // 2)]
 
 
 def test_a_part_with_a_family_the_first_has_not_is_refused() -> None:
@@ -381,10 +400,10 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
     damaged = metered.ledger_root / "processes" / PROCESS / "20261121T0400Z" / "instance.json"
     damaged.write_text('{"status": ')
     argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW)
-    monkeypatch.setattr(cluster_readings, "READ_APART", 1)
+    monkeypatch.setattr(exposition, "WRITE_APART", 1)
     allow_forks(monkeypatch, cores=1)
     alone = run(capsys, *argv)
-    workers = allow_forks(monkeypatch, cores=16)  # an entity each: PROCESS, not the first, is a worker's
+    workers = allow_forks(monkeypatch, cores=16)  # a part for each entity: PROCESS's is a worker's
     here, read_here = os.getpid(), []
     reading = cluster_readings.process_reading
 
@@ -397,10 +416,6 @@ def test_a_damaged_record_read_by_a_forked_worker_is_named_as_when_read_alone(
     assert run(capsys, *argv) == alone
     assert workers and alone[0] == 1 and f"The ledger record file://{damaged} is damaged" in alone[2]
     assert read_here[-1] == PROCESS and read_here.count(PROCESS) == 1  # again here, after its worker failed on it
-    config = ConfigRepo.load(metered.conf)
-    first = cluster_readings._mixed(sorted(config.feeds.values(), key=lambda feed: feed.name),
-                                    sorted(config.processes.values(), key=lambda process: process.name))[0]
-    assert first.name != PROCESS  # the share read here is the first entity's alone: PROCESS was a worker's
 
 
 def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
@@ -419,7 +434,7 @@ def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledg
                       if row.status in FINISHED and row.duration_seconds is not None)
     return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
                           sum(row.attempts for row in rows), durations,
-                          sla.of_entity("process", process.name))
+                          sla.of_entity("process", process.name) if process_sla(process, cluster.name) else ())
 
 
 @pytest.mark.parametrize("rolled", [False, True], ids=["folders", "rolled up"])

@@ -14,10 +14,18 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.ledger_access import Now, open_present_ledger
-from toolkit.cli.metrics.cluster_readings import read_cluster
-from toolkit.cli.metrics.exposition import DEFAULT_PORT, Address, listening, registry_of, text, write_textfile
+from toolkit.cli.metrics.cluster_readings import ClusterScope
+from toolkit.cli.metrics.exposition import (
+    DEFAULT_PORT,
+    TEXTFILE,
+    Address,
+    listening,
+    registry_of,
+    text,
+    write_textfile,
+)
 from toolkit.cli.metrics.families import LedgerCollector
-from toolkit.cli.metrics.readings import ClusterReadings, Window
+from toolkit.cli.metrics.readings import Window
 from toolkit.el.frequency import Frequency, TimeUnit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
@@ -83,15 +91,11 @@ def metrics_command(
     config = ConfigRepo.load(repo, cached=True)  # the parse cache of unchanged files (parse_cache.py)
     on = config.cluster(cluster)
 
-    read_now: list[ClusterReadings] = []
-
-    def read() -> ClusterReadings:
+    def scope() -> ClusterScope:
         current = Now.of(now)
-        readings = read_cluster(config, on, open_present_ledger(on, current), Window(current.time, length))
-        read_now[:] = [readings]
-        return readings
+        return ClusterScope.of(config, on, open_present_ledger(on, current), Window(current.time, length))
 
-    collector = LedgerCollector(on.name, read, tell=_tell if address is not None else None)
+    collector = LedgerCollector(on.name, scope, tell=_tell if address is not None else None)
     if address is not None:
         signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop ends it as Ctrl-C does
         with listening(registry_of(collector), address):
@@ -102,9 +106,8 @@ def metrics_command(
                 print(f"metrics: stopped serving {address.url}", flush=True)
         return
     if textfile is None:
-        typer.echo(text(collector), nl=False)
+        typer.echo(text(collector).text, nl=False)
         return
     written = write_textfile(collector, Path(textfile))
-    readings = read_now[0]
-    print(f"metrics: wrote {written}: cluster '{on.name}', {len(readings.feeds)} feeds, {len(readings.processes)} "
-          f"processes, {len(readings.actions)} action runs, instances of the last {window}")
+    print(f"metrics: wrote {Path(textfile) / TEXTFILE}: cluster '{on.name}', {written.feeds} feeds, "
+          f"{written.processes} processes, {written.action_runs} action runs, instances of the last {window}")

@@ -1,9 +1,10 @@
-"""Everything `toolkit metrics` reports about one cluster, read in one pass over its ledger."""
+"""Everything `toolkit metrics` reports about one cluster: what is read once for the whole cluster (the SLA check,
+the unsent lineage), then the readings of its entities, all of them or a part (a core's share of a one-shot call)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from toolkit.cli.metrics.action_readings import (
@@ -15,64 +16,90 @@ from toolkit.cli.metrics.action_readings import (
     run_reading,
 )
 from toolkit.cli.metrics.entity_readings import SlaMisses, feed_reading, labels_of, process_reading
-from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, FeedReading, ProcessReading, Window
+from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, FeedReading, Labels, ProcessReading, Window
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
-from toolkit.forked_map import forked_map
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.sla.check import check_slas
 
-# entities: from this many, forked workers share the reading of their ledgers on each core (the decompression and
-# parsing of a thousand processes' roll-ups is the command's time), when the ledger's file system allows it
-READ_APART = 100
-One = TypeVar("One")
-Other = TypeVar("Other")
+Entity = TypeVar("Entity")
+
+
+@dataclass(frozen=True)
+class ClusterScope:
+    """What one collection reads: the cluster's feeds and processes (batch consumers have no instances to count),
+    each kind by name, and the figures read once for all of them: the SLA check's misses (one pass over every
+    entity's instances) and the OpenLineage events the ledger keeps unsent."""
+
+    repo: ConfigRepo
+    cluster: Cluster
+    ledger: Ledger
+    window: Window
+    feeds: tuple[Feed, ...]
+    processes: tuple[Process, ...]
+    sla: SlaMisses
+    lineage_unsent: int
+
+    @classmethod
+    def of(cls, repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Window) -> ClusterScope:
+        fs = ledger.fs
+        feeds = sorted((feed for feed in repo.feeds.values() if feed.cluster(cluster.name) is not None),
+                       key=lambda feed: feed.name)
+        processes = sorted((process for process in repo.processes.values()
+                            if process.cluster(cluster.name) is not None and not process.is_batch_consumer),
+                           key=lambda process: process.name)
+        sla = SlaMisses.of(check_slas(repo, cluster.name, fs, ledger, window.now, window.first, window.now), window)
+        return cls(repo, cluster, ledger, window, tuple(feeds), tuple(processes), sla,
+                   lineage_unsent(fs, cluster, window))
+
+    @property
+    def entities(self) -> int:
+        return len(self.feeds) + len(self.processes)
+
+    def read(self, index: int = 0, count: int = 1) -> ClusterReadings:
+        """The readings of the `index`th of `count` parts of the entities, each kind cut at the same fractions (a
+        process's week takes some four times a feed's, so a part has as many of each as another): the parts in
+        order hold every entity once, each kind in its order. The cluster's own figures are every part's."""
+        feeds = [_feed_read(feed, self.cluster, self.ledger, self.window, self.sla)
+                 for feed in _cut(self.feeds, index, count)]
+        processes = [_process_read(self.repo, process, self.cluster, self.ledger, self.window, self.sla)
+                     for process in _cut(self.processes, index, count)]
+        failed = tuple((read.labels, kind, read.failed)
+                       for kind, reads in (("feed", feeds), ("process", processes)) for read in reads if read.failed)
+        return ClusterReadings(
+            self.cluster.name, self.window, tuple(read.feed for read in feeds),
+            tuple(read.process for read in processes), tuple(action for read in feeds for action in read.actions),
+            self.lineage_unsent, failed)
 
 
 def read_cluster(repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Window) -> ClusterReadings:
-    """The readings of the cluster's feeds, processes (batch consumers have no instances to count) and actions."""
-    fs = ledger.fs
-    sla = SlaMisses.of(check_slas(repo, cluster.name, fs, ledger, window.now, window.first, window.now), window)
-    feeds = sorted((feed for feed in repo.feeds.values() if feed.cluster(cluster.name) is not None),
-                   key=lambda feed: feed.name)
-    processes = sorted((process for process in repo.processes.values()
-                        if process.cluster(cluster.name) is not None and not process.is_batch_consumer),
-                       key=lambda process: process.name)
-    reads = forked_map(partial(_entity_read, repo, cluster=cluster, ledger=ledger, window=window, sla=sla),
-                       _mixed(feeds, processes), READ_APART, alone=not fs.shared_with_forks)
-    of_feeds = [read for read in reads if isinstance(read, _FeedRead)]
-    of_processes = [read for read in reads if isinstance(read, _ProcessRead)]
-    entities: list[Feed | Process] = [*feeds, *processes]
-    counts = [*(read.failed for read in of_feeds), *(read.failed for read in of_processes)]
-    failed = tuple((labels_of(entity, cluster.name), entity.kind.value, count)
-                   for entity, count in zip(entities, counts, strict=True) if count)
-    return ClusterReadings(
-        cluster.name, window, tuple(read.feed for read in of_feeds), tuple(read.process for read in of_processes),
-        tuple(action for read in of_feeds for action in read.actions), lineage_unsent(fs, cluster, window), failed)
+    """The readings of the cluster's feeds, processes and actions."""
+    return ClusterScope.of(repo, cluster, ledger, window).read()
 
 
-def _mixed(feeds: Sequence[One], processes: Sequence[Other]) -> list[One | Other]:
-    """The feeds and the processes, each in its order, interleaved evenly: a worker's share of the list has as many
-    of each as another's (a process's week takes some four times a feed's), and the order of each kind is kept."""
-    def place(index: int, count: int) -> float:
-        return (index + 0.5) / count
-
-    ranked = [(place(n, len(feeds)), 0, n) for n in range(len(feeds))] + \
-        [(place(n, len(processes)), 1, n) for n in range(len(processes))]
-    return [feeds[n] if kind == 0 else processes[n] for _, kind, n in sorted(ranked)]
+def _cut(entities: Sequence[Entity], index: int, count: int) -> Sequence[Entity]:
+    return entities[len(entities) * index // count:len(entities) * (index + 1) // count]
 
 
 class _FeedRead(NamedTuple):
-    """What a worker reads of one feed: its reading, its actions' newest runs and its failed notifications."""
+    """What is read of one feed: its reading, its actions' newest runs and its failed notifications."""
 
     feed: FeedReading
     actions: tuple[ActionReading, ...]
     failed: int
 
+    @property
+    def labels(self) -> Labels:
+        return self.feed.labels
+
 
 class _ProcessRead(NamedTuple):
     process: ProcessReading
     failed: int
+
+    @property
+    def labels(self) -> Labels:
+        return self.process.labels
 
 
 def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: SlaMisses) -> _FeedRead:
@@ -88,10 +115,3 @@ def _process_read(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: 
                   sla: SlaMisses) -> _ProcessRead:
     return _ProcessRead(process_reading(repo, process, cluster, ledger, window, sla),
                         failed_notifications(ledger.fs, cluster, process, window))
-
-
-def _entity_read(repo: ConfigRepo, entity: Feed | Process, cluster: Cluster, ledger: Ledger, window: Window,
-                 sla: SlaMisses) -> _FeedRead | _ProcessRead:
-    if isinstance(entity, Feed):
-        return _feed_read(entity, cluster, ledger, window, sla)
-    return _process_read(repo, entity, cluster, ledger, window, sla)

@@ -25,7 +25,7 @@ from toolkit.ledger.records import EVENT_KINDS, EVICTED, STATUSES, DatasetEvent,
 from toolkit.ledger.rollup_records import month_of
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.sla.arrivals import feed_arrival
-from toolkit.schedule.sla.check import Report
+from toolkit.schedule.sla.check import Report, process_sla
 from toolkit.schedule.sla.states import MISSES
 from toolkit.statuses import Status
 
@@ -98,7 +98,7 @@ def feed_reading(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, s
         ((shift(base, agreed.high, zone, 1) - base).total_seconds() if agreed is not None else 0.0)
     return FeedReading(labels_of(feed, cluster.name), tuple(counts.items()),
                        newest[1] if newest is not None else None, end.timestamp() if newest is not None else None,
-                       stale_after, sla.of_entity("feed", feed.name))
+                       stale_after, sla.of_entity("feed", feed.name) if agreed is not None else ())
 
 
 Events = Callable[[datetime], list[DatasetEvent]]
@@ -168,7 +168,7 @@ def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger
                      if duration is not None)
     newest = next((n for n in range(len(statuses) - 1, -1, -1) if statuses[n] == Status.SUCCEEDED), None)
     last_success = ended[newest] if newest is not None else _success_before(ledger, process.name, window.first)
-    misses = sla.of_entity("process", process.name)
+    misses = sla.of_entity("process", process.name) if process_sla(process, cluster.name) is not None else ()
     return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
                           sum(outlines.attempts), finished, misses)
 

@@ -10,10 +10,12 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from prometheus_client import CollectorRegistry, generate_latest, start_http_server
 
+from toolkit.cli.metrics.cluster_readings import ClusterScope
 from toolkit.cli.metrics.families import Families, LedgerCollector
 from toolkit.cli.output_files import remove_left, running
 from toolkit.entities.yaml_loader import collector_paused
@@ -33,19 +35,35 @@ def registry_of(collector: LedgerCollector) -> CollectorRegistry:
     return registry
 
 
-def text(collector: LedgerCollector) -> str:
-    """The text format of the collection, as `generate_latest` of it writes it: the ledger read once, then the text of
-    each part of its entities (`Families.parts`) written by `generate_latest` on a core of its own (forked), and the
-    parts joined family by family. The library spends some 10 µs a sample, and a cluster of a thousand processes and
-    two thousand feeds has 39,000."""
+@dataclass(frozen=True)
+class Exposition:
+    """The text of one collection, and what it holds (the command's status line says it)."""
+
+    text: str
+    feeds: int
+    processes: int
+    action_runs: int
+
+
+def text(collector: LedgerCollector) -> Exposition:
+    """The text format of one collection, as `generate_latest` of the whole writes it: what is read once for the
+    cluster is read here, then each core reads a part of the entities' ledgers (`ClusterScope.read`) and writes its
+    text with `generate_latest` (forked: the library spends some 10 µs a sample, and a cluster of a thousand
+    processes and two thousand feeds has 39,000), and the parts' texts are joined family by family. A part's
+    readings never leave the core that read them."""
     with collector_paused():  # some 200,000 objects of readings and samples, none in a cycle: no GC pass over them
-        families = collector.families()
-        entities = len(families.readings.feeds) + len(families.readings.processes)
-        return joined_texts(forked_map(_text_of, families.parts(worker_count(entities, WRITE_APART))))
+        scope = collector.scope()
+        alone = not scope.ledger.fs.shared_with_forks  # a connection a fork would share (WebHDFS): one process
+        count = worker_count(scope.entities, WRITE_APART, alone)
+        parts = forked_map(partial(_part_text, scope, count), range(count), alone=alone)
+        return Exposition(joined_texts([written for written, _ in parts]), len(scope.feeds), len(scope.processes),
+                          sum(actions for _, actions in parts))
 
 
-def _text_of(families: Families) -> str:
-    return generate_latest(families).decode()
+def _part_text(scope: ClusterScope, count: int, index: int) -> tuple[str, int]:
+    """The text of the `index`th of `count` parts, and the action runs it holds."""
+    readings = scope.read(index, count)
+    return generate_latest(Families.part(readings, index)).decode(), len(readings.actions)
 
 
 def joined_texts(texts: Sequence[str]) -> str:
@@ -64,7 +82,7 @@ def joined_texts(texts: Sequence[str]) -> str:
     return "".join(head + "".join(lines) for head, lines in samples.items())
 
 
-def write_textfile(collector: LedgerCollector, folder: Path) -> Path:
+def write_textfile(collector: LedgerCollector, folder: Path) -> Exposition:
     """`folder/feed_toolkit.prom`, replaced atomically as prometheus-client's `write_to_textfile` replaces it (a
     temporary file beside it, `feed_toolkit.prom.<pid>.<thread>`, whose name node_exporter ignores, renamed): a
     scrape reads the old file or the new one, never half of one."""
@@ -76,7 +94,8 @@ def write_textfile(collector: LedgerCollector, folder: Path) -> Path:
                          "the user that owns it.")
     target = folder / TEXTFILE
     remove_left(_left_by_dead_writers(folder), "metrics")
-    written = text(collector).encode()
+    exposition = text(collector)
+    written = exposition.text.encode()
     temporary = Path(f"{target}.{os.getpid()}.{threading.current_thread().ident}")
     try:
         try:
@@ -88,7 +107,7 @@ def write_textfile(collector: LedgerCollector, folder: Path) -> Path:
     except OSError as err:
         raise UsageError(f"Cannot write {target}: {err.strerror or err}; the previous file, if any, is left as it "
                          "was: make the place a file this user can replace.") from None
-    return target
+    return exposition
 
 
 def _left_by_dead_writers(folder: Path) -> list[Path]:

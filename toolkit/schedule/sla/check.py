@@ -97,9 +97,9 @@ def check_slas(repo: ConfigRepo, cluster: str, fs: FileSystem, ledger: Ledger, n
     for process in sorted(repo.processes.values(), key=lambda item: item.name):
         if only is not None and EntityRef(Kind.PROCESS, process.name) not in only:
             continue
-        process_sla = _process_sla(process, cluster)
-        if process_sla is not None and not process.is_batch_consumer and first <= until:
-            _check_process(report, ledger, process, process_sla, first, until)
+        agreed = process_sla(process, cluster)
+        if agreed is not None and not process.is_batch_consumer and first <= until:
+            _check_process(report, ledger, process, agreed, first, until)
     return report
 
 
@@ -144,13 +144,14 @@ def longest_sla(repo: ConfigRepo, cluster: str) -> timedelta:
     spans = [sla.high for feed in repo.feeds.values()
              if feed.cluster(cluster) is not None and (sla := feed.sla_on(cluster)) is not None]
     for process in repo.processes.values():
-        process_sla = _process_sla(process, cluster)
-        if process_sla is not None:
-            spans += [span for span in (process_sla.should_start_in, process_sla.should_end_in) if span is not None]
+        agreed = process_sla(process, cluster)
+        if agreed is not None:
+            spans += [span for span in (agreed.should_start_in, agreed.should_end_in) if span is not None]
     return timedelta(minutes=max((span.approx_minutes() for span in spans), default=0))
 
 
-def _process_sla(process: Process, cluster: str) -> ProcessSla | None:
+def process_sla(process: Process, cluster: str) -> ProcessSla | None:
+    """The process's SLA on the cluster: its cluster's own, else the process's (None: it has none there)."""
     on = process.cluster(cluster)
     if on is None:
         return None
