@@ -34,6 +34,7 @@ from toolkit.ledger.rollups import roll_up
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.sla.check import process_sla
 from toolkit.statuses import Status
+from toolkit.storage.local import LocalFileSystem
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -314,6 +315,19 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     assert processes >= 2 and 0 < len(read_here) < processes  # the worker's share came from the worker
     assert len(written_here) == 1  # and so did its text
     assert value(samples(alone[1]), "feed_toolkit_process_attempts", process=PROCESS) == 7
+
+
+def test_a_ledger_whose_connection_a_fork_would_share_is_read_and_written_alone(
+        capsys: pytest.CaptureFixture[str], metered: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WebHDFS's file system holds a connection: a forked worker would share it with this process."""
+    argv = ("metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW, "--window", "hours(8)")
+    monkeypatch.setattr(exposition, "WRITE_APART", 1)
+    allow_forks(monkeypatch, cores=1)
+    alone = run(capsys, *argv)
+    workers = allow_forks(monkeypatch, cores=2)
+    monkeypatch.setattr(LocalFileSystem, "shared_with_forks", False)
+    assert run(capsys, *argv) == alone and alone[0] == 0
+    assert workers == []
 
 
 def scope_of(site: Site, reads: list[int] | None = None) -> Callable[[], ClusterScope]:
