@@ -20,7 +20,7 @@ from tests.unit.forking import allow_forks, calls_here
 from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.ledger_rows import count_statuses, instance_rows
 from toolkit.cli.metrics import cluster_readings, exposition
-from toolkit.cli.metrics.cluster_readings import ClusterScope, read_cluster
+from toolkit.cli.metrics.cluster_readings import ClusterScope
 from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, SlaMisses, labels_of, window_times
 from toolkit.cli.metrics.exposition import joined_texts, registry_of, text
 from toolkit.cli.metrics.families import Families, LedgerCollector
@@ -108,7 +108,10 @@ def test_a_feeds_freshness_is_now_minus_the_end_of_its_newest_published_instance
 def test_only_an_entity_with_an_sla_has_sla_series_and_no_label_is_written_empty(
         capsys: pytest.CaptureFixture[str], metered: Site) -> None:
     """A count of SLA misses of an entity that has no SLA would say nothing; and Prometheus takes an empty label for
-    no label, so a feed (which has no pipelines) or an untagged entity is written without one."""
+    no label, so a feed (which has no pipelines) or an untagged entity is written without one. A process's miss is
+    past shouldEndIn: one whose SLA has only shouldStartIn has no series either."""
+    report = metered.conf / "processes" / "daily-visits-report.yaml"
+    report.write_text(report.read_text() + "sla: {shouldStartIn: hours(1)}\n")
     found = metrics(capsys, metered)
     with_misses = {(name, dict(labels).get("feed") or dict(labels).get("process"), dict(labels)["state"])
                    for name, labels in found if name.endswith("_sla_misses")}
@@ -354,8 +357,14 @@ def test_the_text_written_in_two_parts_is_the_collections(metered: Site, monkeyp
     """The one-shot text (stdout, --textfile) is read and written a part of the entities per core and joined family
     by family: it is exactly what prometheus-client writes of the whole collection, as a scrape of --listen gets
     it."""
+    scope = scope_of(metered)()
+    for kind, entity in (("feed", scope.feeds[-1].name), ("process", scope.processes[0].name)):  # in either half
+        folder = metered.ledger_root / "notifications" / kind / entity / "20261121T0400Z"
+        folder.mkdir(parents=True)
+        (folder / "failed.json").write_text('{"outcome": "failed"}')
     collector, reads = counting_collector(metered)
     whole = generate_latest(registry_of(collector)).decode()
+    assert whole.count("feed_toolkit_notifications_failed{") == 2
     workers = allow_forks(monkeypatch, cores=2)
     monkeypatch.setattr(exposition, "WRITE_APART", 1)
     written_here = calls_here(monkeypatch, exposition, "generate_latest")
@@ -448,7 +457,12 @@ def reading_from_rows(repo: ConfigRepo, process: Process, cluster: Cluster, ledg
                       if row.status in FINISHED and row.duration_seconds is not None)
     return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
                           sum(row.attempts for row in rows), durations,
-                          sla.of_entity("process", process.name) if process_sla(process, cluster.name) else ())
+                          sla.of_entity("process", process.name) if _ends_agreed(process, cluster) else ())
+
+
+def _ends_agreed(process: Process, cluster: Cluster) -> bool:
+    agreed = process_sla(process, cluster.name)
+    return agreed is not None and agreed.should_end_in is not None
 
 
 @pytest.mark.parametrize("rolled", [False, True], ids=["folders", "rolled up"])
@@ -466,8 +480,8 @@ def test_a_process_reading_from_outlines_is_the_one_its_rows_make(metered: Site,
     cluster = config.cluster("primary")
     now = Now.of(NOW)
     window = Window(now.time, timedelta(hours=length))
-    from_outlines = read_cluster(config, cluster, open_ledger(cluster, now), window)
+    from_outlines = ClusterScope.of(config, cluster, open_ledger(cluster, now), window).read()
     monkeypatch.setattr(cluster_readings, "process_reading", reading_from_rows)
-    assert read_cluster(config, cluster, open_ledger(cluster, now), window) == from_outlines
+    assert ClusterScope.of(config, cluster, open_ledger(cluster, now), window).read() == from_outlines
     summary = next(reading for reading in from_outlines.processes if reading.labels.name == PROCESS)
     assert summary.last_success == datetime(2026, 11, 21, 3, 3, 30, tzinfo=timezone.utc).timestamp() or 3 in held

@@ -17,7 +17,6 @@ from toolkit.cli.ledger_access import Now, open_present_ledger
 from toolkit.cli.metrics.cluster_readings import ClusterScope
 from toolkit.cli.metrics.exposition import (
     DEFAULT_PORT,
-    TEXTFILE,
     Address,
     listening,
     registry_of,
@@ -108,6 +107,6 @@ def metrics_command(
     if textfile is None:
         typer.echo(text(collector).text, nl=False)
         return
-    written = write_textfile(collector, Path(textfile))
-    print(f"metrics: wrote {Path(textfile) / TEXTFILE}: cluster '{on.name}', {written.feeds} feeds, "
+    target, written = write_textfile(collector, Path(textfile))
+    print(f"metrics: wrote {target}: cluster '{on.name}', {written.feeds} feeds, "
           f"{written.processes} processes, {written.action_runs} action runs, instances of the last {window}")

@@ -1,5 +1,6 @@
 """Everything `toolkit metrics` reports about one cluster: what is read once for the whole cluster (the SLA check,
-the unsent lineage), then the readings of its entities, all of them or a part (a core's share of a one-shot call)."""
+the unsent lineage, the failed notices), then the readings of its entities, all of them or a part (a core's share
+of a one-shot call)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from toolkit.cli.metrics.action_readings import (
     run_reading,
 )
 from toolkit.cli.metrics.entity_readings import SlaMisses, feed_reading, labels_of, process_reading
-from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, FeedReading, Labels, ProcessReading, Window
+from toolkit.cli.metrics.readings import ActionReading, ClusterReadings, FeedReading, Labels, Window
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
@@ -29,7 +30,8 @@ Entity = TypeVar("Entity")
 class ClusterScope:
     """What one collection reads: the cluster's feeds and processes (batch consumers have no instances to count),
     each kind by name, and the figures read once for all of them: the SLA check's misses (one pass over every
-    entity's instances) and the OpenLineage events the ledger keeps unsent."""
+    entity's instances), the OpenLineage events the ledger keeps unsent, and the entities whose notices failed (a
+    family of both kinds, whose text must not depend on how the entities were shared among cores)."""
 
     repo: ConfigRepo
     cluster: Cluster
@@ -39,6 +41,7 @@ class ClusterScope:
     processes: tuple[Process, ...]
     sla: SlaMisses
     lineage_unsent: int
+    notifications_failed: tuple[tuple[Labels, str, int], ...]
 
     @classmethod
     def of(cls, repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Window) -> ClusterScope:
@@ -49,8 +52,12 @@ class ClusterScope:
                             if process.cluster(cluster.name) is not None and not process.is_batch_consumer),
                            key=lambda process: process.name)
         sla = SlaMisses.of(check_slas(repo, cluster.name, fs, ledger, window.now, window.first, window.now), window)
+        entities: list[Feed | Process] = [*feeds, *processes]
+        counts = [failed_notifications(fs, cluster, entity, window) for entity in entities]
+        failed = tuple((labels_of(entity, cluster.name), entity.kind.value, count)
+                       for entity, count in zip(entities, counts, strict=True) if count)
         return cls(repo, cluster, ledger, window, tuple(feeds), tuple(processes), sla,
-                   lineage_unsent(fs, cluster, window))
+                   lineage_unsent(fs, cluster, window), failed)
 
     @property
     def entities(self) -> int:
@@ -62,19 +69,12 @@ class ClusterScope:
         order hold every entity once, each kind in its order. The cluster's own figures are every part's."""
         feeds = [_feed_read(feed, self.cluster, self.ledger, self.window, self.sla)
                  for feed in _cut(self.feeds, index, count)]
-        processes = [_process_read(self.repo, process, self.cluster, self.ledger, self.window, self.sla)
-                     for process in _cut(self.processes, index, count)]
-        failed = tuple((read.labels, kind, read.failed)
-                       for kind, reads in (("feed", feeds), ("process", processes)) for read in reads if read.failed)
+        processes = tuple(process_reading(self.repo, process, self.cluster, self.ledger, self.window, self.sla)
+                          for process in _cut(self.processes, index, count))
         return ClusterReadings(
-            self.cluster.name, self.window, tuple(read.feed for read in feeds),
-            tuple(read.process for read in processes), tuple(action for read in feeds for action in read.actions),
-            self.lineage_unsent, failed)
-
-
-def read_cluster(repo: ConfigRepo, cluster: Cluster, ledger: Ledger, window: Window) -> ClusterReadings:
-    """The readings of the cluster's feeds, processes and actions."""
-    return ClusterScope.of(repo, cluster, ledger, window).read()
+            self.cluster.name, self.window, tuple(read.feed for read in feeds), processes,
+            tuple(action for read in feeds for action in read.actions), self.lineage_unsent,
+            self.notifications_failed)
 
 
 def _cut(entities: Sequence[Entity], index: int, count: int) -> Sequence[Entity]:
@@ -82,24 +82,10 @@ def _cut(entities: Sequence[Entity], index: int, count: int) -> Sequence[Entity]
 
 
 class _FeedRead(NamedTuple):
-    """What is read of one feed: its reading, its actions' newest runs and its failed notifications."""
+    """What is read of one feed: its reading and its actions' newest runs."""
 
     feed: FeedReading
     actions: tuple[ActionReading, ...]
-    failed: int
-
-    @property
-    def labels(self) -> Labels:
-        return self.feed.labels
-
-
-class _ProcessRead(NamedTuple):
-    process: ProcessReading
-    failed: int
-
-    @property
-    def labels(self) -> Labels:
-        return self.process.labels
 
 
 def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla: SlaMisses) -> _FeedRead:
@@ -107,11 +93,4 @@ def _feed_read(feed: Feed, cluster: Cluster, ledger: Ledger, window: Window, sla
     actions = (run_reading(fs, cluster, RETENTION, labels), run_reading(fs, cluster, REPLICATION, labels),
                ingest_reading(fs, cluster, labels, window))
     return _FeedRead(feed_reading(feed, cluster, ledger, window, sla),
-                     tuple(action for action in actions if action is not None),
-                     failed_notifications(fs, cluster, feed, window))
-
-
-def _process_read(repo: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, window: Window,
-                  sla: SlaMisses) -> _ProcessRead:
-    return _ProcessRead(process_reading(repo, process, cluster, ledger, window, sla),
-                        failed_notifications(ledger.fs, cluster, process, window))
+                     tuple(action for action in actions if action is not None))

@@ -168,7 +168,8 @@ def process_reading(repo: ConfigRepo, process: Process, cluster: Cluster, ledger
                      if duration is not None)
     newest = next((n for n in range(len(statuses) - 1, -1, -1) if statuses[n] == Status.SUCCEEDED), None)
     last_success = ended[newest] if newest is not None else _success_before(ledger, process.name, window.first)
-    misses = sla.of_entity("process", process.name) if process_sla(process, cluster.name) is not None else ()
+    agreed = process_sla(process, cluster.name)  # a miss is past shouldEndIn: without it, none can be counted
+    misses = sla.of_entity("process", process.name) if agreed is not None and agreed.should_end_in else ()
     return ProcessReading(labels_of(process, cluster.name), tuple(counts.items()), last_success,
                           sum(outlines.attempts), finished, misses)
 

@@ -82,10 +82,11 @@ def joined_texts(texts: Sequence[str]) -> str:
     return "".join(head + "".join(lines) for head, lines in samples.items())
 
 
-def write_textfile(collector: LedgerCollector, folder: Path) -> Exposition:
-    """`folder/feed_toolkit.prom`, replaced atomically as prometheus-client's `write_to_textfile` replaces it (a
-    temporary file beside it, `feed_toolkit.prom.<pid>.<thread>`, whose name node_exporter ignores, renamed): a
-    scrape reads the old file or the new one, never half of one."""
+def write_textfile(collector: LedgerCollector, folder: Path) -> tuple[Path, Exposition]:
+    """The collection written into `folder/feed_toolkit.prom` (that path, and what was written), replaced
+    atomically as prometheus-client's `write_to_textfile` replaces it (a temporary file beside it,
+    `feed_toolkit.prom.<pid>.<thread>`, whose name node_exporter ignores, renamed): a scrape reads the old file or the
+    new one, never half of one."""
     if not folder.is_dir():
         raise UsageError(f"--textfile {folder} is not a folder: give node_exporter's "
                          "--collector.textfile.directory (it must exist).")
@@ -107,7 +108,7 @@ def write_textfile(collector: LedgerCollector, folder: Path) -> Exposition:
     except OSError as err:
         raise UsageError(f"Cannot write {target}: {err.strerror or err}; the previous file, if any, is left as it "
                          "was: make the place a file this user can replace.") from None
-    return exposition
+    return target, exposition
 
 
 def _left_by_dead_writers(folder: Path) -> list[Path]:

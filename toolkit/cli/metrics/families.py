@@ -2,8 +2,10 @@
 ledger is read again at every collection (a scrape of `--listen`, or the one write of `--textfile`).
 
 Labels are bounded: the cluster, the entity's name, its pipelines and its tags (`tag_<key>`, the key's other
-characters made `_`), the state or action; never an instance time. Counts of instances are over the window, so
-they are gauges (a counter may not go down when an instance leaves the window)."""
+characters made `_`), the state or action; never an instance time, and never an empty value (`label_values`).
+Counts of instances are over the window, so they are gauges (a counter may not go down when an instance leaves the
+window). The samples are prometheus-client's `Sample` records, added with each one's own labels: the text of each is
+the library's `generate_latest`."""
 
 from __future__ import annotations
 
@@ -35,8 +37,8 @@ def tag_label(key: str) -> str:
 
 def label_values(labels: Labels, kind: str) -> dict[str, str]:
     """An entity's labels: the cluster, its name (as `feed` or `process`), its pipelines and its tags. An empty value
-    is left out: Prometheus takes a label whose value is empty for no label, so a feed without pipelines and a
-    process without some tag are written as they are stored, and the text is not made longer for nothing."""
+    is left out: Prometheus takes a label whose value is empty for no label, so a feed (which has no pipelines) or
+    an entity without some tag has no such label, and the text is not made longer for nothing."""
     values = {"cluster": labels.cluster, kind: labels.name}
     if labels.pipeline:
         values["pipeline"] = labels.pipeline
@@ -181,9 +183,8 @@ FamilyMaker = Callable[[ClusterReadings], Iterator[Metric]]
 # The collection's families, in its order.
 MAKERS: tuple[FamilyMaker, ...] = (feed_families, process_families, process_time_families, action_families,
                                    lineage_families, notification_families, window_families, read_ok_families)
-# Those whose samples are the entities' (the others have one sample for the cluster): a part of the entities has them.
-OF_ENTITIES: tuple[FamilyMaker, ...] = (feed_families, process_families, process_time_families, action_families,
-                                        notification_families)
+# Those whose samples are a part's entities' (the others are the cluster's, read once: `ClusterScope`).
+OF_ENTITIES: tuple[FamilyMaker, ...] = (feed_families, process_families, process_time_families, action_families)
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,10 @@ since the epoch; a value the ledger does not know yet is None, and its metric is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeVar
 
 from toolkit.errors import UsageError
-
-Entry = TypeVar("Entry")
 
 
 @dataclass(frozen=True)
@@ -86,12 +83,3 @@ class ClusterReadings:
     actions: tuple[ActionReading, ...]
     lineage_unsent: int  # OpenLineage events kept in the ledger and not taken by the backend, runs of the window
     notifications_failed: tuple[tuple[Labels, str, int], ...]  # (entity, kind, failed notices of the window)
-
-    def part(self, index: int, count: int) -> ClusterReadings:
-        """The `index`th of `count` parts of the entities' readings, each kind's cut at the same fractions (the
-        cluster's own figures are every part's): the parts in order hold every reading once, in order."""
-        def cut(readings: tuple[Entry, ...]) -> tuple[Entry, ...]:
-            return readings[len(readings) * index // count:len(readings) * (index + 1) // count]
-
-        return replace(self, feeds=cut(self.feeds), processes=cut(self.processes), actions=cut(self.actions),
-                       notifications_failed=cut(self.notifications_failed))
