@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from toolkit.entities.document import Document
 from toolkit.entities.kinds import EntityRef, Kind
@@ -62,6 +63,11 @@ def entity_files(root: Path) -> list[Path]:
     return files
 
 
+class _Graph(NamedTuple):
+    dependencies: Mapping[EntityRef, tuple[EntityRef, ...]]  # what each entity refers to
+    dependents: Mapping[EntityRef, tuple[EntityRef, ...]]  # what refers to each
+
+
 class ConfigRepo:
     """All entities of one config repo; the first file (in `entity_files` order) wins a duplicate name."""
 
@@ -88,14 +94,6 @@ class ConfigRepo:
             Kind.PROCESS: self.processes,
             Kind.DATASOURCE: self.datasources,
         }
-        self._dependencies = {
-            entity.ref: _references(entity) for named in self._by_kind.values() for entity in named.values()
-        }
-        dependents: dict[EntityRef, list[EntityRef]] = {}
-        for source, targets in self._dependencies.items():
-            for target in targets:
-                dependents.setdefault(target, []).append(source)
-        self._dependents = {target: tuple(sources) for target, sources in dependents.items()}
 
     # ------------------------------------------------------------------------------------- loading
 
@@ -241,6 +239,18 @@ class ConfigRepo:
 
     # ------------------------------------------------------------------------------ dependency graph
 
+    @cached_property
+    def _graph(self) -> _Graph:
+        """The references between the entities, both ways: made on first use (a command that asks for none, as
+        `toolkit metrics` of thousands of entities, does not pay for it)."""
+        dependencies = {entity.ref: _references(entity)
+                        for named in self._by_kind.values() for entity in named.values()}
+        dependents: dict[EntityRef, list[EntityRef]] = {}
+        for source, targets in dependencies.items():
+            for target in targets:
+                dependents.setdefault(target, []).append(source)
+        return _Graph(dependencies, {target: tuple(sources) for target, sources in dependents.items()})
+
     def dependencies(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
         """What `entity` refers to: a feed its clusters and the datasources it imports from or exports to; a process
         its clusters, input and output feeds.
@@ -248,11 +258,11 @@ class ConfigRepo:
         References are by name and may dangle (the linter reports those); a cluster or a datasource depends on
         nothing.
         """
-        return self._dependencies.get(_ref(entity), ())
+        return self._graph.dependencies.get(_ref(entity), ())
 
     def dependents(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
         """What refers to `entity` (it may be missing from the repo), in `entity_files` order."""
-        return self._dependents.get(_ref(entity), ())
+        return self._graph.dependents.get(_ref(entity), ())
 
     def transitive_dependencies(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
         """Everything `entity` depends on, directly or not, nearest first."""
