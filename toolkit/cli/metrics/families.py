@@ -114,7 +114,7 @@ def process_time_families(readings: ClusterReadings) -> Iterator[Metric]:
     durations = HistogramMetricFamily(f"{PREFIX}_process_duration_seconds", "How long the window's finished "
                                       "instances ran, their last attempt (a snapshot of the window).")
     misses = _gauge("process_sla_misses", "Instances of the window past shouldEndIn: missed (not succeeded) or "
-                    "late (succeeded after it); a process without an SLA on the cluster has none.")
+                    "late (succeeded after it); only a process whose SLA on the cluster has shouldEndIn has them.")
     for reading in readings.processes:
         labels = label_values(reading.labels, "process")
         _histogram(labels, reading.durations, durations)
