@@ -1,44 +1,23 @@
 """Files the `toolkit` command writes for the user (schemas, graph pages, status pages): checked before anything is
-written, and written under a temporary name then renamed, so a reader never sees half a file. A call killed between
-the two leaves its temporary file (`.<name>.<pid>.<random>.tmp`); the next call that writes the same file removes
-those whose writer is no longer running, and says so on stderr."""
+written, and written under a temporary name then renamed, so a reader never sees half a file
+(toolkit/storage/local_files.py). A call killed between the two leaves its temporary file
+(`.<name>.<pid>.<random>.tmp`); the next call that writes the same file removes those whose writer is no longer
+running, and says so on stderr."""
 
 from __future__ import annotations
 
-import glob
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from toolkit.errors import UsageError
+from toolkit.storage.local_files import left_by_dead_writers, replace_file
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """`text` into `path` (UTF-8), replacing it in one rename; the temporary file is removed on failure. The
-    file gets the permissions of any file the user creates (mkstemp's are private to the owner)."""
-    remove_left_by_dead_writers(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
-    try:
-        os.chmod(temporary, 0o666 & ~_umask())
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def remove_left_by_dead_writers(path: Path) -> None:
-    """Remove the temporary files of `path` (plain files named as `write_atomically` names them) whose writer is no
-    longer running: a call killed before its rename."""
-    prefix = f".{path.name}."
-    left = []
-    for candidate in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
-        pid, dot, _ = candidate.name[len(prefix):].partition(".")
-        if dot and pid.isdigit() and candidate.is_file() and not candidate.is_symlink() and not running(int(pid)):
-            left.append(candidate)
-    remove_left(left, "toolkit", f" {path}")
+    """`text` into `path` (UTF-8), replacing it in one rename (toolkit/storage/local_files.py: never through a link
+    at the temporary name, a link at `path` replaced), once the temporary files of dead writers are removed."""
+    remove_left(left_by_dead_writers(path), "toolkit", f" {path}")
+    replace_file(path, text.encode("utf-8"))
 
 
 def remove_left(left: list[Path], speaker: str, writing: str = "") -> None:
@@ -54,17 +33,6 @@ def remove_left(left: list[Path], speaker: str, writing: str = "") -> None:
         print(f"{speaker}: removed {said}", file=sys.stderr)
 
 
-def running(pid: int) -> bool:
-    """Whether a process `pid` runs on this host (another user's counts)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def check_output_file(path: Path, option: str) -> None:
     """UsageError naming `option` and the path when `path` cannot be a file written here: its folder must exist
     and it must not be a folder."""
@@ -72,10 +40,3 @@ def check_output_file(path: Path, option: str) -> None:
         raise UsageError(f"{option} {path} is a folder: give the path of a file to write.")
     if not path.parent.is_dir():
         raise UsageError(f"{option} {path}: the folder {path.parent} does not exist; create it or give another path.")
-
-
-def _umask() -> int:
-    """The process's umask (reading it means setting it, so it is set back at once)."""
-    current = os.umask(0o022)
-    os.umask(current)
-    return current

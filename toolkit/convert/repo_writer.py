@@ -1,17 +1,16 @@
 """Converted entities as files of a config repo (`clusters/NAME.yaml`, `feeds/...`, `processes/...`,
 `datasources/...`).
 
-Every target is checked before anything is written: two inputs defining the same entity, or a file that
-already exists (without `force`), stop the run with nothing written. Each file is written atomically (a
-hidden temporary file in the same folder, then a rename), so a reader never sees half a file. Each text is
+Every target is checked before anything is written: two inputs defining the same entity, a file that already
+exists (without `force`), or a symbolic link on the way to one (a kind folder that is a link) stop the run with
+nothing written. Each file is written atomically (a hidden temporary file in the same folder, then a rename,
+toolkit/storage/local_files.py), so a reader never sees half a file. Each text is
 first checked the way the linter reads it (YAML loader, then JSON Schema); its problems are reported with
 their line in the written file.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from toolkit.convert.yaml_writer import render_entity
 from toolkit.entities.kinds import EntityRef
 from toolkit.entities.loading import parse_entity
 from toolkit.errors import UsageError
+from toolkit.storage.local_files import link_on_the_way, replace_file
 
 
 @dataclass
@@ -39,6 +39,10 @@ def write_conversions(conversions: Sequence[Conversion], out: Path, force: bool 
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file: pass the directory of a config repo (it is created if missing).")
     targets = _targets(conversions, out)
+    for _, target in targets.values():
+        if (link := link_on_the_way(out, target)) is not None:
+            raise UsageError(f"{link} is a symbolic link: converted entities are never written through one; remove "
+                             "it, or choose another --out.")
     if not force:
         for source, target in targets.values():
             if target.exists():
@@ -79,13 +83,10 @@ def _targets(conversions: Sequence[Conversion], out: Path) -> dict[EntityRef, tu
 
 
 def _write_atomically(target: Path, text: str) -> None:
-    """Write `text` to `target` through a hidden temporary file in the same folder, then a rename."""
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    """Write `text` to `target` through a hidden temporary file in the same folder, then a rename
+    (toolkit/storage/local_files.py)."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with temporary.open("x", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temporary, target)
+        replace_file(target, text.encode("utf-8"))
     except OSError as err:
-        temporary.unlink(missing_ok=True)
         raise UsageError(f"Cannot write {target}: {err.strerror or err}; choose an --out you can write to.") from None

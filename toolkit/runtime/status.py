@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from toolkit.statuses import Status
+from toolkit.storage.local_files import replace_file
 
 EXIT_CODES: dict[str, int] = {Status.SUCCEEDED: 0, Status.DRY_RUN: 0, Status.FAILED: 1, Status.TIMEDOUT: 1,
                               Status.KILLED: 1,  # `toolkit kill` ended the run (process.py)
@@ -73,8 +72,5 @@ def emit(status: StatusLine, status_file: Path | None) -> int:
     print(line, flush=True)
     if status_file is not None:
         status_file.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=status_file.parent, prefix=f".{status_file.name}.")
-        with os.fdopen(handle, "w") as stream:
-            stream.write(line + "\n")
-        os.replace(temporary, status_file)
+        replace_file(status_file, (line + "\n").encode())
     return EXIT_CODES[str(status.status)]

@@ -35,7 +35,7 @@ def kill_when_writing(argv: list[str], folder: Path) -> bool:
     def writing(pid: int) -> bool:
         now = target.stat()
         return (now.st_ino, now.st_mtime_ns, now.st_size) != (before.st_ino, before.st_mtime_ns, before.st_size) \
-            or any(name.startswith(f"{TEXTFILE}.{pid}.") for name in os.listdir(folder))
+            or any(name.startswith(f".{TEXTFILE}.{pid}.") for name in os.listdir(folder))
 
     return killed_when(argv, writing)
 
@@ -64,7 +64,7 @@ def test_a_call_killed_at_any_point_leaves_a_whole_textfile_and_the_next_call_cl
         # the same ledger and time: the old file and a new one are the same bytes, so a whole file is these
         assert (folder / TEXTFILE).read_bytes() == whole
         left = [path.name for path in folder.iterdir() if path.name != TEXTFILE]
-        assert all(re.fullmatch(rf"{re.escape(TEXTFILE)}\.\d+\.\d+", name) for name in left), left
+        assert all(re.fullmatch(rf"\.{re.escape(TEXTFILE)}\.\d+\.\w+\.tmp", name) for name in left), left
     assert killed >= len(KILL_AT) // 2, \
         f"only {killed} of {len(KILL_AT)} calls were still running when killed (a whole call took {whole_call:.2f} s)"
     for _ in range(WRITING_ATTEMPTS):  # and the moment it starts writing, when the poll catches it

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -167,6 +168,26 @@ def test_a_textfile_that_is_a_link_is_replaced_and_what_it_pointed_to_left_as_it
     assert samples((folder / "feed_toolkit.prom").read_text()) == printed
 
 
+def test_a_link_planted_at_the_temporary_name_is_never_written_through(
+        capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
+    """Another user of the textfile folder plants a link where the temporary file would go, by the name a writer of
+    this process would give it (its pid and thread): the file it points to is never written, nor put in the
+    textfile's place."""
+    folder, elsewhere = tmp_path / "textfiles", tmp_path / "other-team.prom"
+    folder.mkdir()
+    elsewhere.write_text("theirs\n")
+    planted = folder / f"feed_toolkit.prom.{os.getpid()}.{threading.get_ident()}"
+    planted.symlink_to(elsewhere)
+    printed = metrics(capsys, metered)
+    code, _, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
+                       "--window", "hours(8)", "--textfile", str(folder))
+    assert elsewhere.read_text() == "theirs\n"
+    assert code == 0, err
+    assert not (folder / "feed_toolkit.prom").is_symlink()
+    assert samples((folder / "feed_toolkit.prom").read_text()) == printed
+    assert sorted(path.name for path in folder.iterdir()) == ["feed_toolkit.prom", planted.name]
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["--window", "months(1)"], "--window 'months(1)' has no fixed length"),
     (["--window", "a week"], "--window 'a week' is not days(N), hours(N) or minutes(N)."),
@@ -233,9 +254,9 @@ def test_a_temporary_file_left_by_a_killed_writer_is_removed_and_a_live_ones_kep
         capsys: pytest.CaptureFixture[str], metered: Site, tmp_path: Path) -> None:
     folder = tmp_path / "textfiles"
     folder.mkdir()
-    dead = folder / "feed_toolkit.prom.4194303.140000"  # above pid_max's default: no process has it
-    live = folder / f"feed_toolkit.prom.{os.getpid()}.1"  # a writer running now (this test's own process)
-    other = folder / "feed_toolkit.prom.backup"  # not the library's temporary name: someone else's
+    dead = folder / ".feed_toolkit.prom.4194303.abcd1234.tmp"  # above pid_max's default: no process has it
+    live = folder / f".feed_toolkit.prom.{os.getpid()}.abcd1234.tmp"  # a writer running now (this test's own process)
+    other = folder / "feed_toolkit.prom.backup"  # not the writer's temporary name: someone else's
     for path in (dead, live, other):
         path.write_text("# half written\n")
     code, _, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
@@ -273,12 +294,13 @@ def test_a_textfile_that_cannot_be_replaced_is_one_sentence_and_leaves_no_tempor
     folder = tmp_path / "textfiles"
     folder.mkdir()
     (folder / "feed_toolkit.prom").mkdir()  # where the file goes, a folder: the rename fails
-    (folder / "feed_toolkit.prom.4194303.2").mkdir()  # a folder named like a dead writer's file: not ours to remove
+    (folder / ".feed_toolkit.prom.4194303.abcd1234.tmp").mkdir()  # named like a dead writer's file, a folder: not ours
     code, out, err = run(capsys, "metrics", "--repo", str(metered.conf), "--cluster", "primary", "--now", NOW,
                          "--textfile", str(folder))
     assert (code, out) == (2, "")
     assert f"Cannot write {folder / 'feed_toolkit.prom'}: Is a directory;" in err and "Traceback" not in err
-    assert sorted(path.name for path in folder.iterdir()) == ["feed_toolkit.prom", "feed_toolkit.prom.4194303.2"]
+    assert sorted(path.name for path in folder.iterdir()) == [".feed_toolkit.prom.4194303.abcd1234.tmp",
+                                                              "feed_toolkit.prom"]
 
 
 def test_an_empty_textfile_is_refused_not_taken_as_the_current_folder(capsys: pytest.CaptureFixture[str],

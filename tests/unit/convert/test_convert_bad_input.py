@@ -130,3 +130,19 @@ def test_out_must_be_a_directory(convert: Run, tmp_path: Path) -> None:
 def test_command_line_usage_errors_exit_2(convert: Run, tmp_path: Path) -> None:
     assert convert(FEED)[0] == 2  # no --out
     assert convert("--out", tmp_path)[0] == 2  # no file
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_a_link_where_a_kind_folder_goes_is_never_written_through(convert: Run, tmp_path: Path,
+                                                                  force: list[str]) -> None:
+    """--out is a config repo whose feeds/ is a link (a commit can hold one) to a folder elsewhere: nothing is
+    written through it, nor anything at all, and the call names the link (exit 2)."""
+    out, elsewhere = tmp_path / "conf", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "feeds").symlink_to(elsewhere)
+    code, out_text, err = convert(FALCON / "primary-cluster.xml", FEED, "--out", out, *force)
+    assert list(elsewhere.iterdir()) == []
+    assert sorted(path.name for path in out.iterdir()) == ["feeds"]
+    assert_one_sentence(code, out_text, err, f"{out / 'feeds'} is a symbolic link: converted entities are never "
+                                             "written through one; remove it, or choose another --out.")

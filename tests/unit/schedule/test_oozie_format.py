@@ -283,3 +283,25 @@ def test_files_without_this_clusters_mark_are_never_overwritten(tmp_path: Path,
     ours.write_text(ours.read_text(encoding="utf-8") + "# edited by hand\n", encoding="utf-8")
     assert schedule(TEMPLATE, out) == 0  # a file carrying this cluster's mark is ours: replaced
     assert "edited by hand" not in ours.read_text(encoding="utf-8")
+
+
+def test_a_link_where_a_generated_folder_goes_is_never_written_through(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A link where a coordinator's folder goes (committed with the --out folder, or planted by another user of it),
+    to a folder elsewhere: nothing is written through it, nothing at all, and the call names the link (exit 1)."""
+    assert schedule(TEMPLATE, tmp_path / "first") == 0
+    folder = sorted(path.name for path in (tmp_path / "first").iterdir() if path.is_dir())[0]
+    out, elsewhere = tmp_path / "oozie", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / folder).symlink_to(elsewhere)
+    capsys.readouterr()
+    code = schedule(TEMPLATE, out)
+    assert list(elsewhere.iterdir()) == []
+    assert code == 1
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err == (f"toolkit: toolkit schedule would write through 1 link(s) where its folders go "
+                        f"({out / folder}): nothing was written; remove them, or give --out a folder of this "
+                        "cluster's own.\n")
+    assert [path.name for path in out.iterdir()] == [folder]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,6 +12,7 @@ import typer
 from toolkit.entities.problems import Severity
 from toolkit.errors import UsageError
 from toolkit.lint.runner import lint_repo
+from toolkit.storage.local import rename_no_replace
 
 DEFAULT_CLUSTER = "local"
 
@@ -30,7 +30,8 @@ def init_command(
 
     It lints clean; its README's commands (an hour of events, the process run, a retention dry run, the generated
     crontab) work as printed (docs/getting-started.md). Nothing is overwritten: the folder must be absent or empty.
-    Exit 0 written, 2 a folder in the way or a name or root the linter refuses (nothing written).
+    Exit 0 written, 2 a folder in the way, a --cluster that is no cluster's name, a --root that is no plain URI
+    (skeleton/values.py) or one the linter refuses: nothing written, checked before anything is.
 
     \b
     toolkit init my-pipelines
@@ -39,23 +40,22 @@ def init_command(
     from toolkit.cli.skeleton import files
 
     root = root or f"file:///tmp/feed-toolkit/{cluster}"
+    written = files(cluster, root)  # the names checked first: nothing is written for a bad one
     _require_new(directory)
     staged = Path(tempfile.mkdtemp(prefix=".toolkit-init-", dir=directory.resolve().parent))
     try:
-        for relative, text in files(cluster, root).items():
+        for relative, text in written.items():
             (staged / relative).parent.mkdir(parents=True, exist_ok=True)
             (staged / relative).write_text(text, encoding="utf-8")
         refused = [problem for problem in lint_repo(staged).problems if problem.severity is Severity.ERROR]
         if refused:
             raise UsageError(f"toolkit init cannot write this repo: {refused[0].message} (give another --cluster "
                              "or --root); nothing was written.")
-        if directory.exists():
-            directory.rmdir()  # empty, checked above
-        os.replace(staged, directory)
+        _move_into_place(staged, directory)
     finally:
         shutil.rmtree(staged, ignore_errors=True)
     typer.echo(f"init: wrote a config repo for cluster '{cluster}' on {root} in {directory}: "
-               f"{len(files(cluster, root))} files; its README.md says what to run next.", err=True)
+               f"{len(written)} files; its README.md says what to run next.", err=True)
 
 
 def _require_new(directory: Path) -> None:
@@ -66,3 +66,14 @@ def _require_new(directory: Path) -> None:
     if not directory.resolve().parent.is_dir():
         raise UsageError(f"The folder {directory.resolve().parent} does not exist: create it first.")
 
+
+def _move_into_place(staged: Path, directory: Path) -> None:
+    """The staged repo renamed to `directory` by a rename that never replaces: whatever took its place since it was
+    checked (a link, a file, a folder) is left, and nothing is written."""
+    try:
+        if directory.is_dir() and not directory.is_symlink():
+            directory.rmdir()  # empty, checked above, unless it was filled since
+        rename_no_replace(str(staged), str(directory))
+    except OSError as err:
+        raise UsageError(f"{directory} changed while toolkit init wrote the repo ({err.strerror}): give a new or "
+                         "empty folder; nothing was written.") from None

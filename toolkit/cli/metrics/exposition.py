@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,10 +16,11 @@ from prometheus_client import CollectorRegistry, generate_latest, start_http_ser
 
 from toolkit.cli.metrics.cluster_readings import ClusterScope
 from toolkit.cli.metrics.families import Families, LedgerCollector
-from toolkit.cli.output_files import remove_left, running
+from toolkit.cli.output_files import remove_left
 from toolkit.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
 from toolkit.forked_map import forked_map, worker_count
+from toolkit.storage.local_files import left_by_dead_writers, replace_file
 
 TEXTFILE = "feed_toolkit.prom"  # node_exporter reads the *.prom files of its --collector.textfile.directory
 DEFAULT_PORT = 9464
@@ -84,9 +84,9 @@ def joined_texts(texts: Sequence[str]) -> str:
 
 def write_textfile(collector: LedgerCollector, folder: Path) -> tuple[Path, Exposition]:
     """The collection written into `folder/feed_toolkit.prom` (that path, and what was written), replaced
-    atomically as prometheus-client's `write_to_textfile` replaces it (a temporary file beside it,
-    `feed_toolkit.prom.<pid>.<thread>`, whose name node_exporter ignores, renamed): a scrape reads the old file or the
-    new one, never half of one."""
+    atomically by the writer of every file a command names (toolkit/storage/local_files.py: a temporary file beside
+    it, `.feed_toolkit.prom.<pid>.<random>.tmp`, whose name node_exporter ignores, never a link planted there,
+    renamed): a scrape reads the old file or the new one, never half of one."""
     if not folder.is_dir():
         raise UsageError(f"--textfile {folder} is not a folder: give node_exporter's "
                          "--collector.textfile.directory (it must exist).")
@@ -94,34 +94,14 @@ def write_textfile(collector: LedgerCollector, folder: Path) -> tuple[Path, Expo
         raise UsageError(f"--textfile {folder} is not writable by this user: give a folder it can write, or run as "
                          "the user that owns it.")
     target = folder / TEXTFILE
-    remove_left(_left_by_dead_writers(folder), "metrics")
+    remove_left(left_by_dead_writers(target), "metrics")
     exposition = text(collector)
-    written = exposition.text.encode()
-    temporary = Path(f"{target}.{os.getpid()}.{threading.current_thread().ident}")
     try:
-        try:
-            temporary.write_bytes(written)
-            os.rename(temporary, target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        replace_file(target, exposition.text.encode())
     except OSError as err:
         raise UsageError(f"Cannot write {target}: {err.strerror or err}; the previous file, if any, is left as it "
                          "was: make the place a file this user can replace.") from None
     return target, exposition
-
-
-def _left_by_dead_writers(folder: Path) -> list[Path]:
-    """prometheus-client's temporary files (`feed_toolkit.prom.<pid>.<thread>`, plain files only) whose writer is no
-    longer running: a call killed between writing and renaming leaves one, which node_exporter ignores but nothing
-    else removes."""
-    left = []
-    for path in folder.glob(f"{TEXTFILE}.*"):
-        pid, dot, thread = path.name[len(TEXTFILE) + 1:].partition(".")
-        if dot and pid.isdigit() and thread.isdigit() and path.is_file() and not path.is_symlink() \
-                and not running(int(pid)):
-            left.append(path)
-    return left
 
 
 @dataclass(frozen=True)
