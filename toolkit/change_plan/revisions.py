@@ -1,22 +1,28 @@
 """The config repo as it was at a git revision: its folder's tree at that commit, written from git's objects into a
-scratch folder, so that it loads exactly as a working tree does: every file the commit holds, symbolic links as links
-(an entity file may be one), whatever `.gitattributes` says of archives. The config repo may be a folder inside a
-larger git repository (its path there is kept)."""
+scratch folder, so that it loads exactly as a working tree does: every file the commit holds, whatever
+`.gitattributes` says of archives, and a symbolic link that names a file of the revision (an entity file may be one)
+as a copy of that file; any other link is refused (revision_tree.py), so nothing is ever written through a link or
+read from outside the revision. Blobs are read in runs of bounded size, and a big one is streamed by git straight
+into its file: a revision's size costs the plan no memory. The config repo may be a folder inside a larger git
+repository (its path there is kept)."""
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from toolkit.change_plan.revision_tree import LINK, Revision, TreeEntry, checked_out, tree_entries
 from toolkit.errors import UsageError
 
 _TIMEOUT = 120  # seconds for one git command: a local repository answers in well under one
-_LINK, _FILE_MODES = "120000", ("100644", "100755")
+_RUN_BYTES = 16 << 20  # blobs read by one `git cat-file --batch`, at most; a bigger blob is streamed alone
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 _MEMORY, _MEMORY_ROOM = "/dev/shm", 1 << 30  # a folder in memory, used when it has this many bytes free
 
 
@@ -45,10 +51,13 @@ def _memory_folder() -> str | None:
     return _MEMORY if room.f_bavail * room.f_frsize >= _MEMORY_ROOM and os.access(_MEMORY, os.W_OK | os.X_OK) else None
 
 
-def _git(repo: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def _git(repo: Path, *args: str, stdin: bytes | None = None,
+         into: int | None = None) -> subprocess.CompletedProcess[bytes]:
+    """git's answer, its output captured (or written to the file `into`, a descriptor); UsageError when git cannot
+    run or does not answer in time."""
     try:
-        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False, timeout=_TIMEOUT,
-                              input=stdin)
+        return subprocess.run(["git", "-C", str(repo), *args], stdout=subprocess.PIPE if into is None else into,
+                              stderr=subprocess.PIPE, check=False, timeout=_TIMEOUT, input=stdin)
     except FileNotFoundError:
         raise UsageError("git is not on PATH: the base revision of the config repo is read with git; install git "
                          "or put it on PATH.") from None
@@ -88,47 +97,92 @@ def unborn(repo: Path) -> bool:
 
 def extract(repo: Path, commit: str, into: Path) -> Path | None:
     """The config repo's folder at `commit`, written into the new folder `into`; None when the folder did not exist
-    at that commit."""
+    at that commit. UsageError for a tree no checkout makes or a link that is not one of its files
+    (revision_tree.py), found before anything is written."""
     prefix = _git(repo, "rev-parse", "--show-prefix").stdout.decode().strip().rstrip("/")
     tree = f"{commit}:{prefix}" if prefix else f"{commit}^{{tree}}"
-    listed = _git(repo, "ls-tree", "-r", "-z", "--full-tree", tree)  # not narrowed to the working folder
+    listed = _git(repo, "ls-tree", "-r", "-l", "-z", "--full-tree", tree)  # not narrowed to the working folder
     if listed.returncode != 0:
         return None
-    entries = []  # (mode, object, path) of the files and links
-    for record in listed.stdout.split(b"\0"):
-        if not record:
-            continue
-        head, _, name = record.partition(b"\t")
-        mode, kind, obj = head.decode().split(" ")
-        path = name.decode("utf-8", "surrogateescape")
-        if kind != "blob" or (mode != _LINK and mode not in _FILE_MODES):
-            continue  # a submodule: no file of this repo
-        if Path(path).is_absolute() or ".." in Path(path).parts:
-            raise UsageError(f"The revision {commit[:12]} holds a path that leaves the repo ({path!r}).")
-        entries.append((mode, obj, path))
+    at = Revision(repo, commit)
+    entries = tree_entries(listed.stdout, at)
+    targets = {entry.path: bytes(content) for entry, content in _contents(at, [e for e in entries if e.mode == LINK])}
+    files = checked_out(entries, targets, at)
     try:
         into.mkdir(parents=True)
-        _write(repo, entries, into)
+        _write(at, files, into)
     except OSError as err:
         room = " (no space left: set TMPDIR to a folder with room)" if err.errno == errno.ENOSPC else ""
         raise UsageError(f"Cannot write revision {commit[:12]} of {repo} into {into}: {err.strerror}{room}.") from None
     return into
 
 
-def _write(repo: Path, entries: list[tuple[str, str, str]], into: Path) -> None:
-    """Each entry's bytes from one `git cat-file --batch` (a link's are its target), its folder made once."""
-    batch = _git(repo, "cat-file", "--batch", stdin="".join(f"{obj}\n" for _, obj, _ in entries).encode())
-    out, position, made = batch.stdout, 0, {into}
-    for mode, _, path in entries:
-        header_end = out.index(b"\n", position)
-        size = int(out[position:header_end].split(b" ")[2])
-        content = out[header_end + 1:header_end + 1 + size]
-        position = header_end + 1 + size + 1
-        target = into / path
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        if mode == _LINK:
-            os.symlink(content.decode("utf-8", "surrogateescape"), target)
-        else:
-            target.write_bytes(content)
+def _write(at: Revision, files: list[TreeEntry], into: Path) -> None:
+    """Each file's bytes into a new file of `into` (which holds no link: links are copies, checked_out), the small
+    ones from runs of `git cat-file --batch`, each big one streamed by git into its file."""
+    made = {into}
+    for entry, content in _contents(at, [entry for entry in files if entry.size < _RUN_BYTES]):
+        with open(_created(into, entry, made), "wb") as out:
+            out.write(content)
+    for entry in files:
+        if entry.size >= _RUN_BYTES:
+            handle = _created(into, entry, made)
+            try:
+                streamed = _git(at.repo, "cat-file", "blob", entry.blob, into=handle)
+            finally:
+                os.close(handle)
+            if streamed.returncode != 0:
+                raise _missing(at, entry)
+
+
+def _contents(at: Revision, entries: list[TreeEntry]) -> Iterator[tuple[TreeEntry, memoryview]]:
+    """Each entry's bytes, read by one `git cat-file --batch` per run of at most _RUN_BYTES (unless one entry alone
+    is bigger): what is held at once is one run's output."""
+    for run in _runs(entries):
+        out = _git(at.repo, "cat-file", "--batch", stdin="".join(f"{entry.blob}\n" for entry in run).encode()).stdout
+        view, position = memoryview(out), 0
+        for entry in run:
+            header_end = out.find(b"\n", position)
+            header = out[position:header_end].split(b" ") if header_end >= 0 else []
+            if len(header) != 3 or header_end + int(header[2]) + 2 > len(out):
+                raise _missing(at, entry)
+            size = int(header[2])
+            yield entry, view[header_end + 1:header_end + 1 + size]
+            position = header_end + 1 + size + 1
+
+
+def _runs(entries: Iterable[TreeEntry]) -> Iterator[list[TreeEntry]]:
+    run: list[TreeEntry] = []
+    size = 0
+    for entry in entries:
+        if run and size + entry.size > _RUN_BYTES:
+            yield run
+            run, size = [], 0
+        run.append(entry)
+        size += entry.size
+    if run:
+        yield run
+
+
+def _missing(at: Revision, entry: TreeEntry) -> UsageError:
+    return UsageError(f"The blob of {at.shown(entry.path)} at revision {at.commit[:12]} cannot be read from the git "
+                      f"repository of {at.repo} (a partial clone missing it?): fetch that revision whole.")
+
+
+def _created(into: Path, entry: TreeEntry, made: set[Path]) -> int:
+    """A new file for `entry` in `into`, its folders made first; nothing is followed: no folder made is a link, the
+    file must not exist (O_EXCL) nor be a link (O_NOFOLLOW)."""
+    target = into / entry.path
+    missing = []
+    folder = target.parent
+    while folder not in made:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder)
+        except FileExistsError:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                raise
+        made.add(folder)
+    return os.open(target, _NEW_FILE, 0o755 if entry.mode == "100755" else 0o644)
