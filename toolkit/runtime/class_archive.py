@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from toolkit.entities.scheduled_values import CLASS_ARCHIVE_PROPERTY  # the archive's path where spark-submit runs
 from toolkit.errors import BlockedError, ToolkitError, UsageError
 from toolkit.forked_map import die_with
 
-CLASS_ARCHIVE_PROPERTY = "jvm.class-archive"  # a cluster property: the archive's path where spark-submit runs
 JOB = Path(__file__).with_name("class_archive_job.py")
 _LOG_TO_STDERR = "-Xlog:disable -Xlog:all=warning:stderr"
 _DRIVER_OPTIONS = "--driver-java-options"

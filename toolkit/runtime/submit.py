@@ -10,13 +10,13 @@ import shutil
 from pathlib import Path
 
 from toolkit.entities.model import Cluster
+from toolkit.entities.scheduled_values import CLASS_ARCHIVE_PROPERTY, SUBMIT_ARGS_PROPERTY
 from toolkit.errors import UsageError
-from toolkit.runtime.class_archive import CLASS_ARCHIVE_PROPERTY, with_class_archive
+from toolkit.runtime.class_archive import with_class_archive
 from toolkit.storage.jvm_classes import jar_file_name, jar_path
 
-# The arguments the toolkit gives spark-submit before an entrypoint, on a cluster: the data-trigger sweep's runs and
-# the generated schedules' calls.
-SUBMIT_ARGS_PROPERTY = "trigger.submit-args"
+# SUBMIT_ARGS_PROPERTY: the arguments the toolkit gives spark-submit before an entrypoint, on a cluster (the
+# data-trigger sweep's runs and the generated schedules' calls); named beside the values lint and the schedule check.
 
 # The worst exit code of several runs (docs/exit-codes.md): failed and usage errors beat blocked, waiting, skipped.
 _SEVERITY = (0, 4, 3, 5, 1, 2)

@@ -67,6 +67,7 @@ from toolkit.runtime.jvm_free import retention_without_jvm
 from toolkit.schedule.airflow_events.settings import notify_targets
 from toolkit.schedule.assets import FeedAsset, feed_asset
 from toolkit.schedule.cadence import CLOCK, Cadence, instance_cadence
+from toolkit.schedule.written_values import refuse_unwritable
 
 EVERY_MINUTE = Frequency(TimeUnit.MINUTES, 1)
 SLA_CHECK = Frequency(TimeUnit.MINUTES, 5)
@@ -170,8 +171,10 @@ TRANSFERS = (
 
 def plan_calls(repo: ConfigRepo, cluster_name: str, retention: RetentionCalls = RetentionCalls.PER_FEED
                ) -> SchedulePlan:
-    """Every call cluster `cluster_name` needs, processes first, then feeds, then the cluster-wide commands."""
+    """Every call cluster `cluster_name` needs, processes first, then feeds, then the cluster-wide commands; a
+    definition's value no generated line may hold is refused first (exit 2)."""
     cluster = repo.cluster(cluster_name)
+    refuse_unwritable(repo, cluster.name)
     calls: list[Call] = []
     on_cluster = [p for p in repo.processes.values() if p.cluster(cluster.name) is not None]
     for process in on_cluster:

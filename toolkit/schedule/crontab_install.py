@@ -8,6 +8,7 @@ path variables, which cron applies to every line after them, so the user's own l
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 from toolkit.errors import ToolkitError, UsageError
@@ -36,7 +37,7 @@ def install(block: str, cluster: str) -> str:
 def without_block(text: str, cluster: str) -> tuple[str, bool]:
     """`text` without the block of `cluster` (markers included); whether there was one. A BEGIN without its END is
     refused: the user's lines after it cannot be told from the block's."""
-    lines = text.splitlines(keepends=True)
+    lines = [line for line in re.split(r"(?<=\n)", text) if line]  # cron's lines: ended by \n only
     begin, end = begin_marker(cluster), end_marker(cluster)
     starts = [index for index, line in enumerate(lines) if line.rstrip("\n") == begin]
     if not starts:

@@ -4,7 +4,9 @@ environment has none, and spark-submit would fall back to a system Python withou
 folder, and the arguments spark-submit takes before an entrypoint (`--master yarn`). Defaults are this machine's, as
 `toolkit trigger` finds them, except where a given path implies another (the Python beside a given `--toolkit`);
 each is an option of `toolkit schedule`. The toolkit's jar is named only when given: a driver loads the jar of the
-installation it runs from (toolkit/storage/jvm_classes.py), never the generating machine's."""
+installation it runs from (toolkit/storage/jvm_classes.py), never the generating machine's. A command is a list of
+words (words.py): the paths stay paths a format may name by its variables, every other value is literal; a path or
+option with a control character is refused (exit 2), naming the option."""
 
 from __future__ import annotations
 
@@ -15,8 +17,15 @@ from pathlib import Path
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
-from toolkit.runtime.submit import process_entrypoint, spark_submit, submit_arguments, with_jar
+from toolkit.entities.scheduled_values import unwritable_character
+from toolkit.errors import UsageError
+from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, process_entrypoint, spark_submit, submit_arguments, with_jar
 from toolkit.schedule.calls import Call, Program
+from toolkit.schedule.words import HostPath, Word, host, literal
+
+# The option that gives each path (its default otherwise), as a refusal names it.
+_OPTIONS = {"repo": "--repo-path", "toolkit": "--toolkit", "spark_submit": "--spark-submit",
+            "entrypoints": "--entrypoints", "python": "--python", "log_dir": "--log-dir"}
 
 
 @dataclass(frozen=True)
@@ -38,38 +47,60 @@ class Invocation:
         `toolkit trigger` would use, the entrypoints beside the package, the Python beside a given `toolkit` (a
         virtualenv's bin/) else this one, /tmp/feed-toolkit-logs/<cluster> for the logs; submit args from the
         cluster property, with `jar` on --jars when given."""
+        _refuse_unwritable("--jar", jar)
         arguments = tuple(submit_arguments(submit_args, cluster, jar=jar))
-        return cls(repo=repo_path or str(repo.resolve()),
-                   toolkit=toolkit or _running_toolkit(),
-                   spark_submit=spark_submit_path or spark_submit(None),
-                   entrypoints=entrypoints or str(Path(process_entrypoint()).parent),
-                   python=python or _python_beside(toolkit),
-                   log_dir=log_dir or f"/tmp/feed-toolkit-logs/{cluster.name}",
-                   submit_args=arguments)
+        given = "--submit-args" if submit_args is not None else f"the cluster property {SUBMIT_ARGS_PROPERTY}"
+        for argument in arguments:  # as split: a line break between two arguments is a space
+            _refuse_unwritable(given, argument)
+        invocation = cls(repo=repo_path or str(repo.resolve()),
+                         toolkit=toolkit or _running_toolkit(),
+                         spark_submit=spark_submit_path or spark_submit(None),
+                         entrypoints=entrypoints or str(Path(process_entrypoint()).parent),
+                         python=python or _python_beside(toolkit),
+                         log_dir=log_dir or f"/tmp/feed-toolkit-logs/{cluster.name}",
+                         submit_args=arguments)
+        for field, option in _OPTIONS.items():
+            _refuse_unwritable(option, getattr(invocation, field))
+        return invocation
 
-    def call_wrapper(self, call: Call, *options: str) -> list[str]:
+    def call_wrapper(self, call: Call, *options: str) -> list[Word]:
         """`toolkit call` for `call`'s cadence, with `options` (--period, --time ...), up to its `--`: what passes the
         entrypoint the instance a firing stands for (schedule/nominal.py)."""
         cadence = call.cadence
-        wrapper = [self.toolkit, "call", "--every", str(cadence.frequency), "--from", format_timestamp(cadence.anchor)]
+        wrapper = ["call", "--every", str(cadence.frequency), "--from", format_timestamp(cadence.anchor)]
         if cadence.timezone != "UTC":
             wrapper += ["--timezone", cadence.timezone]
         if call.time_option not in (None, "--time"):
             wrapper += ["--time-option", str(call.time_option)]
         if call.lag:
             wrapper += ["--lag", str(call.lag)]
-        return [*wrapper, *options, "--"]
+        return [host(HostPath.TOOLKIT), *literal(*wrapper, *options, "--")]
 
-    def argv(self, call: Call) -> list[str]:
+    def argv(self, call: Call) -> list[Word]:
         """The command of `call`, without its time."""
         if call.program is Program.TOOLKIT:
-            return [self.toolkit, call.arguments[0], "--repo", self.repo, *call.arguments[1:]]
+            return [host(HostPath.TOOLKIT), *literal(call.arguments[0], "--repo"), host(HostPath.REPO),
+                    *literal(*call.arguments[1:])]
         assert call.script is not None
         submit_args = list(self.submit_args)
         for jar in call.jars:
             submit_args = with_jar(submit_args, jar)
-        return [self.spark_submit, *submit_args, f"{self.entrypoints.rstrip('/')}/{call.script}",
-                "--repo", self.repo, *call.arguments]
+        return [host(HostPath.SPARK_SUBMIT), *literal(*submit_args), host(HostPath.ENTRYPOINTS, f"/{call.script}"),
+                *literal("--repo"), host(HostPath.REPO), *literal(*call.arguments)]
+
+    def resolved(self, word: Word) -> Word:
+        """`word` with its path's value in its text, for a format that names no variable (Airflow's commands)."""
+        if word.path is None:
+            return word
+        value: str = getattr(self, word.path.value)
+        return Word((value.rstrip("/") if word.text.startswith("/") else value) + word.text)
+
+
+def _refuse_unwritable(option: str, value: str | None) -> None:
+    what = unwritable_character(value) if value is not None else None
+    if what is not None:
+        raise UsageError(f"{option} {value!r} holds {what}: a generated line cannot hold it; give {option} "
+                         "without it.")
 
 
 def _python_beside(toolkit: str | None) -> str:

@@ -97,11 +97,11 @@ def schedule_command(
                          "of the generated files.")
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
+    plan = plan_calls(config, on.name, retention)  # first: it names the entity and field of a value it refuses
     invocation = Invocation.on_this_machine(repo, on, repo_path=repo_path, toolkit=toolkit_path,
                                             spark_submit_path=spark_submit_path, entrypoints=entrypoints,
                                             submit_args=submit_args, python=python, jar=jar, log_dir=log_dir)
     renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
-    plan = plan_calls(config, on.name, retention)
     for sentence in plan.left_out:
         typer.echo(f"schedule: {sentence}", err=True)
     generated: dict[str, str] = renderer.render(plan, invocation)

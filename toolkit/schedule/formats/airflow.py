@@ -13,11 +13,13 @@
   (every `poke_interval`) until the call's wait limit, not a busy worker. `retries=0`: the toolkit retries.
 - Inlets and outlets are the feeds' assets (assets.py); outlets post events on success only for calls that publish
   and only when the cluster's notifier is off (`trigger.notify: airflow` posts the ledger's events instead).
+- Every value of the repo or an option is a Python string literal written by words.written (`repr`), the command's
+  words too (with the paths' values in them); the docstring shows the command as sh would read it, through the same
+  function.
 """
 
 from __future__ import annotations
 
-import shlex
 from datetime import datetime, timedelta
 
 from toolkit.el.frequency import Frequency
@@ -29,6 +31,7 @@ from toolkit.schedule.cron import cron_cover
 from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.formats.airflow_task import TASK_CODE
 from toolkit.schedule.invocation import Invocation
+from toolkit.schedule.words import Syntax, Word, written
 
 DAG_PREFIX = "feed_toolkit"
 LONGEST_POKE_SECONDS, SHORTEST_POKE_SECONDS = 300, 60  # the process runner's longest poll; Airflow's scheduler loop
@@ -49,6 +52,7 @@ def dag_id(plan: SchedulePlan, call: Call) -> str:
 def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
     schedule, schedule_doc = _schedule(call)
     argv = _argv(call, invocation)
+    of = f"call '{call.name}'"
     emits = call.publishes and not plan.notifies_airflow
     poke, limit = _poke_seconds(call.cadence.frequency), _seconds(call.wait_limit)
     imports = ["DAG", "BaseSensorOperator", schedule.split("(")[0]]
@@ -61,7 +65,7 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         f"Why this cadence: {call.why}.",
         f"Schedule: {schedule_doc}",
         "Runs (no shell" + ("; the logical date in UTC as yyyy-MM-ddTHH:mmZ):" if None in argv else "):"),
-        *_wrap(_display(argv), "    ", " "),
+        *_wrap(_display(argv, of), "    ", " "),
         f"Exit codes: 0 success; 4 skipped; 3 (waiting{', --no-wait' if call.action in WAITING_ACTIONS else ''}) and "
         f"5 (blocked) reschedule the task every {poke} s until {call.wait_limit} after its start, then it fails; "
         "1 and 2 fail. No Airflow retries: the toolkit retries by the entity's policy.",
@@ -86,7 +90,7 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException",
         "",
         "# What a call's environment adds to the worker's (toolkit schedule --python).",
-        f"ENVIRONMENT = {_environment(invocation)!r}",
+        f"ENVIRONMENT = {_environment(invocation, of)}",
         "",
         "",
         TASK_CODE.rstrip("\n"),
@@ -95,43 +99,52 @@ def dag_text(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
         "def command(logical_date: datetime) -> list[str]:",
         '    """The call for a run\'s logical date."""',
         "    return [",
-        *_wrap(_code(argv), " " * 8, ", ", trailing=","),
+        *_wrap(_code(argv, of), " " * 8, ", ", trailing=","),
         "    ]",
         "",
         "",
         "with DAG(",
-        f"    dag_id={dag_id(plan, call)!r},",
-        f"    description={call.why!r},",
+        f"    dag_id={_python(dag_id(plan, call), of)},",
+        f"    description={_python(call.why, of)},",
         "    doc_md=__doc__,",
         f"    schedule={schedule},",
         *_dates(call),
         "    catchup=False,",
         f"    max_active_runs={call.concurrency},",
-        f"    tags={['feed-toolkit', plan.cluster, call.action]!r},",
+        f"    tags=[{', '.join(_python(tag, of) for tag in ('feed-toolkit', plan.cluster, call.action))}],",
         ") as dag:",
         "    ToolkitCall(",
-        f"        task_id={call.action!r},",
+        f"        task_id={_python(call.action, of)},",
         "        command=command,",
         f"        emit_events={emits},",
         "        retries=0,",
         "        mode='reschedule',",
         f"        poke_interval={poke},",
         f"        timeout={limit},",
-        *_asset_list("inlets", call.inlet_assets),
-        *_asset_list("outlets", call.outlet_assets),
+        *_asset_list("inlets", call.inlet_assets, of),
+        *_asset_list("outlets", call.outlet_assets, of),
         "    )",
     ]
     return "\n".join(lines) + "\n"
 
 
-def _environment(invocation: Invocation) -> dict[str, str]:
-    return {"PYSPARK_PYTHON": invocation.python, "PYSPARK_DRIVER_PYTHON": invocation.python}
+def _python(text: str, of: str) -> str:
+    """`text` as a Python string literal."""
+    return written(Word(text), Syntax.PYTHON, of=of)
+
+
+def _environment(invocation: Invocation, of: str) -> str:
+    """The dict's code: PYSPARK_PYTHON and PYSPARK_DRIVER_PYTHON, the toolkit's Python."""
+    python = _python(invocation.python, of)
+    items = (f"{_python(name, of)}: {python}" for name in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON"))
+    return "{" + ", ".join(items) + "}"
 
 
 def _schedule(call: Call) -> tuple[str, str]:
     """The timetable's code and a sentence on how it meets the cadence."""
     cover = cron_cover(call.cadence)
-    code = f"CronTriggerTimetable({cover.expression!r}, timezone={cover.timezone!r})"
+    of = f"call '{call.name}'"
+    code = f"CronTriggerTimetable({_python(cover.expression, of)}, timezone={_python(cover.timezone, of)})"
     if cover.exact:
         return code, f"cron '{cover.expression}' in {cover.timezone}: exactly the instances."
     return code, (f"cron cannot say {call.cadence.frequency} from there: it fires '{cover.expression}' in "
@@ -139,26 +152,26 @@ def _schedule(call: Call) -> tuple[str, str]:
                   "date is no instance.")
 
 
-def _argv(call: Call, invocation: Invocation) -> list[str | None]:
-    """The command, None where the run's time goes."""
-    argv: list[str | None] = [*invocation.argv(call)]
+def _argv(call: Call, invocation: Invocation) -> list[Word | None]:
+    """The command, its paths' values in its words, None where the run's time goes."""
+    argv: list[Word | None] = [invocation.resolved(word) for word in invocation.argv(call)]
     if call.action in WAITING_ACTIONS:
-        argv.append("--no-wait")
+        argv.append(Word("--no-wait"))
     if call.time_option is None:
         return argv
     if call.cadence.anchor == CLOCK:  # a command of the clock (sla, ledger-rollup): the run's date as it is
-        return [*argv, call.time_option, None]
-    wrapper: list[str | None] = [*invocation.call_wrapper(call, "--time", "")]
+        return [*argv, Word(call.time_option), None]
+    wrapper: list[Word | None] = [invocation.resolved(word) for word in invocation.call_wrapper(call, "--time", "")]
     wrapper[-2] = None  # the run's logical date, after --time
     return [*wrapper, *argv]
 
 
-def _code(argv: list[str | None]) -> list[str]:
-    return ["stamp(logical_date)" if token is None else repr(token) for token in argv]
+def _code(argv: list[Word | None], of: str) -> list[str]:
+    return ["stamp(logical_date)" if word is None else written(word, Syntax.PYTHON, of=of) for word in argv]
 
 
-def _display(argv: list[str | None]) -> list[str]:
-    return ["<logical date>" if token is None else shlex.quote(token) for token in argv]
+def _display(argv: list[Word | None], of: str) -> list[str]:
+    return ["<logical date>" if word is None else written(word, Syntax.SH, of=of) for word in argv]
 
 
 def _dates(call: Call) -> list[str]:
@@ -177,9 +190,9 @@ def _datetime(instant: datetime) -> str:
            "tzinfo=timezone.utc)"
 
 
-def _asset_list(keyword: str, assets: tuple[FeedAsset, ...]) -> list[str]:
+def _asset_list(keyword: str, assets: tuple[FeedAsset, ...], of: str) -> list[str]:
     """`inlets=[...]` on one line, or one asset a line when that is too long."""
-    items = [f"Asset(name={a.name!r}, uri={a.uri!r})" for a in assets]
+    items = [f"Asset(name={_python(a.name, of)}, uri={_python(a.uri, of)})" for a in assets]
     line = f"        {keyword}=[{', '.join(items)}],"
     if len(line) <= _WIDTH:
         return [line]

@@ -27,12 +27,11 @@ The time reaches the command as the call's time option (`--time`, `--now` for th
 passes `nominalTime`, `coord:nominalTime()` formatted `yyyy-MM-ddTHH:mmZ` (formatTime formats in Oozie's
 processing zone, which must be UTC, its default and Falcon's requirement: start and end are written in UTC too).
 Controls and retries: oozie_controls.py. Text only from the plan: sorted, no timestamps, the generated mark in a
-comment at the top of every file.
+comment at the top of every file. Every argument and job property is written by words.written: the paths as the
+job's properties (`${confRepo}`), never a value of the repo, which Oozie must not evaluate (one with `${` is refused).
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
@@ -42,6 +41,7 @@ from toolkit.schedule.files import cluster_mark
 from toolkit.schedule.formats.oozie_controls import controls, retry
 from toolkit.schedule.formats.xml_text import document, element
 from toolkit.schedule.invocation import Invocation
+from toolkit.schedule.words import HostPath, Syntax, Word, literal, written
 
 BUNDLE, PROPERTIES, WRAPPER_FILE = "bundle.xml", "job.properties", "toolkit-oozie-call.sh"
 BUNDLE_XMLNS, COORDINATOR_XMLNS = "uri:oozie:bundle:0.2", "uri:oozie:coordinator:0.4"
@@ -54,6 +54,7 @@ PATHS = (("toolkit", "toolkit", "the toolkit command"), ("sparkSubmit", "spark_s
          ("entrypoints", "entrypoints", "the folder of the toolkit's entrypoints (process.py ...)"),
          ("confRepo", "repo", "the config repo (clusters/, feeds/, processes/)"),
          ("toolkitPython", "python", "the Python of the toolkit's installation (PYSPARK_PYTHON of each call)"))
+_PROPERTIES = {HostPath(field): name for name, field, _ in PATHS if field != "python"}  # the words' paths
 
 # The wrapper maps the toolkit's exit codes onto what Oozie can act on. Only `exit=N` is on standard output, which
 # capture-output hands to the workflow (Java properties, at most 2 KB); the command's own output goes to standard
@@ -81,13 +82,11 @@ def render(plan: SchedulePlan, invocation: Invocation) -> dict[str, str]:
     if not plan.calls:
         raise UsageError(f"Nothing to schedule on cluster '{plan.cluster}': no process, feed or trigger of the repo "
                          "is on it, and an Oozie bundle needs at least one coordinator.")
-    symbolic = replace(invocation, toolkit="${toolkit}", spark_submit="${sparkSubmit}", entrypoints="${entrypoints}",
-                       repo="${confRepo}")  # the PATHS as properties
     files = {BUNDLE: _bundle(plan), PROPERTIES: _properties(plan, invocation),
              WRAPPER_FILE: WRAPPER.format(mark=cluster_mark(plan.cluster))}
     for call in plan.calls:
         files[f"{call.name}/coordinator.xml"] = _coordinator(plan, call)
-        files[f"{call.name}/workflow.xml"] = _workflow(plan, call, symbolic)
+        files[f"{call.name}/workflow.xml"] = _workflow(plan, call, invocation)
     return dict(sorted(files.items()))
 
 
@@ -126,10 +125,13 @@ def _coordinator(plan: SchedulePlan, call: Call) -> str:
     return document(root, _mark(plan, f"{call.name}, {cadence.describe()}: {call.why}"))
 
 
-def _workflow(plan: SchedulePlan, call: Call, symbolic: Invocation) -> str:
-    arguments = [_argument(token, call) for token in symbolic.argv(call)]
+def _workflow(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
+    words = [Word(WRAPPER_FILE), *invocation.argv(call)]
     if call.time_option is not None:
-        arguments += [call.time_option, "${nominalTime}"]
+        words += literal(call.time_option)
+    arguments = [written(word, Syntax.OOZIE, _PROPERTIES, of=f"call '{call.name}'") for word in words]
+    if call.time_option is not None:
+        arguments.append("${nominalTime}")  # the coordinator's property: the one EL of the arguments
     shell = element(
         "shell",
         element("job-tracker", text="${jobTracker}"),
@@ -138,7 +140,7 @@ def _workflow(plan: SchedulePlan, call: Call, symbolic: Invocation) -> str:
                                          element("value", text="${queueName}"))),
         # sh runs the wrapper: a file localized from HDFS need not be executable
         element("exec", text="sh"),
-        *(element("argument", text=argument) for argument in [WRAPPER_FILE, *arguments]),
+        *(element("argument", text=argument) for argument in arguments),
         *(element("env-var", text=f"{name}=${{toolkitPython}}") for name in PYTHON_VARIABLES),
         element("file", text=f"${{toolkitAppPath}}/{WRAPPER_FILE}#{WRAPPER_FILE}"),
         element("capture-output"),
@@ -166,15 +168,6 @@ def _workflow(plan: SchedulePlan, call: Call, symbolic: Invocation) -> str:
                                       if call.time_option is not None else f"{call.name}: runs {call.action}"))
 
 
-def _argument(token: str, call: Call) -> str:
-    """An argument as Oozie passes it: its text trimmed, and `${...}` evaluated unless it is one of ours."""
-    ours = any(token == "${" + name + "}" or token.startswith("${" + name + "}/") for name, _, _ in PATHS)
-    if not ours and ("${" in token or token != token.strip() or not token):
-        raise UsageError(f"The argument {token!r} of call '{call.name}' cannot pass through an Oozie shell action "
-                         "(Oozie evaluates ${...} and trims spaces): change it (e.g. --submit-args).")
-    return token
-
-
 def _properties(plan: SchedulePlan, invocation: Invocation) -> str:
     clock = any(call.cadence.anchor == CLOCK for call in plan.calls)
     lines = [f"# {_mark(plan, 'the properties of its bundle')}",
@@ -194,11 +187,6 @@ def _properties(plan: SchedulePlan, invocation: Invocation) -> str:
               "oozie.bundle.application.path=${toolkitAppPath}",
               "# The paths on every node that can run the shell action's launcher (any YARN NodeManager):"]
     for name, field, what in PATHS:
-        lines += [f"# {what}", f"{name}={_property_value(getattr(invocation, field))}"]
+        value = written(Word(getattr(invocation, field)), Syntax.JAVA_PROPERTY, of=f"the job property {name}")
+        lines += [f"# {what}", f"{name}={value}"]
     return "\n".join(lines) + "\n"
-
-
-def _property_value(value: str) -> str:
-    """A Java properties value: backslashes doubled, a leading space kept."""
-    escaped = value.replace("\\", "\\\\")
-    return "\\" + escaped if escaped.startswith(" ") else escaped
