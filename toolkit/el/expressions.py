@@ -25,7 +25,10 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<text>'[^']*'|\"[^\"]*\")|(?P<op>[-+*(),]))"
 )
 Value = datetime | str | int | None
-_MAX_DEPTH = 50  # far beyond any real expression; keeps the recursive parser off Python's recursion limit
+# Far beyond any real expression; keeps the recursive parser, and the walks over what it parses (type checks,
+# evaluation, lint rules), off Python's recursion limit.
+_MAX_DEPTH = 50
+_TOO_DEEP = f"it nests more than {_MAX_DEPTH} calls, parentheses, operators or signs deep"
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ class _Parser:
         extra = self.peek()
         if extra is not None:
             self.fail(f"unexpected {extra[1]!r} after the expression")
+        if _height(node) > _MAX_DEPTH:  # a chain (`1+1+1` is `(1+1)+1`) nests without nesting the parser
+            self.fail(_TOO_DEEP)
         return node
 
     def sum(self) -> Node:
@@ -119,7 +124,7 @@ class _Parser:
         """Every nesting (a call, parentheses, a sign) passes here: the one place that bounds depth."""
         self.depth += 1
         if self.depth > _MAX_DEPTH:
-            self.fail(f"it nests more than {_MAX_DEPTH} calls, parentheses or signs deep")
+            self.fail(_TOO_DEEP)
         try:
             return self._unary()
         finally:
@@ -153,6 +158,17 @@ class _Parser:
             self.take(")")
             return Call(value, tuple(args))
         self.fail(f"unexpected {value!r}")
+
+
+def _height(node: Node) -> int:
+    """How many levels of nodes the tree has, counted level by level (without the recursion it guards)."""
+    height, level = 0, [node]
+    while level:
+        height += 1
+        level = [child for item in level
+                 for child in (item.args if isinstance(item, Call) else
+                               (item.left, item.right) if isinstance(item, Arithmetic) else ())]
+    return height
 
 
 def _type_of(node: Node, source: str) -> str:

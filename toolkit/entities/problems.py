@@ -35,7 +35,8 @@ CODES: dict[str, str] = {
     DUPLICATE_KEY: "A key appears twice in the same mapping (YAML parsers silently keep the last one).",
     EMPTY: "The file holds no entity.",
     NOT_A_MAPPING: "The top level of the file is not a mapping of fields.",
-    UNSUPPORTED_YAML: "A YAML feature entities do not use: complex keys, custom tags, recursive aliases.",
+    UNSUPPORTED_YAML: ("A YAML feature entities do not use: complex keys, custom tags, recursive aliases, nesting "
+                       "deeper than 50 levels, aliases or merges that expand past 250,000 values."),
     SCHEMA: "A field violates the entity's JSON Schema: type, required field, allowed value, unknown key.",
 }
 

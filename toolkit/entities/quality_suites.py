@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from toolkit.entities.nesting import MAX_DEPTH, nesting
 from toolkit.errors import UsageError
 
 # The kwargs through which Great Expectations' expectations name columns: one column, a pair, or a list or set.
@@ -86,7 +87,16 @@ def read_suite(root: Path | str, path: str) -> QualitySuite:
     except json.JSONDecodeError as err:
         raise SuiteError(f"The quality suite {path} is not JSON (line {err.lineno}, column {err.colno}: "
                          f"{err.msg}): write it as Great Expectations' suite JSON.") from None
+    except RecursionError:  # json's decoder recurses per level: thousands of levels
+        raise _too_deep(path) from None
+    if nesting(document) > MAX_DEPTH:  # lint rules, the gate and Great Expectations walk it
+        raise _too_deep(path)
     return parse_suite(path, document)
+
+
+def _too_deep(path: str) -> SuiteError:
+    return SuiteError(f"The quality suite {path} nests more than {MAX_DEPTH} levels deep, far deeper than a suite: "
+                      "flatten it.")
 
 
 def parse_suite(path: str, document: Any) -> QualitySuite:

@@ -27,6 +27,7 @@ from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
 from toolkit.entities.document import Document, FieldPath, format_path
+from toolkit.entities.nesting import MAX_DEPTH
 from toolkit.entities.problems import (
     DUPLICATE_KEY,
     EMPTY,
@@ -48,13 +49,14 @@ except ImportError:  # PyYAML built without libyaml: the pure-Python parser give
 _TAG = "tag:yaml.org,2002:"
 _STR, _NULL, _BOOL, _INT, _FLOAT = (_TAG + name for name in ("str", "null", "bool", "int", "float"))
 _MERGE = _TAG + "merge"
-# Guards against alias bombs ("billion laughs") and absurd nesting; real entities are far below both.
+# Guards against alias and merge bombs ("billion laughs") and absurd nesting; real entities are far below both.
 _MAX_NODES = 250_000
 # libyaml's composer recurses in C per level: tens of thousands of levels overflow the stack (a segmentation
-# fault, no exception), so deeper nesting is refused from the parser's events before composing. Every level
-# needs one of the indicators `[{-?:`, so a text with fewer of them cannot be that deep; one shorter than
-# _MAX_NODES characters cannot hold that many values either: such texts (every real entity) are not scanned.
-_MAX_DEPTH = 1000
+# fault, no exception), so a text that may nest deeper than it composes safely is scanned from the parser's events
+# first, and refused at MAX_DEPTH. Every level needs one of the indicators `[{-?:`, so a text with fewer of them
+# cannot be that deep; one shorter than _MAX_NODES characters cannot hold that many values either: such texts (every
+# real entity) are not scanned, and the walker refuses the ones deeper than MAX_DEPTH.
+_COMPOSED_DEPTH = 1000
 _NESTING_INDICATORS = "[{-?:"
 
 
@@ -172,19 +174,17 @@ def _parse_text(text: str, file: Path) -> tuple[Document | None, list[Problem]]:
         data = walker.node(root, ())
     except _Abort:
         return None, walker.problems
-    except RecursionError:
-        line, column = _mark(root)
-        message = "The YAML is nested too deeply to be an entity; flatten it."
-        return None, [*walker.problems, _problem(file, line, column, UNSUPPORTED_YAML, message)]
     if walker.problems:
         return None, walker.problems
     return Document(file, data, walker.value_positions, walker.key_positions), []
 
 
 def _shape_problem(text: str, file: Path) -> Problem | None:
-    """A problem when the text nests deeper than _MAX_DEPTH or holds more than _MAX_NODES values, found from
-    the parser's events (no recursion); None otherwise, and for a syntax error, which composing reports."""
-    if len(text) <= _MAX_NODES and sum(text.count(indicator) for indicator in _NESTING_INDICATORS) <= _MAX_DEPTH:
+    """A problem when a text that could nest too deep to compose nests deeper than MAX_DEPTH, or holds more than
+    _MAX_NODES values, found from the parser's events (no recursion); None otherwise, and for a syntax error, which
+    composing reports."""
+    indicators = sum(text.count(indicator) for indicator in _NESTING_INDICATORS)
+    if len(text) <= _MAX_NODES and indicators <= _COMPOSED_DEPTH:
         return None
     loader = _NodeLoader(text)
     depth = count = 0
@@ -197,10 +197,10 @@ def _shape_problem(text: str, file: Path) -> Problem | None:
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
             # Events are keys, values and collection ends: at most three per value the walker counts.
-            if depth > _MAX_DEPTH or count > 3 * _MAX_NODES:
+            if depth > MAX_DEPTH or count > 3 * _MAX_NODES:
                 assert event is not None and event.start_mark is not None  # the parser's events carry their marks
                 line, column = event.start_mark.line + 1, event.start_mark.column + 1
-                message = _TOO_DEEP if depth > _MAX_DEPTH else (
+                message = _TOO_DEEP if depth > MAX_DEPTH else (
                     f"The YAML holds more than {_MAX_NODES:,} values, far more than an entity; split or simplify it.")
                 return _problem(file, line, column, UNSUPPORTED_YAML, message)
     except yaml.YAMLError:
@@ -210,33 +210,34 @@ def _shape_problem(text: str, file: Path) -> Problem | None:
     return None
 
 
-_TOO_DEEP = f"The YAML is nested more than {_MAX_DEPTH:,} levels deep, far deeper than an entity; flatten it."
+_TOO_DEEP = f"The YAML is nested more than {MAX_DEPTH:,} levels deep, far deeper than an entity; flatten it."
 _EMPTY_MESSAGE = (
     "The file is empty: write one entity in it (kind: cluster, feed or process, then its fields) or delete it."
 )
 
 
 class _Walker:
-    """Builds plain data from nodes, recording positions and problems as it goes."""
+    """Builds plain data from nodes, recording positions and problems as it goes. It counts what aliases and merges
+    expand against _MAX_NODES, and the collections and merges open around a value against MAX_DEPTH: aliases make
+    data deeper and larger than its text, so the text's limits (_shape_problem) do not bound it."""
 
     def __init__(self, file: Path) -> None:
         self.file = file
         self.problems: list[Problem] = []
         self.value_positions: dict[FieldPath, tuple[int, int]] = {}
         self.key_positions: dict[FieldPath, tuple[int, int]] = {}
-        self._open: set[int] = set()
+        self._open: set[int] = set()  # the collections and merged mappings being walked: as many as the depth
         self._count = 0
+        self._reported: set[tuple[int, int, str]] = set()
 
     def node(self, node: Node, path: FieldPath) -> Any:
-        self._count += 1
-        if self._count > _MAX_NODES:
-            self._fail(node, f"The YAML expands to more than {_MAX_NODES:,} values (aliases); simplify it.")
+        self._spend(node)
         self.value_positions[path] = _mark(node)
         if isinstance(node, ScalarNode):
             return self._scalar(node, path)
         if id(node) in self._open:
             self._fail(node, f"{_where(path)} refers to itself through an alias; entities cannot be recursive.")
-        self._open.add(id(node))
+        self._enter(node)
         try:
             if isinstance(node, SequenceNode):
                 return [self.node(item, (*path, index)) for index, item in enumerate(node.value)]
@@ -276,13 +277,27 @@ class _Walker:
                     self._fail(source, "A `<<` merge key needs a mapping or a list of mappings (aliases).")
                 if id(source) in self._open:
                     self._fail(source, f"{_where(path)} merges itself; entities cannot be recursive.")
-                self._open.add(id(source))
+                self._enter(source)
                 try:
                     for key, pair in self._entries(source, path).items():
+                        self._spend(source)  # a merge of merges is a bomb even though its data is small
                         entries.setdefault(key, pair)
                 finally:
                     self._open.discard(id(source))
         return entries
+
+    def _spend(self, node: Node) -> None:
+        """Count one value or merged entry: past _MAX_NODES, the document is refused."""
+        self._count += 1
+        if self._count > _MAX_NODES:
+            self._fail(node, f"The YAML expands to more than {_MAX_NODES:,} values (aliases or `<<` merges); "
+                       "simplify it.")
+
+    def _enter(self, node: Node) -> None:
+        """Open a collection or merged mapping, one level deeper than the ones open: past MAX_DEPTH, refused."""
+        if len(self._open) >= MAX_DEPTH:
+            self._fail(node, _TOO_DEEP)
+        self._open.add(id(node))
 
     def _key(self, node: Node, path: FieldPath) -> str:
         if not isinstance(node, ScalarNode):
@@ -312,8 +327,11 @@ class _Walker:
         return text
 
     def _report(self, node: Node, code: str, message: str) -> None:
+        """Record a problem once per place: an alias or merge walks the same node again, under other paths."""
         line, column = _mark(node)
-        self.problems.append(_problem(self.file, line, column, code, message))
+        if (line, column, code) not in self._reported:
+            self._reported.add((line, column, code))
+            self.problems.append(_problem(self.file, line, column, code, message))
 
     def _fail(self, node: Node, message: str) -> NoReturn:
         self._report(node, UNSUPPORTED_YAML, message)

@@ -1,5 +1,5 @@
 """Hostile files fed to the real `toolkit lint` and `toolkit convert-falcon` processes, each under a 1.5 GiB
-address-space limit and a 30 s timeout: deep nesting, alias and entity bombs, external entities, random bytes,
+address-space limit and a 30 s timeout: deep nesting, alias, merge and entity bombs, external entities, random bytes,
 invalid UTF-8 and 5 MB files all end with exit 1 or 2 and one-line messages, never a crash or a traceback
 (a segmentation fault or a quadratic walk is only seen from outside the process)."""
 
@@ -38,15 +38,42 @@ def _yaml_laughs() -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
+def _merge_bomb() -> bytes:
+    """Nine levels of `<<` merges, each of ten merges of the level below: under 700 bytes, 10**9 merges."""
+    lines = [b"kind: feed", b"name: f", b"m0: &m0 {k0: 1}"]
+    lines += [b"m%d: &m%d {<<: [%s], k%d: 1}" % (i, i, b", ".join([b"*m%d" % (i - 1)] * 10), i) for i in range(1, 10)]
+    return b"\n".join(lines) + b"\n"
+
+
+def _nested(levels: int, shape: str, block: bool) -> bytes:
+    """A feed whose tag `owner` nests `levels` mappings (m), sequences (s) or both (ms), in block or flow style."""
+    head = "kind: feed\nname: f\ntags:\n"
+    if block and shape == "m":
+        return (head + "".join(" " * (2 * level + 2) + "a:\n" for level in range(levels)) + " " * (2 * levels + 2)
+                + "1\n").encode()
+    if block and shape == "s":
+        return (head + "  owner:\n    " + "- " * levels + "1\n").encode()
+    kinds = (shape * levels)[:levels]
+    opens, closes = ("".join(("{a: " if kind == "m" else "[") for kind in kinds),
+                     "".join(("}" if kind == "m" else "]") for kind in reversed(kinds)))
+    return (head + "  owner: " + opens + "1" + closes + "\n").encode()
+
+
+TOO_DEEP = "YM006 The YAML is nested more than 50 levels deep"
 LINT_CASES = {
-    "deep-flow": (b"kind: feed\nname: f\nx: " + b"[" * DEPTH + b"]" * DEPTH + b"\n",
-                  "YM006 The YAML is nested more than 1,000 levels deep"),
-    "deep-block": (b"kind: feed\nname: f\nx:\n" + b"- " * DEPTH + b"a\n",
-                   "YM006 The YAML is nested more than 1,000 levels deep"),
+    "deep-flow": (b"kind: feed\nname: f\nx: " + b"[" * DEPTH + b"]" * DEPTH + b"\n", TOO_DEEP),
+    "deep-block": (b"kind: feed\nname: f\nx:\n" + b"- " * DEPTH + b"a\n", TOO_DEEP),
     "deep-mapping": (b"kind: feed\nname: f\n" + b"{a: " * DEPTH + b"1" + b"}" * DEPTH + b"\n",
                      "YM002 YAML syntax error while scanning a simple key"),  # libyaml: keys end within 1024 chars
-    "deep-keys": (b"kind: feed\nname: f\n" + b"? " * DEPTH + b"a\n", "YM006 The YAML is nested more than 1,000"),
+    "deep-keys": (b"kind: feed\nname: f\n" + b"? " * DEPTH + b"a\n", TOO_DEEP),
     "billion-laughs": (_yaml_laughs(), "YM006 The YAML expands to more than 250,000 values"),
+    "merge-bomb": (_merge_bomb(), "YM006 The YAML expands to more than 250,000 values (aliases or `<<` merges)"),
+    "nested-500-mappings": (_nested(500, "m", block=True), TOO_DEEP),
+    "nested-500-sequences": (_nested(500, "s", block=True), TOO_DEEP),
+    "nested-500-mixed": (_nested(500, "ms", block=False), TOO_DEEP),
+    "nested-5000-mappings": (_nested(5_000, "m", block=False), TOO_DEEP),
+    "nested-5000-sequences": (_nested(5_000, "s", block=True), TOO_DEEP),
+    "nested-5000-mixed": (_nested(5_000, "ms", block=False), TOO_DEEP),
     "5mb-list": (b"kind: feed\nname: f\nx: [" + b"1," * (FIVE_MB // 2) + b"1]\n",
                  "YM006 The YAML holds more than 250,000 values"),
     "5mb-text": (b"kind: feed\nname: f\ndescription: " + b"a" * FIVE_MB + b"\n", "SC001 Feed 'f'"),

@@ -1,5 +1,6 @@
-"""Random, mutated and hostile XML through the converter, in process: every input converts (with one-line
-reports) or is refused with a UsageError of one sentence (exit 2), never another exception."""
+"""Random, mutated, deep and hostile XML through the converter, in process: every input converts (with one-line
+reports) or is refused with a UsageError of one sentence (exit 2), never another exception (a RecursionError
+included)."""
 
 from __future__ import annotations
 
@@ -39,12 +40,24 @@ def documents(draw: st.DrawFn) -> bytes:
     return f'{prologue}<{kind} name="n" xmlns="uri:falcon:{kind}:0.1">{body}</{kind}>'.encode()
 
 
+@st.composite
+def deep_documents(draw: st.DrawFn) -> bytes:
+    """Elements the converter reads, then thousands of levels of any element: its walks follow the shapes Falcon
+    has, so none may recurse once per level of the input (the YAML it writes is then as deep as an entity)."""
+    kind = draw(st.sampled_from(["feed", "process", "cluster", "datasource"]))
+    path = draw(st.lists(st.sampled_from(TAGS), min_size=1, max_size=3))
+    levels, tag = draw(st.integers(1, 5_000)), draw(st.sampled_from(TAGS))
+    inner = f"<{tag} name=\"n\">" * levels + f"</{tag}>" * levels
+    opened = "".join(f"<{step}>" for step in path) + inner + "".join(f"</{step}>" for step in reversed(path))
+    return f'<{kind} name="n" xmlns="uri:falcon:{kind}:0.1">{opened}</{kind}>'.encode()
+
+
 mutated = st.tuples(st.sampled_from(SAMPLES), st.integers(0, 4000), st.integers(0, 40), st.binary(max_size=40)).map(
     lambda cut: cut[0][:cut[1]] + cut[3] + cut[0][cut[1] + cut[2]:])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(content=st.one_of(st.binary(max_size=200), documents(), mutated))
+@given(content=st.one_of(st.binary(max_size=200), documents(), deep_documents(), mutated))
 def test_any_xml_converts_or_is_refused_in_one_sentence(
     content: bytes, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

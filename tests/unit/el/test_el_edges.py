@@ -46,11 +46,21 @@ def test_parsing_a_path_dated_before_year_1_in_utc_is_no_instance() -> None:
     assert PathTemplate("/d/${YEAR}/${MONTH}/${DAY}").parse("/d/0001/01/01", resolve_zone("Asia/Tokyo")) is None
 
 
-@pytest.mark.parametrize("text", ["(" * 500 + "1" + ")" * 500, "now(" + "-" * 500 + "1,0)"])
+# A chain of operators nests too: `1+1+1` is `(1+1)+1`, and the walks over an expression recurse per level.
+@pytest.mark.parametrize("text", ["(" * 500 + "1" + ")" * 500, "now(" + "-" * 500 + "1,0)",
+                                  "now(" + "+".join(["1"] * 3_000) + ",0)", "now(" + "*".join(["1"] * 3_000) + ",0)",
+                                  "now(0," + "-1" * 3_000 + ")", "now(" + "+".join(["(1*2-3)"] * 3_000) + ",0)"])
 def test_deep_nesting_is_refused_with_a_short_message(text: str) -> None:
     with pytest.raises(UsageError, match=r"nests more than 50 .* deep") as caught:
         parse_expression(text)
     assert len(str(caught.value)) < 200
+
+
+def test_a_chain_is_refused_from_the_51st_level() -> None:
+    """now() is a level, each operator one more, the last number one: 49 numbers make 50 levels."""
+    assert parse_expression("now(" + "+".join(["1"] * 49) + ",0)").type == "time"
+    with pytest.raises(UsageError, match=r"nests more than 50 .* deep"):
+        parse_expression("now(" + "+".join(["1"] * 50) + ",0)")
 
 
 def test_ordinary_nesting_still_parses() -> None:

@@ -13,6 +13,7 @@ from entity_samples import FEED, PROCESS
 
 from toolkit.entities.loading import parse_entity
 from toolkit.entities.model import Feed, OnFailure, Process, Quality, quality_gates
+from toolkit.entities.nesting import MAX_DEPTH, nesting
 from toolkit.entities.quality_suites import ExpectationSpec, SuiteError, parse_suite, read_suite, suite_file
 from toolkit.errors import UsageError
 
@@ -95,6 +96,25 @@ def test_a_suite_error_is_a_usage_error_exit_2(tmp_path: Path) -> None:
 ])
 def test_a_file_that_is_no_suite_says_what_is_wrong(tmp_path: Path, content: Any, message: str) -> None:
     assert refused(tmp_path, write(tmp_path, content)).startswith(f"The quality suite quality/clicks.json {message}")
+
+
+def _suite_nesting(depth: int) -> str:
+    """A suite whose deepest list is `depth` levels down (the suite's object is level 1, the kwargs level 4)."""
+    return ('{"name": "clicks", "expectations": [{"type": "expect_column_values_to_be_in_set", "kwargs": '
+            '{"column": "page", "value_set": ' + "[" * (depth - 4) + "]" * (depth - 4) + "}}]}")
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 500, 100_000])
+def test_a_suite_nested_deeper_than_entities_may_is_refused_in_one_sentence(tmp_path: Path, depth: int) -> None:
+    """Lint rules, the gate and Great Expectations walk a suite's kwargs: the YAML loader's limit holds for them."""
+    assert refused(tmp_path, write(tmp_path, _suite_nesting(depth))) == (
+        f"The quality suite quality/clicks.json nests more than {MAX_DEPTH} levels deep, far deeper than a suite: "
+        "flatten it.")
+
+
+def test_a_suite_nested_as_deep_as_entities_may_is_read(tmp_path: Path) -> None:
+    suite = read_suite(tmp_path, write(tmp_path, _suite_nesting(MAX_DEPTH)))
+    assert nesting(dict(suite.expectations[0].kwargs)) == MAX_DEPTH - 3
 
 
 @pytest.mark.parametrize(("item", "message"), [

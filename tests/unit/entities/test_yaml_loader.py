@@ -198,6 +198,25 @@ def test_alias_bomb_is_stopped():
     assert "aliases" in problem.message
 
 
+@pytest.mark.parametrize("use", ["[*a, *a, [*a, *a]]", "{<<: [*a, *b]}"])
+def test_a_defect_in_an_aliased_or_merged_mapping_is_reported_once(use):
+    """An alias or merge walks the same mapping again under another path: its defect is still one problem."""
+    doc, problems = parse(f"a: &a {{k: 1, k: 2, t: !x 1}}\nb: &b {{<<: *a}}\nc: {use}\n")
+    assert doc is None
+    assert [(problem.line, problem.column, problem.code) for problem in problems] == [
+        (1, 14, "YM003"), (1, 23, "YM006")]
+
+
+def test_a_defect_in_an_alias_bomb_is_reported_once():
+    lines = ["a0: &a0 {k: 1, k: 2}"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    doc, problems = parse("\n".join(lines) + "\n")
+    assert doc is None
+    assert [(problem.code, problem.message) for problem in problems] == [
+        ("YM003", "Duplicate key 'a0.k' (first written at line 1); keep only one of them."),
+        ("YM006", "The YAML expands to more than 250,000 values (aliases or `<<` merges); simplify it.")]
+
+
 def test_custom_tags_and_complex_keys_are_unsupported():
     assert only_problem("name: !secret clicks\n").code == "YM006"
     complex_key = only_problem("? [a, b]\n: value\n")
