@@ -70,3 +70,30 @@ def test_a_link_on_the_way_below_the_named_folder_is_found_and_the_named_folder_
     assert link_on_the_way(tmp_path / "out", tmp_path / "out" / "a" / "file.xml") is None
     assert link_on_the_way(tmp_path / "named", tmp_path / "named" / "a" / "file.xml") is None
     assert link_on_the_way(tmp_path / "out", tmp_path / "out" / "a" / "b") is None  # the file's own name: replaced
+
+
+@pytest.mark.parametrize("length", [200, 240, 255])
+def test_a_name_at_the_file_systems_limit_is_written_and_its_killed_writers_file_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, length: int) -> None:
+    """The temporary name is at most 255 bytes whatever the target's (a generated DAG of names at their limits is
+    229); a shortened one still tells the targets apart, so the next writer removes only its own target's."""
+    out = tmp_path / ("é" * (length // 2) + "x" * (length % 2))
+    neighbour = tmp_path / (out.name[:-1] + "y")
+    replace_file(out, b"whole\n")
+    assert out.read_bytes() == b"whole\n"
+    left: list[str] = []
+
+    def killed(source: str, target: str) -> None:
+        left.append(source)
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "replace", killed)
+        for target in (out, neighbour):
+            with pytest.raises(KeyboardInterrupt):
+                replace_file(target, b"half\n")
+    assert all(len(os.path.basename(source).encode()) <= 255 for source in left)
+    mine, theirs = (Path(source.replace(f".{os.getpid()}.", f".{DEAD}.")) for source in left)
+    for path in (mine, theirs):
+        path.write_text("left")
+    assert left_by_dead_writers(out) == [mine]
