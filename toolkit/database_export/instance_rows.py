@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from toolkit.datasource_access.fields import selected
+from toolkit.datasource_access.fields import selected, spelled_as
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed, Fields
 from toolkit.errors import ToolkitError, UsageError, WaitingError
@@ -63,10 +63,20 @@ def require_target_columns(frame: DataFrame, target_columns: list[str], table: s
     if not frame.columns:
         raise ToolkitError(f"{owner}: the instance holds no data file, so no column to export: publish it with its "
                            "files (and the feed's availability flag last), then export it again.")
-    by_name = {name.lower(): name for name in target_columns}
-    missing = [name for name in frame.columns if name.lower() not in by_name]
+    columns, missing = spelled_as(frame.columns, target_columns)
     if missing:
         raise UsageError(f"{owner}: the target table {table} has no column {', '.join(repr(n) for n in missing)} "
                          f"(its columns: {', '.join(target_columns)}); leave them out with the export's "
                          "fields.excludes, or add them to the table.")
-    return [by_name[name.lower()] for name in frame.columns]
+    return columns
+
+
+def require_key_columns(keys: tuple[str, ...], target_columns: list[str], table: str, owner: str) -> tuple[str, ...]:
+    """The columns of `arguments.update-key` as the target table spells them; UsageError naming those it does not
+    have."""
+    spelled, missing = spelled_as(keys, target_columns)
+    if missing:
+        raise UsageError(f"{owner}: its arguments.update-key names {', '.join(repr(n) for n in missing)}, which the "
+                         f"target table {table} does not have (its columns: {', '.join(target_columns)}); correct "
+                         "the update key.")
+    return tuple(spelled)

@@ -60,22 +60,32 @@ def exports_table(target: str) -> str:
     return f"{schema}.{EXPORTS_TABLE}" if schema else EXPORTS_TABLE
 
 
+# The key of the exports table: the columns that name a run's export (`rows_loaded` beside them holds its count).
+_KEY_COLUMNS = ("feed", "cluster", "instance", "run_id")
+
+
 def create_exports_table(dialect: SqlDialect, table: str) -> str:
-    return (f"CREATE TABLE {dialect.table(table)} (feed VARCHAR(128) NOT NULL, cluster VARCHAR(64) NOT NULL, "
-            "instance VARCHAR(17) NOT NULL, run_id VARCHAR(64) NOT NULL, rows_loaded BIGINT NOT NULL, "
-            "PRIMARY KEY (feed, cluster, instance, run_id))")
+    """The exports table in the database's own types, each column quoted as the database stores it unquoted
+    (`SqlDialect.own_column`): `cluster` is a word Oracle reserves."""
+    text, count = dialect.varchar_type, dialect.bigint_type
+    feed, cluster, instance, run_id = (dialect.own_column(name) for name in _KEY_COLUMNS)
+    return (f"CREATE TABLE {dialect.table(table)} ({feed} {text}(128) NOT NULL, {cluster} {text}(64) NOT NULL, "
+            f"{instance} {text}(17) NOT NULL, {run_id} {text}(64) NOT NULL, {dialect.own_column('rows_loaded')} "
+            f"{count} NOT NULL, PRIMARY KEY ({feed}, {cluster}, {instance}, {run_id}))")
 
 
 def record_export(dialect: SqlDialect, table: str, instance: ExportedInstance, rows: int) -> str:
-    values = ", ".join(dialect.string(value) for value in (instance.feed, instance.cluster, instance.time,
-                                                           instance.run_id))
-    return (f"INSERT INTO {dialect.table(table)} (feed, cluster, instance, run_id, rows_loaded) "
-            f"VALUES ({values}, {int(rows)})")
+    columns = ", ".join(dialect.own_column(name) for name in (*_KEY_COLUMNS, "rows_loaded"))
+    values = ", ".join(dialect.string(value) for value in _key_values(instance))
+    return f"INSERT INTO {dialect.table(table)} ({columns}) VALUES ({values}, {int(rows)})"
 
 
 def find_export(dialect: SqlDialect, table: str, instance: ExportedInstance) -> str:
     """The query of the rows loaded by `instance`'s run (one row when its transaction committed, none otherwise)."""
-    conditions = " AND ".join(f"{column} = {dialect.string(value)}" for column, value in (
-        ("feed", instance.feed), ("cluster", instance.cluster), ("instance", instance.time),
-        ("run_id", instance.run_id)))
-    return f"SELECT rows_loaded FROM {dialect.table(table)} WHERE {conditions}"
+    conditions = " AND ".join(f"{dialect.own_column(column)} = {dialect.string(value)}"
+                              for column, value in zip(_KEY_COLUMNS, _key_values(instance), strict=True))
+    return f"SELECT {dialect.own_column('rows_loaded')} FROM {dialect.table(table)} WHERE {conditions}"
+
+
+def _key_values(instance: ExportedInstance) -> tuple[str, str, str, str]:
+    return instance.feed, instance.cluster, instance.time, instance.run_id

@@ -26,9 +26,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from toolkit.database_export.instance_rows import instance_rows, missing, require_target_columns
+from toolkit.database_export.instance_rows import (
+    instance_rows,
+    missing,
+    require_key_columns,
+    require_target_columns,
+)
 from toolkit.database_export.loading import (
     ExportedInstance,
     create_exports_table,
@@ -88,11 +94,11 @@ class ExportCall:
         return (f"The export of feed '{self.feed.name}' on cluster '{self.cluster.name}' into table '{self.table}' of "
                 f"datasource '{self.datasource.name}'")
 
-    @property
-    def staging(self) -> str:
-        """One per instance exported (its lease makes it this run's): a killed run's is found by the next."""
+    def staging(self, target: str) -> str:
+        """The staging table, in the schema of `target` (the target as the database stores its name): one per
+        instance exported (its lease makes it this run's), so a killed run's is found by the next."""
         key = hashlib.sha1(f"{self.feed.name}|{self.cluster.name}|{instance_key(self.time)}".encode()).hexdigest()
-        schema, _, _ = self.table.rpartition(".")
+        schema, _, _ = target.rpartition(".")
         return f"{schema}.{STAGING_PREFIX}{key[:10]}" if schema else f"{STAGING_PREFIX}{key[:10]}"
 
 
@@ -178,9 +184,25 @@ class _Export:
     def book(self) -> ExportBook:
         return ExportBook(self.context.fs, self.context.ledger(self.call.cluster).layout, self.call.feed.name)
 
+    @cached_property
+    def stored_target(self) -> str | None:
+        """The target table as the database stores its name (`daily_totals` is DAILY_TOTALS in Derby or Oracle);
+        None when the database has no such table."""
+        return self.database.stored_table(self.call.table)
+
+    @property
+    def target(self) -> str:
+        """The target table as the statements name it: as the database stores it, else as the export names it."""
+        return self.stored_target or self.call.table
+
     @property
     def exports(self) -> str:
-        return exports_table(self.call.table)
+        """The exports table as the toolkit creates it, beside the target."""
+        return exports_table(self.target)
+
+    @property
+    def staging(self) -> str:
+        return self.call.staging(self.target)
 
     def run(self) -> ExportOutcome:
         call, t = self.call, self.call.time
@@ -194,7 +216,7 @@ class _Export:
                                f"'{call.cluster.name}' was exported into {previous.table} by run {previous.run_id} "
                                f"({previous.ended}, {previous.rows} rows){'; ' + finished if finished else ''}: give "
                                "--force to export it again.")
-        if not self.database.table_exists(call.table):
+        if self.stored_target is None:
             raise UsageError(f"{call.owner}: the table {call.table} does not exist in "
                                f"{self.database.endpoint.shown_url}: create it (the export loads rows, it does not "
                                "design tables).")
@@ -202,13 +224,15 @@ class _Export:
         with spark_work(f"Reading the instance {format_timestamp(t)} of feed '{call.feed.name}'"):
             frame, source = instance_rows(self.spark, call.feed, where, t, self.context, call.policy.target.fields,
                                           call.owner)
-            columns = require_target_columns(frame, self._target_columns(), call.table, call.owner)
-        keys = update_keys(call.policy.arguments, call.policy.target.load, call.owner)
+            target_columns = self._target_columns()
+            columns = require_target_columns(frame, target_columns, call.table, call.owner)
+        keys = require_key_columns(update_keys(call.policy.arguments, call.policy.target.load, call.owner),
+                                   target_columns, call.table, call.owner)
         if ignored := sorted(set(call.policy.arguments) - {"update-key", "batch-size"}):
             say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the export")
         record = ExportRecord(call.feed.name, call.cluster.name, format_timestamp(t), self.context.run_id,
                               Status.RUNNING, wall_clock_stamp(self.context.clock()), call.datasource.name,
-                              call.table, call.policy.target.load.value, call.staging, source)
+                              call.table, call.policy.target.load.value, self.staging, source)
         self.held.check()
         self.book.instances.write(record, t)
         run = self.context.lineage.run("export", call.feed.name, nominal=t, instance=format_timestamp(t))
@@ -235,7 +259,7 @@ class _Export:
     def _target_columns(self) -> list[str]:
         endpoint = self.database.endpoint
         frame = (self.spark.read.format("jdbc").options(**endpoint.spark_options())
-                 .option("dbtable", endpoint.dialect.table(self.call.table)).load())
+                 .option("dbtable", endpoint.dialect.table(self.target)).load())
         return list(frame.columns)
 
     def _load(self, frame: DataFrame, columns: list[str], keys: tuple[str, ...]) -> int:
@@ -246,40 +270,42 @@ class _Export:
         call, database = self.call, self.database
         dialect, endpoint = database.endpoint.dialect, database.endpoint
         self._drop_staging()
-        if not database.table_exists(self.exports):
-            database.execute(create_exports_table(dialect, self.exports))
-        database.execute(dialect.create_like(call.staging, call.table))
+        exports = database.stored_table(self.exports)
+        if exports is None:
+            exports = self.exports
+            database.execute(create_exports_table(dialect, exports))
+        database.execute(dialect.create_like(self.staging, self.target))
         observed = Observation("feed-toolkit-export")
         batch = call.policy.arguments.get("batch-size", "").strip() or str(DEFAULT_BATCH_SIZE)
         (frame.observe(observed, F.count(F.lit(1)).alias("rows")).write.format("jdbc")
          .options(**endpoint.spark_options())
-         .option("dbtable", dialect.table(call.staging)).option("batchsize", batch).mode("append").save())
+         .option("dbtable", dialect.table(self.staging)).option("batchsize", batch).mode("append").save())
         rows = int(observed.get.get("rows", 0))
-        statements = load_statements(dialect, call.policy.target.load, call.table, call.staging, columns, keys)
+        statements = load_statements(dialect, call.policy.target.load, self.target, self.staging, columns, keys)
         instance = ExportedInstance(call.feed.name, call.cluster.name, format_timestamp(call.time),
                                     self.context.run_id)
         self.held.check()  # the last moment a run that lost its lease stops before it changes the target
-        database.run_in_transaction([*statements, record_export(dialect, self.exports, instance, rows)])
+        database.run_in_transaction([*statements, record_export(dialect, exports, instance, rows)])
         return rows
 
     def _drop_staging(self) -> None:
         with contextlib.suppress(ToolkitError):  # a staging table left is dropped by the next run
-            if self.database.table_exists(self.call.staging):
-                self.database.execute(self.database.endpoint.dialect.drop(self.call.staging))
+            staging = self.database.stored_table(self.staging)
+            if staging is not None:
+                self.database.execute(self.database.endpoint.dialect.drop(staging))
 
     def _finish_killed(self, previous: ExportRecord) -> str | None:
         """A run killed before it recorded its end: done when its transaction committed (recorded so now), else its
         staging table dropped. What was done, as a clause, or None."""
         instance = ExportedInstance(previous.feed, previous.cluster, previous.time, previous.run_id)
         dialect = self.database.endpoint.dialect
-        committed = self.database.table_exists(self.exports) and bool(
-            self.database.first_row(find_export(dialect, self.exports, instance)))
+        exports = self.database.stored_table(self.exports)
+        rows = self.database.first_row(find_export(dialect, exports, instance)) if exports is not None else []
         self._drop_staging()
-        if not committed:
+        if not rows:  # its transaction did not commit
             say(f"run {previous.run_id} was killed before its transaction committed: {self.call.table} was left as it "
                 "was, and the instance is exported anew")
             return None
-        rows = self.database.first_row(find_export(dialect, self.exports, instance))
         self.held.check()
         self.book.instances.write(replace(previous, status=Status.SUCCEEDED, rows=int(rows[0] or 0),
                                           ended=wall_clock_stamp(self.context.clock())), self.call.time)

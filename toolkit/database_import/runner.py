@@ -33,11 +33,13 @@ from toolkit.database_import.instance_targets import ImportTarget, import_target
 from toolkit.database_import.source_rows import (
     ARGUMENTS,
     ReadSettings,
+    SourceTable,
     conversion_error,
     converted,
     largest,
     read_rows,
     source_query,
+    source_table,
 )
 from toolkit.datasource_access.datasets import table_use
 from toolkit.datasource_access.fields import selected
@@ -185,17 +187,19 @@ class _Import:
                                f"{f', {previous.rows} rows' if previous.rows is not None else ''})"
                                f"{'; ' + finished if finished else ''}: give --force to import it again.")
         with database_session(self.spark, self.endpoint) as database:
-            if not database.table_exists(call.table):
+            source = source_table(database, call.table, call.owner)
+            if source is None:
                 raise UsageError(f"{call.owner[0].upper()}{call.owner[1:]}: the table does not exist in "
                                  f"{self.endpoint.shown_url}; check import.source.tableName.")
-            rows, advances = self._plan(database, previous)
-            outcome = self._import(database, rows, advances)
+            rows, advances = self._plan(database, source, previous)
+            outcome = self._import(database, source, rows, advances)
         outcome.finished = finished
         outcome.took_over = describe_holder(self.held.previous) if self.held.previous is not None else None
         return outcome
 
     # ------------------------------------------------------------------------------------------ the range
-    def _plan(self, database: DatabaseSession, previous: ImportRecord | None) -> tuple[ImportedRange, bool]:
+    def _plan(self, database: DatabaseSession, source: SourceTable,
+              previous: ImportRecord | None) -> tuple[ImportedRange, bool]:
         """The rows to read, and whether the high-water mark moves past them once they are published."""
         call = self.call
         if not call.incremental:
@@ -219,7 +223,7 @@ class _Import:
                              f"delete {self.book.high_water.path} to import the whole table again by the new column, "
                              "or name the old one.")
         after = mark.value if mark is not None else None
-        rows = ImportedRange(column, after, largest(database, call.table, column, after) or after)
+        rows = ImportedRange(column, after, largest(database, source, column, after) or after)
         if rows.up_to is None:  # an empty table: nothing to read, and nothing to mark
             rows = ImportedRange(column, None, None)
         self.held.check()
@@ -228,7 +232,8 @@ class _Import:
         return rows, True
 
     # ------------------------------------------------------------------------------------------ the import
-    def _import(self, database: DatabaseSession, rows: ImportedRange, advances: bool) -> ImportOutcome:
+    def _import(self, database: DatabaseSession, source: SourceTable, rows: ImportedRange,
+                advances: bool) -> ImportOutcome:
         call, context, t = self.call, self.context, self.call.time
         target = self.target(t, context.run_id)
         record = ImportRecord(call.feed.name, call.cluster.name, format_timestamp(t), context.run_id, Status.RUNNING,
@@ -237,12 +242,13 @@ class _Import:
         self.held.check()
         self.book.instances.write(record, t)
         run = context.lineage.run("import", call.feed.name, nominal=t, instance=format_timestamp(t),
-                                  sql=source_query(self.endpoint, call.table, rows), definition=self._definition())
+                                  sql=source_query(self.endpoint.dialect, source, rows),
+                                  definition=self._definition())
         on = context.lineage.enabled  # naming datasets imports OpenLineage's client: only when lineage is on
         sources = [table_use(call.datasource, self.endpoint, call.table)] if on else []
         try:
             with watched(run, sources, [DatasetUse.at(call.feed, call.cluster, [t])] if on else []):
-                outcome = self._write_and_publish(database, target, rows, advances)
+                outcome = self._write_and_publish(database, source, target, rows, advances)
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._failed(target, record, advances, err)
             raise
@@ -269,8 +275,8 @@ class _Import:
         self.book.instances.write(replace(record, status=Status.FAILED, error=str(err),
                                           ended=wall_clock_stamp(self.context.clock())), self.call.time)
 
-    def _write_and_publish(self, database: DatabaseSession, target: ImportTarget, rows: ImportedRange,
-                           advances: bool) -> ImportOutcome:
+    def _write_and_publish(self, database: DatabaseSession, source: SourceTable, target: ImportTarget,
+                           rows: ImportedRange, advances: bool) -> ImportOutcome:
         from pyspark.sql import Observation
         from pyspark.sql import functions as F
 
@@ -280,7 +286,7 @@ class _Import:
             say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the import")
         target.clear()
         with spark_work(f"Reading table '{call.table}' into feed '{call.feed.name}'", conversion_error):
-            frame = selected(read_rows(self.spark, database, call.table, rows, settings),
+            frame = selected(read_rows(self.spark, database, source, rows, settings),
                              call.policy.source.fields, call.owner)
             frame = converted(frame, target.columns(), call.owner)
             observed = Observation("feed-toolkit-import")

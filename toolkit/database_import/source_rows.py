@@ -17,11 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from toolkit.datasource_access.fields import spelled_as
 from toolkit.entities.model import Column
 from toolkit.errors import UsageError
 from toolkit.ledger.database_transfers import ImportedRange
 from toolkit.storage.jdbc.connection import DatabaseSession
-from toolkit.storage.jdbc.endpoint import JdbcEndpoint
+from toolkit.storage.jdbc.dialect import SqlDialect, TableColumn
 
 if TYPE_CHECKING:
     from pyspark.sql import Column as SparkColumn
@@ -57,45 +58,73 @@ class ReadSettings:
                    whole("fetch-size", DEFAULT_FETCH_SIZE), arguments.get("boundary-query", "").strip() or None)
 
 
-def range_condition(endpoint: JdbcEndpoint, rows: ImportedRange) -> str:
-    """The WHERE condition of the rows in `rows` ("" for a full import)."""
+@dataclass(frozen=True)
+class SourceTable:
+    """The table an import reads: its name as the database stores it, its columns (their names as the database
+    spells them, their types), and the import, as its messages name it."""
+
+    name: str
+    columns: tuple[TableColumn, ...]
+    owner: str
+
+    def column(self, name: str, argument: str) -> TableColumn:
+        """The column `arguments.<argument>` names, as the table spells it; UsageError when the table has none."""
+        names = [column.name for column in self.columns]
+        spelled, _ = spelled_as([name], names)
+        if not spelled:
+            raise UsageError(f"{self.owner}: its arguments.{argument} names '{name}', which the table does not have "
+                             f"(its columns: {', '.join(names)}); correct arguments.{argument}.")
+        return self.columns[names.index(spelled[0])]
+
+
+def source_table(database: DatabaseSession, table: str, owner: str) -> SourceTable | None:
+    """`table` as the database stores it, with its columns; None when the database has no such table."""
+    stored = database.stored_table(table)
+    return None if stored is None else SourceTable(stored, database.columns(stored), owner)
+
+
+def range_condition(dialect: SqlDialect, source: SourceTable, rows: ImportedRange) -> str:
+    """The WHERE condition of the rows in `rows` ("" for a full import), each value a literal of the check
+    column's type."""
     if rows.column is None:
         return ""
-    dialect = endpoint.dialect
     if rows.up_to is None:  # the table had no row with a value in the column
         return "1 = 0"
-    parts = [dialect.up_to(rows.column, rows.up_to)]
+    column = source.column(rows.column, "check-column")
+    parts = [dialect.up_to(column, rows.up_to)]
     if rows.after is not None:
-        parts.insert(0, dialect.after(rows.column, rows.after))
+        parts.insert(0, dialect.after(column, rows.after))
     return " AND ".join(parts)
 
 
-def source_query(endpoint: JdbcEndpoint, table: str, rows: ImportedRange) -> str:
+def source_query(dialect: SqlDialect, source: SourceTable, rows: ImportedRange) -> str:
     """The SELECT of the rows to import (what lineage's SQL facet shows)."""
-    condition = range_condition(endpoint, rows)
-    return f"SELECT * FROM {endpoint.dialect.table(table)}" + (f" WHERE {condition}" if condition else "")
+    condition = range_condition(dialect, source, rows)
+    return f"SELECT * FROM {dialect.table(source.name)}" + (f" WHERE {condition}" if condition else "")
 
 
-def largest(database: DatabaseSession, table: str, column: str, after: str | None) -> str | None:
-    """The largest value of `column` past `after` as the database spells it; None when no row is past it."""
+def largest(database: DatabaseSession, source: SourceTable, check_column: str, after: str | None) -> str | None:
+    """The largest value of `check_column` past `after` as the database spells it; None when no row is past it."""
     dialect = database.endpoint.dialect
+    column = source.column(check_column, "check-column")
     where = f" WHERE {dialect.after(column, after)}" if after is not None else ""
-    row = database.first_row(f"SELECT {dialect.largest_as_text(column)} FROM {dialect.table(table)}{where}")
+    row = database.first_row(f"SELECT {dialect.largest_as_text(column)} FROM {dialect.table(source.name)}{where}")
     return row[0] if row else None
 
 
-def read_rows(spark: SparkSession, database: DatabaseSession, table: str, rows: ImportedRange,
+def read_rows(spark: SparkSession, database: DatabaseSession, source: SourceTable, rows: ImportedRange,
               settings: ReadSettings) -> DataFrame:
-    """The rows of `table` in `rows`, read in the slices `settings` ask for."""
+    """The rows of the table in `rows`, read in the slices `settings` ask for."""
     endpoint = database.endpoint
-    query = f"({source_query(endpoint, table, rows)}) feed_toolkit_import"
+    query = f"({source_query(endpoint.dialect, source, rows)}) feed_toolkit_import"
     reader = (spark.read.format("jdbc").options(**endpoint.spark_options())
               .option("dbtable", query).option("fetchsize", settings.fetch_size))
     if settings.split_by and settings.mappers > 1:
-        bounds = _bounds(database, query, settings)
+        split_by = source.column(settings.split_by, "split-by").name
+        bounds = _bounds(database, query, split_by, settings)
         slices = _slices(bounds, settings) if bounds is not None else 1
         if bounds is not None and slices > 1:
-            reader = (reader.option("partitionColumn", settings.split_by).option("lowerBound", bounds[0])
+            reader = (reader.option("partitionColumn", split_by).option("lowerBound", bounds[0])
                       .option("upperBound", bounds[1]).option("numPartitions", slices))
     return reader.load()
 
@@ -110,11 +139,10 @@ def _slices(bounds: tuple[str, str], settings: ReadSettings) -> int:
     return max(1, min(settings.mappers, -(-span // settings.fetch_size)))
 
 
-def _bounds(database: DatabaseSession, query: str, settings: ReadSettings) -> tuple[str, str] | None:
+def _bounds(database: DatabaseSession, query: str, split_by: str, settings: ReadSettings) -> tuple[str, str] | None:
     """The smallest and largest value of the split column among the rows read (or what `boundary-query` says);
     None when there is no row."""
-    dialect = database.endpoint.dialect
-    column = dialect.quote(settings.split_by or "")
+    column = database.endpoint.dialect.quote(split_by)
     sql = settings.boundary_query or f"SELECT MIN({column}), MAX({column}) FROM {query}"
     row = database.first_row(sql)
     if len(row) < 2 or row[0] is None or row[1] is None:

@@ -13,8 +13,9 @@ written. A run killed after the swap leaves a pending read whose rows are publis
 the pending run's id and finishes the mark, the event and the record for them; a pending read whose rows are not
 published is dropped and read again. So no row is skipped or imported twice.
 
-Values of the check column are kept as the database spells them (`CAST(MAX(c) AS TEXT)`) and compared again as
-literals of the column's type: the database reads back exactly what it wrote, whatever its type."""
+Values of the check column are kept as the database spells them (a number as its driver reads it, another value
+`CAST(MAX(c) AS TEXT)`) and compared again as literals of the column's type (toolkit/storage/jdbc/dialect.py): the
+database reads back exactly what it wrote, whatever its type."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A config repo for the import and export tests: one `file://` cluster in a temporary folder, a datasource on a
-test server (PostgreSQL or MariaDB, tests/integration/databases.py) whose password is in a file under the
-cluster's root, and feeds that import from it or export to it:
+test server (PostgreSQL or MariaDB, tests/integration/databases.py; or an embedded Derby database, a `generic`
+datasource) whose password is in a file under the cluster's root, and feeds that import from it or export to it:
 
 - `orders`: incremental (check column `id`), hourly, the columns it declares, read in 2 slices of `id`;
 - `orders-full`: a full snapshot of the same table, hourly;
@@ -12,16 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.integration.databases import DerbyDatabases
 from toolkit.devtools.local_database import DatabaseServer
 
 START = "2026-01-01T00:00Z"
+DATASOURCE_TYPES = {"postgres": "postgres", "mariadb": "mariadb", "derby": "generic"}  # by the server's kind
 
 
 @dataclass(frozen=True)
 class TransferRepo:
     repo: Path
     root: Path  # the cluster's root
-    server: DatabaseServer
+    server: DatabaseServer | DerbyDatabases
     database: str
 
     def data(self, feed: str) -> Path:
@@ -34,8 +36,9 @@ class TransferRepo:
         return self.server.execute(statement, database=self.database, password=self.server.password)
 
 
-def transfer_repo(folder: Path, server: DatabaseServer, database: str, *, export_load: str = "snapshot",
-                  update_key: str | None = None, import_arguments: str = "") -> TransferRepo:
+def transfer_repo(folder: Path, server: DatabaseServer | DerbyDatabases, database: str, *,
+                  export_load: str = "snapshot", update_key: str | None = None,
+                  import_arguments: str = "") -> TransferRepo:
     repo, root = folder / "conf", folder / "cluster"
     for kind in ("clusters", "feeds", "datasources"):
         (repo / kind).mkdir(parents=True, exist_ok=True)
@@ -54,7 +57,7 @@ locations: {{working: /working, staging: /staging}}
     (repo / "datasources" / "shop-db.yaml").write_text(f"""\
 kind: datasource
 name: shop-db
-type: {'postgres' if server.kind == 'postgres' else 'mariadb'}
+type: {DATASOURCE_TYPES[server.kind]}
 interfaces:
   readonly:
     endpoint: {url}

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.java_errors import java_error, one_line
+from toolkit.storage.jdbc.dialect import TableColumn
 from toolkit.storage.jdbc.endpoint import JdbcEndpoint
 from toolkit.storage.jvm_classes import jar_file_name
 
@@ -151,20 +152,44 @@ class DatabaseSession:
         finally:
             statement.close()
 
-    def table_exists(self, table: str) -> bool:
-        """Whether `table` (`name` or `schema.name`) exists, as the driver's metadata says (either spelling of its
-        case, as databases fold unquoted names differently)."""
+    def stored_table(self, table: str) -> str | None:
+        """`table` (`name` or `schema.name`, as a definition names it) as the database stores it, None when it has
+        no such table: as written, else in lower case, else in upper case, as databases fold unquoted names
+        differently (PostgreSQL to lower case; Derby, Oracle, DB2 to upper case), so that the statements, which
+        quote names, name the table a user created with `CREATE TABLE daily_totals`."""
         schema, _, name = table.rpartition(".")
         metadata = self._connection.getMetaData()
         for spelled in dict.fromkeys((name, name.lower(), name.upper())):
             for schema_spelled in dict.fromkeys((schema, schema.lower(), schema.upper()) if schema else (None,)):
-                found = metadata.getTables(None, schema_spelled, spelled, None)
-                try:
-                    if found.next():
-                        return True
-                finally:
-                    found.close()
-        return False
+                if self._has_table(metadata, schema_spelled, spelled):
+                    return f"{schema_spelled}.{spelled}" if schema_spelled else spelled
+        return None
+
+    @staticmethod
+    def _has_table(metadata: Any, schema: str | None, name: str) -> bool:
+        """Whether the metadata lists a table spelled `name` (a `_` of the pattern matches any character: compared)."""
+        found = metadata.getTables(None, schema, name, None)
+        try:
+            while found.next():
+                if found.getString("TABLE_NAME") == name:
+                    return True
+            return False
+        finally:
+            found.close()
+
+    def columns(self, table: str) -> tuple[TableColumn, ...]:
+        """The columns of `table` (as the database stores its name), each as the database spells it, with its type."""
+        sql = f"SELECT * FROM {self.endpoint.dialect.table(table)} WHERE 1 = 0"
+        statement = self._connection.createStatement()
+        try:
+            shape = statement.executeQuery(sql).getMetaData()
+            return tuple(TableColumn(shape.getColumnName(index), int(shape.getColumnType(index)),
+                                     shape.getColumnTypeName(index))
+                         for index in range(1, shape.getColumnCount() + 1))
+        except Exception as err:  # noqa: BLE001
+            raise self._failed(sql, err) from None
+        finally:
+            statement.close()
 
     def _roll_back(self) -> None:
         with contextlib.suppress(Exception):  # the error being raised says what went wrong

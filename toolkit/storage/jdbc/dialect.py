@@ -1,25 +1,59 @@
 """The SQL the import and export send to a database besides Spark's own reads and writes: quoting, the text of a
-column's largest value (an incremental import's high-water mark, in the database's own spelling), a staging table
-shaped like the target, and the statements that load the staging rows into the target inside one transaction.
+column's largest value (an incremental import's high-water mark, in the database's own spelling) and the literal it
+is compared as, a staging table shaped like the target, and the statements that load the staging rows into the
+target inside one transaction.
 
-`SqlDialect` speaks ANSI SQL, which every database the toolkit knows accepts; a database whose own form is better
-(a join in an UPDATE, `CREATE TABLE ... LIKE`) has a `*_dialect.py` module of this package with a subclass.
+`SqlDialect` speaks standard SQL (Derby, DB2, HSQLDB and Teradata accept nothing else); a database whose own form
+is better or needed (a join in an UPDATE, `CREATE TABLE ... LIKE`, Oracle's types) has a `*_dialect.py` module of
+this package, with a subclass or its own settings.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+# java.sql.Types codes: TINYINT, SMALLINT, INTEGER, BIGINT, NUMERIC, DECIMAL; FLOAT, REAL, DOUBLE.
+_EXACT_NUMBERS = frozenset({-6, 5, 4, -5, 2, 3})
+_APPROXIMATE_NUMBERS = frozenset({6, 7, 8})
+_TYPE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_ ]*")
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """A column of a table as the database's driver describes it: its name as the database spells it, its
+    java.sql.Types code and the database's own name of its type."""
+
+    name: str
+    sql_type: int
+    type_name: str
+
+    @property
+    def exact_number(self) -> bool:
+        return self.sql_type in _EXACT_NUMBERS
+
+    @property
+    def approximate_number(self) -> bool:
+        return self.sql_type in _APPROXIMATE_NUMBERS
 
 
 @dataclass(frozen=True)
 class SqlDialect:
-    """`name` is what a dialect module registers; `types` the datasource types it serves."""
+    """`name` is what a dialect module registers; `types` the datasource types it serves; `folds_to_upper` whether
+    the database stores an unquoted name in upper case (standard SQL) rather than as written or in lower case;
+    `with_no_data` whether its CREATE TABLE AS takes standard SQL's `WITH NO DATA`; `varchar_type` and
+    `bigint_type` its names of those types, for the toolkit's own table."""
 
     name: str
     types: tuple[str, ...]
     quote_char: str = '"'
     text_type: str = "VARCHAR(4000)"  # what a column's value is cast to, to read it as the database spells it
+    folds_to_upper: bool = True
+    with_no_data: bool = True
+    varchar_type: str = "VARCHAR"
+    bigint_type: str = "BIGINT"
 
     def spark_url(self, url: str) -> tuple[str, dict[str, str]]:
         """The URL Spark's JDBC source is given, so that it picks its own dialect of this database, and the
@@ -33,7 +67,7 @@ class SqlDialect:
         return f"{q}{identifier.replace(q, q + q)}{q}"
 
     def table(self, name: str) -> str:
-        """A table name as the config gives it (`orders`, `sales.orders`), each part quoted."""
+        """A table name (`orders`, `sales.orders`), each part quoted."""
         return ".".join(self.quote(part) for part in name.split("."))
 
     def string(self, text: str) -> str:
@@ -43,23 +77,57 @@ class SqlDialect:
     def columns(self, names: Sequence[str]) -> str:
         return ", ".join(self.quote(name) for name in names)
 
+    def own_column(self, name: str) -> str:
+        """A column of the toolkit's own table (`feed_toolkit_exports`), quoted as the database stores the name
+        unquoted: the same column as in a table created without quotes, and a word the database reserves (Oracle's
+        `cluster`) taken as a name."""
+        return self.quote(name.upper() if self.folds_to_upper else name)
+
     # ------------------------------------------------------------------------------------------ queries
-    def largest_as_text(self, column: str) -> str:
-        """The select item of `column`'s largest value as text: compared again as a literal of the column's
-        type (`column > '<text>'`), the database reads back exactly the value it wrote."""
-        return f"CAST(MAX({self.quote(column)}) AS {self.text_type})"
+    def largest_as_text(self, column: TableColumn) -> str:
+        """The select item of `column`'s largest value, read as text: a number as it is (its driver's text is its
+        exact value; Derby casts no number to VARCHAR), any other value cast to text, as the database spells it."""
+        largest = f"MAX({self.quote(column.name)})"
+        if column.exact_number or column.approximate_number:
+            return largest
+        return f"CAST({largest} AS {self.text_type})"
 
-    def after(self, column: str, text: str) -> str:
+    def literal(self, text: str, column: TableColumn) -> str:
+        """`text`, a value of `column` as the database spelled it, as a literal of the column's own type, so that
+        the database compares it exactly as the column's values: an exact number as a number (Derby and DB2
+        compare no number with a string; MySQL compares the two as doubles, which tell no two BIGINTs past 2^53
+        apart), an approximate one cast from its text to the column's type, any other value as a string, which
+        the database reads as a value of the column's type (a date, a timestamp)."""
+        if column.exact_number:
+            try:
+                number = Decimal(text.strip())
+            except InvalidOperation:
+                return self.string(text)
+            return format(number, "f") if number.is_finite() else self.string(text)
+        if column.approximate_number and _TYPE_NAME.fullmatch(column.type_name):
+            return self.approximate(text, column.type_name)
+        return self.string(text)
+
+    def approximate(self, text: str, type_name: str) -> str:
+        """An approximate number's text as a value of its column's type."""
+        return f"CAST({self.string(text)} AS {type_name})"
+
+    def after(self, column: TableColumn, text: str) -> str:
         """The condition of the rows whose `column` is past the value the database spelled `text`."""
-        return f"{self.quote(column)} > {self.string(text)}"
+        return f"{self.quote(column.name)} > {self.literal(text, column)}"
 
-    def up_to(self, column: str, text: str) -> str:
-        return f"{self.quote(column)} <= {self.string(text)}"
+    def up_to(self, column: TableColumn, text: str) -> str:
+        return f"{self.quote(column.name)} <= {self.literal(text, column)}"
 
     # ------------------------------------------------------------------------------------------ staging and loading
     def create_like(self, staging: str, target: str) -> str:
-        """A new empty table `staging` with the columns of `target`."""
-        return f"CREATE TABLE {self.table(staging)} AS SELECT * FROM {self.table(target)} WHERE 1 = 0"
+        """A new empty table `staging` with the columns of `target`: standard SQL's `CREATE TABLE ... AS (query)
+        WITH NO DATA` (Derby, DB2, HSQLDB and Teradata take no other), or, in a database whose CREATE TABLE AS has
+        no `WITH NO DATA` (Oracle, Netezza), a query of no row."""
+        query = f"SELECT * FROM {self.table(target)}"
+        if self.with_no_data:
+            return f"CREATE TABLE {self.table(staging)} AS ({query}) WITH NO DATA"
+        return f"CREATE TABLE {self.table(staging)} AS {query} WHERE 1 = 0"
 
     def drop(self, table: str) -> str:
         return f"DROP TABLE {self.table(table)}"

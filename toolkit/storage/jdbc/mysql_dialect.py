@@ -1,4 +1,5 @@
-"""MySQL and MariaDB: back-quoted names, backslashes escaped in strings, `CREATE TABLE ... LIKE` and an UPDATE
+"""MySQL and MariaDB: back-quoted names (stored as written), backslashes escaped in strings, an approximate number
+compared with its text (MySQL casts to FLOAT and DOUBLE only since 8.0.17), `CREATE TABLE ... LIKE` and an UPDATE
 joined to the staging table. Spark has no MariaDB dialect of its own: given a `jdbc:mariadb:` URL it would quote
 names with double quotes, which MariaDB reads as strings; Spark's JDBC source is given the URL as `jdbc:mysql:`
 instead (its MySQL dialect), which MariaDB's Connector/J takes (3.x with `permitMysqlScheme`, set here)."""
@@ -16,6 +17,9 @@ class MySqlDialect(SqlDialect):
     def string(self, text: str) -> str:
         return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
+    def approximate(self, text: str, type_name: str) -> str:
+        return self.string(text)
+
     def spark_url(self, url: str) -> tuple[str, dict[str, str]]:
         if url.lower().startswith("jdbc:mariadb:"):
             return "jdbc:mysql:" + url[len("jdbc:mariadb:"):], {"permitMysqlScheme": "true"}
@@ -31,4 +35,4 @@ class MySqlDialect(SqlDialect):
         return f"UPDATE {self.table(target)} AS d JOIN {self.table(staging)} AS s ON {matched} SET {assigned}"
 
 
-DIALECT = MySqlDialect("mysql", ("mysql", "mariadb"), quote_char="`", text_type="CHAR")
+DIALECT = MySqlDialect("mysql", ("mysql", "mariadb"), quote_char="`", text_type="CHAR", folds_to_upper=False)

@@ -1,4 +1,5 @@
-"""PostgreSQL: `CREATE TABLE ... (LIKE ...)` and an UPDATE joined to the staging table with FROM."""
+"""PostgreSQL: unquoted names stored in lower case, `CREATE TABLE ... (LIKE ...)` and an UPDATE joined to the staging
+table with FROM."""
 
 from __future__ import annotations
 
@@ -20,4 +21,4 @@ class PostgresDialect(SqlDialect):
         return f"UPDATE {self.table(target)} AS d SET {assigned} FROM {self.table(staging)} AS s WHERE {matched}"
 
 
-DIALECT = PostgresDialect("postgres", ("postgres",), text_type="TEXT")
+DIALECT = PostgresDialect("postgres", ("postgres",), text_type="TEXT", folds_to_upper=False)
