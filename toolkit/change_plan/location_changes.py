@@ -11,6 +11,7 @@ from datetime import datetime
 from toolkit.change_plan.changes import Change
 from toolkit.change_plan.comparison import Comparison, FeedOnCluster
 from toolkit.change_plan.feed_storage import instances_before, sized, unread_reason
+from toolkit.secrets_masking import masked
 
 
 def location_changes(comparison: Comparison) -> Iterator[Change]:
@@ -53,7 +54,7 @@ def _roots_moved(comparison: Comparison) -> Iterator[Change]:
         new = comparison.head.clusters.get(name)
         if new is None or not comparison.concerns(name) or old.write_endpoint == new.write_endpoint:
             continue
-        what = f"root {old.write_endpoint} -> {new.write_endpoint}"
+        what = masked(f"root {old.write_endpoint} -> {new.write_endpoint}")
         yield Change(name, "cluster", f"{what}: its ledger (records, leases, events) stays under the old root; the "
                      "toolkit starts a new one under the new", name, destructive=True)
         for feed in comparison.base.feeds.values():

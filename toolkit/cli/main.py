@@ -1,6 +1,7 @@
 """Entry of the `toolkit` command: wires the verb groups and turns errors into exit codes.
 
-A ToolkitError prints its one sentence on stderr and exits with its code (docs/exit-codes.md); usage errors of
+A ToolkitError prints its one sentence on stderr, fit to show (toolkit/shown_text.py: a URL or setting it quotes
+shows no password, a control character is an escape), and exits with its code (docs/exit-codes.md); usage errors of
 the command line itself (unknown option, missing argument) exit 2, typer's convention and ours.
 Anything else is a bug and keeps its traceback.
 """
@@ -16,6 +17,7 @@ import typer
 
 import toolkit
 from toolkit.errors import ToolkitError
+from toolkit.shown_text import shown
 
 DISTRIBUTION = "feed-toolkit"
 
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         build_app(arguments)(args=arguments, prog_name="toolkit")
     except ToolkitError as err:
-        typer.echo(f"toolkit: {err}", err=True)
+        typer.echo(shown(f"toolkit: {err}"), err=True)
         return err.exit_code
     except OverflowError:
         typer.echo("toolkit: a time in this call lies outside the years 1 to 9999 (UTC or local): give times, "

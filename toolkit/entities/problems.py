@@ -1,7 +1,9 @@
 """Problems found in entity files: one record per finding, located at a file, line and column.
 
 The loader, the schema validation and the linter's rules all report `Problem`s, so every report
-(text, JSON, GitHub annotations) is built from the same record. Codes are stable: add, never renumber.
+(text, JSON, GitHub annotations) is built from the same record, whose message is made fit to show when it is made
+(toolkit/shown_text.py): a URL or setting quoted from the repo shows no password, and a value's line break or
+other control character is an escape, never a line of its own. Codes are stable: add, never renumber.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from enum import Enum
 from pathlib import Path
 
 from toolkit.entities.kinds import EntityRef
+from toolkit.shown_text import shown
 
 
 class Severity(str, Enum):
@@ -52,6 +55,9 @@ class Problem:
     severity: Severity
     message: str
     entity: EntityRef | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", shown(self.message))
 
     @property
     def location(self) -> str:

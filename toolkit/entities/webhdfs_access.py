@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from toolkit.entities.model import Cluster
+from toolkit.secrets_masking import masked
 
 USER_PROPERTY = "webhdfs.user"
 AUTH_PROPERTY = "webhdfs.auth"
@@ -59,14 +60,6 @@ def address_problem(endpoint: str) -> str | None:
     return None
 
 
-def redacted(endpoint: str) -> str:
-    """`endpoint` with any user name and password in it replaced by `***`: never a secret in a message."""
-    parts = urlsplit(endpoint)
-    if "@" not in parts.netloc:
-        return endpoint
-    return parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
-
-
 def settings_problems(cluster: Cluster) -> list[tuple[str, str]]:
     """(property name, what is wrong) for each `webhdfs.*` property that cannot work."""
     found = []
@@ -87,7 +80,7 @@ def webhdfs_access(cluster: Cluster) -> WebHdfsAccess:
                          "through WebHDFS there; add interfaces.readonly.endpoint, e.g. webhdfs://namenode:9870.")
     problem = address_problem(readonly.endpoint)
     if problem is not None:
-        raise ValueError(f"The cluster '{cluster.name}' interfaces.readonly.endpoint {redacted(readonly.endpoint)!r} "
+        raise ValueError(f"The cluster '{cluster.name}' interfaces.readonly.endpoint {masked(readonly.endpoint)!r} "
                          f"{problem}")
     for _, what in settings_problems(cluster):
         raise ValueError(f"The cluster '{cluster.name}' property {what[:1].lower()}{what[1:]}")

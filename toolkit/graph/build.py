@@ -19,6 +19,7 @@ from toolkit.entities.kinds import EntityRef, Kind
 from toolkit.entities.model import Datasource, Entity, Feed, FeedCluster, FeedClusterType, FeedUse
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.model import Edge, EdgeKind, Graph, Node
+from toolkit.secrets_masking import inline_secret, masked
 
 PASSWORD_KEY = "passwordText"
 # What stands for a line that names a password-text in a datasource's definition.
@@ -66,12 +67,25 @@ def _node(entity: Entity, no_producer: bool = False) -> Node:
 
 
 def _definition(entity: Entity) -> str:
-    """The entity's file as written; in a datasource's, each `passwordText` line and the lines that continue its
-    value (indented deeper: a block scalar, a value spread over lines) hidden, since the page is copied around. When
-    a part of a password would still show, the whole file is left out."""
+    """The entity's file as written, every secret masked (secrets_masking.py: a URL's password, a secret
+    property's value); in a datasource's, each `passwordText` line and the lines that continue its value (indented
+    deeper: a block scalar, a value spread over lines) hidden, since the page is copied around. When a part of a
+    secret the definition holds would still show, the whole file is left out."""
     text = entity.source_file.read_text(encoding="utf-8")
-    if not isinstance(entity, Datasource) or not entity.holds_password_text:
-        return text
+    if isinstance(entity, Datasource) and entity.holds_password_text:
+        text = _hide_password_text(text)
+    shown = masked(text)
+    secrets = _secrets(entity)
+    if any(part in shown for _, secret in secrets for part in secret.split()):
+        names = list(dict.fromkeys(name for name, _ in secrets))
+        return (f"# The definition of {entity.kind.label.lower()} '{entity.name}' is not shown: it holds a "
+                f"{'password' if PASSWORD_KEY in names else 'secret'} ({', '.join(names)}). "
+                f"See {entity.source_file}.\n")
+    return shown
+
+
+def _hide_password_text(text: str) -> str:
+    """Each `passwordText` line as `# (passwordText hidden)`, and the lines that continue its value."""
     lines, hiding = [], None
     for line in text.split("\n"):
         indent = len(line) - len(line.lstrip())
@@ -83,18 +97,22 @@ def _definition(entity: Entity) -> str:
             hiding = indent
         else:
             lines.append(line)
-    hidden = "\n".join(lines)
-    parts = {part for password in _passwords(entity) for part in password.split()}
-    if any(part in hidden for part in parts):
-        return (f"# The definition of datasource '{entity.name}' is not shown: it holds a password "
-                f"({PASSWORD_KEY}). See {entity.source_file}.\n")
-    return hidden
+    return "\n".join(lines)
 
 
-def _passwords(datasource: Datasource) -> list[str]:
-    credentials = [datasource.credential, *(interface.credential for interface in datasource.interfaces.values())]
-    return [credential.password_text for credential in credentials
-            if credential is not None and credential.password_text is not None]
+def _secrets(entity: Entity) -> list[tuple[str, str]]:
+    """The secrets the definition writes, each with where: a datasource's password-texts, and each property (the
+    entity's, a datasource interface's) that holds one."""
+    found = []
+    properties = [entity.properties]
+    if isinstance(entity, Datasource):
+        credentials = [entity.credential, *(interface.credential for interface in entity.interfaces.values())]
+        found += [(PASSWORD_KEY, credential.password_text) for credential in credentials
+                  if credential is not None and credential.password_text is not None]
+        properties += [interface.properties for interface in entity.interfaces.values()]
+    for each in properties:
+        found += [(name, str(value)) for name, value in each.items() if inline_secret(name, str(value))]
+    return found
 
 
 def _feed_id(name: str) -> str:

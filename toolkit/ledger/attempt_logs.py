@@ -5,33 +5,22 @@
 first lines) and the newest `TAIL_BYTES` in segments of `SEGMENT_BYTES`, the oldest segment rotated out whenever the
 tail outgrows its cap; what was rotated out is counted, and one line in the kept log says how much is missing there.
 An attempt's log is therefore never larger than the cap, however much the run writes, and its end (where the error
-is) is always kept. Before it is written, `mask_secrets` replaces the value of every `key=value` or `key: value`
-whose key names a password, secret, token, credential or key, and the password of a URL's user info.
+is) is always kept. Before it is written, the one masker of the toolkit (toolkit/secrets_masking.py) replaces every
+secret in it: the value of every setting whose name holds password, secret, token, credential or key, the password
+of a URL's user info (and Oracle's `user/password@`), an `Authorization` header's credentials.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import deque
+
+from toolkit.secrets_masking import masked
 
 HEAD_BYTES = 64 * 1024
 TAIL_BYTES = 448 * 1024
 SEGMENT_BYTES = 16 * 1024
 CAP_BYTES = HEAD_BYTES + TAIL_BYTES  # what an attempt's log holds at most, besides the one line marking a cut
-MASK = "***"
-
-_SECRET_KEY = r"[\w.\-]*(?:password|passwd|pwd|secret|token|credential|api[_\-.]?key|access[_\-.]?key)[\w.\-]*"
-_KEY_VALUE = re.compile(rf"(?i)(\b{_SECRET_KEY}[\"']?\s*[=:]\s*[\"']?)([^\s\"',;&]+)")
-_AUTHORIZATION = re.compile(r"(?i)(\bauthorization[\"']?\s*[=:]\s*[\"']?(?:basic|bearer|negotiate)?\s*)(\S+)")
-_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s/:@]+:)([^\s/@]+)(@)")
-
-
-def mask_secrets(text: str) -> str:
-    """`text` with the values of secret-looking settings and URL passwords replaced by `***`."""
-    text = _URL_PASSWORD.sub(lambda m: m.group(1) + MASK + m.group(3), text)
-    text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)
-    return _KEY_VALUE.sub(lambda m: m.group(1) + MASK, text)
 
 
 class CappedLog:
@@ -76,4 +65,4 @@ class CappedLog:
             parts.append(f"\n[... {self.rotated_out} bytes of this attempt's stderr rotated out (the log keeps the "
                          f"first {self.head_bytes} and the last {self.tail_bytes} bytes) ...]\n".encode())
         parts.append(tail)
-        return mask_secrets(b"".join(parts).decode("utf-8", "replace")).encode("utf-8")
+        return masked(b"".join(parts).decode("utf-8", "replace")).encode("utf-8")

@@ -8,6 +8,10 @@ reported with its path and the run refuses to go on (it never guesses what a dam
   and lineage read; its `event_id` sorts by publication.
 - `LateCheck`: one late-data check of a succeeded instance, so a frequent `--sweep` does only the due work.
 
+A record's `error` is the text of a failure (an exception's message, a workflow's stderr), which can quote a
+password a driver or a workflow echoed: it is masked (toolkit/secrets_masking.py) when the record is written and
+when it is read, so neither a new record nor one an older toolkit wrote shows it.
+
 Every persisted record (these, the lock leases, the control switches, the run records) carries
 `format_version`, so that a ledger outlives the toolkit release that wrote it: a record without one is format 1
 (written before versions existed), fields with a default may be missing (a release that adds one still reads
@@ -29,6 +33,7 @@ from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.secrets_masking import masked
 from toolkit.statuses import Status
 
 # Every status an instance or an attempt can have (docs/ledger.md, `toolkit status`).
@@ -40,6 +45,7 @@ CHECK_RESULTS = ("UNCHANGED", "CHANGED")
 # misread (a field renamed or given a new meaning); adding a field with a default is not one.
 FORMAT_VERSION = 1
 VERSION_FIELD = "format_version"
+ERROR_FIELD = "error"  # a failure's text, masked when written and read
 # A record class whose format moved on says so in its `FORMAT` (the newest it writes and reads).
 EVENT_FORMAT = 2
 PUBLISHED, REPLACED, EVICTED = "published", "replaced", "evicted"
@@ -271,6 +277,8 @@ def _plain(record: Any, nested: bool = False) -> dict[str, Any]:
             value = [_plain(each, nested=True) for each in value]
         elif isinstance(value, (list, dict)):
             value = copy.deepcopy(value)
+        elif item.name == ERROR_FIELD and isinstance(value, str):
+            value = masked(value)
         plain[item.name] = value
     return plain
 
@@ -294,6 +302,8 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
             value = [_from(check.cls, item) for item in value]
         elif name in enums and value is not None:
             value = enums[name](value)
+        elif name == ERROR_FIELD and isinstance(value, str):
+            value = masked(value)
         values[name] = value
     return cls(**values)
 

@@ -1,5 +1,6 @@
 """What a notification says: one `Notice` about one instance, as an e-mail (subject and body) and as the JSON a
-webhook gets, with the same fields."""
+webhook gets, with the same fields. Its error (a failure's text, which can quote a password a driver or a
+workflow echoed) is masked when the notice is made (toolkit/secrets_masking.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import datetime
 from email.message import EmailMessage
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.secrets_masking import masked
 
 FAILED, TIMEDOUT, SUCCEEDED, ATTEMPT_FAILED = "failed", "timedout", "succeeded", "attempt-failed"
 QUALITY_WARNING = "quality-warning"  # published although a data-quality gate whose on-failure is warn failed
@@ -33,6 +35,10 @@ class Notice:
     late_seconds: int | None = None
     rerun: str | None = None
     batch: int | None = None  # a batch consumer's batch (its `time` is the newest input instance it consumed)
+
+    def __post_init__(self) -> None:
+        if self.error is not None:
+            object.__setattr__(self, "error", masked(self.error))
 
     @property
     def key(self) -> str:

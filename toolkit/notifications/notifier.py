@@ -20,13 +20,14 @@ from toolkit.notification_channels.channel import ChannelError
 from toolkit.notification_channels.registry import senders
 from toolkit.notifications.message import ATTEMPT_FAILED, SUCCEEDED, Notice
 from toolkit.notifications.outcomes import FAILED, SENDING, SENT
+from toolkit.secrets_masking import masked
 from toolkit.storage.filesystem import FileSystem, StorageError
 
 TIMEOUT_SECONDS = 5.0
 
 
 def _stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    print(masked(line), file=sys.stderr, flush=True)
 
 
 class Notifier:

@@ -5,7 +5,8 @@ A feed used by a run is one dataset (naming.py); the instances it read or wrote 
 it (their locations, or their table partitions) and the toolkit's `feedToolkit_instances` facet (times and
 fingerprints). Outputs carry output statistics; a retention's deletions carry the lifecycle change DROP; instances
 checked by data-quality gates carry the spec's data quality assertions (on the output dataset's `facets`, which
-describe its data, or an input's `inputFacets` when a check reads published data).
+describe its data, or an input's `inputFacets` when a check reads published data). A failed run's errorMessage is
+masked (toolkit/secrets_masking.py): a password the error quotes is never sent.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from toolkit import __version__
 from toolkit.openlineage.facets import INSTANCES_FACET, RUN_FACET, custom_facet
 from toolkit.openlineage.facts import DatasetUse, RunFacts
 from toolkit.openlineage.instants import iso_instant
+from toolkit.secrets_masking import masked
 
 ASSERTIONS_FACET = "dataQualityAssertions"
 PRODUCER = f"https://github.com/feed-toolkit/feed-toolkit/tree/v{__version__}"
@@ -66,7 +68,7 @@ def _run_facets(facts: RunFacts, status: str | None, error: str | None) -> dict[
             if root is not None else None, producer=PRODUCER)
     if error is not None:
         facets["errorMessage"] = error_message_run.ErrorMessageRunFacet(
-            message=error, programmingLanguage="python", producer=PRODUCER)
+            message=masked(error), programmingLanguage="python", producer=PRODUCER)
     return {key: Serde.to_dict(value) if not isinstance(value, dict) else value for key, value in facets.items()}
 
 

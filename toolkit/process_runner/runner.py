@@ -76,6 +76,7 @@ from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.runtime.polling import FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS, poll_intervals
 from toolkit.runtime.run_context import RunContext
+from toolkit.secrets_masking import masked
 from toolkit.staged_outputs import table_outputs as tables
 from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, missing_staging, publish
 from toolkit.statuses import Status
@@ -112,6 +113,11 @@ BRIEF = 500  # the most characters of an error a sentence on stderr quotes; the 
 def say(line: str) -> None:
     """A sentence for people: on stderr, apart from the status line on stdout."""
     print(line, file=sys.stderr, flush=True)
+
+
+def _masking(log: Callable[[str], None]) -> Callable[[str], None]:
+    """`log`, each sentence masked first (an error it quotes can hold a password: secrets_masking.py)."""
+    return lambda line: log(masked(line))
 
 
 class Clock(Protocol):
@@ -185,7 +191,7 @@ class ProcessRunner:
         require_on_cluster(self.process, self.cluster.name)
         self.ledger = context.ledger(self.cluster)
         self.spark, self.catalog, self.clock = spark, catalog, clock
-        self.options, self.log = options or RunOptions(), log
+        self.options, self.log = options or RunOptions(), _masking(log)
         self.notifier = Notifier(self.fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"

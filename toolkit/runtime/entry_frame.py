@@ -20,6 +20,7 @@ from toolkit.runtime.installed_pyspark import prefer_installed_pyspark
 from toolkit.runtime.repo_revision import repo_revision
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine, emit
 from toolkit.runtime.streams import separate_stderr
+from toolkit.shown_text import shown
 from toolkit.statuses import Status
 
 
@@ -95,10 +96,11 @@ def record_error(status: StatusLine, err: ToolkitError) -> None:
 
 
 def error_sentence(status: StatusLine, err: ToolkitError) -> str:
-    """The error's status and message in the status line; its one sentence for stderr, prefixed with the action."""
+    """The error's status and message in the status line; its one sentence for stderr, prefixed with the action,
+    fit to show (a password the error quotes is never said, a control character is an escape)."""
     status.status = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
     status.error = str(err)
-    return f"{status.action}: {err}"
+    return shown(f"{status.action}: {err}")
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:

@@ -1,5 +1,6 @@
 """The status contract of docs/exit-codes.md: one JSON object as the last line on stdout (and in
-`--status-file`), and the exit code that tells the scheduler what to do."""
+`--status-file`), and the exit code that tells the scheduler what to do. Its error is masked when it is rendered
+(toolkit/secrets_masking.py): a password an error quotes is in no status line."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from toolkit.secrets_masking import masked
 from toolkit.statuses import Status
 from toolkit.storage.local_files import replace_file
 
@@ -57,7 +59,7 @@ class StatusLine:
             document["cluster"] = self.cluster
         document.update(self.details)
         if self.error is not None:
-            document["error"] = self.error
+            document["error"] = masked(self.error)
         if self.elapsed_seconds is not None:
             document["elapsed_seconds"] = self.elapsed_seconds
         return document

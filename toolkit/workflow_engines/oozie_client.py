@@ -28,7 +28,8 @@ from urllib.parse import quote, urlencode, urlsplit
 from xml.sax.saxutils import escape
 
 from toolkit.errors import UsageError
-from toolkit.workflow_engines.oozie_settings import OozieAccess, redacted
+from toolkit.secrets_masking import masked
+from toolkit.workflow_engines.oozie_settings import OozieAccess
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
 END_STATES = ("SUCCEEDED", "KILLED", "FAILED")
@@ -80,7 +81,7 @@ def configuration_xml(properties: dict[str, str]) -> bytes:
 class OozieClient:
     def __init__(self, access: OozieAccess, timeout: float = _TIMEOUT) -> None:
         self.access, self.timeout = access, timeout
-        self.server = redacted(access.url)
+        self.server = masked(access.url)
         self._context = ssl.create_default_context(cafile=access.ca_file) \
             if urlsplit(access.url).scheme.lower() == "https" else None
 

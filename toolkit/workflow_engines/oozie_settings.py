@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from toolkit.entities.model import Cluster
+from toolkit.secrets_masking import masked
 
 PREFIX = "oozie.client."
 USER = PREFIX + "user"
@@ -48,7 +49,7 @@ def interface_problem(cluster: Cluster) -> str | None:
                "http://oozie:11000/oozie."
     parts = urlsplit(workflow.endpoint)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return (f"has the workflow interface {redacted(workflow.endpoint)}, which is no Oozie server's URL: write it "
+        return (f"has the workflow interface {masked(workflow.endpoint)}, which is no Oozie server's URL: write it "
                 "as http://oozie:11000/oozie (https:// for TLS).")
     if parts.username is not None or parts.password is not None:
         return ("has a user name or password in its workflow interface; give the user as the cluster property "
@@ -82,14 +83,6 @@ def oozie_access(cluster: Cluster) -> OozieAccess:
     return OozieAccess(url=workflow.endpoint.rstrip("/"), user=(properties.get(USER) or "").strip()
                        or getpass.getuser(), kerberos=kerberos, ca_file=properties.get(CA_FILE) or None,
                        poll_seconds=poll)
-
-
-def redacted(endpoint: str) -> str:
-    """`endpoint` with any user name and password in it replaced by `***`: never a secret in a message."""
-    parts = urlsplit(endpoint)
-    if "@" not in parts.netloc:
-        return endpoint
-    return parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
 
 
 def _seconds(text: str) -> float | None:

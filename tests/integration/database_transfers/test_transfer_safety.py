@@ -250,6 +250,26 @@ def test_no_password_in_any_output_record_or_event_of_a_real_import_and_export(
     assert not wrong.exists()
 
 
+def test_a_password_inline_in_the_url_is_in_no_sentence_status_line_or_record_of_a_failing_import(
+        postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    postgres_server.create_database("inline")
+    repo = transfer_repo(tmp_path, postgres_server, "inline")  # no table `orders`: the import fails, naming the URL
+    source = repo.repo / "datasources" / "shop-db.yaml"
+    url = postgres_server.jdbc_url("inline")
+    source.write_text(source.read_text().replace(f"endpoint: {url}\n",
+                                                 f"endpoint: {url}?sslpassword={SECRET}&ApplicationName=toolkit\n"))
+
+    done = spark_submit("import", "--repo", str(repo.repo), "--feed", "orders", "--cluster", "lake", "--time",
+                        "2026-01-01T00:00Z", cwd=tmp_path)
+
+    assert done.returncode == 2, done.stderr[-2000:]
+    status = json.loads(done.stdout.splitlines()[-1])
+    assert f"the table does not exist in {url}?sslpassword=***&ApplicationName=toolkit" in status["error"]
+    assert SECRET not in done.stdout + done.stderr
+    for path in (path for path in repo.root.rglob("*") if path.is_file()):
+        assert SECRET.encode() not in path.read_bytes(), path
+
+
 def test_a_password_file_that_cannot_be_read_is_one_sentence_and_exit_2(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("nofile")

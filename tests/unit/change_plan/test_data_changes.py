@@ -4,6 +4,7 @@ computation edited after published instances (named from the cluster's real ledg
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 
@@ -294,3 +295,13 @@ def test_a_feed_renamed_with_the_same_path_orphans_nothing(site, capsys):
     [kept] = [c for c in report["changes"] if c["entity"] == "web-clicks" and c["change"].startswith("retention")]
     assert (kept["destructive"], kept["count"]) == (False, 0)  # clicks' retention evicted them as the new one will
     assert change["change"].endswith("; its data location is feed 'web-clicks''s now")
+
+
+def test_a_moved_root_is_shown_without_a_password_in_its_url(site, capsys):
+    head, base, root = site
+    cluster = head / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text().replace(f"file://{root}", "webhdfs://etl:Pw1-s3cr3t@nn:9870/lake"))
+    code, report, err = plan(capsys, head, base)
+    lost = {(c["kind"], c["entity"]): c for c in report["changes"] if c["destructive"]}
+    assert lost[("cluster", "primary")]["change"].startswith(f"root file://{root} -> webhdfs://etl:***@nn:9870/lake: ")
+    assert "Pw1-s3cr3t" not in json.dumps(report) + err

@@ -104,3 +104,38 @@ def test_schedule_calls_the_import_and_export_and_never_prints_the_password(caps
     for line in (import_line, export_line):
         assert line.split("--jars ", 1)[1].startswith("/usr/share/java/postgresql.jar ")
     assert SECRET not in out + err
+
+
+# a datasource that writes its passwords inline: in its URL (Oracle thin's user/password@) and in a property
+INLINE = "Inl1ne-Pw"
+INLINE_DATASOURCE = f"""\
+kind: datasource
+name: crm-db
+type: postgres
+interfaces:
+  readonly:
+    endpoint: jdbc:oracle:thin:crm/{INLINE}@//crm.example:1521/CRM
+    properties: {{sslpassword: {INLINE}}}
+  credential: {{type: password-file, userName: crm, passwordFile: /secrets/crm.password}}
+driver:
+  clazz: oracle.jdbc.OracleDriver
+  jar: [/usr/share/java/ojdbc.jar]
+"""
+
+
+@pytest.mark.parametrize("argv", [
+    ["lint", "{repo}"], ["lint", "{repo}", "--format", "json"], ["lint", "{repo}", "--format", "github"],
+    ["deps", "crm-db", "--repo", "{repo}"], ["graph", "--repo", "{repo}", "--format", "dot"],
+    ["graph", "--repo", "{repo}", "--out", "{page}"],
+    ["schedule", "--repo", "{repo}", "--cluster", "primary", "--spark-submit", "/opt/spark/bin/spark-submit",
+     "--toolkit", "/opt/toolkit/bin/toolkit", "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf"],
+])
+def test_no_command_prints_a_password_written_inline_in_a_url_or_a_property(
+        capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path, argv: list[str]) -> None:
+    (repo / "datasources" / "crm-db.yaml").write_text(INLINE_DATASOURCE, encoding="utf-8")
+    page = tmp_path / "graph.html"
+    main([arg.format(repo=repo, page=page) for arg in argv])
+    out, err = capsys.readouterr()
+    assert INLINE not in out + err + (page.read_text(encoding="utf-8") if page.exists() else "")
+    if argv[0] == "lint":
+        assert "DS001" in out and "DS003" in out and "jdbc:oracle:thin:crm/***@//crm.example:1521/CRM" in out

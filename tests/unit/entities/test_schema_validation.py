@@ -130,6 +130,21 @@ def test_invalid_name():
     )
 
 
+@pytest.mark.parametrize("name", ['"clicks\\n"', '"clicks\\r\\n"'])
+def test_a_name_ending_in_a_line_break_is_invalid(name):
+    """A pattern's `$` ends the text, as JSON Schema's (ECMA 262) does: Python's `$` also matches before a final line
+    break, which let `name: "clicks\\n"` through to messages and generated lines."""
+    [problem] = problems_of(feed(**{"name: clicks": f"name: {name}"}))
+    assert problem.code == "SC001"
+    assert "use letters, digits and hyphens, starting with a letter" in problem.message
+    assert "\n" not in problem.message
+
+
+def test_a_map_key_ending_in_a_line_break_is_invalid():
+    [problem] = problems_of(feed('tags:\n  owner: me\n  "team\\n": x\n'))
+    assert "in tags is not valid: use letters, digits and underscores" in problem.message
+
+
 def test_invalid_map_key_is_located_at_the_key():
     [problem] = problems_of(feed("tags:\n  owner: me\n  bad key: x\n"))
     assert (problem.line, problem.column) == (13, 3)

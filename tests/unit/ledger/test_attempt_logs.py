@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from toolkit.ledger.attempt_logs import CAP_BYTES, CappedLog, mask_secrets
+from toolkit.ledger.attempt_logs import CAP_BYTES, CappedLog
 from toolkit.process_runner.stderr_capture import captured_stderr
+from toolkit.secrets_masking import masked
 
 
 def test_a_short_log_is_kept_whole() -> None:
@@ -44,7 +45,7 @@ def test_however_much_is_written_the_default_cap_holds() -> None:
     assert log.rotated_out == 3000 * 1000 - len(log.head) - log.tail_size
 
 
-@pytest.mark.parametrize(("text", "masked"), [
+@pytest.mark.parametrize(("text", "expected"), [
     ("connecting with password=hunter2 now", "connecting with password=*** now"),
     ("--conf spark.hadoop.fs.s3a.secret.key=AKIAXYZ --conf spark.ui.enabled=false",
      "--conf spark.hadoop.fs.s3a.secret.key=*** --conf spark.ui.enabled=false"),
@@ -56,8 +57,8 @@ def test_however_much_is_written_the_default_cap_holds() -> None:
     ("the page /password-reset got 3 clicks", "the page /password-reset got 3 clicks"),
     ("hdfs://nn:8020/data/clicks", "hdfs://nn:8020/data/clicks"),
 ])
-def test_secrets_are_masked_and_nothing_else(text: str, masked: str) -> None:
-    assert mask_secrets(text) == masked
+def test_secrets_are_masked_and_nothing_else(text: str, expected: str) -> None:
+    assert masked(text) == expected
 
 
 def test_the_log_is_masked_when_rendered() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.errors import BlockedError
+from toolkit.errors import BlockedError, UsageError
 from toolkit.runtime.entry_frame import common_parser, run
 from toolkit.runtime.status import StatusLine, emit
 from toolkit.statuses import Status
@@ -59,3 +59,24 @@ def test_the_frame_turns_an_error_into_its_status_and_exit_code(monkeypatch: pyt
     assert (document["status"], document["entity"], document["cluster"], document["rows"], document["error"]) == \
         ("BLOCKED", "clicks", "primary", 2, "safemode is on")
     assert list(document)[-2:] == ["error", "elapsed_seconds"] and err == "retention: safemode is on\n"
+
+
+def test_an_error_quoting_a_password_is_masked_in_the_status_line_its_file_and_the_sentence_on_stderr(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    def body(args: argparse.Namespace, status: StatusLine) -> None:
+        raise UsageError("Cannot connect to jdbc:oracle:thin:etl/Pw1-s3cr3t@//db:1521/ORCL as 'etl': refused")
+
+    parser = common_parser("import", "test")
+    parser.add_argument("--feed")
+    status_file = tmp_path / "status.json"
+    monkeypatch.setattr("sys.argv", ["import.py", "--repo", "r", "--feed", "orders", "--status-file", str(status_file)])
+    assert run("import", parser, body) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out)["error"] == "Cannot connect to jdbc:oracle:thin:etl/***@//db:1521/ORCL as 'etl': refused"
+    assert err == "import: Cannot connect to jdbc:oracle:thin:etl/***@//db:1521/ORCL as 'etl': refused\n"
+    assert "Pw1-s3cr3t" not in status_file.read_text()
+
+
+def test_an_error_set_by_an_action_is_masked_when_the_line_is_rendered() -> None:
+    line = StatusLine(action="retention", run_id="r1", error="ValueError: token=Pw1-s3cr3t was refused")
+    assert line.document()["error"] == "ValueError: token=*** was refused"

@@ -1,18 +1,17 @@
 """Where a database is and who connects: what Spark's JDBC source and a connection of the driver's JVM both take.
 The password is held here only, kept out of `repr` (and so out of every message that shows the record), as is one
-given inside the URL: nothing the toolkit prints, records or sends holds it."""
+given inside the URL or a property (masked: toolkit/secrets_masking.py): nothing the toolkit prints, records or
+sends holds it."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from urllib.parse import urlsplit
 
+from toolkit.secrets_masking import masked, masked_properties
 from toolkit.storage.jdbc.dialect import SqlDialect
-
-_PASSWORD_IN_URL = re.compile(r"(?i)\b(password|pwd)=[^;&]*")
+from toolkit.storage.jdbc.server import server_of
 
 
 @dataclass(frozen=True)
@@ -30,12 +29,13 @@ class JdbcEndpoint:
 
     def __post_init__(self) -> None:
         if not self.url.startswith("jdbc:"):
-            raise ValueError(f"{self.url} is not a JDBC URL")
+            raise ValueError(f"{masked(self.url)} is not a JDBC URL")
         object.__setattr__(self, "properties", MappingProxyType(dict(self.properties)))
 
-    def __repr__(self) -> str:  # the URL as shown: a password given in it masked
+    def __repr__(self) -> str:  # the URL and the properties as shown: a secret given in them masked
         return (f"JdbcEndpoint(url={self.shown_url!r}, user={self.user!r}, driver_class={self.driver_class!r}, "
-                f"jars={self.jars!r}, dialect={self.dialect.name!r})")
+                f"jars={self.jars!r}, dialect={self.dialect.name!r}, "
+                f"properties={masked_properties(self.properties)!r})")
 
     def connection_properties(self) -> dict[str, str]:
         """What Spark's JDBC source and the driver take: the properties, the user, the password and the driver."""
@@ -49,24 +49,18 @@ class JdbcEndpoint:
 
     @property
     def shown_url(self) -> str:
-        """The URL as messages show it: a password given in it (`password=`, `pwd=`) masked."""
-        return _PASSWORD_IN_URL.sub(lambda found: f"{found.group(1)}=***", self.url)
+        """The URL as messages show it: every password or other secret given in it masked (secrets_masking.py)."""
+        return masked(self.url)
 
     @property
     def host_and_port(self) -> tuple[str, str]:
-        """The server's host and port as the URL names them (`jdbc:postgresql://db:5432/sales`); ("", "") when it
-        names none (an embedded database)."""
-        rest = self.url[len("jdbc:"):]
-        parts = urlsplit(rest if "://" in rest else "")
-        try:
-            port = str(parts.port or "")
-        except ValueError:
-            port = ""
-        return parts.hostname or "", port
+        """The server's host and port as the URL names them, in any of its forms (storage/jdbc/server.py):
+        ("db", "5432") for `jdbc:postgresql://db:5432/sales`; "" for what it names none of (an embedded database)."""
+        server = server_of(self.url)
+        return server.host, server.port
 
     @property
     def database(self) -> str:
-        """The database the URL names (its path's first part), "" when it names none."""
-        rest = self.url[len("jdbc:"):]
-        path = urlsplit(rest).path if "://" in rest else ""
-        return path.strip("/").split("/")[0].split(";")[0]
+        """The database the URL names (a path's first part, SQL Server's `databaseName`, Oracle's service or SID),
+        "" when it names none."""
+        return server_of(self.url).database

@@ -32,11 +32,11 @@ from toolkit.entities.webhdfs_access import (
     WEBHDFS_FILE_SYSTEMS,
     address_problem,
     is_webhdfs_cluster,
-    redacted,
     settings_problems,
 )
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.secrets_masking import masked
 
 
 @register
@@ -54,7 +54,7 @@ class WebHdfsAccess(EntityRule[Cluster]):
                 # a readonly endpoint that is simply not WebHDFS only keeps the command line out: a warning
                 not_webhdfs = urlsplit(readonly.endpoint).scheme.lower() not in ("webhdfs", "swebhdfs", "http",
                                                                                   "https")
-                yield Finding(entity, f"interfaces.readonly.endpoint {redacted(readonly.endpoint)!r} {problem}",
+                yield Finding(entity, f"interfaces.readonly.endpoint {masked(readonly.endpoint)!r} {problem}",
                               ("interfaces", "readonly", "endpoint"),
                               severity=Severity.WARNING if not_webhdfs else None)
         for name, what in settings_problems(entity):

@@ -1,0 +1,60 @@
+"""CL011: no password or other secret is written inline in a cluster's interface URLs or properties.
+
+Why:
+A cluster's interfaces are URLs (`thrift://user:password@metastore:9083`, `http://user:password@oozie:11000`),
+and its properties reach Spark and the toolkit's own clients (`spark.hadoop.fs.s3a.secret.key`,
+`spark.authenticate.secret`, `airflow.token`). A secret written there is in the config repo, where every clone,
+review and CI log can read it, although the toolkit masks it wherever it shows the URL or the property. A warning
+(`toolkit lint --strict` fails on it); the message names the interface or property, never the value. What the
+toolkit reads from the environment or a file is named instead (`airflow.token-env`,
+`notification.smtp.password-file`: a name, a path or a `${...}` placeholder is no secret); the SMTP password
+written in the repo is CL007's.
+
+Anti-pattern:
+
+    interfaces:
+      registry: {endpoint: "thrift://hive:hunter2@metastore:9083", version: "2.3"}
+    properties:
+      spark.hadoop.fs.s3a.secret.key: hunter2
+
+Best practice:
+
+    interfaces:
+      registry: {endpoint: "thrift://metastore:9083", version: "2.3"}
+    properties:
+      spark.hadoop.fs.s3a.aws.credentials.provider: com.amazonaws.auth.EnvironmentVariableCredentialsProvider
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.entities.kinds import Kind
+from toolkit.entities.model import Cluster
+from toolkit.entities.problems import Severity
+from toolkit.lint.context import LintContext
+from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.notification_channels.registry import refused_properties
+from toolkit.secrets_masking import inline_secret, inline_secrets
+
+ADVICE = ("keep it out of the repo: name the environment variable or the file that holds it, or use the "
+          "component's own credential store")
+
+
+@register
+class NoSecretInline(EntityRule[Cluster]):
+    code = "CL011"
+    summary = "No password or other secret is written inline in a cluster's interface URLs or properties."
+    severity = Severity.WARNING
+    kind = Kind.CLUSTER
+
+    def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
+        for name, interface in entity.interfaces.items():
+            found = inline_secrets(interface.endpoint)
+            if found:
+                yield Finding(entity, f"interfaces.{name}.endpoint writes a secret in the repo ({', '.join(found)}); "
+                                      f"take it out of the URL and {ADVICE}.", ("interfaces", name, "endpoint"))
+        refused = set(refused_properties())  # CL007's
+        for key, value in entity.properties.items():
+            if key not in refused and inline_secret(key, str(value)):
+                yield Finding(entity, f"properties.{key} writes a secret in the repo; {ADVICE}.", ("properties", key))
