@@ -14,6 +14,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolkit.secrets_masking import masked
+from toolkit.shown_text import shown
+
 # Schema plumbing (xsi:schemaLocation ...), not a field of the entity.
 _XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 _IDENTIFYING_ATTRIBUTES = ("name", "type", "input")
@@ -25,10 +28,15 @@ MAX_REPORTS = 1_000
 
 @dataclass(frozen=True)
 class Report:
-    """Something not carried over as it was: where (file and element path, or file:line:column) and what to do."""
+    """Something not carried over as it was: where (file and element path, or file:line:column) and what to do. Its
+    message is fit to show when it is made, as a lint problem's (toolkit/shown_text.py: a quoted password masked, a
+    control character an escape)."""
 
     location: str
     message: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", shown(self.message))
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
@@ -154,8 +162,8 @@ class Tracker:
 
     def _stray_text(self, at: ET.Element, text: str | None, path: str, rank: int = 2) -> None:
         if text is not None and text.strip():
-            shown = " ".join(text.split())
-            message = f"the text {shown[:60]!r} has no place here and was not converted: drop it."
+            quoted = " ".join(masked(text).split())  # masked whole: a password cut at the 60th character is no setting
+            message = f"the text {quoted[:60]!r} has no place here and was not converted: drop it."
             self.report(at, f"{path}/text()", message, rank)
 
 

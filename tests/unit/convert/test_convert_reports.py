@@ -164,3 +164,14 @@ def test_a_partition_without_a_name_is_reported(convert: Run, tmp_path: Path) ->
         f"{source}: /feed/partitions/partition[2]: <partition> has no name attribute and was not converted: add one."
     )
     assert data(tmp_path / "conf" / "feeds" / "parts.yaml")["partitions"] == ["country"]
+
+
+def test_a_report_quoting_falcons_text_shows_no_password_and_stays_one_line(convert: Run, tmp_path: Path) -> None:
+    """A report quotes what it could not convert: masked and its control characters escaped (toolkit/shown_text.py),
+    as every message of the toolkit."""
+    xml = LAB_CLUSTER.replace("stray words", "jdbc:mysql://etl:Pw1-s3cr3t@db/x password=Pw2-s3cr3t\u2028::error x")
+    source = write(tmp_path, "lab.xml", xml)
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 1
+    assert "Pw1-s3cr3t" not in err and "Pw2-s3cr3t" not in err and "\u2028" not in err
+    assert "the text 'jdbc:mysql://etl:***@db/x password=*** ::error x' has no place here" in err
