@@ -34,11 +34,12 @@ from toolkit.entities.model import Cluster
 from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
+from toolkit.lint.rules._inline_secrets import endpoint_findings
 from toolkit.notification_channels.registry import refused_properties
-from toolkit.secrets_masking import inline_secret, inline_secrets
+from toolkit.secrets_masking import inline_secret
 
-ADVICE = ("keep it out of the repo: name the environment variable or the file that holds it, or use the "
-          "component's own credential store")
+ADVICE = ("name the environment variable or the file that holds it instead, or use the component's own "
+          "credential store")
 
 
 @register
@@ -49,12 +50,8 @@ class NoSecretInline(EntityRule[Cluster]):
     kind = Kind.CLUSTER
 
     def check_entity(self, entity: Cluster, ctx: LintContext) -> Iterator[Finding]:
-        for name, interface in entity.interfaces.items():
-            found = inline_secrets(interface.endpoint)
-            if found:
-                yield Finding(entity, f"interfaces.{name}.endpoint writes a secret in the repo ({', '.join(found)}); "
-                                      f"take it out of the URL and {ADVICE}.", ("interfaces", name, "endpoint"))
+        yield from endpoint_findings(entity, entity.interfaces, ADVICE)
         refused = set(refused_properties())  # CL007's
         for key, value in entity.properties.items():
             if key not in refused and inline_secret(key, str(value)):
-                yield Finding(entity, f"properties.{key} writes a secret in the repo; {ADVICE}.", ("properties", key))
+                yield Finding(entity, f"properties.{key} writes a secret in the repo: {ADVICE}.", ("properties", key))

@@ -34,7 +34,8 @@ from toolkit.entities.model import Datasource
 from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
-from toolkit.secrets_masking import inline_secret, inline_secrets
+from toolkit.lint.rules._inline_secrets import endpoint_findings
+from toolkit.secrets_masking import inline_secret
 
 ADVICE = ("put the connection's password in the credential (type: password-file or password-alias) and any other "
           "secret in a file the driver reads (a key store, a key file), or ignore DS003 for a test database")
@@ -48,11 +49,8 @@ class NoPasswordInline(EntityRule[Datasource]):
     kind = Kind.DATASOURCE
 
     def check_entity(self, entity: Datasource, ctx: LintContext) -> Iterator[Finding]:
+        yield from endpoint_findings(entity, entity.interfaces, ADVICE)
         for name, interface in entity.interfaces.items():
-            found = inline_secrets(interface.endpoint)
-            if found:
-                yield Finding(entity, f"interfaces.{name}.endpoint writes a secret in the repo ({', '.join(found)}); "
-                                      f"take it out of the URL: {ADVICE}.", ("interfaces", name, "endpoint"))
             yield from _properties(entity, interface.properties, ("interfaces", name, "properties"))
         yield from _properties(entity, entity.properties, ("properties",))
 
