@@ -31,7 +31,8 @@ def common_parser(action: str, description: str,
     parser = argparse.ArgumentParser(prog=prog or f"{action}.py", description=description)
     parser.add_argument("--repo", type=Path, required=True, help="The config repo (clusters/, feeds/, processes/).")
     parser.add_argument("--time", help=time_help)
-    parser.add_argument("--status-file", type=Path, help="Also write the JSON status line to this file.")
+    parser.add_argument("--status-file", type=status_file_path,
+                        help="Also write the JSON status line to this file (replaced whole at the end of the call).")
     parser.add_argument("--verbose", action="store_true",
                         help=f"Spark's INFO logging on stderr too (default: warnings and errors only; "
                              f"or set {driver_logging.LEVEL_VARIABLE}; docs/logging.md).")
@@ -47,6 +48,22 @@ def load_repo(path: Path) -> ConfigRepo:
     repo = ConfigRepo.load(path, cached=not parse_cache.turned_off())
     repo.revision = repo_revision(repo.root)
     return repo
+
+
+def status_file_path(text: str) -> Path:
+    """An argparse type: a place a file can be written, checked before the action does anything (a bad one is exit 2
+    with argparse's message). A link there is replaced by the file, as every file a command writes
+    (toolkit/storage/local_files.py)."""
+    path = Path(text)
+    if path.is_dir() and not path.is_symlink():
+        raise argparse.ArgumentTypeError(f"{path} is a folder: give the path of a file")
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise argparse.ArgumentTypeError(f"{path} lies below {folder}, which is no folder: give the path of "
+                                                 "a file in a folder")
+            break
+    return path
 
 
 MAX_SECONDS = 366 * 86400  # the most `seconds` takes: a year

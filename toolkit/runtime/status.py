@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -73,6 +74,12 @@ def emit(status: StatusLine, status_file: Path | None) -> int:
     line = json.dumps(status.document(), sort_keys=False, default=str)
     print(line, flush=True)
     if status_file is not None:
-        status_file.parent.mkdir(parents=True, exist_ok=True)
-        replace_file(status_file, (line + "\n").encode())
+        try:
+            status_file.parent.mkdir(parents=True, exist_ok=True)
+            replace_file(status_file, (line + "\n").encode())
+        except OSError as err:
+            print(f"{status.action}: the run ended {status.status}, but its status file {status_file} could not be "
+                  f"written ({err.strerror}): give --status-file a file this user can write.", file=sys.stderr,
+                  flush=True)
+            return 1
     return EXIT_CODES[str(status.status)]

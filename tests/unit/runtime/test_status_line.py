@@ -80,3 +80,36 @@ def test_an_error_quoting_a_password_is_masked_in_the_status_line_its_file_and_t
 def test_an_error_set_by_an_action_is_masked_when_the_line_is_rendered() -> None:
     line = StatusLine(action="retention", run_id="r1", error="ValueError: token=Pw1-s3cr3t was refused")
     assert line.document()["error"] == "ValueError: token=*** was refused"
+
+
+@pytest.mark.parametrize("where", ["a folder", "below a file"])
+def test_a_status_file_that_cannot_be_a_file_is_refused_before_the_action_runs(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str) -> None:
+    """Checked with the arguments (exit 2, one sentence naming it), before the action does anything: found only
+    when the line is written, it was a traceback after the work was done."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("mine\n")
+    status_file = {"a folder": tmp_path / "folder", "below a file": tmp_path / "file" / "status.json"}[where]
+    ran: list[bool] = []
+    parser = common_parser("retention", "test")
+    parser.add_argument("--feed")
+    monkeypatch.setattr("sys.argv", ["retention.py", "--repo", "r", "--feed", "clicks", "--status-file",
+                                     str(status_file)])
+    assert run("retention", parser, lambda args, status: ran.append(True)) == 2
+    out, err = capsys.readouterr()
+    assert (ran, json.loads(out)["status"]) == ([], "INVALID")
+    assert f"argument --status-file: {status_file} " in err and "Traceback" not in err
+    assert (tmp_path / "file").read_text() == "mine\n" and list((tmp_path / "folder").iterdir()) == []
+
+
+def test_a_status_file_that_cannot_be_written_at_the_end_is_one_sentence_and_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The place was fine when the call began and is not at its end (a folder made there meanwhile): the status
+    line is on stdout, the sentence on stderr says the file was not written."""
+    line = StatusLine(action="retention", run_id="r3", status=Status.SUCCEEDED)
+    (tmp_path / "status.json").mkdir()
+    assert emit(line, tmp_path / "status.json") == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "SUCCEEDED"
+    assert err == (f"retention: the run ended SUCCEEDED, but its status file {tmp_path / 'status.json'} could not "
+                   "be written (Is a directory): give --status-file a file this user can write.\n")
