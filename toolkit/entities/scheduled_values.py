@@ -4,9 +4,12 @@ workflows, Airflow DAGs), each with its entity and field, and the characters non
 Every generated line is read by a program that splits or rejects on them: a line break in a value would end a
 crontab line and start an entry of its own; NUL, escape and the other control characters (Unicode Cc) make an XML
 file no parser reads and a line no shell reads as written; a line or paragraph separator (U+2028, U+2029) ends a
-line for Python's `splitlines` (the crontab installer's); a lone surrogate cannot be written in UTF-8. Lint RP010
-reports them anywhere in a repo, and `toolkit schedule` refuses them in what reaches the cluster it generates for
-(exit 2), as it may be run without lint. How the formats quote the other characters: toolkit/schedule/words.py.
+line for Python's `splitlines`; a lone surrogate cannot be written in UTF-8; U+FFFE and U+FFFF are no characters of
+XML 1.0 either (with Cc and the surrogates, all it refuses). A bidirectional override or isolate (U+202A-202E,
+U+2066-2069, the ones toolkit/shown_text.py escapes in messages) breaks nothing, but shows a crontab line or an
+Airflow DAG's docstring in another order than cron or Python reads it, hiding what it runs from its reviewer. Lint
+RP010 reports them anywhere in a repo, and `toolkit schedule` refuses them in what reaches the cluster it generates
+for (exit 2), as it may be run without lint. How the formats quote the other characters: toolkit/schedule/words.py.
 
 The values that reach a generated file:
 - every entity's `name` (call names and arguments, generated file names, Airflow DAG ids);
@@ -34,10 +37,14 @@ CLASS_ARCHIVE_PROPERTY = "jvm.class-archive"
 _PASSED_PROPERTIES = (SUBMIT_ARGS_PROPERTY, CLASS_ARCHIVE_PROPERTY, METRICS_TEXTFILE, REPORT_OUT)
 _ENDPOINTS = ("write", "registry")
 
-# Unicode's control characters (Cc), line and paragraph separators (Zl, Zp) and surrogates (Cs), exactly.
-_UNWRITABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# Unicode's control characters (Cc), line and paragraph separators (Zl, Zp), surrogates (Cs), the bidirectional
+# embeddings, overrides and isolates, and the two noncharacters XML 1.0 refuses, exactly.
+_UNWRITABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
 _NAMED = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab", "\x00": "a NUL",
           "\u2028": "a line separator", "\u2029": "a paragraph separator"}
+_KINDS = (("\ud800", "\udfff", "a lone surrogate"), ("\ufffe", "\uffff", "a noncharacter"),
+          ("\u202a", "\u202e", "a bidirectional formatting character"),
+          ("\u2066", "\u2069", "a bidirectional formatting character"))
 
 
 def unwritable_character(text: str) -> str | None:
@@ -49,8 +56,9 @@ def unwritable_character(text: str) -> str | None:
     code = f"U+{ord(character):04X}"
     if character in _NAMED:
         return f"{_NAMED[character]} ({code})"
-    if "\ud800" <= character <= "\udfff":
-        return f"a lone surrogate ({code})"
+    for first, last, kind in _KINDS:
+        if first <= character <= last:
+            return f"{kind} ({code})"
     return f"the control character {code}"
 
 
@@ -69,8 +77,9 @@ class ScheduledValue:
         if what is None:
             return None
         return (f"{format_path(self.path)} holds {what}: the files toolkit schedule generates (crontab lines, Oozie "
-                "workflows, Airflow DAGs) hold no control character, which would end or break their lines; remove "
-                "it.")
+                "workflows, Airflow DAGs) hold no control character, no character XML refuses and no bidirectional "
+                "override: it would end a line, break an XML file or show a line in another order than it runs; "
+                "remove it.")
 
 
 def scheduled_values(entity: Entity) -> Iterator[ScheduledValue]:

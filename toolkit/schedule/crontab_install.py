@@ -3,7 +3,12 @@
 The user's crontab is read with `crontab -l` and written back with `crontab -` (the program named by
 FEED_TOOLKIT_CRONTAB, default `crontab` on the PATH). The block of the same cluster, between its BEGIN and END
 markers, is taken out wherever it is and the new one is added at the end: the block sets SHELL, CRON_TZ and its
-path variables, which cron applies to every line after them, so the user's own lines stay above it, untouched."""
+path variables, which cron applies to every line after them, so the user's own lines stay above it, untouched.
+
+Untouched means byte for byte: cron reads bytes and ends a line at a line feed only, so the crontab is read and
+written as bytes, its lines split at `\n` alone (a CR is a character of a command: text mode's universal newlines
+made it a line break, and what followed it an entry of its own), and bytes that are not UTF-8 (`caf\xe9` in Latin-1)
+go through as they came (`surrogateescape`)."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.schedule.formats.crontab import begin_marker, end_marker
 
 CRONTAB_VARIABLE = "FEED_TOOLKIT_CRONTAB"
+_ENCODING, _KEEP_BYTES = "utf-8", "surrogateescape"  # a byte that is not UTF-8 read as a lone surrogate, written back
 
 
 class CrontabError(ToolkitError):
@@ -31,13 +37,13 @@ def install(block: str, cluster: str) -> str:
     _write(merged)
     verb = "replaced" if replaced else "added"
     return (f"{verb} the block of cluster '{cluster}' ({block.count(chr(10))} lines) in this user's crontab; "
-            f"its other {len(kept.splitlines())} line(s) kept.")
+            f"its other {len(_lines(kept))} line(s) kept.")
 
 
 def without_block(text: str, cluster: str) -> tuple[str, bool]:
     """`text` without the block of `cluster` (markers included); whether there was one. A BEGIN without its END is
     refused: the user's lines after it cannot be told from the block's."""
-    lines = [line for line in re.split(r"(?<=\n)", text) if line]  # cron's lines: ended by \n only
+    lines = _lines(text)
     begin, end = begin_marker(cluster), end_marker(cluster)
     starts = [index for index, line in enumerate(lines) if line.rstrip("\n") == begin]
     if not starts:
@@ -52,29 +58,40 @@ def without_block(text: str, cluster: str) -> tuple[str, bool]:
     return remaining, True
 
 
+def _lines(text: str) -> list[str]:
+    """cron's lines, each with its `\n`: ended by a line feed only (Python's splitlines ends one at a CR too)."""
+    return [line for line in re.split(r"(?<=\n)", text) if line]
+
+
 def _program() -> str:
     return os.environ.get(CRONTAB_VARIABLE) or "crontab"
 
 
 def _read() -> str:
     try:
-        listed = subprocess.run([_program(), "-l"], capture_output=True, text=True, timeout=60)
+        listed = subprocess.run([_program(), "-l"], capture_output=True, timeout=60)
     except OSError as err:
         raise CrontabError(f"Cannot run '{_program()} -l' ({err.strerror}): install cron, or name the crontab "
                            f"program in {CRONTAB_VARIABLE}.") from None
     if listed.returncode == 0:
-        return listed.stdout
-    if "no crontab" in listed.stderr.lower():
+        return listed.stdout.decode(_ENCODING, _KEEP_BYTES)
+    said = _said(listed.stderr)
+    if "no crontab" in said.lower():
         return ""
-    raise CrontabError(f"'{_program()} -l' failed (exit {listed.returncode}): {listed.stderr.strip()}; nothing was "
-                       "written.")
+    raise CrontabError(f"'{_program()} -l' failed (exit {listed.returncode}): {said}; nothing was written.")
 
 
 def _write(text: str) -> None:
     try:
-        written = subprocess.run([_program(), "-"], input=text, capture_output=True, text=True, timeout=60)
+        written = subprocess.run([_program(), "-"], input=text.encode(_ENCODING, _KEEP_BYTES), capture_output=True,
+                                 timeout=60)
     except OSError as err:
         raise CrontabError(f"Cannot run '{_program()} -' ({err.strerror}): nothing was written.") from None
     if written.returncode != 0:
         raise CrontabError(f"'{_program()} -' refused the merged crontab (exit {written.returncode}): "
-                           f"{written.stderr.strip()}; the crontab is as it was.")
+                           f"{_said(written.stderr)}; the crontab is as it was.")
+
+
+def _said(stderr: bytes) -> str:
+    """crontab's message, for a sentence: a byte that is not UTF-8 shown as U+FFFD."""
+    return stderr.decode(_ENCODING, "replace").strip()

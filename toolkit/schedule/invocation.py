@@ -6,7 +6,8 @@ folder, and the arguments spark-submit takes before an entrypoint (`--master yar
 each is an option of `toolkit schedule`. The toolkit's jar is named only when given: a driver loads the jar of the
 installation it runs from (toolkit/storage/jvm_classes.py), never the generating machine's. A command is a list of
 words (words.py): the paths stay paths a format may name by its variables, every other value is literal; a path or
-option with a control character is refused (exit 2), naming the option."""
+option with a character no generated file holds (toolkit/entities/scheduled_values.py) is refused (exit 2), naming
+the option."""
 
 from __future__ import annotations
 

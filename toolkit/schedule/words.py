@@ -20,8 +20,9 @@ entrypoints, the config repo, the log folder) when it has one, which a format na
   as `\\uXXXX` (the file is read as ISO 8859-1 or UTF-8 alike); `${` is refused (Oozie would expand it).
 - PYTHON, a string literal of an Airflow DAG file (`repr`): no variable, the path's value is in the word
   (Invocation.resolved).
-A value with a control character (toolkit/entities/scheduled_values.py) is refused in every syntax: the definitions'
-values are refused earlier, naming their entity and field (written_values.py), and the options' by Invocation."""
+A value with a character no generated file holds (a control character, one XML refuses, a bidirectional override:
+toolkit/entities/scheduled_values.py) is refused in every syntax: the definitions' values are refused earlier,
+naming their entity and field (written_values.py), and the options' by Invocation."""
 
 from __future__ import annotations
 

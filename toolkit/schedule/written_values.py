@@ -1,6 +1,7 @@
 """The definitions whose values a cluster's generated schedule holds, checked before any call is planned: a value
-no generated line may hold (a control character, toolkit/entities/scheduled_values.py) stops the schedule with exit
-2 naming its entity and field, as lint RP010 does, since `toolkit schedule` may run on a repo nobody linted."""
+no generated line may hold (a control character, one XML refuses, a bidirectional override:
+toolkit/entities/scheduled_values.py) stops the schedule with exit 2 naming its entity and field, as lint RP010
+does, since `toolkit schedule` may run on a repo nobody linted."""
 
 from __future__ import annotations
 

@@ -95,3 +95,31 @@ def test_no_crontab_program_is_one_sentence(monkeypatch: pytest.MonkeyPatch, tmp
     code, _, err = install(capsys)
     assert code == 1
     assert err.strip().startswith(f"toolkit: Cannot run '{tmp_path}/missing-crontab -l' (No such file or directory)")
+
+
+def test_a_carriage_return_in_the_users_line_stays_in_that_line(crontab: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """cron ends a line at a line feed only: a CR is a character of the user's command. Read as text with universal
+    newlines, it became a line feed, and what followed it a cron entry of its own."""
+    users = b"0 0 * * * echo one # \r* * * * * touch /tmp/owned\n"
+    crontab.write_bytes(users)
+    code, _, err = install(capsys)
+    assert code == 0
+    text = crontab.read_bytes()
+    assert text.startswith(users + b"\n# BEGIN feed-toolkit primary\n")
+    assert err.endswith("in this user's crontab; its other 1 line(s) kept.\n")
+    assert install(capsys)[2] == "schedule: the crontab's block of cluster 'primary' is up to date; nothing written.\n"
+
+
+def test_a_users_line_that_is_not_utf8_is_kept_byte_for_byte(crontab: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    users = b"0 0 * * * echo caf\xe9\n# \xff\xfe not text\n"
+    crontab.write_bytes(users)
+    code, _, err = install(capsys)
+    assert code == 0 and "Traceback" not in err
+    first = crontab.read_bytes()
+    assert first.startswith(users + b"\n# BEGIN feed-toolkit primary\n")
+    code, _, err = install(capsys, "primary", "--toolkit", "/opt/other/bin/toolkit")  # the block replaced
+    assert code == 0 and "replaced the block of cluster 'primary'" in err
+    again = crontab.read_bytes()
+    assert again.startswith(users + b"\n# BEGIN feed-toolkit primary\n") and b"/opt/other/bin/toolkit" in again

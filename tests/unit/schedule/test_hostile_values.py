@@ -14,6 +14,7 @@ import pytest
 
 from tests.unit.schedule.hostile_repo import SUBSTITUTION, cron_command, repo_with_cluster_property, repo_with_jar
 from toolkit.cli.main import main
+from toolkit.entities.scheduled_values import unwritable_character
 from toolkit.schedule.crontab_install import without_block
 
 PATHS = ["--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
@@ -63,6 +64,48 @@ def test_a_line_break_in_a_driver_jar_is_refused_naming_the_datasource_and_field
     assert "Datasource 'sales-db': driver.jar[0] holds a line break (U+000A)" in err
     assert "touch" not in err and len(err.strip().splitlines()) == 1
     assert not out_dir.exists()
+
+
+@pytest.mark.parametrize("output_format", ["crontab", "oozie", "airflow"])
+@pytest.mark.parametrize(("character", "what"), [
+    ("\uffff", "a noncharacter (U+FFFF)"), ("\ufffe", "a noncharacter (U+FFFE)"),
+    ("\u202e", "a bidirectional formatting character (U+202E)"),
+    ("\u2066", "a bidirectional formatting character (U+2066)")])
+def test_a_character_xml_forbids_or_a_bidirectional_override_in_a_driver_jar_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], output_format: str, character: str, what: str) -> None:
+    """U+FFFE and U+FFFF are no XML 1.0 characters (an Oozie file holding one does not parse); a bidirectional
+    override or isolate (U+202A-202E, U+2066-2069) shows a crontab line or an Airflow DAG's docstring in another
+    order than the one cron and Python read (the literals escape it, the docstring and the line could not)."""
+    out_dir = tmp_path / "out"
+    extra = [] if output_format == "crontab" else ["--format", output_format, "--out", str(out_dir)]
+    code, out, err = schedule(capsys, repo_with_jar(tmp_path / "conf", f"/j/a{character}.jar"), *extra)
+    assert (code, out) == (2, "")
+    assert f"Datasource 'sales-db': driver.jar[0] holds {what}" in err
+    assert character not in err and len(err.strip().splitlines()) == 1
+    assert not out_dir.exists()
+
+
+@pytest.mark.parametrize(("value", "shown", "what"), [
+    ("/srv/conf\uffff", "'/srv/conf\\uffff'", "a noncharacter (U+FFFF)"),
+    ("/srv/\u202egnp.conf", "'/srv/\\u202egnp.conf'", "a bidirectional formatting character (U+202E)")])
+def test_an_option_with_a_character_no_generated_file_holds_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, shown: str, what: str) -> None:
+    repo = repo_with_jar(tmp_path / "conf", "/usr/share/java/postgresql.jar")
+    code, out, err = schedule(capsys, repo, "--format", "oozie", "--out", str(tmp_path / "out"), "--repo-path", value)
+    assert (code, out) == (2, "")
+    assert f"--repo-path {shown} holds {what}" in err
+
+
+def _xml_character(code: int) -> bool:
+    """XML 1.0's Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]."""
+    return code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or code >= 0x10000
+
+
+def test_every_character_xml_forbids_is_refused_and_letters_of_any_script_are_not() -> None:
+    passed = [code for code in range(0x110000) if unwritable_character(chr(code)) is None]
+    assert [code for code in passed if not _xml_character(code)] == []
+    assert [code for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)) if code in passed] == []
+    assert all(unwritable_character(text) is None for text in ("/opt/jdbc/café.jar", "/data/קליקים/ערב", "/数据"))
 
 
 @pytest.mark.parametrize(("name", "value", "what"), [

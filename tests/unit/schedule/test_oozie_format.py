@@ -9,9 +9,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
+from tests.unit.entities.datasource_samples import write_repo
 from tests.unit.schedule.oozie_files import schedule
+from toolkit.schedule.formats.xml_text import document, element
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 SCHEMAS = Path(__file__).resolve().parents[2] / "oozie_schemas"
@@ -305,3 +309,36 @@ def test_a_link_where_a_generated_folder_goes_is_never_written_through(tmp_path:
                         f"({out / folder}): nothing was written; remove them, or give --out a folder of this "
                         "cluster's own.\n")
     assert [path.name for path in out.iterdir()] == [folder]
+
+
+@pytest.mark.parametrize("name", ["c---x", "c----x", "x-", "c-----"])
+def test_a_name_with_hyphens_leaves_every_file_well_formed(tmp_path: Path, name: str) -> None:
+    """A name the schema allows (`^[A-Za-z][A-Za-z0-9-]*$`) reaches each file's comment: an XML comment holds no
+    `--` (`---` spaced out without overlap was `- --`, which no parser reads) and ends in no `-` before `-->`."""
+    repo = write_repo(tmp_path / "repo")
+    feed = repo / "feeds" / "customers.yaml"
+    feed.write_text(feed.read_text(encoding="utf-8").replace("name: customers", f"name: {name}", 1),
+                    encoding="utf-8")
+    feed.rename(repo / "feeds" / f"{name}.yaml")
+    out = tmp_path / "oozie"
+    assert schedule(repo, out) == 0
+    assert len(validate_all(out)) == 5  # the bundle, and each call's coordinator and workflow
+    assert coordinator(out, f"import-{name}").get("name") == f"feed-toolkit-primary-import-{name}"  # as it is
+
+
+@pytest.mark.parametrize(("comment", "written"), [
+    ("c---x", "c- - -x"), ("c----x", "c- - - -x"), ("ends in x-", "ends in x-"), ("-", "-"), ("--", "- -"),
+    ("a -- b ---", "a - - b - - -"), ("plain", "plain")])
+def test_no_comment_text_breaks_the_comment(comment: str, written: str) -> None:
+    text = document(element("root"), comment)
+    assert text.splitlines()[1] == f"<!-- {written} -->"
+    assert etree.fromstring(text.encode("utf-8")).tag == "root"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("-x !>")))
+def test_any_comment_text_makes_a_document_that_parses(comment: str) -> None:
+    text = document(element("root"), comment)
+    inside = text.splitlines()[1].removeprefix("<!--").removesuffix("-->")
+    assert "--" not in inside and not inside.endswith("-")
+    assert etree.fromstring(text.encode("utf-8")).tag == "root"

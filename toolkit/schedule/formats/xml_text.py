@@ -5,9 +5,12 @@ valid but not what an Oozie user reads; this writes text, so the output is byte 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
+
+_HYPHEN_BEFORE_HYPHEN = re.compile("-(?=-)")
 
 
 @dataclass(frozen=True)
@@ -26,9 +29,15 @@ def element(tag: str, *children: Element, text: str | None = None, **attributes:
 
 
 def document(root: Element, comment: str) -> str:
-    """The XML declaration, `comment` (an XML comment cannot hold `--`: spaced out), then `root`."""
-    text = comment.replace("--", "- -")
-    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', f"<!-- {text} -->", *_lines(root, 0)]) + "\n"
+    """The XML declaration, `comment` as an XML comment, then `root`."""
+    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', _comment(comment), *_lines(root, 0)]) + "\n"
+
+
+def _comment(text: str) -> str:
+    """`<!-- text -->`, for any `text` of XML's characters: a comment ends at its first `--`, so every hyphen
+    followed by another gets a space after it (`---` is `- - -`; replacing `--` once would leave `- --`), and the
+    space before `-->` keeps a final hyphen from touching it."""
+    return f"<!-- {_HYPHEN_BEFORE_HYPHEN.sub('- ', text)} -->"
 
 
 def _lines(node: Element, depth: int) -> list[str]:
