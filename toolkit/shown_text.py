@@ -19,8 +19,9 @@ def printable(text: str) -> str:
 
 
 def shown(text: str) -> str:
-    """`text` as a message shows it: masked, then printable."""
-    return printable(masked(text))
+    """`text` as a message shows it: printable, then masked (a line break inside a secret is then part of it, so the
+    mask covers the whole)."""
+    return masked(printable(text))
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolkit.secrets_masking import masked
-from toolkit.shown_text import shown
+from toolkit.shown_text import printable, shown
 
 # Schema plumbing (xsi:schemaLocation ...), not a field of the entity.
 _XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
@@ -29,13 +29,14 @@ MAX_REPORTS = 1_000
 @dataclass(frozen=True)
 class Report:
     """Something not carried over as it was: where (file and element path, or file:line:column) and what to do. Its
-    message is fit to show when it is made, as a lint problem's (toolkit/shown_text.py: a quoted password masked, a
-    control character an escape)."""
+    location and message are fit to show when it is made, as a lint problem's (toolkit/shown_text.py: a quoted
+    password masked, a control character an escape)."""
 
     location: str
     message: str
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "location", printable(self.location))  # an element path quotes Falcon's names
         object.__setattr__(self, "message", shown(self.message))
 
     def __str__(self) -> str:

@@ -13,7 +13,7 @@ from enum import Enum
 from pathlib import Path
 
 from toolkit.entities.kinds import EntityRef
-from toolkit.shown_text import shown
+from toolkit.shown_text import printable, shown
 
 
 class Severity(str, Enum):
@@ -61,8 +61,9 @@ class Problem:
 
     @property
     def location(self) -> str:
-        """`file:line:column`, the prefix editors and CI annotations understand."""
-        return f"{self.file}:{self.line}:{self.column}"
+        """`file:line:column`, the prefix editors and CI annotations understand; the file's name (a commit names it)
+        with the message's escapes."""
+        return f"{printable(str(self.file))}:{self.line}:{self.column}"
 
     def __str__(self) -> str:
         return f"{self.location}: {self.code} {self.message}"

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from toolkit.entities.problems import Problem
+from toolkit.shown_text import printable
 
 
 def as_text(problems: Sequence[Problem]) -> str:
@@ -24,7 +25,7 @@ def _escape(text: str, property_value: bool = False) -> str:
 
 def as_github(problems: Sequence[Problem]) -> str:
     return "\n".join(
-        f"::{problem.severity.value} file={_escape(str(problem.file), True)},line={problem.line},"
+        f"::{problem.severity.value} file={_escape(printable(str(problem.file)), True)},line={problem.line},"
         f"col={problem.column},title={_escape(problem.code, True)}::{_escape(problem.message)}"
         for problem in problems
     )

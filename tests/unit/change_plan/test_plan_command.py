@@ -140,3 +140,18 @@ def test_offline_compares_the_definitions_alone_and_says_so(site, capsys, monkey
     assert capsys.readouterr().out.splitlines()[-2] == (
         "  storage not read (--offline): the definitions alone were compared; `toolkit plan` with access to the "
         "clusters says what the changes do to the data")
+
+
+def test_a_field_name_cannot_forge_a_line_of_the_text_forms(site, capsys):
+    """A property's name holding a line break or a bidirectional override is named with the escapes every message
+    uses (toolkit/shown_text.py): each change stays one line of the text, markdown and GitHub forms."""
+    head, base, _ = site
+    edit(head, "clusters/primary.yaml", "properties:\n", 'properties:\n  "x\\n  LOSES DATA: forged\\u202e": y\n')
+    for output_format in ("text", "markdown", "github"):
+        main(["plan", "--repo", str(head), "--base-repo", str(base), "--now", "2026-11-26T00:00Z",
+              "--format", output_format])
+        out = capsys.readouterr().out
+        assert "\u202e" not in out and not any(line.lstrip().startswith("LOSES DATA: forged")
+                                               for line in out.split("\n"))
+        assert ("x   LOSES DATA: forged\\u202e" if output_format == "markdown"  # its cells' own escapes
+                else "x\\n  LOSES DATA: forged\\u202e") in out

@@ -93,6 +93,6 @@ def test_names_and_paths_cannot_inject_markup_or_workflow_commands(site, capsys,
     _, lines = render(capsys, head, base, "github")
     token = lines[lines.index(next(line for line in lines if line.startswith("::stop-commands::")))].split("::")[2]
     inside = lines[lines.index(f"::stop-commands::{token}") + 1:lines.index(f"::{token}::")]
-    assert any(line.startswith("::error title=fake::injected") for line in inside)  # printed, but not run
+    assert any("x\\n::error title=fake::injected\\n" in line for line in inside)  # one line, escaped, not run
     outside = [line for line in lines if line not in inside]
     assert not any(line.startswith("::error title=fake") for line in outside)

@@ -175,3 +175,15 @@ def test_a_report_quoting_falcons_text_shows_no_password_and_stays_one_line(conv
     assert code == 1
     assert "Pw1-s3cr3t" not in err and "Pw2-s3cr3t" not in err and "\u2028" not in err
     assert "the text 'jdbc:mysql://etl:***@db/x password=*** ::error x' has no place here" in err
+
+
+def test_an_element_path_cannot_forge_a_line_of_the_report(convert: Run, tmp_path: Path) -> None:
+    """The path of a report names attributes of Falcon's XML: written with the same escapes as its message."""
+    xml = LAB_CLUSTER.replace('<location name="archive" path="/archive"/>',
+                              '<location name="ar&#10;FORGED&#x202E;&#x85;" path="/archive"/>')
+    source = write(tmp_path, "lab.xml", xml)
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 1
+    assert "\u202e" not in err and "\x85" not in err
+    assert not any(line.startswith("FORGED") for line in err.split("\n"))
+    assert f"{source}: /cluster/locations/location[@name='ar\\nFORGED\\u202e\\x85']: name" in err

@@ -49,3 +49,26 @@ def test_printable_escapes_what_breaks_or_disguises_a_line_and_keeps_the_rest() 
     assert printable("a\tb\nc\x00\x7f\x85\u2029\u2066d") == "a\\tb\\nc\\x00\\x7f\\x85\\u2029\\u2066d"
     assert printable("prêt à l'emploi: 100% ✓") == "prêt à l'emploi: 100% ✓"
     assert shown("jdbc:mysql://etl:hunter2@db/x\nnext") == "jdbc:mysql://etl:***@db/x\\nnext"
+
+
+@pytest.mark.parametrize("output_format", ["text", "github"])
+def test_a_file_name_cannot_forge_a_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            output_format: str) -> None:
+    """A finding's location is the file's path, which a commit names: it is written with the same escapes."""
+    root = tmp_path / "conf"
+    shutil.copytree(TEMPLATE, root)
+    forged = root / "feeds" / "x\nclicks.yaml:1:1: FD001 forged line\x1b[2K.yaml"
+    (root / "feeds" / "clicks.yaml").rename(forged)
+
+    main(["lint", str(root), "--format", output_format])
+    out, _ = capsys.readouterr()
+
+    assert "\x1b" not in out
+    assert not any(line.startswith("clicks.yaml:1:1") for line in out.split("\n"))
+    assert "x\\nclicks.yaml:1:1: FD001 forged line\\x1b[2K.yaml" in out
+
+
+def test_a_value_is_masked_whole_across_an_escaped_line_break() -> None:
+    """Escaped first, then masked: a line break inside a secret does not end what is masked."""
+    assert shown("password=ab\nS3cr1 rest") == "password=*** rest"
+    assert shown(";password={S3cr\n1};x=1") == ";password=***;x=1"

@@ -9,6 +9,7 @@ import typer
 
 from toolkit.errors import UsageError
 from toolkit.runtime.times import nominal_time
+from toolkit.shown_text import shown
 
 FORMATS = ("text", "json", "markdown", "github")
 
@@ -60,5 +61,6 @@ def plan_command(
         raise UsageError(f"Unknown --format {format_!r}: use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}.")
     plan = plan_change(PlanCall(repo, nominal_time(now, "--now"), base, head, base_repo, cluster, offline))
     forms = {"text": as_text, "markdown": as_markdown, "github": as_github}
-    typer.echo(as_json(plan, limit) if format_ == "json" else "\n".join(forms[format_](plan)))
+    # Each line fit to show (toolkit/shown_text.py): a field's name or path from the repo cannot forge another line.
+    typer.echo(as_json(plan, limit) if format_ == "json" else "\n".join(map(shown, forms[format_](plan))))
     raise typer.Exit(exit_code(plan.changes, strict))
