@@ -9,7 +9,7 @@ from typing import Any
 
 from toolkit.change_plan.changes import Change
 from toolkit.entities.model import Entity, Process
-from toolkit.entities.provenance import workflow_bytes
+from toolkit.entities.provenance import workflow_digest
 from toolkit.entities.repo import ConfigRepo
 
 
@@ -33,7 +33,7 @@ def edited_fields(old: Entity, new: Entity, base_root: Path, head_root: Path) ->
     """The fields of the definition that differ, as written in YAML (`clusters[primary].retention`), and
     `workflow file` when a process's workflow file's content differs."""
     edited = list(_differences(old.document.data, new.document.data, ""))
-    if isinstance(old, Process) and isinstance(new, Process) and workflow_bytes(old, base_root) != workflow_bytes(
+    if isinstance(old, Process) and isinstance(new, Process) and workflow_digest(old, base_root) != workflow_digest(
             new, head_root):
         edited.append("workflow file")
     return edited

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from toolkit.change_plan.changes import Change
 from toolkit.change_plan.comparison import Comparison
+from toolkit.entities.file_hashing import file_sha256
 from toolkit.entities.model import Feed, FeedClusterType, OnFailure, Quality
 from toolkit.entities.repo import ConfigRepo
 
@@ -43,12 +44,14 @@ def _effect(quality: Quality) -> str:
             else "a failure is reported, the instance published")
 
 
-def _suite(root: Path, quality: Quality) -> bytes | None:
-    """The suite file's content when it is a file of the repo (None when it is elsewhere or missing)."""
+def _suite(root: Path, quality: Quality) -> str | None:
+    """The hash of the suite file when it is a regular file of the repo (None when it is elsewhere or missing), read
+    in bounded reads: a revision's suite is as big as its commit makes it."""
     if Path(quality.suite).is_absolute() or ".." in Path(quality.suite).parts:
         return None
+    where = root / quality.suite
     try:
-        return (root / quality.suite).read_bytes()
+        return file_sha256(where) if where.is_file() else None  # is_file: a regular file (a FIFO would block)
     except OSError:
         return None
 

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from toolkit.change_plan.changes import Change, Plan
 from toolkit.change_plan.comparison import Comparison
@@ -17,7 +18,8 @@ from toolkit.change_plan.location_changes import location_changes
 from toolkit.change_plan.process_changes import process_changes
 from toolkit.change_plan.replication_changes import replication_changes
 from toolkit.change_plan.retention_changes import retention_changes
-from toolkit.change_plan.revisions import commit_of, extract, revision_scratch, unborn
+from toolkit.change_plan.revision_repo import revision_repo
+from toolkit.change_plan.revisions import RevisionFiles, commit_of, revision_files, revision_scratch, unborn
 from toolkit.change_plan.schedule_changes import schedule_changes
 from toolkit.change_plan.validity_changes import validity_changes
 from toolkit.entities import parse_cache
@@ -49,9 +51,11 @@ def plan_change(call: PlanCall) -> Plan:
     that does not load."""
     if (call.base is None) == (call.base_repo is None):
         raise UsageError("Give the base to compare with: --base REV (a git revision of the repo) or --base-repo DIR.")
-    with revision_scratch("toolkit-plan-") as scratch:
-        head_label, head = _head(call, scratch)  # first: its parse cache then serves the base's same files
-        base_label, base = _base(call, scratch)
+    head_revision, base_revision = _revisions(call)  # listed first: what they take decides where they are written
+    sides = [side.files for side in (head_revision, base_revision) if side is not None and side.files is not None]
+    with revision_scratch("toolkit-plan-", sum(side.size for side in sides)) as scratch:
+        head_label, head = _head(call, head_revision, scratch)  # first: its parse cache serves the base's same files
+        base_label, base = _base(call, base_revision, scratch)
         if call.cluster is not None and call.cluster not in head.clusters and call.cluster not in base.clusters:
             raise UsageError(f"No cluster is named {call.cluster!r} in the base or the head: its clusters are "
                              f"{', '.join(sorted(head.clusters.keys() | base.clusters.keys())) or 'none'}.")
@@ -82,17 +86,42 @@ def _definition_files(base: ConfigRepo, head: ConfigRepo, repo: Path,
     return files
 
 
-def _base(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
+class _Revision(NamedTuple):
+    """A side given as a git revision (`name`, as the call gave it): its commit and files (None: the config repo's
+    folder did not exist at that commit)."""
+
+    name: str
+    commit: str
+    files: RevisionFiles | None
+
+
+def _revisions(call: PlanCall) -> tuple[_Revision | None, _Revision | None]:
+    """The head and the base given as git revisions (None: the working tree, a folder, or no commit yet), listed;
+    UsageError for a head revision without the config repo's folder."""
+    head = _revision(call, call.head) if call.head is not None else None
+    if head is not None and head.files is None:
+        raise UsageError(f"The config repo's folder {call.repo} did not exist at the head revision {call.head} "
+                         f"({head.commit[:12]}): give --head a revision that has it.")
+    if call.base is None or (call.base == "HEAD" and unborn(call.repo)):
+        return head, None
+    return head, _revision(call, call.base)
+
+
+def _revision(call: PlanCall, name: str) -> _Revision:
+    commit = commit_of(call.repo, name)
+    return _Revision(name, commit, revision_files(call.repo, commit))
+
+
+def _base(call: PlanCall, revision: _Revision | None, scratch: Path) -> tuple[str, ConfigRepo]:
     if call.base_repo is not None:
         return str(call.base_repo), _load(call.base_repo, f"the base repo {call.base_repo}")
-    assert call.base is not None
-    if call.base == "HEAD" and unborn(call.repo):  # the repository's first commit: every entity is new
+    if revision is None:  # the repository's first commit: every entity is new
         return "no commit yet", _nothing(scratch)
-    commit = commit_of(call.repo, call.base)
-    extracted = extract(call.repo, commit, scratch / "base")
-    if extracted is None:  # the config repo's folder is added after that commit: every entity is new
-        return f"{commit} (without the config repo's folder)", _nothing(scratch)
-    return commit, _load(extracted, f"the base revision {call.base} ({commit[:12]})", cached_as=call.repo)
+    if revision.files is None:  # the config repo's folder is added after that commit: every entity is new
+        return f"{revision.commit} (without the config repo's folder)", _nothing(scratch)
+    what = f"the base revision {revision.name} ({revision.commit[:12]})"
+    return revision.commit, revision_repo(revision.files, scratch / "base",
+                                          lambda root: _load(root, what, cached_as=call.repo))
 
 
 def _nothing(scratch: Path) -> ConfigRepo:
@@ -102,15 +131,13 @@ def _nothing(scratch: Path) -> ConfigRepo:
     return ConfigRepo.load(scratch / "empty")
 
 
-def _head(call: PlanCall, scratch: Path) -> tuple[str, ConfigRepo]:
-    if call.head is None:  # a working tree: its unchanged files come from the parse cache, as for every command
+def _head(call: PlanCall, revision: _Revision | None, scratch: Path) -> tuple[str, ConfigRepo]:
+    if revision is None:  # a working tree: its unchanged files come from the parse cache, as for every command
         return "working tree", _load(call.repo, f"the working tree of {call.repo}", cached=not parse_cache.turned_off())
-    commit = commit_of(call.repo, call.head)
-    extracted = extract(call.repo, commit, scratch / "head")
-    if extracted is None:
-        raise UsageError(f"The config repo's folder {call.repo} did not exist at the head revision {call.head} "
-                         f"({commit[:12]}): give --head a revision that has it.")
-    return commit, _load(extracted, f"the head revision {call.head} ({commit[:12]})", cached_as=call.repo)
+    assert revision.files is not None  # refused before: _revisions
+    what = f"the head revision {revision.name} ({revision.commit[:12]})"
+    return revision.commit, revision_repo(revision.files, scratch / "head",
+                                          lambda root: _load(root, what, cached_as=call.repo))
 
 
 def _load(root: Path, what: str, cached: bool = False, cached_as: Path | None = None) -> ConfigRepo:

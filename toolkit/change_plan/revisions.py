@@ -1,9 +1,11 @@
-"""The config repo as it was at a git revision: its folder's tree at that commit, written from git's objects into a
-scratch folder, so that it loads exactly as a working tree does: every file the commit holds, whatever
-`.gitattributes` says of archives, and a symbolic link that names a file of the revision (an entity file may be one)
-as a copy of that file; any other link is refused (revision_tree.py), so nothing is ever written through a link or
-read from outside the revision. Blobs are read in runs of bounded size, and a big one is streamed by git straight
-into its file: a revision's size costs the plan no memory. The config repo may be a folder inside a larger git
+"""The config repo as it was at a git revision: its folder's tree at that commit, listed with each file's size,
+then the files wanted written from git's objects into a scratch folder, so that they load exactly as a working tree's
+do: whatever `.gitattributes` says of archives, and a symbolic link that names a file of the revision (an entity
+file may be one) as a copy of that file; any other link is refused (revision_tree.py), so nothing is ever written
+through a link or read from outside the revision. Blobs are read in runs of bounded size, and a big one is streamed
+by git straight into its file: a revision's size costs the plan no memory. What is written is known, by size,
+before it is written: the scratch folder is in memory only while the revision takes a small share of it, and files
+that do not fit where they would be written are refused. The config repo may be a folder inside a larger git
 repository (its path there is kept)."""
 
 from __future__ import annotations
@@ -13,26 +15,41 @@ import os
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
-from toolkit.change_plan.revision_tree import LINK, Revision, TreeEntry, checked_out, tree_entries
+from toolkit.change_plan.revision_tree import Revision, TreeEntry, checked_out, tree_entries
 from toolkit.errors import UsageError
 
 _TIMEOUT = 120  # seconds for one git command: a local repository answers in well under one
 _RUN_BYTES = 16 << 20  # blobs read by one `git cat-file --batch`, at most; a bigger blob is streamed alone
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-_MEMORY, _MEMORY_ROOM = "/dev/shm", 1 << 30  # a folder in memory, used when it has this many bytes free
+_MEMORY, _MEMORY_SHARE = "/dev/shm", 4  # a folder in memory, used for revisions below this fraction of its room
+
+
+class RevisionFiles(NamedTuple):
+    """A revision's files as a checkout writes them (a link as a copy of the file it names), with their sizes."""
+
+    at: Revision
+    files: list[TreeEntry]
+
+    @property
+    def size(self) -> int:
+        """Bytes of all its files: what writing every one would take."""
+        return sum(entry.size for entry in self.files)
 
 
 @contextmanager
-def revision_scratch(prefix: str) -> Iterator[Path]:
-    """A scratch folder for revisions to be extracted into, removed afterwards: in memory (/dev/shm) where the
-    machine has one with room and TMPDIR names no other place, since a revision is a thousand small files, written
-    there in 50 ms and in 0.7 s on a journaled disk; else the temporary folder."""
+def revision_scratch(prefix: str, size: int) -> Iterator[Path]:
+    """A scratch folder for revisions of at most `size` bytes in all to be written into, removed afterwards: in
+    memory (/dev/shm) where the machine has one, TMPDIR names no other place and `size` is below a quarter of its
+    room, since a revision is a thousand small files, written there in 50 ms and in 0.7 s on a journaled disk; else
+    the temporary folder, on disk (a revision that takes memory the machine needs is not written in memory)."""
     try:
-        made = tempfile.TemporaryDirectory(prefix=prefix, dir=_memory_folder())
+        made = tempfile.TemporaryDirectory(prefix=prefix, dir=_memory_folder(size))
     except OSError as err:
         where = f"in {err.filename}" if err.filename else "in any temporary folder"  # no temporary folder is usable
         raise UsageError(f"Cannot make a scratch folder for a revision {where}: {err.strerror} (set TMPDIR to a "
@@ -41,14 +58,15 @@ def revision_scratch(prefix: str) -> Iterator[Path]:
         yield Path(scratch)
 
 
-def _memory_folder() -> str | None:
+def _memory_folder(size: int) -> str | None:
     if os.environ.get("TMPDIR"):
         return None
     try:
         room = os.statvfs(_MEMORY)
     except OSError:
         return None
-    return _MEMORY if room.f_bavail * room.f_frsize >= _MEMORY_ROOM and os.access(_MEMORY, os.W_OK | os.X_OK) else None
+    share = room.f_bavail * room.f_frsize // _MEMORY_SHARE
+    return _MEMORY if size < share and os.access(_MEMORY, os.W_OK | os.X_OK) else None
 
 
 def _git(repo: Path, *args: str, stdin: bytes | None = None,
@@ -95,26 +113,37 @@ def unborn(repo: Path) -> bool:
             and not _git(repo, "rev-list", "-n", "1", "--all").stdout.strip())
 
 
-def extract(repo: Path, commit: str, into: Path) -> Path | None:
-    """The config repo's folder at `commit`, written into the new folder `into`; None when the folder did not exist
-    at that commit. UsageError for a tree no checkout makes or a link that is not one of its files
-    (revision_tree.py), found before anything is written."""
+def revision_files(repo: Path, commit: str) -> RevisionFiles | None:
+    """The files of the config repo's folder at `commit`, from git's listing (nothing written); None when the folder
+    did not exist at that commit. UsageError for a tree no checkout makes or a link that is not one of its files
+    (revision_tree.py)."""
     prefix = _git(repo, "rev-parse", "--show-prefix").stdout.decode().strip().rstrip("/")
     tree = f"{commit}:{prefix}" if prefix else f"{commit}^{{tree}}"
     listed = _git(repo, "ls-tree", "-r", "-l", "-z", "--full-tree", tree)  # not narrowed to the working folder
     if listed.returncode != 0:
         return None
     at = Revision(repo, commit)
-    entries = tree_entries(listed.stdout, at)
-    targets = {entry.path: bytes(content) for entry, content in _contents(at, [e for e in entries if e.mode == LINK])}
-    files = checked_out(entries, targets, at)
+    return RevisionFiles(at, checked_out(tree_entries(listed.stdout, at), partial(_contents, at), at))
+
+
+def write(revision: RevisionFiles, into: Path, wanted: Callable[[str], bool]) -> None:
+    """The files of `revision` whose path is `wanted` written into the folder `into` (made when missing; a file
+    already there is an error: each is wanted once). UsageError, before any is written, when they take more than
+    the room left where `into` is."""
+    files = [entry for entry in revision.files if wanted(entry.path)]
+    at = revision.at
     try:
-        into.mkdir(parents=True)
+        into.mkdir(parents=True, exist_ok=True)
+        room = os.statvfs(into)
+        needed, free = sum(entry.size for entry in files), room.f_bavail * room.f_frsize
+        if needed > free:
+            raise UsageError(f"The revision {at.commit[:12]} of {at.repo} needs {needed:,} bytes written in {into}, "
+                             f"more than the {free:,} bytes free there: set TMPDIR to a folder with room.")
         _write(at, files, into)
     except OSError as err:
-        room = " (no space left: set TMPDIR to a folder with room)" if err.errno == errno.ENOSPC else ""
-        raise UsageError(f"Cannot write revision {commit[:12]} of {repo} into {into}: {err.strerror}{room}.") from None
-    return into
+        room_left = " (no space left: set TMPDIR to a folder with room)" if err.errno == errno.ENOSPC else ""
+        raise UsageError(f"Cannot write revision {at.commit[:12]} of {at.repo} into {into}: "
+                         f"{err.strerror}{room_left}.") from None
 
 
 def _write(at: Revision, files: list[TreeEntry], into: Path) -> None:

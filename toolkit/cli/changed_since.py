@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolkit.change_plan.revisions import commit_of, extract, revision_scratch
+from toolkit.change_plan.revision_repo import revision_repo
+from toolkit.change_plan.revisions import commit_of, revision_files, revision_scratch
 from toolkit.cli.ledger_rows import InstanceRow
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
@@ -17,16 +18,20 @@ from toolkit.statuses import Status
 
 def definition_at(repo: Path, revision: str, process: str) -> str | None:
     """The definition hash of `process` at git revision `revision` of the repo; None when it was not defined then."""
-    with revision_scratch("toolkit-status-") as scratch:
-        root = extract(repo, commit_of(repo, revision), scratch / "at")
-        if root is None:
-            return None  # the config repo's folder came later: no process was defined then
-        try:
-            config = ConfigRepo.load(root)
-        except UsageError as err:
-            raise UsageError(f"The repo at {revision} does not load, so its definition is unknown: {err}") from None
+    files = revision_files(repo, commit_of(repo, revision))
+    if files is None:
+        return None  # the config repo's folder came later: no process was defined then
+    with revision_scratch("toolkit-status-", files.size) as scratch:
+        config = revision_repo(files, scratch / "at", lambda root: _load(root, revision))
         entity = config.processes.get(process)
         return definition_hash(entity, config.root) if entity is not None else None
+
+
+def _load(root: Path, revision: str) -> ConfigRepo:
+    try:
+        return ConfigRepo.load(root)
+    except UsageError as err:
+        raise UsageError(f"The repo at {revision} does not load, so its definition is unknown: {err}") from None
 
 
 def changed_since(rows: Sequence[InstanceRow], definition: str | None) -> list[InstanceRow]:

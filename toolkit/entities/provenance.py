@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolkit.entities.file_hashing import Digest, hash_into
 from toolkit.entities.model import Entity, Process
 
 HASH_VERSION = "v1"  # the hash's recipe: changed when what it covers changes, so that old and new never compare equal
@@ -63,12 +64,12 @@ class Provenance:
 
 def definition_hash(entity: Entity, root: Path) -> str:
     """`v1:<sha256>` of the entity's YAML as loaded (keys sorted) and, for a process, its workflow file's bytes
-    (when it is a file of the repo)."""
-    digest = hashlib.sha256(json.dumps(entity.document.data, sort_keys=True, default=str,
-                                       separators=(",", ":")).encode())
+    (when it is a file of the repo), read in bounded reads (file_hashing.py)."""
+    digest: Digest = hashlib.sha256(json.dumps(entity.document.data, sort_keys=True, default=str,
+                                               separators=(",", ":")).encode())
     if isinstance(entity, Process):
         digest.update(b"\0workflow\0")
-        digest.update(workflow_bytes(entity, root) or b"")
+        digest = _with_workflow(digest, entity, root) or digest
     return f"{HASH_VERSION}:{digest.hexdigest()}"
 
 
@@ -78,27 +79,42 @@ def provenance(entity: Entity, root: Path, revision: RepoRevision | None) -> Pro
                       revision.dirty if revision else False)
 
 
-def workflow_bytes(process: Process, root: Path) -> bytes | None:
-    """What the process runs from the repo: its Spark application (`spark-attributes.jar`) when it names a file of
-    the repo (its workflow path is then only the application's folder), else its workflow path's content: a file's
-    bytes, or a folder's regular files, names and bytes, in name order. None when it is not in the repo. Links are
-    read as what they lead to; FIFOs and devices are never opened."""
+def workflow_digest(process: Process, root: Path) -> str | None:
+    """The SHA-256 of what the process runs from the repo (_with_workflow); None when it is not in the repo. Two
+    definitions run the same when these are equal: a workflow file is compared by its hash, never held whole."""
+    fed = _with_workflow(hashlib.sha256(), process, root)
+    return fed.hexdigest() if fed is not None else None
+
+
+def _with_workflow(digest: Digest, process: Process, root: Path) -> Digest | None:
+    """A copy of `digest` fed with what the process runs from the repo: its Spark application
+    (`spark-attributes.jar`) when it names a file of the repo (its workflow path is then only the application's
+    folder), else its workflow path's content: a file's bytes, or a folder's regular files, names and bytes, in name
+    order. None when it is not in the repo. Links are read as what they lead to; FIFOs and devices are never
+    opened."""
     if process.spark_attributes is not None and process.spark_attributes.jar is not None:
-        application = _content(root, process.spark_attributes.jar)
+        application = _with_content(digest, root, process.spark_attributes.jar)
         if application is not None:
             return application
-    return _content(root, process.workflow.path)
+    return _with_content(digest, root, process.workflow.path)
 
 
-def _content(root: Path, text: str) -> bytes | None:
+def _with_content(digest: Digest, root: Path, text: str) -> Digest | None:
+    """A copy of `digest` fed with the content at `text` (`digest` itself untouched: a file that cannot be read
+    counts as none, as when it was read whole)."""
     path = Path(text)
     if path.is_absolute() or ".." in path.parts or "://" in text:
         return None
-    where = root / path
+    where, fed = root / path, digest.copy()
     try:
         if where.is_dir():
-            files = sorted(file for file in where.rglob("*") if file.is_file())
-            return b"".join(file.relative_to(where).as_posix().encode() + b"\0" + file.read_bytes() for file in files)
-        return where.read_bytes() if where.is_file() else None  # is_file: a regular file (a FIFO would block)
+            for file in sorted(file for file in where.rglob("*") if file.is_file()):
+                fed.update(file.relative_to(where).as_posix().encode() + b"\0")
+                hash_into(fed, file)
+            return fed
+        if not where.is_file():  # a regular file (a FIFO would block)
+            return None
+        hash_into(fed, where)
+        return fed
     except OSError:
         return None

@@ -10,6 +10,7 @@ and its `kwargs` (other keys, such as `id`, `meta` or `notes`, are allowed and i
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,9 @@ from toolkit.errors import UsageError
 # The kwargs through which Great Expectations' expectations name columns: one column, a pair, or a list or set.
 _ONE_COLUMN = ("column", "column_A", "column_B")
 _MANY_COLUMNS = ("column_list", "column_set")
+# A suite is parsed whole, and its parsed objects take several times its bytes: no suite comes near this (one of a
+# thousand expectations is a few hundred kilobytes), and a bigger file is refused before it is read.
+MAX_SUITE_BYTES = 4 << 20
 
 
 class SuiteError(UsageError):
@@ -72,10 +76,16 @@ def suite_file(root: Path | str, path: str) -> Path:
 
 def read_suite(root: Path | str, path: str) -> QualitySuite:
     """The suite at `path` under the config repo `root`, checked for Great Expectations' shape; SuiteError (one
-    sentence naming the file) when it is missing, is not JSON, or is no suite."""
+    sentence naming the file) when it is missing, bigger than MAX_SUITE_BYTES, not JSON, or no suite."""
     where = suite_file(root, path)
     try:
-        text = where.read_text(encoding="utf-8")
+        with where.open(encoding="utf-8") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_SUITE_BYTES:
+                raise _too_big(path, size)
+            text = file.read(MAX_SUITE_BYTES + 1)  # characters: as many bytes at least
+        if len(text) > MAX_SUITE_BYTES:  # the file grew since
+            raise _too_big(path, len(text.encode("utf-8")))
     except FileNotFoundError:
         raise SuiteError(f"The quality suite {path} does not exist in the config repo {Path(root)}: add the "
                          "Great Expectations suite file there, or correct the path.") from None
@@ -92,6 +102,11 @@ def read_suite(root: Path | str, path: str) -> QualitySuite:
     if nesting(document) > MAX_DEPTH:  # lint rules, the gate and Great Expectations walk it
         raise _too_deep(path)
     return parse_suite(path, document)
+
+
+def _too_big(path: str, size: int) -> SuiteError:
+    return SuiteError(f"The quality suite {path} is {size:,} bytes, more than the {MAX_SUITE_BYTES:,} a suite may be: "
+                      "check that the path names a Great Expectations suite.")
 
 
 def _too_deep(path: str) -> SuiteError:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.file_hashing import file_sha256
 from toolkit.entities.model import Feed, quality_gates
 from toolkit.entities.quality_suites import suite_file
 from toolkit.ingest.closing_record import ACCEPTED, BLOCKED, CLOSED, ClosingBook, ClosingRecord, same_content
@@ -59,7 +60,7 @@ def gates_digest(root: Path | str, feed: Feed) -> str:
     digest = hashlib.sha256()
     for gate in quality_gates(feed):
         path = suite_file(root, gate.suite)
-        content = hashlib.sha256(path.read_bytes() if path.is_file() else b"").hexdigest()
+        content = file_sha256(path) if path.is_file() else hashlib.sha256(b"").hexdigest()
         digest.update(f"{gate.suite}\t{gate.on_failure.value}\t{content}\n".encode())
     return digest.hexdigest()
 

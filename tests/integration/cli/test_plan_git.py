@@ -137,8 +137,8 @@ def test_a_linked_or_export_ignored_entity_file_of_the_base_is_read(work):
 
 @pytest.mark.parametrize("tmpdir", ["chosen", None])
 def test_the_base_is_extracted_in_memory_unless_tmpdir_names_a_place(work, tmp_path, tmpdir):
-    """A revision is a thousand small files: extracted in /dev/shm when it has room, unless TMPDIR names a place
-    (the scheduler host's own choice wins); the plan is the same either way."""
+    """A revision is a thousand small files: extracted in /dev/shm while it takes under a quarter of its room,
+    unless TMPDIR names a place (the scheduler host's own choice wins); the plan is the same either way."""
     work_tree, _ = work
     shorten(work_tree)
     env = {key: value for key, value in os.environ.items() if key != "TMPDIR"}
@@ -146,10 +146,10 @@ def test_the_base_is_extracted_in_memory_unless_tmpdir_names_a_place(work, tmp_p
         env["TMPDIR"] = str(tmp_path / tmpdir)
         (tmp_path / tmpdir).mkdir()
     seen = subprocess.run([sys.executable, "-c", "from toolkit.change_plan.revisions import revision_scratch\n"
-                           "with revision_scratch('toolkit-plan-') as scratch: print(scratch.parent)"],
+                           "with revision_scratch('toolkit-plan-', 1 << 20) as scratch: print(scratch.parent)"],
                           capture_output=True, text=True, env=env, check=True)
     room = os.statvfs("/dev/shm") if os.path.isdir("/dev/shm") else None
-    in_memory = room is not None and room.f_bavail * room.f_frsize >= 1 << 30
+    in_memory = room is not None and room.f_bavail * room.f_frsize // 4 > 1 << 20  # a revision of 1 MiB
     assert seen.stdout.strip() == (str(tmp_path / tmpdir) if tmpdir else "/dev/shm" if in_memory else "/tmp")
     done = subprocess.run([sys.executable, "-m", "toolkit", "plan", "--repo", "conf", "--base", "HEAD", "--now",
                            "2026-11-26T00:00Z", "--format", "json"], capture_output=True, text=True, cwd=work_tree,

@@ -3,11 +3,15 @@ their layout), read back from records of every age (a missing or foreign field i
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from toolkit.entities.file_hashing import file_sha256
+from toolkit.entities.model import Entity
 from toolkit.entities.provenance import Provenance, RepoRevision, definition_hash, provenance
 from toolkit.entities.repo import ConfigRepo
 
@@ -78,3 +82,25 @@ def test_a_spark_application_and_a_workflow_folder_count_and_a_fifo_is_never_ope
     summary.unlink()
     os.mkfifo(summary)  # reading it would block for ever
     assert hashes(repo)[1].startswith("v1:")
+
+
+@pytest.mark.parametrize("size", [5, (3 << 20) + 7], ids=["small", "three-reads-and-a-bit"])
+def test_a_workflow_file_hashed_in_bounded_reads_hashes_as_its_whole_bytes(repo: Path, size: int) -> None:
+    """Records carry the hash: reading a workflow file (or a folder's files) in reads of 1 MiB gives the value that
+    hashing its whole bytes gave."""
+    config = ConfigRepo.load(repo)
+    summary, top_pages = config.process("hourly-clicks-summary"), config.process("top-pages")
+    content = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    (repo / "workflows" / "hourly_clicks_summary.py").write_bytes(content)
+    assert definition_hash(summary, repo) == "v1:" + hashlib.sha256(yaml_of(summary) + b"\0workflow\0" + content
+                                                                    ).hexdigest()
+    (repo / "workflows" / "top_pages_app.py").unlink()  # no Spark application: the workflow folder's files count
+    folder = b"".join(file.relative_to(repo / "workflows").as_posix().encode() + b"\0" + file.read_bytes()
+                      for file in sorted((repo / "workflows").rglob("*")) if file.is_file())
+    assert definition_hash(top_pages, repo) == "v1:" + hashlib.sha256(yaml_of(top_pages) + b"\0workflow\0" + folder
+                                                                      ).hexdigest()
+    assert file_sha256(repo / "workflows" / "hourly_clicks_summary.py") == hashlib.sha256(content).hexdigest()
+
+
+def yaml_of(entity: Entity) -> bytes:
+    return json.dumps(entity.document.data, sort_keys=True, default=str, separators=(",", ":")).encode()

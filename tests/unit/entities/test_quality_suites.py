@@ -290,3 +290,14 @@ def test_a_repeated_expectation_is_refused_naming_both() -> None:
             repeated, {"type": "expect_table_row_count_to_be_between", "kwargs": {"min_value": 1}}, dict(repeated)]})
     assert str(raised.value) == ("Expectations 1 and 3 of the quality suite quality/x.json are the same "
                                  "(expect_column_values_to_not_be_null(page)): remove one of them.")
+
+
+def test_a_suite_bigger_than_any_suite_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A suite is parsed whole: a file of 5 MiB (a suite of a thousand expectations is a few hundred kilobytes) is
+    one sentence naming it, its size and the limit, never read into memory."""
+    document = json.dumps({"name": "clicks", "expectations": [NOT_NULL]})
+    path = write(tmp_path, document + " " * ((5 << 20) - len(document)))
+    assert refused(tmp_path, path) == ("The quality suite quality/clicks.json is 5,242,880 bytes, more than the "
+                                       "4,194,304 a suite may be: check that the path names a Great Expectations "
+                                       "suite.")
+    assert read_suite(tmp_path, write(tmp_path, document + " " * ((4 << 20) - len(document)))).name == "clicks"
