@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Datasource, Entity, Feed, FeedCluster, FeedClusterType, FeedUse
+from toolkit.entities.model import Cluster, Datasource, Entity, Feed, FeedCluster, FeedClusterType, FeedUse
 from toolkit.entities.repo import ConfigRepo
 from toolkit.graph.model import Edge, EdgeKind, Graph, Node
-from toolkit.secrets_masking import inline_secret, masked
+from toolkit.secrets_masking import inline_secret, masked, secret_settings
 
 PASSWORD_KEY = "passwordText"
 # What stands for a line that names a password-text in a datasource's definition.
@@ -101,15 +101,22 @@ def _hide_password_text(text: str) -> str:
 
 
 def _secrets(entity: Entity) -> list[tuple[str, str]]:
-    """The secrets the definition writes, each with where: a datasource's password-texts, and each property (the
-    entity's, a datasource interface's) that holds one."""
+    """The secrets the definition writes, each with where: a datasource's password-texts, each property (the
+    entity's, a datasource interface's) that holds one, and each an interface's endpoint writes (a URL's password,
+    its `password=` parameter)."""
     found = []
     properties = [entity.properties]
+    endpoints: list[str] = []
     if isinstance(entity, Datasource):
         credentials = [entity.credential, *(interface.credential for interface in entity.interfaces.values())]
         found += [(PASSWORD_KEY, credential.password_text) for credential in credentials
                   if credential is not None and credential.password_text is not None]
         properties += [interface.properties for interface in entity.interfaces.values()]
+        endpoints += [interface.endpoint for interface in entity.interfaces.values()]
+    if isinstance(entity, Cluster):
+        endpoints += [interface.endpoint for interface in entity.interfaces.values()]
+    for endpoint in endpoints:
+        found += secret_settings(endpoint)
     for each in properties:
         found += [(name, str(value)) for name, value in each.items() if inline_secret(name, str(value))]
     return found

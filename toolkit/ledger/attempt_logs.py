@@ -5,9 +5,11 @@
 first lines) and the newest `TAIL_BYTES` in segments of `SEGMENT_BYTES`, the oldest segment rotated out whenever the
 tail outgrows its cap; what was rotated out is counted, and one line in the kept log says how much is missing there.
 An attempt's log is therefore never larger than the cap, however much the run writes, and its end (where the error
-is) is always kept. Before it is written, the one masker of the toolkit (toolkit/secrets_masking.py) replaces every
-secret in it: the value of every setting whose name holds password, secret, token, credential or key, the password
-of a URL's user info (and Oracle's `user/password@`), an `Authorization` header's credentials.
+is) is always kept. As each piece is kept (a rotation cuts anywhere), when the log is written, and when `toolkit
+logs` reads it (a log kept by an older toolkit, a form masked since), the one masker of the toolkit
+(toolkit/secrets_masking.py) replaces every secret in it: the value of every setting named for a secret (a command
+line's `--password x` too), the password of a URL's user info (and Oracle's `user/password@`), an `Authorization`
+header's credentials.
 """
 
 from __future__ import annotations
@@ -36,8 +38,11 @@ class CappedLog:
         self._lock = threading.Lock()  # a run's threads (its lease keeper, Py4J callbacks) write to stderr too
 
     def write(self, text: str) -> None:
+        """Keep `text`, masked as written: a rotation cuts anywhere, and could keep a password whose
+        `scheme://user:` it dropped."""
+        data = masked(text).encode("utf-8", "replace")
         with self._lock:
-            self._write(text.encode("utf-8", "replace"))
+            self._write(data)
 
     def _write(self, data: bytes) -> None:
         room = self.head_bytes - len(self.head)
@@ -65,4 +70,9 @@ class CappedLog:
             parts.append(f"\n[... {self.rotated_out} bytes of this attempt's stderr rotated out (the log keeps the "
                          f"first {self.head_bytes} and the last {self.tail_bytes} bytes) ...]\n".encode())
         parts.append(tail)
-        return masked(b"".join(parts).decode("utf-8", "replace")).encode("utf-8")
+        return masked_log(b"".join(parts))
+
+
+def masked_log(data: bytes) -> bytes:
+    """A log's bytes with every secret masked (a byte that is no UTF-8 is shown as the replacement character)."""
+    return masked(data.decode("utf-8", "replace")).encode("utf-8")

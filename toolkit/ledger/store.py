@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.entities.provenance import Provenance
-from toolkit.ledger.attempt_logs import CappedLog
+from toolkit.ledger.attempt_logs import CappedLog, masked_log
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
 from toolkit.ledger.holds import Hold
@@ -189,8 +189,10 @@ class Ledger:
 
     def attempt_log(self, process: str, t: datetime, attempt: int) -> bytes | None:
         """The stderr an attempt kept, or None (not kept: a run killed before its end, a run of an older toolkit,
-        or an instance rolled up since: a roll-up keeps the records, not the logs)."""
-        return self.fs.read_if_exists(self.layout.attempt_log(process, t, attempt))
+        or an instance rolled up since: a roll-up keeps the records, not the logs); secrets masked again, as a
+        record's error is when read."""
+        data = self.fs.read_if_exists(self.layout.attempt_log(process, t, attempt))
+        return None if data is None else masked_log(data)
 
     def request_kill(self, process: str, t: datetime, request: KillRequest) -> None:
         self.fs.write_atomically(self.layout.kill_request(process, t), request.to_bytes())

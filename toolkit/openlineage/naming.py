@@ -18,7 +18,9 @@ from urllib.parse import urlsplit
 
 from toolkit.el.templates import CatalogTemplate
 from toolkit.entities.model import Cluster, Feed
+from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
+from toolkit.secrets_masking import without_user_info
 from toolkit.uris import normalize_uri
 
 
@@ -58,8 +60,12 @@ def feed_dataset(feed: Feed, cluster: Cluster) -> DatasetName:
 def table_dataset(table: CatalogTemplate, cluster: Cluster) -> DatasetName:
     from openlineage.client.naming.dataset import Hive
 
-    endpoint = urlsplit(cluster.registry_endpoint or "")
-    host, port = endpoint.hostname or cluster.name, str(endpoint.port or "")
+    endpoint = urlsplit(without_user_info(cluster.registry_endpoint or ""))
+    host, port = endpoint.hostname or cluster.name, _port(endpoint.netloc)
+    if port is None:
+        raise UsageError(f"The registry endpoint of cluster '{cluster.name}' has port "
+                         f"'{endpoint.netloc.rpartition(':')[2]}', no number: write it "
+                         "`thrift://host:port` (interfaces.registry.endpoint).")
     if not port:  # the client's Hive naming needs both; an embedded catalog has neither
         return DatasetName(f"hive://{host}", f"{table.database}.{table.table}")
     naming = Hive(host=host, port=port, database=table.database, table=table.table)
@@ -70,13 +76,13 @@ def path_dataset(uri: str) -> DatasetName:
     """A file system URI as OpenLineage names it."""
     from openlineage.client.naming import dataset as naming
 
-    parts = urlsplit(normalize_uri(uri))
+    parts = urlsplit(without_user_info(normalize_uri(uri)))  # a user or a password is no part of a name
     scheme, path = parts.scheme.lower(), parts.path or "/"
     found: naming.DatasetNaming
     if scheme in ("", "file"):
         found = naming.LocalFileSystem(path=path)
-    elif scheme == "hdfs" and parts.hostname and parts.port:
-        found = naming.HDFS(namenode_host=parts.hostname, namenode_port=str(parts.port), path=path)
+    elif scheme == "hdfs" and parts.hostname and _port(parts.netloc):
+        found = naming.HDFS(namenode_host=parts.hostname, namenode_port=str(_port(parts.netloc)), path=path)
     elif scheme in ("s3", "s3a", "s3n") and parts.netloc:
         found = naming.S3(bucket_name=parts.netloc, object_key=path.lstrip("/") or "/")
     elif scheme == "gs" and parts.netloc:
@@ -84,3 +90,10 @@ def path_dataset(uri: str) -> DatasetName:
     else:
         return DatasetName(f"{scheme}://{parts.netloc}", path)
     return DatasetName(found.get_namespace(), found.get_name())
+
+
+def _port(netloc: str) -> str | None:
+    """The port of a URL's `host:port` ("" when it has none, None when it is no number): urllib's `.port` raises."""
+    address = netloc.rpartition("@")[2]
+    port = address.rpartition("]")[2].partition(":")[2] if address.startswith("[") else address.partition(":")[2]
+    return port if port.isdigit() or not port else None

@@ -22,6 +22,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
+from toolkit.secrets_masking import masked
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_records import (
     Column,
@@ -60,8 +61,8 @@ def endpoints_of(uri: str) -> list[tuple[str, int]]:
         except ValueError:
             port = None
         if parsed.scheme != "thrift" or not parsed.hostname or port is None:
-            raise StorageError(f"The metastore URI {uri!r} is not thrift://host:port (e.g. thrift://metastore:9083): "
-                               "fix the cluster's registry interface.")
+            raise StorageError(f"The metastore URI {masked(uri)!r} is not thrift://host:port (e.g. "
+                               "thrift://metastore:9083): fix the cluster's registry interface.")
         found.append((parsed.hostname, port))
     return found
 

@@ -64,3 +64,15 @@ def test_a_secret_property_the_masking_cannot_find_leaves_the_definition_out(tmp
     assert SECRET not in node.definition
     assert node.definition.startswith("# The definition of cluster 'primary' is not shown: it holds a secret "
                                       "(spark.authenticate.secret).")
+
+
+def test_an_endpoint_secret_the_masking_cannot_find_leaves_the_definition_out(tmp_path: Path) -> None:
+    root = _repo(tmp_path, {"datasources/shop-db.yaml": (
+        "    endpoint: jdbc:postgresql://127.0.0.1:5433/shop\n  # What exports",
+        f"    endpoint: >-\n      jdbc:postgresql://127.0.0.1:5433/shop?password=\n      {SECRET}\n  # What exports")})
+
+    [node] = [node for node in build_graph(ConfigRepo.load(root)).nodes if node.id == "datasource/shop-db"]
+
+    assert SECRET not in node.definition
+    assert node.definition.startswith("# The definition of datasource 'shop-db' is not shown: it holds a secret "
+                                      "(password).")

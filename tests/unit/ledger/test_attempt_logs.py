@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import io
 import sys
+from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
+from tests.unit.ledger.ledger_support import local_cluster
 from toolkit.ledger.attempt_logs import CAP_BYTES, CappedLog
+from toolkit.ledger.store import Ledger
 from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.secrets_masking import masked
+from toolkit.storage.local import LocalFileSystem
 
 
 def test_a_short_log_is_kept_whole() -> None:
@@ -78,3 +83,33 @@ def test_the_tee_writes_through_and_into_the_log_and_puts_stderr_back(monkeypatc
     assert sys.stderr is real
     assert real.getvalue() == "the workflow says hello\na\nb\n"
     assert log.render() == b"the workflow says hello\na\nb\n"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("sqoop import --username etl --password hunter2 --table t",
+     "sqoop import --username etl --password *** --table t"),
+    ("beeline --password=hunter2", "beeline --password=***"),
+    ("beeline --password-file /etc/etl.pw", "beeline --password-file /etc/etl.pw"),
+])
+def test_a_command_lines_password_is_masked(text: str, expected: str) -> None:
+    assert masked(text) == expected
+
+
+def test_the_log_is_masked_when_read_too(tmp_path: Path) -> None:
+    """A log kept by an older toolkit, or with a form masked since, is masked when `toolkit logs` reads it."""
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "primary"))
+    t = datetime(2026, 11, 20, tzinfo=timezone.utc)
+    path = Path(ledger.layout.attempt_log("p", t, 1).removeprefix("file://"))
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"connect jdbc:postgresql://etl:Pw/LEAK@db/s\n--password LEAK\npassword=LEAK\n")
+    assert ledger.attempt_log("p", t, 1) == b"connect jdbc:postgresql://etl:***@db/s\n--password ***\npassword=***\n"
+
+
+def test_a_secret_whose_start_rotated_out_is_masked_all_the_same() -> None:
+    """The rotation cuts a segment anywhere: a URL's `scheme://user:` may rotate out while its password stays."""
+    for pad in range(16):
+        log = CappedLog(head_bytes=8, tail_bytes=64, segment_bytes=16)
+        log.write("started\n")
+        log.write("f" * (100 + pad) + " jdbc:postgresql://etl:hunter2LEAK@db/s password=abcdefghijLEAK end\n")
+        log.write("z" * 20 + "\n")
+        assert b"LEAK" not in log.render()

@@ -103,3 +103,27 @@ def test_airflows_parent_is_read_and_a_broken_one_ignored(capsys) -> None:
     assert parent_from_conf({"spark.openlineage.parentJobName": "dag.task",
                              "spark.openlineage.parentRunId": "not-a-uuid"}) is None
     assert "is incomplete or its run id is not a UUID ('not-a-uuid')" in capsys.readouterr().err
+
+
+def test_a_metastore_address_with_a_user_info_is_named_by_its_host_and_port_alone(repo: ConfigRepo) -> None:
+    primary = repo.cluster("primary")
+    registry = replace(primary.interfaces["registry"], endpoint="thrift://hive:p/LEAK@127.0.0.1:9083")
+    cluster = replace(primary, interfaces={**primary.interfaces, "registry": registry})
+    assert feed_dataset(repo.feed("clicks-daily-table"), cluster) == \
+        DatasetName("hive://127.0.0.1:9083", "web.clicks_daily")
+
+
+def test_a_metastore_port_that_is_no_number_is_one_sentence(repo: ConfigRepo) -> None:
+    primary = repo.cluster("primary")
+    registry = replace(primary.interfaces["registry"], endpoint="thrift://127.0.0.1:90x3")
+    cluster = replace(primary, interfaces={**primary.interfaces, "registry": registry})
+    with pytest.raises(UsageError, match=r"^The registry endpoint of cluster 'primary' has port '90x3'"):
+        feed_dataset(repo.feed("clicks-daily-table"), cluster)
+
+
+@pytest.mark.parametrize(("uri", "expected"), [
+    ("hdfs://etl:p/LEAK@nn.example:8020/data/clicks", DatasetName("hdfs://nn.example:8020", "/data/clicks")),
+    ("webhdfs://etl:LEAK@nn.example:9870/data", DatasetName("webhdfs://nn.example:9870", "/data")),
+])
+def test_a_paths_user_info_is_no_part_of_its_name(uri: str, expected: DatasetName) -> None:
+    assert path_dataset(uri) == expected

@@ -100,6 +100,13 @@ def test_metastore_uris() -> None:
             endpoints_of(bad)
 
 
+def test_a_metastore_uri_refused_is_named_without_its_password() -> None:
+    with pytest.raises(StorageError) as refused:
+        endpoints_of("thrift://hive:p/LEAK@127.0.0.1:9083")
+    assert "LEAK" not in str(refused.value)
+    assert "'thrift://hive:***@127.0.0.1:9083' is not thrift://host:port" in str(refused.value)
+
+
 def test_hive_filter_says_only_what_it_can() -> None:
     types = {"ds": "string", "region": "string", "hour": "int", "_odd": "string", "and": "string"}
     assert hive_filter({"ds": "2026-11-21", "region": "eu"}, types) == 'ds = "2026-11-21" and region = "eu"'

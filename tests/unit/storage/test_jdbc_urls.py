@@ -51,7 +51,18 @@ SHOWN = [
     # a key that names a key
     (f"jdbc:bigquery://https://www.googleapis.com/bigquery/v2:443;ProjectId=p;OAuthPvtKey={SECRET};OAuthType=0",
      "jdbc:bigquery://https://www.googleapis.com/bigquery/v2:443;ProjectId=p;OAuthPvtKey=***;OAuthType=0"),
+    # a password of the user info holding `/ ; ? # ,` (up to the last `@`), or a space; a value with spaces
+    (f"jdbc:postgresql://etl:{SECRET}/x@db:5432/sales", "jdbc:postgresql://etl:***@db:5432/sales"),
+    (f"jdbc:postgresql://etl:{SECRET};x@db/sales", "jdbc:postgresql://etl:***@db/sales"),
+    (f"jdbc:postgresql://etl:4711#{SECRET}@db:5432/sales", "jdbc:postgresql://etl:***@db:5432/sales"),
+    (f"jdbc:postgresql://etl:{SECRET}?x@db/sales", "jdbc:postgresql://etl:***@db/sales"),
+    (f"jdbc:mysql://etl:{SECRET} 1@db/sales", "jdbc:mysql://etl:***@db/sales"),
+    (f"jdbc:sqlserver://db:1433;user=etl;password={SECRET} 1 x;databaseName=sales",
+     "jdbc:sqlserver://db:1433;user=etl;password=***;databaseName=sales"),
+    (f"jdbc:h2:tcp://db/sales;CIPHER=AES;PASSWORD={SECRET} userpw", "jdbc:h2:tcp://db/sales;CIPHER=AES;PASSWORD=***"),
+    (f"jdbc:sqlserver://db;password='{SECRET};encrypt=true", "jdbc:sqlserver://db;password='***;encrypt=true"),
     # nothing to hide: as written
+    ("jdbc:mysql://db/sales?keySizeBits=256&useSSL=true", "jdbc:mysql://db/sales?keySizeBits=256&useSSL=true"),
     ("jdbc:postgresql://db:5432/sales?sslmode=require", "jdbc:postgresql://db:5432/sales?sslmode=require"),
     ("jdbc:oracle:thin:@//db:1521/ORCL", "jdbc:oracle:thin:@//db:1521/ORCL"),
 ]
@@ -88,6 +99,17 @@ SERVERS = [
     (f"jdbc:hsqldb:hsql://db:9001/sales;password={SECRET}", ("db", "9001", "sales")),
     ("jdbc:postgresql://[::1]:5432/sales", ("[::1]", "5432", "sales")),
     ("jdbc:hsqldb:mem:sales", ("", "", "")),
+    # the host is what follows the last `@` of the user info: nothing of a user or a password
+    (f"jdbc:postgresql://etl:4711#{SECRET}@db:5432/sales", ("db", "5432", "sales")),
+    (f"jdbc:postgresql://etl:4711?{SECRET}@db:5432/sales", ("db", "5432", "sales")),
+    (f"jdbc:postgresql://etl:4711;{SECRET}@db:5432/sales", ("db", "5432", "sales")),
+    (f"jdbc:postgresql://etl:4711,{SECRET}@db:5432/sales", ("db", "5432", "sales")),
+    (f"jdbc:postgresql://etl:Pw/{SECRET}@db:5432/sales", ("db", "5432", "sales")),
+    (f"jdbc:mysql://etl:p@ss?w{SECRET}@db:3306/sales", ("db", "3306", "sales")),
+    (f"jdbc:postgresql://etl:4711 {SECRET}@db:5432/sales", ("", "", "")),  # no URL: nothing is read from it
+    (f"jdbc:sqlserver://db:1433;password=a,databaseName={SECRET};databaseName=sales", ("db", "1433", "sales")),
+    (f"jdbc:sqlserver://db.database.windows.net:1433;database=sales;user=etl@db;password={SECRET}",
+     ("db.database.windows.net", "1433", "sales")),
     (f"jdbc:oracle:thin:etl/{SECRET}@", ("", "", "")),
 ]
 

@@ -11,12 +11,17 @@ another property of the URL.
   (PORT=...)...(SERVICE_NAME=...))`.
 
 A part that is not a plain host name, port number or database name is left out (""), as is every part of a form
-not listed (an embedded database: `jdbc:hsqldb:mem:x`)."""
+not listed (an embedded database: `jdbc:hsqldb:mem:x`) and of a URL holding a blank (no URL). The URL is read as
+the one masker (toolkit/secrets_masking.py) shows it, without its user info: the host is what follows the last `@`
+of the user info (a password may hold `/ ; ? # , @`), and a parameter is never read from inside a password's
+value (`;password=a,databaseName=x;`)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from toolkit.secrets_masking import masked, without_user_info
 
 _HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]*|\[[0-9A-Fa-f:.]+\]")
 _PORT = re.compile(r"[0-9]{1,5}")
@@ -35,6 +40,9 @@ class JdbcServer:
 
 def server_of(url: str) -> JdbcServer:
     """The host, port and database `url` names (each "" when it names none, or none a name could hold)."""
+    if any(character.isspace() for character in url.strip()):
+        return JdbcServer()
+    url = without_user_info(masked(url.strip()))
     oracle = _ORACLE.match(url)
     if oracle is not None:
         return _oracle(oracle["rest"])
@@ -47,7 +55,7 @@ def server_of(url: str) -> JdbcServer:
         host, port = parameters.get("host", ""), parameters.get("port", "")
         path = rest[rest.find(")/") + 1:] if ")/" in rest else ""
     else:
-        user_info_end = re.split(r"[?;#]", rest, maxsplit=1)[0].rfind("@")  # a password may hold `/` or `:`
+        user_info_end = re.split(r"[/?;#]", rest, maxsplit=1)[0].rfind("@")  # a user alone (its password is gone)
         rest = rest[user_info_end + 1:]
         authority_end = re.search(r"[/;?#,]|$", rest)
         assert authority_end is not None  # `$` always matches
