@@ -12,10 +12,10 @@ from __future__ import annotations
 import codecs
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 import yaml
 from yaml.composer import Composer
@@ -50,7 +50,16 @@ _TAG = "tag:yaml.org,2002:"
 _STR, _NULL, _BOOL, _INT, _FLOAT = (_TAG + name for name in ("str", "null", "bool", "int", "float"))
 _MERGE = _TAG + "merge"
 # Guards against alias and merge bombs ("billion laughs") and absurd nesting; real entities are far below both.
+# Every step of the walk spends one: each value, merge key, mapping and entry merged, duplicate key skipped.
 _MAX_NODES = 250_000
+# Guards against aliases that repeat long text: what a document expands to (its scalars, values and keys, counted
+# each time an alias or merge reaches them) is copied whole downstream: the parse cache's record, the definition
+# hash, the plan's differences, messages quoting a value. Without aliases a file never expands past its own length,
+# so the limit is tied to it rather than fixed: what a file costs downstream stays within a few times what someone
+# committed (a fixed limit would let each file of a few bytes cost all of it); the 1 MiB floor is far above what the
+# anchors of any real entity repeat.
+_TEXT_FLOOR = 2**20
+_TEXT_FACTOR = 4
 # libyaml's composer recurses in C per level: tens of thousands of levels overflow the stack (a segmentation
 # fault, no exception), so a text that may nest deeper than it composes safely is scanned from the parser's events
 # first, and refused at MAX_DEPTH. Every level needs one of the indicators `[{-?:`, so a text with fewer of them
@@ -169,7 +178,7 @@ def _parse_text(text: str, file: Path) -> tuple[Document | None, list[Problem]]:
         line, column = _mark(root)
         message = f"The top level must be a mapping of fields (kind: ..., name: ...), not {what}."
         return None, [_problem(file, line, column, NOT_A_MAPPING, message)]
-    walker = _Walker(file)
+    walker = _Walker(file, _TEXT_FLOOR + _TEXT_FACTOR * len(text))
     try:
         data = walker.node(root, ())
     except _Abort:
@@ -216,34 +225,50 @@ _EMPTY_MESSAGE = (
 )
 
 
-class _Walker:
-    """Builds plain data from nodes, recording positions and problems as it goes. It counts what aliases and merges
-    expand against _MAX_NODES, and the collections and merges open around a value against MAX_DEPTH: aliases make
-    data deeper and larger than its text, so the text's limits (_shape_problem) do not bound it."""
+class _Written(NamedTuple):
+    """A mapping's own entries as written: its keys' (key, value) nodes (the first of duplicate keys), the values of
+    its `<<` merge keys, and its steps that bring no value: the merge keys and the duplicate keys skipped."""
 
-    def __init__(self, file: Path) -> None:
+    entries: dict[str, tuple[Node, Node]]
+    merges: list[Node]
+    steps: int
+
+
+class _Walker:
+    """Builds plain data from nodes, recording positions and problems as it goes. It counts the steps of its walk
+    against _MAX_NODES, the text it reaches against `text_limit`, and the collections and merges open around a value
+    against MAX_DEPTH: aliases make data deeper and larger than its text, so the text's limits (_shape_problem) do
+    not bound it."""
+
+    def __init__(self, file: Path, text_limit: int) -> None:
         self.file = file
         self.problems: list[Problem] = []
         self.value_positions: dict[FieldPath, tuple[int, int]] = {}
         self.key_positions: dict[FieldPath, tuple[int, int]] = {}
         self._open: set[int] = set()  # the collections and merged mappings being walked: as many as the depth
         self._count = 0
+        self._text = 0
+        self._text_limit = text_limit
         self._reported: set[tuple[int, int, str]] = set()
+        self._read: dict[int, _Written] = {}  # each mapping's own entries, by the node's id
 
     def node(self, node: Node, path: FieldPath) -> Any:
-        self._spend(node)
         self.value_positions[path] = _mark(node)
         if isinstance(node, ScalarNode):
+            self._spend(node, 1, len(node.value))
             return self._scalar(node, path)
         if id(node) in self._open:
             self._fail(node, f"{_where(path)} refers to itself through an alias; entities cannot be recursive.")
         self._enter(node)
         try:
             if isinstance(node, SequenceNode):
+                self._spend(node)
                 return [self.node(item, (*path, index)) for index, item in enumerate(node.value)]
             assert isinstance(node, MappingNode)  # the third kind of node
+            entries = self._entries(node, path)
+            self._spend(node, 1, sum(map(len, entries)))  # the mapping, and its keys' text
             data = {}
-            for key, (key_node, value_node) in self._entries(node, path).items():
+            for key, (key_node, value_node) in entries.items():
                 key_path = (*path, key)
                 self.key_positions[key_path] = _mark(key_node)
                 data[key] = self.node(value_node, key_path)
@@ -251,28 +276,17 @@ class _Walker:
         finally:
             self._open.discard(id(node))
 
-    def _entries(self, node: MappingNode, path: FieldPath) -> dict[str, tuple[Node, Node]]:
+    def _entries(self, node: MappingNode, path: FieldPath) -> Mapping[str, tuple[Node, Node]]:
         """The mapping's (key, value) nodes by key: explicit keys, then `<<` merges (earlier merges win)."""
-        entries: dict[str, tuple[Node, Node]] = {}
-        merges: list[Node] = []
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
-                merges.append(value_node)
-                continue
-            key = self._key(key_node, path)
-            if key in entries:
-                first_line = _mark(entries[key][0])[0]
-                self._report(
-                    key_node,
-                    DUPLICATE_KEY,
-                    f"Duplicate key {format_path((*path, key))!r} (first written at line {first_line}); "
-                    "keep only one of them.",
-                )
-                continue
-            entries[key] = (key_node, value_node)
-        for merge in merges:
+        written = self._written(node, path)
+        if not written.steps:  # no merge, no duplicate key: its own entries, which no one changes
+            return written.entries
+        self._spend(node, written.steps)
+        entries = dict(written.entries)
+        for merge in written.merges:
             sources = merge.value if isinstance(merge, SequenceNode) else [merge]
             for source in sources:
+                self._spend(source)  # a merge of an empty mapping brings no entry, yet is a step
                 if not isinstance(source, MappingNode):
                     self._fail(source, "A `<<` merge key needs a mapping or a list of mappings (aliases).")
                 if id(source) in self._open:
@@ -286,12 +300,45 @@ class _Walker:
                     self._open.discard(id(source))
         return entries
 
-    def _spend(self, node: Node) -> None:
-        """Count one value or merged entry: past _MAX_NODES, the document is refused."""
-        self._count += 1
+    def _written(self, node: MappingNode, path: FieldPath) -> _Written:
+        """The mapping's own entries, read and their duplicates reported the first time it is walked: aliases and
+        merges walk the same node again, and each time spend its steps at once."""
+        written = self._read.get(id(node))
+        if written is None:
+            entries: dict[str, tuple[Node, Node]] = {}
+            merges: list[Node] = []
+            duplicates = 0
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE:
+                    merges.append(value_node)
+                    continue
+                key = self._key(key_node, path)
+                if key in entries:
+                    duplicates += 1
+                    first_line = _mark(entries[key][0])[0]
+                    self._report(
+                        key_node,
+                        DUPLICATE_KEY,
+                        f"Duplicate key {format_path((*path, key))!r} (first written at line {first_line}); "
+                        "keep only one of them.",
+                    )
+                    continue
+                entries[key] = (key_node, value_node)
+            written = self._read[id(node)] = _Written(entries, merges, len(merges) + duplicates)
+        return written
+
+    def _spend(self, node: Node, steps: int = 1, text: int = 0) -> None:
+        """Count steps of the walk (a value, merge key, merged mapping or entry, duplicate key skipped) and the
+        characters of the scalars it reaches (values and keys, each time reached): past _MAX_NODES or the text limit,
+        the document is refused."""
+        self._count += steps
+        self._text += text
         if self._count > _MAX_NODES:
             self._fail(node, f"The YAML expands to more than {_MAX_NODES:,} values (aliases or `<<` merges); "
                        "simplify it.")
+        if self._text > self._text_limit:
+            self._fail(node, f"The YAML expands to more than {self._text_limit:,} characters of text (aliases or "
+                       "`<<` merges); simplify it.")
 
     def _enter(self, node: Node) -> None:
         """Open a collection or merged mapping, one level deeper than the ones open: past MAX_DEPTH, refused."""

@@ -1,10 +1,11 @@
-"""Hostile files fed to the real `toolkit lint` and `toolkit convert-falcon` processes, each under a 1.5 GiB
-address-space limit and a 30 s timeout: deep nesting, alias, merge and entity bombs, external entities, random bytes,
-invalid UTF-8 and 5 MB files all end with exit 1 or 2 and one-line messages, never a crash or a traceback
-(a segmentation fault or a quadratic walk is only seen from outside the process)."""
+"""Hostile files fed to the real `toolkit lint`, `toolkit plan` and `toolkit convert-falcon` processes, each under a
+1.5 GiB address-space limit and a 30 s timeout: deep nesting, alias, merge and entity bombs, text repeated by aliases,
+external entities, random bytes, invalid UTF-8 and 5 MB files all end with exit 1 or 2 and one-line messages, never a
+crash or a traceback (a segmentation fault or a quadratic walk is only seen from outside the process)."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import resource
@@ -13,6 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.integration.cli.test_plan_git import git
+from tests.unit.retention.retention_repo import make_repo
 
 MEMORY = 3 * 2**29  # 1.5 GiB of address space
 SECONDS = 30
@@ -59,6 +63,26 @@ def _nested(levels: int, shape: str, block: bool) -> bytes:
     return (head + "  owner: " + opens + "1" + closes + "\n").encode()
 
 
+def _empty_merge_bomb() -> bytes:
+    """Forty levels, each merging the one below twice, from an empty mapping: 1,155 bytes, 2**40 merges of nothing."""
+    lines = [b"kind: feed", b"name: f", b"e0: &e0 {}"]
+    lines += [b"e%d: &e%d {<<: [*e%d, *e%d]}" % (i, i, i - 1, i - 1) for i in range(1, 41)]
+    return b"\n".join(lines) + b"\n"
+
+
+def _repeated(entry: bytes, times: int, aliases: int) -> bytes:
+    """A mapping of `entry` written `times` times, aliased `aliases` times."""
+    return (b"kind: feed\nname: f\ne: &e {}\nd: &a {" + b", ".join([entry] * times) + b"}\nl: ["
+            + b", ".join([b"*a"] * aliases) + b"]\n")
+
+
+def _aliased_text(times: int) -> bytes:
+    """A feed whose description of 1,000,000 characters `times` properties repeat by alias."""
+    return (b"kind: feed\nname: f\ndescription: &s " + b"x" * 1_000_000 + b"\nproperties:\n"
+            + b"".join(b"  p%d: *s\n" % index for index in range(times)))
+
+
+TOO_MANY_VALUES = "YM006 The YAML expands to more than 250,000 values (aliases or `<<` merges); simplify it."
 TOO_DEEP = "YM006 The YAML is nested more than 50 levels deep"
 LINT_CASES = {
     "deep-flow": (b"kind: feed\nname: f\nx: " + b"[" * DEPTH + b"]" * DEPTH + b"\n", TOO_DEEP),
@@ -67,7 +91,11 @@ LINT_CASES = {
                      "YM002 YAML syntax error while scanning a simple key"),  # libyaml: keys end within 1024 chars
     "deep-keys": (b"kind: feed\nname: f\n" + b"? " * DEPTH + b"a\n", TOO_DEEP),
     "billion-laughs": (_yaml_laughs(), "YM006 The YAML expands to more than 250,000 values"),
-    "merge-bomb": (_merge_bomb(), "YM006 The YAML expands to more than 250,000 values (aliases or `<<` merges)"),
+    "merge-bomb": (_merge_bomb(), TOO_MANY_VALUES),
+    "empty-merge-bomb": (_empty_merge_bomb(), TOO_MANY_VALUES),
+    "merge-key-repeated": (_repeated(b"<<: *e", 2_000, 2_000), TOO_MANY_VALUES),
+    "duplicate-keys-aliased": (_repeated(b"x: 1", 5_000, 5_000), TOO_MANY_VALUES),
+    "text-aliased": (_aliased_text(600), "characters of text (aliases or `<<` merges); simplify it."),
     "nested-500-mappings": (_nested(500, "m", block=True), TOO_DEEP),
     "nested-500-sequences": (_nested(500, "s", block=True), TOO_DEEP),
     "nested-500-mixed": (_nested(500, "ms", block=False), TOO_DEEP),
@@ -94,6 +122,45 @@ def test_lint_of_a_hostile_file_is_problems_and_exit_1(name: str, tmp_path: Path
     assert lines and all(PROBLEM_LINE.match(line) for line in lines), result.stdout[:2000]
     assert any(mention in line for line in lines), result.stdout[:2000]
     assert result.stderr.count("\n") == 1 and "file(s) checked" in result.stderr
+
+
+def test_lint_reports_each_duplicate_key_once_however_often_aliases_reach_it(tmp_path: Path) -> None:
+    (tmp_path / "feeds").mkdir()
+    (tmp_path / "feeds" / "f.yaml").write_bytes(_repeated(b"x: 1", 5_000, 5_000))
+    result = toolkit("lint", tmp_path)
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if TOO_MANY_VALUES in line] == [f"{tmp_path / 'feeds' / 'f.yaml'}:4:4: "
+                                                                   f"{TOO_MANY_VALUES}"]
+    assert [line for line in lines if TOO_MANY_VALUES not in line] == [
+        f"{tmp_path / 'feeds' / 'f.yaml'}:4:{8 + 6 * index}: YM003 Duplicate key 'd.x' (first written at line 4); keep "
+        "only one of them." for index in range(1, 5_000)]
+
+
+def test_plan_of_text_repeated_by_aliases_is_one_sentence_and_caches_little(tmp_path: Path) -> None:
+    """The reviewer's repo: a process of the template whose 1 MB description 600 properties repeat by alias made
+    `toolkit plan --offline` (pre-commit's) take 1.8 GB and write 574 MB into its parse cache."""
+    work = tmp_path / "work"
+    work.mkdir()
+    make_repo(work)
+    git(work, "init", "-q", "-b", "main")
+    git(work, "add", "conf")
+    git(work, "commit", "-q", "-m", "base")
+    process = work / "conf" / "processes" / "top-pages.yaml"
+    text = re.sub(r"^description: .*$", "description: &s " + "x" * 1_000_000, process.read_text(), count=1,
+                  flags=re.M)
+    text += "properties:\n" + "".join(f"  p{index}: *s\n" for index in range(600))
+    process.write_text(text)
+    cache = tmp_path / "cache"
+    result = subprocess.run([sys.executable, "-m", "toolkit", "plan", "--base", "main", "--repo", "conf", "--offline",
+                             "--now", "2026-06-01T00:00Z"], capture_output=True, text=True, timeout=SECONDS,
+                            preexec_fn=_limit_memory, cwd=work,
+                            env={**os.environ, "FEED_TOOLKIT_CACHE_DIR": str(cache),
+                                 "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert result.stderr.startswith("toolkit: The working tree of conf does not load") and result.stderr.endswith(
+        f"the first is conf/processes/top-pages.yaml:4:14: The YAML expands to more than {2**20 + 4 * len(text):,} "
+        "characters of text (aliases or `<<` merges); simplify it.\n"), result.stderr[-2000:]
+    assert sum(file.stat().st_size for file in cache.rglob("*") if file.is_file()) < 2**20
 
 
 def _entities(levels: int) -> bytes:
