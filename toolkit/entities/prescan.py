@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from toolkit.entities.entity_file import FileTooLarge, read_entity_file
 from toolkit.entities.kinds import EntityRef, Kind
 
 _VALUE = re.compile(r"[ \t]*(?:\"([^\"\\]*)\"|'([^']*)'|([^\s'\"#&*!|>{}\[\],][^\s#]*))[ \t]*(?:#.*)?")
@@ -24,8 +25,8 @@ def declared(file: Path) -> EntityRef | None:
     """The kind and name `file` declares, when its text says so plainly; None when it must be parsed to tell
     (or cannot be read: the real load reports why)."""
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_entity_file(file).decode("utf-8")
+    except (OSError, FileTooLarge, UnicodeDecodeError):
         return None
     return declared_in(text)
 

@@ -40,7 +40,7 @@ CODES: dict[str, str] = {
     NOT_A_MAPPING: "The top level of the file is not a mapping of fields.",
     UNSUPPORTED_YAML: ("A YAML feature entities do not use: complex keys, custom tags, recursive aliases, nesting "
                        "deeper than 50 levels, aliases or merges that expand past 250,000 values or past 1 MiB of "
-                       "text plus four times the file's length."),
+                       "text plus four times the file's length, a file over 8 MiB."),
     SCHEMA: "A field violates the entity's JSON Schema: type, required field, allowed value, unknown key.",
 }
 

@@ -27,6 +27,7 @@ from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
 from toolkit.entities.document import Document, FieldPath, format_path
+from toolkit.entities.entity_file import FileTooLarge, read_entity_file
 from toolkit.entities.nesting import MAX_DEPTH
 from toolkit.entities.problems import (
     DUPLICATE_KEY,
@@ -122,7 +123,9 @@ class _Abort(Exception):
 def load_document(file: Path) -> tuple[Document | None, list[Problem]]:
     """Read and parse `file`; the document is None whenever a problem was found."""
     try:
-        content = file.read_bytes()
+        content = read_entity_file(file)
+    except FileTooLarge as err:
+        return None, [_problem(file, 1, 1, UNSUPPORTED_YAML, str(err))]
     except OSError as err:
         return None, [_problem(file, 1, 1, UNREADABLE, f"The file cannot be read: {err.strerror or err}.")]
     return parse_document(content, file)

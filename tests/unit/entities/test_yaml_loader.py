@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -243,3 +244,36 @@ def test_format_path():
     assert format_path(("inputs", 0, "start")) == "inputs[0].start"
     assert format_path(("late-arrival", "cut-off")) == "late-arrival.cut-off"
     assert format_path(("properties", "spark.sql.shuffle.partitions")) == "properties['spark.sql.shuffle.partitions']"
+
+
+def test_a_file_far_bigger_than_an_entity_is_one_problem_before_it_is_read(tmp_path):
+    """A commit can hold a file of gigabytes in an entity folder (toolkit plan writes it from git for the loader):
+    its size is checked before a byte is read, by the loader, the parse cache and the pre-scan alike."""
+    import time
+
+    from toolkit.entities.loading import load_entity
+    from toolkit.entities.parse_cache import ParseCache
+    from toolkit.entities.prescan import declared
+
+    big = tmp_path / "feeds" / "big.yaml"
+    big.parent.mkdir()
+    big.write_bytes(b"kind: feed\nname: big\n")
+    os.truncate(big, 2**30)  # a sparse gigabyte: read whole, it would take a gigabyte of memory
+    started = time.perf_counter()
+    results = [load_document(big), load_entity(big), ParseCache(tmp_path, directory=tmp_path / "cache").load(big)]
+    assert time.perf_counter() - started < 2
+    for document, problems in results:
+        assert document is None
+        assert [(problem.code, problem.line, problem.message) for problem in problems] == [
+            ("YM006", 1, "The file is 1,073,741,824 bytes, far more than an entity (at most 8,388,608): keep only "
+                         "the entity's YAML in it.")]
+    assert declared(big) is None
+
+
+def test_a_fifo_where_an_entity_file_goes_is_one_problem_and_never_waited_on(tmp_path):
+    fifo = tmp_path / "f.yaml"
+    os.mkfifo(fifo)
+    document, problems = load_document(fifo)
+    assert document is None
+    assert [(problem.code, problem.message) for problem in problems] == [
+        ("YM001", "The file cannot be read: it is no regular file.")]
