@@ -23,8 +23,8 @@ class FileTooLarge(Exception):
 
 def read_entity_file(file: Path) -> bytes:
     """The file's bytes, FileTooLarge past MAX_FILE_BYTES (by its size first, then by what is read: it may grow),
-    OSError when it cannot be read or is no regular file (a FIFO, a device). Read without a buffered file object: a third of the time of `read_bytes` for
-    the small files of a repo of thousands."""
+    OSError when it cannot be read or is no regular file (a FIFO, a device). Read without a buffered file object:
+    a third of the time of `read_bytes` for the small files of a repo of thousands."""
     handle = os.open(file, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO planted there must not hang the call
     try:
         status = os.fstat(handle)
