@@ -31,7 +31,7 @@ SPARK_SUBMIT = $(VENV)/bin/spark-submit $(SPARK_ARGS) --conf spark.ui.enabled=fa
 DEMO_SPARK_FOLDER := /tmp/feed-toolkit-demo/spark-cluster
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
-.PHONY: test test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow databases prometheus dist
+.PHONY: test test-quick test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow databases prometheus dist
 
 # The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
 JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
@@ -144,11 +144,20 @@ prometheus:
 	for pair in $(PROMETHEUS_FILES); do test -e "$${pair%%=*}" || \
 	  { echo "apt-get ran but $${pair%%=*} is still missing: install Debian's $${pair#*=} by hand."; exit 1; }; done
 
-# The whole suite: the unit tier first, on every core (a broken unit fails in minutes), then the integration tier in
-# one process, whose real servers are started once for the run (tests/integration/conftest.py).
+# The whole suite: the unit tier first, on every core (a broken unit fails in minutes), then the integration tier on
+# TEST_WORKERS pytest-xdist workers (default: one per core), each with its one SparkSession and the real servers its
+# tests ask for, started once per worker; the tests of a slow server or of a module's shared set-up stay on one worker
+# (`--dist loadgroup`, tests/integration/tiers.py). docs/architecture.md, "Tests", says which tier is which.
+TEST_WORKERS ?= auto
 test: java install chromium airflow databases prometheus
 	$(PY) -m pytest -q -n auto tests/unit
-	$(PY) -m pytest -q tests/integration
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/integration
+
+# The inner loop: the unit tier, then the integration tests that start no JVM of their own and use no server
+# (markers `jvm` and `server`): the entrypoints run in process on the shared SparkSession.
+test-quick: java install chromium
+	$(PY) -m pytest -q -n auto tests/unit
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not jvm and not server" tests/integration
 
 # The unit tier alone, on every core (pytest-xdist), in about a minute: no Spark, no Airflow, no subprocess
 # (tests/unit/conftest.py fails a unit test that starts one), so it needs neither Java nor the jar.

@@ -6,19 +6,26 @@
 - `spark_cluster`: a Spark standalone master and two workers, for tests that submit to a real cluster.
 - `oozie`: a stand-in of an Oozie server's REST API (Oozie cannot run here), for the oozie and pig engines.
 - `jvm_class_archive` (autouse): the class-data sharing archive the JVMs of spark-submit runs map.
-Add further session fixtures (metastore servers, clusters) below, one section each.
+- `run_entrypoint`: an entrypoint run inside the test process on `spark` (tests/integration/in_process.py), the
+  default way to call one; `spark_submit` (tests/integration/spark_submit.py) in tests marked `jvm`.
+Add further session fixtures (metastore servers, clusters) below, one section each. The markers `jvm` and `server`,
+and the guard of `jvm`, are tests/integration/tiers.py's.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.integration import tiers
+from tests.integration.in_process import run_in_process
 from tests.integration.jvm_archive import class_archive
 from tests.jvm_options import long_lived, use_for_subprocesses
 
@@ -27,6 +34,21 @@ if TYPE_CHECKING:
 
     from tests.oozie_server import StandInOozie
     from toolkit.devtools.standalone_spark import StandaloneCluster
+
+
+# pyspark.sql.connect (which Great Expectations imports) takes a `__main__` that has neither a spec nor a file for
+# a doctest run and exits 0 when its extras are missing; a pytest-xdist worker's `__main__` (execnet's `python -c`)
+# is such a module, so the worker says where it comes from.
+_MAIN = sys.modules["__main__"]
+if getattr(_MAIN, "__spec__", None) is None and not hasattr(_MAIN, "__file__"):
+    _MAIN.__file__ = "<pytest-xdist worker>"
+
+
+# ----------------------------------------------------------------------------------------------- Tiers
+def pytest_configure(config: pytest.Config) -> None:
+    """The markers' hooks, as a plugin: a conftest's hooks miss the set-up of session fixtures (tiers.py)."""
+    if not config.pluginmanager.is_registered(tiers):
+        config.pluginmanager.register(tiers, "feed-toolkit-tiers")
 
 
 # ----------------------------------------------------------------------------------------------- JVMs
@@ -73,6 +95,13 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     session.sparkContext.setLogLevel("WARN")
     yield session
     session.stop()
+
+
+@pytest.fixture
+def run_entrypoint(spark: SparkSession) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`run_entrypoint("retention", "--repo", ..., cwd=tmp_path, env={...})`: the entrypoint run in this process on
+    the shared session, its exit code, stdout and stderr returned as `spark_submit` returns them."""
+    return functools.partial(run_in_process, spark)
 
 
 # ----------------------------------------------------------------------------------------------- Hive metastore

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.integration.tiers import starting_a_server
 from toolkit.devtools import local_metastore
 
 __all__ = ["MetastoreServer", "RawMetastore", "metastore_factory", "thrift_metastore"]
@@ -110,7 +111,8 @@ def metastore_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call
     servers: list[MetastoreServer] = []
 
     def start(name: str = "metastore") -> MetastoreServer:
-        server = MetastoreServer.start(tmp_path_factory.mktemp(name))
+        with starting_a_server():  # the run's server, stopped at its end: not the asking test's JVM (tiers.py)
+            server = MetastoreServer.start(tmp_path_factory.mktemp(name))
         servers.append(server)
         return server
 

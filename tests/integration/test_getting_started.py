@@ -11,10 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[2]
 PAGE = PROJECT / "docs" / "getting-started.md"
 BLOCK = re.compile(r"^```sh\n(.*?)^```$", re.MULTILINE | re.DOTALL)

@@ -17,8 +17,6 @@ import pytest
 from tests.integration.spark_submit import environment, spark_submit_command
 from tests.unit.retention.retention_repo import make_repo
 
-pytestmark = pytest.mark.integration
-
 LAUNCHER = "properties:\n  queueName: root.etl.hourly\n  jobPriority: VERY_HIGH\n"
 
 
@@ -46,6 +44,7 @@ def _submit_with_event_log(tmp_path: Path, entrypoint: str, *args: str, exit_cod
     return dict(updates[0]["Spark Properties"])
 
 
+@pytest.mark.jvm
 def test_process_session_runs_in_the_process_queue_and_priority(tmp_path: Path) -> None:
     """(A file feed's retention, which this test used, starts no Spark session any more: issue 36.)"""
     repo, _ = make_repo(tmp_path)
@@ -60,6 +59,7 @@ def test_process_session_runs_in_the_process_queue_and_priority(tmp_path: Path) 
     assert properties["spark.app.name"] == "toolkit-process-hourly-clicks-summary-primary"
 
 
+@pytest.mark.jvm
 def test_replication_session_runs_in_the_feeds_queue_on_the_target(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     feed = repo / "feeds" / "clicks.yaml"
@@ -72,6 +72,7 @@ def test_replication_session_runs_in_the_feeds_queue_on_the_target(tmp_path: Pat
     assert properties["spark.app.name"] == "toolkit-replication-clicks-backup"
 
 
+@pytest.mark.jvm
 def test_late_check_session_runs_in_the_process_queue_and_priority(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     _with_cluster_queue(repo)
@@ -83,6 +84,7 @@ def test_late_check_session_runs_in_the_process_queue_and_priority(tmp_path: Pat
     assert (properties["spark.yarn.queue"], properties["spark.yarn.priority"]) == ("root.etl.hourly", "2")
 
 
+@pytest.mark.jvm
 def test_without_the_properties_the_cluster_queue_stays(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     _with_cluster_queue(repo)
@@ -93,6 +95,7 @@ def test_without_the_properties_the_cluster_queue_stays(tmp_path: Path) -> None:
     assert "spark.yarn.priority" not in properties
 
 
+@pytest.mark.jvm
 def test_a_bad_priority_exits_2_before_spark_starts(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     feed = repo / "feeds" / "clicks.yaml"

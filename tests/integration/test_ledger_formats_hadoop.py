@@ -15,8 +15,6 @@ from toolkit.ledger.records import FORMAT_VERSION, NewerFormatError
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import to_uri
 
-pytestmark = pytest.mark.integration
-
 V1 = Path(__file__).resolve().parents[1] / "unit" / "ledger" / "records_v1"
 T = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 PROCESS, FEED = "hourly-clicks-summary", "clicks-hourly-summary"

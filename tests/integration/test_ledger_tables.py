@@ -25,8 +25,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.ledger_tables.tables import ledger_database, register
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 UTC = timezone.utc
 BASE = datetime(2026, 11, 21, 8, tzinfo=UTC)
 PRINT = {"digest": "d1", "files": 1, "bytes": 10}
@@ -224,6 +222,7 @@ def test_in_safemode_nothing_is_registered_exit_5(spark, tmp_path: Path, monkeyp
     assert rows(spark, "SHOW DATABASES LIKE 'ledger_safemode'") == []
 
 
+@pytest.mark.jvm
 def test_the_entrypoint_registers_the_tables_in_the_clusters_metastore(spark, thrift_metastore,
                                                                       tmp_path: Path) -> None:
     repo = repo_with(tmp_path / "repo", tmp_path / "root", "ledger_submit", registry=thrift_metastore.uri)

@@ -18,7 +18,6 @@ BIN = Path(sys.executable).parent
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
                 "GIT_COMMITTER_EMAIL": "t@example.org"}
 
-pytestmark = pytest.mark.integration
 
 
 def _run(args: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:

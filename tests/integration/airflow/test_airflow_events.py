@@ -31,8 +31,6 @@ from toolkit.schedule.airflow_events.delivery import partition_key
 from toolkit.schedule.assets import feed_asset
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 BY_TOKEN = {"airflow.token-env": "FT_TEST_AIRFLOW_TOKEN"}
 DAGS = '''from airflow.providers.standard.operators.empty import EmptyOperator
 from airflow.sdk import DAG, Asset, PartitionedAssetTimetable, StartOfDayMapper

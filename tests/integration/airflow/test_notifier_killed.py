@@ -29,8 +29,6 @@ from tests.integration.airflow.test_airflow_events import Setup, counts
 from toolkit.ledger.records import DatasetEvent
 from toolkit.schedule.airflow_events.deliveries import Deliveries
 
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[3]
 TIMES = [datetime(2026, 1, 1, h, tzinfo=timezone.utc) for h in (10, 11, 12, 13)]
 DAGS = '''

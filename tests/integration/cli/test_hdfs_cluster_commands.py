@@ -305,6 +305,7 @@ def test_the_cluster_file_system_is_webhdfs_for_hdfs_clusters_on_loopback_webhdf
     assert fs.list(f"{ROOT}/feed-toolkit/working")[0].path == f"{ROOT}/feed-toolkit/working/probe"
 
 
+@pytest.mark.jvm
 def test_the_first_sweeps_journal_rebuild_reads_and_writes_no_event_the_journal_holds_on_loopback_webhdfs(
         capsys: pytest.CaptureFixture[str], site: Site) -> None:
     """A ledger written since the journal exists has an entry for every event: the one-time rebuild of the first

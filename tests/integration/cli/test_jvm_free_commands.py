@@ -12,8 +12,6 @@ import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 
-pytestmark = pytest.mark.integration
-
 RUN = """
 import json, sys
 from toolkit.cli.main import main

@@ -21,6 +21,7 @@ from toolkit.cli.commands import rerun as rerun_command
 from toolkit.cli.main import main
 
 
+@pytest.mark.jvm
 def test_rerun_execute_runs_each_and_exits_with_the_worst_code(capfd: pytest.CaptureFixture[str], history: Site,
                                                                tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,8 +27,6 @@ from tests.unit.ingest.ingest_repo import make_repo as make_ingest_repo
 from tests.unit.retention.retention_repo import hourly_instances
 from toolkit.storage.jvm_classes import JAR_NAME
 
-pytestmark = pytest.mark.integration
-
 Result = subprocess.CompletedProcess[str]
 RECORDS = "feed-toolkit/working/ledger/processes"
 PAGES = ("/", "/cart", "/help")
@@ -49,6 +47,7 @@ def _on_cluster(apps: dict[str, ClusterApp], name: str, tasks: bool) -> None:
         assert all(JAR_NAME in fetched for fetched in app.jars.values()), app  # the toolkit's Java classes
 
 
+@pytest.mark.jvm
 def test_a_process_and_its_quality_gate_run_their_tasks_on_the_executors(spark, spark_cluster,
                                                                           tmp_path: Path) -> None:
     """Also: a jar given with spark-submit's --jars (a workflow's UDFs, say) reaches the executors beside the
@@ -90,6 +89,7 @@ def _replication(repo: Path, root: Path, cluster: str, tmp_path: Path) -> Callab
                                 "--to", "2026-11-21T09:00Z", cwd=tmp_path, master=cluster, timeout=600)
 
 
+@pytest.mark.jvm
 def test_retention_replication_and_ingest_on_the_cluster(spark, spark_cluster, tmp_path: Path) -> None:
     """Three independent runs at once (each its own repo and roots), asserted as the local tests do."""
     (tmp_path / "r").mkdir()
@@ -133,6 +133,7 @@ def test_retention_replication_and_ingest_on_the_cluster(spark, spark_cluster, t
     _on_cluster(apps, "toolkit-ingest-events-primary", tasks=True)
 
 
+@pytest.mark.jvm
 def test_a_hive_table_is_replicated_by_export_and_import_on_the_cluster(spark, spark_cluster, thrift_metastore,
                                                                          tmp_path: Path) -> None:
     """The Hive feed `sessions` from primary to backup, both clusters' tables in the session's metastore server

@@ -24,8 +24,6 @@ from tests.integration.spark_submit import CLUSTER_OPTIONS, PROJECT, SPARK_SUBMI
 from toolkit.devtools.dist import PEX_NAME
 from toolkit.storage.jvm_classes import JAR_NAME
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 
 # The process's workflow: the clicks of its hour per page, each row with the facts of the Python that ran a UDF on
@@ -75,6 +73,7 @@ def _clean_environment() -> dict[str, str]:
     return {**kept, "PATH": path, "SPARK_HOME": str(SPARK_SUBMIT.parents[1]), "SPARK_LOCAL_IP": "127.0.0.1"}
 
 
+@pytest.mark.jvm
 def test_entrypoint_runs_from_the_packed_environment_on_the_cluster(spark_cluster, packed_dist: Path,
                                                                      tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)

@@ -25,8 +25,6 @@ from toolkit.runtime.run_context import RunContext
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jdbc.credential_provider import alias_reader
 
-pytestmark = pytest.mark.integration
-
 DAY = datetime(2026, 1, 1, tzinfo=timezone.utc)
 TOTALS = "day date, region string, total decimal(10,2)"
 

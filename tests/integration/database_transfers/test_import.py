@@ -26,8 +26,6 @@ from toolkit.runtime.run_context import RunContext
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jdbc.credential_provider import alias_reader
 
-pytestmark = pytest.mark.integration
-
 T0 = datetime(2026, 1, 1, 0, tzinfo=timezone.utc)
 T1 = datetime(2026, 1, 1, 1, tzinfo=timezone.utc)
 T2 = datetime(2026, 1, 1, 2, tzinfo=timezone.utc)

@@ -33,8 +33,6 @@ from tests.integration.database_transfers.test_import import (
 from tests.integration.database_transfers.transfer_repo import transfer_repo
 from tests.integration.databases import DerbyDatabases
 
-pytestmark = pytest.mark.integration
-
 T0 = datetime(2026, 1, 1, 0, tzinfo=timezone.utc)
 T1 = datetime(2026, 1, 1, 1, tzinfo=timezone.utc)
 T2 = datetime(2026, 1, 1, 2, tzinfo=timezone.utc)

@@ -22,8 +22,6 @@ from toolkit.devtools.local_database import DatabaseCommandError
 from toolkit.devtools.local_metastore import port_answers
 from toolkit.storage.java_errors import java_error
 
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[3]
 SCHEMA = "id int, name string, amount double, day date, active boolean"
 # What each server says to a wrong password (the driver's exception, the cause of Spark's FAILED_JDBC.CONNECTION).

@@ -22,8 +22,6 @@ from toolkit.el.java_format import format_java
 from toolkit.el.java_zone_names import ZONE_NAMES
 from toolkit.errors import UsageError
 
-pytestmark = pytest.mark.integration
-
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 LETTERS = "GyYMLwWDdFEuaHkKhmsSzZX"
 # DST zones of both hemispheres, half- and quarter-hour offsets, a 30-minute DST (Lord Howe), negative DST

@@ -9,7 +9,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.unit.graph.datasource_history import datasources_repo, write_transfers
@@ -18,8 +17,6 @@ from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
 from toolkit.devtools.pipelines_repo import write_pipelines_repo
 from toolkit.graph.palette import BAD, DATASOURCE, GOOD
-
-pytestmark = pytest.mark.integration
 
 OPEN_LIMIT_SECONDS = 8.0  # bench/graph_bench.py measures it with a tighter target; this bounds a loaded machine
 

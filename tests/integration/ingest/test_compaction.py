@@ -31,8 +31,6 @@ from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
@@ -229,6 +227,7 @@ def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_fol
     check_compacted(spark, repo, root)
 
 
+@pytest.mark.jvm
 def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> None:
     repo, root = copy_of(streamed, tmp_path)
     result = spark_submit("compact", "--repo", str(repo.root), "--feed", "events", "--cluster", "primary",

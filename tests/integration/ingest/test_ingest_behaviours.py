@@ -22,8 +22,6 @@ from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 
 def test_a_file_being_written_waits_for_its_rename_and_an_empty_landing_is_no_error(spark, tmp_path: Path) -> None:
     from toolkit.storage.hadoop import HadoopFileSystem

@@ -23,8 +23,6 @@ from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import FileStatus
 from toolkit.storage.hadoop import HadoopFileSystem
 
-pytestmark = pytest.mark.integration
-
 
 class StagingHook(HadoopFileSystem):
     """Hadoop's file system, calling `hook` once when the ingest lists a staged instance folder: after Spark

@@ -28,8 +28,6 @@ from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
 KILLED_RUN = """

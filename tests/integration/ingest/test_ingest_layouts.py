@@ -19,8 +19,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 
 def spelled(repo: ConfigRepo, root: Path, spelling: str) -> ConfigRepo:
     """The repo with the cluster's write endpoint written as `spelling` (X: the root folder)."""

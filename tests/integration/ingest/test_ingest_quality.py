@@ -29,8 +29,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 FS = LocalFileSystem()
 HOUR = {h: datetime(2026, 1, 1, h, tzinfo=timezone.utc) for h in (10, 11, 12)}
 LINES = ["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T10:59:59Z,u2,x,/cart,500",

@@ -20,8 +20,6 @@ from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 HOUR = {h: datetime(2026, 1, 1, h, tzinfo=timezone.utc) for h in (10, 11, 12)}
 
 

@@ -17,8 +17,6 @@ from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 
 def table_repo(tmp_path: Path, database: str):  # type: ignore[no-untyped-def]
     """The ingest test feed `events`, stored as the table `<database>.events` partitioned by day and hour."""
@@ -78,6 +76,7 @@ def test_a_table_feed_without_its_table_or_metastore_is_exit_2(spark, tmp_path: 
         run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r", catalog=SparkCatalog(spark)))
 
 
+@pytest.mark.jvm
 def test_the_entrypoint_adds_partitions_in_the_clusters_thrift_metastore(spark, thrift_metastore,
                                                                         tmp_path: Path) -> None:
     import json

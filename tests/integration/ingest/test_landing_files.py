@@ -26,8 +26,6 @@ from toolkit.errors import UsageError
 from toolkit.ingest.runner import run_ingest
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 JAN_2 = datetime(2026, 1, 2, 9, tzinfo=timezone.utc).timestamp()
 
 
@@ -238,6 +236,7 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
     assert book.batch(stream.epoch, 1) is not None and book.landing().next_batch == 2  # type: ignore[union-attr]
 
 
+@pytest.mark.jvm
 def test_a_landing_file_larger_than_the_drivers_heap_ingests_with_the_small_file_beside_it(tmp_path: Path) -> None:
     """Through the real spark-submit, the driver (and local executors) at 512 MB of heap: a 600 MB landing file and
     a small one beside it are both ingested, the status line counts every row (a reader that holds a file whole

@@ -19,8 +19,6 @@ from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 SUMMARY_TO_BACKUP = """  - name: backup
     type: target

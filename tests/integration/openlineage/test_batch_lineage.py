@@ -7,16 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
 from tests.integration.process_runner.batch_consumer import NAME, location, publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
 from toolkit.process_runner.batch_runner import BatchRunner
 from toolkit.process_runner.runner import RunOptions
-
-pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 8)
 FINGERPRINT = {"digest": "d1", "files": 1, "bytes": 42}

@@ -22,8 +22,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.replication.hive.runner import plan_hive_import, run_hive_export, run_hive_import
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21)
 FINGERPRINT = {"digest": "d1", "files": 1, "bytes": 100}
 _names = itertools.count()

@@ -23,8 +23,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 
 def test_each_committed_batch_is_a_run_and_a_failed_one_a_fail(spark, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                                monkeypatch: pytest.MonkeyPatch) -> None:

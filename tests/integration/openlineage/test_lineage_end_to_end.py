@@ -19,8 +19,6 @@ from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.lineage_receiver import lineage_receiver
 from tests.openlineage_schema import validate_event
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 PROJECT = Path(__file__).resolve().parents[3]
 AIRFLOW_TASK, AIRFLOW_DAG = "01890d7e-6a3e-7c2b-9b8f-3c1d2e4f5a6b", "01890d7e-6a3e-7c2b-9b8f-aaaaaaaaaaaa"
@@ -40,6 +38,7 @@ def status_of(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.jvm
 def test_openlineage_url_alone_turns_lineage_on_and_airflows_parent_is_kept(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
@@ -63,6 +62,7 @@ def test_openlineage_url_alone_turns_lineage_on_and_airflows_parent_is_kept(tmp_
         assert event["run"]["facets"]["feedToolkit_run"]["runId"] == status["run_id"]
 
 
+@pytest.mark.jvm
 def test_a_backend_that_never_answers_costs_five_seconds_and_resend_delivers_later(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
@@ -98,6 +98,7 @@ def _resend(repo: Path, url: str) -> subprocess.CompletedProcess[str]:
                           env={**environment(), "OPENLINEAGE_URL": url, "PYTHONPATH": str(PROJECT)})
 
 
+@pytest.mark.jvm
 def test_a_file_feeds_retention_without_spark_keeps_airflows_parent(tmp_path: Path) -> None:
     """Retention of a file feed starts no SparkContext: the parent run passed as Spark properties is read from
     spark-submit's launcher all the same."""

@@ -9,14 +9,10 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from tests.integration.openlineage.lineage_setup import lineage_to
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
 from tests.openlineage_schema import validate_event
-
-pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 10)
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.replication.test_file_replication import FILES, T, instance
@@ -19,8 +17,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
-
-pytestmark = pytest.mark.integration
 
 FINGERPRINT = {"digest": "d1", "files": 3, "bytes": 1517}
 

@@ -9,8 +9,6 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
@@ -21,8 +19,6 @@ from toolkit.openlineage.naming import job_name
 from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
-
-pytestmark = pytest.mark.integration
 
 FIRST, NOW = utc(2025, 12, 31, 20), utc(2026, 3, 31, 22)  # 90 days: 20:00 and 21:00 of Dec 31st go
 

@@ -19,8 +19,6 @@ from tests.integration.process_runner.process_repo import (
 )
 from toolkit.cli.main import main
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 FLAKY = '''
 import sys

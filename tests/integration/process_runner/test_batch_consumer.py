@@ -17,7 +17,7 @@ import pytest
 
 from tests.integration.process_runner.batch_consumer import NAME, location, publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
-from tests.integration.spark_submit import environment, spark_submit, spark_submit_command
+from tests.integration.spark_submit import environment, spark_submit_command
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.ledger.consumption import ConsumerQueue
@@ -26,8 +26,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.process_runner.batch_runner import BatchResult, BatchRunner
 from toolkit.process_runner.runner import RunOptions
 from toolkit.storage.local import LocalFileSystem
-
-pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 8)
 NOW = utc(2026, 11, 22, 12)
@@ -208,7 +206,8 @@ def _wait_for(condition, seconds: float) -> None:  # type: ignore[no-untyped-def
         time.sleep(0.2)
 
 
-def test_a_batch_run_killed_with_sigkill_is_replayed_once_its_lease_expired(tmp_path: Path) -> None:
+@pytest.mark.jvm
+def test_a_batch_run_killed_with_sigkill_is_replayed_once_its_lease_expired(run_entrypoint, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_batch_consumer(repo, tmp_path)
     ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
@@ -227,7 +226,7 @@ def test_a_batch_run_killed_with_sigkill_is_replayed_once_its_lease_expired(tmp_
     assert batch.state == "claimed"
     killed = batch.lease.run_id if batch.lease else None
     time.sleep(max(batch.lease.expires - time.time(), 0) + 0.5 if batch.lease else 0)
-    second = spark_submit("process", *args, cwd=tmp_path)
+    second = run_entrypoint("process", *args, cwd=tmp_path)  # the rerun: in process
     assert second.returncode == 0, second.stdout[-3000:]
     status = json.loads(second.stdout.strip().splitlines()[-1])
     assert (status["status"], status["batch"], status["events"]) == ("SUCCEEDED", 1, 2)

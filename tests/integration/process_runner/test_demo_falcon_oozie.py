@@ -10,14 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.integration.process_runner.process_repo import TestClock, new_runner, utc, write_clicks
 from tests.oozie_server import StandInOozie
 from toolkit.lint.runner import lint_repo
 from toolkit.statuses import Status
-
-pytestmark = pytest.mark.integration
 
 DEMO = Path(__file__).resolve().parents[3] / "config_repo_template" / "demo"
 T = utc(2026, 1, 1, 0)

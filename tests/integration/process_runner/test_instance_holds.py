@@ -29,8 +29,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 PROCESS = "hourly-clicks-summary"
 INSTANCE = ["--process", PROCESS, "--cluster", "primary", "--time", "2026-11-21T10:00Z"]

@@ -29,8 +29,6 @@ from toolkit.workflow_engines import spark_submission
 from toolkit.workflow_engines.spark_submission import SparkSubmission, run_submission, terminate_children
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 LEDGER = "feed-toolkit/working/ledger/processes"
 BUSY = '''

@@ -9,13 +9,9 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from toolkit.process_runner.late_check import LateChecker, late_options
 from toolkit.process_runner.runner import RunOptions
-
-pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 10)
 RECORDS = "feed-toolkit/working/ledger/processes/hourly-clicks-summary/20261121T1000Z"

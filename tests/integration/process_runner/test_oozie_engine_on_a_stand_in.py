@@ -37,8 +37,6 @@ from toolkit.process_runner.runner import RunOptions
 from toolkit.statuses import Status
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 NAME = "clicks-oozie"
 PROJECT = Path(__file__).resolve().parents[3]
@@ -299,6 +297,7 @@ def _killed_child(repo: Path, name: str, method: str, call: int, batch: bool = F
     ("info", 2, "RUNNING"),  # killed while following the running job
     ("start", 1, "PREP"),  # killed between the job's submission (recorded) and its start
 ])
+@pytest.mark.jvm
 def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_that_submits_nothing(
         spark, oozie: StandInOozie, tmp_path: Path, method: str, call: int, status_when_killed: str) -> None:
     go = tmp_path / "go"
@@ -326,6 +325,7 @@ def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_
     assert [p.name for p in output.parent.iterdir()] == ["10"]  # the killed run's staging was published
 
 
+@pytest.mark.jvm
 def test_a_batch_run_killed_while_the_stand_in_runs_its_job_is_replayed_by_following_it(
         spark, oozie: StandInOozie, tmp_path: Path) -> None:
     go = tmp_path / "go"

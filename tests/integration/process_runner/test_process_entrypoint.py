@@ -1,7 +1,7 @@
 """process.py through the real spark-submit, as a scheduler calls it: the template's processes end to end,
 a run killed with -9 in the middle of its workflow (nothing published; the next call waits for the lease,
 takes the lock over, records the killed attempt and completes), and two calls for one instance at once
-(exactly one runs)."""
+(exactly one runs); in process, a Hive workflow at a path of the cluster."""
 
 from __future__ import annotations
 
@@ -19,8 +19,6 @@ from chispa import assert_df_equality
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks, write_process
 from tests.integration.spark_submit import environment, script_command, spark_submit, spark_submit_command
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 RECORDS = "feed-toolkit/working/ledger/processes"
 
@@ -29,6 +27,7 @@ def _status(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[t
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.jvm
 def test_template_processes_through_spark_submit(spark, metastore_factory, tmp_path: Path) -> None:
     thrift_metastore = metastore_factory("process-runner")  # its own: the template's `web` database is created
     repo, root = make_repo(tmp_path)
@@ -111,6 +110,7 @@ def _wait_for(condition, seconds: float) -> None:  # type: ignore[no-untyped-def
         time.sleep(0.2)
 
 
+@pytest.mark.jvm
 def test_a_killed_run_is_taken_over_once_its_lease_expired(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
@@ -143,6 +143,7 @@ def test_a_killed_run_is_taken_over_once_its_lease_expired(tmp_path: Path) -> No
                       .splitlines()[0])["run"] == _status(blocked)["run_id"]
 
 
+@pytest.mark.jvm
 def test_two_calls_for_one_instance_at_once_run_it_exactly_once(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
@@ -168,7 +169,7 @@ SELECT page, COUNT(*) AS clicks FROM json.`${clicks}` GROUP BY page;
 """
 
 
-def test_a_hive_workflow_at_an_absolute_cluster_path_runs_through_spark_submit(spark, tmp_path: Path) -> None:
+def test_a_hive_workflow_at_an_absolute_cluster_path_runs(spark, run_entrypoint, tmp_path: Path) -> None:
     """Falcon's workflows live on the cluster (`/app/hive/wordcount.hql`): the runner reads it under the
     cluster's write endpoint, not from the config repo. (No `registry`: Spark's own catalog serves the Hive
     session, as nothing here is a table.)"""
@@ -183,8 +184,8 @@ def test_a_hive_workflow_at_an_absolute_cluster_path_runs_through_spark_submit(s
     name = write_process(repo, "hive-clicks", {
         "engine: pyspark\n  path: workflows/hourly_clicks_summary.py": "engine: hive\n  path: /app/hive/clicks.hql"})
     assert not (repo / "app").exists()
-    result = spark_submit("process", "--repo", str(repo), "--process", name, "--cluster", "primary", "--time",
-                          "2026-11-21T10:00Z", cwd=tmp_path)
+    result = run_entrypoint("process", "--repo", str(repo), "--process", name, "--cluster", "primary", "--time",
+                            "2026-11-21T10:00Z", cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-3000:]
     assert _status(result)["status"] == "SUCCEEDED"
     assert f"running file://{root}/app/hive/clicks.hql (hive)" in result.stderr

@@ -25,8 +25,6 @@ from toolkit.ledger.locks import LeaseLock
 from toolkit.ledger.records import CorruptRecordError
 from toolkit.process_runner.runner import RunOptions
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 LEDGER = "feed-toolkit/working/ledger/processes"
 

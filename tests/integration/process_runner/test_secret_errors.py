@@ -15,8 +15,6 @@ from tests.integration.process_runner.test_notifications import notifying_proces
 from tests.smtp_server import SmtpServers
 from toolkit.cli.main import main
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 PASSWORD, SSL_PASSWORD = "hunter2-pw", "s3cret-ssl"
 LEAKING = f'''

@@ -27,8 +27,6 @@ from toolkit.errors import UsageError
 from toolkit.instances.output_targets import staging_key
 from toolkit.workflow_engines.spark_submission import SparkSubmission, spark_submit_path
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 APPLICATION = '''\
 """Counts clicks and distinct users per page: argv[1] the input paths (comma-separated), argv[2] the output."""
@@ -66,6 +64,7 @@ def _run(repo: Path, name: str, tmp_path: Path) -> tuple[subprocess.CompletedPro
     return result, json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.jvm
 def test_a_spark_application_gets_falcons_arguments_and_its_output_is_published(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     folders = write_clicks(root, T - timedelta(hours=2), 3)
@@ -86,6 +85,7 @@ def test_a_spark_application_gets_falcons_arguments_and_its_output_is_published(
     assert (instance["status"], instance["attempts"]) == ("SUCCEEDED", 1)
 
 
+@pytest.mark.jvm
 def test_a_failing_application_is_a_failed_attempt_and_nothing_is_published(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)

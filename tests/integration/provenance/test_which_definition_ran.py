@@ -1,5 +1,5 @@
 """Which definition ran, end to end in a real git repository: 10 instances of the template's hourly summary run by
-the real spark-submit record the config repo's commit and their definition's hash; its workflow file edited and
+the whole entrypoint record the config repo's commit and their definition's hash; its workflow file edited and
 committed, `toolkit plan` names those 10 and `toolkit status --changed-since HEAD` lists them; after the rerun
 command's runs, neither names any. A run from a dirty tree (retention through `toolkit retain`) records
 `dirty: true`."""
@@ -15,12 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks
-from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import hourly_instances
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
-
-pytestmark = pytest.mark.integration
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
@@ -56,9 +53,9 @@ def records(root: Path) -> dict[str, dict]:  # type: ignore[type-arg]
             for folder in sorted((root / LEDGER).iterdir()) if (folder / "instance.json").is_file()}
 
 
-def process_run(repo: Path, tmp_path: Path, *extra: str) -> None:
-    done = spark_submit("process", "--repo", str(repo), "--process", PROCESS, "--cluster", "primary", *WINDOW,
-                        "--now", NOW, *extra, cwd=tmp_path, timeout=600)
+def process_run(run_entrypoint, repo: Path, tmp_path: Path, *extra: str) -> None:  # type: ignore[no-untyped-def]
+    done = run_entrypoint("process", "--repo", str(repo), "--process", PROCESS, "--cluster", "primary", *WINDOW,
+                          "--now", NOW, *extra, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
@@ -77,10 +74,10 @@ def planned(repo: Path) -> list[str]:
     return [item["time"] for change in changes for item in change["instances"]]
 
 
-def test_runs_record_the_commit_and_the_plan_names_what_the_old_definition_computed(work, tmp_path):
+def test_runs_record_the_commit_and_the_plan_names_what_the_old_definition_computed(run_entrypoint, work, tmp_path):
     repo, root = work
     write_clicks(root, utc(2026, 11, 19, 22), 12)
-    process_run(repo, tmp_path)
+    process_run(run_entrypoint, repo, tmp_path)
     first = git(repo, "rev-parse", "HEAD")
     ran = records(root)
     old_hash = definition_hash(ConfigRepo.load(repo).process(PROCESS), repo)
@@ -100,7 +97,7 @@ def test_runs_record_the_commit_and_the_plan_names_what_the_old_definition_compu
     assert stale(repo, "--changed-since", "HEAD") == times
     assert stale(repo, "--changed-since", "HEAD~1") == []
 
-    process_run(repo, tmp_path, "--force")  # what the plan's command lists, in one call
+    process_run(run_entrypoint, repo, tmp_path, "--force")  # what the plan's command lists, in one call
     assert planned(repo) == [] and stale(repo, "--changed-since", "HEAD") == []
     assert {r["definition"]["commit"] for r in records(root).values()} == {git(repo, "rev-parse", "HEAD")}
     shown = toolkit(repo, "status", "--repo", str(repo), "--process", PROCESS, "--cluster", "primary", "--now", NOW,

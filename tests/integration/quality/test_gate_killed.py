@@ -42,7 +42,6 @@ from toolkit.storage.local import LocalFileSystem
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-pytestmark = pytest.mark.integration
 
 PROJECT = Path(__file__).resolve().parents[3]
 T = utc(2026, 11, 21, 10)

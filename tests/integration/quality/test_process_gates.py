@@ -9,15 +9,12 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from chispa import assert_df_equality
 
 from tests.integration.openlineage.lineage_setup import lineage_to, valid_events
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
 from tests.smtp_server import SmtpServers
-
-pytestmark = pytest.mark.integration
 
 T = utc(2026, 11, 21, 10)
 RECORDS = "feed-toolkit/working/ledger/processes"

@@ -15,8 +15,6 @@ from tests.integration.process_runner.test_runner import _clicks_daily_table, _h
 from tests.integration.spark_submit import spark_submit
 from toolkit.quality_check.quality_check_entry import main as quality_check
 
-pytestmark = pytest.mark.integration
-
 DAY = utc(2026, 11, 20)
 T = utc(2026, 11, 21, 10)
 RECORDS = "feed-toolkit/working/ledger/processes/daily-clicks-rollup/20261121T0000Z"
@@ -98,6 +96,7 @@ def test_a_table_partition_failing_its_suite_is_not_published_and_passes_once_fi
     assert status["results"][0]["expectations"][0]["observed_value"] == 120  # 24 hours of 5 clicks
 
 
+@pytest.mark.jvm
 def test_quality_check_tells_published_hours_apart_whatever_on_failure_says(
         spark, tmp_path: Path, monkeypatch, capsys) -> None:
     repo, root = make_repo(tmp_path, quality=True)

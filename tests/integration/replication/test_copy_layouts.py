@@ -18,8 +18,6 @@ from toolkit.replication.runner import ReplicationRequest, ReplicationResult, ru
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 INSTANCE = "replica/clicks/2026/11/21/10"  # under the backup cluster's root
 FILES = {"part-00000.json": b'{"page": "/"}\n' * 50, "nested/part-00001.json": b'{"page": "/cart"}\n' * 3}
 

@@ -27,8 +27,6 @@ from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 KILLED_LEASE = 3.0  # seconds: the killed spark-submit's lease, taken over by the rerun once expired
 TARGET = "backup/replica/clicks/2026/11/21/10"
 
@@ -59,6 +57,7 @@ def replicate_here(spark, repo: Path, fs=None):
                            RunContext(fs or HadoopFileSystem(spark), run_id="here", lease_seconds=KILLED_LEASE))
 
 
+@pytest.mark.jvm
 def test_a_big_instance_is_copied_by_tasks_on_both_executors_of_the_cluster(spark_cluster, tmp_path: Path) -> None:
     repo, primary = distributed_repo(tmp_path)
     files = {f"part-{k:05d}": os.urandom(512 * 1024 + k) for k in range(12)}
@@ -97,6 +96,7 @@ def _no_application_on(cluster, timeout: float = 60) -> None:
     raise AssertionError("the killed application's executors still run")
 
 
+@pytest.mark.jvm
 def test_spark_submit_killed_in_the_middle_of_a_distributed_copy(spark_cluster, spark, tmp_path: Path) -> None:
     """SIGKILL to the whole spark-submit once the executors filled part of the staging folder: a reader polling the
     target never sees it partial, the staging folder holds what was copied, and the rerun (distributed again, in

@@ -25,8 +25,6 @@ from toolkit.errors import BlockedError
 from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 
 def _hadoop_replicate(spark, repo: Path, t=T):
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -51,7 +49,8 @@ def test_copy_rerun_and_change_through_hadoop(spark, tmp_path: Path) -> None:
     assert contents(target) == contents(source)
 
 
-def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
+@pytest.mark.jvm
+def test_entrypoint_through_spark_submit(run_entrypoint, tmp_path: Path) -> None:
     repo, primary = make_repo(tmp_path)
     hours = [utc(2026, 11, 21, h) for h in (8, 9, 10)]
     for t in hours:
@@ -70,9 +69,9 @@ def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
     for t in hours:
         folder = tmp_path / f"backup/replica/clicks/{t:%Y/%m/%d/%H}"
         assert contents(folder) == {"part-0.json": t.isoformat().encode() * 10, "_SUCCESS": b""}
-    # The 11:00 instance is not there: waiting (exit 3) before the timeout, failed (exit 1) after it.
-    waiting = spark_submit("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup",
-                           "--time", "2026-11-21T11:00Z", "--now", "2026-11-21T12:00Z", cwd=tmp_path)
+    # The 11:00 instance is not there: waiting (exit 3) before the timeout, failed (exit 1) after it (in process).
+    waiting = run_entrypoint("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup",
+                             "--time", "2026-11-21T11:00Z", "--now", "2026-11-21T12:00Z", cwd=tmp_path)
     assert waiting.returncode == 3, waiting.stdout[-3000:]
     assert "replication: primary: the instance 2026-11-21T11:00Z is not available on 'primary' yet" in waiting.stderr
     assert json.loads(waiting.stdout.strip().splitlines()[-1])["status"] == "WAITING"
@@ -121,6 +120,7 @@ def test_two_replications_of_one_instance_at_once_through_hadoop(spark, tmp_path
         isinstance(other, BlockedError) and f"run {published[0]} on " in str(other)), repr(other)
 
 
+@pytest.mark.jvm
 def test_spark_submit_killed_in_the_middle_of_the_copy(spark, tmp_path: Path) -> None:
     """kill -9 the whole spark-submit (JVM and Python) once the staging folder fills; a reader polling the
     target meanwhile never sees a partial instance; its lease refuses a rerun until it expires, then the rerun

@@ -15,8 +15,6 @@ from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.catalog_records import Column, TableType
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 DATABASE = "hive_catalog_test"
 _names = itertools.count()
 PARQUET = ("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",

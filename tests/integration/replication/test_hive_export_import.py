@@ -38,8 +38,6 @@ from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 UTC = timezone.utc
 T = datetime(2026, 11, 21, tzinfo=UTC)
 COLUMNS = [("id", "int"), ("name", "string")]
@@ -570,6 +568,7 @@ def _status(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.jvm
 def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) -> None:
     table, spec = make_source(clusters, "regional", False)
     repo = _repo(tmp_path, clusters, table, f"{table}_replica")

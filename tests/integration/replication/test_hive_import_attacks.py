@@ -35,8 +35,6 @@ from tests.integration.spark_submit import PROJECT, environment, script_command
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 UTC = timezone.utc
 DAYS = [datetime(2026, 11, 21, tzinfo=UTC) + timedelta(days=k) for k in range(4)]  # 21st .. 24th
 KILLED_LEASE = 6.0  # seconds: renewed every 2 s while the killed run lives; the reruns wait it out
@@ -271,6 +269,7 @@ class Reader:
         self.raw.close()
 
 
+@pytest.mark.jvm
 def test_an_import_killed_at_four_points_leaves_whole_partitions_and_its_reruns_finish_each_once(
         world: World, tmp_path: Path) -> None:
     """One spark-submit imports four instances and is killed (SIGKILL, the whole process group) when each stands

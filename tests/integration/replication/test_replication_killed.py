@@ -23,8 +23,6 @@ from tests.unit.retention.retention_repo import make_repo
 from toolkit.errors import BlockedError
 from toolkit.replication.runner import ReplicationResult
 
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[3]
 KILLED_RUN = """
 import os, signal, sys

@@ -25,8 +25,6 @@ from toolkit.ledger.store import Ledger
 from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 SUITE = "quality/replicated-clicks.json"
 GOOD = b'{"page": "/", "user": "u1"}\n{"page": "/cart", "user": "u2"}\n'

@@ -19,8 +19,6 @@ from toolkit.errors import BlockedError
 from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 DATABASE = "replication_test"
 T = utc(2026, 11, 20)
 
@@ -83,6 +81,7 @@ def _replicate(spark, repo: Path, t=T, now=None, window=None, gate=None):
             puller.close()
 
 
+@pytest.mark.jvm
 def test_export_copy_import_then_up_to_date(spark, setup, replica_metastore) -> None:
     repo, table, rows = setup
     first = _replicate(spark, repo)
@@ -113,6 +112,7 @@ def test_a_partition_not_there_yet_waits(spark, setup) -> None:
     assert f"the partition ds=2026-11-21 of {DATABASE}.{table} does not exist" in waiting.reasons()[0]
 
 
+@pytest.mark.jvm
 def test_entrypoint_through_spark_submit(setup, replica_metastore, spark, tmp_path: Path) -> None:
     repo, table, rows = setup
     result = spark_submit("replication", "--repo", str(repo), "--feed", "sessions", "--target", "backup",
@@ -180,6 +180,7 @@ def test_an_import_of_the_partition_held_by_another_run_blocks_the_replication(s
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
 
 
+@pytest.mark.jvm
 def test_publish_entrypoint_records_an_outside_partition_through_spark_submit(setup, spark, tmp_path: Path) -> None:
     """`toolkit publish` for a table feed is `spark-submit entrypoints/publish.py`: the partition registered in
     primary's metastore is fingerprinted and recorded (producer external); one not registered yet waits (3)."""

@@ -9,13 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.integration.killing_calls import killed_when
 from tests.unit.report.report_history import NOW, write_states
 from tests.unit.retention.retention_repo import make_repo
-
-pytestmark = pytest.mark.integration
 
 ATTEMPTS = 6
 

@@ -10,7 +10,6 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.unit.report.report_history import CLICKS_STATES, COMMIT, NOW, SUMMARY_STATES, write_states
@@ -19,8 +18,6 @@ from toolkit.cli.main import main
 from toolkit.report.html import render_html
 from toolkit.report.model import Details, Grid, Report
 from toolkit.report.states import State
-
-pytestmark = pytest.mark.integration
 
 OPEN_LIMIT_SECONDS = 4.0  # measured at about 1 s on 2 cores; this bounds a loaded machine
 SUMMARY = "process/hourly-clicks-summary"

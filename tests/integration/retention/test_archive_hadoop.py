@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, tree, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
-
-pytestmark = pytest.mark.integration
 
 
 def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:

@@ -1,5 +1,6 @@
 """File-feed retention through Hadoop's file system in the test SparkSession: the same tree, decoys and
-report as on the pure-Python file system, and the whole entrypoint through the real spark-submit."""
+report as on the pure-Python file system, and the whole entrypoint: through the real spark-submit once, in process
+for its refusals."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
 
 def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
     repo, root = make_repo(folder)
@@ -53,6 +53,7 @@ def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> 
     assert recorded[0] == recorded[1] and len(recorded[0]) == 24 * 3 + 10
 
 
+@pytest.mark.jvm
 def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     hourly_instances(root, utc(2025, 12, 31, 20), 8)  # 20:00 .. 03:00 the next day
@@ -70,9 +71,9 @@ def test_entrypoint_through_spark_submit(tmp_path: Path) -> None:
     assert [item["time"] for item in report["evicted"]] == ["2025-12-31T20:00Z", "2025-12-31T21:00Z"]
 
 
-def test_entrypoint_bad_call_exits_2_before_spark_starts(tmp_path: Path) -> None:
+def test_entrypoint_bad_call_exits_2_before_spark_starts(run_entrypoint, tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
-    result = spark_submit("retention", "--repo", str(repo), "--feed", "clicks-daily", "--cluster", "backup",
+    result = run_entrypoint("retention", "--repo", str(repo), "--feed", "clicks-daily", "--cluster", "backup",
                           "--time", "2026-03-31T22:00Z", cwd=tmp_path)
     output = result.stdout + result.stderr  # spark-submit merges the Python driver's stderr into its stdout
     assert result.returncode == 2
@@ -82,7 +83,7 @@ def test_entrypoint_bad_call_exits_2_before_spark_starts(tmp_path: Path) -> None
     assert status["status"] == "INVALID" and "not defined on cluster 'backup'" in status["error"]
 
 
-def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(tmp_path: Path) -> None:
+def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(run_entrypoint, tmp_path: Path) -> None:
     """Another run holds the feed's retention lease on the cluster: exit 5, one sentence naming it, nothing
     deleted."""
     repo, root = make_repo(tmp_path)
@@ -90,7 +91,7 @@ def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(tmp_path: 
     other = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary")).retention_lock("clicks")
     assert other.try_acquire("other-run").taken
     before = tree(root)
-    result = spark_submit("retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
+    result = run_entrypoint("retention", "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
                           "--time", "2026-03-31T22:00Z", cwd=tmp_path)
     assert result.returncode == 5, result.stdout[-3000:]
     status = json.loads(result.stdout.strip().splitlines()[-1])

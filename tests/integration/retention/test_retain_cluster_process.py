@@ -21,8 +21,6 @@ from tests.unit.retention.retention_repo import tree
 from tests.unit.retention.test_retain_cluster import CALL_TIME, TABLE_FEED
 from toolkit.devtools.feeds_repo import CLUSTER, write_feeds_repo, write_hours
 
-pytestmark = pytest.mark.integration
-
 TOOLKIT = Path(sys.executable).parent / "toolkit"
 FIRST = datetime(2025, 1, 1, tzinfo=timezone.utc)
 FEEDS = 6
@@ -125,6 +123,7 @@ def spark_lake(tmp_path: Path, table_start: str) -> tuple[Path, Path]:
     return repo, root
 
 
+@pytest.mark.jvm
 def test_spark_submit_starts_no_spark_context_while_only_file_feeds_are_due(tmp_path: Path,
                                                                            reference: set[str]) -> None:
     repo, root = spark_lake(tmp_path, table_start="2025-06-01T00:00Z")  # the table feed's cadence starts later
@@ -138,6 +137,7 @@ def test_spark_submit_starts_no_spark_context_while_only_file_feeds_are_due(tmp_
     assert "SparkContext" not in result.stderr and "SparkSession" not in result.stderr
 
 
+@pytest.mark.jvm
 def test_a_due_table_feed_runs_in_one_spark_session_and_fails_alone(tmp_path: Path) -> None:
     repo, root = spark_lake(tmp_path, table_start="2025-01-01T00:00Z")
     result = spark_submit("retention", "--repo", str(repo), "--cluster", CLUSTER, "--all", "--time", CALL_TIME,

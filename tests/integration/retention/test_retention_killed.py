@@ -27,8 +27,6 @@ from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 PROJECT = Path(__file__).resolve().parents[3]
 NOMINAL = utc(2026, 4, 1, 10)
 LEASE = 1.5  # the killed run's lease, in seconds: the rerun takes it over once it expired

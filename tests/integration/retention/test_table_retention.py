@@ -20,8 +20,6 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
 
-pytestmark = pytest.mark.integration
-
 DATABASE = "retention_test"
 _names = itertools.count()
 SHAPES = {
@@ -149,6 +147,7 @@ def test_external_data_outside_the_table_location_is_kept(spark, metastore: Meta
     assert metastore.partition_names(table) == [] and data.exists()
 
 
+@pytest.mark.jvm
 def test_template_table_feed_through_spark_submit(spark, thrift_metastore, tmp_path: Path) -> None:
     """The template's `visits` feed (web.visits, daily `ds`) on primary, whose registry is the Thrift server."""
 

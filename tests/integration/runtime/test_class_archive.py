@@ -24,8 +24,6 @@ from toolkit.errors import UsageError
 from toolkit.runtime.class_archive import archive_lock, make_archive
 from toolkit.runtime.submit import submit_arguments
 
-pytestmark = pytest.mark.integration
-
 JOB = "from pyspark.sql import SparkSession\nprint(SparkSession.builder.getOrCreate().range(7).count())\n"
 
 
@@ -44,6 +42,7 @@ def _run(tmp_path: Path, archive: Path, *extra: str) -> tuple[subprocess.Complet
     return done, loaded.read_text() if loaded.exists() else ""
 
 
+@pytest.mark.jvm
 def test_the_archive_is_mapped_by_a_spark_submit_of_a_cluster_that_names_it(
         tmp_path: Path, jvm_class_archive: Path | None) -> None:
     assert jvm_class_archive is not None, "make_archive could not make the session's archive"
@@ -54,6 +53,7 @@ def test_the_archive_is_mapped_by_a_spark_submit_of_a_cluster_that_names_it(
     assert shared > 5000, shared  # Spark's, Hadoop's and Scala's classes, not a handful
 
 
+@pytest.mark.jvm
 def test_a_driver_whose_class_path_differs_runs_without_the_archive_and_warns_on_stderr(
         tmp_path: Path, jvm_class_archive: Path | None) -> None:
     assert jvm_class_archive is not None
@@ -63,6 +63,7 @@ def test_a_driver_whose_class_path_differs_runs_without_the_archive_and_warns_on
     assert "source: shared objects file (top)" not in loaded
 
 
+@pytest.mark.jvm
 def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "spark.jsa"
     abandoned = tmp_path / f".spark.jsa.{_dead_pid()}.partial"  # left by a run killed while its JVM dumped
@@ -77,6 +78,7 @@ def test_a_job_that_fails_writes_nothing_and_says_why(tmp_path: Path, capsys: py
     assert [path.name for path in tmp_path.iterdir()] == [".spark.jsa.lock"]  # no archive, no partial one
 
 
+@pytest.mark.jvm
 def test_a_jvm_that_cannot_start_is_named_by_its_reason_not_its_headline(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The JVM says why it failed on the line after its headline ("Error occurred during initialization of VM")."""
@@ -160,6 +162,7 @@ def _dead_pid() -> int:
     return int(Path("/proc/sys/kernel/pid_max").read_text()) + 1
 
 
+@pytest.mark.jvm
 def test_a_spark_submit_that_cannot_run_is_a_bad_call(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"/nonexistent/spark-submit cannot run \(No such file or directory\)"):
         make_archive(tmp_path / "spark.jsa", "/nonexistent/spark-submit")

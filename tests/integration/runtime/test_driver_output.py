@@ -12,8 +12,6 @@ import pytest
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo
 
-pytestmark = pytest.mark.integration
-
 DRY_RUN = ("--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T10:00Z", "--dry-run")
 # What the Java launcher says before any Spark or toolkit code runs (spark-submit adds the vector module).
 JVM_LAUNCHER = "WARNING: Using incubator modules: jdk.incubator.vector"
@@ -23,6 +21,7 @@ def people_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line and line != JVM_LAUNCHER]
 
 
+@pytest.mark.jvm
 def test_a_run_prints_its_status_line_alone_and_nothing_of_sparks_start(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     result = spark_submit("retention", "--repo", str(repo), *DRY_RUN, cwd=tmp_path)
@@ -32,6 +31,7 @@ def test_a_run_prints_its_status_line_alone_and_nothing_of_sparks_start(tmp_path
     assert people_lines(result.stderr) == []
 
 
+@pytest.mark.jvm
 def test_a_bad_call_says_so_on_stderr_and_keeps_stdout_to_the_status_line(tmp_path: Path) -> None:
     repo, _ = make_repo(tmp_path)
     result = spark_submit("retention", "--repo", str(repo), *DRY_RUN, "--no-such-option", cwd=tmp_path)
@@ -44,6 +44,7 @@ def test_a_bad_call_says_so_on_stderr_and_keeps_stdout_to_the_status_line(tmp_pa
                          "retention: bad arguments (see the usage line above)"]
 
 
+@pytest.mark.jvm
 def test_verbose_brings_sparks_info_logging_back_on_stderr(tmp_path: Path) -> None:
     """A process instance whose inputs are missing, not waited for (exit 3): the run starts Spark, which a file
     feed's retention no longer does."""
@@ -55,6 +56,7 @@ def test_verbose_brings_sparks_info_logging_back_on_stderr(tmp_path: Path) -> No
     assert " INFO SparkContext: Running Spark version " in result.stderr
 
 
+@pytest.mark.jvm
 def test_a_file_feeds_retention_starts_no_spark_context(tmp_path: Path) -> None:
     """spark-submit's launcher JVM only: even asked for Spark's INFO logging, no SparkContext starts."""
     repo, _ = make_repo(tmp_path)

@@ -11,8 +11,6 @@ import pytest
 
 from tests.integration.spark_submit import PROJECT, environment, script_command
 
-pytestmark = pytest.mark.integration
-
 JOB = f"""
 import sys
 sys.path.insert(0, {str(PROJECT)!r})
@@ -27,6 +25,7 @@ spark.stop()
 """
 
 
+@pytest.mark.jvm
 def test_the_driver_imports_the_installed_pyspark_and_its_session_runs(tmp_path: Path) -> None:
     job = tmp_path / "job.py"
     job.write_text(JOB)

@@ -13,12 +13,8 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pytest
-
 from tests.integration.spark_submit import PROJECT, SPARK_SUBMIT
 from tests.unit.retention.retention_repo import make_repo
-
-pytestmark = pytest.mark.integration
 
 CRON_PATH = "/usr/bin:/bin"
 TOOLKIT = Path(sys.executable).parent / "toolkit"

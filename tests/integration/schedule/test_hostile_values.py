@@ -11,15 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.schedule.hostile_repo import SUBSTITUTION, cron_command, cron_reading, repo_with_jar
 from toolkit.cli.main import main
 from toolkit.schedule.words import HostPath, Syntax, Word, host, written
-
-pytestmark = pytest.mark.integration
 
 CRON_PATH = "/usr/bin:/bin"
 TOOLKIT = Path(sys.executable).parent / "toolkit"

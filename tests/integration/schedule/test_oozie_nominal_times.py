@@ -78,12 +78,14 @@ def toolkit_times(cadence: Cadence, actions: int) -> list[str]:
     ("months(2)", "2026-01-15T09:30Z", "Europe/Paris", 60),  # from mid-month, winter and summer times
     ("months(1)", "2026-01-31T12:00Z", "UTC", 40),  # clamped to each month's end, from the start each time
 ])
+@pytest.mark.jvm
 def test_oozie_materializes_the_toolkits_instances(java_program: list[str], frequency: str, start: str, zone: str,
                                                     actions: int) -> None:
     cadence = Cadence(Frequency.parse(frequency), parse_timestamp(start), zone)
     assert oozie_times(java_program, cadence, actions) == toolkit_times(cadence, actions)
 
 
+@pytest.mark.jvm
 def test_a_local_time_in_a_spring_forward_gap_is_moved_the_other_way(java_program: list[str]) -> None:
     """02:30 Europe/Paris does not exist on 2026-03-29: Calendar gives 01:30 CET, the toolkit 03:30 CEST."""
     cadence = Cadence(Frequency.parse("days(1)"), parse_timestamp("2026-03-27T01:30Z"), "Europe/Paris")

@@ -18,8 +18,6 @@ from toolkit.storage.bulk_copy import BulkCopier, CopyResult, CopyTask, raise_fo
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import to_uri
 
-pytestmark = pytest.mark.integration
-
 
 # ----------------------------------------------------------------------------------------------- helpers
 def test_the_reference_crc32c_is_the_castagnoli_one() -> None:

@@ -23,8 +23,6 @@ from toolkit.storage.catalog_factory import catalog_for
 from toolkit.storage.catalog_records import Partition, TableType
 from toolkit.storage.filesystem import StorageError
 
-pytestmark = pytest.mark.integration
-
 DATABASE = "catalog_test"
 _names = itertools.count()
 

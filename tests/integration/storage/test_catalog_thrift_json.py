@@ -14,8 +14,6 @@ from toolkit.storage.catalog_records import Column, TableType
 from toolkit.storage.catalog_thrift import JsonWriter, ThriftCatalog
 from toolkit.storage.filesystem import normalize_uri
 
-pytestmark = pytest.mark.integration
-
 DATABASE = "thrift_json_test"
 COMMENT = 'Klicks — "all" of them\nsecond line'
 NOTE = 'say "hi",\n\ttab \\ backslash \x01 control, 東京 😀 {"json": [1]}'

@@ -13,8 +13,6 @@ from pyspark.sql import SparkSession
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.jdbc.credential_provider import alias_reader
 
-pytestmark = pytest.mark.integration
-
 
 def _keystore(spark: SparkSession, path: Path, entries: dict[str, str]) -> str:
     """A JCEKS keystore at `path` holding `entries`, written by Hadoop's credential provider API."""

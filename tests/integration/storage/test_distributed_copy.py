@@ -14,8 +14,6 @@ from tests.integration.storage.test_bulk_copy import assert_copied, make_tree, t
 from toolkit.storage.bulk_copy import BulkCopier
 from toolkit.storage.filesystem import CopyTask
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def copier(spark) -> BulkCopier:

@@ -16,8 +16,6 @@ import pytest
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 from toolkit.storage.local import LocalFileSystem, to_uri
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def hadoop_fs(spark) -> FileSystem:

@@ -15,8 +15,6 @@ from tests.integration.storage.test_filesystem_contract import make, raises_sent
 from toolkit.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(params=["local", "hadoop", "hadoop-generic"])
 def fs(request: pytest.FixtureRequest) -> FileSystem:

@@ -16,8 +16,6 @@ from tests.integration.jvm_calls import counted_jvm_calls
 from toolkit.storage.filesystem import FileStatus, StorageError
 from toolkit.storage.local import LocalFileSystem, to_uri
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def hadoop_fs(spark):

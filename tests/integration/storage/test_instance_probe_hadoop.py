@@ -18,7 +18,6 @@ from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.storage.local import to_uri as uri
 
-pytestmark = pytest.mark.integration
 MTIME = 1_790_000_000
 TEN = utc(2026, 11, 21, 10)
 WINDOW = [utc(2026, 11, 21, hour) for hour in range(10, 16)]  # more instances than are listed a tree at a time

@@ -14,8 +14,6 @@ import pytest
 from tests.integration.databases import DatabaseServer
 from tests.integration.spark_submit import PROJECT, environment, script_command
 
-pytestmark = pytest.mark.integration
-
 SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -50,18 +48,21 @@ def _run(tmp_path: Path, server: DatabaseServer, *options: str) -> dict[str, obj
     return result
 
 
+@pytest.mark.jvm
 def test_a_driver_given_to_spark_submits_jars_is_used_as_it_is_without_add_jar(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     result = _run(tmp_path, postgres_server, "--jars", str(postgres_server.driver_jar))
     assert result == {"seen_before": True, "loader_kept": True, "row": ["42"]}
 
 
+@pytest.mark.jvm
 def test_a_driver_not_on_the_class_path_is_added_to_the_session(postgres_server: DatabaseServer,
                                                                  tmp_path: Path) -> None:
     result = _run(tmp_path, postgres_server)
     assert result == {"seen_before": False, "loader_kept": False, "row": ["42"]}
 
 
+@pytest.mark.jvm
 def test_a_driver_on_the_drivers_class_path_alone_is_added_for_the_executors(postgres_server: DatabaseServer,
                                                                              tmp_path: Path) -> None:
     result = _run(tmp_path, postgres_server, "--driver-class-path", str(postgres_server.driver_jar))

@@ -18,8 +18,6 @@ import pytest
 from tests.crc32c import crc32c
 from toolkit.storage.jvm_classes import JAR_NAME, jar_path, java_class, new_instance
 
-pytestmark = pytest.mark.integration
-
 SEP = "\0"
 REPOSITORY = Path(__file__).resolve().parents[3]
 

@@ -17,8 +17,6 @@ from toolkit.storage.filesystem import FileSystem, StorageError
 from toolkit.storage.local import LocalFileSystem
 from toolkit.storage.publish import Publication, recover
 
-pytestmark = pytest.mark.integration
-
 OLD = {"10/part-0": b"old 0", "10/part-1": b"old 1", "10/_SUCCESS": b""}
 NEW = {".10.staging/part-0": b"new 0", ".10.staging/sub/part-2": b"new 2"}
 

@@ -22,7 +22,6 @@ from tests.webhdfs_server import LoopbackWebHdfs
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.webhdfs import WebHdfsFileSystem, connect
 
-pytestmark = pytest.mark.integration
 HEAD = "hdfs://test-cluster:8020"  # the file system's URIs; WebHDFS is reached at the URL
 
 

@@ -27,8 +27,6 @@ from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
-pytestmark = pytest.mark.integration
-
 T = utc(2026, 11, 21, 10)
 SUBMIT_ARGS = "--master local[1] --conf spark.ui.enabled=false"
 # The runs' lease (toolkit trigger --lease): a killed replay is taken over a quarter minute later, not a minute later;
@@ -86,6 +84,7 @@ def started(result: subprocess.CompletedProcess[str]) -> list[str]:
     return [line.removeprefix("started: ") for line in result.stdout.splitlines() if line.startswith("started: ")]
 
 
+@pytest.mark.jvm
 def test_producers_and_consumers_through_toolkit_trigger(tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     summary = repo / "processes" / "hourly-clicks-summary.yaml"
