@@ -11,11 +11,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parents[2]
 PAGE = PROJECT / "docs" / "getting-started.md"
 BLOCK = re.compile(r"^```sh\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
+@pytest.mark.jvm
 def test_every_command_of_the_getting_started_page_works(tmp_path: Path) -> None:
     script = "\n".join(BLOCK.findall(PAGE.read_text(encoding="utf-8"))).replace("/tmp/my-pipelines", f"{tmp_path}/p")
     assert script.count("spark-submit") == 2 and "toolkit init" in script

@@ -1,8 +1,9 @@
 """The markers of the integration tier, and the guard that keeps `jvm` true (docs/architecture.md, "Tests").
 
 - `jvm`: the test starts a JVM of its own in a subprocess (a real spark-submit, a run killed with SIGKILL, a CLI that
-  builds its own Spark session): seconds of CPU each. Marked by hand; a test without the mark that starts
-  spark-submit, spark-class or java itself fails, naming the mark.
+  builds its own Spark session): seconds of CPU each. Marked by hand; a test without the mark fails, naming the
+  mark, when it starts spark-submit, spark-class or java itself (an audit hook) or when a JVM appears below the
+  test process while it runs (tests/integration/jvm_watch.py: a child Python's own SparkSession, a CLI's sweep).
 - `server`: the test uses a real server started for the run (a Hive metastore, PostgreSQL, MariaDB, Airflow,
   Prometheus, the Spark standalone cluster): marked from the fixtures it asks for, or by hand where the test starts
   the server itself.
@@ -21,16 +22,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Generator, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import pytest
+
+from tests.integration.jvm_watch import JvmWatch
 
 SERVER_FIXTURES = frozenset({"thrift_metastore", "metastore_factory", "postgres_server", "mariadb_server", "airflow",
                              "spark_cluster", "node_exporter"})
 _SPARK_LAUNCHERS = frozenset({"spark-submit", "spark-class"})  # real ones have Spark's spark-class beside them
 _STARTS_A_PROGRAM = {"subprocess.Popen": 1, "os.posix_spawn": 1, "os.exec": 1}  # event -> index of its argv
 _guarding: list[str] = []  # the node id of the unmarked test running, while one runs
+_watches: list[JvmWatch] = []  # the watch of the unmarked test running
 
 
 def starts_a_jvm(argv: Sequence[Any]) -> bool:
@@ -101,9 +105,29 @@ def starting_a_server() -> Iterator[None]:
     held = _guarding.copy()
     _guarding.clear()
     try:
-        yield
+        with _watches[-1].paused() if _watches else nullcontext():
+            yield
     finally:
         _guarding.extend(held)
+
+
+@pytest.fixture(autouse=True)
+def _no_jvm_below_an_unmarked_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails (at its teardown) an integration test without the `jvm` mark below which a JVM ran."""
+    if request.node.get_closest_marker("jvm") is not None or "integration" not in request.node.path.parts:
+        yield
+        return
+    watch = JvmWatch()
+    _watches.append(watch)
+    try:
+        yield
+    finally:
+        _watches.remove(watch)
+        seen = watch.stop()
+    if seen:
+        pytest.fail(f"{request.node.nodeid} ran a JVM of its own ({next(iter(seen.values()))}) without the `jvm` "
+                    "mark: mark it @pytest.mark.jvm, or run the entrypoint in process (tests/integration/tiers.py).",
+                    pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -47,6 +47,8 @@ from tests.integration.spark_submit import spark_submit
 from tests.lineage_receiver import lineage_receiver
 from toolkit.errors import BlockedError, SkippedError
 
+pytestmark = pytest.mark.jvm  # every test runs a killed child or a real spark-submit, each its own JVM
+
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
 T0 = datetime(2026, 1, 1, 0, tzinfo=timezone.utc)
@@ -199,7 +201,6 @@ def test_two_imports_of_one_feed_at_once_one_imports_the_other_is_told_who_holds
 SECRET = "Pa55-w0rd-never-printed"
 
 
-@pytest.mark.jvm
 def test_no_password_in_any_output_record_or_event_of_a_real_import_and_export(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("secrets")
@@ -249,7 +250,6 @@ def test_no_password_in_any_output_record_or_event_of_a_real_import_and_export(
     assert not wrong.exists()
 
 
-@pytest.mark.jvm
 def test_a_password_inline_in_the_url_is_in_no_sentence_status_line_or_record_of_a_failing_import(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("inline")
@@ -270,7 +270,6 @@ def test_a_password_inline_in_the_url_is_in_no_sentence_status_line_or_record_of
         assert SECRET.encode() not in path.read_bytes(), path
 
 
-@pytest.mark.jvm
 def test_a_password_file_that_cannot_be_read_is_one_sentence_and_exit_2(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("nofile")

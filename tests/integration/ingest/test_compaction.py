@@ -204,6 +204,7 @@ compaction.compact_instance(spark, ConfigRepo.load({repo!r}), "events", "primary
     ("move_in", "nothing", True),  # the batch files renamed away, the new folder not in place: put in place
     ("remove_old", "new", True),  # both renames done, the old folder still there: deleted
 ])
+@pytest.mark.jvm
 def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_folder(
         spark, streamed: Path, tmp_path: Path, step: str, reader_sees: str, resumed: bool) -> None:
     from toolkit.storage.hadoop import HadoopFileSystem
@@ -242,6 +243,7 @@ def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> 
     assert len(parts(view(root))) == 1
 
 
+@pytest.mark.jvm
 def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land(spark, tmp_path: Path) -> None:
     """Killed after the first rename (the instance folder is away); its lease expires; an ingest run with a late
     record of hour 10 first puts the compacted folder in place (toolkit/ingest/compaction.py::finish_unfinished),

@@ -28,6 +28,8 @@ from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 
+pytestmark = pytest.mark.jvm  # every test kills a run that has its own Spark JVM
+
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
 KILLED_RUN = """

@@ -39,6 +39,8 @@ from toolkit.ingest.closing_record import ClosingBook
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
+pytestmark = pytest.mark.jvm  # every test kills a run that has its own Spark JVM
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 

@@ -92,6 +92,7 @@ def test_a_jvm_that_cannot_start_is_named_by_its_reason_not_its_headline(
                             f"{out}.\n")
 
 
+@pytest.mark.jvm
 def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path) -> None:
     """`kill -9` of the toolkit's process alone: its job's JVM dies with it (it would otherwise run on without the
     lock and dump an archive of its own)."""
@@ -112,6 +113,7 @@ def test_killed_while_it_makes_an_archive_the_old_one_stays_whole(tmp_path: Path
             os.killpg(running.pid, signal.SIGKILL)
 
 
+@pytest.mark.jvm
 def test_stopped_with_sigterm_it_ends_its_job_and_writes_nothing(tmp_path: Path) -> None:
     """A scheduler stops a run with SIGTERM to the toolkit's process alone: the job's spark-submit must end with it,
     not run on for a minute and dump an archive nobody renames."""

@@ -63,6 +63,7 @@ def test_the_classes_come_from_the_toolkits_jar_on_the_class_path(spark) -> None
         assert loaded.getClassLoader() in context_loaders(gateway)
 
 
+@pytest.mark.jvm
 def test_a_jvm_started_without_the_jar_loads_the_classes_from_the_jar_file(tmp_path: Path) -> None:
     (tmp_path / "t" / "d").mkdir(parents=True)
     (tmp_path / "t" / "d" / "f").write_bytes(b"xy")
