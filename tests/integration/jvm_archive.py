@@ -6,13 +6,15 @@ archive is only ever a speed-up."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import subprocess
+import time
 from pathlib import Path
 
 from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.jvm_options import SHORT_LIVED
-from toolkit.errors import ToolkitError
+from toolkit.errors import BlockedError, ToolkitError
 from toolkit.runtime.class_archive import JOB, make_archive
 
 
@@ -38,5 +40,23 @@ def class_archive(cache: Path, timeout: float = 600) -> Path | None:
     try:
         return make_archive(archive, str(SPARK_SUBMIT), java_options=SHORT_LIVED, timeout=timeout,
                             environment=env).path
+    except BlockedError:  # another pytest-xdist worker of this run is making it: use that one's
+        return made_by_another(archive, timeout)
     except ToolkitError:
         return None
+
+
+def made_by_another(archive: Path, timeout: float) -> Path | None:
+    """Wait until the maker holding the archive's lock (toolkit/runtime/class_archive.py's `archive_lock`, on
+    `.NAME.lock` beside it) lets go; the archive it made, or None when it made none or took longer than `timeout`."""
+    deadline = time.monotonic() + timeout
+    with (archive.parent / f".{archive.name}.lock").open("rb") as lock:
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return None
+                time.sleep(1)
+    return archive if archive.is_file() else None
