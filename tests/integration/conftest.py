@@ -27,7 +27,7 @@ import pytest
 from tests.integration import tiers
 from tests.integration.in_process import run_in_process
 from tests.integration.jvm_archive import class_archive
-from tests.jvm_options import long_lived, use_for_subprocesses
+from tests.jvm_options import use_for_subprocesses
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -75,23 +75,28 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     home = tmp_path_factory.mktemp("spark")
     derby = home / "derby"
     derby.mkdir()
-    with long_lived():  # tests/jvm_options.py
-        session = (
-            SparkSession.builder.master("local[2]")
-            .appName("feed-toolkit-tests")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.ui.enabled", "false")
-            .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.local.dir", str(home / "scratch"))
-            .config("spark.sql.warehouse.dir", str(home / "warehouse"))
-            .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={derby}")
-            .config("spark.hadoop.javax.jdo.option.ConnectionURL",
-                    f"jdbc:derby:;databaseName={derby / 'metastore_db'};create=true")
-            .enableHiveSupport()
-            .getOrCreate()
-        )
+    # The JVM's start takes the tests' JVM options (tests/jvm_options.py) like every other; the tests' small queries
+    # run faster without whole-stage code generation and adaptive execution (whose compiling and re-planning cost
+    # more than they save on a few rows): about 12% of a Spark-heavy module. The real spark-submit tests keep
+    # Spark's defaults.
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("feed-toolkit-tests")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.ui.enabled", "false")
+        .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.local.dir", str(home / "scratch"))
+        .config("spark.sql.warehouse.dir", str(home / "warehouse"))
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={derby}")
+        .config("spark.hadoop.javax.jdo.option.ConnectionURL",
+                f"jdbc:derby:;databaseName={derby / 'metastore_db'};create=true")
+        .enableHiveSupport()
+        .getOrCreate()
+    )
     session.sparkContext.setLogLevel("WARN")
     yield session
     session.stop()

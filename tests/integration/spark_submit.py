@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.jvm_options import SHORT_LIVED
+
 PROJECT = Path(__file__).resolve().parents[2]
 SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
 
@@ -19,9 +21,10 @@ def environment() -> dict[str, str]:
             "PYSPARK_DRIVER_PYTHON": sys.executable}
 
 
-# On a standalone cluster: client deploy mode, one core per executor, executors small enough for two workers of 1g.
+# On a standalone cluster: client deploy mode, one core per executor, executors small enough for two workers of 1g,
+# and the executors' JVMs, which live as long as the call, started as cheaply as its driver (tests/jvm_options.py).
 CLUSTER_OPTIONS = ("--deploy-mode", "client", "--conf", "spark.executor.cores=1", "--conf", "spark.cores.max=2",
-                   "--conf", "spark.executor.memory=512m")
+                   "--conf", "spark.executor.memory=512m", "--conf", f"spark.executor.extraJavaOptions={SHORT_LIVED}")
 
 
 def spark_submit_command(entrypoint: str, *args: str, master: str = "local[1]",

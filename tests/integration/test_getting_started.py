@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.jvm_options import with_short_lived
+
 PROJECT = Path(__file__).resolve().parents[2]
 PAGE = PROJECT / "docs" / "getting-started.md"
 BLOCK = re.compile(r"^```sh\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -24,10 +26,11 @@ def test_every_command_of_the_getting_started_page_works(tmp_path: Path) -> None
     assert script.count("spark-submit") == 2 and "toolkit init" in script
     result = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path, capture_output=True,
                             text=True, timeout=600,
-                            env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path),
-                                 "TOOLKIT_HOME": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
-                                 "VIRTUAL_ENV": str(Path(sys.executable).parent.parent),
-                                 "PYSPARK_PYTHON": sys.executable, "LANG": os.environ.get("LANG", "C.UTF-8")})
+                            env=with_short_lived({
+                                "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path),
+                                "TOOLKIT_HOME": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
+                                "VIRTUAL_ENV": str(Path(sys.executable).parent.parent),
+                                "PYSPARK_PYTHON": sys.executable, "LANG": os.environ.get("LANG", "C.UTF-8")}))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     out = result.stdout.splitlines()
     process = json.loads(next(line for line in out if '"action": "process"' in line))

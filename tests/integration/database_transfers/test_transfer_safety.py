@@ -44,6 +44,7 @@ from tests.integration.database_transfers.test_import import (
 from tests.integration.database_transfers.transfer_repo import TransferRepo, transfer_repo
 from tests.integration.databases import DatabaseServer
 from tests.integration.spark_submit import spark_submit
+from tests.jvm_options import with_short_lived
 from tests.lineage_receiver import lineage_receiver
 from toolkit.errors import BlockedError, SkippedError
 
@@ -115,7 +116,8 @@ def _child(repo: TransferRepo, feed: str, point: str, run_id: str = "killed",
     script = CHILD.format(project=str(PROJECT), repo=str(repo.repo), feed=feed, point=point, run_id=run_id,
                           lease=LEASE, last_statement=last_statement)
     return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            cwd=repo.repo.parent, env={"SPARK_LOCAL_IP": "127.0.0.1", "PATH": "/usr/bin:/bin"})
+                            cwd=repo.repo.parent,
+                            env=with_short_lived({"SPARK_LOCAL_IP": "127.0.0.1", "PATH": "/usr/bin:/bin"}))
 
 
 def _killed(repo: TransferRepo, feed: str, point: str, last_statement: int = 0) -> None:

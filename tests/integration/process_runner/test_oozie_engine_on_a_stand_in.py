@@ -25,6 +25,7 @@ import pytest
 from tests.integration.process_runner.batch_consumer import NAME as BATCH
 from tests.integration.process_runner.batch_consumer import publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
+from tests.jvm_options import with_short_lived
 from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
 from toolkit.cli.main import main
@@ -288,8 +289,8 @@ def _killed_child(repo: Path, name: str, method: str, call: int, batch: bool = F
     `call`-th call of the Oozie client's `method`, before it runs."""
     child = subprocess.run([sys.executable, "-c", CHILD, str(repo), name, method, str(call),
                             "batch" if batch else "instance"], cwd=PROJECT, capture_output=True, text=True,
-                           timeout=300, env={"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
-                                             "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()})
+                           timeout=300, env=with_short_lived({"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
+                                                              "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()}))
     assert child.returncode == -9, child.stderr[-3000:]
 
 
