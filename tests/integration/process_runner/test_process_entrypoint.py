@@ -1,7 +1,7 @@
-"""process.py through the real spark-submit, as a scheduler calls it: the template's processes end to end,
-a run killed with -9 in the middle of its workflow (nothing published; the next call waits for the lease,
-takes the lock over, records the killed attempt and completes), and two calls for one instance at once
-(exactly one runs); in process, a Hive workflow at a path of the cluster."""
+"""process.py through the real spark-submit, as a scheduler calls it: the template's processes end to end (the
+hourly one's 24 instances in process), a run killed with -9 in the middle of its workflow (nothing published; the
+next call waits for the lease, takes the lock over, records the killed attempt and completes), and two calls for one
+instance at once (exactly one runs); in process, a Hive workflow at a path of the cluster."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _status(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[t
 
 
 @pytest.mark.jvm
-def test_template_processes_through_spark_submit(spark, metastore_factory, tmp_path: Path) -> None:
+def test_template_processes_through_spark_submit(spark, metastore_factory, run_entrypoint, tmp_path: Path) -> None:
     thrift_metastore = metastore_factory("process-runner")  # its own: the template's `web` database is created
     repo, root = make_repo(tmp_path)
     cluster = repo / "clusters" / "primary.yaml"
@@ -38,9 +38,11 @@ def test_template_processes_through_spark_submit(spark, metastore_factory, tmp_p
                             env=environment(), timeout=300)
     assert tables.returncode == 0, tables.stdout[-3000:] + tables.stderr[-3000:]
     write_clicks(root, utc(2026, 11, 19, 22), 26)
-    hourly = spark_submit("process", "--repo", str(repo), "--process", "hourly-clicks-summary", "--cluster",
-                          "primary", "--from", "2026-11-20T00:00Z", "--to", "2026-11-20T23:00Z", "--now",
-                          "2026-11-21T00:05Z", cwd=tmp_path, timeout=600)
+    # The day's 24 hours of file feeds in process (tests/integration/in_process.py); the daily rollup, whose Hive
+    # partition goes to the cluster's own metastore, and the Spark application through spark-submit.
+    hourly = run_entrypoint("process", "--repo", str(repo), "--process", "hourly-clicks-summary", "--cluster",
+                            "primary", "--from", "2026-11-20T00:00Z", "--to", "2026-11-20T23:00Z", "--now",
+                            "2026-11-21T00:05Z", cwd=tmp_path)
     assert hourly.returncode == 0, hourly.stdout[-3000:]
     status = _status(hourly)
     assert [i["status"] for i in status["instances"]] == ["SUCCEEDED"] * 24
