@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -34,6 +35,8 @@ SERVER_FIXTURES = frozenset({"thrift_metastore", "metastore_factory", "postgres_
 _SPARK_LAUNCHERS = frozenset({"spark-submit", "spark-class"})  # real ones have Spark's spark-class beside them
 _STARTS_A_PROGRAM = {"subprocess.Popen": 1, "os.posix_spawn": 1, "os.exec": 1}  # event -> index of its argv
 _guarding: list[str] = []  # the node id of the unmarked test running, while one runs
+_servers_starting = 0  # how many servers are starting now (from several threads at once, too)
+_servers_lock = threading.Lock()
 _watches: list[JvmWatch] = []  # the watch of the unmarked test running
 
 
@@ -54,7 +57,8 @@ def _is_a_jvm_launcher(program: str) -> bool:
 
 def _refuse_jvms(event: str, args: tuple[Any, ...]) -> None:
     at = _STARTS_A_PROGRAM.get(event)
-    if _guarding and at is not None and len(args) > at and args[at] is not None and starts_a_jvm(args[at]):
+    if (_guarding and not _servers_starting and at is not None and len(args) > at and args[at] is not None
+            and starts_a_jvm(args[at])):
         raise RuntimeError(f"{_guarding[0]} started a JVM ({os.fsdecode(list(args[at])[0])}) without the `jvm` mark: "
                            "mark it @pytest.mark.jvm, or run the entrypoint in process (tests/integration/tiers.py).")
 
@@ -121,13 +125,15 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 @contextmanager
 def starting_a_server() -> Iterator[None]:
     """A server a test asks a session fixture's factory for (a metastore of its own): the run's, not the test's JVM."""
-    held = _guarding.copy()
-    _guarding.clear()
+    global _servers_starting
+    with _servers_lock:
+        _servers_starting += 1
     try:
         with _watches[-1].paused() if _watches else nullcontext():
             yield
     finally:
-        _guarding.extend(held)
+        with _servers_lock:
+            _servers_starting -= 1
 
 
 @pytest.fixture(autouse=True)
