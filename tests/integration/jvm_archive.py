@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.jvm_options import SHORT_LIVED
 from toolkit.errors import BlockedError, ToolkitError
-from toolkit.runtime.class_archive import JOB, make_archive
+from toolkit.runtime.class_archive import JOB, lock_path, make_archive
 
 
 def archive_key() -> str:
@@ -48,9 +48,9 @@ def class_archive(cache: Path, timeout: float = 600) -> Path | None:
 
 def made_by_another(archive: Path, timeout: float) -> Path | None:
     """Wait until the maker holding the archive's lock (toolkit/runtime/class_archive.py's `archive_lock`, on
-    `.NAME.lock` beside it) lets go; the archive it made, or None when it made none or took longer than `timeout`."""
+    `lock_path`) lets go; the archive it made, or None when it made none or took longer than `timeout`."""
     deadline = time.monotonic() + timeout
-    with (archive.parent / f".{archive.name}.lock").open("rb") as lock:
+    with lock_path(archive).open("rb") as lock:
         while True:
             try:
                 fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)

@@ -111,12 +111,17 @@ def make_archive(out: Path, spark_submit: str, submit_args: Sequence[str] = (), 
         return _make(out, spark_submit, submit_args, java_options, timeout, given)
 
 
+def lock_path(out: Path) -> Path:
+    """The file whose kernel lock (flock) one maker of `out` holds: `.NAME.lock` beside it."""
+    return out.parent / f".{out.name}.lock"
+
+
 @contextlib.contextmanager
 def archive_lock(out: Path) -> Iterator[None]:
     """One maker of `out` at a time: a second is told who makes it (BlockedError, exit 5) rather than spending a
     minute of two cores on the same archive. The lock is the kernel's (flock) on `.NAME.lock` beside `out`, so a
     maker killed with SIGKILL holds it no longer; the file stays, with the last maker's process, host and start."""
-    path = out.parent / f".{out.name}.lock"
+    path = lock_path(out)
     try:
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
     except OSError as err:
