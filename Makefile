@@ -148,12 +148,12 @@ prometheus:
 # TEST_WORKERS pytest-xdist workers (default: one more than the cores, since a test that waits for a lease, a server or
 # a timeout leaves its core to the others: 18.1 min against 19.6 min with one per core on 2 cores), each with its one
 # SparkSession and the real servers its tests ask for, started once per worker; the tests of a slow server or of a
-# module's shared set-up stay on one worker (`--dist loadgroup`, tests/integration/tiers.py). The slowest 20 are
-# listed at the end. docs/architecture.md, "Tests", says which tier is which.
+# module's shared set-up stay on one worker (`--dist loadgroup`, tests/integration/tiers.py). pyproject.toml's
+# addopts list the slowest 20 at the end. docs/architecture.md, "Tests", says which tier is which.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: java install chromium airflow databases prometheus
 	$(PY) -m pytest -q -n auto tests/unit
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=20 tests/integration
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/integration
 
 # The inner loop: the unit tier, then the integration tests that start no JVM of their own and use no server
 # (markers `jvm` and `server`): the entrypoints run in process on the shared SparkSession.
