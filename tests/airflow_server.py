@@ -12,6 +12,7 @@ import errors), `dag_runs`, `asset_events`. Every process runs in its own proces
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import secrets
@@ -167,35 +168,50 @@ class AirflowServer:
         })
         return env
 
-    def start(self) -> None:
+    def start(self, attempts: int = 3) -> None:
+        """Migrate the database, then start the three processes on a free port; when another process took that
+        port before the API server could bind it (a JVM's ephemeral port, say), stop them and try another."""
         program = airflow_bin("airflow")
         self.dags.mkdir(parents=True, exist_ok=True)
         (self.home / "passwords.json").write_text(json.dumps({USER: self.password}))
-        env = self.environment()
-        migrate = subprocess.run([str(program), "db", "migrate"], env=env, cwd=self.home, capture_output=True,
-                                 timeout=START_SECONDS)
+        migrate = subprocess.run([str(program), "db", "migrate"], env=self.environment(), cwd=self.home,
+                                 capture_output=True, timeout=START_SECONDS)
         if migrate.returncode != 0:
             pytest.fail(f"`airflow db migrate` failed: {migrate.stderr.decode(errors='replace')[-2000:]}",
                         pytrace=False)
-        commands = {"api-server": ["api-server", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "1"],
-                    "scheduler": ["scheduler"], "dag-processor": ["dag-processor"]}
-        for name, arguments in commands.items():
-            with open(self.home / f"{name}.log", "wb") as log:
-                self.processes[name] = subprocess.Popen([str(program), *arguments], env=env, cwd=self.home,
-                                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self._wait_until_up()
+        for _ in range(attempts):
+            self.port = free_port()  # chosen at the last moment: the window another process can take it is short
+            env = self.environment()
+            commands = {"api-server": ["api-server", "--host", "127.0.0.1", "--port", str(self.port), "--workers",
+                                       "1"], "scheduler": ["scheduler"], "dag-processor": ["dag-processor"]}
+            for name, arguments in commands.items():
+                with open(self.home / f"{name}.log", "ab") as log:
+                    self.processes[name] = subprocess.Popen([str(program), *arguments], env=env, cwd=self.home,
+                                                            stdout=log, stderr=subprocess.STDOUT,
+                                                            start_new_session=True)
+            if self._wait_until_up():
+                return
+            self.stop()
+        pytest.fail(f"Airflow's API server found its port taken by another process {attempts} times",
+                    pytrace=False)
 
-    def _wait_until_up(self) -> None:
+    def _wait_until_up(self) -> bool:
+        """True once the scheduler is healthy; False when the port answers as something other than Airflow, or
+        the API server exited because the port was in use."""
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             for name, process in self.processes.items():
                 if process.poll() is not None:
+                    if name == "api-server" and "address already in use" in self.log_tail(name).lower():
+                        return False
                     pytest.fail(f"Airflow's {name} exited ({process.returncode}) at start: {self.log_tail(name)}",
                                 pytrace=False)
             try:
                 health = self._send("GET", "/api/v2/monitor/health", None, {})
                 if health.get("scheduler", {}).get("status") == "healthy":
-                    return
+                    return True
+            except (http.client.HTTPException, json.JSONDecodeError):
+                return False  # another server (not HTTP, or not JSON) answers on the port
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.5)
@@ -219,7 +235,7 @@ class AirflowServer:
 
 @contextmanager
 def running_airflow(home: Path) -> Iterator[AirflowServer]:
-    server = AirflowServer(home, free_port(), secrets.token_urlsafe(12))
+    server = AirflowServer(home, 0, secrets.token_urlsafe(12))  # start() chooses the port
     try:
         server.start()
         yield server

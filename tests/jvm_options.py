@@ -7,7 +7,8 @@ archive of Spark's classes (tests/integration/jvm_archive.py), made once: a JVM 
 classes without parsing and verifying them again, about half of what is left of its start-up CPU. Warnings of the
 JVM's own log go to stderr, so that an archive a JVM cannot use (another class path) never reaches the stdout a
 test reads. The semantics are the JVM's own; only the tests set them, through SPARK_SUBMIT_OPTS (which spark-submit
-gives the driver's JVM), unless the environment sets it already. The shared `spark` session
+gives the driver's JVM), unless the environment sets it already; the tests' Hive metastore servers
+(tests/integration/metastore.py) take them as arguments. The shared `spark` session
 (tests/integration/conftest.py) takes them too, although it lives for the whole run: its work is many small queries,
 which the first tier runs about as fast, without the second's compiler threads taking CPU from the other worker.
 """

@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,31 @@ def port_answers(port: int) -> bool:
         return False
 
 
+def listens(pid: int, port: int) -> bool | None:
+    """Whether process `pid` holds the listening socket of TCP `port` (Linux's /proc); None where it cannot be told.
+    A free port chosen before a JVM binds it can be taken meanwhile by another process, whose answer is not the
+    server's."""
+    try:
+        inodes = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as rows:
+                next(rows)
+                for row in rows:
+                    fields = row.split()
+                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                        inodes.add(f"socket:[{fields[9]}]")
+        descriptors = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return None
+    for descriptor in descriptors:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{descriptor}") in inodes:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def java_executable() -> str:
     java_home = os.environ.get("JAVA_HOME")
     if java_home and (Path(java_home) / "bin" / "java").exists():
@@ -94,9 +120,10 @@ class MetastoreServer:
 
     @classmethod
     def start(cls, folder: Path, port: int | None = None, timeout: float = 60.0,
-              attempts: int = 3) -> MetastoreServer:
+              attempts: int = 3, java_options: Sequence[str] = ()) -> MetastoreServer:
         """Start a server in `folder` and wait until its port answers. Without `port`, a free one is picked
-        (a new one if it was taken meanwhile); a given port that already answers is refused."""
+        (a new one if it was taken meanwhile); a given port that already answers is refused. `java_options` go
+        to its JVM before the class path (the tests give theirs: tests/jvm_options.py)."""
         folder = Path(folder).resolve()
         if port is not None and port_answers(port):
             raise MetastoreStartError(f"Port {port} already answers on 127.0.0.1: stop what listens there "
@@ -115,7 +142,7 @@ class MetastoreServer:
             launched = time.monotonic()
             with open(folder / "metastore.log", "ab") as log:
                 process = subprocess.Popen(
-                    [java_executable(), "-Xmx512m", f"-Djava.io.tmpdir={folder / 'tmp'}",
+                    [java_executable(), "-Xmx512m", *java_options, f"-Djava.io.tmpdir={folder / 'tmp'}",
                      f"-Dderby.stream.error.file={folder / 'derby.log'}", "-cp", classpath,
                      "org.apache.hadoop.hive.metastore.HiveMetaStore", "-p", str(chosen)],
                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
@@ -125,6 +152,10 @@ class MetastoreServer:
                     failure = f"it exited with code {process.returncode}"
                     break
                 if port_answers(chosen):
+                    if listens(process.pid, chosen) is False:
+                        failure = f"another process took port {chosen} before the server could bind it"
+                        server.stop()
+                        break
                     server.started_in = time.monotonic() - launched
                     return server
                 time.sleep(0.2)
