@@ -210,10 +210,10 @@ class AirflowServer:
                 health = self._send("GET", "/api/v2/monitor/health", None, {})
                 if health.get("scheduler", {}).get("status") == "healthy":
                     return True
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass  # not answering yet (a closed connection is http.client's RemoteDisconnected: caught here)
             except (http.client.HTTPException, json.JSONDecodeError):
                 return False  # another server (not HTTP, or not JSON) answers on the port
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
             time.sleep(0.5)
         pytest.fail(f"Airflow's API server did not answer healthy within {START_SECONDS:g} s: "
                     f"{self.log_tail('api-server')}", pytrace=False)

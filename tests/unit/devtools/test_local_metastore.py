@@ -27,4 +27,3 @@ def test_a_command_is_required(tmp_path: Path, capsys: pytest.CaptureFixture[str
         main(["--folder", str(tmp_path / "ms")])
     assert stop.value.code == 2
     assert "give the command to run after --" in capsys.readouterr().err
-
