@@ -77,14 +77,18 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     derby.mkdir()
     # The JVM's start takes the tests' JVM options (tests/jvm_options.py) like every other; the tests' small queries
     # run faster without whole-stage code generation and adaptive execution (whose compiling and re-planning cost
-    # more than they save on a few rows): about 12% of a Spark-heavy module. The real spark-submit tests keep
-    # Spark's defaults.
+    # more than they save on a few rows): about 12% of a Spark-heavy module. Nor does the session compile the
+    # projections and predicates of single expressions (Janino, the one code generation whole-stage's switch leaves):
+    # Spark's own tests' `factoryMode` runs them interpreted, the same results for another 13% of a Spark-heavy
+    # module's CPU (tests/integration/process_runner/test_runner.py: 71 s against 82). The real spark-submit tests
+    # keep Spark's defaults.
     session = (
         SparkSession.builder.master("local[2]")
         .appName("feed-toolkit-tests")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
         .config("spark.ui.enabled", "false")
         .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
         .config("spark.driver.host", "127.0.0.1")
