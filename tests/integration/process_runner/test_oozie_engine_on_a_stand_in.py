@@ -266,6 +266,10 @@ def test_an_https_stand_in_is_verified_with_the_clusters_ca_file(spark, tmp_path
 
 # ------------------------------------------------------------------------------ kill -9, then a rerun
 
+# The killed child's lease: long enough that a child starved of CPU on a busy machine still renews it in time (at
+# 2 s, a renewal 1.5 s late lost the lock before the kill point under a full suite), short enough to wait out.
+CHILD_LEASE = 8.0
+
 CHILD = """\
 import sys
 from pyspark.sql import SparkSession
@@ -279,7 +283,7 @@ repo, name, method, call, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys
 spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
          .config("spark.driver.host", "127.0.0.1").getOrCreate())
 dies_at(OozieClient, method, call)
-runner = new_runner(spark, repo, name, TestClock(utc(2026, 11, 22, 12)), run_id="killed", lease=2.0)
+runner = new_runner(spark, repo, name, TestClock(utc(2026, 11, 22, 12)), run_id="killed", lease=float(sys.argv[6]))
 BatchRunner(runner).run() if batch else runner.run(utc(2026, 11, 21, 10))
 """
 
@@ -288,7 +292,7 @@ def _killed_child(repo: Path, name: str, method: str, call: int, batch: bool = F
     """A runner in a process of its own (its own Spark JVM, which dies with it), killed with SIGKILL at the
     `call`-th call of the Oozie client's `method`, before it runs."""
     child = subprocess.run([sys.executable, "-c", CHILD, str(repo), name, method, str(call),
-                            "batch" if batch else "instance"], cwd=PROJECT, capture_output=True, text=True,
+                            "batch" if batch else "instance", str(CHILD_LEASE)], cwd=PROJECT, capture_output=True, text=True,
                            timeout=300, env=with_short_lived({"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
                                                               "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()}))
     assert child.returncode == -9, child.stderr[-3000:]
@@ -309,7 +313,7 @@ def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_
     killed = json.loads((_records(root) / "attempt-001.json").read_text())
     assert (killed["status"], killed["job"]) == ("RUNNING", {"id": job.id, "run_id": "killed", "attempt": 1})
     go.write_text("")
-    time.sleep(2.5)  # the killed run's lease expires
+    time.sleep(CHILD_LEASE + 0.5)  # the killed run's lease expires
     result = new_runner(spark, repo, NAME, TestClock(T), run_id="rerun").run(T)
     assert result.status == Status.SUCCEEDED, result.reason
     assert list(oozie.jobs) == [job.id] and job.status == "SUCCEEDED"  # one job: followed, not submitted again
@@ -343,7 +347,7 @@ def test_a_batch_run_killed_while_the_stand_in_runs_its_job_is_replayed_by_follo
     [job] = oozie.jobs.values()
     assert (job.status, job.conf["clicks"]) == ("RUNNING", f"file://{root}/data/clicks/2026/11/21/10")
     go.write_text("")
-    time.sleep(2.5)  # the killed run's claim expires
+    time.sleep(CHILD_LEASE + 0.5)  # the killed run's claim expires
     result = BatchRunner(new_runner(spark, repo, BATCH, TestClock(utc(2026, 11, 22, 12)), run_id="replay")).run()
     assert (result.status, result.seq) == (Status.SUCCEEDED, 1), result.reason
     assert list(oozie.jobs) == [job.id] and len([c for c in oozie.calls if c[0] == "POST"]) == 1
