@@ -91,15 +91,17 @@ chromium:
 # The tests of `toolkit trigger --notify airflow` (tests/integration/airflow/) run a real Airflow API server, scheduler
 # and DAG processor on SQLite: Airflow is installed in a virtualenv of its own (its pins would fight the project's),
 # pinned by tests/airflow/constraints.txt, and left alone when that version is already there.
+# pip's own output goes to $(AIRFLOW_VENV)/install.log, shown when it fails.
 AIRFLOW_VENV := .airflow-venv
 AIRFLOW_VERSION := 3.3.2
 airflow:
 	@if [ "$$($(AIRFLOW_VENV)/bin/python -c 'from importlib.metadata import version; print(version("apache-airflow"))' 2>/dev/null)" != "$(AIRFLOW_VERSION)" ]; then \
 	  echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ (about a minute)"; \
 	  rm -rf $(AIRFLOW_VENV) && $(PYTHON) -m venv $(AIRFLOW_VENV) && \
-	  $(AIRFLOW_VENV)/bin/python -m pip install --quiet --upgrade pip && \
-	  $(AIRFLOW_VENV)/bin/python -m pip install --quiet -c tests/airflow/constraints.txt apache-airflow==$(AIRFLOW_VERSION) || \
-	  { echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ failed (see above): the Airflow tests need it."; exit 1; }; \
+	  { $(AIRFLOW_VENV)/bin/python -m pip install --quiet --upgrade pip && \
+	    $(AIRFLOW_VENV)/bin/python -m pip install --quiet -c tests/airflow/constraints.txt apache-airflow==$(AIRFLOW_VERSION); \
+	  } > $(AIRFLOW_VENV)/install.log 2>&1 || \
+	  { cat $(AIRFLOW_VENV)/install.log; echo "Installing apache-airflow==$(AIRFLOW_VERSION) into $(AIRFLOW_VENV)/ failed (see above): the Airflow tests need it."; exit 1; }; \
 	fi
 
 # The tests of JDBC tables (tests/integration/databases.py) run real PostgreSQL and MariaDB servers, each in a folder
