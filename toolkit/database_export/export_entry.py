@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from toolkit.datasource_access.endpoints import FOR_EXPORT, endpoint_for, interface_for
-from toolkit.el.grid import require_instance
 from toolkit.el.shift import shift
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
@@ -17,8 +16,8 @@ from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Export, Feed
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.replication_settings import timeout as feed_timeout
-from toolkit.errors import SkippedError, UsageError
-from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.errors import UsageError
+from toolkit.instances.grids import require_in_validity, require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
@@ -77,13 +76,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     interface_for(datasource, FOR_EXPORT)
     status.cluster = cluster.name
     status.add(datasource=datasource.name, table=policy.target.table_name, load=policy.target.load.value)
-    on_cluster = require_on_cluster(feed, cluster.name)
-    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
-    if not on_cluster.validity.start <= t < on_cluster.validity.end:
-        raise SkippedError(f"{format_timestamp(t)} is outside the validity of {owner} "
-                           f"({format_timestamp(on_cluster.validity.start)} to "
-                           f"{format_timestamp(on_cluster.validity.end)}): nothing to export.")
-    require_instance(feed_grid(feed, cluster.name), t, owner)
+    require_in_validity(feed, cluster.name, t)
     table_feed = feed.table_on(cluster.name) is not None
     with action_session("export", feed.name, cluster, status, hive=table_feed,
                         launcher=launcher_confs(feed)) as session:

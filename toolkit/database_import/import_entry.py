@@ -7,13 +7,12 @@ from __future__ import annotations
 import argparse
 
 from toolkit.datasource_access.endpoints import FOR_IMPORT, endpoint_for, interface_for
-from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Feed, Import
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.errors import SkippedError, UsageError
-from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.errors import UsageError
+from toolkit.instances.grids import require_in_validity, require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
@@ -64,13 +63,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     interface_for(datasource, FOR_IMPORT)
     status.cluster = cluster.name
     status.add(datasource=datasource.name, table=policy.source.table_name)
-    on_cluster = require_on_cluster(feed, cluster.name)
-    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
-    if not on_cluster.validity.start <= t < on_cluster.validity.end:
-        raise SkippedError(f"{format_timestamp(t)} is outside the validity of {owner} "
-                           f"({format_timestamp(on_cluster.validity.start)} to "
-                           f"{format_timestamp(on_cluster.validity.end)}): nothing to import.")
-    require_instance(feed_grid(feed, cluster.name), t, owner)
+    require_in_validity(feed, cluster.name, t)
     with action_session("import", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
                         launcher=launcher_confs(feed)) as session:
         endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, session.fs, alias_reader(session.spark))

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from toolkit.entities.ingest_settings import IngestSettings
     from toolkit.entities.model import Cluster, Feed
+    from toolkit.entities.provenance import Provenance
     from toolkit.entities.repo import ConfigRepo
     from toolkit.ingest.book import IngestBook
     from toolkit.ingest.targets import Targets
@@ -47,3 +48,4 @@ class IngestCall:
     clock: Callable[[], float]
     lineage: Lineage
     notifier: Notifier | None
+    definition: Provenance  # the feed's, computed once: in every commit, event and lineage run of the call

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from toolkit.el.timestamps import format_timestamp
-from toolkit.ingest.compaction import require_compactable
+from toolkit.ingest.compaction import compaction_call
 from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.feed_session import feed_session
 from toolkit.runtime.status import StatusLine
@@ -28,12 +27,12 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.compaction import compact_instance
 
     t = nominal_time(args.time)
-    status.time = format_timestamp(t)
-    repo = load_repo(args.repo)
-    feed, cluster = require_compactable(repo, args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
-    with feed_session("compact", feed, cluster, status) as session:
-        result = compact_instance(session.spark, repo, feed.name, cluster.name, t,
-                                  session.context(catalog=False))
+    status.time = args.time
+    call = compaction_call(load_repo(args.repo), args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
+    call.describe(status)
+    with feed_session("compact", call.feed, call.cluster, status) as session:
+        notifier = session.notifier(counted=call.feed.notification is not None)
+        result = compact_instance(session.spark, call, session.context(catalog=False, notifier=notifier))
     r = result.record
     print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
           f"({r.bytes_after} bytes), {r.rows} rows")

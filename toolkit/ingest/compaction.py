@@ -26,14 +26,14 @@ fingerprint): the same rows in new files, which consumers and lineage see like a
 from __future__ import annotations
 
 import math
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.provenance import Provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.entities.sizes import parse_size
 from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
@@ -42,13 +42,13 @@ from toolkit.ingest.closing_record import BLOCKED, ClosingBook
 from toolkit.ingest.compaction_record import DONE, PLANNED, SWAPPED, CompactionBook, CompactionRecord
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
-from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.records import EVICTED, wall_clock_stamp
-from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.run_locks import HeldLease
 from toolkit.ledger.store import Ledger
-from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
 from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
@@ -58,7 +58,7 @@ from toolkit.storage.tree import hidden
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-PRODUCER = "compaction"
+COMPACTION = ActionKind(name="compaction", job="compact", producer="compaction")
 TARGET_PROPERTY = "compaction.target-size"
 DEFAULT_TARGET = 128 * 1024 ** 2
 
@@ -87,54 +87,50 @@ def target_size(feed: Feed) -> int:
     return size
 
 
-def require_compactable(repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime) -> tuple[Feed, Cluster]:
-    """The checks that need no Spark (exit 2): a streamed file feed on the cluster, `t` one of its instances."""
+def compaction_call(repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime) -> FeedCall:
+    """The call, checked without Spark: a streamed file feed on the cluster (exit 2), `t` one of its instances
+    (exit 2) inside its validity (exit 4), a valid target size (exit 2)."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
-    on_cluster = require_on_cluster(feed, cluster.name)
+    require_on_cluster(feed, cluster.name)
     require_apart_from_working(feed, cluster)
-    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     if feed.ingest is None:
         raise UsageError(f"The feed '{feed.name}' has no ingest section: compaction rewrites the batch files of "
                          "streamed feeds only; compact a feed that ingest writes.")
     if feed.table_on(cluster.name) is not None:
         raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': compaction of table feeds "
                          "is not built (ingest writes file feeds only); compact a file feed.")
-    if not on_cluster.validity.start <= t < on_cluster.validity.end:
-        raise UsageError(f"{format_timestamp(t)} is outside the validity of {owner}: give a time inside it.")
-    require_instance(feed_grid(feed, cluster.name), t, owner)
     target_size(feed)
-    return feed, cluster
+    return FeedCall.of(COMPACTION, repo, feed, cluster, t)
 
 
-def compact_instance(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime,
-                     context: RunContext) -> CompactionResult:
-    """Compact the closed instance `t` (or finish a killed run's compaction of it). Lineage: a compaction (not
-    the finishing of a killed one's, not a call that waits or finds nothing to compact) is a run of
-    `compact.<feed>` that reads the instance and writes it again."""
-    feed, cluster = require_compactable(repo, feed_name, cluster_name, t)
-    fs, run_id = context.fs, context.run_id
-    require_running_allowed(fs, cluster, "feed", feed.name)
+def compact_instance(spark: SparkSession, call: FeedCall, context: RunContext) -> CompactionResult:
+    """Compact the closed instance of the call (or finish a killed run's compaction of it), in the lifecycle of
+    every feed action (runtime/lifecycle.py: switches, the feed's ingest lock, the failure notice). Lineage: a
+    compaction (not the finishing of a killed one's, not a call that waits or finds nothing to compact) is a run
+    of `compact.<feed>` that reads the instance and writes it again."""
+    feed, cluster, t, fs = call.feed, call.cluster, call.nominal, context.fs
     where = feed_locations(feed, cluster)
-    fs.protect(where.root)
-    fs.refuse_links_below(where.root, where.event_location(t))  # its renames and new files stay where it says
-    ledger = context.ledger(cluster)
-    book = CompactionBook(fs, ledger.layout, feed.name)
-    what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
-    with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
-        found = book.read(t)
+
+    def paths() -> None:  # its renames and new files stay where it says
+        fs.protect(where.root)
+        fs.refuse_links_below(where.root, where.event_location(t))
+
+    with feed_lifecycle(call, context, lock=lambda ledger: ledger.ingest_lock(feed.name), before_lease=paths,
+                        what=f"ingest of feed '{feed.name}' on cluster '{cluster.name}'") as life:
+        job = _Compaction(fs, CompactionBook(fs, life.ledger.layout, feed.name), where, feed, life.published,
+                          context.clock)
+        found = job.book.read(t)
         if found is not None and found.state == PLANNED:
-            found = _finish_planned(fs, found, feed.availability_flag, lease)
+            found = _finish_planned(job, found, life.lease)
         if found is not None and found.state == SWAPPED:
-            return CompactionResult(_complete(_Compaction(fs, ledger, book, where, feed, run_id), found, t),
-                                    resumed=True)
-        _require_closed(fs, ledger, feed, where, t)
+            return CompactionResult(_complete(job, found, t), resumed=True)
+        _require_closed(fs, life.ledger, feed, where, t)
         files = _batch_files(fs, feed, where, t)
-        lineage = context.lineage
-        run = lineage.run("compact", feed.name, nominal=t, instance=format_timestamp(t))
-        read = [_instance_use(fs, feed, cluster, t)] if lineage.enabled else []
+        run = life.run()
+        read = [_instance_use(fs, feed, cluster, t)] if context.lineage.enabled else []
         with watched(run, read, read):
-            record = _compact(spark, _Compaction(fs, ledger, book, where, feed, run_id), t, lease, files)
-        if lineage.enabled:
+            record = _compact(spark, job, context.run_id, t, life.lease, files)
+        if context.lineage.enabled:
             run.complete(read, [_instance_use(fs, feed, cluster, t, rows=record.rows, files=record.files_after,
                                               bytes=record.bytes_after)])
         return CompactionResult(record, resumed=False)
@@ -147,18 +143,28 @@ def _instance_use(fs: FileSystem, feed: Feed, cluster: Cluster, t: datetime, **w
 
 
 def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, lease: HeldLease,
-                      run_id: str) -> list[datetime]:
+                      run_id: str, definition: Provenance, clock: Callable[[], float]) -> list[datetime]:
     """Finish the compactions killed runs left half done, before an ingest run writes (it holds the same lock): a
     late record must not recreate an instance folder between a killed compaction's two renames, where readers
-    would find only that record. Returns the instances whose swap was finished."""
+    would find only that record. Returns the instances whose swap was finished; their `replaced` events name the
+    ingest run and its `definition` (the same feed's)."""
     book = CompactionBook(fs, ledger.layout, feed.name)
+
+    def published(t: datetime) -> _Publishes:
+        def record(location: str, fingerprint: dict[str, Any] | None, *, unless_recorded: bool = False) -> object:
+            return ledger.record_publication(feed.name, where.cluster, t, producer=COMPACTION.producer,
+                                             run_id=run_id, location=location, fingerprint=fingerprint,
+                                             unless_recorded=unless_recorded, definition=definition)
+        return record
+
     finished = []
     for t in book.unfinished():
         found = book.read(t)
+        job = _Compaction(fs, book, where, feed, published(t), clock)
         if found is not None and found.state == PLANNED:
-            found = _finish_planned(fs, found, feed.availability_flag, lease)
+            found = _finish_planned(job, found, lease)
         if found is not None and found.state == SWAPPED:
-            _complete(_Compaction(fs, ledger, book, where, feed, run_id), found, t)
+            _complete(job, found, t)
             finished.append(t)
         else:  # nothing was swapped (the instance is as it was) or it is done: the next compaction starts afresh
             book.forget(t)
@@ -216,24 +222,36 @@ def _batch_files(fs: FileSystem, feed: Feed, where: FeedLocations, t: datetime) 
     return _Files(listing, batch, total, wanted)
 
 
+class _Publishes(Protocol):
+    """Records the instance's new content as a dataset event (`Lifecycle.published`)."""
+
+    def __call__(self, location: str, fingerprint: dict[str, Any] | None, *,
+                 unless_recorded: bool = False) -> object: ...
+
+
 @dataclass(frozen=True)
 class _Compaction:
-    """What compacting an instance of `feed` writes with: the file system, the ledger and its compaction book,
-    the feed's locations on the cluster, and the run."""
+    """What compacting an instance of `feed` writes with: the file system, the ledger's compaction book, the
+    feed's locations on the cluster, how the new content's dataset event is recorded, and the clock of the
+    compaction records' stamps (the call's: RunContext.clock)."""
 
     fs: FileSystem
-    ledger: Ledger
     book: CompactionBook
     where: FeedLocations
     feed: Feed
-    run_id: str
+    published: _Publishes
+    clock: Callable[[], float]
+
+    def now(self) -> str:
+        return wall_clock_stamp(self.clock())
 
 
-def _compact(spark: SparkSession, job: _Compaction, t: datetime, lease: HeldLease, files: _Files) -> CompactionRecord:
-    fs, book, where, feed, run_id = job.fs, job.book, job.where, job.feed, job.run_id
+def _compact(spark: SparkSession, job: _Compaction, run_id: str, t: datetime, lease: HeldLease,
+             files: _Files) -> CompactionRecord:
+    fs, book, where, feed = job.fs, job.book, job.where, job.feed
     location = where.event_location(t)
     listing, batch, total, wanted = files.listing, files.batch, files.total, files.wanted
-    record = CompactionRecord(feed.name, where.cluster, format_timestamp(t), run_id, PLANNED, _now(), location,
+    record = CompactionRecord(feed.name, where.cluster, format_timestamp(t), run_id, PLANNED, job.now(), location,
                               f"{location}.compacting-{run_id}", f"{location}.compacted-old-{run_id}",
                               files_before=len(batch), bytes_before=total)
     book.write(record, t)
@@ -242,13 +260,13 @@ def _compact(spark: SparkSession, job: _Compaction, t: datetime, lease: HeldLeas
         if not is_batch_file(s.name):
             fs.copy(s.path, f"{record.new}/{s.name}")
     record = replace(record, files_after=len(written), bytes_after=sum(s.length for s in written),
-                     written=_now(), rows=_check_rows(spark, fs, feed, record, [s.path for s in batch],
+                     written=job.now(), rows=_check_rows(spark, fs, feed, record, [s.path for s in batch],
                                                       [s.path for s in written]))
     book.write(record, t)
     lease.check()
     move_aside(fs, record)
     move_in(fs, record)
-    swapped = record.moved(SWAPPED, _now())
+    swapped = record.moved(SWAPPED, job.now())
     book.write(swapped, t)
     return _complete(job, swapped, t)
 
@@ -306,10 +324,10 @@ def remove_old(fs: FileSystem, record: CompactionRecord) -> None:
     fs.delete(record.old, recursive=True)
 
 
-def _finish_planned(fs: FileSystem, record: CompactionRecord, flag: str | None,
-                    lease: HeldLease) -> CompactionRecord | None:
+def _finish_planned(job: _Compaction, record: CompactionRecord, lease: HeldLease) -> CompactionRecord | None:
     """A killed run's planned compaction: swapped once both renames are done (the second one made here when
     only the first was), or None when nothing moved yet (its new folder, perhaps half written, is removed)."""
+    fs, flag = job.fs, job.feed.availability_flag
     old, present, new = fs.exists(record.old), fs.exists(record.instance), fs.exists(record.new)
     if not old:
         fs.delete(record.new, recursive=True)
@@ -320,9 +338,9 @@ def _finish_planned(fs: FileSystem, record: CompactionRecord, flag: str | None,
     if not present and new:
         lease.check()
         move_in(fs, record)
-        return record.moved(SWAPPED, _now())
+        return record.moved(SWAPPED, job.now())
     if present:
-        return record.moved(SWAPPED, _now())
+        return record.moved(SWAPPED, job.now())
     raise StorageError(f"A killed compaction left {record.old}, but neither {record.instance} nor {record.new}: "
                        "the compacted files are lost; rename the old folder back to the instance, remove the "
                        f"compaction record ingest/{record.feed}/compactions/ of {record.time} in the ledger, then "
@@ -350,14 +368,12 @@ def _take_late_files(fs: FileSystem, record: CompactionRecord, flag: str | None)
 
 def _complete(job: _Compaction, record: CompactionRecord, t: datetime) -> CompactionRecord:
     """After the swap: the old folder deleted, the new content recorded (`replaced`, once), the record done."""
-    fs, ledger, book, where, feed, run_id = job.fs, job.ledger, job.book, job.where, job.feed, job.run_id
+    fs, book, where, feed = job.fs, job.book, job.where, job.feed
     remove_old(fs, record)
     state = probe_instance(fs, where, feed.availability_flag, _no_catalog, t)
-    ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id,
-                              location=record.instance,
-                              fingerprint=state.fingerprint.to_json() if state.fingerprint else None,
-                              unless_recorded=True)
-    done = record.moved(DONE, _now())
+    job.published(record.instance, state.fingerprint.to_json() if state.fingerprint else None,
+                  unless_recorded=True)
+    done = record.moved(DONE, job.now())
     book.write(done, t)
     return done
 
@@ -365,6 +381,3 @@ def _complete(job: _Compaction, record: CompactionRecord, t: datetime) -> Compac
 def _no_catalog() -> Catalog:
     raise UsageError("A file feed's instances need no metastore.")
 
-
-def _now() -> str:
-    return wall_clock_stamp(time.time())

@@ -99,7 +99,7 @@ class _Batches:
 
     def __init__(self, call: IngestCall, epoch: str, gate: QualityClosing | None, result: IngestResult) -> None:
         self.call, self.epoch, self.gate, self.result = call, epoch, gate, result
-        self.definition = provenance(call.feed, Path(call.repo.root), call.repo.revision)  # in commits and events
+        self.definition = call.definition
         self.staging = f"{working_root(call.cluster)}/ingest/{call.feed.name}/staging"
         self.grid = feed_grid(call.feed, call.where.cluster)
 
@@ -393,10 +393,11 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
     with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
+        definition = provenance(feed, Path(repo.root), repo.revision)
         call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, settings,
-                          ledger, book, lease, run_id, clock, context.lineage, context.notifier)
+                          ledger, book, lease, run_id, clock, context.lineage, context.notifier, definition)
         if not where.is_table:
-            finish_unfinished(fs, ledger, feed, where, lease, run_id)  # before any late record lands
+            finish_unfinished(fs, ledger, feed, where, lease, run_id, definition, clock)  # before any late record
         current = book.landing() or adopt_checkpoint(
             fs, book, landing, f"{working_root(cluster)}/ingest/{feed.name}", wall_clock_stamp(clock()), clock(),
             lambda plan: commit_batch(fs, book, plan, plan.max_time, targets.published, root=where.root))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import overload
 
-from toolkit.el.grid import InstanceGrid
+from toolkit.el.grid import InstanceGrid, require_instance
+from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Feed, FeedCluster, Process, ProcessCluster
-from toolkit.errors import UsageError
+from toolkit.errors import SkippedError, UsageError
 
 _RIGHT_AFTER = timedelta(microseconds=1)
 
@@ -30,6 +31,21 @@ def require_on_cluster(entity: Feed | Process, cluster: str) -> FeedCluster | Pr
             f"The {entity.kind.value} '{entity.name}' is not defined on cluster '{cluster}': its clusters are "
             f"{', '.join(c.name for c in entity.clusters)}."
         )
+    return on_cluster
+
+
+def require_in_validity(feed: Feed, cluster: str, t: datetime) -> FeedCluster:
+    """The feed's settings on `cluster` when `t` is one of its instances there: every action on a feed instance
+    checks this, one way. Outside the validity the call has nothing to do (SkippedError, exit 4, as
+    docs/exit-codes.md says); a time off the feed's grid is a bad call (UsageError, exit 2, naming the nearest
+    instances)."""
+    on_cluster = require_on_cluster(feed, cluster)
+    owner = f"feed '{feed.name}' on cluster '{cluster}'"
+    start, end = on_cluster.validity.start, on_cluster.validity.end
+    if not start <= t < end:
+        raise SkippedError(f"{format_timestamp(t)} is outside the validity of {owner} ({format_timestamp(start)} to "
+                           f"{format_timestamp(end)}): it has no instance then, so there is nothing to do.")
+    require_instance(feed_grid(feed, cluster), t, owner)
     return on_cluster
 
 

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError, WaitingError
+from toolkit.errors import WaitingError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.grids import feed_grid, require_on_cluster
+from toolkit.instances.grids import require_in_validity
 from toolkit.ledger.records import DatasetEvent
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
@@ -43,16 +42,11 @@ class Published:
 def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: datetime, fs: FileSystem,
                      catalog: Callable[[], Catalog], run_id: str) -> Published:
     """Record the instance `t` of the feed on the cluster as published by an outside producer. UsageError (2)
-    for a time that is no instance of the feed there; WaitingError (3) while it is not available; BlockedError
-    (5) in safemode."""
+    for a time that is no instance of the feed there, SkippedError (4) for one outside its validity there;
+    WaitingError (3) while it is not available; BlockedError (5) in safemode."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
-    on_cluster = require_on_cluster(feed, cluster.name)
+    require_in_validity(feed, cluster.name, t)
     owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
-    if not on_cluster.validity.start <= t < on_cluster.validity.end:
-        raise UsageError(f"{format_timestamp(t)} is outside the validity of {owner} "
-                         f"({format_timestamp(on_cluster.validity.start)} to "
-                         f"{format_timestamp(on_cluster.validity.end)}): give a time inside it.")
-    require_instance(feed_grid(feed, cluster.name), t, owner)
     require_no_safemode(fs, cluster)
     where = feed_locations(feed, cluster)
     state = probe_instance(fs, where, feed.availability_flag, catalog, t)

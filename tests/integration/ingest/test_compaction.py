@@ -26,7 +26,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, UsageError, WaitingError
 from toolkit.ingest import compaction
-from toolkit.ingest.compaction import compact_instance
+from toolkit.ingest.compaction import compact_instance, compaction_call
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
@@ -97,14 +97,14 @@ def test_a_closed_hour_of_three_batch_files_becomes_one_file_with_the_same_rows(
     repo, root = copy_of(streamed, tmp_path)
     assert len(parts(view(root))) == 3
     fs = HadoopFileSystem(spark)
-    done = compact_instance(spark, repo, "events", "primary", TEN, RunContext(fs, run_id="compact1"))
+    done = compact_instance(spark, compaction_call(repo, "events", "primary", TEN), RunContext(fs, run_id="compact1"))
     counters = done.counters()
     assert (counters["files_before"], counters["files_after"], counters["rows"], counters["resumed"]) == (3, 1, 4,
                                                                                                           False)
     assert counters["bytes_after"] == (hour(root) / parts(view(root))[0]).stat().st_size
     check_compacted(spark, repo, root)
     with pytest.raises(SkippedError, match=r"holds 1 batch file\(s\) .* nothing to compact") as skipped:
-        compact_instance(spark, repo, "events", "primary", TEN, RunContext(fs, run_id="compact2"))
+        compact_instance(spark, compaction_call(repo, "events", "primary", TEN), RunContext(fs, run_id="compact2"))
     assert skipped.value.exit_code == 4
 
 
@@ -115,7 +115,7 @@ def test_a_root_spelled_otherwise_compacts_the_same(spark, streamed: Path, tmp_p
     cluster = repo.root / "clusters/primary.yaml"
     cluster.write_text(cluster.read_text().replace(f"file://{root}", f"file:{root}/"))
     repo = ConfigRepo.load(repo.root)
-    done = compact_instance(spark, repo, "events", "primary", TEN,
+    done = compact_instance(spark, compaction_call(repo, "events", "primary", TEN),
                             RunContext(HadoopFileSystem(spark), run_id="compact1"))
     assert (done.record.files_before, done.record.files_after, done.record.instance) == (
         3, 1, f"file://{root}/data/events/2026/01/01/10")
@@ -129,14 +129,17 @@ def test_an_open_or_missing_hour_waits_and_bad_calls_are_refused(spark, streamed
     fs = HadoopFileSystem(spark)
     for h, reason in ((12, "_SUCCESS does not exist"), (11, "does not exist")):
         with pytest.raises(WaitingError, match=f"2026-01-01T{h}:00Z of feed 'events' .*{reason}") as waiting:
-            compact_instance(spark, repo, "events", "primary", TEN.replace(hour=h), RunContext(fs, run_id="w"))
+            compact_instance(spark, compaction_call(repo, "events", "primary", TEN.replace(hour=h)),
+                             RunContext(fs, run_id="w"))
         assert waiting.value.exit_code == 3
     with pytest.raises(UsageError, match="2026-01-01T10:30Z is not an instance of feed 'events'"):
-        compact_instance(spark, repo, "events", "primary", TEN.replace(minute=30), RunContext(fs, run_id="u"))
+        compact_instance(spark, compaction_call(repo, "events", "primary", TEN.replace(minute=30)),
+                         RunContext(fs, run_id="u"))
     plain = (repo.root / "feeds/events.yaml").read_text().split("ingest:")[0].replace("name: events", "name: plain")
     (repo.root / "feeds/plain.yaml").write_text(plain)
     with pytest.raises(UsageError, match="The feed 'plain' has no ingest section"):
-        compact_instance(spark, ConfigRepo.load(repo.root), "plain", "primary", TEN, RunContext(fs, run_id="u"))
+        compact_instance(spark, compaction_call(ConfigRepo.load(repo.root), "plain", "primary", TEN),
+                         RunContext(fs, run_id="u"))
     assert len(parts(view(root))) == 3
 
 
@@ -148,7 +151,7 @@ def test_a_second_caller_is_told_who_holds_the_ingest_lock(spark, streamed: Path
     lock = Ledger.of(fs, repo.cluster("primary")).ingest_lock("events")
     assert lock.try_acquire("ingestrun1", None).taken
     with pytest.raises(BlockedError, match="run ingestrun1 on") as blocked:
-        compact_instance(spark, repo, "events", "primary", TEN, RunContext(fs, run_id="compact1"))
+        compact_instance(spark, compaction_call(repo, "events", "primary", TEN), RunContext(fs, run_id="compact1"))
     assert blocked.value.exit_code == 5 and len(parts(view(root))) == 3
     lock.release()
 
@@ -167,7 +170,8 @@ def test_a_reader_sees_all_old_files_nothing_or_all_new_files(spark, streamed: P
             seen.append((_step, view(root)))
             return _real(*args)
         monkeypatch.setattr(compaction, step, watched)
-    compact_instance(spark, repo, "events", "primary", TEN, RunContext(HadoopFileSystem(spark), run_id="compact1"))
+    compact_instance(spark, compaction_call(repo, "events", "primary", TEN),
+                     RunContext(HadoopFileSystem(spark), run_id="compact1"))
     new = view(root)
     assert new is not None and old is not None and len(parts(old)) == 3 and len(parts(new)) == 1
     assert set(parts(old)).isdisjoint(parts(new)) and "_SUCCESS" in old and "_SUCCESS" in new
@@ -193,9 +197,9 @@ def dies_at(name):
 dies_at({step!r})
 spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
          .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
-compaction.compact_instance(spark, ConfigRepo.load({repo!r}), "events", "primary",
-                            datetime(2026, 1, 1, 10, tzinfo=timezone.utc),
-                            RunContext(HadoopFileSystem(spark), run_id="killed", lease_seconds={lease}))
+call = compaction.compaction_call(ConfigRepo.load({repo!r}), "events", "primary",
+                                  datetime(2026, 1, 1, 10, tzinfo=timezone.utc))
+compaction.compact_instance(spark, call, RunContext(HadoopFileSystem(spark), run_id="killed", lease_seconds={lease}))
 """
 
 
@@ -223,7 +227,8 @@ def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_fol
     else:
         assert now is not None and len(parts(now)) == 1 and "_SUCCESS" in now
     time.sleep(LEASE + 0.5)  # the killed run's lease expires
-    done = compact_instance(spark, repo, "events", "primary", TEN, RunContext(HadoopFileSystem(spark), run_id="rerun"))
+    done = compact_instance(spark, compaction_call(repo, "events", "primary", TEN),
+                            RunContext(HadoopFileSystem(spark), run_id="rerun"))
     assert done.resumed is resumed
     check_compacted(spark, repo, root)
 
@@ -275,3 +280,57 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
     events = Ledger.of(fs, repo.cluster("primary")).events("events", TEN)
     assert [e.producer for e in events][-2:] == ["compaction", "ingest"]  # the swap finished, then the late file
     assert [e.kind for e in events][-2:] == ["replaced", "replaced"]
+
+
+# ------------------------------------------------------------------ the lifecycle: definition and failure notice
+def _webhook_and_notification(repo: ConfigRepo, url: str) -> None:
+    """The cluster posts notices to `url`; the feed asks to be told."""
+    cluster = repo.root / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text() + f"properties: {{notification.webhook.url: '{url}'}}\n")
+    feed = repo.root / "feeds/events.yaml"
+    feed.write_text(feed.read_text() + "notification: {to: data@example.com}\n")
+
+
+def test_the_entrypoint_records_the_definition_in_its_event_and_lineage_run(run_entrypoint, streamed: Path,
+                                                                           tmp_path: Path) -> None:
+    from tests.lineage_receiver import lineage_receiver
+    from toolkit.entities.provenance import definition_hash
+
+    repo, _ = copy_of(streamed, tmp_path)
+    expected = definition_hash(repo.feed("events"), repo.root)
+    with lineage_receiver() as receiver:
+        result = run_entrypoint("compact", "--repo", str(repo.root), "--feed", "events", "--cluster", "primary",
+                                "--time", "2026-01-01T10:00Z", cwd=tmp_path,
+                                env={"OPENLINEAGE_URL": receiver.url})
+    assert result.returncode == 0, result.stderr[-3000:]
+    from toolkit.storage.local import LocalFileSystem
+
+    ledger = Ledger.of(LocalFileSystem(), repo.cluster("primary"))
+    [event] = [e for e in ledger.events("events", TEN) if e.producer == "compaction"]
+    assert event.definition is not None and event.definition["definition"] == expected
+    runs = [e["run"]["facets"]["feedToolkit_run"] for e in receiver.events]
+    assert [e["eventType"] for e in receiver.events] == ["START", "COMPLETE"]
+    assert [facet["definitionHash"] for facet in runs] == [expected, expected]
+
+
+def test_a_failed_compaction_tells_the_feeds_notification_and_moves_nothing(run_entrypoint, monkeypatch,
+                                                                           streamed: Path, tmp_path: Path) -> None:
+    """A failure of exit 1 (the compacted files reading back other rows, injected) reaches the feed's webhook."""
+    from tests.lineage_receiver import lineage_receiver
+
+    repo, root = copy_of(streamed, tmp_path)
+    digests = iter([(4, 7), (3, 7)])
+    monkeypatch.setattr(compaction, "_digest", lambda frame: next(digests))
+    with lineage_receiver("/hook") as hook:
+        _webhook_and_notification(repo, hook.url + "/hook")
+        result = run_entrypoint("compact", "--repo", str(repo.root), "--feed", "events", "--cluster", "primary",
+                                "--time", "2026-01-01T10:00Z", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr[-3000:]
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert (status["status"], status["notifications_sent"]) == ("FAILED", 1)
+    [notice] = hook.events
+    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id")} == {
+        "event": "failed", "kind": "feed", "entity": "events", "cluster": "primary",
+        "instance": "2026-01-01T10:00Z", "status": "FAILED", "run_id": status["run_id"]}
+    assert "read back 3 rows" in notice["error"] and "compaction" in notice["text"]
+    assert len(parts(view(root))) == 3  # nothing swapped

@@ -17,7 +17,7 @@ from tests.lineage_receiver import lineage_receiver
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.errors import SkippedError
 from toolkit.ingest import runner
-from toolkit.ingest.compaction import compact_instance
+from toolkit.ingest.compaction import compact_instance, compaction_call
 from toolkit.ingest.runner import run_ingest
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
@@ -85,10 +85,10 @@ def test_a_compaction_reads_and_writes_the_instance_again(spark, tmp_path: Path)
                                           f"file://{folder}", fingerprint={"digest": "before", "files": 2})
     assert published is not None
     with lineage_receiver() as receiver:
-        compacted = compact_instance(spark, repo, "events", "primary", ten,
+        compacted = compact_instance(spark, compaction_call(repo, "events", "primary", ten),
                                      RunContext(fs, run_id="c1", lineage=lineage_to(receiver.url, repo, "c1")))
         with pytest.raises(SkippedError):  # one file now: nothing to compact, nothing emitted
-            compact_instance(spark, repo, "events", "primary", ten,
+            compact_instance(spark, compaction_call(repo, "events", "primary", ten),
                              RunContext(fs, run_id="c2", lineage=lineage_to(receiver.url, repo, "c2")))
     events = valid_events(receiver)
     assert [(e["eventType"], e["job"]["name"]) for e in events] == [("START", "compact.events"),

@@ -292,7 +292,8 @@ def _killed_child(repo: Path, name: str, method: str, call: int, batch: bool = F
     """A runner in a process of its own (its own Spark JVM, which dies with it), killed with SIGKILL at the
     `call`-th call of the Oozie client's `method`, before it runs."""
     child = subprocess.run([sys.executable, "-c", CHILD, str(repo), name, method, str(call),
-                            "batch" if batch else "instance", str(CHILD_LEASE)], cwd=PROJECT, capture_output=True, text=True,
+                            "batch" if batch else "instance", str(CHILD_LEASE)], cwd=PROJECT, capture_output=True,
+                           text=True,
                            timeout=300, env=with_short_lived({"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
                                                               "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()}))
     assert child.returncode == -9, child.stderr[-3000:]

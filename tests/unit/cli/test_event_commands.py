@@ -63,10 +63,18 @@ def test_publish_waits_for_the_availability_flag(capsys, site) -> None:
     assert not (root / "feed-toolkit/working/ledger/events").exists()
 
 
+def test_publish_outside_the_validity_is_skipped_with_exit_4_as_every_action_skips_it(capsys, site) -> None:
+    conf, root = site
+    code, out, err = run(capsys, "publish", "--repo", str(conf), "--feed", "clicks", "--cluster", "primary",
+                         "--time", "1999-01-01T00:00Z")
+    assert code == 4 and out == ""
+    assert "1999-01-01T00:00Z is outside the validity of feed 'clicks' on cluster 'primary'" in err
+    assert "Traceback" not in err and not (root / "feed-toolkit/working/ledger/events").exists()
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (("--feed", "clicks", "--cluster", "primary", "--time", "2026-11-21T10:30Z"), "not an instance"),
     (("--feed", "nope", "--cluster", "primary", "--time", "2026-11-21T10:00Z"), "nope"),
-    (("--feed", "clicks", "--cluster", "primary", "--time", "1999-01-01T00:00Z"), "outside the validity"),
     (("--feed", "clicks-daily-table", "--cluster", "primary", "--time", "2026-11-21T00:00Z"),
      "needs Spark: run `spark-submit entrypoints/publish.py` with the same arguments."),
     (("--feed", "clicks", "--cluster", "primary", "--time", "yesterday"), "--time"),

@@ -17,7 +17,7 @@ from toolkit.errors import WaitingError
 from toolkit.ingest.book import IngestBook
 from toolkit.ingest.closing_gate import gates_digest
 from toolkit.ingest.closing_record import BLOCKED, CLOSED, ClosingBook, ClosingRecord
-from toolkit.ingest.compaction import compact_instance
+from toolkit.ingest.compaction import compact_instance, compaction_call
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import CorruptRecordError
 from toolkit.ledger.store import Ledger
@@ -85,7 +85,8 @@ def test_compaction_waits_for_an_instance_its_gate_held_back_or_late_records_reo
     with pytest.raises(WaitingError, match=r"^The instance 2026-01-01T10:00Z of feed 'events' on cluster 'primary' "
                                            r"failed a blocking quality suite when ingest run r1 closed it \(its "
                                            r"closing record .*/closings/20260101T1000Z.json\)"):
-        compact_instance(None, repo, "events", "primary", TEN, RunContext(FS, run_id="c1"))  # type: ignore[arg-type]
+        compact_instance(None, compaction_call(repo, "events", "primary", TEN),
+                         RunContext(FS, run_id="c1"))  # type: ignore[arg-type]
     # published once, then reopened by late records (its closing record says closed): the reopening is named
     ClosingBook(FS, layout, "events").write(replace(refusal("d1"), state=CLOSED), TEN)
     (root / "data/events/2026/01/01/10").mkdir(parents=True)
@@ -93,4 +94,5 @@ def test_compaction_waits_for_an_instance_its_gate_held_back_or_late_records_reo
     Ledger.of(FS, repo.cluster("primary")).record_publication("events", "primary", TEN, producer="ingest",
                                                               run_id="r1", location="x", fingerprint=CONTENT)
     with pytest.raises(WaitingError, match="was written to again after it closed"):
-        compact_instance(None, repo, "events", "primary", TEN, RunContext(FS, run_id="c2"))  # type: ignore[arg-type]
+        compact_instance(None, compaction_call(repo, "events", "primary", TEN),
+                         RunContext(FS, run_id="c2"))  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ import pytest
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, UsageError
-from toolkit.ingest.compaction import DEFAULT_TARGET, compact_instance, require_compactable, target_size
+from toolkit.ingest.compaction import DEFAULT_TARGET, compact_instance, compaction_call, target_size
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.runtime.run_context import RunContext
@@ -38,12 +38,13 @@ def test_the_target_size_in_bytes_or_with_a_unit(tmp_path: Path, size: str | Non
 @pytest.mark.parametrize("size", ["0", "12 parsecs", "-5MB", "1.5GB"])
 def test_a_target_size_that_is_no_size_is_refused_naming_the_property(tmp_path: Path, size: str) -> None:
     with pytest.raises(UsageError, match="compaction.target-size of feed 'events' is .* such as 128MB"):
-        require_compactable(with_target(tmp_path, size), "events", "primary", TEN)
+        compaction_call(with_target(tmp_path, size), "events", "primary", TEN)
 
 
-def test_a_time_outside_the_validity_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="2027-02-01T10:00Z is outside the validity of feed 'events'"):
-        require_compactable(make_repo(tmp_path)[0], "events", "primary", TEN.replace(year=2027, month=2))
+def test_a_time_outside_the_validity_is_skipped_with_exit_4_as_every_action_skips_it(tmp_path: Path) -> None:
+    with pytest.raises(SkippedError, match="2027-02-01T10:00Z is outside the validity of feed 'events'") as skipped:
+        compaction_call(make_repo(tmp_path)[0], "events", "primary", TEN.replace(year=2027, month=2))
+    assert skipped.value.exit_code == 4
 
 
 @pytest.mark.parametrize("switch", ["safemode", "suspended"])
@@ -55,7 +56,8 @@ def test_safemode_blocks_and_a_suspended_feed_skips_before_anything_is_read(tmp_
     else:
         control.set_suspended("feed", "events", True, "2026-01-02T00:00:00Z", "test")
     with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
-        compact_instance(None, repo, "events", "primary", TEN, RunContext(LocalFileSystem(), run_id="r"))  # type: ignore[arg-type]
+        compact_instance(None, compaction_call(repo, "events", "primary", TEN),
+                         RunContext(LocalFileSystem(), run_id="r"))  # type: ignore[arg-type]
 
 
 def test_an_instance_below_a_link_is_refused_and_nothing_through_it_moves(tmp_path: Path) -> None:
@@ -72,7 +74,8 @@ def test_an_instance_below_a_link_is_refused_and_nothing_through_it_moves(tmp_pa
     with pytest.raises(StorageError, match=rf"^Cannot write file://{root}/data/events/2026/01/01/10: "
                                            rf"file://{root}/data/events, on its way from the cluster root, is a "
                                            r"symbolic link, which the toolkit never follows") as refused:
-        compact_instance(None, repo, "events", "primary", TEN, RunContext(LocalFileSystem(), run_id="r"))  # type: ignore[arg-type]
+        compact_instance(None, compaction_call(repo, "events", "primary", TEN),
+                         RunContext(LocalFileSystem(), run_id="r"))  # type: ignore[arg-type]
     assert refused.value.exit_code == 1 and tree(outside) == before
     assert not (root / "working").exists()  # no lock taken, nothing recorded
 
@@ -84,7 +87,7 @@ def test_a_working_location_overlapping_the_feed_is_refused_before_spark(tmp_pat
     cluster.write_text(cluster.read_text().replace("working: /working", f"working: {working}"))
     with pytest.raises(UsageError, match=rf"^The data location '/data/events/.*' of feed 'events' overlaps the "
                                          rf"working location '{working}' of cluster 'primary'"):
-        require_compactable(ConfigRepo.load(repo.root), "events", "primary", TEN)
+        compaction_call(ConfigRepo.load(repo.root), "events", "primary", TEN)
 
 
 @pytest.mark.parametrize("spelling", ["file://X/../root", "file:X/."])
@@ -95,7 +98,7 @@ def test_a_root_with_dot_segments_is_refused_before_anything_is_read(tmp_path: P
     before = tree(tmp_path)
     with pytest.raises(UsageError, match=r"^The cluster root '.*' \(interfaces.write.endpoint\) has a '\.' or '\.\.' "
                                          r"segment: give it without them\.$"):
-        compact_instance(None, ConfigRepo.load(repo.root), "events", "primary", TEN,
+        compact_instance(None, compaction_call(ConfigRepo.load(repo.root), "events", "primary", TEN),
                          RunContext(LocalFileSystem(), run_id="r"))
     assert tree(tmp_path) == before
 

@@ -1,0 +1,145 @@
+"""The lifecycle of an action's call on a feed instance (toolkit/runtime/lifecycle.py), on the local file system
+without Spark: the call checked where it is built, the definition hashed once, the switches before the lease, a
+second caller told who holds it, runs and events carrying the definition, and a failure (exit 1 or unforeseen,
+never 2 to 5) told to the feed's webhook, a real HTTP server on loopback."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.lineage_receiver import Receiver, lineage_receiver
+from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.entities.provenance import definition_hash
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError, WaitingError
+from toolkit.ledger.control import Control
+from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.store import Ledger
+from toolkit.notifications.notifier import Notifier
+from toolkit.runtime import lifecycle as lifecycle_module
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
+from toolkit.runtime.run_context import RunContext
+from toolkit.storage.local import LocalFileSystem
+
+TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
+KIND = ActionKind(name="compaction", job="compact", producer="compaction")
+FS = LocalFileSystem()
+
+
+def repo_with_webhook(tmp_path: Path, url: str) -> ConfigRepo:
+    repo, _ = make_repo(tmp_path)
+    cluster = repo.root / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text() + f"properties: {{notification.webhook.url: '{url}/hook'}}\n")
+    feed = repo.root / "feeds/events.yaml"
+    feed.write_text(feed.read_text() + "notification: {to: data@example.com}\n")
+    return ConfigRepo.load(repo.root)
+
+
+def call_of(repo: ConfigRepo, t: datetime = TEN) -> FeedCall:
+    return FeedCall.of(KIND, repo, repo.feed("events"), repo.cluster("primary"), t)
+
+
+def context(repo: ConfigRepo, run_id: str = "run1") -> RunContext:
+    return RunContext(FS, run_id, notifier=Notifier(FS, repo.cluster("primary")), lease_seconds=30)
+
+
+def lock(ledger: Ledger):  # type: ignore[no-untyped-def]
+    return ledger.ingest_lock("events")
+
+
+@pytest.fixture
+def hook() -> Receiver:  # type: ignore[misc]
+    with lineage_receiver("/hook") as receiver:
+        yield receiver
+
+
+def test_a_call_is_built_only_for_an_instance_inside_the_validity(tmp_path: Path) -> None:
+    repo, _ = make_repo(tmp_path)
+    with pytest.raises(SkippedError, match=r"^2027-02-01T10:00Z is outside the validity of feed 'events' on cluster "
+                                           r"'primary' \(2026-01-01T00:00Z to 2027-01-01T00:00Z\)") as skipped:
+        call_of(repo, TEN.replace(year=2027, month=2))
+    assert skipped.value.exit_code == 4
+    with pytest.raises(UsageError, match="2026-01-01T10:30Z is not an instance of feed 'events'"):
+        call_of(repo, TEN.replace(minute=30))
+    built = call_of(repo)
+    with pytest.raises(SkippedError):  # checked where built, whoever builds it
+        FeedCall(KIND, repo, built.feed, built.cluster, TEN.replace(year=2027), built.definition)
+
+
+def test_the_definition_is_hashed_once_per_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, _ = make_repo(tmp_path)
+    hashed = []
+    real = lifecycle_module.provenance
+    monkeypatch.setattr(lifecycle_module, "provenance", lambda *a: hashed.append(a) or real(*a))
+    call = call_of(repo)
+    with feed_lifecycle(call, context(repo), lock=lock, what="ingest of feed 'events'") as life:
+        life.run()
+        life.published("file:///x", None)
+    assert len(hashed) == 1 and call.definition.definition == definition_hash(repo.feed("events"), repo.root)
+
+
+def test_events_and_runs_carry_the_definition_and_the_actions_producer(tmp_path: Path) -> None:
+    repo, _ = make_repo(tmp_path)
+    call = call_of(repo)
+    with feed_lifecycle(call, context(repo), lock=lock, what="ingest of feed 'events'") as life:
+        event = life.published("file:///data/events/2026/01/01/10", {"files": 1})
+    assert event is not None
+    assert (event.producer, event.run_id, event.kind, event.definition) == (
+        "compaction", "run1", "published", call.definition.to_json())
+
+
+@pytest.mark.parametrize("switch", ["safemode", "suspended"])
+def test_the_switches_come_before_the_lease_and_are_no_failure(tmp_path: Path, hook: Receiver, switch: str) -> None:
+    repo = repo_with_webhook(tmp_path, hook.url)
+    control = Control(FS, LedgerLayout.of(repo.cluster("primary")))
+    if switch == "safemode":
+        control.set_safemode(True, "2026-01-02T00:00:00Z", "test")
+    else:
+        control.set_suspended("feed", "events", True, "2026-01-02T00:00:00Z", "test")
+    entered = []
+    with pytest.raises(BlockedError if switch == "safemode" else SkippedError), feed_lifecycle(
+            call_of(repo), context(repo), lock=lock, what="ingest of feed 'events'",
+            before_lease=lambda: entered.append("checks")):
+        entered.append("body")
+    assert entered == [] and hook.requests == []
+    assert not list((tmp_path / "root").rglob("lock*"))
+
+
+def test_a_second_caller_is_told_who_holds_the_lease_and_nobody_is_notified(tmp_path: Path, hook: Receiver) -> None:
+    repo = repo_with_webhook(tmp_path, hook.url)
+    first = feed_lifecycle(call_of(repo), context(repo, "first"), lock=lock, what="ingest of feed 'events'")
+    second = feed_lifecycle(call_of(repo), context(repo, "second"), lock=lock, what="ingest of feed 'events'")
+    with first, pytest.raises(BlockedError, match="The ingest of feed 'events' is being run by run first") as blocked, \
+            second:
+        pytest.fail("the second caller entered")
+    assert blocked.value.exit_code == 5 and hook.requests == []
+
+
+@pytest.mark.parametrize("error", [WaitingError("not closed yet"), SkippedError("nothing to compact"),
+                                   UsageError("bad property")])
+def test_a_wait_a_skip_or_a_usage_error_is_no_failure_to_tell(tmp_path: Path, hook: Receiver,
+                                                              error: ToolkitError) -> None:
+    repo = repo_with_webhook(tmp_path, hook.url)
+    with pytest.raises(type(error)), feed_lifecycle(call_of(repo), context(repo), lock=lock, what="ingest"):
+        raise error
+    assert hook.requests == []
+
+
+@pytest.mark.parametrize("error", [ToolkitError("the rows differ"), ZeroDivisionError("division by zero")])
+def test_a_failure_is_told_once_to_the_feeds_notification_then_raised(tmp_path: Path, hook: Receiver,
+                                                                      error: Exception) -> None:
+    repo = repo_with_webhook(tmp_path, hook.url)
+    ctx = context(repo, "run7")
+    with pytest.raises(type(error)), feed_lifecycle(call_of(repo), ctx, lock=lock, what="ingest"):
+        raise error
+    [notice] = hook.events
+    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")} == {
+        "event": "failed", "kind": "feed", "entity": "events", "cluster": "primary", "instance": "2026-01-01T10:00Z",
+        "status": "FAILED", "run_id": "run7", "error": str(error)}
+    assert "compaction" in notice["text"] and ctx.notifier is not None
+    assert ctx.notifier.counters() == {"notifications_sent": 1, "notifications_failed": 0}
+    with feed_lifecycle(call_of(repo), context(repo, "run8"), lock=lock, what="ingest of feed 'events'"):
+        pass  # the lease was released

@@ -1,0 +1,135 @@
+"""One lifecycle around an action's call on an instance of a feed, so that no action can miss a step of it.
+
+The call is a typed record checked where it is built (`FeedCall.of`: the instance on the feed's grid, exit 2, and
+inside its validity, exit 4, before any JVM starts) that computes the definition it runs once. Around the action's
+own plan, apply and record steps, `feed_lifecycle` then takes the safemode and suspension switches, the lease, the
+failure notice to the feed's `notification` (an error of exit 1, or one nobody foresaw: a wait, a skip or a block
+is no failure), and hands the action the two things that must carry the definition: its lineage runs
+(`Lifecycle.run`) and its dataset events (`Lifecycle.published`). The status line's time and cluster come from
+the call (`FeedCall.describe`).
+
+Compaction goes through it; the other actions move onto it one by one (docs/architecture.md, "One lifecycle").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.el.timestamps import format_timestamp
+from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.provenance import Provenance, provenance
+from toolkit.entities.repo import ConfigRepo
+from toolkit.errors import ToolkitError
+from toolkit.instances.grids import require_in_validity
+from toolkit.ledger.run_locks import HeldLease, holding
+from toolkit.ledger.switches import require_running_allowed
+from toolkit.runtime.feed_notices import notify_feed_failure
+from toolkit.runtime.run_context import RunContext
+
+if TYPE_CHECKING:
+    from toolkit.ledger.locks import LeaseLock
+    from toolkit.ledger.records import DatasetEvent
+    from toolkit.ledger.store import Ledger
+    from toolkit.openlineage.run import RunLineage
+    from toolkit.runtime.status import StatusLine
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """What an action is, fixed in its package: `name` in the status line, notices and rerun commands
+    ("compaction"), `job` the prefix of its lineage jobs ("compact": `compact.<feed>`), `producer` the producer
+    its dataset events name."""
+
+    name: str
+    job: str
+    producer: str
+
+
+@dataclass(frozen=True)
+class FeedCall:
+    """One call of an action on the instance `nominal` of `feed` on `cluster`, with the definition it runs. Built
+    only inside the feed's validity there, on its grid (checked here, whoever builds it)."""
+
+    kind: ActionKind
+    repo: ConfigRepo
+    feed: Feed
+    cluster: Cluster
+    nominal: datetime
+    definition: Provenance
+
+    def __post_init__(self) -> None:
+        require_in_validity(self.feed, self.cluster.name, self.nominal)
+
+    @classmethod
+    def of(cls, kind: ActionKind, repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime) -> FeedCall:
+        """The call, its definition hashed once (entities/provenance.py) for every run and event it records."""
+        require_in_validity(feed, cluster.name, t)  # before hashing: a bad call costs nothing
+        return cls(kind, repo, feed, cluster, t, provenance(feed, Path(repo.root), repo.revision))
+
+    @property
+    def instance(self) -> str:
+        return format_timestamp(self.nominal)
+
+    def describe(self, status: StatusLine) -> None:
+        """The status line's time and cluster, from the call."""
+        status.time, status.cluster = self.instance, self.cluster.name
+
+
+def is_failure(err: BaseException) -> bool:
+    """An error to tell the entity's `notification` about: one of exit 1, or one nobody foresaw. A usage error
+    (2), a wait (3), a skip (4) or a block (5) is no failure."""
+    return not isinstance(err, ToolkitError) or err.exit_code == 1
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """What the action's steps work with inside `feed_lifecycle`: the call, its run context, the cluster's ledger
+    and the lease it holds."""
+
+    call: FeedCall
+    context: RunContext
+    ledger: Ledger
+    lease: HeldLease
+
+    def run(self, **facts: Any) -> RunLineage:
+        """A lineage run of this call (job `<kind.job>.<feed>`, the instance its parent), carrying the definition;
+        `facts` as `Lineage.run` takes them (attempt, sql, extra). Start it with `runtime.lineage.watched`."""
+        call = self.call
+        return self.context.lineage.run(call.kind.job, call.feed.name, nominal=call.nominal, instance=call.instance,
+                                        definition=call.definition, **facts)
+
+    def published(self, location: str, fingerprint: dict[str, Any] | None, *,
+                  unless_recorded: bool = False) -> DatasetEvent | None:
+        """The instance's dataset event (`published`, or `replaced` when it was visible already), carrying the
+        definition; see `Ledger.record_publication` for `unless_recorded`."""
+        call = self.call
+        return self.ledger.record_publication(call.feed.name, call.cluster.name, call.nominal,
+                                              producer=call.kind.producer, run_id=self.context.run_id,
+                                              location=location, fingerprint=fingerprint,
+                                              unless_recorded=unless_recorded, definition=call.definition)
+
+
+@contextmanager
+def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledger], LeaseLock], what: str,
+                   before_lease: Callable[[], None] = lambda: None) -> Iterator[Lifecycle]:
+    """The switches (safemode: exit 5; the feed suspended: exit 4), the action's `before_lease` checks (paths it
+    refuses before it writes anything, a lock included), then the lease `lock` of the cluster's ledger (`what`
+    names it to a second caller, told who holds it: exit 5), held and renewed for the body. A failure
+    (`is_failure`) of the body or of the steps before it is told to the feed's `notification` through the
+    context's notifier, then raised for the entrypoint's frame."""
+    try:
+        require_running_allowed(context.fs, call.cluster, "feed", call.feed.name)
+        before_lease()
+        ledger = context.ledger(call.cluster)
+        with holding(lock(ledger), context.run_id, what) as lease:
+            yield Lifecycle(call, context, ledger, lease)
+    except Exception as err:
+        if context.notifier is not None and is_failure(err):
+            notify_feed_failure(context.notifier, call.repo, call.feed, call.kind.name, call.nominal,
+                                context.run_id, str(err) or type(err).__name__)
+        raise
