@@ -17,7 +17,7 @@ from toolkit.entities.model import Cluster, Export, Feed
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.replication_settings import timeout as feed_timeout
 from toolkit.errors import UsageError
-from toolkit.instances.grids import require_in_validity, require_on_cluster
+from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
@@ -76,14 +76,14 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     interface_for(datasource, FOR_EXPORT)
     status.cluster = cluster.name
     status.add(datasource=datasource.name, table=policy.target.table_name, load=policy.target.load.value)
-    require_in_validity(feed, cluster.name, t)
+    call = ExportCall.of(repo, feed, cluster, policy, datasource, t, args.force)  # before Spark: exit 2 or 4
     table_feed = feed.table_on(cluster.name) is not None
     with action_session("export", feed.name, cluster, status, hive=table_feed,
                         launcher=launcher_confs(feed)) as session:
         endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, session.fs, alias_reader(session.spark))
-        context = session.context(catalog=table_feed, lease_seconds=args.lease)
-        outcome = run_export(session.spark, ExportCall(feed, cluster, policy, datasource, t, args.force), endpoint,
-                             context, _waiting(feed, t, args))
+        context = session.context(catalog=table_feed, lease_seconds=args.lease,
+                                  notifier=session.notifier(counted=feed.notification is not None))
+        outcome = run_export(session.spark, call, endpoint, context, _waiting(feed, t, args))
     status.status = outcome.status
     status.add_counters(outcome.counters())
 

@@ -47,13 +47,14 @@ from toolkit.database_export.loading import (
 from toolkit.datasource_access.datasets import table_use
 from toolkit.el.timestamps import format_timestamp, instance_key
 from toolkit.entities.model import Cluster, Datasource, Export, Feed
+from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.database_transfers import ExportBook, ExportRecord
 from toolkit.ledger.records import wall_clock_stamp
-from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
-from toolkit.ledger.switches import require_running_allowed
+from toolkit.ledger.run_locks import HeldLease, describe_holder
 from toolkit.openlineage.facts import DatasetUse
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, InstanceCall, Lifecycle, feed_lifecycle
 from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.runtime.polling import poll_intervals
 from toolkit.runtime.run_context import RunContext
@@ -74,16 +75,23 @@ def say(line: str) -> None:
     print(f"export: {line}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class ExportCall:
-    """What one call exports: the instance `time` of `feed` on `cluster` by its `policy` into `datasource`."""
+EXPORT = ActionKind(name="export", job="export", producer="export")  # an export writes no dataset event
 
-    feed: Feed
-    cluster: Cluster
+
+@dataclass(frozen=True)
+class ExportCall(InstanceCall):
+    """What one call exports: the `instance` (a feed's on a cluster, inside its validity, with its definition) by
+    the feed's export `policy` there into `datasource`."""
+
     policy: Export
     datasource: Datasource
-    time: datetime
     force: bool = False
+
+    @classmethod
+    def of(cls, repo: ConfigRepo, feed: Feed, cluster: Cluster, policy: Export, datasource: Datasource, t: datetime,
+           force: bool = False) -> ExportCall:
+        """The call of `t`: SkippedError (4) outside the feed's validity, UsageError (2) off its grid."""
+        return cls(FeedCall.of(EXPORT, repo, feed, cluster, t), policy, datasource, force)
 
     @property
     def table(self) -> str:
@@ -141,13 +149,13 @@ def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, co
     BlockedError (5) while another run holds the lease."""
     began = time.perf_counter()
     feed, cluster, t = call.feed, call.cluster, call.time
-    require_running_allowed(context.fs, cluster, "feed", feed.name)
-    _wait_for_instance(call, context, waiting)
-    lock = context.ledger(cluster).database_export_lock(feed.name, t)
     what = f"export of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'"
-    with holding(lock, context.run_id, what, {"time": format_timestamp(t)}) as held, \
+    with feed_lifecycle(call.instance, context, lock=lambda ledger: ledger.database_export_lock(feed.name, t),
+                        what=what, details={"time": format_timestamp(t)},
+                        before_lease=lambda: _wait_for_instance(call, context, waiting)) as life, \
             database_session(spark, endpoint) as database:
-        outcome = _Export(spark, call, context, held, database).run()
+        outcome = _Export(spark, call, context, life, database).run()
+    held = life.lease
     outcome.took_over = describe_holder(held.previous) if held.previous is not None else None
     outcome.seconds = time.perf_counter() - began
     return outcome
@@ -177,12 +185,16 @@ class _Export:
     spark: SparkSession
     call: ExportCall
     context: RunContext
-    held: HeldLease
+    life: Lifecycle
     database: DatabaseSession
 
     @property
+    def held(self) -> HeldLease:
+        return self.life.lease
+
+    @property
     def book(self) -> ExportBook:
-        return ExportBook(self.context.fs, self.context.ledger(self.call.cluster).layout, self.call.feed.name)
+        return ExportBook(self.context.fs, self.life.ledger.layout, self.call.feed.name)
 
     @cached_property
     def stored_target(self) -> str | None:
@@ -235,7 +247,7 @@ class _Export:
                               call.table, call.policy.target.load.value, self.staging, source)
         self.held.check()
         self.book.instances.write(record, t)
-        run = self.context.lineage.run("export", call.feed.name, nominal=t, instance=format_timestamp(t))
+        run = self.life.run()
         on = self.context.lineage.enabled  # naming datasets imports OpenLineage's client: only when lineage is on
         inputs = [DatasetUse.at(call.feed, call.cluster, [t],
                                 {t: recorded_fingerprint(self.context.fs, call.feed, call.cluster, t)})] if on else []

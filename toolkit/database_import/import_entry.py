@@ -12,7 +12,7 @@ from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Feed, Import
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.errors import UsageError
-from toolkit.instances.grids import require_in_validity, require_on_cluster
+from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
 from toolkit.runtime.status import StatusLine
@@ -63,13 +63,13 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     interface_for(datasource, FOR_IMPORT)
     status.cluster = cluster.name
     status.add(datasource=datasource.name, table=policy.source.table_name)
-    require_in_validity(feed, cluster.name, t)
+    call = ImportCall.of(repo, feed, cluster, policy, datasource, t, args.force)  # before Spark: exit 2 or 4
     with action_session("import", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
                         launcher=launcher_confs(feed)) as session:
         endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, session.fs, alias_reader(session.spark))
-        context = session.context(catalog=feed.table_on(cluster.name) is not None, lease_seconds=args.lease)
-        outcome = run_import(session.spark, ImportCall(repo, feed, cluster, policy, datasource, t, args.force),
-                             endpoint, context)
+        context = session.context(catalog=feed.table_on(cluster.name) is not None, lease_seconds=args.lease,
+                                  notifier=session.notifier(counted=feed.notification is not None))
+        outcome = run_import(session.spark, call, endpoint, context)
     status.status = outcome.status
     status.add_counters(outcome.counters())
 

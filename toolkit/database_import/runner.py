@@ -26,7 +26,6 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.database_import.instance_targets import ImportTarget, import_target
@@ -45,7 +44,6 @@ from toolkit.datasource_access.datasets import table_use
 from toolkit.datasource_access.fields import selected
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Datasource, ExtractType, Feed, Import
-from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.availability import probe_instance
@@ -58,10 +56,10 @@ from toolkit.ledger.database_transfers import (
     PendingRead,
 )
 from toolkit.ledger.records import wall_clock_stamp
-from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
-from toolkit.ledger.switches import require_running_allowed
+from toolkit.ledger.run_locks import HeldLease, describe_holder
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.quality.results import GateResult, results_json, summary
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, InstanceCall, Lifecycle, feed_lifecycle
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.statuses import Status
@@ -73,7 +71,7 @@ from toolkit.storage.publish import Publication
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-PRODUCER = "import"
+IMPORT = ActionKind(name="import", job="import", producer="import")
 
 
 def say(line: str) -> None:
@@ -82,16 +80,19 @@ def say(line: str) -> None:
 
 
 @dataclass(frozen=True)
-class ImportCall:
-    """What one call imports: the instance `time` of `feed` on `cluster` by its `policy` from `datasource`."""
+class ImportCall(InstanceCall):
+    """What one call imports: the `instance` (a feed's on a cluster, inside its validity, with its definition) by
+    the feed's import `policy` there from `datasource`."""
 
-    repo: ConfigRepo
-    feed: Feed
-    cluster: Cluster
     policy: Import
     datasource: Datasource
-    time: datetime
     force: bool = False
+
+    @classmethod
+    def of(cls, repo: ConfigRepo, feed: Feed, cluster: Cluster, policy: Import, datasource: Datasource, t: datetime,
+           force: bool = False) -> ImportCall:
+        """The call of `t`: SkippedError (4) outside the feed's validity, UsageError (2) off its grid."""
+        return cls(FeedCall.of(IMPORT, repo, feed, cluster, t), policy, datasource, force)
 
     @property
     def incremental(self) -> bool:
@@ -146,14 +147,12 @@ def run_import(spark: SparkSession, call: ImportCall, endpoint: JdbcEndpoint, co
     another run holds the lease."""
     began = time.perf_counter()
     feed, cluster, t = call.feed, call.cluster, call.time
-    require_running_allowed(context.fs, cluster, "feed", feed.name)
-    ledger = context.ledger(cluster)
-    lock = ledger.database_import_lock(feed.name, None if call.incremental else t)
     what = (f"import of feed '{feed.name}' on cluster '{cluster.name}'" if call.incremental else
             f"import of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'")
-    with holding(lock, context.run_id, what, {"time": format_timestamp(t)}) as held:
-        work = _Import(spark, call, endpoint, context, held, feed_locations(feed, cluster))
-        outcome = work.run()
+    with feed_lifecycle(call.instance, context, what=what, details={"time": format_timestamp(t)},
+                        lock=lambda ledger: ledger.database_import_lock(feed.name, None if call.incremental else t)
+                        ) as life:
+        outcome = _Import(spark, call, endpoint, context, life, feed_locations(feed, cluster)).run()
     outcome.seconds = time.perf_counter() - began
     return outcome
 
@@ -164,13 +163,15 @@ class _Import:
     call: ImportCall
     endpoint: JdbcEndpoint
     context: RunContext
-    held: HeldLease
+    life: Lifecycle
     where: FeedLocations
     book: ImportBook = field(init=False)
+    held: HeldLease = field(init=False)
     published: bool = False  # the rows are in place: what fails after it is finished by the next run
 
     def __post_init__(self) -> None:
-        self.book = ImportBook(self.context.fs, self.context.ledger(self.call.cluster).layout, self.call.feed.name)
+        self.book = ImportBook(self.context.fs, self.life.ledger.layout, self.call.feed.name)
+        self.held = self.life.lease
 
     def target(self, t: datetime, run_id: str) -> ImportTarget:
         catalog = (self.context.require_catalog(self.call.feed.name, self.call.cluster.name)
@@ -241,9 +242,7 @@ class _Import:
                               call.policy.source.extract.type.value, rows.column, rows.after, rows.up_to)
         self.held.check()
         self.book.instances.write(record, t)
-        run = context.lineage.run("import", call.feed.name, nominal=t, instance=format_timestamp(t),
-                                  sql=source_query(self.endpoint.dialect, source, rows),
-                                  definition=self._definition())
+        run = self.life.run(sql=source_query(self.endpoint.dialect, source, rows))
         on = context.lineage.enabled  # naming datasets imports OpenLineage's client: only when lineage is on
         sources = [table_use(call.datasource, self.endpoint, call.table)] if on else []
         try:
@@ -302,9 +301,7 @@ class _Import:
                 publication.step(lambda: self._advance(rows), lambda: self._restore(before))
         self.published = True
         fingerprint = _probe(context, self.where, call, call.time)
-        event = context.ledger(call.cluster).record_publication(
-            call.feed.name, call.cluster.name, call.time, producer=PRODUCER, run_id=context.run_id,
-            location=self.where.event_location(call.time), fingerprint=fingerprint, definition=self._definition())
+        event = self.life.published(self.where.event_location(call.time), fingerprint)
         return ImportOutcome(Status.SUCCEEDED, rows, read, published.files, published.bytes, published.path,
                              event.event_id if event else None, bool(published.replaced), quality=tuple(quality))
 
@@ -319,10 +316,6 @@ class _Import:
         for warning in warnings_of(results):
             say(f"published although {warning.describe_failures()} (its on-failure is warn)")
         return results
-
-    def _definition(self) -> Provenance:
-        """The importing definition, recorded in its events."""
-        return provenance(self.call.feed, Path(self.call.repo.root), self.call.repo.revision)
 
     def _advance(self, rows: ImportedRange, run_id: str | None = None) -> None:
         """The high-water mark moved past the rows published (a step of their publication). The pending read stays
@@ -359,10 +352,8 @@ class _Import:
         self._advance(pending.range, pending.run_id)
         call, context = self.call, self.context
         fingerprint = _probe(context, self.where, call, t)
-        context.ledger(call.cluster).record_publication(
-            call.feed.name, call.cluster.name, t, producer=PRODUCER, run_id=pending.run_id,
-            location=self.where.event_location(t), fingerprint=fingerprint, unless_recorded=True,
-            definition=self._definition())
+        self.life.published(self.where.event_location(t), fingerprint, unless_recorded=True, run_id=pending.run_id,
+                            at=t)
         record = self.book.instances.read(t)
         if record is not None and record.status is not Status.SUCCEEDED:
             self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock()),

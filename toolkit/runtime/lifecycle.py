@@ -8,7 +8,8 @@ is no failure), and hands the action the two things that must carry the definiti
 (`Lifecycle.run`) and its dataset events (`Lifecycle.published`). The status line's time and cluster come from
 the call (`FeedCall.describe`).
 
-Compaction goes through it; the other actions move onto it one by one (docs/architecture.md, "One lifecycle").
+Compaction and the database import go through it; the other actions move onto it one by one (docs/architecture.md,
+"One lifecycle").
 """
 
 from __future__ import annotations
@@ -80,6 +81,30 @@ class FeedCall:
         status.time, status.cluster = self.instance, self.cluster.name
 
 
+@dataclass(frozen=True)
+class InstanceCall:
+    """A call about one feed instance (`instance`), the base of an action's own call record, which adds what the
+    action needs besides (an import's policy and datasource)."""
+
+    instance: FeedCall
+
+    @property
+    def repo(self) -> ConfigRepo:
+        return self.instance.repo
+
+    @property
+    def feed(self) -> Feed:
+        return self.instance.feed
+
+    @property
+    def cluster(self) -> Cluster:
+        return self.instance.cluster
+
+    @property
+    def time(self) -> datetime:
+        return self.instance.nominal
+
+
 def is_failure(err: BaseException) -> bool:
     """An error to tell the entity's `notification` about: one of exit 1, or one nobody foresaw. A usage error
     (2), a wait (3), a skip (4) or a block (5) is no failure."""
@@ -103,30 +128,32 @@ class Lifecycle:
         return self.context.lineage.run(call.kind.job, call.feed.name, nominal=call.nominal, instance=call.instance,
                                         definition=call.definition, **facts)
 
-    def published(self, location: str, fingerprint: dict[str, Any] | None, *,
-                  unless_recorded: bool = False) -> DatasetEvent | None:
+    def published(self, location: str, fingerprint: dict[str, Any] | None, *, unless_recorded: bool = False,
+                  run_id: str | None = None, at: datetime | None = None) -> DatasetEvent | None:
         """The instance's dataset event (`published`, or `replaced` when it was visible already), carrying the
-        definition; see `Ledger.record_publication` for `unless_recorded`."""
+        definition; see `Ledger.record_publication` for `unless_recorded`. `run_id` and `at`: the run that made
+        it visible and its instance, when they are not this call's (a killed run's publication it finishes)."""
         call = self.call
-        return self.ledger.record_publication(call.feed.name, call.cluster.name, call.nominal,
-                                              producer=call.kind.producer, run_id=self.context.run_id,
+        return self.ledger.record_publication(call.feed.name, call.cluster.name, at or call.nominal,
+                                              producer=call.kind.producer, run_id=run_id or self.context.run_id,
                                               location=location, fingerprint=fingerprint,
                                               unless_recorded=unless_recorded, definition=call.definition)
 
 
 @contextmanager
 def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledger], LeaseLock], what: str,
+                   details: dict[str, Any] | None = None,
                    before_lease: Callable[[], None] = lambda: None) -> Iterator[Lifecycle]:
-    """The switches (safemode: exit 5; the feed suspended: exit 4), the action's `before_lease` checks (paths it
-    refuses before it writes anything, a lock included), then the lease `lock` of the cluster's ledger (`what`
-    names it to a second caller, told who holds it: exit 5), held and renewed for the body. A failure
-    (`is_failure`) of the body or of the steps before it is told to the feed's `notification` through the
-    context's notifier, then raised for the entrypoint's frame."""
+    """The switches (safemode: exit 5; the feed suspended: exit 4), what the action does `before_lease` (paths it
+    refuses before it writes anything, a lock included; a wait for its instance), then the lease `lock` of the
+    cluster's ledger (`what` names it to a second caller, told who holds it: exit 5; `details` go in the lock's
+    record), held and renewed for the body. A failure (`is_failure`) of the body or of the steps before it is
+    told to the feed's `notification` through the context's notifier, then raised for the entrypoint's frame."""
     try:
         require_running_allowed(context.fs, call.cluster, "feed", call.feed.name)
         before_lease()
         ledger = context.ledger(call.cluster)
-        with holding(lock(ledger), context.run_id, what) as lease:
+        with holding(lock(ledger), context.run_id, what, details) as lease:
             yield Lifecycle(call, context, ledger, lease)
     except Exception as err:
         if context.notifier is not None and is_failure(err):

@@ -20,7 +20,7 @@ from toolkit.database_export.export_entry import export_policy
 from toolkit.database_export.runner import ExportCall, ExportOutcome, run_export
 from toolkit.datasource_access.endpoints import FOR_EXPORT, endpoint_for
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import SkippedError, UsageError, WaitingError
+from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jdbc.credential_provider import alias_reader
@@ -42,7 +42,7 @@ def export_instance(spark: SparkSession, repo: TransferRepo, t: datetime = DAY, 
     datasource = config.datasource(policy.datasource)
     fs = HadoopFileSystem(spark)
     endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, fs, alias_reader(spark))
-    return run_export(spark, ExportCall(feed, cluster, policy, datasource, t, force), endpoint,
+    return run_export(spark, ExportCall.of(config, feed, cluster, policy, datasource, t, force), endpoint,
                       RunContext(fs, run_id=run_id))
 
 
@@ -179,7 +179,7 @@ def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout
     datasource = config.datasource(policy.datasource)
     fs = HadoopFileSystem(spark)
     endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, fs, alias_reader(spark))
-    call = ExportCall(feed, cluster, policy, datasource, DAY)
+    call = ExportCall.of(config, feed, cluster, policy, datasource, DAY)
     now = datetime.now(timezone.utc)
     slept: list[float] = []
     publisher = threading.Timer(1.0, lambda: publish_totals(spark, repo, INSTANCE))  # the producer, a moment later
@@ -192,7 +192,7 @@ def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout
     assert exported.rows == 2 and target_rows(repo) == INSTANCE and slept and max(slept) == 0.2
 
     later = datetime(2026, 1, 2, tzinfo=timezone.utc)  # the next day, never published
-    late = ExportCall(feed, cluster, policy, datasource, later)
+    late = ExportCall.of(config, feed, cluster, policy, datasource, later)
     with pytest.raises(WaitingError, match=r"is not available .*; waited until"):
         run_export(spark, late, endpoint, RunContext(fs, run_id="short"),
                    Waiting(now, now + timedelta(days=6), sleep=lambda s: None))
@@ -221,3 +221,47 @@ def test_an_instance_that_does_not_read_in_the_feeds_format_is_one_sentence_and_
     assert str(failed.value).startswith("Reading the instance 2026-01-01T00:00Z of feed 'totals' failed in Spark: ")
     assert "Please ensure that the file is in either ORC or Parquet format" in str(failed.value)
     assert target_rows(repo) == [("2025-12-31", "eu", "1.00")]
+
+
+def test_the_run_carries_the_definition_and_a_failure_is_told_to_the_feeds_notification(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    """A failure of exit 1 (an instance that does not read in the feed's format) reaches the feed's webhook, a real
+    HTTP server on loopback, and leaves the target unchanged; the export that then succeeds tells no one and its
+    lineage run names the definition it ran."""
+    from tests.integration.openlineage.lineage_setup import lineage_to
+    from tests.lineage_receiver import lineage_receiver
+    from tests.notified_feed import notify_by_webhook
+    from toolkit.entities.provenance import definition_hash
+    from toolkit.notifications.notifier import Notifier
+
+    repo = repo_for(postgres_server, tmp_path, "told", "snapshot")
+    target_table(repo, [("2025-12-31", "eu", "1.00")])
+    folder = repo.data("totals") / "2026/01/01"
+    folder.mkdir(parents=True)
+    (folder / "part-00000.json").write_text('{"day": "2026-01-01", "region": "eu", "total": 2}\n')  # not parquet
+    (folder / "_SUCCESS").touch()
+    with lineage_receiver() as lineage, lineage_receiver("/hook") as hook:
+        notify_by_webhook(repo.repo, "lake", "totals", hook.url + "/hook")
+        config = ConfigRepo.load(repo.repo)
+        feed, cluster = config.feed("totals"), config.cluster("lake")
+        policy = export_policy(feed, cluster)
+        datasource = config.datasource(policy.datasource)
+        fs = HadoopFileSystem(spark)
+        endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, fs, alias_reader(spark))
+        notifier = Notifier(fs, cluster)
+        call = ExportCall.of(config, feed, cluster, policy, datasource, DAY)
+        with pytest.raises(ToolkitError, match="Reading the instance 2026-01-01T00:00Z of feed 'totals' failed"):
+            run_export(spark, call, endpoint, RunContext(fs, run_id="failing", notifier=notifier))
+        assert target_rows(repo) == [("2025-12-31", "eu", "1.00")]
+        publish_totals(spark, repo, INSTANCE)  # the producer publishes it again, in the feed's format
+        run_export(spark, call, endpoint, RunContext(fs, run_id="fixed", notifier=notifier,
+                                                     lineage=lineage_to(lineage.url, config, "fixed", "lake")))
+    [notice] = hook.events
+    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id")} == {
+        "event": "failed", "kind": "feed", "entity": "totals", "cluster": "lake", "instance": "2026-01-01T00:00Z",
+        "status": "FAILED", "run_id": "failing"}
+    assert "export" in notice["text"] and notifier.counters()["notifications_sent"] == 1
+    expected = definition_hash(feed, config.root)
+    assert [(e["eventType"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"]) for e in lineage.events] == [
+        ("START", expected), ("COMPLETE", expected)]
+    assert target_rows(repo) == INSTANCE

@@ -66,7 +66,7 @@ def import_instance(spark: SparkSession, repo: TransferRepo, feed: str, t: datet
     datasource = config.datasource(policy.datasource)
     fs = HadoopFileSystem(spark)
     endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, fs, alias_reader(spark))
-    return run_import(spark, ImportCall(config, entity, cluster, policy, datasource, t, force), endpoint,
+    return run_import(spark, ImportCall.of(config, entity, cluster, policy, datasource, t, force), endpoint,
                       RunContext(fs, run_id=run_id))
 
 
@@ -209,7 +209,7 @@ def test_a_table_feed_is_imported_into_its_partition_only_once_the_rows_are_in_p
     fs = HadoopFileSystem(spark)
     endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, fs, alias_reader(spark))
     with catalog_for(spark, None) as catalog:
-        outcome = run_import(spark, ImportCall(config, entity, cluster, policy, datasource, T0), endpoint,
+        outcome = run_import(spark, ImportCall.of(config, entity, cluster, policy, datasource, T0), endpoint,
                              RunContext(fs, run_id="table", catalog=catalog))
 
     spark.catalog.refreshTable("shop_imports.orders")
@@ -220,3 +220,38 @@ def test_a_table_feed_is_imported_into_its_partition_only_once_the_rows_are_in_p
     assert [row.tableName for row in spark.sql("SHOW TABLES IN shop_imports").collect()] == ["orders"]  # no staging
     event = Ledger.of(fs, cluster).events("orders-full", T0)
     assert [(e.kind, e.location) for e in event] == [("published", "shop_imports.orders/ds=2026-01-01-00")]
+
+
+def test_a_failed_import_is_told_to_the_feeds_notification_once(spark: SparkSession, postgres_server: DatabaseServer,
+                                                                tmp_path: Path) -> None:
+    """A failure of exit 1 (a value that does not convert) reaches the feed's webhook, a real HTTP server on
+    loopback; an import that is skipped (imported already) tells no one."""
+    from tests.lineage_receiver import lineage_receiver
+    from tests.notified_feed import notify_by_webhook
+    from toolkit.notifications.notifier import Notifier
+
+    repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "told"))
+    _orders_table(repo, 1, 3)
+    repo.sql("ALTER TABLE orders ALTER COLUMN amount TYPE text")
+    repo.sql("UPDATE orders SET amount = 'twelve' WHERE id = 2")
+    with lineage_receiver("/hook") as hook:
+        notify_by_webhook(repo.repo, "lake", "orders", hook.url + "/hook")
+        config = ConfigRepo.load(repo.repo)
+        entity, cluster = config.feed("orders"), config.cluster("lake")
+        policy = import_policy(entity, cluster)
+        fs = HadoopFileSystem(spark)
+        endpoint = endpoint_for(config.datasource(policy.datasource), FOR_IMPORT, cluster, fs, alias_reader(spark))
+        call = ImportCall.of(config, entity, cluster, policy, config.datasource(policy.datasource), T0)
+        notifier = Notifier(fs, cluster)
+        with pytest.raises(ToolkitError, match="'twelve' of column 'amount' does not convert"):
+            run_import(spark, call, endpoint, RunContext(fs, run_id="failing", notifier=notifier))
+        repo.sql("UPDATE orders SET amount = '12' WHERE id = 2")
+        run_import(spark, call, endpoint, RunContext(fs, run_id="fixed", notifier=notifier))
+        with pytest.raises(SkippedError):
+            run_import(spark, call, endpoint, RunContext(fs, run_id="again", notifier=notifier))
+    [notice] = hook.events
+    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id")} == {
+        "event": "failed", "kind": "feed", "entity": "orders", "cluster": "lake", "instance": "2026-01-01T00:00Z",
+        "status": "FAILED", "run_id": "failing"}
+    assert "'twelve'" in notice["error"] and "import" in notice["text"]
+    assert notifier.counters() == {"notifications_sent": 1, "notifications_failed": 0}

@@ -101,12 +101,13 @@ if {feed!r} == "totals":
     policy = export_policy(feed, cluster)
     datasource = config.datasource(policy.datasource)
     endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, fs, alias_reader(spark))
-    export_runner.run_export(spark, export_runner.ExportCall(feed, cluster, policy, datasource, t), endpoint, context)
+    export_runner.run_export(spark, export_runner.ExportCall.of(config, feed, cluster, policy, datasource, t),
+                             endpoint, context)
 else:
     policy = import_policy(feed, cluster)
     datasource = config.datasource(policy.datasource)
     endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, fs, alias_reader(spark))
-    import_runner.run_import(spark, import_runner.ImportCall(config, feed, cluster, policy, datasource, t),
+    import_runner.run_import(spark, import_runner.ImportCall.of(config, feed, cluster, policy, datasource, t),
                              endpoint, context)
 """
 

@@ -283,14 +283,6 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
 
 
 # ------------------------------------------------------------------ the lifecycle: definition and failure notice
-def _webhook_and_notification(repo: ConfigRepo, url: str) -> None:
-    """The cluster posts notices to `url`; the feed asks to be told."""
-    cluster = repo.root / "clusters/primary.yaml"
-    cluster.write_text(cluster.read_text() + f"properties: {{notification.webhook.url: '{url}'}}\n")
-    feed = repo.root / "feeds/events.yaml"
-    feed.write_text(feed.read_text() + "notification: {to: data@example.com}\n")
-
-
 def test_the_entrypoint_records_the_definition_in_its_event_and_lineage_run(run_entrypoint, streamed: Path,
                                                                            tmp_path: Path) -> None:
     from tests.lineage_receiver import lineage_receiver
@@ -317,12 +309,13 @@ def test_a_failed_compaction_tells_the_feeds_notification_and_moves_nothing(run_
                                                                            streamed: Path, tmp_path: Path) -> None:
     """A failure of exit 1 (the compacted files reading back other rows, injected) reaches the feed's webhook."""
     from tests.lineage_receiver import lineage_receiver
+    from tests.notified_feed import notify_by_webhook
 
     repo, root = copy_of(streamed, tmp_path)
     digests = iter([(4, 7), (3, 7)])
     monkeypatch.setattr(compaction, "_digest", lambda frame: next(digests))
     with lineage_receiver("/hook") as hook:
-        _webhook_and_notification(repo, hook.url + "/hook")
+        notify_by_webhook(repo.root, "primary", "events", hook.url + "/hook")
         result = run_entrypoint("compact", "--repo", str(repo.root), "--feed", "events", "--cluster", "primary",
                                 "--time", "2026-01-01T10:00Z", cwd=tmp_path)
     assert result.returncode == 1, result.stderr[-3000:]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.lineage_receiver import Receiver, lineage_receiver
+from tests.notified_feed import notify_by_webhook
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
@@ -31,10 +32,7 @@ FS = LocalFileSystem()
 
 def repo_with_webhook(tmp_path: Path, url: str) -> ConfigRepo:
     repo, _ = make_repo(tmp_path)
-    cluster = repo.root / "clusters/primary.yaml"
-    cluster.write_text(cluster.read_text() + f"properties: {{notification.webhook.url: '{url}/hook'}}\n")
-    feed = repo.root / "feeds/events.yaml"
-    feed.write_text(feed.read_text() + "notification: {to: data@example.com}\n")
+    notify_by_webhook(repo.root, "primary", "events", url + "/hook")
     return ConfigRepo.load(repo.root)
 
 
