@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import UsageError
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
@@ -63,6 +63,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.target_gate import TargetGate, warn_quality
     from toolkit.runtime.action_session import action_session
     from toolkit.runtime.feed_notices import notify_feed_failure
+    from toolkit.runtime.lifecycle import is_failure
 
     nominal = nominal_time(args.time)
     if args.lease <= 0:
@@ -116,7 +117,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                     warn_quality(notifier, repo, feed, instance.instance, instance.quality, run_id)
         except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
             # wait or a block is no failure to tell anyone about)
-            if not isinstance(err, ToolkitError) or err.exit_code == 1:
+            if is_failure(err):
                 notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id,
                                     str(err) or type(err).__name__)
             raise

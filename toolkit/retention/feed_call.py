@@ -14,10 +14,11 @@ from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.retention_actions.registry import eviction_for
 from toolkit.runtime.feed_notices import notify_feed_failure
+from toolkit.runtime.lifecycle import is_failure
 from toolkit.runtime.status import StatusLine
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetim
             result = run_retention(repo, feed.name, cluster.name, nominal, context, dry_run=options.dry_run,
                                    once=options.once)
         except Exception as err:  # a usage error, a wait or a block is no failure to tell anyone about
-            if not isinstance(err, ToolkitError) or err.exit_code == 1:
+            if is_failure(err):
                 notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,
                                     str(err) or type(err).__name__)
             raise

@@ -52,6 +52,16 @@ def publish_totals(spark: SparkSession, repo: TransferRepo, rows: list[tuple[str
     frame.coalesce(1).write.mode("overwrite").parquet(str(repo.data("totals") / "2026/01/01"))
 
 
+def unreadable_instance(repo: TransferRepo) -> None:
+    """A target table holding one row, and the instance of DAY published in JSON, which the feed (parquet) does
+    not read."""
+    target_table(repo, [("2025-12-31", "eu", "1.00")])
+    folder = repo.data("totals") / "2026/01/01"
+    folder.mkdir(parents=True)
+    (folder / "part-00000.json").write_text('{"day": "2026-01-01", "region": "eu", "total": 2}\n')
+    (folder / "_SUCCESS").touch()
+
+
 def target_table(repo: TransferRepo, rows: list[tuple[str, str, str]]) -> None:
     text = "text" if repo.server.kind == "postgres" else "varchar(32)"
     repo.sql(f"CREATE TABLE daily_totals (day date, region {text}, total numeric(10,2), PRIMARY KEY (day, region))")
@@ -208,11 +218,7 @@ def test_an_instance_that_does_not_read_in_the_feeds_format_is_one_sentence_and_
     from toolkit.storage.java_errors import SparkWorkError
 
     repo = repo_for(postgres_server, tmp_path, "badformat", "snapshot")
-    target_table(repo, [("2025-12-31", "eu", "1.00")])
-    folder = repo.data("totals") / "2026/01/01"
-    folder.mkdir(parents=True)
-    (folder / "part-00000.json").write_text('{"day": "2026-01-01", "region": "eu", "total": 2}\n')  # not parquet
-    (folder / "_SUCCESS").touch()
+    unreadable_instance(repo)
 
     with pytest.raises(SparkWorkError) as failed:
         export_instance(spark, repo)
@@ -235,11 +241,7 @@ def test_the_run_carries_the_definition_and_a_failure_is_told_to_the_feeds_notif
     from toolkit.notifications.notifier import Notifier
 
     repo = repo_for(postgres_server, tmp_path, "told", "snapshot")
-    target_table(repo, [("2025-12-31", "eu", "1.00")])
-    folder = repo.data("totals") / "2026/01/01"
-    folder.mkdir(parents=True)
-    (folder / "part-00000.json").write_text('{"day": "2026-01-01", "region": "eu", "total": 2}\n')  # not parquet
-    (folder / "_SUCCESS").touch()
+    unreadable_instance(repo)
     with lineage_receiver() as lineage, lineage_receiver("/hook") as hook:
         notify_by_webhook(repo.repo, "lake", "totals", hook.url + "/hook")
         config = ConfigRepo.load(repo.repo)
