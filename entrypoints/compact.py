@@ -2,10 +2,10 @@
 
     spark-submit entrypoints/compact.py --repo conf/ --feed clicks --cluster primary --time 2026-11-21T10:00Z
 
-Exit codes (docs/exit-codes.md): 0 compacted (or a killed run's compaction finished), 1 failed, 2 bad call or
-config (no ingest section, a time that is no instance of the feed), 3 waiting (the instance is not closed yet),
-4 skipped (nothing to compact, or the feed is suspended), 5 blocked (safemode, or an ingest or compaction of the
-feed holds its lock). The last line on stdout is the JSON status.
+Exit codes (docs/exit-codes.md): 0 compacted (or a killed run's compaction finished), 1 failed (told to the feed's
+`notification`), 2 bad call or config (no ingest section, a time that is no instance of the feed), 3 waiting (the
+instance is not closed yet), 4 skipped (nothing to compact, outside the feed's validity, or the feed is suspended),
+5 blocked (safemode, or an ingest or compaction of the feed holds its lock). The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations

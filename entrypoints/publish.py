@@ -4,8 +4,8 @@
     spark-submit entrypoints/publish.py --repo conf/ --feed clicks --cluster primary --time 2026-11-21T10:00Z
 
 Exit codes (docs/exit-codes.md): 0 recorded (or recorded already), 1 failed, 2 bad call or config (a time that is no
-instance of the feed), 3 waiting (the instance is not available yet), 5 blocked (safemode). The last line on
-stdout is the JSON status.
+instance of the feed), 3 waiting (the instance is not available yet), 4 skipped (outside the feed's validity), 5
+blocked (safemode). The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations
