@@ -5,8 +5,9 @@
 
 The directory gets the partition's data files under data/ and, last, _metadata.json (schema, partition keys,
 storage format, properties, partition values, files with sizes and CRC32C): with it, the export is complete.
-Exit codes (docs/exit-codes.md): 0 exported, 1 failed, 2 bad call or config, 3 the partition does not exist yet (call
-again later). The last line on stdout is the JSON status.
+Exit codes (docs/exit-codes.md): 0 exported, 1 failed (told to the feed's `notification`), 2 bad call or config, 3
+the partition does not exist yet (call again later), 4 outside the feed's validity or the feed suspended, 5
+safemode or another export of the instance holding its lease. The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations

@@ -7,9 +7,14 @@ from pathlib import Path
 
 
 def notify_by_webhook(repo: Path, cluster: str, feed: str, url: str) -> None:
-    """The cluster `cluster` of the repo folder `repo` posts its notices to `url`; the feed `feed` asks for them.
-    Both files get a top-level key they do not have yet (`properties`, `notification`)."""
-    with (repo / "clusters" / f"{cluster}.yaml").open("a") as definition:
-        definition.write(f"properties: {{notification.webhook.url: '{url}'}}\n")
-    with (repo / "feeds" / f"{feed}.yaml").open("a") as definition:
-        definition.write("notification: {to: data@example.com}\n")
+    """The cluster `cluster` of the repo folder `repo` posts its notices to `url` (added to its block of
+    `properties`, or as one); the feed `feed`, which has no `notification` yet, asks for them."""
+    definition = repo / "clusters" / f"{cluster}.yaml"
+    text = definition.read_text()
+    setting = f"notification.webhook.url: '{url}'"
+    if "\nproperties:\n" in text:
+        definition.write_text(text.replace("\nproperties:\n", f"\nproperties:\n  {setting}\n", 1))
+    else:
+        definition.write_text(text + f"properties: {{{setting}}}\n")
+    with (repo / "feeds" / f"{feed}.yaml").open("a") as feed_definition:
+        feed_definition.write("notification: {to: data@example.com}\n")

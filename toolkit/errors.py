@@ -25,6 +25,10 @@ class WaitingError(ToolkitError):
     exit_code = 3
 
 
+class TimedOutError(ToolkitError):
+    """What the call waited for did not come by the entity's timeout (exit 1, status TIMEDOUT): given up."""
+
+
 class SkippedError(ToolkitError):
     """Nothing to do: outside validity, suspended, or already succeeded (exit 4); the scheduler goes on."""
 

@@ -16,9 +16,10 @@ from toolkit.errors import BlockedError, SkippedError
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.replication.hive.import_plan import ImportPlan
-from toolkit.replication.hive.runner import plan_hive_import, run_hive_export, run_hive_import
+from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
 from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.retention.runner import run_retention
+from toolkit.runtime.lifecycle import FeedCall
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
@@ -65,8 +66,8 @@ def test_hive_export_called_directly_reads_and_writes_nothing_while_switched_off
     switch_off(repo, "visits", switch)
     destination = tmp_path / "export"
     with pytest.raises(BlockedError if switch == "safemode" else SkippedError) as raised:
-        run_hive_export(None, repo.feed("visits"), repo.cluster("primary"),  # type: ignore[arg-type]
-                        utc(2026, 11, 21), destination.as_uri(), RunContext(LocalFileSystem()))
+        run_hive_export(None, FeedCall.of(HIVE_EXPORT, repo, repo.feed("visits"), repo.cluster("primary"),  # type: ignore[arg-type]
+                                          utc(2026, 11, 21)), destination.as_uri(), RunContext(LocalFileSystem()))
     assert ("safemode" if switch == "safemode" else "suspended") in str(raised.value)
     assert not destination.exists()
 

@@ -62,6 +62,7 @@ def export_policy(feed: Feed, cluster: Cluster) -> Export:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.database_export.runner import ExportCall, run_export
     from toolkit.runtime.action_session import action_session
+    from toolkit.runtime.lifecycle import failures_told
     from toolkit.storage.jdbc.credential_provider import alias_reader
 
     if args.lease <= 0:
@@ -80,10 +81,11 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     table_feed = feed.table_on(cluster.name) is not None
     with action_session("export", feed.name, cluster, status, hive=table_feed,
                         launcher=launcher_confs(feed)) as session:
-        endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, session.fs, alias_reader(session.spark))
-        context = session.context(catalog=table_feed, lease_seconds=args.lease,
-                                  notifier=session.notifier(counted=feed.notification is not None))
-        outcome = run_export(session.spark, call, endpoint, context, _waiting(feed, t, args))
+        notifier = session.notifier(counted=feed.notification is not None)
+        with failures_told(call.instance, notifier, status.run_id):  # the metastore's connection too
+            endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, session.fs, alias_reader(session.spark))
+            context = session.context(catalog=table_feed, lease_seconds=args.lease, notifier=notifier)
+            outcome = run_export(session.spark, call, endpoint, context, _waiting(feed, t, args))
     status.status = outcome.status
     status.add_counters(outcome.counters())
 

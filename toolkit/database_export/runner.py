@@ -48,7 +48,7 @@ from toolkit.datasource_access.datasets import table_use
 from toolkit.el.timestamps import format_timestamp, instance_key
 from toolkit.entities.model import Cluster, Datasource, Export, Feed
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
+from toolkit.errors import SkippedError, TimedOutError, ToolkitError, UsageError, WaitingError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.database_transfers import ExportBook, ExportRecord
 from toolkit.ledger.records import wall_clock_stamp
@@ -75,7 +75,7 @@ def say(line: str) -> None:
     print(f"export: {line}", file=sys.stderr, flush=True)
 
 
-EXPORT = ActionKind(name="export", job="export", producer="export")  # an export writes no dataset event
+EXPORT = ActionKind(name="export", script="export", job="export", producer="export")  # it writes no dataset event
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _wait_for_instance(call: ExportCall, context: RunContext, waiting: Waiting |
             raise WaitingError(why + ".")
         now = waiting.now()
         if now >= waiting.deadline:
-            raise ToolkitError(f"{why}, and the feed's timeout after it passed at "
+            raise TimedOutError(f"{why}, and the feed's timeout after it passed at "
                                f"{format_timestamp(waiting.deadline)}: the instance is given up (export it by hand "
                                "once it is published).")
         if waiting.until is None or now >= waiting.until:

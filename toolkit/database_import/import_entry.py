@@ -49,6 +49,7 @@ def import_policy(feed: Feed, cluster: Cluster) -> Import:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.database_import.runner import ImportCall, run_import
     from toolkit.runtime.action_session import action_session
+    from toolkit.runtime.lifecycle import failures_told
     from toolkit.storage.jdbc.credential_provider import alias_reader
 
     if args.lease <= 0:
@@ -66,10 +67,12 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     call = ImportCall.of(repo, feed, cluster, policy, datasource, t, args.force)  # before Spark: exit 2 or 4
     with action_session("import", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
                         launcher=launcher_confs(feed)) as session:
-        endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, session.fs, alias_reader(session.spark))
-        context = session.context(catalog=feed.table_on(cluster.name) is not None, lease_seconds=args.lease,
-                                  notifier=session.notifier(counted=feed.notification is not None))
-        outcome = run_import(session.spark, call, endpoint, context)
+        notifier = session.notifier(counted=feed.notification is not None)
+        with failures_told(call.instance, notifier, status.run_id):  # the metastore's connection too
+            endpoint = endpoint_for(datasource, FOR_IMPORT, cluster, session.fs, alias_reader(session.spark))
+            context = session.context(catalog=feed.table_on(cluster.name) is not None, lease_seconds=args.lease,
+                                      notifier=notifier)
+            outcome = run_import(session.spark, call, endpoint, context)
     status.status = outcome.status
     status.add_counters(outcome.counters())
 

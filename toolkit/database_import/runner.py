@@ -71,7 +71,7 @@ from toolkit.storage.publish import Publication
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-IMPORT = ActionKind(name="import", job="import", producer="import")
+IMPORT = ActionKind(name="import", script="import", job="import", producer="import")
 
 
 def say(line: str) -> None:
@@ -166,12 +166,14 @@ class _Import:
     life: Lifecycle
     where: FeedLocations
     book: ImportBook = field(init=False)
-    held: HeldLease = field(init=False)
     published: bool = False  # the rows are in place: what fails after it is finished by the next run
 
     def __post_init__(self) -> None:
         self.book = ImportBook(self.context.fs, self.life.ledger.layout, self.call.feed.name)
-        self.held = self.life.lease
+
+    @property
+    def held(self) -> HeldLease:
+        return self.life.lease
 
     def target(self, t: datetime, run_id: str) -> ImportTarget:
         catalog = (self.context.require_catalog(self.call.feed.name, self.call.cluster.name)

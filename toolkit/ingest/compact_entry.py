@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from toolkit.el.timestamps import format_timestamp
 from toolkit.ingest.compaction import compaction_call
 from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.feed_session import feed_session
@@ -27,7 +28,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.ingest.compaction import compact_instance
 
     t = nominal_time(args.time)
-    status.time = args.time
+    status.time = format_timestamp(t)
     call = compaction_call(load_repo(args.repo), args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
     call.describe(status)
     with feed_session("compact", call.feed, call.cluster, status) as session:

@@ -58,7 +58,7 @@ from toolkit.storage.tree import hidden
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-COMPACTION = ActionKind(name="compaction", job="compact", producer="compaction")
+COMPACTION = ActionKind(name="compaction", script="compact", job="compact", producer="compaction")
 TARGET_PROPERTY = "compaction.target-size"
 DEFAULT_TARGET = 128 * 1024 ** 2
 

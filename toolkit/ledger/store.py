@@ -395,6 +395,10 @@ class Ledger:
         """Held while records are ingested into `feed` on this cluster (toolkit/ingest/)."""
         return self._lock(self.layout.action_lock_folder("ingest", feed), "lock")
 
+    def hive_export_lock(self, feed: str, t: datetime) -> LeaseLock:
+        """Held while the partition of an instance of the table feed `feed` is exported (hive_export.py)."""
+        return self._lock(self.layout.action_lock_folder("hive-export", feed, instance_key(t)), "lock")
+
     def import_lock(self, database: str, table: str, partition: str) -> LeaseLock:
         """Held while a partition of a table of this cluster's catalog is imported (hive_import.py, replication)."""
         folder = self.layout.action_lock_folder("hive-import", f"{database}.{table}", partition_key(partition))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from toolkit.entities import parse_cache
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import TimedOutError, ToolkitError, UsageError
 from toolkit.runtime import driver_logging
 from toolkit.runtime.installed_pyspark import prefer_installed_pyspark
 from toolkit.runtime.repo_revision import repo_revision
@@ -115,7 +115,8 @@ def record_error(status: StatusLine, err: ToolkitError) -> None:
 def error_sentence(status: StatusLine, err: ToolkitError) -> str:
     """The error's status and message in the status line; its one sentence for stderr, prefixed with the action,
     fit to show (a password the error quotes is never said, a control character is an escape)."""
-    status.status = STATUS_OF_EXIT.get(err.exit_code, Status.FAILED)
+    status.status = Status.TIMEDOUT if isinstance(err, TimedOutError) else STATUS_OF_EXIT.get(err.exit_code,
+                                                                                               Status.FAILED)
     status.error = str(err)
     return shown(f"{status.action}: {err}")
 

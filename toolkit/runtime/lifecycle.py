@@ -8,8 +8,9 @@ is no failure), and hands the action the two things that must carry the definiti
 (`Lifecycle.run`) and its dataset events (`Lifecycle.published`). The status line's time and cluster come from
 the call (`FeedCall.describe`).
 
-Compaction and the database import go through it; the other actions move onto it one by one (docs/architecture.md,
-"One lifecycle").
+Compaction, the database import and export and the Hive export go through it; the other actions move onto it one by
+one (docs/architecture.md, "One lifecycle"). An entry module that does work that can fail before the core's
+lifecycle starts (connecting a table feed's metastore) wraps it in `failures_told` too.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import ToolkitError
+from toolkit.errors import TimedOutError, ToolkitError
 from toolkit.instances.grids import require_in_validity
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.switches import require_running_allowed
@@ -36,17 +37,19 @@ if TYPE_CHECKING:
     from toolkit.ledger.locks import LeaseLock
     from toolkit.ledger.records import DatasetEvent
     from toolkit.ledger.store import Ledger
+    from toolkit.notifications.notifier import Notifier
     from toolkit.openlineage.run import RunLineage
     from toolkit.runtime.status import StatusLine
 
 
 @dataclass(frozen=True)
 class ActionKind:
-    """What an action is, fixed in its package: `name` in the status line, notices and rerun commands
-    ("compaction"), `job` the prefix of its lineage jobs ("compact": `compact.<feed>`), `producer` the producer
-    its dataset events name."""
+    """What an action is, fixed in its package: `name` in the status line and notices ("compaction"), `script`
+    its entrypoint, `entrypoints/<script>.py`, which a notice's rerun command calls ("compact"), `job` the prefix
+    of its lineage jobs ("compact": `compact.<feed>`), `producer` the producer its dataset events name."""
 
     name: str
+    script: str
     job: str
     producer: str
 
@@ -69,7 +72,6 @@ class FeedCall:
     @classmethod
     def of(cls, kind: ActionKind, repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime) -> FeedCall:
         """The call, its definition hashed once (entities/provenance.py) for every run and event it records."""
-        require_in_validity(feed, cluster.name, t)  # before hashing: a bad call costs nothing
         return cls(kind, repo, feed, cluster, t, provenance(feed, Path(repo.root), repo.revision))
 
     @property
@@ -134,10 +136,26 @@ class Lifecycle:
         definition; see `Ledger.record_publication` for `unless_recorded`. `run_id` and `at`: the run that made
         it visible and its instance, when they are not this call's (a killed run's publication it finishes)."""
         call = self.call
-        return self.ledger.record_publication(call.feed.name, call.cluster.name, at or call.nominal,
-                                              producer=call.kind.producer, run_id=run_id or self.context.run_id,
+        return self.ledger.record_publication(call.feed.name, call.cluster.name, call.nominal if at is None else at,
+                                              producer=call.kind.producer,
+                                              run_id=self.context.run_id if run_id is None else run_id,
                                               location=location, fingerprint=fingerprint,
                                               unless_recorded=unless_recorded, definition=call.definition)
+
+
+@contextmanager
+def failures_told(call: FeedCall, notifier: Notifier | None, run_id: str) -> Iterator[None]:
+    """A failure (`is_failure`) of the body told to the feed's `notification` through `notifier` (TIMEDOUT when
+    what it waited for did not come by the feed's timeout), then raised. A failure told already (by an inner
+    `failures_told`) is not told twice: a notice's ledger record is exclusive per run."""
+    try:
+        yield
+    except Exception as err:
+        if notifier is not None and is_failure(err):
+            notify_feed_failure(notifier, call.repo, call.feed, call.kind.name, call.nominal, run_id,
+                                str(err) or type(err).__name__, timed_out=isinstance(err, TimedOutError),
+                                script=call.kind.script)
+        raise
 
 
 @contextmanager
@@ -149,14 +167,9 @@ def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledge
     cluster's ledger (`what` names it to a second caller, told who holds it: exit 5; `details` go in the lock's
     record), held and renewed for the body. A failure (`is_failure`) of the body or of the steps before it is
     told to the feed's `notification` through the context's notifier, then raised for the entrypoint's frame."""
-    try:
+    with failures_told(call, context.notifier, context.run_id):
         require_running_allowed(context.fs, call.cluster, "feed", call.feed.name)
         before_lease()
         ledger = context.ledger(call.cluster)
         with holding(lock(ledger), context.run_id, what, details) as lease:
             yield Lifecycle(call, context, ledger, lease)
-    except Exception as err:
-        if context.notifier is not None and is_failure(err):
-            notify_feed_failure(context.notifier, call.repo, call.feed, call.kind.name, call.nominal,
-                                context.run_id, str(err) or type(err).__name__)
-        raise

@@ -17,10 +17,10 @@ from pyspark.sql import SparkSession
 from tests.integration.database_transfers.transfer_repo import TransferRepo, transfer_repo
 from tests.integration.databases import DatabaseServer
 from toolkit.database_export.export_entry import export_policy
-from toolkit.database_export.runner import ExportCall, ExportOutcome, run_export
+from toolkit.database_export.runner import ExportCall, ExportOutcome, Waiting, run_export
 from toolkit.datasource_access.endpoints import FOR_EXPORT, endpoint_for
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import SkippedError, ToolkitError, UsageError, WaitingError
+from toolkit.errors import SkippedError, TimedOutError, ToolkitError, UsageError, WaitingError
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.hadoop import HadoopFileSystem
 from toolkit.storage.jdbc.credential_provider import alias_reader
@@ -178,7 +178,6 @@ def test_a_missing_table_and_a_column_the_target_lacks_are_one_sentence_each(
 def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
 
-    from toolkit.database_export.runner import Waiting
     from toolkit.errors import ToolkitError
 
     repo = repo_for(postgres_server, tmp_path, "waiting", "snapshot")
@@ -258,11 +257,20 @@ def test_the_run_carries_the_definition_and_a_failure_is_told_to_the_feeds_notif
         publish_totals(spark, repo, INSTANCE)  # the producer publishes it again, in the feed's format
         run_export(spark, call, endpoint, RunContext(fs, run_id="fixed", notifier=notifier,
                                                      lineage=lineage_to(lineage.url, config, "fixed", "lake")))
-    [notice] = hook.events
+        later = ExportCall.of(config, feed, cluster, policy, datasource, DAY + timedelta(days=1))  # never published
+        now = datetime.now(timezone.utc)
+        with pytest.raises(TimedOutError, match="the instance is given up") as given_up:
+            run_export(spark, later, endpoint, RunContext(fs, run_id="late", notifier=notifier),
+                       Waiting(now, now - timedelta(seconds=1), sleep=lambda s: None))
+        assert given_up.value.exit_code == 1
+    notice, timed_out = hook.events
+    assert (timed_out["event"], timed_out["status"], timed_out["instance"], timed_out["run_id"]) == (
+        "timedout", "TIMEDOUT", "2026-01-02T00:00Z", "late")
     assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id")} == {
         "event": "failed", "kind": "feed", "entity": "totals", "cluster": "lake", "instance": "2026-01-01T00:00Z",
         "status": "FAILED", "run_id": "failing"}
-    assert "export" in notice["text"] and notifier.counters()["notifications_sent"] == 1
+    assert notice["rerun"].startswith("spark-submit entrypoints/export.py ")
+    assert notifier.counters()["notifications_sent"] == 2
     expected = definition_hash(feed, config.root)
     assert [(e["eventType"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"]) for e in lineage.events] == [
         ("START", expected), ("COMPLETE", expected)]

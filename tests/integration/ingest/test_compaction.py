@@ -325,5 +325,8 @@ def test_a_failed_compaction_tells_the_feeds_notification_and_moves_nothing(run_
     assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id")} == {
         "event": "failed", "kind": "feed", "entity": "events", "cluster": "primary",
         "instance": "2026-01-01T10:00Z", "status": "FAILED", "run_id": status["run_id"]}
-    assert "read back 3 rows" in notice["error"] and "compaction" in notice["text"]
+    assert "read back 3 rows" in notice["error"]
+    assert notice["rerun"] == (f"spark-submit entrypoints/compact.py --repo {repo.root} --feed events --cluster "
+                               "primary --time 2026-01-01T10:00Z")  # the script that exists: compact.py
+    assert (PROJECT / "entrypoints/compact.py").is_file()
     assert len(parts(view(root))) == 3  # nothing swapped

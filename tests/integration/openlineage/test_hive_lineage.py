@@ -19,7 +19,8 @@ from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
 from toolkit.ledger.store import Ledger
-from toolkit.replication.hive.runner import plan_hive_import, run_hive_export, run_hive_import
+from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
+from toolkit.runtime.lifecycle import FeedCall
 from toolkit.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21)
@@ -50,9 +51,10 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
     with lineage_receiver() as receiver, catalog_for(spark, None) as catalog:
         exporting = lineage_to(receiver.url, repo, "e1")
         with pytest.raises(WaitingError):
-            run_hive_export(spark, feed, primary, T + timedelta(days=1), export,
+            run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, feed, primary, T + timedelta(days=1)), export,
                             RunContext(fs, catalog=catalog, lineage=exporting))
-        exported = run_hive_export(spark, feed, primary, T, export, RunContext(fs, catalog=catalog, lineage=exporting))
+        exported = run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, feed, primary, T), export,
+                                   RunContext(fs, catalog=catalog, lineage=exporting))
         plan = plan_hive_import(fs, feed, backup, export, None)
         imported = run_hive_import(spark, feed, backup, plan, RunContext(
             fs, "i1", catalog=catalog, lineage=lineage_to(receiver.url, repo, "i1", cluster="backup")))

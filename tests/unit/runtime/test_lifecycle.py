@@ -15,18 +15,20 @@ from tests.notified_feed import notify_by_webhook
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError, WaitingError
+from toolkit.errors import BlockedError, SkippedError, TimedOutError, ToolkitError, UsageError, WaitingError
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.store import Ledger
 from toolkit.notifications.notifier import Notifier
 from toolkit.runtime import lifecycle as lifecycle_module
-from toolkit.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
+from toolkit.runtime.entry_frame import error_sentence
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, failures_told, feed_lifecycle
 from toolkit.runtime.run_context import RunContext
+from toolkit.runtime.status import StatusLine
 from toolkit.storage.local import LocalFileSystem
 
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
-KIND = ActionKind(name="compaction", job="compact", producer="compaction")
+KIND = ActionKind(name="compaction", script="compact", job="compact", producer="compaction")
 FS = LocalFileSystem()
 
 
@@ -137,7 +139,32 @@ def test_a_failure_is_told_once_to_the_feeds_notification_then_raised(tmp_path: 
     assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")} == {
         "event": "failed", "kind": "feed", "entity": "events", "cluster": "primary", "instance": "2026-01-01T10:00Z",
         "status": "FAILED", "run_id": "run7", "error": str(error)}
-    assert "compaction" in notice["text"] and ctx.notifier is not None
+    assert notice["text"] == "[feed-toolkit] FAILED compaction of feed events 2026-01-01T10:00Z on primary"
+    assert notice["rerun"] == (f"spark-submit entrypoints/compact.py --repo {repo.root} --feed events --cluster "
+                               "primary --time 2026-01-01T10:00Z")
+    assert ctx.notifier is not None
     assert ctx.notifier.counters() == {"notifications_sent": 1, "notifications_failed": 0}
     with feed_lifecycle(call_of(repo), context(repo, "run8"), lock=lock, what="ingest of feed 'events'"):
         pass  # the lease was released
+
+
+def test_a_failure_told_inside_and_outside_the_lifecycle_is_one_notice(tmp_path: Path, hook: Receiver) -> None:
+    """An entry wraps its own work (the metastore's connection) in `failures_told` around the core's lifecycle."""
+    repo = repo_with_webhook(tmp_path, hook.url)
+    ctx = context(repo, "run9")
+    with pytest.raises(ToolkitError), failures_told(call_of(repo), ctx.notifier, "run9"), \
+            feed_lifecycle(call_of(repo), ctx, lock=lock, what="ingest"):
+        raise ToolkitError("the metastore went away")
+    assert [notice["run_id"] for notice in hook.events] == ["run9"]
+
+
+def test_a_timeout_is_told_as_timedout_and_the_status_line_says_so(tmp_path: Path, hook: Receiver) -> None:
+    repo = repo_with_webhook(tmp_path, hook.url)
+    given_up = TimedOutError("the instance did not come by the feed's timeout")
+    with pytest.raises(TimedOutError), feed_lifecycle(call_of(repo), context(repo), lock=lock, what="ingest"):
+        raise given_up
+    [notice] = hook.events
+    assert (notice["event"], notice["status"], given_up.exit_code) == ("timedout", "TIMEDOUT", 1)
+    status = StatusLine("export", "run1")
+    error_sentence(status, given_up)
+    assert status.status.value == "TIMEDOUT"

@@ -29,8 +29,9 @@ def _export_parser() -> argparse.ArgumentParser:
 
 
 def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
-    from toolkit.replication.hive.runner import run_hive_export
+    from toolkit.replication.hive.runner import HIVE_EXPORT, run_hive_export
     from toolkit.runtime.action_session import action_session
+    from toolkit.runtime.lifecycle import FeedCall
 
     nominal = nominal_time(args.time)
     status.time = format_timestamp(nominal)
@@ -41,10 +42,11 @@ def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
     destination = directory_uri(args.to, cluster, "--to")
     status.cluster = cluster.name
     status.add(table=partition.qualified_table, partition=partition.name, to=destination)
+    call = FeedCall.of(HIVE_EXPORT, repo, feed, cluster, nominal)  # on the grid (2), inside the validity (4)
     with action_session("hive-export", feed.name, cluster, status, hive=True,
                         launcher=launcher_confs(feed)) as session:
-        result = run_hive_export(session.spark, feed, cluster, nominal, destination,
-                                 session.context(catalog=True))
+        result = run_hive_export(session.spark, call, destination, session.context(
+            catalog=True, notifier=session.notifier(counted=feed.notification is not None)))
     status.status = Status.SUCCEEDED
     status.add(to=result.directory, export_id=result.export_id, **result.counters())
 

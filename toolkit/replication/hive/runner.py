@@ -23,6 +23,7 @@ from toolkit.replication.hive.feeds import feed_partition, feed_table
 from toolkit.replication.hive.import_lease import import_exclusively
 from toolkit.replication.hive.import_plan import ImportPlan
 from toolkit.replication.hive.importer import ImportOptions, ImportResult, read_export, remove_consumed_export
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
 from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
@@ -32,28 +33,34 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-def run_hive_export(spark: SparkSession, feed: Feed, cluster: Cluster, nominal: datetime, destination: str,
-                    context: RunContext) -> ExportResult:
-    """Export the instance `nominal` of the table feed `feed` on `cluster`, from the context's catalog, into the
-    directory `destination`. Lineage: one run of `hive-export.<feed>` reading the feed's dataset, writing the
-    export folder's (none while the partition does not exist yet)."""
-    fs, lineage = context.fs, context.lineage
-    require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    catalog = context.require_catalog(feed.name, cluster.name)
-    partition = feed_partition(feed, cluster, nominal)
-    if lineage.enabled and catalog.table_exists(partition.database, partition.table) and \
-            catalog.partition_location(partition.database, partition.table, partition.spec) is None:
-        lineage = Lineage.off()  # waiting for it (exit 3): a later call exports it
-    run = lineage.run("hive-export", feed.name, nominal=nominal, instance=format_timestamp(nominal))
-    read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
-        if lineage.enabled else []
-    with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if lineage.enabled else []):
-        result = export_partition(spark, catalog, fs, partition.database, partition.table, partition.spec,
-                                  destination, feed=feed.name, cluster=cluster.name, instance_time=nominal)
-    if lineage.enabled:
-        run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
-                                              bytes=result.bytes)])
-    return result
+HIVE_EXPORT = ActionKind(name="hive-export", script="hive_export", job="hive-export",
+                         producer="hive-export")  # it writes no dataset event
+
+
+def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, context: RunContext) -> ExportResult:
+    """Export the instance of the call (a table feed's on its cluster), from the context's catalog, into the
+    directory `destination`, in the lifecycle of every feed action (runtime/lifecycle.py: switches before anything
+    is read, the instance's export lease, the failure notice). Lineage: one run of `hive-export.<feed>` reading the
+    feed's dataset, writing the export folder's (none while the partition does not exist yet)."""
+    feed, cluster, nominal, fs = call.feed, call.cluster, call.nominal, context.fs
+    what = f"Hive export of the instance {call.instance} of feed '{feed.name}' on cluster '{cluster.name}'"
+    with feed_lifecycle(call, context, lock=lambda ledger: ledger.hive_export_lock(feed.name, nominal),
+                        what=what) as life:
+        catalog = context.require_catalog(feed.name, cluster.name)
+        partition = feed_partition(feed, cluster, nominal)
+        waiting = catalog.table_exists(partition.database, partition.table) and \
+            catalog.partition_location(partition.database, partition.table, partition.spec) is None
+        on = context.lineage.enabled and not waiting  # waiting for it (exit 3): a later call exports it
+        run = life.run() if on else Lineage.off().run(HIVE_EXPORT.job, feed.name)
+        read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
+            if on else []
+        with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if on else []):
+            result = export_partition(spark, catalog, fs, partition.database, partition.table, partition.spec,
+                                      destination, feed=feed.name, cluster=cluster.name, instance_time=nominal)
+        if on:
+            run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
+                                                  bytes=result.bytes)])
+        return result
 
 
 def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, asked: datetime | None) -> ImportPlan:
