@@ -30,7 +30,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     t = nominal_time(args.time)
     status.time = format_timestamp(t)
     call = compaction_call(load_repo(args.repo), args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
-    call.describe(status)
     with feed_session("compact", call.feed, call.cluster, status) as session:
         notifier = session.notifier(counted=call.feed.notification is not None)
         result = compact_instance(session.spark, call, session.context(catalog=False, notifier=notifier))

@@ -4,6 +4,7 @@ workflow echoed) is masked when the notice is made (toolkit/secrets_masking.py).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
@@ -93,9 +94,13 @@ def describe_duration(seconds: int) -> str:
     return " ".join(part for part in parts if part)
 
 
-def rerun_command(action: str, repo: str, option: str, entity: str, cluster: str, t: datetime | None) -> str:
+def rerun_command(action: str, repo: str, option: str, entity: str, cluster: str, t: datetime | None,
+                  more: tuple[str, ...] = ()) -> str:
     """The call that runs the instance again, e.g. `spark-submit entrypoints/process.py --repo conf --process p
-    --cluster primary --time 2026-11-21T10:00Z` (`t` None: a batch consumer's next batch, `--batch`)."""
+    --cluster primary --time 2026-11-21T10:00Z` (`t` None: a batch consumer's next batch, `--batch`), then `more`
+    arguments the call needs besides (a Hive export's `--to DIR`), each quoted for a shell."""
     cluster_option = "--target" if action == "replication" else "--cluster"
     when = f"--time {format_timestamp(t)}" if t is not None else "--batch"
-    return f"spark-submit entrypoints/{action}.py --repo {repo} --{option} {entity} {cluster_option} {cluster} {when}"
+    tail = "".join(f" {shlex.quote(argument)}" for argument in more)
+    return (f"spark-submit entrypoints/{action}.py --repo {repo} --{option} {entity} {cluster_option} {cluster} "
+            f"{when}{tail}")

@@ -13,13 +13,14 @@ from toolkit.statuses import Status
 
 
 def notify_feed_failure(notifier: Notifier, repo: ConfigRepo, feed: Feed, action: str, t: datetime, run_id: str,
-                        error: str, timed_out: bool = False, script: str | None = None) -> None:
+                        error: str, timed_out: bool = False, script: str | None = None,
+                        more: tuple[str, ...] = ()) -> None:
     """One message about the `action` of `feed` at `t` on the notifier's cluster that failed (or timed out); its
-    rerun command calls `entrypoints/<script>.py` (default: the action's name)."""
+    rerun command calls `entrypoints/<script>.py` (default: the action's name) with `more` arguments."""
     if feed.notification is None:
         return
     cluster = notifier.cluster.name
     notifier.notify(feed.notification, Notice(
         TIMEDOUT if timed_out else FAILED, "feed", feed.name, cluster, t, action,
         Status.TIMEDOUT if timed_out else Status.FAILED, run_id=run_id, error=error,
-        rerun=rerun_command(script or action, str(repo.root), "feed", feed.name, cluster, t)))
+        rerun=rerun_command(script or action, str(repo.root), "feed", feed.name, cluster, t, more)))

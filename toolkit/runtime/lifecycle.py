@@ -5,8 +5,7 @@ inside its validity, exit 4, before any JVM starts) that computes the definition
 own plan, apply and record steps, `feed_lifecycle` then takes the safemode and suspension switches, the lease, the
 failure notice to the feed's `notification` (an error of exit 1, or one nobody foresaw: a wait, a skip or a block
 is no failure), and hands the action the two things that must carry the definition: its lineage runs
-(`Lifecycle.run`) and its dataset events (`Lifecycle.published`). The status line's time and cluster come from
-the call (`FeedCall.describe`).
+(`Lifecycle.run`) and its dataset events (`Lifecycle.published`).
 
 Compaction, the database import and export and the Hive export go through it; the other actions move onto it one by
 one (docs/architecture.md, "One lifecycle"). An entry module that does work that can fail before the core's
@@ -39,7 +38,6 @@ if TYPE_CHECKING:
     from toolkit.ledger.store import Ledger
     from toolkit.notifications.notifier import Notifier
     from toolkit.openlineage.run import RunLineage
-    from toolkit.runtime.status import StatusLine
 
 
 @dataclass(frozen=True)
@@ -56,8 +54,9 @@ class ActionKind:
 
 @dataclass(frozen=True)
 class FeedCall:
-    """One call of an action on the instance `nominal` of `feed` on `cluster`, with the definition it runs. Built
-    only inside the feed's validity there, on its grid (checked here, whoever builds it)."""
+    """One call of an action on the instance `nominal` of `feed` on `cluster`, with the definition it runs and the
+    arguments its rerun needs besides the instance (`rerun_arguments`: a Hive export's `--to DIR`). Built only
+    inside the feed's validity there, on its grid (checked here, whoever builds it)."""
 
     kind: ActionKind
     repo: ConfigRepo
@@ -65,22 +64,20 @@ class FeedCall:
     cluster: Cluster
     nominal: datetime
     definition: Provenance
+    rerun_arguments: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_in_validity(self.feed, self.cluster.name, self.nominal)
 
     @classmethod
-    def of(cls, kind: ActionKind, repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime) -> FeedCall:
+    def of(cls, kind: ActionKind, repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime,
+           rerun_arguments: tuple[str, ...] = ()) -> FeedCall:
         """The call, its definition hashed once (entities/provenance.py) for every run and event it records."""
-        return cls(kind, repo, feed, cluster, t, provenance(feed, Path(repo.root), repo.revision))
+        return cls(kind, repo, feed, cluster, t, provenance(feed, Path(repo.root), repo.revision), rerun_arguments)
 
     @property
     def instance(self) -> str:
         return format_timestamp(self.nominal)
-
-    def describe(self, status: StatusLine) -> None:
-        """The status line's time and cluster, from the call."""
-        status.time, status.cluster = self.instance, self.cluster.name
 
 
 @dataclass(frozen=True)
@@ -154,7 +151,7 @@ def failures_told(call: FeedCall, notifier: Notifier | None, run_id: str) -> Ite
         if notifier is not None and is_failure(err):
             notify_feed_failure(notifier, call.repo, call.feed, call.kind.name, call.nominal, run_id,
                                 str(err) or type(err).__name__, timed_out=isinstance(err, TimedOutError),
-                                script=call.kind.script)
+                                script=call.kind.script, more=call.rerun_arguments)
         raise
 
 

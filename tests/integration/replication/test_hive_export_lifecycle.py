@@ -73,10 +73,12 @@ def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure
         def disk_full(*args: object, **kwargs: object) -> None:
             raise StorageError("the export folder's file system is full")
 
+        failed = (tmp_path / "failed folder").as_uri()
         with monkeypatch.context() as patched:
             patched.setattr(runner, "export_partition", disk_full)
             with pytest.raises(StorageError):
-                run_hive_export(spark, call, (tmp_path / "failed").as_uri(), context("failing"))
+                run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, config.feed("sessions"), primary, T,
+                                                   ("--to", failed)), failed, context("failing"))
         exported = run_hive_export(spark, call, (tmp_path / "export").as_uri(), context("fixed"))
     assert exported.files == 1
     [notice] = hook.events
@@ -84,6 +86,8 @@ def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure
         "event": "failed", "kind": "feed", "entity": "sessions", "cluster": "primary",
         "instance": "2026-11-21T00:00Z", "status": "FAILED", "run_id": "failing",
         "error": "the export folder's file system is full"}
+    assert notice["rerun"] == (f"spark-submit entrypoints/hive_export.py --repo {config.root} --feed sessions "
+                               f"--cluster primary --time 2026-11-21T00:00Z --to {failed}")
     expected = definition_hash(config.feed("sessions"), config.root)
     assert [(e["eventType"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"]) for e in lineage.events] == [
         ("START", expected), ("FAIL", expected), ("START", expected), ("COMPLETE", expected)]

@@ -82,9 +82,11 @@ def test_a_worker_that_dies_fails_its_feeds_with_a_sentence_and_the_next_call_re
                                 "(BrokenProcessPool); the next call retains it")
     assert str(summary["error"]).startswith(f"{len(failed)} of {len(feeds)} feeds due did not succeed: ")
     assert kept(tree(root)) == kept(before) and names[1] in {path.split("/")[1] for path in expired_left(tree(root))}
-    time.sleep(0.6)  # the dead worker's lease expires
+    time.sleep(0.6)  # the dead workers' leases expire
     monkeypatch.setattr(cluster_call, "retain_feed", original)
-    code, feeds, summary, err = cluster_lake.retain_all(capsys, repo, time=CALL_TIME)
+    # With the same lease: a worker the broken pool ended between creating its lock file and writing it leaves an
+    # empty one, which holds for the reader's lease after it was made (toolkit/ledger/locks.py; seen in CI).
+    code, feeds, summary, err = cluster_lake.retain_all(capsys, repo, "--lease", "0.5", time=CALL_TIME)
     again = {str(line["entity"]) for line in feeds}  # a feed whose worker the broken pool ended after its record
     assert names[1] in again and again <= set(failed) and code == 0, err  # was written is not due again
     assert all((root / RECORD.format(feed=name)).is_file() for name in names)

@@ -42,7 +42,7 @@ def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
     destination = directory_uri(args.to, cluster, "--to")
     status.cluster = cluster.name
     status.add(table=partition.qualified_table, partition=partition.name, to=destination)
-    call = FeedCall.of(HIVE_EXPORT, repo, feed, cluster, nominal)  # on the grid (2), inside the validity (4)
+    call = FeedCall.of(HIVE_EXPORT, repo, feed, cluster, nominal, ("--to", destination))  # grid (2), validity (4)
     with action_session("hive-export", feed.name, cluster, status, hive=True,
                         launcher=launcher_confs(feed)) as session:
         result = run_hive_export(session.spark, call, destination, session.context(
