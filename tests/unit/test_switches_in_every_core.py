@@ -83,7 +83,7 @@ def test_hive_import_called_directly_touches_nothing_while_switched_off(tmp_path
     plan = ImportPlan(export.as_uri(), None, utc(2026, 11, 21), "web", "visits", {"ds": "2026-11-21"})  # type: ignore[arg-type]
     switch_off(repo, "visits", switch)
     for call in (lambda: plan_hive_import(LocalFileSystem(), feed, cluster, export.as_uri(), None),
-                 lambda: run_hive_import(None, feed, cluster, plan, RunContext(LocalFileSystem(), "r1"))):  # type: ignore[arg-type]
+                 lambda: run_hive_import(None, repo, feed, cluster, plan, RunContext(LocalFileSystem(), "r1"))):  # type: ignore[arg-type]
         with pytest.raises(BlockedError if switch == "safemode" else SkippedError):
             call()
     assert [p.name for p in export.iterdir()] == ["part-00000.parquet"]

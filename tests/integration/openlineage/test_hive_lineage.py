@@ -16,6 +16,7 @@ from tests.integration.openlineage.lineage_setup import instances, lineage_to, n
 from tests.integration.replication.hive_feed import sessions_feed
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.retention.retention_repo import make_repo, utc
+from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
 from toolkit.ledger.store import Ledger
@@ -56,7 +57,7 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
         exported = run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, feed, primary, T), export,
                                    RunContext(fs, catalog=catalog, lineage=exporting))
         plan = plan_hive_import(fs, feed, backup, export, None)
-        imported = run_hive_import(spark, feed, backup, plan, RunContext(
+        imported = run_hive_import(spark, config, feed, backup, plan, RunContext(
             fs, "i1", catalog=catalog, lineage=lineage_to(receiver.url, repo, "i1", cluster="backup")))
     events = valid_events(receiver)
     assert [(e["eventType"], e["job"]["namespace"], e["job"]["name"]) for e in events] == [
@@ -88,3 +89,9 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
                                      "fingerprint": event.fingerprint}]
     assert (imported_to["outputFacets"]["outputStatistics"]["fileCount"],
             imported_to["outputFacets"]["outputStatistics"]["size"]) == (imported.files, imported.bytes) == (1, 18)
+    # Every run, and the import's dataset event, name the definition of the feed that ran (the same file on both
+    # clusters).
+    expected = definition_hash(feed, config.root)
+    assert [e["run"]["facets"]["feedToolkit_run"]["definitionHash"] for e in events] == [expected] * 4
+    assert event.producer == "hive-import" and event.definition is not None
+    assert event.definition["definition"] == expected

@@ -633,11 +633,11 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
 
     monkeypatch.setattr(Ledger, "record_publication", killed)
     with pytest.raises(KeyboardInterrupt):
-        run_hive_import(spark, feed, backup, plan, RunContext(fs, "r1", catalog=target.catalog))
+        run_hive_import(spark, repo, feed, backup, plan, RunContext(fs, "r1", catalog=target.catalog))
     assert target.raw.partition_names(target.database, f"{table}_evented") == ["ds=2026-11-21/region=eu"]
     monkeypatch.setattr(Ledger, "record_publication", real)
     with pytest.raises(SkippedError, match="by another run already"):
-        run_hive_import(spark, feed, backup, plan, RunContext(fs, "r2", catalog=target.catalog))
+        run_hive_import(spark, repo, feed, backup, plan, RunContext(fs, "r2", catalog=target.catalog))
     # (the module's clusters are shared: other tests' imports of `sessions` may have events there too)
     [event] = [e for e in Ledger.of(fs, backup).events("sessions", T) if e.run_id in ("r1", "r2")]
     assert (event.producer, event.run_id, event.location) == (

@@ -165,7 +165,7 @@ def import_feed(world: World, repo: Path, source: Path | str, run_id: str, lease
     fs = HadoopFileSystem(world.spark)
     directory = source if isinstance(source, str) else uri(source)
     plan = plan_hive_import(fs, feed, backup, directory, None)
-    return run_hive_import(world.spark, feed, backup, plan,
+    return run_hive_import(world.spark, config, feed, backup, plan,
                            RunContext(fs, run_id, catalog=world.catalog, lease_seconds=lease),
                            ImportOptions(table_location=table_location))
 
@@ -225,7 +225,7 @@ fs.protect(cluster.write_endpoint)
 def run(point, source):
     catalog = catalog_for(spark, cluster.registry_endpoint)
     plan = plan_hive_import(fs, feed, cluster, source, None)
-    run_hive_import(spark, feed, cluster, plan,
+    run_hive_import(spark, repo, feed, cluster, plan,
                     RunContext(fs, "killed-" + point, catalog=catalog, lease_seconds={lease}))
 
 for point, source in POINTS.items():

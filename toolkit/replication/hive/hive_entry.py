@@ -96,7 +96,7 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
         plan = plan_hive_import(session.fs, feed, cluster, source, asked)
         status.time = format_timestamp(plan.time) if plan.time else None
         status.add(table=f"{plan.database}.{plan.table}")
-        result = run_hive_import(session.spark, feed, cluster, plan,
+        result = run_hive_import(session.spark, repo, feed, cluster, plan,
                                  session.context(lease_seconds=args.lease, catalog=True),
                                  ImportOptions(table_location, args.keep_export, args.checksums))
     status.status = Status.SUCCEEDED

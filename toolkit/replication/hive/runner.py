@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.provenance import Provenance, provenance
+from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, UsageError
 from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations
@@ -82,29 +85,33 @@ def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, 
     return ImportPlan(source, metadata, instance, uri.database, uri.table, spec)
 
 
-def run_hive_import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan, context: RunContext,
-                    options: ImportOptions | None = None) -> ImportResult:
+def run_hive_import(spark: SparkSession, repo: ConfigRepo, feed: Feed, cluster: Cluster, plan: ImportPlan,
+                    context: RunContext, options: ImportOptions | None = None) -> ImportResult:
     """Import as `plan` and `options` say, into the context's catalog, under the partition's lease, then record
     the feed instance's dataset event. An import that finds the export consumed into the partition already
     (exit 4) writes the event when the run that imported it was killed before writing it. Lineage: one run of
-    `hive-import.<feed>` reading the export folder's dataset, writing the feed's."""
+    `hive-import.<feed>` reading the export folder's dataset, writing the feed's. The run and the event carry the
+    definition of `feed` in `repo`, hashed once."""
     fs, run_id, lineage, options = context.fs, context.run_id, context.lineage, options or ImportOptions()
+    definition = provenance(feed, Path(repo.root), repo.revision)
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     catalog = context.require_catalog(feed.name, cluster.name)
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = plan.time or where.table.parse(plan.spec, where.zone)
-    run = lineage.run("hive-import", feed.name, nominal=t, instance=format_timestamp(t) if t else None)
+    run = lineage.run("hive-import", feed.name, nominal=t, instance=format_timestamp(t) if t else None,
+                      definition=definition)
     read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
     with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
         try:
             result = import_exclusively(spark, catalog, context, cluster, plan,
                                         replace(options, keep_consumed_export=True))
         except SkippedError:
-            record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=True)
+            record_import(catalog, fs, feed, cluster, plan.spec, run_id, definition, unless_recorded=True)
             raise
         # A run that found the files in place finishes a killed one, which may have recorded the event already.
-        fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id, unless_recorded=result.resumed)
+        fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id, definition,
+                                    unless_recorded=result.resumed)
         if result.moved and not options.keep_export:
             # Only now: a run killed before the event finds the export's _metadata.json, and its rerun the event.
             remove_consumed_export(fs, plan.source)
@@ -128,9 +135,10 @@ def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime |
 
 
 def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster, spec: Mapping[str, str],
-                  run_id: str, unless_recorded: bool = False) -> dict[str, Any] | None:
-    """The `hive-import` event of the imported partition, when it is an instance of the feed (its values parse
-    to an instance time by the feed's table URI); the fingerprint it recorded."""
+                  run_id: str, definition: Provenance, unless_recorded: bool = False) -> dict[str, Any] | None:
+    """The `hive-import` event of the imported partition, naming the importing `definition`, when it is an
+    instance of the feed (its values parse to an instance time by the feed's table URI); the fingerprint it
+    recorded."""
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = where.table.parse(spec, where.zone)
@@ -142,5 +150,5 @@ def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster
     fingerprint = state.fingerprint.to_json() if state.fingerprint else None
     Ledger.of(fs, cluster).record_publication(
         feed.name, cluster.name, t, producer="hive-import", run_id=run_id, location=where.event_location(t),
-        fingerprint=fingerprint, unless_recorded=unless_recorded)
+        fingerprint=fingerprint, unless_recorded=unless_recorded, definition=definition)
     return fingerprint
