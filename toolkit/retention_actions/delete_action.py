@@ -33,7 +33,6 @@ class Deletion:
 def evict(fs: FileSystem, plan: LocationPlan) -> Applied:
     sizes = fs.total_sizes([instance.entry for instance in plan.expired])
     instance_paths = {instance.path for instance in plan.expired}
-    directories = 0
     # Deletions are disjoint subtrees: a few in flight at once keep the file system busy while each call
     # crosses to the JVM and back (py4j serves every Python thread on a connection of its own). One deletion (a
     # daily run's oldest day) starts no threads.
@@ -42,19 +41,26 @@ def evict(fs: FileSystem, plan: LocationPlan) -> Applied:
     elif plan.deletions:
         with ThreadPoolExecutor(max_workers=DELETE_THREADS) as pool:
             list(pool.map(lambda path: fs.delete(path, recursive=True), plan.deletions))
-    for path in plan.deletions:
-        if path not in instance_paths:
-            directories += 1 + _walked_below(plan, path)
-    return Applied(sizes, directories + remove_empty_parents(fs, plan))
+    folders = {path for path in plan.deletions if path not in instance_paths}
+    return Applied(sizes, len(folders) + _folders_between(folders, plan) + remove_empty_parents(fs, plan))
 
 
-def _walked_below(plan: LocationPlan, folder: str) -> int:
-    """Directories between a deleted folder and the instances in it (month and day folders of a year)."""
-    prefix = folder.rstrip("/") + "/"
-    inner = {instance.path[len(prefix):].rsplit("/", 1)[0] for instance in plan.expired
-             if instance.path.startswith(prefix) and "/" in instance.path[len(prefix):]}
-    folders = {"/".join(parts.split("/")[: i + 1]) for parts in inner for i in range(parts.count("/") + 1)}
-    return len(folders)
+def _folders_between(folders: set[str], plan: LocationPlan) -> int:
+    """Directories between a deleted folder and the instances in it (the month and day folders of a deleted year),
+    found by walking up from each instance: one pass, however many folders went."""
+    between: set[str] = set()
+    inside: dict[str, bool] = {}  # a directory: whether it is in (or is) a deleted folder
+    for instance in plan.expired:
+        above = []
+        parent = instance.path.rsplit("/", 1)[0]
+        while parent not in inside and parent not in folders and "/" in parent:
+            above.append(parent)
+            parent = parent.rsplit("/", 1)[0]
+        found = parent in folders or inside.get(parent, False)
+        inside.update(dict.fromkeys(above, found))
+        if found:
+            between.update(above)
+    return len(between)
 
 
 def _prepare(feed: Feed, cluster: Cluster, root: str | None) -> Deletion:

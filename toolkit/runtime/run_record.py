@@ -26,4 +26,21 @@ def record_path(cluster: Cluster, action: str, feed: str, t: datetime) -> str:
 
 def write_record(fs: FileSystem, path: str, record: dict[str, object]) -> None:
     """With the ledger's record format version, so that a later toolkit knows how to read it."""
-    fs.write_atomically(path, (json.dumps(versioned(record), indent=2, sort_keys=True) + "\n").encode())
+    fs.write_atomically(path, record_text(versioned(record)).encode())
+
+
+_ENCODE = json.JSONEncoder(sort_keys=True).encode  # without indent, the standard library encodes in C
+
+
+def record_text(record: dict[str, object]) -> str:
+    """JSON with one field per line and one item of a list per line (one evicted instance, one copied file), the
+    fields sorted. A retention run's record lists tens of thousands of instances: `json.dumps(indent=2)` encodes in
+    pure Python, a second per 20,000 instances, and spreads each over six lines."""
+    fields = []
+    for key, value in sorted(record.items()):
+        if isinstance(value, list) and value:
+            items = ",\n    ".join(map(_ENCODE, value))
+            fields.append(f"  {_ENCODE(key)}: [\n    {items}\n  ]")
+        else:
+            fields.append(f"  {_ENCODE(key)}: {_ENCODE(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"

@@ -51,6 +51,17 @@ def test_parents_left_empty_are_removed_but_not_the_base(setup: tuple[ConfigRepo
     assert not (root / "data/clicks/2025").exists()
 
 
+def test_directories_removed_counts_every_folder_gone_but_the_instances(setup: tuple[ConfigRepo, Path]) -> None:
+    repo, root = setup
+    hourly_instances(root, utc(2024, 12, 30, 0), 24 * 3)  # 2024 and 2025 wholly expired: one delete each
+    hourly_instances(root, utc(2026, 1, 1, 0), 24)  # 00:00 .. 09:00 expired one by one, the rest kept
+    before = {path for path in root.rglob("*") if path.is_dir()}
+    result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS))
+    gone = before - {path for path in root.rglob("*") if path.is_dir()}
+    assert len(result.evicted) == 24 * 3 + 10
+    assert result.directories_removed == len(gone) - len(result.evicted) == 2 + 5  # 2024/12/30 .. 2025/01/01
+
+
 def test_report_is_written_under_the_working_location(setup: tuple[ConfigRepo, Path]) -> None:
     repo, root = setup
     hourly_instances(root, utc(2025, 12, 31, 22), 2)
