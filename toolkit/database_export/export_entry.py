@@ -18,8 +18,8 @@ from toolkit.entities.object_stores import require_no_object_store
 from toolkit.entities.replication_settings import timeout as feed_timeout
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
@@ -44,9 +44,7 @@ def _parser() -> argparse.ArgumentParser:
                              "--no-wait: exit 3 at once.")
     parser.add_argument("--max-wait", type=seconds, metavar="SECONDS",
                         help="Poll at most this long (default: one period of the feed).")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the export's lock, renewed every third of it; a killed run's lock is taken "
-                             f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the export's lock")
     return parser
 
 
@@ -65,8 +63,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.runtime.lifecycle import failures_told
     from toolkit.storage.jdbc.credential_provider import alias_reader
 
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
     t = nominal_time(args.time)
     status.time = format_timestamp(t)
     repo = load_repo(args.repo)

@@ -13,8 +13,8 @@ from toolkit.entities.model import Cluster, Feed, Import
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
@@ -31,9 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true",
                         help="Import an instance imported already again (an incremental one re-reads the rows it "
                              "read then).")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the import's lock, renewed every third of it; a killed run's lock is taken "
-                             f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the import's lock")
     return parser
 
 
@@ -52,8 +50,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.runtime.lifecycle import failures_told
     from toolkit.storage.jdbc.credential_provider import alias_reader
 
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
     t = nominal_time(args.time)
     status.time = format_timestamp(t)
     repo = load_repo(args.repo)

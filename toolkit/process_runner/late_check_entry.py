@@ -10,8 +10,8 @@ from toolkit.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.errors import UsageError
 from toolkit.instances.grids import process_grid
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -33,8 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     scope.add_argument("--instance", metavar="T", help="Check only the instance at T (yyyy-MM-ddTHH:mmZ).")
     parser.add_argument("--max-retry-delay", type=seconds, metavar="SECONDS",
                         help="Cap each pause between the attempts of a rerun.")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the instance lock a rerun takes (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the instance lock a rerun takes", renewed=False)
     return parser
 
 
@@ -45,8 +44,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.runtime.run_context import RunContext
 
     now = nominal_time(args.time)
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
     repo = load_repo(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
     require_no_object_store(cluster)

@@ -15,8 +15,8 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.grids import process_grid
 from toolkit.ledger.records import parse_wall_clock_stamp
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import STATUS_OF_EXIT, StatusLine
 from toolkit.statuses import Status, worst
 from toolkit.storage.java_errors import one_line
@@ -65,9 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="Print the resolution (each input instance, its path, available or not) and exit.")
     parser.add_argument("--now", help="The current time timeouts are measured against (yyyy-MM-ddTHH:mmZ), "
                                       "advancing with real time; default: the wall clock. For reruns and tests.")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the instance lock, renewed every third of it; a killed run's lock is taken "
-                             f"over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the instance lock")
     return parser
 
 
@@ -79,8 +77,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         raise UsageError("Give both --from and --to for a window of instances, or neither.")
     if args.explain and args.window_from:
         raise UsageError("--explain explains one instance: give --time, not --from and --to.")
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
     repo = load_repo(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
     require_no_object_store(cluster)

@@ -11,9 +11,9 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
 from toolkit.errors import UsageError
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.selection import sources_of, target_of
-from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -49,9 +49,7 @@ def _parser() -> argparse.ArgumentParser:
                              "metastore; for targets that cannot reach it.")
     parser.add_argument("--now", help="The current time the timeout is measured against (yyyy-MM-ddTHH:mmZ); "
                                       "default: the wall clock. For reruns and tests.")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the instance's replication lock, renewed every third of it; a killed run's "
-                             f"lock is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the instance's replication lock")
     return parser
 
 
@@ -66,8 +64,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.runtime.lifecycle import is_failure
 
     nominal = nominal_time(args.time)
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
     now = parse_timestamp(args.now, "--now") if args.now else \
         datetime.now(timezone.utc).replace(second=0, microsecond=0)
     window = None

@@ -15,9 +15,9 @@ from functools import partial
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.errors import UsageError
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.retention.feed_call import RetainOptions, check_feed, needs_spark_error, report_lines, retain_feed
-from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 
@@ -41,9 +41,7 @@ def _parser(prog: str | None = None) -> argparse.ArgumentParser:
                             "exit 4).")
     parser.add_argument("--cluster", required=True, help="The cluster whose retention limit applies.")
     parser.add_argument("--dry-run", action="store_true", help="Print the plan; delete nothing, write no report.")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the feed's retention lock, renewed every third of it; a killed run's "
-                             f"lock is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the feed's retention lock")
     parser.add_argument("--parallel", type=_feeds_at_once, metavar="N",
                         help=f"With --all: how many feeds are retained at once (default {DEFAULT_PARALLEL}): file "
                              "feeds in as many worker processes forked from this call (1: one after another in "

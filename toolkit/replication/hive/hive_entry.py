@@ -8,10 +8,9 @@ import argparse
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.launcher_settings import launcher_confs
 from toolkit.entities.object_stores import require_no_object_store
-from toolkit.errors import UsageError
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.replication.hive.feeds import directory_uri, feed_partition, feed_table
-from toolkit.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
 from toolkit.statuses import Status
@@ -68,9 +67,7 @@ def _import_parser() -> argparse.ArgumentParser:
                              "on the same file system, and delete the export once imported).")
     parser.add_argument("--no-checksums", dest="checksums", action="store_false",
                         help="Check the files' sizes only, not their CRC32C checksums.")
-    parser.add_argument("--lease", type=seconds, default=DEFAULT_LEASE_SECONDS, metavar="SECONDS",
-                        help=f"Lease of the partition's import lock, renewed every third of it; a killed run's lock "
-                             f"is taken over once it expired (default {DEFAULT_LEASE_SECONDS:.0f}).")
+    add_lease_argument(parser, "the partition's import lock")
     return parser
 
 
@@ -79,8 +76,6 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
     from toolkit.runtime.action_session import action_session
 
-    if args.lease <= 0:
-        raise UsageError("--lease must be a positive number of seconds.")
     repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
