@@ -16,13 +16,13 @@ import json
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from toolkit.ingest.book import COMMITTED, PLANNED, BatchRecord, IngestBook, LandingBook
+from toolkit.ingest.book import COMMITTED, PLANNED, IngestBatch, IngestBook, LandingBook
 from toolkit.ingest.landing import INGESTED, ingested_name, move_out
 from toolkit.storage.filesystem import FileSystem
 
 
 def adopt_checkpoint(fs: FileSystem, book: IngestBook, landing: str, base: str, created: str, now: float,
-                     finish: Callable[[BatchRecord], object]) -> LandingBook:
+                     finish: Callable[[IngestBatch], object]) -> LandingBook:
     """The landing book of a feed that has none: new, or taken over from an older release's checkpoint (written
     before it returns, so this runs once). `finish` commits a batch found planned."""
     stream = book.stream()

@@ -4,7 +4,7 @@ Within each feed instance a batch writes one file, staged under the working loca
 the instance's folder: one rename is what a reader sees, so the batch's records of that instance appear whole
 (Spark, Hive and plain readers list the folder; none reads Spark's `_spark_metadata`). The order:
 
-1. the plan (`BatchRecord`, planned: every staged file and its target) is written to the ledger;
+1. the plan (`IngestBatch`, planned: every staged file and its target) is written to the ledger;
 2. each staged file is renamed to its target (one already in place was moved by a killed attempt);
 3. the instance book takes the batch (open instances, watermark): idempotent, by batch;
 4. the batch is recorded committed, and its staging folder removed.
@@ -17,23 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolkit.ingest.book import COMMITTED, BatchFile, BatchRecord, IngestBook
+from toolkit.ingest.book import COMMITTED, BatchFile, IngestBatch, IngestBook
 from toolkit.storage.filesystem import FileSystem, StorageError, parent_of
 from toolkit.uris import path_below
 
 
-def commit_batch(fs: FileSystem, book: IngestBook, plan: BatchRecord, watermark: str | None,
-                 published: Callable[[BatchFile], None] = lambda each: None, *, root: str) -> BatchRecord:
+def commit_batch(fs: FileSystem, book: IngestBook, plan: IngestBatch, watermark: str | None,
+                 published: Callable[[BatchFile], None] = lambda each: None, *, root: str) -> IngestBatch:
     """Steps 1 to 4 for a batch staged by this attempt (or 2 to 4 when `plan` was found planned). `published` is
     called after each file is in place (a table feed registers the partition then: targets.py). A target whose
     way from the cluster `root` goes through a symbolic link is refused first: nothing is planned or moved."""
-    for each in plan.batch_files:
+    for each in plan.files:
         folder = parent_of(each.target)
         if path_below(root, folder) is not None:  # a table's partitions may lie elsewhere, where the metastore says
             fs.refuse_links_below(root, folder)
     if plan.state != COMMITTED:
         book.write_batch(plan)
-    for each in plan.batch_files:
+    for each in plan.files:
         move_into_place(fs, each)
         published(each)
     book.write_instances(book.instances().with_batch(plan, watermark))

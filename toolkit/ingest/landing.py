@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from toolkit.entities.ingest_settings import IngestSettings
-from toolkit.ingest.book import BatchRecord, IngestBook, LandingBook, Mark, Source
+from toolkit.ingest.book import IngestBatch, IngestBook, LandingBook, Mark, Source
 from toolkit.storage.filesystem import FileStatus, FileSystem
 
 INGESTED = "_ingested"
@@ -104,7 +104,7 @@ class Settled:
     left: tuple[str, ...]
 
 
-def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, book: LandingBook,
+def settle(fs: FileSystem, landing: str, batch: IngestBatch, books: IngestBook, book: LandingBook,
            present: frozenset[str], now: float) -> Settled:
     """Move the batch's landing files that are as listed to `_ingested/<yyyyMMdd>/`; mark the ones that changed
     while read; then write the landing book with the next batch id. Idempotent: a run killed anywhere in it does it
@@ -116,7 +116,7 @@ def settle(fs: FileSystem, landing: str, batch: BatchRecord, books: IngestBook, 
     moved: list[str] = []
     left: list[str] = []
     taken: set[str] | None = None
-    for source in batch.batch_sources:
+    for source in batch.sources:
         marks.pop(source.name, None)
         status = listed.get(source.name)
         if status is None:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster, Feed
-from toolkit.ingest.book import BatchRecord
+from toolkit.ingest.book import IngestBatch
 from toolkit.ledger.records import record_time
 from toolkit.openlineage.facts import DatasetUse, QualityAssertion
 from toolkit.storage.filesystem import FileSystem
@@ -21,12 +21,12 @@ if TYPE_CHECKING:
     from toolkit.quality.results import GateResult
 
 
-def batch_uses(fs: FileSystem, feed: Feed, cluster: Cluster, batch: BatchRecord, committed: bool = False,
+def batch_uses(fs: FileSystem, feed: Feed, cluster: Cluster, batch: IngestBatch, committed: bool = False,
                results: Sequence[GateResult] = ()) -> list[DatasetUse]:
     """The feed's dataset with the batch's instances; once `committed`, with what it wrote (its files' sizes
     read from where they landed: one status call per file, a batch writes one per instance) and the `results`
     of the gates its closing ran."""
-    written = [each for each in batch.batch_files if each.time]  # the dead letters file has no instance
+    written = [each for each in batch.files if each.time]  # the dead letters file has no instance
     times: dict[datetime, None] = {record_time(each.time): None for each in written}
     if not committed:
         return [DatasetUse.at(feed, cluster, times)]

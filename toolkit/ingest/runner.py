@@ -27,7 +27,7 @@ from toolkit.entities.model import LateRecords, quality_gates
 from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.ingest.book import PLANNED, BatchFile, BatchRecord, IngestBook, LandingBook, Source
+from toolkit.ingest.book import PLANNED, BatchFile, IngestBatch, IngestBook, LandingBook, Source
 from toolkit.ingest.call import IngestCall
 from toolkit.ingest.checkpoint_adoption import adopt_checkpoint
 from toolkit.ingest.closing import close_due
@@ -134,22 +134,22 @@ class _Batches:
         self.result.batches += 1
         self.result.records += done.rows
         self.result.rejected += done.rejected
-        self.result.instances.update(f.time for f in done.batch_files if f.time)
+        self.result.instances.update(f.time for f in done.files if f.time)
         self.call.fs.delete(self._folder(batch_id), recursive=True)  # committed: nothing staged is needed any more
         return self._settle(done, landing, present)
 
-    def _settle(self, batch: BatchRecord, landing: LandingBook, present: frozenset[str]) -> LandingBook:
+    def _settle(self, batch: IngestBatch, landing: LandingBook, present: frozenset[str]) -> LandingBook:
         settled = settle(self.call.fs, self.call.landing, batch, self.call.book, landing, present, self.call.clock())
         self.result.moved += len(settled.moved)
         self.result.left += [n for n in settled.left if n not in self.result.left]
-        self.result.refused += [s.name for s in batch.batch_sources if s.refused]
+        self.result.refused += [s.name for s in batch.sources if s.refused]
         return settled.book
 
     def _lineage(self, batch_id: int) -> RunLineage:
         return self.call.lineage.run("ingest", self.call.feed.name, instance=f"{self.epoch}-{batch_id:010d}",
                                      definition=self.definition)
 
-    def _commit(self, plan: BatchRecord, watermark: str | None, run: RunLineage) -> BatchRecord:
+    def _commit(self, plan: IngestBatch, watermark: str | None, run: RunLineage) -> IngestBatch:
         """Commit the batch, then close what its watermark passed. A batch with records for the feed is a lineage
         run (one without, whose records were all rejected, writes nothing of the feed and is none), whose output
         carries the data-quality results of the instances it closed or held back."""
@@ -178,7 +178,7 @@ class _Batches:
         self.result.closed += [format_timestamp(t) for t in closed]
         return self.gate.results[before:] if self.gate is not None else []
 
-    def _stage(self, sources: list[Source], batch_id: int) -> tuple[BatchRecord, str | None]:
+    def _stage(self, sources: list[Source], batch_id: int) -> tuple[IngestBatch, str | None]:
         try:
             return self._staged_batch(sources, batch_id)
         except ToolkitError:
@@ -186,7 +186,7 @@ class _Batches:
         except Exception as err:  # a Java error (out of memory, a file that cannot be read): one sentence
             raise reading_error(self.call.feed.name, self.call.landing, sources, err) from None
 
-    def _staged_batch(self, sources: list[Source], batch_id: int) -> tuple[BatchRecord, str | None]:
+    def _staged_batch(self, sources: list[Source], batch_id: int) -> tuple[IngestBatch, str | None]:
         from pyspark.sql import Observation
         from pyspark.sql import functions as F
 
@@ -238,10 +238,10 @@ class _Batches:
         newest = metrics["newest"]
         max_time = None if newest is None or ingest.by_arrival else wall_clock_stamp(newest)
         stamp = wall_clock_stamp(now)
-        plan = BatchRecord(self.call.feed.name, self.call.where.cluster, self.epoch, batch_id, self.call.run_id,
+        plan = IngestBatch(self.call.feed.name, self.call.where.cluster, self.epoch, batch_id, self.call.run_id,
                            PLANNED, stamp,
-                           [vars(f) for f in staged], sum(counts.values()), rejected_rows, max_time,
-                           [vars(s) for s in sources], self.definition.to_json())
+                           staged, sum(counts.values()), rejected_rows, max_time,
+                           sources, self.definition.to_json())
         return plan, stamp if ingest.by_arrival else max_time
 
     def _counts(self, folder: str, good: DataFrame) -> dict[datetime, int]:

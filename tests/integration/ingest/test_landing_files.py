@@ -212,7 +212,7 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
     """The state a Structured Streaming release left: its checkpoint's file-source log says batch 0 read a.csv
     (committed) and batch 1 read b.csv (never planned: killed); c.csv arrived since. The first run of this release
     moves a.csv out unread, reads b.csv and c.csv, and numbers its batches after the last recorded one."""
-    from toolkit.ingest.book import COMMITTED, BatchRecord, IngestBook
+    from toolkit.ingest.book import COMMITTED, IngestBatch, IngestBook
     from toolkit.ledger.store import Ledger
 
     repo, root = make_repo(tmp_path)
@@ -222,7 +222,7 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
     drop(root, "c.csv", [_line(11, "u2")])
     book = IngestBook(fs, Ledger.of(fs, repo.cluster("primary")).layout, "events", "primary")
     stream = book.new_stream("2026-01-01T00:00:00Z")
-    book.write_batch(BatchRecord("events", "primary", stream.epoch, 0, "old-run", COMMITTED, "2026-01-01T00:00:00Z",
+    book.write_batch(IngestBatch("events", "primary", stream.epoch, 0, "old-run", COMMITTED, "2026-01-01T00:00:00Z",
                                  [], 1, 0, None))
     log = root / "working" / "ingest" / "events" / f"checkpoint-{stream.epoch}" / "sources" / "0"
     log.mkdir(parents=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.ingest.book import COMMITTED, PLANNED, BatchFile, BatchRecord, IngestBook
+from toolkit.ingest.book import COMMITTED, PLANNED, BatchFile, IngestBatch, IngestBook
 from toolkit.ingest.commit import commit_batch, move_into_place
 from toolkit.ledger.store import Ledger
 from toolkit.storage.filesystem import StorageError
@@ -18,7 +18,7 @@ from toolkit.storage.local import LocalFileSystem
 FS = LocalFileSystem()
 
 
-def staged_batch(root: Path, batch_id: int = 0) -> BatchRecord:
+def staged_batch(root: Path, batch_id: int = 0) -> IngestBatch:
     staging = root / "working" / "ingest" / "events" / "staging" / f"e1-{batch_id:010d}"
     files = []
     for hour, rows in ((10, 3), (11, 2)):
@@ -26,8 +26,8 @@ def staged_batch(root: Path, batch_id: int = 0) -> BatchRecord:
         staged.parent.mkdir(parents=True)
         staged.write_bytes(f"rows of {hour}:00 from batch {batch_id}".encode())
         target = f"file://{root}/data/events/2026/01/01/{hour}/part-e1-{batch_id:010d}.parquet"
-        files.append(vars(BatchFile(f"file://{staged}", target, f"2026-01-01T{hour}:00Z", rows)))
-    return BatchRecord("events", "primary", "e1", batch_id, "run1", PLANNED, "2026-11-22T10:00:00Z", files, 5, 0,
+        files.append(BatchFile(f"file://{staged}", target, f"2026-01-01T{hour}:00Z", rows))
+    return IngestBatch("events", "primary", "e1", batch_id, "run1", PLANNED, "2026-11-22T10:00:00Z", files, 5, 0,
                        "2026-01-01T11:59:00Z")
 
 
@@ -57,7 +57,7 @@ def test_a_batch_planned_by_a_killed_attempt_is_finished_from_its_plan(setup: tu
     book, root = setup
     plan = staged_batch(root, 7)
     book.write_batch(plan)
-    move_into_place(FS, plan.batch_files[0])  # killed after the first rename
+    move_into_place(FS, plan.files[0])  # killed after the first rename
     assert book.batch("e1", 7) == plan
     found = book.batch("e1", 7)
     assert found is not None and found.state == PLANNED
@@ -69,7 +69,7 @@ def test_a_batch_planned_by_a_killed_attempt_is_finished_from_its_plan(setup: tu
 
 def test_a_staged_file_lost_before_its_rename_is_refused_naming_both(setup: tuple[IngestBook, Path]) -> None:
     book, root = setup
-    each = staged_batch(root).batch_files[0]
+    each = staged_batch(root).files[0]
     Path(each.staged.removeprefix("file://")).unlink()
     with pytest.raises(StorageError, match=r"^The batch file .*part-00000.parquet is gone and its target .*"
                                            r"part-e1-0000000000.parquet was never written"):

@@ -12,7 +12,7 @@ from pathlib import Path
 from tests.crc32c import crc32c
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.ingest_settings import IngestSettings
-from toolkit.ingest.book import COMMITTED, BatchRecord, IngestBook, LandingBook, Mark, Source
+from toolkit.ingest.book import COMMITTED, IngestBatch, IngestBook, LandingBook, Mark, Source
 from toolkit.ingest.landing import LINK, expire_ingested, next_batch, scan, settle, with_tails
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -81,9 +81,9 @@ def test_settling_moves_files_as_listed_marks_changed_ones_and_is_idempotent(tmp
     _file(folder, "grew.csv", b"b\nc\n", 200)  # listed at 2 bytes
     (folder / "_ingested" / "20260102").mkdir(parents=True)
     (folder / "_ingested" / "20260102" / "done.csv").write_bytes(b"an earlier done.csv\n")
-    batch = BatchRecord("events", "primary", "e1", 4, "r", COMMITTED, "2026-01-02T09:00:00Z", [], 2, 0, None,
-                        [vars(Source("done.csv", 0, 2, 100_000, "t1")), vars(Source("grew.csv", 0, 2, 200_000, "t2")),
-                         vars(Source("gone.csv", 0, 2, 1, "t3"))])
+    batch = IngestBatch("events", "primary", "e1", 4, "r", COMMITTED, "2026-01-02T09:00:00Z", [], 2, 0, None,
+                        [Source("done.csv", 0, 2, 100_000, "t1"), Source("grew.csv", 0, 2, 200_000, "t2"),
+                         Source("gone.csv", 0, 2, 1, "t3")])
     start = LandingBook("events", "primary", "e1", 4, {"gone.csv": {"offset": 1, "tail": "x"}})
     first = settle(FS, landing, batch, book, start, frozenset({"done.csv", "grew.csv"}), NOW)
     assert (first.moved, first.left) == (("done.csv",), ("grew.csv",))
@@ -111,8 +111,8 @@ def test_a_reused_name_at_the_length_limit_moves_under_a_name_within_it(tmp_path
     _file(folder, name, b"a\n", 100)
     (folder / "_ingested" / "20260102").mkdir(parents=True)
     (folder / "_ingested" / "20260102" / name).write_bytes(b"the first one\n")
-    batch = BatchRecord("events", "primary", "e1", 7, "r", COMMITTED, "2026-01-02T09:00:00Z", [], 1, 0, None,
-                        [vars(Source(name, 0, 2, 100_000, "t"))])
+    batch = IngestBatch("events", "primary", "e1", 7, "r", COMMITTED, "2026-01-02T09:00:00Z", [], 1, 0, None,
+                        [Source(name, 0, 2, 100_000, "t")])
     done = settle(FS, landing, batch, book, LandingBook("events", "primary", "e1", 7), frozenset({name}), NOW)
     assert done.moved == (name,)
     [kept] = [p.name for p in (folder / "_ingested" / "20260102").iterdir() if p.name != name]

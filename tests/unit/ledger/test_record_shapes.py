@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import pytest
 
-from toolkit.ingest.book import BatchRecord as IngestBatch
+from toolkit.ingest.book import IngestBatch
 from toolkit.ledger.consumption import Cursor
 from toolkit.ledger.records import (
     STATUSES,

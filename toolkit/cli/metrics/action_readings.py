@@ -101,8 +101,8 @@ def ingest_reading(fs: FileSystem, cluster: Cluster, labels: Labels, window: Win
         if batch is None or batch.state != COMMITTED or when is None or \
                 not window.first.timestamp() < when <= window.now.timestamp():
             continue
-        read += sum(source.end - source.start for source in batch.batch_sources)
-        written += len(batch.batch_files)
+        read += sum(source.end - source.start for source in batch.sources)
+        written += len(batch.files)
         records += batch.rows
         rejected += batch.rejected
         last = when if last is None else max(last, when)
