@@ -269,18 +269,28 @@ def _plain(record: Any, nested: bool = False) -> dict[str, Any]:
     """A record's fields as JSON values; a nested record leaves out its optional fields that are None (a file
     output has no `table`), so that its JSON is what the toolkit always wrote."""
     plain = {}
-    for item in fields(record):
-        value = getattr(record, item.name)
-        if nested and value is None and item.default is None:
+    kind: type = type(record)
+    for name, none_by_default in _names(kind):
+        value = getattr(record, name)
+        if nested and value is None and none_by_default:
             continue
         if isinstance(value, list) and value and is_dataclass(value[0]):
             value = [_plain(each, nested=True) for each in value]
         elif isinstance(value, (list, dict)):
             value = copy.deepcopy(value)
-        elif item.name == ERROR_FIELD and isinstance(value, str):
+        elif name == ERROR_FIELD and isinstance(value, str):
             value = masked(value)
-        plain[item.name] = value
+        plain[name] = value
     return plain
+
+
+@cache
+def _names(cls: type) -> tuple[tuple[str, bool], ...]:
+    """A record class's fields, each with whether it is left out of a nested record when None (its default is None,
+    unless the class `KEEPS_NULLS`: a format that always wrote them): read once per class (a retention run's record
+    holds tens of thousands of nested records)."""
+    keeps = bool(getattr(cls, "KEEPS_NULLS", False))
+    return tuple((item.name, item.default is None and not keeps) for item in fields(cls))
 
 
 def event_json(event: DatasetEvent) -> bytes:

@@ -44,6 +44,7 @@ from toolkit.quality.results import GateResult, results_json, summary
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.lineage_uses import source_uses, target_use
 from toolkit.replication.pullers import FilePuller, Puller, TablePullerFactory
+from toolkit.replication.run_records import CopyTask, ReplicationRecord, SourceCopy
 from toolkit.replication.selection import (
     Source,
     deadline,
@@ -330,21 +331,15 @@ def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome]
     return fingerprint
 
 
-def _record(call: _Call, result: InstanceOutcome) -> dict[str, object]:
-    return {
-        "action": "replication", "feed": call.feed.name, "target": call.target.name, "run_id": call.run_id,
-        "time": format_timestamp(call.nominal),
-        "instance": format_timestamp(result.instance) if result.instance else None,
-        "status": result.status, "flag_written": result.flag_written, "took_over": result.took_over,
-        "sources": [{
-            "source": outcome.source, "status": outcome.status, "reason": outcome.reason,
-            "source_path": outcome.source_path, "target_path": outcome.target_path,
-            "files_copied": outcome.folder.files_copied, "files_skipped": outcome.folder.files_skipped,
-            "bytes_copied": outcome.folder.bytes_copied, "copy_seconds": round(outcome.folder.copy_seconds, 3),
-            "published": outcome.folder.published, "links_skipped": list(outcome.folder.links_skipped),
-            "copier": outcome.folder.copier, "copy_tasks": [{
-                "executor": each.executor, "host": each.host, "files": each.files, "bytes": each.bytes,
-                "seconds": each.seconds, "attempt": each.attempt} for each in outcome.folder.copy_slices],
-        } for outcome in result.sources],
-        "quality": results_json(result.quality),
-    }
+def _record(call: _Call, result: InstanceOutcome) -> ReplicationRecord:
+    return ReplicationRecord(
+        call.feed.name, call.target.name, format_timestamp(call.nominal), call.run_id,
+        instance=format_timestamp(result.instance) if result.instance else None, status=result.status,
+        flag_written=result.flag_written, took_over=result.took_over, sources=[SourceCopy(
+            outcome.source, outcome.status, outcome.reason, outcome.source_path, outcome.target_path,
+            outcome.folder.files_copied, outcome.folder.files_skipped, outcome.folder.bytes_copied,
+            round(outcome.folder.copy_seconds, 3), outcome.folder.published, list(outcome.folder.links_skipped),
+            outcome.folder.copier, [CopyTask(each.executor, each.host, each.files, each.bytes, each.seconds,
+                                             each.attempt) for each in outcome.folder.copy_slices],
+        ) for outcome in result.sources],
+        quality=results_json(result.quality))

@@ -90,9 +90,8 @@ def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetim
 def report_lines(result: RetentionResult, dry_run: bool) -> tuple[list[str], list[str]]:
     """What a person reads of a run: (on stdout) the instances a `dry_run` would evict, (on stderr) the expired
     instances kept and why, and why there was nothing to do."""
-    out = [f"would evict {item['time']}  {item['path']}  ({item['bytes']} bytes)"
-           for item in result.evicted] if dry_run else []
-    err = [f"retention: kept {item['path']}: {item['reason']}" for item in result.refused]
+    out = [f"would evict {item.time}  {item.path}  ({item.bytes} bytes)" for item in result.evicted] if dry_run else []
+    err = [f"retention: kept {item.path}: {item.reason}" for item in result.refused]
     if result.reason:
         err.append(f"retention: {result.reason}; nothing to do.")
     return out, err

@@ -39,6 +39,7 @@ from toolkit.openlineage.run import Lineage
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.feed_plans import FeedPlans, feed_plans
 from toolkit.retention.lineage_uses import evicted_uses
+from toolkit.retention.run_records import EvictedItem, RefusedItem, RetentionRecord
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
 from toolkit.retention_actions.action import Eviction
 from toolkit.retention_actions.registry import eviction_for
@@ -60,9 +61,9 @@ class RetentionResult:
     time: datetime
     cut_off: datetime | None = None
     reason: str | None = None
-    evicted: list[dict[str, object]] = field(default_factory=list)
+    evicted: list[EvictedItem] = field(default_factory=list)
     skipped_locations: list[str] = field(default_factory=list)
-    refused: list[dict[str, object]] = field(default_factory=list)  # expired, kept: another feed's, or archive differs
+    refused: list[RefusedItem] = field(default_factory=list)  # expired, kept: another feed's, or archive differs
     links_left: list[str] = field(default_factory=list)
     bytes_freed: int = 0
     directories_removed: int = 0
@@ -73,6 +74,17 @@ class RetentionResult:
         return {"instances_evicted": len(self.evicted), "instances_refused": len(self.refused),
                 "bytes_freed": self.bytes_freed,
                 "directories_removed": self.directories_removed, "elapsed_seconds": round(self.elapsed_seconds, 3)}
+
+    def record(self, run_id: str, action_taken: str, took_over: str | None) -> RetentionRecord:
+        """The run's record (run_records.py), once it has evicted."""
+        assert self.cut_off is not None  # set before anything is evicted
+        return RetentionRecord(self.feed, self.cluster, format_timestamp(self.time), run_id,
+                               cut_off=format_timestamp(self.cut_off), action_taken=action_taken,
+                               evicted=self.evicted, refused=self.refused, skipped_locations=self.skipped_locations,
+                               links_left=self.links_left, instances_evicted=len(self.evicted),
+                               instances_refused=len(self.refused), bytes_freed=self.bytes_freed,
+                               directories_removed=self.directories_removed,
+                               elapsed_seconds=round(self.elapsed_seconds, 3), took_over=took_over)
 
 
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, context: RunContext, *,
@@ -155,10 +167,9 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
     planned = (FeedPlans((), (), ()) if table is not None else
                feed_plans(repo, feed, cluster, fs, call.zone, result.cut_off))
     result.skipped_locations += planned.undated
-    result.refused += [{"location": kind, "time": format_timestamp(item.time), "path": item.path,
-                        "feed": item.feed, "other_path": item.other_path,
-                        "reason": f"{item.other_path}, an instance of feed '{item.feed}', is in, is or holds this "
-                                  "path; give each feed a folder of its own (lint RP009)"}
+    result.refused += [RefusedItem(kind, format_timestamp(item.time), item.path,
+                                   f"{item.other_path}, an instance of feed '{item.feed}', is in, is or holds this "
+                                   "path; give each feed a folder of its own (lint RP009)", item.feed, item.other_path)
                        for kind, item in planned.refused]
     for plan in planned.plans:
         assert eviction is not None  # a file feed on a cluster with a write endpoint: run_retention checked both
@@ -174,18 +185,16 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
         else:
             applied = eviction.apply(fs, plan)
             sizes, directories = applied.sizes, applied.directories_removed
-            result.refused += [{"location": plan.kind, "time": format_timestamp(i.time), "path": i.path,
-                                "reason": applied.kept[i.path]} for i in plan.expired if i.path in applied.kept]
+            result.refused += [RefusedItem(plan.kind, format_timestamp(i.time), i.path, applied.kept[i.path])
+                               for i in plan.expired if i.path in applied.kept]
             plan = replace(plan, expired=tuple(i for i in plan.expired if i.path not in applied.kept))
         result.directories_removed += directories
         for instance in plan.expired:
-            item: dict[str, object] = {"location": plan.kind, "time": format_timestamp(instance.time),
-                                       "path": instance.path, "bytes": sizes.get(instance.path, 0)}
             destination = eviction.destination(instance.path)
             if destination is not None:
-                item["archived_to"] = (applied.moved.get(instance.path) if applied is not None else None) \
-                    or destination
-            result.evicted.append(item)
+                destination = (applied.moved.get(instance.path) if applied is not None else None) or destination
+            result.evicted.append(EvictedItem(plan.kind, format_timestamp(instance.time), instance.path,
+                                              sizes.get(instance.path, 0), archived_to=destination))
             result.bytes_freed += sizes.get(instance.path, 0)
             if data_events is not None:
                 data_events.evicted(instance.time, destination or instance.path)
@@ -199,14 +208,9 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
         return
     lease.check()
     result.report = record_path(cluster, "retention", feed.name, result.time)
-    write_record(fs, result.report, {
-        "action": "retention", "feed": feed.name, "cluster": cluster.name, "run_id": call.run_id,
-        "time": format_timestamp(result.time), "cut_off": format_timestamp(result.cut_off),
-        "action_taken": eviction.action if eviction is not None else "delete",
-        "evicted": result.evicted, "refused": result.refused, "skipped_locations": result.skipped_locations,
-        "links_left": result.links_left, **result.counters(),
-        "took_over": describe_holder(lease.previous) if lease.previous is not None else None,
-    })
+    write_record(fs, result.report, result.record(
+        call.run_id, eviction.action if eviction is not None else "delete",
+        describe_holder(lease.previous) if lease.previous is not None else None))
 
 
 class _Events:
@@ -276,9 +280,8 @@ def _evict_table(call: _Retention, result: RetentionResult, uri: CatalogTemplate
         drop_planned(catalog, fs, uri, planned)
     for drop, (t, location) in zip(planned, located, strict=True):
         partition = drop.expired.partition
-        result.evicted.append({"location": "table", "time": format_timestamp(drop.expired.time),
-                               "partition": partition.name, "path": partition.location,
-                               "bytes": drop.bytes, "data_deleted": drop.deletes_data})
+        result.evicted.append(EvictedItem("table", format_timestamp(drop.expired.time), partition.location,
+                                          drop.bytes, partition=partition.name, data_deleted=drop.deletes_data))
         result.bytes_freed += drop.bytes
         if events is not None:
             events.evicted(t, location)

@@ -10,7 +10,7 @@ from datetime import datetime
 from toolkit.el.timestamps import instance_key
 from toolkit.entities.model import Cluster
 from toolkit.ledger.layout import working_root
-from toolkit.ledger.records import versioned
+from toolkit.ledger.records import record_document
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -24,9 +24,10 @@ def record_path(cluster: Cluster, action: str, feed: str, t: datetime) -> str:
     return f"{record_folder(cluster, action, feed)}/{instance_key(t)}.json"
 
 
-def write_record(fs: FileSystem, path: str, record: dict[str, object]) -> None:
-    """With the ledger's record format version, so that a later toolkit knows how to read it."""
-    fs.write_atomically(path, record_text(versioned(record)).encode())
+def write_record(fs: FileSystem, path: str, record: object) -> None:
+    """A run's record (a record class of the action's: retention/run_records.py), with the ledger's record format
+    version, so that a later toolkit knows how to read it."""
+    fs.write_atomically(path, record_text(record_document(record)).encode())
 
 
 _ENCODE = json.JSONEncoder(sort_keys=True).encode  # without indent, the standard library encodes in C

@@ -31,7 +31,7 @@ def test_hadoop_and_local_file_systems_archive_the_same(spark, tmp_path: Path) -
     by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(HadoopFileSystem(spark)))
     by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(LocalFileSystem()))
     assert len(by_hadoop.evicted) == 24 + 10 and by_hadoop.refused == []
-    assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
+    assert [(i.time, i.bytes) for i in by_hadoop.evicted] == [(i.time, i.bytes) for i in by_local.evicted]
     assert tree(hadoop_root) - {p for p in tree(hadoop_root) if p.startswith("feed-toolkit")} == \
         tree(local_root) - {p for p in tree(local_root) if p.startswith("feed-toolkit")}
     archived = contents(hadoop_root, "archive/data")

@@ -34,7 +34,7 @@ def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> 
     by_hadoop = run_retention(on_hadoop, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(HadoopFileSystem(spark)))
     by_local = run_retention(on_local, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(LocalFileSystem()))
     assert len(by_hadoop.evicted) == 24 * 3 + 10
-    assert [(i["time"], i["bytes"]) for i in by_hadoop.evicted] == [(i["time"], i["bytes"]) for i in by_local.evicted]
+    assert [(i.time, i.bytes) for i in by_hadoop.evicted] == [(i.time, i.bytes) for i in by_local.evicted]
     assert by_hadoop.directories_removed == by_local.directories_removed
     # the ledger's batch of evictions and its journal entry are named by when they were recorded: compared by
     # their content and names below
@@ -141,5 +141,5 @@ def test_every_spelling_of_the_root_through_hadoop(spark, tmp_path: Path, spelli
     hourly_instances(root, utc(2025, 12, 31, 20), 24)
     result = run_retention(ConfigRepo.load(repo), "clicks", "primary", utc(2026, 4, 1, 10),
                            RunContext(HadoopFileSystem(spark)))
-    assert len(result.evicted) == 14 and result.evicted[0]["path"] == f"file://{root}/data/clicks/2025/12/31/20"
+    assert len(result.evicted) == 14 and result.evicted[0].path == f"file://{root}/data/clicks/2025/12/31/20"
     assert sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir()) == [f"{h}" for h in range(10, 20)]

@@ -120,7 +120,7 @@ def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metas
     repo = _repo(tmp_path, table, spec)
     result = run_retention(repo, "orders", "primary", nominal,
                            RunContext(HadoopFileSystem(spark), catalog=metastore.catalog, run_id="ret1"))
-    assert [item["partition"] for item in result.evicted] == gone
+    assert [item.partition for item in result.evicted] == gone
     ledger = Ledger.of(HadoopFileSystem(spark), repo.cluster("primary"))
     events = [event for t in ledger.feed_event_times("orders") for event in ledger.events("orders", t)]
     assert [(e.kind, e.producer, e.run_id, e.location) for e in events] == [
@@ -129,7 +129,7 @@ def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metas
     for name, data in files.items():
         assert data.exists() == (name not in gone), name  # managed: the metastore deletes; external: we do
     assert result.bytes_freed == len(gone) * len(DATA)
-    assert all(item["data_deleted"] for item in result.evicted)
+    assert all(item.data_deleted for item in result.evicted)
 
 
 def test_external_data_outside_the_table_location_is_kept(spark, metastore: Metastore, tmp_path: Path) -> None:
@@ -143,7 +143,7 @@ def test_external_data_outside_the_table_location_is_kept(spark, metastore: Meta
     data = _write(shared.as_uri())
     result = run_retention(_repo(tmp_path, table, SHAPES["daily"][2]), "orders", "primary", utc(2026, 11, 21),
                            RunContext(HadoopFileSystem(spark), catalog=metastore.catalog))
-    assert [(item["partition"], item["data_deleted"]) for item in result.evicted] == [("ds=2026-11-19", False)]
+    assert [(item.partition, item.data_deleted) for item in result.evicted] == [("ds=2026-11-19", False)]
     assert metastore.partition_names(table) == [] and data.exists()
 
 

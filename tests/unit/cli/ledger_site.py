@@ -16,6 +16,7 @@ from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
+from toolkit.retention.run_records import RetentionRecord
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.storage.local import LocalFileSystem
 
@@ -156,5 +157,5 @@ def metered(history: Site) -> Site:
         ledger.record_publication("clicks", "primary", at(hour), producer="test", run_id=f"pub-{hour}",
                                   location=history.clicks_uri(hour), fingerprint=None)
     write_record(LocalFileSystem(), record_path(cluster, "retention", "clicks", at(10)),
-                 {"action": "retention", "feed": "clicks", "bytes_freed": 123456, "instances_evicted": 3})
+                 RetentionRecord("clicks", "primary", "2026-11-21T10:00Z", bytes_freed=123456, instances_evicted=3))
     return history

@@ -28,6 +28,7 @@ from toolkit.ledger.records import (
     parse_late_checks,
     to_json,
 )
+from toolkit.retention.run_records import RetentionRecord
 from toolkit.runtime.run_record import write_record
 from toolkit.storage.local import LocalFileSystem, to_uri
 
@@ -116,9 +117,8 @@ def test_every_record_is_written_with_its_format_version(tmp_path: Path) -> None
     control = Control(fs, LedgerLayout(to_uri(str(folder))))
     control.set_suspended("feed", "clicks", True, "2026-11-21T09:00:00Z", "ops")
     assert json.loads((folder / "control/suspended/feed/clicks").read_bytes())["format_version"] == FORMAT_VERSION
-    write_record(fs, to_uri(str(folder / "retention.json")), {"action": "retention", "feed": "clicks"})
-    assert json.loads((folder / "retention.json").read_bytes()) == {
-        "action": "retention", "feed": "clicks", "format_version": FORMAT_VERSION}
+    write_record(fs, to_uri(str(folder / "retention.json")), RetentionRecord("clicks", "primary", "2026-11-21T10:00Z"))
+    assert json.loads((folder / "retention.json").read_bytes())["format_version"] == FORMAT_VERSION
 
 
 def _newer(data: bytes, version: int = 2) -> bytes:

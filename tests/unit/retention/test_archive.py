@@ -48,7 +48,7 @@ def test_archive_moves_every_expired_byte_and_deletes_none(tmp_path: Path) -> No
         f"clicks/2026/01/01/{h:02d}" for h in range(10)]
     assert not (root / "data/clicks/2025").exists()  # emptied folders are tidied
     assert all(decoy.exists() for decoy in decoys)
-    assert all(item["archived_to"] == f"file://{root}/archive/" + item["path"].split(f"{root}/", 1)[1]
+    assert all(item.archived_to == f"file://{root}/archive/" + str(item.path).split(f"{root}/", 1)[1]
                for item in result.evicted)
     report = json.loads(Path(result.report.removeprefix("file://")).read_text())
     assert report["action_taken"] == "archive" and report["instances_evicted"] == 34
@@ -76,7 +76,7 @@ def test_a_file_arriving_after_the_verification_is_never_deleted(tmp_path: Path)
     assert late.read_bytes() == b"arrived late"
     assert sorted(p.name for p in late.parent.iterdir()) == ["part-late.json"]  # the verified files went
     rerun = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
-    assert [item["path"] for item in rerun.refused] == [f"file://{late.parent}"]  # reported, kept
+    assert [item.path for item in rerun.refused] == [f"file://{late.parent}"]  # reported, kept
     assert late.read_bytes() == b"arrived late"
 
 
@@ -123,8 +123,8 @@ def test_an_archive_that_differs_keeps_the_source(tmp_path: Path) -> None:
     other.mkdir(parents=True)
     (other / "part-00000.json").write_text("someone else's\n")
     result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS))
-    assert [item["path"] for item in result.refused] == [f"file://{root}/data/clicks/2025/12/31/05"]
-    assert "differs" in result.refused[0]["reason"]
+    assert [item.path for item in result.refused] == [f"file://{root}/data/clicks/2025/12/31/05"]
+    assert "differs" in result.refused[0].reason
     assert contents(root, "data/clicks/2025/12/31/05") == {
         k.split("/05/", 1)[1]: v for k, v in before.items() if k.startswith("clicks/2025/12/31/05/")}
     assert (other / "part-00000.json").read_text() == "someone else's\n"
@@ -255,5 +255,5 @@ def test_an_archive_that_leads_back_into_the_feed_through_a_link_deletes_nothing
     result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(FS, "r1"))
     assert contents(root, "data") == before
     assert result.evicted == [] and len(result.refused) == 24 + 10
-    assert "is the instance itself" in str(result.refused[0]["reason"])
+    assert "is the instance itself" in result.refused[0].reason
     assert not [p for p in (root / "data/clicks/2025/12/31").rglob(".toolkit-*")]  # no probe left behind

@@ -32,13 +32,13 @@ def test_evicts_exactly_the_instances_before_the_cut_off(setup: tuple[ConfigRepo
     result = run_retention(repo, "clicks", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert result.status == "SUCCEEDED"
     assert result.cut_off == utc(2026, 1, 1, 10)
-    times = [item["time"] for item in result.evicted]
+    times = [item.time for item in result.evicted]
     assert len(times) == 24 * 2 + 10 and times[0] == "2025-12-30T00:00Z" and times[-1] == "2026-01-01T09:00Z"
     left = sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir())
     assert left == [f"{h:02d}" for h in range(10, 24)]  # 10:00 is exactly at the cut-off: kept
     assert not (root / "data/clicks/2025").exists()  # a year wholly expired, and nothing else in it
     assert all(decoy.exists() for decoy in decoys)
-    assert result.bytes_freed == 58 * (27 * 3) and all(item["bytes"] == 81 for item in result.evicted)
+    assert result.bytes_freed == 58 * (27 * 3) and all(item.bytes == 81 for item in result.evicted)
 
 
 def test_parents_left_empty_are_removed_but_not_the_base(setup: tuple[ConfigRepo, Path]) -> None:

@@ -43,16 +43,16 @@ def test_every_spelling_of_the_root_finds_and_evicts_the_same(tmp_path: Path, sp
     with_root(repo, root, spelling)
     hourly_instances(root, utc(2025, 12, 31, 20), 24)  # 2025-12-31T20:00Z .. 2026-01-01T19:00Z
     result = run_retention(ConfigRepo.load(repo), "clicks", "primary", NOMINAL, RunContext(LocalFileSystem()))
-    assert [item["time"] for item in result.evicted] == [f"2025-12-31T{h}:00Z" for h in (20, 21, 22, 23)] + [
+    assert [item.time for item in result.evicted] == [f"2025-12-31T{h}:00Z" for h in (20, 21, 22, 23)] + [
         f"2026-01-01T{h:02d}:00Z" for h in range(10)]
-    assert [item["path"] for item in result.evicted][0] == f"file://{root}/data/clicks/2025/12/31/20"
+    assert [item.path for item in result.evicted][0] == f"file://{root}/data/clicks/2025/12/31/20"
     assert not (root / "data/clicks/2025").exists()
     assert sorted(p.name for p in (root / "data/clicks/2026/01/01").iterdir()) == [f"{h}" for h in range(10, 20)]
     assert (root / "feed-toolkit/working/retention/clicks/20260401T1000Z.json").exists()
     # the batch of evictions names each instance in the one spelling too
     [batch] = (root / "feed-toolkit/working/ledger/evictions/clicks").iterdir()
     locations = [item["location"] for item in json.loads(batch.read_text())["instances"]]
-    assert locations == [item["path"] for item in result.evicted] and locations[0].startswith(f"file://{root}/data/")
+    assert locations == [item.path for item in result.evicted] and locations[0].startswith(f"file://{root}/data/")
 
 
 @pytest.mark.parametrize("spelling", ["file://X/../primary", "file:X/./", "file://X/data/.."])
@@ -116,7 +116,7 @@ def test_a_link_to_a_folder_outside_the_feed_is_left_reported_and_never_followed
     assert result.status == "SUCCEEDED"
     assert (tree(outside), tree(within)) == before  # no target is followed or deleted through
     assert os.path.islink(root / "data/clicks/2025/11")  # the link itself is foreign: left in place
-    assert [item["time"] for item in result.evicted] == [f"2025-12-31T{h:02d}:00Z" for h in range(24)]
+    assert [item.time for item in result.evicted] == [f"2025-12-31T{h:02d}:00Z" for h in range(24)]
     link = f"file://{root}/data/clicks/2025/11"
     assert result.links_left == [link]
     report = json.loads((root / "feed-toolkit/working/retention/clicks/20260401T1000Z.json").read_text())

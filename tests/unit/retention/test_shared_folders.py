@@ -55,10 +55,10 @@ def test_the_shorter_retention_keeps_the_other_feeds_instances(tmp_path: Path) -
     result = run_retention(repo, "daily", "primary", utc(2026, 4, 1, 10), RunContext(FS))
     assert result.status == "SUCCEEDED"
     assert {path: path.read_bytes() for path in before if path.exists()} == before  # all 48 hours, every byte
-    assert [item["path"] for item in result.evicted] == [
+    assert [item.path for item in result.evicted] == [
         f"file://{root}/data/shared/2026/02/10", f"file://{root}/data/shared/2026/03/10"]
     assert not (root / "data/shared/2026/02").exists() and not (root / "data/shared/2026/03/10").exists()
-    assert [(item["path"], item["feed"]) for item in result.refused] == [
+    assert [(item.path, item.feed) for item in result.refused] == [
         (f"file://{root}/data/shared/2026/03/01", "hourly"), (f"file://{root}/data/shared/2026/03/02", "hourly")]
     assert result.counters()["instances_refused"] == 2
     report = json.loads(Path(result.report.removeprefix("file://")).read_text())

@@ -13,9 +13,11 @@ from toolkit.cli.metrics.readings import ActionReading, Labels, Window
 from toolkit.el.timestamps import parse_instance_key
 from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError, stamp_seconds
+from toolkit.ledger.records import CorruptRecordError, parse_record, stamp_seconds
 from toolkit.notifications.outcomes import FAILED
 from toolkit.openlineage.store import LineageBook
+from toolkit.replication.run_records import ReplicationRecord
+from toolkit.retention.run_records import RetentionRecord
 from toolkit.runtime.run_record import record_folder
 from toolkit.storage.filesystem import FileStatus, FileSystem
 
@@ -30,27 +32,28 @@ class RunFigures:
     files: int
 
 
-def _integer(record: Mapping[str, object], field: str, path: str) -> int:
-    """A count of a run record (0 when the record has none: an older toolkit's); anything else is a damage."""
-    value = record.get(field, 0)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+def _figures(fs: FileSystem, action: str, path: str) -> RunFigures:
+    """What the run record at `path` says the run moved; a damaged record is named (CorruptRecordError), as every
+    other damaged record of the ledger is, rather than counted as nothing."""
+    if action == RETENTION:
+        retained: RetentionRecord = parse_record(RetentionRecord, fs.read(path), path)
+        return RunFigures(_count(retained.bytes_freed, "bytes_freed", path),
+                          _count(retained.instances_evicted, "instances_evicted", path))
+    replicated: ReplicationRecord = parse_record(ReplicationRecord, fs.read(path), path)
+    return RunFigures(sum(_count(part.bytes_copied, "bytes_copied", path) for part in replicated.sources),
+                      sum(_count(part.files_copied, "files_copied", path) for part in replicated.sources))
+
+
+def _count(value: int, field: str, path: str) -> int:
+    """A count of a run record, which the record's codec checked to be an integer: not below zero either."""
+    if value < 0:
         raise CorruptRecordError(path, f"the field '{field}' is {value!r}, not a count")
     return value
 
 
-def _figures(action: str, record: Mapping[str, object], path: str) -> RunFigures:
-    if action == RETENTION:
-        return RunFigures(_integer(record, "bytes_freed", path), _integer(record, "instances_evicted", path))
-    sources = record.get("sources", [])
-    if not isinstance(sources, list) or not all(isinstance(source, dict) for source in sources):
-        raise CorruptRecordError(path, "the field 'sources' is not a list of objects")
-    return RunFigures(sum(_integer(part, "bytes_copied", path) for part in sources),
-                      sum(_integer(part, "files_copied", path) for part in sources))
-
-
 def _document(fs: FileSystem, path: str) -> Mapping[str, object]:
-    """A JSON object the toolkit wrote (a run record, a notification record); a damaged one is named, as every
-    other damaged record of the ledger is, rather than counted as nothing."""
+    """A JSON object the toolkit wrote (a notification record); a damaged one is named, as every other damaged
+    record of the ledger is, rather than counted as nothing."""
     try:
         document = json.loads(fs.read(path))
     except ValueError as err:
@@ -73,7 +76,7 @@ def run_reading(fs: FileSystem, cluster: Cluster, action: str, labels: Labels) -
     newest = _newest_record(fs, record_folder(cluster, action, labels.name))
     if newest is None:
         return None
-    figures = _figures(action, _document(fs, newest.path), newest.path)
+    figures = _figures(fs, action, newest.path)
     return ActionReading(action, labels, newest.modification_time / 1000, figures.bytes, figures.files, 0, 0)
 
 
