@@ -11,16 +11,17 @@ has none, and is no call's own."""
 
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass
 
-from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+from toolkit.ledger.records import Stamp
 
 
 @dataclass(frozen=True)
 class Hold:
-    since: str
+    """Who held the instance (`by`), when (`since`) and why; read and written by the record codec (records.py)."""
+
+    since: Stamp
     by: str
     reason: str | None = None
     token: str = ""  # the writing call's own, random; "" in a hold written before tokens
@@ -29,24 +30,6 @@ class Hold:
     def placed(cls, since: str, by: str, reason: str | None) -> Hold:
         """A new call's hold, with a token of its own."""
         return cls(since, by, reason, secrets.token_hex(8))
-
-    def to_bytes(self) -> bytes:
-        fields = {"since": self.since, "by": self.by, "reason": self.reason}
-        if self.token:
-            fields["token"] = self.token
-        return (json.dumps(versioned(fields), sort_keys=True) + "\n").encode()
-
-    @classmethod
-    def parse(cls, data: bytes, path: str) -> Hold:
-        document = parse_json(data, path)
-        if not isinstance(document, dict):
-            raise CorruptRecordError(path, "not a hold")
-        check_format(document, path)
-        try:
-            return cls(str(document["since"]), str(document["by"]), document.get("reason"),
-                       str(document.get("token") or ""))
-        except KeyError as err:
-            raise CorruptRecordError(path, f"a hold without {err}") from None
 
     def sentence(self) -> str:
         """`held by alice at 2026-11-25T18:00:00Z: bad upstream data`."""

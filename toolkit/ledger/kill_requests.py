@@ -5,11 +5,10 @@ run ended) and is ignored, and a run that takes the instance removes it first.""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from toolkit.errors import ToolkitError
-from toolkit.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+from toolkit.ledger.records import Stamp
 
 
 class RunKilledError(ToolkitError):
@@ -18,25 +17,13 @@ class RunKilledError(ToolkitError):
 
 @dataclass(frozen=True)
 class KillRequest:
+    """The run to end (`run_id`), who asked (`by`), when (`since`) and why; read and written by the record codec
+    (records.py)."""
+
     run_id: str
-    since: str
+    since: Stamp
     by: str
     reason: str | None = None
-
-    def to_bytes(self) -> bytes:
-        document = versioned({"run_id": self.run_id, "since": self.since, "by": self.by, "reason": self.reason})
-        return (json.dumps(document, sort_keys=True) + "\n").encode()
-
-    @classmethod
-    def parse(cls, data: bytes, path: str) -> KillRequest:
-        document = parse_json(data, path)
-        if not isinstance(document, dict):
-            raise CorruptRecordError(path, "not a kill request")
-        check_format(document, path)
-        try:
-            return cls(str(document["run_id"]), str(document["since"]), str(document["by"]), document.get("reason"))
-        except KeyError as err:
-            raise CorruptRecordError(path, f"a kill request without {err}") from None
 
     def sentence(self) -> str:
         return f"killed by {self.by} at {self.since}" + (f": {self.reason}" if self.reason else "")

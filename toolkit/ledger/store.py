@@ -24,6 +24,7 @@ from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.layout import LedgerLayout, partition_key
 from toolkit.ledger.locks import Acquired, Lease, LeaseLock
+from toolkit.ledger.record_files import RecordFile
 from toolkit.ledger.records import (
     EVICTED,
     PUBLISHED,
@@ -40,6 +41,7 @@ from toolkit.ledger.records import (
     late_checks_json,
     parse_json,
     parse_late_checks,
+    parse_record,
     record_time,
     to_json,
     versioned,
@@ -195,12 +197,10 @@ class Ledger:
         return None if data is None else masked_log(data)
 
     def request_kill(self, process: str, t: datetime, request: KillRequest) -> None:
-        self.fs.write_atomically(self.layout.kill_request(process, t), request.to_bytes())
+        RecordFile(self.fs, self.layout.kill_request(process, t), KillRequest).write(request)
 
     def kill_request(self, process: str, t: datetime) -> KillRequest | None:
-        path = self.layout.kill_request(process, t)
-        data = self.fs.read_if_exists(path)
-        return None if data is None else KillRequest.parse(data, path)
+        return RecordFile(self.fs, self.layout.kill_request(process, t), KillRequest).read()
 
     def clear_kill_request(self, process: str, t: datetime) -> None:
         path = self.layout.kill_request(process, t)
@@ -210,12 +210,10 @@ class Ledger:
     # Holds on instances (`toolkit suspend --time`)
 
     def hold(self, process: str, t: datetime) -> Hold | None:
-        path = self.layout.hold(process, t)
-        data = self.fs.read_if_exists(path)
-        return None if data is None else Hold.parse(data, path)
+        return RecordFile(self.fs, self.layout.hold(process, t), Hold).read()
 
     def set_hold(self, process: str, t: datetime, hold: Hold) -> None:
-        self.fs.write_atomically(self.layout.hold(process, t), hold.to_bytes())
+        RecordFile(self.fs, self.layout.hold(process, t), Hold).write(hold)
 
     def clear_hold(self, process: str, t: datetime) -> None:
         path = self.layout.hold(process, t)
@@ -231,7 +229,7 @@ class Ledger:
         for status in self.fs.list(folder):
             t = parse_instance_key(status.name)
             if t is not None and not status.is_dir:
-                found[t] = Hold.parse(self.fs.read(status.path), status.path)
+                found[t] = parse_record(Hold, self.fs.read(status.path), status.path)
         return found
 
     # Late-data checks

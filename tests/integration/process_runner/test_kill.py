@@ -25,6 +25,7 @@ from tests.integration.process_runner.process_repo import (
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.kill_requests import KillRequest
+from toolkit.ledger.records import to_json
 from toolkit.workflow_engines import spark_submission
 from toolkit.workflow_engines.spark_submission import SparkSubmission, run_submission, terminate_children
 from toolkit.workflow_engines.workflow_error import WorkflowError
@@ -91,7 +92,7 @@ def test_a_request_between_the_workflow_and_its_publication_publishes_nothing(sp
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
     folder = root / LEDGER / "late-kill" / "20261121T1000Z"
-    request = KillRequest("run1", "2026-11-21T10:05:00Z", "operator@host", "race").to_bytes()
+    request = to_json(KillRequest("run1", "2026-11-21T10:05:00Z", "operator@host", "race"))
     # The workflow writes its output, then the request lands (as `toolkit kill` would write it) before the runner
     # publishes; the lease keeper's renewals are 20 s apart, so only the check before publishing can see it.
     body = (f"def run(spark, ctx):\n    spark.createDataFrame([(1,)], 'a int').write.json(ctx.outputs['summary'])\n"
@@ -113,7 +114,7 @@ def test_a_run_waiting_for_its_inputs_stops_at_its_next_poll(spark, tmp_path: Pa
 
     def kill_while_waiting(clock: TestClock) -> None:  # the operator's request lands during the first pause
         if not (folder / "kill").exists():
-            (folder / "kill").write_bytes(KillRequest("run1", "2026-11-21T10:02:00Z", "op@host", "no data").to_bytes())
+            (folder / "kill").write_bytes(to_json(KillRequest("run1", "2026-11-21T10:02:00Z", "op@host", "no data")))
 
     clock = TestClock(T, on_sleep=kill_while_waiting)
     result = new_runner(spark, repo, "hourly-clicks-summary", clock).run(T)
@@ -129,7 +130,7 @@ def test_a_request_for_another_run_is_stale_and_ignored(spark, tmp_path: Path) -
     write_clicks(root, T - timedelta(hours=2), 3)
     folder = root / LEDGER / "hourly-clicks-summary" / "20261121T1000Z"
     folder.mkdir(parents=True)
-    (folder / "kill").write_bytes(KillRequest("an-earlier-run", "2026-11-21T09:00:00Z", "op@host").to_bytes())
+    (folder / "kill").write_bytes(to_json(KillRequest("an-earlier-run", "2026-11-21T09:00:00Z", "op@host")))
     result = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T)).run(T)
     assert result.status == "SUCCEEDED"
     assert not (folder / "kill").exists()

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, Site, at, history, run, status_json
 from toolkit.ledger.holds import Hold
+from toolkit.ledger.kill_requests import KillRequest
 from toolkit.ledger.records import CorruptRecordError
 from toolkit.ledger.store import Ledger
 from toolkit.statuses import Status
@@ -47,8 +49,24 @@ def test_a_damaged_hold_is_named(site: Site) -> None:
     path = site.ledger_root.joinpath(*HOLD_07)
     path.parent.mkdir(parents=True)
     path.write_text('{"by": "alice"}')
-    with pytest.raises(CorruptRecordError, match="a hold without 'since'"):
+    with pytest.raises(CorruptRecordError, match="the field 'since' is missing"):
         site.ledger().hold(PROCESS, at(7))
+    path.write_text('{"by": "alice", "since": "yesterday"}')
+    with pytest.raises(CorruptRecordError, match="the field 'since' is 'yesterday', not a time yyyy-MM-ddTHH:mm:ssZ"):
+        site.ledger().hold(PROCESS, at(7))
+
+
+def test_a_hold_and_a_kill_request_as_the_toolkit_wrote_them_before_read_the_same(site: Site) -> None:
+    path = site.ledger_root.joinpath(*HOLD_07)
+    path.parent.mkdir(parents=True)
+    path.write_text('{"by": "alice@edge", "format_version": 1, "reason": null, "since": "2026-11-21T10:00:00Z"}\n')
+    ledger = site.ledger()
+    assert ledger.hold(PROCESS, at(7)) == Hold("2026-11-21T10:00:00Z", "alice@edge")
+    kill = Path(ledger.layout.kill_request(PROCESS, at(7)).removeprefix("file://"))
+    kill.parent.mkdir(parents=True, exist_ok=True)
+    kill.write_text('{"by": "ops@edge", "format_version": 1, "reason": "stuck", "run_id": "r1", '
+                    '"since": "2026-11-21T10:05:00Z"}\n')
+    assert ledger.kill_request(PROCESS, at(7)) == KillRequest("r1", "2026-11-21T10:05:00Z", "ops@edge", "stuck")
 
 
 def test_suspend_holds_the_instance_and_resume_releases_it(capsys: pytest.CaptureFixture[str], site: Site) -> None:
