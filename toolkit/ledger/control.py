@@ -3,11 +3,11 @@ and suspended entities (their actions exit 4). A switch is a file; its content s
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import check_format, parse_json, versioned
+from toolkit.ledger.record_files import RecordFile
+from toolkit.ledger.records import Stamp, parse_record
 from toolkit.storage.filesystem import FileSystem
 
 
@@ -19,23 +19,32 @@ class Switch:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class SwitchSet:
+    """What a switch's file says (a typed record of the record codec): who set it, when and why."""
+
+    since: Stamp | None = None
+    by: str | None = None
+    reason: str | None = None
+
+
 class Control:
     def __init__(self, fs: FileSystem, layout: LedgerLayout) -> None:
         self.fs, self.layout = fs, layout
 
     def _read(self, path: str) -> Switch:
+        """Off without its file; on with it, an empty one too (a switch set by hand with `touch`)."""
         status = self.fs.status(path)
         if status is None:
             return Switch(False)
-        document = parse_json(self.fs.read(path), path) if status.length else {}
-        document = document if isinstance(document, dict) else {}
-        check_format(document, path)
-        return Switch(True, document.get("since"), document.get("by"), document.get("reason"))
+        if not status.length:
+            return Switch(True)
+        found: SwitchSet = parse_record(SwitchSet, self.fs.read(path), path)
+        return Switch(True, found.since, found.by, found.reason)
 
     def _write(self, path: str, on: bool, since: str, by: str, reason: str | None) -> None:
         if on:
-            data = json.dumps(versioned({"since": since, "by": by, "reason": reason}), sort_keys=True) + "\n"
-            self.fs.write_atomically(path, data.encode())
+            RecordFile(self.fs, path, SwitchSet).write(SwitchSet(since, by, reason))
         else:
             self.fs.delete(path, recursive=False)
 

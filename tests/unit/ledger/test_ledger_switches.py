@@ -82,6 +82,21 @@ def test_a_damaged_switch_file_names_its_path(control: Control, root: Path) -> N
     assert control.layout.safemode() in str(raised.value)
 
 
+
+@pytest.mark.parametrize(("content", "problem"), [
+    ('["on"]', "it is not a JSON object"),
+    ('{"since": "monday", "by": "ops@host"}', "the field 'since' is 'monday', not a time yyyy-MM-ddTHH:mm:ssZ"),
+    ('{"since": "2026-11-21T09:00:00Z", "by": 7}', "the field 'by' is 7, not a text"),
+])
+def test_a_switch_file_of_the_wrong_shape_is_refused_naming_the_field(control: Control, root: Path, content: str,
+                                                                      problem: str) -> None:
+    switch = root / "feed-toolkit/working/ledger/control/suspended/feed/clicks"
+    switch.parent.mkdir(parents=True)
+    switch.write_text(content)
+    with pytest.raises(CorruptRecordError, match=problem):
+        control.suspension("feed", "clicks")
+
+
 def test_nothing_set_allows_running(cluster: Cluster) -> None:
     fs = LocalFileSystem()
     require_no_safemode(fs, cluster)
