@@ -3,7 +3,6 @@ events, the instance locks and the `parallel` slots. The records and the layout 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -17,7 +16,7 @@ from toolkit.entities.model import Cluster
 from toolkit.entities.provenance import Provenance
 from toolkit.ledger.attempt_logs import CappedLog, masked_log
 from toolkit.ledger.control import Control
-from toolkit.ledger.evictions import EvictionBatch, EvictionBatches
+from toolkit.ledger.evictions import EvictionBatch, EvictionBatches, PlannedEvictions
 from toolkit.ledger.holds import Hold
 from toolkit.ledger.instance_states import InstanceOutline, InstanceState, Outlines
 from toolkit.ledger.journal import Journal, JournalEntry
@@ -30,21 +29,17 @@ from toolkit.ledger.records import (
     PUBLISHED,
     REPLACED,
     AttemptRecord,
-    CorruptRecordError,
     DatasetEvent,
     InstanceRecord,
     LateCheck,
-    check_format,
     event_id,
     event_id_ms,
     event_json,
     late_checks_json,
-    parse_json,
     parse_late_checks,
     parse_record,
     record_time,
     to_json,
-    versioned,
     wall_clock_stamp,
 )
 from toolkit.ledger.rollup_records import (
@@ -313,24 +308,13 @@ class Ledger:
     def plan_evictions(self, feed: str, run_id: str, planned: list[tuple[datetime, str]]) -> None:
         """Written before retention evicts (instance times and the location each event will name), removed once
         their events are written: a run killed in between leaves it for the next run to finish."""
-        document = versioned({"feed": feed, "run_id": run_id,
-                              "instances": [{"time": format_timestamp(t), "location": where} for t, where in planned]})
-        # one line: a first run plans tens of thousands
-        self.fs.write_atomically(self.layout.pending_evictions(feed), json.dumps(document).encode())
+        self.fs.write_atomically(self.layout.pending_evictions(feed),
+                                 PlannedEvictions.of(feed, run_id, planned).to_bytes())
 
     def pending_evictions(self, feed: str) -> tuple[str, list[tuple[datetime, str]]] | None:
         """The run id and evictions of a plan a killed retention run left, or None."""
-        path = self.layout.pending_evictions(feed)
-        data = self.fs.read_if_exists(path)
-        if data is None:
-            return None
-        document = parse_json(data, path)
-        try:
-            check_format(document, path)
-            return str(document["run_id"]), [(record_time(item["time"]), str(item["location"]))
-                                             for item in document["instances"]]
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise CorruptRecordError(path, f"not a plan of evictions: {err}") from None
+        plan = RecordFile(self.fs, self.layout.pending_evictions(feed), PlannedEvictions).read()
+        return None if plan is None else (plan.run_id, plan.planned)
 
     def clear_evictions(self, feed: str) -> None:
         self.fs.delete(self.layout.pending_evictions(feed), recursive=False)

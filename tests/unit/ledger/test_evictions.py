@@ -129,3 +129,35 @@ def test_a_batch_takes_the_clock_when_it_is_past_the_newest_event_of_its_feed(tm
     later = ledger.record_evictions("views", "primary", [(T, "file:///v")], producer="retention", run_id="r2")
     assert other is not None and later is not None
     assert (event_id_ms(other.batch_id), event_id_ms(later.batch_id)) == (now_ms, now_ms + 1000)
+
+
+def test_a_plan_of_evictions_as_the_toolkit_wrote_it_before_reads_the_same(tmp_path: Path) -> None:
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"))
+    plan = Path(ledger.layout.pending_evictions("clicks").removeprefix("file://"))
+    plan.parent.mkdir(parents=True)
+    plan.write_text('{"feed": "clicks", "run_id": "killed-run", "instances": [{"time": "2025-12-31T20:00Z", '
+                    '"location": "file:///d/2025/12/31/20"}, {"time": "2025-12-31T21:00Z", '
+                    '"location": "file:///archive/2025/12/31/21"}], "format_version": 1}')
+    assert ledger.pending_evictions("clicks") == ("killed-run", [
+        (datetime(2025, 12, 31, 20, tzinfo=timezone.utc), "file:///d/2025/12/31/20"),
+        (datetime(2025, 12, 31, 21, tzinfo=timezone.utc), "file:///archive/2025/12/31/21")])
+    ledger.plan_evictions("clicks", "r2", [(datetime(2026, 1, 1, tzinfo=timezone.utc), "file:///d/2026/01/01/00")])
+    assert plan.read_text().count("\n") == 0  # one line, however many instances
+    assert ledger.pending_evictions("clicks") == ("r2", [(datetime(2026, 1, 1, tzinfo=timezone.utc),
+                                                          "file:///d/2026/01/01/00")])
+
+
+@pytest.mark.parametrize(("instances", "problem"), [
+    ('[{"time": "2025-12-31T20:00Z"}]', "item 0 of the field 'instances': the field 'location' is missing"),
+    ('[{"time": "20:00", "location": "x"}]', "item 0 of the field 'instances': the field 'time' is '20:00', not an "
+                                             "instance time"),
+    ('{"time": "2025-12-31T20:00Z"}', "the field 'instances' is"),
+])
+def test_a_damaged_plan_of_evictions_is_refused_naming_item_and_field(tmp_path: Path, instances: str,
+                                                                      problem: str) -> None:
+    ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"))
+    plan = Path(ledger.layout.pending_evictions("clicks").removeprefix("file://"))
+    plan.parent.mkdir(parents=True)
+    plan.write_text(f'{{"feed": "clicks", "run_id": "killed-run", "instances": {instances}}}')
+    with pytest.raises(CorruptRecordError, match=problem):
+        ledger.pending_evictions("clicks")
