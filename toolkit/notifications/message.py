@@ -98,9 +98,9 @@ def rerun_command(action: str, repo: str, option: str, entity: str, cluster: str
                   more: tuple[str, ...] = ()) -> str:
     """The call that runs the instance again, e.g. `spark-submit entrypoints/process.py --repo conf --process p
     --cluster primary --time 2026-11-21T10:00Z` (`t` None: a batch consumer's next batch, `--batch`), then `more`
-    arguments the call needs besides (a Hive export's `--to DIR`), each quoted for a shell."""
+    arguments the call needs besides (a Hive export's `--to DIR`); every word quoted for a shell, so that a repo
+    path with a space is pasted back whole."""
     cluster_option = "--target" if action == "replication" else "--cluster"
-    when = f"--time {format_timestamp(t)}" if t is not None else "--batch"
-    tail = "".join(f" {shlex.quote(argument)}" for argument in more)
-    return (f"spark-submit entrypoints/{action}.py --repo {repo} --{option} {entity} {cluster_option} {cluster} "
-            f"{when}{tail}")
+    when = ["--time", format_timestamp(t)] if t is not None else ["--batch"]
+    return shlex.join(["spark-submit", f"entrypoints/{action}.py", "--repo", repo, f"--{option}", entity,
+                       cluster_option, cluster, *when, *more])

@@ -5,20 +5,19 @@ lock is held without renewal, so how soon a killed run's lock is taken over."""
 from __future__ import annotations
 
 import argparse
-import math
 
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
-from toolkit.runtime.entry_frame import MAX_SECONDS
+from toolkit.runtime.entry_frame import seconds
 
 
 def lease_seconds(text: str) -> float:
-    """An argparse type: a lease, more than zero seconds and at most a year (a bad one is exit 2 with argparse's
-    message, before anything is read)."""
+    """An argparse type: `seconds` (entry_frame.py), and more than zero: a lease of none is no lease (a bad one is
+    exit 2 with argparse's message, one sentence whatever is wrong, before anything is read)."""
     try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0 or value > MAX_SECONDS:
+        value = seconds(text)
+    except argparse.ArgumentTypeError:
+        value = 0.0
+    if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds, at most a year")
     return value
 

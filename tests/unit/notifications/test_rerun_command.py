@@ -1,5 +1,5 @@
 """The rerun command a notice carries (toolkit/notifications/message.py): the entrypoint, the entity, the
-cluster option of the action, and the arguments a call needs besides, quoted for a shell."""
+cluster option of the action, and the arguments a call needs besides, every word quoted for a shell."""
 
 from __future__ import annotations
 
@@ -23,3 +23,9 @@ def test_more_arguments_are_quoted_so_a_shell_reads_them_back_whole() -> None:
                            ("--to", "/exports/a b;rm -rf x"))
     assert command.endswith(" --to '/exports/a b;rm -rf x'")
     assert shlex.split(command)[-2:] == ["--to", "/exports/a b;rm -rf x"]
+
+
+def test_a_repo_path_with_a_space_is_read_back_whole() -> None:
+    command = rerun_command("retention", "/srv/team a/conf", "feed", "clicks", "primary", T)
+    assert shlex.split(command) == ["spark-submit", "entrypoints/retention.py", "--repo", "/srv/team a/conf",
+                                    "--feed", "clicks", "--cluster", "primary", "--time", "2026-11-21T10:00Z"]
