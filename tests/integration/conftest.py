@@ -5,7 +5,8 @@
   nothing is written into the repository.
 - `spark_cluster`: a Spark standalone master and two workers, for tests that submit to a real cluster.
 - `oozie`: a stand-in of an Oozie server's REST API (Oozie cannot run here), for the oozie and pig engines.
-- `jvm_class_archive` (autouse): the class-data sharing archive the JVMs of spark-submit runs map.
+- `class_archive_maker` (autouse): the class-data sharing archive the JVMs of spark-submit runs map, made beside the
+  tests where the cache has none; `jvm_class_archive`: that archive, waited for.
 - `run_entrypoint`: an entrypoint run inside the test process on `spark` (tests/integration/in_process.py), the
   default way to call one; `spark_submit` (tests/integration/spark_submit.py) in tests marked `jvm`.
 Add further session fixtures (metastore servers, clusters) below, one section each. The markers `jvm` and `server`,
@@ -26,7 +27,8 @@ import pytest
 
 from tests.integration import tiers
 from tests.integration.in_process import run_in_process
-from tests.integration.jvm_archive import class_archive
+from tests.integration.jvm_archive import ArchiveMaker, archive_path
+from tests.integration.jvm_watch import IGNORED
 from tests.jvm_options import use_for_subprocesses
 
 if TYPE_CHECKING:
@@ -53,11 +55,30 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # ----------------------------------------------------------------------------------------------- JVMs
 @pytest.fixture(scope="session", autouse=True)
-def jvm_class_archive(request: pytest.FixtureRequest) -> Path | None:
-    """The class-data sharing archive every JVM a test starts in a subprocess maps
-    (tests/integration/jvm_archive.py): made once per machine into pytest's cache (about a minute), before the first
-    integration test."""
-    archive = class_archive(request.config.cache.mkdir("jvm-archive"))
+def class_archive_maker(request: pytest.FixtureRequest) -> Iterator[ArchiveMaker]:
+    """The class-data sharing archive every JVM a test starts in a subprocess maps (tests/integration/jvm_archive.py),
+    kept in pytest's cache: made once per machine (about a minute of one core) by a child process while the tests
+    run, and mapped by the JVMs started once it is there (`_map_the_class_archive`)."""
+    maker = ArchiveMaker(archive_path(request.config.cache.mkdir("jvm-archive")))
+    if maker.child is not None:
+        IGNORED.add(maker.child.pid)  # its JVM is the run's, not the test's that runs meanwhile
+    use_for_subprocesses(maker.ready())
+    yield maker
+    maker.stop()
+
+
+@pytest.fixture(autouse=True)
+def _map_the_class_archive(class_archive_maker: ArchiveMaker) -> None:
+    """The archive in the JVMs' options from the first test after it was made."""
+    if "-XX:SharedArchiveFile" not in os.environ.get("SPARK_SUBMIT_OPTS", "") and \
+            (archive := class_archive_maker.ready()) is not None:
+        use_for_subprocesses(archive)
+
+
+@pytest.fixture
+def jvm_class_archive(class_archive_maker: ArchiveMaker) -> Path | None:
+    """The session's archive, waited for (None: it could not be made)."""
+    archive = class_archive_maker.wait()
     use_for_subprocesses(archive)
     return archive
 

@@ -2,19 +2,26 @@
 (toolkit/runtime/class_archive.py, what `toolkit jvm-archive` runs) with the tests' JVM options, and kept in
 pytest's cache under a key of the Java runtime, Spark's jars and those options: a later test session on the same
 machine reuses it, a changed JDK or Spark makes another. A JVM that cannot map an archive runs without it, so an
-archive is only ever a speed-up."""
+archive is only ever a speed-up.
+
+Where the cache has none (a fresh clone), `ArchiveMaker` makes it in a child process of each pytest-xdist worker
+(one of them wins the archive's lock, the others' children see it held and end) while the tests run: no worker sits
+a minute waiting for it, and the JVMs the tests start map it from the moment it is there."""
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.jvm_options import SHORT_LIVED
 from toolkit.errors import BlockedError, ToolkitError
+from toolkit.forked_map import die_with
 from toolkit.runtime.class_archive import JOB, lock_path, make_archive
 
 
@@ -29,34 +36,77 @@ def archive_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def class_archive(cache: Path, timeout: float = 600) -> Path | None:
-    """The archive for this machine's JDK and Spark, made when there is none; None when it cannot be made (the
-    tests then run without one)."""
-    archive = cache / f"spark-{archive_key()}.jsa"
+def archive_path(cache: Path) -> Path:
+    """Where the archive for this machine's JDK and Spark is kept in `cache`."""
+    return cache / f"spark-{archive_key()}.jsa"
+
+
+class ArchiveMaker:
+    """The archive at `archive`, made by a child process when it is missing; `ready()` is the archive once it is
+    there (None before), `wait()` waits for the maker."""
+
+    def __init__(self, archive: Path, timeout: float = 600) -> None:
+        self.archive, self.timeout = archive, timeout
+        self.child: subprocess.Popen[bytes] | None = None
+        if not archive.is_file():
+            archive.parent.mkdir(parents=True, exist_ok=True)
+            self.child = subprocess.Popen(
+                [sys.executable, "-m", "tests.integration.jvm_archive", str(archive), str(os.getpid()),
+                 str(timeout)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                cwd=Path(__file__).resolve().parents[2])
+
+    def ready(self) -> Path | None:
+        return self.archive if self.archive.is_file() else None
+
+    def wait(self) -> Path | None:
+        """The archive once this worker's maker has ended and no other worker's holds the lock; None when none
+        could be made in `timeout`."""
+        deadline = time.monotonic() + self.timeout
+        if self.child is not None:
+            try:
+                self.child.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                return None
+        while lock_path(self.archive).exists() and _held(lock_path(self.archive)):
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(1)
+        return self.ready()
+
+    def stop(self) -> None:
+        """The maker stopped (SIGTERM: it removes what it was writing) when the tests end before it."""
+        if self.child is not None and self.child.poll() is None:
+            self.child.terminate()
+            self.child.wait(timeout=60)
+
+
+def _held(lock: Path) -> bool:
+    """Another process holds the archive's lock (a maker at work)."""
+    try:
+        with lock.open("rb") as handle:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def main(archive: Path, parent: int, timeout: float) -> int:
+    """Make `archive` unless it is there or another maker holds its lock; dies with `parent` (the worker)."""
+    die_with(parent)
     if archive.is_file():
-        return archive
-    cache.mkdir(parents=True, exist_ok=True)
+        return 0
     env = {name: value for name, value in environment().items() if name != "SPARK_SUBMIT_OPTS"}
     try:
-        return make_archive(archive, str(SPARK_SUBMIT), java_options=SHORT_LIVED, timeout=timeout,
-                            environment=env).path
-    except BlockedError:  # another pytest-xdist worker of this run is making it: use that one's
-        return made_by_another(archive, timeout)
-    except ToolkitError:
-        return None
+        make_archive(archive, str(SPARK_SUBMIT), java_options=SHORT_LIVED, timeout=timeout, environment=env)
+    except BlockedError:
+        return 0  # another worker's maker makes it
+    except ToolkitError as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
 
 
-def made_by_another(archive: Path, timeout: float) -> Path | None:
-    """Wait until the maker holding the archive's lock (toolkit/runtime/class_archive.py's `archive_lock`, on
-    `lock_path`) lets go; the archive it made, or None when it made none or took longer than `timeout`."""
-    deadline = time.monotonic() + timeout
-    with lock_path(archive).open("rb") as lock:
-        while True:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    return None
-                time.sleep(1)
-    return archive if archive.is_file() else None
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])))

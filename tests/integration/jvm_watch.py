@@ -15,6 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 _EVERY = 0.5  # seconds between two looks
+# Processes of the run, not of a test, whose JVMs are never a test's (the class-data archive's maker,
+# tests/integration/jvm_archive.py): neither they nor their descendants are looked into.
+IGNORED: set[int] = set()
 
 
 def _children(pid: int) -> list[int]:
@@ -51,7 +54,7 @@ def java_descendants(known: set[int]) -> dict[int, str]:
     stack = _children(os.getpid())
     while stack:
         pid = stack.pop()
-        if pid in known:
+        if pid in known or pid in IGNORED:
             continue
         if _is_java(pid):
             found[pid] = _command(pid)
