@@ -7,13 +7,14 @@ import builtins
 import contextlib
 import ctypes
 import errno
+import itertools
 import os
 import shutil
 import stat
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from toolkit.forked_map import forked_map
 from toolkit.storage.filesystem import (
@@ -23,6 +24,7 @@ from toolkit.storage.filesystem import (
     FileSystem,
     StorageError,
     each_listed,
+    hidden_sibling,
     normalize_uri,
     plain_uri,
 )
@@ -50,6 +52,32 @@ def _listed(folder: str) -> list[str]:
         return os.listdir(folder)
     except OSError:
         return []
+
+
+_T = TypeVar("_T")
+_temporary_names = itertools.count()
+
+
+def _in_folder(local: str, create: Callable[[str], _T]) -> _T:
+    """`create(local)`, its folders made first only when it finds them missing: a ledger writes thousands of files
+    into folders that exist, and a `makedirs` before each would cost a failing `mkdir` call apiece."""
+    try:
+        return create(local)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(local), exist_ok=True)
+        return create(local)
+
+
+def _temporary_file(local: str) -> tuple[int, str]:
+    """A new file beside `local` (`.NAME.PID.N.tmp`, a long NAME cut as `hidden_sibling` does; created exclusively,
+    so never another's) and its path."""
+    while True:
+        temporary = os.path.join(os.path.dirname(local), hidden_sibling(
+            os.path.basename(local), f".{os.getpid()}.{next(_temporary_names)}.tmp"))
+        try:
+            return os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o600), temporary
+        except FileExistsError:
+            continue  # left by a killed process of the same pid: take the next number
 
 
 def _tree_bytes(top: str) -> int:
@@ -163,10 +191,8 @@ class LocalFileSystem(FileSystem):
 
     def write_atomically(self, path: str, data: bytes) -> None:
         local = to_local_path(path)
-        folder = os.path.dirname(local)
         try:
-            os.makedirs(folder, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(local)}.", suffix=".tmp")
+            handle, temporary = _in_folder(local, _temporary_file)
             try:
                 with os.fdopen(handle, "wb") as stream:
                     stream.write(data)
@@ -180,13 +206,11 @@ class LocalFileSystem(FileSystem):
     def create_exclusive(self, path: str, data: bytes) -> bool:
         local = to_local_path(path)
         try:
-            os.makedirs(os.path.dirname(local), exist_ok=True)
-        except OSError as err:  # a file where a parent belongs is an error, not "the lock exists"
-            raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
-        try:
-            handle = os.open(local, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            handle = _in_folder(local, lambda target: os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
         except FileExistsError:
             return False
+        except NotADirectoryError as err:  # a file where a parent belongs is an error, not "the lock exists"
+            raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
         except OSError as err:
             raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
         with os.fdopen(handle, "wb") as stream:
