@@ -29,6 +29,7 @@ from toolkit.storage.filesystem import (
     plain_uri,
 )
 from toolkit.storage.globs import expand_braces, glob_paths
+from toolkit.storage.local_trees import remove_tree
 
 SIZED_APART = 2_000  # trees: from this many, forked workers share the sizing (below, a fork costs more than it saves)
 
@@ -235,12 +236,12 @@ class LocalFileSystem(FileSystem):
                 from None
 
     def _delete(self, path: str, *, recursive: bool) -> bool:
-        """`shutil.rmtree` removes the links in a tree without following them."""
+        """`remove_tree` removes the links in a tree without following them."""
         local = to_local_path(path)
         try:
             if os.path.isdir(local) and not os.path.islink(local):
                 if recursive:
-                    shutil.rmtree(local)
+                    remove_tree(local)
                 else:
                     os.rmdir(local)
             else:
