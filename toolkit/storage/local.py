@@ -65,7 +65,10 @@ def _in_folder(local: str, create: Callable[[str], _T]) -> _T:
     try:
         return create(local)
     except FileNotFoundError:
-        os.makedirs(os.path.dirname(local), exist_ok=True)
+        try:
+            os.makedirs(os.path.dirname(local), exist_ok=True)
+        except FileExistsError:  # a file (or a dangling link) where a folder belongs, as the create found it
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), os.path.dirname(local)) from None
         return create(local)
 
 
@@ -210,9 +213,7 @@ class LocalFileSystem(FileSystem):
             handle = _in_folder(local, lambda target: os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
         except FileExistsError:
             return False
-        except NotADirectoryError as err:  # a file where a parent belongs is an error, not "the lock exists"
-            raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
-        except OSError as err:
+        except OSError as err:  # a file where a parent belongs (NotADirectoryError) is an error, not "the lock exists"
             raise StorageError(f"Cannot create {normalize_uri(path)}: {err.strerror}.") from None
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)

@@ -33,21 +33,23 @@ def remove_tree(path: str) -> None:
 
 def _remove_below(parent_fd: int, name: str) -> None:
     """Remove the entry `name` of the folder `parent_fd`: a folder emptied first, depth first. The stack holds, for
-    each folder open, its parent's descriptor, its name there, its descriptor and its subfolders still to remove."""
+    each folder open, its parent's descriptor, its name there, its descriptor and its subfolders still to remove
+    (None until its files are removed)."""
     fd = _open_folder(parent_fd, name)
     if fd is None:
         return
-    stack: list[tuple[int, str, int, list[str]]] = [(parent_fd, name, fd, [])]  # each fd in it is open
+    stack: list[tuple[int, str, int, list[str] | None]] = [(parent_fd, name, fd, None)]  # each fd in it is open
     try:
-        stack[-1] = (parent_fd, name, fd, _files_removed(fd))
         while stack:
             above, folder_name, folder, subfolders = stack[-1]
+            if subfolders is None:  # just opened: its files go, its subfolders are listed
+                subfolders = _files_removed(folder)
+                stack[-1] = (above, folder_name, folder, subfolders)
             if subfolders:
                 child_name = subfolders.pop()
                 child = _open_folder(folder, child_name)
                 if child is not None:
-                    stack.append((folder, child_name, child, []))
-                    stack[-1] = (folder, child_name, child, _files_removed(child))
+                    stack.append((folder, child_name, child, None))
                 continue
             stack.pop()
             os.close(folder)

@@ -55,3 +55,16 @@ def test_a_file_where_a_folder_belongs_is_an_error_naming_the_path(tmp_path: Pat
         fs.create_exclusive(uri(tmp_path / "locks/feed.0"), b"x")
     with pytest.raises(StorageError, match="Cannot write file://.*/locks/run.json: Not a directory"):
         fs.write_atomically(uri(tmp_path / "locks/run.json"), b"x")
+
+
+def test_a_file_put_where_the_folder_belongs_while_the_lock_is_created_is_an_error_not_a_held_lock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    makedirs = os.makedirs
+
+    def another_writes_a_file_first(name: str, exist_ok: bool = False) -> None:
+        Path(name).write_text("a file")  # between the create that found no folder and the folders' making
+        makedirs(name, exist_ok=exist_ok)
+
+    monkeypatch.setattr(local.os, "makedirs", another_writes_a_file_first)
+    with pytest.raises(StorageError, match="Cannot create file://.*/locks/feed.0: Not a directory"):
+        LocalFileSystem().create_exclusive(uri(tmp_path / "locks/feed.0"), b"x")
