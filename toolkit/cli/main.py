@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-from importlib import metadata
 from typing import Annotated
 
 import typer
@@ -86,6 +85,8 @@ def build_app(argv: list[str]) -> typer.Typer:
 def installed_version() -> str:
     """The version of the installed feed-toolkit distribution; the source tree's when it is not installed (run
     from a checkout with PYTHONPATH)."""
+    from importlib import metadata  # 50 ms of import (email's parser) that only --version needs
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:

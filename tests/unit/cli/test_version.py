@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 import toolkit
-from toolkit.cli import main as cli_main
 from toolkit.cli.main import main
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -30,7 +29,7 @@ def test_a_source_tree_not_installed_gives_its_own_version(capsys: pytest.Captur
     def not_installed(name: str) -> str:
         raise metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(cli_main.metadata, "version", not_installed)
+    monkeypatch.setattr(metadata, "version", not_installed)  # imported by --version alone
     monkeypatch.setattr(toolkit, "__version__", "9.8.7")
     assert main(["--version"]) == 0
     assert capsys.readouterr().out == "feed-toolkit 9.8.7\n"

@@ -60,3 +60,11 @@ def test_mutated_entities_get_the_same_verdict(index: int, choice: int, drop: bo
         parent[path[-1]] = value
     fast, full = agree(data)
     assert fast == full, (path, value, drop)
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_a_document_of_another_kind_fails_the_const_rule_of_both(kind: Kind) -> None:
+    """`kind` is the schemas' `const` rule, whose code the quick check generates without a message."""
+    other = next(d for d in DOCUMENTS if d["kind"] != kind.value)
+    assert quick_check(kind)(other) is False
+    assert any(error.validator == "const" for error in validator(kind).iter_errors(other))
