@@ -6,9 +6,10 @@
 The table (named by the feed's catalog URI on --cluster) is created from the export when missing, or checked
 against it (columns, partition keys, storage format); the files are moved into the partition's directory and only
 then is the partition added or switched to them. Exit codes (docs/exit-codes.md): 0 imported, 1 failed (an incompatible
-table or a damaged export changes nothing), 2 bad call or config, 4 another import consumed this export into the
-partition already, 5 blocked (safemode, or another run holds the partition's import lease). The last line on
-stdout is the JSON status.
+table or a damaged export changes nothing; told to the feed's `notification` when the export records an instance), 2
+bad call or config, 4 another import consumed this export into the partition already, the export's instance is
+outside the feed's validity, or the feed is suspended, 5 blocked (safemode, or another run holds the partition's
+import lease). The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""Hive export in the lifecycle of every feed action (toolkit/runtime/lifecycle.py), on the test session's own
-catalog: its lineage run carries the definition it ran, a second export of the same instance is told who holds
-its lease (exit 5, nothing written), and a failure (injected into the copy) is told to the feed's webhook, a
-real HTTP server on loopback."""
+"""Hive export and import in the lifecycle of every feed action (toolkit/runtime/lifecycle.py), on the test
+session's own catalog: their lineage runs carry the definition they ran, a second export of the same instance is
+told who holds its lease (exit 5, nothing written), an import of an instance outside the feed's validity does
+nothing (exit 4), and a failure (injected into the copy) is told to the feed's webhook, a real HTTP server on
+loopback, with the command that reruns it."""
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,10 +19,10 @@ from tests.notified_feed import notify_by_webhook
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import BlockedError
+from toolkit.errors import BlockedError, SkippedError
 from toolkit.notifications.notifier import Notifier
 from toolkit.replication.hive import runner
-from toolkit.replication.hive.runner import HIVE_EXPORT, run_hive_export
+from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
 from toolkit.runtime.lifecycle import FeedCall
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
@@ -30,13 +32,14 @@ DAILY = "ds=${YEAR}-${MONTH}-${DAY}"
 _names = itertools.count()
 
 
-def _table_feed(spark, tmp_path: Path, url: str) -> ConfigRepo:  # type: ignore[no-untyped-def]
-    """The table feed `sessions` on primary, its partition of T in place, notices going to `url`."""
+def _table_feed(spark, tmp_path: Path, url: str, notified: str = "primary") -> ConfigRepo:  # type: ignore[no-untyped-def]
+    """The table feed `sessions` on primary (its table `src`, the partition of T in place) and backup (`dst`),
+    the notices of cluster `notified` going to `url`."""
     repo, _ = make_repo(tmp_path)
     database = f"lifecycle_hive_{next(_names)}"
     (repo / "feeds" / "sessions.yaml").write_text(sessions_feed(f"catalog:{database}:src#{DAILY}",
                                                                 f"catalog:{database}:dst#{DAILY}"))
-    notify_by_webhook(repo, "primary", "sessions", url)
+    notify_by_webhook(repo, notified, "sessions", url)
     spark.sql(f"CREATE DATABASE {database} LOCATION '{(tmp_path / 'warehouse').as_uri()}'")
     spark.sql(f"CREATE TABLE {database}.src (id INT, name STRING) PARTITIONED BY (ds STRING) STORED AS PARQUET")
     partition = tmp_path / "src" / "day1"
@@ -91,3 +94,55 @@ def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure
     expected = definition_hash(config.feed("sessions"), config.root)
     assert [(e["eventType"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"]) for e in lineage.events] == [
         ("START", expected), ("FAIL", expected), ("START", expected), ("COMPLETE", expected)]
+
+
+def test_an_import_carries_the_definition_refuses_an_instance_outside_the_validity_and_tells_a_failure(
+        spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from toolkit.storage.catalog_factory import catalog_for
+    from toolkit.storage.hadoop import HadoopFileSystem
+
+    fs = HadoopFileSystem(spark)
+    with lineage_receiver() as lineage, lineage_receiver("/hook") as hook, catalog_for(spark, None) as catalog:
+        config = _table_feed(spark, tmp_path, hook.url + "/hook", notified="backup")
+        feed, primary, backup = config.feed("sessions"), config.cluster("primary"), config.cluster("backup")
+        export = (tmp_path / "export folder").as_uri()
+        run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, feed, primary, T), export, RunContext(fs, "e",
+                                                                                                     catalog=catalog))
+        plan = plan_hive_import(fs, feed, backup, export, None)
+        notifier = Notifier(fs, backup)
+
+        def context(run_id: str) -> RunContext:
+            return RunContext(fs, run_id, catalog=catalog, notifier=notifier,
+                              lineage=lineage_to(lineage.url, config.root, run_id, cluster="backup"))
+
+        with pytest.raises(SkippedError, match="2025-06-01T00:00Z is outside the validity of feed 'sessions' on "
+                                               "cluster 'backup'") as outside:
+            run_hive_import(spark, config, feed, backup, replace(plan, time=utc(2025, 6, 1)), context("outside"))
+        assert outside.value.exit_code == 4 and not catalog.table_exists(plan.database, plan.table)
+
+        def disk_full(*args: object, **kwargs: object) -> None:
+            raise StorageError("the table's file system is full")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(runner, "import_exclusively", disk_full)
+            with pytest.raises(StorageError):
+                run_hive_import(spark, config, feed, backup, plan, context("failing"))
+        imported = run_hive_import(spark, config, feed, backup, plan, context("fixed"))
+    assert imported.files == 1 and catalog_partitions(spark, f"{plan.database}.{plan.table}") == ["ds=2026-11-21"]
+    [notice] = hook.events
+    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")} == {
+        "event": "failed", "kind": "feed", "entity": "sessions", "cluster": "backup",
+        "instance": "2026-11-21T00:00Z", "status": "FAILED", "run_id": "failing",
+        "error": "the table's file system is full"}
+    assert notice["rerun"] == (f"spark-submit entrypoints/hive_import.py --repo {config.root} --feed sessions "
+                               f"--cluster backup --time 2026-11-21T00:00Z --from {export}")
+    expected = definition_hash(feed, config.root)
+    assert [(e["eventType"], e["job"]["name"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"])
+            for e in lineage.events] == [("START", "hive-import.sessions", expected),
+                                         ("FAIL", "hive-import.sessions", expected),
+                                         ("START", "hive-import.sessions", expected),
+                                         ("COMPLETE", "hive-import.sessions", expected)]
+
+
+def catalog_partitions(spark, table: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return sorted(row[0] for row in spark.sql(f"SHOW PARTITIONS {table}").collect())

@@ -91,9 +91,9 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
         plan = plan_hive_import(session.fs, feed, cluster, source, asked)
         status.time = format_timestamp(plan.time) if plan.time else None
         status.add(table=f"{plan.database}.{plan.table}")
-        result = run_hive_import(session.spark, repo, feed, cluster, plan,
-                                 session.context(lease_seconds=args.lease, catalog=True),
-                                 ImportOptions(table_location, args.keep_export, args.checksums))
+        result = run_hive_import(session.spark, repo, feed, cluster, plan, session.context(
+            lease_seconds=args.lease, catalog=True, notifier=session.notifier(counted=feed.notification is not None)),
+            ImportOptions(table_location, args.keep_export, args.checksums))
     status.status = Status.SUCCEEDED
     status.add(partition=result.partition_name, location=result.location, export_id=result.export_id,
                **result.counters())

@@ -26,7 +26,7 @@ from toolkit.replication.hive.feeds import feed_partition, feed_table
 from toolkit.replication.hive.import_lease import import_exclusively
 from toolkit.replication.hive.import_plan import ImportPlan
 from toolkit.replication.hive.importer import ImportOptions, ImportResult, read_export, remove_consumed_export
-from toolkit.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, failures_told, feed_lifecycle
 from toolkit.runtime.lineage import recorded_fingerprint, watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 HIVE_EXPORT = ActionKind(name="hive-export", script="hive_export", job="hive-export",
                          producer="hive-export")  # it writes no dataset event
+HIVE_IMPORT = ActionKind(name="hive-import", script="hive_import", job="hive-import", producer="hive-import")
 
 
 def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, context: RunContext) -> ExportResult:
@@ -91,15 +92,29 @@ def run_hive_import(spark: SparkSession, repo: ConfigRepo, feed: Feed, cluster: 
     the feed instance's dataset event. An import that finds the export consumed into the partition already
     (exit 4) writes the event when the run that imported it was killed before writing it. Lineage: one run of
     `hive-import.<feed>` reading the export folder's dataset, writing the feed's. The run and the event carry the
-    definition of `feed` in `repo`, hashed once."""
-    fs, run_id, lineage, options = context.fs, context.run_id, context.lineage, options or ImportOptions()
-    definition = provenance(feed, Path(repo.root), repo.revision)
+    definition of `feed` in `repo`, hashed once.
+
+    An export of an instance is imported as a call of the lifecycle's (runtime/lifecycle.py: the instance on the
+    feed's grid, exit 2, and inside its validity, exit 4, checked first; a failure told to the feed's
+    `notification` through the context's notifier, with the command that reruns it). An export of no instance (a
+    partition by its values) names no instance to tell about: its failure is on the status line alone."""
+    if plan.time is None:
+        return _import(spark, feed, cluster, plan, context, options or ImportOptions(),
+                       provenance(feed, Path(repo.root), repo.revision))
+    call = FeedCall.of(HIVE_IMPORT, repo, feed, cluster, plan.time, ("--from", plan.source))
+    with failures_told(call, context.notifier, context.run_id):
+        return _import(spark, feed, cluster, plan, context, options or ImportOptions(), call.definition)
+
+
+def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan, context: RunContext,
+            options: ImportOptions, definition: Provenance) -> ImportResult:
+    fs, run_id, lineage = context.fs, context.run_id, context.lineage
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     catalog = context.require_catalog(feed.name, cluster.name)
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = plan.time or where.table.parse(plan.spec, where.zone)
-    run = lineage.run("hive-import", feed.name, nominal=t, instance=format_timestamp(t) if t else None,
+    run = lineage.run(HIVE_IMPORT.job, feed.name, nominal=t, instance=format_timestamp(t) if t else None,
                       definition=definition)
     read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
     with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
