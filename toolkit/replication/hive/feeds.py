@@ -14,6 +14,7 @@ from toolkit.entities.object_stores import require_no_object_store_uri
 from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 from toolkit.instances.grids import require_on_cluster
+from toolkit.secrets_masking import masked
 from toolkit.storage.partition_names import partition_name
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -58,7 +59,11 @@ def feed_partition(feed: Feed, cluster: Cluster, t: datetime) -> FeedPartition:
 
 def directory_uri(text: str, cluster: Cluster, option: str) -> str:
     """A directory argument as a full URI: a URI as given, an absolute path under the cluster's file system root
-    (as feed paths are)."""
+    (as feed paths are). A URI that writes a password (`hdfs://etl:secret@nn/x`) is refused: it would reach the
+    status line, a notice's rerun command and the lineage, where nothing masks a directory."""
+    if (shown := masked(text)) != text:
+        raise UsageError(f"{option} {shown} writes a password into the URI: give it without one; the cluster's "
+                         "Hadoop configuration supplies credentials (core-site.xml, a credential provider).")
     if _SCHEME.match(text):
         require_no_object_store_uri(text, option)
         return text

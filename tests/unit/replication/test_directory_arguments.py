@@ -1,0 +1,45 @@
+"""A directory argument that writes a password into its URI (`--to hdfs://etl:secret@nn:8020/x`) is refused before
+Spark starts: exit 2, one sentence naming the option and the URI with the password masked, and the password on
+neither stream (the status line, a notice's rerun command and the lineage would otherwise carry it)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.unit.entities.test_object_stores import spark_session
+from tests.unit.retention.retention_repo import make_repo
+from toolkit.replication.hive.hive_entry import export_main, import_main
+from toolkit.replication.replication_entry import main as replication_main
+
+T = "2026-11-21T00:00Z"  # an instance of the daily table feeds
+SECRET = "s3cr3t-word"
+URI = f"hdfs://etl:{SECRET}@nn:8020/exports/x"
+# option -> (its entrypoint's main, its arguments after --repo)
+CALLS: dict[str, tuple[Callable[[], int], list[str]]] = {
+    "--to": (export_main, ["--feed", "clicks-daily-table", "--cluster", "primary", "--to", URI]),
+    "--from": (import_main, ["--feed", "visits", "--cluster", "backup", "--from", URI]),
+    "--table-location": (import_main, ["--feed", "visits", "--cluster", "backup", "--from", "/x",
+                                       "--table-location", URI]),
+    "--staged": (replication_main, ["--feed", "visits", "--target", "backup", "--staged", URI]),
+}
+
+
+@pytest.mark.parametrize("option", CALLS)
+def test_a_password_in_a_directory_uri_is_refused_before_spark_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      option: str) -> None:
+    main, arguments = CALLS[option]
+    repo, _ = make_repo(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["entrypoint", "--repo", str(repo), "--time", T, *arguments])
+    session = spark_session()
+    assert main() == 2
+    out, err = capsys.readouterr()
+    error = err.strip()
+    assert len(error.splitlines()) == 1 and "Traceback" not in error
+    assert f"{option} hdfs://etl:***@nn:8020/exports/x writes a password into the URI" in error
+    assert SECRET not in out + err
+    assert spark_session() is session  # refused before a Spark session was built
