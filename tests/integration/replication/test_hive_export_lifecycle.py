@@ -84,13 +84,12 @@ def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure
                                                    ("--to", failed)), failed, context("failing"))
         exported = run_hive_export(spark, call, (tmp_path / "export").as_uri(), context("fixed"))
     assert exported.files == 1
-    [notice] = hook.events
-    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")} == {
+    assert _the_notice(hook) == ({
         "event": "failed", "kind": "feed", "entity": "sessions", "cluster": "primary",
         "instance": "2026-11-21T00:00Z", "status": "FAILED", "run_id": "failing",
-        "error": "the export folder's file system is full"}
-    assert notice["rerun"] == (f"spark-submit entrypoints/hive_export.py --repo {config.root} --feed sessions "
-                               f"--cluster primary --time 2026-11-21T00:00Z --to {failed}")
+        "error": "the export folder's file system is full"},
+        f"spark-submit entrypoints/hive_export.py --repo {config.root} --feed sessions --cluster primary "
+        f"--time 2026-11-21T00:00Z --to {failed}")
     expected = definition_hash(config.feed("sessions"), config.root)
     assert [(e["eventType"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"]) for e in lineage.events] == [
         ("START", expected), ("FAIL", expected), ("START", expected), ("COMPLETE", expected)]
@@ -129,13 +128,12 @@ def test_an_import_carries_the_definition_refuses_an_instance_outside_the_validi
                 run_hive_import(spark, config, feed, backup, plan, context("failing"))
         imported = run_hive_import(spark, config, feed, backup, plan, context("fixed"))
     assert imported.files == 1 and catalog_partitions(spark, f"{plan.database}.{plan.table}") == ["ds=2026-11-21"]
-    [notice] = hook.events
-    assert {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")} == {
+    assert _the_notice(hook) == ({
         "event": "failed", "kind": "feed", "entity": "sessions", "cluster": "backup",
         "instance": "2026-11-21T00:00Z", "status": "FAILED", "run_id": "failing",
-        "error": "the table's file system is full"}
-    assert notice["rerun"] == (f"spark-submit entrypoints/hive_import.py --repo {config.root} --feed sessions "
-                               f"--cluster backup --time 2026-11-21T00:00Z --from {export}")
+        "error": "the table's file system is full"},
+        f"spark-submit entrypoints/hive_import.py --repo {config.root} --feed sessions --cluster backup "
+        f"--time 2026-11-21T00:00Z --from {export}")
     expected = definition_hash(feed, config.root)
     assert [(e["eventType"], e["job"]["name"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"])
             for e in lineage.events] == [("START", "hive-import.sessions", expected),
@@ -146,3 +144,10 @@ def test_an_import_carries_the_definition_refuses_an_instance_outside_the_validi
 
 def catalog_partitions(spark, table: str) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(row[0] for row in spark.sql(f"SHOW PARTITIONS {table}").collect())
+
+
+def _the_notice(hook) -> tuple[dict[str, object], str]:  # type: ignore[no-untyped-def]
+    """The one notice the webhook received: its identifying fields, and its rerun command."""
+    [notice] = hook.events
+    return {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")}, \
+        notice["rerun"]

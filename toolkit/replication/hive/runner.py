@@ -98,12 +98,12 @@ def run_hive_import(spark: SparkSession, repo: ConfigRepo, feed: Feed, cluster: 
     feed's grid, exit 2, and inside its validity, exit 4, checked first; a failure told to the feed's
     `notification` through the context's notifier, with the command that reruns it). An export of no instance (a
     partition by its values) names no instance to tell about: its failure is on the status line alone."""
+    options = options or ImportOptions()
     if plan.time is None:
-        return _import(spark, feed, cluster, plan, context, options or ImportOptions(),
-                       provenance(feed, Path(repo.root), repo.revision))
+        return _import(spark, feed, cluster, plan, context, options, provenance(feed, Path(repo.root), repo.revision))
     call = FeedCall.of(HIVE_IMPORT, repo, feed, cluster, plan.time, ("--from", plan.source))
     with failures_told(call, context.notifier, context.run_id):
-        return _import(spark, feed, cluster, plan, context, options or ImportOptions(), call.definition)
+        return _import(spark, feed, cluster, plan, context, options, call.definition)
 
 
 def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan, context: RunContext,
