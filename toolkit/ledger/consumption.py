@@ -177,22 +177,14 @@ class ConsumerQueue:
     def _commit_path(self, seq: int) -> str:
         return f"{self.folder}/commits/{seq:010d}.json"
 
-    def _read(self, path: str) -> bytes | None:
-        try:
-            return self.fs.read(path)
-        except StorageError:
-            if not self.fs.exists(path):
-                return None
-            return self.fs.read(path)  # created right after our read failed: records appear whole (a rename)
-
     def plan(self, seq: int) -> Plan | None:
         path = self._plan_path(seq)
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         return None if data is None else Plan.parse(data, path)
 
     def commit_of(self, seq: int) -> Commit | None:
         path = self._commit_path(seq)
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         return None if data is None else parse_record(Commit, data, path)
 
     def plans(self) -> list[Plan]:
@@ -206,7 +198,7 @@ class ConsumerQueue:
 
     def cursor(self) -> Cursor:
         path = f"{self.folder}/cursor.json"
-        data = self._read(path)
+        data = self.fs.read_if_exists(path)
         return Cursor() if data is None else parse_record(Cursor, data, path)
 
     def _create(self, path: str, data: bytes) -> bool:

@@ -241,12 +241,13 @@ class FileSystem(ABC):
         """The whole content of a small file."""
 
     def read_if_exists(self, path: str) -> bytes | None:
-        """`read`, or None when the file does not exist (a read that fails for another reason raises)."""
+        """`read`, or None when the file does not exist (a read that fails for another reason raises; a file
+        created right after the first read failed is read: records appear whole, by a rename)."""
         try:
             return self.read(path)
         except StorageError:
             if self.exists(path):
-                raise
+                return self.read(path)
             return None
 
     @abstractmethod

@@ -47,10 +47,11 @@ see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same 
 
 Speed: every JVM call costs about 0.1-0.3 ms and a Java exception 10-25 ms (pyspark converts it through a
 dozen more calls), so expected outcomes (a missing path in `status`, a missing path to delete) are checked,
-not caught. A listing is one `listStatus` plus one call in which `jvm/TreeLister` reads every entry's getters
-and answers them as one string (a NUL-separated record per entry). `list_many` lists a whole batch of
-directories in about five calls (`listStatus(Path[])`), and `total_sizes` (from the interface) builds on
-it; what remains is Hadoop's own work: `RawLocalFileSystem.listStatus` makes about six system calls per entry.
+not caught, and `read_if_exists` answers a missing file in one call (`jvm/SmallFiles`). A listing is one
+`listStatus` plus one call in which `jvm/TreeLister` reads every entry's getters and answers them as one string
+(a NUL-separated record per entry). `list_many` lists a whole batch of directories in about five calls
+(`listStatus(Path[])`), and `total_sizes` (from the interface) builds on it; what remains is Hadoop's own work:
+`RawLocalFileSystem.listStatus` makes about six system calls per entry.
 `pyspark` and `py4j` are imported when an instance is made, never when this module is imported.
 """
 
@@ -127,6 +128,7 @@ class HadoopFileSystem(FileSystem):
         self._spark = spark
         self._copiers: dict[int, Any] = {}
         self._tree_listers: dict[bool, Any] = {}  # by whether file:// goes through java.nio
+        self._small_file_reader: Any = None
         self._conf = spark._jsc.hadoopConfiguration()
         hadoop = jvm.org.apache.hadoop
         # Every class or static-method lookup through py4j is a round trip: look each up once.
@@ -339,6 +341,15 @@ class HadoopFileSystem(FileSystem):
             bucket.append(entry)
         return {path: [] if normalize_uri(path) in links else sorted(children[normalize_uri(path)]) for path in group}
 
+    def _small_files(self) -> Any:
+        from toolkit.storage.jvm_classes import java_class, new_instance
+
+        with self._lock:
+            if self._small_file_reader is None:
+                gateway = self._spark.sparkContext._gateway
+                self._small_file_reader = new_instance(gateway, java_class(gateway, self._conf, "SmallFiles"))
+        return self._small_file_reader
+
     def _tree_lister(self) -> Any:
         from toolkit.storage.jvm_classes import java_class, new_instance
 
@@ -416,16 +427,13 @@ class HadoopFileSystem(FileSystem):
 
     def read(self, path: str) -> bytes:
         fs = self._fs(path)
-        target = self._path(path)
+        return bytes(self._call("read", path, lambda: self._small_files().read(fs, path)))
 
-        def read_all() -> bytes:
-            stream = fs.open(target)
-            try:
-                return bytes(stream.readAllBytes())
-            finally:
-                stream.close()
-
-        return self._call("read", path, read_all)
+    def read_if_exists(self, path: str) -> bytes | None:
+        """One call, which answers a missing file without a Java exception (`jvm/SmallFiles`)."""
+        fs = self._fs(path)
+        found = self._call("read", path, lambda: self._small_files().readIfExists(fs, path))
+        return None if found is None else bytes(found)
 
     def keeps_checksums(self, path: str) -> bool:
         """Every scheme but `file` may (the raw local file system keeps none)."""

@@ -353,6 +353,16 @@ def test_read_of_missing_path_or_directory_raises(fs: FileSystem, tmp_path: Path
     raises_sentence(lambda: fs.read(uri(tmp_path / "dir")), "read", uri(tmp_path / "dir"))
 
 
+def test_read_if_exists_reads_a_file_answers_none_for_nothing_and_raises_for_a_directory(fs: FileSystem,
+                                                                                        tmp_path: Path) -> None:
+    make(tmp_path, {"dir": None, "dir/record.json": b'{"a": 1}', "empty": b""})
+    assert fs.read_if_exists(uri(tmp_path / "dir" / "record.json")) == b'{"a": 1}'
+    assert fs.read_if_exists(uri(tmp_path / "empty")) == b""
+    assert fs.read_if_exists(uri(tmp_path / "missing.json")) is None
+    assert fs.read_if_exists(uri(tmp_path / "no-folder" / "missing.json")) is None
+    raises_sentence(lambda: fs.read_if_exists(uri(tmp_path / "dir")), "read", uri(tmp_path / "dir"))
+
+
 # ------------------------------------------------------------------------------------------------ rename
 def test_rename_file_creates_the_target_parent(fs: FileSystem, tmp_path: Path) -> None:
     make(tmp_path, {"staging/part": b"data"})
