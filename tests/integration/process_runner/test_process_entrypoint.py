@@ -69,8 +69,8 @@ def test_template_processes_through_spark_submit(spark, metastore_factory, run_e
     assert_df_equality(spark.read.json(str(root / "data/clicks-daily/2026/11/20")), expected,
                        ignore_row_order=True, ignore_column_order=True)
     assert_df_equality(spark.read.parquet(partition), expected, ignore_row_order=True, ignore_nullable=True)
-    again = spark_submit("process", "--repo", str(repo), "--process", "daily-clicks-rollup", "--cluster", "primary",
-                         "--time", "2026-11-21T00:00Z", cwd=tmp_path)
+    again = run_entrypoint("process", "--repo", str(repo), "--process", "daily-clicks-rollup", "--cluster",
+                           "primary", "--time", "2026-11-21T00:00Z", cwd=tmp_path)  # the skip needs no JVM of its own
     assert (again.returncode, _status(again)["status"]) == (4, "SKIPPED")
     # The template's Falcon-style Spark application (engine spark) ranks the day's pages: its own spark-submit.
     top = spark_submit("process", "--repo", str(repo), "--process", "top-pages", "--cluster", "primary", "--time",

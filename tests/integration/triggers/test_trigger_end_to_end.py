@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 
 from tests.integration.process_runner.batch_consumer import NAME, WORKFLOW
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks
-from tests.integration.spark_submit import environment, spark_submit
+from tests.integration.spark_submit import environment
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.consumption import ConsumerQueue
@@ -85,7 +86,8 @@ def started(result: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 @pytest.mark.jvm
-def test_producers_and_consumers_through_toolkit_trigger(tmp_path: Path) -> None:
+def test_producers_and_consumers_through_toolkit_trigger(
+        run_entrypoint: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     summary = repo / "processes" / "hourly-clicks-summary.yaml"
     summary.write_text(summary.read_text().replace("frequency: hours(1)\n", "frequency: hours(1)\ntrigger: data\n"))
@@ -104,8 +106,9 @@ def test_producers_and_consumers_through_toolkit_trigger(tmp_path: Path) -> None
     partner.mkdir(parents=True)
     (partner / "part-00000.json").write_text('{"page": "/", "user": "p1"}\n')
     (partner / "_SUCCESS").write_text("")
-    copied = spark_submit("replication", "--repo", str(repo), "--feed", "partner-clicks", "--target", "primary",
-                          "--time", "2026-11-21T10:00Z", cwd=tmp_path)
+    # In process (its spark-submit is test_file_replication_hadoop's): the sweeps' runs below are the real ones
+    copied = run_entrypoint("replication", "--repo", str(repo), "--feed", "partner-clicks", "--target", "primary",
+                            "--time", "2026-11-21T10:00Z", cwd=tmp_path)
     assert copied.returncode == 0, copied.stdout[-3000:]
 
     # Only 10:00's window (08:00 to 10:00) is complete; the batch consumer waits for a summary
