@@ -38,9 +38,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
+    from toolkit.clock import WallClock
     from toolkit.process_runner.late_check import LateChecker, late_options
     from toolkit.process_runner.process_session import process_session
-    from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
+    from toolkit.process_runner.runner import ProcessRunner, RunOptions
     from toolkit.runtime.run_context import RunContext
 
     now = nominal_time(args.time)

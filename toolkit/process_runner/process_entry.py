@@ -22,8 +22,9 @@ from toolkit.statuses import Status, worst
 from toolkit.storage.java_errors import one_line
 
 if TYPE_CHECKING:
+    from toolkit.clock import WallClock
     from toolkit.el.grid import InstanceGrid
-    from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions, WallClock
+    from toolkit.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
     from toolkit.runtime.action_session import ActionSession
 
 
@@ -70,8 +71,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
+    from toolkit.clock import WallClock
     from toolkit.process_runner.process_session import process_session
-    from toolkit.process_runner.runner import RunOptions, WallClock
+    from toolkit.process_runner.runner import RunOptions
 
     if (args.window_from is None) != (args.window_to is None):
         raise UsageError("Give both --from and --to for a window of instances, or neither.")

@@ -24,8 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from toolkit.clock import Clock
 from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
@@ -118,26 +119,6 @@ def say(line: str) -> None:
 def _masking(log: Callable[[str], None]) -> Callable[[str], None]:
     """`log`, each sentence masked first (an error it quotes can hold a password: secrets_masking.py)."""
     return lambda line: log(masked(line))
-
-
-class Clock(Protocol):
-    def now(self) -> datetime: ...
-
-    def sleep(self, seconds: float) -> None: ...
-
-
-class WallClock:
-    """The real clock; `start` moves it (the `--now` of a rerun or a test), real time still passing."""
-
-    def __init__(self, start: datetime | None = None) -> None:
-        self._offset = (start - datetime.now(timezone.utc)) if start is not None else None
-
-    def now(self) -> datetime:
-        now = datetime.now(timezone.utc)
-        return now + self._offset if self._offset is not None else now
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from toolkit.clock import Clock
 from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.el.timezones import resolve_zone
@@ -41,7 +42,7 @@ from toolkit.workflow_engines.oozie_client import JobInfo, OozieClient, OozieErr
 from toolkit.workflow_engines.oozie_configuration import job_configuration, on_cluster
 from toolkit.workflow_engines.oozie_settings import OozieAccess, interface_problem, oozie_access, settings_problems
 from toolkit.workflow_engines.pig_workflow import pig_workflow_xml
-from toolkit.workflow_engines.preparation import Clock, JobJournal, WorkflowRequest
+from toolkit.workflow_engines.preparation import JobJournal, WorkflowRequest
 from toolkit.workflow_engines.workflow_error import WorkflowError
 
 

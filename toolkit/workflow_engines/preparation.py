@@ -6,10 +6,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
+from toolkit.clock import Clock
 from toolkit.entities.model import Cluster, Process
 from toolkit.errors import ToolkitError
 from toolkit.storage.filesystem import FileSystem
@@ -18,15 +18,6 @@ from toolkit.workflow_engines.engine import WorkflowEngine
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-
-class Clock(Protocol):
-    """The runner's clock (its `Clock`): an engine that waits for another server's job measures its timeout and
-    pauses its polls with it, as the runner does its own waits (tests pass one that moves without waiting)."""
-
-    def now(self) -> datetime: ...
-
-    def sleep(self, seconds: float) -> None: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,7 +32,7 @@ class WorkflowRequest:
     spark: SparkSession | None
     path: str
     owner: str  # "process 'x'", for sentences
-    clock: Clock
+    clock: Clock  # the runner's: an engine that waits for another server's job times its polls with it
 
 
 class Workflow(Protocol):
