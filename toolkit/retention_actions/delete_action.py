@@ -8,12 +8,13 @@ the rerun's walk finds what is left and plans again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from toolkit.entities.model import Cluster, Feed
 from toolkit.retention_actions.action import Applied, RetentionAction
-from toolkit.retention_actions.location_plan import LocationPlan, remove_empty_parents
+from toolkit.retention_actions.location_plan import ExpiredInstance, LocationPlan, remove_empty_parents
 from toolkit.storage.filesystem import FileSystem
 
 DELETE_THREADS = 4
@@ -31,18 +32,44 @@ class Deletion:
 
 
 def evict(fs: FileSystem, plan: LocationPlan) -> Applied:
-    sizes = fs.total_sizes([instance.entry for instance in plan.expired])
     instance_paths = {instance.path for instance in plan.expired}
+    inside = _instances_by_deletion(plan)
+
+    def sized_then_deleted(path: str) -> dict[str, int]:
+        """The bytes of the instances in the deletion `path`, measured just before it goes."""
+        sizes = fs.total_sizes([instance.entry for instance in inside[path]])
+        fs.delete(path, recursive=True)
+        return sizes
+
     # Deletions are disjoint subtrees: a few in flight at once keep the file system busy while each call
-    # crosses to the JVM and back (py4j serves every Python thread on a connection of its own). One deletion (a
-    # daily run's oldest day) starts no threads.
-    if len(plan.deletions) == 1:
-        fs.delete(plan.deletions[0], recursive=True)
-    elif plan.deletions:
+    # crosses to the JVM and back (py4j serves every Python thread on a connection of its own), and each one's
+    # sizing walk overlaps the others' deletions. One deletion (a daily run's oldest day) starts no threads.
+    if len(plan.deletions) <= 1:
+        measured = [sized_then_deleted(path) for path in plan.deletions]
+    else:
         with ThreadPoolExecutor(max_workers=DELETE_THREADS) as pool:
-            list(pool.map(lambda path: fs.delete(path, recursive=True), plan.deletions))
+            measured = list(pool.map(sized_then_deleted, plan.deletions))
+    sizes = {path: size for part in measured for path, size in part.items()}
     folders = {path for path in plan.deletions if path not in instance_paths}
     return Applied(sizes, len(folders) + _folders_between(folders, plan) + remove_empty_parents(fs, plan))
+
+
+def _instances_by_deletion(plan: LocationPlan) -> dict[str, list[ExpiredInstance]]:
+    """Each deletion's expired instances: itself, or those below it (the planner deletes every expired instance
+    as itself or inside a folder it deletes whole)."""
+    inside: dict[str, list[ExpiredInstance]] = {path: [] for path in plan.deletions}
+    for instance in plan.expired:
+        deletion = next((path for path in _itself_and_above(instance.path) if path in inside), None)
+        if deletion is None:
+            raise ValueError(f"The retention plan deletes no folder that holds {instance.path}.")
+        inside[deletion].append(instance)
+    return inside
+
+
+def _itself_and_above(path: str) -> Iterator[str]:
+    while "/" in path:
+        yield path
+        path = path.rsplit("/", 1)[0]
 
 
 def _folders_between(folders: set[str], plan: LocationPlan) -> int:
