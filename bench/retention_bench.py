@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
+from bench.find_delete import find_delete_command  # noqa: E402
 from toolkit.el.templates import PathTemplate  # noqa: E402
 from toolkit.el.timezones import resolve_zone  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
@@ -127,7 +128,7 @@ def main() -> int:
         for k in range(ROUNDS):
             find_root, retain_root = scratch / f"find-root-{k}", scratch / f"retain-root-{k}"
             os.sync()
-            finds.append(timed(["find", *(str(find_root / path) for path in deleted), "-delete"]))
+            finds.append(timed(find_delete_command([find_root / path for path in deleted], find_root)))
             same = same and _tree(first) == _tree(find_root)
             retain_repo = make_repo(scratch / f"retain-{k}", retain_root)
             os.sync()

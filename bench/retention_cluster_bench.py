@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
+from bench.find_delete import find_delete_command  # noqa: E402
 from toolkit.devtools.feeds_repo import CLUSTER, write_feeds_repo, write_hours  # noqa: E402
 
 FIRST = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -131,7 +132,7 @@ def main() -> int:
         repo, root, names = build(scratch, args.feeds, args.limit)
         built = time.perf_counter() - began
         folders = planned_deletions(repo, root, names)
-        find_seconds = timed(["find", *folders, "-delete"])
+        find_seconds = timed(find_delete_command(folders, scratch))
         left_by_find = data_tree(root)
         rebuild(root, folders)
         all_seconds = timed([str(TOOLKIT), "retain", "--repo", str(repo), "--cluster", CLUSTER, "--all", "--time",
