@@ -17,8 +17,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.grids import require_on_cluster
 from toolkit.retention_actions.registry import eviction_for
-from toolkit.runtime.feed_notices import notify_feed_failure
-from toolkit.runtime.lifecycle import is_failure
+from toolkit.runtime.lifecycle import FeedCall, failures_told
 from toolkit.runtime.status import StatusLine
 
 if TYPE_CHECKING:
@@ -66,21 +65,16 @@ def needs_spark_error(feeds: list[Feed], cluster: Cluster, call: str) -> UsageEr
 def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetime, status: StatusLine,
                 options: RetainOptions, opened: AbstractContextManager[ActionSession]) -> RetentionResult:
     """Run the retention of `feed` at `nominal` in the session `opened`, its result in `status`; a failure (exit 1,
-    or anything unforeseen) is told to the feed's channels, then raised."""
-    from toolkit.retention.runner import run_retention
+    or anything unforeseen: connecting the catalog included) is told to the feed's channels, then raised."""
+    from toolkit.retention.runner import RETENTION, retain
 
+    call = FeedCall.of(RETENTION, repo, feed, cluster, nominal)
     with opened as session:
         notifier = session.notifier(counted=feed.notification is not None)
-        try:
+        with failures_told(call, notifier, status.run_id):
             context = session.context(lease_seconds=options.lease_seconds,
-                                      catalog=feed.table_on(cluster.name) is not None)
-            result = run_retention(repo, feed.name, cluster.name, nominal, context, dry_run=options.dry_run,
-                                   once=options.once)
-        except Exception as err:  # a usage error, a wait or a block is no failure to tell anyone about
-            if is_failure(err):
-                notify_feed_failure(notifier, repo, feed, "retention", nominal, status.run_id,
-                                    str(err) or type(err).__name__)
-            raise
+                                      catalog=feed.table_on(cluster.name) is not None, notifier=notifier)
+            result = retain(call, context, dry_run=options.dry_run, once=options.once)
     status.status = result.status
     status.add(cut_off=result.cut_off and format_timestamp(result.cut_off), report=result.report)
     status.add_counters(result.counters())

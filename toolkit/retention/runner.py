@@ -13,17 +13,14 @@ met on the walk are left in place and listed in the report (`links_left`).
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from toolkit.el.templates import CatalogTemplate
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Feed
-from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_table
@@ -31,11 +28,8 @@ from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.grids import require_on_cluster
 from toolkit.instances.retention_cadence import retention_end
 from toolkit.ledger.layout import require_apart_from_working
-from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
-from toolkit.ledger.store import Ledger
-from toolkit.ledger.switches import require_running_allowed
+from toolkit.ledger.run_locks import HeldLease, describe_holder
 from toolkit.openlineage.facts import DatasetUse
-from toolkit.openlineage.run import Lineage
 from toolkit.retention.cutoff import cutoff
 from toolkit.retention.feed_plans import FeedPlans, feed_plans
 from toolkit.retention.lineage_uses import evicted_uses
@@ -43,6 +37,7 @@ from toolkit.retention.run_records import EvictedItem, RefusedItem, RetentionRec
 from toolkit.retention.tables import drop_planned, expired_partitions, plan_drops
 from toolkit.retention_actions.action import Eviction
 from toolkit.retention_actions.registry import eviction_for
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, Lifecycle, feed_checks
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.runtime.run_record import record_path, write_record
@@ -87,19 +82,26 @@ class RetentionResult:
                                elapsed_seconds=round(self.elapsed_seconds, 3), took_over=took_over)
 
 
+RETENTION = ActionKind("retention", "retention", "retention", "retention", on_instance=False)
+
+
 def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: datetime, context: RunContext, *,
                   dry_run: bool = False, once: bool = False) -> RetentionResult:
-    """Evict the instances of `feed_name` on `cluster_name` that are expired at `nominal`, through `context` (a
-    table feed needs its catalog); a `dry_run` takes no lease and only says what it would evict. `once`: a record of
-    `nominal` found once the lease is held means another call retained it meanwhile (SKIPPED; a call for a whole
-    cluster checks the records before it takes the leases)."""
+    """`retain` the call of `feed_name` on `cluster_name` at `nominal`."""
+    return retain(FeedCall.of(RETENTION, repo, repo.feed(feed_name), repo.cluster(cluster_name), nominal), context,
+                  dry_run=dry_run, once=once)
+
+
+def retain(call: FeedCall, context: RunContext, *, dry_run: bool = False, once: bool = False) -> RetentionResult:
+    """Evict the instances of the call's feed on its cluster that are expired at its time, through `context` (a
+    table feed needs its catalog), in the lifecycle of every feed action (runtime/lifecycle.py: switches, lease,
+    lineage run and events carrying the definition, failure notice); a `dry_run` takes no lease and only says what
+    it would evict. `once`: a record of the time found once the lease is held means another call retained it
+    meanwhile (SKIPPED; a call for a whole cluster checks the records before it takes the leases)."""
     began = time.perf_counter()
-    fs, catalog, run_id = context.fs, context.catalog, context.run_id
-    feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
+    fs, feed, cluster, nominal = context.fs, call.feed, call.cluster, call.nominal
     on_cluster = require_on_cluster(feed, cluster.name)
     require_apart_from_working(feed, cluster)
-    require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    result = RetentionResult(Status.SUCCEEDED, feed.name, cluster.name, nominal)
     if on_cluster.retention is None:
         raise UsageError(f"The feed '{feed.name}' has no retention on cluster '{cluster.name}': add "
                          "clusters[].retention.limit (e.g. days(90)) to evict its old instances.")
@@ -107,33 +109,36 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
         raise UsageError(f"The cluster '{cluster.name}' has no write interface: retention needs the root of its "
                          "file system (interfaces.write.endpoint).")
     eviction = eviction_for(feed, cluster)  # UsageError (exit 2) for an action refused, before anything is touched
-    fs.protect(cluster.write_endpoint)
     zone = resolve_zone(feed.timezone)
+    result = RetentionResult(Status.SUCCEEDED, feed.name, cluster.name, nominal)
     end, last_useful = on_cluster.validity.end, retention_end(feed, on_cluster)
-    if nominal >= last_useful:
-        result.status = Status.SKIPPED
-        kept = "" if last_useful == end else f", and its instances are kept until {format_timestamp(last_useful)}"
-        result.reason = (f"{format_timestamp(nominal)} is after the validity of feed '{feed.name}' on cluster "
-                         f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
-        return result
-    result.cut_off = cutoff(nominal, on_cluster.retention.limit, zone)
-    lease: AbstractContextManager[HeldLease | None] = nullcontext() if dry_run else holding(
-        context.ledger(cluster).retention_lock(feed.name), run_id,
-        f"retention of feed '{feed.name}' on cluster '{cluster.name}'", {"time": format_timestamp(nominal)})
-    with lease as held:
-        done = record_path(cluster, "retention", feed.name, nominal) if once and held is not None else None
-        if done is not None and fs.status(done) is not None:
+    with feed_checks(call, context) as checked:  # safemode (5) or suspended (4): nothing touched
+        fs.protect(cluster.write_endpoint)  # the root spelled plainly: the switches' paths checked it (exit 2)
+        if nominal >= last_useful:
             result.status = Status.SKIPPED
-            result.reason = (f"feed '{feed.name}' was retained at {format_timestamp(nominal)} on cluster "
-                             f"'{cluster.name}' by another call while this one waited (its record: {done})")
+            kept = "" if last_useful == end else f", and its instances are kept until {format_timestamp(last_useful)}"
+            result.reason = (f"{format_timestamp(nominal)} is after the validity of feed '{feed.name}' on cluster "
+                             f"'{cluster.name}' (it ends {format_timestamp(end)}{kept})")
             return result
-        lineage = context.lineage if held is not None else Lineage.off()  # a dry run emits nothing
-        run = lineage.run("retention", feed.name, nominal=nominal,
-                          definition=provenance(feed, Path(repo.root), repo.revision))
-        with watched(run, (), [DatasetUse.at(feed, cluster, [])] if lineage.enabled else []):
-            _retain(_Retention(repo, feed, cluster, zone, fs, catalog, held, run_id, eviction), result, began)
-        if lineage.enabled:
-            run.complete((), evicted_uses(feed, cluster, result.evicted))
+        result.cut_off = cutoff(nominal, on_cluster.retention.limit, zone)
+        if dry_run:
+            _retain(_Retention(call, zone, fs, context.catalog, None, context.run_id, eviction), result, began)
+            return result
+        with checked.leased(lambda ledger: ledger.retention_lock(feed.name),
+                            f"retention of feed '{feed.name}' on cluster '{cluster.name}'",
+                            {"time": format_timestamp(nominal)}) as life:
+            done = record_path(cluster, "retention", feed.name, nominal) if once else None
+            if done is not None and fs.status(done) is not None:
+                result.status = Status.SKIPPED
+                result.reason = (f"feed '{feed.name}' was retained at {format_timestamp(nominal)} on cluster "
+                                 f"'{cluster.name}' by another call while this one waited (its record: {done})")
+                return result
+            run = life.run()
+            with watched(run, (), [DatasetUse.at(feed, cluster, [])] if context.lineage.enabled else []):
+                _retain(_Retention(call, zone, fs, context.catalog, life.lease, context.run_id, eviction,
+                                   _Events(life)), result, began)
+            if context.lineage.enabled:
+                run.complete((), evicted_uses(feed, cluster, result.evicted))
     return result
 
 
@@ -141,25 +146,31 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
 class _Retention:
     """One retention call, checked: the feed on the cluster, its time zone, what it reads and evicts with."""
 
-    repo: ConfigRepo
-    feed: Feed
-    cluster: Cluster
+    call: FeedCall
     zone: ZoneInfo
     fs: FileSystem
     catalog: Catalog | None  # the cluster's metastore, for a table feed
     lease: HeldLease | None  # None: a dry run, which evicts nothing
     run_id: str
     eviction: Eviction | None  # how a file feed's expired instances go (delete, archive...)
+    events: _Events | None = None  # None: a dry run, which records nothing
+
+    @property
+    def feed(self) -> Feed:
+        return self.call.feed
+
+    @property
+    def cluster(self) -> Cluster:
+        return self.call.cluster
 
 
 def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
     """Plan and evict (the lease checked before each eviction; a dry run holds none and evicts nothing), report."""
-    repo, feed, cluster, fs, lease, eviction = call.repo, call.feed, call.cluster, call.fs, call.lease, call.eviction
-    assert result.cut_off is not None and cluster.write_endpoint is not None  # run_retention checked both
+    repo, feed, cluster, fs, lease, eviction = call.call.repo, call.feed, call.cluster, call.fs, call.lease, \
+        call.eviction
+    assert result.cut_off is not None and cluster.write_endpoint is not None  # retain checked both
     table = feed.table_on(cluster.name)
-    events = (_Events(Ledger.of(fs, cluster), feed, cluster, call.run_id, provenance(feed, Path(repo.root),
-                                                                                   repo.revision))
-              if lease is not None else None)
+    events = call.events
     if events is not None:
         events.finish_pending(fs, call.catalog)
     if table is not None:
@@ -172,7 +183,7 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
                                    "path; give each feed a folder of its own (lint RP009)", item.feed, item.other_path)
                        for kind, item in planned.refused]
     for plan in planned.plans:
-        assert eviction is not None  # a file feed on a cluster with a write endpoint: run_retention checked both
+        assert eviction is not None  # a file feed on a cluster with a write endpoint: retain checked both
         result.links_left.extend(plan.links)
         data_events = events if plan.kind == "data" else None  # an instance is its data: its event says where it went
         if lease is not None:
@@ -219,9 +230,10 @@ class _Events:
     killed in between leaves the plan, and the next run writes the batch of the instances that are gone
     (feed_locations says where to look), or only its journal entry when the killed run wrote the batch."""
 
-    def __init__(self, ledger: Ledger, feed: Feed, cluster: Cluster, run_id: str, definition: Provenance) -> None:
-        self.ledger, self.feed, self.cluster, self.run_id = ledger, feed, cluster, run_id
-        self.definition = definition  # the evicting definition, in each batch
+    def __init__(self, life: Lifecycle) -> None:
+        self.ledger, self.feed, self.cluster, self.run_id = (life.ledger, life.call.feed, life.call.cluster,
+                                                             life.context.run_id)
+        self.definition = life.call.definition  # the evicting definition, in each batch
         self.gone: list[tuple[datetime, str]] = []  # evicted, their events written by `done` in one batch
 
     def finish_pending(self, fs: FileSystem, catalog: Catalog | None) -> None:
@@ -264,7 +276,7 @@ class _Events:
 
 def _evict_table(call: _Retention, result: RetentionResult, uri: CatalogTemplate, events: _Events | None) -> None:
     catalog, fs, lease = call.catalog, call.fs, call.lease
-    assert result.cut_off is not None  # run_retention set it
+    assert result.cut_off is not None  # retain set it
     if catalog is None:
         raise UsageError(f"The feed '{result.feed}' is a catalog table on cluster '{result.cluster}': its retention "
                          "needs the Hive metastore, run it through the spark-submit entrypoint.")

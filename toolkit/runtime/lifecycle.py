@@ -7,8 +7,9 @@ failure notice to the feed's `notification` (an error of exit 1, or one nobody f
 is no failure), and hands the action the two things that must carry the definition: its lineage runs
 (`Lifecycle.run`) and its dataset events (`Lifecycle.published`).
 
-Compaction, the database import and export and the Hive export go through it; the other actions move onto it one by
-one (docs/architecture.md, "One lifecycle"). An entry module that does work that can fail before the core's
+Compaction, retention, the database import and export and the Hive export go through it; the other actions move onto
+it one by one (docs/architecture.md, "One lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches
+and the failure notice, no lease. An entry module that does work that can fail before the core's
 lifecycle starts (connecting a table feed's metastore) wraps it in `failures_told` too.
 """
 
@@ -44,19 +45,23 @@ if TYPE_CHECKING:
 class ActionKind:
     """What an action is, fixed in its package: `name` in the status line and notices ("compaction"), `script`
     its entrypoint, `entrypoints/<script>.py`, which a notice's rerun command calls ("compact"), `job` the prefix
-    of its lineage jobs ("compact": `compact.<feed>`), `producer` the producer its dataset events name."""
+    of its lineage jobs ("compact": `compact.<feed>`), `producer` the producer its dataset events name.
+    `on_instance`: the call's time is an instance of the feed (on its grid, inside its validity, the parent of its
+    lineage run); False for an action whose time is its own cadence's (retention counts its limit back from it)."""
 
     name: str
     script: str
     job: str
     producer: str
+    on_instance: bool = True
 
 
 @dataclass(frozen=True)
 class FeedCall:
     """One call of an action on the instance `nominal` of `feed` on `cluster`, with the definition it runs and the
     arguments its rerun needs besides the instance (`rerun_arguments`: a Hive export's `--to DIR`). Built only
-    inside the feed's validity there, on its grid (checked here, whoever builds it)."""
+    inside the feed's validity there, on its grid (checked here, whoever builds it), unless the action's time is
+    no instance (`ActionKind.on_instance`)."""
 
     kind: ActionKind
     repo: ConfigRepo
@@ -67,7 +72,8 @@ class FeedCall:
     rerun_arguments: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        require_in_validity(self.feed, self.cluster.name, self.nominal)
+        if self.kind.on_instance:
+            require_in_validity(self.feed, self.cluster.name, self.nominal)
 
     @classmethod
     def of(cls, kind: ActionKind, repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime,
@@ -124,7 +130,8 @@ class Lifecycle:
         """A lineage run of this call (job `<kind.job>.<feed>`, the instance its parent), carrying the definition;
         `facts` as `Lineage.run` takes them (attempt, sql, extra). Start it with `runtime.lineage.watched`."""
         call = self.call
-        return self.context.lineage.run(call.kind.job, call.feed.name, nominal=call.nominal, instance=call.instance,
+        return self.context.lineage.run(call.kind.job, call.feed.name, nominal=call.nominal,
+                                        instance=call.instance if call.kind.on_instance else None,
                                         definition=call.definition, **facts)
 
     def published(self, location: str, fingerprint: dict[str, Any] | None, *, unless_recorded: bool = False,
@@ -155,18 +162,41 @@ def failures_told(call: FeedCall, notifier: Notifier | None, run_id: str) -> Ite
         raise
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A call past the switches and the action's path checks, inside its failure notice (`feed_checks`): a dry run
+    works here, holding nothing; a run takes its lease with `leased`."""
+
+    call: FeedCall
+    context: RunContext
+    ledger: Ledger
+
+    @contextmanager
+    def leased(self, lock: Callable[[Ledger], LeaseLock], what: str,
+               details: dict[str, Any] | None = None) -> Iterator[Lifecycle]:
+        """The lease `lock` of the cluster's ledger (`what` names it to a second caller, told who holds it: exit 5;
+        `details` go in the lock's record), held and renewed for the body."""
+        with holding(lock(self.ledger), self.context.run_id, what, details) as lease:
+            yield Lifecycle(self.call, self.context, self.ledger, lease)
+
+
+@contextmanager
+def feed_checks(call: FeedCall, context: RunContext, before_lease: Callable[[], None] = lambda: None) \
+        -> Iterator[Checked]:
+    """The switches (safemode: exit 5; the feed suspended: exit 4), then what the action does `before_lease`
+    (paths it refuses before it writes anything, a lock included; a wait for its instance). A failure
+    (`is_failure`) of these steps or of the body is told to the feed's `notification` through the context's
+    notifier, then raised for the entrypoint's frame."""
+    with failures_told(call, context.notifier, context.run_id):
+        require_running_allowed(context.fs, call.cluster, "feed", call.feed.name)
+        before_lease()
+        yield Checked(call, context, context.ledger(call.cluster))
+
+
 @contextmanager
 def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledger], LeaseLock], what: str,
                    details: dict[str, Any] | None = None,
                    before_lease: Callable[[], None] = lambda: None) -> Iterator[Lifecycle]:
-    """The switches (safemode: exit 5; the feed suspended: exit 4), what the action does `before_lease` (paths it
-    refuses before it writes anything, a lock included; a wait for its instance), then the lease `lock` of the
-    cluster's ledger (`what` names it to a second caller, told who holds it: exit 5; `details` go in the lock's
-    record), held and renewed for the body. A failure (`is_failure`) of the body or of the steps before it is
-    told to the feed's `notification` through the context's notifier, then raised for the entrypoint's frame."""
-    with failures_told(call, context.notifier, context.run_id):
-        require_running_allowed(context.fs, call.cluster, "feed", call.feed.name)
-        before_lease()
-        ledger = context.ledger(call.cluster)
-        with holding(lock(ledger), context.run_id, what, details) as lease:
-            yield Lifecycle(call, context, ledger, lease)
+    """`feed_checks`, then the lease (`Checked.leased`) for the body: the whole lifecycle of a run that writes."""
+    with feed_checks(call, context, before_lease) as checked, checked.leased(lock, what, details) as life:
+        yield life

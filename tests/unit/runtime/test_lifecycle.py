@@ -69,6 +69,16 @@ def test_a_call_is_built_only_for_an_instance_inside_the_validity(tmp_path: Path
         FeedCall(KIND, repo, built.feed, built.cluster, TEN.replace(year=2027), built.definition)
 
 
+def test_a_call_whose_time_is_its_own_cadence_is_not_checked_against_the_feeds_grid(tmp_path: Path) -> None:
+    """Retention's time is when its limit counts back from: off the feed's grid, after its validity, it is built."""
+    repo, _ = make_repo(tmp_path)
+    cadence = ActionKind(name="retention", script="retention", job="retention", producer="retention",
+                         on_instance=False)
+    late = TEN.replace(year=2027, month=2, minute=30)
+    call = FeedCall.of(cadence, repo, repo.feed("events"), repo.cluster("primary"), late)
+    assert (call.nominal, call.definition.definition) == (late, definition_hash(repo.feed("events"), repo.root))
+
+
 def test_the_definition_is_hashed_once_per_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo, _ = make_repo(tmp_path)
     hashed = []
