@@ -37,5 +37,5 @@ def succeeded(storage: FeedStorage, cluster: Cluster, process: str) -> tuple[Pub
             outputs = record.published()
             found.append(PublishedRun(PlannedInstance(t, ", ".join(output.path for output in outputs),
                                                       sum(output.bytes for output in outputs)),
-                                      Provenance.read(record.definition)))
+                                      record.definition))
     return tuple(found)

@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from toolkit.entities.file_hashing import Digest, hash_into
 from toolkit.entities.model import Entity, Process
@@ -34,6 +34,8 @@ class RepoRevision:
 class Provenance:
     """What a record says of the definition it was written under. `commit` None: the repo was not in git (or git
     was not found); `definition`: `v1:<sha256>` of the entity (definition_hash)."""
+
+    KEEPS_NULLS: ClassVar[bool] = True  # a record's `definition`: `commit` was always written, null or not
 
     definition: str
     commit: str | None = None

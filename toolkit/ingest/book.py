@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
+from toolkit.entities.provenance import Provenance
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.record_files import RecordFile
 from toolkit.ledger.records import CorruptRecordError, Stamp, versioned
@@ -79,7 +80,7 @@ class IngestBatch:
     rejected: int = 0
     max_time: Stamp | None = None  # the newest event time of the batch's records (the watermark's source)
     sources: list[Source] = field(default_factory=list)  # the landing bytes read
-    definition: dict[str, Any] | None = None  # the ingesting definition (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the ingesting definition (entities/provenance.py); older: none
 
     def committed(self) -> IngestBatch:
         return replace(self, state=COMMITTED)

@@ -241,7 +241,7 @@ class _Batches:
         plan = IngestBatch(self.call.feed.name, self.call.where.cluster, self.epoch, batch_id, self.call.run_id,
                            PLANNED, stamp,
                            staged, sum(counts.values()), rejected_rows, max_time,
-                           sources, self.definition.to_json())
+                           sources, self.definition)
         return plan, stamp if ingest.by_arrival else max_time
 
     def _counts(self, folder: str, good: DataFrame) -> dict[datetime, int]:

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
-from typing import Any
 
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
+from toolkit.entities.provenance import Provenance
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import (
     EVICTED,
@@ -102,11 +102,11 @@ class EvictionBatch:
     producer: str
     published: Stamp
     instances: list[EvictedInstance] = field(default_factory=list)
-    definition: dict[str, Any] | None = None  # the evicting definition (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the evicting definition (entities/provenance.py); older: none
 
     @classmethod
     def of(cls, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str, run_id: str,
-           published_ms: int, definition: dict[str, Any] | None = None) -> EvictionBatch:
+           published_ms: int, definition: Provenance | None = None) -> EvictionBatch:
         head = event_id_head(published_ms, run_id)  # each id is `event_id(published_ms, run_id, feed, time, kind)`
         instances = []
         for t, location in sorted(evicted, key=lambda item: item[0]):
@@ -248,5 +248,5 @@ def _json(batch: EvictionBatch) -> str:
                           "run_id": batch.run_id, "producer": batch.producer, "published": batch.published,
                           "instances": [{"time": i.time, "location": i.location, "event_id": i.event_id}
                                         for i in batch.instances],
-                          **({"definition": batch.definition} if batch.definition is not None else {})})
+                          **({"definition": batch.definition.to_json()} if batch.definition is not None else {})})
     return json.dumps(document, sort_keys=True)

@@ -41,7 +41,8 @@ class InstanceState(NamedTuple):
     @classmethod
     def of(cls, record: InstanceRecord) -> InstanceState:
         return cls(record.status, record.attempts, record.run_id, record.updated, record.started, record.ended,
-                   record.error, tuple(record.missing), record.definition)
+                   record.error, tuple(record.missing),
+                   record.definition.to_json() if record.definition is not None else None)
 
     @classmethod
     def from_document(cls, document: Any, path: str, key: str) -> InstanceState:

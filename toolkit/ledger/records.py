@@ -32,6 +32,7 @@ from functools import cache
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
+from toolkit.entities.provenance import Provenance
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.secrets_masking import masked
 from toolkit.statuses import Status
@@ -141,7 +142,11 @@ _PLAIN = {str: "str", int: "int", float: "float", bool: "bool", list: "list", di
 
 @dataclass(frozen=True)
 class _Nested:
+    """A field holding records of `cls`: a list of them, or (`single`) one, which may be null when `optional`."""
+
     cls: type
+    single: bool = False
+    optional: bool = False
 
 
 @cache
@@ -163,12 +168,14 @@ def _check_of(annotation: Any, cls: type, name: str) -> _Check:
     elif get_origin(annotation) is list and isinstance(item := get_args(annotation)[0], type) and is_dataclass(item) \
             and not optional:
         return _Nested(item)
+    elif isinstance(annotation, type) and is_dataclass(annotation):
+        return _Nested(annotation, single=True, optional=optional)
     else:
         check = _PLAIN.get(get_origin(annotation) or annotation)
     if check is None or (optional and not isinstance(check, str)):
         raise TypeError(f"The field {cls.__name__}.{name} is annotated {annotation!r}, which no record check reads: "
                         "use str, int, float, bool, list, dict (or None with one), Minute, Stamp, EventId, "
-                        "Annotated[str, (allowed values)] or a list of a record class.")
+                        "Annotated[str, (allowed values)], a record class (or None with one) or a list of one.")
     return f"{check}?" if optional else check
 
 
@@ -192,6 +199,13 @@ def _problem(document: dict[str, Any], cls: Any) -> str | None:
                 continue
             return f"the field '{name}' is missing"
         value = document[name]
+        if isinstance(expected, _Nested) and expected.single:
+            if value is None and expected.optional:
+                continue
+            inner = _problem(value, expected.cls) if isinstance(value, dict) else "it is not a JSON object"
+            if inner is not None:
+                return f"the field '{name}': {inner}"
+            continue
         if isinstance(expected, _Nested):
             if not isinstance(value, list):
                 return f"the field '{name}' is {value!r}, not a list"
@@ -276,6 +290,8 @@ def _plain(record: Any, nested: bool = False) -> dict[str, Any]:
             continue
         if isinstance(value, list) and value and is_dataclass(value[0]):
             value = [_plain(each, nested=True) for each in value]
+        elif is_dataclass(value) and not isinstance(value, type):
+            value = _plain(value, nested=True)
         elif isinstance(value, (list, dict)):
             value = copy.deepcopy(value)
         elif name == ERROR_FIELD and isinstance(value, str):
@@ -296,8 +312,10 @@ def _names(cls: type) -> tuple[tuple[str, bool], ...]:
 def event_json(event: DatasetEvent) -> bytes:
     """A dataset event as one line of JSON: events are the ledger's most numerous records (a retention run
     can write tens of thousands), and `to_json`'s indented form costs five times as much to encode."""
-    document = versioned({f.name: getattr(event, f.name) for f in fields(event)
-                          if f.name != "definition" or event.definition is not None}, _format_of(DatasetEvent))
+    document = versioned({f.name: getattr(event, f.name) for f in fields(event) if f.name != "definition"},
+                         _format_of(DatasetEvent))
+    if event.definition is not None:
+        document["definition"] = event.definition.to_json()
     return (json.dumps(document, sort_keys=True) + "\n").encode()
 
 
@@ -308,7 +326,9 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
         check = shape.get(name)
         if check is None:
             continue  # a field this release does not know: left out
-        if isinstance(check, _Nested):
+        if isinstance(check, _Nested) and check.single:
+            value = None if value is None else _from(check.cls, value)
+        elif isinstance(check, _Nested):
             value = [_from(check.cls, item) for item in value]
         elif name in enums and value is not None:
             value = enums[name](value)
@@ -443,7 +463,7 @@ class AttemptRecord:
     # followed: `id`, and the `run_id` and `attempt` whose staging it writes (a killed run's, when followed).
     job: dict[str, Any] | None = None
     # The definition it ran (entities/provenance.py, Provenance.to_json); absent from records of older toolkits.
-    definition: dict[str, Any] | None = None
+    definition: Provenance | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> AttemptRecord:
@@ -476,7 +496,7 @@ class InstanceRecord:
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     succeeded: Stamp | None = None
     # The definition of the attempt that last succeeded (entities/provenance.py); older records have none.
-    definition: dict[str, Any] | None = None
+    definition: Provenance | None = None
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> InstanceRecord:
@@ -560,7 +580,7 @@ class DatasetEvent:
     kind: Annotated[str, EVENT_KINDS] = PUBLISHED
     fingerprint: dict[str, Any] | None = None
     event_id: str = ""
-    definition: dict[str, Any] | None = None  # the producer's definition (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the producer's definition (entities/provenance.py); older: none
 
     FORMAT = EVENT_FORMAT
 

@@ -299,7 +299,7 @@ class Ledger:
             return None
         batch = EvictionBatch.of(feed, cluster, listed, producer=producer, run_id=run_id,
                                  published_ms=self._stamp(feed, self._newest_ms.get(feed)),
-                                 definition=definition.to_json() if definition is not None else None)
+                                 definition=definition)
         self.journal.require_writable(JournalEntry.of_batch(batch))
         self.evictions.write(batch)
         self.journal.write_batch(batch)
@@ -333,7 +333,7 @@ class Ledger:
         published_ms = self._stamp(feed, None if last is None else event_id_ms(last.event_id))
         event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, published_ms)
         if definition is not None:
-            event = replace(event, definition=definition.to_json())
+            event = replace(event, definition=definition)
         self.journal.require_writable(JournalEntry.of(event))
         self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
         self.journal.write(event)

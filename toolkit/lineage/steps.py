@@ -139,7 +139,6 @@ def _replication_status(ledgers: Ledgers, event: DatasetEvent) -> tuple[str | No
     return str(record.get("status")), None
 
 
-def _commit(definition: Mapping[str, Any] | None) -> str | None:
+def _commit(definition: Provenance | None) -> str | None:
     """The commit a record says its run ran, as people read it; None when it says nothing."""
-    known = Provenance.read(definition)
-    return known.label if known is not None else None
+    return definition.label if definition is not None else None

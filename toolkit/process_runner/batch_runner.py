@@ -378,7 +378,7 @@ class BatchRunner:
                      "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
                                    for e in item.events]} for item in inputs],
             outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality), job=job, definition=self.runner.provenance.to_json()))
+            quality=results_json(quality), job=job, definition=self.runner.provenance))
 
     def _write_running(self, plan: Plan, attempt: int, started: datetime, inputs: list[BatchInput],
                        job: dict[str, Any]) -> None:

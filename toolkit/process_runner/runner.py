@@ -691,7 +691,7 @@ class ProcessRunner:
             ended=_stamp(ended) if ended else None, error=error,
             inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
             outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality), job=job, definition=self.provenance.to_json()))
+            quality=results_json(quality), job=job, definition=self.provenance))
 
     def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
@@ -703,7 +703,7 @@ class ProcessRunner:
         definition = previous.definition if previous is not None else None  # the last success's
         if status == Status.SUCCEEDED and plan is not None:
             succeeded, inputs = now, [item.to_json() for item in plan.inputs]
-            definition = self.provenance.to_json()
+            definition = self.provenance
         self.ledger.write_instance(InstanceRecord(
             process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), status=status,
             attempts=attempts, run_id=self.run_id, updated=now,

@@ -7,7 +7,6 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from toolkit.entities.provenance import Provenance
 from toolkit.ledger.instance_states import InstanceOutline
 from toolkit.ledger.records import AttemptRecord, DatasetEvent
 from toolkit.quality.results import GateResult
@@ -46,7 +45,7 @@ def feed_cell(time: datetime, events: Sequence[DatasetEvent], sla: str | None) -
     if not events:
         return Cell(time, feed_state(None, None), sla)
     last = events[-1]
-    known = Provenance.read(last.definition)
+    known = last.definition
     return Cell(time, feed_state(last.kind, last.producer), sla,
                 Details(run_id=last.run_id, started=last.published, producer=last.producer, location=last.location,
                         events=len(events), commit=known.commit if known else None))

@@ -201,7 +201,7 @@ def test_instances_the_new_definition_computed_already_are_not_named(site, capsy
     workflow = head / "workflows" / "hourly_clicks_summary.py"
     workflow.write_text(workflow.read_text() + "\n# counted differently\n")
     repos = {name: ConfigRepo.load(repo) for name, repo in (("base", base), ("head", head))}
-    ran = {name: provenance(repo.process("hourly-clicks-summary"), repo.root, None).to_json()
+    ran = {name: provenance(repo.process("hourly-clicks-summary"), repo.root, None)
            for name, repo in repos.items()}
     ledger = summary_ledger(head)
     for hour in range(4):

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import pytest
 
+from toolkit.entities.provenance import Provenance
 from toolkit.ingest.book import IngestBatch
 from toolkit.ledger.consumption import Cursor
 from toolkit.ledger.records import (
@@ -19,6 +20,7 @@ from toolkit.ledger.records import (
     DatasetEvent,
     Minute,
     Stamp,
+    _Nested,
     parse_record,
     shape_of,
     to_json,
@@ -30,7 +32,7 @@ def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
         "process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
         "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
         "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list", "job": "dict?",
-        "definition": "dict?"}
+        "definition": _Nested(Provenance, single=True, optional=True)}
     assert shape_of(DatasetEvent)["fingerprint"] == "dict?"
     assert shape_of(Cursor)["position"] == "event-id?"
     assert shape_of(IngestBatch)["state"] == ("planned", "committed")
@@ -116,3 +118,28 @@ def test_a_list_of_records_is_read_checked_and_built_item_by_item() -> None:
 def test_a_damaged_item_of_a_list_of_records_is_named(parts: Any, why: str) -> None:
     with pytest.raises(CorruptRecordError, match=why):
         parse_record(_Parcel, json.dumps({"label": "a", "parts": parts}).encode(), "parcels/a.json")
+
+
+@dataclass(frozen=True)
+class _Run:
+    run_id: str
+    definition: Provenance | None = None
+
+
+def test_an_optional_nested_record_is_written_as_an_object_read_back_typed_and_null_stays_null() -> None:
+    ran = _Run("r1", Provenance("v1:" + "a" * 64, None))
+    written = to_json(ran)
+    assert json.loads(written)["definition"] == {"commit": None, "definition": "v1:" + "a" * 64, "dirty": False}
+    assert parse_record(_Run, written, "run.json") == ran
+    assert parse_record(_Run, to_json(_Run("r2")), "run.json") == _Run("r2")
+
+
+@pytest.mark.parametrize(("definition", "problem"), [
+    ("v1:abc", "the field 'definition': it is not a JSON object"),
+    ({"commit": None}, "the field 'definition': the field 'definition' is missing"),
+    ({"definition": "v1:abc", "dirty": "yes"}, "the field 'definition': the field 'dirty' is 'yes', not true or false"),
+])
+def test_a_nested_record_that_is_not_one_names_the_field_and_what_is_wrong(definition: object, problem: str) -> None:
+    data = json.dumps({"format_version": 1, "run_id": "r1", "definition": definition}).encode()
+    with pytest.raises(CorruptRecordError, match=problem):
+        parse_record(_Run, data, "run.json")

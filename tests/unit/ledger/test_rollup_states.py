@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import local_cluster
+from toolkit.entities.provenance import Provenance
 from toolkit.ledger.instance_states import InstanceOutline, InstanceState, Outlines, _problem
 from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
 from toolkit.ledger.rollup_records import (
@@ -47,7 +48,7 @@ def instance(t: datetime, status: str = "SUCCEEDED", **fields: object) -> Instan
 
 RECORDS = {TIMES[0]: instance(TIMES[0]),
            TIMES[1]: instance(TIMES[1], "FAILED", attempts=3, error="the workflow failed: boom",
-                              definition={"definition": "ab12", "commit": "c0ffee", "dirty": False}),
+                              definition=Provenance("ab12", "c0ffee")),
            TIMES[2]: instance(TIMES[2], "SKIPPED", ended=None)}
 
 

@@ -43,7 +43,7 @@ def write_states(conf: Path) -> Ledger:
     replicated from backup; the feed page-views suspended."""
     ledger = write_history(conf)
     ledger.write_instance(replace(record(SUMMARY, 8, "SUCCEEDED"),
-                                  definition=Provenance("v1:" + "0" * 64, COMMIT).to_json()))
+                                  definition=Provenance("v1:" + "0" * 64, COMMIT)))
     ledger.write_instance(replace(record(SUMMARY, 9, "TIMEDOUT"), error="inputs did not come in time"))
     ledger.set_hold(SUMMARY, at(10), Hold.placed("2026-11-21T10:05:00Z", "ops@host", "bad upstream data"))
     ledger.write_instance(replace(record(SUMMARY, 11, "SUCCEEDED"), attempts=2))

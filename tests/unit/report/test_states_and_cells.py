@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from tests.unit.report.report_history import ERROR, GATE, attempt
+from toolkit.entities.provenance import Provenance
 from toolkit.ledger.instance_states import InstanceState
 from toolkit.ledger.records import DatasetEvent
 from toolkit.report.cells import DETAILED, feed_cell, needs_attempts, plain_successes, process_cell, trimmed
@@ -73,7 +74,7 @@ def test_a_process_cell_without_attempts_read_keeps_the_rows_state() -> None:
 def _event(kind: str, producer: str, run: str) -> DatasetEvent:
     return DatasetEvent(feed="clicks", cluster="primary", time="2026-11-21T11:00Z", run_id=run, producer=producer,
                         location="/data/clicks/11", published="2026-11-21T11:05:00Z", kind=kind,
-                        definition={"definition": "v1:x", "commit": "a" * 40, "dirty": False})
+                        definition=Provenance("v1:x", "a" * 40))
 
 
 def test_a_feed_cell_is_its_last_event() -> None:

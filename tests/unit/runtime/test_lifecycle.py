@@ -98,7 +98,7 @@ def test_events_and_runs_carry_the_definition_and_the_actions_producer(tmp_path:
         event = life.published("file:///data/events/2026/01/01/10", {"files": 1})
     assert event is not None
     assert (event.producer, event.run_id, event.kind, event.definition) == (
-        "compaction", "run1", "published", call.definition.to_json())
+        "compaction", "run1", "published", call.definition)
 
 
 @pytest.mark.parametrize("switch", ["safemode", "suspended"])

@@ -1,0 +1,47 @@
+"""The `definition` a record carries is a typed `Provenance` (a nested record of the codec, toolkit/ledger/records.py),
+no longer a dict: the files earlier releases wrote (written_with_definitions/, see its README) read as one, a record
+from before definitions were recorded reads as None, and each writes back byte for byte."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolkit.entities.provenance import Provenance
+from toolkit.ingest.book import IngestBatch
+from toolkit.ledger.batch_records import BatchRecord
+from toolkit.ledger.evictions import EvictionBatch, _json
+from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, event_json, parse_record, to_json
+
+WRITTEN = Path(__file__).parent / "written_with_definitions"
+CLEAN = Provenance("v1:" + "3" * 64, "a" * 40)
+DIRTY = Provenance("v1:" + "5" * 64, "b" * 40, dirty=True)
+NO_GIT = Provenance("v1:" + "4" * 64)
+
+
+def _evictions(batch: EvictionBatch) -> bytes:
+    return (_json(batch) + "\n").encode()
+
+
+CASES: list[tuple[str, Callable[[bytes, str], Any], Callable[[Any], bytes], Provenance | None]] = [
+    ("attempt.json", lambda data, path: parse_record(AttemptRecord, data, path), to_json, CLEAN),
+    ("instance.json", lambda data, path: parse_record(InstanceRecord, data, path), to_json, DIRTY),
+    ("instance-before-definitions.json", lambda data, path: parse_record(InstanceRecord, data, path), to_json, None),
+    ("event.json", DatasetEvent.parse, event_json, NO_GIT),
+    ("batch.json", lambda data, path: parse_record(BatchRecord, data, path), to_json, CLEAN),
+    ("evictions.json", EvictionBatch.parse, _evictions, NO_GIT),
+    ("ingest-batch.json", lambda data, path: parse_record(IngestBatch, data, path), to_json, DIRTY),
+]
+
+
+@pytest.mark.parametrize(("name", "read", "write", "definition"), CASES, ids=[case[0] for case in CASES])
+def test_a_record_written_before_reads_its_definition_typed_and_writes_back_unchanged(
+        name: str, read: Callable[[bytes, str], Any], write: Callable[[Any], bytes],
+        definition: Provenance | None) -> None:
+    data = (WRITTEN / name).read_bytes()
+    record = read(data, name)
+    assert record.definition == definition
+    assert write(record) == data
