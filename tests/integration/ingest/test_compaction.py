@@ -299,7 +299,7 @@ def test_the_entrypoint_records_the_definition_in_its_event_and_lineage_run(run_
 
     ledger = Ledger.of(LocalFileSystem(), repo.cluster("primary"))
     [event] = [e for e in ledger.events("events", TEN) if e.producer == "compaction"]
-    assert event.definition is not None and event.definition["definition"] == expected
+    assert event.definition is not None and event.definition.definition == expected
     runs = [e["run"]["facets"]["feedToolkit_run"] for e in receiver.events]
     assert [e["eventType"] for e in receiver.events] == ["START", "COMPLETE"]
     assert [facet["definitionHash"] for facet in runs] == [expected, expected]

@@ -94,4 +94,4 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
     expected = definition_hash(feed, config.root)
     assert [e["run"]["facets"]["feedToolkit_run"]["definitionHash"] for e in events] == [expected] * 4
     assert event.producer == "hive-import" and event.definition is not None
-    assert event.definition["definition"] == expected
+    assert event.definition.definition == expected

@@ -60,7 +60,7 @@ def test_the_run_and_its_evictions_carry_the_definition_and_a_failure_is_told_wi
     assert runs == [("START", expected), ("FAIL", expected), ("START", expected), ("COMPLETE", expected)]
     assert all("parent" not in e["run"]["facets"] for e in lineage.events)  # its time is no instance of the feed
     [batch] = Ledger.of(LocalFileSystem(), primary).evictions.all("clicks")
-    assert (batch.run_id, batch.definition and batch.definition["definition"]) == ("fixed", expected)
+    assert (batch.run_id, batch.definition and batch.definition.definition) == ("fixed", expected)
 
 
 def test_a_dry_run_takes_no_lease_it_plans_while_another_run_holds_it(tmp_path: Path) -> None:
