@@ -16,7 +16,6 @@ from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.lease_option import add_lease_argument
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
-from toolkit.statuses import Status
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -61,7 +60,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.target_gate import TargetGate, warn_quality
     from toolkit.runtime.action_session import action_session
     from toolkit.runtime.feed_notices import notify_feed_failure
-    from toolkit.runtime.lifecycle import is_failure
+    from toolkit.runtime.lifecycle import is_failure, was_told
 
     nominal = nominal_time(args.time)
     now = parse_timestamp(args.now, "--now") if args.now else \
@@ -101,19 +100,14 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         try:
             result = run_replication(repo, feed.name, target.name,
                                      ReplicationRequest(nominal, now, source=args.source, window=window),
-                                     session.context(lease_seconds=args.lease, catalog=False), tables=tables,
-                                     gate=gate)
-            for instance in result.instances:
-                failed = [o for o in instance.sources if o.status == Status.FAILED]
-                if failed and instance.instance is not None:
-                    notify_feed_failure(notifier, repo, feed, "replication", instance.instance, run_id,
-                                        "; ".join(f"{o.source}: {o.reason}" for o in failed),
-                                        timed_out=all(o.timed_out for o in failed))
+                                     session.context(lease_seconds=args.lease, catalog=False, notifier=notifier),
+                                     tables=tables, gate=gate)
+            for instance in result.instances:  # a failed instance was told by its lifecycle (runtime/lifecycle.py)
                 if gate is not None and instance.instance is not None:
                     warn_quality(notifier, repo, feed, instance.instance, instance.quality, run_id)
-        except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen: failed (a usage error, a
-            # wait or a block is no failure to tell anyone about)
-            if is_failure(err):
+        except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen, outside an instance's
+            # lifecycle: failed (a usage error, a wait or a block is no failure to tell anyone about)
+            if is_failure(err) and not was_told(err):
                 notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id,
                                     str(err) or type(err).__name__)
             raise

@@ -34,9 +34,8 @@ from toolkit.entities.replication_settings import ReplicationSettings, replicati
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.ledger.run_locks import HeldLease, describe_holder, holding
-from toolkit.ledger.store import Ledger
-from toolkit.ledger.switches import require_no_safemode, require_running_allowed
+from toolkit.ledger.run_locks import describe_holder
+from toolkit.ledger.switches import require_no_safemode
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.quality.assertions import assertions_of
@@ -55,11 +54,14 @@ from toolkit.replication.selection import (
     target_of,
 )
 from toolkit.replication.target_gate import TargetGate
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, Lifecycle, feed_checks
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.runtime.run_record import record_path, write_record
 from toolkit.statuses import Status, worst
 from toolkit.storage.filesystem import FileSystem
+
+REPLICATION = ActionKind("replication", "replication", "replication", "replication")
 
 
 @dataclass
@@ -155,14 +157,15 @@ class _Call:
     sources: list[Source]
     every_source: list[Source]  # the feed's, for finishing an instance when only some are pulled
     settings: ReplicationSettings
-    fs: FileSystem
+    context: RunContext
     now: datetime
-    run_id: str
     nominal: datetime
     puller: Puller
-    ledger: Ledger  # the target's: its leases
-    lineage: Lineage  # the target's: one run per instance replicated
-    definition: Provenance  # the feed's, recorded in each instance's event and lineage run
+    definition: Provenance  # the feed's, hashed once for every instance's event and lineage run
+
+    @property
+    def fs(self) -> FileSystem:
+        return self.context.fs
 
 
 @dataclass(frozen=True)
@@ -189,8 +192,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
     sources, settings = sources_of(repo, feed, source), replication_settings(feed)
-    require_running_allowed(fs, target, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
-    for each in sources:
+    for each in sources:  # the target's switches: each instance's lifecycle (runtime/lifecycle.py)
         require_no_safemode(fs, each.cluster)
     if feed.quality is not None and gate is None:
         raise UsageError(f"Feed '{feed.name}' has a data-quality gate ({feed.quality.suite}): its replication checks "
@@ -204,8 +206,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
     else:
         puller = tables(feed, target, sources, fs, settings, gate)
     every_source = sources if source is None else sources_of(repo, feed)
-    call = _Call(repo, feed, target, on_target, sources, every_source, settings, fs, request.now, context.run_id,
-                 nominal, puller, context.ledger(target), context.lineage,
+    call = _Call(repo, feed, target, on_target, sources, every_source, settings, context, request.now, nominal, puller,
                  provenance(feed, Path(repo.root), repo.revision))
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
@@ -229,17 +230,24 @@ def _replicate_or_blocked(call: _Call, instance: datetime | None) -> InstanceOut
 
 
 def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutcome:
-    if instance is None:  # no instance in the validity overlap: nothing to lock, nothing to do
-        return InstanceOutcome(None, [SourceOutcome(source.cluster.name, Status.SKIPPED, reason=outside_validity(
-            call.feed, None, call.nominal, call.on_target, source.on_cluster)) for source in call.sources])
+    """One instance, in the lifecycle of every feed action (runtime/lifecycle.py: the target's switches, the
+    instance's lease, lineage run and event carrying the definition, a failure told to the feed's `notification`);
+    an instance outside the validities of all its sources is skipped before it: nothing to lock, nothing to do."""
+    skipped = [SourceOutcome(source.cluster.name, Status.SKIPPED, reason=reason) for source in call.sources
+               if (reason := outside_validity(call.feed, instance, call.nominal, call.on_target,
+                                              source.on_cluster)) is not None]
+    if instance is None or len(skipped) == len(call.sources):
+        return InstanceOutcome(instance, skipped)
     stamp = format_timestamp(instance)
     what = f"replication of the instance {stamp} of feed '{call.feed.name}' into cluster '{call.target.name}'"
-    with holding(call.ledger.replication_lock(call.feed.name, instance), call.run_id, what, {"time": stamp}) as lease:
-        return _replicate_held(call, instance, lease)
+    feed_call = FeedCall(REPLICATION, call.repo, call.feed, call.target, instance, call.definition)
+    with feed_checks(feed_call, call.context) as checked, checked.leased(
+            lambda ledger: ledger.replication_lock(call.feed.name, instance), what, {"time": stamp}) as life:
+        return _replicate_held(call, life)
 
 
-def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> InstanceOutcome:
-    feed, puller = call.feed, call.puller
+def _replicate_held(call: _Call, life: Lifecycle) -> InstanceOutcome:
+    feed, puller, instance, lease = call.feed, call.puller, life.call.nominal, life.lease
     outcomes, ready = [], []
     for source in call.sources:
         reason = outside_validity(feed, instance, call.nominal, call.on_target, source.on_cluster)
@@ -265,9 +273,7 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
                               f"{call.settings.timeout} after it): {missing}; timed out")
     result = InstanceOutcome(instance, outcomes,
                              took_over=describe_holder(lease.previous) if lease.previous is not None else None)
-    if all(o.status == Status.SKIPPED for o in outcomes):
-        return result
-    run, inputs, planned = _lineage(call, instance, [source for source, _ in ready], outcomes)
+    run, inputs, planned = _lineage(call, life, [source for source, _ in ready], outcomes)
     fingerprint = None
     with watched(run, inputs, planned):
         for source, outcome in ready:
@@ -277,15 +283,17 @@ def _replicate_held(call: _Call, instance: datetime, lease: HeldLease) -> Instan
         if all(outcome.status == Status.SUCCEEDED for outcome in outcomes):
             changed = any(o.folder.published for o in outcomes)
             result.flag_written = puller.finish(instance, call.every_source, changed, lease.check)
-            fingerprint = _record_event(call, instance, outcomes, changed or result.flag_written, lease)
+            fingerprint = _record_event(call, life, outcomes, changed or result.flag_written)
         result.record = record_path(call.target, "replication", feed.name, instance)
         lease.check()
         write_record(call.fs, result.record, _record(call, result))
-    failed = [f"{o.source}: {o.reason}" for o in outcomes if o.status == Status.FAILED]
+    failed = [o for o in outcomes if o.status == Status.FAILED]
     assertions = assertions_of(result.quality)
     if failed:
-        run.fail("; ".join(failed), inputs,
+        reasons = "; ".join(f"{o.source}: {o.reason}" for o in failed)
+        run.fail(reasons, inputs,
                  [DatasetUse.at(feed, call.target, [instance], assertions=assertions)] if assertions else [])
+        life.failed(reasons, timed_out=all(o.timed_out for o in failed))
     elif planned:  # lineage on, and the run emitted
         run.complete(inputs, [target_use(feed, call.target, instance, fingerprint, [o.folder for o in outcomes],
                                          assertions)])
@@ -299,41 +307,39 @@ def _blocked(results: tuple[GateResult, ...], target: Cluster) -> str:
               "was discarded")
 
 
-def _lineage(call: _Call, instance: datetime, pulled: list[Source],
+def _lineage(call: _Call, life: Lifecycle, pulled: list[Source],
              outcomes: list[SourceOutcome]) -> tuple[RunLineage, list[DatasetUse], list[DatasetUse]]:
     """The lineage run of one replication of an instance, its inputs and planned output; nothing when lineage is
     off, or when the run pulls nothing and fails nothing (sources only waited for: a later call replicates it)."""
-    if not call.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
-        return Lineage.off().run("replication", call.feed.name), [], []
-    run = call.lineage.run("replication", call.feed.name, nominal=instance, instance=format_timestamp(instance),
-                           definition=call.definition)
-    return run, source_uses(call.fs, call.feed, pulled, instance), [DatasetUse.at(call.feed, call.target, [instance])]
+    if not call.context.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
+        return Lineage.off().run(REPLICATION.job, call.feed.name), [], []
+    instance = life.call.nominal
+    return life.run(), source_uses(call.fs, call.feed, pulled, instance), [
+        DatasetUse.at(call.feed, call.target, [instance])]
 
 
-def _record_event(call: _Call, instance: datetime, outcomes: list[SourceOutcome], changed: bool,
-                  lease: HeldLease) -> dict[str, Any] | None:
+def _record_event(call: _Call, life: Lifecycle, outcomes: list[SourceOutcome], changed: bool) \
+        -> dict[str, Any] | None:
     """The target's dataset event, right after the instance became visible there. A run that changed nothing
     (the target was up to date) records one only when no event says so yet: the run before it was killed
     between its publication and its event. The instance's fingerprint on the target, None while not visible."""
+    instance = life.call.nominal
     pulled = [outcome.folder for outcome in outcomes if outcome.status == Status.SUCCEEDED]
     whole = len(call.every_source) == 1 and not call.every_source[0].partition  # one source fills the instance
     state = call.puller.on_target(instance, pulled[0].unchanged_target if whole and len(pulled) == 1 else None)
     if not state.available:
         return None  # another source's part is still missing: not visible yet
-    lease.check()
+    life.lease.check()
     fingerprint = state.fingerprint.to_json() if state.fingerprint else None
-    call.ledger.record_publication(
-        call.feed.name, call.target.name, instance,
-        producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED),
-        run_id=call.run_id, location=feed_locations(call.feed, call.target).event_location(instance),
-        fingerprint=fingerprint, unless_recorded=not changed,
-        definition=call.definition)
+    life.published(feed_locations(call.feed, call.target).event_location(instance), fingerprint,
+                   unless_recorded=not changed,
+                   producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED))
     return fingerprint
 
 
 def _record(call: _Call, result: InstanceOutcome) -> ReplicationRecord:
     return ReplicationRecord(
-        call.feed.name, call.target.name, format_timestamp(call.nominal), call.run_id,
+        call.feed.name, call.target.name, format_timestamp(call.nominal), call.context.run_id,
         instance=format_timestamp(result.instance) if result.instance else None, status=result.status,
         flag_written=result.flag_written, took_over=result.took_over, sources=[SourceCopy(
             outcome.source, outcome.status, outcome.reason, outcome.source_path, outcome.target_path,

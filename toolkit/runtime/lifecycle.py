@@ -7,10 +7,11 @@ failure notice to the feed's `notification` (an error of exit 1, or one nobody f
 is no failure), and hands the action the two things that must carry the definition: its lineage runs
 (`Lifecycle.run`) and its dataset events (`Lifecycle.published`).
 
-Compaction, retention, the database import and export and the Hive export go through it; the other actions move onto
-it one by one (docs/architecture.md, "One lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches
-and the failure notice, no lease. An entry module that does work that can fail before the core's
-lifecycle starts (connecting a table feed's metastore) wraps it in `failures_told` too.
+Compaction, retention, replication (an instance at a time), the database import and export and the Hive export go
+through it; the process runner and the other actions move onto it one by one (docs/architecture.md, "One
+lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches and the failure notice, no lease. An entry
+module that does work that can fail before the core's lifecycle starts (connecting a table feed's metastore) wraps it
+in `failures_told` too.
 """
 
 from __future__ import annotations
@@ -135,30 +136,52 @@ class Lifecycle:
                                         definition=call.definition, **facts)
 
     def published(self, location: str, fingerprint: dict[str, Any] | None, *, unless_recorded: bool = False,
-                  run_id: str | None = None, at: datetime | None = None) -> DatasetEvent | None:
+                  run_id: str | None = None, at: datetime | None = None,
+                  producer: str | None = None) -> DatasetEvent | None:
         """The instance's dataset event (`published`, or `replaced` when it was visible already), carrying the
         definition; see `Ledger.record_publication` for `unless_recorded`. `run_id` and `at`: the run that made
-        it visible and its instance, when they are not this call's (a killed run's publication it finishes)."""
+        it visible and its instance, when they are not this call's (a killed run's publication it finishes);
+        `producer`: the kind's, unless the action names more (a replication, its sources)."""
         call = self.call
         return self.ledger.record_publication(call.feed.name, call.cluster.name, call.nominal if at is None else at,
-                                              producer=call.kind.producer,
+                                              producer=producer or call.kind.producer,
                                               run_id=self.context.run_id if run_id is None else run_id,
                                               location=location, fingerprint=fingerprint,
                                               unless_recorded=unless_recorded, definition=call.definition)
+
+
+    def failed(self, error: str, *, timed_out: bool) -> None:
+        """Tell the feed's `notification` of a failure the action ends with rather than raises (a replication's
+        instance whose source did not come by the feed's timeout: the instances after it go on)."""
+        _tell(self.call, self.context.notifier, self.context.run_id, error, timed_out=timed_out)
+
+
+def _tell(call: FeedCall, notifier: Notifier | None, run_id: str, error: str, *, timed_out: bool) -> None:
+    if notifier is not None:
+        notify_feed_failure(notifier, call.repo, call.feed, call.kind.name, call.nominal, run_id, error,
+                            timed_out=timed_out, script=call.kind.script, more=call.rerun_arguments)
+
+
+_TOLD = "_feed_toolkit_told"  # set on an error once a notice told it
+
+
+def was_told(err: BaseException) -> bool:
+    """Whether `failures_told` told the feed's `notification` about `err` already (for a frame that tells the
+    failures of a call of another shape, a replication's window: it tells the others)."""
+    return bool(getattr(err, _TOLD, False))
 
 
 @contextmanager
 def failures_told(call: FeedCall, notifier: Notifier | None, run_id: str) -> Iterator[None]:
     """A failure (`is_failure`) of the body told to the feed's `notification` through `notifier` (TIMEDOUT when
     what it waited for did not come by the feed's timeout), then raised. A failure told already (by an inner
-    `failures_told`) is not told twice: a notice's ledger record is exclusive per run."""
+    `failures_told`) is not told twice: the error is marked (`was_told`)."""
     try:
         yield
     except Exception as err:
-        if notifier is not None and is_failure(err):
-            notify_feed_failure(notifier, call.repo, call.feed, call.kind.name, call.nominal, run_id,
-                                str(err) or type(err).__name__, timed_out=isinstance(err, TimedOutError),
-                                script=call.kind.script, more=call.rerun_arguments)
+        if notifier is not None and is_failure(err) and not was_told(err):
+            _tell(call, notifier, run_id, str(err) or type(err).__name__, timed_out=isinstance(err, TimedOutError))
+            setattr(err, _TOLD, True)
         raise
 
 
