@@ -240,7 +240,10 @@ def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutco
         return InstanceOutcome(instance, skipped)
     stamp = format_timestamp(instance)
     what = f"replication of the instance {stamp} of feed '{call.feed.name}' into cluster '{call.target.name}'"
-    feed_call = FeedCall(REPLICATION, call.repo, call.feed, call.target, instance, call.definition)
+    # A notice's rerun names the instance: with a delay, `--time` alone would name an earlier one (the call's time
+    # minus the delay), so the rerun is a window of that one instance.
+    rerun = ("--from", stamp, "--to", stamp) if call.on_target.delay else ()
+    feed_call = FeedCall(REPLICATION, call.repo, call.feed, call.target, instance, call.definition, rerun)
     with feed_checks(feed_call, call.context) as checked, checked.leased(
             lambda ledger: ledger.replication_lock(call.feed.name, instance), what, {"time": stamp}) as life:
         return _replicate_held(call, life)

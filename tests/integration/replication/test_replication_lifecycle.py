@@ -84,3 +84,29 @@ def test_a_failure_inside_an_instance_is_told_once_for_that_instance(clusters) -
                                "--time 2026-11-21T10:00Z")]
     assert [e["eventType"] for e in lineage.events] == ["START", "FAIL"]
     assert not (backup / "replica/clicks/2026/11/21/10").exists()
+
+
+def test_the_rerun_of_an_instance_of_a_delayed_target_replicates_that_instance(clusters) -> None:
+    """With a `delay`, a call at 12:00 pulls the instance of 10:00: the notice's rerun names that instance as a
+    window of one (a plain `--time 10:00` would pull the instance of 08:00)."""
+    repo, primary, backup = clusters
+    feed = repo / "feeds/clicks.yaml"
+    feed.write_text(feed.read_text().replace("  - name: backup\n    type: target\n",
+                                             "  - name: backup\n    type: target\n    delay: hours(2)\n", 1))
+    with lineage_receiver("/hook") as hook:
+        notify_by_webhook(repo, "backup", "clicks", hook.url + "/hook")
+        config = ConfigRepo.load(repo)
+        fs = LocalFileSystem()
+        context = RunContext(fs, "late", notifier=Notifier(fs, config.cluster("backup")))
+        result = run_replication(config, "clicks", "backup", ReplicationRequest(utc(2026, 11, 21, 12), LATER),
+                                 context)
+    assert [(i.instance, i.status) for i in result.instances] == [(T10, "FAILED")]
+    [(event, told, _, _, rerun)] = _notices(hook)
+    assert (event, told) == ("timedout", "2026-11-21T10:00Z")
+    assert rerun == (f"spark-submit entrypoints/replication.py --repo {repo} --feed clicks --target backup "
+                     "--time 2026-11-21T10:00Z --from 2026-11-21T10:00Z --to 2026-11-21T10:00Z")
+    instance(primary, "data/clicks", T10, {"part-0": b"ten\n"})  # it came: the rerun's window pulls it
+    again = run_replication(config, "clicks", "backup", ReplicationRequest(T10, LATER, window=(T10, T10)),
+                            RunContext(LocalFileSystem(), "rerun"))
+    assert [(i.instance, i.status) for i in again.instances] == [(T10, "SUCCEEDED")]
+    assert (backup / "replica/clicks/2026/11/21/10/part-0").read_bytes() == b"ten\n"
