@@ -13,7 +13,7 @@ import pytest
 from tests.integration.openlineage.lineage_setup import lineage_to
 from tests.lineage_receiver import Receiver, lineage_receiver
 from tests.notified_feed import notify_by_webhook
-from tests.unit.retention.retention_repo import instance, make_repo, utc
+from tests.unit.retention.retention_repo import instance, replication_clusters, utc
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
 from toolkit.ledger.store import Ledger
@@ -45,9 +45,7 @@ def _context(fs: LocalFileSystem, config: ConfigRepo, repo: Path, url: str, run_
 
 @pytest.fixture
 def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
-    repo, primary = make_repo(tmp_path)
-    (tmp_path / "backup").mkdir()
-    return repo, primary, tmp_path / "backup"
+    return replication_clusters(tmp_path)
 
 
 def test_each_instance_of_a_window_carries_the_definition_and_a_timed_out_one_is_told(clusters) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance, replicate
-from tests.unit.retention.retention_repo import make_repo
+from tests.unit.retention.retention_repo import replication_clusters
 from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
@@ -24,9 +24,7 @@ def settings_of(repo: Path, **properties: str) -> ReplicationSettings:
 
 @pytest.fixture
 def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
-    repo, primary = make_repo(tmp_path)
-    (tmp_path / "backup").mkdir()
-    return repo, primary, tmp_path / "backup"
+    return replication_clusters(tmp_path)
 
 
 def test_the_defaults_are_1_gib_and_1000_files_and_either_one_beyond_chooses_the_executors(clusters) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.retention.retention_repo import instance, make_repo, utc
+from tests.unit.retention.retention_repo import instance, replication_clusters, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.replication.runner import ReplicationRequest, run_replication
@@ -29,10 +29,7 @@ def contents(folder: Path) -> dict[str, bytes]:
 @pytest.fixture
 def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
     """(repo, primary root, backup root) of the template with temporary roots."""
-    repo, primary = make_repo(tmp_path)
-    backup = tmp_path / "backup"
-    backup.mkdir()
-    return repo, primary, backup
+    return replication_clusters(tmp_path)
 
 
 def replicate(repo: Path, t: datetime = T, now: datetime | None = None, source: str | None = None,

@@ -46,6 +46,14 @@ def make_repo(tmp: Path, quality: bool = False) -> tuple[Path, Path]:
     return repo, root
 
 
+def replication_clusters(tmp: Path) -> tuple[Path, Path, Path]:
+    """(the repo, the primary cluster's root, the backup cluster's root, empty): the template's `clicks` replicates
+    from primary into backup."""
+    repo, primary = make_repo(tmp)
+    (tmp / "backup").mkdir()
+    return repo, primary, tmp / "backup"
+
+
 def hourly_instances(root: Path, first: datetime, hours: int, template: str = "data/clicks") -> list[Path]:
     """Instance folders `root/template/YYYY/MM/DD/HH` with a data file and the _SUCCESS flag."""
     made = []
