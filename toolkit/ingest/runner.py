@@ -17,14 +17,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.ingest_settings import ingest_settings
 from toolkit.entities.model import LateRecords, quality_gates
-from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.ingest.book import PLANNED, BatchFile, IngestBatch, IngestBook, LandingBook, Source
@@ -42,9 +40,8 @@ from toolkit.instances.feed_locations import feed_locations, under_root
 from toolkit.instances.grids import feed_grid, require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working, working_root
 from toolkit.ledger.records import record_stamp, wall_clock_stamp
-from toolkit.ledger.run_locks import holding
-from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.run import RunLineage
+from toolkit.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
 from toolkit.runtime.lineage import failure, watched
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.catalog import Catalog
@@ -351,10 +348,15 @@ def reading_error(feed: str, landing: str, sources: list[Source], err: BaseExcep
                         f"({first_line(err)}): nothing of the batch was committed; the next call reads them again.")
 
 
+INGEST = ActionKind("ingest", "ingest", "ingest", "ingest", on_instance=False)
+
+
 def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, context: RunContext, *,
                seconds: float | None = None) -> IngestResult:
-    """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`.
-    A table feed needs the context's `catalog` of the cluster's metastore. Lineage: a run per batch committed
+    """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`, in the
+    lifecycle of every feed action (runtime/lifecycle.py: switches, the feed's ingest lease, the definition hashed
+    once, a failure told to the feed's `notification`; the call's time is when it started, records carry their
+    own). A table feed needs the context's `catalog` of the cluster's metastore. Lineage: a run per batch committed
     (lineage_uses.py). The context's `notifier` tells the feed's notification about instances its quality gates
     refused or warned about (closing_gate.py)."""
     fs, catalog, run_id, clock = context.fs, context.catalog, context.run_id, context.clock
@@ -365,37 +367,40 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         raise UsageError(f"The feed '{feed.name}' has no ingest section: add ingest (landing, format, dead-letters) "
                          "to stream records into it.")
     where = feed_locations(feed, cluster)
-    require_running_allowed(fs, cluster, "feed", feed.name)
     landing = under_root(where.root, feed.ingest.landing)
-    link = fs.first_link_below(where.root, landing)
-    if link is not None:
-        raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) goes through the "
-                         f"symbolic link {link}, which the toolkit never follows: give a real folder.")
-    if fs.status(landing) is None:
-        raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) does not exist: create "
-                         "it, producers drop their files there.")
-    fs.protect(where.root)
-    require_apart(repo, feed, cluster)
-    if where.is_table and catalog is None:
-        raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': its ingest needs the Hive "
-                         "metastore, run it through the spark-submit entrypoint.")
-    targets: Targets = TableTargets(feed, where, catalog) if where.is_table and catalog is not None else FileTargets(
-        feed, where)
+    settings = ingest_settings(feed)  # a bad ingest.* property is exit 2 before the ledger is touched
+
+    def paths() -> None:  # after the switches, before the lease: what the call refuses before it writes anything
+        link = fs.first_link_below(where.root, landing)
+        if link is not None:
+            raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) goes through the "
+                             f"symbolic link {link}, which the toolkit never follows: give a real folder.")
+        if fs.status(landing) is None:
+            raise UsageError(f"The landing folder {landing} of feed '{feed.name}' (ingest.landing) does not exist: "
+                             "create it, producers drop their files there.")
+        fs.protect(where.root)
+        require_apart(repo, feed, cluster)
+        if where.is_table and catalog is None:
+            raise UsageError(f"The feed '{feed.name}' is a table on cluster '{cluster.name}': its ingest needs the "
+                             "Hive metastore, run it through the spark-submit entrypoint.")
 
     def the_catalog() -> Catalog:
         if catalog is None:
             raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
         return catalog
 
-    settings = ingest_settings(feed)  # a bad ingest.* property is exit 2 before the ledger is touched
-    ledger = context.ledger(cluster)
-    book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
+    began = datetime.fromtimestamp(clock(), timezone.utc).replace(second=0, microsecond=0)
+    feed_call = FeedCall.of(INGEST, repo, feed, cluster, began)
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
-    with holding(ledger.ingest_lock(feed.name), run_id, what) as lease:
-        definition = provenance(feed, Path(repo.root), repo.revision)
-        call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, settings,
-                          ledger, book, lease, run_id, clock, context.lineage, context.notifier, definition)
+    with feed_lifecycle(feed_call, context, lock=lambda ledger: ledger.ingest_lock(feed.name), what=what,
+                        before_lease=paths) as life:
+        targets: Targets = TableTargets(feed, where, catalog) if where.is_table and catalog is not None else \
+            FileTargets(feed, where)
+        ledger, lease, definition = life.ledger, life.lease, feed_call.definition
+        book = IngestBook(fs, ledger.layout, feed.name, cluster.name)
+        call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, settings, ledger,
+                          book, lease, run_id, clock, context.lineage, context.notifier, definition)
         if not where.is_table:
             finish_unfinished(fs, ledger, feed, where, lease, run_id, definition, clock)  # before any late record
         current = book.landing() or adopt_checkpoint(

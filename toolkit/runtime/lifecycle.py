@@ -7,8 +7,8 @@ failure notice to the feed's `notification` (an error of exit 1, or one nobody f
 is no failure), and hands the action the two things that must carry the definition: its lineage runs
 (`Lifecycle.run`) and its dataset events (`Lifecycle.published`).
 
-Compaction, retention, replication (an instance at a time), the database import and export and the Hive export go
-through it; the process runner and the other actions move onto it one by one (docs/architecture.md, "One
+Compaction, ingest, retention, replication (an instance at a time), the database import and export and the Hive
+export go through it; the process runner and the other actions move onto it one by one (docs/architecture.md, "One
 lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches and the failure notice, no lease. An entry
 module that does work that can fail before the core's lifecycle starts (connecting a table feed's metastore) wraps it
 in `failures_told` too.
