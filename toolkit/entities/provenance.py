@@ -36,6 +36,7 @@ class Provenance:
     was not found); `definition`: `v1:<sha256>` of the entity (definition_hash)."""
 
     KEEPS_NULLS: ClassVar[bool] = True  # a record's `definition`: `commit` was always written, null or not
+    UNKNOWN_WHEN_DAMAGED: ClassVar[bool] = True  # a damaged one reads as none: the record it is in stays readable
 
     definition: str
     commit: str | None = None

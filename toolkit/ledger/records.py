@@ -142,11 +142,17 @@ _PLAIN = {str: "str", int: "int", float: "float", bool: "bool", list: "list", di
 
 @dataclass(frozen=True)
 class _Nested:
-    """A field holding records of `cls`: a list of them, or (`single`) one, which may be null when `optional`."""
+    """A field holding records of `cls`: a list of them, or (`single`) one, which may be null when `optional`; a
+    class that says `UNKNOWN_WHEN_DAMAGED` is read as null when it is damaged (a note about the record, such as the
+    definition it ran, that must not make the record itself unreadable)."""
 
     cls: type
     single: bool = False
     optional: bool = False
+
+    @property
+    def damaged_is_unknown(self) -> bool:
+        return self.optional and bool(getattr(self.cls, "UNKNOWN_WHEN_DAMAGED", False))
 
 
 @cache
@@ -202,8 +208,8 @@ def _problem(document: dict[str, Any], cls: Any) -> str | None:
         if isinstance(expected, _Nested) and expected.single:
             if value is None and expected.optional:
                 continue
-            inner = _problem(value, expected.cls) if isinstance(value, dict) else "it is not a JSON object"
-            if inner is not None:
+            inner = _nested_problem(value, expected.cls)
+            if inner is not None and not expected.damaged_is_unknown:
                 return f"the field '{name}': {inner}"
             continue
         if isinstance(expected, _Nested):
@@ -222,6 +228,10 @@ def _problem(document: dict[str, Any], cls: Any) -> str | None:
             wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
             return f"the field '{name}' is {value!r}, not {wanted}"
     return None
+
+
+def _nested_problem(value: Any, cls: Any) -> str | None:
+    return _problem(value, cls) if isinstance(value, dict) else "it is not a JSON object"
 
 
 def _first_problem(items: Sequence[Any], cls: Any) -> tuple[int, str] | None:
@@ -327,7 +337,8 @@ def _from(cls: Any, document: Mapping[str, Any]) -> Any:
         if check is None:
             continue  # a field this release does not know: left out
         if isinstance(check, _Nested) and check.single:
-            value = None if value is None else _from(check.cls, value)
+            damaged = value is not None and check.damaged_is_unknown and _nested_problem(value, check.cls) is not None
+            value = None if value is None or damaged else _from(check.cls, value)
         elif isinstance(check, _Nested):
             value = [_from(check.cls, item) for item in value]
         elif name in enums and value is not None:

@@ -35,7 +35,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.run_locks import describe_holder
-from toolkit.ledger.switches import require_no_safemode
+from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import Lineage, RunLineage
 from toolkit.quality.assertions import assertions_of
@@ -192,7 +192,11 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
     feed = repo.feed(feed_name)
     target, on_target = target_of(repo, feed, target_name)
     sources, settings = sources_of(repo, feed, source), replication_settings(feed)
-    for each in sources:  # the target's switches: each instance's lifecycle (runtime/lifecycle.py)
+    # Safemode (5) or the feed suspended (4) refuse the call before a puller connects to a metastore (a table
+    # feed's), once for a whole window; each instance's lifecycle (runtime/lifecycle.py) looks again before its
+    # lease, for a switch set while a window runs.
+    require_running_allowed(fs, target, "feed", feed.name)
+    for each in sources:
         require_no_safemode(fs, each.cluster)
     if feed.quality is not None and gate is None:
         raise UsageError(f"Feed '{feed.name}' has a data-quality gate ({feed.quality.suite}): its replication checks "

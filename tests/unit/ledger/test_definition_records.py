@@ -4,6 +4,7 @@ from before definitions were recorded reads as None, and each writes back byte f
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,3 +46,16 @@ def test_a_record_written_before_reads_its_definition_typed_and_writes_back_unch
     record = read(data, name)
     assert record.definition == definition
     assert write(record) == data
+
+
+@pytest.mark.parametrize("damaged", [{}, {"definition": "v1:x", "commit": 5}, {"definition": None},
+                                     {"definition": "v1:x", "dirty": "no"}, "v1:x", [1]],
+                         ids=["empty", "commit a number", "no hash", "dirty a word", "a text", "a list"])
+def test_a_damaged_definition_reads_as_unknown_and_the_record_stays_readable(damaged: object) -> None:
+    """What a record says of its definition is a note for people (`toolkit ledger`, the report) and the plan: a
+    damaged one is unknown, as if none was recorded, and never makes its run's record (or a month's roll-up, which
+    holds it) unreadable for the process runner."""
+    document = json.loads((WRITTEN / "instance.json").read_bytes())
+    document["definition"] = damaged
+    record = parse_record(InstanceRecord, json.dumps(document).encode(), "instance.json")
+    assert (record.definition, record.status, record.run_id) == (None, "SUCCEEDED", "run-1")

@@ -11,13 +11,17 @@ from pathlib import Path
 import pytest
 
 from tests.unit.replication.test_file_replication import T, contents, instance
-from tests.unit.retention.retention_repo import make_repo
+from tests.unit.retention.retention_repo import make_repo, replication_clusters, utc
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import BlockedError
+from toolkit.errors import BlockedError, ToolkitError
+from toolkit.ledger.control import Control
+from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.locks import holder_name
 from toolkit.ledger.store import Ledger
+from toolkit.replication.pullers import Puller
 from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
 from toolkit.runtime.run_context import RunContext
+from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
 
 MANY = {f"part-{k:05d}.json": bytes([65 + k % 26]) * (2000 + k) for k in range(60)}
@@ -91,3 +95,35 @@ def test_a_catch_up_window_reports_a_blocked_instance_and_replicates_the_others(
     assert result.status == "BLOCKED"
     assert any("run other-run on" in reason for reason in result.reasons())
     assert not (tmp_path / "backup/replica/clicks/2026/11/21/09").exists()
+
+
+@pytest.mark.parametrize("switch", ["safemode", "suspended"])
+def test_the_targets_switches_refuse_a_call_before_a_puller_connects_and_a_window_once(
+        tmp_path: Path, switch: str) -> None:
+    """A table feed's puller connects to every metastore when it is built (20 s each when one is down, as it often
+    is while a cluster is in safemode for maintenance): the target's switches refuse the call before it, exit 5 or
+    4 with one sentence, for one instance and for a catch-up window alike."""
+    repo, _, _ = replication_clusters(tmp_path)
+    table = repo / "feeds/clicks-daily-table.yaml"
+    table.write_text(table.read_text().replace(
+        "# Created once", "  - name: backup\n    type: target\n"
+                          "    validity: {start: 2026-01-01T00:00Z, end: 2099-12-31T00:00Z}\n# Created once"))
+    config = ConfigRepo.load(repo)
+    control = Control(LocalFileSystem(), LedgerLayout.of(config.cluster("backup")))
+    if switch == "safemode":
+        control.set_safemode(True, "2026-11-21T00:00:00Z", "ops", "maintenance")
+    else:
+        control.set_suspended("feed", "clicks-daily-table", True, "2026-11-21T00:00:00Z", "ops")
+    connected = []
+
+    def tables(*args: object) -> Puller:
+        connected.append(args)
+        raise StorageError("The Hive metastore at thrift://127.0.0.1:9084 does not answer")
+
+    day = utc(2026, 11, 21)
+    for request in (ReplicationRequest(day, day), ReplicationRequest(day, day, window=(day.replace(day=1), day))):
+        with pytest.raises(ToolkitError) as refused:
+            run_replication(config, "clicks-daily-table", "backup", request, RunContext(LocalFileSystem(), "r1"),
+                            tables=tables)
+        assert refused.value.exit_code == (5 if switch == "safemode" else 4)
+    assert connected == []
