@@ -1,7 +1,9 @@
 """The quality_check entrypoint's body: a published instance of a feed checked on demand against the feed's suite
 (or another suite of the config repo), for data that outside systems wrote and for backfills. Exit 0 when every
 expectation holds and 1 when any fails, whatever the gate's `on-failure` says: this call publishes nothing, it
-only tells. The check is a lineage run of its own (`quality.<feed>`) whose input carries the assertions."""
+only tells. The check is a lineage run of its own (`quality.<feed>`) carrying the definition of the feed it
+checked, whose input carries the assertions. It holds no lease and tells no one: it reads published data, which
+safemode and a suspended feed leave alone."""
 
 from __future__ import annotations
 
@@ -10,13 +12,11 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
-from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Feed, OnFailure, Quality, quality_gates
 from toolkit.errors import UsageError, WaitingError
 from toolkit.instances.availability import InstanceState, probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
-from toolkit.instances.grids import feed_grid
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.quality.assertions import assertions_of
 from toolkit.quality.frames import file_instance, table_partition
@@ -25,6 +25,7 @@ from toolkit.quality.results import summary
 from toolkit.runtime.action_session import ActionSession
 from toolkit.runtime.entry_frame import common_parser, load_repo, run
 from toolkit.runtime.feed_session import feed_session
+from toolkit.runtime.lifecycle import ActionKind, FeedCall
 from toolkit.runtime.lineage import watched
 from toolkit.runtime.status import StatusLine
 from toolkit.runtime.times import nominal_time
@@ -35,11 +36,15 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
 
+QUALITY_CHECK = ActionKind("quality check", "quality_check", "quality", "quality_check")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = common_parser("quality_check", "Check a published instance of a feed against its data-quality suite "
                                             "(the feed's quality: suite, or --suite): exit 0 when every "
                                             "expectation holds, 1 when any fails, 3 while the instance is not "
-                                            "available. Nothing is published, moved or deleted.",
+                                            "available, 4 for a time outside the feed's validity. Nothing is "
+                                            "published, moved or deleted.",
                            time_help="The instance time yyyy-MM-ddTHH:mmZ (UTC); default: now, to the minute.")
     parser.add_argument("--feed", required=True, help="The feed the instance belongs to.")
     parser.add_argument("--cluster", required=True, help="The cluster where the instance is.")
@@ -68,11 +73,12 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     gate = QualityGate(repo.root)
     for quality in gates:  # a missing or broken suite is exit 2 before Spark starts
         gate.suite(quality.suite)
-    require_instance(feed_grid(feed, cluster.name), nominal, f"feed '{feed.name}' on cluster '{cluster.name}'")
+    call = FeedCall.of(QUALITY_CHECK, repo, feed, cluster, nominal)  # on the grid (2), inside the validity (4)
     with feed_session("quality_check", feed, cluster, status) as session:
         where = feed_locations(feed, cluster)
         use = DatasetUse.at(feed, cluster, [nominal])
-        check = session.lineage().run("quality", feed.name, nominal=nominal, instance=format_timestamp(nominal))
+        check = session.lineage().run(QUALITY_CHECK.job, feed.name, nominal=nominal, instance=call.instance,
+                                      definition=call.definition)
         with watched(check, [use]):
             state = probe_instance(session.fs, where, feed.availability_flag, session.catalog, nominal)
             if not state.available:

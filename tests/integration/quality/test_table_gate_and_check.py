@@ -13,6 +13,9 @@ import pytest
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.integration.process_runner.test_runner import _clicks_daily_table, _hourly_summaries
 from tests.integration.spark_submit import spark_submit
+from tests.lineage_receiver import lineage_receiver
+from toolkit.entities.provenance import definition_hash
+from toolkit.entities.repo import ConfigRepo
 from toolkit.quality_check.quality_check_entry import main as quality_check
 
 DAY = utc(2026, 11, 20)
@@ -118,10 +121,22 @@ def test_quality_check_tells_published_hours_apart_whatever_on_failure_says(
     assert (code, status["status"]) == (3, "WAITING")
     code, status = _check(monkeypatch, capsys, *common, "--time", "2026-11-21T12:30Z")
     assert code == 2 and "12:30" in status["error"]
+    code, status = _check(monkeypatch, capsys, *common, "--time", "2025-12-31T23:00Z")  # before its validity
+    assert code == 4 and status["error"].startswith("2025-12-31T23:00Z is outside the validity of feed "
+                                                    "'clicks-hourly-summary' on cluster 'primary'")
     code, status = _check(monkeypatch, capsys, "--repo", str(repo), "--feed", "clicks", "--cluster", "primary",
                           "--time", "2026-11-21T10:00Z")
     assert code == 2 and status["error"] == ("The feed 'clicks' declares no quality suite: add `quality: {suite: "
                                              "quality/clicks.json}` to it, or give --suite.")
+
+    with lineage_receiver() as receiver:  # the check's lineage run carries the definition of the feed it checked
+        monkeypatch.setenv("OPENLINEAGE_URL", receiver.url)
+        assert _check(monkeypatch, capsys, *common, "--time", "2026-11-21T10:00Z")[0] == 0
+        monkeypatch.delenv("OPENLINEAGE_URL")
+    expected = definition_hash(ConfigRepo.load(repo).feed("clicks-hourly-summary"), repo)
+    assert [(e["eventType"], e["job"]["name"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"])
+            for e in receiver.events] == [("START", "quality.clicks-hourly-summary", expected),
+                                          ("COMPLETE", "quality.clicks-hourly-summary", expected)]
 
     done = spark_submit("quality_check", *common, "--time", "2026-11-21T11:00Z", cwd=tmp_path)
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
