@@ -108,6 +108,11 @@ def each_listed(paths: Sequence[str], list_one: Callable[[str], list[FileStatus]
     return listed
 
 
+def _inside_any(path: str, folders: set[str]) -> bool:
+    """Whether a folder above `path` (each prefix of it that ends before a `/`) is one of `folders`."""
+    return any(path[i] == "/" and path[:i] in folders for i in range(len(path) - 1, 0, -1))
+
+
 class FileSystem(ABC):
     """Operations on one file system; every path is a full URI, refused when it has a `.` or `..` segment."""
 
@@ -144,17 +149,21 @@ class FileSystem(ABC):
         """Bytes under each entry (a file's length, or the sum of a tree's files), by path; one batch per
         depth. Entries come from a listing, so nothing is looked up twice."""
         sizes = {entry.path: 0 if entry.is_dir else entry.length for entry in entries}
-        owner = {entry.path: entry.path for entry in entries if entry.is_dir}
-        frontier = list(owner)
+        folders = {entry.path for entry in entries if entry.is_dir}
+        # Walked from the entries no other entry holds; a folder inside another counts its files for both.
+        owners: dict[str, tuple[str, ...]] = {path: (path,) for path in folders if not _inside_any(path, folders)}
+        frontier = list(owners)
         while frontier:
             following: list[str] = []
             for folder, children in self.list_many(frontier).items():
                 for child in children:
                     if child.is_dir:
-                        owner[child.path] = owner[folder]
+                        owners[child.path] = (*owners[folder], child.path) if child.path in folders \
+                            else owners[folder]
                         following.append(child.path)
                     else:
-                        sizes[owner[folder]] += child.length
+                        for owner in owners[folder]:
+                            sizes[owner] += child.length
             frontier = following
         return sizes
 
@@ -289,6 +298,19 @@ class FileSystem(ABC):
         """Delete a file, a symbolic link (never its target) or, when `recursive`, a directory tree (links in
         it are removed, never followed); False when there was nothing to delete. The file system's root, a
         protected root and every folder above one are refused with a StorageError."""
+        return self._delete(self._deletable(path), recursive=recursive)
+
+    def delete_sized(self, path: str, entries: Sequence[FileStatus]) -> dict[str, int]:
+        """`delete(path, recursive=True)`, answering what `total_sizes(entries)` answered just before (`entries`
+        are in the tree `path`, or are it): the bytes of what went. A file system that can measure the files as it
+        removes them does both in one walk."""
+        sizes = self.total_sizes(entries)
+        self.delete(path, recursive=True)
+        return sizes
+
+    def _deletable(self, path: str) -> str:
+        """`path` in one spelling once it is known to be no root: the file system's root, a protected root and
+        every folder above one are refused with a StorageError."""
         spelled = plain_uri(path)
         if is_root(spelled):
             raise StorageError(f"Cannot delete {spelled}: it is the root of its file system, which the toolkit "
@@ -297,7 +319,7 @@ class FileSystem(ABC):
             if spelled == root or is_below(root, spelled):
                 raise StorageError(f"Cannot delete {spelled}: it is or holds the cluster root {root}, which the "
                                    "toolkit refuses to delete.")
-        return self._delete(spelled, recursive=recursive)
+        return spelled
 
     @abstractmethod
     def _delete(self, path: str, *, recursive: bool) -> bool:

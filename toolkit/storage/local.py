@@ -236,13 +236,14 @@ class LocalFileSystem(FileSystem):
             raise StorageError(f"Cannot rename {normalize_uri(source)} to {normalize_uri(target)}: {reason}.") \
                 from None
 
-    def _delete(self, path: str, *, recursive: bool) -> bool:
-        """`remove_tree` removes the links in a tree without following them."""
+    def _delete(self, path: str, *, recursive: bool, measured: dict[str, int] | None = None) -> bool:
+        """`remove_tree` removes the links in a tree without following them (and adds up the `measured` folders'
+        bytes as it goes)."""
         local = to_local_path(path)
         try:
             if os.path.isdir(local) and not os.path.islink(local):
                 if recursive:
-                    remove_tree(local)
+                    remove_tree(local, measured)
                 else:
                     os.rmdir(local)
             else:
@@ -254,6 +255,15 @@ class LocalFileSystem(FileSystem):
                 raise StorageError(f"Cannot delete {normalize_uri(path)}: the directory is not empty.") from None
             raise StorageError(f"Cannot delete {normalize_uri(path)}: {err.strerror}.") from None
         return True
+
+    def delete_sized(self, path: str, entries: Sequence[FileStatus]) -> dict[str, int]:
+        """In one walk: each folder's files are measured by the walk that removes them (local_trees.py), where a
+        sizing walk first opened and read every folder a second time; a file's size is its listed length."""
+        spelled = self._deletable(path)
+        measured = {os.path.normpath(to_local_path(entry.path)): 0 for entry in entries if entry.is_dir}
+        self._delete(spelled, recursive=True, measured=measured)
+        return {entry.path: measured[os.path.normpath(to_local_path(entry.path))] if entry.is_dir else entry.length
+                for entry in entries}
 
     def copy(self, source: str, target: str) -> None:
         local_source, local_target = to_local_path(source), to_local_path(target)

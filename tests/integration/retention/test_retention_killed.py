@@ -41,8 +41,8 @@ from toolkit.runtime.run_context import RunContext
 
 class DiesAfter(LocalFileSystem):
     deletions = 0
-    def delete(self, path, *, recursive):
-        done = super().delete(path, recursive=recursive)
+    def _delete(self, path, *, recursive, measured=None):  # every deletion, sized (delete_sized) or not
+        done = super()._delete(path, recursive=recursive, measured=measured)
         DiesAfter.deletions += 1
         if DiesAfter.deletions == {n}:
             os.kill(os.getpid(), signal.SIGKILL)

@@ -28,10 +28,10 @@ FIRST, NOW = utc(2025, 12, 31, 20), utc(2026, 3, 31, 22)  # clicks keeps days(90
 class _FullDisk(LocalFileSystem):
     """A file system whose deletions under `data/` fail, as a disk that went read-only would."""
 
-    def delete(self, path: str, *, recursive: bool) -> bool:
-        if "/data/" in path:
+    def _delete(self, path: str, *, recursive: bool, measured: dict[str, int] | None = None) -> bool:
+        if "/data/" in path:  # every deletion comes here, sized (delete_sized) or not
             raise StorageError(f"Cannot delete {path}: Read-only file system.")
-        return super().delete(path, recursive=recursive)
+        return super()._delete(path, recursive=recursive, measured=measured)
 
 
 def test_the_run_and_its_evictions_carry_the_definition_and_a_failure_is_told_with_its_rerun(tmp_path: Path) -> None:

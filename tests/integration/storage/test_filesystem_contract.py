@@ -175,6 +175,17 @@ def test_total_sizes_of_files_and_trees(fs: FileSystem, tmp_path: Path) -> None:
                                        uri(tmp_path / "t/loose"): 2}
 
 
+def test_delete_sized_answers_what_total_sizes_did_and_the_tree_is_gone(fs: FileSystem, tmp_path: Path) -> None:
+    make(tmp_path, {"t/2026/01/a": b"123", "t/2026/01/b": b"45", "t/2026/02/c": b"6", "t/2026/03": None,
+                    "t/2025/x": b"7777", "t/loose": b"12"})
+    entries = fs.list(uri(tmp_path / "t")) + [fs.status(uri(tmp_path / "t/2026/01"))]
+    before = fs.total_sizes([entry for entry in entries if entry is not None])
+    assert fs.delete_sized(uri(tmp_path / "t"), [entry for entry in entries if entry is not None]) == before == {
+        uri(tmp_path / "t/2025"): 4, uri(tmp_path / "t/2026"): 6, uri(tmp_path / "t/2026/01"): 5,
+        uri(tmp_path / "t/loose"): 2}
+    assert not (tmp_path / "t").exists()
+
+
 # ------------------------------------------------------------------------------------------------- glob
 GLOB_TREE: dict[str, bytes | None] = {
     "data/2025/01/01/00/part": b"p", "data/2026/11/21/00/part": b"p", "data/2026/11/21/01": None,

@@ -90,3 +90,31 @@ def test_an_error_stops_the_walk_with_the_rest_in_place_and_no_descriptor_left_o
         remove_tree(str(tmp_path / "day"))
     assert _open_descriptors() == before
     assert (tmp_path / "day/01/locked").exists()
+
+
+def test_the_measured_folders_get_the_bytes_of_their_files_as_they_go_links_not_counted(tmp_path: Path) -> None:
+    outside = tmp_path / "another-teams-folder"
+    outside.mkdir()
+    (outside / "big").write_bytes(b"x" * 1000)
+    day = tmp_path / "feed/2026/01/01"
+    for hour, files in (("00", {"part-0": 3, "part-1": 4}), ("01", {"sub/part-0": 5}), ("02", {})):
+        (day / hour).mkdir(parents=True)
+        for name, size in files.items():
+            (day / hour / name).parent.mkdir(parents=True, exist_ok=True)
+            (day / hour / name).write_bytes(b"y" * size)
+    (day / "01/link").symlink_to(outside / "big")
+    (day / "stray").write_bytes(b"z" * 7)  # in the day but in no measured folder
+    measured = {str(day / hour): 0 for hour in ("00", "01", "02")}
+    remove_tree(str(day), measured)
+    assert measured == {str(day / "00"): 7, str(day / "01"): 5, str(day / "02"): 0}
+    assert not day.exists() and (outside / "big").stat().st_size == 1000
+
+
+def test_the_tree_itself_can_be_measured(tmp_path: Path) -> None:
+    hour = tmp_path / "feed/2026/01/01/00"
+    (hour / "a/b").mkdir(parents=True)
+    (hour / "a/b/part").write_bytes(b"1234")
+    (hour / "part").write_bytes(b"56")
+    measured = {str(hour): 0}
+    remove_tree(f"{hour}/", measured)  # spelled with a trailing slash: measured by its plain path
+    assert measured == {str(hour): 6} and not hour.exists()
