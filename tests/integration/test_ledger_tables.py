@@ -17,6 +17,7 @@ from tests.integration.spark_submit import spark_submit
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.layout import LedgerLayout
@@ -27,7 +28,7 @@ from toolkit.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 BASE = datetime(2026, 11, 21, 8, tzinfo=UTC)
-PRINT = {"digest": "d1", "files": 1, "bytes": 10}
+PRINT = Fingerprint("d1", 1, 10)
 
 # The example query of docs/ledger.md, "The ledger as tables" (its database and times filled in).
 EXAMPLE = """

@@ -48,6 +48,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.database_transfers import (
     HighWaterMark,
     ImportBook,
@@ -367,7 +368,7 @@ class _Import:
         return finished
 
 
-def _probe(context: RunContext, where: FeedLocations, call: ImportCall, t: datetime) -> dict[str, object] | None:
+def _probe(context: RunContext, where: FeedLocations, call: ImportCall, t: datetime) -> Fingerprint | None:
     state = probe_instance(context.fs, where, call.feed.availability_flag,
                            lambda: context.require_catalog(call.feed.name, call.cluster.name), t)
-    return state.fingerprint.to_json() if state.fingerprint else None
+    return state.fingerprint

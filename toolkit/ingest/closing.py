@@ -77,7 +77,7 @@ def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, 
             fs.create_exclusive(f"{location}/{feed.availability_flag}", b"")
         state = probe_instance(fs, where, feed.availability_flag, catalog, t)
         ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id, location=location,
-                                  fingerprint=state.fingerprint.to_json() if state.fingerprint else None,
+                                  fingerprint=state.fingerprint,
                                   unless_recorded=True, definition=definition)
         if gate is not None:
             gate.closed(t)

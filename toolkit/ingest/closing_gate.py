@@ -42,6 +42,7 @@ from toolkit.entities.model import Feed, quality_gates
 from toolkit.entities.quality_suites import suite_file
 from toolkit.ingest.closing_record import ACCEPTED, BLOCKED, CLOSED, ClosingBook, ClosingRecord, same_content
 from toolkit.instances.availability import probe_instance
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import EVICTED, wall_clock_stamp
 from toolkit.notifications.message import QUALITY_WARNING, Notice
 from toolkit.quality.gate import QualityGate, warnings_of
@@ -87,7 +88,7 @@ class QualityClosing:
     def allows(self, t: datetime) -> bool:
         location = self.where.event_location(t)
         state = probe_instance(self.fs, self.where, None, self.catalog, t)  # the content, flag or not
-        content = state.fingerprint.to_json() if state.fingerprint else None
+        content = state.fingerprint
         prior = self.book.read(t)
         if prior is not None and prior.holds(content, self.digest):
             if self._published_by_hand(t, content):
@@ -134,12 +135,12 @@ class QualityClosing:
         """The instances (yyyy-MM-ddTHH:mmZ) whose last verdict of the call is `verdict`, oldest first."""
         return sorted(instance for instance, found in self.verdicts.items() if found == verdict)
 
-    def _published_by_hand(self, t: datetime, content: dict[str, object] | None) -> bool:
+    def _published_by_hand(self, t: datetime, content: Fingerprint | None) -> bool:
         """Whether the newest dataset event records `content` (an operator published what the gate refused)."""
         events = self.ledger.events(self.feed.name, t)
         return bool(events) and events[-1].kind != EVICTED and same_content(events[-1].fingerprint, content)
 
-    def _record(self, t: datetime, state: str, location: str, content: dict[str, object] | None,
+    def _record(self, t: datetime, state: str, location: str, content: Fingerprint | None,
                 quality: list[dict[str, object]]) -> ClosingRecord:
         return ClosingRecord(self.feed.name, self.where.cluster, format_timestamp(t), self.run_id, state,
                              wall_clock_stamp(self.clock()), location, content, self.digest, quality)

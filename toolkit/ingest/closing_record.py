@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.record_files import InstanceRecords
 from toolkit.ledger.records import Minute, Stamp
@@ -31,20 +32,20 @@ class ClosingRecord:
     state: Annotated[str, (CLOSED, BLOCKED, ACCEPTED)]
     written: Stamp
     location: str
-    fingerprint: dict[str, Any] | None = None  # the content checked (toolkit/instances/fingerprints.py)
+    fingerprint: Fingerprint | None = None  # the content checked (toolkit/instances/fingerprints.py)
     gates: str = ""  # the digest of the suites and their on-failure it was checked against
     quality: list[dict[str, Any]] = field(default_factory=list)
 
-    def holds(self, fingerprint: dict[str, Any] | None, gates: str) -> bool:
+    def holds(self, fingerprint: Fingerprint | None, gates: str) -> bool:
         """Whether this is a refusal of the same content under the same gates (nothing to check again)."""
         return self.state == BLOCKED and self.gates == gates and _digest(self.fingerprint) == _digest(fingerprint)
 
 
-def _digest(fingerprint: dict[str, Any] | None) -> object:
-    return None if fingerprint is None else fingerprint.get("digest")
+def _digest(fingerprint: Fingerprint | None) -> str | None:
+    return None if fingerprint is None else fingerprint.digest
 
 
-def same_content(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+def same_content(a: Fingerprint | None, b: Fingerprint | None) -> bool:
     """Whether two fingerprints are of the same files (a missing one matches nothing)."""
     return a is not None and b is not None and _digest(a) == _digest(b)
 

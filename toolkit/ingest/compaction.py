@@ -42,6 +42,7 @@ from toolkit.ingest.closing_record import BLOCKED, ClosingBook
 from toolkit.ingest.compaction_record import DONE, PLANNED, SWAPPED, CompactionBook, CompactionRecord
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working
 from toolkit.ledger.records import EVICTED, wall_clock_stamp
@@ -151,7 +152,7 @@ def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLoc
     book = CompactionBook(fs, ledger.layout, feed.name)
 
     def published(t: datetime) -> _Publishes:
-        def record(location: str, fingerprint: dict[str, Any] | None, *, unless_recorded: bool = False) -> object:
+        def record(location: str, fingerprint: Fingerprint | None, *, unless_recorded: bool = False) -> object:
             return ledger.record_publication(feed.name, where.cluster, t, producer=COMPACTION.producer,
                                              run_id=run_id, location=location, fingerprint=fingerprint,
                                              unless_recorded=unless_recorded, definition=definition)
@@ -225,7 +226,7 @@ def _batch_files(fs: FileSystem, feed: Feed, where: FeedLocations, t: datetime) 
 class _Publishes(Protocol):
     """Records the instance's new content as a dataset event (`Lifecycle.published`)."""
 
-    def __call__(self, location: str, fingerprint: dict[str, Any] | None, *,
+    def __call__(self, location: str, fingerprint: Fingerprint | None, *,
                  unless_recorded: bool = False) -> object: ...
 
 
@@ -371,7 +372,7 @@ def _complete(job: _Compaction, record: CompactionRecord, t: datetime) -> Compac
     fs, book, where, feed = job.fs, job.book, job.where, job.feed
     remove_old(fs, record)
     state = probe_instance(fs, where, feed.availability_flag, _no_catalog, t)
-    job.published(record.instance, state.fingerprint.to_json() if state.fingerprint else None,
+    job.published(record.instance, state.fingerprint,
                   unless_recorded=True)
     done = record.moved(DONE, job.now())
     book.write(done, t)

@@ -73,7 +73,7 @@ def known_files(fs: FileSystem, where: FeedLocations, flag: str | None, t: datet
 
 
 def _digested_state(t: datetime, path: str, available: bool, digest: TreeDigest) -> InstanceState:
-    return InstanceState(t, path, available, Fingerprint(digest.digest, digest.files, digest.bytes) if available
+    return InstanceState(t, path, available, Fingerprint.of(digest) if available
                          else None)
 
 

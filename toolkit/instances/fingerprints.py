@@ -13,14 +13,22 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolkit.storage.filesystem import FileStatus, normalize_uri
+from toolkit.storage.filesystem import FileStatus, TreeDigest, normalize_uri
 
 
 @dataclass(frozen=True)
 class Fingerprint:
+    """An instance's content as records keep it (dataset events, the inputs a run read, an ingest closing); every
+    toolkit wrote all three fields, so a record whose fingerprint lacks one is damaged (CorruptRecordError)."""
+
     digest: str
     files: int
     bytes: int
+
+    @classmethod
+    def of(cls, tree: TreeDigest) -> Fingerprint:
+        """The fingerprint of a tree digested where it was listed (the JVM's walk)."""
+        return cls(tree.digest, tree.files, tree.bytes)
 
     def to_json(self) -> dict[str, object]:
         return {"digest": self.digest, "files": self.files, "bytes": self.bytes}

@@ -34,6 +34,7 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from toolkit.entities.provenance import Provenance
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.secrets_masking import masked
 from toolkit.statuses import Status
 
@@ -59,7 +60,7 @@ class CorruptRecordError(ToolkitError):
     def __init__(self, path: str, why: str) -> None:
         super().__init__(f"The ledger record {path} is damaged ({why}): the run refuses to guess its content; "
                          "check it, then repair or delete that file and call again.")
-        self.path = path
+        self.path, self.why = path, why
 
 
 class NewerFormatError(UsageError):
@@ -322,8 +323,9 @@ def _names(cls: type) -> tuple[tuple[str, bool], ...]:
 def event_json(event: DatasetEvent) -> bytes:
     """A dataset event as one line of JSON: events are the ledger's most numerous records (a retention run
     can write tens of thousands), and `to_json`'s indented form costs five times as much to encode."""
-    document = versioned({f.name: getattr(event, f.name) for f in fields(event) if f.name != "definition"},
-                         _format_of(DatasetEvent))
+    document = versioned({f.name: getattr(event, f.name) for f in fields(event)
+                          if f.name not in ("definition", "fingerprint")}, _format_of(DatasetEvent))
+    document["fingerprint"] = event.fingerprint.to_json() if event.fingerprint is not None else None
     if event.definition is not None:
         document["definition"] = event.definition.to_json()
     return (json.dumps(document, sort_keys=True) + "\n").encode()
@@ -405,7 +407,7 @@ class ReadInstance:
     time: Minute
     location: str | None = None
     available: bool = True
-    fingerprint: dict[str, Any] | None = None
+    fingerprint: Fingerprint | None = None
     event_id: str | None = None
 
     @property
@@ -413,9 +415,9 @@ class ReadInstance:
         return record_time(self.time)
 
     @property
-    def digest(self) -> object:
+    def digest(self) -> str | None:
         """The fingerprint's digest (what late data is measured by), None when it had none."""
-        return (self.fingerprint or {}).get("digest")
+        return self.fingerprint.digest if self.fingerprint is not None else None
 
 
 @dataclass(frozen=True)
@@ -589,7 +591,7 @@ class DatasetEvent:
     location: str
     published: Stamp
     kind: Annotated[str, EVENT_KINDS] = PUBLISHED
-    fingerprint: dict[str, Any] | None = None
+    fingerprint: Fingerprint | None = None
     event_id: str = ""
     definition: Provenance | None = None  # the producer's definition (entities/provenance.py); older: none
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.entities.provenance import Provenance
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.attempt_logs import CappedLog, masked_log
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches, PlannedEvictions
@@ -270,7 +271,7 @@ class Ledger:
         return sorted(feeds.union(self.evictions.feeds()))
 
     def record_publication(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
-                           location: str, fingerprint: dict[str, Any] | None,
+                           location: str, fingerprint: Fingerprint | None,
                            unless_recorded: bool = False, definition: Provenance | None = None) -> DatasetEvent | None:
         """Record that the instance `t` of `feed` became visible here: `replaced` when it was visible already (its
         last event is not an eviction), else `published`. Every producer calls this right after publishing.
@@ -324,7 +325,7 @@ class Ledger:
         return events[-1] if events else None
 
     def _record(self, feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
-                fingerprint: dict[str, Any] | None, last: DatasetEvent | None,
+                fingerprint: Fingerprint | None, last: DatasetEvent | None,
                 definition: Provenance | None = None) -> DatasetEvent:
         # Published instants come from the real clock; an id never sorts before the instance's last one, so
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
@@ -350,7 +351,7 @@ class Ledger:
 
     @staticmethod
     def _event(feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
-               fingerprint: dict[str, Any] | None, published_ms: int) -> DatasetEvent:
+               fingerprint: Fingerprint | None, published_ms: int) -> DatasetEvent:
         stamp = format_timestamp(t)
         return DatasetEvent(
             feed=feed, cluster=cluster, time=stamp, run_id=run_id, producer=producer, location=location,

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+
+from toolkit.instances.fingerprints import Fingerprint
 
 # What a run's input is now, compared with what the run read (`Edge.since_read`).
 UNCHANGED, CHANGED, GONE, UNKNOWN = "unchanged", "changed", "evicted", "unknown"
@@ -25,7 +26,7 @@ class InstanceNode:
     time: str
     state: str
     location: str | None = None
-    fingerprint: Mapping[str, Any] | None = None
+    fingerprint: Fingerprint | None = None
     event_id: str | None = None
     published: str | None = None
     notes: tuple[str, ...] = ()
@@ -78,7 +79,7 @@ class Edge:
     target: str
     role: str
     name: str | None = None
-    fingerprint: Mapping[str, Any] | None = None
+    fingerprint: Fingerprint | None = None
     since_read: str | None = None
 
 

@@ -22,11 +22,11 @@ def _node(node: Node) -> dict[str, Any]:
     values = {f.name: getattr(node, f.name) for f in fields(node)}
     values["notes"] = list(node.notes)
     if values.get("fingerprint") is not None:
-        values["fingerprint"] = dict(values["fingerprint"])
+        values["fingerprint"] = values["fingerprint"].to_json()
     return {"key": node.key, "type": kind, **values}
 
 
 def _edge(edge: Edge) -> dict[str, Any]:
     return {"from": edge.source, "to": edge.target, "role": edge.role, "name": edge.name,
-            "fingerprint": dict(edge.fingerprint) if edge.fingerprint is not None else None,
+            "fingerprint": edge.fingerprint.to_json() if edge.fingerprint is not None else None,
             "since_read": edge.since_read}

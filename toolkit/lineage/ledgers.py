@@ -11,9 +11,8 @@ with the same function the producers use (`instances/availability.py`), so "chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
@@ -21,6 +20,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.availability import probe_files
 from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import EVICTED, DatasetEvent
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import CHANGED, GONE, UNCHANGED, UNKNOWN, InstanceNode
@@ -87,12 +87,12 @@ class Ledgers:
             return InstanceNode(feed, cluster, stamp, UNKNOWN, where.event_location(t), notes=(
                 "no dataset event; a table partition is not read without the metastore",))
         state = probe_files(ledger.fs, where, entity.availability_flag, [t])[t]
-        fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+        fingerprint = state.fingerprint
         return InstanceNode(feed, cluster, stamp, PRESENT if state.available else ABSENT, state.location,
                             fingerprint, notes=("no dataset event: its files were read",))
 
 
-def since_read(read: Mapping[str, Any] | None, now: InstanceNode) -> str:
+def since_read(read: Fingerprint | None, now: InstanceNode) -> str:
     """`unchanged`, `changed` or `evicted`: the fingerprint a run read against the instance's now (gone without an
     eviction is `changed`); `unknown` when either is missing."""
     if now.state == EVICTED:
@@ -101,4 +101,4 @@ def since_read(read: Mapping[str, Any] | None, now: InstanceNode) -> str:
         return CHANGED
     if read is None or now.fingerprint is None:
         return UNKNOWN
-    return UNCHANGED if read.get("digest") == now.fingerprint.get("digest") else CHANGED
+    return UNCHANGED if read.digest == now.fingerprint.digest else CHANGED

@@ -3,12 +3,11 @@ what it wrote. The same step serves both directions: the producer of an instance
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from toolkit.entities.model import FeedClusterType
 from toolkit.entities.provenance import Provenance
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import EVICTED, AttemptRecord, DatasetEvent, InstanceRecord, parse_json
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import CHANGED, GONE, UNCHANGED, UNKNOWN, InstanceNode, RunNode
@@ -24,7 +23,7 @@ class Read:
 
     instance: InstanceNode
     name: str | None
-    fingerprint: Mapping[str, Any] | None
+    fingerprint: Fingerprint | None
     since_read: str
 
 

@@ -4,9 +4,10 @@ written from the line above). A node met again is printed once more with `(shown
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.lineage.graph import READ, Edge, InstanceNode, Lineage, Node, RunNode
 
 _INDENT = "  "
@@ -90,12 +91,11 @@ def _run(node: RunNode) -> str:
     return f"{head}{run}{status}{f', {span}' if span else ''}"
 
 
-def _fingerprint(fingerprint: Mapping[str, Any] | None) -> str:
-    if not fingerprint:
+def _fingerprint(fingerprint: Fingerprint | None) -> str:
+    if fingerprint is None:
         return "nothing"
-    files = fingerprint.get("files")
-    return f"{str(fingerprint.get('digest', ''))[:12]} ({files} file{'' if files == 1 else 's'}, " \
-           f"{fingerprint.get('bytes')} B)"
+    files = fingerprint.files
+    return f"{fingerprint.digest[:12]} ({files} file{'' if files == 1 else 's'}, {fingerprint.bytes} B)"
 
 
 def _notes(node: Node, indent: str) -> Iterator[str]:

@@ -152,7 +152,7 @@ def _subset(schema: str, key: str, use: DatasetUse) -> dict[str, Any]:
 
 def _instances(facet: str, use: DatasetUse) -> dict[str, Any]:
     return custom_facet(facet, PRODUCER, feed=use.feed, instances=[
-        {"time": i.time, "location": i.location, **({"fingerprint": dict(i.fingerprint)} if i.fingerprint else {})}
+        {"time": i.time, "location": i.location, **({"fingerprint": i.fingerprint.to_json()} if i.fingerprint else {})}
         for i in use.instances])
 
 

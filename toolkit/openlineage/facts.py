@@ -11,6 +11,7 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
 from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.openlineage.naming import DatasetName, JobName, feed_dataset, path_dataset
 from toolkit.uris import normalize_uri
 
@@ -22,7 +23,7 @@ class InstanceUse:
 
     time: str
     location: str
-    fingerprint: Mapping[str, Any] | None = None
+    fingerprint: Fingerprint | None = None
 
     @property
     def partition(self) -> dict[str, str] | None:
@@ -67,7 +68,7 @@ class DatasetUse:
 
     @classmethod
     def at(cls, feed: Feed, cluster: Cluster, times: Iterable[datetime],
-           fingerprints: Mapping[datetime, Mapping[str, Any] | None] | None = None, **written: Any) -> DatasetUse:
+           fingerprints: Mapping[datetime, Fingerprint | None] | None = None, **written: Any) -> DatasetUse:
         """`feed` on `cluster` with its instances at `times`, located as its dataset events locate them, with
         their `fingerprints` where known."""
         where = feed_locations(feed, cluster)

@@ -11,6 +11,7 @@ from typing import Any
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan
 from toolkit.ledger.batch_plan import BatchInput
@@ -26,7 +27,7 @@ def input_uses(plan: InstancePlan, cluster: Cluster) -> list[DatasetUse]:
     uses = []
     for item in plan.inputs:
         read = [InstanceUse(format_timestamp(state.time), state.location,
-                            state.fingerprint.to_json() if state.fingerprint else None)
+                            state.fingerprint)
                 for state in item.checked_states if state.available]
         if read:
             uses.append(DatasetUse.of(item.feed, cluster, read))
@@ -47,7 +48,7 @@ def planned_output_uses(targets: Sequence[FileOutput | TableOutputTarget], clust
 
 
 def published_output_uses(repo: ConfigRepo, cluster: Cluster, published: Sequence[PublishedOutput],
-                          fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
+                          fingerprints: Mapping[tuple[str, str], Fingerprint | None],
                           columns: Mapping[str, Mapping[str, Any]] | None = None) -> list[DatasetUse]:
     """`published`: the runner's published outputs; `fingerprints` by (feed, time) as recorded in their dataset
     events; `columns`: column lineage facets by output name."""

@@ -36,6 +36,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.instances.grids import process_grid, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
@@ -514,7 +515,7 @@ class ProcessRunner:
         return lineage, read
 
     def complete_lineage(self, lineage: RunLineage, inputs: list[DatasetUse], published: list[PublishedOutput],
-                         fingerprints: Mapping[tuple[str, str], Mapping[str, Any] | None],
+                         fingerprints: Mapping[tuple[str, str], Fingerprint | None],
                          plan: InstancePlan | None = None, quality: Sequence[GateResult] = ()) -> None:
         """COMPLETE with what was published and what its quality gates found; with the instance's `plan`, a SQL
         workflow's column lineage too."""
@@ -572,11 +573,11 @@ class ProcessRunner:
         return published
 
     def record_events(self, outputs: Sequence[PublishedOutput], run_id: str,
-                      missing_only: bool = False) -> dict[tuple[str, str], dict[str, Any] | None]:
+                      missing_only: bool = False) -> dict[tuple[str, str], Fingerprint | None]:
         """One dataset event per published output instance, with its fingerprint as it is now. `missing_only`
         (an instance found SUCCEEDED): only the events a run killed after its success record did not write.
         The fingerprints recorded, by (feed, time)."""
-        recorded_fingerprints: dict[tuple[str, str], dict[str, Any] | None] = {}
+        recorded_fingerprints: dict[tuple[str, str], Fingerprint | None] = {}
         for output in outputs:
             feed, instance = self.repo.feed(output.feed), output.instance
             recorded = [event for event in self.ledger.events(feed.name, instance)
@@ -589,7 +590,7 @@ class ProcessRunner:
             state = probe_instance(self.fs, where, feed.availability_flag, self.catalog, instance)
             if missing_only and not state.available:
                 continue  # gone since (evicted, or replaced by hand): nothing of that publication to record
-            fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+            fingerprint = state.fingerprint
             recorded_fingerprints[(feed.name, output.time)] = fingerprint
             self.ledger.record_publication(
                 feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,

@@ -58,7 +58,7 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
         raise WaitingError(f"The instance {format_timestamp(t)} of {owner} is not available: {missing}; publish it "
                            "once the producer has finished writing it.")
     ledger = Ledger.of(fs, cluster)
-    fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+    fingerprint = state.fingerprint
     event = ledger.record_publication(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
                                       location=location, fingerprint=fingerprint, unless_recorded=True,
                                       definition=provenance(feed, Path(repo.root), repo.revision))

@@ -37,7 +37,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
           f"{event.time} on {event.cluster} ({event.location})")
     status.status = Status.SUCCEEDED
     status.add(kind=event.kind, event_id=event.event_id, recorded=published.recorded, location=event.location,
-               fingerprint=event.fingerprint)
+               fingerprint=event.fingerprint.to_json() if event.fingerprint else None)
 
 
 def main() -> int:

@@ -5,11 +5,11 @@ this run copied, and the data-quality assertions its staged copies were checked 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from toolkit.entities.model import Cluster, Feed
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.openlineage.facts import DatasetUse, QualityAssertion
 from toolkit.replication.files import FolderOutcome
 from toolkit.replication.selection import Source
@@ -23,7 +23,7 @@ def source_uses(fs: FileSystem, feed: Feed, sources: Sequence[Source], instance:
             for source in sources]
 
 
-def target_use(feed: Feed, target: Cluster, instance: datetime, fingerprint: Mapping[str, Any] | None,
+def target_use(feed: Feed, target: Cluster, instance: datetime, fingerprint: Fingerprint | None,
                folders: Sequence[FolderOutcome], assertions: tuple[QualityAssertion, ...] = ()) -> DatasetUse:
     return DatasetUse.at(feed, target, [instance], {instance: fingerprint},
                          files=sum(folder.files_copied for folder in folders),

@@ -25,7 +25,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed, FeedCluster
@@ -34,6 +33,7 @@ from toolkit.entities.replication_settings import ReplicationSettings, replicati
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
 from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.ledger.switches import require_no_safemode, require_running_allowed
 from toolkit.openlineage.facts import DatasetUse
@@ -326,7 +326,7 @@ def _lineage(call: _Call, life: Lifecycle, pulled: list[Source],
 
 
 def _record_event(call: _Call, life: Lifecycle, outcomes: list[SourceOutcome], changed: bool) \
-        -> dict[str, Any] | None:
+        -> Fingerprint | None:
     """The target's dataset event, right after the instance became visible there. A run that changed nothing
     (the target was up to date) records one only when no event says so yet: the run before it was killed
     between its publication and its event. The instance's fingerprint on the target, None while not visible."""
@@ -337,7 +337,7 @@ def _record_event(call: _Call, life: Lifecycle, outcomes: list[SourceOutcome], c
     if not state.available:
         return None  # another source's part is still missing: not visible yet
     life.lease.check()
-    fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+    fingerprint = state.fingerprint
     life.published(feed_locations(call.feed, call.target).event_location(instance), fingerprint,
                    unless_recorded=not changed,
                    producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED))

@@ -28,6 +28,7 @@ from toolkit.entities.model import Cluster, Feed
 from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import TimedOutError, ToolkitError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.instances.grids import require_in_validity
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.switches import require_running_allowed
@@ -135,7 +136,7 @@ class Lifecycle:
                                         instance=call.instance if call.kind.on_instance else None,
                                         definition=call.definition, **facts)
 
-    def published(self, location: str, fingerprint: dict[str, Any] | None, *, unless_recorded: bool = False,
+    def published(self, location: str, fingerprint: Fingerprint | None, *, unless_recorded: bool = False,
                   run_id: str | None = None, at: datetime | None = None,
                   producer: str | None = None) -> DatasetEvent | None:
         """The instance's dataset event (`published`, or `replaced` when it was visible already), carrying the

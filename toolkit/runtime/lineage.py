@@ -9,11 +9,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster, Feed
 from toolkit.errors import ToolkitError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.locks import LockLostError
 from toolkit.ledger.records import EVICTED
 from toolkit.ledger.store import Ledger
@@ -78,7 +79,7 @@ def watched(run: RunLineage, inputs: Sequence[DatasetUse] = (), outputs: Sequenc
         raise
 
 
-def recorded_fingerprint(fs: FileSystem, feed: Feed, cluster: Cluster, t: datetime) -> dict[str, Any] | None:
+def recorded_fingerprint(fs: FileSystem, feed: Feed, cluster: Cluster, t: datetime) -> Fingerprint | None:
     """The fingerprint of the instance `t` of `feed` on `cluster` as its newest dataset event recorded it; None
     when none did, it was evicted since, or the cluster's ledger cannot be read (lineage never fails an action)."""
     try:

@@ -24,6 +24,7 @@ from tests.airflow_server import AirflowServer, free_port
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import DatasetEvent
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.airflow_events.deliveries import Deliveries
@@ -82,7 +83,7 @@ class Setup:
     def publish(self, t: datetime) -> DatasetEvent:
         event = self.ledger.record_publication(self.feed, "primary", t, producer="external", run_id=f"r{t:%d%H}",
                                                location=f"file://{self.tmp}/primary/data/{self.feed}/{t:%Y/%m/%d/%H}",
-                                               fingerprint={"files": f"{t:%H}"})
+                                               fingerprint=Fingerprint(f"{t:%H}", 1, 1))
         assert event is not None
         return event
 

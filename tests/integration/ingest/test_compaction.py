@@ -85,7 +85,7 @@ def check_compacted(spark, repo: ConfigRepo, root: Path) -> None:  # type: ignor
     assert sorted(p.name for p in hour(root).parent.iterdir()) == ["10", "12"]
     events = Ledger.of(HadoopFileSystem(spark), repo.cluster("primary")).events("events", TEN)
     assert [(e.kind, e.producer) for e in events] == [("published", "ingest"), ("replaced", "compaction")]
-    assert events[-1].fingerprint is not None and events[-1].fingerprint["files"] == 1
+    assert events[-1].fingerprint is not None and events[-1].fingerprint.files == 1
     record = json.loads((root / "working/ledger/ingest/events/compactions/20260101T1000Z.json").read_text())
     assert (record["state"], record["format_version"], record["rows"]) == ("done", 1, 4)
 

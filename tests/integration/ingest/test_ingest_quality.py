@@ -97,7 +97,7 @@ def test_a_blocked_hour_is_held_unpublished_then_published_once_fixed(spark, tmp
         assert (root / "data/events/2026/01/01/11/_SUCCESS").exists()
         blocked = closing(repo, 10)
         assert blocked.fingerprint is not None
-        assert (blocked.state, blocked.run_id, blocked.fingerprint["files"]) == ("blocked", status["run_id"], 1)
+        assert (blocked.state, blocked.run_id, blocked.fingerprint.files) == ("blocked", status["run_id"], 1)
         assert outcomes(blocked) == [("expect_column_values_to_be_between", False, 1),
                                      ("expect_column_values_to_not_be_null", True, 0)]
         assert (closing(repo, 11).state, [ok for _, ok, _ in outcomes(closing(repo, 11))]) == ("closed",

@@ -11,11 +11,12 @@ from tests.integration.openlineage.lineage_setup import instances, lineage_to, n
 from tests.integration.process_runner.batch_consumer import NAME, location, publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.process_runner.batch_runner import BatchRunner
 from toolkit.process_runner.runner import RunOptions
 
 T = utc(2026, 11, 21, 8)
-FINGERPRINT = {"digest": "d1", "files": 1, "bytes": 42}
+FINGERPRINT = Fingerprint("d1", 1, 42)
 
 
 def batch_runner(spark, repo: Path, run_id: str, url: str) -> BatchRunner:  # type: ignore[no-untyped-def]
@@ -53,7 +54,7 @@ def test_a_batch_emits_a_run_per_attempt_with_its_instances_and_fingerprints(spa
                                          ("file", f"{root}/data/clicks-hourly-summary")]
     clicks, summary = complete["inputs"]
     assert instances(clicks, "inputFacets") == [
-        {"time": "2026-11-21T08:00Z", "location": location(root, "clicks", T), "fingerprint": FINGERPRINT}]
+        {"time": "2026-11-21T08:00Z", "location": location(root, "clicks", T), "fingerprint": FINGERPRINT.to_json()}]
     assert instances(summary, "inputFacets") == [
         {"time": "2026-11-21T08:00Z", "location": location(root, "clicks-hourly-summary", T)}]  # none recorded
     assert clicks["inputFacets"]["subset"]["inputCondition"] == {"type": "location",
@@ -63,7 +64,7 @@ def test_a_batch_emits_a_run_per_attempt_with_its_instances_and_fingerprints(spa
     folder = root / "data" / "clicks-daily" / "2026" / "11" / "21"
     [event] = first.runner.ledger.events("clicks-daily", utc(2026, 11, 21))
     assert instances(daily) == [{"time": "2026-11-21T00:00Z", "location": f"file://{folder}",
-                                 "fingerprint": event.fingerprint}]
+                                 "fingerprint": event.fingerprint.to_json()}]
     files = [p for p in folder.iterdir() if not p.name.startswith(("_", "."))]
     assert daily["outputFacets"]["outputStatistics"] == {**daily["outputFacets"]["outputStatistics"],
                                                          "fileCount": len(files),

@@ -19,13 +19,14 @@ from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.store import Ledger
 from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
 from toolkit.runtime.lifecycle import FeedCall
 from toolkit.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21)
-FINGERPRINT = {"digest": "d1", "files": 1, "bytes": 100}
+FINGERPRINT = Fingerprint("d1", 1, 100)
 _names = itertools.count()
 DAILY = "ds=${YEAR}-${MONTH}-${DAY}"
 
@@ -72,7 +73,7 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
     assert names([table]) == [("hive://127.0.0.1:9083", f"{database}.src")]
     assert table["inputFacets"]["subset"]["inputCondition"] == {"type": "partition", "partitions": [
         {"dimensions": {"ds": "2026-11-21"}, "identifier": f"{database}.src/ds=2026-11-21"}]}
-    assert instances(table, "inputFacets") == [{"time": "2026-11-21T00:00Z", "fingerprint": FINGERPRINT,
+    assert instances(table, "inputFacets") == [{"time": "2026-11-21T00:00Z", "fingerprint": FINGERPRINT.to_json(),
                                                 "location": f"{database}.src/ds=2026-11-21"}]
     [folder] = done["outputs"]
     assert names([folder]) == [("file", export_path)]
@@ -86,7 +87,7 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
     assert names([imported_to]) == [("hive://127.0.0.1:9084", f"{database}.dst")]  # backup's metastore
     [event] = Ledger.of(fs, backup).events("sessions", T)
     assert instances(imported_to) == [{"time": "2026-11-21T00:00Z", "location": f"{database}.dst/ds=2026-11-21",
-                                     "fingerprint": event.fingerprint}]
+                                     "fingerprint": event.fingerprint.to_json()}]
     assert (imported_to["outputFacets"]["outputStatistics"]["fileCount"],
             imported_to["outputFacets"]["outputStatistics"]["size"]) == (imported.files, imported.bytes) == (1, 18)
     # Every run, and the import's dataset event, name the definition of the feed that ran (the same file on both

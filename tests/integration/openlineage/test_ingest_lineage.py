@@ -19,6 +19,7 @@ from toolkit.errors import SkippedError
 from toolkit.ingest import runner
 from toolkit.ingest.compaction import compact_instance, compaction_call
 from toolkit.ingest.runner import run_ingest
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
@@ -82,7 +83,7 @@ def test_a_compaction_reads_and_writes_the_instance_again(spark, tmp_path: Path)
      .repartition(2).write.parquet(folder.as_uri()))
     ledger = Ledger.of(fs, repo.cluster("primary"))
     published = ledger.record_publication("events", "primary", ten, producer="ingest", run_id="i", location=
-                                          f"file://{folder}", fingerprint={"digest": "before", "files": 2})
+                                          f"file://{folder}", fingerprint=Fingerprint("before", 2, 15))
     assert published is not None
     with lineage_receiver() as receiver:
         compacted = compact_instance(spark, compaction_call(repo, "events", "primary", ten),
@@ -97,11 +98,12 @@ def test_a_compaction_reads_and_writes_the_instance_again(spark, tmp_path: Path)
     assert complete["run"]["facets"]["nominalTime"]["nominalStartTime"] == "2026-01-01T10:00:00.000Z"
     assert names(complete["inputs"]) == names(complete["outputs"]) == [("file", f"{root}/data/events")]
     assert instances(complete["inputs"][0], "inputFacets") == [
-        {"time": "2026-01-01T10:00Z", "location": f"file://{folder}", "fingerprint": {"digest": "before", "files": 2}}]
+        {"time": "2026-01-01T10:00Z", "location": f"file://{folder}",
+         "fingerprint": {"digest": "before", "files": 2, "bytes": 15}}]
     event = ledger.events("events", ten)[-1]
     assert (event.kind, event.producer) == ("replaced", "compaction")
     assert instances(complete["outputs"][0]) == [
-        {"time": "2026-01-01T10:00Z", "location": f"file://{folder}", "fingerprint": event.fingerprint}]
+        {"time": "2026-01-01T10:00Z", "location": f"file://{folder}", "fingerprint": event.fingerprint.to_json()}]
     statistics = complete["outputs"][0]["outputFacets"]["outputStatistics"]
     record = compacted.record
     assert (statistics["rowCount"], statistics["fileCount"], statistics["size"]) == (

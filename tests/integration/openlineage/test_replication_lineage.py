@@ -13,12 +13,13 @@ from tests.lineage_receiver import lineage_receiver
 from tests.unit.replication.test_file_replication import FILES, T, instance
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.store import Ledger
 from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
 
-FINGERPRINT = {"digest": "d1", "files": 3, "bytes": 1517}
+FINGERPRINT = Fingerprint("d1", 3, 1517)
 
 
 def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tmp_path: Path) -> None:
@@ -48,7 +49,7 @@ def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tm
     assert complete["run"]["facets"]["feedToolkit_run"]["instance"] == "2026-11-21T10:00Z"
     assert names(complete["inputs"]) == [("file", f"{primary}/data/clicks")]
     assert instances(complete["inputs"][0], "inputFacets") == [
-        {"time": "2026-11-21T10:00Z", "location": f"file://{source}", "fingerprint": FINGERPRINT}]
+        {"time": "2026-11-21T10:00Z", "location": f"file://{source}", "fingerprint": FINGERPRINT.to_json()}]
     target = tmp_path / "backup/replica/clicks/2026/11/21/10"
     [written] = complete["outputs"]
     assert names([written]) == [("file", f"{tmp_path}/backup/replica/clicks")]
@@ -56,7 +57,7 @@ def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tm
                                                                     "locations": [f"file://{target}"]}
     [event] = Ledger.of(fs, config.cluster("backup")).events("clicks", T)
     assert instances(written) == [{"time": "2026-11-21T10:00Z", "location": f"file://{target}",
-                                   "fingerprint": event.fingerprint}]
+                                   "fingerprint": event.fingerprint.to_json()}]
     statistics = written["outputFacets"]["outputStatistics"]
     assert (statistics["fileCount"], statistics["size"]) == (3, sum(len(data) for data in FILES.values()))
     assert "was not available on 'primary' by 2026-11-21T17:00Z" in \

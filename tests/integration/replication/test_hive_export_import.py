@@ -642,7 +642,7 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
     [event] = [e for e in Ledger.of(fs, backup).events("sessions", T) if e.run_id in ("r1", "r2")]
     assert (event.producer, event.run_id, event.location) == (
         "hive-import", "r2", f"{target.database}.{table}_evented/ds=2026-11-21/region=eu")
-    assert event.fingerprint is not None and event.fingerprint["files"] == len(visible(local(
+    assert event.fingerprint is not None and event.fingerprint.files == len(visible(local(
         target.partition_location(f"{table}_evented", list(spec.values())))))
 
 

@@ -102,7 +102,7 @@ def test_export_copy_import_then_up_to_date(spark, setup, replica_metastore) -> 
     [event] = ledger.events("sessions", instance)  # one: the up-to-date run recorded nothing more
     assert (event.kind, event.producer, event.cluster, event.location) == (
         "published", "replication:primary", "backup", f"{DATABASE}.{table}/ds=2026-11-20")
-    assert event.fingerprint is not None and event.fingerprint["files"] == 1
+    assert event.fingerprint is not None and event.fingerprint.files == 1
 
 
 def test_a_partition_not_there_yet_waits(spark, setup) -> None:
@@ -205,7 +205,7 @@ def test_publish_entrypoint_records_an_outside_partition_through_spark_submit(se
         "SUCCEEDED", "publish", "published", True, f"{DATABASE}.{table}/ds=2026-11-20")
     [event] = Ledger.of(HadoopFileSystem(spark), ConfigRepo.load(repo).cluster("primary")).events("sessions", T)
     assert (event.event_id, event.producer, event.run_id) == (status["event_id"], "external", status["run_id"])
-    assert event.fingerprint is not None and event.fingerprint["files"] == 1
+    assert event.fingerprint is not None and event.fingerprint.files == 1
     assert waiting.returncode == 3, waiting.stdout[-3000:]
     assert json.loads(waiting.stdout.strip().splitlines()[-1])["status"] == "WAITING"
     assert f"the partition {DATABASE}.{table}/ds=2026-11-21 is not registered" in waiting.stdout + waiting.stderr

@@ -14,6 +14,7 @@ from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.locks import Lease, LockLostError
 from toolkit.ledger.locks import _encode as encode_lease
 from toolkit.ledger.records import InstanceRecord, PublishedOutput, wall_clock_stamp
@@ -87,7 +88,7 @@ def setup(tmp_path: Path) -> tuple[ConfigRepo, Ledger, Launcher, Path]:
 
 def publish(ledger: Ledger, feed: str, t: datetime, fingerprint: str = "a") -> None:
     ledger.record_publication(feed, "primary", t, producer="external", run_id=f"r{time.time_ns()}",
-                              location=f"file:///x/{feed}/{t:%Y%m%d%H}", fingerprint={"files": fingerprint})
+                              location=f"file:///x/{feed}/{t:%Y%m%d%H}", fingerprint=Fingerprint(fingerprint, 1, 1))
 
 
 def submitted(launcher: Launcher, log: Path) -> list[str]:

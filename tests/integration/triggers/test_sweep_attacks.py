@@ -22,6 +22,7 @@ from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from tests.unit.ledger.ledger_support import SetClock
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -102,7 +103,7 @@ class Site:
 
 def publish(ledger: Ledger, t: datetime = T) -> None:
     ledger.record_publication("raw", "primary", t, producer="external", run_id=f"r{time.time_ns()}",
-                              location=f"file:///x/raw/{t:%Y%m%d%H}", fingerprint={"files": 1})
+                              location=f"file:///x/raw/{t:%Y%m%d%H}", fingerprint=Fingerprint("d", 1, 1))
 
 
 def ran(ledger: Ledger, t: datetime = T) -> None:

@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -41,11 +42,11 @@ def write_history(conf: Path) -> Ledger:
     ledger.write_instance(record(ROLLUP, 0, "WAITING", day=21))
     for hour in (9, 10, 11):
         ledger.record_publication("clicks", "primary", at(hour), producer="external", run_id=f"publish-{hour}",
-                                  location=f"/data/clicks/{hour}", fingerprint={"files": 1})
+                                  location=f"/data/clicks/{hour}", fingerprint=Fingerprint("d", 1, 1))
     ledger.record_evictions("clicks", "primary", [(at(8), "/data/clicks/08")], producer="retention",
                             run_id="retention-1")
     for hour in (10, 11, 11):
         ledger.record_publication("clicks-hourly-summary", "primary", at(hour), producer=SUMMARY,
                                   run_id=f"run-{SUMMARY}-21-{hour:02d}", location=f"/data/summary/{hour}",
-                                  fingerprint={"files": hour})
+                                  fingerprint=Fingerprint(f"{hour}", 1, 1))
     return ledger

@@ -40,7 +40,7 @@ def test_an_instance_closes_once_the_watermark_passes_its_end(tmp_path: Path) ->
     assert close_due(FS, ledger, feed, where, book, no_catalog, "r1") == [TEN]
     assert (root / "data/events/2026/01/01/10/_SUCCESS").is_file()
     [event] = ledger.events("events", TEN)
-    assert (event.kind, event.producer, event.run_id, event.fingerprint["files"]) == (  # type: ignore[index]
+    assert (event.kind, event.producer, event.run_id, event.fingerprint and event.fingerprint.files) == (
         "published", "ingest", "r1", 1)  # its data file (the flag is not data)
     assert book.instances().open == {}
     assert close_due(FS, ledger, feed, where, book, no_catalog, "r2") == []  # nothing open: nothing again

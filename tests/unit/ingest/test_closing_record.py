@@ -18,6 +18,7 @@ from toolkit.ingest.book import IngestBook
 from toolkit.ingest.closing_gate import gates_digest
 from toolkit.ingest.closing_record import BLOCKED, CLOSED, ClosingBook, ClosingRecord
 from toolkit.ingest.compaction import compact_instance, compaction_call
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.records import CorruptRecordError
 from toolkit.ledger.store import Ledger
@@ -26,7 +27,7 @@ from toolkit.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
-CONTENT = {"digest": "ab12", "files": 2, "bytes": 900}
+CONTENT = Fingerprint("ab12", 2, 900)
 SUITE = ('{"name": "events", "expectations": [{"type": "expect_column_values_to_not_be_null", '
          '"kwargs": {"column": "user"}}]}')
 
@@ -58,8 +59,8 @@ def test_a_closing_record_reads_back_as_written_and_a_damaged_one_is_named(tmp_p
 
 def test_a_refusal_holds_the_same_content_under_the_same_gates_only(tmp_path: Path) -> None:
     blocked = refusal("d1")
-    assert blocked.holds(dict(CONTENT), "d1")
-    assert not blocked.holds({**CONTENT, "digest": "cd34"}, "d1")  # its files changed: check again
+    assert blocked.holds(Fingerprint("ab12", 2, 900), "d1")
+    assert not blocked.holds(replace(CONTENT, digest="cd34"), "d1")  # its files changed: check again
     assert not blocked.holds(CONTENT, "d2")  # its suites changed: check again
     assert not replace(blocked, state=CLOSED).holds(CONTENT, "d1")  # a closed one is checked when it reopens
 

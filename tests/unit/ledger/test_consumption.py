@@ -11,6 +11,7 @@ import os
 import signal
 import tempfile
 import time
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue, Plan
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.locks import LockLostError
@@ -28,7 +30,7 @@ from toolkit.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 BASE = datetime(2026, 11, 21, tzinfo=UTC)
-PRINT = {"digest": "d", "files": 1, "bytes": 1}
+PRINT = Fingerprint("d", 1, 1)
 
 
 def hour(k: int) -> datetime:
@@ -43,7 +45,7 @@ def open_ledger(root: Path, clock: SetClock | None = None, lease: float = 60.0) 
 
 def publish(ledger: Ledger, feed: str, k: int, run_id: str = "producer") -> DatasetEvent:
     event = ledger.record_publication(feed, "primary", hour(k), producer="external", run_id=run_id,
-                                      location=f"file:///d/{feed}/{k}", fingerprint={**PRINT, "digest": f"{run_id}"})
+                                      location=f"file:///d/{feed}/{k}", fingerprint=replace(PRINT, digest=run_id))
     assert event is not None
     return event
 

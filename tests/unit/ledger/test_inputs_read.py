@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.errors import UsageError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.batch_records import BatchRecord
 from toolkit.ledger.records import InstanceRecord, ReadInput, ReadInstance, to_json
 from toolkit.process_runner.late_check import fingerprints_of
@@ -44,7 +45,7 @@ def test_a_batchs_inputs_name_the_events_consumed() -> None:
 def test_a_format_1_record_is_read_with_the_fingerprints_late_data_is_measured_by() -> None:
     record = InstanceRecord.parse((FORMAT_1 / "instance.json").read_bytes(), "instance.json")
     assert record.inputs_read() == [ReadInput("clicks", instances=[
-        ReadInstance("2026-11-21T10:00Z", fingerprint={"bytes": 10, "digest": "ab", "files": 1})])]
+        ReadInstance("2026-11-21T10:00Z", fingerprint=Fingerprint("ab", 1, 10))])]
     assert fingerprints_of(record.inputs_read(), ("clicks",)) == {"clicks": {"2026-11-21T10:00Z": "ab"}}
 
 

@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import os
 import signal
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from tests.unit.ledger.ledger_support import local_cluster
 from toolkit.el.timestamps import instance_key
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.journal import Journal, JournalEntry
 from toolkit.ledger.records import DatasetEvent, event_id, to_json
 from toolkit.ledger.store import Ledger
@@ -23,7 +25,7 @@ from toolkit.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, 10, tzinfo=UTC)
-PRINT = {"digest": "d1", "files": 1, "bytes": 10}
+PRINT = Fingerprint("d1", 1, 10)
 
 
 class CountingFileSystem(LocalFileSystem):
@@ -65,7 +67,7 @@ def test_every_record_path_writes_the_entry_named_after_its_event(ledger: Ledger
     published = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r1",
                                           location="file:///d/10", fingerprint=PRINT)
     replaced = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r2",
-                                         location="file:///d/10", fingerprint={**PRINT, "digest": "d2"})
+                                         location="file:///d/10", fingerprint=replace(PRINT, digest="d2"))
     batch = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="r3")
     assert published is not None and replaced is not None and batch is not None
     [evicted] = batch.events()
@@ -161,7 +163,7 @@ def test_another_producer_repairs_the_entry_of_the_event_before_its_own(ledger: 
     assert first is not None
     Path(ledger.journal.path(JournalEntry.of(first)).removeprefix("file://")).unlink()
     second = ledger.record_publication("clicks", "primary", T, producer="process:p", run_id="r2",
-                                       location="file:///d/10", fingerprint={**PRINT, "digest": "d2"})
+                                       location="file:///d/10", fingerprint=replace(PRINT, digest="d2"))
     assert second is not None
     assert [e.event_id for e in ledger.journal.entries_since(None, timedelta(0))] == [first.event_id, second.event_id]
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import cluster_yaml, load_clusters
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.records import DatasetEvent
@@ -24,7 +25,7 @@ from toolkit.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, 10, tzinfo=UTC)
-PRINT = {"digest": "d1", "files": 1, "bytes": 10}
+PRINT = Fingerprint("d1", 1, 10)
 TIMEOUT = 60
 
 

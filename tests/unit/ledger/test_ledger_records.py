@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import (
     STATUSES,
     AttemptRecord,
@@ -40,7 +41,7 @@ INSTANCE = InstanceRecord(
 EVENT = DatasetEvent(feed="clicks-hourly-summary", cluster="primary", time="2026-11-21T10:00Z",
                      run_id="0123456789ab", producer="hourly-clicks-summary",
                      location="file:///x/data/clicks-hourly-summary/2026/11/21/10", published="2026-11-21T10:07:00Z",
-                     kind="replaced", fingerprint={"digest": "ab", "files": 1, "bytes": 10},
+                     kind="replaced", fingerprint=Fingerprint("ab", 1, 10),
                      event_id="20261121T100700123Z-0123456789ab-0a1b2c3d")
 
 
@@ -121,7 +122,6 @@ def test_a_missing_required_field_is_named(name: str) -> None:
     (InstanceRecord, INSTANCE, "process", None, "a text"),
     (DatasetEvent, EVENT, "published", "yesterday", "a time yyyy-MM-ddTHH:mm:ssZ"),
     (DatasetEvent, EVENT, "kind", "created", "one of published, replaced, evicted"),
-    (DatasetEvent, EVENT, "fingerprint", "ab", "an object"),
 ])
 def test_a_field_of_the_wrong_type_is_named(cls: Any, base: Any, name: str, value: Any, wanted: str) -> None:
     written = {**document(base), name: value}
@@ -129,6 +129,20 @@ def test_a_field_of_the_wrong_type_is_named(cls: Any, base: Any, name: str, valu
         cls.parse(encoded(written), PATH)
     assert f"the field '{name}' is {value!r}, not {wanted}" in str(raised.value)
     assert raised.value.path == PATH
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ("ab", "the field 'fingerprint': it is not a JSON object"),
+    ({"files": 1, "bytes": 10}, "the field 'fingerprint': the field 'digest' is missing"),
+    ({"digest": "ab", "files": "1", "bytes": 10}, "the field 'fingerprint': the field 'files' is '1', not an integer"),
+])
+def test_an_events_fingerprint_is_checked_as_the_record_it_is(value: Any, problem: str) -> None:
+    with pytest.raises(CorruptRecordError) as raised:
+        DatasetEvent.parse(encoded({**document(EVENT), "fingerprint": value}), PATH)
+    assert problem in str(raised.value) and raised.value.path == PATH
+    event = DatasetEvent.parse(encoded({**document(EVENT), "fingerprint": {"digest": "ab", "files": 1, "bytes": 10}}),
+                               PATH)
+    assert event.fingerprint == Fingerprint("ab", 1, 10)
 
 
 @pytest.mark.parametrize("cls,base", [(AttemptRecord, ATTEMPT), (InstanceRecord, INSTANCE)])

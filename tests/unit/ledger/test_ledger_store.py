@@ -16,6 +16,7 @@ from toolkit.el.timestamps import instance_key, parse_instance_key
 from toolkit.entities.model import Cluster, Interface
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck, to_json
 from toolkit.ledger.store import Ledger
@@ -251,11 +252,11 @@ def test_add_late_check_appends(ledger: Ledger, root: Path) -> None:
     assert [check["at"] for check in written] == ["2026-11-21T11:00Z", "2026-11-21T12:00Z"]
 
 
-FP1 = {"digest": "a1", "files": 1, "bytes": 10}
-FP2 = {"digest": "b2", "files": 2, "bytes": 20}
+FP1 = Fingerprint("a1", 1, 10)
+FP2 = Fingerprint("b2", 2, 20)
 
 
-def _publish(ledger: Ledger, run_id: str, fingerprint: dict[str, object] | None = FP1,
+def _publish(ledger: Ledger, run_id: str, fingerprint: Fingerprint | None = FP1,
              unless_recorded: bool = False) -> DatasetEvent | None:
     return ledger.record_publication("clicks", "primary", T, producer="process:p", run_id=run_id,
                                      location="file:///x/data/clicks/2026/11/21/10", fingerprint=fingerprint,
@@ -270,7 +271,7 @@ def test_a_publication_is_recorded_as_an_event_file_named_by_its_id(ledger: Ledg
     written = json.loads((folder / f"{event.event_id}.json").read_text())
     assert written == {"feed": "clicks", "cluster": "primary", "time": "2026-11-21T10:00Z", "run_id": "aaaa",
                        "producer": "process:p", "location": "file:///x/data/clicks/2026/11/21/10",
-                       "published": event.published, "kind": "published", "fingerprint": FP1,
+                       "published": event.published, "kind": "published", "fingerprint": FP1.to_json(),
                        "event_id": event.event_id, "format_version": 2}
     assert event.event_id.endswith(f"Z-aaaa-{event.event_id[-8:]}")
     assert ledger.events("clicks", T) == [event]

@@ -15,6 +15,7 @@ from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -55,7 +56,7 @@ def test_the_ledger_writes_no_event_it_cannot_journal(tmp_path: Path) -> None:
     name = "c" * 200
     with pytest.raises(UsageError, match=f"feed '{name}'.*255 bytes"):
         ledger.record_publication(name, "primary", T, producer="external", run_id="r1",
-                                  location="file:///x", fingerprint={"files": 1})
+                                  location="file:///x", fingerprint=Fingerprint("d", 1, 1))
     written = [os.path.join(folder, f) for folder, _, files in os.walk(root) for f in files]
     assert not [path for path in written if name in path]
 

@@ -12,6 +12,7 @@ import pytest
 
 from toolkit.entities.provenance import Provenance
 from toolkit.ingest.book import IngestBatch
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import Cursor
 from toolkit.ledger.records import (
     STATUSES,
@@ -33,7 +34,7 @@ def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
         "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
         "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list", "job": "dict?",
         "definition": _Nested(Provenance, single=True, optional=True)}
-    assert shape_of(DatasetEvent)["fingerprint"] == "dict?"
+    assert shape_of(DatasetEvent)["fingerprint"] == _Nested(Fingerprint, single=True, optional=True)
     assert shape_of(Cursor)["position"] == "event-id?"
     assert shape_of(IngestBatch)["state"] == ("planned", "committed")
 

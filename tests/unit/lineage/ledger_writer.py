@@ -12,6 +12,7 @@ from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import Lineage
@@ -24,9 +25,9 @@ __all__ = ["DAY", "LedgerWriter", "a_day_of_runs", "fingerprint", "make_repo", "
 STAMP = "2026-11-22T13:00:00Z"
 
 
-def fingerprint(label: str) -> dict[str, object]:
+def fingerprint(label: str) -> Fingerprint:
     """A fingerprint whose digest says what it stands for (the same label, the same content)."""
-    return {"digest": label.ljust(64, "0")[:64], "files": 1, "bytes": len(label)}
+    return Fingerprint(label.ljust(64, "0")[:64], 1, len(label))
 
 
 class LedgerWriter:
@@ -60,7 +61,8 @@ class LedgerWriter:
         `writes` per output name its feed and time. A succeeded attempt publishes its outputs (events)."""
         inputs = [{"name": name, "feed": feed, "optional": False, "instances": [
             {"time": format_timestamp(at), "location": f"/data/{feed}/{format_timestamp(at)}", "available": True,
-             "fingerprint": fingerprint(label)} for at, label in seen]} for name, (feed, seen) in reads.items()]
+             "fingerprint": fingerprint(label).to_json()} for at, label in seen]}
+                  for name, (feed, seen) in reads.items()]
         outputs = [{"name": name, "feed": feed, "time": format_timestamp(at), "path": f"/data/{feed}",
                     "files": 1, "bytes": 1, "replaced": False} for name, (feed, at) in writes.items()]
         ledger = self.ledger(cluster)

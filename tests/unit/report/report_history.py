@@ -10,6 +10,7 @@ from pathlib import Path
 from tests.unit.graph.ledger_history import SUMMARY, at, record, write_history
 from toolkit.entities.model import OnFailure
 from toolkit.entities.provenance import Provenance
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.holds import Hold
 from toolkit.ledger.records import AttemptRecord
 from toolkit.ledger.store import Ledger
@@ -52,6 +53,6 @@ def write_states(conf: Path) -> Ledger:
     ledger.write_instance(replace(record(SUMMARY, 12, "FAILED"), error=ERROR))
     ledger.write_attempt(attempt(12, 1, "RUN", "FAILED", error=ERROR, quality=[GATE.to_json()]))
     ledger.record_publication("clicks", "primary", at(7), producer="replication:backup", run_id="replicate-7",
-                              location="/data/clicks/07", fingerprint={"files": 1})
+                              location="/data/clicks/07", fingerprint=Fingerprint("d", 1, 1))
     ledger.control.set_suspended("feed", "page-views", True, "2026-11-21T09:00:00Z", "ops@host", "source is down")
     return ledger

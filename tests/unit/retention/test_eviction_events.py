@@ -17,6 +17,7 @@ from tests.unit.retention.archive_repo import make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.evictions import EvictionBatch
 from toolkit.ledger.journal import Journal
 from toolkit.ledger.store import Ledger
@@ -47,7 +48,7 @@ def test_each_evicted_instance_gets_one_evicted_event(tmp_path: Path) -> None:
     hourly_instances(root, utc(2026, 1, 1, 8), 3)  # 08:00 and 09:00 expire, 10:00 is kept
     ledger = Ledger.of(FS, repo.cluster("primary"))
     ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 8), producer="external", run_id="p1",
-                              location="x", fingerprint={"digest": "d", "files": 1, "bytes": 1})
+                              location="x", fingerprint=Fingerprint("d", 1, 1))
     run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret1"))
     events = _events(repo)
     assert list(events) == ["20260101T0800Z", "20260101T0900Z"]

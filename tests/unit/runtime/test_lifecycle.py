@@ -16,6 +16,7 @@ from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, SkippedError, TimedOutError, ToolkitError, UsageError, WaitingError
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.control import Control
 from toolkit.ledger.layout import LedgerLayout
 from toolkit.ledger.store import Ledger
@@ -95,7 +96,7 @@ def test_events_and_runs_carry_the_definition_and_the_actions_producer(tmp_path:
     repo, _ = make_repo(tmp_path)
     call = call_of(repo)
     with feed_lifecycle(call, context(repo), lock=lock, what="ingest of feed 'events'") as life:
-        event = life.published("file:///data/events/2026/01/01/10", {"files": 1})
+        event = life.published("file:///data/events/2026/01/01/10", Fingerprint("d", 1, 1))
     assert event is not None
     assert (event.producer, event.run_id, event.kind, event.definition) == (
         "compaction", "run1", "published", call.definition)

@@ -39,7 +39,7 @@ def _check_format(format_: str) -> None:
 def _event_json(event: DatasetEvent) -> dict[str, object]:
     return {"event_id": event.event_id, "feed": event.feed, "cluster": event.cluster, "time": event.time,
             "kind": event.kind, "producer": event.producer, "run_id": event.run_id, "location": event.location,
-            "fingerprint": event.fingerprint, "published": event.published}
+            "fingerprint": event.fingerprint.to_json() if event.fingerprint else None, "published": event.published}
 
 
 def publish_command(

@@ -17,6 +17,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import SkippedError, UsageError
 from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
@@ -140,7 +141,7 @@ def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan,
 
 
 def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime | None,
-                   fingerprint: dict[str, Any] | None = None, **written: Any) -> DatasetUse:
+                   fingerprint: Fingerprint | None = None, **written: Any) -> DatasetUse:
     """The feed's dataset with the partition imported: its instance, or (an export of no instance) the
     partition by its values."""
     if t is not None:
@@ -150,7 +151,7 @@ def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime |
 
 
 def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster, spec: Mapping[str, str],
-                  run_id: str, definition: Provenance, unless_recorded: bool = False) -> dict[str, Any] | None:
+                  run_id: str, definition: Provenance, unless_recorded: bool = False) -> Fingerprint | None:
     """The `hive-import` event of the imported partition, naming the importing `definition`, when it is an
     instance of the feed (its values parse to an instance time by the feed's table URI); the fingerprint it
     recorded."""
@@ -162,7 +163,7 @@ def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster
     state = probe_table(catalog, fs, where, [t])[t]
     if not state.available:
         return None
-    fingerprint = state.fingerprint.to_json() if state.fingerprint else None
+    fingerprint = state.fingerprint
     Ledger.of(fs, cluster).record_publication(
         feed.name, cluster.name, t, producer="hive-import", run_id=run_id, location=where.event_location(t),
         fingerprint=fingerprint, unless_recorded=unless_recorded, definition=definition)
