@@ -32,12 +32,12 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any
 
 from toolkit.errors import ToolkitError
 from toolkit.ledger.kill_requests import RunKilledError
-from toolkit.ledger.records import CorruptRecordError, check_format, versioned, wall_clock_stamp
+from toolkit.ledger.records import CorruptRecordError, parse_record, record_document, wall_clock_stamp
 from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
 
 HELD, RELEASED = "HELD", "RELEASED"
@@ -61,8 +61,26 @@ class Lease:
     run_id: str
     holder: str
     expires: float
-    state: str = HELD
+    state: Annotated[str, (HELD, RELEASED)] = HELD
     details: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, data: bytes, path: str) -> Lease:
+        """A generation file's lease, read by the record codec; CorruptRecordError naming the path for one that is
+        no lease, an expiry no clock reaches included (NaN, before 1970, past year 9999)."""
+        try:
+            lease: Lease = parse_record(cls, data, path)
+        except CorruptRecordError as err:
+            raise CorruptRecordError(path, f"not a lock lease: {err.why}") from None
+        if not 0 <= lease.expires < _LAST_SECOND:
+            raise CorruptRecordError(path, f"not a lock lease: its expiry {lease.expires!r} is no instant from 1970 "
+                                           "to 9999")
+        return lease
+
+    def to_json(self) -> bytes:
+        """The lease as its generation file holds it, with its expiry spelled for people (`expires_at`)."""
+        document = {**record_document(self), "expires_at": self.expires_text}
+        return (json.dumps(document, sort_keys=True) + "\n").encode()
 
     def live(self, now: float) -> bool:
         return self.state == HELD and self.expires > now
@@ -121,16 +139,7 @@ class LeaseLock:
         if not data:
             return Lease(run_id="unknown", holder="a run killed while taking the lock",
                          expires=status.modification_time / 1000 + self.lease_seconds)
-        try:
-            document = json.loads(data.decode("utf-8"))
-            check_format(document, path)
-            expires = float(document["expires"])
-            if not 0 <= expires < _LAST_SECOND:
-                raise ValueError(f"its expiry {document['expires']!r} is no instant from 1970 to 9999")
-            return Lease(run_id=str(document["run_id"]), holder=str(document["holder"]), expires=expires,
-                         state=str(document["state"]), details=dict(document.get("details") or {}))
-        except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as err:
-            raise CorruptRecordError(path, f"not a lock lease: {err}") from None
+        return Lease.parse(data, path)
 
     def current(self, listing: list[FileStatus] | None = None) -> Lease | None:
         """The lock's lease (its highest generation), or None when it was never taken."""
@@ -156,7 +165,7 @@ class LeaseLock:
             following = generation + 1
         lease = Lease(run_id=run_id, holder=holder_name(), expires=now + self.lease_seconds,
                       details=dict(details or {}))
-        if not self.fs.create_exclusive(self._path(following), _encode(lease)):
+        if not self.fs.create_exclusive(self._path(following), lease.to_json()):
             return Acquired(False, holder=self.current())  # another caller won this generation
         if any(g > following for g, _ in self.generations()):
             # We listed before a later generation was taken: it is the lock, ours is stale.
@@ -200,21 +209,15 @@ class LeaseLock:
         if self.generation is None or self.lease is None or not self.still_ours():
             return False
         renewed = replace(self.lease, expires=self.clock() + self.lease_seconds)
-        self.fs.write_atomically(self._path(self.generation), _encode(renewed))
+        self.fs.write_atomically(self._path(self.generation), renewed.to_json())
         self.lease = renewed  # only once written: ensure_held trusts the expiry other runs can read
         return True
 
     def release(self) -> None:
         """Mark our generation released (the next caller takes the following one); a lost lock is left alone."""
         if self.generation is not None and self.lease is not None and self.still_ours():
-            self.fs.write_atomically(self._path(self.generation), _encode(replace(self.lease, state=RELEASED)))
+            self.fs.write_atomically(self._path(self.generation), replace(self.lease, state=RELEASED).to_json())
         self.generation, self.lease = None, None
-
-
-def _encode(lease: Lease) -> bytes:
-    document = versioned(asdict(lease))
-    document["expires_at"] = lease.expires_text
-    return (json.dumps(document, sort_keys=True) + "\n").encode()
 
 
 class LeaseKeeper:

@@ -16,7 +16,6 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.locks import Lease, LockLostError
-from toolkit.ledger.locks import _encode as encode_lease
 from toolkit.ledger.records import InstanceRecord, PublishedOutput, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -226,7 +225,7 @@ def test_a_sweep_whose_lock_is_taken_over_starts_nothing_more_and_writes_nothing
         lock = ledger.sweep_lock()
         [(generation, _)] = lock.generations()[-1:]
         taker = Lease(run_id="other-sweep", holder="elsewhere:1", expires=time.time() + 60)
-        ledger.fs.create_exclusive(f"{lock.folder}/{lock.name}.{generation + 1}", encode_lease(taker))
+        ledger.fs.create_exclusive(f"{lock.folder}/{lock.name}.{generation + 1}", taker.to_json())
         return path
 
     monkeypatch.setattr(Launcher, "start", start_then_lose_the_lock)

@@ -528,3 +528,25 @@ def test_keeper_ensure_held_raises_once_a_renewal_found_the_lock_taken(folder: P
         assert keeper.lost.wait(5) is True
         with pytest.raises(LockLostError):
             keeper.ensure_held()
+
+
+LEASE_FILE = Path(__file__).parent / "lock_files" / "lease.json"  # a generation file as the toolkit wrote it
+
+
+def test_a_generation_file_of_the_hand_written_codec_reads_and_writes_byte_for_byte_through_the_record_codec() -> None:
+    lease = Lease.parse(LEASE_FILE.read_bytes(), str(LEASE_FILE))
+    assert lease == Lease("20261121T100000-ab12", "scheduler-1:4242", 1795255260.5, HELD,
+                          {"time": "2026-11-21T10:00Z", "attempt": 2})
+    assert lease.to_json() == LEASE_FILE.read_bytes()
+
+
+@pytest.mark.parametrize(("field", "value", "why"), [
+    ("state", "TAKEN", "the field 'state' is 'TAKEN', not one of HELD, RELEASED"),
+    ("details", None, "the field 'details' is None, not an object"),
+    ("holder", 7, "the field 'holder' is 7, not a text"),
+])
+def test_a_lease_field_of_the_wrong_kind_is_named(field: str, value: object, why: str) -> None:
+    document = {**json.loads(LEASE_FILE.read_bytes()), field: value}
+    with pytest.raises(CorruptRecordError) as raised:
+        Lease.parse(json.dumps(document).encode(), "file:///l/lock.3")
+    assert f"not a lock lease: {why}" in str(raised.value) and raised.value.path == "file:///l/lock.3"
