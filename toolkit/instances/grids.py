@@ -34,18 +34,26 @@ def require_on_cluster(entity: Feed | Process, cluster: str) -> FeedCluster | Pr
     return on_cluster
 
 
-def require_in_validity(feed: Feed, cluster: str, t: datetime) -> FeedCluster:
-    """The feed's settings on `cluster` when `t` is one of its instances there: every action on a feed instance
-    checks this, one way. Outside the validity the call has nothing to do (SkippedError, exit 4, as
-    docs/exit-codes.md says); a time off the feed's grid is a bad call (UsageError, exit 2, naming the nearest
+@overload
+def require_in_validity(entity: Feed, cluster: str, t: datetime) -> FeedCluster: ...
+
+
+@overload
+def require_in_validity(entity: Process, cluster: str, t: datetime) -> ProcessCluster: ...
+
+
+def require_in_validity(entity: Feed | Process, cluster: str, t: datetime) -> FeedCluster | ProcessCluster:
+    """The entity's settings on `cluster` when `t` is one of its instances there: every action on an instance of a
+    feed or a process checks this, one way. Outside the validity the call has nothing to do (SkippedError, exit 4,
+    as docs/exit-codes.md says); a time off the grid is a bad call (UsageError, exit 2, naming the nearest
     instances)."""
-    on_cluster = require_on_cluster(feed, cluster)
-    owner = f"feed '{feed.name}' on cluster '{cluster}'"
+    on_cluster = require_on_cluster(entity, cluster)
+    owner = f"{entity.kind.value} '{entity.name}' on cluster '{cluster}'"
     start, end = on_cluster.validity.start, on_cluster.validity.end
     if not start <= t < end:
         raise SkippedError(f"{format_timestamp(t)} is outside the validity of {owner} ({format_timestamp(start)} to "
                            f"{format_timestamp(end)}): it has no instance then, so there is nothing to do.")
-    require_instance(feed_grid(feed, cluster), t, owner)
+    require_instance(_grid_on(entity, cluster), t, owner)
     return on_cluster
 
 

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from toolkit.clock import Clock
-from toolkit.el.grid import require_instance
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.model import Cluster, Process
@@ -37,7 +36,7 @@ from toolkit.errors import BlockedError, SkippedError, ToolkitError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.fingerprints import Fingerprint
-from toolkit.instances.grids import process_grid, require_on_cluster
+from toolkit.instances.grids import process_grid, require_in_validity, require_on_cluster
 from toolkit.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.instances.plan import InstancePlan, plan_instance
 from toolkit.ledger.attempt_logs import CappedLog
@@ -188,14 +187,7 @@ class ProcessRunner:
     # Step 1 and 2: is there anything to do at all
 
     def check_time(self, t: datetime) -> None:
-        on_cluster = require_on_cluster(self.process, self.cluster.name)
-        validity = on_cluster.validity
-        if not validity.start <= t < validity.end:
-            raise SkippedError(f"{format_timestamp(t)} is outside the validity of {self.owner} on cluster "
-                               f"'{self.cluster.name}' ({format_timestamp(validity.start)} to "
-                               f"{format_timestamp(validity.end)}): nothing to do.")
-        require_instance(process_grid(self.process, self.cluster.name), t,
-                         f"{self.owner} on cluster '{self.cluster.name}'")
+        require_in_validity(self.process, self.cluster.name, t)
 
     def check_switches(self) -> None:
         require_running_allowed(self.fs, self.cluster, "process", self.process.name)

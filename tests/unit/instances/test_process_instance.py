@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
+from toolkit.errors import SkippedError, UsageError
+from toolkit.instances.grids import require_in_validity
 from toolkit.instances.process_instance import describe_feed_instances, resolve_process_instance
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
@@ -215,3 +216,20 @@ def test_a_feed_instance_exactly_at_the_validity_end_is_read_and_written_by_proc
     assert later.outputs[0].instance is None
     described = describe_feed_instances(repo, "clicks", "primary", utc(2026, 11, 21, 9), utc(2026, 11, 21, 10))
     assert [i["time"] for i in described["instances"]] == ["2026-11-21T09:00Z"]
+
+
+@pytest.mark.parametrize(("entity", "at", "error", "message"), [
+    ("process", utc(2020, 1, 1), SkippedError, "^2020-01-01T00:00Z is outside the validity of process "
+     "'hourly-clicks-summary' on cluster 'primary' (.*): it has no instance then, so there is nothing to do.$"),
+    ("process", utc(2026, 11, 21, 10, 30), UsageError, "^2026-11-21T10:30Z is not an instance of process "
+     "'hourly-clicks-summary' on cluster 'primary'"),
+    ("feed", utc(2020, 1, 1), SkippedError, "^2020-01-01T00:00Z is outside the validity of feed 'clicks' on cluster "
+     "'primary'"),
+])
+def test_an_instance_of_a_process_or_a_feed_is_checked_one_way(template: ConfigRepo, entity: str, at: datetime,
+                                                               error: type[Exception], message: str) -> None:
+    """Outside the validity: exit 4 (nothing to do); off the grid: exit 2 naming the neighbours; for both kinds."""
+    chosen = template.process("hourly-clicks-summary") if entity == "process" else template.feed("clicks")
+    with pytest.raises(error, match=message):
+        require_in_validity(chosen, "primary", at)
+    assert require_in_validity(chosen, "primary", utc(2026, 11, 21, 10)).validity.start <= utc(2026, 11, 21, 10)
