@@ -21,7 +21,6 @@ The claim's and the locks' leases are renewed while the run works; a lost lease 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import partial
@@ -44,15 +43,15 @@ from toolkit.ledger.batch_plan import (
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
-from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, PublishedOutput, record_time, wall_clock_stamp
+from toolkit.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_time, wall_clock_stamp
 from toolkit.ledger.run_locks import describe_holder
 from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
+from toolkit.process_runner.attempt_facts import AttemptFacts
 from toolkit.process_runner.followed_jobs import AttemptJobs, job_to_follow
 from toolkit.process_runner.lineage_uses import batch_input_uses
 from toolkit.process_runner.retry_policy import attempts_of
 from toolkit.process_runner.runner import InstanceResult, ProcessRunner
 from toolkit.quality.gate import QualityBlocked
-from toolkit.quality.results import GateResult, results_json
 from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers
 from toolkit.statuses import Status
 from toolkit.storage.filesystem import StorageError
@@ -184,7 +183,7 @@ class BatchRunner:
             return result
         before = state.attempt if state is not None else 0
         if newest is None:  # evictions only: nothing for the workflow, the events count as consumed
-            self._write(plan, before + 1, Status.SUCCEEDED, _now(), _now(), inputs)
+            self._write(plan, inputs, AttemptFacts(before + 1, Status.SUCCEEDED, _now(), _now()))
             with LeaseKeeper([claim.lock], runner.ledger.lease_seconds / 3):
                 self.queue.commit(claim)
             result.status, result.reason = Status.SUCCEEDED, f"batch {plan.seq} holds evictions only: consumed"
@@ -252,7 +251,7 @@ class BatchRunner:
             started = _now()
             staged = (follows.run_id, follows.attempt) if follows else (runner.run_id, attempt)
             journal = AttemptJobs(follows, *staged, write=partial(self._write_running, plan, attempt, started, inputs))
-            self._write(plan, attempt, Status.RUNNING, started, None, inputs, job=journal.to_json())
+            self._write(plan, inputs, AttemptFacts(attempt, Status.RUNNING, started, job=journal.to_json()))
             runner.log(f"process: {self.process.name} batch {plan.seq} attempt {attempt}: "
                        + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
                           if follows else "running ") + f"{runner.workflow.name} ({self.process.workflow.engine})")
@@ -272,8 +271,8 @@ class BatchRunner:
                 if not journal.left_running:  # else the job may still write it: the next attempt follows it
                     runner.discard(targets, attempt, staged)
                 status = err.status if isinstance(err, WorkflowError) else Status.FAILED
-                self._write(plan, attempt, status, started, _now(), inputs, error=str(err),
-                            quality=result.quality, job=journal.to_json())
+                self._write(plan, inputs, AttemptFacts(attempt, status, started, _now(), error=str(err),
+                                                       quality=result.quality, job=journal.to_json()))
                 runner.log(f"process: attempt {attempt} failed: {err}")
                 lineage.fail(str(err), read, runner.checks.checked_uses(targets, runner.cluster, result.quality))
                 result.reason, result.attempts = str(err), k
@@ -289,14 +288,14 @@ class BatchRunner:
                 if not journal.left_running:  # else the job may still write it: the next attempt follows it
                     runner.discard(targets, attempt, staged)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
-                self._write(plan, attempt, Status.FAILED, started, _now(), inputs, error=reason,
-                            quality=result.quality, job=journal.to_json())
+                self._write(plan, inputs, AttemptFacts(attempt, Status.FAILED, started, _now(), error=reason,
+                                                       quality=result.quality, job=journal.to_json()))
                 lineage.fail(reason, read)
                 runner.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
                 raise
-            self._write(plan, attempt, Status.SUCCEEDED, started, _now(), inputs, outputs=published,
-                        counters={"workflow_seconds": round(time.perf_counter() - began, 3)}, quality=result.quality,
-                        job=journal.to_json())
+            self._write(plan, inputs, AttemptFacts(attempt, Status.SUCCEEDED, started, _now(), outputs=published,
+                                                   workflow_seconds=time.perf_counter() - began,
+                                                   quality=result.quality, job=journal.to_json()))
             fingerprints = runner.record_events(published, runner.run_id)
             self.queue.commit(claim)
             runner.complete_lineage(lineage, read, published, fingerprints, quality=result.quality)
@@ -366,24 +365,22 @@ class BatchRunner:
 
     # Records
 
-    def _write(self, plan: Plan, attempt: int, status: Status, started: datetime, ended: datetime | None,
-               inputs: list[BatchInput], error: str | None = None, outputs: list[PublishedOutput] | None = None,
-               counters: dict[str, object] | None = None, quality: Sequence[GateResult] = (),
-               job: dict[str, Any] | None = None) -> None:
+    def _write(self, plan: Plan, inputs: list[BatchInput], facts: AttemptFacts) -> None:
+        """The attempt's record of the batch `plan`: the events and inputs it consumes and what `facts` say."""
         self.log_records.write(BatchRecord(
-            process=self.process.name, cluster=self.runner.cluster.name, seq=plan.seq, attempt=attempt,
-            run_id=self.runner.run_id, status=status, started=_stamp(started),
-            ended=_stamp(ended) if ended else None, error=error, events=sorted(plan.event_ids),
+            process=self.process.name, cluster=self.runner.cluster.name, seq=plan.seq, attempt=facts.attempt,
+            run_id=self.runner.run_id, status=facts.status, started=facts.started_stamp, ended=facts.ended_stamp,
+            error=facts.error, events=sorted(plan.event_ids),
             inputs=[{"name": item.name, "feed": item.feed,
                      "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
                                    for e in item.events]} for item in inputs],
-            outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality), job=job, definition=self.runner.provenance))
+            outputs=facts.outputs_json(), counters=facts.counters(), quality=facts.quality_json(), job=facts.job,
+            definition=self.runner.provenance))
 
     def _write_running(self, plan: Plan, attempt: int, started: datetime, inputs: list[BatchInput],
                        job: dict[str, Any]) -> None:
         """The running attempt's record with its job's id, written before the job starts."""
-        self._write(plan, attempt, Status.RUNNING, started, None, inputs, job=job)
+        self._write(plan, inputs, AttemptFacts(attempt, Status.RUNNING, started, job=job))
 
     def _record_killed(self, seq: int, lease: Lease) -> None:
         """A run that held the plan died (its lease expired): its open attempt becomes KILLED."""
@@ -400,7 +397,3 @@ def _plan_newest(plan: Plan) -> datetime:
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def _stamp(value: datetime) -> str:
-    return wall_clock_stamp(value.timestamp())

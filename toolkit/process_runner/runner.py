@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from toolkit.clock import Clock
 from toolkit.el.timestamps import format_timestamp
@@ -63,6 +63,7 @@ from toolkit.notifications.message import (
 from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import RunLineage
+from toolkit.process_runner.attempt_facts import AttemptFacts
 from toolkit.process_runner.followed_jobs import AttemptJobs, FollowedJob, job_to_follow
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.quality_checks import OutputChecks
@@ -74,7 +75,7 @@ from toolkit.process_runner.retry_policy import (
 )
 from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
-from toolkit.quality.results import GateResult, results_json, summary
+from toolkit.quality.results import GateResult, summary
 from toolkit.runtime.polling import FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS, poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.secrets_masking import masked
@@ -301,7 +302,8 @@ class ProcessRunner:
             if now >= deadline:
                 attempt += 1
                 reason = _timed_out(self.owner, t, deadline, missing)
-                self._write_attempt(t, attempt, Status.TIMEDOUT, _real_now(), _real_now(), plan, error=reason)
+                self._write_attempt(t, plan, AttemptFacts(attempt, Status.TIMEDOUT, _real_now(), _real_now(),
+                                                          error=reason))
                 on_timeout = self.process.retry is not None and self.process.retry.on_timeout
                 if on_timeout and attempt - previous_attempts < budget:
                     self.sleep_before_retry(attempt - previous_attempts)
@@ -414,15 +416,15 @@ class ProcessRunner:
         a killed run left running, which this try follows (and whose staging it publishes) instead of submitting."""
         keeper.ensure_held()
         started = _real_now()
-        self._write_attempt(t, attempt, Status.RUNNING, started, None, plan,
-                            job=follows.to_json() if follows else None)
+        self._write_attempt(t, plan, AttemptFacts(attempt, Status.RUNNING, started,
+                                                  job=follows.to_json() if follows else None))
         self._write_instance(t, Status.RUNNING, attempt, started=started)
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: "
                  + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
                     if follows else "running ") + f"{self.workflow.name} ({self.process.workflow.engine})")
         staged = (follows.run_id, follows.attempt) if follows else (self.run_id, attempt)
         journal = AttemptJobs(follows, *staged, write=lambda job: self._write_attempt(
-            t, attempt, Status.RUNNING, started, None, plan, job=job), held=lambda: self._held(t))
+            t, plan, AttemptFacts(attempt, Status.RUNNING, started, job=job)), held=lambda: self._held(t))
         lineage, inputs = self.start_lineage(t, attempt, format_timestamp(t), lambda: input_uses(plan, self.cluster),
                                              plan.outputs)
         began = time.perf_counter()
@@ -442,8 +444,8 @@ class ProcessRunner:
             if not journal.left_running:  # else the job may still write it: the next attempt follows it
                 self.discard(plan.outputs, attempt, staged)
             status = err.status if isinstance(err, WorkflowError) else Status.FAILED
-            self._write_attempt(t, attempt, status, started, _real_now(), plan, error=str(err),
-                                quality=result.quality, job=journal.to_json())
+            self._write_attempt(t, plan, AttemptFacts(attempt, status, started, _real_now(), error=str(err),
+                                                      quality=result.quality, job=journal.to_json()))
             self.log(f"process: attempt {attempt} failed: {one_line(str(err), BRIEF)} (the whole error is in "
                      f"{self.ledger.layout.attempt_record(self.process.name, t, attempt)})")
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
@@ -455,17 +457,17 @@ class ProcessRunner:
             if not journal.left_running:  # else the job may still write it: the next attempt follows it
                 self.discard(plan.outputs, attempt, staged)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
-            self._write_attempt(t, attempt, Status.FAILED, started, _real_now(), plan, error=reason,
-                                quality=result.quality, job=journal.to_json())
+            self._write_attempt(t, plan, AttemptFacts(attempt, Status.FAILED, started, _real_now(), error=reason,
+                                                      quality=result.quality, job=journal.to_json()))
             self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
             lineage.fail(reason, inputs)
             self.notify(t, FAILED, Status.FAILED, attempt, reason)
             raise
         ended = _real_now()
         result.outputs = published
-        self._write_attempt(t, attempt, Status.SUCCEEDED, started, ended, plan, outputs=published,
-                            counters={"workflow_seconds": round(time.perf_counter() - began, 3)},
-                            quality=result.quality, job=journal.to_json())
+        self._write_attempt(t, plan, AttemptFacts(attempt, Status.SUCCEEDED, started, ended, outputs=published,
+                                                  workflow_seconds=time.perf_counter() - began,
+                                                  quality=result.quality, job=journal.to_json()))
         self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
         self.complete_lineage(lineage, inputs, published, self.record_events(published, self.run_id), plan,
                               result.quality)
@@ -479,8 +481,8 @@ class ProcessRunner:
         still write it), nothing published, no retry."""
         if not journal.left_running:
             self.discard(plan.outputs, attempt, staged)
-        self._write_attempt(t, attempt, Status.KILLED, started, _real_now(), plan, error=reason,
-                            job=journal.to_json())
+        self._write_attempt(t, plan, AttemptFacts(attempt, Status.KILLED, started, _real_now(), error=reason,
+                                                  job=journal.to_json()))
         lineage.fail(reason, inputs)
         raise RunKilledError(reason)
 
@@ -674,17 +676,15 @@ class ProcessRunner:
                 and instance.status in (Status.RUNNING, Status.WAITING):
             self.ledger.write_instance(replace(instance, status=Status.KILLED, ended=ended, updated=ended))
 
-    def _write_attempt(self, t: datetime, attempt: int, status: Status, started: datetime, ended: datetime | None,
-                       plan: InstancePlan, error: str | None = None,
-                       outputs: list[PublishedOutput] | None = None, counters: dict[str, Any] | None = None,
-                       quality: Sequence[GateResult] = (), job: dict[str, Any] | None = None) -> None:
+    def _write_attempt(self, t: datetime, plan: InstancePlan, facts: AttemptFacts) -> None:
+        """The attempt's record of the instance `t`: what it read (once it ran) and what `facts` say."""
         self.ledger.write_attempt(AttemptRecord(
-            process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=attempt,
-            run_id=self.run_id, kind=self.options.kind, status=status, started=_stamp(started),
-            ended=_stamp(ended) if ended else None, error=error,
-            inputs=[item.to_json() for item in plan.inputs] if status != Status.RUNNING else [],
-            outputs=[output.to_json() for output in outputs or []], counters=dict(counters or {}),
-            quality=results_json(quality), job=job, definition=self.provenance))
+            process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), attempt=facts.attempt,
+            run_id=self.run_id, kind=self.options.kind, status=facts.status, started=facts.started_stamp,
+            ended=facts.ended_stamp, error=facts.error,
+            inputs=[item.to_json() for item in plan.inputs] if facts.status != Status.RUNNING else [],
+            outputs=facts.outputs_json(), counters=facts.counters(), quality=facts.quality_json(), job=facts.job,
+            definition=self.provenance))
 
     def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
                         ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,

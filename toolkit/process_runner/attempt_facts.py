@@ -1,0 +1,48 @@
+"""What one attempt of a process's run says about itself when its record is written (an instance's attempt or a
+batch's): one typed record that the runner and the batch runner fill in as the attempt goes, where each writer
+took eleven loose parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from toolkit.ledger.records import PublishedOutput, wall_clock_stamp
+from toolkit.quality.results import GateResult, results_json
+from toolkit.statuses import Status
+
+
+@dataclass(frozen=True)
+class AttemptFacts:
+    """Attempt `attempt` with `status`, started (and ended) at real instants; its error, the outputs it published,
+    how long its workflow ran, the quality gates its outputs were checked against, and the job of another server
+    it runs as (`FollowedJob.to_json`, or an `AttemptJobs` journal's)."""
+
+    attempt: int
+    status: Status
+    started: datetime
+    ended: datetime | None = None
+    error: str | None = None
+    outputs: Sequence[PublishedOutput] = ()
+    workflow_seconds: float | None = None
+    quality: Sequence[GateResult] = ()
+    job: dict[str, Any] | None = None
+
+    @property
+    def started_stamp(self) -> str:
+        return wall_clock_stamp(self.started.timestamp())
+
+    @property
+    def ended_stamp(self) -> str | None:
+        return wall_clock_stamp(self.ended.timestamp()) if self.ended is not None else None
+
+    def outputs_json(self) -> list[dict[str, Any]]:
+        return [output.to_json() for output in self.outputs]
+
+    def counters(self) -> dict[str, Any]:
+        return {} if self.workflow_seconds is None else {"workflow_seconds": round(self.workflow_seconds, 3)}
+
+    def quality_json(self) -> list[dict[str, Any]]:
+        return results_json(self.quality)
