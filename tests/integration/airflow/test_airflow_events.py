@@ -315,7 +315,7 @@ def test_a_post_whose_answer_never_came_is_found_in_airflow_not_posted_again(
     assert counts(lines) == "airflow: airflow_delivered=1 airflow_pending=0 airflow_skipped=0"
     events = both_forms_once(airflow, asset["id"], event)
     record = deliveries.form_record(event.event_id, "partitioned")
-    assert record is not None and record["airflow_event_id"] == next(e["id"] for e in events if e["partition_key"])
+    assert record is not None and record.airflow_event_id == next(e["id"] for e in events if e["partition_key"])
     airflow.wait_for_runs(plain, 1)
     assert len(airflow.dag_runs(daily)) == 1
 
@@ -339,6 +339,7 @@ def test_a_feed_no_dag_declares_is_skipped_with_why_and_a_dry_run_posts_nothing(
     assert counts(lines) == "airflow: airflow_delivered=0 airflow_pending=0 airflow_skipped=1"
     deliveries = Deliveries(setup.ledger.fs, setup.ledger.layout)
     assert deliveries.cursor() == event.event_id
-    assert deliveries.read_done(event.event_id)["status"] == "skipped"  # type: ignore[index]
+    done = deliveries.read_done(event.event_id)
+    assert done is not None and done.status == "skipped"
     code, lines, _ = setup.notify(capsys)
     assert counts(lines) == "airflow: airflow_delivered=0 airflow_pending=0 airflow_skipped=0"

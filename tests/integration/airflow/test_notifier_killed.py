@@ -26,7 +26,7 @@ import pytest
 
 from tests.airflow_server import AirflowServer
 from tests.integration.airflow.test_airflow_events import Setup, counts
-from toolkit.ledger.records import DatasetEvent
+from toolkit.ledger.records import DatasetEvent, record_document
 from toolkit.schedule.airflow_events.deliveries import Deliveries
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -125,11 +125,12 @@ def test_a_notifier_killed_while_posting_then_rerun_posts_every_event_exactly_on
              for e in airflow.asset_events(asset["id"])}
     for event in events:
         record = deliveries.read_done(event.event_id)
-        assert record is not None and (record["status"], record["asset_id"]) == ("delivered", asset["id"])
-        assert sorted(by_id[d["airflow_event_id"]] for d in record["deliveries"]) == sorted(
+        assert record is not None and (record.status, record.asset_id) == ("delivered", asset["id"])
+        assert sorted(by_id[d.airflow_event_id] for d in record.deliveries) == sorted(
             item for item in expected if item[0] == event.event_id)
     assert deliveries.cursor() == events[-1].event_id
     code, lines, _ = setup.notify(capsys)
     assert counts(lines) == "airflow: airflow_delivered=0 airflow_pending=0 airflow_skipped=0"
     assert len(posted(airflow, setup)) == 8
-    assert json.dumps([deliveries.read_done(e.event_id) for e in events]).count(airflow.password) == 0
+    assert json.dumps([record_document(deliveries.read_done(e.event_id)) for e in events]).count(
+        airflow.password) == 0

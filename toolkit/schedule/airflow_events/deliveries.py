@@ -14,20 +14,20 @@ before posting it again. Records carry no credentials.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated
 
 from toolkit.ledger.layout import LedgerLayout
+from toolkit.ledger.record_files import RecordFile
 from toolkit.ledger.records import (
-    CorruptRecordError,
-    check_format,
+    EventId,
+    Stamp,
     event_id_ms,
-    parse_json,
+    parse_record,
     parse_wall_clock_stamp,
-    versioned,
+    to_json,
     wall_clock_stamp,
 )
 from toolkit.storage.filesystem import FileSystem
@@ -42,6 +42,64 @@ class Claim:
 
     run_id: str
     claimed: datetime
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """`<event id>~<form>.claim`: the claim as its file holds it."""
+
+    event_id: EventId
+    form: str
+    run_id: str
+    claimed: Stamp
+
+
+@dataclass(frozen=True)
+class FormRecord:
+    """`<event id>~<form>.json`: one form of the event posted, with the asset event Airflow made of it."""
+
+    event_id: EventId
+    form: str
+    asset_id: int
+    airflow_event_id: int | None
+    partition_key: str | None
+    run_id: str
+    airflow_timestamp: str | None = None
+
+
+@dataclass(frozen=True)
+class FormDelivered:
+    """One form of a delivered event, as its done record lists it."""
+
+    form: str
+    airflow_event_id: int | None
+    partition_key: str | None
+
+
+@dataclass(frozen=True)
+class DoneRecord:
+    """`<event id>.json`: the event is done, `delivered` (every form, on the asset `asset_id`) or `skipped`
+    (`reason`); by which run, when (`delivered` or `skipped`, as it went)."""
+
+    event_id: EventId
+    feed: str
+    cluster: str
+    status: Annotated[str, (DELIVERED, SKIPPED)]
+    run_id: str
+    time: str | None = None
+    asset_id: int | None = None
+    asset_uri: str | None = None
+    deliveries: list[FormDelivered] = field(default_factory=list)
+    delivered: Stamp | None = None
+    reason: str | None = None
+    skipped: Stamp | None = None
+
+
+@dataclass(frozen=True)
+class DeliveryCursor:
+    """`cursor.json`: every event up to `position` is done."""
+
+    position: EventId | None
 
 
 class Deliveries:
@@ -67,8 +125,8 @@ class Deliveries:
     def claim(self, event_id: str, form: str, run_id: str, now: float) -> bool:
         """Claim the form of the event for this run; False when it was claimed before (by a run killed after it,
         or one whose POST got no answer)."""
-        document = versioned({"event_id": event_id, "form": form, "run_id": run_id, "claimed": wall_clock_stamp(now)})
-        return self.fs.create_exclusive(self._path(event_id, form, "claim"), _encode(document))
+        record = ClaimRecord(event_id, form, run_id, wall_clock_stamp(now))
+        return self.fs.create_exclusive(self._path(event_id, form, "claim"), to_json(record))
 
     def read_claim(self, event_id: str, form: str) -> Claim | None:
         path = self._path(event_id, form, "claim")
@@ -77,53 +135,38 @@ class Deliveries:
             return None
         if not data:  # its creator was killed between the create and the write: claimed now, at the latest
             return Claim("unknown", datetime.now(timezone.utc))
-        document = _checked(data, path)
-        try:
-            return Claim(str(document["run_id"]), parse_wall_clock_stamp(str(document["claimed"])))
-        except (KeyError, ValueError) as err:
-            raise CorruptRecordError(path, f"not a claim: {err}") from None
+        record: ClaimRecord = parse_record(ClaimRecord, data, path)
+        return Claim(record.run_id, parse_wall_clock_stamp(record.claimed))
 
-    def form_record(self, event_id: str, form: str) -> dict[str, Any] | None:
-        path = self._path(event_id, form, "json")
-        data = self.fs.read_if_exists(path)
-        return None if data is None else _checked(data, path)
+    def form_record(self, event_id: str, form: str) -> FormRecord | None:
+        return self._form_file(event_id, form).read()
 
-    def write_form(self, event_id: str, form: str, record: dict[str, Any]) -> None:
-        self.fs.write_atomically(self._path(event_id, form, "json"), _encode(versioned(record)))
+    def write_form(self, record: FormRecord) -> None:
+        self._form_file(record.event_id, record.form).write(record)
 
-    def write_done(self, event_id: str, record: dict[str, Any]) -> None:
-        self.fs.write_atomically(f"{self.bucket(event_id)}/{event_id}.json", _encode(versioned(record)))
+    def write_done(self, record: DoneRecord) -> None:
+        self._done_file(record.event_id).write(record)
 
-    def read_done(self, event_id: str) -> dict[str, Any] | None:
-        path = f"{self.bucket(event_id)}/{event_id}.json"
-        data = self.fs.read_if_exists(path)
-        return None if data is None else _checked(data, path)
+    def read_done(self, event_id: str) -> DoneRecord | None:
+        return self._done_file(event_id).read()
 
     def cursor(self) -> str | None:
         """The id up to which every event is done, or None before the first call."""
-        path = f"{self.root}/cursor.json"
-        data = self.fs.read_if_exists(path)
-        if data is None:
-            return None
-        position = _checked(data, path).get("position")
-        if position is not None and not isinstance(position, str):
-            raise CorruptRecordError(path, f"the field 'position' is {position!r}, not an event id")
-        return position
+        record = self._cursor_file().read()
+        return None if record is None else record.position
 
     def move_cursor(self, position: str) -> None:
-        self.fs.write_atomically(f"{self.root}/cursor.json", _encode(versioned({"position": position})))
+        self._cursor_file().write(DeliveryCursor(position))
+
+    def _form_file(self, event_id: str, form: str) -> RecordFile[FormRecord]:
+        return RecordFile(self.fs, self._path(event_id, form, "json"), FormRecord)
+
+    def _done_file(self, event_id: str) -> RecordFile[DoneRecord]:
+        return RecordFile(self.fs, f"{self.bucket(event_id)}/{event_id}.json", DoneRecord)
+
+    def _cursor_file(self) -> RecordFile[DeliveryCursor]:
+        return RecordFile(self.fs, f"{self.root}/cursor.json", DeliveryCursor)
 
     def _path(self, event_id: str, form: str, suffix: str) -> str:
         return f"{self.bucket(event_id)}/{event_id}~{form}.{suffix}"
 
-
-def _encode(document: dict[str, Any]) -> bytes:
-    return (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
-
-
-def _checked(data: bytes, path: str) -> dict[str, Any]:
-    document = parse_json(data, path)
-    if not isinstance(document, dict):
-        raise CorruptRecordError(path, "it is not a JSON object")
-    check_format(document, path)
-    return document

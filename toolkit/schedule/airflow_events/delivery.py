@@ -33,7 +33,15 @@ from toolkit.schedule.airflow_events.client import (
     AirflowRefused,
     AirflowUnreachable,
 )
-from toolkit.schedule.airflow_events.deliveries import DELIVERED, SKIPPED, Claim, Deliveries
+from toolkit.schedule.airflow_events.deliveries import (
+    DELIVERED,
+    SKIPPED,
+    Claim,
+    Deliveries,
+    DoneRecord,
+    FormDelivered,
+    FormRecord,
+)
 from toolkit.schedule.airflow_events.settings import AirflowSettings
 from toolkit.schedule.assets import FeedAsset, feed_asset
 
@@ -143,15 +151,15 @@ class _Notifier:
         forms = []
         for form in target.forms:
             record = self.deliveries.form_record(entry.event_id, form) or self._post(event, target.airflow, form)
-            forms.append({key: record[key] for key in ("form", "airflow_event_id", "partition_key")})
+            forms.append(FormDelivered(record.form, record.airflow_event_id, record.partition_key))
         self.guard()
-        self.deliveries.write_done(entry.event_id, {
-            "event_id": entry.event_id, "feed": entry.feed, "cluster": self.cluster, "time": event.time,
-            "status": DELIVERED, "asset_id": target.airflow.asset_id, "asset_uri": target.airflow.uri,
-            "deliveries": forms, "run_id": self.run_id, "delivered": wall_clock_stamp(time.time())})
+        self.deliveries.write_done(DoneRecord(
+            entry.event_id, entry.feed, self.cluster, DELIVERED, self.run_id, time=event.time,
+            asset_id=target.airflow.asset_id, asset_uri=target.airflow.uri, deliveries=forms,
+            delivered=wall_clock_stamp(time.time())))
         self.report.delivered += 1
 
-    def _post(self, event: DatasetEvent, asset: AirflowAsset, form: str) -> dict[str, Any]:
+    def _post(self, event: DatasetEvent, asset: AirflowAsset, form: str) -> FormRecord:
         """Claim the form, post it (unless a claim shows an earlier post that Airflow has), record it."""
         assert self.client is not None
         key = partition_key(event.nominal) if form == PARTITIONED else None
@@ -162,11 +170,10 @@ class _Notifier:
         if found is None:
             self.guard()
             found = self.client.post_event(asset.asset_id, key, _extra(event))
-        record = {"event_id": event.event_id, "form": form, "asset_id": asset.asset_id,
-                  "airflow_event_id": found.get("id"), "partition_key": key, "run_id": self.run_id,
-                  "airflow_timestamp": found.get("timestamp")}
+        record = FormRecord(event.event_id, form, asset.asset_id, found.get("id"), key, self.run_id,
+                            found.get("timestamp"))
         self.guard()
-        self.deliveries.write_form(event.event_id, form, record)
+        self.deliveries.write_form(record)
         return record
 
     def _posted_before(self, asset: AirflowAsset, event_id: str, key: str | None,
@@ -206,9 +213,8 @@ class _Notifier:
 
     def _skip(self, entry: JournalEntry, why: str) -> None:
         self.guard()
-        self.deliveries.write_done(entry.event_id, {
-            "event_id": entry.event_id, "feed": entry.feed, "cluster": self.cluster, "status": SKIPPED,
-            "reason": why, "run_id": self.run_id, "skipped": wall_clock_stamp(time.time())})
+        self.deliveries.write_done(DoneRecord(entry.event_id, entry.feed, self.cluster, SKIPPED, self.run_id,
+                                              reason=why, skipped=wall_clock_stamp(time.time())))
         count = self.report.skipped.get(entry.feed, (why, 0))[1]
         self.report.skipped[entry.feed] = (why, count + 1)
 
