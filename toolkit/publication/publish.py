@@ -12,22 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.provenance import provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.grids import require_in_validity
 from toolkit.ledger.records import DatasetEvent
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
+from toolkit.runtime.lifecycle import ActionKind, FeedCall
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
 
 PRODUCER = "external"
+# An outside producer's publication: no lease (its event is written only unless recorded already), no lineage run
+# and no failure notice (the producer's own scheduler sees the exit code); the feed's suspension does not stop it,
+# as a suspension stops the toolkit's own actions, not what others write.
+PUBLISH = ActionKind(name="publish", script="publish", job="publish", producer=PRODUCER)
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
     for a time that is no instance of the feed there, SkippedError (4) for one outside its validity there;
     WaitingError (3) while it is not available; BlockedError (5) in safemode."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
-    require_in_validity(feed, cluster.name, t)
+    call = FeedCall.of(PUBLISH, repo, feed, cluster, t)  # on the grid (2), inside the validity (4)
     owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     require_no_safemode(fs, cluster)
     where = feed_locations(feed, cluster)
@@ -61,7 +63,7 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
     fingerprint = state.fingerprint
     event = ledger.record_publication(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
                                       location=location, fingerprint=fingerprint, unless_recorded=True,
-                                      definition=provenance(feed, Path(repo.root), repo.revision))
+                                      definition=call.definition)
     if event is None:
         return Published(ledger.events(feed.name, t)[-1], recorded=False)
     return Published(event, recorded=True)
