@@ -60,12 +60,13 @@ def main() -> int:
     from pyspark.sql import SparkSession
 
     import toolkit.process_runner.runner as runner_module
+    from toolkit.clock import WallClock
     from toolkit.entities.repo import ConfigRepo
     from toolkit.ledger.layout import LedgerLayout
     from toolkit.openlineage.run import Lineage, RunLineage
     from toolkit.openlineage.settings import LineageSettings
     from toolkit.openlineage.store import LineageBook
-    from toolkit.process_runner.runner import ProcessRunner, RunOptions, WallClock
+    from toolkit.process_runner.runner import ProcessRunner, RunOptions
     from toolkit.runtime.run_context import RunContext
     from toolkit.storage.catalog_factory import catalog_for
     from toolkit.storage.hadoop import HadoopFileSystem
