@@ -26,6 +26,7 @@ from toolkit.cli.main import main as toolkit
 from toolkit.devtools.chromium import CHROMIUM, headless_chromium
 from toolkit.devtools.pipelines_repo import cluster_name, output_name, process_name, write_pipelines_repo
 from toolkit.entities.repo import ConfigRepo
+from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.records import InstanceRecord
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
@@ -80,7 +81,7 @@ def write_ledger(repo: Path) -> None:
                                                  updated=t.strftime("%Y-%m-%dT%H:%M:%SZ")))
             ledger.record_publication(output_name(p), cluster.name, t, producer=process_name(p),
                                       run_id=f"run-{p}-{hour}", location=f"/data/{output_name(p)}/{hour}",
-                                      fingerprint={"files": 1})
+                                      fingerprint=Fingerprint(f"{p}-{hour}".ljust(64, "0"), 1, 100))
 
 
 def open_seconds(page: Path) -> float | None:

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from bench.figures import report  # noqa: E402
 from bench.trigger_bench import CLUSTER, FEED  # noqa: E402  (a local cluster, its ledger under /working; hourly feeds)
 from toolkit.el.timestamps import format_timestamp  # noqa: E402
+from toolkit.instances.fingerprints import Fingerprint  # noqa: E402
 from toolkit.ledger.records import AttemptRecord, InstanceRecord, versioned  # noqa: E402
 from toolkit.ledger.store import Ledger  # noqa: E402
 
@@ -71,8 +72,8 @@ def make_repo(scratch: Path) -> Path:
     return repo
 
 
-def fingerprint(feed: str, t: datetime) -> dict[str, object]:
-    return {"digest": f"{feed}{t:%Y%m%d%H}".ljust(64, "0"), "files": 1, "bytes": 100}
+def fingerprint(feed: str, t: datetime) -> Fingerprint:
+    return Fingerprint(f"{feed}{t:%Y%m%d%H}".ljust(64, "0"), 1, 100)
 
 
 def one_line(record: AttemptRecord | InstanceRecord) -> bytes:
@@ -95,7 +96,7 @@ def write_ledger(ledger: Ledger) -> None:
             window = [START + timedelta(hours=j) for j in range(max(0, k - 2), k + 1)]
             inputs = [{"name": "data", "feed": source, "optional": False, "instances": [
                 {"time": format_timestamp(w), "location": f"/data/{source}/{w:%Y%m%d%H}", "available": True,
-                 "fingerprint": fingerprint(source, w)} for w in window]}]
+                 "fingerprint": fingerprint(source, w).to_json()} for w in window]}]
             outputs = [{"name": "out", "feed": feed, "time": stamp, "path": f"/data/{feed}/{k}", "files": 1,
                         "bytes": 100, "replaced": False}]
             attempt = AttemptRecord(f"p{n}", "primary", stamp, 1, run_id, "RUN", "SUCCEEDED", STAMP, STAMP,
