@@ -94,3 +94,11 @@ def test_a_damaged_record_is_named_with_what_is_wrong(written: Path, name: str, 
         kept.cursor() if name == "cursor.json" else kept.read_done(DELIVERED_ID) if name.endswith(".json") \
             else kept.read_claim(DELIVERED_ID, "partitioned")
     assert why in str(raised.value) and name in str(raised.value)
+
+
+def test_a_claim_stamped_to_the_minute_reads_as_its_stamp_check_allows(written: Path) -> None:
+    """The record's Stamp check lets a time to the minute through: it is read, not a traceback (found by a review)."""
+    claim = written / "airflow/20261121/10" / f"{DELIVERED_ID}~partitioned.claim"
+    claim.write_text(claim.read_text().replace('"2026-11-21T10:07:00Z"', '"2026-11-21T10:07Z"'))
+    read = deliveries(written).read_claim(DELIVERED_ID, "partitioned")
+    assert read is not None and read.claimed.isoformat() == "2026-11-21T10:07:00+00:00"
