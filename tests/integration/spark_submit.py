@@ -23,7 +23,11 @@ def environment() -> dict[str, str]:
 
 # On a standalone cluster: client deploy mode, one core per executor, executors small enough for two workers of 1g,
 # and the executors' JVMs, which live as long as the call, started as cheaply as its driver (tests/jvm_options.py).
+# The first job waits until both executors have registered (standalone's default ratio is 0: on two busy cores one
+# executor could run every task before the second one came up, and "tasks on both executors" would fail at random).
 CLUSTER_OPTIONS = ("--deploy-mode", "client", "--conf", "spark.executor.cores=1", "--conf", "spark.cores.max=2",
+                   "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
+                   "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
                    "--conf", "spark.executor.memory=512m", "--conf", f"spark.executor.extraJavaOptions={SHORT_LIVED}")
 
 
