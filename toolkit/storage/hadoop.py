@@ -240,9 +240,6 @@ class HadoopFileSystem(FileSystem):
             return []
         return _decoded(str(self._tree_lister().statuses(array)))
 
-    def _one_status(self, status: Any) -> FileStatus:
-        return _decoded(str(self._tree_lister().status(status)))[0]
-
     def _local_links(self, paths: Sequence[str]) -> set[str]:
         """Which of these paths are symbolic links on `file://` (java.nio, one call; see the module's docstring)."""
         local = [path for path in paths if path.startswith("file:///")]
@@ -258,36 +255,23 @@ class HadoopFileSystem(FileSystem):
 
     # ----------------------------------------------------------------- queries
     def exists(self, path: str) -> bool:
-        fs = self._fs(path)
-        return bool(self._call("look up", path, lambda: fs.exists(self._path(path))))
+        fs, lister = self._fs(path), self._tree_lister()
+        return bool(self._call("look up", path, lambda: lister.exists(fs, path)))
 
     def status(self, path: str) -> FileStatus | None:
-        fs = self._fs(path)
-        target = self._path(path)
-        if not self._call("look up", path, lambda: fs.exists(target)):
-            return None
-        try:
-            found = fs.getFileStatus(target)
-        except self._java_errors as err:
-            if java_class_name(err) == "java.io.FileNotFoundException":
-                return None  # deleted in between
-            raise self._storage_error("look up", path, err, None) from None
-        status = self._call("look up", path, lambda: self._one_status(found))
-        return self._marking_links([status], self._local_links([status.path]))[0]
+        fs, lister = self._fs(path), self._tree_lister()
+        answer = str(self._call("look up", path, lambda: lister.lookUp(fs, path)))
+        return _decoded(answer)[0] if answer else None
 
     def list(self, path: str) -> list[FileStatus]:
-        fs = self._fs(path)
-        folder = self._path(path)
-        children = self._call("list", path, lambda: self._statuses(fs.listStatus(folder)))
-        links = self._local_links([normalize_uri(path), *(child.path for child in children)])
-        if normalize_uri(path) in links:
+        fs, lister = self._fs(path), self._tree_lister()
+        answer = str(self._call("list", path, lambda: lister.listing(fs, path)))
+        if answer == "L":
             raise StorageError(f"Cannot list {normalize_uri(path)}: it is a symbolic link, which the toolkit never "
                                "follows.")
-        children = self._marking_links(children, links)
-        if len(children) == 1 and not children[0].is_dir and parent_of(children[0].path) != normalize_uri(path) \
-                and not self._call("list", path, lambda: fs.isDirectory(folder)):
+        if answer == "F":
             raise StorageError(f"Cannot list {normalize_uri(path)}: it is not a directory.")
-        return sorted(children)
+        return sorted(_decoded(answer[1:]))
 
     def list_many(self, paths: Sequence[str]) -> dict[str, builtins.list[FileStatus]]:
         """The children of many directories in about five JVM calls per file system (`listStatus(Path[])`),

@@ -169,8 +169,45 @@ def test_statuses_reads_each_status_by_its_getters(spark, tree: Path) -> None:
         [f"file:{tree}/d/e", "d", "0", str(mtime_ms(tree / "d/e"))],
         [f"file:{tricky}", "f", "1", str(mtime_ms(tricky))],
     ]
-    one = raw.getFileStatus(jvm.org.apache.hadoop.fs.Path(f"file://{tree}/a"))
-    assert records(str(lister.status(one)), 4) == [[f"file:{tree}/a", "f", "3", str(mtime_ms(tree / "a"))]]
+
+
+def test_look_up_renders_one_status_marks_links_and_answers_nothing_for_a_missing_path(spark, tree: Path) -> None:
+    """HadoopFileSystem.status in one call: a file, a folder, a link to a folder (Hadoop's raw status follows it; it
+    is a link, length 0), a dangling link and a missing path (nothing); exists alike."""
+    jvm, conf = spark._jvm, spark._jsc.hadoopConfiguration()
+    raw = jvm.org.apache.hadoop.fs.RawLocalFileSystem()
+    raw.initialize(jvm.java.net.URI.create("file:///"), conf)
+    lister = instance(spark, "TreeLister", True)
+    (tree / "dangling").symlink_to(tree / "nowhere")
+    assert records(str(lister.lookUp(raw, f"file://{tree}/a")), 4) == [
+        [f"file:{tree}/a", "f", "3", str(mtime_ms(tree / "a"))]]
+    assert records(str(lister.lookUp(raw, f"file://{tree}/d/e")), 4) == [
+        [f"file:{tree}/d/e", "d", "0", str(mtime_ms(tree / "d/e"))]]
+    assert records(str(lister.lookUp(raw, f"file://{tree}/link")), 4) == [
+        [f"file:{tree}/link", "l", "0", str(mtime_ms(tree / "d"))]]
+    assert [str(lister.lookUp(raw, f"file://{tree}/{name}")) for name in ("dangling", "missing", "a/below")] == [
+        "", "", ""]
+    assert [lister.exists(raw, f"file://{tree}/{name}") for name in ("a", "link", "dangling", "missing")] == [
+        True, True, False, False]
+
+
+def test_listing_marks_links_and_tells_a_link_or_a_file_from_a_folder(spark, tree: Path) -> None:
+    """HadoopFileSystem.list in one call: the children with the link as kind "l", "L" for a link to a folder (never
+    followed), "F" for a file, Hadoop's FileNotFoundException for a missing path."""
+    jvm, conf = spark._jvm, spark._jsc.hadoopConfiguration()
+    raw = jvm.org.apache.hadoop.fs.RawLocalFileSystem()
+    raw.initialize(jvm.java.net.URI.create("file:///"), conf)
+    lister = instance(spark, "TreeLister", True)
+    answer = str(lister.listing(raw, f"file://{tree}"))
+    assert answer[0] == "D"
+    assert sorted(records(answer[1:], 4)) == [
+        [f"file:{tree}/a", "f", "3", str(mtime_ms(tree / "a"))],
+        [f"file:{tree}/d", "d", "0", str(mtime_ms(tree / "d"))],
+        [f"file:{tree}/link", "l", "0", str(mtime_ms(tree / "d"))],
+    ]
+    assert [str(lister.listing(raw, f"file://{tree}/{name}")) for name in ("link", "a", "d/e")] == ["L", "F", "D"]
+    with pytest.raises(Exception, match="FileNotFoundException"):
+        lister.listing(raw, f"file://{tree}/missing")
 
 
 # ----------------------------------------------------------------------------------------------- BulkCopy

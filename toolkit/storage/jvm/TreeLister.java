@@ -11,10 +11,12 @@
 // listing never crosses to Python). sizes(roots): the bytes below each of many folders. links(paths): which of some file:/// URIs
 // are symbolic links (RawLocalFileSystem's statuses cannot tell). statuses(array): Hadoop's FileStatus[] (a
 // listing's, a glob's) read by their getters in the JVM, per status NUL-separated: path, kind ("d" a
-// directory, "f" a file, "l" a symbolic link), length (0 but for a file), modification time (ms).
+// directory, "f" a file, "l" a symbolic link), length (0 but for a file), modification time (ms). lookUp(fs, uri),
+// exists(fs, uri) and listing(fs, uri): one path's status, existence or children in one call.
 
 package feedtoolkit;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.DirectoryStream;
@@ -165,17 +167,65 @@ public class TreeLister {
         return out.toString();
     }
 
-    /** One status as `statuses` renders each. */
-    public String status(FileStatus status) {
+    private static void append(StringBuilder out, FileStatus status) {
+        appendAs(out, status, status.isSymlink());
+    }
+
+    /** As `append`, a symbolic link (`link`) rendered with kind "l" and length 0. */
+    private static void appendAs(StringBuilder out, FileStatus status, boolean link) {
+        char kind = link ? 'l' : status.isDirectory() ? 'd' : 'f';
+        out.append(status.getPath().toString()).append(SEP).append(kind).append(SEP)
+            .append(kind == 'f' ? status.getLen() : 0).append(SEP).append(status.getModificationTime()).append(SEP);
+    }
+
+    /** Whether a status of file:/// names a symbolic link (Hadoop's raw local statuses follow links). */
+    private static boolean localLink(FileStatus status) {
+        URI found = status.getPath().toUri();
+        return "file".equals(found.getScheme()) && Files.isSymbolicLink(Paths.get(found.getPath()));
+    }
+
+    /**
+     * The status of `uri` on `fs` as `statuses` renders each, "" when nothing is there: one py4j call where a Path,
+     * an exists, a getFileStatus, its getters and a link check took five. On file:/// a symbolic link is rendered as
+     * kind "l" with length 0 and the time the status read.
+     */
+    public String lookUp(FileSystem fs, String uri) throws IOException {
+        FileStatus status;
+        try {
+            status = fs.getFileStatus(new Path(uri));
+        } catch (FileNotFoundException gone) {
+            return "";
+        }
         StringBuilder out = new StringBuilder(96);
-        append(out, status);
+        appendAs(out, status, status.isSymlink() || localLink(status));
         return out.toString();
     }
 
-    private static void append(StringBuilder out, FileStatus status) {
-        char kind = status.isSymlink() ? 'l' : status.isDirectory() ? 'd' : 'f';
-        out.append(status.getPath().toString()).append(SEP).append(kind).append(SEP)
-            .append(kind == 'f' ? status.getLen() : 0).append(SEP).append(status.getModificationTime()).append(SEP);
+    /**
+     * The children of the folder `uri` on `fs` in one py4j call: "L" when `uri` is a symbolic link on file:///
+     * (which the toolkit never follows), "F" when it is a file, else "D" and the children as `statuses` renders
+     * them, links on file:/// with kind "l". Hadoop's FileNotFoundException when nothing is there.
+     */
+    public String listing(FileSystem fs, String uri) throws IOException {
+        Path folder = new Path(uri);
+        FileStatus[] children = fs.listStatus(folder);
+        URI spelled = folder.toUri();
+        if ("file".equals(spelled.getScheme()) && Files.isSymbolicLink(Paths.get(spelled.getPath()))) {
+            return "L";
+        }
+        if (children.length == 1 && !children[0].isDirectory() && !fs.getFileStatus(folder).isDirectory()) {
+            return "F";  // a file lists as itself
+        }
+        StringBuilder out = new StringBuilder(1 + children.length * 96).append('D');
+        for (int i = 0; i < children.length; i++) {
+            appendAs(out, children[i], children[i].isSymlink() || localLink(children[i]));
+        }
+        return out.toString();
+    }
+
+    /** Whether anything is at `uri` on `fs`: one py4j call where a Path and an exists took two. */
+    public boolean exists(FileSystem fs, String uri) throws IOException {
+        return fs.exists(new Path(uri));
     }
 
     /** file:///a b -> /a b (the URIs come spelled so, not %-encoded). */
@@ -426,12 +476,13 @@ public class TreeLister {
                 Iterator<java.nio.file.Path> each = children.iterator();
                 while (each.hasNext()) {
                     java.nio.file.Path child = each.next();
-                    String name = child.getFileName().toString();
+                    java.nio.file.Path fileName = child.getFileName();
+                    String name = fileName.toString();
                     if (ignored.ignored(name, prefix.isEmpty())) {
                         continue;
                     }
                     BasicFileAttributes attributes = secure != null
-                        ? secure.getFileAttributeView(child.getFileName(), BasicFileAttributeView.class, NOFOLLOW)
+                        ? secure.getFileAttributeView(fileName, BasicFileAttributeView.class, NOFOLLOW)
                               .readAttributes()
                         : Files.readAttributes(child, BasicFileAttributes.class, NOFOLLOW);
                     String relative = prefix + name;
