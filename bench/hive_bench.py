@@ -32,7 +32,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from toolkit.devtools.local_metastore import MetastoreServer  # noqa: E402
-from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType  # noqa: E402
+from toolkit.storage.catalog_records import (  # noqa: E402
+    Column,
+    PartitionAddress,
+    StorageFormat,
+    TableDescription,
+    TableType,
+)
 
 FILES, FILE_MIB = 8, 128
 ROUNDS = int(os.environ.get("HIVE_BENCH_ROUNDS", "5"))
@@ -104,11 +110,11 @@ def main() -> int:
             number = next(round_number)
             staging = f"file://{scratch / 'target' / 'staging' / f'events-{number}'}"
             replica = {"ds": f"r{number}"}
-            export_seconds, export_durable = timed(lambda: export_partition(spark, source, fs, "bench", "events",
-                                                                            spec, staging))
+            export_seconds, export_durable = timed(lambda: export_partition(
+                spark, source, fs, PartitionAddress("bench", "events", spec), staging))
             imported = []
             import_seconds, import_durable = timed(lambda: imported.append(import_partition(
-                spark, target, fs, staging, "bench", "events_replica", replica,
+                spark, target, fs, staging, PartitionAddress("bench", "events_replica", replica),
                 options=ImportOptions(checksums=False))))
             files = [f"{imported[0].location}/{item.relative_path}" for item in data_files(fs, imported[0].location)]
             began = time.perf_counter()

@@ -27,7 +27,7 @@ from toolkit.instances.feed_locations import feed_locations
 from toolkit.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.quality.results import GateResult
 from toolkit.replication.files import FolderOutcome
-from toolkit.replication.hive.export import export_partition
+from toolkit.replication.hive.export import ExportOrigin, export_partition
 from toolkit.replication.hive.feeds import FeedPartition, feed_partition
 from toolkit.replication.hive.import_lease import import_lease
 from toolkit.replication.hive.importer import ImportOptions, import_partition, read_export
@@ -102,9 +102,8 @@ class TablePuller:
         folder = self.staged or self._staging(instance, source)
         copied = None
         if self.staged is None:
-            copied = export_partition(self.spark, self.source_catalogs[source.cluster.name], self.fs, mine.database,
-                                      mine.table, mine.spec, folder, feed=self.feed.name,
-                                      cluster=source.cluster.name, instance_time=instance)
+            copied = export_partition(self.spark, self.source_catalogs[source.cluster.name], self.fs, mine.address,
+                                      folder, origin=ExportOrigin(self.feed.name, source.cluster.name, instance))
         quality = self._check(instance, folder, theirs, copied.metadata.table if copied else None)
         exported = FolderOutcome(files_copied=copied.files if copied else 0, bytes_copied=copied.bytes if copied else 0,
                                  copy_seconds=copied.seconds if copied else 0.0, quality=quality)
@@ -114,12 +113,10 @@ class TablePuller:
             return exported
         # An export made by this run was checked by the copier as it was written (lengths, CRC32C on the way);
         # only a staged export, which came by a copy of someone else's, is read again for its checksums.
-        with import_lease(self.fs, self.target, theirs.database, theirs.table, theirs.spec, self.run_id,
-                          self.lease_seconds) as lease:
+        with import_lease(self.fs, self.target, theirs.address, self.run_id, self.lease_seconds) as lease:
             checked = ImportOptions(checksums=self.staged is not None)
-            imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.database,
-                                        theirs.table, theirs.spec, options=checked,
-                                        guard=all_guards(guard, lease.check))
+            imported = import_partition(self.spark, self.target_catalog, self.fs, folder, theirs.address,
+                                        options=checked, guard=all_guards(guard, lease.check))
         return FolderOutcome(files_copied=imported.files, bytes_copied=imported.bytes,
                              copy_seconds=(copied.seconds if copied else 0.0) + imported.seconds, published=True,
                              quality=quality)

@@ -49,6 +49,27 @@ class Partition:
 
 
 @dataclass(frozen=True)
+class PartitionAddress:
+    """A partition as a call names it: the table `database.table` and the partition's values (`spec`, every key
+    for an export; None where the caller leaves them to another source, as an import to its export's)."""
+
+    database: str
+    table: str
+    spec: Mapping[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.spec is not None:
+            object.__setattr__(self, "spec", MappingProxyType(dict(self.spec)))
+
+    def __hash__(self) -> int:
+        return hash((self.database, self.table, None if self.spec is None else tuple(self.spec.items())))
+
+    @property
+    def qualified_table(self) -> str:
+        return f"{self.database}.{self.table}"
+
+
+@dataclass(frozen=True)
 class TableInfo:
     """What the toolkit needs to know about a table."""
 

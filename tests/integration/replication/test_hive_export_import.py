@@ -34,8 +34,10 @@ from toolkit.el.templates import CatalogTemplate
 from toolkit.errors import BlockedError, SkippedError, WaitingError
 from toolkit.ledger.locks import LockLostError
 from toolkit.replication.hive import export_partition, import_partition
+from toolkit.replication.hive.export import ExportOrigin
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.catalog_factory import catalog_for
+from toolkit.storage.catalog_records import PartitionAddress
 from toolkit.storage.filesystem import StorageError
 
 UTC = timezone.utc
@@ -234,8 +236,8 @@ def test_export_then_import_creates_database_and_table(clusters: Clusters, shape
     keys, _, name, _ = SHAPES[shape]
     table, spec = make_source(clusters, shape, external)
     directory = export_dir(clusters, table)
-    exported = export_partition(spark, source.catalog, fs, source.database, table, spec, directory,
-                                feed="sessions", cluster="primary", instance_time=T)
+    exported = export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), directory,
+                                origin=ExportOrigin("sessions", "primary", T))
 
     source_folder = local(source.partition_location(table, list(spec.values())))
     files = visible(source_folder)
@@ -255,7 +257,7 @@ def test_export_then_import_creates_database_and_table(clusters: Clusters, shape
     assert (exported.files, exported.bytes) == (len(files), sum(p.stat().st_size for p in files))
 
     database, copy = f"hive_new_{next(_names)}", f"{table}_copy"  # neither exists on the target
-    imported = import_partition(spark, target.catalog, fs, directory, database, copy, spec)
+    imported = import_partition(spark, target.catalog, fs, directory, PartitionAddress(database, copy, spec))
     made = target.raw.table(database, copy)
     assert str(made.getTableType()) == ("EXTERNAL_TABLE" if external else "MANAGED_TABLE")
     assert [(str(c.getName()), str(c.getType())) for c in made.getSd().getCols()] == COLUMNS
@@ -294,8 +296,8 @@ def test_import_into_an_existing_table_then_replace_the_partition(clusters: Clus
     table_dir = local(target.table_location(copy))
 
     first = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, first)
-    added = import_partition(spark, target.catalog, fs, first, target.database, copy, spec)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), first)
+    added = import_partition(spark, target.catalog, fs, first, PartitionAddress(target.database, copy, spec))
     assert (added.table_created, added.replaced) == (False, False)
     assert target.raw.partition_names(target.database, copy) == ["ds=2026-11-21/region=eu", "ds=2026-11-21/region=us"]
     assert local(target.partition_location(copy, list(spec.values()))) == table_dir / name
@@ -303,8 +305,8 @@ def test_import_into_an_existing_table_then_replace_the_partition(clusters: Clus
 
     fill(source.partition_location(table, list(spec.values())), clusters.data["v2"])  # the source changes
     second = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, second)
-    replaced = import_partition(spark, target.catalog, fs, second, target.database, copy, spec)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), second)
+    replaced = import_partition(spark, target.catalog, fs, second, PartitionAddress(target.database, copy, spec))
     location = target.partition_location(copy, list(spec.values()))
     assert replaced.replaced and local(replaced.location) == local(location)
     assert local(location) == table_dir / ".toolkit-partitions" / replaced.export_id / name  # a new directory
@@ -314,8 +316,8 @@ def test_import_into_an_existing_table_then_replace_the_partition(clusters: Clus
 
     fill(source.partition_location(table, list(spec.values())), clusters.data["v1"])
     third = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, third)
-    back = import_partition(spark, target.catalog, fs, third, target.database, copy, spec)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), third)
+    back = import_partition(spark, target.catalog, fs, third, PartitionAddress(target.database, copy, spec))
     assert local(back.location) == table_dir / name  # back at the plain place; the version folder is gone
     assert not (table_dir / ".toolkit-partitions" / replaced.export_id).exists()
     assert local(target.partition_location(copy, list(spec.values()))) == table_dir / name
@@ -337,7 +339,7 @@ def test_a_lease_lost_before_the_partition_switch_publishes_nothing(clusters: Cl
     copy = f"{table}_guarded"
     target.create_table(copy, keys, external=True)
     directory = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, directory)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), directory)
     exported = contents(local(directory) / "data")
     checks: list[int] = []
 
@@ -347,13 +349,14 @@ def test_a_lease_lost_before_the_partition_switch_publishes_nothing(clusters: Cl
             raise LockLostError("The lock x was not renewed in time: this run publishes nothing.")
 
     with pytest.raises(LockLostError):
-        import_partition(spark, target.catalog, fs, directory, target.database, copy, spec, guard=guard)
+        import_partition(spark, target.catalog, fs, directory, PartitionAddress(target.database, copy, spec),
+                         guard=guard)
 
     assert checks == [0, 1]  # before the rename, before the switch
     assert target.raw.partition_names(target.database, copy) == []
     assert contents(local(directory) / "data") == exported
     assert not (local(target.table_location(copy)) / name).exists()
-    imported = import_partition(spark, target.catalog, fs, directory, target.database, copy, spec)
+    imported = import_partition(spark, target.catalog, fs, directory, PartitionAddress(target.database, copy, spec))
     rows_of(spark, imported.location, "v1")
 
 
@@ -369,12 +372,12 @@ def test_a_rerun_after_an_interrupted_import_completes_it(clusters: Clusters) ->
     copy = f"{table}_interrupted"
     target.create_table(copy, SHAPES["ymd"][0], False)
     directory = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, directory)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), directory)
     place = local(target.table_location(copy)) / SHAPES["ymd"][2]
     place.parent.mkdir(parents=True)
     (local(directory) / "data").rename(place)  # what the import does first
     assert target.raw.partition_names(target.database, copy) == []
-    finished = import_partition(spark, target.catalog, fs, directory, target.database, copy, spec)
+    finished = import_partition(spark, target.catalog, fs, directory, PartitionAddress(target.database, copy, spec))
     assert target.raw.partition_names(target.database, copy) == [SHAPES["ymd"][2]]
     assert local(finished.location) == place and finished.moved and not local(directory).exists()
     rows_of(spark, uri(place), "v1")
@@ -403,11 +406,11 @@ def test_an_incompatible_table_is_refused_and_nothing_changes(clusters: Clusters
     table_dir = local(target.table_location(copy))
     before = sorted(p.relative_to(table_dir) for p in table_dir.rglob("*")) if table_dir.exists() else []
     directory = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, directory)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), directory)
     exported = sorted(p.relative_to(local(directory)) for p in local(directory).rglob("*"))
     with pytest.raises(StorageError, match=rf"The table {target.database}\.{copy} in the Hive metastore at "
                                            rf"{target.server.uri} does not match the table exported in .*{message}"):
-        import_partition(spark, target.catalog, fs, directory, target.database, copy, spec)
+        import_partition(spark, target.catalog, fs, directory, PartitionAddress(target.database, copy, spec))
     assert target.raw.partition_names(target.database, copy) == []
     after = sorted(p.relative_to(table_dir) for p in table_dir.rglob("*")) if table_dir.exists() else []
     assert after == before
@@ -423,8 +426,9 @@ def test_exporting_a_partition_that_does_not_exist_yet_waits(clusters: Clusters)
     directory = export_dir(clusters, table)
     with pytest.raises(WaitingError, match=rf"The partition year=2026/month=11/day=22 of {source.database}\.{table} "
                                            "does not exist yet") as raised:
-        export_partition(spark, source.catalog, HadoopFileSystem(spark), source.database, table,
-                         {"year": "2026", "month": "11", "day": "22"}, directory)
+        export_partition(spark, source.catalog, HadoopFileSystem(spark),
+                         PartitionAddress(source.database, table, {"year": "2026", "month": "11", "day": "22"}),
+                         directory)
     assert raised.value.exit_code == 3
     assert not local(directory).exists()
 
@@ -455,17 +459,19 @@ def test_a_damaged_export_is_refused_and_nothing_changes(clusters: Clusters) -> 
     source, target = clusters.source, clusters.target
     table, spec = make_source(clusters, "daily", True)
     directory = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, directory)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), directory)
     for how in ("missing", "size", "checksum", "extra"):
         damaged = local(directory).with_name(f"{local(directory).name}-{how}")
         shutil.copytree(local(directory), damaged)
         message = _damage(damaged, how)
         with pytest.raises(StorageError, match=message):
-            import_partition(spark, target.catalog, fs, uri(damaged), target.database, f"{table}_{how}", spec)
+            import_partition(spark, target.catalog, fs, uri(damaged),
+                             PartitionAddress(target.database, f"{table}_{how}", spec))
         assert not target.raw.client.tableExists(target.database, f"{table}_{how}"), how  # nothing created
         assert (damaged / "_metadata.json").exists() and (damaged / "data").exists(), how
     with pytest.raises(StorageError, match=r"holds no complete export \(no _metadata.json\)"):
-        import_partition(spark, target.catalog, fs, uri(local(directory) / "data"), target.database, table, spec)
+        import_partition(spark, target.catalog, fs, uri(local(directory) / "data"),
+                         PartitionAddress(target.database, table, spec))
 
 
 # -- through Spark's own session catalog --------------------------------------------------------------------------
@@ -483,8 +489,8 @@ def test_round_trip_through_the_session_catalog(clusters: Clusters) -> None:
     session = catalog_for(spark, None)
     middle_db = f"hive_session_{next(_names)}"
     first = export_dir(clusters, table)
-    export_partition(spark, source.catalog, fs, source.database, table, spec, first)
-    imported = import_partition(spark, session, fs, first, middle_db, table, spec)
+    export_partition(spark, source.catalog, fs, PartitionAddress(source.database, table, spec), first)
+    imported = import_partition(spark, session, fs, first, PartitionAddress(middle_db, table, spec))
     assert imported.table_created
     read = spark.sql(f"SELECT id, name FROM {middle_db}.{table} WHERE ds = '2026-11-21' AND region = 'eu'")
     assert_df_equality(read, spark.createDataFrame(ROWS["v1"], SCHEMA), ignore_row_order=True,
@@ -492,8 +498,8 @@ def test_round_trip_through_the_session_catalog(clusters: Clusters) -> None:
     assert session.table_info(middle_db, table).is_external
 
     second = export_dir(clusters, table)
-    export_partition(spark, session, fs, middle_db, table, spec, second)
-    import_partition(spark, target.catalog, fs, second, target.database, f"{table}_back", spec)
+    export_partition(spark, session, fs, PartitionAddress(middle_db, table, spec), second)
+    import_partition(spark, target.catalog, fs, second, PartitionAddress(target.database, f"{table}_back", spec))
     assert target.raw.partition_names(target.database, f"{table}_back") == ["ds=2026-11-21/region=eu"]
     rows_of(spark, target.partition_location(f"{table}_back", list(spec.values())), "v1")
 
@@ -514,8 +520,8 @@ def test_a_spark_data_source_table_stays_one(clusters: Clusters) -> None:
               "(3, 'edsger', '2026-11-20')")
     session = catalog_for(spark, None)
     directory = export_dir(clusters, table)
-    export_partition(spark, session, fs, database, table, {"ds": "2026-11-21"}, directory)
-    import_partition(spark, target.catalog, fs, directory, target.database, table)
+    export_partition(spark, session, fs, PartitionAddress(database, table, {"ds": "2026-11-21"}), directory)
+    import_partition(spark, target.catalog, fs, directory, PartitionAddress(target.database, table))
     made = target.raw.table(target.database, table)
     parameters = {str(k): str(v) for k, v in dict(made.getParameters()).items()}
     assert parameters["spark.sql.sources.provider"] == "parquet" and parameters["team"] == "web"
@@ -623,8 +629,8 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
     repo = ConfigRepo.load(_repo(tmp_path, clusters, table, f"{table}_evented"))
     feed, backup = repo.feed("sessions"), repo.cluster("backup")
     directory = export_dir(clusters, table)
-    export_partition(spark, clusters.source.catalog, fs, clusters.source.database, table, spec, directory,
-                     feed="sessions", cluster="primary", instance_time=T)
+    export_partition(spark, clusters.source.catalog, fs, PartitionAddress(clusters.source.database, table, spec),
+                     directory, origin=ExportOrigin("sessions", "primary", T))
     plan = plan_hive_import(fs, feed, backup, directory, None)
     real = Ledger.record_publication
 
@@ -667,7 +673,8 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
     copy = f"{table}_leased"
     backup = ConfigRepo.load(_repo(tmp_path, clusters, table, copy)).cluster("backup")
     directory = export_dir(clusters, table)
-    export_partition(spark, clusters.source.catalog, fs, clusters.source.database, table, spec, directory)
+    export_partition(spark, clusters.source.catalog, fs, PartitionAddress(clusters.source.database, table, spec),
+                     directory)
     exported = sorted(p.relative_to(local(directory)) for p in local(directory).rglob("*"))
 
     def run(run_id: str, metadata: Any = None) -> Any:
@@ -707,7 +714,8 @@ def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -
     copy = f"{table}_raced"
     backup = ConfigRepo.load(_repo(tmp_path, clusters, table, copy)).cluster("backup")
     directory = export_dir(clusters, table)
-    export_partition(spark, clusters.source.catalog, fs, clusters.source.database, table, spec, directory)
+    export_partition(spark, clusters.source.catalog, fs, PartitionAddress(clusters.source.database, table, spec),
+                     directory)
     metadata = read_export(fs, directory)  # each caller reads it first, as hive_import.py does
 
     def run(run_id: str) -> Any:

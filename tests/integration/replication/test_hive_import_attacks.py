@@ -93,7 +93,9 @@ def world(spark, thrift_metastore, tmp_path_factory) -> Iterator[World]:
     """Two source tables in the session's catalog (v1 and v2: other rows, other files), one export of each day
     of each, and the target's database in the shared metastore."""
     from toolkit.replication.hive import export_partition
+    from toolkit.replication.hive.export import ExportOrigin
     from toolkit.storage.catalog_factory import catalog_for
+    from toolkit.storage.catalog_records import PartitionAddress
     from toolkit.storage.hadoop import HadoopFileSystem
 
     root = tmp_path_factory.mktemp("hive_attacks")
@@ -111,8 +113,8 @@ def world(spark, thrift_metastore, tmp_path_factory) -> Iterator[World]:
         spark.sql(f"INSERT INTO {source_db}.sessions_{version} VALUES {rows}")
         for t in DAYS:
             into = root / "pristine" / f"{version}-{ds(t)}"
-            export_partition(spark, session, fs, source_db, f"sessions_{version}", {"ds": ds(t)}, uri(into),
-                             feed="sessions", cluster="primary", instance_time=t)
+            export_partition(spark, session, fs, PartitionAddress(source_db, f"sessions_{version}", {"ds": ds(t)}),
+                             uri(into), origin=ExportOrigin("sessions", "primary", t))
             pristine[f"{version}-{ds(t)}"] = into
     raw = thrift_metastore.client(spark)
     raw.create_database(target_db, uri(root / "backup" / "warehouse" / f"{target_db}.db"))
@@ -279,6 +281,7 @@ def test_an_import_killed_at_four_points_leaves_whole_partitions_and_its_reruns_
     refuses a rerun (naming the killed run) until it expires and is then taken over; the reruns leave every
     partition with the v2 files exactly once, one event each, and no staging, old version or export behind."""
     from toolkit.replication.hive import import_partition
+    from toolkit.storage.catalog_records import PartitionAddress
     from toolkit.storage.hadoop import HadoopFileSystem
 
     table = f"killed_{next(_names)}"
@@ -288,7 +291,7 @@ def test_an_import_killed_at_four_points_leaves_whole_partitions_and_its_reruns_
     new, replacing, switched, unrecorded = DAYS
     for t in (replacing, switched):  # the versions the killed run replaces (no events: imported by hand)
         import_partition(world.spark, world.catalog, fs, uri(world.export("v1", t, staging / f"v1-{ds(t)}")),
-                         world.database, table, {"ds": ds(t)})
+                         PartitionAddress(world.database, table, {"ds": ds(t)}))
     points = {name: uri(world.export("v2", t, staging / f"v2-{ds(t)}")) for name, t in (
         ("moved-new", new), ("moved-replacing", replacing), ("switched", switched), ("unrecorded", unrecorded))}
     script = tmp_path / "killed_import.py"

@@ -131,15 +131,18 @@ def test_staged_imports_an_export_made_on_the_source(spark, setup, thrift_metast
     """The target cannot reach the source's metastore: hive_export.py ran on the source into a folder that
     was then shipped; replication.py --staged imports it."""
     from toolkit.replication.hive import export_partition
+    from toolkit.replication.hive.export import ExportOrigin
     from toolkit.replication.tables import TablePuller
     from toolkit.storage.catalog_factory import catalog_for
+    from toolkit.storage.catalog_records import PartitionAddress
     from toolkit.storage.hadoop import HadoopFileSystem
 
     repo, table, rows = setup
     shipped = f"file://{tmp_path / 'shipped'}"
     with catalog_for(spark, thrift_metastore.uri) as source_catalog:
-        export_partition(spark, source_catalog, HadoopFileSystem(spark), DATABASE, table, {"ds": "2026-11-20"},
-                         shipped, feed="sessions", cluster="primary", instance_time=T)
+        export_partition(spark, source_catalog, HadoopFileSystem(spark),
+                         PartitionAddress(DATABASE, table, {"ds": "2026-11-20"}), shipped,
+                         origin=ExportOrigin("sessions", "primary", T))
     pullers = []
 
     def staged(*arguments):

@@ -1,10 +1,11 @@
 """Hive table export and import: one partition's data files and `_metadata.json` written to a directory on the
 source side, then moved into the target table (created when missing) and registered only once complete.
 
-    export_partition(spark, source_catalog, fs, db, table, spec, "hdfs://target/staging/x")  -> ExportResult
-    import_partition(spark, target_catalog, fs, "hdfs://target/staging/x", db2, table2, spec)  -> ImportResult
+    export_partition(spark, source_catalog, fs, PartitionAddress(db, table, spec), "hdfs://target/staging/x")
+    import_partition(spark, target_catalog, fs, "hdfs://target/staging/x", PartitionAddress(db2, table2, spec))
 
-`feeds.feed_partition(feed, cluster, t)` gives a table feed's database, table and spec on a cluster. The
+`feeds.feed_partition(feed, cluster, t)` gives a table feed's database, table and spec on a cluster (its `address`
+is what these take; `PartitionAddress` is in toolkit/storage/catalog_records.py). The
 entrypoints `entrypoints/hive_export.py` and `entrypoints/hive_import.py` are built on these (hive_entry.py).
 Importing this package does not import pyspark.
 """

@@ -24,7 +24,7 @@ from toolkit.errors import WaitingError
 from toolkit.replication.hive.copying import CopyTask, copy_files
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportedFile, ExportMetadata
 from toolkit.storage.catalog import Catalog
-from toolkit.storage.catalog_records import TableType
+from toolkit.storage.catalog_records import PartitionAddress, TableType
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri
 from toolkit.storage.partition_names import partition_name
 from toolkit.storage.partition_specs import full_spec
@@ -86,22 +86,29 @@ def prepare_directory(fs: FileSystem, directory: str) -> None:
             fs.delete(child.path, recursive=True)
 
 
-def export_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, database: str, table: str,
-                     spec: Mapping[str, str], destination: str, *, target_fs: FileSystem | None = None,
-                     feed: str | None = None, cluster: str | None = None,
-                     instance_time: datetime | None = None) -> ExportResult:
-    """Export the partition `spec` (every key) of `database.table` in `catalog`, whose files `fs` reads, into
-    the directory `destination` (written through `target_fs`, default `fs`). `feed`, `cluster` and
-    `instance_time` are recorded for the import."""
+@dataclass(frozen=True)
+class ExportOrigin:
+    """The feed instance an export is made for, recorded in its `_metadata.json` for the import."""
+
+    feed: str
+    cluster: str
+    instance_time: datetime
+
+
+def export_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, partition: PartitionAddress,
+                     destination: str, *, target_fs: FileSystem | None = None,
+                     origin: ExportOrigin | None = None) -> ExportResult:
+    """Export `partition` (its spec gives every key) of its table in `catalog`, whose files `fs` reads, into the
+    directory `destination` (written through `target_fs`, default `fs`); `origin` is recorded for the import."""
     began = time.perf_counter()
     target_fs = target_fs or fs
     destination = normalize_uri(destination)
     with catalog.pinned_tables():  # the table is read once for both questions
-        description = catalog.describe_table(database, table)
+        description = catalog.describe_table(partition.database, partition.table)
         if description.table_type is TableType.VIEW:
             raise StorageError(f"Cannot export from {description.qualified_name}: it is a view, not a table with "
                                "partitions of files.")
-        values = full_spec(description.info, spec)
+        values = full_spec(description.info, partition.spec or {})
         location = catalog.partition_location(description.database, description.name, values)
     name = partition_name(values)
     if location is None:
@@ -120,9 +127,9 @@ def export_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, data
         files=tuple(ExportedFile(item.relative_path, result.bytes, result.crc32c)
                     for item, result in zip(files, copied, strict=True)),
         source_location=location,
-        feed=feed,
-        cluster=cluster,
-        instance_time=instance_time,
+        feed=origin.feed if origin else None,
+        cluster=origin.cluster if origin else None,
+        instance_time=origin.instance_time if origin else None,
     )
     target_fs.write_atomically(join(destination, METADATA_NAME), metadata.to_json())
     return ExportResult(description.database, description.name, values, location, destination, metadata.export_id,

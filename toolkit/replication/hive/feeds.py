@@ -15,6 +15,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.feed_locations import under_root
 from toolkit.instances.grids import require_on_cluster
 from toolkit.secrets_masking import masked
+from toolkit.storage.catalog_records import PartitionAddress
 from toolkit.storage.partition_names import partition_name
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -34,6 +35,10 @@ class FeedPartition:
     @property
     def qualified_table(self) -> str:
         return f"{self.database}.{self.table}"
+
+    @property
+    def address(self) -> PartitionAddress:
+        return PartitionAddress(self.database, self.table, self.spec)
 
     @property
     def name(self) -> str:

@@ -6,8 +6,8 @@ the lease after another import consumed the same export finds the partition hold
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from toolkit.entities.model import Cluster
@@ -17,6 +17,7 @@ from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.replication.hive.importer import ImportOptions, ImportResult, file_problem, import_partition
 from toolkit.replication.hive.metadata import METADATA_NAME, ExportMetadata
 from toolkit.storage.catalog import Catalog
+from toolkit.storage.catalog_records import PartitionAddress
 from toolkit.storage.filesystem import FileSystem
 from toolkit.storage.partition_names import partition_name
 from toolkit.storage.tree import join
@@ -28,12 +29,12 @@ if TYPE_CHECKING:
     from toolkit.runtime.run_context import RunContext
 
 
-def import_lease(fs: FileSystem, cluster: Cluster, database: str, table: str, spec: Mapping[str, str], run_id: str,
+def import_lease(fs: FileSystem, cluster: Cluster, partition: PartitionAddress, run_id: str,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS) -> AbstractContextManager[HeldLease]:
-    """The lease of the partition `spec` of `database.table` on `cluster`; BlockedError when a live run holds it."""
-    name = partition_name(spec)
-    lock = Ledger.of(fs, cluster, lease_seconds=lease_seconds).import_lock(database, table, name)
-    return holding(lock, run_id, f"import of the partition {name} of {database}.{table} into cluster "
+    """The lease of `partition` (every key given) on `cluster`; BlockedError when a live run holds it."""
+    name = partition_name(partition.spec or {})
+    lock = Ledger.of(fs, cluster, lease_seconds=lease_seconds).import_lock(partition.database, partition.table, name)
+    return holding(lock, run_id, f"import of the partition {name} of {partition.qualified_table} into cluster "
                                  f"'{cluster.name}'", {"partition": name})
 
 
@@ -43,18 +44,20 @@ def import_exclusively(spark: SparkSession, catalog: Catalog, context: RunContex
     symbolic link followed on the way from the cluster's root to the partition; the plan's metadata is the export
     as the caller read it before. SkippedError when, by the time the lease is ours, another import consumed the
     export into the partition."""
-    fs, directory, database, table, spec = context.fs, plan.source, plan.database, plan.table, plan.spec
-    with import_lease(fs, cluster, database, table, spec, context.run_id, context.lease_seconds) as lease:
+    fs, directory, partition = context.fs, plan.source, plan.address
+    with import_lease(fs, cluster, partition, context.run_id, context.lease_seconds) as lease:
         if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, plan.metadata, directory,
-                                                                             database, table, spec):
-            raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(spec)} "
-                               f"of {database}.{table} by another run already: nothing to do.")
-        return import_partition(spark, catalog, fs, directory, database, table, spec, options=options,
-                                guard=lease.check, root=cluster.write_endpoint)
+                                                                             partition):
+            raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(plan.spec)} "
+                               f"of {partition.qualified_table} by another run already: nothing to do.")
+        return import_partition(spark, catalog, fs, directory, partition, guard=lease.check,
+                                options=replace(options, cluster_root=cluster.write_endpoint))
 
 
-def _holds_export(catalog: Catalog, fs: FileSystem, metadata: ExportMetadata, directory: str, database: str,
-                  table: str, spec: Mapping[str, str]) -> bool:
+def _holds_export(catalog: Catalog, fs: FileSystem, metadata: ExportMetadata, directory: str,
+                  partition: PartitionAddress) -> bool:
     """The partition exists and holds exactly the export's files with their sizes."""
-    location = catalog.partition_location(database, table, spec) if catalog.table_exists(database, table) else None
+    database, table = partition.database, partition.table
+    location = catalog.partition_location(database, table, dict(partition.spec or {})) \
+        if catalog.table_exists(database, table) else None
     return location is not None and file_problem(fs, location, metadata, directory) is None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from toolkit.replication.hive.metadata import ExportMetadata
+from toolkit.storage.catalog_records import PartitionAddress
 
 
 @dataclass(frozen=True)
@@ -20,3 +21,7 @@ class ImportPlan:
     database: str
     table: str
     spec: dict[str, str]
+
+    @property
+    def address(self) -> PartitionAddress:
+        return PartitionAddress(self.database, self.table, self.spec)

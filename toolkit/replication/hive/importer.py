@@ -38,7 +38,7 @@ from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
 from toolkit.replication.hive.export import is_export_leftover
 from toolkit.replication.hive.metadata import DATA_DIR, METADATA_NAME, ExportMetadata
 from toolkit.storage.catalog import Catalog
-from toolkit.storage.catalog_records import TableDescription, TableType
+from toolkit.storage.catalog_records import PartitionAddress, TableDescription, TableType
 from toolkit.storage.filesystem import FileSystem, StorageError, normalize_uri, parent_of
 from toolkit.storage.partition_names import partition_name
 from toolkit.storage.partition_specs import describe_spec, full_spec
@@ -69,12 +69,14 @@ class ImportOptions:
     the export is deleted once imported). `checksums`: check each file's CRC32C before anything changes (sizes
     are always checked). `keep_consumed_export`: leave a consumed export's `_metadata.json` for the caller to
     delete (`remove_consumed_export`) once it recorded the import, so that a run killed in between is found and
-    finished by the next."""
+    finished by the next. `cluster_root`: the cluster's root; a symbolic link on the way from it (else from the
+    table's location) to the partition's directory is refused before anything moves."""
 
     table_location: str | None = None
     keep_export: bool = False
     checksums: bool = True
     keep_consumed_export: bool = False
+    cluster_root: str | None = None
 
 
 @dataclass(frozen=True)
@@ -226,19 +228,14 @@ def _refuse_links(fs: FileSystem, root: str | None, location: str, final: str) -
     fs.refuse_links_below(base, final)
 
 
-def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, database: str,
-                     table: str, spec: Mapping[str, str] | None = None, *, options: ImportOptions = ImportOptions(),
-                     guard: Guard = no_guard, root: str | None = None) -> ImportResult:
-    """Import the export in `directory` as the partition `spec` (default: the exported values) of
-    `database.table` in `catalog`, on the file system `fs` (which also reads `directory`), as `options` say.
-
-    `root`: the cluster's root; a symbolic link on the way from it (else from the table's location) to the
-    partition's directory is refused before anything moves. `guard` is called right before the rename into place
-    and before the partition switch (the caller's lease check): when it raises, what was done is undone and
-    nothing is published."""
+def import_partition(spark: SparkSession, catalog: Catalog, fs: FileSystem, directory: str, into: PartitionAddress,
+                     *, options: ImportOptions = ImportOptions(), guard: Guard = no_guard) -> ImportResult:
+    """Import the export in `directory` as the partition `into` (its spec by default the exported values) in
+    `catalog`, on the file system `fs` (which also reads `directory`), as `options` say. `guard` is called right
+    before the rename into place and before the partition switch (the caller's lease check): when it raises, what
+    was done is undone and nothing is published."""
     with catalog.pinned_tables():  # the target table is read once, not at each metastore call
-        return _PartitionImport(spark, catalog, fs, normalize_uri(directory), database, table, spec, options, guard,
-                                root).run()
+        return _PartitionImport(spark, catalog, fs, normalize_uri(directory), into, options, guard).run()
 
 
 @dataclass(frozen=True)
@@ -249,19 +246,16 @@ class _PartitionImport:
     catalog: Catalog
     fs: FileSystem
     directory: str
-    database: str
-    table: str
-    spec: Mapping[str, str] | None
+    into: PartitionAddress
     options: ImportOptions
     guard: Guard
-    root: str | None
 
     def run(self) -> ImportResult:
         began = time.perf_counter()
         spark, catalog, fs, directory, options = self.spark, self.catalog, self.fs, self.directory, self.options
         metadata = read_export(fs, directory)
         exported = metadata.table
-        wanted = dict(self.spec) if self.spec is not None else dict(metadata.partition)
+        wanted = dict(self.into.spec) if self.into.spec is not None else dict(metadata.partition)
         _check_keys(wanted, exported)
         data_dir = join(directory, DATA_DIR)
         data_present = fs.exists(data_dir)
@@ -270,7 +264,7 @@ class _PartitionImport:
                 checksum_problem(spark, data_dir, metadata, directory) if options.checksums else None)
             if problem:
                 raise StorageError(problem)
-        target, created = target_table(catalog, self.database, self.table, exported, directory,
+        target, created = target_table(catalog, self.into.database, self.into.table, exported, directory,
                                        options.table_location)
         if target.location is None:
             raise StorageError(f"The table {target.qualified_name} in {catalog.description} has no location: cannot "
@@ -286,7 +280,7 @@ class _PartitionImport:
             final = versioned  # a rerun of this import: its files are where the interrupted run put them
         else:
             final = next_directory(current, canonical, versioned)
-        _refuse_links(fs, self.root, location, final)
+        _refuse_links(fs, options.cluster_root, location, final)
 
         with Publication(fs, self.guard) as publication:
             if data_present:

@@ -22,7 +22,7 @@ from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
 from toolkit.openlineage.run import Lineage
-from toolkit.replication.hive.export import ExportResult, export_partition
+from toolkit.replication.hive.export import ExportOrigin, ExportResult, export_partition
 from toolkit.replication.hive.feeds import feed_partition, feed_table
 from toolkit.replication.hive.import_lease import import_exclusively
 from toolkit.replication.hive.import_plan import ImportPlan
@@ -60,8 +60,8 @@ def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, conte
         read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
             if on else []
         with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if on else []):
-            result = export_partition(spark, catalog, fs, partition.database, partition.table, partition.spec,
-                                      destination, feed=feed.name, cluster=cluster.name, instance_time=nominal)
+            result = export_partition(spark, catalog, fs, partition.address, destination,
+                                      origin=ExportOrigin(feed.name, cluster.name, nominal))
         if on:
             run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
                                                   bytes=result.bytes)])
