@@ -27,7 +27,7 @@ from toolkit.devtools.chromium import CHROMIUM, headless_chromium
 from toolkit.devtools.pipelines_repo import cluster_name, output_name, process_name, write_pipelines_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.records import InstanceRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -79,9 +79,10 @@ def write_ledger(repo: Path) -> None:
             ledger.write_instance(InstanceRecord(process=process_name(p), cluster=cluster.name, time=stamp,
                                                  status="SUCCEEDED", attempts=1, run_id=f"run-{p}-{hour}",
                                                  updated=t.strftime("%Y-%m-%dT%H:%M:%SZ")))
-            ledger.record_publication(output_name(p), cluster.name, t, producer=process_name(p),
-                                      run_id=f"run-{p}-{hour}", location=f"/data/{output_name(p)}/{hour}",
-                                      fingerprint=Fingerprint(f"{p}-{hour}".ljust(64, "0"), 1, 100))
+            ledger.record_publication(PublicationFacts(output_name(p), cluster.name, t, producer=process_name(p),
+                                                       run_id=f"run-{p}-{hour}",
+                                                       location=f"/data/{output_name(p)}/{hour}",
+                                                       fingerprint=Fingerprint(f"{p}-{hour}".ljust(64, "0"), 1, 100)))
 
 
 def open_seconds(page: Path) -> float | None:

@@ -33,7 +33,7 @@ from bench.figures import report  # noqa: E402
 from bench.trigger_bench import CLUSTER, FEED  # noqa: E402  (a local cluster, its ledger under /working; hourly feeds)
 from toolkit.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.instances.fingerprints import Fingerprint  # noqa: E402
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, versioned  # noqa: E402
+from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts, versioned  # noqa: E402
 from toolkit.ledger.store import Ledger  # noqa: E402
 
 LEVELS, HOURS, TARGET = 5, 8760, 1.0
@@ -87,8 +87,8 @@ def write_ledger(ledger: Ledger) -> None:
     publications, then each process's attempt and instance records and its output's event."""
     for k in range(HOURS):
         t = START + timedelta(hours=k)
-        ledger.record_publication("f00", "primary", t, producer="external", run_id=f"x{k}", location=f"/data/f00/{k}",
-                                  fingerprint=fingerprint("f00", t))
+        ledger.record_publication(PublicationFacts("f00", "primary", t, producer="external", run_id=f"x{k}",
+                                                   location=f"/data/f00/{k}", fingerprint=fingerprint("f00", t)))
     for n in range(1, LEVELS + 1):
         feed, source = f"f{n:02d}", f"f{n - 1:02d}"
         for k in range(HOURS):
@@ -105,8 +105,8 @@ def write_ledger(ledger: Ledger) -> None:
                                       inputs=inputs, outputs=outputs, succeeded=STAMP)
             ledger.fs.write_atomically(ledger.layout.attempt_record(f"p{n}", t, 1), one_line(attempt))
             ledger.fs.write_atomically(ledger.layout.instance_record(f"p{n}", t), one_line(instance))
-            ledger.record_publication(feed, "primary", t, producer=f"process:p{n}", run_id=run_id,
-                                      location=f"/data/{feed}/{k}", fingerprint=fingerprint(feed, t))
+            ledger.record_publication(PublicationFacts(feed, "primary", t, producer=f"process:p{n}", run_id=run_id,
+                                                       location=f"/data/{feed}/{k}", fingerprint=fingerprint(feed, t)))
 
 
 def best_of(runs: int, command: list[str], **kwargs: object) -> tuple[float, float, subprocess.CompletedProcess[str]]:

@@ -28,7 +28,7 @@ from tests.webhdfs_server import LoopbackWebHdfs  # noqa: E402
 from toolkit.cli.ledger_access import cluster_file_system  # noqa: E402
 from toolkit.entities.repo import ConfigRepo  # noqa: E402
 from toolkit.instances.fingerprints import Fingerprint  # noqa: E402
-from toolkit.ledger.records import InstanceRecord, wall_clock_stamp  # noqa: E402
+from toolkit.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp  # noqa: E402
 from toolkit.ledger.store import Ledger  # noqa: E402
 
 FEEDS, HOURS, RUNS = 5, 24, 3
@@ -76,9 +76,10 @@ def make_repo(folder: Path, readonly: str, write: str) -> Path:
     ledger = Ledger.of(cluster_file_system(cluster), cluster)
     for n in range(FEEDS):
         for hour in range(HOURS):
-            ledger.record_publication(f"f{n}", "primary", START + timedelta(hours=hour), producer="external",
-                                      run_id=f"r{n}-{hour}", location=f"{write}/data/f{n}/{hour}",
-                                      fingerprint=Fingerprint(f"{n}-{hour}".ljust(64, "0"), 1, 100))
+            ledger.record_publication(PublicationFacts(f"f{n}", "primary", START + timedelta(hours=hour),
+                                                       producer="external", run_id=f"r{n}-{hour}",
+                                                       location=f"{write}/data/f{n}/{hour}",
+                                                       fingerprint=Fingerprint(f"{n}-{hour}".ljust(64, "0"), 1, 100)))
     stamp = wall_clock_stamp(time.time() + 1)  # each run succeeded after its input was published: nothing is due
     for n in range(FEEDS):
         for hour in range(HOURS):

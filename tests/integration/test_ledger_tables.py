@@ -21,7 +21,7 @@ from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import AttemptRecord, InstanceRecord
+from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.ledger_tables.tables import ledger_database, register
 from toolkit.storage.local import LocalFileSystem
@@ -60,8 +60,9 @@ def stamp(hours: int) -> str:
 
 
 def publish(ledger: Ledger, hours: int, run_id: str) -> str:
-    event = ledger.record_publication("clicks", "primary", BASE + timedelta(hours=hours), producer="external",
-                                      run_id=run_id, location=f"file:///d/clicks/{hours}", fingerprint=PRINT)
+    event = ledger.record_publication(PublicationFacts("clicks", "primary", BASE + timedelta(hours=hours),
+                                                       producer="external", run_id=run_id,
+                                                       location=f"file:///d/clicks/{hours}", fingerprint=PRINT))
     assert event is not None
     return event.event_id
 

@@ -27,7 +27,7 @@ from toolkit.entities.provenance import Provenance
 from toolkit.ingest.book import IngestBook
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import FeedLocations
-from toolkit.ledger.records import record_stamp, record_time
+from toolkit.ledger.records import PublicationFacts, record_stamp, record_time
 from toolkit.ledger.store import Ledger
 from toolkit.storage.catalog import Catalog
 from toolkit.storage.filesystem import FileSystem
@@ -76,9 +76,9 @@ def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, 
         if feed.availability_flag and not where.is_table:
             fs.create_exclusive(f"{location}/{feed.availability_flag}", b"")
         state = probe_instance(fs, where, feed.availability_flag, catalog, t)
-        ledger.record_publication(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id, location=location,
-                                  fingerprint=state.fingerprint,
-                                  unless_recorded=True, definition=definition)
+        ledger.record_publication(PublicationFacts(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id,
+                                                   location=location, fingerprint=state.fingerprint,
+                                                   definition=definition), unless_recorded=True)
         if gate is not None:
             gate.closed(t)
         instances = instances.without(key)

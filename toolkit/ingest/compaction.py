@@ -45,7 +45,7 @@ from toolkit.instances.feed_locations import FeedLocations, feed_locations
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.instances.grids import require_on_cluster
 from toolkit.ledger.layout import require_apart_from_working
-from toolkit.ledger.records import EVICTED, wall_clock_stamp
+from toolkit.ledger.records import EVICTED, PublicationFacts, wall_clock_stamp
 from toolkit.ledger.run_locks import HeldLease
 from toolkit.ledger.store import Ledger
 from toolkit.openlineage.facts import DatasetUse
@@ -153,9 +153,9 @@ def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLoc
 
     def published(t: datetime) -> _Publishes:
         def record(location: str, fingerprint: Fingerprint | None, *, unless_recorded: bool = False) -> object:
-            return ledger.record_publication(feed.name, where.cluster, t, producer=COMPACTION.producer,
-                                             run_id=run_id, location=location, fingerprint=fingerprint,
-                                             unless_recorded=unless_recorded, definition=definition)
+            return ledger.record_publication(PublicationFacts(feed.name, where.cluster, t, producer=COMPACTION.producer,
+                                                              run_id=run_id, location=location, fingerprint=fingerprint,
+                                                              definition=definition), unless_recorded=unless_recorded)
         return record
 
     finished = []

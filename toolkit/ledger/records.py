@@ -577,6 +577,22 @@ def is_event_id(value: Any) -> bool:
 
 
 @dataclass(frozen=True)
+class PublicationFacts:
+    """What a producer tells the ledger when the instance `time` of `feed` became visible on `cluster`
+    (`Ledger.record_publication`): the ledger adds the kind, the instant and the id of its `DatasetEvent`.
+    `definition`: the producer's (entities/provenance.py)."""
+
+    feed: str
+    cluster: str
+    time: datetime
+    producer: str
+    run_id: str
+    location: str
+    fingerprint: Fingerprint | None
+    definition: Provenance | None = None
+
+
+@dataclass(frozen=True)
 class DatasetEvent:
     """A feed instance made visible (`published`, or `replaced` when it was visible already) or evicted, on one
     cluster. `fingerprint` is the instance's (instances/fingerprints.py) as published, null for `evicted`.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from datetime import datetime
 from itertools import groupby
 from operator import attrgetter
@@ -14,7 +13,6 @@ from typing import Any, TypeVar
 from toolkit.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.entities.model import Cluster
 from toolkit.entities.provenance import Provenance
-from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.attempt_logs import CappedLog, masked_log
 from toolkit.ledger.control import Control
 from toolkit.ledger.evictions import EvictionBatch, EvictionBatches, PlannedEvictions
@@ -33,6 +31,7 @@ from toolkit.ledger.records import (
     DatasetEvent,
     InstanceRecord,
     LateCheck,
+    PublicationFacts,
     event_id,
     event_id_ms,
     event_json,
@@ -270,22 +269,18 @@ class Ledger:
         feeds = set() if not self.fs.exists(folder) else {s.name for s in self.fs.list(folder) if s.is_dir}
         return sorted(feeds.union(self.evictions.feeds()))
 
-    def record_publication(self, feed: str, cluster: str, t: datetime, *, producer: str, run_id: str,
-                           location: str, fingerprint: Fingerprint | None,
-                           unless_recorded: bool = False, definition: Provenance | None = None) -> DatasetEvent | None:
-        """Record that the instance `t` of `feed` became visible here: `replaced` when it was visible already (its
-        last event is not an eviction), else `published`. Every producer calls this right after publishing.
-        `unless_recorded` (a run that found the instance already in place): nothing is written when the last
-        event already records this very content (a publication with the same fingerprint), which is how a run
-        killed between its publication and its event gets the event written by the next run. `definition`: the
-        producer's (entities/provenance.py), recorded in the event."""
-        last = self._last_event(feed, t)
+    def record_publication(self, facts: PublicationFacts, *, unless_recorded: bool = False) -> DatasetEvent | None:
+        """Record that the instance `facts.time` of `facts.feed` became visible here: `replaced` when it was visible
+        already (its last event is not an eviction), else `published`. Every producer calls this right after
+        publishing. `unless_recorded` (a run that found the instance already in place): nothing is written when
+        the last event already records this very content (a publication with the same fingerprint), which is how a
+        run killed between its publication and its event gets the event written by the next run."""
+        last = self._last_event(facts.feed, facts.time)
         visible = last is not None and last.kind != EVICTED
-        if unless_recorded and visible and last is not None and last.fingerprint == fingerprint:
+        if unless_recorded and visible and last is not None and last.fingerprint == facts.fingerprint:
             self.journal.ensure(last)
             return None
-        return self._record(feed, cluster, t, REPLACED if visible else PUBLISHED, producer, run_id, location,
-                            fingerprint, last, definition)
+        return self._record(facts, REPLACED if visible else PUBLISHED, last)
 
     def record_evictions(self, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str,
                          run_id: str, definition: Provenance | None = None) -> EvictionBatch | None:
@@ -324,19 +319,15 @@ class Ledger:
         events = self.events(feed, t)
         return events[-1] if events else None
 
-    def _record(self, feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
-                fingerprint: Fingerprint | None, last: DatasetEvent | None,
-                definition: Provenance | None = None) -> DatasetEvent:
+    def _record(self, facts: PublicationFacts, kind: str, last: DatasetEvent | None) -> DatasetEvent:
         # Published instants come from the real clock; an id never sorts before the instance's last one, so
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
         if last is not None:
             self.journal.ensure(last)  # a producer killed before the journal entry of the last one
-        published_ms = self._stamp(feed, None if last is None else event_id_ms(last.event_id))
-        event = self._event(feed, cluster, t, kind, producer, run_id, location, fingerprint, published_ms)
-        if definition is not None:
-            event = replace(event, definition=definition)
+        published_ms = self._stamp(facts.feed, None if last is None else event_id_ms(last.event_id))
+        event = self._event(facts, kind, published_ms)
         self.journal.require_writable(JournalEntry.of(event))
-        self.fs.write_atomically(self.layout.event_record(feed, t, event.event_id), event_json(event))
+        self.fs.write_atomically(self.layout.event_record(facts.feed, facts.time, event.event_id), event_json(event))
         self.journal.write(event)
         return event
 
@@ -350,13 +341,13 @@ class Ledger:
         return ms
 
     @staticmethod
-    def _event(feed: str, cluster: str, t: datetime, kind: str, producer: str, run_id: str, location: str,
-               fingerprint: Fingerprint | None, published_ms: int) -> DatasetEvent:
-        stamp = format_timestamp(t)
+    def _event(facts: PublicationFacts, kind: str, published_ms: int) -> DatasetEvent:
+        stamp = format_timestamp(facts.time)
         return DatasetEvent(
-            feed=feed, cluster=cluster, time=stamp, run_id=run_id, producer=producer, location=location,
-            published=wall_clock_stamp(published_ms / 1000), kind=kind, fingerprint=fingerprint,
-            event_id=event_id(published_ms, run_id, feed, stamp, kind))
+            feed=facts.feed, cluster=facts.cluster, time=stamp, run_id=facts.run_id, producer=facts.producer,
+            location=facts.location, published=wall_clock_stamp(published_ms / 1000), kind=kind,
+            fingerprint=facts.fingerprint, definition=facts.definition,
+            event_id=event_id(published_ms, facts.run_id, facts.feed, stamp, kind))
 
     # Locks
 

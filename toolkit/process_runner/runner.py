@@ -45,6 +45,7 @@ from toolkit.ledger.locks import Lease, LeaseKeeper, LockLostError
 from toolkit.ledger.records import (
     AttemptRecord,
     InstanceRecord,
+    PublicationFacts,
     PublishedOutput,
     parse_wall_clock_stamp,
     wall_clock_stamp,
@@ -586,10 +587,11 @@ class ProcessRunner:
                 continue  # gone since (evicted, or replaced by hand): nothing of that publication to record
             fingerprint = state.fingerprint
             recorded_fingerprints[(feed.name, output.time)] = fingerprint
-            self.ledger.record_publication(
-                feed.name, self.cluster.name, instance, producer=f"process:{self.process.name}", run_id=run_id,
-                location=where.event_location(instance), fingerprint=fingerprint, unless_recorded=missing_only,
-                definition=self.provenance)
+            self.ledger.record_publication(PublicationFacts(feed.name, self.cluster.name, instance,
+                                                            producer=f"process:{self.process.name}", run_id=run_id,
+                                                            location=where.event_location(instance),
+                                                            fingerprint=fingerprint,
+                                                            definition=self.provenance), unless_recorded=missing_only)
         return recorded_fingerprints
 
     def warn_quality(self, t: datetime, attempt: int, quality: Sequence[GateResult], batch: int | None = None) -> None:

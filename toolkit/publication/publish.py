@@ -18,7 +18,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
 from toolkit.instances.availability import probe_instance
 from toolkit.instances.feed_locations import feed_locations
-from toolkit.ledger.records import DatasetEvent
+from toolkit.ledger.records import DatasetEvent, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_no_safemode
 from toolkit.runtime.lifecycle import ActionKind, FeedCall
@@ -61,9 +61,9 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
                            "once the producer has finished writing it.")
     ledger = Ledger.of(fs, cluster)
     fingerprint = state.fingerprint
-    event = ledger.record_publication(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
-                                      location=location, fingerprint=fingerprint, unless_recorded=True,
-                                      definition=call.definition)
+    event = ledger.record_publication(PublicationFacts(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
+                                                       location=location, fingerprint=fingerprint,
+                                                       definition=call.definition), unless_recorded=True)
     if event is None:
         return Published(ledger.events(feed.name, t)[-1], recorded=False)
     return Published(event, recorded=True)

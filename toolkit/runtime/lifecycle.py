@@ -30,6 +30,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import TimedOutError, ToolkitError
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.instances.grids import require_in_validity
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.runtime.feed_notices import notify_feed_failure
@@ -144,12 +145,11 @@ class Lifecycle:
         it visible and its instance, when they are not this call's (a killed run's publication it finishes);
         `producer`: the kind's, unless the action names more (a replication, its sources)."""
         call = self.call
-        return self.ledger.record_publication(call.feed.name, call.cluster.name, call.nominal if at is None else at,
-                                              producer=producer or call.kind.producer,
-                                              run_id=self.context.run_id if run_id is None else run_id,
-                                              location=location, fingerprint=fingerprint,
-                                              unless_recorded=unless_recorded, definition=call.definition)
-
+        facts = PublicationFacts(call.feed.name, call.cluster.name, call.nominal if at is None else at,
+                                 producer=producer or call.kind.producer,
+                                 run_id=self.context.run_id if run_id is None else run_id, location=location,
+                                 fingerprint=fingerprint, definition=call.definition)
+        return self.ledger.record_publication(facts, unless_recorded=unless_recorded)
 
     def failed(self, error: str, *, timed_out: bool) -> None:
         """Tell the feed's `notification` of a failure the action ends with rather than raises (a replication's

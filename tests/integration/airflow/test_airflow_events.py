@@ -25,7 +25,7 @@ from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import DatasetEvent
+from toolkit.ledger.records import DatasetEvent, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.airflow_events.deliveries import Deliveries
 from toolkit.schedule.airflow_events.delivery import partition_key
@@ -81,9 +81,10 @@ class Setup:
         return plain, daily
 
     def publish(self, t: datetime) -> DatasetEvent:
-        event = self.ledger.record_publication(self.feed, "primary", t, producer="external", run_id=f"r{t:%d%H}",
-                                               location=f"file://{self.tmp}/primary/data/{self.feed}/{t:%Y/%m/%d/%H}",
-                                               fingerprint=Fingerprint(f"{t:%H}", 1, 1))
+        location = f"file://{self.tmp}/primary/data/{self.feed}/{t:%Y/%m/%d/%H}"
+        event = self.ledger.record_publication(PublicationFacts(self.feed, "primary", t, producer="external",
+                                                                run_id=f"r{t:%d%H}", location=location,
+                                                                fingerprint=Fingerprint(f"{t:%H}", 1, 1)))
         assert event is not None
         return event
 

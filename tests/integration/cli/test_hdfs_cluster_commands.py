@@ -23,7 +23,7 @@ from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.attempt_logs import CappedLog
-from toolkit.ledger.records import AttemptRecord, InstanceRecord
+from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.cluster_files import cluster_file_system
 from toolkit.storage.webhdfs import WebHdfsFileSystem
@@ -110,8 +110,9 @@ def history(site: Site) -> None:
     live = site.ledger(now - 10)  # the run's lock and its `parallel` slot
     assert live.instance_lock("hourly", datetime(2026, 11, 21, 11, tzinfo=timezone.utc)).try_acquire("run-11").taken
     assert live.take_slot("hourly", 1, "run-11", {"time": "2026-11-21T11:00Z"})[0] is not None
-    ledger.record_publication("raw", "primary", T, producer="external", run_id="ext-1",
-                              location=f"{ROOT}/data/raw/2026/11/21/10", fingerprint=Fingerprint("d", 1, 1))
+    ledger.record_publication(PublicationFacts("raw", "primary", T, producer="external", run_id="ext-1",
+                                               location=f"{ROOT}/data/raw/2026/11/21/10",
+                                               fingerprint=Fingerprint("d", 1, 1)))
 
 
 def test_status_summary_running_and_rerun_read_the_ledger_on_loopback_webhdfs(
@@ -237,8 +238,9 @@ def test_the_trigger_sweep_starts_no_jvm_on_loopback_webhdfs(site: Site) -> None
     assert nothing.returncode == 0, nothing.stderr
     assert nothing.stdout.splitlines() == ["trigger: 0 new event(s) read on cluster 'primary', 0 run(s) started",
                                            "loaded: []"]
-    site.ledger().record_publication("raw", "primary", T, producer="external", run_id="ext-1",
-                                     location=f"{ROOT}/data/raw/2026/11/21/10", fingerprint=Fingerprint("d", 1, 1))
+    site.ledger().record_publication(PublicationFacts("raw", "primary", T, producer="external", run_id="ext-1",
+                                                      location=f"{ROOT}/data/raw/2026/11/21/10",
+                                                      fingerprint=Fingerprint("d", 1, 1)))
     due = trigger(site)
     assert due.returncode == 0, due.stderr
     assert due.stdout.splitlines() == ["started: hourly 2026-11-21T10:00Z",
@@ -256,8 +258,9 @@ def test_the_trigger_sweep_starts_no_jvm_on_loopback_webhdfs(site: Site) -> None
 
 
 def test_a_second_sweep_is_told_who_holds_the_lock_on_loopback_webhdfs(site: Site) -> None:
-    site.ledger().record_publication("raw", "primary", T, producer="external", run_id="ext-1",
-                                     location=f"{ROOT}/data/raw/2026/11/21/10", fingerprint=Fingerprint("d", 1, 1))
+    site.ledger().record_publication(PublicationFacts("raw", "primary", T, producer="external", run_id="ext-1",
+                                                      location=f"{ROOT}/data/raw/2026/11/21/10",
+                                                      fingerprint=Fingerprint("d", 1, 1)))
     holder = site.ledger().sweep_lock()
     assert holder.try_acquire("other-sweep").taken
     blocked = trigger(site)
@@ -314,8 +317,9 @@ def test_the_first_sweeps_journal_rebuild_reads_and_writes_no_event_the_journal_
     five WebHDFS calls per event, 720 of the 1,012 calls of bench/webhdfs_bench.py's first sweep)."""
     ledger = site.ledger()
     for hour in range(6):
-        ledger.record_publication("raw", "primary", T.replace(hour=hour), producer="external", run_id=f"e{hour}",
-                                  location=f"{ROOT}/data/raw/{hour}", fingerprint=Fingerprint("d", 1, 1))
+        ledger.record_publication(PublicationFacts("raw", "primary", T.replace(hour=hour), producer="external",
+                                                   run_id=f"e{hour}", location=f"{ROOT}/data/raw/{hour}",
+                                                   fingerprint=Fingerprint("d", 1, 1)))
     first = len(site.served.calls)
     code, out, err = run(capsys, "trigger", "--repo", str(site.conf), "--cluster", "primary", "--spark-submit",
                          str(site.spark_submit), "--log-dir", str(site.submitted.parent / "logs"))

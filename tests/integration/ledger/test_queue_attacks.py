@@ -21,6 +21,7 @@ import pytest
 from tests.unit.ledger.ledger_support import SetClock, cluster_yaml, load_clusters
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -63,9 +64,9 @@ def queue_of(ledger: Ledger) -> ConsumerQueue:
 
 
 def publish(ledger: Ledger, k: int, run_id: str = "producer") -> str:
-    event = ledger.record_publication("clicks", "primary", BASE + timedelta(hours=k), producer="external",
-                                      run_id=run_id, location=f"file:///d/{k}",
-                                      fingerprint=Fingerprint(f"{run_id}-{k}", 1, 1))
+    event = ledger.record_publication(PublicationFacts("clicks", "primary", BASE + timedelta(hours=k),
+                                                       producer="external", run_id=run_id, location=f"file:///d/{k}",
+                                                       fingerprint=Fingerprint(f"{run_id}-{k}", 1, 1)))
     assert event is not None
     return event.event_id
 

@@ -12,6 +12,7 @@ from tests.integration.process_runner.batch_consumer import NAME, location, publ
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
 from toolkit.instances.fingerprints import Fingerprint
+from toolkit.ledger.records import PublicationFacts
 from toolkit.process_runner.batch_runner import BatchRunner
 from toolkit.process_runner.runner import RunOptions
 
@@ -33,8 +34,9 @@ def test_a_batch_emits_a_run_per_attempt_with_its_instances_and_fingerprints(spa
     with lineage_receiver() as receiver:
         first = batch_runner(spark, repo, "run1", receiver.url)
         write_clicks(root, T, 1)
-        first.runner.ledger.record_publication("clicks", "primary", T, producer="external", run_id="test",
-                                               location=location(root, "clicks", T), fingerprint=FINGERPRINT)
+        first.runner.ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external",
+                                                                run_id="test", location=location(root, "clicks", T),
+                                                                fingerprint=FINGERPRINT))
         publish(first.runner.ledger, root, "clicks-hourly-summary", T)
         assert first.run().status == "FAILED"  # two attempts
         (tmp_path / "fail").unlink()

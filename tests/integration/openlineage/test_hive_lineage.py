@@ -20,6 +20,7 @@ from toolkit.entities.provenance import definition_hash
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import WaitingError
 from toolkit.instances.fingerprints import Fingerprint
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
 from toolkit.runtime.lifecycle import FeedCall
@@ -47,8 +48,9 @@ def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> Non
     spark.sql(f"ALTER TABLE {database}.src ADD PARTITION (ds = '2026-11-21') LOCATION '{partition.as_uri()}'")
     config, fs = ConfigRepo.load(repo), HadoopFileSystem(spark)
     feed, primary, backup = config.feed("sessions"), config.cluster("primary"), config.cluster("backup")
-    Ledger.of(fs, primary).record_publication("sessions", "primary", T, producer="external", run_id="x",
-                                              location=f"{database}.src/ds=2026-11-21", fingerprint=FINGERPRINT)
+    Ledger.of(fs, primary).record_publication(PublicationFacts("sessions", "primary", T, producer="external",
+                                                               run_id="x", location=f"{database}.src/ds=2026-11-21",
+                                                               fingerprint=FINGERPRINT))
     export = (tmp_path / "export").as_uri()
     with lineage_receiver() as receiver, catalog_for(spark, None) as catalog:
         exporting = lineage_to(receiver.url, repo, "e1")

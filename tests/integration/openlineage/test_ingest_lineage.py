@@ -20,6 +20,7 @@ from toolkit.ingest import runner
 from toolkit.ingest.compaction import compact_instance, compaction_call
 from toolkit.ingest.runner import run_ingest
 from toolkit.instances.fingerprints import Fingerprint
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.filesystem import StorageError
@@ -82,8 +83,9 @@ def test_a_compaction_reads_and_writes_the_instance_again(spark, tmp_path: Path)
                            "ts string, user string, page string, ms int")
      .repartition(2).write.parquet(folder.as_uri()))
     ledger = Ledger.of(fs, repo.cluster("primary"))
-    published = ledger.record_publication("events", "primary", ten, producer="ingest", run_id="i", location=
-                                          f"file://{folder}", fingerprint=Fingerprint("before", 2, 15))
+    published = ledger.record_publication(PublicationFacts("events", "primary", ten, producer="ingest", run_id="i",
+                                                           location=f"file://{folder}",
+                                                           fingerprint=Fingerprint("before", 2, 15)))
     assert published is not None
     with lineage_receiver() as receiver:
         compacted = compact_instance(spark, compaction_call(repo, "events", "primary", ten),

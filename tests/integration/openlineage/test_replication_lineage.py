@@ -14,6 +14,7 @@ from tests.unit.replication.test_file_replication import FILES, T, instance
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.fingerprints import Fingerprint
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.replication.runner import ReplicationRequest, run_replication
 from toolkit.runtime.run_context import RunContext
@@ -26,8 +27,10 @@ def test_a_replicated_instance_emits_start_and_complete_from_source_to_target(tm
     repo, primary = make_repo(tmp_path)
     config, fs = ConfigRepo.load(repo), LocalFileSystem()
     source = instance(primary, "data/clicks", T, FILES)
-    Ledger.of(fs, config.cluster("primary")).record_publication(
-        "clicks", "primary", T, producer="external", run_id="x", location=f"file://{source}", fingerprint=FINGERPRINT)
+    Ledger.of(fs, config.cluster("primary")).record_publication(PublicationFacts("clicks", "primary", T,
+                                                                                 producer="external", run_id="x",
+                                                                                 location=f"file://{source}",
+                                                                                 fingerprint=FINGERPRINT))
     later = T + timedelta(hours=1)
     with lineage_receiver() as receiver:
         lineage = lineage_to(receiver.url, repo, "r1", cluster="backup")

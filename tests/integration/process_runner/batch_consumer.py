@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tests.integration.process_runner.process_repo import write_clicks
 from toolkit.el.timestamps import format_timestamp
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 
 NAME = "batch-rollup"
@@ -77,8 +78,8 @@ def publish(ledger: Ledger, root: Path, feed: str, t: datetime) -> str:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "part-00000.json").write_text('{"page": "/", "clicks": 1}\n')
         (folder / "_SUCCESS").write_text("")
-    event = ledger.record_publication(feed, "primary", t, producer="external", run_id="test",
-                                      location=location(root, feed, t), fingerprint=None)
+    event = ledger.record_publication(PublicationFacts(feed, "primary", t, producer="external", run_id="test",
+                                                       location=location(root, feed, t), fingerprint=None))
     assert event is not None
     return event.event_id
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.lint.runner import lint_repo
 from toolkit.storage.local import LocalFileSystem
@@ -56,8 +57,9 @@ def test_the_demo_story_in_a_dry_run_sweep(written: tuple[Path, Path], tmp_path:
     launcher = Launcher(str(repo), "primary", [], tmp_path / "logs", "spark-submit")
     for hour in range(4):
         t = FIRST + timedelta(hours=hour)
-        ledger.record_publication("clicks", "primary", t, producer="external", run_id="demo",
-                                  location=f"file://{root}/data/clicks/{t:%Y/%m/%d/%H}", fingerprint=None)
+        ledger.record_publication(PublicationFacts("clicks", "primary", t, producer="external", run_id="demo",
+                                                   location=f"file://{root}/data/clicks/{t:%Y/%m/%d/%H}",
+                                                   fingerprint=None))
     report = run_sweep(config, "primary", ledger, launcher, dry_run=True)
     assert [run.label for run in report.started] == ["hourly-clicks-summary 2026-01-01T01:00Z",
                                                      "hourly-clicks-summary 2026-01-01T02:00Z"]
@@ -68,9 +70,10 @@ def test_the_demo_story_in_a_dry_run_sweep(written: tuple[Path, Path], tmp_path:
         "summary-row-counts: nothing pending"]
     for hour in (1, 2):
         t = FIRST + timedelta(hours=hour)
-        ledger.record_publication("clicks-hourly-summary", "primary", t, producer="hourly-clicks-summary",
-                                  run_id="demo", location=f"file://{root}/data/clicks-hourly-summary/"
-                                  f"{t:%Y/%m/%d/%H}", fingerprint=None)
+        ledger.record_publication(PublicationFacts("clicks-hourly-summary", "primary", t,
+                                                   producer="hourly-clicks-summary", run_id="demo",
+                                                   location=f"file://{root}/data/clicks-hourly-summary/"
+                                  f"{t:%Y/%m/%d/%H}", fingerprint=None))
     report = run_sweep(config, "primary", ledger, launcher, dry_run=True)
     assert "summary-row-counts batch" in [run.label for run in report.started]
     assert launcher.started == []  # a dry run starts nothing

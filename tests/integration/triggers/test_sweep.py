@@ -16,7 +16,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.locks import Lease, LockLostError
-from toolkit.ledger.records import InstanceRecord, PublishedOutput, wall_clock_stamp
+from toolkit.ledger.records import InstanceRecord, PublicationFacts, PublishedOutput, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 from toolkit.triggers.launch import Launcher, Run
@@ -86,8 +86,9 @@ def setup(tmp_path: Path) -> tuple[ConfigRepo, Ledger, Launcher, Path]:
 
 
 def publish(ledger: Ledger, feed: str, t: datetime, fingerprint: str = "a") -> None:
-    ledger.record_publication(feed, "primary", t, producer="external", run_id=f"r{time.time_ns()}",
-                              location=f"file:///x/{feed}/{t:%Y%m%d%H}", fingerprint=Fingerprint(fingerprint, 1, 1))
+    ledger.record_publication(PublicationFacts(feed, "primary", t, producer="external", run_id=f"r{time.time_ns()}",
+                                               location=f"file:///x/{feed}/{t:%Y%m%d%H}",
+                                               fingerprint=Fingerprint(fingerprint, 1, 1)))
 
 
 def submitted(launcher: Launcher, log: Path) -> list[str]:
@@ -284,8 +285,8 @@ def test_a_success_whose_output_events_are_missing_is_started_once_more_to_write
     ledger.write_instance(record)  # killed before its output's event: a plain start (no rerun) writes it
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
     assert submitted(launcher, log)[0].endswith("--time 2026-11-21T10:00Z --no-wait")
-    ledger.record_publication("other", "primary", T, producer="process:hourly", run_id="run", location="x",
-                              fingerprint=None)  # what that start writes
+    ledger.record_publication(PublicationFacts("other", "primary", T, producer="process:hourly", run_id="run",
+                                               location="x", fingerprint=None))  # what that start writes
     assert [run for run in sweep(config, ledger, launcher) if run.startswith("hourly")] == []
     state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
     assert state.of("hourly").due == {}
@@ -342,8 +343,8 @@ def test_an_event_id_from_a_clock_that_runs_fast_hides_no_later_event(
     real = time.time
     try:
         time.time = lambda: real() + 3600  # type: ignore[assignment]  # a producer host an hour ahead
-        fast.record_publication("raw", "primary", T, producer="external", run_id="fast", location="x",
-                                fingerprint=None)
+        fast.record_publication(PublicationFacts("raw", "primary", T, producer="external", run_id="fast", location="x",
+                                                 fingerprint=None))
     finally:
         time.time = real  # type: ignore[assignment]
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]

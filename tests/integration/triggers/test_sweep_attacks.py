@@ -23,7 +23,7 @@ from tests.unit.ledger.ledger_support import SetClock
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
 from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import InstanceRecord, wall_clock_stamp
+from toolkit.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 from toolkit.triggers.launch import Launcher, Run
@@ -102,8 +102,9 @@ class Site:
 
 
 def publish(ledger: Ledger, t: datetime = T) -> None:
-    ledger.record_publication("raw", "primary", t, producer="external", run_id=f"r{time.time_ns()}",
-                              location=f"file:///x/raw/{t:%Y%m%d%H}", fingerprint=Fingerprint("d", 1, 1))
+    ledger.record_publication(PublicationFacts("raw", "primary", t, producer="external", run_id=f"r{time.time_ns()}",
+                                               location=f"file:///x/raw/{t:%Y%m%d%H}",
+                                               fingerprint=Fingerprint("d", 1, 1)))
 
 
 def ran(ledger: Ledger, t: datetime = T) -> None:

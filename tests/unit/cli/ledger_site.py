@@ -14,7 +14,7 @@ import pytest
 
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.records import InstanceRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.retention.run_records import RetentionRecord
 from toolkit.runtime.run_record import record_path, write_record
@@ -154,8 +154,8 @@ def metered(history: Site) -> Site:
     cluster = ConfigRepo.load(history.conf).cluster("primary")
     ledger = Ledger.of(LocalFileSystem(), cluster, event_clock=lambda: PUBLISHED_AT)
     for hour in (7, 8):
-        ledger.record_publication("clicks", "primary", at(hour), producer="test", run_id=f"pub-{hour}",
-                                  location=history.clicks_uri(hour), fingerprint=None)
+        ledger.record_publication(PublicationFacts("clicks", "primary", at(hour), producer="test", run_id=f"pub-{hour}",
+                                                   location=history.clicks_uri(hour), fingerprint=None))
     write_record(LocalFileSystem(), record_path(cluster, "retention", "clicks", at(10)),
                  RetentionRecord("clicks", "primary", "2026-11-21T10:00Z", bytes_freed=123456, instances_evicted=3))
     return history

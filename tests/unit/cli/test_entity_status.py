@@ -9,6 +9,7 @@ import pytest
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, Site, at, hdfs_backup, record, run
 from toolkit.cli.entity_states import is_subsequence
+from toolkit.ledger.records import PublicationFacts
 
 TEMPLATE_PROCESSES = ["daily-clicks-rollup", "hourly-clicks-summary", "hourly-page-view-counts", "top-pages"]
 TEMPLATE_FEEDS = ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "page-view-counts",
@@ -29,8 +30,8 @@ def names(rows: list[dict[str, object]]) -> list[tuple[object, object]]:
 
 def test_the_cluster_s_processes_then_feeds_with_their_state_and_newest_instance(
         capsys: pytest.CaptureFixture[str], history: Site) -> None:
-    history.ledger().record_publication("clicks", "primary", at(8), producer="test", run_id="run-x",
-                                        location="file:///somewhere", fingerprint=None)
+    history.ledger().record_publication(PublicationFacts("clicks", "primary", at(8), producer="test", run_id="run-x",
+                                                         location="file:///somewhere", fingerprint=None))
     assert run(capsys, "suspend", "top-pages", "--kind", "process", "--repo", str(history.conf), "--cluster",
                "primary", "--reason", "bad data")[0] == 0
     rows = listed(capsys, history)

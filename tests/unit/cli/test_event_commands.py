@@ -11,6 +11,7 @@ import pytest
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.cli.main import main
 from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -95,8 +96,8 @@ def test_events_lists_every_kind_oldest_instance_first(capsys, site) -> None:
     ledger = Ledger.of(LocalFileSystem(), repo.cluster("primary"))
     ledger.record_evictions("clicks", "primary", [(utc(2026, 11, 21, 9), "file:///gone")], producer="retention",
                             run_id="ret1")
-    ledger.record_publication("visits", "primary", utc(2026, 11, 20), producer="process:p", run_id="run1",
-                              location="file:///visits", fingerprint=None)
+    ledger.record_publication(PublicationFacts("visits", "primary", utc(2026, 11, 20), producer="process:p",
+                                               run_id="run1", location="file:///visits", fingerprint=None))
     code, out, err = run(capsys, "events", "--repo", str(conf), "--cluster", "primary", "--format", "json")
     assert (code, err) == (0, "")
     listed = [(e["time"], e["feed"], e["kind"], e["producer"], e["run_id"]) for e in json.loads(out)]

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.unit.cli.ledger_site import NOW, PROCESS, Site, at, record, run
+from toolkit.ledger.records import PublicationFacts
 
 SUMMARY = "clicks-hourly-summary"
 
@@ -94,8 +95,8 @@ def test_a_succeeded_instance_has_nothing_to_triage(capsys: pytest.CaptureFixtur
 
 def test_an_evicted_instance_says_by_whom(capsys: pytest.CaptureFixture[str], history: Site) -> None:
     ledger = history.ledger()
-    ledger.record_publication("clicks", "primary", at(1), producer="publish", run_id="run-p",
-                              location=history.clicks_uri(1), fingerprint=None)
+    ledger.record_publication(PublicationFacts("clicks", "primary", at(1), producer="publish", run_id="run-p",
+                                               location=history.clicks_uri(1), fingerprint=None))
     ledger.record_evictions("clicks", "primary", [(at(1), history.clicks_uri(1))], producer="retention",
                             run_id="run-r")
     node = by_key(triage(capsys, history, "--feed", "clicks", "--cluster", "primary", "--time",

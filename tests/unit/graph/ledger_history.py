@@ -8,7 +8,7 @@ from pathlib import Path
 
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import InstanceRecord
+from toolkit.ledger.records import InstanceRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -41,12 +41,14 @@ def write_history(conf: Path) -> Ledger:
     ledger.write_instance(record(ROLLUP, 0, "SUCCEEDED", day=20))
     ledger.write_instance(record(ROLLUP, 0, "WAITING", day=21))
     for hour in (9, 10, 11):
-        ledger.record_publication("clicks", "primary", at(hour), producer="external", run_id=f"publish-{hour}",
-                                  location=f"/data/clicks/{hour}", fingerprint=Fingerprint("d", 1, 1))
+        ledger.record_publication(PublicationFacts("clicks", "primary", at(hour), producer="external",
+                                                   run_id=f"publish-{hour}", location=f"/data/clicks/{hour}",
+                                                   fingerprint=Fingerprint("d", 1, 1)))
     ledger.record_evictions("clicks", "primary", [(at(8), "/data/clicks/08")], producer="retention",
                             run_id="retention-1")
     for hour in (10, 11, 11):
-        ledger.record_publication("clicks-hourly-summary", "primary", at(hour), producer=SUMMARY,
-                                  run_id=f"run-{SUMMARY}-21-{hour:02d}", location=f"/data/summary/{hour}",
-                                  fingerprint=Fingerprint(f"{hour}", 1, 1))
+        ledger.record_publication(PublicationFacts("clicks-hourly-summary", "primary", at(hour), producer=SUMMARY,
+                                                   run_id=f"run-{SUMMARY}-21-{hour:02d}",
+                                                   location=f"/data/summary/{hour}",
+                                                   fingerprint=Fingerprint(f"{hour}", 1, 1)))
     return ledger

@@ -20,7 +20,7 @@ from toolkit.ingest.closing_record import BLOCKED, CLOSED, ClosingBook, ClosingR
 from toolkit.ingest.compaction import compact_instance, compaction_call
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError
+from toolkit.ledger.records import CorruptRecordError, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.runtime.run_context import RunContext
 from toolkit.storage.local import LocalFileSystem
@@ -92,8 +92,9 @@ def test_compaction_waits_for_an_instance_its_gate_held_back_or_late_records_reo
     ClosingBook(FS, layout, "events").write(replace(refusal("d1"), state=CLOSED), TEN)
     (root / "data/events/2026/01/01/10").mkdir(parents=True)
     (root / "data/events/2026/01/01/10/_SUCCESS").write_bytes(b"")
-    Ledger.of(FS, repo.cluster("primary")).record_publication("events", "primary", TEN, producer="ingest",
-                                                              run_id="r1", location="x", fingerprint=CONTENT)
+    Ledger.of(FS, repo.cluster("primary")).record_publication(PublicationFacts("events", "primary", TEN,
+                                                                               producer="ingest", run_id="r1",
+                                                                               location="x", fingerprint=CONTENT))
     with pytest.raises(WaitingError, match="was written to again after it closed"):
         compact_instance(None, compaction_call(repo, "events", "primary", TEN),
                          RunContext(FS, run_id="c2"))  # type: ignore[arg-type]

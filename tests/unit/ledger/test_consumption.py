@@ -24,7 +24,7 @@ from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue, Plan
 from toolkit.ledger.journal import JournalEntry
 from toolkit.ledger.locks import LockLostError
-from toolkit.ledger.records import CorruptRecordError, DatasetEvent, event_id, event_id_ms, to_json
+from toolkit.ledger.records import CorruptRecordError, DatasetEvent, PublicationFacts, event_id, event_id_ms, to_json
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -44,8 +44,9 @@ def open_ledger(root: Path, clock: SetClock | None = None, lease: float = 60.0) 
 
 
 def publish(ledger: Ledger, feed: str, k: int, run_id: str = "producer") -> DatasetEvent:
-    event = ledger.record_publication(feed, "primary", hour(k), producer="external", run_id=run_id,
-                                      location=f"file:///d/{feed}/{k}", fingerprint=replace(PRINT, digest=run_id))
+    event = ledger.record_publication(PublicationFacts(feed, "primary", hour(k), producer="external", run_id=run_id,
+                                                       location=f"file:///d/{feed}/{k}",
+                                                       fingerprint=replace(PRINT, digest=run_id)))
     assert event is not None
     return event
 
@@ -265,8 +266,8 @@ def test_a_repaired_entry_older_than_the_lag_is_planned_once(ledger: Ledger) -> 
     assert (made := queue.create_plan("s")) is not None and made.plan.event_ids == {recent.event_id}
     assert queue.cursor().position == recent.event_id
     # the killed producer's next run repairs its entry: a day older than the window
-    assert ledger.record_publication("clicks", "primary", hour(0), producer="external", run_id="again",
-                                     location="x", fingerprint=PRINT, unless_recorded=True) is None
+    assert ledger.record_publication(PublicationFacts("clicks", "primary", hour(0), producer="external", run_id="again",
+                                                      location="x", fingerprint=PRINT), unless_recorded=True) is None
     assert [e.event_id for e in queue.pending()] == [old.event_id]
     assert (late := queue.create_plan("s")) is not None and late.plan.event_ids == {old.event_id}
     assert queue.pending() == [] and queue.create_plan("s") is None

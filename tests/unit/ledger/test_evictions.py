@@ -13,7 +13,7 @@ from tests.unit.ledger.ledger_support import SetClock, local_cluster
 from tests.unit.ledger.test_journal import CountingFileSystem
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.evictions import EvictionBatch
-from toolkit.ledger.records import CorruptRecordError, DatasetEvent, event_id, event_id_ms
+from toolkit.ledger.records import CorruptRecordError, DatasetEvent, PublicationFacts, event_id, event_id_ms
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -100,8 +100,9 @@ def test_a_batch_recorded_in_the_millisecond_of_its_instances_last_event_sorts_a
     ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"), event_clock=clock)
 
     def publish(run_id: str, digest: str) -> DatasetEvent:
-        event = ledger.record_publication("clicks", "primary", T, producer="external", run_id=run_id,
-                                          location="file:///d/10", fingerprint=Fingerprint(digest, 1, 1))
+        event = ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id=run_id,
+                                                           location="file:///d/10",
+                                                           fingerprint=Fingerprint(digest, 1, 1)))
         assert event is not None
         return event
 
@@ -121,8 +122,8 @@ def test_a_batch_takes_the_clock_when_it_is_past_the_newest_event_of_its_feed(tm
     clock = SetClock()
     ledger = Ledger.of(LocalFileSystem(), local_cluster(tmp_path / "conf", tmp_path / "root"), event_clock=clock)
     for run_id in ("p1", "p2"):  # the second is moved 1 ms past the clock
-        ledger.record_publication("views", "primary", T, producer="external", run_id=run_id, location="file:///v",
-                                  fingerprint=Fingerprint(run_id, 1, 1))
+        ledger.record_publication(PublicationFacts("views", "primary", T, producer="external", run_id=run_id,
+                                                   location="file:///v", fingerprint=Fingerprint(run_id, 1, 1)))
     now_ms = int(clock.now * 1000)
     other = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="r1")
     clock.advance(1)

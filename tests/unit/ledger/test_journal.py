@@ -18,7 +18,7 @@ from tests.unit.ledger.ledger_support import local_cluster
 from toolkit.el.timestamps import instance_key
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.journal import Journal, JournalEntry
-from toolkit.ledger.records import DatasetEvent, event_id, to_json
+from toolkit.ledger.records import DatasetEvent, PublicationFacts, event_id, to_json
 from toolkit.ledger.store import Ledger
 from toolkit.storage.filesystem import FileStatus
 from toolkit.storage.local import LocalFileSystem
@@ -64,10 +64,11 @@ def bucket_of(identifier: str) -> str:
 
 
 def test_every_record_path_writes_the_entry_named_after_its_event(ledger: Ledger) -> None:
-    published = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r1",
-                                          location="file:///d/10", fingerprint=PRINT)
-    replaced = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r2",
-                                         location="file:///d/10", fingerprint=replace(PRINT, digest="d2"))
+    published = ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id="r1",
+                                                           location="file:///d/10", fingerprint=PRINT))
+    replaced = ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id="r2",
+                                                          location="file:///d/10",
+                                                          fingerprint=replace(PRINT, digest="d2")))
     batch = ledger.record_evictions("clicks", "primary", [(T, "file:///d/10")], producer="retention", run_id="r3")
     assert published is not None and replaced is not None and batch is not None
     [evicted] = batch.events()
@@ -104,8 +105,9 @@ def test_a_batch_of_evictions_is_one_entry_read_as_the_entry_of_each_eviction(tm
 def test_a_repair_writes_the_missing_entry_and_its_late_copy(ledger: Ledger) -> None:
     """`unless_recorded` finding the event recorded (a producer killed after its event file) writes the entry."""
     def record(run_id: str, unless: bool) -> DatasetEvent | None:
-        return ledger.record_publication("clicks", "primary", T, producer="external", run_id=run_id,
-                                         location="file:///d/10", fingerprint=PRINT, unless_recorded=unless)
+        return ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id=run_id,
+                                                          location="file:///d/10",
+                                                          fingerprint=PRINT), unless_recorded=unless)
 
     event = record("r1", False)
     assert event is not None
@@ -123,8 +125,8 @@ def test_a_batch_without_its_entry_gets_it_late_from_the_next_publication_of_one
     assert batch is not None
     [name] = journal_names(ledger)
     Path(ledger.journal.path(JournalEntry.of_batch(batch)).removeprefix("file://")).unlink()
-    back = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r2",
-                                     location="file:///d/10", fingerprint=PRINT)
+    back = ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id="r2",
+                                                      location="file:///d/10", fingerprint=PRINT))
     assert back is not None and back.kind == "published"
     assert name in journal_names(ledger) and late_names(ledger) == [name.rsplit("/", 1)[1]]
     assert [e.kind for e in ledger.journal.late_entries()] == ["evicted"]  # expanded, as in the journal
@@ -138,8 +140,8 @@ def _record_and_die(root: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     Journal.write = die  # type: ignore[method-assign]
-    ledger.record_publication("clicks", "primary", T, producer="external", run_id="killed", location="file:///d",
-                              fingerprint=PRINT)
+    ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id="killed",
+                                               location="file:///d", fingerprint=PRINT))
 
 
 def test_a_producer_killed_before_its_entry_is_repaired_by_its_next_run(tmp_path: Path) -> None:
@@ -151,19 +153,21 @@ def test_a_producer_killed_before_its_entry_is_repaired_by_its_next_run(tmp_path
     [event] = ledger.events("clicks", T)
     assert event.run_id == "killed" and journal_names(ledger) == []
     # its next run finds the content recorded: the event keeps its id, the journal gets it
-    assert ledger.record_publication("clicks", "primary", T, producer="external", run_id="next",
-                                     location="file:///d", fingerprint=PRINT, unless_recorded=True) is None
+    assert ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id="next",
+                                                      location="file:///d",
+                                                      fingerprint=PRINT), unless_recorded=True) is None
     assert [e.event_id for e in ledger.journal.entries_since(None, timedelta(0))] == [event.event_id]
     assert [e.event_id for e in ledger.journal.late_entries()] == [event.event_id]
 
 
 def test_another_producer_repairs_the_entry_of_the_event_before_its_own(ledger: Ledger) -> None:
-    first = ledger.record_publication("clicks", "primary", T, producer="external", run_id="r1",
-                                      location="file:///d/10", fingerprint=PRINT)
+    first = ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="external", run_id="r1",
+                                                       location="file:///d/10", fingerprint=PRINT))
     assert first is not None
     Path(ledger.journal.path(JournalEntry.of(first)).removeprefix("file://")).unlink()
-    second = ledger.record_publication("clicks", "primary", T, producer="process:p", run_id="r2",
-                                       location="file:///d/10", fingerprint=replace(PRINT, digest="d2"))
+    second = ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="process:p", run_id="r2",
+                                                        location="file:///d/10",
+                                                        fingerprint=replace(PRINT, digest="d2")))
     assert second is not None
     assert [e.event_id for e in ledger.journal.entries_since(None, timedelta(0))] == [first.event_id, second.event_id]
 
@@ -229,8 +233,9 @@ def _half_journaled(root: Path) -> tuple[Ledger, list[str]]:
     """Six events, of which only the first two have their journal entry (the others as a ledger older than the
     journal, or a producer killed in between, leaves them); no rebuild has run."""
     ledger = Ledger.of(LocalFileSystem(), local_cluster(root / "conf", root / "root"))
-    events = [ledger.record_publication("clicks", "primary", T + timedelta(hours=k), producer="external",
-                                        run_id=f"r{k}", location=f"file:///d/{k}", fingerprint=PRINT)
+    events = [ledger.record_publication(PublicationFacts("clicks", "primary", T + timedelta(hours=k),
+                                                         producer="external", run_id=f"r{k}", location=f"file:///d/{k}",
+                                                         fingerprint=PRINT))
               for k in range(6)]
     for event in events[2:]:
         assert event is not None
@@ -299,8 +304,9 @@ def test_two_rebuilds_at_once_leave_one_entry_per_event(tmp_path: Path) -> None:
 def test_a_rebuild_passes_over_what_is_neither_an_entry_nor_an_event(ledger: Ledger) -> None:
     """Temporary files of a killed writer and stray files in the journal's buckets and the event folders are no
     entries and no events: the rebuild neither counts nor moves nor deletes them."""
-    events = [ledger.record_publication("clicks", "primary", T + timedelta(hours=k), producer="external",
-                                        run_id=f"r{k}", location=f"file:///d/{k}", fingerprint=PRINT)
+    events = [ledger.record_publication(PublicationFacts("clicks", "primary", T + timedelta(hours=k),
+                                                         producer="external", run_id=f"r{k}", location=f"file:///d/{k}",
+                                                         fingerprint=PRINT))
               for k in range(2)]
     assert events[0] is not None and events[1] is not None
     entry = Path(ledger.journal.path(JournalEntry.of(events[1])).removeprefix("file://"))

@@ -18,7 +18,7 @@ from tests.unit.ledger.ledger_support import cluster_yaml, load_clusters
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue
 from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.records import DatasetEvent
+from toolkit.ledger.records import DatasetEvent, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.storage.filesystem import StorageError
 from toolkit.storage.local import LocalFileSystem
@@ -38,8 +38,9 @@ def open_ledger(tmp: Path, endpoint: str | None = None) -> Ledger:
 
 
 def record(ledger: Ledger, run_id: str, unless_recorded: bool = False, t: datetime = T) -> DatasetEvent | None:
-    return ledger.record_publication("clicks", "primary", t, producer="external", run_id=run_id,
-                                     location=f"file:///d/{t:%H}", fingerprint=PRINT, unless_recorded=unless_recorded)
+    return ledger.record_publication(PublicationFacts("clicks", "primary", t, producer="external", run_id=run_id,
+                                                      location=f"file:///d/{t:%H}",
+                                                      fingerprint=PRINT), unless_recorded=unless_recorded)
 
 
 def local(uri: str) -> Path:

@@ -18,7 +18,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck, to_json
+from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck, PublicationFacts, to_json
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem, to_uri
 
@@ -258,9 +258,9 @@ FP2 = Fingerprint("b2", 2, 20)
 
 def _publish(ledger: Ledger, run_id: str, fingerprint: Fingerprint | None = FP1,
              unless_recorded: bool = False) -> DatasetEvent | None:
-    return ledger.record_publication("clicks", "primary", T, producer="process:p", run_id=run_id,
-                                     location="file:///x/data/clicks/2026/11/21/10", fingerprint=fingerprint,
-                                     unless_recorded=unless_recorded)
+    return ledger.record_publication(PublicationFacts("clicks", "primary", T, producer="process:p", run_id=run_id,
+                                                      location="file:///x/data/clicks/2026/11/21/10",
+                                                      fingerprint=fingerprint), unless_recorded=unless_recorded)
 
 
 def test_a_publication_is_recorded_as_an_event_file_named_by_its_id(ledger: Ledger, root: Path) -> None:

@@ -17,6 +17,7 @@ from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.consumption import ConsumerQueue
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -55,8 +56,8 @@ def test_the_ledger_writes_no_event_it_cannot_journal(tmp_path: Path) -> None:
     ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(conf).cluster("primary"))
     name = "c" * 200
     with pytest.raises(UsageError, match=f"feed '{name}'.*255 bytes"):
-        ledger.record_publication(name, "primary", T, producer="external", run_id="r1",
-                                  location="file:///x", fingerprint=Fingerprint("d", 1, 1))
+        ledger.record_publication(PublicationFacts(name, "primary", T, producer="external", run_id="r1",
+                                                   location="file:///x", fingerprint=Fingerprint("d", 1, 1)))
     written = [os.path.join(folder, f) for folder, _, files in os.walk(root) for f in files]
     assert not [path for path in written if name in path]
 

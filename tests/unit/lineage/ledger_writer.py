@@ -13,7 +13,7 @@ from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.model import Cluster
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord
+from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.lineage.graph import Lineage
 from toolkit.lineage.ledgers import Ledgers
@@ -50,9 +50,10 @@ class LedgerWriter:
 
     def publish(self, feed: str, cluster: str, t: datetime, producer: str, run_id: str,
                 content: str) -> DatasetEvent | None:
-        return self.ledger(cluster).record_publication(
-            feed, cluster, t, producer=producer, run_id=run_id, location=f"/data/{feed}/{format_timestamp(t)}",
-            fingerprint=fingerprint(content))
+        return self.ledger(cluster).record_publication(PublicationFacts(feed, cluster, t, producer=producer,
+                                                                        run_id=run_id,
+                                                                        location=f"/data/{feed}/{format_timestamp(t)}",
+                                                                        fingerprint=fingerprint(content)))
 
     def run(self, process: str, t: datetime, run_id: str, reads: dict[str, tuple[str, Sequence[tuple[datetime, str]]]],
             writes: dict[str, tuple[str, datetime]], *, cluster: str = "primary", attempt: int = 1, kind: str = "RUN",

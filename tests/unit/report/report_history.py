@@ -12,7 +12,7 @@ from toolkit.entities.model import OnFailure
 from toolkit.entities.provenance import Provenance
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.holds import Hold
-from toolkit.ledger.records import AttemptRecord
+from toolkit.ledger.records import AttemptRecord, PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.quality.results import ExpectationOutcome, GateResult
 from toolkit.statuses import Status
@@ -52,7 +52,8 @@ def write_states(conf: Path) -> Ledger:
     ledger.write_attempt(attempt(11, 2, "LATE_RERUN", "SUCCEEDED"))
     ledger.write_instance(replace(record(SUMMARY, 12, "FAILED"), error=ERROR))
     ledger.write_attempt(attempt(12, 1, "RUN", "FAILED", error=ERROR, quality=[GATE.to_json()]))
-    ledger.record_publication("clicks", "primary", at(7), producer="replication:backup", run_id="replicate-7",
-                              location="/data/clicks/07", fingerprint=Fingerprint("d", 1, 1))
+    ledger.record_publication(PublicationFacts("clicks", "primary", at(7), producer="replication:backup",
+                                               run_id="replicate-7", location="/data/clicks/07",
+                                               fingerprint=Fingerprint("d", 1, 1)))
     ledger.control.set_suspended("feed", "page-views", True, "2026-11-21T09:00:00Z", "ops@host", "source is down")
     return ledger

@@ -20,6 +20,7 @@ from toolkit.errors import UsageError
 from toolkit.instances.fingerprints import Fingerprint
 from toolkit.ledger.evictions import EvictionBatch
 from toolkit.ledger.journal import Journal
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.retention.runner import run_retention
 from toolkit.runtime.run_context import RunContext
@@ -47,8 +48,8 @@ def test_each_evicted_instance_gets_one_evicted_event(tmp_path: Path) -> None:
     repo = ConfigRepo.load(repo_path)
     hourly_instances(root, utc(2026, 1, 1, 8), 3)  # 08:00 and 09:00 expire, 10:00 is kept
     ledger = Ledger.of(FS, repo.cluster("primary"))
-    ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 8), producer="external", run_id="p1",
-                              location="x", fingerprint=Fingerprint("d", 1, 1))
+    ledger.record_publication(PublicationFacts("clicks", "primary", utc(2026, 1, 1, 8), producer="external",
+                                               run_id="p1", location="x", fingerprint=Fingerprint("d", 1, 1)))
     run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret1"))
     events = _events(repo)
     assert list(events) == ["20260101T0800Z", "20260101T0900Z"]
@@ -60,8 +61,8 @@ def test_each_evicted_instance_gets_one_evicted_event(tmp_path: Path) -> None:
     assert batch.endswith("~20260101T0800Z~20260101T0900Z.json") and "-ret1-" in batch
     assert not (root / "feed-toolkit/working/ledger/pending-evictions/clicks.json").exists()
     # published again after its eviction: `published`, not `replaced`
-    again = ledger.record_publication("clicks", "primary", utc(2026, 1, 1, 9), producer="external", run_id="p2",
-                                      location="x", fingerprint=None)
+    again = ledger.record_publication(PublicationFacts("clicks", "primary", utc(2026, 1, 1, 9), producer="external",
+                                                       run_id="p2", location="x", fingerprint=None))
     assert again is not None and again.kind == "published"
     run_retention(repo, "clicks", "primary", NOMINAL, RunContext(FS, run_id="ret2"))  # nothing left to evict: no event
     assert [len(v) for v in _events(repo).values()] == [2, 2] and len(_batches(root)) == 1

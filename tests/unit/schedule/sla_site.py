@@ -15,7 +15,7 @@ from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.cli.main import main
 from toolkit.el.timestamps import format_timestamp
 from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import AttemptRecord, wall_clock_stamp
+from toolkit.ledger.records import AttemptRecord, PublicationFacts, wall_clock_stamp
 from toolkit.ledger.store import Ledger
 from toolkit.storage.local import LocalFileSystem
 
@@ -38,8 +38,10 @@ def at(hour: int, minute: int = 0) -> datetime:
 def publish(ledger_of: ConfigRepo, root: Path, hour: int, published: datetime) -> None:
     cluster = ledger_of.cluster("primary")
     ledger = Ledger.of(LocalFileSystem(), cluster, event_clock=lambda: published.timestamp())
-    ledger.record_publication("clicks", "primary", at(hour), producer="process:test", run_id=f"r{hour}",
-                              location=f"file://{root}/data/clicks/2026/11/21/{hour:02d}", fingerprint=None)
+    ledger.record_publication(PublicationFacts("clicks", "primary", at(hour), producer="process:test",
+                                               run_id=f"r{hour}",
+                                               location=f"file://{root}/data/clicks/2026/11/21/{hour:02d}",
+                                               fingerprint=None))
 
 
 def flag(root: Path, hour: int, mtime: datetime) -> None:

@@ -15,6 +15,7 @@ import pytest
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.entities.repo import ConfigRepo
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.schedule.airflow_events.settings import airflow_settings
 from toolkit.storage.local import LocalFileSystem
@@ -143,9 +144,10 @@ def test_a_refused_request_leaves_the_event_pending(tmp_path: Path, capsys: pyte
         repo = repo_with(tmp_path, airflow_url=f"http://127.0.0.1:{server.server_address[1]}")
         (repo / "feeds/clicks.yaml").write_text(hourly_feed_yaml("clicks"))
         ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
-        ledger.record_publication("clicks", "primary", datetime(2026, 1, 1, tzinfo=timezone.utc), producer="external",
-                                  run_id="r1", location=f"file://{tmp_path}/primary/data/clicks/2026/01/01/00",
-                                  fingerprint=None)
+        ledger.record_publication(PublicationFacts("clicks", "primary", datetime(2026, 1, 1, tzinfo=timezone.utc),
+                                                   producer="external", run_id="r1",
+                                                   location=f"file://{tmp_path}/primary/data/clicks/2026/01/01/00",
+                                                   fingerprint=None))
         capsys.readouterr()
         code = toolkit(["trigger", "--repo", str(repo), "--cluster", "primary", "--spark-submit", "/bin/true",
                         "--log-dir", str(tmp_path / "logs"), "--notify", "airflow"])

@@ -18,6 +18,7 @@ from toolkit.errors import SkippedError, UsageError
 from toolkit.instances.availability import probe_table
 from toolkit.instances.feed_locations import feed_locations
 from toolkit.instances.fingerprints import Fingerprint
+from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.store import Ledger
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.openlineage.facts import DatasetUse, InstanceUse
@@ -164,7 +165,8 @@ def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster
     if not state.available:
         return None
     fingerprint = state.fingerprint
-    Ledger.of(fs, cluster).record_publication(
-        feed.name, cluster.name, t, producer="hive-import", run_id=run_id, location=where.event_location(t),
-        fingerprint=fingerprint, unless_recorded=unless_recorded, definition=definition)
+    Ledger.of(fs, cluster).record_publication(PublicationFacts(feed.name, cluster.name, t, producer="hive-import",
+                                                               run_id=run_id, location=where.event_location(t),
+                                                               fingerprint=fingerprint,
+                                                               definition=definition), unless_recorded=unless_recorded)
     return fingerprint
