@@ -89,23 +89,22 @@ def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger
                                 if needs_attempts(row.recorded, row.attempts) else [], None)
             for index, row in zip(rest, rows, strict=True)}
     frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
-    return _grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines, times,
-                 State.SUCCEEDED, read, misses, _suspended(ledger.control.suspension("process", process.name)),
-                 options)
+    states, details = _cells(len(times), State.SUCCEEDED, read)
+    return Grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines,
+                tuple(times), tuple(states), sla=_by_index(times, misses), details=trimmed(states, details),
+                suspended=_suspended(ledger.control.suspension("process", process.name)), options=options)
 
 
-def _grid(kind: str, name: str, frequency: str, tags: tuple[tuple[str, str], ...], pipelines: tuple[str, ...],
-          times: list[datetime], others: State, read: dict[int, Cell], misses: dict[datetime, str],
-          suspended: str | None, options: str) -> Grid:
-    """The grid of `times` whose cells at the indexes of `read` are those, and the others' state is `others`."""
-    states = [others] * len(times)
+def _cells(count: int, others: State, read: dict[int, Cell]) -> tuple[list[State], dict[int, Details]]:
+    """The states of `count` cells, those of `read` at its indexes and `others` elsewhere, and the details that
+    the cells read carry, by index."""
+    states = [others] * count
     details = {}
     for index, cell in read.items():
         states[index] = cell.state
         if cell.details is not None:
             details[index] = cell.details
-    return Grid(kind, name, frequency, tags, pipelines, tuple(times), tuple(states), _by_index(times, misses),
-                trimmed(states, details), suspended, options)
+    return states, details
 
 
 def _by_index(times: list[datetime], found: dict[datetime, str]) -> dict[int, str]:
@@ -130,9 +129,10 @@ def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[d
         -> Grid:
     published = {index for t in ledger.feed_event_times(feed.name) if (index := _index_of(times, t)) is not None}
     read = {index: feed_cell(times[index], ledger.events(feed.name, times[index]), None) for index in published}
-    return _grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), times,
-                 State.WAITING, read, misses,  # nothing published yet
-                 _suspended(ledger.control.suspension("feed", feed.name)), options)
+    states, details = _cells(len(times), State.WAITING, read)  # the others: nothing published yet
+    return Grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), tuple(times),
+                tuple(states), sla=_by_index(times, misses), details=trimmed(states, details),
+                suspended=_suspended(ledger.control.suspension("feed", feed.name)), options=options)
 
 
 def _suspended(switch: Switch) -> str | None:

@@ -47,7 +47,7 @@ from toolkit.ledger.records import EVICTED, wall_clock_stamp
 from toolkit.notifications.message import QUALITY_WARNING, Notice
 from toolkit.quality.gate import QualityGate, warnings_of
 from toolkit.quality.results import GateResult, results_json
-from toolkit.runtime.feed_notices import notify_feed_failure
+from toolkit.runtime.feed_notices import FeedFailure, notify_feed_failure
 from toolkit.statuses import Status
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ class QualityClosing:
     def _tell_blocked(self, t: datetime, results: list[GateResult]) -> None:
         failed = "; ".join(result.describe_failures() for result in results if result.blocks)
         if self.notifier is not None:
-            notify_feed_failure(self.notifier, self.repo, self.feed, "ingest", t, self.run_id,
-                                f"Not published: {failed} (its on-failure is block); fix its data or its suite, "
-                                "then call ingest again.")
+            notify_feed_failure(self.notifier, FeedFailure(
+                self.repo, self.feed, "ingest", t, self.run_id,
+                f"Not published: {failed} (its on-failure is block); fix its data or its suite, then call ingest "
+                "again."))

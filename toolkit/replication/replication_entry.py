@@ -59,7 +59,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.replication.tables import TablePuller
     from toolkit.replication.target_gate import TargetGate, warn_quality
     from toolkit.runtime.action_session import action_session
-    from toolkit.runtime.feed_notices import notify_feed_failure
+    from toolkit.runtime.feed_notices import FeedFailure, notify_feed_failure
     from toolkit.runtime.lifecycle import is_failure, was_told
 
     nominal = nominal_time(args.time)
@@ -108,8 +108,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen, outside an instance's
             # lifecycle: failed (a usage error, a wait or a block is no failure to tell anyone about)
             if is_failure(err) and not was_told(err):
-                notify_feed_failure(notifier, repo, feed, "replication", nominal, run_id,
-                                    str(err) or type(err).__name__)
+                notify_feed_failure(notifier, FeedFailure(repo, feed, "replication", nominal, run_id,
+                                                          str(err) or type(err).__name__))
             raise
         finally:
             for puller in pullers:

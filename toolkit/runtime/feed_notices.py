@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from toolkit.entities.model import Feed
@@ -12,15 +13,30 @@ from toolkit.notifications.notifier import Notifier
 from toolkit.statuses import Status
 
 
-def notify_feed_failure(notifier: Notifier, repo: ConfigRepo, feed: Feed, action: str, t: datetime, run_id: str,
-                        error: str, timed_out: bool = False, script: str | None = None,
-                        more: tuple[str, ...] = ()) -> None:
-    """One message about the `action` of `feed` at `t` on the notifier's cluster that failed (or timed out); its
-    rerun command calls `entrypoints/<script>.py` (default: the action's name) with `more` arguments."""
+@dataclass(frozen=True)
+class FeedFailure:
+    """The `action` of `feed` at `time` that failed (or timed out) in the run `run_id`, saying `error`; its rerun
+    command calls `entrypoints/<script>.py` (default: the action's name) with `more` arguments."""
+
+    repo: ConfigRepo
+    feed: Feed
+    action: str
+    time: datetime
+    run_id: str
+    error: str
+    timed_out: bool = False
+    script: str | None = None
+    more: tuple[str, ...] = ()
+
+
+def notify_feed_failure(notifier: Notifier, failure: FeedFailure) -> None:
+    """One message about `failure` on the notifier's cluster to the feed's `notification`, if it has one."""
+    feed, t = failure.feed, failure.time
     if feed.notification is None:
         return
     cluster = notifier.cluster.name
     notifier.notify(feed.notification, Notice(
-        TIMEDOUT if timed_out else FAILED, "feed", feed.name, cluster, t, action,
-        Status.TIMEDOUT if timed_out else Status.FAILED, run_id=run_id, error=error,
-        rerun=rerun_command(script or action, str(repo.root), "feed", feed.name, cluster, t, more)))
+        TIMEDOUT if failure.timed_out else FAILED, "feed", feed.name, cluster, t, failure.action,
+        Status.TIMEDOUT if failure.timed_out else Status.FAILED, run_id=failure.run_id, error=failure.error,
+        rerun=rerun_command(failure.script or failure.action, str(failure.repo.root), "feed", feed.name, cluster, t,
+                            failure.more)))

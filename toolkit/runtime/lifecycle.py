@@ -33,7 +33,7 @@ from toolkit.instances.grids import require_in_validity
 from toolkit.ledger.records import PublicationFacts
 from toolkit.ledger.run_locks import HeldLease, holding
 from toolkit.ledger.switches import require_running_allowed
-from toolkit.runtime.feed_notices import notify_feed_failure
+from toolkit.runtime.feed_notices import FeedFailure, notify_feed_failure
 from toolkit.runtime.run_context import RunContext
 
 if TYPE_CHECKING:
@@ -159,8 +159,9 @@ class Lifecycle:
 
 def _tell(call: FeedCall, notifier: Notifier | None, run_id: str, error: str, *, timed_out: bool) -> None:
     if notifier is not None:
-        notify_feed_failure(notifier, call.repo, call.feed, call.kind.name, call.nominal, run_id, error,
-                            timed_out=timed_out, script=call.kind.script, more=call.rerun_arguments)
+        notify_feed_failure(notifier, FeedFailure(call.repo, call.feed, call.kind.name, call.nominal, run_id, error,
+                                                  timed_out=timed_out, script=call.kind.script,
+                                                  more=call.rerun_arguments))
 
 
 _TOLD = "_feed_toolkit_told"  # set on an error once a notice told it

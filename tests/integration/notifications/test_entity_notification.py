@@ -11,7 +11,7 @@ from tests.smtp_server import SmtpServers
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
 from toolkit.notifications.notifier import Notifier
-from toolkit.runtime.feed_notices import notify_feed_failure
+from toolkit.runtime.feed_notices import FeedFailure, notify_feed_failure
 from toolkit.storage.local import LocalFileSystem
 
 
@@ -24,9 +24,10 @@ def test_a_failed_retention_is_told_with_its_rerun(tmp_path: Path, mail: SmtpSer
     cluster = replace(primary, properties={**primary.properties, **mail.none.properties(mail.ca_file)})
     notifier = Notifier(LocalFileSystem(), cluster)
     t = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
-    notify_feed_failure(notifier, config, config.feed("clicks"), "retention", t, "ret1",
-                        "Cannot delete file:///x: permission denied.")
-    notify_feed_failure(notifier, config, config.feed("clicks"), "retention", t, "ret1", "the same run again")
+    notify_feed_failure(notifier, FeedFailure(config, config.feed("clicks"), "retention", t, "ret1",
+                                              "Cannot delete file:///x: permission denied."))
+    notify_feed_failure(notifier, FeedFailure(config, config.feed("clicks"), "retention", t, "ret1",
+                                              "the same run again"))
     [got] = mail.none.received
     assert str(got.message["Subject"]).strip() == \
         "[feed-toolkit] FAILED retention of feed clicks 2026-11-21T10:00Z on primary"
