@@ -1,5 +1,5 @@
-"""Run-level leases for the actions that write data outside a process instance: a replication of an instance
-into a cluster, the retention of a feed on a cluster, the import of a partition. The lease lives in the ledger
+"""Run-level leases of the actions: a process instance's run, a replication of an instance into a cluster, the
+retention of a feed on a cluster, the import of a partition. The lease lives in the ledger
 of the cluster whose data is written, so every caller of the same work meets it there. The second caller is
 refused (exit 5) with the holder named; one that comes after the first finished finds the work done; a
 killed holder's lease is taken over once it expired (LeaseLock). While held, a LeaseKeeper renews it, and
@@ -8,7 +8,7 @@ killed holder's lease is taken over once it expired (LeaseLock). While held, a L
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -58,16 +58,19 @@ class HeldLease:
 
 
 @contextmanager
-def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | None = None) -> Iterator[HeldLease]:
+def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | None = None, *,
+            stop_when: Callable[[], str | None] | None = None,
+            on_stop: Callable[[], None] | None = None) -> Iterator[HeldLease]:
     """Hold `lock` for the body, renewed every third of its lease, released at the end (a lost one is left to its
-    new holder); BlockedError naming the holder when a live run has it."""
+    new holder); BlockedError naming the holder when a live run has it. `stop_when` and `on_stop`: a run that can
+    be asked to end (`toolkit kill`), as LeaseKeeper takes them."""
     taken = lock.try_acquire(run_id, details)
     if not taken.taken:
         raise BlockedError(f"The {what} is being run by {describe_holder(_named(lock, taken.holder))}: call again "
                            "later.")
     lost = False
     try:
-        with LeaseKeeper([lock], lock.lease_seconds / 3) as keeper:
+        with LeaseKeeper([lock], lock.lease_seconds / 3, stop_when=stop_when, on_stop=on_stop) as keeper:
             held = HeldLease(what, keeper, taken.previous)
             try:
                 yield held

@@ -50,7 +50,7 @@ from toolkit.ledger.records import (
     parse_wall_clock_stamp,
     wall_clock_stamp,
 )
-from toolkit.ledger.run_locks import describe_holder
+from toolkit.ledger.run_locks import holding
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.notifications.message import (
     ATTEMPT_FAILED,
@@ -217,35 +217,25 @@ class ProcessRunner:
         self.check_time(t)
         self.check_switches()
         self.check_hold(t)
-        lock = self.ledger.instance_lock(self.process.name, t)
-        taken = lock.try_acquire(self.run_id, {"time": format_timestamp(t)})
-        if not taken.taken:
-            raise BlockedError(f"The instance {format_timestamp(t)} of {self.owner} is being run by "
-                               f"{describe_holder(taken.holder)}: call again later.")
-        lost = False
-        try:
-            if taken.previous is not None:
-                self._record_killed(t, taken.previous)
+        at = format_timestamp(t)
+        # The instance's lease, as every action holds its own (ledger/run_locks.py), read for a `toolkit kill` of
+        # this run at each renewal; a killed run's lease, taken over once expired, is recorded KILLED first.
+        with holding(self.ledger.instance_lock(self.process.name, t), self.run_id, f"instance {at} of {self.owner}",
+                     {"time": at}, stop_when=lambda: self._kill_requested(t), on_stop=self._cancel_work) as held:
+            if held.previous is not None:
+                self._record_killed(t, held.previous)
             record = self.ledger.instance(self.process.name, t)
             if record is not None and record.status == Status.SUCCEEDED and not self._forced(record) \
                     and self.options.kind == "RUN":
                 if record.run_id is not None:
                     self.record_events(record.published(), record.run_id, missing_only=True)
-                return InstanceResult(t, Status.SKIPPED, f"the instance {format_timestamp(t)} of {self.owner} "
-                                      f"succeeded already (run {record.run_id}"
+                return InstanceResult(t, Status.SKIPPED, f"the instance {at} of {self.owner} succeeded already "
+                                      f"(run {record.run_id}"
                                       + (f", started {record.started}" if self.options.force_if_started_before
                                          else "") + "); give --force to run it again",
                                       record=self.ledger.layout.instance_record(self.process.name, t))
             self.ledger.clear_kill_request(self.process.name, t)  # one left for an earlier run is stale
-            with LeaseKeeper([lock], self.ledger.lease_seconds / 3, stop_when=lambda: self._kill_requested(t),
-                             on_stop=self._cancel_work) as keeper:
-                return self._run_locked(t, record, keeper)
-        except LockLostError:
-            lost = True  # another run owns the instance now: nothing more is written, not even the release
-            raise
-        finally:
-            if not lost:
-                lock.release()
+            return self._run_locked(t, record, held.keeper)
 
     def _forced(self, record: InstanceRecord) -> bool:
         """Whether this call runs a succeeded instance again: --force, or its last attempt started before the
