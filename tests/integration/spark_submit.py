@@ -23,12 +23,15 @@ def environment() -> dict[str, str]:
 
 # On a standalone cluster: client deploy mode, one core per executor, executors small enough for two workers of 1g,
 # and the executors' JVMs, which live as long as the call, started as cheaply as its driver (tests/jvm_options.py).
-# The first job waits until both executors have registered (standalone's default ratio is 0: on two busy cores one
-# executor could run every task before the second one came up, and "tasks on both executors" would fail at random).
 CLUSTER_OPTIONS = ("--deploy-mode", "client", "--conf", "spark.executor.cores=1", "--conf", "spark.cores.max=2",
-                   "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
-                   "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
                    "--conf", "spark.executor.memory=512m", "--conf", f"spark.executor.extraJavaOptions={SHORT_LIVED}")
+
+
+# For a test that asserts tasks ran on both executors: the SparkContext waits at its start until both have
+# registered (standalone's default ratio is 0: on two busy cores one executor could run every task before the second
+# came up). Not for every cluster test: two applications at once would each wait for cores the other holds.
+BOTH_EXECUTORS = ("--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
+                  "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s")
 
 
 def spark_submit_command(entrypoint: str, *args: str, master: str = "local[1]",

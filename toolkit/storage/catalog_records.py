@@ -62,7 +62,7 @@ class PartitionAddress:
             object.__setattr__(self, "spec", MappingProxyType(dict(self.spec)))
 
     def __hash__(self) -> int:
-        return hash((self.database, self.table, None if self.spec is None else tuple(self.spec.items())))
+        return hash((self.database, self.table, None if self.spec is None else frozenset(self.spec.items())))
 
     @property
     def qualified_table(self) -> str:

@@ -30,9 +30,10 @@ see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same 
   fails). `copy` refuses an existing target up front. Both create the target's parent. `copy` never moves
   bytes through Python (`FileUtil.copy` across file systems).
 - Symbolic links: `RawLocalFileSystem` stats through them (its listings call a link to a folder a folder), so on
-  `file://` every listing asks java.nio which entries are links (one more call per listing, `jvm/TreeLister`)
-  and reports them as links (`FileStatus.is_link`); elsewhere Hadoop's own `isSymlink` is used. A link is never
-  listed into, walked or copied (the bulk copier refuses one); Hadoop's delete removes a link, not its target.
+  `file://` every listing and status asks java.nio which entries are links (in the same JVM call,
+  `jvm/TreeLister`) and reports them as links (`FileStatus.is_link`); elsewhere Hadoop's own `isSymlink` is
+  used. A link is never listed into, walked or copied (the bulk copier refuses one); Hadoop's delete removes a
+  link, not its target.
 - `delete` answers False only when the path is really gone (Hadoop's local delete also answers False when it
   could not delete a tree): a path still there afterwards is a StorageError.
 - `checksum` is `getFileChecksum` as `algorithm:hexbytes` (the bytes of its Writable form, as Hadoop's
@@ -46,11 +47,12 @@ see toolkit/entities/object_stores.py). `local.LocalFileSystem` passes the same 
   sentence naming the operation, the path and the cause.
 
 Speed: every JVM call costs about 0.1-0.3 ms and a Java exception 10-25 ms (pyspark converts it through a
-dozen more calls), so expected outcomes (a missing path in `status`, a missing path to delete) are checked,
-not caught, and `read_if_exists` answers a missing file in one call (`jvm/SmallFiles`). A listing is one
-`listStatus` plus one call in which `jvm/TreeLister` reads every entry's getters and answers them as one string
-(a NUL-separated record per entry). `list_many` lists a whole batch of directories in about five calls
-(`listStatus(Path[])`), and `total_sizes` (from the interface) builds on it; what remains is Hadoop's own work:
+dozen more calls), so expected outcomes (a missing path to delete) are checked, not caught in Python, and
+`read_if_exists` answers a missing file in one call (`jvm/SmallFiles`). `exists`, `status` and `list` are one
+call each (`jvm/TreeLister`: the path made, looked up or listed, a missing path caught and links found in the
+JVM, every entry's getters read and answered as one string, a NUL-separated record per entry). `list_many`
+lists a whole batch of directories in about five calls (`listStatus(Path[])`), and `total_sizes` (from the
+interface) builds on it; what remains is Hadoop's own work:
 `RawLocalFileSystem.listStatus` makes about six system calls per entry.
 `pyspark` and `py4j` are imported when an instance is made, never when this module is imported.
 """

@@ -22,7 +22,7 @@ from tests.integration.cluster.executors import ClusterApp, apps_of
 from tests.integration.ingest.landing import drop
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks
 from tests.integration.replication.hive_feed import sessions_feed
-from tests.integration.spark_submit import spark_submit
+from tests.integration.spark_submit import BOTH_EXECUTORS, spark_submit
 from tests.unit.ingest.ingest_repo import make_repo as make_ingest_repo
 from tests.unit.retention.retention_repo import hourly_instances
 from toolkit.storage.jvm_classes import JAR_NAME
@@ -60,7 +60,8 @@ def test_a_process_and_its_quality_gate_run_their_tasks_on_the_executors(spark, 
         status = _status(spark_submit("process", "--repo", str(repo), "--process", "hourly-clicks-summary",
                                       "--cluster", "primary", "--time", "2026-11-21T10:00Z", "--now",
                                       "2026-11-21T12:00Z", cwd=tmp_path, master=spark_cluster.url,
-                                      options=("--jars", str(tmp_path / "workflow-udfs.jar")), timeout=600))
+                                      options=("--jars", str(tmp_path / "workflow-udfs.jar"), *BOTH_EXECUTORS),
+                                      timeout=600))
     assert (status["status"], status["quality"]) == ("SUCCEEDED", "7/7 passed")
     _on_cluster(apps, "toolkit-process-hourly-clicks-summary-primary", tasks=True)
     app = apps["toolkit-process-hourly-clicks-summary-primary"]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.replication.killing import kill_when
-from tests.integration.spark_submit import spark_submit, spark_submit_command
+from tests.integration.spark_submit import BOTH_EXECUTORS, spark_submit, spark_submit_command
 from tests.unit.replication.test_file_replication import T, contents, instance
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.entities.repo import ConfigRepo
@@ -66,7 +66,7 @@ def test_a_big_instance_is_copied_by_tasks_on_both_executors_of_the_cluster(spar
     status_file = tmp_path / "status.json"
     done = spark_submit("replication", "--repo", str(repo), "--feed", "clicks", "--target", "backup", "--time",
                         "2026-11-21T10:00Z", "--status-file", str(status_file), cwd=tmp_path,
-                        master=spark_cluster.url)
+                        master=spark_cluster.url, options=BOTH_EXECUTORS)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     status = json.loads(status_file.read_text())
     assert (status["status"], status["files_copied"]) == ("SUCCEEDED", len(files))

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 def import_lease(fs: FileSystem, cluster: Cluster, partition: PartitionAddress, run_id: str,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS) -> AbstractContextManager[HeldLease]:
     """The lease of `partition` (every key given) on `cluster`; BlockedError when a live run holds it."""
-    name = partition_name(partition.spec or {})
+    if not partition.spec:
+        raise ValueError(f"an import lease names every key of its partition of {partition.qualified_table}")
+    name = partition_name(partition.spec)
     lock = Ledger.of(fs, cluster, lease_seconds=lease_seconds).import_lock(partition.database, partition.table, name)
     return holding(lock, run_id, f"import of the partition {name} of {partition.qualified_table} into cluster "
                                  f"'{cluster.name}'", {"partition": name})

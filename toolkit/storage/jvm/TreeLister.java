@@ -213,7 +213,8 @@ public class TreeLister {
         if ("file".equals(spelled.getScheme()) && Files.isSymbolicLink(Paths.get(spelled.getPath()))) {
             return "L";
         }
-        if (children.length == 1 && !children[0].isDirectory() && !fs.getFileStatus(folder).isDirectory()) {
+        if (children.length == 1 && !children[0].isDirectory() && !inside(children[0], folder)
+                && !fs.getFileStatus(folder).isDirectory()) {
             return "F";  // a file lists as itself
         }
         StringBuilder out = new StringBuilder(1 + children.length * 96).append('D');
@@ -221,6 +222,12 @@ public class TreeLister {
             appendAs(out, children[i], children[i].isSymlink() || localLink(children[i]));
         }
         return out.toString();
+    }
+
+    /** Whether `child` is an entry of `folder` (then `folder` is one): no second look-up for a folder of one file. */
+    private static boolean inside(FileStatus child, Path folder) {
+        Path parent = child.getPath().getParent();
+        return parent != null && parent.toUri().getPath().equals(folder.toUri().getPath());
     }
 
     /** Whether anything is at `uri` on `fs`: one py4j call where a Path and an exists took two. */
