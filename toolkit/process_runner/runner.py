@@ -77,6 +77,7 @@ from toolkit.process_runner.retry_policy import (
 from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, summary
+from toolkit.runtime.lifecycle import told_on_failure
 from toolkit.runtime.polling import FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS, poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.secrets_masking import masked
@@ -218,10 +219,13 @@ class ProcessRunner:
         self.check_switches()
         self.check_hold(t)
         at = format_timestamp(t)
-        # The instance's lease, as every action holds its own (ledger/run_locks.py), read for a `toolkit kill` of
-        # this run at each renewal; a killed run's lease, taken over once expired, is recorded KILLED first.
-        with holding(self.ledger.instance_lock(self.process.name, t), self.run_id, f"instance {at} of {self.owner}",
-                     {"time": at}, stop_when=lambda: self._kill_requested(t), on_stop=self._cancel_work) as held:
+        # A failure no attempt ends with (the ledger unwritable, the lease lost) is told as FAILED, as every action
+        # tells its own. The instance's lease, as every action holds its own (ledger/run_locks.py), read for a
+        # `toolkit kill` of this run at each renewal; a killed run's lease, taken over once expired, is recorded
+        # KILLED first.
+        with told_on_failure(lambda error, timed_out: self._tell_failed(t, error, timed_out)), \
+                holding(self.ledger.instance_lock(self.process.name, t), self.run_id, f"instance {at} of {self.owner}",
+                        {"time": at}, stop_when=lambda: self._kill_requested(t), on_stop=self._cancel_work) as held:
             if held.previous is not None:
                 self._record_killed(t, held.previous)
             record = self.ledger.instance(self.process.name, t)
@@ -652,6 +656,9 @@ class ProcessRunner:
         self.notifier.notify(self.process.notification, Notice(
             event, "process", self.process.name, self.cluster.name, t, "process", status, run_id=self.run_id,
             attempt=attempt, error=error, rerun=rerun, batch=batch))
+
+    def _tell_failed(self, t: datetime, error: str, timed_out: bool) -> None:
+        self.notify(t, TIMEDOUT if timed_out else FAILED, Status.TIMEDOUT if timed_out else Status.FAILED, error=error)
 
     # Records
 

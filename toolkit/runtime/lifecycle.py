@@ -178,11 +178,22 @@ def failures_told(call: FeedCall, notifier: Notifier | None, run_id: str) -> Ite
     """A failure (`is_failure`) of the body told to the feed's `notification` through `notifier` (TIMEDOUT when
     what it waited for did not come by the feed's timeout), then raised. A failure told already (by an inner
     `failures_told`) is not told twice: the error is marked (`was_told`)."""
+    if notifier is None:
+        yield
+        return
+    with told_on_failure(lambda error, timed_out: _tell(call, notifier, run_id, error, timed_out=timed_out)):
+        yield
+
+
+@contextmanager
+def told_on_failure(tell: Callable[[str, bool], None]) -> Iterator[None]:
+    """A failure (`is_failure`) of the body, not told yet, told once through `tell(error, timed_out)` and marked
+    (`was_told`), then raised: what `failures_told` does for a feed's action, for any entity's."""
     try:
         yield
     except Exception as err:
-        if notifier is not None and is_failure(err) and not was_told(err):
-            _tell(call, notifier, run_id, str(err) or type(err).__name__, timed_out=isinstance(err, TimedOutError))
+        if is_failure(err) and not was_told(err):
+            tell(str(err) or type(err).__name__, isinstance(err, TimedOutError))
             setattr(err, _TOLD, True)
         raise
 

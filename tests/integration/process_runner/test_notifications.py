@@ -9,8 +9,11 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.smtp_server import SmtpServers, free_port
+from toolkit.storage.filesystem import StorageError
 
 T = utc(2026, 11, 21, 10)
 NOTIFICATIONS = "feed-toolkit/working/ledger/notifications/process"
@@ -116,3 +119,22 @@ def test_an_smtp_server_that_is_down_changes_no_exit_code(run_entrypoint, tmp_pa
     assert len(said) == 2 and all("Connection refused" in line for line in said)
     outcomes = sorted(json.loads(p.read_text())["outcome"] for p in (root / NOTIFICATIONS / "unheard").rglob("*.json"))
     assert outcomes == ["failed", "failed"]
+
+
+def test_a_run_that_fails_outside_its_attempts_tells_the_notification_once(spark, tmp_path: Path,
+                                                                           mail: SmtpServers) -> None:
+    """A failure no attempt catches (a damaged ledger: a folder where the instance's record belongs, which a
+    colleague's copy left) ends the run with its error (exit 1) and is told as FAILED, as a feed action's is."""
+    repo, root = make_repo(tmp_path)
+    write_clicks(root, T - timedelta(hours=2), 3)
+    name = notifying_process(repo, "damaged", "notification: {to: ops@example.com}\n",
+                             mail.none.properties(mail.ca_file))
+    record = root / "feed-toolkit/working/ledger/processes/damaged/20261121T1000Z/instance.json"
+    (record / "left-by-a-copy").mkdir(parents=True)
+    with pytest.raises(StorageError, match="instance.json") as raised:
+        new_runner(spark, repo, name, TestClock(T), run_id="rundamaged").run(T)
+    [got] = mail.none.received
+    assert got.message["Subject"] == "[feed-toolkit] FAILED process damaged 2026-11-21T10:00Z on primary"
+    body = got.message.get_content()
+    assert "run id: rundamaged" in body and str(raised.value) in body
+    assert sorted(path.name for path in record.iterdir()) == ["left-by-a-copy"]  # nothing written over it
