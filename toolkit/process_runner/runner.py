@@ -50,7 +50,6 @@ from toolkit.ledger.records import (
     parse_wall_clock_stamp,
     wall_clock_stamp,
 )
-from toolkit.ledger.run_locks import holding
 from toolkit.ledger.switches import require_running_allowed
 from toolkit.notifications.message import (
     ATTEMPT_FAILED,
@@ -77,7 +76,7 @@ from toolkit.process_runner.retry_policy import (
 from toolkit.process_runner.stderr_capture import captured_stderr
 from toolkit.quality.gate import QualityBlocked, require_passing, warnings_of
 from toolkit.quality.results import GateResult, summary
-from toolkit.runtime.lifecycle import told_on_failure
+from toolkit.runtime.lifecycle import ProcessCall, process_lifecycle
 from toolkit.runtime.polling import FIRST_POLL_SECONDS, LONGEST_POLL_SECONDS, poll_intervals
 from toolkit.runtime.run_context import RunContext
 from toolkit.secrets_masking import masked
@@ -170,6 +169,7 @@ class ProcessRunner:
                  spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock,
                  options: RunOptions | None = None, log: Callable[[str], None] = say) -> None:
         self.repo, self.fs, self.lineage, self.run_id = repo, context.fs, context.lineage, context.run_id
+        self.run_context = context
         self.process: Process = repo.process(process)
         self.cluster: Cluster = repo.cluster(cluster)
         require_on_cluster(self.process, self.cluster.name)
@@ -215,17 +215,14 @@ class ProcessRunner:
     # Step 3 to 8
 
     def run(self, t: datetime) -> InstanceResult:
-        self.check_time(t)
-        self.check_switches()
-        self.check_hold(t)
-        at = format_timestamp(t)
-        # A failure no attempt ends with (the ledger unwritable, the lease lost) is told as FAILED, as every action
-        # tells its own. The instance's lease, as every action holds its own (ledger/run_locks.py), read for a
-        # `toolkit kill` of this run at each renewal; a killed run's lease, taken over once expired, is recorded
-        # KILLED first.
-        with told_on_failure(lambda error, timed_out: self._tell_failed(t, error, timed_out)), \
-                holding(self.ledger.instance_lock(self.process.name, t), self.run_id, f"instance {at} of {self.owner}",
-                        {"time": at}, stop_when=lambda: self._kill_requested(t), on_stop=self._cancel_work) as held:
+        call = ProcessCall(self.repo, self.process, self.cluster, t, self.provenance)  # inside the validity
+        at = call.instance
+        # A failure no attempt ends with (the ledger unwritable, the lease lost) is told as FAILED; a killed run's
+        # lease, taken over once expired, is recorded KILLED first (runtime/lifecycle.py).
+        with process_lifecycle(call, self.run_context,
+                               tell=lambda error, timed_out: self._tell_failed(t, error, timed_out),
+                               before_lease=lambda: self.check_hold(t), stop_when=lambda: self._kill_requested(t),
+                               on_stop=self._cancel_work) as held:
             if held.previous is not None:
                 self._record_killed(t, held.previous)
             record = self.ledger.instance(self.process.name, t)

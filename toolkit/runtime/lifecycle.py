@@ -8,8 +8,9 @@ is no failure), and hands the action the two things that must carry the definiti
 (`Lifecycle.run`) and its dataset events (`Lifecycle.published`).
 
 Compaction, ingest, retention, replication (an instance at a time), the database import and export and the Hive
-export go through it; the process runner and the other actions move onto it one by one (docs/architecture.md, "One
-lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches and the failure notice, no lease. An entry
+export go through it. The process runner goes through `process_lifecycle`, the same steps for a `ProcessCall`
+(switches, the instance's hold, the lease with `toolkit kill` read at each renewal, the failure notice), and keeps
+its retries and the notices of its attempts (docs/architecture.md, "One lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches and the failure notice, no lease. An entry
 module that does work that can fail before the core's lifecycle starts (connecting a table feed's metastore) wraps it
 in `failures_told` too.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Cluster, Feed
+from toolkit.entities.model import Cluster, Feed, Process
 from toolkit.entities.provenance import Provenance, provenance
 from toolkit.entities.repo import ConfigRepo
 from toolkit.errors import TimedOutError, ToolkitError
@@ -83,6 +84,26 @@ class FeedCall:
            rerun_arguments: tuple[str, ...] = ()) -> FeedCall:
         """The call, its definition hashed once (entities/provenance.py) for every run and event it records."""
         return cls(kind, repo, feed, cluster, t, provenance(feed, Path(repo.root), repo.revision), rerun_arguments)
+
+    @property
+    def instance(self) -> str:
+        return format_timestamp(self.nominal)
+
+
+@dataclass(frozen=True)
+class ProcessCall:
+    """One call of the process runner on the instance `nominal` of `process` on `cluster`, with the definition it
+    runs (hashed once, by the runner, for every record and event of its instances). Built only inside the
+    process's validity there (checked here, whoever builds it: exit 4 outside, 2 off its grid)."""
+
+    repo: ConfigRepo
+    process: Process
+    cluster: Cluster
+    nominal: datetime
+    definition: Provenance
+
+    def __post_init__(self) -> None:
+        require_in_validity(self.process, self.cluster.name, self.nominal)
 
     @property
     def instance(self) -> str:
@@ -236,3 +257,24 @@ def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledge
     """`feed_checks`, then the lease (`Checked.leased`) for the body: the whole lifecycle of a run that writes."""
     with feed_checks(call, context, before_lease) as checked, checked.leased(lock, what, details) as life:
         yield life
+
+
+@contextmanager
+def process_lifecycle(call: ProcessCall, context: RunContext, *, tell: Callable[[str, bool], None],
+                      before_lease: Callable[[], None] = lambda: None,
+                      stop_when: Callable[[], str | None] | None = None,
+                      on_stop: Callable[[], None] | None = None) -> Iterator[HeldLease]:
+    """The lifecycle of a process instance's run, as `feed_lifecycle` is a feed action's: a failure (`is_failure`)
+    told once through `tell(error, timed_out)` (the process's `notification`; its attempts tell their own), the
+    switches (safemode: exit 5; the process suspended: exit 4), what the runner checks `before_lease` (the
+    instance's hold), then the instance's lease for the body: a second caller told who holds it (exit 5), a killed
+    run's expired lease taken over (`HeldLease.previous`), a `toolkit kill` read at each renewal (`stop_when`,
+    `on_stop`, as LeaseKeeper takes them)."""
+    process, name = call.process, call.process.name
+    with told_on_failure(tell):
+        require_running_allowed(context.fs, call.cluster, "process", name)
+        before_lease()
+        with holding(context.ledger(call.cluster).instance_lock(name, call.nominal), context.run_id,
+                     f"instance {call.instance} of process '{process.name}'", {"time": call.instance},
+                     stop_when=stop_when, on_stop=on_stop) as held:
+            yield held
