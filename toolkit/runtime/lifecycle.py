@@ -10,9 +10,9 @@ is no failure), and hands the action the two things that must carry the definiti
 Compaction, ingest, retention, replication (an instance at a time), the database import and export and the Hive
 export go through it. The process runner goes through `process_lifecycle`, the same steps for a `ProcessCall`
 (switches, the instance's hold, the lease with `toolkit kill` read at each renewal, the failure notice), and keeps
-its retries and the notices of its attempts (docs/architecture.md, "One lifecycle"). A dry run (retention's) stops at `feed_checks`: the switches and the failure notice, no lease. An entry
-module that does work that can fail before the core's lifecycle starts (connecting a table feed's metastore) wraps it
-in `failures_told` too.
+its retries and the notices of its attempts (docs/architecture.md, "One lifecycle"). A dry run (retention's) stops
+at `feed_checks`: the switches and the failure notice, no lease. An entry module that does work that can fail before
+the core's lifecycle starts (connecting a table feed's metastore) wraps it in `failures_told` too.
 """
 
 from __future__ import annotations
