@@ -61,9 +61,9 @@ class HeldLease:
 def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | None = None, *,
             stop_when: Callable[[], str | None] | None = None,
             on_stop: Callable[[], None] | None = None) -> Iterator[HeldLease]:
-    """Hold `lock` for the body, renewed every third of its lease, released at the end (a lost one is left to its
-    new holder); BlockedError naming the holder when a live run has it. `stop_when` and `on_stop`: a run that can
-    be asked to end (`toolkit kill`), as LeaseKeeper takes them."""
+    """Hold `lock` for the body, renewed every third of its lease, released at the end (a lost one, taken over or
+    not renewed in time, is left as it is); BlockedError naming the holder when a live run has it. `stop_when` and
+    `on_stop`: a run that can be asked to end (`toolkit kill`), as LeaseKeeper takes them."""
     taken = lock.try_acquire(run_id, details)
     if not taken.taken:
         raise BlockedError(f"The {what} is being run by {describe_holder(_named(lock, taken.holder))}: call again "
@@ -76,6 +76,11 @@ def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | N
                 yield held
             finally:
                 lost = keeper.lost.is_set()
+    except LockLostError:
+        # Taken over, or not renewed in time (the storage did not answer): nothing more is written, not even the
+        # release, so that the next caller takes the lease over once it expired and learns a run died there.
+        lost = True
+        raise
     finally:
         if not lost:
             lock.release()

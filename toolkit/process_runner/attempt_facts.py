@@ -1,6 +1,6 @@
 """What one attempt of a process's run says about itself when its record is written (an instance's attempt or a
-batch's): one typed record that the runner and the batch runner fill in as the attempt goes, where each writer
-took eleven loose parameters."""
+batch's), and what the run says of its instance: typed records that the runner and the batch runner fill in as the
+run goes, where each writer took nine to eleven loose parameters."""
 
 from __future__ import annotations
 
@@ -46,3 +46,18 @@ class AttemptFacts:
 
     def quality_json(self) -> list[dict[str, Any]]:
         return results_json(self.quality)
+
+
+@dataclass(frozen=True)
+class InstanceFacts:
+    """The instance's state as a run writes it: `status` after `attempts` attempts, started or ended at real
+    instants when the run says so, the error it ended with, the input instances it waits for, and the outputs a
+    success published."""
+
+    status: Status
+    attempts: int
+    started: datetime | None = None
+    ended: datetime | None = None
+    error: str | None = None
+    missing: Sequence[str] = ()
+    outputs: Sequence[PublishedOutput] = ()

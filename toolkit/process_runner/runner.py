@@ -63,7 +63,7 @@ from toolkit.notifications.message import (
 from toolkit.notifications.notifier import Notifier
 from toolkit.openlineage.facts import DatasetUse
 from toolkit.openlineage.run import RunLineage
-from toolkit.process_runner.attempt_facts import AttemptFacts
+from toolkit.process_runner.attempt_facts import AttemptFacts, InstanceFacts
 from toolkit.process_runner.followed_jobs import AttemptJobs, FollowedJob, job_to_follow
 from toolkit.process_runner.lineage_uses import input_uses, planned_output_uses, published_output_uses, sql_columns
 from toolkit.process_runner.quality_checks import OutputChecks
@@ -186,6 +186,7 @@ class ProcessRunner:
             path=self.options.workflow_path or self.process.workflow.path, owner=self.owner, clock=clock))
         self.checks = OutputChecks(repo, self.process, self.fs, catalog, log)
         self.provenance = provenance(self.process, Path(repo.root), repo.revision)  # what its records say it ran
+        self._concluded: set[datetime] = set()  # instances whose outcome this runner told (notify)
 
     # Step 1 and 2: is there anything to do at all
 
@@ -262,7 +263,7 @@ class ProcessRunner:
             keeper.check_kill()
             if keeper.killed.is_set():  # `toolkit kill` of a run waiting for its inputs: it stops at its next poll
                 reason = f"The run was {keeper.killed_reason}; it publishes nothing."
-                self._write_instance(t, Status.KILLED, attempt, ended=_real_now(), error=reason)
+                self._write_instance(t, InstanceFacts(Status.KILLED, attempt, ended=_real_now(), error=reason))
                 self.ledger.clear_kill_request(self.process.name, t)
                 result.status, result.reason = Status.KILLED, reason
                 return None, attempt
@@ -284,7 +285,7 @@ class ProcessRunner:
                 return None, attempt
             if now >= deadline and not self.options.wait:
                 # A call that does not wait judges nothing final: trying the tool on a past date is not a timeout.
-                self._write_instance(t, Status.WAITING, attempt, missing=missing)
+                self._write_instance(t, InstanceFacts(Status.WAITING, attempt, missing=missing))
                 result.status = Status.WAITING
                 result.reason = (f"waiting for {len(missing)} input instance(s), and its timeout passed at "
                                  f"{format_timestamp(deadline)}: a --no-wait call records no timeout (give --now with "
@@ -300,11 +301,12 @@ class ProcessRunner:
                 if on_timeout and attempt - previous_attempts < budget:
                     self.sleep_before_retry(attempt - previous_attempts)
                     continue
-                self._write_instance(t, Status.TIMEDOUT, attempt, ended=_real_now(), error=reason, missing=missing)
+                self._write_instance(t, InstanceFacts(Status.TIMEDOUT, attempt, ended=_real_now(), error=reason,
+                                                      missing=missing))
                 result.status, result.reason, result.attempts = Status.TIMEDOUT, reason, attempt - previous_attempts
                 self.notify(t, TIMEDOUT, Status.TIMEDOUT, attempt, reason)
                 return None, attempt
-            self._write_instance(t, Status.WAITING, attempt, missing=missing)
+            self._write_instance(t, InstanceFacts(Status.WAITING, attempt, missing=missing))
             if not self.options.wait or (self.options.max_wait is not None and waited >= self.options.max_wait):
                 result.status = Status.WAITING
                 result.reason = (f"waiting for {len(missing)} input instance(s) until {format_timestamp(deadline)}: "
@@ -357,12 +359,12 @@ class ProcessRunner:
                     if attempt - first < budget:
                         self.notify(t, ATTEMPT_FAILED, Status.FAILED, attempt, outcome)
                         self.sleep_before_retry(attempt - first)
-                self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=result.reason)
+                self._write_instance(t, InstanceFacts(Status.FAILED, attempt, ended=_real_now(), error=result.reason))
                 result.status, result.attempts = Status.FAILED, attempt - before
                 self.notify(t, FAILED, Status.FAILED, attempt, result.reason)
                 return result
         except RunKilledError as err:
-            self._write_instance(t, Status.KILLED, attempt, ended=_real_now(), error=str(err))
+            self._write_instance(t, InstanceFacts(Status.KILLED, attempt, ended=_real_now(), error=str(err)))
             self.ledger.clear_kill_request(self.process.name, t)
             self.log(f"process: {self.process.name} {format_timestamp(t)}: {err}")
             result.status, result.attempts, result.reason = Status.KILLED, attempt - before, str(err)
@@ -376,14 +378,14 @@ class ProcessRunner:
         is never set on a Spark run that goes on. Held: the record goes back to what it was (WAITING when there was
         none) and the attempt does not start (SkippedError, exit 4)."""
         previous = self.ledger.instance(self.process.name, t)
-        self._write_instance(t, Status.RUNNING, attempts, started=_real_now())
+        self._write_instance(t, InstanceFacts(Status.RUNNING, attempts, started=_real_now()))
         try:
             self.check_hold(t)
         except SkippedError:
             if previous is not None:
                 self.ledger.write_instance(previous)
             else:
-                self._write_instance(t, Status.WAITING, attempts)
+                self._write_instance(t, InstanceFacts(Status.WAITING, attempts))
             raise
 
     def _attempt(self, t: datetime, attempt: int, plan: InstancePlan, keeper: LeaseKeeper,
@@ -410,7 +412,7 @@ class ProcessRunner:
         started = _real_now()
         self._write_attempt(t, plan, AttemptFacts(attempt, Status.RUNNING, started,
                                                   job=follows.to_json() if follows else None))
-        self._write_instance(t, Status.RUNNING, attempt, started=started)
+        self._write_instance(t, InstanceFacts(Status.RUNNING, attempt, started=started))
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: "
                  + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
                     if follows else "running ") + f"{self.workflow.name} ({self.process.workflow.engine})")
@@ -451,7 +453,7 @@ class ProcessRunner:
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self._write_attempt(t, plan, AttemptFacts(attempt, Status.FAILED, started, _real_now(), error=reason,
                                                       quality=result.quality, job=journal.to_json()))
-            self._write_instance(t, Status.FAILED, attempt, ended=_real_now(), error=reason)
+            self._write_instance(t, InstanceFacts(Status.FAILED, attempt, ended=_real_now(), error=reason))
             lineage.fail(reason, inputs)
             self.notify(t, FAILED, Status.FAILED, attempt, reason)
             raise
@@ -460,7 +462,8 @@ class ProcessRunner:
         self._write_attempt(t, plan, AttemptFacts(attempt, Status.SUCCEEDED, started, ended, outputs=published,
                                                   workflow_seconds=time.perf_counter() - began,
                                                   quality=result.quality, job=journal.to_json()))
-        self._write_instance(t, Status.SUCCEEDED, attempt, started=started, ended=ended, plan=plan, outputs=published)
+        self._write_instance(t, InstanceFacts(Status.SUCCEEDED, attempt, started=started, ended=ended,
+                                              outputs=published), plan=plan)
         self.complete_lineage(lineage, inputs, published, self.record_events(published, self.run_id), plan,
                               result.quality)
         self.warn_quality(t, attempt, result.quality)
@@ -645,6 +648,8 @@ class ProcessRunner:
                batch: int | None = None) -> None:
         """Tell the process's `notification` about instance `t` (or a batch, `t` its newest input); the run's
         outcome stays what it is whether the message goes out or not."""
+        if batch is None and event in (SUCCEEDED, FAILED, TIMEDOUT):
+            self._concluded.add(t)
         if self.process.notification is None:
             return
         rerun = None if event == SUCCEEDED else rerun_command(
@@ -655,7 +660,11 @@ class ProcessRunner:
             attempt=attempt, error=error, rerun=rerun, batch=batch))
 
     def _tell_failed(self, t: datetime, error: str, timed_out: bool) -> None:
-        self.notify(t, TIMEDOUT if timed_out else FAILED, Status.TIMEDOUT if timed_out else Status.FAILED, error=error)
+        """A failure outside the attempts (process_lifecycle), unless the run told the instance's outcome already:
+        an error after its SUCCEEDED, FAILED or TIMEDOUT (a release the storage refused) is no second outcome."""
+        if t not in self._concluded:
+            self.notify(t, TIMEDOUT if timed_out else FAILED, Status.TIMEDOUT if timed_out else Status.FAILED,
+                        error=error)
 
     # Records
 
@@ -682,23 +691,23 @@ class ProcessRunner:
             outputs=facts.outputs_json(), counters=facts.counters(), quality=facts.quality_json(), job=facts.job,
             definition=self.provenance))
 
-    def _write_instance(self, t: datetime, status: Status, attempts: int, *, started: datetime | None = None,
-                        ended: datetime | None = None, error: str | None = None, missing: list[str] | None = None,
-                        plan: InstancePlan | None = None, outputs: list[PublishedOutput] | None = None) -> None:
+    def _write_instance(self, t: datetime, facts: InstanceFacts, plan: InstancePlan | None = None) -> None:
+        """The instance's record as `facts` say, what they leave out kept from the record before (a success's inputs
+        and definition from `plan`)."""
         previous = self.ledger.instance(self.process.name, t)
         now = _stamp(_real_now())
         succeeded = previous.succeeded if previous is not None else None
         inputs = previous.inputs if previous is not None else []
         definition = previous.definition if previous is not None else None  # the last success's
-        if status == Status.SUCCEEDED and plan is not None:
+        if facts.status == Status.SUCCEEDED and plan is not None:
             succeeded, inputs = now, [item.to_json() for item in plan.inputs]
             definition = self.provenance
         self.ledger.write_instance(InstanceRecord(
-            process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), status=status,
-            attempts=attempts, run_id=self.run_id, updated=now,
-            started=_stamp(started) if started else (previous.started if previous is not None else None),
-            ended=_stamp(ended) if ended else None, error=error, missing=list(missing or []), inputs=inputs,
-            outputs=[output.to_json() for output in outputs] if outputs
+            process=self.process.name, cluster=self.cluster.name, time=format_timestamp(t), status=facts.status,
+            attempts=facts.attempts, run_id=self.run_id, updated=now,
+            started=_stamp(facts.started) if facts.started else (previous.started if previous is not None else None),
+            ended=_stamp(facts.ended) if facts.ended else None, error=facts.error, missing=list(facts.missing),
+            inputs=inputs, outputs=[output.to_json() for output in facts.outputs] if facts.outputs
             else list(previous.outputs if previous is not None else []), succeeded=succeeded, definition=definition))
 
 

@@ -30,6 +30,21 @@ _OPTIONS = {"repo": "--repo-path", "toolkit": "--toolkit", "spark_submit": "--sp
 
 
 @dataclass(frozen=True)
+class GivenPaths:
+    """What `toolkit schedule`'s options give of the scheduler host's paths (None: this machine's), the
+    arguments spark-submit takes before an entrypoint (`--submit-args`), and the toolkit's jar (`--jar`)."""
+
+    repo_path: str | None = None
+    toolkit: str | None = None
+    spark_submit: str | None = None
+    entrypoints: str | None = None
+    submit_args: str | None = None
+    python: str | None = None
+    jar: str | None = None
+    log_dir: str | None = None
+
+
+@dataclass(frozen=True)
 class Invocation:
     repo: str
     toolkit: str
@@ -40,25 +55,23 @@ class Invocation:
     submit_args: tuple[str, ...] = ()
 
     @classmethod
-    def on_this_machine(cls, repo: Path, cluster: Cluster, *, repo_path: str | None = None,
-                        toolkit: str | None = None, spark_submit_path: str | None = None,
-                        entrypoints: str | None = None, submit_args: str | None = None, python: str | None = None,
-                        jar: str | None = None, log_dir: str | None = None) -> Invocation:
-        """The paths given, else this machine's: the repo's absolute path, the running `toolkit`, the spark-submit
+    def on_this_machine(cls, repo: Path, cluster: Cluster, given: GivenPaths | None = None) -> Invocation:
+        """The paths `given`, else this machine's: the repo's absolute path, the running `toolkit`, the spark-submit
         `toolkit trigger` would use, the entrypoints beside the package, the Python beside a given `toolkit` (a
         virtualenv's bin/) else this one, /tmp/feed-toolkit-logs/<cluster> for the logs; submit args from the
-        cluster property, with `jar` on --jars when given."""
-        _refuse_unwritable("--jar", jar)
-        arguments = tuple(submit_arguments(submit_args, cluster, jar=jar))
-        given = "--submit-args" if submit_args is not None else f"the cluster property {SUBMIT_ARGS_PROPERTY}"
+        cluster property, with the given jar on --jars."""
+        given = given or GivenPaths()
+        _refuse_unwritable("--jar", given.jar)
+        arguments = tuple(submit_arguments(given.submit_args, cluster, jar=given.jar))
+        said = "--submit-args" if given.submit_args is not None else f"the cluster property {SUBMIT_ARGS_PROPERTY}"
         for argument in arguments:  # as split: a line break between two arguments is a space
-            _refuse_unwritable(given, argument)
-        invocation = cls(repo=repo_path or str(repo.resolve()),
-                         toolkit=toolkit or _running_toolkit(),
-                         spark_submit=spark_submit_path or spark_submit(None),
-                         entrypoints=entrypoints or str(Path(process_entrypoint()).parent),
-                         python=python or _python_beside(toolkit),
-                         log_dir=log_dir or f"/tmp/feed-toolkit-logs/{cluster.name}",
+            _refuse_unwritable(said, argument)
+        invocation = cls(repo=given.repo_path or str(repo.resolve()),
+                         toolkit=given.toolkit or _running_toolkit(),
+                         spark_submit=given.spark_submit or spark_submit(None),
+                         entrypoints=given.entrypoints or str(Path(process_entrypoint()).parent),
+                         python=given.python or _python_beside(given.toolkit),
+                         log_dir=given.log_dir or f"/tmp/feed-toolkit-logs/{cluster.name}",
                          submit_args=arguments)
         for field, option in _OPTIONS.items():
             _refuse_unwritable(option, getattr(invocation, field))

@@ -23,7 +23,7 @@ from tests.integration.process_runner.process_repo import (
 from toolkit.errors import BlockedError, SkippedError, UsageError
 from toolkit.ledger.locks import LeaseLock
 from toolkit.ledger.records import CorruptRecordError
-from toolkit.process_runner.attempt_facts import AttemptFacts
+from toolkit.process_runner.attempt_facts import AttemptFacts, InstanceFacts
 from toolkit.process_runner.runner import RunOptions
 from toolkit.statuses import Status
 
@@ -449,7 +449,7 @@ def test_a_live_lock_blocks_and_an_expired_one_is_taken_over(spark, tmp_path: Pa
     LeaseLock(runner.fs, folder, "lock", 60, clock=lambda: time.time() - 3600).try_acquire("dead")
     dead = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T), run_id="dead")
     dead._write_attempt(T, dead.plan(T), AttemptFacts(1, Status.RUNNING, T))
-    dead._write_instance(T, "RUNNING", 1, started=T)
+    dead._write_instance(T, InstanceFacts(Status.RUNNING, 1, started=T))
     assert runner.run(T).status == "SUCCEEDED"
     records = root / LEDGER / "hourly-clicks-summary/20261121T1000Z"
     killed = read_json(records / "attempt-001.json")

@@ -1,6 +1,7 @@
 """Run-level leases (replication, retention, import) on the real local file system: the holder named in the
 refusal, the lease renewed while held and released after, a killed run's expired lease taken over (and named),
-and a lease taken over meanwhile stopping the run at its next check, left to its new holder."""
+a lease taken over meanwhile stopping the run at its next check, left to its new holder, and one not renewed in
+time left as it was for the next run to take over."""
 
 from __future__ import annotations
 
@@ -79,6 +80,21 @@ def test_a_lease_taken_over_meanwhile_stops_the_run_and_is_left_to_its_new_holde
         held.check()
     assert lease_file(tmp_path, 1)["run_id"] == "new-run" and lease_file(tmp_path, 1)["state"] == HELD
     assert lease_file(tmp_path, 0)["state"] == HELD  # ours is not rewritten once lost
+
+
+def test_a_lease_not_renewed_in_time_is_left_as_it_was_for_the_next_run_to_take_over(tmp_path: Path) -> None:
+    """A run whose lease ran short (its storage did not answer its renewals) stops at its check and writes nothing
+    more, not even the release: the next caller takes the lease over once it expired and so learns that a run died
+    there (`previous`), whose records it closes (a process instance's attempt: KILLED)."""
+    clock = SetClock(time.time())
+    with pytest.raises(LockLostError, match="not renewed in time"), \
+            holding(make_lock(tmp_path, 60.0, clock), "stalled-run", WHAT) as held:
+        clock.advance(59)  # no renewal came in a minute: the lease is about to end
+        held.check()
+    assert lease_file(tmp_path, 0)["state"] == HELD and lease_file(tmp_path, 0)["run_id"] == "stalled-run"
+    clock.advance(2)
+    with holding(make_lock(tmp_path, 60.0, clock), "next-run", WHAT) as taken_over:
+        assert taken_over.previous is not None and taken_over.previous.run_id == "stalled-run"
 
 
 def test_an_empty_lease_file_is_named_once_written(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY
 from toolkit.schedule import files
 from toolkit.schedule.calls import RetentionCalls, plan_calls
 from toolkit.schedule.crontab_install import install
-from toolkit.schedule.invocation import Invocation
+from toolkit.schedule.invocation import GivenPaths, Invocation
 
 
 class Format(str, Enum):
@@ -98,9 +98,9 @@ def schedule_command(
     config = ConfigRepo.load(repo)
     on = config.cluster(cluster)
     plan = plan_calls(config, on.name, retention)  # first: it names the entity and field of a value it refuses
-    invocation = Invocation.on_this_machine(repo, on, repo_path=repo_path, toolkit=toolkit_path,
-                                            spark_submit_path=spark_submit_path, entrypoints=entrypoints,
-                                            submit_args=submit_args, python=python, jar=jar, log_dir=log_dir)
+    invocation = Invocation.on_this_machine(repo, on, GivenPaths(
+        repo_path=repo_path, toolkit=toolkit_path, spark_submit=spark_submit_path, entrypoints=entrypoints,
+        submit_args=submit_args, python=python, jar=jar, log_dir=log_dir))
     renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
     for sentence in plan.left_out:
         typer.echo(f"schedule: {sentence}", err=True)

@@ -9,12 +9,11 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from toolkit.el.frequency import Frequency
 from toolkit.el.shift import shift
 from toolkit.el.timestamps import format_timestamp
 from toolkit.el.timezones import resolve_zone
 from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Feed, Process, ProcessSla
+from toolkit.entities.model import Feed, Process, ProcessSla, Sla
 from toolkit.entities.repo import ConfigRepo
 from toolkit.instances.feed_locations import FeedLocations, feed_locations
 from toolkit.instances.grids import feed_grid, process_grid
@@ -92,50 +91,51 @@ def check_slas(repo: ConfigRepo, cluster: str, fs: FileSystem, ledger: Ledger, n
             continue
         sla = feed.sla_on(cluster) if feed.cluster(cluster) is not None else None
         if sla is not None and first <= until:
-            where = feed_locations(feed, repo.cluster(cluster))
-            _check_feed(report, ledger, fs, feed, where, sla.low, sla.high, first, until)
+            _check_feed(report, ledger, fs, feed, feed_locations(feed, repo.cluster(cluster)), sla, until)
     for process in sorted(repo.processes.values(), key=lambda item: item.name):
         if only is not None and EntityRef(Kind.PROCESS, process.name) not in only:
             continue
         agreed = process_sla(process, cluster)
         if agreed is not None and not process.is_batch_consumer and first <= until:
-            _check_process(report, ledger, process, agreed, first, until)
+            _check_process(report, ledger, process, agreed, until)
     return report
 
 
-def _check_feed(report: Report, ledger: Ledger, fs: FileSystem, feed: Feed, where: FeedLocations, low: Frequency,
-                high: Frequency, first: datetime, last: datetime) -> None:
+def _check_feed(report: Report, ledger: Ledger, fs: FileSystem, feed: Feed, where: FeedLocations, sla: Sla,
+                last: datetime) -> None:
+    """The feed's instances (`where` they are) from the report's first to `last` judged by its `sla` on the report's
+    cluster."""
     zone = resolve_zone(feed.timezone)
-    for t in feed_grid(feed, report.cluster).between(first, last):
+    for t in feed_grid(feed, report.cluster).between(report.first, last):
         report.checked += 1
         arrival = feed_arrival(ledger, fs, feed, where, t)
-        thresholds = Thresholds(shift(t, low, zone, 1), shift(t, high, zone, 1))
+        thresholds = Thresholds(shift(t, sla.low, zone, 1), shift(t, sla.high, zone, 1))
         judgement = judge(thresholds, report.now, arrival.at, arrival.at)
         if judgement is not None:
-            report.findings.append(_finding("feed", feed.name, report.cluster, t, judgement, ("slaLow", "slaHigh"),
-                                            arrival.at, None, arrival.source))
+            report.findings.append(Finding(
+                "feed", feed.name, report.cluster, t, judgement.state, _threshold(judgement, "slaLow", "slaHigh"),
+                judgement.deadline, judgement.late_seconds, done=arrival.at, source=arrival.source))
 
 
-def _check_process(report: Report, ledger: Ledger, process: Process, sla: ProcessSla, first: datetime,
-                   last: datetime) -> None:
+def _check_process(report: Report, ledger: Ledger, process: Process, sla: ProcessSla, last: datetime) -> None:
+    """The process's instances from the report's first to `last` judged by its `sla` on the report's cluster."""
     zone = resolve_zone(process.timezone)
-    for t in process_grid(process, report.cluster).between(first, last):
+    for t in process_grid(process, report.cluster).between(report.first, last):
         report.checked += 1
         times = process_times(ledger, process.name, t)
         thresholds = Thresholds(shift(t, sla.should_start_in, zone, 1) if sla.should_start_in else None,
                                 shift(t, sla.should_end_in, zone, 1) if sla.should_end_in else None)
         judgement = judge(thresholds, report.now, times.started, times.succeeded)
         if judgement is not None:
-            report.findings.append(_finding("process", process.name, report.cluster, t, judgement,
-                                            ("shouldStartIn", "shouldEndIn"), times.succeeded, times.started, None))
+            report.findings.append(Finding(
+                "process", process.name, report.cluster, t, judgement.state,
+                _threshold(judgement, "shouldStartIn", "shouldEndIn"), judgement.deadline, judgement.late_seconds,
+                done=times.succeeded, started=times.started))
 
 
-def _finding(kind: str, entity: str, cluster: str, t: datetime, judgement: Judgement, names: tuple[str, str],
-             done: datetime | None, started: datetime | None, source: str | None) -> Finding:
-    """`names` are the entity kind's (low, high) threshold names: a miss is of the high one."""
-    threshold = names[1] if judgement.state in MISSES else names[0]
-    return Finding(kind, entity, cluster, t, judgement.state, threshold, judgement.deadline, judgement.late_seconds,
-                   done, started, source)
+def _threshold(judgement: Judgement, low: str, high: str) -> str:
+    """The threshold a judgement is of, by the entity kind's names for them: a miss is of the high one."""
+    return high if judgement.state in MISSES else low
 
 
 def longest_sla(repo: ConfigRepo, cluster: str) -> timedelta:

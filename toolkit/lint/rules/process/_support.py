@@ -8,6 +8,7 @@ its two ends.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 
 from toolkit.el.context import ELContext
@@ -69,6 +70,20 @@ def grid_of_feed(feed: Feed, cluster: str) -> InstanceGrid | None:
     except UsageError:
         return None
     return grid if grid.last_index is not None and grid.last_index >= 0 else None
+
+
+@dataclass(frozen=True)
+class FeedThere:
+    """A process's input or output feed on one of the process's clusters, with the feed's grid there (one that
+    grid_of_feed gave: bounded, the feed on that cluster)."""
+
+    feed: Feed
+    cluster: str
+    grid: InstanceGrid
+
+    @property
+    def validity(self) -> Validity:
+        return feed_validity(self.feed, self.cluster)
 
 
 def bounded_last_index(grid: InstanceGrid) -> int:

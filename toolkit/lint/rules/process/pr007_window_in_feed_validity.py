@@ -26,16 +26,15 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from toolkit.el.expressions import Expression
-from toolkit.el.grid import InstanceGrid
 from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Feed, Input, Process
+from toolkit.entities.model import Input, Process
 from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 from toolkit.lint.rules.process._support import (
+    FeedThere,
     bounded_last_index,
     evaluate,
-    feed_validity,
     fixed_expression,
     grid_of_feed,
     grid_of_process,
@@ -61,20 +60,18 @@ class WindowInFeedValidity(EntityRule[Process]):
                 process_grid, feed_grid = grid_of_process(entity, cluster), grid_of_feed(feed, cluster)
                 if process_grid is None or feed_grid is None:
                     continue
-                first = process_grid.start
-                findings = list(self._outside(entity, index, item, window, feed, cluster, feed_grid, first, "first"))
+                there = FeedThere(feed, cluster, feed_grid)
+                findings = list(self._outside(entity, index, item, window, there, process_grid.start, "first"))
                 if not findings:
                     last = process_grid.time_of(bounded_last_index(process_grid))
-                    findings = [
-                        Finding(f.entity, f.message, f.path, severity=Severity.WARNING)
-                        for f in self._outside(entity, index, item, window, feed, cluster, feed_grid, last, "last")
-                    ]
+                    findings = [Finding(f.entity, f.message, f.path, severity=Severity.WARNING)
+                                for f in self._outside(entity, index, item, window, there, last, "last")]
                 yield from findings
 
-    def _outside(self, entity: Process, index: int, item: Input, window: tuple[Expression, Expression], feed: Feed,
-                 cluster: str, grid: InstanceGrid, nominal: datetime, which: str) -> Iterator[Finding]:
+    def _outside(self, entity: Process, index: int, item: Input, window: tuple[Expression, Expression],
+                 there: FeedThere, nominal: datetime, which: str) -> Iterator[Finding]:
+        feed, cluster, grid, validity = there.feed, there.cluster, there.grid, there.validity
         first, last = evaluate(window[0], nominal, grid), evaluate(window[1], nominal, grid)
-        validity = feed_validity(feed, cluster)
         at = f"for the {which} instance {ts(nominal)} of the process on cluster '{cluster}'"
         if first is not None and grid.floor_index(first) < 0:
             yield Finding(

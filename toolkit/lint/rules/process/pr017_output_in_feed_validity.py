@@ -24,16 +24,15 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from toolkit.el.expressions import Expression
-from toolkit.el.grid import InstanceGrid
 from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Feed, Output, Process
+from toolkit.entities.model import Output, Process
 from toolkit.entities.problems import Severity
 from toolkit.lint.context import LintContext
 from toolkit.lint.rule import EntityRule, Finding, register
 from toolkit.lint.rules.process._support import (
+    FeedThere,
     bounded_last_index,
     evaluate,
-    feed_validity,
     fixed_expression,
     grid_of_feed,
     grid_of_process,
@@ -58,26 +57,27 @@ class OutputInFeedValidity(EntityRule[Process]):
                 process_grid, feed_grid = grid_of_process(entity, cluster), grid_of_feed(feed, cluster)
                 if process_grid is None or feed_grid is None:
                     continue
-                finding = _outside(entity, index, item, expression, feed, cluster, feed_grid, process_grid.start,
-                                   "first")
+                there = FeedThere(feed, cluster, feed_grid)
+                finding = _outside(entity, index, item, expression, there, process_grid.start, "first")
                 if finding is None:
                     last = process_grid.time_of(bounded_last_index(process_grid))
-                    finding = _outside(entity, index, item, expression, feed, cluster, feed_grid, last, "last")
+                    finding = _outside(entity, index, item, expression, there, last, "last")
                     if finding is not None:
                         finding = Finding(finding.entity, finding.message, finding.path, severity=Severity.WARNING)
                 if finding is not None:
                     yield finding
 
 
-def _outside(entity: Process, index: int, item: Output, expression: Expression, feed: Feed, cluster: str,
-             grid: InstanceGrid, nominal: datetime, which: str) -> Finding | None:
+def _outside(entity: Process, index: int, item: Output, expression: Expression, there: FeedThere, nominal: datetime,
+             which: str) -> Finding | None:
+    feed, cluster, grid = there.feed, there.cluster, there.grid
     value = evaluate(expression, nominal, grid)
     if value is None:
         return None
     position = grid.floor_index(value)
     if 0 <= position <= bounded_last_index(grid):
         return None
-    validity = feed_validity(feed, cluster)
+    validity = there.validity
     side = f"before its validity starts {ts(validity.start)}" if position < 0 else \
         f"after its validity ends {ts(validity.end)}"
     return Finding(
