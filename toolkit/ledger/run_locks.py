@@ -15,6 +15,7 @@ from typing import Any
 
 from toolkit.errors import BlockedError
 from toolkit.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
+from toolkit.storage.filesystem import StorageError
 
 # A lease file is created empty, then written: a caller that reads it in between waits this long for the name.
 NAMING_SECONDS, NAMING_POLL = 1.0, 0.05
@@ -77,10 +78,19 @@ def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | N
             finally:
                 lost = keeper.lost.is_set()
     except LockLostError:
-        # Taken over, or not renewed in time (the storage did not answer): nothing more is written, not even the
-        # release, so that the next caller takes the lease over once it expired and learns a run died there.
-        lost = True
+        lost = _lost(lock)  # this lease's loss, or an inner lock's (a roll-up's instance lock): ours is released
         raise
     finally:
         if not lost:
             lock.release()
+
+
+def _lost(lock: LeaseLock) -> bool:
+    """Whether `lock` is no longer this run's to release: taken over, or not renewed in time (the storage did not
+    answer). Then nothing more is written, not even the release, so that the next caller takes the lease over once it
+    expired and learns a run died there."""
+    try:
+        lock.ensure_held()
+    except (LockLostError, StorageError):
+        return True
+    return False

@@ -1,6 +1,6 @@
 """What one attempt of a process's run says about itself when its record is written (an instance's attempt or a
-batch's), and what the run says of its instance: typed records that the runner and the batch runner fill in as the
-run goes, where each writer took nine to eleven loose parameters."""
+batch's: the runner and the batch runner fill it in), and what the runner says of its instance: typed records filled
+in as the run goes, where each writer took nine to eleven loose parameters."""
 
 from __future__ import annotations
 

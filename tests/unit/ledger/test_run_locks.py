@@ -97,6 +97,16 @@ def test_a_lease_not_renewed_in_time_is_left_as_it_was_for_the_next_run_to_take_
         assert taken_over.previous is not None and taken_over.previous.run_id == "stalled-run"
 
 
+def test_an_inner_locks_loss_still_releases_the_lease_this_run_holds(tmp_path: Path) -> None:
+    """A body that stops on another lock's loss (a roll-up's instance lock, a table replication's import lease)
+    releases the outer lease, which is still its own: the next caller is not refused until it expires."""
+    with pytest.raises(LockLostError, match="inner"), holding(make_lock(tmp_path, 60.0), "run-a", WHAT):
+        raise LockLostError("The lock of an inner instance was taken over by another run (inner).")
+    assert lease_file(tmp_path, 0)["state"] == RELEASED
+    with holding(make_lock(tmp_path, 60.0), "run-b", WHAT) as next_one:
+        assert next_one.previous is None
+
+
 def test_an_empty_lease_file_is_named_once_written(tmp_path: Path) -> None:
     """A caller reading the lease file between its creation and its write waits a moment for the name."""
     (tmp_path / "lock.0").write_bytes(b"")
