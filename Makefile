@@ -33,9 +33,9 @@ export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 
 .PHONY: test test-quick test-fast demo demo-full demo-steps demo-tables demo-triggers demo-ingest bench bench-quick bench-baseline lint java jar install clean docs chromium airflow databases prometheus dist
 
-# The toolkit's Java classes (toolkit/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
-JAVA_SOURCES := $(wildcard toolkit/storage/jvm/*.java)
-JAR := toolkit/storage/jvm/feed-toolkit-jvm.jar
+# The toolkit's Java classes (toolkit/core/storage/jvm_classes.py), compiled against the jars of the installed pyspark.
+JAVA_SOURCES := $(wildcard toolkit/core/storage/jvm/*.java)
+JAR := toolkit/core/storage/jvm/feed-toolkit-jvm.jar
 
 java:
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
@@ -77,7 +77,7 @@ dist: java install $(JAR)
 
 # docs/rules.md is generated from the rule modules' docstrings (a test fails when it is out of date).
 docs: install
-	$(PY) -m toolkit.lint.rule_docs docs/rules.md
+	$(PY) -m toolkit.authoring.lint.rule_docs docs/rules.md
 
 # The browser tests of `toolkit graph`'s page (tests/integration/graph/) drive Debian's chromium: installed here when
 # it is missing and apt-get can (CI runs as root on a fresh Debian machine).

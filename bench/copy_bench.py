@@ -1,4 +1,4 @@
-"""Benchmark of the bulk copier (toolkit/storage/bulk_copy.py) against `cp -r` of the same files, on the
+"""Benchmark of the bulk copier (toolkit/core/storage/bulk_copy.py) against `cp -r` of the same files, on the
 same disk, in the same run.
 
 Data sets, under one temporary directory in /tmp (removed at the end):
@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
-from toolkit.storage.bulk_copy import DEFAULT_BUFFER, DEFAULT_THREADS, BulkCopier, CopyTask  # noqa: E402
-from toolkit.storage.jvm_classes import jar_path  # noqa: E402
+from toolkit.core.storage.bulk_copy import DEFAULT_BUFFER, DEFAULT_THREADS, BulkCopier, CopyTask  # noqa: E402
+from toolkit.core.storage.jvm_classes import jar_path  # noqa: E402
 
 MIB = 1 << 20
 

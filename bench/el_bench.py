@@ -18,11 +18,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.figures import report  # noqa: E402
-from toolkit.el.frequency import Frequency  # noqa: E402
-from toolkit.el.grid import InstanceGrid  # noqa: E402
-from toolkit.el.resolution import resolve_window  # noqa: E402
-from toolkit.el.templates import PathTemplate  # noqa: E402
-from toolkit.el.timezones import resolve_zone  # noqa: E402
+from toolkit.core.el.frequency import Frequency  # noqa: E402
+from toolkit.core.el.grid import InstanceGrid  # noqa: E402
+from toolkit.core.el.resolution import resolve_window  # noqa: E402
+from toolkit.core.el.templates import PathTemplate  # noqa: E402
+from toolkit.core.el.timezones import resolve_zone  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 ZONE = resolve_zone("America/Los_Angeles")

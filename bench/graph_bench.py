@@ -23,13 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.figures import report  # noqa: E402
 from toolkit.cli.main import main as toolkit
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.devtools.chromium import CHROMIUM, headless_chromium
 from toolkit.devtools.pipelines_repo import cluster_name, output_name, process_name, write_pipelines_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import InstanceRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
 
 WRITE_TARGET, OPEN_TARGET = 2.0, 5.0
 CLUSTERS, PROCESSES, HOURS = 10, 235, 12

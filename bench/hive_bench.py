@@ -31,14 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
-from toolkit.devtools.local_metastore import MetastoreServer  # noqa: E402
-from toolkit.storage.catalog_records import (  # noqa: E402
+from toolkit.core.storage.catalog_records import (  # noqa: E402
     Column,
     PartitionAddress,
     StorageFormat,
     TableDescription,
     TableType,
 )
+from toolkit.devtools.local_metastore import MetastoreServer  # noqa: E402
 
 FILES, FILE_MIB = 8, 128
 ROUNDS = int(os.environ.get("HIVE_BENCH_ROUNDS", "5"))
@@ -79,12 +79,12 @@ def main() -> int:
             servers = list(pool.map(lambda name: MetastoreServer.start(scratch / name), ["source", "target"]))
         from pyspark.sql import SparkSession
 
-        from toolkit.replication.hive import ImportOptions, export_partition, import_partition
-        from toolkit.replication.hive.copying import crc32c_files
-        from toolkit.storage.catalog_factory import catalog_for
-        from toolkit.storage.hadoop import HadoopFileSystem
-        from toolkit.storage.jvm_classes import jar_path
-        from toolkit.storage.tree import data_files
+        from toolkit.actions.replication.hive import ImportOptions, export_partition, import_partition
+        from toolkit.actions.replication.hive.copying import crc32c_files
+        from toolkit.core.storage.catalog_factory import catalog_for
+        from toolkit.core.storage.hadoop import HadoopFileSystem
+        from toolkit.core.storage.jvm_classes import jar_path
+        from toolkit.core.storage.tree import data_files
 
         spark = (SparkSession.builder.master("local[2]").appName("hive-bench").config("spark.ui.enabled", "false")
                  .config("spark.jars", jar_path())

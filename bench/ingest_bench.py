@@ -53,14 +53,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.runtime.run_context import RunContext  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.services.runtime.run_context import RunContext  # noqa: E402
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from toolkit.ingest.runner import IngestResult
-    from toolkit.storage.filesystem import FileSystem
+    from toolkit.actions.ingest.runner import IngestResult
+    from toolkit.core.storage.filesystem import FileSystem
 
 HOURS = 48
 SECONDS = HOURS * 3600
@@ -229,8 +229,8 @@ def bare_batch(spark: SparkSession, file: str, out: str) -> float:
 
 def toolkit_ingest(spark: SparkSession, place: Place, run_id: str) -> tuple[float, IngestResult]:
     """Seconds of the toolkit's ingest `--once` of the landing folder, and its result."""
-    from toolkit.ingest.runner import run_ingest
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.ingest.runner import run_ingest
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, fs = place.repo(), HadoopFileSystem(spark)
     began = time.perf_counter()
@@ -245,7 +245,7 @@ def check(result: IngestResult, records: int) -> None:
 
 def latency(spark: SparkSession, place: Place, fs: FileSystem) -> float:
     """Seconds from a 10,000-record file renamed into the landing folder to its rows readable in their hour."""
-    from toolkit.ingest.runner import run_ingest
+    from toolkit.actions.ingest.runner import run_ingest
 
     repo, root = place.repo(), place.root
     done: list[object] = []
@@ -311,7 +311,7 @@ def many_files(spark: SparkSession, scratch: Path, sizes: Sizes) -> list[str]:
     """Cases 1 and 2 (the latency uses the feed that case 1 filled); the names of the targets missed. Case 1 runs
     ROUNDS times, each in a new place, and each job's best time counts: a job's first run at this size pays for
     code the small warm-up did not reach (the bare job's first run was 11 s, its next ones 7 s)."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     records = sizes.files * sizes.records_per_file
     bares, ingests = [], []
@@ -387,7 +387,7 @@ def one_big_file(sizes: Sizes) -> list[str]:
 
 def run_child(kind: str, place: Place, lines: int) -> dict[str, Any]:
     """This script's `child` sub-command under spark-submit with a 1 GiB driver; its figures, or `error`."""
-    from toolkit.storage.jvm_classes import jar_path
+    from toolkit.core.storage.jvm_classes import jar_path
 
     python = sys.executable
     command = [str(Path(sys.prefix) / "bin" / "spark-submit"), "--master", "local[2]", "--driver-memory", HEAP,
@@ -466,7 +466,7 @@ def main(argv: Sequence[str]) -> int:
 
     from pyspark.sql import SparkSession
 
-    from toolkit.storage.jvm_classes import jar_path
+    from toolkit.core.storage.jvm_classes import jar_path
 
     say(f"ingest_bench{' --quick' if quick else ''}: {os.cpu_count()} cores, "
         f"{platform.processor() or platform.machine()}, local[2]; load average at the start (1, 5, 15 min): "

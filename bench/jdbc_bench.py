@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from toolkit.devtools.local_database import DatabaseServer  # noqa: E402
-from toolkit.runtime.class_archive import make_archive, mapping_options  # noqa: E402
+from toolkit.services.runtime.class_archive import make_archive, mapping_options  # noqa: E402
 
 SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
 SLICES, FETCH = 4, 10_000

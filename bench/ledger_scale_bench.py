@@ -43,13 +43,12 @@ sys.path.insert(0, str(ROOT))
 from trigger_bench import CLUSTER  # noqa: E402  (the same local cluster: root and working location)
 
 from bench.figures import report as keep  # noqa: E402
-from toolkit.cli.ledger_rows import instance_rows  # noqa: E402
-from toolkit.el.timestamps import format_timestamp, instance_key  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.instances.grids import process_grid  # noqa: E402
-from toolkit.ledger.layout import LedgerLayout  # noqa: E402
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, to_json  # noqa: E402
-from toolkit.ledger.rollup_records import (  # noqa: E402
+from toolkit.core.el.timestamps import format_timestamp, instance_key  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.core.instances.grids import process_grid  # noqa: E402
+from toolkit.core.ledger.layout import LedgerLayout  # noqa: E402
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, to_json  # noqa: E402
+from toolkit.core.ledger.rollup_records import (  # noqa: E402
     MonthRollup,
     RolledUp,
     compressed,
@@ -59,10 +58,11 @@ from toolkit.ledger.rollup_records import (  # noqa: E402
     read_rollup_states,
     rollup_head,
 )
-from toolkit.ledger.store import Ledger  # noqa: E402
-from toolkit.ledger.switches import require_running_allowed  # noqa: E402
-from toolkit.storage.local import LocalFileSystem  # noqa: E402
-from toolkit.triggers.state import ProcessState, SweepState  # noqa: E402
+from toolkit.core.ledger.store import Ledger  # noqa: E402
+from toolkit.core.ledger.switches import require_running_allowed  # noqa: E402
+from toolkit.core.storage.local import LocalFileSystem  # noqa: E402
+from toolkit.orchestration.triggers.state import ProcessState, SweepState  # noqa: E402
+from toolkit.views.status.instance_rows import instance_rows  # noqa: E402
 
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
 HOURS = 8760
@@ -291,8 +291,8 @@ class Setup:
 
     def sweep(self) -> Callable[[], object]:
         """The sweep's own work (repo loaded): what `toolkit trigger` does after loading it."""
-        from toolkit.triggers.launch import Launcher
-        from toolkit.triggers.sweep import run_sweep
+        from toolkit.orchestration.triggers.launch import Launcher
+        from toolkit.orchestration.triggers.sweep import run_sweep
 
         config = ConfigRepo.load(self.repo)
         launcher = Launcher(str(self.repo), "primary", [], self.folder / "logs", str(self.folder / "spark-submit"))

@@ -4,7 +4,7 @@
    by the process runner with lineage off and with lineage on (the client's file transport), rounds alternating.
    The time lineage adds is measured where it is spent (building the datasets and events, sending, keeping them in
    the ledger) and, less precisely, as the difference of the runs' medians. Target: under 50 ms. The client's
-   import (about 0.4 s) is paid in a background thread while Spark starts (toolkit/openlineage/transport.py):
+   import (about 0.4 s) is paid in a background thread while Spark starts (toolkit/services/openlineage/transport.py):
    printed on its own.
 Further cases (instance lineage over a year of hourly instances, the graph of 500 entities) are printed by
 bench/lineage_query_bench.py and bench/graph_bench.py, which `make bench` runs beside this one.
@@ -59,17 +59,17 @@ def client_import_seconds() -> float:
 def main() -> int:
     from pyspark.sql import SparkSession
 
-    import toolkit.process_runner.runner as runner_module
+    import toolkit.actions.process_runner.runner as runner_module
+    from toolkit.actions.process_runner.runner import ProcessRunner, RunOptions
     from toolkit.clock import WallClock
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.ledger.layout import LedgerLayout
-    from toolkit.openlineage.run import Lineage, RunLineage
-    from toolkit.openlineage.settings import LineageSettings
-    from toolkit.openlineage.store import LineageBook
-    from toolkit.process_runner.runner import ProcessRunner, RunOptions
-    from toolkit.runtime.run_context import RunContext
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.ledger.layout import LedgerLayout
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.services.openlineage.run import Lineage, RunLineage
+    from toolkit.services.openlineage.settings import LineageSettings
+    from toolkit.services.openlineage.store import LineageBook
+    from toolkit.services.runtime.run_context import RunContext
 
     scratch = Path(tempfile.mkdtemp(prefix="lineage_bench_"))
     spark = (SparkSession.builder.master("local[2]").appName("lineage_bench").config("spark.ui.enabled", "false")

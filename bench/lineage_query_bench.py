@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from bench.trigger_bench import CLUSTER, FEED  # noqa: E402  (a local cluster, its ledger under /working; hourly feeds)
-from toolkit.el.timestamps import format_timestamp  # noqa: E402
-from toolkit.instances.fingerprints import Fingerprint  # noqa: E402
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts, versioned  # noqa: E402
-from toolkit.ledger.store import Ledger  # noqa: E402
+from toolkit.core.el.timestamps import format_timestamp  # noqa: E402
+from toolkit.core.instances.fingerprints import Fingerprint  # noqa: E402
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts, versioned  # noqa: E402
+from toolkit.core.ledger.store import Ledger  # noqa: E402
 
 LEVELS, HOURS, TARGET = 5, 8760, 1.0
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -127,11 +127,11 @@ def _children_cpu() -> float:
 
 def in_process(repo: Path, runs: int = 5) -> tuple[float, int, int]:
     """The walk's own work with the repo loaded (best of `runs`): seconds, run nodes and instance nodes found."""
-    from toolkit.cli.ledger_access import Now, open_ledger
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.lineage.graph import RunNode
-    from toolkit.lineage.ledgers import Ledgers
-    from toolkit.lineage.walk import trace_feed
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.views.ledger_access import Now, open_ledger
+    from toolkit.views.lineage.graph import RunNode
+    from toolkit.views.lineage.ledgers import Ledgers
+    from toolkit.views.lineage.walk import trace_feed
 
     config = ConfigRepo.load(repo)
     now = Now.of(None)
@@ -147,8 +147,8 @@ def in_process(repo: Path, runs: int = 5) -> tuple[float, int, int]:
 
 
 def main() -> int:
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.storage.local import LocalFileSystem
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.storage.local import LocalFileSystem
 
     scratch = Path(tempfile.mkdtemp(prefix="lineage-bench-", dir=MEMORY if os.path.isdir(MEMORY) else None))
     try:

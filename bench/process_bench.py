@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
 
 SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
 ROUNDS = 5
@@ -53,7 +53,8 @@ workflow["run"](spark, ctx)
 '''
 
 # The bare driver, then Great Expectations as its documentation has a user validate a Spark frame (set up as
-# toolkit/quality/expectations.py does): arguments 4 to 6 are the output's format, its columns and the suite file.
+# toolkit/services/quality/expectations.py does): arguments 4 to 6 are the output's format, its columns and the suite
+# file.
 BARE_GATED_DRIVER = BARE_DRIVER + '''
 import json, os
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
@@ -133,7 +134,7 @@ def process(repo: Path, name: str, *args: str) -> tuple[float, str, str]:
 
 def gate_arguments(repo: Path) -> tuple[list[str], str]:
     """BARE_GATED_DRIVER's arguments after its paths: the output's format, its declared columns and the suite of
-    its feed's gate, read as the toolkit's gate reads them (toolkit/quality/frames.py); and the line the driver
+    its feed's gate, read as the toolkit's gate reads them (toolkit/services/quality/frames.py); and the line the driver
     prints when every expectation held."""
     feed = ConfigRepo.load(repo).feed("clicks-hourly-summary")
     assert feed.quality is not None and feed.storage_format in ("json", "csv"), "the gate reads it another way"

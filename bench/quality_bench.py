@@ -1,12 +1,12 @@
 """Benchmark of a data-quality gate (issue 19): a 1-million-row instance checked against a 10-expectation suite
-by the toolkit's gate (toolkit/quality/gate.py: Great Expectations' Spark DataFrame datasource in the run's own
+by the toolkit's gate (toolkit/services/quality/gate.py: Great Expectations' Spark DataFrame datasource in the run's own
 SparkSession), beside writing that instance and beside one Spark aggregation computing the same facts, all in one
 SparkSession (local[2]).
 
 - Writing the output: 1 million rows (an id, a url with 2% nulls, an hour, a score, a user id) as parquet into a
   fresh folder, median of 3 (the gate checks the first).
 - The gate cold: its first check in the process, including Great Expectations' import and context set-up, which
-  is printed on its own (toolkit.quality.expectations.validator()'s first call, the import timed apart; its
+  is printed on its own (toolkit.services.quality.expectations.validator()'s first call, the import timed apart; its
   second call is free).
 - The gate warm, median of 3 further checks of the same instance (a catch-up pays the set-up once), in rounds
   alternating with the baseline: one Spark aggregation (count, null counts, exact distinct counts of the id and
@@ -143,13 +143,13 @@ def rounds(values: list[float]) -> str:
 def main() -> int:
     from pyspark.sql import SparkSession
 
-    import toolkit.quality.expectations as expectations
-    from toolkit.entities.model import quality_gates
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.quality.frames import file_instance
-    from toolkit.quality.gate import QualityGate
-    from toolkit.storage.hadoop import HadoopFileSystem
-    from toolkit.storage.jvm_classes import jar_path
+    import toolkit.services.quality.expectations as expectations
+    from toolkit.core.entities.model import quality_gates
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.jvm_classes import jar_path
+    from toolkit.services.quality.frames import file_instance
+    from toolkit.services.quality.gate import QualityGate
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     scratch = Path(tempfile.mkdtemp(prefix="quality_bench_"))

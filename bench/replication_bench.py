@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.replication.runner import ReplicationRequest, run_replication  # noqa: E402
-from toolkit.runtime.run_context import RunContext  # noqa: E402
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.services.runtime.run_context import RunContext  # noqa: E402
 
 INSTANCE = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 DATA_SETS = {
@@ -97,9 +97,9 @@ def cluster_case(megabytes: int) -> None:
     """(c): the same instance copied over one executor, then two, on a standalone cluster of two workers."""
     from pyspark.sql import SparkSession
 
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.jvm_classes import jar_path
     from toolkit.devtools.standalone_spark import StandaloneCluster
-    from toolkit.storage.hadoop import HadoopFileSystem
-    from toolkit.storage.jvm_classes import jar_path
 
     files = 32
     size = max(1, megabytes * 2**20 // files)
@@ -175,8 +175,8 @@ def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) 
     """The data sets `keys` of (a) and (b), best of `rounds`; True when they met their targets."""
     from pyspark.sql import SparkSession
 
-    from toolkit.storage.hadoop import HadoopFileSystem
-    from toolkit.storage.jvm_classes import jar_path
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.jvm_classes import jar_path
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")

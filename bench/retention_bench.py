@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from bench.find_delete import find_delete_command  # noqa: E402
-from toolkit.el.templates import PathTemplate  # noqa: E402
-from toolkit.el.timezones import resolve_zone  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.retention.file_plan import plan_location  # noqa: E402
-from toolkit.retention_actions.delete_action import evict  # noqa: E402
+from toolkit.core.el.templates import PathTemplate  # noqa: E402
+from toolkit.core.el.timezones import resolve_zone  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.extensions.retention_actions.delete_action import evict  # noqa: E402
+from toolkit.planners.retention.file_plan import plan_location  # noqa: E402
 
 START = datetime(2021, 1, 1, tzinfo=timezone.utc)
 HOURS = 5 * 8760 + 24  # 2021 .. 2025 (2024 is a leap year)
@@ -67,8 +67,8 @@ def make_repo(scratch: Path, root: Path) -> Path:
 def eviction_phase(repo_dir: Path, root: Path) -> tuple[float, int, list[str]]:
     from pyspark.sql import SparkSession
 
-    from toolkit.storage.hadoop import HadoopFileSystem
-    from toolkit.storage.jvm_classes import jar_path
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.jvm_classes import jar_path
 
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
              .config("spark.jars", jar_path()).getOrCreate())

@@ -70,13 +70,13 @@ def rebuild(root: Path, folders: list[str]) -> None:
 
 def planned_deletions(repo: Path, root: Path, names: list[str]) -> list[str]:
     """The folders retention removes, from the toolkit's own plan of each feed (not timed)."""
-    from toolkit.el.templates import PathTemplate
-    from toolkit.el.timestamps import parse_timestamp
-    from toolkit.el.timezones import resolve_zone
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.retention.cutoff import cutoff
-    from toolkit.retention.file_plan import plan_location
-    from toolkit.storage.local import LocalFileSystem
+    from toolkit.core.el.templates import PathTemplate
+    from toolkit.core.el.timestamps import parse_timestamp
+    from toolkit.core.el.timezones import resolve_zone
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.storage.local import LocalFileSystem
+    from toolkit.planners.retention.cutoff import cutoff
+    from toolkit.planners.retention.file_plan import plan_location
 
     config, fs, folders = ConfigRepo.load(repo), LocalFileSystem(), []
     for name in names:

@@ -28,13 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
-from toolkit.el.timestamps import format_timestamp  # noqa: E402
-from toolkit.ledger.journal import JournalEntry  # noqa: E402
-from toolkit.ledger.layout import LedgerLayout  # noqa: E402
-from toolkit.ledger.records import PUBLISHED, DatasetEvent, event_id, event_json, wall_clock_stamp  # noqa: E402
-from toolkit.ledger.store import Ledger  # noqa: E402
-from toolkit.storage.local import LocalFileSystem  # noqa: E402
-from toolkit.triggers.state import ProcessState, SweepState  # noqa: E402
+from toolkit.core.el.timestamps import format_timestamp  # noqa: E402
+from toolkit.core.ledger.journal import JournalEntry  # noqa: E402
+from toolkit.core.ledger.layout import LedgerLayout  # noqa: E402
+from toolkit.core.ledger.records import PUBLISHED, DatasetEvent, event_id, event_json, wall_clock_stamp  # noqa: E402
+from toolkit.core.ledger.store import Ledger  # noqa: E402
+from toolkit.core.storage.local import LocalFileSystem  # noqa: E402
+from toolkit.orchestration.triggers.state import ProcessState, SweepState  # noqa: E402
 
 FEEDS, PROCESSES, HOURS = 10, 100, 8760
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -189,9 +189,9 @@ def main() -> int:
 
 def in_process_sweep(repo: Path, ledger: Ledger, scratch: Path) -> float:
     """The sweep's own work, the interpreter started and the config repo loaded (best of 5)."""
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.triggers.launch import Launcher
-    from toolkit.triggers.sweep import run_sweep
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.orchestration.triggers.launch import Launcher
+    from toolkit.orchestration.triggers.sweep import run_sweep
 
     config = ConfigRepo.load(repo)
     launcher = Launcher(str(repo), "primary", [], scratch / "logs", "/bin/false")

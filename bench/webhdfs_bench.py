@@ -25,11 +25,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.figures import report  # noqa: E402
 from tests.webhdfs_server import LoopbackWebHdfs  # noqa: E402
-from toolkit.cli.ledger_access import cluster_file_system  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.instances.fingerprints import Fingerprint  # noqa: E402
-from toolkit.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp  # noqa: E402
-from toolkit.ledger.store import Ledger  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.core.instances.fingerprints import Fingerprint  # noqa: E402
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp  # noqa: E402
+from toolkit.core.ledger.store import Ledger  # noqa: E402
+from toolkit.views.ledger_access import cluster_file_system  # noqa: E402
 
 FEEDS, HOURS, RUNS = 5, 24, 3
 START = datetime(2026, 11, 20, tzinfo=timezone.utc)

@@ -29,11 +29,11 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.figures import report  # noqa: E402
-from toolkit.el.resolution import resolve_window  # noqa: E402
-from toolkit.entities.model import Process  # noqa: E402
-from toolkit.entities.repo import ConfigRepo  # noqa: E402
-from toolkit.instances.grids import feed_grid, process_grid  # noqa: E402
-from toolkit.instances.window_inverse import candidate_instances  # noqa: E402
+from toolkit.core.el.resolution import resolve_window  # noqa: E402
+from toolkit.core.entities.model import Process  # noqa: E402
+from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
+from toolkit.core.instances.grids import feed_grid, process_grid  # noqa: E402
+from toolkit.core.instances.window_inverse import candidate_instances  # noqa: E402
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "config_repo_template"
 UTC = timezone.utc

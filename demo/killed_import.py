@@ -13,8 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.kill_points import dies_at  # noqa: E402
-from toolkit.database_import import runner  # noqa: E402
-from toolkit.database_import.import_entry import main  # noqa: E402
+from toolkit.actions.database_import import runner  # noqa: E402
+from toolkit.actions.database_import.import_entry import main  # noqa: E402
 
 if __name__ == "__main__":
     dies_at(runner._Import, "_advance", 1)

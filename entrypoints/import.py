@@ -18,7 +18,7 @@ try:
 except ImportError:  # run from a checkout without installing: the package is beside this folder
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from toolkit.database_import.import_entry import main  # noqa: E402
+from toolkit.actions.database_import.import_entry import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,7 +18,7 @@ try:
 except ImportError:  # run from a checkout without installing: the package is beside this folder
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from toolkit.process_runner.late_check_entry import main  # noqa: E402
+from toolkit.actions.process_runner.late_check_entry import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,6 +1,6 @@
 """Shared test settings: Spark (when a test needs it) stays on loopback, as docs/architecture.md says; the real
 SMTP servers of the notification tests (tests/smtp_server.py), started once per session; each test's own parse
-cache (toolkit/entities/parse_cache.py), never the user's ~/.cache; the JVM options of the JVMs tests start in
+cache (toolkit/core/entities/parse_cache.py), never the user's ~/.cache; the JVM options of the JVMs tests start in
 subprocesses (tests/jvm_options.py)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A STAND-IN for an Oozie server on loopback: Oozie needs Hadoop (a namenode, YARN) and cannot run here, so the
 tests of the `oozie` and `pig` engines talk to this one, which follows Oozie's REST API (version 2, as
 client/.../OozieClient.java calls it) for exactly the calls the toolkit makes
-(toolkit/workflow_engines/oozie_client.py), and runs a workflow's actions as local shell steps:
+(toolkit/extensions/workflow_engines/oozie_client.py), and runs a workflow's actions as local shell steps:
 
 - POST /oozie/v2/jobs?user.name=U, a body of Hadoop configuration XML: a workflow job in PREP, 201 `{"id": ...}`
   (E0405 without `oozie.wf.application.path`; `?action=start` starts it at once, as Oozie does);

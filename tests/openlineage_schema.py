@@ -1,5 +1,5 @@
 """Validation of OpenLineage events against the specification's JSON Schemas (vendored in tests/openlineage_spec/,
-see its SOURCE.md) and the toolkit's own facet schemas (toolkit/openlineage/schemas/): the event against
+see its SOURCE.md) and the toolkit's own facet schemas (toolkit/services/openlineage/schemas/): the event against
 `OpenLineage.json#/$defs/RunEvent`, then every facet against the schema its `_schemaURL` names."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 SPEC = Path(__file__).parent / "openlineage_spec"
-TOOLKIT_SCHEMAS = Path(__file__).resolve().parents[1] / "toolkit" / "openlineage" / "schemas"
+TOOLKIT_SCHEMAS = Path(__file__).resolve().parents[1] / "toolkit" / "services" / "openlineage" / "schemas"
 
 
 @lru_cache(maxsize=1)

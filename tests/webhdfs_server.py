@@ -1,7 +1,7 @@
 """A loopback WebHDFS endpoint backed by a local folder: the stand-in for an HDFS namenode, which cannot run here.
 
 It follows Hadoop's published WebHDFS REST API (hadoop-project-dist/hadoop-hdfs/WebHDFS.html) for exactly the
-calls the toolkit makes (toolkit/storage/webhdfs.py), with HDFS's semantics where the toolkit relies on them:
+calls the toolkit makes (toolkit/core/storage/webhdfs.py), with HDFS's semantics where the toolkit relies on them:
 - GET  GETFILESTATUS: `{"FileStatus": {...}}` (type FILE, DIRECTORY or SYMLINK; modificationTime in ms).
 - GET  LISTSTATUS: `{"FileStatuses": {"FileStatus": [...]}}`, each with its `pathSuffix`; a file lists itself
   with an empty `pathSuffix`.

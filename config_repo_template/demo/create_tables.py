@@ -14,7 +14,7 @@ import os
 
 from pyspark.sql import SparkSession
 
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 
 TABLES = (
     "CREATE TABLE IF NOT EXISTS web.clicks_daily (page STRING, clicks BIGINT, peak_hourly_users BIGINT, "

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 
 
 def main() -> None:

@@ -91,7 +91,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    from toolkit.storage.jvm_classes import jar_path
+    from toolkit.core.storage.jvm_classes import jar_path
 
     home = tmp_path_factory.mktemp("spark")
     derby = home / "derby"
@@ -111,7 +111,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
         .config("spark.sql.adaptive.enabled", "false")
         .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
         .config("spark.ui.enabled", "false")
-        .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/storage/jvm_classes.py)
+        .config("spark.jars", jar_path())  # the toolkit's Java classes (toolkit/core/storage/jvm_classes.py)
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.local.dir", str(home / "scratch"))

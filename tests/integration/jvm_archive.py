@@ -1,5 +1,5 @@
 """The tests' class-data sharing archive (tests/jvm_options.py): made once by the toolkit's own `make_archive`
-(toolkit/runtime/class_archive.py, what `toolkit jvm-archive` runs) with the tests' JVM options, and kept in
+(toolkit/services/runtime/class_archive.py, what `toolkit jvm-archive` runs) with the tests' JVM options, and kept in
 pytest's cache under a key of the Java runtime, Spark's jars and those options: a later test session on the same
 machine reuses it, a changed JDK or Spark makes another. A JVM that cannot map an archive runs without it, so an
 archive is only ever a speed-up.
@@ -22,7 +22,7 @@ from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.jvm_options import SHORT_LIVED
 from toolkit.errors import BlockedError, ToolkitError
 from toolkit.forked_map import die_with
-from toolkit.runtime.class_archive import JOB, lock_path, make_archive
+from toolkit.services.runtime.class_archive import JOB, lock_path, make_archive
 
 
 def archive_key() -> str:

@@ -1,7 +1,8 @@
 """Run an entrypoint of `entrypoints/` through the real spark-submit, as a scheduler would (local[1] unless a
 `master` is given, such as the `spark_cluster` fixture's URL; loopback, UI off, the test interpreter for the Python
 driver and executors). spark-submit merges the driver's stderr into its stdout; the entrypoints point it back at
-spark-submit's stderr (toolkit/runtime/streams.py), so stdout holds the status line and stderr the sentences."""
+spark-submit's stderr (toolkit/services/runtime/streams.py), so stdout holds the status line and stderr the
+sentences."""
 
 from __future__ import annotations
 

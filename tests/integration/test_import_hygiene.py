@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-LIGHT_MODULES = ["toolkit.el.expressions", "toolkit.el.templates", "toolkit.el.resolution", "toolkit.entities",
-                 "toolkit.entities.repo", "toolkit.instances.process_instance", "toolkit.instances.window_inverse",
-                 "toolkit.cli.main", "toolkit.cli.commands.graph", "toolkit.lineage.walk",
-                 "toolkit.cli.commands.lineage", "toolkit.lint.runner", "toolkit.entities.quality_suites",
-                 "toolkit.quality.results"]
+LIGHT_MODULES = ["toolkit.core.el.expressions", "toolkit.core.el.templates", "toolkit.core.el.resolution",
+                 "toolkit.core.entities", "toolkit.core.entities.repo", "toolkit.core.instances.process_instance",
+                 "toolkit.core.instances.window_inverse", "toolkit.cli.main", "toolkit.cli.commands.graph",
+                 "toolkit.views.lineage.walk", "toolkit.cli.commands.lineage", "toolkit.authoring.lint.runner",
+                 "toolkit.core.entities.quality_suites", "toolkit.services.quality.results"]
 HEAVY = ("pyspark", "py4j", "great_expectations", "pandas")
 LOADED = f"sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})"
 
@@ -34,7 +34,7 @@ def test_linting_a_repo_with_quality_suites_leaves_them_out(tmp_path: Path) -> N
     (root / "quality" / "page-views.json").write_text(
         '{"name": "page-views", "expectations": [{"type": "expect_column_values_to_not_be_null", '
         '"kwargs": {"column": "page"}}]}')
-    code = ("import sys; from pathlib import Path; from toolkit.lint.runner import lint_paths; "
+    code = ("import sys; from pathlib import Path; from toolkit.authoring.lint.runner import lint_paths; "
             f"print([p.code for p in lint_paths([Path({str(root)!r})]).problems]); print({LOADED})")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.splitlines() == ["[]", "[]"]

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import FORMAT_VERSION, NewerFormatError
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import to_uri
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.records import FORMAT_VERSION, NewerFormatError
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import to_uri
 
 V1 = Path(__file__).resolve().parents[1] / "unit" / "ledger" / "records_v1"
 T = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
@@ -32,7 +32,7 @@ def _ledger_of_format_1(root: Path) -> None:
 
 
 def test_format_1_is_read_and_a_newer_format_refused_through_the_jvm(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     root = tmp_path / "ledger"
     _ledger_of_format_1(root)

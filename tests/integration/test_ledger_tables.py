@@ -1,4 +1,4 @@
-"""The ledger as tables (toolkit/ledger_tables/tables.py): a small ledger written through the ledger's own API
+"""The ledger as tables (toolkit/actions/ledger_tables/tables.py): a small ledger written through the ledger's own API
 (instances and attempts, dataset events, a consumer's plans and commits, batch records), its tables registered
 in the test session's metastore, and the rows SQL reads from them, the example query of docs/ledger.md
 included; registering again after new records refreshes them; a foreign table of one of the names is refused
@@ -14,17 +14,17 @@ from pathlib import Path
 import pytest
 
 from tests.integration.spark_submit import spark_submit
-from toolkit.entities.model import Cluster
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ledger_tables.tables import ledger_database, register
+from toolkit.core.entities.model import Cluster
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.batch_records import BatchLog, BatchRecord
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.batch_records import BatchLog, BatchRecord
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.ledger_tables.tables import ledger_database, register
-from toolkit.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 BASE = datetime(2026, 11, 21, 8, tzinfo=UTC)
@@ -115,8 +115,8 @@ def rows(spark, sql: str) -> list[tuple]:
 
 
 def register_here(spark, cluster: Cluster) -> dict[str, str]:
-    from toolkit.storage.catalog_spark import SparkCatalog
-    from toolkit.storage.session_sql import run_ddl
+    from toolkit.core.storage.catalog_spark import SparkCatalog
+    from toolkit.core.storage.session_sql import run_ddl
 
     return register(SparkCatalog(spark), lambda sql, subject: run_ddl(spark, sql, subject),
                     ledger_database(cluster), LedgerLayout.of(cluster).root)
@@ -210,8 +210,8 @@ def test_a_foreign_table_of_the_same_name_is_refused_and_kept(spark, tmp_path: P
 
 
 def test_in_safemode_nothing_is_registered_exit_5(spark, tmp_path: Path, monkeypatch, capsys) -> None:
-    from toolkit.ledger.control import Control
-    from toolkit.ledger_tables.ledger_tables_entry import main
+    from toolkit.actions.ledger_tables.ledger_tables_entry import main
+    from toolkit.core.ledger.control import Control
 
     repo = repo_with(tmp_path / "repo", tmp_path / "root", "ledger_safemode")
     cluster = repo.cluster("primary")
@@ -249,7 +249,7 @@ def test_the_entrypoint_registers_the_tables_in_the_clusters_metastore(spark, th
 
     # A second registration reads our marks back through the Thrift catalog: everything is refreshed, nothing
     # dropped (the statements are only collected here: this session's SQL goes to its own metastore).
-    from toolkit.storage.catalog_thrift import ThriftCatalog
+    from toolkit.core.storage.catalog_thrift import ThriftCatalog
 
     ran: list[str] = []
     with ThriftCatalog(spark, thrift_metastore.uri) as catalog:

@@ -29,8 +29,8 @@ def _refuse_programs(event: str, args: tuple[Any, ...]) -> None:
 
 sys.addaudithook(_refuse_programs)  # a hook cannot be removed: it acts only while `_guarding` holds a test
 
-# The entrypoints read the config repo's git commit with git (toolkit/runtime/repo_revision.py): not here. Their
-# records keep the definition's hash; tests/integration/provenance/ runs them in git repositories.
+# The entrypoints read the config repo's git commit with git (toolkit/services/runtime/repo_revision.py): not here.
+# Their records keep the definition's hash; tests/integration/provenance/ runs them in git repositories.
 os.environ["FEED_TOOLKIT_NO_GIT"] = "1"
 
 

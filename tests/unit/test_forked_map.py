@@ -15,10 +15,10 @@ import pytest
 
 from tests.unit.forking import allow_forks, calls_here
 from toolkit import forked_map as module
+from toolkit.core.storage import local
+from toolkit.core.storage.filesystem import FileStatus
+from toolkit.core.storage.local import LocalFileSystem, _tree_bytes, to_uri
 from toolkit.forked_map import forked_map
-from toolkit.storage import local
-from toolkit.storage.filesystem import FileStatus
-from toolkit.storage.local import LocalFileSystem, _tree_bytes, to_uri
 
 PARENT = os.getpid()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import grimp
 
-from toolkit.lint.graph_cycles import cycles
+from toolkit.authoring.lint.graph_cycles import cycles
 
 
 def test_the_toolkit_has_no_import_cycle() -> None:

@@ -1,7 +1,7 @@
 """The jars of an entrypoint's session: spark-submit's --jars, the cluster's spark.jars and the toolkit's jar,
-joined in that order, each once (toolkit/runtime/session.py)."""
+joined in that order, each once (toolkit/services/runtime/session.py)."""
 
-from toolkit.runtime.session import joined_jars
+from toolkit.services.runtime.session import joined_jars
 
 
 def test_jars_are_joined_in_order_each_once() -> None:

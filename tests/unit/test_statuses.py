@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from toolkit.ledger.records import STATUSES
-from toolkit.runtime.status import EXIT_CODES
+from toolkit.core.ledger.records import STATUSES
+from toolkit.services.runtime.status import EXIT_CODES
 from toolkit.statuses import Status
 
 

@@ -3,7 +3,7 @@ merged into a `--jars` given (spark-submit keeps only the last), left alone when
 
 from __future__ import annotations
 
-from toolkit.runtime.submit import with_jar
+from toolkit.services.runtime.submit import with_jar
 
 JAR = "/opt/toolkit/feed-toolkit-jvm.jar"
 

@@ -11,17 +11,17 @@ import pytest
 
 from tests.unit.replication.test_file_replication import T, contents, instance
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.hive.import_plan import ImportPlan
+from toolkit.actions.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.control import Control
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, SkippedError
-from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.replication.hive.import_plan import ImportPlan
-from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.lifecycle import FeedCall
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.lifecycle import FeedCall
+from toolkit.services.runtime.run_context import RunContext
 
 SINCE = "2026-11-21T10:00:00Z"
 

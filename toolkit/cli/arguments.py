@@ -8,10 +8,10 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid
-from toolkit.el.timestamps import parse_timestamp
-from toolkit.el.timezones import resolve_zone
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.el.timestamps import parse_timestamp
+from toolkit.core.el.timezones import resolve_zone
 from toolkit.errors import UsageError
 
 TIME_HELP = "Nominal time, yyyy-MM-ddTHH:mmZ (UTC). Default: now, rounded down to the minute."

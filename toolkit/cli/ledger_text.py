@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from toolkit.cli.entity_states import EntityState
-from toolkit.cli.ledger_rows import InstanceRow
-from toolkit.el.timestamps import format_timestamp
+from toolkit.core.el.timestamps import format_timestamp
 from toolkit.statuses import Status
+from toolkit.views.status.entity_states import EntityState
+from toolkit.views.status.instance_rows import InstanceRow
 
 NONE = "-"
 

@@ -1,6 +1,6 @@
 """Files the `toolkit` command writes for the user (schemas, graph pages, status pages): checked before anything is
 written, and written under a temporary name then renamed, so a reader never sees half a file
-(toolkit/storage/local_files.py). A call killed between the two leaves its temporary file
+(toolkit/core/storage/local_files.py). A call killed between the two leaves its temporary file
 (`.<name>.<pid>.<random>.tmp`); the next call that writes the same file removes those whose writer is no longer
 running, and says so on stderr."""
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from toolkit.core.storage.local_files import left_by_dead_writers, replace_file
 from toolkit.errors import UsageError
-from toolkit.storage.local_files import left_by_dead_writers, replace_file
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """`text` into `path` (UTF-8), replacing it in one rename (toolkit/storage/local_files.py: never through a link
+    """`text` into `path` (UTF-8), replacing it in one rename (toolkit/core/storage/local_files.py: never through a link
     at the temporary name, a link at `path` replaced), once the temporary files of dead writers are removed."""
     remove_left(left_by_dead_writers(path), "toolkit", f" {path}")
     replace_file(path, text.encode("utf-8"))

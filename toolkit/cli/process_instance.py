@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from toolkit.el.grid import InstanceGrid
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.entities.model import Cluster, Process
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.entities.model import Cluster, Process
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import process_grid, require_on_cluster
 from toolkit.errors import UsageError
-from toolkit.instances.grids import process_grid, require_on_cluster
 
 
 def process_on_cluster(config: ConfigRepo, name: str, cluster: str | None) -> tuple[Process, Cluster, InstanceGrid]:

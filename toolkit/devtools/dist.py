@@ -37,9 +37,10 @@ class DistError(RuntimeError):
 
 def build(out: Path, pythons: list[str], project: Path = PROJECT) -> list[Path]:
     """Build the four parts into `out` (created; earlier parts of the same names replaced); return their paths."""
-    jars = sorted((project / "toolkit" / "storage" / "jvm").glob("*.jar"))  # toolkit/storage/jvm_classes.py's
+    # toolkit/core/storage/jvm_classes.py's
+    jars = sorted((project / "toolkit" / "core" / "storage" / "jvm").glob("*.jar"))
     if len(jars) != 1:
-        raise DistError(f"Expected the toolkit's one jar in {project / 'toolkit/storage/jvm'}, found "
+        raise DistError(f"Expected the toolkit's one jar in {project / 'toolkit/core/storage/jvm'}, found "
                         f"{len(jars)}: build it first (`make jar`), the wheel and --jars need it.")
     jar = jars[0]
     out.mkdir(parents=True, exist_ok=True)

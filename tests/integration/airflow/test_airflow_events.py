@@ -23,14 +23,14 @@ import pytest
 from tests.airflow_server import AirflowServer, free_port
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import DatasetEvent, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.schedule.airflow_events.deliveries import Deliveries
-from toolkit.schedule.airflow_events.delivery import partition_key
-from toolkit.schedule.assets import feed_asset
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import DatasetEvent, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.orchestration.schedule.airflow_events.deliveries import Deliveries
+from toolkit.orchestration.schedule.airflow_events.delivery import partition_key
+from toolkit.orchestration.schedule.assets import feed_asset
 
 BY_TOKEN = {"airflow.token-env": "FT_TEST_AIRFLOW_TOKEN"}
 DAGS = '''from airflow.providers.standard.operators.empty import EmptyOperator

@@ -26,8 +26,8 @@ import pytest
 
 from tests.airflow_server import AirflowServer
 from tests.integration.airflow.test_airflow_events import Setup, counts
-from toolkit.ledger.records import DatasetEvent, record_document
-from toolkit.schedule.airflow_events.deliveries import Deliveries
+from toolkit.core.ledger.records import DatasetEvent, record_document
+from toolkit.orchestration.schedule.airflow_events.deliveries import Deliveries
 
 PROJECT = Path(__file__).resolve().parents[3]
 TIMES = [datetime(2026, 1, 1, h, tzinfo=timezone.utc) for h in (10, 11, 12, 13)]
@@ -42,8 +42,8 @@ with DAG("{prefix}_daily", is_paused_upon_creation=True,
 KILLED_CALL = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
-from toolkit.ledger import store
-from toolkit.schedule.airflow_events import client, deliveries
+from toolkit.core.ledger import store
+from toolkit.orchestration.schedule.airflow_events import client, deliveries
 
 of = store.Ledger.of.__func__
 store.Ledger.of = classmethod(lambda cls, fs, cluster, **options: of(cls, fs, cluster,

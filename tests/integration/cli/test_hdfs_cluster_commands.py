@@ -20,13 +20,13 @@ import pytest
 from tests.local_cluster import hourly_feed_yaml
 from tests.webhdfs_server import LoopbackWebHdfs
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.attempt_logs import CappedLog
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.cluster_files import cluster_file_system
-from toolkit.storage.webhdfs import WebHdfsFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.attempt_logs import CappedLog
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.webhdfs import WebHdfsFileSystem
+from toolkit.services.runtime.cluster_files import cluster_file_system
 
 PROJECT = Path(__file__).resolve().parents[3]
 ROOT = "hdfs://nn.example:8020"  # never contacted: the command line reaches the cluster through WebHDFS

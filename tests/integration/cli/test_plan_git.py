@@ -145,7 +145,7 @@ def test_the_base_is_extracted_in_memory_unless_tmpdir_names_a_place(work, tmp_p
     if tmpdir is not None:
         env["TMPDIR"] = str(tmp_path / tmpdir)
         (tmp_path / tmpdir).mkdir()
-    seen = subprocess.run([sys.executable, "-c", "from toolkit.change_plan.revisions import revision_scratch\n"
+    seen = subprocess.run([sys.executable, "-c", "from toolkit.views.plan.revisions import revision_scratch\n"
                            "with revision_scratch('toolkit-plan-', 1 << 20) as scratch: print(scratch.parent)"],
                           capture_output=True, text=True, env=env, check=True)
     room = os.statvfs("/dev/shm") if os.path.isdir("/dev/shm") else None

@@ -25,7 +25,7 @@ from tests.integration.replication.hive_feed import sessions_feed
 from tests.integration.spark_submit import BOTH_EXECUTORS, spark_submit
 from tests.unit.ingest.ingest_repo import make_repo as make_ingest_repo
 from tests.unit.retention.retention_repo import hourly_instances
-from toolkit.storage.jvm_classes import JAR_NAME
+from toolkit.core.storage.jvm_classes import JAR_NAME
 
 Result = subprocess.CompletedProcess[str]
 RECORDS = "feed-toolkit/working/ledger/processes"

@@ -21,8 +21,8 @@ import pytest
 
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks, write_process
 from tests.integration.spark_submit import CLUSTER_OPTIONS, PROJECT, SPARK_SUBMIT
+from toolkit.core.storage.jvm_classes import JAR_NAME
 from toolkit.devtools.dist import PEX_NAME
-from toolkit.storage.jvm_classes import JAR_NAME
 
 T = utc(2026, 11, 21, 10)
 

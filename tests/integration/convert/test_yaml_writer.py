@@ -7,7 +7,8 @@ import sys
 
 
 def test_the_converter_leaves_pyspark_out() -> None:
-    modules = "toolkit.convert.falcon_xml, toolkit.convert.repo_writer, toolkit.cli.commands.convert"
+    modules = ("toolkit.authoring.convert.falcon_xml, toolkit.authoring.convert.repo_writer, "
+               "toolkit.cli.commands.convert")
     code = f"import sys, {modules}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

@@ -1,6 +1,6 @@
-"""The database export (toolkit/database_export/) on real PostgreSQL and MariaDB servers: each load type's effect on
-the target table, compared with what the server's own client reads; a finished export skipped, a forced one done
-again; and what an unpublished instance, a missing table or a column the target lacks say."""
+"""The database export (toolkit/actions/database_export/) on real PostgreSQL and MariaDB servers: each load type's
+effect on the target table, compared with what the server's own client reads; a finished export skipped, a forced one
+done again; and what an unpublished instance, a missing table or a column the target lacks say."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ from pyspark.sql import SparkSession
 
 from tests.integration.database_transfers.transfer_repo import TransferRepo, transfer_repo
 from tests.integration.databases import DatabaseServer
-from toolkit.database_export.export_entry import export_policy
-from toolkit.database_export.runner import ExportCall, ExportOutcome, Waiting, run_export
-from toolkit.datasource_access.endpoints import FOR_EXPORT, endpoint_for
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.database_export.export_entry import export_policy
+from toolkit.actions.database_export.runner import ExportCall, ExportOutcome, Waiting, run_export
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.hadoop import HadoopFileSystem
+from toolkit.core.storage.jdbc.credential_provider import alias_reader
 from toolkit.errors import SkippedError, TimedOutError, ToolkitError, UsageError, WaitingError
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.hadoop import HadoopFileSystem
-from toolkit.storage.jdbc.credential_provider import alias_reader
+from toolkit.services.datasource_access.endpoints import FOR_EXPORT, endpoint_for
+from toolkit.services.runtime.run_context import RunContext
 
 DAY = datetime(2026, 1, 1, tzinfo=timezone.utc)
 TOTALS = "day date, region string, total decimal(10,2)"
@@ -214,7 +214,7 @@ def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout
 
 def test_an_instance_that_does_not_read_in_the_feeds_format_is_one_sentence_and_exit_1(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
-    from toolkit.storage.java_errors import SparkWorkError
+    from toolkit.core.storage.java_errors import SparkWorkError
 
     repo = repo_for(postgres_server, tmp_path, "badformat", "snapshot")
     unreadable_instance(repo)
@@ -236,8 +236,8 @@ def test_the_run_carries_the_definition_and_a_failure_is_told_to_the_feeds_notif
     from tests.integration.openlineage.lineage_setup import lineage_to
     from tests.lineage_receiver import lineage_receiver
     from tests.notified_feed import notify_by_webhook
-    from toolkit.entities.provenance import definition_hash
-    from toolkit.notifications.notifier import Notifier
+    from toolkit.core.entities.provenance import definition_hash
+    from toolkit.services.notifications.notifier import Notifier
 
     repo = repo_for(postgres_server, tmp_path, "told", "snapshot")
     unreadable_instance(repo)

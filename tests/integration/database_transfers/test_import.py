@@ -1,5 +1,5 @@
-"""The database import (toolkit/database_import/) on real PostgreSQL and MariaDB servers, through the shared Spark
-session: full and incremental imports compared row by row with the table (chispa), the high-water mark's steps,
+"""The database import (toolkit/actions/database_import/) on real PostgreSQL and MariaDB servers, through the shared
+Spark session: full and incremental imports compared row by row with the table (chispa), the high-water mark's steps,
 fields, the feed's declared columns, and what a bad definition or an unreachable database says (one sentence,
 exit code, nothing published, no password anywhere)."""
 
@@ -16,15 +16,15 @@ from pyspark.sql import DataFrame, SparkSession
 
 from tests.integration.database_transfers.transfer_repo import TransferRepo, transfer_repo
 from tests.integration.databases import DatabaseServer
-from toolkit.database_import.import_entry import import_policy
-from toolkit.database_import.runner import ImportCall, ImportOutcome, run_import
-from toolkit.datasource_access.endpoints import FOR_IMPORT, endpoint_for
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.database_import.import_entry import import_policy
+from toolkit.actions.database_import.runner import ImportCall, ImportOutcome, run_import
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.hadoop import HadoopFileSystem
+from toolkit.core.storage.jdbc.credential_provider import alias_reader
 from toolkit.errors import SkippedError, ToolkitError, UsageError
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.hadoop import HadoopFileSystem
-from toolkit.storage.jdbc.credential_provider import alias_reader
+from toolkit.services.datasource_access.endpoints import FOR_IMPORT, endpoint_for
+from toolkit.services.runtime.run_context import RunContext
 
 T0 = datetime(2026, 1, 1, 0, tzinfo=timezone.utc)
 T1 = datetime(2026, 1, 1, 1, tzinfo=timezone.utc)
@@ -190,7 +190,7 @@ def test_a_table_that_does_not_exist_is_one_sentence_and_exit_2(
 
 def test_a_table_feed_is_imported_into_its_partition_only_once_the_rows_are_in_place(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
-    from toolkit.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.catalog_factory import catalog_for
 
     repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "to_table"))
     _orders_table(repo, 1, 20)
@@ -228,7 +228,7 @@ def test_a_failed_import_is_told_to_the_feeds_notification_once(spark: SparkSess
     loopback; an import that is skipped (imported already) tells no one."""
     from tests.lineage_receiver import lineage_receiver
     from tests.notified_feed import notify_by_webhook
-    from toolkit.notifications.notifier import Notifier
+    from toolkit.services.notifications.notifier import Notifier
 
     repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "told"))
     _orders_table(repo, 1, 3)

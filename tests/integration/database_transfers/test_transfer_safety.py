@@ -59,18 +59,18 @@ import sys, time
 sys.path.insert(0, {project!r})
 from pyspark.sql import SparkSession
 from tests.kill_points import dies_at
-from toolkit.entities.repo import ConfigRepo
-from toolkit.storage.hadoop import HadoopFileSystem
-from toolkit.storage.jdbc.credential_provider import alias_reader
-from toolkit.datasource_access.endpoints import FOR_IMPORT, FOR_EXPORT, endpoint_for
-from toolkit.runtime.run_context import RunContext
-from toolkit.staged_outputs import file_outputs
-from toolkit.ledger import store
-from toolkit.storage.jdbc import connection
-from toolkit.database_import import runner as import_runner
-from toolkit.database_import.import_entry import import_policy
-from toolkit.database_export import runner as export_runner
-from toolkit.database_export.export_entry import export_policy
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.hadoop import HadoopFileSystem
+from toolkit.core.storage.jdbc.credential_provider import alias_reader
+from toolkit.services.datasource_access.endpoints import FOR_IMPORT, FOR_EXPORT, endpoint_for
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.services.staged_outputs import file_outputs
+from toolkit.core.ledger import store
+from toolkit.core.storage.jdbc import connection
+from toolkit.actions.database_import import runner as import_runner
+from toolkit.actions.database_import.import_entry import import_policy
+from toolkit.actions.database_export import runner as export_runner
+from toolkit.actions.database_export.export_entry import export_policy
 from datetime import datetime, timezone
 
 point = {point!r}

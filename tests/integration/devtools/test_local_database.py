@@ -18,9 +18,9 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
 
 from tests.integration.databases import DatabaseServer, add_driver
+from toolkit.core.storage.java_errors import java_error
 from toolkit.devtools.local_database import DatabaseCommandError
 from toolkit.devtools.local_metastore import port_answers
-from toolkit.storage.java_errors import java_error
 
 PROJECT = Path(__file__).resolve().parents[3]
 SCHEMA = "id int, name string, amount double, day date, active boolean"

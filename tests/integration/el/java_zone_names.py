@@ -1,8 +1,8 @@
-"""Java's English time-zone names, read from a running JVM: the data behind `toolkit/el/java_zone_names.py`.
+"""Java's English time-zone names, read from a running JVM: the data behind `toolkit/core/el/java_zone_names.py`.
 
 `SimpleDateFormat` writes `z` and `zzzz` as `TimeZone.getDisplayName` gives them, from the JDK's locale data
 (CLDR, with the JDK's older names where CLDR has no abbreviation), which Python has no copy of. Regenerate the
-table after a JDK upgrade with `python -m tests.integration.el.java_zone_names > toolkit/el/java_zone_names.py`.
+table after a JDK upgrade with `python -m tests.integration.el.java_zone_names > toolkit/core/el/java_zone_names.py`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ DateUtil.formatDateCustom set it up (`new SimpleDateFormat(pattern)` in the clus
 then `setTimeZone(zone)`), over random instants, IANA zones and patterns made of every pattern letter.
 
 Where the two cannot agree the example is excluded with `assume`, for a reason written next to it (see
-toolkit/el/README.md): instants where Java's copy of the tz database gives another offset or DST flag than
+toolkit/core/el/README.md): instants where Java's copy of the tz database gives another offset or DST flag than
 Python's, and zones the JVM does not know. Instants start in 1583, after Java's switch from the Julian calendar.
 """
 
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from pyspark.errors import IllegalArgumentException
 
 from tests.integration.el.java_zone_names import zone_names
-from toolkit.el.java_format import format_java
-from toolkit.el.java_zone_names import ZONE_NAMES
+from toolkit.core.el.java_format import format_java
+from toolkit.core.el.java_zone_names import ZONE_NAMES
 from toolkit.errors import UsageError
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -105,7 +105,7 @@ def test_format_java_agrees_with_simple_date_format(java, pattern, zone, instant
     # we follow Python's (README). Java keeps no history before 1900, and links zones that Debian's tzdata keeps
     # apart with their own history (America/Atikokan is Panama for Java, Guernsey is London, CET is Brussels).
     assume(local.utcoffset().total_seconds() == java_offset)
-    # tz's negative DST is Java's positive DST by design (toolkit/el/java_zones.py), so compared, not excluded
+    # tz's negative DST is Java's positive DST by design (toolkit/core/el/java_zones.py), so compared, not excluded
     assume(zone in NEGATIVE_DST_ZONES or bool(local.dst()) == java_daylight)
     if expected is None:
         with pytest.raises(UsageError):
@@ -115,5 +115,5 @@ def test_format_java_agrees_with_simple_date_format(java, pattern, zone, instant
 
 
 def test_zone_names_table_is_the_jvms(jvm):
-    """toolkit/el/java_zone_names.py is the JVM's data; regenerate it when this fails (its module says how)."""
+    """toolkit/core/el/java_zone_names.py is the JVM's data; regenerate it when this fails (its module says how)."""
     assert zone_names(jvm) == ZONE_NAMES

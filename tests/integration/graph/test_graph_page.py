@@ -16,7 +16,7 @@ from tests.unit.graph.ledger_history import SUMMARY, write_history
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
 from toolkit.devtools.pipelines_repo import write_pipelines_repo
-from toolkit.graph.palette import BAD, DATASOURCE, GOOD
+from toolkit.views.graph.palette import BAD, DATASOURCE, GOOD
 
 OPEN_LIMIT_SECONDS = 8.0  # bench/graph_bench.py measures it with a tighter target; this bounds a loaded machine
 

@@ -1,4 +1,4 @@
-"""Compaction on real Spark (toolkit/ingest/compaction.py): a closed hour that three ingest runs wrote as three
+"""Compaction on real Spark (toolkit/actions/ingest/compaction.py): a closed hour that three ingest runs wrote as three
 batch files becomes one file with the same rows, the flag kept and a `replaced` event recorded; an open hour
 waits (3), a compacted one is skipped (4), a bad call is refused (2), a held ingest lock blocks (5), a cluster
 root spelled `file:/x/` compacts the same. A reader listing the instance at each step sees all old files,
@@ -23,13 +23,13 @@ from chispa import assert_df_equality
 from tests.integration.ingest.landing import drop
 from tests.integration.spark_submit import spark_submit
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest import compaction
+from toolkit.actions.ingest.compaction import compact_instance, compaction_call
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import BlockedError, SkippedError, UsageError, WaitingError
-from toolkit.ingest import compaction
-from toolkit.ingest.compaction import compact_instance, compaction_call
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
@@ -45,7 +45,7 @@ DROPS = [["2026-01-01T10:05:00Z,u1,x,/home,12", "2026-01-01T10:10:00Z,u2,x,/cart
 @pytest.fixture(scope="module")
 def streamed(spark, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
     """A cluster root where three ingest runs wrote hour 10 as three batch files and closed it (12 stays open)."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path_factory.mktemp("streamed"))
     for n, lines in enumerate(DROPS):
@@ -76,7 +76,7 @@ def parts(names: list[str] | None) -> list[str]:
 
 def check_compacted(spark, repo: ConfigRepo, root: Path) -> None:  # type: ignore[no-untyped-def]
     """The instance is one file with the rows once, its flag, no sibling folder left, one `replaced` event."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     names = view(root)
     assert len(parts(names)) == 1 and names is not None and "_SUCCESS" in names
@@ -92,7 +92,7 @@ def check_compacted(spark, repo: ConfigRepo, root: Path) -> None:  # type: ignor
 
 def test_a_closed_hour_of_three_batch_files_becomes_one_file_with_the_same_rows(spark, streamed: Path,
                                                                                 tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     assert len(parts(view(root))) == 3
@@ -109,7 +109,7 @@ def test_a_closed_hour_of_three_batch_files_becomes_one_file_with_the_same_rows(
 
 
 def test_a_root_spelled_otherwise_compacts_the_same(spark, streamed: Path, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     cluster = repo.root / "clusters/primary.yaml"
@@ -123,7 +123,7 @@ def test_a_root_spelled_otherwise_compacts_the_same(spark, streamed: Path, tmp_p
 
 
 def test_an_open_or_missing_hour_waits_and_bad_calls_are_refused(spark, streamed: Path, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     fs = HadoopFileSystem(spark)
@@ -144,7 +144,7 @@ def test_an_open_or_missing_hour_waits_and_bad_calls_are_refused(spark, streamed
 
 
 def test_a_second_caller_is_told_who_holds_the_ingest_lock(spark, streamed: Path, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     fs = HadoopFileSystem(spark)
@@ -158,7 +158,7 @@ def test_a_second_caller_is_told_who_holds_the_ingest_lock(spark, streamed: Path
 
 def test_a_reader_sees_all_old_files_nothing_or_all_new_files(spark, streamed: Path, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     old = view(root)
@@ -183,11 +183,11 @@ import os, signal, sys
 from datetime import datetime, timezone
 sys.path.insert(0, {project!r})
 from pyspark.sql import SparkSession
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ingest import compaction
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.hadoop import HadoopFileSystem
-from toolkit.storage.jvm_classes import jar_path
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.actions.ingest import compaction
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.core.storage.hadoop import HadoopFileSystem
+from toolkit.core.storage.jvm_classes import jar_path
 
 def dies_at(name):
     def killed(*args, **kwargs):
@@ -211,7 +211,7 @@ compaction.compact_instance(spark, call, RunContext(HadoopFileSystem(spark), run
 @pytest.mark.jvm
 def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_folder(
         spark, streamed: Path, tmp_path: Path, step: str, reader_sees: str, resumed: bool) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     old = view(root)
@@ -251,9 +251,10 @@ def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> 
 @pytest.mark.jvm
 def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land(spark, tmp_path: Path) -> None:
     """Killed after the first rename (the instance folder is away); its lease expires; an ingest run with a late
-    record of hour 10 first puts the compacted folder in place (toolkit/ingest/compaction.py::finish_unfinished),
-    then writes the late batch file into it: readers never find the hour holding only the late record."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    record of hour 10 first puts the compacted folder in place
+    (toolkit/actions/ingest/compaction.py::finish_unfinished), then writes the late batch file into it: readers never
+    find the hour holding only the late record."""
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
@@ -286,7 +287,7 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
 def test_the_entrypoint_records_the_definition_in_its_event_and_lineage_run(run_entrypoint, streamed: Path,
                                                                            tmp_path: Path) -> None:
     from tests.lineage_receiver import lineage_receiver
-    from toolkit.entities.provenance import definition_hash
+    from toolkit.core.entities.provenance import definition_hash
 
     repo, _ = copy_of(streamed, tmp_path)
     expected = definition_hash(repo.feed("events"), repo.root)
@@ -295,7 +296,7 @@ def test_the_entrypoint_records_the_definition_in_its_event_and_lineage_run(run_
                                 "--time", "2026-01-01T10:00Z", cwd=tmp_path,
                                 env={"OPENLINEAGE_URL": receiver.url})
     assert result.returncode == 0, result.stderr[-3000:]
-    from toolkit.storage.local import LocalFileSystem
+    from toolkit.core.storage.local import LocalFileSystem
 
     ledger = Ledger.of(LocalFileSystem(), repo.cluster("primary"))
     [event] = [e for e in ledger.events("events", TEN) if e.producer == "compaction"]

@@ -1,4 +1,4 @@
-"""What an ingest run promises beyond the happy path (toolkit/ingest/runner.py), on real Spark: a landing file
+"""What an ingest run promises beyond the happy path (toolkit/actions/ingest/runner.py), on real Spark: a landing file
 still being written (a hidden name) is left until it is renamed, and an empty landing folder is no error; a
 second run is told who holds the feed's ingest lock; a record for a closed hour goes to the dead letters when
 `late-records: dead-letters` says so; `time: arrival` files records by when they arrive, and the clock closes
@@ -14,17 +14,17 @@ import pytest
 from tests.integration.ingest.landing import drop
 from tests.integration.ingest.test_ingest_runner import dead_letters, rows
 from tests.unit.ingest.ingest_repo import DELIMITED, make_repo
+from toolkit.actions.ingest.runner import run_ingest
 from toolkit.cli.main import main as toolkit
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.ingest_book import IngestBook
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import BlockedError
-from toolkit.ingest.book import IngestBook
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 
 def test_a_file_being_written_waits_for_its_rename_and_an_empty_landing_is_no_error(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
@@ -40,7 +40,7 @@ def test_a_file_being_written_waits_for_its_rename_and_an_empty_landing_is_no_er
 
 
 def test_a_second_run_is_told_who_holds_the_ingest_lock(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
@@ -54,7 +54,7 @@ def test_a_second_run_is_told_who_holds_the_ingest_lock(spark, tmp_path: Path) -
 
 
 def test_records_for_a_closed_hour_go_to_the_dead_letters_when_asked(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path, DELIMITED + "\n  late-records: dead-letters")
     fs = HadoopFileSystem(spark)
@@ -71,7 +71,7 @@ def test_records_for_a_closed_hour_go_to_the_dead_letters_when_asked(spark, tmp_
 
 
 def test_arrival_time_files_records_by_when_they_arrive_and_the_clock_closes_hours(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path, DELIMITED.replace("time: ts", "time: arrival"))
     fs = HadoopFileSystem(spark)
@@ -113,7 +113,7 @@ workflow:
 
 
 def test_a_closed_hour_starts_its_data_triggered_consumer(spark, tmp_path: Path, capsys) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     (repo.root / "feeds" / "event-counts.yaml").write_text(COUNTS_FEED)
@@ -147,7 +147,7 @@ REGEX_INGEST = r"""  format: regex
 ], ids=["json", "regex"])
 def test_json_and_regex_feeds_ingest_their_records_and_reject_the_rest(spark, tmp_path: Path, ingest: str,
                                                                        good: str, bad: str) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path, ingest)
     drop(root, "a.log", [good, bad])
@@ -163,7 +163,7 @@ def test_each_instances_rows_are_counted_exactly_in_every_storage_format(spark, 
     """The batch's rows per instance are counted in the pass that writes them: from the files' footers for
     columnar formats, again from the batch for text ones (a csv row of one null column is an empty line, which a
     csv reader skips)."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path, "  format: delimited\n  fields: [user]\n  time: arrival")
     feed_file = repo.root / "feeds" / "events.yaml"
@@ -184,7 +184,7 @@ def test_each_instances_rows_are_counted_exactly_in_every_storage_format(spark, 
 def test_a_batch_of_only_rejected_records_or_only_empty_files_is_booked(spark, tmp_path: Path) -> None:
     """A batch with no record for the feed still writes its staged data in one pass and counts what it saw: every
     line rejected goes to the dead letters; an empty landing file is read, booked and moved out."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
@@ -201,7 +201,7 @@ def test_a_daily_feed_in_a_zone_with_dst_files_records_by_its_local_midnight(spa
     """A calendar grid (days in Europe/Berlin) maps each record's minute through the Python grid before the write:
     23:30 UTC on 1 January is 00:30 on the 2nd in Berlin, the next day's instance; after the change to summer time
     a day starts at 22:00 UTC, which a fixed step of 24 hours would miss."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     feed_file = repo.root / "feeds" / "events.yaml"

@@ -1,4 +1,4 @@
-"""What stops an ingest batch half-way (toolkit/ingest/runner.py), on real Spark: a run whose lease another run
+"""What stops an ingest batch half-way (toolkit/actions/ingest/runner.py), on real Spark: a run whose lease another run
 took over while it staged commits nothing (the lease is checked again right before the commit) and a rerun
 ingests the records once; a batch whose staging fails leaves no cached frame behind (a `--for` run goes on in
 the same session), and Spark writing more than one file for an instance is the toolkit's failure (exit 1), not
@@ -15,13 +15,13 @@ import pytest
 from tests.integration.ingest.landing import drop
 from tests.integration.ingest.test_ingest_runner import rows
 from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.ledger.locks import LockLostError
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import FileStatus
+from toolkit.core.storage.hadoop import HadoopFileSystem
 from toolkit.errors import ToolkitError
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.locks import LockLostError
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import FileStatus
-from toolkit.storage.hadoop import HadoopFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 
 class StagingHook(HadoopFileSystem):

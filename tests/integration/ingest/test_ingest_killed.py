@@ -24,9 +24,9 @@ import pytest
 from tests.integration.ingest.landing import GOOD_A, GOOD_B, drop, drop_first_two
 from tests.integration.ingest.test_ingest_runner import dead_letters
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.ledger.store import Ledger
+from toolkit.services.runtime.run_context import RunContext
 
 pytestmark = pytest.mark.jvm  # every test kills a run that has its own Spark JVM
 
@@ -36,14 +36,14 @@ KILLED_RUN = """
 import os, signal, sys, time
 sys.path.insert(0, {project!r})
 from pyspark.sql import SparkSession
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ingest import book, commit, landing, runner
-from toolkit.ledger import store
-from toolkit.storage.hadoop import HadoopFileSystem
-from toolkit.storage.jvm_classes import jar_path
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.actions.ingest import book, commit, landing, runner
+from toolkit.core.ledger import store
+from toolkit.core.storage.hadoop import HadoopFileSystem
+from toolkit.core.storage.jvm_classes import jar_path
 
 from tests.kill_points import dies_at
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 point = {point!r}
 if point == "before the plan":
@@ -81,8 +81,8 @@ def _killed_run(repo: Path, point: str) -> None:
 
 
 def _check_exactly_once(spark, repo_path: Path, root: Path) -> None:  # type: ignore[no-untyped-def]
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo = ConfigRepo.load(repo_path)
     fs = HadoopFileSystem(spark)
@@ -133,7 +133,7 @@ def test_killed_at_random_moments_over_the_files_real_producers_send_then_rerun_
     to a file outside) each followed by a run SIGKILLed at a seeded random moment; then one run to the end. Every
     good record is in the feed once, every bad one and the link in the dead letters once, the link's target never
     read, and nothing but `_ingested` is left in the landing folder."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     seed = int(os.environ.get("INGEST_KILL_SEED") or random.randrange(10**6))  # the seed printed replays a failure
     rng = random.Random(seed)

@@ -13,11 +13,11 @@ import pytest
 from tests.integration.ingest.landing import drop
 from tests.integration.ingest.test_ingest_runner import HOUR, rows
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.services.runtime.run_context import RunContext
 
 
 def spelled(repo: ConfigRepo, root: Path, spelling: str) -> ConfigRepo:
@@ -29,7 +29,7 @@ def spelled(repo: ConfigRepo, root: Path, spelling: str) -> ConfigRepo:
 
 @pytest.mark.parametrize("spelling", ["file:X", "file://X/"])
 def test_a_root_spelled_otherwise_ingests_into_the_same_instances(spark, tmp_path: Path, spelling: str) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     repo = spelled(repo, root, spelling)
@@ -44,7 +44,7 @@ def test_a_root_spelled_otherwise_ingests_into_the_same_instances(spark, tmp_pat
 
 
 def test_a_link_above_the_feeds_folder_is_refused_at_the_commit(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     outside = tmp_path / "outside"

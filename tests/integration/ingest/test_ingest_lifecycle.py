@@ -1,7 +1,7 @@
-"""Ingest in the lifecycle of every feed action (toolkit/runtime/lifecycle.py): a call that fails (a commit injected
-to fail: the disk under the ledger full) is told to the feed's webhook, a real HTTP server on loopback, as a FAILED
-ingest at the call's time with the command that calls it again, and the next call ingests what the failed one left;
-a blocked or suspended call is no failure to tell."""
+"""Ingest in the lifecycle of every feed action (toolkit/services/runtime/lifecycle.py): a call that fails (a commit
+injected to fail: the disk under the ledger full) is told to the feed's webhook, a real HTTP server on loopback, as a
+FAILED ingest at the call's time with the command that calls it again, and the next call ingests what the failed one
+left; a blocked or suspended call is no failure to tell."""
 
 from __future__ import annotations
 
@@ -14,21 +14,21 @@ from tests.integration.ingest.landing import drop_first_two
 from tests.lineage_receiver import lineage_receiver
 from tests.notified_feed import notify_by_webhook
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest import runner
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.control import Control
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import SkippedError
-from toolkit.ingest import runner
-from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.notifications.notifier import Notifier
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.run_context import RunContext
 
 STARTED = datetime(2026, 1, 2, 8, 30, 17, tzinfo=timezone.utc).timestamp()  # the call's clock: 08:30 is its time
 
 
 def test_a_failed_call_is_told_with_its_rerun_and_the_next_call_ingests_what_it_left(
         spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     drop_first_two(root)

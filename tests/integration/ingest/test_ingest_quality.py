@@ -1,4 +1,4 @@
-"""Data-quality gates at ingest's closing (toolkit/ingest/closing_gate.py) on real Spark and Great Expectations:
+"""Data-quality gates at ingest's closing (toolkit/actions/ingest/closing_gate.py) on real Spark and Great Expectations:
 the feed `events` of tests/unit/ingest/ingest_repo.py with a suite on `ms` (0 to 100) and `user` (not null).
 Hour 10 holds a row with ms 500, hour 11 only good rows; the watermark (12:10) makes both due.
 
@@ -23,11 +23,11 @@ import pytest
 from tests.integration.ingest.landing import drop
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ingest.closing_record import ClosingBook, ClosingRecord
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.ingest.closing_record import ClosingBook, ClosingRecord
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 FS = LocalFileSystem()
 HOUR = {h: datetime(2026, 1, 1, h, tzinfo=timezone.utc) for h in (10, 11, 12)}
@@ -66,7 +66,7 @@ def call_ingest(repo: ConfigRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytes
                 ) -> tuple[int, dict[str, Any], str, str]:
     """entrypoints/ingest.py in this process (the shared SparkSession): its exit code, status line, stdout,
     stderr."""
-    from toolkit.ingest.ingest_entry import main
+    from toolkit.actions.ingest.ingest_entry import main
 
     monkeypatch.setattr("sys.argv", ["ingest.py", "--repo", str(repo.root), "--feed", "events",
                                      "--cluster", "primary"])
@@ -136,9 +136,9 @@ def test_a_blocked_hour_is_held_unpublished_then_published_once_fixed(spark, tmp
 
 def test_a_warned_hour_is_published_recorded_told_and_in_the_lineage(spark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from tests.integration.openlineage.lineage_setup import lineage_to, valid_events
-    from toolkit.ingest.runner import run_ingest
-    from toolkit.notifications.notifier import Notifier
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.ingest.runner import run_ingest
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.services.notifications.notifier import Notifier
 
     with lineage_receiver("/hooks/ops") as hooks, lineage_receiver() as lineage:
         repo, root = gated_repo(tmp_path, "warn", hooks.url + "/hooks/ops")
@@ -175,9 +175,9 @@ def test_a_warned_hour_is_published_recorded_told_and_in_the_lineage(spark, tmp_
 
 def test_a_table_feeds_partition_is_checked_alone_and_a_refused_one_gets_no_event(spark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from tests.integration.ingest.test_ingest_table import table_repo
-    from toolkit.ingest.runner import run_ingest
-    from toolkit.storage.catalog_spark import SparkCatalog
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.ingest.runner import run_ingest
+    from toolkit.core.storage.catalog_spark import SparkCatalog
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = table_repo(tmp_path, "ingest_quality")
     feed = repo.root / "feeds" / "events.yaml"

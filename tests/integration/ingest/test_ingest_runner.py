@@ -1,4 +1,4 @@
-"""The ingest run on real Spark (toolkit/ingest/runner.py): a delimited feed's landing files become rows of its
+"""The ingest run on real Spark (toolkit/actions/ingest/runner.py): a delimited feed's landing files become rows of its
 hourly instances, one committed file per instance and batch; rejected records (too few fields, a value that is
 no int, a time outside the validity) go to the dead letters with their file, line and reason; the hours the
 watermark has passed are closed (flag and event); a second run finds nothing new; a late record is written into
@@ -15,10 +15,10 @@ from chispa import assert_df_equality
 
 from tests.integration.ingest.landing import BAD_A, GOOD_A, GOOD_B, OUTSIDE_B, drop, drop_first_two
 from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 HOUR = {h: datetime(2026, 1, 1, h, tzinfo=timezone.utc) for h in (10, 11, 12)}
 
@@ -34,7 +34,7 @@ def dead_letters(root: Path) -> list[dict]:
 
 
 def test_landing_files_become_instances_rejected_records_dead_letters(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     drop_first_two(root)
@@ -74,7 +74,7 @@ def test_landing_files_become_instances_rejected_records_dead_letters(spark, tmp
 
 
 def test_a_feed_without_ingest_or_landing_is_exit_2_in_one_sentence(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     (root / "landing" / "events").rmdir()

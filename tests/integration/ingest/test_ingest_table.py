@@ -1,4 +1,4 @@
-"""Ingest into a table feed (toolkit/ingest/targets.py) on real Spark with Hive support and its metastore: each
+"""Ingest into a table feed (toolkit/actions/ingest/targets.py) on real Spark with Hive support and its metastore: each
 hour's partition appears in the metastore with its first batch's file (never empty), later batches add a file to
 it, Spark SQL reads exactly the ingested rows, the table's own columns are the records' columns, and a closed
 hour is published with the partition as its location."""
@@ -12,10 +12,10 @@ import pytest
 
 from tests.integration.ingest.landing import drop
 from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
-from toolkit.ingest.runner import run_ingest
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 
 def table_repo(tmp_path: Path, database: str):  # type: ignore[no-untyped-def]
@@ -27,14 +27,14 @@ def table_repo(tmp_path: Path, database: str):  # type: ignore[no-untyped-def]
                         f"table:\n  uri: catalog:{database}:events#ds=${{YEAR}}-${{MONTH}}-${{DAY}};hr=${{HOUR}}\n")
     start, end = text.index("columns:"), text.index("format: parquet\n") + len("format: parquet\n")
     path.write_text(text[:start] + text[end:])  # the table's columns and format are the feed's
-    from toolkit.entities.repo import ConfigRepo
+    from toolkit.core.entities.repo import ConfigRepo
 
     return ConfigRepo.load(repo.root), root
 
 
 def test_partitions_appear_with_their_rows_and_sql_reads_them(spark, tmp_path: Path) -> None:
-    from toolkit.storage.catalog_spark import SparkCatalog
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.catalog_spark import SparkCatalog
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = table_repo(tmp_path, "ingest_t1")
     spark.sql("CREATE DATABASE ingest_t1")
@@ -65,8 +65,8 @@ def test_partitions_appear_with_their_rows_and_sql_reads_them(spark, tmp_path: P
 
 
 def test_a_table_feed_without_its_table_or_metastore_is_exit_2(spark, tmp_path: Path) -> None:
-    from toolkit.storage.catalog_spark import SparkCatalog
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.catalog_spark import SparkCatalog
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = table_repo(tmp_path, "ingest_missing")
     fs = HadoopFileSystem(spark)

@@ -1,4 +1,4 @@
-"""The landing-file contract (toolkit/ingest/landing.py), on real Spark, with the inputs real producers send:
+"""The landing-file contract (toolkit/actions/ingest/landing.py), on real Spark, with the inputs real producers send:
 - a name used again after its file was ingested is a new file, ingested whole (identical bytes too);
 - bytes appended to a file while a run reads it are ingested by the next run, once; a file replaced under a
   name the ledger still marks is read whole;
@@ -22,15 +22,15 @@ import pytest
 
 from tests.integration.ingest.landing import drop
 from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.actions.ingest.runner import run_ingest
 from toolkit.errors import UsageError
-from toolkit.ingest.runner import run_ingest
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 JAN_2 = datetime(2026, 1, 2, 9, tzinfo=timezone.utc).timestamp()
 
 
 def _hadoop(spark):  # type: ignore[no-untyped-def]
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return HadoopFileSystem(spark)
 
@@ -184,7 +184,7 @@ def test_dead_letters_inside_another_feeds_instance_are_refused_before_anything_
         locations:
           data: /data/other/${YEAR}/${MONTH}/${DAY}/${HOUR}
         """))
-    from toolkit.entities.repo import ConfigRepo
+    from toolkit.core.entities.repo import ConfigRepo
 
     drop(root, "a.csv", ["not a record"])
     with pytest.raises(UsageError, match=r"feed 'other'"):
@@ -212,8 +212,8 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
     """The state a Structured Streaming release left: its checkpoint's file-source log says batch 0 read a.csv
     (committed) and batch 1 read b.csv (never planned: killed); c.csv arrived since. The first run of this release
     moves a.csv out unread, reads b.csv and c.csv, and numbers its batches after the last recorded one."""
-    from toolkit.ingest.book import COMMITTED, IngestBatch, IngestBook
-    from toolkit.ledger.store import Ledger
+    from toolkit.core.ledger.ingest_book import COMMITTED, IngestBatch, IngestBook
+    from toolkit.core.ledger.store import Ledger
 
     repo, root = make_repo(tmp_path)
     fs = _hadoop(spark)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyspark.sql import SparkSession
 
-from toolkit.storage.landing_lines import LineRange, read_lines, tail_fingerprints
+from toolkit.core.storage.landing_lines import LineRange, read_lines, tail_fingerprints
 
 LINES = "value string, file string, offset long, line long"
 

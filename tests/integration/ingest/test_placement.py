@@ -1,5 +1,5 @@
-"""Which instance a record goes to (toolkit/ingest/placement.py), computed in Spark: on every grid, fixed step or
-calendar, it is the instance the Python grid (`InstanceGrid.at_or_before`) names, null outside the validity; and
+"""Which instance a record goes to (toolkit/actions/ingest/placement.py), computed in Spark: on every grid, fixed step
+or calendar, it is the instance the Python grid (`InstanceGrid.at_or_before`) names, null outside the validity; and
 the instances the watermark closed refuse their records exactly when `closes_at(t) <= watermark`."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from pyspark.sql import SparkSession
 
 from tests.unit.ingest.ingest_repo import DELIMITED, make_repo
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.el.grid import InstanceGrid
-from toolkit.ingest.closing import closes_at
-from toolkit.ingest.placement import INSTANCE, Placement, fixed_step, from_micros, micros, placement
+from toolkit.actions.ingest.closing import closes_at
+from toolkit.actions.ingest.placement import INSTANCE, Placement, fixed_step, from_micros, micros, placement
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.el.grid import InstanceGrid
 
 UTC = timezone.utc
 START = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)

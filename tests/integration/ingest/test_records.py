@@ -13,9 +13,9 @@ from chispa import assert_df_equality
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from toolkit.entities.model import Column, Ingest, IngestFormat
-from toolkit.ingest.records import Parsed, parse_records
-from toolkit.storage.landing_lines import LineRange, read_lines
+from toolkit.actions.ingest.records import Parsed, parse_records
+from toolkit.core.entities.model import Column, Ingest, IngestFormat
+from toolkit.core.storage.landing_lines import LineRange, read_lines
 
 REJECTED = "file string, line long, offset long, reason string, record string"
 COLUMNS = (Column(name="ts", type="string"), Column(name="user", type="string"), Column(name="page", type="int"))
@@ -138,7 +138,7 @@ def test_times_without_offset_are_in_the_feeds_zone_across_a_dst_change(spark: S
 ])
 def test_the_usual_spelling_of_a_time_is_read_only_when_it_is_iso_8601(spark: SparkSession, text: str,
                                                                          expected: str | None) -> None:
-    from toolkit.ingest.event_times import instant
+    from toolkit.actions.ingest.event_times import instant
 
     found = spark.createDataFrame([(text,)], "t string").select(instant(F.col("t"), "UTC").alias("at")).first()
     assert found is not None

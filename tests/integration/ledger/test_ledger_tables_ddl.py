@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.unit.ledger.ledger_support import load_clusters
-from toolkit.ledger_tables.tables import statements
+from toolkit.actions.ledger_tables.tables import statements
 
 PROJECT = Path(__file__).resolve().parents[3]
 

@@ -1,4 +1,4 @@
-"""A batch consumer's queue (toolkit/ledger/consumption.py, `toolkit queue`) attacked on real files with real
+"""A batch consumer's queue (toolkit/core/ledger/consumption.py, `toolkit queue`) attacked on real files with real
 processes: a consumer killed with SIGKILL at each write of a plan, the cursor and a commit, then the runs after
 it; two consumers and a producer at once; a run holding a plan while another asks; and hostile layouts (a folder
 where a plan, a commit or the cursor belongs, a link in place of the cursor, a root spelled otherwise)."""
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, cluster_yaml, load_clusters
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 BASE = datetime(2026, 11, 21, tzinfo=UTC)

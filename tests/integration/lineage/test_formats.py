@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lineage.ledger_writer import replicated_with_a_late_input
-from toolkit.lineage.dot import lineage_dot
+from toolkit.views.lineage.dot import lineage_dot
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed (apt-get install graphviz)")

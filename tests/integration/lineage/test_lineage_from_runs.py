@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21, 10)
 SUMMARY_TO_BACKUP = """  - name: backup

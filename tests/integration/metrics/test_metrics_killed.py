@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.integration.killing_calls import killed_when
 from tests.unit.cli.ledger_site import NOW, Site
-from toolkit.cli.metrics.exposition import TEXTFILE
+from toolkit.cli.metrics_exposition import TEXTFILE
 
 WRITING_ATTEMPTS = 4
 # when each call is killed, as parts of a whole call's time on the machine, measured first (about 1 s on a slow day

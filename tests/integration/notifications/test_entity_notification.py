@@ -1,5 +1,5 @@
-"""The message of a feed's failed action (retention), as `toolkit/runtime/feed_notices.py` sends it, received by a
-real SMTP server on loopback (tests/smtp_server.py, whose certificate openssl makes)."""
+"""The message of a feed's failed action (retention), as `toolkit/services/runtime/feed_notices.py` sends it, received
+by a real SMTP server on loopback (tests/smtp_server.py, whose certificate openssl makes)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 from tests.smtp_server import SmtpServers
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.notifications.notifier import Notifier
-from toolkit.runtime.feed_notices import FeedFailure, notify_feed_failure
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.feed_notices import FeedFailure, notify_feed_failure
 
 
 def test_a_failed_retention_is_told_with_its_rerun(tmp_path: Path, mail: SmtpServers) -> None:

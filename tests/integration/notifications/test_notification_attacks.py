@@ -40,8 +40,8 @@ CALLER = """
 import dataclasses, os, signal, sys, time, types
 sys.path.insert(0, {project!r})
 from pathlib import Path
-from toolkit.notifications import notifier
-from toolkit.notification_channels import smtp_channel, webhook_channel
+from toolkit.services.notifications import notifier
+from toolkit.extensions.notification_channels import smtp_channel, webhook_channel
 
 from tests.kill_points import dies_at
 

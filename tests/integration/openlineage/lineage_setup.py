@@ -9,12 +9,12 @@ from typing import Any
 
 from tests.lineage_receiver import Receiver
 from tests.openlineage_schema import validate_event
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.openlineage.run import Lineage
-from toolkit.openlineage.settings import LineageSettings
-from toolkit.openlineage.store import LineageBook
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.openlineage.run import Lineage
+from toolkit.services.openlineage.settings import LineageSettings
+from toolkit.services.openlineage.store import LineageBook
 
 
 def lineage_to(url: str, repo: Path | ConfigRepo, run_id: str = "run1", cluster: str = "primary") -> Lineage:

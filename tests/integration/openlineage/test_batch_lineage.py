@@ -11,10 +11,10 @@ from tests.integration.openlineage.lineage_setup import instances, lineage_to, n
 from tests.integration.process_runner.batch_consumer import NAME, location, publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import PublicationFacts
-from toolkit.process_runner.batch_runner import BatchRunner
-from toolkit.process_runner.runner import RunOptions
+from toolkit.actions.process_runner.batch_runner import BatchRunner
+from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import PublicationFacts
 
 T = utc(2026, 11, 21, 8)
 FINGERPRINT = Fingerprint("d1", 1, 42)

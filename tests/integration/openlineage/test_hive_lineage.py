@@ -16,15 +16,15 @@ from tests.integration.openlineage.lineage_setup import instances, lineage_to, n
 from tests.integration.replication.hive_feed import sessions_feed
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import WaitingError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
-from toolkit.runtime.lifecycle import FeedCall
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.lifecycle import FeedCall
+from toolkit.services.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21)
 FINGERPRINT = Fingerprint("d1", 1, 100)
@@ -33,8 +33,8 @@ DAILY = "ds=${YEAR}-${MONTH}-${DAY}"
 
 
 def test_an_export_then_its_import_emit_their_runs(spark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, _ = make_repo(tmp_path)
     database = f"lineage_hive_{next(_names)}"

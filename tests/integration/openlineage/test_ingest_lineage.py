@@ -15,20 +15,20 @@ from tests.integration.ingest.landing import drop, drop_first_two
 from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.ingest.ingest_repo import make_repo
+from toolkit.actions.ingest import runner
+from toolkit.actions.ingest.compaction import compact_instance, compaction_call
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import SkippedError
-from toolkit.ingest import runner
-from toolkit.ingest.compaction import compact_instance, compaction_call
-from toolkit.ingest.runner import run_ingest
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
+from toolkit.services.runtime.run_context import RunContext
 
 
 def test_each_committed_batch_is_a_run_and_a_failed_one_a_fail(spark, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     drop_first_two(root)
@@ -74,7 +74,7 @@ def test_each_committed_batch_is_a_run_and_a_failed_one_a_fail(spark, tmp_path: 
 
 
 def test_a_compaction_reads_and_writes_the_instance_again(spark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     fs, ten = HadoopFileSystem(spark), datetime(2026, 1, 1, 10, tzinfo=timezone.utc)

@@ -12,13 +12,13 @@ from tests.integration.openlineage.lineage_setup import instances, lineage_to, n
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.replication.test_file_replication import FILES, T, instance
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 FINGERPRINT = Fingerprint("d1", 3, 1517)
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from tests.integration.openlineage.lineage_setup import instances, lineage_to, names, valid_events
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.openlineage.events import COMPLETE, run_event
-from toolkit.openlineage.facts import DatasetUse, RunFacts
-from toolkit.openlineage.naming import job_name
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.openlineage.events import COMPLETE, run_event
+from toolkit.services.openlineage.facts import DatasetUse, RunFacts
+from toolkit.services.openlineage.naming import job_name
+from toolkit.services.runtime.run_context import RunContext
 
 FIRST, NOW = utc(2025, 12, 31, 20), utc(2026, 3, 31, 22)  # 90 days: 20:00 and 21:00 of Dec 31st go
 

@@ -11,9 +11,9 @@ from datetime import datetime
 from pathlib import Path
 
 from tests.integration.process_runner.process_repo import write_clicks
-from toolkit.el.timestamps import format_timestamp
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
 
 NAME = "batch-rollup"
 

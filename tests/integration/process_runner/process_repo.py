@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.process_runner.runner import ProcessRunner, RunOptions
-from toolkit.runtime.run_context import RunContext
+from toolkit.actions.process_runner.runner import ProcessRunner, RunOptions
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.services.runtime.run_context import RunContext
 
 __all__ = ["TestClock", "clicks_rows", "make_repo", "new_runner", "utc", "write_clicks", "write_process"]
 
@@ -67,8 +67,8 @@ class TestClock:
 def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | None = None,  # type: ignore[no-untyped-def]
                run_id: str = "run1", lease: float = 60.0, cluster: str = "primary", fs=None,
                log=None) -> ProcessRunner:
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     config = ConfigRepo.load(repo)
     fs = fs or HadoopFileSystem(spark)

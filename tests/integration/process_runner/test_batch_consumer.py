@@ -18,14 +18,14 @@ import pytest
 from tests.integration.process_runner.batch_consumer import NAME, location, publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.integration.spark_submit import environment, spark_submit_command
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.process_runner.batch_runner import BatchResult, BatchRunner
+from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.journal import JournalEntry
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, SkippedError
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.store import Ledger
-from toolkit.process_runner.batch_runner import BatchResult, BatchRunner
-from toolkit.process_runner.runner import RunOptions
-from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 8)
 NOW = utc(2026, 11, 22, 12)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.integration.process_runner.process_repo import TestClock, new_runner, utc, write_clicks
 from tests.oozie_server import StandInOozie
-from toolkit.lint.runner import lint_repo
+from toolkit.authoring.lint.runner import lint_repo
 from toolkit.statuses import Status
 
 DEMO = Path(__file__).resolve().parents[3] / "config_repo_template" / "demo"

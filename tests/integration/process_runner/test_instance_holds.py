@@ -23,10 +23,10 @@ from tests.integration.process_runner.process_repo import (
     write_process,
 )
 from toolkit.cli.main import main
+from toolkit.core.ledger.records import InstanceRecord
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import SkippedError
-from toolkit.ledger.records import InstanceRecord
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.status import STATUS_OF_EXIT
+from toolkit.services.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 
 T = utc(2026, 11, 21, 10)

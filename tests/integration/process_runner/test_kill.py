@@ -23,12 +23,12 @@ from tests.integration.process_runner.process_repo import (
     write_process,
 )
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.kill_requests import KillRequest
-from toolkit.ledger.records import to_json
-from toolkit.workflow_engines import spark_submission
-from toolkit.workflow_engines.spark_submission import SparkSubmission, run_submission, terminate_children
-from toolkit.workflow_engines.workflow_error import WorkflowError
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.kill_requests import KillRequest
+from toolkit.core.ledger.records import to_json
+from toolkit.extensions.workflow_engines import spark_submission
+from toolkit.extensions.workflow_engines.spark_submission import SparkSubmission, run_submission, terminate_children
+from toolkit.extensions.workflow_engines.workflow_error import WorkflowError
 
 T = utc(2026, 11, 21, 10)
 LEDGER = "feed-toolkit/working/ledger/processes"

@@ -13,7 +13,7 @@ import pytest
 
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.smtp_server import SmtpServers, free_port
-from toolkit.storage.filesystem import StorageError
+from toolkit.core.storage.filesystem import StorageError
 
 T = utc(2026, 11, 21, 10)
 NOTIFICATIONS = "feed-toolkit/working/ledger/notifications/process"

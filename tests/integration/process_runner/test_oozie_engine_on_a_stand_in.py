@@ -28,15 +28,15 @@ from tests.integration.process_runner.process_repo import TestClock, make_repo, 
 from tests.jvm_options import with_short_lived
 from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
+from toolkit.actions.process_runner.batch_runner import BatchRunner
+from toolkit.actions.process_runner.runner import RunOptions
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.output_targets import staging_key
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.instances.output_targets import staging_key
-from toolkit.ledger.store import Ledger
-from toolkit.process_runner.batch_runner import BatchRunner
-from toolkit.process_runner.runner import RunOptions
 from toolkit.statuses import Status
-from toolkit.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
 NAME = "clicks-oozie"
@@ -275,9 +275,9 @@ import sys
 from pyspark.sql import SparkSession
 from tests.integration.process_runner.process_repo import TestClock, new_runner, utc
 from tests.kill_points import dies_at
-from toolkit.workflow_engines.oozie_client import OozieClient
+from toolkit.extensions.workflow_engines.oozie_client import OozieClient
 
-from toolkit.process_runner.batch_runner import BatchRunner
+from toolkit.actions.process_runner.batch_runner import BatchRunner
 
 repo, name, method, call, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "batch"
 spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")

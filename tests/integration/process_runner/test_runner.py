@@ -20,11 +20,11 @@ from tests.integration.process_runner.process_repo import (
     write_clicks,
     write_process,
 )
+from toolkit.actions.process_runner.attempt_facts import AttemptFacts, InstanceFacts
+from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.core.ledger.locks import LeaseLock
+from toolkit.core.ledger.records import CorruptRecordError
 from toolkit.errors import BlockedError, SkippedError, UsageError
-from toolkit.ledger.locks import LeaseLock
-from toolkit.ledger.records import CorruptRecordError
-from toolkit.process_runner.attempt_facts import AttemptFacts, InstanceFacts
-from toolkit.process_runner.runner import RunOptions
 from toolkit.statuses import Status
 
 T = utc(2026, 11, 21, 10)
@@ -81,7 +81,7 @@ def events_of(root: Path, feed: str = "clicks-hourly-summary", key: str = "20261
 def test_succeeded_instance_is_skipped_unless_forced(spark, tmp_path: Path, monkeypatch) -> None:
     """Also: a run killed after its success record but before its event (or its journal entry) has it written by
     the next call (which skips the instance), and a forced rerun records `replaced`."""
-    from toolkit.ledger.store import Ledger
+    from toolkit.core.ledger.store import Ledger
 
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
@@ -180,8 +180,8 @@ def test_a_storage_error_between_two_outputs_publishes_neither(spark, tmp_path: 
     """The rollup's file output is swapped into place, then moving its table output's files fails (a wrapper
     around the real Hadoop file system fails that rename): the file output is rolled back to the version of
     the run before, so both outputs still say the same."""
-    from toolkit.storage.filesystem import StorageError
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.filesystem import StorageError
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     class FailingTableRename(HadoopFileSystem):
         def rename(self, source: str, target: str) -> None:
@@ -541,8 +541,8 @@ def test_a_latest_window_without_any_instance_waits(spark, tmp_path: Path) -> No
 
 
 def test_last_only_runs_the_newest_instance_of_the_window_only(spark, tmp_path: Path) -> None:
-    from toolkit.entities.model import Order
-    from toolkit.process_runner.process_entry import _run_window
+    from toolkit.actions.process_runner.process_entry import _run_window
+    from toolkit.core.entities.model import Order
 
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=4), 5)

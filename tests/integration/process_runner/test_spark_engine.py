@@ -23,9 +23,9 @@ from tests.integration.process_runner.process_repo import (
     write_process,
 )
 from tests.integration.spark_submit import spark_submit
+from toolkit.core.instances.output_targets import staging_key
 from toolkit.errors import UsageError
-from toolkit.instances.output_targets import staging_key
-from toolkit.workflow_engines.spark_submission import SparkSubmission, spark_submit_path
+from toolkit.extensions.workflow_engines.spark_submission import SparkSubmission, spark_submit_path
 
 T = utc(2026, 11, 21, 10)
 APPLICATION = '''\

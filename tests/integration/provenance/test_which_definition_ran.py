@@ -16,8 +16,8 @@ import pytest
 
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks
 from tests.unit.retention.retention_repo import hourly_instances
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}

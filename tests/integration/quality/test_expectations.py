@@ -1,12 +1,12 @@
-"""Great Expectations through `toolkit/quality/expectations.py` on the test SparkSession: every expectation of a
-suite file has its own outcome, in the file's order."""
+"""Great Expectations through `toolkit/services/quality/expectations.py` on the test SparkSession: every expectation of
+a suite file has its own outcome, in the file's order."""
 
 from __future__ import annotations
 
 import pytest
 
-from toolkit.entities.quality_suites import ExpectationSpec, QualitySuite
-from toolkit.quality.expectations import validator
+from toolkit.core.entities.quality_suites import ExpectationSpec, QualitySuite
+from toolkit.services.quality.expectations import validator
 
 
 def test_two_expectations_of_one_type_on_one_column_are_both_validated(spark) -> None:
@@ -31,8 +31,8 @@ def test_two_expectations_of_one_type_on_one_column_are_both_validated(spark) ->
 def test_two_entries_great_expectations_takes_for_one_are_refused_naming_the_second(spark) -> None:
     """Equal once Great Expectations fills its defaults in: the second would have no result of its own. (The suite
     is built as the gate builds it, inside the process's Great Expectations set-up, which makes its context.)"""
-    from toolkit.entities.quality_suites import SuiteError
-    from toolkit.quality.expectations import _gx_suite
+    from toolkit.core.entities.quality_suites import SuiteError
+    from toolkit.services.quality.expectations import _gx_suite
 
     validator()
     suite = QualitySuite("quality/bounds.json", "bounds", (

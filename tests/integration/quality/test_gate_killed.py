@@ -33,11 +33,11 @@ from tests.integration.ingest.landing import drop
 from tests.integration.ingest.test_ingest_quality import FS, HOUR, LINES, call_ingest, closing, gated_repo, outcomes
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import Receiver, lineage_receiver
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest.closing_record import ClosingBook
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
-from toolkit.ingest.closing_record import ClosingBook
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
 
 pytestmark = pytest.mark.jvm  # every test kills a run that has its own Spark JVM
 
@@ -63,13 +63,13 @@ from pathlib import Path
 sys.path.insert(0, {project!r})
 from pyspark.sql import SparkSession
 from tests.integration.process_runner.process_repo import TestClock, new_runner, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ingest import closing_gate, runner
-from toolkit.notifications.notifier import Notifier
-from toolkit.quality import expectations
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.hadoop import HadoopFileSystem
-from toolkit.storage.jvm_classes import jar_path
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.actions.ingest import closing_gate, runner
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.quality import expectations
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.core.storage.hadoop import HadoopFileSystem
+from toolkit.core.storage.jvm_classes import jar_path
 
 spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
          .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())

@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = """
 import sys
 from datetime import datetime, timezone
-import toolkit.process_runner.runner, toolkit.process_runner.batch_runner, toolkit.quality_check.quality_check_entry
-from toolkit.quality.gate import QualityGate
+import toolkit.actions.process_runner.runner, toolkit.actions.process_runner.batch_runner,
+toolkit.actions.quality_check.quality_check_entry from toolkit.services.quality.gate import QualityGate
 
 def frame():
     raise AssertionError("the data was read")

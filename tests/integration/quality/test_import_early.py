@@ -1,4 +1,4 @@
-"""Great Expectations imported in a background thread while Spark starts (toolkit/quality/expectations.py
+"""Great Expectations imported in a background thread while Spark starts (toolkit/services/quality/expectations.py
 `import_early`): the gate then finds it imported, and an import that failed in the background is reported where
 the gate needs it, in one sentence. Each case runs in a fresh interpreter: the import is once per process."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 EARLY = textwrap.dedent("""
     import sys, threading
-    from toolkit.quality import expectations
+    from toolkit.services.quality import expectations
     expectations.import_early()
     names = [t.name for t in threading.enumerate()]
     expectations._early.join()
@@ -20,7 +20,7 @@ EARLY = textwrap.dedent("""
 BROKEN = textwrap.dedent("""
     import sys
     sys.modules["great_expectations"] = None  # an interpreter where the import fails
-    from toolkit.quality import expectations
+    from toolkit.services.quality import expectations
     expectations.import_early()
     try:
         expectations.validator()

@@ -14,9 +14,9 @@ from tests.integration.process_runner.process_repo import TestClock, make_repo, 
 from tests.integration.process_runner.test_runner import _clicks_daily_table, _hourly_summaries
 from tests.integration.spark_submit import spark_submit
 from tests.lineage_receiver import lineage_receiver
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
-from toolkit.quality_check.quality_check_entry import main as quality_check
+from toolkit.actions.quality_check.quality_check_entry import main as quality_check
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
 
 DAY = utc(2026, 11, 20)
 T = utc(2026, 11, 21, 10)

@@ -13,17 +13,17 @@ import pytest
 
 from tests.integration.replication.test_distributed_replication import distributed_repo
 from tests.unit.replication.test_file_replication import T, contents, instance
-from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
+from toolkit.actions.replication.runner import ReplicationRequest, ReplicationResult, run_replication
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.services.runtime.run_context import RunContext
 
 INSTANCE = "replica/clicks/2026/11/21/10"  # under the backup cluster's root
 FILES = {"part-00000.json": b'{"page": "/"}\n' * 50, "nested/part-00001.json": b'{"page": "/cart"}\n' * 3}
 
 
 def _replicate(spark, repo: Path) -> ReplicationResult:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
                            RunContext(HadoopFileSystem(spark), run_id="layouts"))
@@ -204,7 +204,7 @@ def test_a_link_planted_in_the_staging_folder_during_the_copy_is_never_written_t
     """A link appears at `nested` in the staging folder after the run checked it, right before the executors copy:
     the copy of the file below it fails on its executor (one sentence, nothing published, nothing written through
     the link), and the rerun removes the link and publishes the exact copy."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, primary = distributed_repo(tmp_path)
     source = instance(primary, "data/clicks", T, FILES)

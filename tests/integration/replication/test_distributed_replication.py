@@ -22,10 +22,10 @@ from tests.integration.replication.killing import kill_when
 from tests.integration.spark_submit import BOTH_EXECUTORS, spark_submit, spark_submit_command
 from tests.unit.replication.test_file_replication import T, contents, instance
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.services.runtime.run_context import RunContext
 
 KILLED_LEASE = 3.0  # seconds: the killed spark-submit's lease, taken over by the rerun once expired
 TARGET = "backup/replica/clicks/2026/11/21/10"
@@ -51,7 +51,7 @@ def mtimes(folder: Path) -> dict[str, int]:
 
 
 def replicate_here(spark, repo: Path, fs=None):
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(T, T),
                            RunContext(fs or HadoopFileSystem(spark), run_id="here", lease_seconds=KILLED_LEASE))
@@ -127,7 +127,7 @@ def test_spark_submit_killed_in_the_middle_of_a_distributed_copy(spark_cluster, 
 
 def test_a_source_changed_after_listing_fails_on_the_executor_and_nothing_is_published(spark,
                                                                                         tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, primary = distributed_repo(tmp_path)
     files = {f"part-{k}": bytes([k]) * 10_000 for k in range(4)}

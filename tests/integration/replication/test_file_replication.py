@@ -26,7 +26,8 @@ def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 
 def test_a_feed_without_a_gate_replicates_without_the_gate_or_great_expectations(clusters) -> None:
-    """Only a feed that declares `quality` loads toolkit/quality/gate.py (and, through it, Great Expectations)."""
+    """Only a feed that declares `quality` loads toolkit/services/quality/gate.py (and, through it, Great
+    Expectations)."""
     import subprocess
     import sys
 
@@ -34,7 +35,8 @@ def test_a_feed_without_a_gate_replicates_without_the_gate_or_great_expectations
     instance(primary, "data/clicks", T, FILES)
     code = ("import sys; from tests.unit.replication.test_file_replication import replicate; from pathlib import Path; "
             f"print(replicate(Path({str(repo)!r})).status, sorted(m for m in sys.modules if m.startswith("
-            "('great_expectations', 'toolkit.quality.gate', 'toolkit.quality.expectations', 'pyspark'))))")
+            "('great_expectations', 'toolkit.services.quality.gate', 'toolkit.services.quality.expectations', "
+            "'pyspark'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).resolve().parents[3])
     assert done.stdout.strip() == "SUCCEEDED []"

@@ -20,14 +20,14 @@ from tests.integration.replication.killing import kill_when
 from tests.integration.spark_submit import spark_submit, spark_submit_command
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.runner import ReplicationRequest, ReplicationResult, run_replication
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 
 def _hadoop_replicate(spark, repo: Path, t=T):
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return run_replication(ConfigRepo.load(repo), "clicks", "backup", ReplicationRequest(t, t),
                            RunContext(HadoopFileSystem(spark), run_id="h1"))
@@ -86,7 +86,7 @@ KILLED_LEASE = 3.0  # seconds: the killed spark-submit's lease, taken over by th
 
 def _replicate_at(barrier: threading.Barrier, spark, repo: Path, run_id: str,
                   outcomes: dict[str, ReplicationResult | BaseException]) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     barrier.wait()
     try:
@@ -175,10 +175,10 @@ def test_reruns_through_hadoop_record_the_event_once_with_the_fingerprint_a_list
     """The event's fingerprint is digested in the JVM (on the first run by a probe of the new instance, on a rerun
     in the walk that found the target as the source): both must be the one the listing by levels makes, or every
     rerun would record the instance again; a rerun after a kill between publication and event writes it once."""
-    from toolkit.instances.availability import probe_files
-    from toolkit.instances.feed_locations import feed_locations
-    from toolkit.ledger.store import Ledger
-    from toolkit.storage.local import LocalFileSystem
+    from toolkit.core.instances.availability import probe_files
+    from toolkit.core.instances.feed_locations import feed_locations
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.local import LocalFileSystem
 
     repo, primary = make_repo(tmp_path)
     instance(primary, "data/clicks", T, {**FILES, "sub/part-9.json": b"nested\n", ".hidden": b"not data\n"})

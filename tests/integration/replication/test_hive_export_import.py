@@ -30,15 +30,15 @@ from tests.crc32c import crc32c
 from tests.integration.metastore import RawMetastore
 from tests.integration.replication.hive_feed import sessions_feed
 from tests.integration.spark_submit import spark_submit
-from toolkit.el.templates import CatalogTemplate
+from toolkit.actions.replication.hive import export_partition, import_partition
+from toolkit.actions.replication.hive.export import ExportOrigin
+from toolkit.core.el.templates import CatalogTemplate
+from toolkit.core.ledger.locks import LockLostError
+from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.catalog_factory import catalog_for
+from toolkit.core.storage.catalog_records import PartitionAddress
+from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError, SkippedError, WaitingError
-from toolkit.ledger.locks import LockLostError
-from toolkit.replication.hive import export_partition, import_partition
-from toolkit.replication.hive.export import ExportOrigin
-from toolkit.storage.catalog import Catalog
-from toolkit.storage.catalog_factory import catalog_for
-from toolkit.storage.catalog_records import PartitionAddress
-from toolkit.storage.filesystem import StorageError
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, tzinfo=UTC)
@@ -197,8 +197,8 @@ def export_dir(clusters: Clusters, table: str) -> str:
 @pytest.mark.parametrize("local_by_nio", [True, False], ids=["nio", "hadoop-streams"])
 def test_files_are_copied_with_their_crc32c(clusters: Clusters, tmp_path: Path, local_by_nio: bool) -> None:
     """Both ways the copier goes (java.nio between local paths; Hadoop streams, as for every other scheme)."""
-    from toolkit.replication.hive.copying import CopyTask, copy_files, crc32c_files
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive.copying import CopyTask, copy_files, crc32c_files
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     fs = HadoopFileSystem(clusters.spark)
     sources = {"empty": b"", "small": b"0123456789" * 7, "big": bytes(range(251)) * 10_000}  # 2.4 MiB: buffers
@@ -228,7 +228,7 @@ def test_files_are_copied_with_their_crc32c(clusters: Clusters, tmp_path: Path, 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_export_then_import_creates_database_and_table(clusters: Clusters, shape: str,
                                                        external: bool) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -282,7 +282,7 @@ def test_export_then_import_creates_database_and_table(clusters: Clusters, shape
 
 @pytest.mark.parametrize("external", [False, True], ids=["managed", "external"])
 def test_import_into_an_existing_table_then_replace_the_partition(clusters: Clusters, external: bool) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -329,7 +329,7 @@ def test_a_lease_lost_before_the_partition_switch_publishes_nothing(clusters: Cl
     """The guard (the caller's lease check) passes before the rename into place and refuses before the
     metastore switch: the rename is undone, the partition stays as it was, the export stays whole for the
     rerun, which imports it."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -363,7 +363,7 @@ def test_a_lease_lost_before_the_partition_switch_publishes_nothing(clusters: Cl
 def test_a_rerun_after_an_interrupted_import_completes_it(clusters: Clusters) -> None:
     """Killed after the files were moved into the partition's directory, before the metastore heard of it: the
     partition is not visible, and the rerun finds the files in place, checks them and registers them."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -393,7 +393,7 @@ def test_a_rerun_after_an_interrupted_import_completes_it(clusters: Clusters) ->
 ])
 def test_an_incompatible_table_is_refused_and_nothing_changes(clusters: Clusters, difference: str,
                                                               message: str) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -418,7 +418,7 @@ def test_an_incompatible_table_is_refused_and_nothing_changes(clusters: Clusters
 
 
 def test_exporting_a_partition_that_does_not_exist_yet_waits(clusters: Clusters) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     source = clusters.source
@@ -452,7 +452,7 @@ def _damage(folder: Path, how: str) -> str:
 
 
 def test_a_damaged_export_is_refused_and_nothing_changes(clusters: Clusters) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -480,7 +480,7 @@ def test_a_damaged_export_is_refused_and_nothing_changes(clusters: Clusters) -> 
 def test_round_trip_through_the_session_catalog(clusters: Clusters) -> None:
     """Thrift source -> Spark's embedded catalog (created there by SQL DDL, read back with Spark SQL) -> the
     Thrift target: both catalogs' descriptions and creations."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -507,7 +507,7 @@ def test_round_trip_through_the_session_catalog(clusters: Clusters) -> None:
 def test_a_spark_data_source_table_stays_one(clusters: Clusters) -> None:
     """A `USING parquet` table of the session catalog becomes, on a Thrift target, a table Spark reads as a data
     source (its provider and schema properties written as Spark writes them)."""
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spark = clusters.spark
     fs = HadoopFileSystem(spark)
@@ -618,11 +618,11 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
 
 def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clusters: Clusters, tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.ledger.store import Ledger
-    from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
-    from toolkit.runtime.run_context import RunContext
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive.runner import plan_hive_import, run_hive_import
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.services.runtime.run_context import RunContext
 
     spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
     table, spec = make_source(clusters, "regional", False)
@@ -660,13 +660,13 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
     """hive_import.py's flow: another run's live lease on the partition refuses the import (exit 5, naming it)
     and nothing changes; once released, the import runs; an import of the same export after it finds the export
     consumed and the partition holding its files: done (exit 4)."""
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.ledger.store import Ledger
-    from toolkit.replication.hive.import_lease import import_exclusively
-    from toolkit.replication.hive.import_plan import ImportPlan
-    from toolkit.replication.hive.importer import ImportOptions, read_export
-    from toolkit.runtime.run_context import RunContext
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive.import_lease import import_exclusively
+    from toolkit.actions.replication.hive.import_plan import ImportPlan
+    from toolkit.actions.replication.hive.importer import ImportOptions, read_export
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.services.runtime.run_context import RunContext
 
     spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
     table, spec = make_source(clusters, "daily", False)
@@ -702,12 +702,12 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
 
 def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -> None:
     """Exactly one imports; the other is refused naming it, or finds the partition done."""
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.replication.hive.import_lease import import_exclusively
-    from toolkit.replication.hive.import_plan import ImportPlan
-    from toolkit.replication.hive.importer import ImportOptions, read_export
-    from toolkit.runtime.run_context import RunContext
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive.import_lease import import_exclusively
+    from toolkit.actions.replication.hive.import_plan import ImportPlan
+    from toolkit.actions.replication.hive.importer import ImportOptions, read_export
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.services.runtime.run_context import RunContext
 
     spark, fs, target = clusters.spark, HadoopFileSystem(clusters.spark), clusters.target
     table, spec = make_source(clusters, "daily", False)

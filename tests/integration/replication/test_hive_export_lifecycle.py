@@ -1,4 +1,4 @@
-"""Hive export and import in the lifecycle of every feed action (toolkit/runtime/lifecycle.py), on the test
+"""Hive export and import in the lifecycle of every feed action (toolkit/services/runtime/lifecycle.py), on the test
 session's own catalog: their lineage runs carry the definition they ran, a second export of the same instance is
 told who holds its lease (exit 5, nothing written), an import of an instance outside the feed's validity does
 nothing (exit 4), and a failure (injected into the copy) is told to the feed's webhook, a real HTTP server on
@@ -17,15 +17,15 @@ from tests.integration.replication.hive_feed import sessions_feed
 from tests.lineage_receiver import lineage_receiver
 from tests.notified_feed import notify_by_webhook
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.hive import runner
+from toolkit.actions.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError, SkippedError
-from toolkit.notifications.notifier import Notifier
-from toolkit.replication.hive import runner
-from toolkit.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
-from toolkit.runtime.lifecycle import FeedCall
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.lifecycle import FeedCall
+from toolkit.services.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21)
 DAILY = "ds=${YEAR}-${MONTH}-${DAY}"
@@ -51,8 +51,8 @@ def _table_feed(spark, tmp_path: Path, url: str, notified: str = "primary") -> C
 
 def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure_is_told(
         spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     fs = HadoopFileSystem(spark)
     with lineage_receiver() as lineage, lineage_receiver("/hook") as hook, catalog_for(spark, None) as catalog:
@@ -97,8 +97,8 @@ def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure
 
 def test_an_import_carries_the_definition_refuses_an_instance_outside_the_validity_and_tells_a_failure(
         spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     fs = HadoopFileSystem(spark)
     with lineage_receiver() as lineage, lineage_receiver("/hook") as hook, catalog_for(spark, None) as catalog:

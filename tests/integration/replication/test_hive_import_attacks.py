@@ -1,4 +1,4 @@
-"""The Hive import (toolkit/replication/hive/: importer.py, import_lease.py, runner.py) attacked: a real
+"""The Hive import (toolkit/actions/replication/hive/: importer.py, import_lease.py, runner.py) attacked: a real
 spark-submit of the import killed with SIGKILL at several points at once, then rerun; and hostile layouts (a
 symbolic link in the export or on the way to the table's location, a folder where a file belongs, an odd
 spelling of the root), each refused with one sentence and its exit code, nothing outside written or deleted.
@@ -32,8 +32,8 @@ import pytest
 from tests.disk_tree import tree
 from tests.integration.replication.hive_feed import sessions_feed
 from tests.integration.spark_submit import PROJECT, environment, script_command
+from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError, SkippedError
-from toolkit.storage.filesystem import StorageError
 
 UTC = timezone.utc
 DAYS = [datetime(2026, 11, 21, tzinfo=UTC) + timedelta(days=k) for k in range(4)]  # 21st .. 24th
@@ -92,11 +92,11 @@ class World:
 def world(spark, thrift_metastore, tmp_path_factory) -> Iterator[World]:
     """Two source tables in the session's catalog (v1 and v2: other rows, other files), one export of each day
     of each, and the target's database in the shared metastore."""
-    from toolkit.replication.hive import export_partition
-    from toolkit.replication.hive.export import ExportOrigin
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.catalog_records import PartitionAddress
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive import export_partition
+    from toolkit.actions.replication.hive.export import ExportOrigin
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.catalog_records import PartitionAddress
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     root = tmp_path_factory.mktemp("hive_attacks")
     fs = HadoopFileSystem(spark)
@@ -156,11 +156,11 @@ def make_repo(world: World, folder: Path, table: str, root_spelling: str | None 
 def import_feed(world: World, repo: Path, source: Path | str, run_id: str, lease: float = 60.0,
                 table_location: str | None = None) -> Any:
     """hive_import.py's flow in this process: plan, then import under the partition's lease and record."""
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.replication.hive.importer import ImportOptions
-    from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
-    from toolkit.runtime.run_context import RunContext
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive.importer import ImportOptions
+    from toolkit.actions.replication.hive.runner import plan_hive_import, run_hive_import
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+    from toolkit.services.runtime.run_context import RunContext
 
     config = ConfigRepo.load(repo)
     feed, backup = config.feed("sessions"), config.cluster("backup")
@@ -184,14 +184,14 @@ KILLED_IMPORT = """
 import os, signal, sys, threading
 sys.path.insert(0, {project!r})
 from datetime import datetime, timezone
-import toolkit.replication.hive.importer as importer
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.replication.hive.runner import plan_hive_import, run_hive_import
-from toolkit.runtime.run_context import RunContext
-from toolkit.runtime.session import build_session
-from toolkit.storage.catalog_factory import catalog_for
-from toolkit.storage.hadoop import HadoopFileSystem
+import toolkit.actions.replication.hive.importer as importer
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.actions.replication.hive.runner import plan_hive_import, run_hive_import
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.services.runtime.session import build_session
+from toolkit.core.storage.catalog_factory import catalog_for
+from toolkit.core.storage.hadoop import HadoopFileSystem
 
 POINTS = {points!r}  # thread name (the point it stops at) -> the export it imports
 reached = threading.Semaphore(0)
@@ -280,9 +280,9 @@ def test_an_import_killed_at_four_points_leaves_whole_partitions_and_its_reruns_
     import done but its dataset event not written. Readers see no partition but whole ones throughout; each lease
     refuses a rerun (naming the killed run) until it expires and is then taken over; the reruns leave every
     partition with the v2 files exactly once, one event each, and no staging, old version or export behind."""
-    from toolkit.replication.hive import import_partition
-    from toolkit.storage.catalog_records import PartitionAddress
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive import import_partition
+    from toolkit.core.storage.catalog_records import PartitionAddress
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     table = f"killed_{next(_names)}"
     repo = make_repo(world, tmp_path, table)
@@ -466,9 +466,9 @@ def test_an_odd_spelling_of_the_root_imports_into_the_same_partition_lease_and_l
     locks = world.root / "backup" / "feed-toolkit" / "working" / table / "ledger" / "locks" / "hive-import"
     assert [p.name for p in locks.iterdir()] == [f"{world.database}.{table}"]
     # The same lease whatever the spelling: held under the plain one, it refuses the odd one.
-    from toolkit.entities.repo import ConfigRepo
-    from toolkit.ledger.store import Ledger
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.entities.repo import ConfigRepo
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     plain = ConfigRepo.load(make_repo(world, tmp_path / "plain", table)).cluster("backup")
     lock = Ledger.of(HadoopFileSystem(world.spark), plain).import_lock(world.database, table, f"ds={ds(DAYS[1])}")

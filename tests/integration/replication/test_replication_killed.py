@@ -20,18 +20,18 @@ import pytest
 
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance, replicate
 from tests.unit.retention.retention_repo import make_repo
+from toolkit.actions.replication.runner import ReplicationResult
 from toolkit.errors import BlockedError
-from toolkit.replication.runner import ReplicationResult
 
 PROJECT = Path(__file__).resolve().parents[3]
 KILLED_RUN = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
 from datetime import datetime, timezone
-from toolkit.entities.repo import ConfigRepo
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.core.storage.local import LocalFileSystem
 
 class Dies(LocalFileSystem):
     copies = renames = 0

@@ -1,8 +1,8 @@
-"""File replication in the lifecycle of every feed action (toolkit/runtime/lifecycle.py), on the local file system: in
-a catch-up window, each instance is a call of its own whose lineage run and dataset event carry the definition it
-ran; an instance whose source did not come by the feed's timeout is told to the feed's webhook (a real HTTP server
-on loopback) as TIMEDOUT while the next one is published; a failure raised inside an instance (injected into the
-copy) is told once, for that instance, with the command that reruns it."""
+"""File replication in the lifecycle of every feed action (toolkit/services/runtime/lifecycle.py), on the local file
+system: in a catch-up window, each instance is a call of its own whose lineage run and dataset event carry the
+definition it ran; an instance whose source did not come by the feed's timeout is told to the feed's webhook (a real
+HTTP server on loopback) as TIMEDOUT while the next one is published; a failure raised inside an instance (injected into
+the copy) is told once, for that instance, with the command that reruns it."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from tests.integration.openlineage.lineage_setup import lineage_to
 from tests.lineage_receiver import Receiver, lineage_receiver
 from tests.notified_feed import notify_by_webhook
 from tests.unit.retention.retention_repo import instance, replication_clusters, utc
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.notifications.notifier import Notifier
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.run_context import RunContext
 
 T10, T11 = utc(2026, 11, 21, 10), utc(2026, 11, 21, 11)
 LATER = utc(2026, 11, 22, 12)  # past the feed's timeout of either instance

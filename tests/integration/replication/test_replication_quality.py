@@ -1,5 +1,5 @@
-"""Replication's data-quality gate on the target (toolkit/replication/target_gate.py), with the session's Spark and
-Great Expectations: the template's `clicks` (here JSON lines with declared columns) carries a suite whose
+"""Replication's data-quality gate on the target (toolkit/actions/replication/target_gate.py), with the session's Spark
+and Great Expectations: the template's `clicks` (here JSON lines with declared columns) carries a suite whose
 not-null expectation one hour breaks. The entrypoint's body runs in this process (its session is the tests' one;
 one Great Expectations set-up for the module), with a real SMTP server for the notices and a real HTTP receiver
 for lineage. A table feed's gate is tested beside the other table replication tests (test_table_replication.py,
@@ -20,10 +20,10 @@ from tests.lineage_receiver import lineage_receiver
 from tests.smtp_server import SmtpServers
 from tests.unit.replication.test_file_replication import contents, instance
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.services.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21, 10)
 SUITE = "quality/replicated-clicks.json"
@@ -63,7 +63,7 @@ def _repo(tmp_path: Path, on_failure: str, mail: SmtpServers, lineage_url: str) 
 
 def _entrypoint(monkeypatch, capsys, repo: Path, *args: str) -> tuple[int, dict[str, object], str]:
     """entrypoints/replication.py's body in this process: (exit code, status line, what it said on stderr)."""
-    from toolkit.replication.replication_entry import main
+    from toolkit.actions.replication.replication_entry import main
 
     monkeypatch.setattr(sys, "argv", ["replication.py", "--repo", str(repo), "--feed", "clicks", "--target",
                                       "backup", *args])
@@ -77,7 +77,7 @@ def _record(path: object) -> dict:
 
 
 def _events(repo: Path, t: datetime) -> list:
-    from toolkit.storage.local import LocalFileSystem
+    from toolkit.core.storage.local import LocalFileSystem
 
     return Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("backup")).events("clicks", t)
 
@@ -162,8 +162,8 @@ def test_an_instance_failing_a_warn_gate_is_published_recorded_and_told(
 
 def test_a_feed_with_a_gate_is_not_replicated_without_one(tmp_path: Path) -> None:
     """The runner called directly without Spark (no `gate`) refuses the feed rather than skip its gate."""
+    from toolkit.core.storage.local import LocalFileSystem
     from toolkit.errors import UsageError
-    from toolkit.storage.local import LocalFileSystem
 
     repo, primary = make_repo(tmp_path)
     feed = repo / "feeds/clicks.yaml"
@@ -182,8 +182,8 @@ def test_an_exported_partition_without_files_is_an_empty_frame_of_the_exported_c
     """The target table may not exist yet when the first export is checked: its columns come from the export."""
     from chispa import assert_df_equality
 
-    from toolkit.replication.target_gate import _empty_partition
-    from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
+    from toolkit.actions.replication.target_gate import _empty_partition
+    from toolkit.core.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
 
     table = TableDescription("db", "sessions", TableType.MANAGED, None,
                              (Column("user", "string"), Column("pages", "decimal(10,2)")), (Column("ds", "string"),),

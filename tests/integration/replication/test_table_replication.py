@@ -14,10 +14,10 @@ from chispa import assert_df_equality
 
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 DATABASE = "replication_test"
 T = utc(2026, 11, 20)
@@ -63,8 +63,8 @@ def setup(spark, thrift_metastore, replica_metastore, tmp_path: Path):
 
 
 def _replicate(spark, repo: Path, t=T, now=None, window=None, gate=None):
-    from toolkit.replication.tables import TablePuller
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.tables import TablePuller
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     pullers = []
 
@@ -94,8 +94,8 @@ def test_export_copy_import_then_up_to_date(spark, setup, replica_metastore) -> 
     assert_df_equality(spark.read.parquet(location), rows, ignore_row_order=True)
     again = _replicate(spark, repo).counters()
     assert (again["files_copied"], again["files_skipped"], again["instances_published"]) == (0, 1, 0)
-    from toolkit.ledger.store import Ledger
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     ledger = Ledger.of(HadoopFileSystem(spark), ConfigRepo.load(repo).cluster("backup"))
     [instance] = ledger.feed_event_times("sessions")
@@ -130,12 +130,12 @@ def test_staged_imports_an_export_made_on_the_source(spark, setup, thrift_metast
                                                      tmp_path: Path) -> None:
     """The target cannot reach the source's metastore: hive_export.py ran on the source into a folder that
     was then shipped; replication.py --staged imports it."""
-    from toolkit.replication.hive import export_partition
-    from toolkit.replication.hive.export import ExportOrigin
-    from toolkit.replication.tables import TablePuller
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.catalog_records import PartitionAddress
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.hive import export_partition
+    from toolkit.actions.replication.hive.export import ExportOrigin
+    from toolkit.actions.replication.tables import TablePuller
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.catalog_records import PartitionAddress
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, table, rows = setup
     shipped = f"file://{tmp_path / 'shipped'}"
@@ -164,8 +164,8 @@ def test_an_import_of_the_partition_held_by_another_run_blocks_the_replication(s
                                                                                replica_metastore) -> None:
     """The import step of a table replication holds the partition's lease, as hive_import.py does: a live one
     of another run refuses it (exit 5, naming the holder) and nothing is imported; released, it replicates."""
-    from toolkit.ledger.store import Ledger
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, table, rows = setup
     backup = ConfigRepo.load(repo).cluster("backup")
@@ -189,8 +189,8 @@ def test_publish_entrypoint_records_an_outside_partition_through_spark_submit(se
     primary's metastore is fingerprinted and recorded (producer external); one not registered yet waits (3)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from toolkit.ledger.store import Ledger
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, table, _ = setup
 
@@ -219,9 +219,9 @@ def test_a_partition_failing_a_block_gate_is_not_imported(spark, setup, thrift_m
     """A catch-up of 2026-11-20 (a user with 5 pages, where the suite allows 4) and 2026-11-21: the first export is
     checked on backup and blocked (not imported, its export deleted, no event, the instance FAILED), the second
     is imported; both results are in the run records."""
-    from toolkit.ledger.store import Ledger
-    from toolkit.replication.target_gate import TargetGate
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.actions.replication.target_gate import TargetGate
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, table, _ = setup
     feed = repo / "feeds/sessions.yaml"

@@ -15,9 +15,9 @@ from playwright.sync_api import Browser, Page, expect
 from tests.unit.report.report_history import CLICKS_STATES, COMMIT, NOW, SUMMARY_STATES, write_states
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
-from toolkit.report.html import render_html
-from toolkit.report.model import Details, Grid, Report
-from toolkit.report.states import State
+from toolkit.views.report.html import render_html
+from toolkit.views.report.model import Details, Grid, Report
+from toolkit.views.report.states import State
 
 OPEN_LIMIT_SECONDS = 4.0  # measured at about 1 s on 2 cores; this bounds a loaded machine
 SUMMARY = "process/hourly-clicks-summary"

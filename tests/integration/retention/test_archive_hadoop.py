@@ -7,10 +7,10 @@ from pathlib import Path
 
 from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, tree, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 
 def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
@@ -23,7 +23,7 @@ def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
 
 
 def test_hadoop_and_local_file_systems_archive_the_same(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     on_hadoop, hadoop_root = _prepared(tmp_path / "hadoop")
     on_local, local_root = _prepared(tmp_path / "local")

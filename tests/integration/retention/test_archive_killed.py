@@ -18,10 +18,10 @@ import pytest
 
 from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, tree, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 PROJECT = Path(__file__).resolve().parents[3]
 NOMINAL = utc(2026, 4, 1, 10)
@@ -29,11 +29,11 @@ LEASE = 1.5  # the killed run's lease, in seconds: the rerun takes it over once 
 KILLED_RUN = """
 import os, signal, sys
 sys.path.insert(0, {project!r})
-from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.runner import run_retention
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.storage.local import LocalFileSystem
 from datetime import datetime, timezone
-from toolkit.runtime.run_context import RunContext
+from toolkit.services.runtime.run_context import RunContext
 
 class DiesAfter(LocalFileSystem):
     operations = 0

@@ -12,11 +12,11 @@ import pytest
 
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 
 def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
@@ -27,7 +27,7 @@ def _prepared(folder: Path) -> tuple[ConfigRepo, Path]:
 
 
 def test_hadoop_and_local_file_systems_evict_the_same(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     on_hadoop, hadoop_root = _prepared(tmp_path / "hadoop")
     on_local, local_root = _prepared(tmp_path / "local")
@@ -107,7 +107,7 @@ def test_entrypoint_blocked_by_a_live_lease_exits_5_naming_the_holder(run_entryp
 def test_links_are_left_and_never_followed_through_hadoop(spark, tmp_path: Path, generic: bool) -> None:
     import os
 
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     hourly_instances(root, utc(2025, 12, 31, 0), 24)
@@ -134,7 +134,7 @@ def test_links_are_left_and_never_followed_through_hadoop(spark, tmp_path: Path,
 @pytest.mark.parametrize("spelling", ["file:X", "file://X/", "file:///"])
 def test_every_spelling_of_the_root_through_hadoop(spark, tmp_path: Path, spelling: str) -> None:
     from tests.unit.retention.test_retention_safety import with_root
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = make_repo(tmp_path)
     with_root(repo, root, spelling)

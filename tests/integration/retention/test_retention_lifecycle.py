@@ -1,5 +1,5 @@
-"""Retention in the lifecycle of every feed action (toolkit/runtime/lifecycle.py), on the local file system: its
-lineage run and its batch of evictions carry the definition it ran, its run is no instance's child (its time is its
+"""Retention in the lifecycle of every feed action (toolkit/services/runtime/lifecycle.py), on the local file system:
+its lineage run and its batch of evictions carry the definition it ran, its run is no instance's child (its time is its
 cadence's, not an instance), a failure (injected into a deletion) is told to the feed's webhook, a real HTTP server
 on loopback, with the command that reruns it, and a dry run takes no lease: it plans while another run holds it."""
 
@@ -13,14 +13,14 @@ from tests.integration.openlineage.lineage_setup import lineage_to
 from tests.lineage_receiver import lineage_receiver
 from tests.notified_feed import notify_by_webhook
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.notifications.notifier import Notifier
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.run_context import RunContext
 
 FIRST, NOW = utc(2025, 12, 31, 20), utc(2026, 3, 31, 22)  # clicks keeps days(90) on primary: 20:00 and 21:00 go
 

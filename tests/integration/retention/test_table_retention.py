@@ -16,9 +16,9 @@ import pytest
 
 from tests.integration.spark_submit import spark_submit
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.services.runtime.run_context import RunContext
 
 DATABASE = "retention_test"
 _names = itertools.count()
@@ -38,7 +38,7 @@ class Metastore:
     """Builds tables and reads partitions without the toolkit's catalog code (Spark SQL or Hive's client)."""
 
     def __init__(self, spark, server, root: Path) -> None:
-        from toolkit.storage.catalog_factory import catalog_for
+        from toolkit.core.storage.catalog_factory import catalog_for
 
         self.spark, self.root = spark, root
         self.raw = server.client(spark) if server is not None else None
@@ -110,8 +110,8 @@ def _write(location: str) -> Path:
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metastore, tmp_path: Path, shape: str,
                                                          external: bool) -> None:
-    from toolkit.ledger.store import Ledger
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.ledger.store import Ledger
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     spec, nominal, gone = SHAPES[shape][2:]
     table = metastore.create(shape, external)
@@ -133,7 +133,7 @@ def test_expired_partitions_are_dropped_and_nothing_else(spark, metastore: Metas
 
 
 def test_external_data_outside_the_table_location_is_kept(spark, metastore: Metastore, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     table = metastore.create("daily", True)
     for name in metastore.partition_names(table):

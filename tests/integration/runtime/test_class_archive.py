@@ -1,8 +1,8 @@
-"""The class-data archive of spark-submit's driver JVM (toolkit/runtime/class_archive.py) with real spark-submits:
-the archive `make_archive` made for this test session (tests/integration/jvm_archive.py: `toolkit jvm-archive`'s
-own function) is mapped by a spark-submit given the options a cluster's `jvm.class-archive` puts on its scheduled
-calls, with nothing on stdout but the job's output; a JVM whose class path differs from the archive's runs without
-it, with a warning on stderr; a job that fails writes nothing and says why in one sentence."""
+"""The class-data archive of spark-submit's driver JVM (toolkit/services/runtime/class_archive.py) with real
+spark-submits: the archive `make_archive` made for this test session (tests/integration/jvm_archive.py: `toolkit
+jvm-archive`'s own function) is mapped by a spark-submit given the options a cluster's `jvm.class-archive` puts on its
+scheduled calls, with nothing on stdout but the job's output; a JVM whose class path differs from the archive's runs
+without it, with a warning on stderr; a job that fails writes nothing and says why in one sentence."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ import pytest
 from tests.integration.spark_submit import SPARK_SUBMIT, environment
 from tests.unit.entities.datasource_samples import CLUSTER, write_repo
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.runtime.class_archive import archive_lock, make_archive
-from toolkit.runtime.submit import submit_arguments
+from toolkit.services.runtime.class_archive import archive_lock, make_archive
+from toolkit.services.runtime.submit import submit_arguments
 
 JOB = "from pyspark.sql import SparkSession\nprint(SparkSession.builder.getOrCreate().range(7).count())\n"
 

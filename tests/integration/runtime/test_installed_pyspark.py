@@ -15,7 +15,7 @@ JOB = f"""
 import sys
 sys.path.insert(0, {str(PROJECT)!r})
 zips_before = [entry for entry in sys.path if entry.endswith(("pyspark.zip", "-src.zip"))]
-from toolkit.runtime.installed_pyspark import prefer_installed_pyspark
+from toolkit.services.runtime.installed_pyspark import prefer_installed_pyspark
 prefer_installed_pyspark()
 import py4j, pyspark
 from pyspark.sql import SparkSession

@@ -14,7 +14,7 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.pat
 
 CHILD = textwrap.dedent("""
     import sys
-    from toolkit.runtime.streams import separate_stderr
+    from toolkit.services.runtime.streams import separate_stderr
     moved = separate_stderr()
     print("status", flush=True)
     print(f"for people (moved: {moved})", file=sys.stderr, flush=True)

@@ -17,14 +17,14 @@ import pytest
 from tests.airflow_venv import airflow_python
 from tests.unit.schedule.repos import odd_cadences_repo, template_copy
 from toolkit.cli.main import main
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.entities.repo import ConfigRepo
-from toolkit.schedule import files
-from toolkit.schedule.cadence import CLOCK
-from toolkit.schedule.calls import plan_calls
-from toolkit.schedule.formats.airflow import render
-from toolkit.schedule.invocation import Invocation
-from toolkit.schedule.nominal import check_given
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.orchestration.schedule import files
+from toolkit.orchestration.schedule.cadence import CLOCK
+from toolkit.orchestration.schedule.calls import plan_calls
+from toolkit.orchestration.schedule.formats.airflow import render
+from toolkit.orchestration.schedule.invocation import Invocation
+from toolkit.orchestration.schedule.nominal import check_given
 
 PROBE = Path(__file__).with_name("airflow_probe.py")
 INVOCATION = Invocation(repo="/srv/conf", toolkit="/opt/feed-toolkit/bin/toolkit",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli.main import main
-from toolkit.schedule.crontab_install import CRONTAB_VARIABLE
+from toolkit.orchestration.schedule.crontab_install import CRONTAB_VARIABLE
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 STAND_IN = """#!/bin/sh

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tests.unit.schedule.hostile_repo import SUBSTITUTION, cron_command, cron_reading, repo_with_jar
 from toolkit.cli.main import main
-from toolkit.schedule.words import HostPath, Syntax, Word, host, written
+from toolkit.orchestration.schedule.words import HostPath, Syntax, Word, host, written
 
 CRON_PATH = "/usr/bin:/bin"
 TOOLKIT = Path(sys.executable).parent / "toolkit"

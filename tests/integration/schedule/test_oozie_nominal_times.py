@@ -14,9 +14,9 @@ import subprocess
 
 import pytest
 
-from toolkit.el.frequency import Frequency
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.schedule.cadence import Cadence
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.orchestration.schedule.cadence import Cadence
 
 JAVA = """
 import java.text.SimpleDateFormat;

@@ -14,9 +14,9 @@ import pytest
 
 from tests.crc32c import crc32c
 from tests.integration.jvm_calls import counted_jvm_calls
-from toolkit.storage.bulk_copy import BulkCopier, CopyResult, CopyTask, raise_for_failures
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import to_uri
+from toolkit.core.storage.bulk_copy import BulkCopier, CopyResult, CopyTask, raise_for_failures
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import to_uri
 
 
 # ----------------------------------------------------------------------------------------------- helpers

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage.catalog import Catalog
-from toolkit.storage.catalog_factory import catalog_for
-from toolkit.storage.catalog_records import Partition, TableType
-from toolkit.storage.filesystem import StorageError
+from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.catalog_factory import catalog_for
+from toolkit.core.storage.catalog_records import Partition, TableType
+from toolkit.core.storage.filesystem import StorageError
 
 DATABASE = "catalog_test"
 _names = itertools.count()

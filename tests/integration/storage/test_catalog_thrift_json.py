@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.integration.metastore import RawMetastore
-from toolkit.storage.catalog_records import Column, TableType
-from toolkit.storage.catalog_thrift import JsonWriter, ThriftCatalog
-from toolkit.storage.filesystem import normalize_uri
+from toolkit.core.storage.catalog_records import Column, TableType
+from toolkit.core.storage.catalog_thrift import JsonWriter, ThriftCatalog
+from toolkit.core.storage.filesystem import normalize_uri
 
 DATABASE = "thrift_json_test"
 COMMENT = 'Klicks — "all" of them\nsecond line'

@@ -1,5 +1,5 @@
 """A password kept in a Hadoop credential provider (a JCEKS keystore, as `hadoop credential create` writes it), read by
-the import's and export's `password-alias` (toolkit/storage/jdbc/credential_provider.py) through Hadoop's own
+the import's and export's `password-alias` (toolkit/core/storage/jdbc/credential_provider.py) through Hadoop's own
 `Configuration.getPassword` in the Spark driver: the keystore written with Hadoop's API, then read back."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pyspark.sql import SparkSession
 
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.jdbc.credential_provider import alias_reader
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.jdbc.credential_provider import alias_reader
 
 
 def _keystore(spark: SparkSession, path: Path, entries: dict[str, str]) -> str:

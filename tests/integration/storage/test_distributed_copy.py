@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.integration.storage.test_bulk_copy import assert_copied, make_tree, task, tasks_for_tree
-from toolkit.storage.bulk_copy import BulkCopier
-from toolkit.storage.filesystem import CopyTask
+from toolkit.core.storage.bulk_copy import BulkCopier
+from toolkit.core.storage.filesystem import CopyTask
 
 
 @pytest.fixture(scope="module")

@@ -13,20 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage.filesystem import FileStatus, FileSystem, StorageError
-from toolkit.storage.local import LocalFileSystem, to_uri
+from toolkit.core.storage.filesystem import FileStatus, FileSystem, StorageError
+from toolkit.core.storage.local import LocalFileSystem, to_uri
 
 
 @pytest.fixture(scope="module")
 def hadoop_fs(spark) -> FileSystem:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return HadoopFileSystem(spark)
 
 
 @pytest.fixture(scope="module")
 def hadoop_generic_fs(spark) -> FileSystem:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     generic = HadoopFileSystem(spark)
     generic._nio_schemes = frozenset()
@@ -40,7 +40,7 @@ def loopback_webhdfs_fs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fi
     from hdfs import InsecureClient
 
     from tests.webhdfs_server import LoopbackWebHdfs
-    from toolkit.storage.webhdfs import WebHdfsFileSystem
+    from toolkit.core.storage.webhdfs import WebHdfsFileSystem
 
     with LoopbackWebHdfs(Path("/"), confine=tmp_path_factory.getbasetemp()) as served:
         yield WebHdfsFileSystem("file://", InsecureClient(served.url, user="toolkit"))
@@ -229,7 +229,7 @@ def test_same_files_compares_paths_lengths_and_mtimes(fs: FileSystem, tmp_path: 
 
 
 def test_copy_files_copies_checks_and_stamps(fs: FileSystem, tmp_path: Path) -> None:
-    from toolkit.storage.filesystem import CopyTask
+    from toolkit.core.storage.filesystem import CopyTask
 
     make(tmp_path / "src", {"a": b"abc", "d/b": b"x" * 70_000, "empty": b""})
     os.utime(tmp_path / "src/a", ns=(1_600_000_000_123_000_000,) * 2)

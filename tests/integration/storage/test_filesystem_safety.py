@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.integration.storage.test_filesystem_contract import make, raises_sentence, snapshot, uri
-from toolkit.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.storage.filesystem import CopyTask, FileStatus, FileSystem, StorageError
+from toolkit.core.storage.local import LocalFileSystem
 
 
 @pytest.fixture(params=["local", "hadoop", "hadoop-generic"])
@@ -21,7 +21,7 @@ def fs(request: pytest.FixtureRequest) -> FileSystem:
     """As in test_filesystem_contract.py: "hadoop-generic" takes the code paths of hdfs and other schemes."""
     if request.param == "local":
         return LocalFileSystem()
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     hadoop = HadoopFileSystem(request.getfixturevalue("spark"))
     if request.param == "hadoop-generic":

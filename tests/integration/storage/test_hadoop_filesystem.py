@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from tests.integration.jvm_calls import counted_jvm_calls
-from toolkit.storage.filesystem import FileStatus, StorageError
-from toolkit.storage.local import LocalFileSystem, to_uri
+from toolkit.core.storage.filesystem import FileStatus, StorageError
+from toolkit.core.storage.local import LocalFileSystem, to_uri
 
 
 @pytest.fixture(scope="module")
 def hadoop_fs(spark):
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return HadoopFileSystem(spark)
 
@@ -91,7 +91,7 @@ def test_names_that_look_like_rendered_fields_are_listed_right(hadoop_fs, tmp_pa
 
 
 def test_checksum_is_algorithm_and_hex_bytes(spark) -> None:
-    from toolkit.storage.hadoop import format_checksum
+    from toolkit.core.storage.hadoop import format_checksum
 
     jvm = spark._jvm
     md5 = hashlib.md5(b"block checksums").digest()
@@ -123,7 +123,7 @@ def test_errors_are_one_sentence_naming_path_and_cause(hadoop_fs, tmp_path: Path
 
 
 def test_non_ascii_local_paths_need_a_utf8_jvm(spark, tmp_path: Path) -> None:
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     fs = HadoopFileSystem(spark)
     fs._jnu_encoding = "ANSI_X3.4-1968"  # what a JVM started under LANG=C reports
@@ -137,7 +137,7 @@ def test_non_ascii_local_paths_need_a_utf8_jvm(spark, tmp_path: Path) -> None:
 
 
 def test_importing_the_storage_modules_leaves_pyspark_out() -> None:
-    code = ("import sys, toolkit.storage.hadoop, toolkit.storage.local, toolkit.storage.filesystem; "
+    code = ("import sys, toolkit.core.storage.hadoop, toolkit.core.storage.local, toolkit.core.storage.filesystem; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

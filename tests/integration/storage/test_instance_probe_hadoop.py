@@ -13,10 +13,10 @@ import pytest
 
 from tests.integration.jvm_calls import counted_jvm_calls
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc, write_file
-from toolkit.instances.availability import InstanceState, probe_files
-from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.storage.local import to_uri as uri
+from toolkit.core.instances.availability import InstanceState, probe_files
+from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.storage.local import to_uri as uri
 
 MTIME = 1_790_000_000
 TEN = utc(2026, 11, 21, 10)
@@ -25,7 +25,7 @@ WINDOW = [utc(2026, 11, 21, hour) for hour in range(10, 16)]  # more instances t
 
 @pytest.fixture(scope="module")
 def hadoop_fs(spark):
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return HadoopFileSystem(spark)
 

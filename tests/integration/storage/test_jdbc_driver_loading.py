@@ -1,4 +1,4 @@
-"""How the import and export load a datasource's JDBC driver (toolkit/storage/jdbc/connection.py), in a real
+"""How the import and export load a datasource's JDBC driver (toolkit/core/storage/jdbc/connection.py), in a real
 spark-submit against the real PostgreSQL server: a driver given to spark-submit's --jars, as `toolkit schedule`
 passes it, is used as it is, with no `ADD JAR` (about 2 s of a short import); without --jars, `ADD JAR` makes it
 loadable. Each side opens a connection and reads a row through it."""
@@ -18,9 +18,9 @@ SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from pyspark.sql import SparkSession
-from toolkit.storage.jdbc.connection import database_session, driver_on_class_path
-from toolkit.storage.jdbc.endpoint import JdbcEndpoint
-from toolkit.storage.jdbc.registry import dialect_for
+from toolkit.core.storage.jdbc.connection import database_session, driver_on_class_path
+from toolkit.core.storage.jdbc.endpoint import JdbcEndpoint
+from toolkit.core.storage.jdbc.registry import dialect_for
 
 url, user, password, driver, jar = sys.argv[2:7]
 spark = SparkSession.builder.getOrCreate()

@@ -1,4 +1,4 @@
-"""The toolkit's Java classes (toolkit/storage/jvm/*.java) tested as Java: each public method called through
+"""The toolkit's Java classes (toolkit/core/storage/jvm/*.java) tested as Java: each public method called through
 py4j on the classes of the jar that `make` builds, its wire format read here, its effects checked on real
 files. TreeLister: listing, links, tree comparison, statuses. BulkCopy: copying across the four kinds of
 source and sink (java.nio for `file:///`, Hadoop's FileSystem otherwise: `file:/x` reaches the raw local one),
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.crc32c import crc32c
-from toolkit.storage.jvm_classes import JAR_NAME, jar_path, java_class, new_instance
+from toolkit.core.storage.jvm_classes import JAR_NAME, jar_path, java_class, new_instance
 
 SEP = "\0"
 REPOSITORY = Path(__file__).resolve().parents[3]
@@ -70,7 +70,7 @@ def test_a_jvm_started_without_the_jar_loads_the_classes_from_the_jar_file(tmp_p
     script = (
         "import sys\n"
         "from pyspark.sql import SparkSession\n"
-        "from toolkit.storage.hadoop import HadoopFileSystem\n"
+        "from toolkit.core.storage.hadoop import HadoopFileSystem\n"
         "spark = SparkSession.builder.master('local[1]').config('spark.ui.enabled', 'false').getOrCreate()\n"
         "fs = HadoopFileSystem(spark)\n"
         "print([(s.path, s.length) for s in fs.list_files(sys.argv[1])])\n"
@@ -94,12 +94,12 @@ def test_a_toolkit_without_its_jar_says_how_to_build_it_and_exits_2(tmp_path: Pa
          str(REPOSITORY / "config_repo_template"), "--feed", "clicks-daily-table", "--cluster", "primary", "--time",
          "2026-03-31T10:00Z", "--dry-run"], capture_output=True, text=True, env=environment, timeout=120,
         check=False)
-    missing = tmp_path / "toolkit" / "storage" / "jvm" / JAR_NAME
+    missing = tmp_path / "toolkit" / "core" / "storage" / "jvm" / JAR_NAME
     assert done.returncode == 2, done.stderr
     assert done.stderr == (f"retention: The toolkit's Java classes are not built ({missing} is missing): run "
                            f"`make install` in the feed-toolkit source tree (it compiles "
-                           f"toolkit/storage/jvm/*.java with javac).\n")
-    assert jar_path().endswith(f"toolkit/storage/jvm/{JAR_NAME}")  # this checkout's jar is there
+                           f"toolkit/core/storage/jvm/*.java with javac).\n")
+    assert jar_path().endswith(f"toolkit/core/storage/jvm/{JAR_NAME}")  # this checkout's jar is there
 
 
 # ----------------------------------------------------------------------------------------------- TreeLister

@@ -1,4 +1,4 @@
-"""The stage-then-swap helper (toolkit/storage/publish.py) on both file systems over `file://` trees: the pure
+"""The stage-then-swap helper (toolkit/core/storage/publish.py) on both file systems over `file://` trees: the pure
 Python one and Hadoop's through the test session's JVM. Faults are injected by a wrapper around the real file
 system: a StorageError at the Nth change (all or none), a guard that refuses (a lost lease), and a `Crash` (a
 BaseException, as a kill: nothing undone) before each change of a swap, after which the crash rule must leave a
@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from tests.integration.storage.test_filesystem_contract import make, snapshot, uri
+from toolkit.core.storage.filesystem import FileSystem, StorageError
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.core.storage.publish import Publication, recover
 from toolkit.errors import ToolkitError
-from toolkit.storage.filesystem import FileSystem, StorageError
-from toolkit.storage.local import LocalFileSystem
-from toolkit.storage.publish import Publication, recover
 
 OLD = {"10/part-0": b"old 0", "10/part-1": b"old 1", "10/_SUCCESS": b""}
 NEW = {".10.staging/part-0": b"new 0", ".10.staging/sub/part-2": b"new 2"}
@@ -25,7 +25,7 @@ NEW = {".10.staging/part-0": b"new 0", ".10.staging/sub/part-2": b"new 2"}
 def fs(request: pytest.FixtureRequest) -> FileSystem:
     if request.param == "local":
         return LocalFileSystem()
-    from toolkit.storage.hadoop import HadoopFileSystem
+    from toolkit.core.storage.hadoop import HadoopFileSystem
 
     return HadoopFileSystem(request.getfixturevalue("spark"))
 
@@ -195,8 +195,8 @@ def test_a_swap_never_moves_staging_into_a_target_that_appeared(fs: FileSystem, 
 def test_a_partition_switch_is_undone_with_the_publication(spark: Any, tmp_path: Path) -> None:
     """On the session's metastore: a switched partition points back to its old directory and an added one is
     dropped (its files kept) when a later step of the publication fails."""
-    from toolkit.storage.catalog_factory import catalog_for
-    from toolkit.storage.partition_versions import switch
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.partition_versions import switch
 
     catalog = catalog_for(spark, None)
     spark.sql("CREATE DATABASE IF NOT EXISTS publish_test")

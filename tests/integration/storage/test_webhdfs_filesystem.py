@@ -19,8 +19,8 @@ import pytest
 from hdfs import Client, InsecureClient
 
 from tests.webhdfs_server import LoopbackWebHdfs
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.webhdfs import WebHdfsFileSystem, connect
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.webhdfs import WebHdfsFileSystem, connect
 
 HEAD = "hdfs://test-cluster:8020"  # the file system's URIs; WebHDFS is reached at the URL
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.lint.runner import lint_repo
-from toolkit.storage.local import LocalFileSystem
-from toolkit.triggers.launch import Launcher
-from toolkit.triggers.sweep import run_sweep
+from toolkit.authoring.lint.runner import lint_repo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.orchestration.triggers.launch import Launcher
+from toolkit.orchestration.triggers.sweep import run_sweep
 
 SCRIPT = Path(__file__).resolve().parents[3] / "config_repo_template" / "demo" / "trigger_repo.py"
 FIRST = datetime(2025, 12, 31, 23, tzinfo=timezone.utc)  # the demo publishes 23:00 to 02:00

@@ -12,16 +12,16 @@ import pytest
 
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.locks import Lease, LockLostError
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, PublishedOutput, wall_clock_stamp
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.locks import Lease, LockLostError
-from toolkit.ledger.records import InstanceRecord, PublicationFacts, PublishedOutput, wall_clock_stamp
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
-from toolkit.triggers.launch import Launcher, Run
-from toolkit.triggers.state import SweepState
-from toolkit.triggers.sweep import run_sweep
+from toolkit.orchestration.triggers.launch import Launcher, Run
+from toolkit.orchestration.triggers.state import SweepState
+from toolkit.orchestration.triggers.sweep import run_sweep
 
 HOURLY = """kind: process
 name: hourly

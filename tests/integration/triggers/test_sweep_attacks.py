@@ -1,4 +1,4 @@
-"""The data-trigger sweep (`toolkit trigger`, toolkit/triggers/sweep.py) attacked on real files with real
+"""The data-trigger sweep (`toolkit trigger`, toolkit/orchestration/triggers/sweep.py) attacked on real files with real
 processes: a sweep killed with SIGKILL at several points and the sweep after it, two sweeps at once, and hostile
 layouts of its ledger records (a damaged or misplaced `triggers/sweep.json`, a link in its place, a root spelled
 otherwise). The runs are started for real through a stand-in spark-submit that records its arguments."""
@@ -20,15 +20,15 @@ import pytest
 
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from tests.unit.ledger.ledger_support import SetClock
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
-from toolkit.triggers.launch import Launcher, Run
-from toolkit.triggers.state import SweepState
-from toolkit.triggers.sweep import run_sweep
+from toolkit.orchestration.triggers.launch import Launcher, Run
+from toolkit.orchestration.triggers.state import SweepState
+from toolkit.orchestration.triggers.sweep import run_sweep
 
 HOURLY = """kind: process
 name: hourly

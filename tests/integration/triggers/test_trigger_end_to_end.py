@@ -23,10 +23,10 @@ from tests.integration.process_runner.batch_consumer import NAME, WORKFLOW
 from tests.integration.process_runner.process_repo import make_repo, utc, write_clicks
 from tests.integration.spark_submit import environment
 from toolkit.cli.main import main as toolkit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
 SUBMIT_ARGS = "--master local[1] --conf spark.ui.enabled=false"

@@ -10,13 +10,13 @@ from datetime import timedelta
 
 from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
 from tests.unit.retention.retention_repo import hourly_instances, tree, utc
-from toolkit.entities.provenance import provenance
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import InstanceRecord
-from toolkit.ledger.store import Ledger
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.provenance import provenance
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import InstanceRecord
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 SUMMARY = "processes/hourly-clicks-summary.yaml"
 BACKUP = """  - name: backup

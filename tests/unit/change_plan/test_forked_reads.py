@@ -11,7 +11,7 @@ import pytest
 from tests.unit.change_plan.plan_site import CLICKS, NOW, edit, plan
 from tests.unit.forking import allow_forks, calls_here
 from tests.unit.retention.retention_repo import hourly_instances
-from toolkit.change_plan import retention_changes
+from toolkit.views.plan import retention_changes
 
 SUMMARY = "feeds/clicks-hourly-summary.yaml"
 PARENT = os.getpid()

@@ -1,4 +1,4 @@
-"""Where a revision is extracted (toolkit/change_plan/revisions.py): a temporary folder that cannot be made is one
+"""Where a revision is extracted (toolkit/views/plan/revisions.py): a temporary folder that cannot be made is one
 sentence naming it (exit 2), not a traceback."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.change_plan.revisions import revision_scratch
 from toolkit.errors import UsageError
+from toolkit.views.plan.revisions import revision_scratch
 
 
 def test_a_scratch_folder_that_cannot_be_made_is_one_sentence_naming_where(monkeypatch, tmp_path: Path) -> None:

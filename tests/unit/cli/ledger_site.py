@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import InstanceRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.retention.run_records import RetentionRecord
-from toolkit.runtime.run_record import record_path, write_record
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts
+from toolkit.core.ledger.retention_runs import RetentionRecord
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_record import record_path, write_record
 
 PROJECT = Path(__file__).resolve().parents[3]
 TEMPLATE = PROJECT / "config_repo_template"

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, Site, at, hdfs_backup, record, run
-from toolkit.cli.entity_states import is_subsequence
-from toolkit.ledger.records import PublicationFacts
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.views.status.entity_states import is_subsequence
 
 TEMPLATE_PROCESSES = ["daily-clicks-rollup", "hourly-clicks-summary", "hourly-page-view-counts", "top-pages"]
 TEMPLATE_FEEDS = ["clicks", "clicks-daily", "clicks-daily-table", "clicks-hourly-summary", "page-view-counts",

@@ -10,10 +10,10 @@ import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.authoring.lint.runner import LintReport, lint_repo
 from toolkit.cli.commands import init
 from toolkit.cli.main import main
-from toolkit.lint.runner import LintReport, lint_repo
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

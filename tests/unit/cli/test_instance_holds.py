@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, Site, at, history, run, status_json
-from toolkit.ledger.holds import Hold
-from toolkit.ledger.kill_requests import KillRequest
-from toolkit.ledger.records import CorruptRecordError
-from toolkit.ledger.store import Ledger
+from toolkit.core.ledger.holds import Hold
+from toolkit.core.ledger.kill_requests import KillRequest
+from toolkit.core.ledger.records import CorruptRecordError
+from toolkit.core.ledger.store import Ledger
 from toolkit.statuses import Status
 
 __all__ = ["history"]  # the fixture

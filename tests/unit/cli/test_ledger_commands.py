@@ -22,9 +22,9 @@ from tests.unit.cli.ledger_site import (
     status_json,
 )
 from toolkit.cli.commands import rerun as rerun_command
-from toolkit.ledger.locks import LeaseLock, holder_name
-from toolkit.ledger.records import wall_clock_stamp
-from toolkit.storage.jvm_classes import jar_path
+from toolkit.core.ledger.locks import LeaseLock, holder_name
+from toolkit.core.ledger.records import wall_clock_stamp
+from toolkit.core.storage.jvm_classes import jar_path
 
 # A feed with the name of a process: suspend/resume need --kind for it.
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.cli.ledger_site import PROCESS, Site, at, run
-from toolkit.ledger.attempt_logs import CappedLog
-from toolkit.ledger.records import AttemptRecord
+from toolkit.core.ledger.attempt_logs import CappedLog
+from toolkit.core.ledger.records import AttemptRecord
 
 
 def attempt(site: Site, number: int, status: str, text: str | None) -> None:

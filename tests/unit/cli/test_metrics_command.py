@@ -18,24 +18,25 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, at, run
 from tests.unit.forking import allow_forks, calls_here
-from toolkit.cli.ledger_access import Now, open_ledger
-from toolkit.cli.ledger_rows import count_statuses, instance_rows
-from toolkit.cli.metrics import cluster_readings, exposition
-from toolkit.cli.metrics.cluster_readings import ClusterScope
-from toolkit.cli.metrics.entity_readings import FINISHED, PROCESS_STATES, SlaMisses, labels_of, window_times
-from toolkit.cli.metrics.exposition import joined_texts, registry_of, text
-from toolkit.cli.metrics.families import Families, LedgerCollector
-from toolkit.cli.metrics.readings import ProcessReading, Window
-from toolkit.entities.model import Cluster, Process
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.grids import process_grid
-from toolkit.ledger.holds import Hold
-from toolkit.ledger.records import stamp_seconds
-from toolkit.ledger.rollups import roll_up
-from toolkit.ledger.store import Ledger
-from toolkit.schedule.sla.check import process_sla
+from toolkit.cli import metrics_exposition as exposition
+from toolkit.cli.metrics_exposition import joined_texts, registry_of, text
+from toolkit.core.entities.model import Cluster, Process
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import process_grid
+from toolkit.core.ledger.holds import Hold
+from toolkit.core.ledger.records import stamp_seconds
+from toolkit.core.ledger.rollups import roll_up
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.orchestration.schedule.sla.check import process_sla
 from toolkit.statuses import Status
-from toolkit.storage.local import LocalFileSystem
+from toolkit.views.ledger_access import Now, open_ledger
+from toolkit.views.metrics import cluster_readings
+from toolkit.views.metrics.cluster_readings import ClusterScope
+from toolkit.views.metrics.entity_readings import FINISHED, PROCESS_STATES, SlaMisses, labels_of, window_times
+from toolkit.views.metrics.families import Families, LedgerCollector
+from toolkit.views.metrics.readings import ProcessReading, Window
+from toolkit.views.status.instance_rows import count_statuses, instance_rows
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

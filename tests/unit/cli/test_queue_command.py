@@ -10,11 +10,11 @@ import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.locks import holder_name
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.locks import holder_name
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 PROCESS = "clicks-loader"  # a batch consumer of clicks on primary
 LOADER = """kind: process

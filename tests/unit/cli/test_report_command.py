@@ -15,15 +15,15 @@ import pytest
 
 from tests.unit.report.report_history import CLICKS_STATES, COMMIT, NOW, SUMMARY_STATES, write_states
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.cli import report_reading
-from toolkit.cli.ledger_access import Now
 from toolkit.cli.main import main
-from toolkit.cli.report_reading import read_report
-from toolkit.entities.repo import ConfigRepo
-from toolkit.graph.build import build_graph
-from toolkit.ledger.instance_states import InstanceState
-from toolkit.report.cells import plain_successes, trimmed
-from toolkit.report.order import dependency_order
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.instance_states import InstanceState
+from toolkit.views.graph.build import build_graph
+from toolkit.views.ledger_access import Now
+from toolkit.views.report import reading as report_reading
+from toolkit.views.report.cells import plain_successes, trimmed
+from toolkit.views.report.order import dependency_order
+from toolkit.views.report.reading import read_report
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
+from toolkit.actions.retention.runner import run_retention
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 CALL = ("--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T22:00Z")
 

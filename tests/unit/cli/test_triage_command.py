@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.unit.cli.ledger_site import NOW, PROCESS, Site, at, record, run
-from toolkit.ledger.records import PublicationFacts
+from toolkit.core.ledger.records import PublicationFacts
 
 SUMMARY = "clicks-hourly-summary"
 

@@ -9,8 +9,8 @@ import pytest
 
 from tests.unit.convert.conftest import FALCON, Run
 from tests.unit.convert.test_convert_entities import data
-from toolkit.entities.model import CredentialType, DatasourceType, ExtractType, LoadType
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.model import CredentialType, DatasourceType, ExtractType, LoadType
+from toolkit.core.entities.repo import ConfigRepo
 
 CORPUS = Path(__file__).resolve().parents[2] / "falcon_corpus" / "files"
 EXAMPLES = CORPUS / "examples" / "entity" / "importexport"

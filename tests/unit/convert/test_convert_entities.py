@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from tests.unit.convert.conftest import FALCON, Run
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.entities.yaml_loader import load_document
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.entities.yaml_loader import load_document
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 CLEAN = ["primary-cluster.xml", "backup-cluster.xml", "raw-clicks-feed.xml", "clicks-table-feed.xml",

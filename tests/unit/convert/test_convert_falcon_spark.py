@@ -10,7 +10,7 @@ import pytest
 
 from tests.unit.convert.conftest import Run
 from tests.unit.convert.test_convert_entities import data
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 
 SPARK_EXAMPLES = Path(__file__).resolve().parent / "falcon_published" / "spark"
 

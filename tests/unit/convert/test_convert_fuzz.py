@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.unit.convert.conftest import FALCON
-from toolkit.convert.falcon_xml import convert_file
+from toolkit.authoring.convert.falcon_xml import convert_file
 from toolkit.errors import UsageError
 
 SAMPLES = [path.read_bytes() for path in sorted(FALCON.glob("*.xml"))]

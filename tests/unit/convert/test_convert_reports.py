@@ -9,7 +9,7 @@ import pytest
 
 from tests.unit.convert.conftest import Run
 from tests.unit.convert.test_convert_entities import data
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 
 SUMMARY_OF_2 = (
     "toolkit: 2 things not converted as written (listed above); everything else was written: fix or redo them by "

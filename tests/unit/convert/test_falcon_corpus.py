@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 import yaml
 
+from toolkit.authoring.lint.runner import lint_paths
 from toolkit.cli import main as cli_main
-from toolkit.entities.problems import Problem, Severity
-from toolkit.lint.runner import lint_paths
+from toolkit.core.entities.problems import Problem, Severity
 
 CORPUS = Path(__file__).resolve().parents[2] / "falcon_corpus"
-SCHEMAS = CORPUS.parents[1] / "toolkit" / "convert" / "falcon_schemas"
+SCHEMAS = CORPUS.parents[1] / "toolkit" / "authoring" / "convert" / "falcon_schemas"
 XS = "{http://www.w3.org/2001/XMLSchema}"
 MANIFEST: dict[str, Any] = yaml.safe_load((CORPUS / "manifest.yaml").read_text(encoding="utf-8"))
 PLACEHOLDER = re.compile(r"##([A-Za-z0-9_.]*)##")  # Falcon's TestContext.VAR_PATTERN

@@ -16,9 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.unit.convert.conftest import Run
-from toolkit.entities.problems import Problem
-from toolkit.entities.repo import ConfigRepo
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.problems import Problem
+from toolkit.core.entities.repo import ConfigRepo
 
 PUBLISHED = Path(__file__).resolve().parent / "falcon_published"
 

@@ -10,8 +10,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.convert.yaml_writer import render_entity, scalar
-from toolkit.entities.yaml_loader import parse_document
+from toolkit.authoring.convert.yaml_writer import render_entity, scalar
+from toolkit.core.entities.yaml_loader import parse_document
 
 
 def test_layout_like_the_template() -> None:

@@ -1,11 +1,11 @@
-"""An export's update key as the target table spells its columns (toolkit/database_export/instance_rows.py): the
+"""An export's update key as the target table spells its columns (toolkit/actions/database_export/instance_rows.py): the
 load's statements quote names, and Derby, Oracle and DB2 store an unquoted `day` as DAY."""
 
 from __future__ import annotations
 
 import pytest
 
-from toolkit.database_export.instance_rows import require_key_columns
+from toolkit.actions.database_export.instance_rows import require_key_columns
 from toolkit.errors import UsageError
 
 

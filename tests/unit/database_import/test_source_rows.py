@@ -1,16 +1,16 @@
-"""The SELECT of an import's rows (toolkit/database_import/source_rows.py) on a table as the database describes it:
-its name and columns as the database stores them (Derby's ORDERS and ID for a definition's `orders` and `id`), the
+"""The SELECT of an import's rows (toolkit/actions/database_import/source_rows.py) on a table as the database describes
+it: its name and columns as the database stores them (Derby's ORDERS and ID for a definition's `orders` and `id`), the
 high-water mark's values as literals of the check column's type, and a check column the table lacks."""
 
 from __future__ import annotations
 
 import pytest
 
-from toolkit.database_import.source_rows import SourceTable, range_condition, source_query
+from toolkit.actions.database_import.source_rows import SourceTable, range_condition, source_query
+from toolkit.core.ledger.database_transfers import ImportedRange
+from toolkit.core.storage.jdbc.dialect import TableColumn
+from toolkit.core.storage.jdbc.registry import dialect_for
 from toolkit.errors import UsageError
-from toolkit.ledger.database_transfers import ImportedRange
-from toolkit.storage.jdbc.dialect import TableColumn
-from toolkit.storage.jdbc.registry import dialect_for
 
 DERBY = dialect_for("generic")
 ORDERS = SourceTable("ORDERS", (TableColumn("ID", -5, "BIGINT"), TableColumn("UPDATED", 93, "TIMESTAMP")),

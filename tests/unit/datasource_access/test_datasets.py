@@ -1,5 +1,5 @@
-"""A datasource's table as a lineage dataset (toolkit/datasource_access/datasets.py): the namespace is the scheme,
-host and port of the spec (https://openlineage.io/docs/spec/naming) whatever form the URL takes, and neither it
+"""A datasource's table as a lineage dataset (toolkit/services/datasource_access/datasets.py): the namespace is the
+scheme, host and port of the spec (https://openlineage.io/docs/spec/naming) whatever form the URL takes, and neither it
 nor the name holds a user, a password or another property of the URL."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.entities.datasource_samples import DATASOURCE, write_repo
-from toolkit.datasource_access.datasets import table_dataset
-from toolkit.entities.repo import ConfigRepo
-from toolkit.storage.jdbc.endpoint import JdbcEndpoint
-from toolkit.storage.jdbc.registry import dialect_for
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.jdbc.endpoint import JdbcEndpoint
+from toolkit.core.storage.jdbc.registry import dialect_for
+from toolkit.services.datasource_access.datasets import table_dataset
 
 SECRET = "Pw1-s3cr3t"
 

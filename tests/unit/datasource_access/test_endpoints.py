@@ -1,5 +1,5 @@
-"""A datasource's endpoint for an import or an export (toolkit/datasource_access/endpoints.py): the interface each
-uses, and the password read where its credential says, each failure one sentence without the password."""
+"""A datasource's endpoint for an import or an export (toolkit/services/datasource_access/endpoints.py): the interface
+each uses, and the password read where its credential says, each failure one sentence without the password."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.entities.datasource_samples import CLUSTER, DATASOURCE_TEXT, SECRET, write_repo
-from toolkit.datasource_access.endpoints import FOR_EXPORT, FOR_IMPORT, endpoint_for, interface_for
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.datasource_access.endpoints import FOR_EXPORT, FOR_IMPORT, endpoint_for, interface_for
 
 
 def _repo(tmp_path: Path, datasource: str | None = None) -> ConfigRepo:

@@ -14,10 +14,10 @@ from toolkit.devtools.dist import PROJECT, DistError, build
 
 def test_a_tree_without_the_jar_is_refused_before_anything_is_built(tmp_path: Path) -> None:
     project = tmp_path / "project"
-    (project / "toolkit" / "storage" / "jvm").mkdir(parents=True)
+    (project / "toolkit" / "core" / "storage" / "jvm").mkdir(parents=True)
     shutil.copy2(PROJECT / "pyproject.toml", project / "pyproject.toml")
-    with pytest.raises(DistError, match=r"Expected the toolkit's one jar in .*toolkit/storage/jvm, found 0: build it "
-                                        r"first \(`make jar`\)"):
+    with pytest.raises(DistError, match=r"Expected the toolkit's one jar in .*toolkit/core/storage/jvm, found 0: "
+                                        r"build it first \(`make jar`\)"):
         build(tmp_path / "out", [], project)
     assert not (tmp_path / "out").exists()
 

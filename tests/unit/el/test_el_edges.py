@@ -7,12 +7,12 @@ from datetime import datetime, timezone
 
 import pytest
 
-from toolkit.el.expressions import parse_expression
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid
-from toolkit.el.templates import PathTemplate
-from toolkit.el.timestamps import format_timestamp
-from toolkit.el.timezones import resolve_zone
+from toolkit.core.el.expressions import parse_expression
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.el.templates import PathTemplate
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.el.timezones import resolve_zone
 from toolkit.errors import UsageError
 
 

@@ -3,7 +3,7 @@ without leading zeros; minutes and hours are elapsed time, days and months calen
 
 import pytest
 
-from toolkit.el.frequency import Frequency, TimeUnit
+from toolkit.core.el.frequency import Frequency, TimeUnit
 from toolkit.errors import UsageError
 
 

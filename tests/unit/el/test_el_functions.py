@@ -7,10 +7,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.context import ELContext
-from toolkit.el.expressions import parse_expression
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid
+from toolkit.core.el.context import ELContext
+from toolkit.core.el.expressions import parse_expression
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid, require_instance
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid, require_instance
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.java_format import format_java
+from toolkit.core.el.java_format import format_java
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

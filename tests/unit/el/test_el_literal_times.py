@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.el.context import ELContext
-from toolkit.el.expressions import parse_expression
-from toolkit.el.timestamps import format_timestamp
+from toolkit.core.el.context import ELContext
+from toolkit.core.el.expressions import parse_expression
+from toolkit.core.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

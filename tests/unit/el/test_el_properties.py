@@ -9,9 +9,9 @@ from dateutil.relativedelta import relativedelta
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.el.grid import InstanceGrid
-from toolkit.el.templates import CatalogTemplate, PathTemplate
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.el.templates import CatalogTemplate, PathTemplate
 
 UTC = timezone.utc
 ZONES = [

@@ -7,10 +7,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.expressions import parse_expression
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid
-from toolkit.el.resolution import resolve_instance, resolve_window
+from toolkit.core.el.expressions import parse_expression
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.el.resolution import resolve_instance, resolve_window
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.frequency import TimeUnit
-from toolkit.el.templates import CatalogTemplate, PathTemplate
+from toolkit.core.el.frequency import TimeUnit
+from toolkit.core.el.templates import CatalogTemplate, PathTemplate
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

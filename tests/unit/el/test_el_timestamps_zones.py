@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.el.timestamps import format_timestamp, instance_key, parse_timestamp
-from toolkit.el.timezones import exists_locally, from_local, resolve_zone, to_local
+from toolkit.core.el.timestamps import format_timestamp, instance_key, parse_timestamp
+from toolkit.core.el.timezones import exists_locally, from_local, resolve_zone, to_local
 from toolkit.errors import UsageError
 
 UTC = timezone.utc

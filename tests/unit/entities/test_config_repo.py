@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from entity_samples import CLUSTER, FEED, PROCESS, write_files
 
-from toolkit.entities import ConfigRepo, EntityRef, Kind, find_repo_root, is_config_repo
-from toolkit.entities.repo import entity_files
+from toolkit.core.entities import ConfigRepo, EntityRef, Kind, find_repo_root, is_config_repo
+from toolkit.core.entities.repo import entity_files
 from toolkit.errors import UsageError
 
 C, F, P = Kind.CLUSTER, Kind.FEED, Kind.PROCESS

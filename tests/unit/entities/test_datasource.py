@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.unit.entities.datasource_samples import DATASOURCE, DATASOURCE_TEXT, SECRET, write_repo
-from toolkit.entities import ConfigRepo, EntityRef, Kind, parse_entity
-from toolkit.entities.model import (
+from toolkit.core.entities import ConfigRepo, EntityRef, Kind, parse_entity
+from toolkit.core.entities.model import (
     Credential,
     CredentialType,
     Datasource,

@@ -1,4 +1,4 @@
-"""Where ingest folders may lie (toolkit/entities/ingest_folders.py), the logic FD030, FD034 and the ingest run
+"""Where ingest folders may lie (toolkit/core/entities/ingest_folders.py), the logic FD030, FD034 and the ingest run
 share: a folder meets another at a path boundary (is, lies inside, holds), never by a shared string prefix; the
 index finds the same overlaps a comparison with every folder would."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.ingest_folders import (
+from toolkit.core.entities.ingest_folders import (
     DATA,
     DEAD_LETTERS,
     LANDING,
@@ -20,8 +20,8 @@ from toolkit.entities.ingest_folders import (
     folder_problem,
     relation,
 )
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Feed
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Feed
 
 
 def streamed_feed() -> Feed:

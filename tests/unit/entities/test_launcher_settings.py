@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.entities.launcher_settings import launcher_confs, queue_problem, yarn_priority
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.launcher_settings import launcher_confs, queue_problem, yarn_priority
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
 

@@ -20,14 +20,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.change_plan.definitions import _differences
-from toolkit.entities.document import Document
-from toolkit.entities.kinds import Kind
-from toolkit.entities.nesting import MAX_DEPTH
-from toolkit.entities.parse_cache import _entry
-from toolkit.entities.schemas import quick_check
-from toolkit.entities.validation import _holds_password, validate_document
-from toolkit.entities.yaml_loader import parse_document
+from toolkit.core.entities.document import Document
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.nesting import MAX_DEPTH
+from toolkit.core.entities.parse_cache import _entry
+from toolkit.core.entities.schemas import quick_check
+from toolkit.core.entities.validation import _holds_password, validate_document
+from toolkit.core.entities.yaml_loader import parse_document
+from toolkit.views.plan.definitions import _differences
 
 FILE = Path("feeds/x.yaml")
 TEMPLATE_FEED = (Path(__file__).resolve().parents[3] / "config_repo_template" / "feeds" / "clicks.yaml").read_bytes()

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities.document import SourceSpan
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import (
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities.document import SourceSpan
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import (
     Cluster,
     Feed,
     FeedClusterType,

@@ -11,12 +11,12 @@ import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.lint.runner import lint_paths
-from toolkit.process_runner.late_check_entry import main as late_check_main
-from toolkit.process_runner.process_entry import main as process_main
-from toolkit.replication.hive.hive_entry import export_main, import_main
-from toolkit.replication.replication_entry import main as replication_main
-from toolkit.retention.retention_entry import main as retention_main
+from toolkit.actions.process_runner.late_check_entry import main as late_check_main
+from toolkit.actions.process_runner.process_entry import main as process_main
+from toolkit.actions.replication.hive.hive_entry import export_main, import_main
+from toolkit.actions.replication.replication_entry import main as replication_main
+from toolkit.actions.retention.retention_entry import main as retention_main
+from toolkit.authoring.lint.runner import lint_paths
 
 SCHEMES = {"s3a": "Amazon S3", "s3": "Amazon S3", "s3n": "Amazon S3", "abfs": "Azure Data Lake Storage Gen2",
            "abfss": "Azure Data Lake Storage Gen2", "wasb": "Azure Blob Storage", "wasbs": "Azure Blob Storage",

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from test_config_repo import small_repo
 
-from toolkit.entities import ConfigRepo
-from toolkit.entities import parse_cache as cache_module
-from toolkit.entities.parse_cache import ParseCache, cache_directory
-from toolkit.entities.repo import entity_files
+from toolkit.core.entities import ConfigRepo
+from toolkit.core.entities import parse_cache as cache_module
+from toolkit.core.entities.parse_cache import ParseCache, cache_directory
+from toolkit.core.entities.repo import entity_files
 from toolkit.errors import UsageError
 
 BROKEN = "kind: feed\nname: broken\nfrequency: weekly\n"  # invalid: no clusters, a bad frequency

@@ -10,11 +10,11 @@ import pytest
 from test_config_repo import small_repo
 from test_parse_cache import BROKEN, parsed_files
 
-from toolkit.entities import ConfigRepo
-from toolkit.entities import repo as repo_module
-from toolkit.entities.parse_cache import cache_directory
+from toolkit.core.entities import ConfigRepo
+from toolkit.core.entities import repo as repo_module
+from toolkit.core.entities.parse_cache import cache_directory
 from toolkit.errors import UsageError
-from toolkit.runtime.entry_frame import load_repo
+from toolkit.services.runtime.entry_frame import load_repo
 
 
 def test_an_action_parses_only_the_files_changed_since_the_last_run(tmp_path, monkeypatch):

@@ -8,9 +8,9 @@ import pytest
 from entity_samples import PROCESS, write_files
 from test_config_repo import small_repo
 
-from toolkit.entities import ConfigRepo, EntityRef, Kind
-from toolkit.entities import repo as repo_module
-from toolkit.entities.prescan import declared_in
+from toolkit.core.entities import ConfigRepo, EntityRef, Kind
+from toolkit.core.entities import repo as repo_module
+from toolkit.core.entities.prescan import declared_in
 from toolkit.errors import UsageError
 
 C, F, P = Kind.CLUSTER, Kind.FEED, Kind.PROCESS

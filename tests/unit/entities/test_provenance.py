@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.file_hashing import file_sha256
-from toolkit.entities.model import Entity
-from toolkit.entities.provenance import Provenance, RepoRevision, definition_hash, provenance
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.file_hashing import file_sha256
+from toolkit.core.entities.model import Entity
+from toolkit.core.entities.provenance import Provenance, RepoRevision, definition_hash, provenance
+from toolkit.core.entities.repo import ConfigRepo
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

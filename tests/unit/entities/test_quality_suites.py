@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from entity_samples import FEED, PROCESS
 
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Feed, OnFailure, Process, Quality, quality_gates
-from toolkit.entities.nesting import MAX_DEPTH, nesting
-from toolkit.entities.quality_suites import ExpectationSpec, SuiteError, parse_suite, read_suite, suite_file
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Feed, OnFailure, Process, Quality, quality_gates
+from toolkit.core.entities.nesting import MAX_DEPTH, nesting
+from toolkit.core.entities.quality_suites import ExpectationSpec, SuiteError, parse_suite, read_suite, suite_file
 from toolkit.errors import UsageError
 
 NOT_NULL = {"type": "expect_column_values_to_not_be_null", "kwargs": {"column": "user"}}

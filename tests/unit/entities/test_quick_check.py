@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.entities.kinds import Kind
-from toolkit.entities.schemas import quick_check, validator
-from toolkit.entities.yaml_loader import load_document
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.schemas import quick_check, validator
+from toolkit.core.entities.yaml_loader import load_document
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 DOCUMENTS = [load_document(p)[0].data for p in sorted(TEMPLATE.glob("*/*.yaml"))]

@@ -9,12 +9,12 @@ import pytest
 from entity_samples import CLUSTER, FEED, PROCESS
 from jsonschema import Draft7Validator
 
-from toolkit.el.frequency import FREQUENCY_PATTERN
-from toolkit.el.timestamps import TIMESTAMP_PATTERN
-from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.schemas import schema
-from toolkit.entities.validation import NAME_PATTERN
+from toolkit.core.el.frequency import FREQUENCY_PATTERN
+from toolkit.core.el.timestamps import TIMESTAMP_PATTERN
+from toolkit.core.entities.kinds import EntityRef, Kind
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.schemas import schema
+from toolkit.core.entities.validation import NAME_PATTERN
 
 FILE = Path("feeds/clicks.yaml")
 

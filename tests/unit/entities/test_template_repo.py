@@ -8,10 +8,10 @@ from datetime import datetime, timezone
 import pytest
 from entity_samples import TEMPLATE
 
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities import ConfigRepo, EntityRef, Kind, find_repo_root
-from toolkit.entities.model import FeedClusterType, Order, Policy
-from toolkit.entities.schemas import schema_text
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities import ConfigRepo, EntityRef, Kind, find_repo_root
+from toolkit.core.entities.model import FeedClusterType, Order, Policy
+from toolkit.core.entities.schemas import schema_text
 
 
 def utc(text: str) -> datetime:

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
+from toolkit.actions.process_runner.process_entry import main as process_main
 from toolkit.cli.main import main
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Condition, Process, Trigger, TriggerOn
-from toolkit.entities.repo import ConfigRepo
-from toolkit.entities.timeouts import process_timeout
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Condition, Process, Trigger, TriggerOn
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.entities.timeouts import process_timeout
+from toolkit.core.instances.grids import process_grid
 from toolkit.errors import UsageError
-from toolkit.instances.grids import process_grid
-from toolkit.process_runner.process_entry import main as process_main
-from toolkit.runtime import action_session
+from toolkit.services.runtime import action_session
 
 HEAD = """\
 kind: process

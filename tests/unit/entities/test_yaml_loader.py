@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.document import SourceSpan, format_path
-from toolkit.entities.problems import Severity
-from toolkit.entities.yaml_loader import load_document, parse_document
+from toolkit.core.entities.document import SourceSpan, format_path
+from toolkit.core.entities.problems import Severity
+from toolkit.core.entities.yaml_loader import load_document, parse_document
 
 FILE = Path("feeds/clicks.yaml")
 
@@ -251,9 +251,9 @@ def test_a_file_far_bigger_than_an_entity_is_one_problem_before_it_is_read(tmp_p
     its size is checked before a byte is read, by the loader, the parse cache and the pre-scan alike."""
     import time
 
-    from toolkit.entities.loading import load_entity
-    from toolkit.entities.parse_cache import ParseCache
-    from toolkit.entities.prescan import declared
+    from toolkit.core.entities.loading import load_entity
+    from toolkit.core.entities.parse_cache import ParseCache
+    from toolkit.core.entities.prescan import declared
 
     big = tmp_path / "feeds" / "big.yaml"
     big.parent.mkdir()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from tests.local_cluster import local_cluster_yaml
 from tests.unit.entities.datasource_samples import DATASOURCE, write_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.database_transfers import ExportBook, ExportRecord, ImportBook, ImportRecord
-from toolkit.ledger.store import Ledger
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.database_transfers import ExportBook, ExportRecord, ImportBook, ImportRecord
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.statuses import Status
-from toolkit.storage.local import LocalFileSystem
 
 READER = """\
 kind: process

@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import InstanceRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 SUMMARY = "hourly-clicks-summary"
 ROLLUP = "daily-clicks-rollup"

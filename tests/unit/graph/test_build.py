@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.kinds import Kind
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.graph.build import build_graph
-from toolkit.graph.model import EdgeKind
+from toolkit.views.graph.build import build_graph
+from toolkit.views.graph.model import EdgeKind
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 
@@ -62,7 +62,7 @@ def test_on_one_cluster_the_graph_keeps_what_is_there_and_the_clusters_it_replic
 
 
 def test_a_replication_edge_of_many_feeds_names_the_first_ones_and_a_count() -> None:
-    from toolkit.graph.model import Edge
+    from toolkit.views.graph.model import Edge
 
     edge = Edge("cluster/a", "cluster/b", EdgeKind.REPLICATION, ("one", "two", "three", "four"))
     assert edge.label == "one, two and 2 more"

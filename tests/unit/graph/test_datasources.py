@@ -14,18 +14,18 @@ import pytest
 from tests.unit.entities.datasource_samples import DATASOURCE, DATASOURCE_TEXT, SECRET, write_repo
 from tests.unit.graph.datasource_history import datasources_repo, write_transfers
 from toolkit.cli.main import main
-from toolkit.entities.kinds import Kind
-from toolkit.entities.repo import ConfigRepo
-from toolkit.graph.build import build_graph
-from toolkit.graph.dot import render_dot
-from toolkit.graph.html import render_html
-from toolkit.graph.ledger_statuses import with_statuses
-from toolkit.graph.mermaid import render_mermaid
-from toolkit.graph.model import EdgeKind, Instance
-from toolkit.graph.palette import BAD, NO_STATUS
-from toolkit.graph.palette import DATASOURCE as DATASOURCE_COLOUR
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.views.graph.build import build_graph
+from toolkit.views.graph.dot import render_dot
+from toolkit.views.graph.html import render_html
+from toolkit.views.graph.ledger_statuses import with_statuses
+from toolkit.views.graph.mermaid import render_mermaid
+from toolkit.views.graph.model import EdgeKind, Instance
+from toolkit.views.graph.palette import BAD, NO_STATUS
+from toolkit.views.graph.palette import DATASOURCE as DATASOURCE_COLOUR
 
 
 @pytest.fixture

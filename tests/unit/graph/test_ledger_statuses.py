@@ -8,10 +8,10 @@ from pathlib import Path
 
 from tests.unit.graph.ledger_history import ROLLUP, SUMMARY, write_history
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.graph.build import build_graph
-from toolkit.graph.ledger_statuses import with_statuses
-from toolkit.graph.model import Instance
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.views.graph.build import build_graph
+from toolkit.views.graph.ledger_statuses import with_statuses
+from toolkit.views.graph.model import Instance
 
 
 def test_statuses_and_recent_instances_of_the_primary_cluster(tmp_path: Path) -> None:

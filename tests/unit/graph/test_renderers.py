@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import re
 
-from toolkit.entities.kinds import Kind
-from toolkit.graph.dot import render_dot
-from toolkit.graph.html import render_html
-from toolkit.graph.mermaid import render_mermaid
-from toolkit.graph.model import Edge, EdgeKind, Graph, Instance, Node
-from toolkit.graph.palette import BAD, GOOD, NO_STATUS
+from toolkit.core.entities.kinds import Kind
+from toolkit.views.graph.dot import render_dot
+from toolkit.views.graph.html import render_html
+from toolkit.views.graph.mermaid import render_mermaid
+from toolkit.views.graph.model import Edge, EdgeKind, Graph, Instance, Node
+from toolkit.views.graph.palette import BAD, GOOD, NO_STATUS
 
 HOSTILE = 'say "hi" </script><script>alert(1)</script> & <!-- \\'
 

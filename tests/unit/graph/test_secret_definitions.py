@@ -1,5 +1,5 @@
-"""No secret in `toolkit graph`'s page data (toolkit/graph/build.py): each node's definition is its file as written
-with every password of a URL and every secret property masked (toolkit/secrets_masking.py), a datasource's and a
+"""No secret in `toolkit graph`'s page data (toolkit/views/graph/build.py): each node's definition is its file as
+written with every password of a URL and every secret property masked (toolkit/secrets_masking.py), a datasource's and a
 cluster's alike; a secret the masking cannot find leaves the definition out."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from tests.unit.graph.test_datasources import page_data
 from tests.unit.lint.overlay import TEMPLATE
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.graph.build import build_graph
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.views.graph.build import build_graph
 
 SECRET = "Pw1-s3cr3t"
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from toolkit.ingest.book import IngestBatch, IngestBook, Source
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError, parse_record, to_json
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.ledger.ingest_book import IngestBatch, IngestBook, Source
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.records import CorruptRecordError, parse_record, to_json
+from toolkit.core.storage.local import LocalFileSystem
 
 WRITTEN = Path(__file__).parent / "batch_records"
 

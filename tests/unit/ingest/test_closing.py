@@ -1,5 +1,5 @@
-"""Closing streamed instances (toolkit/ingest/closing.py): when the watermark passes the instance's time plus its
-delay (ingest.delay, else the late-arrival cut-off, else the frequency), its flag is written and a dataset event
+"""Closing streamed instances (toolkit/actions/ingest/closing.py): when the watermark passes the instance's time plus
+its delay (ingest.delay, else the late-arrival cut-off, else the frequency), its flag is written and a dataset event
 recorded (producer ingest), once; a record written into it later opens it again and the next close records
 `replaced`."""
 
@@ -10,12 +10,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tests.unit.ingest.ingest_repo import DELIMITED, make_repo
-from toolkit.ingest.book import IngestBook
-from toolkit.ingest.closing import close_due, closes_at
-from toolkit.instances.feed_locations import feed_locations
-from toolkit.ledger.store import Ledger
-from toolkit.storage.catalog import Catalog
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.ingest.closing import close_due, closes_at
+from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.ledger.ingest_book import IngestBook
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)

@@ -1,5 +1,5 @@
-"""What ingest remembers of a closing under quality gates, without Spark (toolkit/ingest/closing_record.py,
-toolkit/ingest/closing_gate.py): the record reads back as written; a refusal holds only the same content under
+"""What ingest remembers of a closing under quality gates, without Spark (toolkit/actions/ingest/closing_record.py,
+toolkit/actions/ingest/closing_gate.py): the record reads back as written; a refusal holds only the same content under
 the same gates (a changed suite file, on-failure or content is checked again); compaction waits for a held-back
 instance and names its closing record."""
 
@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest.closing_gate import gates_digest
+from toolkit.actions.ingest.closing_record import BLOCKED, CLOSED, ClosingBook, ClosingRecord
+from toolkit.actions.ingest.compaction import compact_instance, compaction_call
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.ingest_book import IngestBook
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.records import CorruptRecordError, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import WaitingError
-from toolkit.ingest.book import IngestBook
-from toolkit.ingest.closing_gate import gates_digest
-from toolkit.ingest.closing_record import BLOCKED, CLOSED, ClosingBook, ClosingRecord
-from toolkit.ingest.compaction import compact_instance, compaction_call
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 FS = LocalFileSystem()
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)

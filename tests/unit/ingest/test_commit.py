@@ -1,4 +1,4 @@
-"""Committing a micro-batch (toolkit/ingest/commit.py, book.py): the plan, each staged file renamed into its
+"""Committing a micro-batch (toolkit/actions/ingest/commit.py, book.py): the plan, each staged file renamed into its
 instance, the instance book, then committed; a batch planned by a killed attempt is finished from its plan, each
 file moved once; a committed batch changes nothing when applied again; a lost staged file is refused."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.ingest.book import COMMITTED, PLANNED, BatchFile, IngestBatch, IngestBook
-from toolkit.ingest.commit import commit_batch, move_into_place
-from toolkit.ledger.store import Ledger
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.ingest.commit import commit_batch, move_into_place
+from toolkit.core.ledger.ingest_book import COMMITTED, PLANNED, BatchFile, IngestBatch, IngestBook
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
 

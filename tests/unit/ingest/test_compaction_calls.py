@@ -1,4 +1,4 @@
-"""The calls compaction refuses before it reads a byte or starts Spark (toolkit/ingest/compaction.py): a target
+"""The calls compaction refuses before it reads a byte or starts Spark (toolkit/actions/ingest/compaction.py): a target
 size that is no size, a time that is no instance, a feed without ingest (exit 2, one sentence, also through the
 real entrypoint script), safemode (5) and a suspended feed (4)."""
 
@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest.compaction import DEFAULT_TARGET, compact_instance, compaction_call, target_size
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.control import Control
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, SkippedError, UsageError
-from toolkit.ingest.compaction import DEFAULT_TARGET, compact_instance, compaction_call, target_size
-from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
 

@@ -1,4 +1,4 @@
-"""The layouts an ingest run refuses before it takes its lock or starts a stream (toolkit/ingest/runner.py): a
+"""The layouts an ingest run refuses before it takes its lock or starts a stream (toolkit/actions/ingest/runner.py): a
 working location (the ledger's) that the feed's instances can hold or lie in, and a cluster root spelled with
 `.` or `..` segments; each exit 2 in one sentence, nothing written."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest.runner import run_ingest
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.ingest.runner import run_ingest
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 
 def tree(folder: Path) -> set[str]:

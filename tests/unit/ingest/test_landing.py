@@ -1,4 +1,4 @@
-"""The landing folder's bookkeeping (toolkit/ingest/landing.py) on the pure-Python local file system, with the
+"""The landing folder's bookkeeping (toolkit/actions/ingest/landing.py) on the pure-Python local file system, with the
 fingerprints computed in Python (tests/crc32c.py) as the Java reader computes them: what a scan reads of each
 file, how a batch is bounded, what the settling moves or marks, and which `_ingested` days expire."""
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 from tests.crc32c import crc32c
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.ingest_settings import IngestSettings
-from toolkit.ingest.book import COMMITTED, IngestBatch, IngestBook, LandingBook, Mark, Source
-from toolkit.ingest.landing import LINK, expire_ingested, next_batch, scan, settle, with_tails
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.actions.ingest.landing import LINK, expire_ingested, next_batch, scan, settle, with_tails
+from toolkit.core.entities.ingest_settings import IngestSettings
+from toolkit.core.ledger.ingest_book import COMMITTED, IngestBatch, IngestBook, LandingBook, Mark, Source
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
 NOW = datetime(2026, 1, 2, 9, tzinfo=timezone.utc).timestamp()
@@ -122,7 +122,7 @@ def test_a_reused_name_at_the_length_limit_moves_under_a_name_within_it(tmp_path
 def test_a_damaged_landing_book_is_refused_naming_its_path(tmp_path: Path) -> None:
     import pytest
 
-    from toolkit.ledger.records import CorruptRecordError
+    from toolkit.core.ledger.records import CorruptRecordError
 
     book, _, _ = _setup(tmp_path)
     book.write_landing(LandingBook("events", "primary", "e1", 3, {"a.csv": {"offset": "x", "tail": "t"}}))

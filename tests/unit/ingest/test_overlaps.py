@@ -1,6 +1,6 @@
 """An ingest run refuses (exit 2, one sentence naming both feeds, the fields and the folder) landing and
 dead-letter folders that meet a feed's data on the cluster (its own included) or another feed's ingest folders,
-the same overlaps lint's FD030 and FD034 report (toolkit/ingest/overlaps.py)."""
+the same overlaps lint's FD030 and FD034 report (toolkit/actions/ingest/overlaps.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.ingest.overlaps import require_apart
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.ingest.overlaps import require_apart
 
 CLICKS = """\
 kind: feed

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import require_in_validity
+from toolkit.core.instances.process_instance import describe_feed_instances, resolve_process_instance
 from toolkit.errors import SkippedError, UsageError
-from toolkit.instances.grids import require_in_validity
-from toolkit.instances.process_instance import describe_feed_instances, resolve_process_instance
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 PRIMARY = "file:///tmp/feed-toolkit-demo/primary"

@@ -13,13 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid
-from toolkit.el.resolution import resolve_window
-from toolkit.el.timezones import resolve_zone
-from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
-from toolkit.instances.window_inverse import (
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.el.resolution import resolve_window
+from toolkit.core.el.timezones import resolve_zone
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.window_inverse import (
     NotInvertible,
     _first_true,
     candidate_instances,
@@ -27,6 +26,7 @@ from toolkit.instances.window_inverse import (
     ranges_reading,
     readers_of,
 )
+from toolkit.errors import UsageError
 
 UTC = timezone.utc
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from toolkit.entities.model import Cluster
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.model import Cluster
+from toolkit.core.entities.repo import ConfigRepo
 
 
 class SetClock:

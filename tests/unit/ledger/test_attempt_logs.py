@@ -1,5 +1,5 @@
-"""An attempt's stderr as the ledger keeps it (toolkit/ledger/attempt_logs.py): capped, the tail rotated, secrets
-masked; and the tee the process runner puts on sys.stderr (toolkit/process_runner/stderr_capture.py)."""
+"""An attempt's stderr as the ledger keeps it (toolkit/core/ledger/attempt_logs.py): capped, the tail rotated, secrets
+masked; and the tee the process runner puts on sys.stderr (toolkit/actions/process_runner/stderr_capture.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.ledger.attempt_logs import CAP_BYTES, CappedLog
-from toolkit.ledger.store import Ledger
-from toolkit.process_runner.stderr_capture import captured_stderr
+from toolkit.actions.process_runner.stderr_capture import captured_stderr
+from toolkit.core.ledger.attempt_logs import CAP_BYTES, CappedLog
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.secrets_masking import masked
-from toolkit.storage.local import LocalFileSystem
 
 
 def test_a_short_log_is_kept_whole() -> None:

@@ -16,16 +16,16 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.el.frequency import Frequency
-from toolkit.el.grid import InstanceGrid
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Condition, Process
+from toolkit.actions.process_runner.process_entry import main as process_main
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.grid import InstanceGrid
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Condition, Process
+from toolkit.core.ledger.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
+from toolkit.core.ledger.journal import JournalEntry
+from toolkit.core.ledger.records import DatasetEvent
 from toolkit.errors import UsageError
-from toolkit.ledger.batch_plan import batch_inputs, due_feeds, newest_time, output_time, trigger_cut
-from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.records import DatasetEvent
-from toolkit.process_runner.process_entry import main as process_main
-from toolkit.runtime import action_session
+from toolkit.services.runtime import action_session
 
 CONSUMER = """\
 kind: process

@@ -1,4 +1,4 @@
-"""A batch consumer's queue (toolkit/ledger/consumption.py) on real files: plans of exact event ids created
+"""A batch consumer's queue (toolkit/core/ledger/consumption.py) on real files: plans of exact event ids created
 exclusively, leases, commits, replays after a kill, events written out of id order, and a property test of
 interleaved publications, plans, commits and kills: every event ends in exactly one committed plan."""
 
@@ -20,13 +20,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.consumption import ConsumerQueue, Plan
-from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.locks import LockLostError
-from toolkit.ledger.records import CorruptRecordError, DatasetEvent, PublicationFacts, event_id, event_id_ms, to_json
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.consumption import ConsumerQueue, Plan
+from toolkit.core.ledger.journal import JournalEntry
+from toolkit.core.ledger.locks import LockLostError
+from toolkit.core.ledger.records import (
+    CorruptRecordError,
+    DatasetEvent,
+    PublicationFacts,
+    event_id,
+    event_id_ms,
+    to_json,
+)
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 BASE = datetime(2026, 11, 21, tzinfo=UTC)
@@ -388,7 +395,7 @@ def test_the_cursor_only_speeds_reads_up(ledger: Ledger) -> None:
 
 
 def test_a_plan_of_a_newer_format_is_refused(ledger: Ledger) -> None:
-    from toolkit.ledger.records import NewerFormatError
+    from toolkit.core.ledger.records import NewerFormatError
 
     publish(ledger, "clicks", 0)
     queue = ConsumerQueue(ledger, "loader", ["clicks"])

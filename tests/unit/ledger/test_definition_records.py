@@ -1,6 +1,7 @@
-"""The `definition` a record carries is a typed `Provenance` (a nested record of the codec, toolkit/ledger/records.py),
-no longer a dict: the files earlier releases wrote (written_with_definitions/, see its README) read as one, a record
-from before definitions were recorded reads as None, and each writes back byte for byte."""
+"""The `definition` a record carries is a typed `Provenance` (a nested record of the codec,
+toolkit/core/ledger/records.py), no longer a dict: the files earlier releases wrote (written_with_definitions/, see its
+README) read as one, a record from before definitions were recorded reads as None, and each writes back byte for
+byte."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from toolkit.entities.provenance import Provenance
-from toolkit.ingest.book import IngestBatch
-from toolkit.ledger.batch_records import BatchRecord
-from toolkit.ledger.evictions import EvictionBatch, _json
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, event_json, parse_record, to_json
+from toolkit.core.entities.provenance import Provenance
+from toolkit.core.ledger.batch_records import BatchRecord
+from toolkit.core.ledger.evictions import EvictionBatch, _json
+from toolkit.core.ledger.ingest_book import IngestBatch
+from toolkit.core.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, event_json, parse_record, to_json
 
 WRITTEN = Path(__file__).parent / "written_with_definitions"
 CLEAN = Provenance("v1:" + "3" * 64, "a" * 40)

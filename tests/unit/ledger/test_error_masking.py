@@ -1,5 +1,5 @@
 """A ledger record's `error` (a failure's text) is masked by the one masker (toolkit/secrets_masking.py) when the
-record is written and when it is read (toolkit/ledger/records.py): a new record never keeps a password an error
+record is written and when it is read (toolkit/core/ledger/records.py): a new record never keeps a password an error
 quoted, and one an older toolkit kept reaches neither `toolkit status` nor the report page."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from tests.unit.graph.ledger_history import SUMMARY, at, record
 from tests.unit.report.report_history import NOW, attempt, write_states
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
-from toolkit.ledger.database_transfers import ImportRecord
-from toolkit.ledger.records import record_document
+from toolkit.core.ledger.database_transfers import ImportRecord
+from toolkit.core.ledger.records import record_document
 from toolkit.statuses import Status
 
 SECRET = "Pw1-s3cr3t"

@@ -1,4 +1,4 @@
-"""Batches of evictions (toolkit/ledger/evictions.py): one file per retention run and feed, read as one `evicted`
+"""Batches of evictions (toolkit/core/ledger/evictions.py): one file per retention run and feed, read as one `evicted`
 event per instance; a reader reads only the batches whose names span the instance; names that are not batches
 are ignored; a damaged batch is refused naming its path; a killed run's batch is found by its run id."""
 
@@ -11,11 +11,11 @@ import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
 from tests.unit.ledger.test_journal import CountingFileSystem
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.evictions import EvictionBatch
-from toolkit.ledger.records import CorruptRecordError, DatasetEvent, PublicationFacts, event_id, event_id_ms
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.evictions import EvictionBatch
+from toolkit.core.ledger.records import CorruptRecordError, DatasetEvent, PublicationFacts, event_id, event_id_ms
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 T = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 

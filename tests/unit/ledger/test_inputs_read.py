@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.actions.process_runner.late_check import fingerprints_of
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.batch_records import BatchRecord
+from toolkit.core.ledger.records import InstanceRecord, ReadInput, ReadInstance, to_json
 from toolkit.errors import UsageError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.batch_records import BatchRecord
-from toolkit.ledger.records import InstanceRecord, ReadInput, ReadInstance, to_json
-from toolkit.process_runner.late_check import fingerprints_of
 
 FORMAT_1 = Path(__file__).parent / "records_v1"
 PROCESS_INPUT = {"name": "clicks", "feed": "clicks", "optional": False, "instances": [

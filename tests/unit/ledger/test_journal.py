@@ -1,4 +1,4 @@
-"""The journal of dataset events (toolkit/ledger/journal.py): an entry from every path that records an event,
+"""The journal of dataset events (toolkit/core/ledger/journal.py): an entry from every path that records an event,
 repaired after a producer killed between its event file and its entry, read by hour bucket and by name only,
 and rebuilt once for a ledger older than it."""
 
@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.el.timestamps import instance_key
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.journal import Journal, JournalEntry
-from toolkit.ledger.records import DatasetEvent, PublicationFacts, event_id, to_json
-from toolkit.ledger.store import Ledger
-from toolkit.storage.filesystem import FileStatus
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.el.timestamps import instance_key
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.journal import Journal, JournalEntry
+from toolkit.core.ledger.records import DatasetEvent, PublicationFacts, event_id, to_json
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import FileStatus
+from toolkit.core.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, 10, tzinfo=UTC)

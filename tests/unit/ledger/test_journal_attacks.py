@@ -1,4 +1,4 @@
-"""The journal (toolkit/ledger/journal.py) attacked on real files with real processes: a repair killed with
+"""The journal (toolkit/core/ledger/journal.py) attacked on real files with real processes: a repair killed with
 SIGKILL between its late copy and its entry, two repairs of one entry at once, and hostile layouts (a link where
 the journal folder belongs, a folder named like an entry, a root spelled otherwise), each followed by the consumer
 that reads the journal: every event planned exactly once."""
@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import cluster_yaml, load_clusters
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.journal import JournalEntry
-from toolkit.ledger.records import DatasetEvent, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.journal import JournalEntry
+from toolkit.core.ledger.records import DatasetEvent, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, 10, tzinfo=UTC)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock
-from toolkit.ledger.kill_requests import RunKilledError
-from toolkit.ledger.locks import (
+from toolkit.core.ledger.kill_requests import RunKilledError
+from toolkit.core.ledger.locks import (
     HELD,
     RELEASED,
     SKEW_SHARE,
@@ -25,10 +25,10 @@ from toolkit.ledger.locks import (
     LockLostError,
     holder_name,
 )
-from toolkit.ledger.records import CorruptRecordError, wall_clock_stamp
-from toolkit.storage.filesystem import FileStatus, StorageError
-from toolkit.storage.local import LocalFileSystem, to_uri
-from toolkit.storage.publish import Publication
+from toolkit.core.ledger.records import CorruptRecordError, wall_clock_stamp
+from toolkit.core.storage.filesystem import FileStatus, StorageError
+from toolkit.core.storage.local import LocalFileSystem, to_uri
+from toolkit.core.storage.publish import Publication
 
 LEASE = 60.0
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import (
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import (
     STATUSES,
     AttemptRecord,
     CorruptRecordError,
@@ -207,7 +207,7 @@ def test_an_event_id_that_is_no_event_id_is_damage() -> None:
 
 
 def test_event_ids_sort_by_publication_and_differ_by_instance() -> None:
-    from toolkit.ledger.records import event_id, event_id_ms
+    from toolkit.core.ledger.records import event_id, event_id_ms
 
     first = event_id(1_795_000_000_123, "run-b", "clicks", "20261121T1000Z", "published")
     later = event_id(1_795_000_000_124, "run-a", "clicks", "20261121T1000Z", "replaced")

@@ -12,15 +12,22 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, cluster_yaml, load_clusters, local_cluster
-from toolkit.el.timestamps import instance_key, parse_instance_key
-from toolkit.entities.model import Cluster, Interface
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import instance_key, parse_instance_key
+from toolkit.core.entities.model import Cluster, Interface
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
+from toolkit.core.ledger.records import (
+    AttemptRecord,
+    DatasetEvent,
+    InstanceRecord,
+    LateCheck,
+    PublicationFacts,
+    to_json,
+)
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem, to_uri
 from toolkit.errors import UsageError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, LateCheck, PublicationFacts, to_json
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem, to_uri
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, 10, tzinfo=UTC)

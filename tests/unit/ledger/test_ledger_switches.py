@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.entities.model import Cluster
+from toolkit.core.entities.model import Cluster
+from toolkit.core.ledger.control import Control, Switch
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.records import CorruptRecordError
+from toolkit.core.ledger.switches import require_no_safemode, require_running_allowed
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, SkippedError
-from toolkit.ledger.control import Control, Switch
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError
-from toolkit.ledger.switches import require_no_safemode, require_running_allowed
-from toolkit.storage.local import LocalFileSystem
 
 SINCE = "2026-11-21T10:00:00Z"
 

@@ -1,4 +1,4 @@
-"""The ledger tables' statements (toolkit/ledger_tables/tables.py) without a JVM: the database from the cluster
+"""The ledger tables' statements (toolkit/actions/ledger_tables/tables.py) without a JVM: the database from the cluster
 property, one table per record file and one view per kind, the marks that make them ours, and
 `entrypoints/ledger_tables.py --dry-run`, which prints them and starts no Spark. Their reading is tested on real
 Spark in tests/integration/test_ledger_tables.py."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.unit.ledger.ledger_support import load_clusters
-from toolkit.ledger_tables.tables import DEFAULT_DATABASE, ledger_database, statements
+from toolkit.actions.ledger_tables.tables import DEFAULT_DATABASE, ledger_database, statements
 
 PROJECT = Path(__file__).resolve().parents[3]
 

@@ -13,13 +13,13 @@ import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.consumption import ConsumerQueue
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.consumption import ConsumerQueue
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
 
 LIMIT = 128
 T = datetime(2026, 11, 21, 8, tzinfo=timezone.utc)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from toolkit.ledger.instance_states import EMPTY_OUTLINES, InstanceOutline, Outlines
+from toolkit.core.ledger.instance_states import EMPTY_OUTLINES, InstanceOutline, Outlines
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 HOUR = timedelta(hours=1)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublishedOutput, to_json
 from toolkit.errors import UsageError
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, PublishedOutput, to_json
 
 FORMAT_1 = Path(__file__).parent / "records_v1"
 FILE_OUTPUT = {"name": "summary", "feed": "clicks-summary", "time": "2026-11-21T10:00Z",

@@ -1,4 +1,4 @@
-"""The ledger's record files (toolkit/ledger/record_files.py), the one reader and writer of the records an action
+"""The ledger's record files (toolkit/core/ledger/record_files.py), the one reader and writer of the records an action
 keeps one per file or one per instance: none until written, the same record read back, a damaged file refused
 naming its path, a rewrite seen whole."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.ledger.record_files import InstanceRecords, RecordFile
-from toolkit.ledger.records import CorruptRecordError, Minute
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.ledger.record_files import InstanceRecords, RecordFile
+from toolkit.core.ledger.records import CorruptRecordError, Minute
+from toolkit.core.storage.local import LocalFileSystem
 
 FS = LocalFileSystem()
 TEN = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from toolkit.errors import UsageError
-from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.locks import HELD, LeaseLock
-from toolkit.ledger.records import (
+from toolkit.core.ledger.control import Control
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.locks import HELD, LeaseLock
+from toolkit.core.ledger.records import (
     FORMAT_VERSION,
     AttemptRecord,
     CorruptRecordError,
@@ -28,9 +27,10 @@ from toolkit.ledger.records import (
     parse_late_checks,
     to_json,
 )
-from toolkit.retention.run_records import RetentionRecord
-from toolkit.runtime.run_record import write_record
-from toolkit.storage.local import LocalFileSystem, to_uri
+from toolkit.core.ledger.retention_runs import RetentionRecord
+from toolkit.core.storage.local import LocalFileSystem, to_uri
+from toolkit.errors import UsageError
+from toolkit.services.runtime.run_record import write_record
 
 V1 = Path(__file__).parent / "records_v1"
 INPUTS = [{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,

@@ -10,11 +10,11 @@ from typing import Annotated, Any
 
 import pytest
 
-from toolkit.entities.provenance import Provenance
-from toolkit.ingest.book import IngestBatch
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.consumption import Cursor
-from toolkit.ledger.records import (
+from toolkit.core.entities.provenance import Provenance
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.consumption import Cursor
+from toolkit.core.ledger.ingest_book import IngestBatch
+from toolkit.core.ledger.records import (
     STATUSES,
     AttemptRecord,
     CorruptRecordError,

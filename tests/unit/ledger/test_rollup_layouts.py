@@ -1,4 +1,4 @@
-"""Monthly roll-ups (toolkit/ledger/rollups.py) on hostile layouts of the ledger, on the pure-Python local file
+"""Monthly roll-ups (toolkit/core/ledger/rollups.py) on hostile layouts of the ledger, on the pure-Python local file
 system: a symbolic link where an instance folder, the roll-ups folder or the process folder belongs, a folder where
 the month's roll-up file belongs, names with colons, spaces and at the 255-byte limit beside the instances, an odd
 spelling of the cluster root. What is left on disk and what readers answer are asserted."""
@@ -14,12 +14,12 @@ import pytest
 from tests.disk_tree import tree
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
 from tests.unit.ledger.test_rollups import BEFORE, OCTOBER, P, write
-from toolkit.ledger.records import CorruptRecordError
-from toolkit.ledger.rollup_records import read_rollup
-from toolkit.ledger.rollups import roll_up
-from toolkit.ledger.store import Ledger
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.ledger.records import CorruptRecordError
+from toolkit.core.ledger.rollup_records import read_rollup
+from toolkit.core.ledger.rollups import roll_up
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 
 
 def make_ledger(tmp_path: Path) -> tuple[Ledger, Path]:
@@ -116,7 +116,7 @@ def test_foreign_names_beside_the_instances_are_left_as_they_are(tmp_path: Path,
 
 
 def test_a_process_name_at_the_255_byte_limit_is_rolled_up(tmp_path: Path) -> None:
-    from toolkit.ledger.records import InstanceRecord
+    from toolkit.core.ledger.records import InstanceRecord
 
     ledger, _ = make_ledger(tmp_path)
     long_name = "p" * 255

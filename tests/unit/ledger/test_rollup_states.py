@@ -1,4 +1,4 @@
-"""A roll-up's state lines and digest (toolkit/ledger/rollup_records.py, format 3): the states of its instances,
+"""A roll-up's state lines and digest (toolkit/core/ledger/rollup_records.py, format 3): the states of its instances,
 read without the records on its last line, each parsed when asked for, and their status and attempts from the head
 alone; a format 2 roll-up (no digest) and a format 1 roll-up (one line, written before the states were) still read;
 a damaged or cut head, digest or state line named."""
@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.entities.provenance import Provenance
-from toolkit.ledger.instance_states import InstanceOutline, InstanceState, Outlines, _problem
-from toolkit.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
-from toolkit.ledger.rollup_records import (
+from toolkit.core.entities.provenance import Provenance
+from toolkit.core.ledger.instance_states import InstanceOutline, InstanceState, Outlines, _problem
+from toolkit.core.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
+from toolkit.core.ledger.rollup_records import (
     MonthRollup,
     RolledUp,
     _taken,
@@ -28,9 +28,9 @@ from toolkit.ledger.rollup_records import (
     read_rollup_digest,
     read_rollup_states,
 )
-from toolkit.ledger.rollups import roll_up
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.ledger.rollups import roll_up
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 P = "hourly"
 MONTH = "202610"

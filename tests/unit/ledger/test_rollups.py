@@ -1,4 +1,4 @@
-"""Monthly roll-ups of closed instances (toolkit/ledger/rollups.py): every reader sees the same answers before and
+"""Monthly roll-ups of closed instances (toolkit/core/ledger/rollups.py): every reader sees the same answers before and
 after, a rerun of a rolled-up instance wins, a roll-up killed at each step leaves the old state or the new (and the
 next one finishes), two roll-ups of a process at once: the second is told who runs."""
 
@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, LateCheck
+from toolkit.core.ledger.rollup_records import read_rollup, rolled_months
+from toolkit.core.ledger.rollups import roll_up
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
-from toolkit.ledger.records import AttemptRecord, InstanceRecord, LateCheck
-from toolkit.ledger.rollup_records import read_rollup, rolled_months
-from toolkit.ledger.rollups import roll_up
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
 
 UTC = timezone.utc
 P = "hourly"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock
+from toolkit.core.ledger.locks import HELD, RELEASED, LeaseLock, LockLostError, holder_name
+from toolkit.core.ledger.run_locks import describe_holder, holding
+from toolkit.core.storage.local import LocalFileSystem, to_uri
 from toolkit.errors import BlockedError
-from toolkit.ledger.locks import HELD, RELEASED, LeaseLock, LockLostError, holder_name
-from toolkit.ledger.run_locks import describe_holder, holding
-from toolkit.storage.local import LocalFileSystem, to_uri
 
 WHAT = "retention of feed 'clicks' on cluster 'primary'"
 

@@ -8,17 +8,17 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.cli.ledger_access import Now, open_ledger
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Cluster
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.lineage.graph import Lineage
-from toolkit.lineage.ledgers import Ledgers
-from toolkit.lineage.walk import trace_feed
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.model import Cluster
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.views.ledger_access import Now, open_ledger
+from toolkit.views.lineage.graph import Lineage
+from toolkit.views.lineage.ledgers import Ledgers
+from toolkit.views.lineage.walk import trace_feed
 
 __all__ = ["DAY", "LedgerWriter", "a_day_of_runs", "fingerprint", "make_repo", "utc"]
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lineage.ledger_writer import LedgerWriter, a_day_of_runs, make_repo, replicated_with_a_late_input, utc
-from toolkit.lineage.dot import lineage_dot
-from toolkit.lineage.graph import Lineage
-from toolkit.lineage.json_form import lineage_json
-from toolkit.lineage.text import lineage_lines
-from toolkit.lineage.walk import trace_feed
+from toolkit.views.lineage.dot import lineage_dot
+from toolkit.views.lineage.graph import Lineage
+from toolkit.views.lineage.json_form import lineage_json
+from toolkit.views.lineage.text import lineage_lines
+from toolkit.views.lineage.walk import trace_feed
 
 T = utc(2026, 11, 21, 10)
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lineage.ledger_writer import DAY, LedgerWriter, a_day_of_runs, fingerprint, make_repo, utc
+from toolkit.core.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.errors import UsageError
-from toolkit.ledger.batch_records import BatchLog, BatchRecord
-from toolkit.lineage.graph import READ, WROTE, InstanceNode, Lineage, RunNode
-from toolkit.lineage.walk import trace_feed, trace_process
+from toolkit.views.lineage.graph import READ, WROTE, InstanceNode, Lineage, RunNode
+from toolkit.views.lineage.walk import trace_feed, trace_process
 
 T = utc(2026, 11, 21, 10)
 ROLLUP = DAY + timedelta(days=1)

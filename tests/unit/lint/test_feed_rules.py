@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.el.frequency import Frequency
-from toolkit.entities.problems import Problem, Severity
-from toolkit.lint.rules.feed._durations import Verdict, at_least, at_least_value, month_days
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.rules.feed._durations import Verdict, at_least, at_least_value, month_days
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.entities.problems import Problem, Severity
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 

@@ -12,9 +12,9 @@ import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
 from tests.unit.lint.test_feed_rules import BACKUP, ERROR, HOURLY, PRIMARY, TABLE, feed, line_of, lint, summary
-from toolkit.entities.column_types import ColumnType, parse_column_type
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.column_types import ColumnType, parse_column_type
 from toolkit.errors import UsageError
-from toolkit.lint.runner import lint_paths
 
 COLUMNS = "columns:\n  - {name: ts, type: string}\n  - {name: user, type: bigint}\n  - {name: page, type: string}\n"
 PATHS = "  landing: /landing/orders\n  dead-letters: /landing/orders-rejected\n"

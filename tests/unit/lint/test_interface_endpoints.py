@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
 
 BACKUP = "clusters/backup.yaml"
 

@@ -10,8 +10,8 @@ import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
 from tests.unit.lint.test_process_rules import line_of, repo_with
-from toolkit.entities.problems import Problem, Severity
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.problems import Problem, Severity
 
 FEED, PROCESS = "feeds/clicks.yaml", "processes/hourly-clicks-summary.yaml"
 PRIORITY_HELP = ("give one of Hadoop's job priorities VERY_HIGH, HIGH, NORMAL, LOW, VERY_LOW, DEFAULT, or a YARN "

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.unit.lint.overlay import TEMPLATE, fixture_repo
+from toolkit.authoring.lint.runner import lint_paths
 from toolkit.cli.main import main
-from toolkit.lint.runner import lint_paths
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

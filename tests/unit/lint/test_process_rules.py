@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.entities.problems import Problem, Severity
-from toolkit.entities.repo import ConfigRepo
-from toolkit.lint.context import LintContext
-from toolkit.lint.runner import all_rules, lint_paths
+from toolkit.authoring.lint.context import LintContext
+from toolkit.authoring.lint.runner import all_rules, lint_paths
+from toolkit.core.entities.problems import Problem, Severity
+from toolkit.core.entities.repo import ConfigRepo
 
 PROCESS = "processes/daily-sales.yaml"
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.entities.problems import Problem, Severity
-from toolkit.entities.quality_suites import QualitySuite, SuiteError
-from toolkit.entities.repo import ConfigRepo
-from toolkit.lint.context import LintContext
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.context import LintContext
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.problems import Problem, Severity
+from toolkit.core.entities.quality_suites import QualitySuite, SuiteError
+from toolkit.core.entities.repo import ConfigRepo
 
 CODES = ("FD032", "FD033", "PR024", "PR025")
 COLUMNS = "columns:\n  - {name: ts, type: timestamp}\n  - {name: user, type: string}\n  - {name: page, type: string}\n"

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import fixture_repo
+from toolkit.authoring.lint.context import LintContext
+from toolkit.authoring.lint.rule import ALIASES, REGISTRY, EntityRule, Finding, current_code, register
+from toolkit.authoring.lint.rule_docs import markdown
+from toolkit.authoring.lint.runner import all_rules, lint_paths
 from toolkit.cli.main import main
-from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Entity
-from toolkit.lint.context import LintContext
-from toolkit.lint.rule import ALIASES, REGISTRY, EntityRule, Finding, current_code, register
-from toolkit.lint.rule_docs import markdown
-from toolkit.lint.runner import all_rules, lint_paths
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.model import Entity
 
 DOC = """RP900: a feed is not named clicks (a rule of this test).
 

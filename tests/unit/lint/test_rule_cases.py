@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import CASES, TEMPLATE, case_repo, cases_of
-from toolkit.lint.runner import all_rules, lint_paths
+from toolkit.authoring.lint.runner import all_rules, lint_paths
 
 CODES = sorted(rule.code for rule in all_rules())
 ALL_CASES = [(path.stem, case["name"]) for path in sorted(CASES.glob("*.yaml")) for case in cases_of(path.stem)]

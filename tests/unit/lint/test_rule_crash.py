@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import fixture_repo
+from toolkit.authoring.lint.context import LintContext
+from toolkit.authoring.lint.crashes import INTERNAL_ERROR
+from toolkit.authoring.lint.rule import REGISTRY, EntityRule, Finding, Rule, register
+from toolkit.authoring.lint.runner import lint_paths
 from toolkit.cli.main import main
-from toolkit.entities.kinds import Kind
-from toolkit.entities.model import Entity
-from toolkit.entities.problems import Severity
-from toolkit.lint.context import LintContext
-from toolkit.lint.crashes import INTERNAL_ERROR
-from toolkit.lint.rule import REGISTRY, EntityRule, Finding, Rule, register
-from toolkit.lint.runner import lint_paths
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.model import Entity
+from toolkit.core.entities.problems import Severity
 
 
 class CrashesOnClicks(EntityRule):

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from toolkit.authoring.lint.rule import Rule
+from toolkit.authoring.lint.rule_docs import RuleDocError, explain_text, markdown, rule_doc
+from toolkit.authoring.lint.rule_docs import main as rule_docs_main
+from toolkit.authoring.lint.runner import all_rules
 from toolkit.cli.main import main
-from toolkit.lint.rule import Rule
-from toolkit.lint.rule_docs import RuleDocError, explain_text, markdown, rule_doc
-from toolkit.lint.rule_docs import main as rule_docs_main
-from toolkit.lint.runner import all_rules
 
 RULES_MD = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 CODES = [rule.code for rule in all_rules()]

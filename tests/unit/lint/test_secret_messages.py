@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
+from toolkit.authoring.lint.runner import lint_paths
 from toolkit.cli.main import main
-from toolkit.lint.runner import lint_paths
 
 SECRET = "Pw1-s3cr3t"
 

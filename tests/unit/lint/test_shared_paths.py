@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.el.templates import PathTemplate, templates_overlap
-from toolkit.entities.problems import Problem
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.el.templates import PathTemplate, templates_overlap
+from toolkit.core.entities.problems import Problem
 
 CLUSTER = """\
   - name: {cluster}

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.unit.lint.overlay import case_repo, fixture_repo
-from toolkit.entities.problems import Problem, Severity
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.problems import Problem, Severity
 
 
 def problems_of(root: Path, code: str) -> list[Problem]:

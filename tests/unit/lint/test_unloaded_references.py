@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 from tests.unit.lint.overlay import TEMPLATE
-from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.repo import ConfigRepo
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.kinds import EntityRef, Kind
+from toolkit.core.entities.repo import ConfigRepo
 
 
 def copy_of_template(tmp_path: Path) -> Path:

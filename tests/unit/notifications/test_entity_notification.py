@@ -1,13 +1,14 @@
 """The `notification` of an entity as the repo gives it (`on-success`, `level`, the recipients), checked by the
-schema; and the message of a feed's failed action (retention), as `toolkit/runtime/feed_notices.py` sends it."""
+schema; and the message of a feed's failed action (retention), as `toolkit/services/runtime/feed_notices.py` sends
+it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.lint.runner import lint_paths
+from toolkit.authoring.lint.runner import lint_paths
+from toolkit.core.entities.repo import ConfigRepo
 
 
 def with_notification(tmp_path: Path, text: str) -> Path:

@@ -14,11 +14,11 @@ import pytest
 from tests.lineage_receiver import lineage_receiver
 from tests.smtp_server import PASSWORD, USER, SmtpServers, free_port
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.model import Cluster, Notification
-from toolkit.entities.repo import ConfigRepo
-from toolkit.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED, Notice
-from toolkit.notifications.notifier import Notifier
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.model import Cluster, Notification
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED, Notice
+from toolkit.services.notifications.notifier import Notifier
 
 T = datetime(2026, 11, 21, 10, 0, tzinfo=timezone.utc)
 TO = Notification(to=("ops@example.com", "oncall@example.com"))

@@ -1,4 +1,4 @@
-"""The rerun command a notice carries (toolkit/notifications/message.py): the entrypoint, the entity, the
+"""The rerun command a notice carries (toolkit/services/notifications/message.py): the entrypoint, the entity, the
 cluster option of the action, and the arguments a call needs besides, every word quoted for a shell."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 from datetime import datetime, timezone
 
-from toolkit.notifications.message import rerun_command
+from toolkit.services.notifications.message import rerun_command
 
 T = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.openlineage_schema import validate_facet
-from toolkit.openlineage.column_lineage import column_lineage
-from toolkit.openlineage.naming import DatasetName
+from toolkit.services.openlineage.column_lineage import column_lineage
+from toolkit.services.openlineage.naming import DatasetName
 
 PROJECT = Path(__file__).resolve().parents[3]
 PRODUCER = "https://github.com/feed-toolkit/feed-toolkit"

@@ -1,13 +1,13 @@
-"""A run's FAIL event says why in its errorMessage facet (toolkit/openlineage/events.py), masked by the one masker
-(toolkit/secrets_masking.py): a password the error quotes is never sent to the backend nor kept in the ledger."""
+"""A run's FAIL event says why in its errorMessage facet (toolkit/services/openlineage/events.py), masked by the one
+masker (toolkit/secrets_masking.py): a password the error quotes is never sent to the backend nor kept in the ledger."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from toolkit.openlineage.events import run_event
-from toolkit.openlineage.facts import RunFacts
-from toolkit.openlineage.naming import JobName
+from toolkit.services.openlineage.events import run_event
+from toolkit.services.openlineage.facts import RunFacts
+from toolkit.services.openlineage.naming import JobName
 
 
 def test_the_error_of_a_failed_run_is_sent_without_its_password() -> None:

@@ -14,14 +14,14 @@ import pytest
 from tests.lineage_receiver import lineage_receiver
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main as toolkit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.records import CorruptRecordError
-from toolkit.ledger.store import Ledger
-from toolkit.openlineage.resend import resend
-from toolkit.openlineage.store import LineageBook, LineageRecord
-from toolkit.openlineage.transport import Emitter
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.records import CorruptRecordError
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.openlineage.resend import resend
+from toolkit.services.openlineage.store import LineageBook, LineageRecord
+from toolkit.services.openlineage.transport import Emitter
 
 UTC = timezone.utc
 

@@ -16,15 +16,15 @@ import pytest
 
 from tests.lineage_receiver import Receiver, lineage_receiver
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.store import Ledger
-from toolkit.openlineage.resend import resend
-from toolkit.openlineage.run import Lineage, RunLineage
-from toolkit.openlineage.settings import LineageSettings
-from toolkit.openlineage.store import LineageBook
-from toolkit.openlineage.transport import Emitter
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.openlineage.resend import resend
+from toolkit.services.openlineage.run import Lineage, RunLineage
+from toolkit.services.openlineage.settings import LineageSettings
+from toolkit.services.openlineage.store import LineageBook
+from toolkit.services.openlineage.transport import Emitter
 
 DOWN = {"transport": {"type": "http", "url": "http://127.0.0.1:9"}}  # the discard port: nothing listens
 

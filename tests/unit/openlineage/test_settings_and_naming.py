@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.openlineage.naming import DatasetName, feed_dataset, instance_run_id, job_name, path_dataset
-from toolkit.openlineage.parent import parent_from_conf
-from toolkit.openlineage.settings import LineageSettings, lineage_settings
+from toolkit.services.openlineage.naming import DatasetName, feed_dataset, instance_run_id, job_name, path_dataset
+from toolkit.services.openlineage.parent import parent_from_conf
+from toolkit.services.openlineage.settings import LineageSettings, lineage_settings
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 

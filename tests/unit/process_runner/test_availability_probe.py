@@ -9,11 +9,11 @@ from datetime import datetime
 from pathlib import Path
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
-from toolkit.instances.availability import InstanceState, probe_files
-from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.fingerprints import Fingerprint, fingerprint
-from toolkit.storage.filesystem import FileStatus
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.instances.availability import InstanceState, probe_files
+from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.instances.fingerprints import Fingerprint, fingerprint
+from toolkit.core.storage.filesystem import FileStatus
+from toolkit.core.storage.local import LocalFileSystem
 
 MTIME = 1_790_000_000  # whole seconds: the listing's milliseconds are exact
 

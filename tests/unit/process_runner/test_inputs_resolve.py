@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
-from toolkit.instances.availability import InstanceState, probe_files
-from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.grids import feed_grid
-from toolkit.instances.inputs import PROBE_CHUNK, ResolvedInput, resolve_input
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.instances.availability import InstanceState, probe_files
+from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.instances.grids import feed_grid
+from toolkit.core.instances.inputs import PROBE_CHUNK, ResolvedInput, resolve_input
+from toolkit.core.storage.local import LocalFileSystem
 
 T = utc(2026, 11, 21, 10)
 

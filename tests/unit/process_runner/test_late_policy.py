@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.el.shift import shift
-from toolkit.entities.model import Policy
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.process_runner.late_policy import LateSchedule, late_cutoff, late_input_names, late_schedule
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.el.shift import shift
+from toolkit.core.entities.model import Policy
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.process_runner.late_policy import LateSchedule, late_cutoff, late_input_names, late_schedule
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 UTC = timezone.utc

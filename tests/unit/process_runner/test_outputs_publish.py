@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
+from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.instances.output_targets import FileOutput, file_output
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import ToolkitError
-from toolkit.instances.feed_locations import feed_locations
-from toolkit.instances.output_targets import FileOutput, file_output
-from toolkit.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, publish
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers, discard, publish
 
 T = utc(2026, 11, 21, 10)
 

@@ -11,16 +11,16 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, utc
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities.model import Policy, Retry
-from toolkit.entities.timeouts import process_timeout
-from toolkit.process_runner.retry_policy import (
+from toolkit.actions.process_runner.retry_policy import (
     attempts_of,
     deadline_of,
     retry_delay_seconds,
     seconds_until,
 )
-from toolkit.runtime.polling import poll_intervals
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities.model import Policy, Retry
+from toolkit.core.entities.timeouts import process_timeout
+from toolkit.services.runtime.polling import poll_intervals
 
 UTC_ZONE, BERLIN = ZoneInfo("UTC"), ZoneInfo("Europe/Berlin")
 

@@ -1,5 +1,5 @@
-"""A gate's results as records (toolkit/quality/results.py): their JSON round trip (the ledger keeps it), the status
-line's `quality: 11/12 passed`, the sentence a failure is told in, and which results stop a publication."""
+"""A gate's results as records (toolkit/services/quality/results.py): their JSON round trip (the ledger keeps it), the
+status line's `quality: 11/12 passed`, the sentence a failure is told in, and which results stop a publication."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from toolkit.entities.model import OnFailure
-from toolkit.quality.results import ExpectationOutcome, GateResult, results_json, summary
+from toolkit.core.entities.model import OnFailure
+from toolkit.services.quality.results import ExpectationOutcome, GateResult, results_json, summary
 
 NOT_NULL = ExpectationOutcome("expect_column_values_to_not_be_null", True, ("user",), None, 0, 1_000_000,
                               {"column": "user"})

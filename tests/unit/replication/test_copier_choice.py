@@ -12,8 +12,8 @@ import pytest
 
 from tests.unit.replication.test_file_replication import FILES, T, contents, instance, replicate
 from tests.unit.retention.retention_repo import replication_clusters
-from toolkit.entities.replication_settings import ReplicationSettings, replication_settings
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.replication_settings import ReplicationSettings, replication_settings
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from tests.unit.entities.test_object_stores import spark_session
 from tests.unit.retention.retention_repo import make_repo
-from toolkit.replication.hive.hive_entry import export_main, import_main
-from toolkit.replication.replication_entry import main as replication_main
+from toolkit.actions.replication.hive.hive_entry import export_main, import_main
+from toolkit.actions.replication.replication_entry import main as replication_main
 
 T = "2026-11-21T00:00Z"  # an instance of the daily table feeds
 SECRET = "s3cr3t-word"

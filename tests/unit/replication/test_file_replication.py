@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.retention.retention_repo import instance, replication_clusters, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.runner import ReplicationRequest, run_replication
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.replication.runner import ReplicationRequest, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 T = utc(2026, 11, 21, 10)
 
@@ -165,7 +165,7 @@ class ChecksummingLocalFileSystem(LocalFileSystem):
     def checksum(self, path: str) -> str | None:
         import hashlib
 
-        from toolkit.storage.local import to_local_path
+        from toolkit.core.storage.local import to_local_path
 
         return "SHA-256:" + hashlib.sha256(Path(to_local_path(path)).read_bytes()).hexdigest()
 
@@ -242,7 +242,7 @@ def test_a_link_in_the_source_is_not_copied_and_is_reported(clusters, tmp_path: 
 
 
 def test_the_target_root_cannot_be_deleted_once_replication_knows_it(clusters) -> None:
-    from toolkit.storage.filesystem import StorageError
+    from toolkit.core.storage.filesystem import StorageError
 
     repo, primary, backup = clusters
     instance(primary, "data/clicks", T, FILES)
@@ -276,7 +276,7 @@ def test_the_target_records_a_dataset_event_once_per_publication(clusters) -> No
 
 
 def test_a_run_killed_between_publication_and_event_has_its_event_written_by_the_next(clusters, monkeypatch) -> None:
-    from toolkit.ledger.store import Ledger
+    from toolkit.core.ledger.store import Ledger
 
     repo, primary, backup = clusters
     instance(primary, "data/clicks", T, FILES)
@@ -300,9 +300,9 @@ def test_a_blocking_check_discards_the_staged_copy_and_a_warning_publishes(tmp_p
     """files.py's side of the data-quality gate (Great Expectations itself runs in
     tests/integration/replication/test_replication_quality.py): `check` sees the complete staging folder; a
     blocking result deletes it and publishes nothing; a warning publishes; the results are in the outcome."""
-    from toolkit.entities.model import OnFailure
-    from toolkit.quality.results import ExpectationOutcome, GateResult
-    from toolkit.replication.files import Folder, replicate_folder
+    from toolkit.actions.replication.files import Folder, replicate_folder
+    from toolkit.core.entities.model import OnFailure
+    from toolkit.services.quality.results import ExpectationOutcome, GateResult
 
     fs = LocalFileSystem()
     source = instance(tmp_path / "primary", "data", T, FILES)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from toolkit.replication.hive.compat import describe_differences, differences
-from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
+from toolkit.actions.replication.hive.compat import describe_differences, differences
+from toolkit.core.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
 
 PARQUET = StorageFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
                         "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat",

@@ -7,9 +7,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from toolkit.replication.hive.metadata import ExportedFile, ExportMetadata
-from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
-from toolkit.storage.filesystem import StorageError
+from toolkit.actions.replication.hive.metadata import ExportedFile, ExportMetadata
+from toolkit.core.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
+from toolkit.core.storage.filesystem import StorageError
 
 WHERE = "file:///staging/x/_metadata.json"
 TABLE = TableDescription(

@@ -12,17 +12,17 @@ import pytest
 
 from tests.unit.replication.test_file_replication import T, contents, instance
 from tests.unit.retention.retention_repo import make_repo, replication_clusters, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.replication.pullers import Puller
+from toolkit.actions.replication.runner import ReplicationRequest, ReplicationResult, run_replication
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.control import Control
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.locks import holder_name
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, ToolkitError
-from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.locks import holder_name
-from toolkit.ledger.store import Ledger
-from toolkit.replication.pullers import Puller
-from toolkit.replication.runner import ReplicationRequest, ReplicationResult, run_replication
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 MANY = {f"part-{k:05d}.json": bytes([65 + k % 26]) * (2000 + k) for k in range(60)}
 HOLDER = re.compile(r"run (r[12]) on (\S+:\d+) \(its lease ends \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)")

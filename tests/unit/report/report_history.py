@@ -8,13 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from tests.unit.graph.ledger_history import SUMMARY, at, record, write_history
-from toolkit.entities.model import OnFailure
-from toolkit.entities.provenance import Provenance
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.holds import Hold
-from toolkit.ledger.records import AttemptRecord, PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.quality.results import ExpectationOutcome, GateResult
+from toolkit.core.entities.model import OnFailure
+from toolkit.core.entities.provenance import Provenance
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.holds import Hold
+from toolkit.core.ledger.records import AttemptRecord, PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.services.quality.results import ExpectationOutcome, GateResult
 from toolkit.statuses import Status
 
 NOW = "2026-11-21T13:30Z"

@@ -1,5 +1,5 @@
-"""A grid as columns (toolkit/report/model.py): times and states one per instance, SLA misses and details by index,
-checked where the grid is built; the page's times as runs of equal steps (html.py)."""
+"""A grid as columns (toolkit/views/report/model.py): times and states one per instance, SLA misses and details by
+index, checked where the grid is built; the page's times as runs of equal steps (html.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.report.html import _steps
-from toolkit.report.model import Cell, Details, Grid
-from toolkit.report.states import State
+from toolkit.views.report.html import _steps
+from toolkit.views.report.model import Cell, Details, Grid
+from toolkit.views.report.states import State
 
 T = datetime(2026, 1, 1, tzinfo=timezone.utc)
 HOURS = tuple(T + timedelta(hours=n) for n in range(3))

@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from tests.unit.retention.retention_repo import TEMPLATE
-from toolkit.entities.kinds import Kind
-from toolkit.entities.repo import ConfigRepo
-from toolkit.graph.build import build_graph
-from toolkit.graph.model import Edge, EdgeKind, Graph, Node
-from toolkit.report.model import Grid, Header
-from toolkit.report.order import dependency_order
-from toolkit.report.states import State
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.views.graph.build import build_graph
+from toolkit.views.graph.model import Edge, EdgeKind, Graph, Node
+from toolkit.views.report.model import Grid, Header
+from toolkit.views.report.order import dependency_order
+from toolkit.views.report.states import State
 
 
 def test_every_feed_and_process_comes_after_what_it_depends_on() -> None:

@@ -7,12 +7,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from tests.unit.report.report_history import ERROR, GATE, attempt
-from toolkit.entities.provenance import Provenance
-from toolkit.ledger.instance_states import InstanceState
-from toolkit.ledger.records import DatasetEvent
-from toolkit.report.cells import DETAILED, feed_cell, needs_attempts, plain_successes, process_cell, trimmed
-from toolkit.report.model import Cell, Details
-from toolkit.report.states import COLOURS, State, feed_state, process_state
+from toolkit.core.entities.provenance import Provenance
+from toolkit.core.ledger.instance_states import InstanceState
+from toolkit.core.ledger.records import DatasetEvent
+from toolkit.views.report.cells import DETAILED, feed_cell, needs_attempts, plain_successes, process_cell, trimmed
+from toolkit.views.report.model import Cell, Details
+from toolkit.views.report.states import COLOURS, State, feed_state, process_state
 
 T = datetime(2026, 11, 21, 11, tzinfo=timezone.utc)
 

@@ -15,14 +15,14 @@ import pytest
 
 from tests.unit.retention.archive_repo import contents, make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, plant_decoys, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.retention import retention_entry
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, UsageError
-from toolkit.retention import retention_entry
-from toolkit.retention.runner import run_retention
-from toolkit.retention_actions.archive_action import STAGING_SUFFIX
-from toolkit.retention_actions.registry import retention_actions
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.extensions.retention_actions.archive_action import STAGING_SUFFIX
+from toolkit.extensions.retention_actions.registry import retention_actions
+from toolkit.services.runtime.run_context import RunContext
 
 FS = LocalFileSystem()
 NOMINAL = utc(2026, 4, 1, 10)  # clicks keeps days(90) on primary: the cut-off is 2026-01-01T10:00Z

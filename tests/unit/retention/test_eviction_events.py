@@ -15,16 +15,16 @@ import pytest
 
 from tests.unit.retention.archive_repo import make_archive_repo
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.evictions import EvictionBatch
+from toolkit.core.ledger.journal import Journal
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.evictions import EvictionBatch
-from toolkit.ledger.journal import Journal
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 FS = LocalFileSystem()
 NOMINAL = utc(2026, 4, 1, 10)  # clicks keeps days(90) on primary: the cut-off is 2026-01-01T10:00Z

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 FS = LocalFileSystem()
 

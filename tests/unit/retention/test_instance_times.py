@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.el.templates import PathTemplate
-from toolkit.retention.file_plan import _instance_time
+from toolkit.core.el.templates import PathTemplate
+from toolkit.planners.retention.file_plan import _instance_time
 
 TEMPLATE = PathTemplate("/data/x/${YEAR}/${MONTH}/${DAY}/${HOUR}/${MINUTE}")
 ZONES = st.sampled_from(["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata"])

@@ -14,13 +14,13 @@ import pytest
 from tests.unit.retention import cluster_lake
 from tests.unit.retention.cluster_lake import FIRST, lake
 from tests.unit.retention.retention_repo import tree
+from toolkit.actions.retention.runner import run_retention
 from toolkit.cli.main import main
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.devtools.feeds_repo import CLUSTER
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.retention.runner import run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 CALL_TIME = "2025-03-01T00:30Z"  # days(30) from 2025-01-30T00:00Z, the daily cadence's instant 2025-03-01T00:00Z
 DUE_AT = datetime(2025, 3, 1, tzinfo=timezone.utc)

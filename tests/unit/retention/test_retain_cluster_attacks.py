@@ -10,10 +10,10 @@ import pytest
 
 from tests.unit.retention import cluster_lake
 from tests.unit.retention.retention_repo import tree
+from toolkit.actions.retention.retention_entry import retain_main
 from toolkit.cli.main import main
+from toolkit.core.ledger.locks import LeaseLock
 from toolkit.devtools.feeds_repo import CLUSTER
-from toolkit.ledger.locks import LeaseLock
-from toolkit.retention.retention_entry import retain_main
 
 CALL_TIME = "2025-01-03T00:30Z"  # the daily cadence's instant 2025-01-03T00:00Z is the latest at or before it
 INSTANT = "2025-01-03T00:00Z"

@@ -1,5 +1,5 @@
 """`retain --all` retains its file feeds in worker processes forked from the call (cluster_call.py,
-toolkit/runtime/worker_processes.py): what a feed prints in its worker reaches the call's stdout and stderr, a
+toolkit/services/runtime/worker_processes.py): what a feed prints in its worker reaches the call's stdout and stderr, a
 worker that dies fails its feeds and no other, and the next call retains them."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 
 from tests.unit.retention import cluster_lake
 from tests.unit.retention.retention_repo import tree
-from toolkit.entities.model import Feed
-from toolkit.retention import cluster_call
-from toolkit.storage.filesystem import StorageError
+from toolkit.actions.retention import cluster_call
+from toolkit.core.entities.model import Feed
+from toolkit.core.storage.filesystem import StorageError
 
 CALL_TIME = "2025-02-05T00:30Z"
 FEEDS = 4
@@ -85,7 +85,7 @@ def test_a_worker_that_dies_fails_its_feeds_with_a_sentence_and_the_next_call_re
     time.sleep(0.6)  # the dead workers' leases expire
     monkeypatch.setattr(cluster_call, "retain_feed", original)
     # With the same lease: a worker the broken pool ended between creating its lock file and writing it leaves an
-    # empty one, which holds for the reader's lease after it was made (toolkit/ledger/locks.py; seen in CI).
+    # empty one, which holds for the reader's lease after it was made (toolkit/core/ledger/locks.py; seen in CI).
     code, feeds, summary, err = cluster_lake.retain_all(capsys, repo, "--lease", "0.5", time=CALL_TIME)
     again = {str(line["entity"]) for line in feeds}  # a feed whose worker the broken pool ended after its record
     assert names[1] in again and again <= set(failed) and code == 0, err  # was written is not due again

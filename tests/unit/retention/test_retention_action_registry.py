@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.kinds import Kind
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Feed
-from toolkit.entities.schemas import schema
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Feed
+from toolkit.core.entities.schemas import schema
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.retention_actions.action import RetentionAction
-from toolkit.retention_actions.registry import retention_action_named, retention_actions
+from toolkit.extensions.retention_actions.action import RetentionAction
+from toolkit.extensions.retention_actions.registry import retention_action_named, retention_actions
 
 
 def _schema_enum() -> list[str]:

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, plant_decoys, tree, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.retention.runner import RetentionResult, run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.locks import LockLostError, holder_name
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
-from toolkit.ledger.locks import LockLostError, holder_name
-from toolkit.ledger.store import Ledger
-from toolkit.retention.runner import RetentionResult, run_retention
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 NOMINAL = utc(2026, 4, 1, 10)
 HOLDER = re.compile(r"run (r[12]) on (\S+:\d+) \(its lease ends \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)")

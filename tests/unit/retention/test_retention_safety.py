@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
-from toolkit.entities.repo import ConfigRepo
+from toolkit.actions.retention.runner import run_retention
+from toolkit.actions.retention.tables import under
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.filesystem import FileSystem, StorageError
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.retention.runner import run_retention
-from toolkit.retention.tables import under
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.filesystem import FileSystem, StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.run_context import RunContext
 
 NOMINAL = utc(2026, 4, 1, 10)  # clicks on primary keeps days(90): the cut-off is 2026-01-01T10:00Z
 

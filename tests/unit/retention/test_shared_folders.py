@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, tree, utc
+from toolkit.actions.retention.runner import run_retention
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.devtools.feeds_repo import write_feeds_repo
-from toolkit.entities.repo import ConfigRepo
-from toolkit.retention.runner import run_retention
-from toolkit.retention.shared import _locations
-from toolkit.runtime.run_context import RunContext
-from toolkit.storage.local import LocalFileSystem
+from toolkit.planners.retention.shared_folders import _locations
+from toolkit.services.runtime.run_context import RunContext
 
 FS = LocalFileSystem()
 

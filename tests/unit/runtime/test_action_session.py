@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.unit.ledger.ledger_support import local_cluster
-from toolkit.runtime.action_session import ActionSession
-from toolkit.runtime.status import StatusLine
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.runtime.action_session import ActionSession
+from toolkit.services.runtime.status import StatusLine
 
 
 class _Catalog:
@@ -55,14 +55,14 @@ def test_every_sessions_file_system_refuses_to_delete_the_cluster_root(tmp_path:
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """What README's data safety promises for every entrypoint: the session's file system (here the local one in
     place of Hadoop's, the Spark session left out) protects the cluster's root and every folder above it."""
-    import toolkit.storage.hadoop
-    from toolkit.runtime import action_session as module
-    from toolkit.storage.filesystem import StorageError
+    import toolkit.core.storage.hadoop
+    from toolkit.core.storage.filesystem import StorageError
+    from toolkit.services.runtime import action_session as module
 
     cluster = local_cluster(tmp_path / "conf", tmp_path / "root")
     (tmp_path / "root" / "data").mkdir(parents=True)
     monkeypatch.setattr(module, "build_session", lambda *args, **kwargs: None)
-    monkeypatch.setattr(toolkit.storage.hadoop, "HadoopFileSystem", lambda spark: LocalFileSystem())
+    monkeypatch.setattr(toolkit.core.storage.hadoop, "HadoopFileSystem", lambda spark: LocalFileSystem())
     status = StatusLine(action="ingest", run_id="r1")
     with module.action_session("ingest", "clicks", cluster, status, hive=False, launcher={}) as session:
         for path in (f"file://{tmp_path}/root", f"file://{tmp_path}/root/", f"file://{tmp_path}"):

@@ -1,7 +1,8 @@
-"""The class-data archive of the scheduled spark-submits (toolkit/runtime/class_archive.py): the driver JVM options
-that map it, merged into the Java options a call gives already (spark-submit keeps only one of each), the cluster
-property that names it on every line the toolkit generates, and the checks of `toolkit jvm-archive`'s --out before
-any JVM starts. The archive made and mapped by real spark-submits: tests/integration/runtime/test_class_archive.py."""
+"""The class-data archive of the scheduled spark-submits (toolkit/services/runtime/class_archive.py): the driver JVM
+options that map it, merged into the Java options a call gives already (spark-submit keeps only one of each), the
+cluster property that names it on every line the toolkit generates, and the checks of `toolkit jvm-archive`'s --out
+before any JVM starts. The archive made and mapped by real spark-submits:
+tests/integration/runtime/test_class_archive.py."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ import pytest
 
 from tests.unit.entities.datasource_samples import CLUSTER, write_repo
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import BlockedError, UsageError
-from toolkit.runtime.class_archive import archive_lock, make_archive, mapping_options, with_class_archive
-from toolkit.runtime.submit import submit_arguments
+from toolkit.services.runtime.class_archive import archive_lock, make_archive, mapping_options, with_class_archive
+from toolkit.services.runtime.submit import submit_arguments
 
 ARCHIVE = "/var/lib/feed-toolkit/spark.jsa"
 MAPS = f"-XX:SharedArchiveFile={ARCHIVE} -Xshare:auto -Xlog:disable -Xlog:all=warning:stderr"

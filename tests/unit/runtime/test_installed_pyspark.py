@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.runtime.installed_pyspark import preferred_path
+from toolkit.services.runtime.installed_pyspark import preferred_path
 
 RELEASE = "__version__: str = '4.3.0'\n"
 

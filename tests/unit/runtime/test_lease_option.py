@@ -9,12 +9,12 @@ import sys
 import pytest
 
 ENTRIES = {
-    "toolkit.retention.retention_entry": ["--feed", "clicks", "--cluster", "primary"],
-    "toolkit.replication.replication_entry": ["--feed", "clicks", "--target", "backup"],
-    "toolkit.database_import.import_entry": ["--feed", "clicks", "--cluster", "primary"],
-    "toolkit.database_export.export_entry": ["--feed", "clicks", "--cluster", "primary"],
-    "toolkit.process_runner.process_entry": ["--process", "hourly", "--cluster", "primary"],
-    "toolkit.process_runner.late_check_entry": ["--process", "hourly", "--cluster", "primary"],
+    "toolkit.actions.retention.retention_entry": ["--feed", "clicks", "--cluster", "primary"],
+    "toolkit.actions.replication.replication_entry": ["--feed", "clicks", "--target", "backup"],
+    "toolkit.actions.database_import.import_entry": ["--feed", "clicks", "--cluster", "primary"],
+    "toolkit.actions.database_export.export_entry": ["--feed", "clicks", "--cluster", "primary"],
+    "toolkit.actions.process_runner.process_entry": ["--process", "hourly", "--cluster", "primary"],
+    "toolkit.actions.process_runner.late_check_entry": ["--process", "hourly", "--cluster", "primary"],
 }
 
 
@@ -36,7 +36,7 @@ def test_a_lease_that_is_no_positive_number_of_seconds_is_refused_by_the_parser(
 
 def test_the_hive_import_takes_the_same_lease_argument(monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    code = _call("toolkit.replication.hive.hive_entry", ["--repo", "/nonexistent/repo", "--feed", "clicks",
+    code = _call("toolkit.actions.replication.hive.hive_entry", ["--repo", "/nonexistent/repo", "--feed", "clicks",
                                                           "--cluster", "primary", "--from", "/x", "--lease", "0"],
                  monkeypatch, main="import_main")
     assert code == 2
@@ -46,7 +46,7 @@ def test_the_hive_import_takes_the_same_lease_argument(monkeypatch: pytest.Monke
 def test_the_lease_help_says_what_it_holds_and_the_default(capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SystemExit):
-        _call("toolkit.database_import.import_entry", ["--help"], monkeypatch)
+        _call("toolkit.actions.database_import.import_entry", ["--help"], monkeypatch)
     help_text = " ".join(capsys.readouterr().out.split())
     assert "--lease SECONDS Lease of the import's lock, renewed every third of it; a killed run's lock is taken " \
            "over once it expired (default 60)." in help_text

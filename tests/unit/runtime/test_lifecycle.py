@@ -1,5 +1,5 @@
-"""The lifecycle of an action's call on a feed instance (toolkit/runtime/lifecycle.py), on the local file system
-without Spark: the call checked where it is built, the definition hashed once, the switches before the lease, a
+"""The lifecycle of an action's call on a feed instance (toolkit/services/runtime/lifecycle.py), on the local file
+system without Spark: the call checked where it is built, the definition hashed once, the switches before the lease, a
 second caller told who holds it, runs and events carrying the definition, and a failure (exit 1 or unforeseen,
 never 2 to 5) told to the feed's webhook, a real HTTP server on loopback."""
 
@@ -13,20 +13,20 @@ import pytest
 from tests.lineage_receiver import Receiver, lineage_receiver
 from tests.notified_feed import notify_by_webhook
 from tests.unit.ingest.ingest_repo import make_repo
-from toolkit.entities.provenance import definition_hash
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.provenance import definition_hash
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.control import Control
+from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, SkippedError, TimedOutError, ToolkitError, UsageError, WaitingError
-from toolkit.instances.fingerprints import Fingerprint
-from toolkit.ledger.control import Control
-from toolkit.ledger.layout import LedgerLayout
-from toolkit.ledger.store import Ledger
-from toolkit.notifications.notifier import Notifier
-from toolkit.runtime import lifecycle as lifecycle_module
-from toolkit.runtime.entry_frame import error_sentence
-from toolkit.runtime.lifecycle import ActionKind, FeedCall, failures_told, feed_lifecycle
-from toolkit.runtime.run_context import RunContext
-from toolkit.runtime.status import StatusLine
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime import lifecycle as lifecycle_module
+from toolkit.services.runtime.entry_frame import error_sentence
+from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, failures_told, feed_lifecycle
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.services.runtime.status import StatusLine
 
 TEN = datetime(2026, 1, 1, 10, tzinfo=timezone.utc)
 KIND = ActionKind(name="compaction", script="compact", job="compact", producer="compaction")

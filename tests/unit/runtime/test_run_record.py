@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from toolkit.runtime.run_record import record_text
+from toolkit.services.runtime.run_record import record_text
 
 
 def test_one_field_and_one_listed_item_per_line_read_back_as_given() -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.ledger.records import CorruptRecordError, parse_record, record_document
-from toolkit.replication.run_records import ReplicationRecord
-from toolkit.retention.run_records import EvictedItem, RetentionRecord
-from toolkit.runtime.run_record import record_text
+from toolkit.core.ledger.records import CorruptRecordError, parse_record, record_document
+from toolkit.core.ledger.replication_runs import ReplicationRecord
+from toolkit.core.ledger.retention_runs import EvictedItem, RetentionRecord
+from toolkit.services.runtime.run_record import record_text
 
 WRITTEN = Path(__file__).parent / "run_records"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from toolkit.errors import BlockedError, UsageError
-from toolkit.runtime.entry_frame import common_parser, run
-from toolkit.runtime.status import StatusLine, emit
+from toolkit.services.runtime.entry_frame import common_parser, run
+from toolkit.services.runtime.status import StatusLine, emit
 from toolkit.statuses import Status
 
 

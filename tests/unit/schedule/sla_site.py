@@ -13,11 +13,11 @@ import pytest
 
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.cli.main import main
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import AttemptRecord, PublicationFacts, wall_clock_stamp
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import AttemptRecord, PublicationFacts, wall_clock_stamp
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 NOW = "2026-11-21T12:00Z"
 

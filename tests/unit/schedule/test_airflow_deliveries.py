@@ -1,6 +1,6 @@
-"""The Airflow notifier's delivery records (toolkit/schedule/airflow_events/deliveries.py) through the record codec:
-the files of `airflow_deliveries/`, written by the hand-written encoder this replaced, read typed; a claim, a form's
-record and the cursor written again byte for byte; a damaged one named."""
+"""The Airflow notifier's delivery records (toolkit/orchestration/schedule/airflow_events/deliveries.py) through the
+record codec: the files of `airflow_deliveries/`, written by the hand-written encoder this replaced, read typed; a
+claim, a form's record and the cursor written again byte for byte; a damaged one named."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.ledger.records import CorruptRecordError
-from toolkit.schedule.airflow_events.deliveries import (
+from toolkit.core.ledger.records import CorruptRecordError
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.orchestration.schedule.airflow_events.deliveries import (
     DELIVERED,
     SKIPPED,
     Deliveries,
@@ -18,7 +19,6 @@ from toolkit.schedule.airflow_events.deliveries import (
     FormDelivered,
     FormRecord,
 )
-from toolkit.storage.local import LocalFileSystem
 
 WRITTEN = Path(__file__).parent / "airflow_deliveries"
 DELIVERED_ID = "20261121T100700000Z-run-1-0123abcd"

@@ -14,11 +14,11 @@ import pytest
 
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.records import PublicationFacts
-from toolkit.ledger.store import Ledger
-from toolkit.schedule.airflow_events.settings import airflow_settings
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.orchestration.schedule.airflow_events.settings import airflow_settings
 
 
 def repo_with(tmp_path: Path, **properties: str) -> Path:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import make_repo
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.devtools.feeds_repo import CLUSTER, write_feeds_repo
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.schedule.cadence import CLOCK, Cadence
-from toolkit.schedule.calls import Program, RetentionCalls, plan_calls
+from toolkit.orchestration.schedule.cadence import CLOCK, Cadence
+from toolkit.orchestration.schedule.calls import Program, RetentionCalls, plan_calls
 
 
 def retention_calls(repo: Path, cluster: str, mode: RetentionCalls) -> list[tuple[str, Program, tuple[str, ...],

@@ -12,10 +12,10 @@ from croniter import croniter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.el.frequency import Frequency
-from toolkit.schedule.cadence import Cadence
-from toolkit.schedule.cron import cron_cover
-from toolkit.schedule.nominal import instance_for_firing
+from toolkit.core.el.frequency import Frequency
+from toolkit.orchestration.schedule.cadence import Cadence
+from toolkit.orchestration.schedule.cron import cron_cover
+from toolkit.orchestration.schedule.nominal import instance_for_firing
 
 
 def utc(*parts: int) -> datetime:

@@ -20,10 +20,10 @@ from tests.unit.schedule.oozie_files import schedule as oozie_schedule
 from tests.unit.schedule.test_cron_cover import called
 from tests.unit.schedule.test_oozie_format import COORD, NOMINAL_TIME, SHELL, WF, arguments, coordinator, validate_all
 from toolkit.cli.main import main
-from toolkit.entities.repo import ConfigRepo
-from toolkit.instances.grids import feed_grid
-from toolkit.schedule.calls import plan_calls
-from toolkit.schedule.nominal import check_given, instance_for_firing
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import feed_grid
+from toolkit.orchestration.schedule.calls import plan_calls
+from toolkit.orchestration.schedule.nominal import check_given, instance_for_firing
 
 PATHS = ["--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
          "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf"]

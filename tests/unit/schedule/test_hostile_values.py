@@ -14,8 +14,8 @@ import pytest
 
 from tests.unit.schedule.hostile_repo import SUBSTITUTION, cron_command, repo_with_cluster_property, repo_with_jar
 from toolkit.cli.main import main
-from toolkit.entities.scheduled_values import unwritable_character
-from toolkit.schedule.crontab_install import without_block
+from toolkit.core.entities.scheduled_values import unwritable_character
+from toolkit.orchestration.schedule.crontab_install import without_block
 
 PATHS = ["--spark-submit", "/opt/spark/bin/spark-submit", "--toolkit", "/opt/toolkit/bin/toolkit",
          "--entrypoints", "/opt/toolkit/entrypoints", "--repo-path", "/srv/conf"]

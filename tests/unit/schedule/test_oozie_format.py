@@ -15,7 +15,7 @@ from lxml import etree
 
 from tests.unit.entities.datasource_samples import write_repo
 from tests.unit.schedule.oozie_files import schedule
-from toolkit.schedule.formats.xml_text import document, element
+from toolkit.orchestration.schedule.formats.xml_text import document, element
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 SCHEMAS = Path(__file__).resolve().parents[2] / "oozie_schemas"

@@ -9,10 +9,10 @@ import pytest
 
 from tests.unit.retention.retention_repo import make_repo
 from toolkit.cli.main import main
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities.repo import ConfigRepo
-from toolkit.schedule.cadence import CLOCK, Cadence
-from toolkit.schedule.calls import Program, plan_calls
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.orchestration.schedule.cadence import CLOCK, Cadence
+from toolkit.orchestration.schedule.calls import Program, plan_calls
 
 
 def _ask_for_the_page(conf: Path, cluster: str, page: str) -> None:

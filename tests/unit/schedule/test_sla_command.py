@@ -13,9 +13,9 @@ import pytest
 
 from tests.smtp_server import SmtpServers
 from tests.unit.schedule.sla_site import NOW, WINDOW, at, publish, run
-from toolkit.entities.repo import ConfigRepo
-from toolkit.ledger.store import Ledger
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.local import LocalFileSystem
 
 
 def test_states_and_how_late(capsys: pytest.CaptureFixture[str], site: tuple[Path, Path]) -> None:
@@ -183,7 +183,7 @@ def test_no_notify_sends_nothing(capsys: pytest.CaptureFixture[str], site: tuple
 
 def test_reads_only_the_window(site: tuple[Path, Path]) -> None:
     """A year of hourly instances costs the window's only: the check of one day reads no other instance."""
-    from toolkit.schedule.sla.check import check_slas
+    from toolkit.orchestration.schedule.sla.check import check_slas
 
     conf, root = site
     repo = ConfigRepo.load(conf)

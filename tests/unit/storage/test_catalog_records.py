@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage.catalog_records import Partition, TableInfo, TableType
-from toolkit.storage.catalog_thrift import endpoints_of, hive_filter, partitions_of, table_info_of
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.partition_names import escape_path_name, partition_name, unescape_path_name
-from toolkit.storage.partition_specs import full_spec, partial_spec_of
-from toolkit.storage.table_formats import data_source, format_of
-from toolkit.storage.table_locations import default_table_location
+from toolkit.core.storage.catalog_records import Partition, TableInfo, TableType
+from toolkit.core.storage.catalog_thrift import endpoints_of, hive_filter, partitions_of, table_info_of
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.partition_names import escape_path_name, partition_name, unescape_path_name
+from toolkit.core.storage.partition_specs import full_spec, partial_spec_of
+from toolkit.core.storage.table_formats import data_source, format_of
+from toolkit.core.storage.table_locations import default_table_location
 
 INFO = TableInfo("db", "clicks", "file:///w/clicks", TableType.EXTERNAL, ("ds", "region"), "parquet")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.storage.catalog_records import Column
-from toolkit.storage.hive_sql import column_definition, hive_type, property_list, quote_identifier, quote_string
+from toolkit.core.storage.catalog_records import Column
+from toolkit.core.storage.hive_sql import column_definition, hive_type, property_list, quote_identifier, quote_string
 
 
 def test_names_and_strings_are_quoted_whole() -> None:

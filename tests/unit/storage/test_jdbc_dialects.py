@@ -1,4 +1,4 @@
-"""The SQL the import and export send besides Spark's own, by dialect (toolkit/storage/jdbc/): quoting, the
+"""The SQL the import and export send besides Spark's own, by dialect (toolkit/core/storage/jdbc/): quoting, the
 high-water mark's text and comparisons, the staging table, each load, the exports table; and the endpoint's URL as
 messages show it and as Spark is given it. The standard SQL of the generic dialect runs on a real Derby in
 tests/integration/database_transfers/test_standard_sql.py; Oracle's is checked here on its text only (no Oracle
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from toolkit.database_export.loading import (
+from toolkit.actions.database_export.loading import (
     ExportedInstance,
     create_exports_table,
     exports_table,
@@ -19,11 +19,11 @@ from toolkit.database_export.loading import (
     record_export,
     update_keys,
 )
-from toolkit.entities.model import LoadType
+from toolkit.core.entities.model import LoadType
+from toolkit.core.storage.jdbc.dialect import TableColumn
+from toolkit.core.storage.jdbc.endpoint import JdbcEndpoint
+from toolkit.core.storage.jdbc.registry import dialect_for, dialects
 from toolkit.errors import UsageError
-from toolkit.storage.jdbc.dialect import TableColumn
-from toolkit.storage.jdbc.endpoint import JdbcEndpoint
-from toolkit.storage.jdbc.registry import dialect_for, dialects
 
 POSTGRES, MYSQL, GENERIC = dialect_for("postgres"), dialect_for("mariadb"), dialect_for("generic")
 ORACLE, NETEZZA = dialect_for("oracle"), dialect_for("netezza")

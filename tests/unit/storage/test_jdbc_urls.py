@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.storage.jdbc.endpoint import JdbcEndpoint
-from toolkit.storage.jdbc.registry import dialect_for
+from toolkit.core.storage.jdbc.endpoint import JdbcEndpoint
+from toolkit.core.storage.jdbc.registry import dialect_for
 
 SECRET = "Pw1-s3cr3t"
 

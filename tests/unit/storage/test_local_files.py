@@ -1,6 +1,6 @@
-"""The writer of every file a command names (toolkit/storage/local_files.py): a link where the file goes is replaced
-by the file, what it pointed to left as it was; the file has the user's usual permissions; a temporary file is named
-so that the next writer finds a dead one's; a link on the way below the folder the caller named is found. The
+"""The writer of every file a command names (toolkit/core/storage/local_files.py): a link where the file goes is
+replaced by the file, what it pointed to left as it was; the file has the user's usual permissions; a temporary file is
+named so that the next writer finds a dead one's; a link on the way below the folder the caller named is found. The
 commands' own tests plant links at their old, guessable temporary names (tests/unit/cli/test_metrics_command.py)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage.local_files import left_by_dead_writers, link_on_the_way, replace_file
+from toolkit.core.storage.local_files import left_by_dead_writers, link_on_the_way, replace_file
 
 DEAD = 2**22 + 17  # above the kernel's largest pid: no process has it
 

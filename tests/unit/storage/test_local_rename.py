@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage import local
-from toolkit.storage.local import rename_no_replace
+from toolkit.core.storage import local
+from toolkit.core.storage.local import rename_no_replace
 
 
 @pytest.fixture(params=["renameat2", "fallback"])

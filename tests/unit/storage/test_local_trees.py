@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage import local_trees
-from toolkit.storage.local_trees import remove_tree
+from toolkit.core.storage import local_trees
+from toolkit.core.storage.local_trees import remove_tree
 
 
 def _open_descriptors() -> int:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.storage import local
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.local import LocalFileSystem
+from toolkit.core.storage import local
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 
 
 def uri(path: Path) -> str:

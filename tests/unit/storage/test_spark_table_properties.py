@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from toolkit.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
-from toolkit.storage.spark_table_properties import SPARK_SCHEMA_PART_LENGTH, spark_properties, spark_schema_names
+from toolkit.core.storage.catalog_records import Column, StorageFormat, TableDescription, TableType
+from toolkit.core.storage.spark_table_properties import SPARK_SCHEMA_PART_LENGTH, spark_properties, spark_schema_names
 
 STORAGE = StorageFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
                         "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat",

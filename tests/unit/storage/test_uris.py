@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.entities.test_model import build
-from toolkit.storage.filesystem import StorageError, plain_uri
-from toolkit.storage.local import to_local_path
+from toolkit.core.storage.filesystem import StorageError, plain_uri
+from toolkit.core.storage.local import to_local_path
 from toolkit.uris import has_dot_segment, is_below, is_root, join_under, path_below
 
 

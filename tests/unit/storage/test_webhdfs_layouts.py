@@ -1,4 +1,4 @@
-"""The WebHDFS file system's writes (toolkit/storage/webhdfs.py) against hostile layouts, on the stand-in WebHDFS
+"""The WebHDFS file system's writes (toolkit/core/storage/webhdfs.py) against hostile layouts, on the stand-in WebHDFS
 endpoint (tests/webhdfs_server.py: a namenode and a datanode over a local folder, because no namenode runs here): a
 symbolic link where a folder or a file is expected, a folder where a file is expected, the cluster root spelled
 otherwise, names with colons and spaces and names at the 255-byte limit. HDFS has no links in practice (symlinks are
@@ -15,8 +15,8 @@ import pytest
 from hdfs import InsecureClient
 
 from tests.webhdfs_server import LoopbackWebHdfs
-from toolkit.storage.filesystem import StorageError
-from toolkit.storage.webhdfs import WebHdfsFileSystem
+from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.webhdfs import WebHdfsFileSystem
 
 HEAD = "hdfs://test-cluster:8020"
 OWN = b"not the toolkit's\n"

@@ -15,12 +15,12 @@ import pytest
 from lxml import etree
 
 from tests.oozie_server import StandInOozie, stand_in_oozie
-from toolkit.entities.model import Process
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.model import Process
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.workflow_engines.oozie_client import OozieClient, OozieError
-from toolkit.workflow_engines.oozie_settings import OozieAccess
-from toolkit.workflow_engines.pig_workflow import pig_workflow_xml
+from toolkit.extensions.workflow_engines.oozie_client import OozieClient, OozieError
+from toolkit.extensions.workflow_engines.oozie_settings import OozieAccess
+from toolkit.extensions.workflow_engines.pig_workflow import pig_workflow_xml
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "oozie_schemas"
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.oozie_server import StandInOozie, stand_in_oozie
-from toolkit.entities.repo import ConfigRepo
-from toolkit.storage.local import LocalFileSystem
-from toolkit.workflow_engines.oozie_settings import OozieAccess
-from toolkit.workflow_engines.oozie_workflow import OozieWorkflow
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.storage.local import LocalFileSystem
+from toolkit.extensions.workflow_engines.oozie_settings import OozieAccess
+from toolkit.extensions.workflow_engines.oozie_workflow import OozieWorkflow
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "config_repo_template"
 HOUR = 3600.0  # each poll moves the test's clock an hour: the process's timeout of hours(4) is four polls

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.entities.kinds import Kind
-from toolkit.entities.schemas import schema
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.schemas import schema
 from toolkit.errors import ToolkitError
-from toolkit.workflow_engines.engine import WorkflowEngine, WorkflowForm
-from toolkit.workflow_engines.preparation import preparer_of
-from toolkit.workflow_engines.registry import engine_named, engines
+from toolkit.extensions.workflow_engines.engine import WorkflowEngine, WorkflowForm
+from toolkit.extensions.workflow_engines.preparation import preparer_of
+from toolkit.extensions.workflow_engines.registry import engine_named, engines
 
 
 def test_the_schemas_enum_names_exactly_the_registered_engines_in_its_order() -> None:
@@ -48,4 +48,4 @@ def test_a_description_is_checked_where_it_is_built() -> None:
 
 def test_a_preparer_name_that_is_no_function_is_a_toolkit_error() -> None:
     with pytest.raises(ToolkitError, match="is no function"):
-        preparer_of(WorkflowEngine(name="shell", prepare="toolkit.workflow_engines.engine:_FUNCTION"))
+        preparer_of(WorkflowEngine(name="shell", prepare="toolkit.extensions.workflow_engines.engine:_FUNCTION"))

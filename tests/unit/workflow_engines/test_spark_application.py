@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, write_file
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Process
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Process
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.storage.local import LocalFileSystem
-from toolkit.workflow_engines.spark_application import resolve_application
-from toolkit.workflow_engines.spark_command import SparkApplication
+from toolkit.extensions.workflow_engines.spark_application import resolve_application
+from toolkit.extensions.workflow_engines.spark_command import SparkApplication
 
 OWNER = "process 'sessions'"
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.entities.loading import parse_entity
-from toolkit.entities.model import Cluster, Interface, Process
+from toolkit.core.entities.loading import parse_entity
+from toolkit.core.entities.model import Cluster, Interface, Process
 from toolkit.errors import UsageError
-from toolkit.workflow_engines.context import TableInput, TableOutput, WorkflowContext
-from toolkit.workflow_engines.spark_command import (
+from toolkit.extensions.workflow_engines.context import TableInput, TableOutput, WorkflowContext
+from toolkit.extensions.workflow_engines.spark_command import (
     SparkApplication,
     application_arguments,
     application_entries,

@@ -3,7 +3,7 @@ INFO and WARN lines of its shutdown, not the frames of a stack trace."""
 
 from __future__ import annotations
 
-from toolkit.workflow_engines.spark_submission import last_meaningful_line
+from toolkit.extensions.workflow_engines.spark_submission import last_meaningful_line
 
 PYTHON_FAILURE = """\
 26/11/22 12:29:02 INFO SparkContext: Running Spark version 4.3.0

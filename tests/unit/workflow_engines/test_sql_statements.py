@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.workflow_engines.sql_statements import split_statements, substitute
-from toolkit.workflow_engines.workflow_error import WorkflowError
+from toolkit.extensions.workflow_engines.sql_statements import split_statements, substitute
+from toolkit.extensions.workflow_engines.workflow_error import WorkflowError
 
 
 @pytest.mark.parametrize(("source", "statements"), [

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from toolkit.errors import UsageError
-from toolkit.workflow_engines.context import (
+from toolkit.extensions.workflow_engines.context import (
     TableInput,
     TableOutput,
     WorkflowContext,

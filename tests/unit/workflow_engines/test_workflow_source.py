@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, write_file
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.storage.local import LocalFileSystem
-from toolkit.workflow_engines.workflow_source import WorkflowSource, read_workflow
+from toolkit.extensions.workflow_engines.workflow_source import WorkflowSource, read_workflow
 
 OWNER = "process 'daily-clicks-rollup'"
 

@@ -1,5 +1,5 @@
-"""`toolkit call`: the small wrapper every generated crontab line runs (toolkit/schedule/nominal.py). It passes
-the entrypoint the nominal time the firing stands for, not "now", and skips the firings between instances when
+"""`toolkit call`: the small wrapper every generated crontab line runs (toolkit/orchestration/schedule/nominal.py). It
+passes the entrypoint the nominal time the firing stands for, not "now", and skips the firings between instances when
 cron fires more often than the cadence can be said."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from typing import Annotated
 
 import typer
 
-from toolkit.el.frequency import Frequency
-from toolkit.el.shift import shift
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.el.timezones import resolve_zone
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.shift import shift
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.el.timezones import resolve_zone
 from toolkit.errors import UsageError
-from toolkit.runtime.times import nominal_time
-from toolkit.schedule.cadence import Cadence
-from toolkit.schedule.nominal import check_given, instance_for_firing
+from toolkit.orchestration.schedule.cadence import Cadence
+from toolkit.orchestration.schedule.nominal import check_given, instance_for_firing
+from toolkit.services.runtime.times import nominal_time
 
 SKIPPED_EXIT = 4
 

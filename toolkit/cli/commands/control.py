@@ -14,13 +14,13 @@ import typer
 
 from toolkit.cli.commands.instance_holds import hold_instances, release_instances, select
 from toolkit.cli.commands.ledger import ClusterName, NowOption, Repo, require
-from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
-from toolkit.entities.model import Cluster
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.model import Cluster
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import require_on_cluster
+from toolkit.core.ledger.control import Switch
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
-from toolkit.instances.grids import require_on_cluster
-from toolkit.ledger.control import Switch
-from toolkit.ledger.store import Ledger
+from toolkit.views.ledger_access import Now, open_ledger, operator, wall_clock_now
 
 Entity = Annotated[str, typer.Argument(help="A process or feed name of the repo.", show_default=False)]
 EntityOrInstances = Annotated[str | None, typer.Argument(

@@ -13,8 +13,8 @@ from typing import Annotated
 
 import typer
 
-from toolkit.convert.falcon_xml import convert_file
-from toolkit.convert.repo_writer import write_conversions
+from toolkit.authoring.convert.falcon_xml import convert_file
+from toolkit.authoring.convert.repo_writer import write_conversions
 
 
 def convert_falcon_command(

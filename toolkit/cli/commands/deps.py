@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.kinds import EntityRef, Kind
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
 
 

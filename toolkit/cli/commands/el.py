@@ -8,13 +8,13 @@ from typing import Annotated
 import typer
 
 from toolkit.cli import arguments
-from toolkit.el.context import ELContext
-from toolkit.el.expressions import parse_expression
-from toolkit.el.frequency import Frequency
-from toolkit.el.templates import PathTemplate
-from toolkit.el.timestamps import format_timestamp
+from toolkit.core.el.context import ELContext
+from toolkit.core.el.expressions import parse_expression
+from toolkit.core.el.frequency import Frequency
+from toolkit.core.el.templates import PathTemplate
+from toolkit.core.el.timestamps import format_timestamp
 from toolkit.errors import UsageError
-from toolkit.runtime.times import nominal_time
+from toolkit.services.runtime.times import nominal_time
 
 app = typer.Typer(
     help="The time engine: EL expressions, frequencies, instance grids and path templates.",

@@ -12,14 +12,14 @@ import typer
 
 from toolkit.cli.commands.control import Entity, KindOption, entity_kind
 from toolkit.cli.commands.ledger import Format, NowOption, Repo, check_format
-from toolkit.cli.entity_states import EntityState, entity_state
-from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.ledger_text import NONE, table
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.model import Feed, Process
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.model import Feed, Process
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import require_on_cluster
 from toolkit.errors import ToolkitError
-from toolkit.instances.grids import require_on_cluster
+from toolkit.views.ledger_access import Now, open_ledger
+from toolkit.views.status.entity_states import EntityState, entity_state
 
 UNKNOWN = "UNKNOWN"  # Falcon's word when the status cannot be read
 

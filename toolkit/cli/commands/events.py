@@ -14,18 +14,18 @@ from urllib.parse import urlsplit
 
 import typer
 
-from toolkit.cli.ledger_access import Now, open_ledger
+from toolkit.actions.publication.publish import publish_instance
 from toolkit.cli.ledger_text import NONE, table
-from toolkit.el.timestamps import parse_timestamp
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import parse_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import require_on_cluster
+from toolkit.core.ledger.records import DatasetEvent
+from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
-from toolkit.instances.grids import require_on_cluster
-from toolkit.ledger.records import DatasetEvent
-from toolkit.publication.publish import publish_instance
-from toolkit.runtime.repo_revision import repo_revision
-from toolkit.runtime.times import nominal_time
-from toolkit.storage.catalog import Catalog
-from toolkit.storage.local import LocalFileSystem
+from toolkit.services.runtime.repo_revision import repo_revision
+from toolkit.services.runtime.times import nominal_time
+from toolkit.views.ledger_access import Now, open_ledger
 
 Repo = Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")]
 Format = Annotated[str, typer.Option("--format", help="text (aligned columns) or json (scripts).")]

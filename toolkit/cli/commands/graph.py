@@ -11,14 +11,14 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.output_files import check_output_file, write_atomically
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.graph.build import build_graph
-from toolkit.graph.dot import render_dot
-from toolkit.graph.html import render_html
-from toolkit.graph.ledger_statuses import with_statuses
-from toolkit.graph.mermaid import render_mermaid
-from toolkit.graph.model import Graph
+from toolkit.views.graph.build import build_graph
+from toolkit.views.graph.dot import render_dot
+from toolkit.views.graph.html import render_html
+from toolkit.views.graph.ledger_statuses import with_statuses
+from toolkit.views.graph.mermaid import render_mermaid
+from toolkit.views.graph.model import Graph
 
 RENDERERS: dict[str, Callable[[Graph], str]] = {"html": render_html, "dot": render_dot, "mermaid": render_mermaid}
 
@@ -54,7 +54,7 @@ def graph_command(
     config = ConfigRepo.load(repo)
     graph = build_graph(config, cluster)
     if ledger and cluster is not None:
-        from toolkit.cli.ledger_access import Now, open_ledger  # only a call with --ledger loads the ledger's code
+        from toolkit.views.ledger_access import Now, open_ledger  # only a call with --ledger loads the ledger's code
 
         graph = with_statuses(graph, open_ledger(config.cluster(cluster), Now.of(None)))
     text = renderer(graph)

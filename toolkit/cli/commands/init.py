@@ -9,10 +9,10 @@ from typing import Annotated
 
 import typer
 
-from toolkit.entities.problems import Severity
+from toolkit.authoring.lint.runner import lint_repo
+from toolkit.core.entities.problems import Severity
+from toolkit.core.storage.local import rename_no_replace
 from toolkit.errors import UsageError
-from toolkit.lint.runner import lint_repo
-from toolkit.storage.local import rename_no_replace
 
 DEFAULT_CLUSTER = "local"
 

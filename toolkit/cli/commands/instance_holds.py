@@ -1,5 +1,5 @@
 """`toolkit suspend|resume --process P --time T` (or `--from A --to B`): hold single process instances, Falcon's
-`instance -suspend` and `-resume` (toolkit/ledger/holds.py). A held instance is not started: process.py, the
+`instance -suspend` and `-resume` (toolkit/core/ledger/holds.py). A held instance is not started: process.py, the
 trigger sweep and a `--from/--to` window exit 4 (SKIPPED) for it, naming the hold. A running `engine: oozie` or
 `pig` instance is held too: its run suspends its Oozie workflow job at its next poll and resumes it once the hold is
 removed. Nothing can pause a running Spark job: suspending a running instance of another engine is refused (exit
@@ -14,16 +14,16 @@ from pathlib import Path
 import typer
 
 from toolkit.cli.commands.ledger import require
-from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
 from toolkit.cli.process_instance import instance_at, process_on_cluster
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.entities.model import Process
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.entities.model import Process
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.holds import Hold
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.ledger.holds import Hold
-from toolkit.ledger.store import Ledger
+from toolkit.extensions.workflow_engines.registry import engine_of
 from toolkit.statuses import Status
-from toolkit.workflow_engines.registry import engine_of
+from toolkit.views.ledger_access import Now, open_ledger, operator, wall_clock_now
 
 MAX_INSTANCES = 1000  # the most instances one call holds or resumes
 

@@ -10,12 +10,12 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.instances_text import feed_lines, process_lines
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import process_grid
+from toolkit.core.instances.process_instance import describe_feed_instances, resolve_process_instance
 from toolkit.errors import UsageError
-from toolkit.instances.grids import process_grid
-from toolkit.instances.process_instance import describe_feed_instances, resolve_process_instance
-from toolkit.runtime.times import nominal_time
+from toolkit.services.runtime.times import nominal_time
 
 
 def instances_command(

@@ -1,5 +1,5 @@
 """`toolkit jvm-archive`: the class-data sharing archive that cuts a spark-submit's start-up
-(toolkit/runtime/class_archive.py), made once per installation and after each upgrade of its JDK or Spark."""
+(toolkit/services/runtime/class_archive.py), made once per installation and after each upgrade of its JDK or Spark."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 
 from toolkit.errors import UsageError
-from toolkit.runtime.class_archive import CLASS_ARCHIVE_PROPERTY, make_archive
-from toolkit.runtime.submit import spark_submit
+from toolkit.services.runtime.class_archive import CLASS_ARCHIVE_PROPERTY, make_archive
+from toolkit.services.runtime.submit import spark_submit
 
 
 def jvm_archive_command(

@@ -1,5 +1,5 @@
 """`toolkit kill`: end a running process instance (Falcon's `instance -kill`) through the ledger: a request beside the
-instance's lock, naming the run that holds it (toolkit/ledger/kill_requests.py)."""
+instance's lock, naming the run that holds it (toolkit/core/ledger/kill_requests.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import NowOption, Repo
-from toolkit.cli.ledger_access import Now, open_ledger, operator, wall_clock_now
 from toolkit.cli.process_instance import instance_at, process_on_cluster
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.kill_requests import KillRequest
 from toolkit.errors import SkippedError, UsageError
-from toolkit.ledger.kill_requests import KillRequest
+from toolkit.views.ledger_access import Now, open_ledger, operator, wall_clock_now
 
 
 def kill_command(

@@ -12,9 +12,18 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.entity_states import Filters, list_states
-from toolkit.cli.ledger_access import NOW_HELP, Now, open_ledger
-from toolkit.cli.ledger_rows import (
+from toolkit.cli.ledger_text import entity_lines, running_lines, status_lines, summary_lines
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.kinds import EntityRef, Kind
+from toolkit.core.entities.model import Cluster, Process
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import process_grid, require_on_cluster
+from toolkit.core.ledger.records import STATUSES
+from toolkit.core.ledger.store import Ledger
+from toolkit.errors import UsageError
+from toolkit.views.ledger_access import NOW_HELP, Now, open_ledger
+from toolkit.views.status.entity_states import Filters, list_states
+from toolkit.views.status.instance_rows import (
     DEFAULT_INSTANCES,
     MAX_ROWS,
     MISSING_LIMIT,
@@ -23,15 +32,6 @@ from toolkit.cli.ledger_rows import (
     instance_rows,
     window_times,
 )
-from toolkit.cli.ledger_text import entity_lines, running_lines, status_lines, summary_lines
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.model import Cluster, Process
-from toolkit.entities.repo import ConfigRepo
-from toolkit.errors import UsageError
-from toolkit.instances.grids import process_grid, require_on_cluster
-from toolkit.ledger.records import STATUSES
-from toolkit.ledger.store import Ledger
 
 Repo = Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")]
 ProcessName = Annotated[str | None, typer.Option("--process", help="The process (required).")]
@@ -158,8 +158,8 @@ def status_command(
     scope = open_scope(repo, process, cluster, now)
     rows = scope.rows(from_, to, with_missing=True)
     if changed_since is not None:
-        from toolkit.cli.changed_since import changed_since as stale
-        from toolkit.cli.changed_since import definition_at
+        from toolkit.views.status.changed_since import changed_since as stale
+        from toolkit.views.status.changed_since import definition_at
 
         rows = stale(rows, definition_at(repo, changed_since, scope.process.name))
     if format_ == "json":

@@ -1,5 +1,5 @@
 """`toolkit lineage`: where an instance came from and where it went, read from the ledgers of the clusters
-involved, without Spark (toolkit/lineage/). A group, so that subcommands can join it; without one, its callback
+involved, without Spark (toolkit/views/lineage/). A group, so that subcommands can join it; without one, its callback
 answers the query, and checks its options itself (they are optional to click, so a subcommand needs none).
 `toolkit lineage resend` sends the OpenLineage events a backend missed (lineage_resend.py)."""
 
@@ -12,18 +12,18 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.lineage_resend import resend_command
-from toolkit.cli.ledger_access import Now, open_ledger
-from toolkit.el.timestamps import parse_timestamp
-from toolkit.entities.model import Cluster
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import parse_timestamp
+from toolkit.core.entities.model import Cluster
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
-from toolkit.ledger.store import Ledger
-from toolkit.lineage.dot import lineage_dot
-from toolkit.lineage.graph import Lineage
-from toolkit.lineage.json_form import lineage_json
-from toolkit.lineage.ledgers import Ledgers
-from toolkit.lineage.text import lineage_lines
-from toolkit.lineage.walk import trace_feed, trace_process
+from toolkit.views.ledger_access import Now, open_ledger
+from toolkit.views.lineage.dot import lineage_dot
+from toolkit.views.lineage.graph import Lineage
+from toolkit.views.lineage.json_form import lineage_json
+from toolkit.views.lineage.ledgers import Ledgers
+from toolkit.views.lineage.text import lineage_lines
+from toolkit.views.lineage.walk import trace_feed, trace_process
 
 DEFAULT_UP, DEFAULT_DOWN, MOST_LEVELS = 3, 1, 50
 FORMATS = ("text", "json", "dot")

@@ -1,5 +1,5 @@
 """`toolkit lineage resend`: send again the OpenLineage events a lineage backend missed, from the ledger's copy
-(toolkit/openlineage/resend.py). No Spark; the cluster's ledger is read through its local file system."""
+(toolkit/services/openlineage/resend.py). No Spark; the cluster's ledger is read through its local file system."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now, open_ledger
-from toolkit.el.timestamps import parse_timestamp
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import parse_timestamp
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.openlineage.resend import resend
-from toolkit.openlineage.settings import lineage_settings
-from toolkit.openlineage.transport import Emitter
+from toolkit.services.openlineage.resend import resend
+from toolkit.services.openlineage.settings import lineage_settings
+from toolkit.services.openlineage.transport import Emitter
+from toolkit.views.ledger_access import Now, open_ledger
 
 DEFAULT_TIMEOUT = 30.0
 

@@ -8,13 +8,13 @@ from typing import Annotated
 
 import typer
 
-from toolkit.entities.problems import CODES, Severity
+from toolkit.authoring.lint.crashes import INTERNAL_ERROR, INTERNAL_ERROR_SUMMARY
+from toolkit.authoring.lint.reporters import REPORTERS
+from toolkit.authoring.lint.rule import ALIASES, REGISTRY, current_code
+from toolkit.authoring.lint.rule_docs import explain_text, rule_doc
+from toolkit.authoring.lint.runner import all_rules, lint_paths
+from toolkit.core.entities.problems import CODES, Severity
 from toolkit.errors import UsageError
-from toolkit.lint.crashes import INTERNAL_ERROR, INTERNAL_ERROR_SUMMARY
-from toolkit.lint.reporters import REPORTERS
-from toolkit.lint.rule import ALIASES, REGISTRY, current_code
-from toolkit.lint.rule_docs import explain_text, rule_doc
-from toolkit.lint.runner import all_rules, lint_paths
 
 
 def _list_rules() -> None:

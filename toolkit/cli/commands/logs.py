@@ -1,5 +1,5 @@
 """`toolkit logs`: the stderr a process instance's attempt kept beside its record in the ledger
-(toolkit/ledger/attempt_logs.py), read without Spark."""
+(toolkit/core/ledger/attempt_logs.py), read without Spark."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import NowOption, Repo
-from toolkit.cli.ledger_access import Now, open_ledger
 from toolkit.cli.process_instance import instance_at, process_on_cluster
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.kinds import EntityRef, Kind
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
+from toolkit.views.ledger_access import Now, open_ledger
 
 
 def logs_command(

@@ -1,4 +1,4 @@
-"""`toolkit metrics`: a cluster's ledger as Prometheus metrics (toolkit/cli/metrics/, docs/metrics.md). No Spark,
+"""`toolkit metrics`: a cluster's ledger as Prometheus metrics (toolkit/views/metrics/, docs/metrics.md). No Spark,
 no JVM: a cron line every few minutes writes node_exporter's textfile, or a long-running call serves a scrape."""
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now, open_present_ledger
-from toolkit.cli.metrics.cluster_readings import ClusterScope
-from toolkit.cli.metrics.exposition import (
+from toolkit.cli.metrics_exposition import (
     DEFAULT_PORT,
     Address,
     listening,
@@ -23,11 +21,13 @@ from toolkit.cli.metrics.exposition import (
     text,
     write_textfile,
 )
-from toolkit.cli.metrics.families import LedgerCollector
-from toolkit.cli.metrics.readings import Window
-from toolkit.el.frequency import Frequency, TimeUnit
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.frequency import Frequency, TimeUnit
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.views.ledger_access import Now, open_present_ledger
+from toolkit.views.metrics.cluster_readings import ClusterScope
+from toolkit.views.metrics.families import LedgerCollector
+from toolkit.views.metrics.readings import Window
 
 
 def window_length(text: str) -> timedelta:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from toolkit.errors import UsageError
-from toolkit.runtime.times import nominal_time
+from toolkit.services.runtime.times import nominal_time
 from toolkit.shown_text import shown
 
 FORMATS = ("text", "json", "markdown", "github")
@@ -54,8 +54,8 @@ def plan_command(
     toolkit plan --repo conf --base origin/main
     toolkit plan --repo conf --base HEAD~1 --cluster primary --format json
     """
-    from toolkit.change_plan.planner import PlanCall, exit_code, plan_change
-    from toolkit.change_plan.report import as_github, as_json, as_markdown, as_text
+    from toolkit.views.plan.planner import PlanCall, exit_code, plan_change
+    from toolkit.views.plan.report import as_github, as_json, as_markdown, as_text
 
     if format_ not in FORMATS:
         raise UsageError(f"Unknown --format {format_!r}: use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}.")

@@ -12,10 +12,10 @@ import typer
 
 from toolkit.cli.commands.ledger import ClusterName, Format, NowOption, ProcessName, Repo, check_format, open_scope
 from toolkit.cli.ledger_text import NONE, table
-from toolkit.el.timestamps import format_timestamp
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.ledger.consumption import Batch, ConsumerQueue
+from toolkit.core.ledger.journal import JournalEntry
 from toolkit.errors import UsageError
-from toolkit.ledger.consumption import Batch, ConsumerQueue
-from toolkit.ledger.journal import JournalEntry
 
 
 def queue_command(

@@ -1,5 +1,5 @@
-"""`toolkit report`: the status page of a cluster, one self-contained HTML file (toolkit/report/), read from the
-cluster's ledger as `toolkit status`, `sla` and `graph` read it (toolkit/cli/report_reading.py)."""
+"""`toolkit report`: the status page of a cluster, one self-contained HTML file (toolkit/views/report/), read from the
+cluster's ledger as `toolkit status`, `sla` and `graph` read it (toolkit/views/report/reading.py)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import NowOption, Repo
-from toolkit.cli.ledger_access import Now
-from toolkit.cli.ledger_rows import DEFAULT_INSTANCES
 from toolkit.cli.output_files import check_output_file, write_atomically
-from toolkit.cli.report_reading import read_report
-from toolkit.el.timestamps import parse_timestamp
-from toolkit.entities.repo import ConfigRepo
-from toolkit.entities.yaml_loader import collector_paused
+from toolkit.core.el.timestamps import parse_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.entities.yaml_loader import collector_paused
 from toolkit.errors import UsageError
-from toolkit.report.html import render_html
+from toolkit.views.ledger_access import Now
+from toolkit.views.report.html import render_html
+from toolkit.views.report.reading import read_report
+from toolkit.views.status.instance_rows import DEFAULT_INSTANCES
 
 
 def check_graph_page(link: str) -> None:

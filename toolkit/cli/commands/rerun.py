@@ -14,10 +14,10 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Repo, open_scope, require
-from toolkit.el.timestamps import format_timestamp
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.ledger.records import STATUSES
 from toolkit.errors import UsageError
-from toolkit.ledger.records import STATUSES
-from toolkit.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
+from toolkit.services.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
 RerunFrom = Annotated[str | None, typer.Option("--from", help="First instance time, yyyy-MM-ddTHH:mmZ (required).")]

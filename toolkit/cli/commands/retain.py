@@ -1,5 +1,5 @@
 """`toolkit retain`: retention of a file feed with no JVM, the entrypoint's own call (its arguments, plan, lease,
-archive, events, lineage, notifications, ledger record and status line: toolkit/retention/retention_entry.py) in
+archive, events, lineage, notifications, ledger record and status line: toolkit/actions/retention/retention_entry.py) in
 this process, for one feed or (`--all`) every due feed of a cluster. A feed that needs Spark (a catalog table, a
 cluster only Hadoop's client reaches) is refused, naming `spark-submit entrypoints/retention.py`."""
 
@@ -17,6 +17,6 @@ def retain_command(ctx: typer.Context) -> None:
     --repo R --feed F --cluster C [--time T] [--dry-run] [--lease SECONDS] [--status-file F]`, or every due feed of
     the cluster with `--all [--parallel N]` instead of `--feed`. The arguments, the status lines on stdout and the
     exit codes are entrypoints/retention.py's; `toolkit retain --help` lists them."""
-    from toolkit.retention.retention_entry import retain_main
+    from toolkit.actions.retention.retention_entry import retain_main
 
     raise typer.Exit(retain_main(list(ctx.args)))

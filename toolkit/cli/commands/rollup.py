@@ -1,5 +1,5 @@
 """`toolkit ledger-rollup`: move the closed instances of months gone by into one roll-up file per process and month
-(toolkit/ledger/rollups.py), so that the ledger's size and its reads stay proportional to the months asked for.
+(toolkit/core/ledger/rollups.py), so that the ledger's size and its reads stay proportional to the months asked for.
 A schedule calls it (daily, say); readers never need it to have run, they read folders and roll-ups alike."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import ClusterName, Repo, require
-from toolkit.cli.ledger_access import Now
-from toolkit.entities.kinds import EntityRef, Kind
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.kinds import EntityRef, Kind
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import require_on_cluster
+from toolkit.core.ledger.rollups import roll_up
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import BlockedError
-from toolkit.instances.grids import require_on_cluster
-from toolkit.ledger.rollups import roll_up
-from toolkit.ledger.store import Ledger
-from toolkit.runtime.cluster_files import cluster_file_system
+from toolkit.services.runtime.cluster_files import cluster_file_system
+from toolkit.views.ledger_access import Now
 
 
 def rollup_command(

@@ -1,5 +1,5 @@
 """`toolkit schedule`: the calls that keep a cluster's entities running, generated for the scheduler a team
-already has (toolkit/schedule/): a crontab, an Oozie bundle of coordinators, or Airflow DAG files."""
+already has (toolkit/orchestration/schedule/): a crontab, an Oozie bundle of coordinators, or Airflow DAG files."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from typing import Annotated
 
 import typer
 
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY
-from toolkit.schedule import files
-from toolkit.schedule.calls import RetentionCalls, plan_calls
-from toolkit.schedule.crontab_install import install
-from toolkit.schedule.invocation import GivenPaths, Invocation
+from toolkit.orchestration.schedule import files
+from toolkit.orchestration.schedule.calls import RetentionCalls, plan_calls
+from toolkit.orchestration.schedule.crontab_install import install
+from toolkit.orchestration.schedule.invocation import GivenPaths, Invocation
+from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY
 
 
 class Format(str, Enum):
@@ -101,7 +101,7 @@ def schedule_command(
     invocation = Invocation.on_this_machine(repo, on, GivenPaths(
         repo_path=repo_path, toolkit=toolkit_path, spark_submit=spark_submit_path, entrypoints=entrypoints,
         submit_args=submit_args, python=python, jar=jar, log_dir=log_dir))
-    renderer = importlib.import_module(f"toolkit.schedule.formats.{output_format.value}")
+    renderer = importlib.import_module(f"toolkit.orchestration.schedule.formats.{output_format.value}")
     for sentence in plan.left_out:
         typer.echo(f"schedule: {sentence}", err=True)
     generated: dict[str, str] = renderer.render(plan, invocation)

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.output_files import write_atomically
-from toolkit.entities.kinds import Kind
-from toolkit.entities.schemas import schema_text
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.schemas import schema_text
 from toolkit.errors import UsageError
 
 

@@ -1,6 +1,6 @@
 """`toolkit sla`: the feed and process instances of a cluster that missed or are about to miss their SLA
-(toolkit/schedule/sla/), and the notifications of those misses. Called by cron every few minutes: no Spark, no
-JVM, and only the window's instances are read."""
+(toolkit/orchestration/schedule/sla/), and the notifications of those misses. Called by cron every few minutes: no
+Spark, no JVM, and only the window's instances are read."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.ledger_access import Now
-from toolkit.el.timestamps import format_timestamp
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
-from toolkit.ledger.store import Ledger
-from toolkit.notifications.message import describe_duration
-from toolkit.notifications.notifier import Notifier
-from toolkit.runtime.cluster_files import cluster_file_system
-from toolkit.runtime.times import nominal_time
-from toolkit.schedule.sla.check import Report, check_slas, longest_sla
-from toolkit.schedule.sla.notify import notify_findings
+from toolkit.orchestration.schedule.sla.check import Report, check_slas, longest_sla
+from toolkit.orchestration.schedule.sla.notify import notify_findings
+from toolkit.services.notifications.message import describe_duration
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.cluster_files import cluster_file_system
+from toolkit.services.runtime.times import nominal_time
+from toolkit.views.ledger_access import Now
 
 
 def sla_command(

@@ -1,4 +1,4 @@
-"""`toolkit triage`: why an instance is not done, in one answer (toolkit/cli/triage_walk.py), without Spark."""
+"""`toolkit triage`: why an instance is not done, in one answer (toolkit/views/triage.py), without Spark."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.commands.ledger import Format, NowOption, Repo, check_format
-from toolkit.cli.ledger_access import Now, open_ledger
-from toolkit.cli.triage_walk import MAX_NODES, Node, Triage, Walk
-from toolkit.el.timestamps import format_timestamp, parse_timestamp
-from toolkit.entities.model import Feed, Process
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.entities.model import Feed, Process
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import feed_grid, process_grid, require_on_cluster
 from toolkit.errors import UsageError
-from toolkit.instances.grids import feed_grid, process_grid, require_on_cluster
+from toolkit.views.ledger_access import Now, open_ledger
+from toolkit.views.triage import MAX_NODES, Node, Triage, Walk
 
 
 def _lines(triage: Triage) -> Iterator[str]:

@@ -1,5 +1,6 @@
 """`toolkit trigger`: the sweep that starts data-triggered processes when their data is published
-(toolkit/triggers/). Called by cron every minute, or by any scheduler; no Spark and no JVM unless a run is due."""
+(toolkit/orchestration/triggers/). Called by cron every minute, or by any scheduler; no Spark and no JVM unless a run is
+due."""
 
 from __future__ import annotations
 
@@ -10,18 +11,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolkit.entities.repo import ConfigRepo
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
-from toolkit.runtime.cluster_files import cluster_file_system
-from toolkit.runtime.entry_frame import MAX_SECONDS
-from toolkit.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
-from toolkit.schedule.airflow_events.settings import airflow_settings, notify_targets
-from toolkit.triggers.launch import Launcher
-from toolkit.triggers.sweep import run_sweep
+from toolkit.orchestration.schedule.airflow_events.settings import airflow_settings, notify_targets
+from toolkit.orchestration.triggers.launch import Launcher
+from toolkit.orchestration.triggers.sweep import run_sweep
+from toolkit.services.runtime.cluster_files import cluster_file_system
+from toolkit.services.runtime.entry_frame import MAX_SECONDS
+from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
 
 if TYPE_CHECKING:
-    from toolkit.schedule.airflow_events.delivery import NotifyReport
+    from toolkit.orchestration.schedule.airflow_events.delivery import NotifyReport
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-trigger"
 
@@ -112,7 +113,7 @@ def trigger_command(
                f"{verb}")
     if notifies:  # after the sweep: a notifier that cannot run never keeps the due runs from starting
         # loaded here: a sweep without it (cron's every minute) spends no 50 ms importing an HTTP client
-        from toolkit.schedule.airflow_events.delivery import notify_airflow  # noqa: PLC0415
+        from toolkit.orchestration.schedule.airflow_events.delivery import notify_airflow  # noqa: PLC0415
 
         settings = airflow_settings(on)
         notified = notify_airflow(config, on.name, ledger, settings, dry_run=dry_run)

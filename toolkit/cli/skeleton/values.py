@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from toolkit.entities.kinds import Kind
-from toolkit.entities.schemas import schema
+from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.schemas import schema
 from toolkit.errors import UsageError
 
 _NAME = r"[A-Za-z0-9._+-]+"  # a folder name of the root's path: safe unquoted in a shell word and a YAML scalar

@@ -1,7 +1,0 @@
-"""Falcon's `spark` engine: the application named by spark-attributes.jar, run with its own spark-submit
-(`spark_submission.py`); workflow.path is Falcon's application folder, which is not read."""
-
-from toolkit.workflow_engines.engine import WorkflowEngine, WorkflowForm
-
-ENGINE = WorkflowEngine(name="spark", form=WorkflowForm.FOLDER, late_workflows=False,
-                        prepare="toolkit.workflow_engines.spark_submission:prepare_submission")

@@ -1,5 +1,0 @@
-"""The `spark-sql` engine: a SQL file's statements, run in order by Spark SQL (`sql_statements.py`)."""
-
-from toolkit.workflow_engines.engine import WorkflowEngine
-
-ENGINE = WorkflowEngine(name="spark-sql", prepare="toolkit.workflow_engines.text_workflow:prepare_sql")
