@@ -37,7 +37,8 @@ import os, signal, sys, time
 sys.path.insert(0, {project!r})
 from pyspark.sql import SparkSession
 from toolkit.core.entities.repo import ConfigRepo
-from toolkit.actions.ingest import book, commit, landing, runner
+from toolkit.actions.ingest import commit, landing, runner
+from toolkit.core.ledger import ingest_book as book
 from toolkit.core.ledger import store
 from toolkit.core.storage.hadoop import HadoopFileSystem
 from toolkit.core.storage.jvm_classes import jar_path

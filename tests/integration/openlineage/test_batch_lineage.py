@@ -12,7 +12,7 @@ from tests.integration.process_runner.batch_consumer import NAME, location, publ
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.lineage_receiver import lineage_receiver
 from toolkit.actions.process_runner.batch_runner import BatchRunner
-from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.actions.process_runner.run_results import RunOptions
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.records import PublicationFacts
 
@@ -22,8 +22,7 @@ FINGERPRINT = Fingerprint("d1", 1, 42)
 
 def batch_runner(spark, repo: Path, run_id: str, url: str) -> BatchRunner:  # type: ignore[no-untyped-def]
     runner = new_runner(spark, repo, NAME, TestClock(utc(2026, 11, 22, 12)), RunOptions(max_retry_delay=0),
-                        run_id=run_id)
-    runner.lineage = lineage_to(url, repo, run_id)
+                        run_id=run_id, lineage=lineage_to(url, repo, run_id))
     return BatchRunner(runner)
 
 

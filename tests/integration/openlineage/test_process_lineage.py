@@ -22,8 +22,7 @@ def test_a_process_instance_emits_start_and_complete_with_its_feed_instances(spa
     write_clicks(root, T - timedelta(hours=2), 3)
     with lineage_receiver() as receiver:
         lineage = lineage_to(receiver.url, repo)
-        runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)))
-        runner.lineage = lineage
+        runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)), lineage=lineage)
         assert runner.run(T).status == "SUCCEEDED"
         unsent = lineage.close()
     assert unsent == 0  # the status line's lineage_unsent
@@ -81,12 +80,12 @@ def test_a_failed_attempt_emits_fail_and_its_retry_shares_the_instance_parent(sp
     original = workflow.read_text()
     workflow.write_text("def run(spark, ctx):\n    raise ValueError('no clicks today')\n")
     with lineage_receiver() as receiver:
-        runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)))
-        runner.lineage = lineage_to(receiver.url, repo)
+        runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)),
+                            lineage=lineage_to(receiver.url, repo))
         assert runner.run(T).status == "FAILED"
         workflow.write_text(original)
-        retry = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=9)), run_id="run2")
-        retry.lineage = lineage_to(receiver.url, repo, "run2")
+        retry = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=9)), run_id="run2",
+                           lineage=lineage_to(receiver.url, repo, "run2"))
         assert retry.run(T).status == "SUCCEEDED"
     for event in receiver.events:
         validate_event(event)
@@ -109,8 +108,8 @@ def test_a_sql_workflow_carries_its_query_and_column_lineage_and_a_table_partiti
     day = utc(2026, 11, 20)
     _hourly_summaries(root, day, 5)
     with lineage_receiver() as receiver:
-        runner = new_runner(spark, repo, "daily-clicks-rollup", TestClock(day + timedelta(days=1)))
-        runner.lineage = lineage_to(receiver.url, repo)
+        runner = new_runner(spark, repo, "daily-clicks-rollup", TestClock(day + timedelta(days=1)),
+                            lineage=lineage_to(receiver.url, repo))
         assert runner.run(day + timedelta(days=1)).status == "SUCCEEDED"
     [start, complete] = receiver.events
     for event in receiver.events:

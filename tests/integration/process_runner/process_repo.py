@@ -8,7 +8,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from tests.unit.retention.retention_repo import make_repo, utc
-from toolkit.actions.process_runner.runner import ProcessRunner, RunOptions
+from toolkit.actions.process_runner.run_results import RunOptions
+from toolkit.actions.process_runner.runner import ProcessRunner
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.services.runtime.run_context import RunContext
 
@@ -66,12 +67,14 @@ class TestClock:
 
 def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | None = None,  # type: ignore[no-untyped-def]
                run_id: str = "run1", lease: float = 60.0, cluster: str = "primary", fs=None,
-               log=None) -> ProcessRunner:
+               log=None, lineage=None) -> ProcessRunner:
     from toolkit.core.storage.catalog_factory import catalog_for
     from toolkit.core.storage.hadoop import HadoopFileSystem
 
     config = ConfigRepo.load(repo)
     fs = fs or HadoopFileSystem(spark)
-    return ProcessRunner(config, process, cluster, RunContext(fs, run_id, lease_seconds=lease), spark=spark,
+    context = RunContext(fs, run_id, lease_seconds=lease) if lineage is None else \
+        RunContext(fs, run_id, lease_seconds=lease, lineage=lineage)
+    return ProcessRunner(config, process, cluster, context, spark=spark,
                          catalog=lambda: catalog_for(spark, None), clock=clock, options=options or RunOptions(),
                          log=log or (lambda line: None))

@@ -19,7 +19,7 @@ from tests.integration.process_runner.batch_consumer import NAME, location, publ
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from tests.integration.spark_submit import environment, spark_submit_command
 from toolkit.actions.process_runner.batch_runner import BatchResult, BatchRunner
-from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.actions.process_runner.run_results import RunOptions
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.consumption import ConsumerQueue
 from toolkit.core.ledger.journal import JournalEntry

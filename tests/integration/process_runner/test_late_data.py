@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
 from toolkit.actions.process_runner.late_check import LateChecker, late_options
-from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.actions.process_runner.run_results import RunOptions
 
 T = utc(2026, 11, 21, 10)
 RECORDS = "feed-toolkit/working/ledger/processes/hourly-clicks-summary/20261121T1000Z"

@@ -29,7 +29,7 @@ from tests.jvm_options import with_short_lived
 from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
 from toolkit.actions.process_runner.batch_runner import BatchRunner
-from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.actions.process_runner.run_results import RunOptions
 from toolkit.cli.main import main
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.output_targets import staging_key

@@ -21,7 +21,7 @@ from tests.integration.process_runner.process_repo import (
     write_process,
 )
 from toolkit.actions.process_runner.attempt_facts import AttemptFacts, InstanceFacts
-from toolkit.actions.process_runner.runner import RunOptions
+from toolkit.actions.process_runner.run_results import RunOptions
 from toolkit.core.ledger.locks import LeaseLock
 from toolkit.core.ledger.records import CorruptRecordError
 from toolkit.errors import BlockedError, SkippedError, UsageError
@@ -448,8 +448,8 @@ def test_a_live_lock_blocks_and_an_expired_one_is_taken_over(spark, tmp_path: Pa
         (root / LEDGER / "hourly-clicks-summary/20261121T1000Z" / name).unlink()
     LeaseLock(runner.fs, folder, "lock", 60, clock=lambda: time.time() - 3600).try_acquire("dead")
     dead = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T), run_id="dead")
-    dead._write_attempt(T, dead.plan(T), AttemptFacts(1, Status.RUNNING, T))
-    dead._write_instance(T, InstanceFacts(Status.RUNNING, 1, started=T))
+    dead.records.attempt(T, dead.plan(T), AttemptFacts(1, Status.RUNNING, T))
+    dead.records.instance(T, InstanceFacts(Status.RUNNING, 1, started=T))
     assert runner.run(T).status == "SUCCEEDED"
     records = root / LEDGER / "hourly-clicks-summary/20261121T1000Z"
     killed = read_json(records / "attempt-001.json")
@@ -591,7 +591,7 @@ def test_a_table_input_is_given_as_table_and_partition_filter(spark, tmp_path: P
     assert [(i["time"], i["location"], i["fingerprint"]["files"] >= 1) for i in seen] == [
         ("2026-11-20T00:00Z", "web.visits_runner (ds=2026-11-20)", True),
         ("2026-11-21T00:00Z", "web.visits_runner (ds=2026-11-21)", True)]
-    ctx = runner.context(t, 1, runner.plan(t), {"daily": "x"})
+    ctx = runner.publishing.context(t, 1, runner.plan(t), {"daily": "x"})
     assert ctx.properties["falcon_input_partition_filter_pig"] == "(ds=='2026-11-20') or (ds=='2026-11-21')"
     assert ctx.properties["falcon_input_partition_filter_java"] == '(ds="2026-11-20") or (ds="2026-11-21")'
 

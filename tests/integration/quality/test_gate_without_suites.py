@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = """
 import sys
 from datetime import datetime, timezone
-import toolkit.actions.process_runner.runner, toolkit.actions.process_runner.batch_runner,
-toolkit.actions.quality_check.quality_check_entry from toolkit.services.quality.gate import QualityGate
+import toolkit.actions.process_runner.runner, toolkit.actions.process_runner.batch_runner
+import toolkit.actions.quality_check.quality_check_entry
+from toolkit.services.quality.gate import QualityGate
 
 def frame():
     raise AssertionError("the data was read")

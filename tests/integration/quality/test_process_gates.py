@@ -128,8 +128,7 @@ def test_a_warn_failure_is_published_recorded_logged_and_told(spark, tmp_path: P
     cluster.write_text(cluster.read_text() + "".join(
         f'  {key}: "{value}"\n' for key, value in mail.none.properties(mail.ca_file).items()))
     lines: list[str] = []
-    runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)))
-    runner.log = lines.append
+    runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)), log=lines.append)
     result = runner.run(T)
     assert (result.status, result.attempts, result.counters()["quality"]) == ("SUCCEEDED", 1, "5/7 passed")
     assert spark.read.json(str(_summary(root))).count() == 4  # published as written
@@ -150,8 +149,8 @@ def test_lineage_carries_the_assertions_of_a_blocked_and_a_published_attempt(spa
     write_clicks(root, T - timedelta(hours=2), 3)
     _with_workflow(repo, BAD_THEN_GOOD)
     with lineage_receiver() as receiver:
-        runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)))
-        runner.lineage = lineage_to(receiver.url, repo)
+        runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T + timedelta(minutes=5)),
+                            lineage=lineage_to(receiver.url, repo))
         assert runner.run(T).status == "SUCCEEDED"
     events = valid_events(receiver)
     [failed] = [e for e in events if e["eventType"] == "FAIL"]

@@ -173,8 +173,8 @@ def test_a_cluster_root_that_is_not_there_is_named_and_no_page_written(capsys: p
 
 def test_older_plain_successes_read_from_their_states_alone_make_the_grid_every_row_makes(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The page's process grids build no row for an older plain success (report_reading.py): with the newest 2
-    detailed, the grids are those made of a row for every instance, then trimmed, as before."""
+    """The page's process grids build no row for an older plain success (toolkit/views/report/reading.py): with the
+    newest 2 detailed, the grids are those made of a row for every instance, then trimmed, as before."""
     conf, _ = make_repo(tmp_path)
     write_states(conf)
     config = ConfigRepo.load(conf)

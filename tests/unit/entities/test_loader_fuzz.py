@@ -88,7 +88,7 @@ WALKS: dict[str, Callable[[Document, Document], object]] = {
     "entities.validation.validate_document (jsonschema, messages)": lambda doc, _: validate_document(doc),
     "entities.validation._holds_password": lambda doc, _: _holds_password((), doc.data),
     "entities.schemas.quick_check (fastjsonschema)": lambda doc, _: quick_check(Kind.FEED)(doc.data),
-    "change_plan.definitions._differences": lambda doc, twin: list(_differences(doc.data, twin.data, "")),
+    "views.plan.definitions._differences": lambda doc, twin: list(_differences(doc.data, twin.data, "")),
     "entities.parse_cache record (json)": lambda doc, _: json.dumps(_entry("0" * 64, doc)),
     "messages quoting a value (repr)": lambda doc, _: repr(doc.data),
 }

@@ -77,9 +77,9 @@ def test_an_instance_inside_another_feeds_instance_is_kept(tmp_path: Path) -> No
 
 def test_the_index_of_locations_finds_the_folders_that_nest_and_no_sibling_that_shares_a_prefix(
         tmp_path: Path) -> None:
-    """neighbours() looks only at locations whose static folders nest (retention/shared.py): the index must find the
-    folder itself, those above and those below it, and not `/data/ab` for `/data/a` nor `/data/a0` (which sort
-    between `/data/a/` and what follows it)."""
+    """neighbours() looks only at locations whose static folders nest (toolkit/planners/retention/shared_folders.py):
+    the index must find the folder itself, those above and those below it, and not `/data/ab` for `/data/a` nor
+    `/data/a0` (which sort between `/data/a/` and what follows it)."""
     folders = {"feed-0000": "/data/a", "feed-0001": "/data", "feed-0002": "/data/a/deep", "feed-0003": "/data/ab",
                "feed-0004": "/data/a0", "feed-0005": "/other", "feed-0006": "/data/a"}
     repo = tmp_path / "conf"

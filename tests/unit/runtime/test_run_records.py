@@ -1,6 +1,6 @@
-"""Retention's and replication's run records are typed records (retention/run_records.py,
-replication/run_records.py): the records earlier releases wrote read as them and write back unchanged, and a
-damaged one is refused where it is read, naming the field."""
+"""Retention's and replication's run records are typed records (toolkit/core/ledger/retention_runs.py,
+toolkit/core/ledger/replication_runs.py): the records earlier releases wrote read as them and write back unchanged, and
+a damaged one is refused where it is read, naming the field."""
 
 from __future__ import annotations
 

@@ -30,7 +30,8 @@ from toolkit.actions.process_runner.attempt_facts import AttemptFacts
 from toolkit.actions.process_runner.followed_jobs import AttemptJobs, job_to_follow
 from toolkit.actions.process_runner.lineage_uses import batch_input_uses
 from toolkit.actions.process_runner.retry_policy import attempts_of
-from toolkit.actions.process_runner.runner import InstanceResult, ProcessRunner
+from toolkit.actions.process_runner.run_results import InstanceResult
+from toolkit.actions.process_runner.runner import ProcessRunner
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.instances.availability import probe_instance
 from toolkit.core.instances.feed_locations import feed_locations
@@ -181,7 +182,7 @@ class BatchRunner:
                              record=f"{runner.ledger.layout.batch_folder(self.process.name, plan.seq)}/batch.json")
         if state is not None and state.status == Status.SUCCEEDED:  # killed after publishing: finish the job
             with LeaseKeeper([claim.lock], runner.ledger.lease_seconds / 3):
-                runner.record_events(state.published(), state.run_id, missing_only=True)
+                runner.publishing.record_events(state.published(), state.run_id, missing_only=True)
                 self.queue.commit(claim)
             result.status, result.outputs = Status.SUCCEEDED, state.published()
             result.reason = (f"batch {plan.seq} of {runner.owner} was published by run {state.run_id}; its events "
@@ -262,20 +263,20 @@ class BatchRunner:
                        + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
                           if follows else "running ") + f"{runner.workflow.name} ({self.process.workflow.engine})")
             follows = None
-            lineage, read = runner.start_lineage(
+            lineage, read = runner.attempt_lineage.start(
                 result.time, attempt, f"batch-{plan.seq}", partial(batch_input_uses, runner.repo, runner.cluster,
                                                                    inputs), targets)
             began = time.perf_counter()
             try:
-                published = runner.run_and_publish(attempt, targets, partial(self._context, plan, attempt, inputs,
-                                                                             targets), keeper, result,
-                                                   staged=staged, journal=journal)
+                published = runner.publishing.run_and_publish(
+                    attempt, targets, partial(self._context, plan, attempt, inputs, targets), keeper, result,
+                    staged=staged, journal=journal)
             except LockLostError:
                 lineage.abort("the run lost its claim on the batch or a lock of its outputs to another run", read)
                 raise
             except (WorkflowError, NothingWrittenError, StorageError, InputGoneError, QualityBlocked) as err:
                 if not journal.left_running:  # else the job may still write it: the next attempt follows it
-                    runner.discard(targets, attempt, staged)
+                    runner.publishing.discard(targets, attempt, staged)
                 status = err.status if isinstance(err, WorkflowError) else Status.FAILED
                 self._write(plan, inputs, AttemptFacts(attempt, status, started, _now(), error=str(err),
                                                        quality=result.quality, job=journal.to_json()))
@@ -285,34 +286,35 @@ class BatchRunner:
                 if isinstance(err, InputGoneError):
                     break  # no retry brings the instance back
                 if k < budget:
-                    runner.notify(result.time, ATTEMPT_FAILED, Status.FAILED, attempt, str(err), batch=plan.seq)
+                    runner.notices.notify(result.time, ATTEMPT_FAILED, Status.FAILED, attempt, str(err), batch=plan.seq)
                     runner.sleep_before_retry(k)
                 follows = job_to_follow(self.log_records.attempts(plan.seq)) \
                     if isinstance(runner.workflow, RemoteJobWorkflow) else None
                 continue
             except BaseException as err:  # a configuration error, or a bug: recorded, then raised (no retry)
                 if not journal.left_running:  # else the job may still write it: the next attempt follows it
-                    runner.discard(targets, attempt, staged)
+                    runner.publishing.discard(targets, attempt, staged)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
                 self._write(plan, inputs, AttemptFacts(attempt, Status.FAILED, started, _now(), error=reason,
                                                        quality=result.quality, job=journal.to_json()))
                 lineage.fail(reason, read)
-                runner.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
+                runner.notices.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
                 raise
             self._write(plan, inputs, AttemptFacts(attempt, Status.SUCCEEDED, started, _now(), outputs=published,
                                                    workflow_seconds=time.perf_counter() - began,
                                                    quality=result.quality, job=journal.to_json()))
-            fingerprints = runner.record_events(published, runner.run_id)
+            fingerprints = runner.publishing.record_events(published, runner.run_id)
             self.queue.commit(claim)
-            runner.complete_lineage(lineage, read, published, fingerprints, quality=result.quality)
-            runner.warn_quality(result.time, attempt, result.quality, batch=plan.seq)
+            runner.attempt_lineage.complete(lineage, read, published, fingerprints, quality=result.quality)
+            runner.notices.warn_quality(result.time, attempt, result.quality, batch=plan.seq)
             result.status, result.attempts, result.outputs, result.reason = Status.SUCCEEDED, k, published, None
-            runner.notify(result.time, SUCCEEDED, Status.SUCCEEDED, attempt, batch=plan.seq)
+            runner.notices.notify(result.time, SUCCEEDED, Status.SUCCEEDED, attempt, batch=plan.seq)
             return result
         result.status = Status.FAILED
         result.reason = (f"batch {plan.seq} of {runner.owner} failed after {result.attempts} attempt(s), it stays "
                          f"pending and the next run replays it: {result.reason}")
-        runner.notify(result.time, FAILED, Status.FAILED, before + result.attempts, result.reason, batch=plan.seq)
+        runner.notices.notify(result.time, FAILED, Status.FAILED, before + result.attempts, result.reason,
+                              batch=plan.seq)
         return result
 
     def _evicted_since(self, feed: str, event: DatasetEvent) -> bool:
@@ -356,7 +358,7 @@ class BatchRunner:
         batch = BatchContext(plan.seq, tuple(sorted(plan.event_ids)), listed,
                              {target.name: self._published(target) for target in targets})
         return WorkflowContext(self.process.name, runner.cluster.name, newest, runner.run_id, attempt, given, staged,
-                               runner.properties(newest, given, staged), batch)
+                               runner.publishing.properties(newest, given, staged), batch)
 
     def _published(self, target: Target) -> str | TableOutput | None:
         """The output instance as published now (which this run's replaces), or None."""

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from toolkit.actions.process_runner.late_policy import LateSchedule, late_input_names, late_schedule
-from toolkit.actions.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
+from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
+from toolkit.actions.process_runner.runner import ProcessRunner
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.grids import process_grid

@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.actions.process_runner.late_check import LateChecker, late_options
     from toolkit.actions.process_runner.process_session import process_session
-    from toolkit.actions.process_runner.runner import ProcessRunner, RunOptions
+    from toolkit.actions.process_runner.run_results import RunOptions
+    from toolkit.actions.process_runner.runner import ProcessRunner
     from toolkit.clock import WallClock
     from toolkit.services.runtime.run_context import RunContext
 

@@ -22,7 +22,8 @@ from toolkit.services.runtime.status import STATUS_OF_EXIT, StatusLine
 from toolkit.statuses import Status, worst
 
 if TYPE_CHECKING:
-    from toolkit.actions.process_runner.runner import InstanceResult, ProcessRunner, RunOptions
+    from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
+    from toolkit.actions.process_runner.runner import ProcessRunner
     from toolkit.clock import WallClock
     from toolkit.core.el.grid import InstanceGrid
     from toolkit.services.runtime.action_session import ActionSession
@@ -72,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.actions.process_runner.process_session import process_session
-    from toolkit.actions.process_runner.runner import RunOptions
+    from toolkit.actions.process_runner.run_results import RunOptions
     from toolkit.clock import WallClock
 
     if (args.window_from is None) != (args.window_to is None):
@@ -123,7 +124,7 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
     """One batch of a batch consumer (`--batch`)."""
     from toolkit.actions.process_runner.batch_runner import BatchRunner
     from toolkit.actions.process_runner.process_session import process_session
-    from toolkit.actions.process_runner.runner import RunOptions
+    from toolkit.actions.process_runner.run_results import RunOptions
 
     entity = repo.process(process)
     if not entity.is_batch_consumer:
@@ -163,7 +164,8 @@ def _window(args: argparse.Namespace, grid: InstanceGrid) -> list[datetime]:
 
 
 def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> list[InstanceResult]:
-    from toolkit.actions.process_runner.runner import BRIEF, InstanceResult
+    from toolkit.actions.process_runner.run_results import InstanceResult
+    from toolkit.actions.process_runner.runner import BRIEF
 
     if order is Order.LAST_ONLY:
         times = times[-1:]  # only the newest instance of the window, whatever became of the others

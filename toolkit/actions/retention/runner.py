@@ -71,7 +71,7 @@ class RetentionResult:
                 "directories_removed": self.directories_removed, "elapsed_seconds": round(self.elapsed_seconds, 3)}
 
     def record(self, run_id: str, action_taken: str, took_over: str | None) -> RetentionRecord:
-        """The run's record (run_records.py), once it has evicted."""
+        """The run's record (toolkit/core/ledger/retention_runs.py), once it has evicted."""
         assert self.cut_off is not None  # set before anything is evicted
         return RetentionRecord(self.feed, self.cluster, format_timestamp(self.time), run_id,
                                cut_off=format_timestamp(self.cut_off), action_taken=action_taken,

@@ -1,6 +1,6 @@
 """What retention of a file feed would evict on a cluster at a cut-off, location by location: each dated location's
-walk (file_plan.py), less the instances that hold another feed's (shared.py). Retention's own planner, and the one
-`toolkit plan` asks of two definitions of a feed (toolkit/views/plan/retention_changes.py), so that what a change
+walk (file_plan.py), less the instances that hold another feed's (shared_folders.py). Retention's own planner, and the
+one `toolkit plan` asks of two definitions of a feed (toolkit/views/plan/retention_changes.py), so that what a change
 is said to delete is what retention will delete."""
 
 from __future__ import annotations

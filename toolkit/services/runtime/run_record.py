@@ -25,8 +25,8 @@ def record_path(cluster: Cluster, action: str, feed: str, t: datetime) -> str:
 
 
 def write_record(fs: FileSystem, path: str, record: object) -> None:
-    """A run's record (a record class of the action's: retention/run_records.py), with the ledger's record format
-    version, so that a later toolkit knows how to read it."""
+    """A run's record (a record class of the action's: toolkit/core/ledger/retention_runs.py), with the ledger's record
+    format version, so that a later toolkit knows how to read it."""
     fs.write_atomically(path, record_text(record_document(record)).encode())
 
 

@@ -40,17 +40,21 @@ def reading_steps(ledgers: Ledgers, feed: str, cluster: str, t: datetime) -> Rea
     if isinstance(ledger, Ledger):
         for _, process in sorted(ledgers.repo.processes.items()):
             if process.cluster(cluster) is not None and any(item.feed == feed for item in process.inputs):
-                _process_readers(ledgers, ledger, process, feed, cluster, t, steps, notes)
+                found = _process_readers(ledgers, ledger, process, feed, cluster, t)
+                steps.extend(found.steps)
+                notes.extend(found.notes)
     _copies(ledgers, feed, cluster, t, steps, notes)
     return Readers(tuple(steps), tuple(notes))
 
 
-def _process_readers(ledgers: Ledgers, ledger: Ledger, process: Process, feed: str, cluster: str, t: datetime,
-                     steps: list[Step], notes: list[str]) -> None:
+def _process_readers(ledgers: Ledgers, ledger: Ledger, process: Process, feed: str, cluster: str,
+                     t: datetime) -> Readers:
+    """The runs of `process` that read the instance `t` of `feed`, and what of its reading was not traced."""
     if process.is_batch_consumer:
-        notes.append(f"batch consumer '{process.name}' reads it by batches, not traced here: `toolkit queue` shows "
-                     "which batch holds it")
-        return
+        return Readers((), (f"batch consumer '{process.name}' reads it by batches, not traced here: `toolkit queue` "
+                            "shows which batch holds it",))
+    steps: list[Step] = []
+    notes: list[str] = []
     times: set[datetime] = set()
     for item in process.inputs:
         if item.feed == feed:
@@ -70,6 +74,7 @@ def _process_readers(ledgers: Ledgers, ledger: Ledger, process: Process, feed: s
     if unrun:
         named = ", ".join(unrun[:_NAMED]) + (f" and {len(unrun) - _NAMED} more" if len(unrun) > _NAMED else "")
         notes.append(f"process '{process.name}' reads it at {named}, not run yet (no record)")
+    return Readers(tuple(steps), tuple(notes))
 
 
 def _reading_attempt(attempts: list[AttemptRecord], feed: str, stamp: str) -> AttemptRecord | None:

@@ -1,7 +1,7 @@
 """The readings of a cluster's feeds and processes over a window, read as `toolkit status`, `toolkit summary` and
 `toolkit sla` read them: a process's instances are their outlines (`Ledger.instance_outlines`: a roll-up's digest)
-with the status the rows of `ledger_rows.py` show (held: SUSPENDED; recorded RUNNING: its row), a feed's are its
-dataset events, and SLA misses are the SLA check's findings."""
+with the status the rows of `toolkit/views/status/instance_rows.py` show (held: SUSPENDED; recorded RUNNING: its row), a
+feed's are its dataset events, and SLA misses are the SLA check's findings."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shlex
 from bisect import bisect_left
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -41,11 +42,11 @@ def read_report(repo: Path, config: ConfigRepo, cluster: Cluster, now: Now, from
     for node, times in windows.items():
         kind, name = node.split("/", 1)
         options = shlex.join(["--repo", str(repo), f"--{kind}", name, "--cluster", cluster.name])
+        window = _Window(times, misses.get(node, no_misses), options)
         if kind == "process":
-            grids.append(_process_grid(config, config.processes[name], cluster, ledger, now, times,
-                                       misses.get(node, no_misses), options))
+            grids.append(_process_grid(config, config.processes[name], cluster, ledger, now, window))
         else:
-            grids.append(_feed_grid(config.feeds[name], ledger, times, misses.get(node, no_misses), options))
+            grids.append(_feed_grid(config.feeds[name], ledger, window))
     return Report(graph.title, cluster.name, now.time, tuple(grids), graph_page)
 
 
@@ -79,8 +80,19 @@ def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, wind
     return misses
 
 
+@dataclass(frozen=True)
+class _Window:
+    """One grid's instances, the SLA misses among them (by time, their sentences) and the options that name its
+    entity in a command."""
+
+    times: list[datetime]
+    misses: dict[datetime, str]
+    options: str
+
+
 def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger: Ledger, now: Now,
-                  times: list[datetime], misses: dict[datetime, str], options: str) -> Grid:
+                  window: _Window) -> Grid:
+    times = window.times
     plain = plain_successes(times, ledger.instance_outlines(process.name, times), ledger.holds(process.name))
     rest = [index for index, t in enumerate(times) if t not in plain]  # a plain success is its state alone
     rows = instance_rows(config, process, cluster, ledger, [times[index] for index in rest], now.seconds,
@@ -91,8 +103,8 @@ def _process_grid(config: ConfigRepo, process: Process, cluster: Cluster, ledger
     frequency = str(process.frequency) if process.frequency is not None else "batches (no instance grid)"
     states, details = _cells(len(times), State.SUCCEEDED, read)
     return Grid("process", process.name, frequency, tuple(sorted(process.tags.items())), process.pipelines,
-                tuple(times), tuple(states), sla=_by_index(times, misses), details=trimmed(states, details),
-                suspended=_suspended(ledger.control.suspension("process", process.name)), options=options)
+                tuple(times), tuple(states), sla=_by_index(times, window.misses), details=trimmed(states, details),
+                suspended=_suspended(ledger.control.suspension("process", process.name)), options=window.options)
 
 
 def _cells(count: int, others: State, read: dict[int, Cell]) -> tuple[list[State], dict[int, Details]]:
@@ -125,14 +137,14 @@ def _details(row: InstanceRow) -> Details:
                    commit=known.commit if known else None)
 
 
-def _feed_grid(feed: Feed, ledger: Ledger, times: list[datetime], misses: dict[datetime, str], options: str) \
-        -> Grid:
+def _feed_grid(feed: Feed, ledger: Ledger, window: _Window) -> Grid:
+    times = window.times
     published = {index for t in ledger.feed_event_times(feed.name) if (index := _index_of(times, t)) is not None}
     read = {index: feed_cell(times[index], ledger.events(feed.name, times[index]), None) for index in published}
     states, details = _cells(len(times), State.WAITING, read)  # the others: nothing published yet
     return Grid("feed", feed.name, str(feed.frequency), tuple(sorted(feed.tags.items())), (), tuple(times),
-                tuple(states), sla=_by_index(times, misses), details=trimmed(states, details),
-                suspended=_suspended(ledger.control.suspension("feed", feed.name)), options=options)
+                tuple(states), sla=_by_index(times, window.misses), details=trimmed(states, details),
+                suspended=_suspended(ledger.control.suspension("feed", feed.name)), options=window.options)
 
 
 def _suspended(switch: Switch) -> str | None:
