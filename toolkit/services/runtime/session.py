@@ -54,6 +54,18 @@ def build_session(app_name: str, cluster: Cluster, hive: bool = False, *,
 
 
 def joined_jars(*lists: str | None) -> str:
-    """Comma-separated jar lists as one, each jar once, in order."""
+    """Comma-separated jar lists as one, each jar once, in order: a local path and its `file:` URI are one jar
+    (spark-submit hands its --jars to the driver as `file:///...` URIs)."""
     jars = (jar.strip() for listed in lists for jar in (listed or "").split(","))
-    return ",".join(dict.fromkeys(jar for jar in jars if jar))
+    joined: dict[str, str] = {}
+    for jar in jars:
+        if jar:
+            joined.setdefault(_local_path(jar), jar)
+    return ",".join(joined.values())
+
+
+def _local_path(jar: str) -> str:
+    """The path a `file:` URI or a plain path names; any other URI as it is."""
+    if jar.startswith("file:"):
+        return "/" + jar[len("file:"):].lstrip("/")
+    return jar
