@@ -5,14 +5,14 @@ their 2,000 feeds (an input and an output each).
 The folder layout (a folder, an instance record and an attempt record per instance: ~26 million files at full
 size, more than this disk's free inodes and ~4 GB of an HDFS namenode's heap at ~150 bytes per object) is
 measured at a size that fits (--old-processes, default 100, x a year); the full size is generated in the roll-up
-layout (ledger/rollup_records.py: one file per process and month, 12,000 files). Each measurement runs against a
+layout (core/ledger/rollup_records.py: one file per process and month, 12,000 files). Each measurement runs against a
 baseline in the same run: the same call on a repo of one process and a ledger of that one process's asked-for
 rows. Measured, best of --runs:
 1. `toolkit status` for one process and one day (24 rows), a new process as cron or an operator starts it;
 2. `toolkit summary` for one process and one month (June: 720 rows);
 3. `toolkit trigger` with nothing due (every process data-triggered, the sweep state caught up), its repo load
-   served by the parse cache (entities/parse_cache.py) as every sweep after the first is; and with --no-cache;
-4. a process run's own ledger reads and writes (what process_runner/runner.py does around an instance: the
+   served by the parse cache (core/entities/parse_cache.py) as every sweep after the first is; and with --no-cache;
+4. a process run's own ledger reads and writes (what actions/process_runner/runner.py does around an instance: the
    switches, the instance lock, the instance record, a slot, the attempt and instance records, the releases),
    in process, without Spark, for an instance of a rolled-up month (a rerun) and for a new one;
 and the ledger part of 1 and 2 in process (config loaded), which shows what grows with the process's history.

@@ -1,5 +1,5 @@
 """The statuses of runs, attempts and instances, in one place: what the ledger records, what `toolkit status`
-shows, and what the last status line of every entrypoint says (its exit code is in runtime/status.py).
+shows, and what the last status line of every entrypoint says (its exit code is in services/runtime/status.py).
 
 A `str` enum, so a status is written to JSON and compared with the text read back from a record as it is.
 """

@@ -1,5 +1,5 @@
-"""The toolkit's jar on the `--jars` of the spark-submit lines the toolkit generates (runtime/submit.py): added once,
-merged into a `--jars` given (spark-submit keeps only the last), left alone when a jar of its name is there."""
+"""The toolkit's jar on the `--jars` of the spark-submit lines the toolkit generates (services/runtime/submit.py): added
+once, merged into a `--jars` given (spark-submit keeps only the last), left alone when a jar of its name is there."""
 
 from __future__ import annotations
 

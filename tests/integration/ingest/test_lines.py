@@ -1,4 +1,4 @@
-"""Landing files become lines with their byte offsets (storage/landing_lines.py and jvm/LandingLines.java): LF and
+"""Landing files become lines with their byte offsets (core/storage/landing_lines.py and jvm/LandingLines.java): LF and
 CRLF ends, a final line end, blank lines, an empty file; a file cut into splits of any size reads the same lines
 once each; a range from an offset and up to a length reads only those bytes; names that Hadoop's Path mangles."""
 

@@ -1,5 +1,5 @@
 """The distributed copy of a file feed (`replication.distributed-above-files: "0"`: a Spark job over the executors of
-the test session, storage/jvm/DistributedCopy.java) against hostile layouts on the target and in the source: a
+the test session, core/storage/jvm/DistributedCopy.java) against hostile layouts on the target and in the source: a
 symbolic link on the way from the target cluster's root to the instance or in the staging folder, names with
 colons and spaces, a folder where a file goes, names at the 255-byte limit of a file name. Each test asserts what is
 left on disk: the exact copy, or one sentence (a StorageError, exit 1) and nothing written through a link."""

@@ -1,5 +1,5 @@
 """File-feed replication above the feed's threshold (`replication.distributed-above-files: "0"` here): the copy runs
-as a Spark job over the executors (storage/jvm/DistributedCopy.java). On the real standalone cluster of the session
+as a Spark job over the executors (core/storage/jvm/DistributedCopy.java). On the real standalone cluster of the session
 (two workers, one executor each) through the real spark-submit: byte-for-byte copies, mtimes, the copier and its
 tasks in the status line and the run record, tasks on both executors; a spark-submit killed with SIGKILL in the middle
 of the distributed copy leaves only staging, and the rerun completes the instance. In the test session (local[2]): a

@@ -1,6 +1,7 @@
-"""Committing a micro-batch (toolkit/actions/ingest/commit.py, book.py): the plan, each staged file renamed into its
-instance, the instance book, then committed; a batch planned by a killed attempt is finished from its plan, each
-file moved once; a committed batch changes nothing when applied again; a lost staged file is refused."""
+"""Committing a micro-batch (toolkit/actions/ingest/commit.py, toolkit/core/ledger/ingest_book.py): the plan, each
+staged file renamed into its instance, the instance book, then committed; a batch planned by a killed attempt is
+finished from its plan, each file moved once; a committed batch changes nothing when applied again; a lost staged file
+is refused."""
 
 from __future__ import annotations
 

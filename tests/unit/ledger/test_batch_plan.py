@@ -1,4 +1,4 @@
-"""What a batch means for the workflow (ledger/batch_plan.py): each instance once at its newest event,
+"""What a batch means for the workflow (core/ledger/batch_plan.py): each instance once at its newest event,
 oldest instance first, evictions consumed but not listed; the output instance snapped onto its feed's grid;
 when a new batch is due (condition and cut); and the entrypoint's one-sentence refusals of `--batch` calls,
 before Spark starts."""

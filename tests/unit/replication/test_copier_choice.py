@@ -1,6 +1,6 @@
-"""The choice between the driver's copier and the executors' (replication/copier_choice.py) by the feed's thresholds,
-and what the run says about it. Without executors (the pure-Python local file system) the driver copies whatever
-the thresholds say; the distributed copy itself is tested on Spark (tests/integration/replication/
+"""The choice between the driver's copier and the executors' (actions/replication/copier_choice.py) by the feed's
+thresholds, and what the run says about it. Without executors (the pure-Python local file system) the driver copies
+whatever the thresholds say; the distributed copy itself is tested on Spark (tests/integration/replication/
 test_distributed_replication.py)."""
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ def compaction_call(repo: ConfigRepo, feed_name: str, cluster_name: str, t: date
 
 def compact_instance(spark: SparkSession, call: FeedCall, context: RunContext) -> CompactionResult:
     """Compact the closed instance of the call (or finish a killed run's compaction of it), in the lifecycle of
-    every feed action (runtime/lifecycle.py: switches, the feed's ingest lock, the failure notice). Lineage: a
+    every feed action (services/runtime/lifecycle.py: switches, the feed's ingest lock, the failure notice). Lineage: a
     compaction (not the finishing of a killed one's, not a call that waits or finds nothing to compact) is a run
     of `compact.<feed>` that reads the instance and writes it again."""
     feed, cluster, t, fs = call.feed, call.cluster, call.nominal, context.fs

@@ -5,7 +5,7 @@ which records are refused because their instance is closed.
 On a grid of a fixed step (minutes and hours in any zone, days in UTC) the instance is computed in Spark from the
 record's time, in the pass that writes it: one read of the batch. Calendar grids (days in a zone with DST,
 months) step the wall clock in the zone; for them the batch's distinct minutes are collected first and each is
-mapped by the Python grid (`el/grid.py`), the one rule for calendar arithmetic, then joined back: two passes.
+mapped by the Python grid (`core/el/grid.py`), the one rule for calendar arithmetic, then joined back: two passes.
 A record's time by arrival is the batch's `now`: one instance for the whole batch, a literal.
 """
 

@@ -1,6 +1,6 @@
 """The ingest run: the landing folder is scanned by the toolkit (landing.py: each file by name, length, time and a
 fingerprint, tracked in the ledger), its files read in bounded micro-batches by the toolkit's line reader
-(storage/landing_lines.py: any size, split over tasks, byte offsets), each batch parsed (records.py), assigned
+(core/storage/landing_lines.py: any size, split over tasks, byte offsets), each batch parsed (records.py), assigned
 to feed instances, staged and committed (commit.py), its landing files moved out to `_ingested/`; then the
 instances the watermark has passed are closed (closing.py), once they pass the feed's data-quality suites if it
 declares any (closing_gate.py).
@@ -354,8 +354,8 @@ INGEST = ActionKind("ingest", "ingest", "ingest", "ingest", on_instance=False)
 def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_name: str, context: RunContext, *,
                seconds: float | None = None) -> IngestResult:
     """Ingest what is in the landing folder (`seconds` None: then exit), or keep ingesting for `seconds`, in the
-    lifecycle of every feed action (runtime/lifecycle.py: switches, the feed's ingest lease, the definition hashed
-    once, a failure told to the feed's `notification`; the call's time is when it started, records carry their
+    lifecycle of every feed action (services/runtime/lifecycle.py: switches, the feed's ingest lease, the definition
+    hashed once, a failure told to the feed's `notification`; the call's time is when it started, records carry their
     own). A table feed needs the context's `catalog` of the cluster's metastore. Lineage: a run per batch committed
     (lineage_uses.py). The context's `notifier` tells the feed's notification about instances its quality gates
     refused or warned about (closing_gate.py)."""

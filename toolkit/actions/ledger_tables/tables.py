@@ -8,7 +8,7 @@ instance's and a batch's `attempt-NNN.json` under `processes/`, a plan's and a c
 `consumers/`. Each pair is one table (`attempt_records`, `queue_records`) with the union of their fields, and the
 views `attempts`, `batch_attempts`, `plans` and `commits` keep the rows of one kind by a field only that kind
 has (`seq`, `created`, `committed`). Dataset events are in two kinds of file, an event's own and a retention
-run's batch of evictions (ledger/evictions.py): the view `events` is both, a row per event.
+run's batch of evictions (core/ledger/evictions.py): the view `events` is both, a row per event.
 
 Every object carries the table property `feed-toolkit.ledger-table` (its name: ours) and
 `feed-toolkit.ledger-definition` (a digest of its statement). Registering again refreshes ours when the digest

@@ -203,7 +203,7 @@ class ProcessRunner:
         call = ProcessCall(self.repo, self.process, self.cluster, t, self.provenance)  # inside the validity
         at = call.instance
         # A failure no attempt ends with (the ledger unwritable, the lease lost) is told as FAILED; a killed run's
-        # lease, taken over once expired, is recorded KILLED first (runtime/lifecycle.py).
+        # lease, taken over once expired, is recorded KILLED first (services/runtime/lifecycle.py).
         with process_lifecycle(call, self.run_context,
                                tell=lambda error, timed_out: self.notices.failed_outside_attempts(t, error, timed_out),
                                before_lease=lambda: self.check_hold(t), stop_when=lambda: self._kill_requested(t),

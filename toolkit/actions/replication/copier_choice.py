@@ -1,6 +1,6 @@
 """Which copier copies a folder's files: the driver's (the bulk copier's threads in the driver's JVM), or, above the
-feed's thresholds (`replication.distributed-above-bytes` / `-files`, entities/replication_settings.py), a Spark
-job over the executors (storage/jvm/DistributedCopy.java). Why a threshold: a job costs seconds of scheduling that
+feed's thresholds (`replication.distributed-above-bytes` / `-files`, core/entities/replication_settings.py), a Spark
+job over the executors (core/storage/jvm/DistributedCopy.java). Why a threshold: a job costs seconds of scheduling that
 a small folder does not pay back, while a terabyte through one driver leaves every executor idle. A file system
 without executors (the local one) always copies here. The choice made is kept for the run record."""
 

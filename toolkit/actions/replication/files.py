@@ -13,7 +13,7 @@ Invariants, for a run killed at any moment:
   (`links_skipped`) and the rest is copied.
 - Replacing a published folder whose source changed: the new folder is built in staging (unchanged files
   copied from the published folder, on the target file system), then swapped into place by
-  storage/publish.py (the old one renamed aside to `.<name>.replaced`, the staging folder into place, the old
+  core/storage/publish.py (the old one renamed aside to `.<name>.replaced`, the staging folder into place, the old
   one deleted), each rename right after the caller's `guard` (its lease check). A run killed inside the swap
   leaves the old folder aside; the next run applies the crash rule there (put back when the target is
   missing, else deleted) before anything else, then publishes its staging folder again.

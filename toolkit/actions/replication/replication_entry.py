@@ -102,7 +102,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                                      ReplicationRequest(nominal, now, source=args.source, window=window),
                                      session.context(lease_seconds=args.lease, catalog=False, notifier=notifier),
                                      tables=tables, gate=gate)
-            for instance in result.instances:  # a failed instance was told by its lifecycle (runtime/lifecycle.py)
+            # a failed instance was told by its lifecycle (toolkit/services/runtime/lifecycle.py)
+            for instance in result.instances:
                 if gate is not None and instance.instance is not None:
                     warn_quality(notifier, repo, feed, instance.instance, instance.quality, run_id)
         except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen, outside an instance's

@@ -193,7 +193,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
     target, on_target = target_of(repo, feed, target_name)
     sources, settings = sources_of(repo, feed, source), replication_settings(feed)
     # Safemode (5) or the feed suspended (4) refuse the call before a puller connects to a metastore (a table
-    # feed's), once for a whole window; each instance's lifecycle (runtime/lifecycle.py) looks again before its
+    # feed's), once for a whole window; each instance's lifecycle (services/runtime/lifecycle.py) looks again before its
     # lease, for a switch set while a window runs.
     require_running_allowed(fs, target, "feed", feed.name)
     for each in sources:
@@ -234,7 +234,7 @@ def _replicate_or_blocked(call: _Call, instance: datetime | None) -> InstanceOut
 
 
 def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutcome:
-    """One instance, in the lifecycle of every feed action (runtime/lifecycle.py: the target's switches, the
+    """One instance, in the lifecycle of every feed action (services/runtime/lifecycle.py: the target's switches, the
     instance's lease, lineage run and event carrying the definition, a failure told to the feed's `notification`);
     an instance outside the validities of all its sources is skipped before it: nothing to lock, nothing to do."""
     skipped = [SourceOutcome(source.cluster.name, Status.SKIPPED, reason=reason) for source in call.sources

@@ -94,9 +94,9 @@ def run_retention(repo: ConfigRepo, feed_name: str, cluster_name: str, nominal: 
 
 def retain(call: FeedCall, context: RunContext, *, dry_run: bool = False, once: bool = False) -> RetentionResult:
     """Evict the instances of the call's feed on its cluster that are expired at its time, through `context` (a
-    table feed needs its catalog), in the lifecycle of every feed action (runtime/lifecycle.py: switches, lease,
-    lineage run and events carrying the definition, failure notice); a `dry_run` takes no lease and only says what
-    it would evict. `once`: a record of the time found once the lease is held means another call retained it
+    table feed needs its catalog), in the lifecycle of every feed action (services/runtime/lifecycle.py: switches,
+    lease, lineage run and events carrying the definition, failure notice); a `dry_run` takes no lease and only says
+    what it would evict. `once`: a record of the time found once the lease is held means another call retained it
     meanwhile (SKIPPED; a call for a whole cluster checks the records before it takes the leases)."""
     began = time.perf_counter()
     fs, feed, cluster, nominal = context.fs, call.feed, call.cluster, call.nominal
@@ -225,7 +225,7 @@ def _retain(call: _Retention, result: RetentionResult, began: float) -> None:
 
 
 class _Events:
-    """The `evicted` events of one retention run, one batch per feed (ledger/evictions.py): the evictions are
+    """The `evicted` events of one retention run, one batch per feed (core/ledger/evictions.py): the evictions are
     planned in the ledger before anything is evicted and the plan removed once their batch is written, so a run
     killed in between leaves the plan, and the next run writes the batch of the instances that are gone
     (feed_locations says where to look), or only its journal entry when the killed run wrote the batch."""

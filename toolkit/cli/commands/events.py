@@ -1,6 +1,6 @@
 """`toolkit publish` and `toolkit events`: record an outside producer's feed instance as published, and list the
 dataset events of a local cluster's ledger, without Spark. Table feeds and clusters that are not file:// are
-published by `spark-submit entrypoints/publish.py` (the same core, publication/publish.py)."""
+published by `spark-submit entrypoints/publish.py` (the same core, actions/publication/publish.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ runs with and what the linter checks (FD023), parsed in one place.
 - `preservePermission`: `true` (default) or `false`;
 - `replication.distributed-above-bytes`, `replication.distributed-above-files`: a folder whose files to copy
   weigh more than that many bytes (default 1 GB) or number more than that many files (default 1,000) is copied
-  as a Spark job over the executors (storage/jvm/DistributedCopy.java) instead of by the driver's threads; a
+  as a Spark job over the executors (core/storage/jvm/DistributedCopy.java) instead of by the driver's threads; a
   size as `compaction.target-size` takes it (`512MB`), a file count a whole number (0: always distributed).
 
 Why those defaults: the driver's copier moves about 1 GB in well under a minute on one machine, while a Spark

@@ -3,7 +3,7 @@
 The sorted list of (relative path, length, modification time) of its visible files, plus the partition's
 create time for a table feed, reduced to a SHA-256 digest; with the file count and total bytes for people.
 Falcon recorded only the total size, so a rewrite of the same size went unseen; a new modification time
-shows here. The JVM makes the same digest where it lists a tree (storage/jvm/TreeLister.java, `visible`): a
+shows here. The JVM makes the same digest where it lists a tree (core/storage/jvm/TreeLister.java, `visible`): a
 change here is a change there (tests/integration/storage/test_instance_probe_hadoop.py compares them).
 """
 

@@ -49,7 +49,7 @@ class BatchRecord:
     counters: dict[str, Any] = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
     job: dict[str, Any] | None = None  # the job of another server the attempt runs as, as AttemptRecord.job
-    definition: Provenance | None = None  # the definition it ran (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the definition it ran (core/entities/provenance.py); older: none
 
     def published(self) -> list[PublishedOutput]:
         return published_outputs(self.outputs, f"process '{self.process}', batch {self.seq} (attempt {self.attempt})")

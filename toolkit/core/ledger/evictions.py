@@ -102,7 +102,7 @@ class EvictionBatch:
     producer: str
     published: Stamp
     instances: list[EvictedInstance] = field(default_factory=list)
-    definition: Provenance | None = None  # the evicting definition (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the evicting definition (core/entities/provenance.py); older: none
 
     @classmethod
     def of(cls, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str, run_id: str,

@@ -80,7 +80,7 @@ class IngestBatch:
     rejected: int = 0
     max_time: Stamp | None = None  # the newest event time of the batch's records (the watermark's source)
     sources: list[Source] = field(default_factory=list)  # the landing bytes read
-    definition: Provenance | None = None  # the ingesting definition (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the ingesting definition (core/entities/provenance.py); older: none
 
     def committed(self) -> IngestBatch:
         return replace(self, state=COMMITTED)

@@ -36,7 +36,7 @@ class InstanceState(NamedTuple):
     ended: str | None = None
     error: str | None = None
     missing: tuple[str, ...] = ()  # the input instances a WAITING instance waits for
-    definition: dict[str, Any] | None = None  # the definition of its last success (entities/provenance.py)
+    definition: dict[str, Any] | None = None  # the definition of its last success (core/entities/provenance.py)
 
     @classmethod
     def of(cls, record: InstanceRecord) -> InstanceState:

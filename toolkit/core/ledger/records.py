@@ -476,7 +476,7 @@ class AttemptRecord:
     # The job of another server the attempt's workflow runs as (an Oozie workflow job), recorded before it is
     # followed: `id`, and the `run_id` and `attempt` whose staging it writes (a killed run's, when followed).
     job: dict[str, Any] | None = None
-    # The definition it ran (entities/provenance.py, Provenance.to_json); absent from records of older toolkits.
+    # The definition it ran (core/entities/provenance.py, Provenance.to_json); absent from records of older toolkits.
     definition: Provenance | None = None
 
     @classmethod
@@ -509,7 +509,7 @@ class InstanceRecord:
     inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     succeeded: Stamp | None = None
-    # The definition of the attempt that last succeeded (entities/provenance.py); older records have none.
+    # The definition of the attempt that last succeeded (core/entities/provenance.py); older records have none.
     definition: Provenance | None = None
 
     @classmethod
@@ -581,7 +581,7 @@ def is_event_id(value: Any) -> bool:
 class PublicationFacts:
     """What a producer tells the ledger when the instance `time` of `feed` became visible on `cluster`
     (`Ledger.record_publication`): the ledger adds the kind, the instant and the id of its `DatasetEvent`.
-    `definition`: the producer's (entities/provenance.py)."""
+    `definition`: the producer's (core/entities/provenance.py)."""
 
     feed: str
     cluster: str
@@ -596,7 +596,7 @@ class PublicationFacts:
 @dataclass(frozen=True)
 class DatasetEvent:
     """A feed instance made visible (`published`, or `replaced` when it was visible already) or evicted, on one
-    cluster. `fingerprint` is the instance's (instances/fingerprints.py) as published, null for `evicted`.
+    cluster. `fingerprint` is the instance's (core/instances/fingerprints.py) as published, null for `evicted`.
     Format 1 (process outputs only) had no kind, fingerprint nor id: read as `published`, with an id made
     from its published stamp and run."""
 
@@ -610,7 +610,7 @@ class DatasetEvent:
     kind: Annotated[str, EVENT_KINDS] = PUBLISHED
     fingerprint: Fingerprint | None = None
     event_id: str = ""
-    definition: Provenance | None = None  # the producer's definition (entities/provenance.py); older: none
+    definition: Provenance | None = None  # the producer's definition (core/entities/provenance.py); older: none
 
     FORMAT = EVENT_FORMAT
 

@@ -1,4 +1,4 @@
-"""The record a replication call leaves on its target (runtime/run_record.py:
+"""The record a replication call leaves on its target (services/runtime/run_record.py:
 `<working>/replication/<feed>/<instant>.json`), declared once by its fields: the runner writes it, `toolkit metrics`
 reads it back, and the record codec checks it where it is read. Fields that releases added later have defaults, so
 that an older record still reads."""
@@ -50,7 +50,7 @@ class SourceCopy:
 class ReplicationRecord:
     """One replication call of `feed` into `target` at `time`: the instance it replicated, its status, whether the
     availability flag was written (last), each source's copy, and the data-quality gates the copy was checked with
-    (their JSON, quality/results.py)."""
+    (their JSON, services/quality/results.py)."""
 
     feed: str
     target: str

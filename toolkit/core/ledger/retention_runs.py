@@ -1,4 +1,4 @@
-"""The record a retention call leaves for its feed under the cluster's working location (runtime/run_record.py:
+"""The record a retention call leaves for its feed under the cluster's working location (services/runtime/run_record.py:
 `<working>/retention/<feed>/<instant>.json`), declared once by its fields: the runner writes it, `toolkit metrics`
 reads it back, and the record codec checks it where it is read (a damaged one is named, never counted as nothing).
 Fields that releases added later have defaults, so that an older record still reads."""

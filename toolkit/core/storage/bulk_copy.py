@@ -31,7 +31,7 @@ so that the tests run the code path HDFS takes. Local permissions are the 9 rwx 
 `copy_on_executors` runs the same Java copier in Spark tasks instead (`jvm/DistributedCopy.java`): the list split
 into tasks of about equal bytes, each task copying its files with `BulkCopy` on its executor, the outcomes in the
 same wire format plus where each task ran. The replication chooses it above a feed's thresholds
-(replication/copier_choice.py); the executors need the toolkit's jar (`spark.jars`, `--jars`).
+(actions/replication/copier_choice.py); the executors need the toolkit's jar (`spark.jars`, `--jars`).
 
 `pyspark` and `py4j` are imported when a copier is made, never when this module is imported.
 """

@@ -1,7 +1,7 @@
 """Publishing a new version of a Hive partition without readers ever seeing a partial one.
 
 The files of the new version are put in a directory no partition points to yet, then the partition is added
-(or its location switched, one metastore call: a step of a storage/publish.py Publication, checked by its
+(or its location switched, one metastore call: a step of a core/storage/publish.py Publication, checked by its
 guard and undone with it), then the replaced directory is deleted. The directory is the
 table's location plus the partition's name (`ds=2026-11-21/region=eu`); replacing a partition that lives
 there puts the new files under `<table location>/.toolkit-partitions/<version>/<partition name>`, and the next

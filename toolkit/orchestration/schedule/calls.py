@@ -11,7 +11,7 @@ nor retention, which deletes, nor an export, which writes only into a database).
 - a process instance, every frequency from its validity start on the cluster, in its zone (not for `trigger:
   data` processes: the data-trigger sweep starts them);
 - its late-data check, every `late-process` delay;
-- retention of each feed the cluster keeps (instances/retention_cadence.py: Falcon's rule, or the lifecycle or a
+- retention of each feed the cluster keeps (core/instances/retention_cadence.py: Falcon's rule, or the lifecycle or a
   feed property); or, with `RetentionCalls.PER_CLUSTER`, one call for them all (`--all`), every hour (or at the
   finest feed's cadence when finer), which retains each feed at its own cadence's latest instant not yet retained;
 - replication of each feed the cluster is a target of, one call per source, every feed frequency from the

@@ -85,7 +85,7 @@ class Invocation:
 
     def call_wrapper(self, call: Call, *options: str) -> list[Word]:
         """`toolkit call` for `call`'s cadence, with `options` (--period, --time ...), up to its `--`: what passes the
-        entrypoint the instance a firing stands for (schedule/nominal.py)."""
+        entrypoint the instance a firing stands for (orchestration/schedule/nominal.py)."""
         cadence = call.cadence
         wrapper = ["call", "--every", str(cadence.frequency), "--from", format_timestamp(cadence.anchor)]
         if cadence.timezone != "UTC":

@@ -1,7 +1,7 @@
 """Whether a batch consumer (a data-triggered process without frequency) has a batch to run, and how many runs
 to start: one per open plan that no live run holds (a failed or killed run's batch, replayed exactly), plus one
 for the pending events when they meet the trigger's condition (`all`: every input feed has some; `any`: one
-has, up to the trigger's `cut`: ledger/batch_plan.py, as the run decides). At most the process's `parallel`
+has, up to the trigger's `cut`: core/ledger/batch_plan.py, as the run decides). At most the process's `parallel`
 runs hold batches at once; `ordered` runs one batch at a time."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Which instances of a data-triggered process with a frequency to start now.
 
-An event (feed, t) makes due the instances whose window holds t (`instances/window_inverse.py`: closed form, no
+An event (feed, t) makes due the instances whose window holds t (`core/instances/window_inverse.py`: closed form, no
 walk of the grid). A due instance is started when every instance of its required inputs' windows is published on
 the cluster (its last event there is a publication, not an eviction), it is not running, and it has not started
 since the newest event that made it due: an instance published again is a new event, and the instance that read

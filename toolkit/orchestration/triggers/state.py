@@ -1,5 +1,5 @@
 """What a sweep remembers between calls, in the cluster's ledger (`triggers/sweep.json`), per data-triggered
-process with a frequency (batch consumers keep theirs in their queue, ledger/consumption.py):
+process with a frequency (batch consumers keep theirs in their queue, core/ledger/consumption.py):
 
 - `position`: the newest journal entry it has read for the process; the next sweep lists the journal from there
   (minus the lag in which a slower producer's entry can still appear with an older id), and `seen` holds the

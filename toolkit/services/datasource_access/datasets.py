@@ -4,7 +4,7 @@ names one), MySQL and MariaDB `mysql://host:port` + `database.table`; any other 
 `database.table` (or the table alone when its URL names no database), a `generic` one named by its URL's
 subprotocol (`jdbc:sqlserver:` -> `sqlserver://host:port`, the spec's SQL Server).
 
-The host, port and database are read from the URL by storage/jdbc/server.py, which takes every form a driver
+The host, port and database are read from the URL by core/storage/jdbc/server.py, which takes every form a driver
 does and keeps only what a host, port or database name can be: the namespace and name never hold a user, a
 password or another property of the URL."""
 

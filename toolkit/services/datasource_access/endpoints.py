@@ -27,7 +27,7 @@ from toolkit.errors import UsageError
 READ, WRITE = "readonly", "write"
 
 # Reads a password from a Hadoop credential provider: (provider path, alias) -> the password, or None when the
-# provider holds no such alias. An entrypoint passes storage/jdbc/credential_provider.py's, bound to its session.
+# provider holds no such alias. An entrypoint passes core/storage/jdbc/credential_provider.py's, bound to its session.
 AliasReader = Callable[[str, str], "str | None"]
 
 

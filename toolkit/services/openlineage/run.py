@@ -60,7 +60,7 @@ class Lineage:
             extra: Mapping[str, Any] | None = None, definition: Provenance | None = None) -> RunLineage:
         """One run (an attempt). `instance` (its time or batch) makes the instance its parent, unless the call
         came with a parent of its own (Airflow's task): then the instance's run id is in the toolkit's facet.
-        `definition` (the one the run ran: entities/provenance.py) is in the toolkit's facet too."""
+        `definition` (the one the run ran: core/entities/provenance.py) is in the toolkit's facet too."""
         if self.settings is None:
             return RunLineage(self, None)
         from openlineage.client.uuid import generate_new_uuid

@@ -82,7 +82,7 @@ class FeedCall:
     @classmethod
     def of(cls, kind: ActionKind, repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime,
            rerun_arguments: tuple[str, ...] = ()) -> FeedCall:
-        """The call, its definition hashed once (entities/provenance.py) for every run and event it records."""
+        """The call, its definition hashed once (core/entities/provenance.py) for every run and event it records."""
         return cls(kind, repo, feed, cluster, t, provenance(feed, Path(repo.root), repo.revision), rerun_arguments)
 
     @property

@@ -7,7 +7,7 @@ Staging folders are named `.<instance folder>.toolkit-<key>-<run id>-<attempt>`,
 writer's unit of work (a process instance, an import of a feed instance), whose lock the writer holds: before an
 attempt the writer clears what killed attempts of the same unit left, and nothing of another's. An earlier version
 being replaced is moved aside to `.<instance folder>.toolkit-<key>-replaced-...` for the moment of the swap; a run
-killed in that moment leaves it there, and the next attempt applies the crash rule of storage/publish.py to it
+killed in that moment leaves it there, and the next attempt applies the crash rule of core/storage/publish.py to it
 before anything else (put back when the output is missing, else deleted).
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ class NothingWrittenError(ToolkitError):
 
 
 def clear_leftovers(fs: FileSystem, output: FileOutput, keep: str | None = None) -> int:
-    """Apply the crash rule of storage/publish.py to earlier versions killed attempts had moved aside (the last
+    """Apply the crash rule of core/storage/publish.py to earlier versions killed attempts had moved aside (the last
     put back when the output is missing), then delete the staging folders killed attempts of this process
     instance left, but `keep` (the staging a killed attempt's job still writes, which the caller follows); the
     caller holds the instance's lock, so no live attempt owns them. Returns how many folders were deleted."""

@@ -8,7 +8,7 @@ files end up on the table's file system. The workflow sees its name (`ctx.output
 `falcon_output_table`), so `INSERT OVERWRITE TABLE ${falcon_output_database}.${falcon_output_table}
 PARTITION (${falcon_output_dataout_partitions}) ...` keeps working. After it: the staging partition's
 directory is moved to where the new version of the feed's partition goes and the partition is added or
-switched there in one metastore call (storage/partition_versions.py), then the staging table is dropped.
+switched there in one metastore call (core/storage/partition_versions.py), then the staging table is dropped.
 A failed attempt drops the staging table and its folder: readers of the feed's table never see anything.
 The feed's table must exist: the runner publishes partitions, it does not design tables.
 """

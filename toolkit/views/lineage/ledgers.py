@@ -4,7 +4,7 @@ What an instance is now is its newest dataset event: the kind (published, replac
 the producer recorded. That is the cheap answer (one small folder per instance, no listing of data) and the one
 every data-aware reader trusts. An instance with no event at all (written before events existed, or by a producer
 that never published it) is fingerprinted from its files when it is a file feed on a cluster this query can read,
-with the same function the producers use (`instances/availability.py`), so "changed since read" still means
+with the same function the producers use (`core/instances/availability.py`), so "changed since read" still means
 "not the files the run read". A change written behind the toolkit's back without a publication is seen by
 `late_check.py`, not here.
 """

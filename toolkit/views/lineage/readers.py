@@ -1,7 +1,7 @@
 """One step downstream: the runs that read a feed instance.
 
 Processes: those of the repo on the cluster with an input of the feed; the instances whose window holds the
-instance come from inverting the windows (`instances/window_inverse.py`, no walk of the process grid), and each
+instance come from inverting the windows (`core/instances/window_inverse.py`, no walk of the process grid), and each
 one's records say whether it ran and what it read: its newest succeeded attempt that lists the instance (a late
 rerun reads it again), else its newest attempt that does, else its instance record (waiting, failed). Instances
 without a record are named in a note. Replication: the feed's target clusters, where the instance's newest copy

@@ -1,7 +1,7 @@
 """What a change to a process's computation (its workflow or workflow file, inputs or outputs) does: the instances
 it published were computed by another definition than the new one. `plan` names them from the ledger, with the
 command that lists their reruns; it reruns nothing (a warning). Each instance's record says which definition
-computed it (entities/provenance.py): those the new definition computed already (a rerun since, or a commit that
+computed it (core/entities/provenance.py): those the new definition computed already (a rerun since, or a commit that
 puts back a definition that ran) are not named; a record of an older toolkit says nothing, and its instance is
 named, as computed by an unknown definition."""
 

@@ -1,5 +1,5 @@
 """The instances of a process its cluster's ledger records as succeeded, with what they published and the definition
-that computed them (entities/provenance.py, unknown for records of older toolkits): what a change to the process's
+that computed them (core/entities/provenance.py, unknown for records of older toolkits): what a change to the process's
 validity or its computation leaves behind (validity_changes.py, process_changes.py)."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The status page of a cluster read from its ledger with the CLI's own readers: process instances as `toolkit
-status` lists them (`ledger_rows.py`: the window, the rows, dead runs, holds, what a waiting instance waits for),
-their attempts and feed instances' dataset events through the ledger's API (roll-ups included), SLA misses as
-`toolkit sla` finds them, and the order of the graph (`toolkit graph`). The page itself is toolkit/views/report/'s."""
+status` lists them (`toolkit/views/status/instance_rows.py`: the window, the rows, dead runs, holds, what a waiting
+instance waits for), their attempts and feed instances' dataset events through the ledger's API (roll-ups included), SLA
+misses as `toolkit sla` finds them, and the order of the graph (`toolkit graph`). The page itself is
+toolkit/views/report/'s."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`toolkit status --changed-since REV`: the instances of a process whose last success ran another definition than
-the one of git revision REV of the config repo (entities/provenance.py): what is stale after a change, and what
+the one of git revision REV of the config repo (core/entities/provenance.py): what is stale after a change, and what
 `toolkit rerun --status SUCCEEDED` would compute again."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Order, so that a run killed at any moment leaves the metastore pointing at compl
    directory in one metastore call, and the old directory is deleted afterwards (only when it lies under the
    table's location: data elsewhere belongs to someone else and is kept, and reported); last, a consumed
    export's directory (its `_metadata.json` left) is deleted.
-Steps 3 and 4 are one storage/publish.py Publication: the caller's `guard` (its lease check) is called right
+Steps 3 and 4 are one core/storage/publish.py Publication: the caller's `guard` (its lease check) is called right
 before the rename and before the switch, and a failure of either undoes what was done.
 
 The partition's directory is the table's location plus the partition's name (`ds=2026-11-21/region=eu`), for

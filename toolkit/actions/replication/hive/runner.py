@@ -45,9 +45,9 @@ HIVE_IMPORT = ActionKind(name="hive-import", script="hive_import", job="hive-imp
 
 def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, context: RunContext) -> ExportResult:
     """Export the instance of the call (a table feed's on its cluster), from the context's catalog, into the
-    directory `destination`, in the lifecycle of every feed action (runtime/lifecycle.py: switches before anything
-    is read, the instance's export lease, the failure notice). Lineage: one run of `hive-export.<feed>` reading the
-    feed's dataset, writing the export folder's (none while the partition does not exist yet)."""
+    directory `destination`, in the lifecycle of every feed action (services/runtime/lifecycle.py: switches before
+    anything is read, the instance's export lease, the failure notice). Lineage: one run of `hive-export.<feed>` reading
+    the feed's dataset, writing the export folder's (none while the partition does not exist yet)."""
     feed, cluster, nominal, fs = call.feed, call.cluster, call.nominal, context.fs
     what = f"Hive export of the instance {call.instance} of feed '{feed.name}' on cluster '{cluster.name}'"
     with feed_lifecycle(call, context, lock=lambda ledger: ledger.hive_export_lock(feed.name, nominal),
@@ -96,8 +96,8 @@ def run_hive_import(spark: SparkSession, repo: ConfigRepo, feed: Feed, cluster: 
     `hive-import.<feed>` reading the export folder's dataset, writing the feed's. The run and the event carry the
     definition of `feed` in `repo`, hashed once.
 
-    An export of an instance is imported as a call of the lifecycle's (runtime/lifecycle.py: the instance on the
-    feed's grid, exit 2, and inside its validity, exit 4, checked first; a failure told to the feed's
+    An export of an instance is imported as a call of the lifecycle's (services/runtime/lifecycle.py: the instance on
+    the feed's grid, exit 2, and inside its validity, exit 4, checked first; a failure told to the feed's
     `notification` through the context's notifier, with the command that reruns it). An export of no instance (a
     partition by its values) names no instance to tell about: its failure is on the status line alone."""
     options = options or ImportOptions()

@@ -54,7 +54,7 @@ class JdbcEndpoint:
 
     @property
     def host_and_port(self) -> tuple[str, str]:
-        """The server's host and port as the URL names them, in any of its forms (storage/jdbc/server.py):
+        """The server's host and port as the URL names them, in any of its forms (core/storage/jdbc/server.py):
         ("db", "5432") for `jdbc:postgresql://db:5432/sales`; "" for what it names none of (an embedded database)."""
         server = server_of(self.url)
         return server.host, server.port

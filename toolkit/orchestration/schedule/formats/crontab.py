@@ -12,7 +12,7 @@ The lines run in cron's bare environment (PATH=/usr/bin:/bin, no virtualenv): th
 PYSPARK_DRIVER_PYTHON to the Python of the toolkit's installation, and each line appends its output to its own log
 file, `$LOGS/<call>.log`, moved to `<call>.log.1` (the one before dropped) once it holds LOG_BYTES. The whole text is
 one block between `# BEGIN feed-toolkit <cluster>` and `# END feed-toolkit <cluster>`, which `toolkit schedule
---install-crontab` replaces in a user's crontab (schedule/crontab_install.py).
+--install-crontab` replaces in a user's crontab (orchestration/schedule/crontab_install.py).
 
 Every word of a line, and every variable's value, is written by words.written: the paths as the block's variables
 ("$CONF_REPO"), every other value (a driver's jar, a cluster property, a name) quoted on its own, each `%` escaped

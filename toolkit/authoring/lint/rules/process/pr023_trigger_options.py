@@ -68,7 +68,7 @@ class TriggerOptions(EntityRule[Process]):
                           ("trigger", "cut"))
 
     def _uninvertible_windows(self, entity: Process, ctx: LintContext) -> Iterator[Finding]:
-        """Windows the sweep cannot invert (instances/window_inverse.py): it would skip the process."""
+        """Windows the sweep cannot invert (core/instances/window_inverse.py): it would skip the process."""
         for index, item in enumerate(entity.inputs):
             for key, text in (("start", item.start), ("end", item.end)):
                 expression = time_expression(ctx, text)
