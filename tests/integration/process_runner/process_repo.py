@@ -11,6 +11,7 @@ from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.actions.process_runner.run_results import RunOptions
 from toolkit.actions.process_runner.runner import ProcessRunner
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.services.openlineage.run import Lineage
 from toolkit.services.runtime.run_context import RunContext
 
 __all__ = ["TestClock", "clicks_rows", "make_repo", "new_runner", "utc", "write_clicks", "write_process"]
@@ -73,8 +74,7 @@ def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | Non
 
     config = ConfigRepo.load(repo)
     fs = fs or HadoopFileSystem(spark)
-    context = RunContext(fs, run_id, lease_seconds=lease) if lineage is None else \
-        RunContext(fs, run_id, lease_seconds=lease, lineage=lineage)
+    context = RunContext(fs, run_id, lease_seconds=lease, lineage=lineage if lineage is not None else Lineage.off())
     return ProcessRunner(config, process, cluster, context, spark=spark,
                          catalog=lambda: catalog_for(spark, None), clock=clock, options=options or RunOptions(),
                          log=log or (lambda line: None))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from toolkit.core.entities.model import Cluster
 from toolkit.core.storage.jvm_classes import jar_path
 from toolkit.services.runtime import driver_logging
+from toolkit.uris import normalize_uri
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -60,12 +61,5 @@ def joined_jars(*lists: str | None) -> str:
     joined: dict[str, str] = {}
     for jar in jars:
         if jar:
-            joined.setdefault(_local_path(jar), jar)
+            joined.setdefault(normalize_uri("file://" + jar if jar.startswith("/") else jar), jar)
     return ",".join(joined.values())
-
-
-def _local_path(jar: str) -> str:
-    """The path a `file:` URI or a plain path names; any other URI as it is."""
-    if jar.startswith("file:"):
-        return "/" + jar[len("file:"):].lstrip("/")
-    return jar
