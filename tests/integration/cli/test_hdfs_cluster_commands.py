@@ -23,6 +23,7 @@ from toolkit.cli.main import main
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.attempt_logs import CappedLog
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.webhdfs import WebHdfsFileSystem
@@ -109,7 +110,7 @@ def history(site: Site) -> None:
     now = datetime(2026, 11, 21, 11, 30, tzinfo=timezone.utc).timestamp()
     live = site.ledger(now - 10)  # the run's lock and its `parallel` slot
     assert live.instance_lock("hourly", datetime(2026, 11, 21, 11, tzinfo=timezone.utc)).try_acquire("run-11").taken
-    assert live.take_slot("hourly", 1, "run-11", {"time": "2026-11-21T11:00Z"})[0] is not None
+    assert live.take_slot("hourly", 1, "run-11", LeaseDetails(time="2026-11-21T11:00Z"))[0] is not None
     ledger.record_publication(PublicationFacts("raw", "primary", T, producer="external", run_id="ext-1",
                                                location=f"{ROOT}/data/raw/2026/11/21/10",
                                                fingerprint=Fingerprint("d", 1, 1)))

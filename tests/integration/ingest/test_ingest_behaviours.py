@@ -18,6 +18,7 @@ from toolkit.actions.ingest.runner import run_ingest
 from toolkit.cli.main import main as toolkit
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.ingest_book import IngestBook
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.store import Ledger
 from toolkit.errors import BlockedError
 from toolkit.services.runtime.run_context import RunContext
@@ -45,7 +46,7 @@ def test_a_second_run_is_told_who_holds_the_ingest_lock(spark, tmp_path: Path) -
     repo, root = make_repo(tmp_path)
     fs = HadoopFileSystem(spark)
     ledger = Ledger.of(fs, repo.cluster("primary"))
-    assert ledger.ingest_lock("events").try_acquire("first-run", {"action": "ingest"}).taken
+    assert ledger.ingest_lock("events").try_acquire("first-run", LeaseDetails(action="ingest")).taken
     drop(root, "a.csv", ["2026-01-01T10:05:00Z,u1,x,/home,12"])
     with pytest.raises(BlockedError, match=r"^The ingest of feed 'events' on cluster 'primary' is being run by run "
                                            r"first-run"):

@@ -22,7 +22,7 @@ from tests.integration.process_runner.process_repo import (
 )
 from toolkit.actions.process_runner.attempt_facts import AttemptFacts, InstanceFacts
 from toolkit.actions.process_runner.run_results import RunOptions
-from toolkit.core.ledger.locks import LeaseLock
+from toolkit.core.ledger.locks import LeaseDetails, LeaseLock
 from toolkit.core.ledger.records import CorruptRecordError
 from toolkit.errors import BlockedError, SkippedError, UsageError
 from toolkit.statuses import Status
@@ -462,7 +462,7 @@ def test_parallel_slots_full_block_another_instance(spark, tmp_path: Path) -> No
     write_clicks(root, T - timedelta(hours=2), 3)
     runner = new_runner(spark, repo, "hourly-clicks-summary", TestClock(T))
     for k, other in enumerate(("07:00", "08:00")):
-        assert runner.ledger.take_slot("hourly-clicks-summary", 2, f"other{k}", {"time": other})[0] is not None
+        assert runner.ledger.take_slot("hourly-clicks-summary", 2, f"other{k}", LeaseDetails(time=other))[0] is not None
     with pytest.raises(BlockedError, match=r"already runs 2 instance\(s\).*07:00, 08:00"):
         runner.run(T)
     assert not summary_dir(root).exists()

@@ -15,7 +15,13 @@ from toolkit.cli.main import main as toolkit
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.locks import Lease, LockLostError
-from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, PublishedOutput, wall_clock_stamp
+from toolkit.core.ledger.records import (
+    InstanceRecord,
+    PublicationFacts,
+    PublishedOutput,
+    parse_record,
+    wall_clock_stamp,
+)
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
@@ -129,9 +135,9 @@ def test_a_publication_starts_the_instance_that_reads_it_and_only_once(
     assert sweep(config, ledger, launcher) == []  # started already, not yet running: not again
     succeeded(ledger, "hourly", T)
     assert sweep(config, ledger, launcher) == []
-    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
-    assert state.of("hourly").due == {}  # done
-    assert list(state.of("daily").due) == [T.replace(day=22, hour=0)]  # waits for the other 23 hours
+    state = parse_record(SweepState, ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    assert state.of("hourly").due == ()  # done
+    assert [item.time for item in state.of("daily").due] == [T.replace(day=22, hour=0)]  # waits for the other 23 hours
 
 
 def test_the_runs_a_sweep_starts_get_its_lease(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
@@ -265,7 +271,7 @@ def test_the_state_of_another_repos_processes_on_the_cluster_is_kept(
     other = ConfigRepo.load(config.root)
     publish(ledger, "raw", T + timedelta(hours=1))
     sweep(other, ledger, launcher)
-    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    state = parse_record(SweepState, ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
     assert set(state.processes) == {"hourly", "daily"}
     (Path(config.root) / "processes" / "hourly.yaml").write_text(HOURLY)
     assert sweep(ConfigRepo.load(config.root), ledger, launcher) == ["hourly 2026-11-21T11:00Z"]  # 10:00 started
@@ -288,8 +294,8 @@ def test_a_success_whose_output_events_are_missing_is_started_once_more_to_write
     ledger.record_publication(PublicationFacts("other", "primary", T, producer="process:hourly", run_id="run",
                                                location="x", fingerprint=None))  # what that start writes
     assert [run for run in sweep(config, ledger, launcher) if run.startswith("hourly")] == []
-    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
-    assert state.of("hourly").due == {}
+    state = parse_record(SweepState, ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    assert state.of("hourly").due == ()
 
 
 def test_a_batch_consumer_outside_its_validity_is_not_started(setup: tuple[ConfigRepo, Ledger, Launcher, Path]) -> None:
@@ -315,7 +321,7 @@ def test_a_window_the_sweep_cannot_invert_skips_its_process_and_holds_no_one_bac
     assert [run.label for run in report.started] == ["hourly 2026-11-21T10:00Z"]
     assert any(line.startswith("latest: the input 'raw' cannot be triggered by data: latest() picks among")
                for line in report.skipped)
-    state = SweepState.parse(ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
+    state = parse_record(SweepState, ledger.fs.read(ledger.layout.sweep_state()), "sweep.json")
     assert "latest" not in state.processes and state.of("hourly").position is not None
 
 

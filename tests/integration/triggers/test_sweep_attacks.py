@@ -22,7 +22,7 @@ from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from tests.unit.ledger.ledger_support import SetClock
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
-from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp
+from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, parse_record, wall_clock_stamp
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError
@@ -192,13 +192,13 @@ def test_a_sweep_killed_at_any_point_leaves_its_lock_to_expire_and_the_next_swee
     launcher.wait()
     assert site.starts() == ["hourly 2026-11-21T10:00Z"]  # once, by the killed sweep or by this one
     assert [r.label for r in report.started] == ([] if killed_started else ["hourly 2026-11-21T10:00Z"])
-    state = SweepState.parse(site.state_file.read_bytes(), "sweep.json")
+    state = parse_record(SweepState, site.state_file.read_bytes(), "sweep.json")
     assert state.of("hourly").position is not None
     if not killed_started:
         ran(site.ledger())
     again = run_sweep(site.config(), "primary", site.ledger(later), site.launcher())
     assert again.started == [] and site.starts() == ["hourly 2026-11-21T10:00Z"]
-    assert SweepState.parse(site.state_file.read_bytes(), "sweep.json").of("hourly").due == {}
+    assert parse_record(SweepState, site.state_file.read_bytes(), "sweep.json").of("hourly").due == ()
     holder = site.ledger(later).sweep_lock().current()
     assert holder is not None and holder.state == "RELEASED"
 
@@ -242,8 +242,8 @@ def test_a_second_sweep_while_one_runs_exits_5_naming_it_and_the_instance_is_sta
     assert f":{first.pid} (its lease ends " in line and line.endswith("nothing was started; call again later.")
     assert second.stdout == ""
     assert site.starts() == ["hourly 2026-11-21T10:00Z"]
-    due = SweepState.parse(site.state_file.read_bytes(), "sweep.json").of("hourly").due
-    assert [item.started_ms is not None for item in due.values()] == [True]  # remembered as started
+    due = parse_record(SweepState, site.state_file.read_bytes(), "sweep.json").of("hourly").due
+    assert [item.started_ms is not None for item in due] == [True]  # remembered as started
     third = site.cli()  # after it: nothing new to start (started, not yet running)
     assert third.returncode == 0 and "0 run(s) started" in third.stdout
     assert site.starts() == ["hourly 2026-11-21T10:00Z"]
@@ -300,7 +300,7 @@ def test_a_link_where_the_sweep_state_belongs_is_never_written_through(tmp_path:
     assert site.starts() == ["hourly 2026-11-21T10:00Z"]
     assert outside.read_text() == '{"format_version": 1, "processes": {}}\n'  # its target is untouched
     assert not site.state_file.is_symlink()  # the state replaced the link itself
-    assert SweepState.parse(site.state_file.read_bytes(), "sweep.json").of("hourly").position is not None
+    assert parse_record(SweepState, site.state_file.read_bytes(), "sweep.json").of("hourly").position is not None
 
 
 def test_a_link_where_the_sweep_lock_folder_belongs_is_refused_in_one_sentence_and_nothing_is_written_outside(

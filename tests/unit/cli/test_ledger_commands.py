@@ -22,7 +22,7 @@ from tests.unit.cli.ledger_site import (
     status_json,
 )
 from toolkit.cli.commands import rerun as rerun_command
-from toolkit.core.ledger.locks import LeaseLock, holder_name
+from toolkit.core.ledger.locks import LeaseDetails, LeaseLock, holder_name
 from toolkit.core.ledger.records import wall_clock_stamp
 from toolkit.core.storage.jvm_classes import jar_path
 
@@ -196,12 +196,12 @@ def test_summary_counts_the_status_rows(capsys: pytest.CaptureFixture[str], hist
 def test_running_lists_the_live_slot_leases(capsys: pytest.CaptureFixture[str], site: Site) -> None:
     now = time.time()
     live = site.ledger(now - 10)
-    slot_a, _ = live.take_slot(PROCESS, 2, "run-a", {"time": "2026-11-21T09:00Z"})
+    slot_a, _ = live.take_slot(PROCESS, 2, "run-a", LeaseDetails(time="2026-11-21T09:00Z"))
     assert slot_a is not None
     # A killed run: its slot lease ran out an hour ago; it takes the second slot (the first is held).
-    slot_b, holders = site.ledger(now - 3600).take_slot(PROCESS, 2, "run-b", {"time": "2026-11-21T08:00Z"})
+    slot_b, holders = site.ledger(now - 3600).take_slot(PROCESS, 2, "run-b", LeaseDetails(time="2026-11-21T08:00Z"))
     assert slot_b is not None and [h.run_id for h in holders] == ["run-a"]
-    slot_c, _ = live.take_slot("daily-clicks-rollup", 1, "run-c", {"time": "2026-11-21T00:00Z"})
+    slot_c, _ = live.take_slot("daily-clicks-rollup", 1, "run-c", LeaseDetails(time="2026-11-21T00:00Z"))
     assert slot_c is not None
     code, out, err = run(capsys, "running", "--repo", str(site.conf), "--cluster", "primary", "--format", "json")
     assert code == 0, err

@@ -20,6 +20,7 @@ from toolkit.core.ledger.locks import (
     SKEW_SHARE,
     Acquired,
     Lease,
+    LeaseDetails,
     LeaseKeeper,
     LeaseLock,
     LockLostError,
@@ -61,7 +62,7 @@ def test_acquire_when_free_creates_generation_zero(folder: Path, clock: SetClock
     lock = make_lock(folder, clock)
     assert lock.current() is None  # never taken: not even its folder exists
 
-    outcome = lock.try_acquire("run-a", {"time": "2026-11-21T10:00Z", "attempt": 1})
+    outcome = lock.try_acquire("run-a", LeaseDetails(time="2026-11-21T10:00Z", attempt=1))
 
     assert outcome.taken is True
     assert outcome.holder is None and outcome.previous is None
@@ -74,7 +75,8 @@ def test_acquire_when_free_creates_generation_zero(folder: Path, clock: SetClock
         "format_version": 1,
     }
     assert holder_name() == f"{socket.gethostname()}:{os.getpid()}"
-    assert lock.current() == Lease("run-a", holder_name(), expires, HELD, {"time": "2026-11-21T10:00Z", "attempt": 1})
+    details = LeaseDetails(time="2026-11-21T10:00Z", attempt=1)
+    assert lock.current() == Lease("run-a", holder_name(), expires, HELD, details)
     assert lock.still_ours() is True
 
 
@@ -97,7 +99,7 @@ def test_second_caller_is_refused_while_the_lease_is_live(folder: Path, clock: S
 
 def test_after_expiry_the_next_caller_takes_generation_one(folder: Path, clock: SetClock) -> None:
     first = make_lock(folder, clock)
-    first.try_acquire("run-a", {"attempt": 1})
+    first.try_acquire("run-a", LeaseDetails(attempt=1))
     expired = first.lease
     clock.advance(LEASE)  # expires == now: no longer live
 
@@ -136,7 +138,7 @@ def test_after_release_the_next_caller_takes_the_following_generation(folder: Pa
 
 def test_renew_pushes_the_expiry(folder: Path, clock: SetClock) -> None:
     lock = make_lock(folder, clock)
-    lock.try_acquire("run-a", {"time": "2026-11-21T10:00Z"})
+    lock.try_acquire("run-a", LeaseDetails(time="2026-11-21T10:00Z"))
     clock.advance(30)
 
     assert lock.renew() is True
@@ -536,13 +538,13 @@ LEASE_FILE = Path(__file__).parent / "lock_files" / "lease.json"  # a generation
 def test_a_generation_file_of_the_hand_written_codec_reads_and_writes_byte_for_byte_through_the_record_codec() -> None:
     lease = Lease.parse(LEASE_FILE.read_bytes(), str(LEASE_FILE))
     assert lease == Lease("20261121T100000-ab12", "scheduler-1:4242", 1795255260.5, HELD,
-                          {"time": "2026-11-21T10:00Z", "attempt": 2})
+                          LeaseDetails(time="2026-11-21T10:00Z", attempt=2))
     assert lease.to_json() == LEASE_FILE.read_bytes()
 
 
 @pytest.mark.parametrize(("field", "value", "why"), [
     ("state", "TAKEN", "the field 'state' is 'TAKEN', not one of HELD, RELEASED"),
-    ("details", None, "the field 'details' is None, not an object"),
+    ("run_id", None, "the field 'run_id' is None, not a text"),
     ("holder", 7, "the field 'holder' is 7, not a text"),
 ])
 def test_a_lease_field_of_the_wrong_kind_is_named(field: str, value: object, why: str) -> None:

@@ -17,6 +17,7 @@ from toolkit.core.entities.model import Cluster, Interface
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.layout import DEFAULT_WORKING, LedgerLayout, partition_key, working_root
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import (
     AttemptRecord,
     DatasetEvent,
@@ -361,7 +362,7 @@ def test_a_format_1_event_is_read_as_published_with_an_id_from_its_stamp(ledger:
 
 def test_instance_lock_lives_in_the_instance_folder(ledger: Ledger, root: Path, clock: SetClock) -> None:
     lock = ledger.instance_lock("p", T)
-    assert lock.try_acquire("r1", {"time": "2026-11-21T10:00Z"}).taken
+    assert lock.try_acquire("r1", LeaseDetails(time="2026-11-21T10:00Z")).taken
     lease = json.loads((root / "work/ledger/processes/p/20261121T1000Z/lock.0").read_text())
     assert lease["expires"] == clock.now + LEASE and lease["details"] == {"time": "2026-11-21T10:00Z"}
     assert ledger.instance_lock("p", T).try_acquire("r2").taken is False
@@ -370,26 +371,26 @@ def test_instance_lock_lives_in_the_instance_folder(ledger: Ledger, root: Path, 
 
 
 def test_take_slot_fills_parallel_slots_then_refuses(ledger: Ledger, root: Path, clock: SetClock) -> None:
-    first, holders = ledger.take_slot("p", 2, "r1", {"time": "2026-11-21T10:00Z"})
+    first, holders = ledger.take_slot("p", 2, "r1", LeaseDetails(time="2026-11-21T10:00Z"))
     assert first is not None and first.name == "slot-0" and holders == []
     clock.advance(30)
-    second, holders = ledger.take_slot("p", 2, "r2", {"time": "2026-11-21T11:00Z"})
+    second, holders = ledger.take_slot("p", 2, "r2", LeaseDetails(time="2026-11-21T11:00Z"))
     assert second is not None and second.name == "slot-1"
     assert [h.run_id for h in holders] == ["r1"]
 
-    third, holders = ledger.take_slot("p", 2, "r3", {"time": "2026-11-21T12:00Z"})
+    third, holders = ledger.take_slot("p", 2, "r3", LeaseDetails(time="2026-11-21T12:00Z"))
 
     assert third is None
     assert holders == [first.lease, second.lease]
-    assert [h.details["time"] for h in holders] == ["2026-11-21T10:00Z", "2026-11-21T11:00Z"]
+    assert [h.details.time for h in holders] == ["2026-11-21T10:00Z", "2026-11-21T11:00Z"]
     assert sorted(p.name for p in (root / "work/ledger/processes/p/slots").iterdir()) == ["slot-0.0", "slot-1.0"]
 
 
 def test_running_lists_only_live_slots(ledger: Ledger, clock: SetClock) -> None:
     assert ledger.running("p") == []
-    first, _ = ledger.take_slot("p", 2, "r1", {"time": "2026-11-21T10:00Z"})
+    first, _ = ledger.take_slot("p", 2, "r1", LeaseDetails(time="2026-11-21T10:00Z"))
     clock.advance(30)
-    second, _ = ledger.take_slot("p", 2, "r2", {"time": "2026-11-21T11:00Z"})
+    second, _ = ledger.take_slot("p", 2, "r2", LeaseDetails(time="2026-11-21T11:00Z"))
     assert first is not None and second is not None
     assert ledger.running("p") == [first.lease, second.lease]
 
@@ -397,7 +398,7 @@ def test_running_lists_only_live_slots(ledger: Ledger, clock: SetClock) -> None:
     assert [lease.run_id for lease in ledger.running("p")] == ["r2"]
 
     # its slot is free again: a new run takes it over (next generation)
-    taken, _ = ledger.take_slot("p", 2, "r3", {"time": "2026-11-21T12:00Z"})
+    taken, _ = ledger.take_slot("p", 2, "r3", LeaseDetails(time="2026-11-21T12:00Z"))
     assert taken is not None and taken.name == "slot-0" and taken.generation == 1
     assert [lease.run_id for lease in ledger.running("p")] == ["r3", "r2"]
 

@@ -14,7 +14,7 @@ import pytest
 
 from toolkit.core.ledger.control import Control
 from toolkit.core.ledger.layout import LedgerLayout
-from toolkit.core.ledger.locks import HELD, LeaseLock
+from toolkit.core.ledger.locks import HELD, LeaseDetails, LeaseLock
 from toolkit.core.ledger.records import (
     FORMAT_VERSION,
     AttemptRecord,
@@ -67,7 +67,7 @@ def test_a_lease_and_a_switch_of_format_1_are_read() -> None:
     lease = LeaseLock(fs, to_uri(str(V1)), "lock", 60.0).current()
     assert lease is not None
     assert (lease.run_id, lease.expires, lease.state) == ("0123456789ab", 1_795_000_060.0, HELD)
-    assert lease.details == {"process": "hourly-clicks-summary", "time": "2026-11-21T10:00Z"}
+    assert lease.details == LeaseDetails(process="hourly-clicks-summary", time="2026-11-21T10:00Z")
     switch = Control(fs, LedgerLayout(to_uri(str(V1)))).safemode()
     assert (switch.on, switch.since, switch.by, switch.reason) == (
         True, "2026-11-21T09:00:00Z", "ops@edge-1", "namenode upgrade")

@@ -16,6 +16,7 @@ from toolkit.core.ledger.consumption import Cursor
 from toolkit.core.ledger.ingest_book import IngestBatch
 from toolkit.core.ledger.records import (
     STATUSES,
+    AttemptJob,
     AttemptRecord,
     CorruptRecordError,
     DatasetEvent,
@@ -32,7 +33,8 @@ def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
     assert shape_of(AttemptRecord) == {
         "process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
         "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
-        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list", "job": "dict?",
+        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list",
+        "job": _Nested(AttemptJob, single=True, optional=True),
         "definition": _Nested(Provenance, single=True, optional=True)}
     assert shape_of(DatasetEvent)["fingerprint"] == _Nested(Fingerprint, single=True, optional=True)
     assert shape_of(Cursor)["position"] == "event-id?"

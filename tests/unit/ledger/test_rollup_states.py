@@ -83,7 +83,7 @@ def test_the_states_are_the_records_without_what_they_read_and_wrote(ledger: Led
     assert states == {t: InstanceState.of(record) for t, record in RECORDS.items()}
     assert states[TIMES[1]] == InstanceState("FAILED", 3, "run-01", "2026-10-31T01:09:00Z", "2026-10-31T01:01:00Z",
                                              "2026-10-31T01:09:00Z", "the workflow failed: boom", (),
-                                             {"definition": "ab12", "commit": "c0ffee", "dirty": False})
+                                             Provenance("ab12", "c0ffee"))
     assert ledger.instances(P, TIMES) == RECORDS
 
 
@@ -388,7 +388,7 @@ def test_a_state_is_read_as_checked_field_by_field(document: dict[str, object]) 
     assert InstanceState.from_document(document, "roll-up", "20261031T0000Z") == InstanceState(
         document["status"], document["attempts"], document.get("run_id"), document["updated"],  # type: ignore[arg-type]
         document.get("started"), document.get("ended"), document.get("error"),  # type: ignore[arg-type]
-        tuple(document.get("missing") or ()), document.get("definition"))  # type: ignore[arg-type]
+        tuple(document.get("missing") or ()), Provenance.read(document.get("definition")))
 
 
 def test_a_state_whose_missing_is_null_waits_for_nothing_known() -> None:

@@ -57,10 +57,10 @@ def test_records_are_kept_by_start_hour_and_read_for_a_window(book) -> None:
     assert [p.split("/ledger/lineage/")[1] for p in paths] == [
         f"20261121/09/{RUNS[0]}.json", f"20261121/10/{RUNS[1]}.json", f"20261122/00/{RUNS[2]}.json",
         f"20261123/07/{RUNS[3]}.json"]
-    window = [r.run_uuid for _, r in lineage.records(datetime(2026, 11, 21, 10, 0, tzinfo=UTC),
+    window = [r.run for _, r in lineage.records(datetime(2026, 11, 21, 10, 0, tzinfo=UTC),
                                                       datetime(2026, 11, 22, 0, 1, tzinfo=UTC))]
     assert window == RUNS[1:3]
-    assert [r.run_uuid for _, r in lineage.records(last=datetime(2026, 11, 21, 9, 59, tzinfo=UTC))] == RUNS[:1]
+    assert [r.run for _, r in lineage.records(last=datetime(2026, 11, 21, 9, 59, tzinfo=UTC))] == RUNS[:1]
 
 
 def test_a_damaged_record_is_refused_naming_its_path(book) -> None:
@@ -141,7 +141,7 @@ def test_resend_without_lineage_configured_is_a_usage_error(book, monkeypatch, t
 def test_a_second_resend_is_told_who_holds_the_lease(book) -> None:
     _, ledger, _ = book
     lock = ledger.lineage_resend_lock()
-    assert lock.try_acquire("other-run", {}).taken
+    assert lock.try_acquire("other-run").taken
     from toolkit.errors import BlockedError
 
     with pytest.raises(BlockedError, match="lineage resend of this cluster is being run by run other-run"):

@@ -140,6 +140,6 @@ def test_a_stray_mark_name_in_an_hour_folder_is_not_a_mark_and_reading_goes_on(
     _, book = cluster
     a_run(book, DOWN).start()
     [(path, record)] = list(book.records())
-    Path(path.removeprefix("file:")).with_name(stray.format(run=record.run_uuid)).write_text("")
+    Path(path.removeprefix("file:")).with_name(stray.format(run=record.run)).write_text("")
     [(_, again)] = list(book.records())
     assert [event.sent for event in again.events] == [False]

@@ -12,7 +12,7 @@ from tests.unit.retention import cluster_lake
 from tests.unit.retention.retention_repo import tree
 from toolkit.actions.retention.retention_entry import retain_main
 from toolkit.cli.main import main
-from toolkit.core.ledger.locks import LeaseLock
+from toolkit.core.ledger.locks import LeaseDetails, LeaseLock
 from toolkit.devtools.feeds_repo import CLUSTER
 
 CALL_TIME = "2025-01-03T00:30Z"  # the daily cadence's instant 2025-01-03T00:00Z is the latest at or before it
@@ -45,7 +45,7 @@ def test_a_feed_retained_by_another_call_before_this_one_takes_its_lease_is_not_
     original = LeaseLock.try_acquire
     competitor: list[int] = []
 
-    def racing(self: LeaseLock, run_id: str, details: dict[str, object] | None = None) -> object:
+    def racing(self: LeaseLock, run_id: str, details: LeaseDetails | None = None) -> object:
         if not competitor:  # the other call runs whole, just before this one asks for the lease
             competitor.append(0)
             which = ["--all"] if other == "--all" else ["--feed", name]

@@ -15,6 +15,7 @@ import pytest
 from tests.local_cluster import hourly_feed_yaml, local_cluster_yaml
 from toolkit.cli.main import main as toolkit
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import PublicationFacts
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
@@ -107,7 +108,7 @@ def test_a_second_notifier_is_told_who_runs(tmp_path: Path, capsys: pytest.Captu
     repo = repo_with(tmp_path, airflow_url=f"http://127.0.0.1:{port}")
     ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
     lock = ledger._lock(ledger.layout.action_lock_folder("airflow-events"), "lock")
-    assert lock.try_acquire("first-notifier", {"action": "airflow-events"}).taken
+    assert lock.try_acquire("first-notifier", LeaseDetails(action="airflow-events")).taken
     code, err = trigger(repo, capsys, "--notify", "airflow")
     assert code == 5
     assert "The Airflow notifier of cluster 'primary' is being run by run first-notifier on " in err

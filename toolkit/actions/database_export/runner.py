@@ -49,6 +49,7 @@ from toolkit.core.entities.model import Cluster, Datasource, Export, Feed
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.ledger.database_transfers import ExportBook, ExportRecord
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import wall_clock_stamp
 from toolkit.core.ledger.run_locks import HeldLease, describe_holder
 from toolkit.core.storage.java_errors import spark_work
@@ -152,7 +153,7 @@ def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, co
     feed, cluster, t = call.feed, call.cluster, call.time
     what = f"export of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'"
     with feed_lifecycle(call.instance, context, lock=lambda ledger: ledger.database_export_lock(feed.name, t),
-                        what=what, details={"time": format_timestamp(t)},
+                        what=what, details=LeaseDetails(time=format_timestamp(t)),
                         before_lease=lambda: _wait_for_instance(call, context, waiting)) as life, \
             database_session(spark, endpoint) as database:
         outcome = _Export(spark, call, context, life, database).run()

@@ -53,6 +53,7 @@ from toolkit.core.ledger.database_transfers import (
     ImportRecord,
     PendingRead,
 )
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import wall_clock_stamp
 from toolkit.core.ledger.run_locks import HeldLease, describe_holder
 from toolkit.core.storage.java_errors import spark_work
@@ -150,7 +151,7 @@ def run_import(spark: SparkSession, call: ImportCall, endpoint: JdbcEndpoint, co
     feed, cluster, t = call.feed, call.cluster, call.time
     what = (f"import of feed '{feed.name}' on cluster '{cluster.name}'" if call.incremental else
             f"import of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'")
-    with feed_lifecycle(call.instance, context, what=what, details={"time": format_timestamp(t)},
+    with feed_lifecycle(call.instance, context, what=what, details=LeaseDetails(time=format_timestamp(t)),
                         lock=lambda ledger: ledger.database_import_lock(feed.name, None if call.incremental else t)
                         ) as life:
         outcome = _Import(spark, call, endpoint, context, life, feed_locations(feed, cluster)).run()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from toolkit.core.ledger.records import PublishedOutput, wall_clock_stamp
+from toolkit.core.ledger.records import AttemptJob, Counters, PublishedOutput, wall_clock_stamp
 from toolkit.services.quality.results import GateResult, results_json
 from toolkit.statuses import Status
 
@@ -18,7 +18,7 @@ from toolkit.statuses import Status
 class AttemptFacts:
     """Attempt `attempt` with `status`, started (and ended) at real instants; its error, the outputs it published,
     how long its workflow ran, the quality gates its outputs were checked against, and the job of another server
-    it runs as (`FollowedJob.to_json`, or an `AttemptJobs` journal's)."""
+    it runs as (`FollowedJob.recorded`, or an `AttemptJobs` journal's)."""
 
     attempt: int
     status: Status
@@ -28,7 +28,7 @@ class AttemptFacts:
     outputs: Sequence[PublishedOutput] = ()
     workflow_seconds: float | None = None
     quality: Sequence[GateResult] = ()
-    job: dict[str, Any] | None = None
+    job: AttemptJob | None = None
 
     @property
     def started_stamp(self) -> str:
@@ -41,7 +41,7 @@ class AttemptFacts:
     def outputs_json(self) -> list[dict[str, Any]]:
         return [output.to_json() for output in self.outputs]
 
-    def counters(self) -> dict[str, Any]:
+    def counters(self) -> Counters:
         return {} if self.workflow_seconds is None else {"workflow_seconds": round(self.workflow_seconds, 3)}
 
     def quality_json(self) -> list[dict[str, Any]]:

@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import partial
-from typing import Any
 
 from toolkit.actions.process_runner.attempt_facts import AttemptFacts
 from toolkit.actions.process_runner.followed_jobs import AttemptJobs, job_to_follow
@@ -47,8 +46,8 @@ from toolkit.core.ledger.batch_plan import (
 )
 from toolkit.core.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.core.ledger.consumption import Claim, ConsumerQueue, Plan
-from toolkit.core.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
-from toolkit.core.ledger.records import EVENT_KINDS, EVICTED, DatasetEvent, record_time, wall_clock_stamp
+from toolkit.core.ledger.locks import Lease, LeaseDetails, LeaseKeeper, LeaseLock, LockLostError
+from toolkit.core.ledger.records import EVENT_KINDS, EVICTED, AttemptJob, DatasetEvent, record_time, wall_clock_stamp
 from toolkit.core.ledger.run_locks import describe_holder
 from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError
@@ -106,7 +105,7 @@ class BatchRunner:
     def claim(self, now: datetime) -> Claim:
         """The oldest open plan whose lease is free, else a new plan of pending events; SkippedError when there
         is nothing to consume, BlockedError when live runs hold every open plan and no new one may be made."""
-        run_id, details = self.runner.run_id, {"process": self.process.name}
+        run_id, details = self.runner.run_id, LeaseDetails(process=self.process.name)
         trigger = self.process.trigger
         for _ in range(3):  # another run may claim the plan we just made: look again
             held: list[Lease] = []
@@ -199,9 +198,10 @@ class BatchRunner:
         locks = self._lock_outputs(plan, targets)
         try:
             slot, holders = runner.ledger.take_slot(self.process.name, self.process.parallel, runner.run_id,
-                                                    {"batch": plan.seq})
+                                                    LeaseDetails(batch=plan.seq))
             if slot is None:
-                running = ", ".join(str(h.details.get("batch", h.run_id)) for h in holders)
+                running = ", ".join(str(h.details.batch) if h.details.batch is not None else h.run_id
+                                    for h in holders)
                 raise BlockedError(f"The {runner.owner} already runs {self.process.parallel} batch(es) or "
                                    f"instance(s) (its `parallel`): {running}; call again later.")
             try:
@@ -232,7 +232,7 @@ class BatchRunner:
         taken: list[LeaseLock] = []
         for t in sorted({target.time for target in targets}):
             lock = self.runner.ledger.instance_lock(self.process.name, t)
-            outcome = lock.try_acquire(self.runner.run_id, {"time": format_timestamp(t), "batch": plan.seq})
+            outcome = lock.try_acquire(self.runner.run_id, LeaseDetails(time=format_timestamp(t), batch=plan.seq))
             if not outcome.taken:
                 for held in taken:
                     held.release()
@@ -258,7 +258,7 @@ class BatchRunner:
             started = _now()
             staged = (follows.run_id, follows.attempt) if follows else (runner.run_id, attempt)
             journal = AttemptJobs(follows, *staged, write=partial(self._write_running, plan, attempt, started, inputs))
-            self._write(plan, inputs, AttemptFacts(attempt, Status.RUNNING, started, job=journal.to_json()))
+            self._write(plan, inputs, AttemptFacts(attempt, Status.RUNNING, started, job=journal.recorded()))
             runner.log(f"process: {self.process.name} batch {plan.seq} attempt {attempt}: "
                        + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
                           if follows else "running ") + f"{runner.workflow.name} ({self.process.workflow.engine})")
@@ -279,7 +279,7 @@ class BatchRunner:
                     runner.publishing.discard(targets, attempt, staged)
                 status = err.status if isinstance(err, WorkflowError) else Status.FAILED
                 self._write(plan, inputs, AttemptFacts(attempt, status, started, _now(), error=str(err),
-                                                       quality=result.quality, job=journal.to_json()))
+                                                       quality=result.quality, job=journal.recorded()))
                 runner.log(f"process: attempt {attempt} failed: {err}")
                 lineage.fail(str(err), read, runner.checks.checked_uses(targets, runner.cluster, result.quality))
                 result.reason, result.attempts = str(err), k
@@ -296,13 +296,13 @@ class BatchRunner:
                     runner.publishing.discard(targets, attempt, staged)
                 reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
                 self._write(plan, inputs, AttemptFacts(attempt, Status.FAILED, started, _now(), error=reason,
-                                                       quality=result.quality, job=journal.to_json()))
+                                                       quality=result.quality, job=journal.recorded()))
                 lineage.fail(reason, read)
                 runner.notices.notify(result.time, FAILED, Status.FAILED, attempt, reason, batch=plan.seq)
                 raise
             self._write(plan, inputs, AttemptFacts(attempt, Status.SUCCEEDED, started, _now(), outputs=published,
                                                    workflow_seconds=time.perf_counter() - began,
-                                                   quality=result.quality, job=journal.to_json()))
+                                                   quality=result.quality, job=journal.recorded()))
             fingerprints = runner.publishing.record_events(published, runner.run_id)
             self.queue.commit(claim)
             runner.attempt_lineage.complete(lineage, read, published, fingerprints, quality=result.quality)
@@ -386,7 +386,7 @@ class BatchRunner:
             definition=self.runner.provenance))
 
     def _write_running(self, plan: Plan, attempt: int, started: datetime, inputs: list[BatchInput],
-                       job: dict[str, Any]) -> None:
+                       job: AttemptJob) -> None:
         """The running attempt's record with its job's id, written before the job starts."""
         self._write(plan, inputs, AttemptFacts(attempt, Status.RUNNING, started, job=job))
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
+from toolkit.core.ledger.records import AttemptJob
 from toolkit.statuses import Status
 
 
@@ -26,7 +27,7 @@ class Attempted(Protocol):
     def status(self) -> Status: ...
 
     @property
-    def job(self) -> dict[str, Any] | None: ...
+    def job(self) -> AttemptJob | None: ...
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,9 @@ class FollowedJob:
     run_id: str
     attempt: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "run_id": self.run_id, "attempt": self.attempt}
+    def recorded(self, status: str | None = None) -> AttemptJob:
+        """The job as an attempt's record holds it, with the end status the attempt saw (None: not seen)."""
+        return AttemptJob(self.id, self.run_id, self.attempt, status)
 
 
 def job_to_follow(attempts: Iterable[Attempted]) -> FollowedJob | None:
@@ -46,22 +48,19 @@ def job_to_follow(attempts: Iterable[Attempted]) -> FollowedJob | None:
     killed, or the job ran past the timeout and Oozie refused to kill it): the job may still run and write that
     attempt's staging. None when the last attempt succeeded, or saw its job end (`status` in its record)."""
     last = max(attempts, key=lambda record: record.attempt, default=None)
-    if last is None or last.status == Status.SUCCEEDED or not last.job or "status" in last.job:
-        return None
-    job, run_id, attempt = last.job.get("id"), last.job.get("run_id"), last.job.get("attempt")
-    if not isinstance(job, str) or not isinstance(run_id, str) or not isinstance(attempt, int):
-        return None
-    return FollowedJob(job, run_id, attempt)
+    if last is None or last.status == Status.SUCCEEDED or last.job is None or last.job.status is not None:
+        return None  # a damaged job is read as none (AttemptJob)
+    return FollowedJob(last.job.id, last.job.run_id, last.job.attempt)
 
 
 class AttemptJobs:
     """The `JobJournal` of one attempt: the job it follows (or None: it submits one, whose staging is `run_id`'s
     `attempt`), `write` to record the job's id in the attempt's record at once, `held` to read the instance's hold
     (`toolkit suspend --time`; a batch has none), and the job's end status, which the attempt's last record carries
-    (`to_json`)."""
+    (`recorded`)."""
 
     def __init__(self, follows: FollowedJob | None, run_id: str, attempt: int,
-                 write: Callable[[dict[str, Any]], None], held: Callable[[], str | None] = lambda: None) -> None:
+                 write: Callable[[AttemptJob], None], held: Callable[[], str | None] = lambda: None) -> None:
         self.follows, self.job = follows, follows
         self.run_id, self.attempt, self.write, self._held = run_id, attempt, write, held
         self.status: str | None = None
@@ -74,7 +73,7 @@ class AttemptJobs:
 
     def record(self, job: str) -> None:
         self.job = FollowedJob(job, self.run_id, self.attempt)
-        self.write(self.job.to_json())
+        self.write(self.job.recorded())
 
     def ended(self, status: str) -> None:
         self.status = status
@@ -85,7 +84,8 @@ class AttemptJobs:
         attempt must then keep for the attempt that follows the job."""
         return self.job is not None and self.status is None
 
-    def to_json(self) -> dict[str, Any] | None:
+    def recorded(self) -> AttemptJob | None:
+        """The job as the attempt's record holds it, with its end status once seen (None: no job)."""
         if self.job is None:
             return None
-        return {**self.job.to_json(), **({"status": self.status} if self.status else {})}
+        return self.job.recorded(self.status or None)

@@ -61,7 +61,7 @@ from toolkit.core.instances.grids import require_in_validity, require_on_cluster
 from toolkit.core.instances.plan import InstancePlan, plan_instance
 from toolkit.core.ledger.attempt_logs import CappedLog
 from toolkit.core.ledger.kill_requests import RunKilledError
-from toolkit.core.ledger.locks import LeaseKeeper, LockLostError
+from toolkit.core.ledger.locks import LeaseDetails, LeaseKeeper, LockLostError
 from toolkit.core.ledger.records import (
     InstanceRecord,
     parse_wall_clock_stamp,
@@ -238,9 +238,9 @@ class ProcessRunner:
             return result
         before = record.attempts if record is not None else 0  # this run's attempts are counted from here
         slot, holders = self.ledger.take_slot(self.process.name, self.process.parallel, self.run_id,
-                                              {"time": format_timestamp(t)})
+                                              LeaseDetails(time=format_timestamp(t)))
         if slot is None:
-            running = ", ".join(str(h.details.get("time", h.run_id)) for h in holders)
+            running = ", ".join(h.details.time or h.run_id for h in holders)
             raise BlockedError(f"The {self.owner} already runs {self.process.parallel} instance(s) (its "
                                f"`parallel`): {running}; call again later.")
         attempt = first
@@ -320,7 +320,7 @@ class ProcessRunner:
         keeper.ensure_held()
         started = real_now()
         self.records.attempt(t, plan, AttemptFacts(attempt, Status.RUNNING, started,
-                                                  job=follows.to_json() if follows else None))
+                                                  job=follows.recorded() if follows else None))
         self.records.instance(t, InstanceFacts(Status.RUNNING, attempt, started=started))
         self.log(f"process: {self.process.name} {format_timestamp(t)} attempt {attempt}: "
                  + (f"following the job {follows.id} of run {follows.run_id} (attempt {follows.attempt}) of "
@@ -348,7 +348,7 @@ class ProcessRunner:
                 self.publishing.discard(plan.outputs, attempt, staged)
             status = err.status if isinstance(err, WorkflowError) else Status.FAILED
             self.records.attempt(t, plan, AttemptFacts(attempt, status, started, real_now(), error=str(err),
-                                                      quality=result.quality, job=journal.to_json()))
+                                                      quality=result.quality, job=journal.recorded()))
             self.log(f"process: attempt {attempt} failed: {one_line(str(err), BRIEF)} (the whole error is in "
                      f"{self.ledger.layout.attempt_record(self.process.name, t, attempt)})")
             lineage.fail(str(err), inputs, self.checks.checked_uses(plan.outputs, self.cluster, result.quality))
@@ -360,7 +360,7 @@ class ProcessRunner:
                 self.publishing.discard(plan.outputs, attempt, staged)
             reason = str(err) if isinstance(err, ToolkitError) else f"{type(err).__name__}: {err}"
             self.records.attempt(t, plan, AttemptFacts(attempt, Status.FAILED, started, real_now(), error=reason,
-                                                      quality=result.quality, job=journal.to_json()))
+                                                      quality=result.quality, job=journal.recorded()))
             self.records.instance(t, InstanceFacts(Status.FAILED, attempt, ended=real_now(), error=reason))
             lineage.fail(reason, inputs)
             self.notices.notify(t, FAILED, Status.FAILED, attempt, reason)
@@ -369,7 +369,7 @@ class ProcessRunner:
         result.outputs = published
         self.records.attempt(t, plan, AttemptFacts(attempt, Status.SUCCEEDED, started, ended, outputs=published,
                                                   workflow_seconds=time.perf_counter() - began,
-                                                  quality=result.quality, job=journal.to_json()))
+                                                  quality=result.quality, job=journal.recorded()))
         self.records.instance(t, InstanceFacts(Status.SUCCEEDED, attempt, started=started, ended=ended,
                                               outputs=published), plan=plan)
         self.attempt_lineage.complete(lineage, inputs, published,
@@ -383,7 +383,7 @@ class ProcessRunner:
         if not tried.journal.left_running:
             self.publishing.discard(tried.plan.outputs, tried.attempt, tried.staged)
         self.records.attempt(tried.t, tried.plan, AttemptFacts(tried.attempt, Status.KILLED, tried.started,
-                                                              real_now(), error=reason, job=tried.journal.to_json()))
+                                                              real_now(), error=reason, job=tried.journal.recorded()))
         tried.lineage.fail(reason, tried.inputs)
         raise RunKilledError(reason)
 

@@ -37,6 +37,7 @@ from toolkit.core.entities.replication_settings import ReplicationSettings, repl
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.replication_runs import CopyTask, ReplicationRecord, SourceCopy
 from toolkit.core.ledger.run_locks import describe_holder
 from toolkit.core.ledger.switches import require_no_safemode, require_running_allowed
@@ -249,7 +250,7 @@ def _replicate_instance(call: _Call, instance: datetime | None) -> InstanceOutco
     rerun = ("--from", stamp, "--to", stamp) if call.on_target.delay else ()
     feed_call = FeedCall(REPLICATION, call.repo, call.feed, call.target, instance, call.definition, rerun)
     with feed_checks(feed_call, call.context) as checked, checked.leased(
-            lambda ledger: ledger.replication_lock(call.feed.name, instance), what, {"time": stamp}) as life:
+            lambda ledger: ledger.replication_lock(call.feed.name, instance), what, LeaseDetails(time=stamp)) as life:
         return _replicate_held(call, life)
 
 

@@ -29,6 +29,7 @@ from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.instances.grids import require_on_cluster
 from toolkit.core.instances.retention_cadence import retention_end
 from toolkit.core.ledger.layout import require_apart_from_working
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.retention_runs import EvictedItem, RefusedItem, RetentionRecord
 from toolkit.core.ledger.run_locks import HeldLease, describe_holder
 from toolkit.core.storage.catalog import Catalog
@@ -126,7 +127,7 @@ def retain(call: FeedCall, context: RunContext, *, dry_run: bool = False, once: 
             return result
         with checked.leased(lambda ledger: ledger.retention_lock(feed.name),
                             f"retention of feed '{feed.name}' on cluster '{cluster.name}'",
-                            {"time": format_timestamp(nominal)}) as life:
+                            LeaseDetails(time=format_timestamp(nominal))) as life:
             done = record_path(cluster, "retention", feed.name, nominal) if once else None
             if done is not None and fs.status(done) is not None:
                 result.status = Status.SKIPPED

@@ -215,8 +215,8 @@ def summary_command(
 def _leases(ledger: Ledger, processes: list[Process]) -> Iterator[dict[str, object]]:
     for entity in processes:
         leases = ledger.running(entity.name)
-        for lease in sorted(leases, key=lambda lease: (str(lease.details.get("time", "")), lease.run_id)):
-            yield {"process": entity.name, "time": lease.details.get("time"), "run_id": lease.run_id,
+        for lease in sorted(leases, key=lambda lease: (lease.details.time or "", lease.run_id)):
+            yield {"process": entity.name, "time": lease.details.time, "run_id": lease.run_id,
                    "holder": lease.holder, "expires": lease.expires_text}
 
 

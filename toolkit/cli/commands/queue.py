@@ -65,7 +65,7 @@ def _batch_json(batch: Batch) -> dict[str, Any]:
             "planned_by": plan.run_id, "planned": plan.created,
             "run_id": commit.run_id if commit is not None else lease.run_id if held and lease else None,
             "holder": lease.holder if held and lease else None,
-            "since": lease.details.get("since") if held and lease else None,
+            "since": lease.details.since if held and lease else None,
             "lease_ends": lease.expires_text if held and lease else None,
             "committed": commit.committed if commit is not None else None,
             "event_ids": sorted(plan.event_ids)}

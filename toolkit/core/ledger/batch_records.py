@@ -17,6 +17,8 @@ from typing import Annotated, Any
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.ledger.records import (
     STATUSES,
+    AttemptJob,
+    Counters,
     PublishedOutput,
     ReadInput,
     Stamp,
@@ -46,9 +48,9 @@ class BatchRecord:
     events: list[str] = field(default_factory=list)
     inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
-    counters: dict[str, Any] = field(default_factory=dict)
+    counters: Counters = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
-    job: dict[str, Any] | None = None  # the job of another server the attempt runs as, as AttemptRecord.job
+    job: AttemptJob | None = None  # the job of another server the attempt runs as, as AttemptRecord.job
     definition: Provenance | None = None  # the definition it ran (core/entities/provenance.py); older: none
 
     def published(self) -> list[PublishedOutput]:

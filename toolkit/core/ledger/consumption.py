@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.ledger.journal import JournalEntry
-from toolkit.core.ledger.locks import Lease, LeaseLock
+from toolkit.core.ledger.locks import Lease, LeaseDetails, LeaseLock
 from toolkit.core.ledger.records import (
     CorruptRecordError,
     DatasetEvent,
@@ -316,7 +316,7 @@ class ConsumerQueue:
         return LeaseLock(self.fs, f"{self.folder}/leases/{seq:010d}", "lock", self.ledger.lease_seconds,
                          clock=self.ledger.clock)
 
-    def claim(self, run_id: str, seq: int | None = None, details: dict[str, Any] | None = None) -> Claim | None:
+    def claim(self, run_id: str, seq: int | None = None, details: LeaseDetails | None = None) -> Claim | None:
         """Take the lease of plan `seq` (default: the oldest open plan whose lease is free) for `run_id`; None
         when it is committed or held by a live run (`lease` says whom). Renew `claim.lock` while working."""
         candidates = [p for p in [self.plan(seq)] if p is not None] if seq is not None else self.open_plans()
@@ -325,7 +325,7 @@ class ConsumerQueue:
             if self.fs.exists(self._commit_path(plan.seq)):
                 continue
             since = wall_clock_stamp(self.ledger.clock())
-            outcome = lock.try_acquire(run_id, {"seq": plan.seq, "since": since, **(details or {})})
+            outcome = lock.try_acquire(run_id, replace(details or LeaseDetails(), seq=plan.seq, since=since))
             if not outcome.taken:
                 continue
             if self.fs.exists(self._commit_path(plan.seq)):  # committed by the run we listed as open

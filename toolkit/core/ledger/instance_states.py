@@ -15,6 +15,7 @@ from datetime import datetime
 from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
+from toolkit.core.entities.provenance import Provenance
 from toolkit.core.ledger.records import STATUSES, CorruptRecordError, InstanceRecord, stamp_seconds
 from toolkit.statuses import Status
 
@@ -36,13 +37,13 @@ class InstanceState(NamedTuple):
     ended: str | None = None
     error: str | None = None
     missing: tuple[str, ...] = ()  # the input instances a WAITING instance waits for
-    definition: dict[str, Any] | None = None  # the definition of its last success (core/entities/provenance.py)
+    # The definition of its last success (core/entities/provenance.py); None: none, not recorded, or damaged.
+    definition: Provenance | None = None
 
     @classmethod
     def of(cls, record: InstanceRecord) -> InstanceState:
         return cls(record.status, record.attempts, record.run_id, record.updated, record.started, record.ended,
-                   record.error, tuple(record.missing),
-                   record.definition.to_json() if record.definition is not None else None)
+                   record.error, tuple(record.missing), record.definition)
 
     @classmethod
     def from_document(cls, document: Any, path: str, key: str) -> InstanceState:
@@ -58,12 +59,13 @@ class InstanceState(NamedTuple):
                 and (started is None or type(started) is str) and (ended is None or type(ended) is str)
                 and (error is None or type(error) is str) and (definition is None or type(definition) is dict)
                 and "missing" not in document):
-            return cls(status, attempts, run_id, updated, started, ended, error, (), definition)
+            return cls(status, attempts, run_id, updated, started, ended, error, (),
+                       None if definition is None else _provenance(definition))
         problem = _problem(document)  # a WAITING state's list of missing inputs, or what is wrong, said
         if problem is not None:
             raise CorruptRecordError(path, f"the state of instance {key}: {problem}")
         return cls(document["status"], document["attempts"], run_id, document["updated"], started, ended, error,
-                   tuple(get("missing") or ()), definition)
+                   tuple(get("missing") or ()), None if definition is None else _provenance(definition))
 
 
 class InstanceOutline(NamedTuple):
@@ -149,6 +151,30 @@ def state_document(instance: Mapping[str, Any]) -> dict[str, Any]:
     """The state of an instance record's JSON object, as a roll-up's state line holds it: its fields without those
     that are null or empty (most are, for a closed instance: the line is read for every instance of a window)."""
     return {name: instance[name] for name in STATE_FIELDS if instance.get(name) not in (None, [])}
+
+
+# Each definition a state line names, read once: the instances of a window mostly ran one or a few definitions.
+_PROVENANCES: dict[tuple[Any, Any, bool], Provenance | None] = {}
+_PROVENANCES_KEPT = 4096
+
+
+def _provenance(document: dict[str, Any]) -> Provenance | None:
+    """A state line's `definition` (Provenance.to_json) as the record type; None for one no toolkit wrote, as
+    Provenance.read says (the state stays readable: the definition is a note about it)."""
+    dirty = document.get("dirty", False)
+    if dirty is not True and dirty is not False:
+        return None
+    key = (document.get("definition"), document.get("commit"), dirty)
+    try:
+        return _PROVENANCES[key]
+    except KeyError:
+        pass
+    except TypeError:  # a value JSON gives as a list or an object: no hash, and no definition either
+        return None
+    if len(_PROVENANCES) >= _PROVENANCES_KEPT:
+        _PROVENANCES.clear()
+    found = _PROVENANCES[key] = Provenance.read(document)
+    return found
 
 
 def _problem(document: dict[str, Any]) -> str | None:

@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any
+from typing import Annotated
 
 from toolkit.core.ledger.kill_requests import RunKilledError
 from toolkit.core.ledger.records import CorruptRecordError, parse_record, record_document, wall_clock_stamp
@@ -54,15 +54,37 @@ class LockLostError(ToolkitError):
 
 
 @dataclass(frozen=True)
+class LeaseDetails:
+    """What a lease is for, as its holder says (each field left out of the file when None, so that an empty one is
+    `{}`): the instance `time` (a process instance's, a replication's, a retention's, an export's), the `attempt`
+    (written by older toolkits), a batch consumer's `process`, its plan `seq` and `since` when claimed, a batch's
+    `batch`, a Hive import's `partition`, or the `action` of a lock of a cluster's (`rollup`, `trigger`,
+    `airflow-events`). Read by `toolkit running`, `toolkit queue` and the holder named to a refused caller. `time`
+    and `since` are texts, as before they were typed: they are shown, never computed with. Damaged details read as
+    empty ones: what a lease is for never makes the lease itself unreadable (a lock nobody could take again)."""
+
+    UNKNOWN_WHEN_DAMAGED = True
+
+    time: str | None = None  # yyyy-MM-ddTHH:mmZ
+    attempt: int | None = None
+    process: str | None = None
+    seq: int | None = None
+    since: str | None = None  # a stamp, yyyy-MM-ddTHH:mm:ssZ
+    batch: int | None = None
+    partition: str | None = None
+    action: str | None = None
+
+
+@dataclass(frozen=True)
 class Lease:
     """What a lock generation says: its holder (run id, host and pid), the real instant it expires
-    (seconds since the epoch), and free-form details (the instance, the attempt) for `toolkit running`."""
+    (seconds since the epoch), and what it is for (`details`: the instance, the batch ...) for `toolkit running`."""
 
     run_id: str
     holder: str
     expires: float
     state: Annotated[str, (HELD, RELEASED)] = HELD
-    details: dict[str, Any] = field(default_factory=dict)
+    details: LeaseDetails = field(default_factory=LeaseDetails)
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> Lease:
@@ -149,7 +171,7 @@ class LeaseLock:
                 return lease
         return None
 
-    def try_acquire(self, run_id: str, details: dict[str, Any] | None = None) -> Acquired:
+    def try_acquire(self, run_id: str, details: LeaseDetails | None = None) -> Acquired:
         found = self.generations()
         now = self.clock()
         previous: Lease | None = None
@@ -164,7 +186,7 @@ class LeaseLock:
             previous = lease if lease.state == HELD else None
             following = generation + 1
         lease = Lease(run_id=run_id, holder=holder_name(), expires=now + self.lease_seconds,
-                      details=dict(details or {}))
+                      details=details or LeaseDetails())
         if not self.fs.create_exclusive(self._path(following), lease.to_json()):
             return Acquired(False, holder=self.current())  # another caller won this generation
         if any(g > following for g, _ in self.generations()):

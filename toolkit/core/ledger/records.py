@@ -32,6 +32,7 @@ from functools import cache
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
+from toolkit.core.el.timestamps import instance_key, parse_instance_key
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.errors import ToolkitError, UsageError
@@ -134,26 +135,44 @@ def _parses(value: Any, *patterns: str) -> bool:
 Minute = Annotated[str, "minute"]
 Stamp = Annotated[str, "stamp"]
 EventId = Annotated[str, "event-id"]
+# A time a record keeps as a datetime, spelled in its JSON as an instance key (`20261121T1000Z`, an instance folder's
+# name) or as an ISO instant to the millisecond in UTC (`2026-11-21T10:05:00.123Z`, OpenLineage's date-time).
+InstanceKeyTime = Annotated[datetime, "instance-key"]
+IsoInstant = Annotated[datetime, "iso-instant"]
 # A field's check: "str", "str?" (or null), "int", "float", "bool", "list", "dict", "dict?", "stamp", "stamp?",
-# "minute", "event-id", "event-id?", a tuple of allowed values, or `_Nested`: a list of records of a class of their
-# own (a process attempt's published outputs), each checked by that class's fields.
+# "minute", "event-id", "event-id?", "instance-key", "iso-instant" (either with "?"), a tuple of allowed values,
+# `_Items`: a tuple or frozenset of texts (a JSON list), or `_Nested`: records of a class of their own (a process
+# attempt's published outputs), each checked by that class's fields.
 _Check = Any
 _PLAIN = {str: "str", int: "int", float: "float", bool: "bool", list: "list", dict: "dict"}
+LIST, TUPLE, BY_NAME = "list", "tuple", "by-name"
 
 
 @dataclass(frozen=True)
 class _Nested:
-    """A field holding records of `cls`: a list of them, or (`single`) one, which may be null when `optional`; a
-    class that says `UNKNOWN_WHEN_DAMAGED` is read as null when it is damaged (a note about the record, such as the
-    definition it ran, that must not make the record itself unreadable)."""
+    """A field holding records of `cls`: a list of them (`many`: a `list`, a `tuple`, or `by-name`, a dict of them
+    by a text key, a JSON object), or (`single`) one, which may be null when `optional`; a class that says
+    `UNKNOWN_WHEN_DAMAGED` is read as null when it is damaged, or as the class's empty record where the field takes
+    no null (a note about the record, such as the definition it ran or what a lease is for, that must not make the
+    record itself unreadable)."""
 
     cls: type
     single: bool = False
     optional: bool = False
+    many: str = LIST
 
     @property
     def damaged_is_unknown(self) -> bool:
-        return self.optional and bool(getattr(self.cls, "UNKNOWN_WHEN_DAMAGED", False))
+        return bool(getattr(self.cls, "UNKNOWN_WHEN_DAMAGED", False))
+
+
+@dataclass(frozen=True)
+class _Items:
+    """A field holding a `tuple` or a `frozenset` of values each checked by `item` (a plain check: "str", "int",
+    "event-id"...): a JSON list (a frozenset's written sorted)."""
+
+    kind: type
+    item: _Check
 
 
 @cache
@@ -172,63 +191,145 @@ def _check_of(annotation: Any, cls: type, name: str) -> _Check:
         annotation = members[0] if len(members) == 1 else annotation
     if get_origin(annotation) is Annotated:
         check = annotation.__metadata__[0]
-    elif get_origin(annotation) is list and isinstance(item := get_args(annotation)[0], type) and is_dataclass(item) \
-            and not optional:
-        return _Nested(item)
+        if (annotation.__origin__ is datetime) != (isinstance(check, str) and check in _TIME_SPELLINGS):
+            check = None  # only a datetime is spelled as a time, and it has to say how
+    elif not optional and (many := _many(annotation, cls, name)) is not None:
+        return many
     elif isinstance(annotation, type) and is_dataclass(annotation):
         return _Nested(annotation, single=True, optional=optional)
     else:
         check = _PLAIN.get(get_origin(annotation) or annotation)
     if check is None or (optional and not isinstance(check, str)):
-        raise TypeError(f"The field {cls.__name__}.{name} is annotated {annotation!r}, which no record check reads: "
-                        "use str, int, float, bool, list, dict (or None with one), Minute, Stamp, EventId, "
-                        "Annotated[str, (allowed values)], a record class (or None with one) or a list of one.")
+        raise _unreadable(annotation, cls, name)
     return f"{check}?" if optional else check
+
+
+def _unreadable(annotation: Any, cls: type, name: str) -> TypeError:
+    return TypeError(f"The field {cls.__name__}.{name} is annotated {annotation!r}, which no record check reads: "
+                     "use str, int, float, bool, list, dict (or None with one), Minute, Stamp, EventId, "
+                     "InstanceKeyTime, IsoInstant, Annotated[str, (allowed values)], a tuple[..., ...] or "
+                     "frozenset of one of those texts or numbers, a record class (or None with one), a list or "
+                     "tuple of one, or a dict[str, ...] of one.")
+
+
+def _many(annotation: Any, cls: type, name: str) -> _Check | None:
+    """The check of a list or tuple of records, a dict of them by name, or a tuple or frozenset of values; None for
+    another type (a list of values is a plain "list", as it always was)."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is dict:
+        if not (len(args) == 2 and isinstance(args[1], type) and is_dataclass(args[1])):
+            return None  # an object of values: a plain "dict"
+        if args[0] is not str:
+            raise _unreadable(annotation, cls, name)  # a JSON object's keys are texts
+        return _Nested(args[1], many=BY_NAME)
+    if origin not in (list, tuple, frozenset) or not args or (origin is tuple and args[1:] != (Ellipsis,)):
+        return None
+    item = args[0]
+    if isinstance(item, type) and is_dataclass(item):
+        return None if origin is frozenset else _Nested(item, many=TUPLE if origin is tuple else LIST)
+    if origin is list:
+        return None
+    check = _check_of(item, cls, name)
+    plain = isinstance(check, tuple) or (isinstance(check, str) and check in _HOLDS and check not in _TIME_SPELLINGS)
+    return _Items(origin, check) if plain else None
 
 
 def _check(document: Any, cls: Any, path: str) -> dict[str, Any]:
     """`document` if it is a record of `cls` (the shape of its fields) in a format this toolkit reads; fields
-    with a default may be missing."""
+    with a default may be missing. A class's `RECORD_NAME` (`sweep state`) is in the message of a damaged one."""
     if not isinstance(document, dict):
-        raise CorruptRecordError(path, "it is not a JSON object")
+        raise CorruptRecordError(path, _named(cls, "it is not a JSON object"))
     check_format(document, path, _format_of(cls))
     problem = _problem(document, cls)
     if problem is not None:
-        raise CorruptRecordError(path, problem)
+        raise CorruptRecordError(path, _named(cls, problem))
     return document
+
+
+def _named(cls: Any, problem: str) -> str:
+    name = getattr(cls, "RECORD_NAME", None)
+    return problem if name is None else f"not a {name}: {problem}"
 
 
 def _problem(document: dict[str, Any], cls: Any) -> str | None:
     """What makes `document` no record of `cls`, None when it is one (its nested records checked too)."""
-    for name, expected in shape_of(cls).items():
+    for name, may_be_missing, problem_of in _field_checks(cls):
         if name not in document:
-            if name in _optional(cls):
+            if may_be_missing:
                 continue
             return f"the field '{name}' is missing"
-        value = document[name]
-        if isinstance(expected, _Nested) and expected.single:
-            if value is None and expected.optional:
-                continue
-            inner = _nested_problem(value, expected.cls)
-            if inner is not None and not expected.damaged_is_unknown:
-                return f"the field '{name}': {inner}"
-            continue
-        if isinstance(expected, _Nested):
+        problem = problem_of(document[name])
+        if problem is not None:
+            return problem
+    return None
+
+
+@cache
+def _field_checks(cls: type) -> tuple[tuple[str, bool, Callable[[Any], str | None]], ...]:
+    """Each field of `cls` with whether it may be missing and what is wrong with a value of it (None: nothing),
+    made once per class from its shape (a lineage record checks a thousand nested events)."""
+    optional = _optional(cls)
+    return tuple((name, name in optional, _problem_of(name, check)) for name, check in shape_of(cls).items())
+
+
+def _problem_of(name: str, expected: _Check) -> Callable[[Any], str | None]:
+    """What is wrong with a value of the field `name` whose check is `expected`, None when nothing is."""
+    if isinstance(expected, _Nested):
+        return _nested_problem_of(name, expected)
+    if isinstance(expected, _Items):
+        holds = _HOLDS[expected.item] if isinstance(expected.item, str) else expected.item.__contains__
+        wanted = _wanted(expected.item)
+
+        def items_problem(value: Any) -> str | None:
             if not isinstance(value, list):
                 return f"the field '{name}' is {value!r}, not a list"
-            found = _first_problem(value, expected.cls)
-            if found is not None:
-                return f"item {found[0]} of the field '{name}': {found[1]}"
-            continue
-        optional = isinstance(expected, str) and expected.endswith("?")
-        kind = expected[:-1] if optional else expected
-        if optional and value is None:
-            continue
-        ok = _HOLDS[kind](value) if isinstance(kind, str) else value in kind
-        if not ok:
-            wanted = f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
-            return f"the field '{name}' is {value!r}, not {wanted}"
-    return None
+            for index, item in enumerate(value):
+                if not holds(item):
+                    return f"item {index} of the field '{name}' is {item!r}, not {wanted}"
+            return None
+        return items_problem
+    optional = isinstance(expected, str) and expected.endswith("?")
+    kind = expected[:-1] if optional else expected
+    holds = _HOLDS[kind] if isinstance(kind, str) else kind.__contains__
+    wanted = _wanted(kind)
+
+    def value_problem(value: Any) -> str | None:
+        if (optional and value is None) or holds(value):
+            return None
+        return f"the field '{name}' is {value!r}, not {wanted}"
+    return value_problem
+
+
+def _nested_problem_of(name: str, expected: _Nested) -> Callable[[Any], str | None]:
+    cls = expected.cls
+    if expected.single:
+        def single_problem(value: Any) -> str | None:
+            if value is None and expected.optional:
+                return None
+            inner = _nested_problem(value, cls)
+            return None if inner is None or expected.damaged_is_unknown else f"the field '{name}': {inner}"
+        return single_problem
+    if expected.many == BY_NAME:
+        def by_name_problem(value: Any) -> str | None:
+            if not isinstance(value, dict):
+                return f"the field '{name}' is {value!r}, not an object"
+            for key, item in value.items():
+                inner = _nested_problem(item, cls)
+                if inner is not None:
+                    return f"the entry '{key}' of the field '{name}': {inner}"
+            return None
+        return by_name_problem
+
+    def many_problem(value: Any) -> str | None:
+        if not isinstance(value, list):
+            return f"the field '{name}' is {value!r}, not a list"
+        found = _first_problem(value, cls)
+        return None if found is None else f"item {found[0]} of the field '{name}': {found[1]}"
+    return many_problem
+
+
+def _wanted(kind: _Check) -> str:
+    return f"one of {', '.join(kind)}" if isinstance(kind, tuple) else _WANTED[kind]
 
 
 def _nested_problem(value: Any, cls: Any) -> str | None:
@@ -267,11 +368,43 @@ _HOLDS: dict[str, Callable[[Any], bool]] = {
     "stamp": lambda v: _parses(v, "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%MZ"),
     "minute": lambda v: _parses(v, "%Y-%m-%dT%H:%MZ"),
     "event-id": lambda v: is_event_id(v),
+    "instance-key": lambda v: _key_time(v) is not None,
+    "iso-instant": lambda v: parse_iso_instant(v) is not None,
 }
 _WANTED = {"str": "a text", "int": "an integer", "float": "a number", "bool": "true or false", "list": "a list",
            "dict": "an object",
            "stamp": "a time yyyy-MM-ddTHH:mm:ssZ", "minute": "an instance time yyyy-MM-ddTHH:mmZ",
-           "event-id": "an event id yyyyMMddTHHmmssSSSZ..."}
+           "event-id": "an event id yyyyMMddTHHmmssSSSZ...", "instance-key": "an instance key yyyyMMddTHHmmZ",
+           "iso-instant": "an instant yyyy-MM-ddTHH:mm:ss.SSSZ"}
+
+
+def iso_instant(when: datetime) -> str:
+    """The OpenLineage spec's date-time: ISO 8601 in UTC, to the millisecond (`2026-11-21T10:05:00.123Z`)."""
+    utc = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_iso_instant(text: Any) -> datetime | None:
+    """The instant an ISO 8601 date-time with its offset (`Z` too) names; None for anything else (a time without an
+    offset names no instant)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else None
+
+
+def _key_time(text: Any) -> datetime | None:
+    return parse_instance_key(text) if isinstance(text, str) else None
+
+
+# How a datetime field is written, and read back (None: not a time of that spelling).
+_TIME_SPELLINGS: dict[str, tuple[Callable[[datetime], str], Callable[[Any], datetime | None]]] = {
+    "instance-key": (instance_key, _key_time),
+    "iso-instant": (iso_instant, parse_iso_instant),
+}
 
 
 def parse_json(data: bytes, path: str) -> Any:
@@ -282,7 +415,12 @@ def parse_json(data: bytes, path: str) -> Any:
 
 
 def to_json(record: Any) -> bytes:
-    return (json.dumps(record_document(record), indent=2, sort_keys=True, default=str) + "\n").encode()
+    """A record as its file holds it: indented JSON with sorted keys, or, for a class that says `ONE_LINE` (a large
+    record written often: a run's lineage events), one line of compact JSON with the fields in their order."""
+    document = versioned(_plain(record, copies=False), _format_of(type(record)))  # written at once: not copied
+    if getattr(type(record), "ONE_LINE", False):
+        return (json.dumps(document, separators=(",", ":"), default=str) + "\n").encode()
+    return (json.dumps(document, indent=2, sort_keys=True, default=str) + "\n").encode()
 
 
 def record_document(record: Any) -> dict[str, Any]:
@@ -290,34 +428,73 @@ def record_document(record: Any) -> dict[str, Any]:
     return versioned(_plain(record), _format_of(type(record)))
 
 
-def _plain(record: Any, nested: bool = False) -> dict[str, Any]:
+def _plain(record: Any, nested: bool = False, copies: bool = True) -> dict[str, Any]:
     """A record's fields as JSON values; a nested record leaves out its optional fields that are None (a file
-    output has no `table`), so that its JSON is what the toolkit always wrote."""
+    output has no `table`), so that its JSON is what the toolkit always wrote. Its lists and objects are copies
+    unless `copies` is false (a document serialized at once); a dict of records is written by sorted key, a
+    frozenset sorted, a datetime field in its spelling."""
     plain = {}
     kind: type = type(record)
-    for name, none_by_default in _names(kind):
+    for name, none_by_default, spelled in _names(kind):
         value = getattr(record, name)
-        if nested and value is None and none_by_default:
-            continue
-        if isinstance(value, list) and value and is_dataclass(value[0]):
-            value = [_plain(each, nested=True) for each in value]
+        if value is None:
+            if nested and none_by_default:
+                continue
+        elif type(value) in _SCALARS and name != ERROR_FIELD:
+            pass  # the most common, written as it is
+        elif spelled is not None:
+            value = spelled(value)
+        elif isinstance(value, dict):
+            if value and is_dataclass(next(iter(value.values()))):
+                value = {key: _plain(value[key], True, copies) for key in sorted(value)}
+            elif copies:
+                value = copy.deepcopy(value)
+        elif isinstance(value, (list, tuple)):
+            if value and is_dataclass(value[0]):
+                value = [_plain(each, True, copies) for each in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif copies:
+                value = copy.deepcopy(value)
+        elif isinstance(value, frozenset):
+            value = sorted(value)
         elif is_dataclass(value) and not isinstance(value, type):
-            value = _plain(value, nested=True)
-        elif isinstance(value, (list, dict)):
-            value = copy.deepcopy(value)
+            value = _plain(value, True, copies)
         elif name == ERROR_FIELD and isinstance(value, str):
             value = masked(value)
         plain[name] = value
     return plain
 
 
+_SCALARS = frozenset({str, int, float, bool})
+
+
 @cache
-def _names(cls: type) -> tuple[tuple[str, bool], ...]:
+def _names(cls: type) -> tuple[tuple[str, bool, Callable[[datetime], str] | None], ...]:
     """A record class's fields, each with whether it is left out of a nested record when None (its default is None,
-    unless the class `KEEPS_NULLS`: a format that always wrote them): read once per class (a retention run's record
-    holds tens of thousands of nested records)."""
+    unless the class `KEEPS_NULLS`: a format that always wrote them) and how it is spelled when it is a time: read
+    once per class (a retention run's record holds tens of thousands of nested records)."""
     keeps = bool(getattr(cls, "KEEPS_NULLS", False))
-    return tuple((item.name, item.default is None and not keeps) for item in fields(cls))
+    times = _time_fields(cls)
+    return tuple((item.name, item.default is None and not keeps,
+                  times[item.name][0] if item.name in times else None) for item in fields(cls))
+
+
+@cache
+def _time_fields(cls: type) -> dict[str, tuple[Callable[[datetime], str], Callable[[Any], datetime | None]]]:
+    """The datetime fields (InstanceKeyTime, IsoInstant, or None with one), each with how it is written and read."""
+    try:
+        hints = get_type_hints(cls, include_extras=True)
+    except (NameError, TypeError):  # annotations that do not resolve: no time spelled (shape_of says why)
+        return {}
+    found = {}
+    for name, annotation in hints.items():
+        members = get_args(annotation) if get_origin(annotation) in (Union, UnionType) else (annotation,)
+        for member in members:
+            spelling = member.__metadata__[0] if get_origin(member) is Annotated else None
+            if isinstance(spelling, str) and spelling in _TIME_SPELLINGS:
+                found[name] = _TIME_SPELLINGS[spelling]
+    return found
 
 
 def event_json(event: DatasetEvent) -> bytes:
@@ -332,23 +509,49 @@ def event_json(event: DatasetEvent) -> bytes:
 
 
 def _from(cls: Any, document: Mapping[str, Any]) -> Any:
-    enums, shape = _enum_fields(cls), shape_of(cls)
-    values = {}
+    readers, values = _readers(cls), {}
     for name, value in document.items():
-        check = shape.get(name)
-        if check is None:
-            continue  # a field this release does not know: left out
-        if isinstance(check, _Nested) and check.single:
-            damaged = value is not None and check.damaged_is_unknown and _nested_problem(value, check.cls) is not None
-            value = None if value is None or damaged else _from(check.cls, value)
-        elif isinstance(check, _Nested):
-            value = [_from(check.cls, item) for item in value]
-        elif name in enums and value is not None:
-            value = enums[name](value)
-        elif name == ERROR_FIELD and isinstance(value, str):
-            value = masked(value)
-        values[name] = value
+        if name in readers:  # a field this release does not know is left out
+            read = readers[name]
+            values[name] = value if read is None else read(value)
     return cls(**values)
+
+
+@cache
+def _readers(cls: type) -> dict[str, Callable[[Any], Any] | None]:
+    """How each field of `cls` is read from its checked JSON value (None: as it is), made once per class."""
+    enums, times = _enum_fields(cls), _time_fields(cls)
+    return {name: _reader(name, check, enums.get(name), times.get(name, (None, None))[1])
+            for name, check in shape_of(cls).items()}
+
+
+def _reader(name: str, check: _Check, enum: type[Enum] | None,
+            time: Callable[[Any], datetime | None] | None) -> Callable[[Any], Any] | None:
+    if isinstance(check, _Nested):
+        cls = check.cls
+        if check.single:
+            if not check.damaged_is_unknown:
+                return lambda v: None if v is None else _from(cls, v)
+            empty = None if check.optional else cls  # what a damaged note reads as: none, or an empty one
+
+            def note(v: Any) -> Any:
+                if v is None or _nested_problem(v, cls) is not None:
+                    return empty() if empty is not None else None
+                return _from(cls, v)
+            return note
+        if check.many == BY_NAME:
+            return lambda v: {key: _from(cls, item) for key, item in v.items()}
+        if check.many == TUPLE:
+            return lambda v: tuple([_from(cls, item) for item in v])
+        return lambda v: [_from(cls, item) for item in v]
+    if isinstance(check, _Items):
+        return check.kind
+    converter = time or enum
+    if converter is not None:
+        return lambda v: None if v is None else converter(v)
+    if name == ERROR_FIELD:
+        return lambda v: masked(v) if isinstance(v, str) else v
+    return None
 
 
 @cache
@@ -456,6 +659,25 @@ def published_outputs(outputs: Sequence[Mapping[str, Any]], whose: str) -> list[
 
 
 @dataclass(frozen=True)
+class AttemptJob:
+    """The job of another server an attempt's workflow runs as (an Oozie workflow job of the `oozie` and `pig`
+    engines), recorded before it is followed: its `id`, the `run_id` and `attempt` whose staging it writes (a killed
+    run's, when followed), and `status`, the server's end status once the attempt saw it (left out before). A damaged
+    one reads as none, as before it was typed: nothing follows it, and the record it is in stays readable."""
+
+    UNKNOWN_WHEN_DAMAGED = True
+
+    id: str
+    run_id: str
+    attempt: int
+    status: str | None = None
+
+
+# What an attempt's workflow counted (`workflow_seconds`; records of format 1 hold others, such as `rows`).
+Counters = dict[str, int | float]
+
+
+@dataclass(frozen=True)
 class AttemptRecord:
     process: str
     cluster: str
@@ -469,13 +691,11 @@ class AttemptRecord:
     error: str | None = None
     inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
     outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
-    counters: dict[str, Any] = field(default_factory=dict)
+    counters: Counters = field(default_factory=dict)
     # The data-quality gates the attempt's outputs were checked against (toolkit/services/quality/results.py, JSON
     # form).
     quality: list[dict[str, Any]] = field(default_factory=list)
-    # The job of another server the attempt's workflow runs as (an Oozie workflow job), recorded before it is
-    # followed: `id`, and the `run_id` and `attempt` whose staging it writes (a killed run's, when followed).
-    job: dict[str, Any] | None = None
+    job: AttemptJob | None = None  # the job of another server the attempt's workflow runs as (engines oozie, pig)
     # The definition it ran (core/entities/provenance.py, Provenance.to_json); absent from records of older toolkits.
     definition: Provenance | None = None
 

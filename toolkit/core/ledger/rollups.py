@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from toolkit.core.ledger.locks import HELD, LeaseKeeper, LeaseLock, LockLostError
+from toolkit.core.ledger.locks import HELD, LeaseDetails, LeaseKeeper, LeaseLock, LockLostError
 from toolkit.core.ledger.rollup_records import RolledUp, month_of, read_rollup
 from toolkit.core.ledger.run_locks import holding
 from toolkit.core.ledger.store import Ledger
@@ -43,7 +43,7 @@ def roll_up(ledger: Ledger, process: str, before: datetime, run_id: str,
     report = RollupReport(months=[])
     refuse_links_in_ledger(ledger, process)
     lock = LeaseLock(ledger.fs, ledger.layout.rollup_folder(process), "lock", ledger.lease_seconds, ledger.clock)
-    with holding(lock, run_id, f"roll-up of process '{process}'", {"action": ROLLUP_ACTION}) as held:
+    with holding(lock, run_id, f"roll-up of process '{process}'", LeaseDetails(action=ROLLUP_ACTION)) as held:
         by_month: dict[str, list[datetime]] = {}
         for t in sorted(ledger.folder_times(process)):
             if month_of(t) < month_of(before):
@@ -72,7 +72,7 @@ def _roll_chunk(ledger: Ledger, process: str, month: str, times: list[datetime],
     try:
         for t in times:
             lock = ledger.instance_lock(process, t)
-            if _free(lock, ledger.clock()) and lock.try_acquire(run_id, {"action": ROLLUP_ACTION}).taken:
+            if _free(lock, ledger.clock()) and lock.try_acquire(run_id, LeaseDetails(action=ROLLUP_ACTION)).taken:
                 locks[t] = lock
         with LeaseKeeper(list(locks.values()), ledger.lease_seconds / 3) as keeper:
             existing = read_rollup(ledger.fs, ledger.layout, process, month)
@@ -108,7 +108,7 @@ def _free(lock: LeaseLock, now: float) -> bool:
     over): a killed run's lease is left for its next run, which records that attempt KILLED."""
     lease = lock.current()
     return lease is None or lease.state != HELD or (
-        lease.details.get("action") == ROLLUP_ACTION and not lease.live(now))
+        lease.details.action == ROLLUP_ACTION and not lease.live(now))
 
 
 def _closed(ledger: Ledger, process: str, t: datetime) -> RolledUp | None:

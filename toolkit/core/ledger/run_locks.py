@@ -11,9 +11,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
-from toolkit.core.ledger.locks import Lease, LeaseKeeper, LeaseLock, LockLostError
+from toolkit.core.ledger.locks import Lease, LeaseDetails, LeaseKeeper, LeaseLock, LockLostError
 from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError
 
@@ -59,7 +58,7 @@ class HeldLease:
 
 
 @contextmanager
-def holding(lock: LeaseLock, run_id: str, what: str, details: dict[str, Any] | None = None, *,
+def holding(lock: LeaseLock, run_id: str, what: str, details: LeaseDetails | None = None, *,
             stop_when: Callable[[], str | None] | None = None,
             on_stop: Callable[[], None] | None = None) -> Iterator[HeldLease]:
     """Hold `lock` for the body, renewed every third of its lease, released at the end (a lost one, taken over or

@@ -21,7 +21,7 @@ from toolkit.core.ledger.instance_states import InstanceOutline, InstanceState, 
 from toolkit.core.ledger.journal import Journal, JournalEntry
 from toolkit.core.ledger.kill_requests import KillRequest
 from toolkit.core.ledger.layout import LedgerLayout, partition_key
-from toolkit.core.ledger.locks import Acquired, Lease, LeaseLock
+from toolkit.core.ledger.locks import Acquired, Lease, LeaseDetails, LeaseLock
 from toolkit.core.ledger.record_files import RecordFile
 from toolkit.core.ledger.records import (
     EVICTED,
@@ -398,7 +398,7 @@ class Ledger:
         return self._lock(self.layout.action_lock_folder("trigger"), "lock")
 
     def take_slot(self, process: str, parallel: int, run_id: str,
-                  details: dict[str, Any]) -> tuple[LeaseLock | None, list[Lease]]:
+                  details: LeaseDetails) -> tuple[LeaseLock | None, list[Lease]]:
         """One of the process's `parallel` running slots, or None and the live leases that fill them."""
         folder = self.layout.slots_folder(process)
         holders: list[Lease] = []

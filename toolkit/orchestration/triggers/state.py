@@ -15,76 +15,54 @@ and what ran already is found in the ledger's instance records.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-from toolkit.core.el.timestamps import instance_key, parse_instance_key
-from toolkit.core.ledger.records import CorruptRecordError, check_format, is_event_id, parse_json, versioned
-
-FORMAT = 1
+from toolkit.core.ledger.records import EventId, InstanceKeyTime
 
 
 @dataclass(frozen=True)
 class DueInstance:
     """An instance made due by events, the newest published at `event_ms`; `started_ms` when a sweep started it."""
 
-    time: datetime
+    KEEPS_NULLS = True  # `started_ms` is written null, as it always was
+
+    time: InstanceKeyTime  # `20261121T1000Z` in the file
     event_ms: int
     started_ms: int | None = None
 
 
 @dataclass(frozen=True)
 class ProcessState:
-    position: str | None = None
+    """`position`: an event id (or its floor), checked when read: the sweep reads the journal from its stamp, so a
+    damaged position is a damaged record (refused with its path), not a traceback later. `due`: sorted by time
+    (`due_in_order`), as the file lists them."""
+
+    KEEPS_NULLS = True  # a process with no position yet has `"position": null`
+
+    position: EventId | None = None
     seen: frozenset[str] = frozenset()
-    due: dict[datetime, DueInstance] = field(default_factory=dict)
+    due: tuple[DueInstance, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {"position": self.position, "seen": sorted(self.seen),
-                "due": [{"time": instance_key(item.time), "event_ms": item.event_ms, "started_ms": item.started_ms}
-                        for _, item in sorted(self.due.items())]}
-
-    @classmethod
-    def parse(cls, document: Any) -> ProcessState:
-        due = {}
-        for item in document["due"]:
-            t = parse_instance_key(item["time"])
-            if t is None:
-                raise ValueError(f"{item['time']!r} is not an instance key")
-            due[t] = DueInstance(t, int(item["event_ms"]),
-                                 None if item["started_ms"] is None else int(item["started_ms"]))
-        return cls(_position(document["position"]), frozenset(map(str, document["seen"])), due)
+    def due_by_time(self) -> dict[datetime, DueInstance]:
+        """The due instances by their time (a time listed twice: the last)."""
+        return {item.time: item for item in self.due}
 
 
-def _position(value: object) -> str | None:
-    """An event id, or None; ValueError for anything else: the sweep reads the journal from its stamp, so a
-    damaged position must be a damaged record (refused with its path), not a traceback later."""
-    if value is None or is_event_id(value):
-        return None if value is None else str(value)
-    raise ValueError(f"'position' {value!r} is not an event id")
+def due_in_order(due: Mapping[datetime, DueInstance]) -> tuple[DueInstance, ...]:
+    """The due instances sorted by time, as a `ProcessState` keeps them."""
+    return tuple(due[t] for t in sorted(due))
 
 
 @dataclass(frozen=True)
 class SweepState:
+    """`triggers/sweep.json`, read and written with `RecordFile` (toolkit/core/ledger/record_files.py)."""
+
+    FORMAT = 1
+    RECORD_NAME = "sweep state"
+
     processes: dict[str, ProcessState] = field(default_factory=dict)
 
     def of(self, process: str) -> ProcessState:
         return self.processes.get(process, ProcessState())
-
-    def to_json(self) -> bytes:
-        document = versioned({"processes": {name: state.to_json() for name, state in sorted(self.processes.items())}},
-                             FORMAT)
-        return (json.dumps(document, indent=1, sort_keys=True) + "\n").encode()
-
-    @classmethod
-    def parse(cls, data: bytes, path: str) -> SweepState:
-        document: Any = parse_json(data, path)
-        if not isinstance(document, dict):
-            raise CorruptRecordError(path, "not a JSON object")
-        check_format(document, path, FORMAT)
-        try:
-            return cls({str(name): ProcessState.parse(item) for name, item in document["processes"].items()})
-        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
-            raise CorruptRecordError(path, f"not a sweep state: {err}") from None

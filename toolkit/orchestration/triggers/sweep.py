@@ -21,7 +21,8 @@ from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.window_inverse import why_not_invertible
 from toolkit.core.ledger.consumption import DEFAULT_LAG
 from toolkit.core.ledger.journal import JournalEntry
-from toolkit.core.ledger.locks import LeaseKeeper, LockLostError
+from toolkit.core.ledger.locks import LeaseDetails, LeaseKeeper, LockLostError
+from toolkit.core.ledger.record_files import RecordFile
 from toolkit.core.ledger.records import event_id_floor, event_id_ms
 from toolkit.core.ledger.run_locks import describe_holder
 from toolkit.core.ledger.store import Ledger
@@ -30,7 +31,7 @@ from toolkit.errors import BlockedError
 from toolkit.orchestration.triggers.batch_due import batch_due
 from toolkit.orchestration.triggers.instance_due import decide, merge_due, newly_due
 from toolkit.orchestration.triggers.launch import Launcher, Run
-from toolkit.orchestration.triggers.state import DueInstance, ProcessState, SweepState
+from toolkit.orchestration.triggers.state import DueInstance, ProcessState, SweepState, due_in_order
 
 # A run a sweep started is not started again for this long unless the ledger shows it ran (spark-submit's start).
 RESTART_AFTER_MS = 5 * 60 * 1000
@@ -50,7 +51,7 @@ def run_sweep(repo: ConfigRepo, cluster: str, ledger: Ledger, launcher: Launcher
     run_id = uuid.uuid4().hex[:12]
     lock = ledger.sweep_lock()
     if not dry_run:
-        taken = lock.try_acquire(run_id, {"action": "trigger"})
+        taken = lock.try_acquire(run_id, LeaseDetails(action="trigger"))
         if not taken.taken:
             raise BlockedError(f"The data-trigger sweep of cluster '{cluster}' is being run by "
                                f"{describe_holder(taken.holder)}: nothing was started; call again later.")
@@ -110,7 +111,7 @@ def _sweep(sweep: _Sweep, lag: timedelta) -> SweepReport:
             continue
         before = state.of(process.name)
         new = _new_for(before, entries, late, lag)
-        instances = merge_due(before.due, newly_due(repo, process, cluster, new))
+        instances = merge_due(before.due_by_time(), newly_due(repo, process, cluster, new))
         read.update(entry.event_id for entry in new)
         due = _start_instances(sweep, process, instances, now_ms)
         swept[process.name] = _moved_on(before, entries, late, due, lag, now_ms)
@@ -118,7 +119,7 @@ def _sweep(sweep: _Sweep, lag: timedelta) -> SweepReport:
     if not dry_run and swept:
         sweep.guard()
         kept = {name: item for name, item in state.processes.items() if name not in swept}  # other repos' too
-        ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState({**kept, **swept}).to_json())
+        _state_file(ledger).write(SweepState({**kept, **swept}))
     return report
 
 
@@ -190,11 +191,14 @@ def _triggered(repo: ConfigRepo, cluster: str) -> list[Process]:
             if process.is_data_triggered and process.cluster(cluster) is not None]
 
 
+def _state_file(ledger: Ledger) -> RecordFile[SweepState]:
+    return RecordFile(ledger.fs, ledger.layout.sweep_state(), SweepState)
+
+
 def _read_state(ledger: Ledger) -> SweepState:
     """The last sweep's state; a fresh one before the first sweep."""
-    path = ledger.layout.sweep_state()
-    data = ledger.fs.read_if_exists(path)
-    return SweepState() if data is None else SweepState.parse(data, path)
+    state = _state_file(ledger).read()
+    return SweepState() if state is None else state
 
 
 def _moved_on(before: ProcessState, entries: list[JournalEntry], late: list[JournalEntry],
@@ -204,8 +208,8 @@ def _moved_on(before: ProcessState, entries: list[JournalEntry], late: list[Jour
     newest = max(entries, key=lambda entry: entry.event_id, default=None)
     late_ids = {entry.event_id for entry in late}
     if newest is None or (before.position is not None and newest.event_id <= before.position):
-        return ProcessState(before.position, before.seen | late_ids, due)
+        return ProcessState(before.position, before.seen | late_ids, due_in_order(due))
     floor = newest.ms - int(lag.total_seconds() * 1000)
     seen = frozenset(entry.event_id for entry in entries if entry.ms >= floor) | late_ids
     # Never past now: an id from a host whose clock runs fast would hide the events published after it
-    return ProcessState(min(newest.event_id, event_id_floor(now_ms)), seen, due)
+    return ProcessState(min(newest.event_id, event_id_floor(now_ms)), seen, due_in_order(due))

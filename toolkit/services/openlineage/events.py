@@ -16,10 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from toolkit import __version__
+from toolkit.core.ledger.records import iso_instant
 from toolkit.secrets_masking import masked
 from toolkit.services.openlineage.facets import INSTANCES_FACET, RUN_FACET, custom_facet
 from toolkit.services.openlineage.facts import DatasetUse, RunFacts
-from toolkit.services.openlineage.instants import iso_instant
 
 ASSERTIONS_FACET = "dataQualityAssertions"
 PRODUCER = f"https://github.com/feed-toolkit/feed-toolkit/tree/v{__version__}"

@@ -93,7 +93,7 @@ class Lineage:
         try:
             self.book.save(record)
         except (ToolkitError, OSError) as err:
-            print(f"lineage: the ledger could not keep the events of run {record.run_uuid}: {err}", file=sys.stderr,
+            print(f"lineage: the ledger could not keep the events of run {record.run}: {err}", file=sys.stderr,
                   flush=True)
         return record
 

@@ -11,62 +11,50 @@ nor has its sends forgotten (which would send them again).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from toolkit.core.ledger.layout import LedgerLayout
-from toolkit.core.ledger.records import CorruptRecordError, check_format, parse_json, versioned
+from toolkit.core.ledger.record_files import RecordFile
+from toolkit.core.ledger.records import IsoInstant
 from toolkit.core.storage.filesystem import FileSystem
-from toolkit.services.openlineage.instants import iso_instant
 
 SENT = ".sent"
 
 
 @dataclass(frozen=True)
 class KeptEvent:
-    event: dict[str, Any]
+    """One OpenLineage run event (its JSON document, as sent) and whether the backend took it."""
+
     sent: bool
+    event: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class LineageRecord:
-    """A run's events in the order they were built. `started` is the run's start, to the millisecond (UTC)."""
+    """A run's events in the order they were built. `started` is the run's start, kept to the millisecond (UTC).
+    Written as one line of compact JSON (`ONE_LINE`: it is rewritten at a run's events and can hold many)."""
 
-    run_uuid: str
-    started: datetime
-    events: tuple[KeptEvent, ...] = field(default_factory=tuple)
+    ONE_LINE = True
+    RECORD_NAME = "lineage record"
+
+    run: str  # the run's uuid
+    started: IsoInstant
+    events: tuple[KeptEvent, ...] = ()
 
     def with_event(self, event: dict[str, Any], sent: bool) -> LineageRecord:
-        return replace(self, events=(*self.events, KeptEvent(event, sent)))
+        return replace(self, events=(*self.events, KeptEvent(sent, event)))
 
     def marked_sent(self, indexes: set[int]) -> LineageRecord:
-        return replace(self, events=tuple(KeptEvent(kept.event, kept.sent or i in indexes)
+        return replace(self, events=tuple(KeptEvent(kept.sent or i in indexes, kept.event)
                                           for i, kept in enumerate(self.events)))
 
     @property
     def unsent(self) -> list[int]:
         return [i for i, kept in enumerate(self.events) if not kept.sent]
-
-    def to_bytes(self) -> bytes:
-        document = versioned({"run": self.run_uuid, "started": iso_instant(self.started),
-                              "events": [{"sent": kept.sent, "event": kept.event} for kept in self.events]})
-        return (json.dumps(document, separators=(",", ":")) + "\n").encode()
-
-    @classmethod
-    def parse(cls, data: bytes, path: str) -> LineageRecord:
-        document = parse_json(data, path)
-        if not isinstance(document, dict):
-            raise CorruptRecordError(path, "not a JSON object")
-        check_format(document, path)
-        try:
-            events = tuple(KeptEvent(dict(item["event"]), bool(item["sent"])) for item in document["events"])
-            return cls(str(document["run"]), _parse_stamp(str(document["started"])), events)
-        except (KeyError, TypeError, ValueError) as err:
-            raise CorruptRecordError(path, f"not a lineage record of this toolkit ({err})") from None
 
 
 class LineageBook:
@@ -76,11 +64,14 @@ class LineageBook:
         self.fs, self.layout = fs, layout
 
     def path(self, record: LineageRecord) -> str:
-        return self.layout.lineage_run(record.started, record.run_uuid)
+        return self.layout.lineage_run(record.started, record.run)
+
+    def file(self, path: str) -> RecordFile[LineageRecord]:
+        return RecordFile(self.fs, path, LineageRecord)
 
     def save(self, record: LineageRecord) -> None:
         """Write the run's record: for the run alone (a resend calls `mark_sent`)."""
-        self.fs.write_atomically(self.path(record), record.to_bytes())
+        self.file(self.path(record)).write(record)
 
     def mark_sent(self, record: LineageRecord, index: int) -> None:
         """Record that the backend took event `index` of the run on a resend (nothing when marked already)."""
@@ -104,9 +95,11 @@ class LineageBook:
             for status in listed:
                 if not status.name.endswith(".json"):
                     continue
-                record = LineageRecord.parse(self.fs.read(status.path), status.path)
+                record = self.file(status.path).read()
+                if record is None:
+                    continue  # gone since the listing
                 if (first is None or first <= record.started) and (last is None or record.started <= last):
-                    yield status.path, record.marked_sent(marks.get(record.run_uuid, set()))
+                    yield status.path, record.marked_sent(marks.get(record.run, set()))
 
 
 # `<run uuid>.<event index>.sent`; ASCII digits only (`str.isdigit` takes a superscript two, which `int` refuses).
@@ -130,7 +123,3 @@ def _in(name: str, pattern: str, first: datetime | None, last: datetime | None, 
     except ValueError:
         return False
     return (first is None or begins + span > first) and (last is None or begins <= last)
-
-
-def _parse_stamp(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -30,6 +30,7 @@ from toolkit.core.entities.provenance import Provenance, provenance
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.instances.grids import require_in_validity
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import PublicationFacts
 from toolkit.core.ledger.run_locks import HeldLease, holding
 from toolkit.core.ledger.switches import require_running_allowed
@@ -230,7 +231,7 @@ class Checked:
 
     @contextmanager
     def leased(self, lock: Callable[[Ledger], LeaseLock], what: str,
-               details: dict[str, Any] | None = None) -> Iterator[Lifecycle]:
+               details: LeaseDetails | None = None) -> Iterator[Lifecycle]:
         """The lease `lock` of the cluster's ledger (`what` names it to a second caller, told who holds it: exit 5;
         `details` go in the lock's record), held and renewed for the body."""
         with holding(lock(self.ledger), self.context.run_id, what, details) as lease:
@@ -252,7 +253,7 @@ def feed_checks(call: FeedCall, context: RunContext, before_lease: Callable[[], 
 
 @contextmanager
 def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledger], LeaseLock], what: str,
-                   details: dict[str, Any] | None = None,
+                   details: LeaseDetails | None = None,
                    before_lease: Callable[[], None] = lambda: None) -> Iterator[Lifecycle]:
     """`feed_checks`, then the lease (`Checked.leased`) for the body: the whole lifecycle of a run that writes."""
     with feed_checks(call, context, before_lease) as checked, checked.leased(lock, what, details) as life:
@@ -275,6 +276,6 @@ def process_lifecycle(call: ProcessCall, context: RunContext, *, tell: Callable[
         require_running_allowed(context.fs, call.cluster, "process", name)
         before_lease()
         with holding(context.ledger(call.cluster).instance_lock(name, call.nominal), context.run_id,
-                     f"instance {call.instance} of process '{process.name}'", {"time": call.instance},
+                     f"instance {call.instance} of process '{process.name}'", LeaseDetails(time=call.instance),
                      stop_when=stop_when, on_stop=on_stop) as held:
             yield held

@@ -114,7 +114,7 @@ def _recorded_row(ledger: Ledger, process: str, t: datetime, record: InstanceSta
             duration = seconds_between(record.started, stamp_seconds(record.ended))
     missing = tuple(record.missing) if status == Status.WAITING else None
     return InstanceRow(t, status, record.status, record.attempts, record.run_id, record.started, record.ended,
-                       duration, missing, None, record.error, definition=Provenance.read(record.definition))
+                       duration, missing, None, record.error, definition=record.definition)
 
 
 def missing_inputs(repo: ConfigRepo, process: Process, cluster: Cluster, t: datetime, fs: FileSystem) \

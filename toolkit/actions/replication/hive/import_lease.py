@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from toolkit.actions.replication.hive.importer import ImportOptions, ImportResult, file_problem, import_partition
 from toolkit.actions.replication.hive.metadata import METADATA_NAME, ExportMetadata
 from toolkit.core.entities.model import Cluster
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.run_locks import HeldLease, holding
 from toolkit.core.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.core.storage.catalog import Catalog
@@ -37,7 +38,7 @@ def import_lease(fs: FileSystem, cluster: Cluster, partition: PartitionAddress, 
     name = partition_name(partition.spec)
     lock = Ledger.of(fs, cluster, lease_seconds=lease_seconds).import_lock(partition.database, partition.table, name)
     return holding(lock, run_id, f"import of the partition {name} of {partition.qualified_table} into cluster "
-                                 f"'{cluster.name}'", {"partition": name})
+                                 f"'{cluster.name}'", LeaseDetails(partition=name))
 
 
 def import_exclusively(spark: SparkSession, catalog: Catalog, context: RunContext, cluster: Cluster, plan: ImportPlan,

@@ -22,7 +22,7 @@ from toolkit.core.entities.model import Feed
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.consumption import DEFAULT_LAG
 from toolkit.core.ledger.journal import JournalEntry
-from toolkit.core.ledger.locks import LeaseLock
+from toolkit.core.ledger.locks import LeaseDetails, LeaseLock
 from toolkit.core.ledger.records import PUBLISHED, REPLACED, DatasetEvent, event_id_floor, wall_clock_stamp
 from toolkit.core.ledger.run_locks import holding
 from toolkit.core.ledger.store import Ledger
@@ -76,7 +76,8 @@ def notify_airflow(repo: ConfigRepo, cluster: str, ledger: Ledger, settings: Air
         return _Notifier(repo, cluster, ledger, None, run_id, lambda: None).run(lag)
     lock = LeaseLock(ledger.fs, ledger.layout.action_lock_folder("airflow-events"), "lock", ledger.lease_seconds,
                      clock=ledger.clock)
-    with holding(lock, run_id, f"Airflow notifier of cluster '{cluster}'", {"action": "airflow-events"}) as held:
+    details = LeaseDetails(action="airflow-events")
+    with holding(lock, run_id, f"Airflow notifier of cluster '{cluster}'", details) as held:
         return _Notifier(repo, cluster, ledger, AirflowClient(settings), run_id, held.check).run(lag)
 
 
