@@ -97,9 +97,10 @@ def main() -> int:
                                                            "append": True}})
 
         def run(lineage: Lineage) -> float:
-            runner = ProcessRunner(repo, "monthly-window", "primary", RunContext(fs, "bench", lineage=lineage),
-                                   spark=spark, catalog=lambda: catalog_for(spark, None), clock=WallClock(T),
-                                   options=RunOptions(force=True), log=lambda line: None)
+            context = RunContext(fs, "bench", lineage=lineage, clock=WallClock(T))
+            runner = ProcessRunner(repo, "monthly-window", "primary", context, spark=spark,
+                                   catalog=lambda: catalog_for(spark, None), options=RunOptions(force=True),
+                                   log=lambda line: None)
             began = time.perf_counter()
             result = runner.run(T)
             elapsed = time.perf_counter() - began

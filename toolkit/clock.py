@@ -1,6 +1,7 @@
-"""The clock a run reads and waits with: one protocol for the process runner and the workflow engines that wait
-for another server's job, so that a test passes one clock that moves without waiting to both, and the rerun's
-`--now` moves both alike."""
+"""The clock a run reads and waits with: one protocol for every action (its `RunContext.clock`: the stamps of the
+records an import, an export, ingest and compaction write, their waits) and for the process runner and the workflow
+engines that wait for another server's job, so that a test passes one clock that moves without waiting to all of
+them, and the rerun's `--now` moves them alike."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ from typing import Protocol
 
 
 class Clock(Protocol):
-    """`now` an aware datetime; `sleep` the pause between two polls, which a test's clock may only count."""
+    """`now` an aware datetime, `time` the same instant in seconds since the epoch (what records stamp and files'
+    modification times are compared with); `sleep` the pause between two polls, which a test's clock may only
+    count."""
 
     def now(self) -> datetime: ...
+
+    def time(self) -> float: ...
 
     def sleep(self, seconds: float) -> None: ...
 
@@ -26,6 +31,10 @@ class WallClock:
     def now(self) -> datetime:
         now = datetime.now(timezone.utc)
         return now + self._offset if self._offset is not None else now
+
+    def time(self) -> float:
+        now = time.time()
+        return now + self._offset.total_seconds() if self._offset is not None else now
 
     def sleep(self, seconds: float) -> None:
         time.sleep(seconds)

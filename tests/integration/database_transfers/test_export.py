@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -18,6 +17,7 @@ from tests.integration.database_transfers.transfer_repo import TransferRepo, tra
 from tests.integration.databases import DatabaseServer
 from toolkit.actions.database_export.export_entry import export_policy
 from toolkit.actions.database_export.runner import ExportCall, ExportOutcome, Waiting, run_export
+from toolkit.clock import WallClock
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.storage.hadoop import HadoopFileSystem
 from toolkit.core.storage.jdbc.credential_provider import alias_reader
@@ -175,6 +175,18 @@ def test_a_missing_table_and_a_column_the_target_lacks_are_one_sentence_each(
         "fields.excludes, or add them to the table.")
 
 
+class _SleepsCounted(WallClock):
+    """The wall clock, each pause it takes kept in `slept`."""
+
+    def __init__(self, slept: list[float]) -> None:
+        super().__init__()
+        self.slept = slept
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        super().sleep(seconds)
+
+
 def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
 
@@ -193,9 +205,8 @@ def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout
     slept: list[float] = []
     publisher = threading.Timer(1.0, lambda: publish_totals(spark, repo, INSTANCE))  # the producer, a moment later
     publisher.start()
-    exported = run_export(spark, call, endpoint, RunContext(fs, run_id="waited"),
+    exported = run_export(spark, call, endpoint, RunContext(fs, run_id="waited", clock=_SleepsCounted(slept)),
                           Waiting(now + timedelta(seconds=60), now + timedelta(days=6),
-                                  sleep=lambda s: (slept.append(s), time.sleep(s)),
                                   intervals=lambda: iter([0.2] * 1000)))
     publisher.join()
     assert exported.rows == 2 and target_rows(repo) == INSTANCE and slept and max(slept) == 0.2
@@ -203,8 +214,7 @@ def test_an_export_waits_for_its_instance_and_gives_it_up_past_the_feeds_timeout
     later = datetime(2026, 1, 2, tzinfo=timezone.utc)  # the next day, never published
     late = ExportCall.of(config, feed, cluster, policy, datasource, later)
     with pytest.raises(WaitingError, match=r"is not available .*; waited until"):
-        run_export(spark, late, endpoint, RunContext(fs, run_id="short"),
-                   Waiting(now, now + timedelta(days=6), sleep=lambda s: None))
+        run_export(spark, late, endpoint, RunContext(fs, run_id="short"), Waiting(now, now + timedelta(days=6)))
     with pytest.raises(ToolkitError, match=r"and the feed's timeout after it passed at 2026-01-08T00:00Z: the "
                                            r"instance is given up") as gone:
         run_export(spark, late, endpoint, RunContext(fs, run_id="past"),
@@ -261,7 +271,7 @@ def test_the_run_carries_the_definition_and_a_failure_is_told_to_the_feeds_notif
         now = datetime.now(timezone.utc)
         with pytest.raises(TimedOutError, match="the instance is given up") as given_up:
             run_export(spark, later, endpoint, RunContext(fs, run_id="late", notifier=notifier),
-                       Waiting(now, now - timedelta(seconds=1), sleep=lambda s: None))
+                       Waiting(now, now - timedelta(seconds=1)))
         assert given_up.value.exit_code == 1
     notice, timed_out = hook.events
     assert (timed_out["event"], timed_out["status"], timed_out["instance"], timed_out["run_id"]) == (

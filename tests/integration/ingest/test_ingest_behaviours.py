@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.clocks import StoppedClock
 from tests.integration.ingest.landing import drop
 from tests.integration.ingest.test_ingest_runner import dead_letters, rows
 from tests.unit.ingest.ingest_repo import DELIMITED, make_repo
@@ -78,11 +79,11 @@ def test_arrival_time_files_records_by_when_they_arrive_and_the_clock_closes_hou
     fs = HadoopFileSystem(spark)
     drop(root, "a.csv", ["2030-05-05T05:05:00Z,u1,x,/home,12", "not a time,u2,x,/cart,7"])  # ts is just text
     at_1020 = datetime(2026, 1, 1, 10, 20, tzinfo=timezone.utc).timestamp()
-    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=lambda: at_1020))
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=StoppedClock(at_1020)))
     assert (first.records, first.instances, first.closed) == (2, {"2026-01-01T10:00Z"}, [])
     assert sorted(r[1] for r in rows(spark, root, 10)) == ["u1", "u2"]
     at_1100 = datetime(2026, 1, 1, 11, 0, tzinfo=timezone.utc).timestamp()
-    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2", clock=lambda: at_1100))
+    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2", clock=StoppedClock(at_1100)))
     assert (second.records, second.closed) == (0, ["2026-01-01T10:00Z"])  # no records: the clock closed it
     assert (root / "data/events/2026/01/01/10/_SUCCESS").is_file()
 
@@ -175,7 +176,7 @@ def test_each_instances_rows_are_counted_exactly_in_every_storage_format(spark, 
     drop(root, "a.csv", ["u1", "", "u3", ""])
     at_1020 = datetime(2026, 1, 1, 10, 20, tzinfo=timezone.utc).timestamp()
     done = run_ingest(spark, repo, "events", "primary",
-                      RunContext(HadoopFileSystem(spark), run_id="r1", clock=lambda: at_1020))
+                      RunContext(HadoopFileSystem(spark), run_id="r1", clock=StoppedClock(at_1020)))
     assert (done.records, done.rejected, done.instances) == (4, 0, {"2026-01-01T10:00Z"})
     fs = HadoopFileSystem(spark)
     book = IngestBook(fs, Ledger.of(fs, repo.cluster("primary")).layout, "events", "primary")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.clocks import StoppedClock
 from tests.integration.ingest.landing import drop_first_two
 from tests.lineage_receiver import lineage_receiver
 from tests.notified_feed import notify_by_webhook
@@ -38,7 +39,7 @@ def test_a_failed_call_is_told_with_its_rerun_and_the_next_call_ingests_what_it_
         config = ConfigRepo.load(repo.root)
 
         def context(run_id: str) -> RunContext:
-            return RunContext(fs, run_id, notifier=Notifier(fs, config.cluster("primary")), clock=lambda: STARTED)
+            return RunContext(fs, run_id, notifier=Notifier(fs, config.cluster("primary")), clock=StoppedClock(STARTED))
 
         def disk_full(*args: object, **kwargs: object) -> None:
             raise StorageError("Cannot write the batch's commit: No space left on device.")

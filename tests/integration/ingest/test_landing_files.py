@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.clocks import StoppedClock
 from tests.integration.ingest.landing import drop
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.actions.ingest.runner import run_ingest
@@ -60,12 +61,12 @@ def test_a_reused_name_is_a_new_file_and_is_ingested_whole(spark, tmp_path: Path
     repo, root = make_repo(tmp_path)
     fs = _hadoop(spark)
     drop(root, "views.csv", [_line(10, "u1"), _line(10, "u2")])
-    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=lambda: JAN_2))
+    first = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=StoppedClock(JAN_2)))
     assert (first.records, first.moved, _landing(root)) == (2, 1, [])
     drop(root, "views.csv", [_line(11, "u3")])  # a rotated views.csv: another file under the same name
-    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2", clock=lambda: JAN_2))
+    second = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r2", clock=StoppedClock(JAN_2)))
     drop(root, "views.csv", [_line(11, "u3")])  # the same bytes again: the producer sent them twice
-    third = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r3", clock=lambda: JAN_2))
+    third = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r3", clock=StoppedClock(JAN_2)))
     assert (second.records, third.records) == (1, 1)
     assert _users(spark, root) == ["u1", "u2", "u3", "u3"]
     kept = root / "landing" / "events" / "_ingested" / "20260102"
@@ -195,15 +196,15 @@ def test_dead_letters_inside_another_feeds_instance_are_refused_before_anything_
 def test_ingested_files_are_deleted_after_the_retention(spark, tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path, extra="properties:\n  ingest.ingested-retention: days(2)\n")
     drop(root, "a.csv", [_line(10, "u1")])
-    run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r1", clock=lambda: JAN_2))
+    run_ingest(spark, repo, "events", "primary", RunContext(_hadoop(spark), run_id="r1", clock=StoppedClock(JAN_2)))
     ingested = root / "landing" / "events" / "_ingested"
     assert [p.name for p in ingested.iterdir()] == ["20260102"]
     (ingested / "notaday").mkdir()
     day = 86400
     kept = run_ingest(spark, repo, "events", "primary",
-                      RunContext(_hadoop(spark), run_id="r2", clock=lambda: JAN_2 + 2 * day))
+                      RunContext(_hadoop(spark), run_id="r2", clock=StoppedClock(JAN_2 + 2 * day)))
     gone = run_ingest(spark, repo, "events", "primary",
-                      RunContext(_hadoop(spark), run_id="r3", clock=lambda: JAN_2 + 3 * day))
+                      RunContext(_hadoop(spark), run_id="r3", clock=StoppedClock(JAN_2 + 3 * day)))
     assert (kept.expired, gone.expired) == ([], ["20260102"])
     assert [p.name for p in ingested.iterdir()] == ["notaday"]  # what is no day folder is not ours to delete
 
@@ -229,7 +230,7 @@ def test_files_an_older_release_read_are_moved_not_read_again(spark, tmp_path: P
     for batch, path in enumerate((a, b)):
         entry = {"path": f"file://{path}", "timestamp": int(path.stat().st_mtime * 1000), "batchId": batch}
         (log / str(batch)).write_text("v1\n" + json.dumps(entry) + "\n")
-    result = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=lambda: JAN_2))
+    result = run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id="r1", clock=StoppedClock(JAN_2)))
     assert (result.records, result.epoch, _users(spark, root)) == (2, stream.epoch, ["u1", "u2"])
     assert sorted(p.name for p in (root / "landing/events/_ingested/20260102").iterdir()) == ["a.csv", "b.csv",
                                                                                             "c.csv"]

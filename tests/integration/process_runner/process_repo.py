@@ -59,6 +59,9 @@ class TestClock:
     def now(self) -> datetime:
         return self.current
 
+    def time(self) -> float:
+        return self.current.timestamp()
+
     def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)
         self.current += timedelta(seconds=seconds)
@@ -74,7 +77,7 @@ def new_runner(spark, repo: Path, process: str, clock, options: RunOptions | Non
 
     config = ConfigRepo.load(repo)
     fs = fs or HadoopFileSystem(spark)
-    context = RunContext(fs, run_id, lease_seconds=lease, lineage=lineage if lineage is not None else Lineage.off())
-    return ProcessRunner(config, process, cluster, context, spark=spark,
-                         catalog=lambda: catalog_for(spark, None), clock=clock, options=options or RunOptions(),
-                         log=log or (lambda line: None))
+    context = RunContext(fs, run_id, lease_seconds=lease, lineage=lineage if lineage is not None else Lineage.off(),
+                         clock=clock)
+    return ProcessRunner(config, process, cluster, context, spark=spark, catalog=lambda: catalog_for(spark, None),
+                         options=options or RunOptions(), log=log or (lambda line: None))

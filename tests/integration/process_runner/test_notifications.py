@@ -138,3 +138,34 @@ def test_a_run_that_fails_outside_its_attempts_tells_the_notification_once(spark
     body = got.message.get_content()
     assert "run id: rundamaged" in body and str(raised.value) in body
     assert sorted(path.name for path in record.iterdir()) == ["left-by-a-copy"]  # nothing written over it
+
+
+def test_a_batch_run_that_fails_outside_its_attempts_tells_the_notification_once(spark, tmp_path: Path,
+                                                                                 mail: SmtpServers) -> None:
+    """A batch consumer's run goes through the same lifecycle (batch_lifecycle): a failure no attempt catches (a
+    folder where the batch's first attempt record belongs) ends the run with its error and is told as FAILED of
+    the batch, once, with the call that runs the next batch."""
+    from tests.integration.process_runner.batch_consumer import NAME, publish, write_batch_consumer
+    from toolkit.actions.process_runner.batch_runner import BatchRunner
+    from toolkit.actions.process_runner.run_results import RunOptions
+
+    repo, root = make_repo(tmp_path)
+    write_batch_consumer(repo, tmp_path)
+    process = repo / "processes" / f"{NAME}.yaml"
+    process.write_text(process.read_text() + "notification: {to: ops@example.com}\n")
+    cluster = repo / "clusters/primary.yaml"
+    cluster.write_text(cluster.read_text() + "".join(
+        f'  {key}: "{value}"\n' for key, value in mail.none.properties(mail.ca_file).items()))
+    runner = new_runner(spark, repo, NAME, TestClock(T + timedelta(days=1)), RunOptions(max_retry_delay=0),
+                        run_id="rundamaged")
+    publish(runner.ledger, root, "clicks", T)
+    publish(runner.ledger, root, "clicks-hourly-summary", T)
+    record = root / f"feed-toolkit/working/ledger/processes/{NAME}/batches/0000000001/attempt-001.json"
+    (record / "left-by-a-copy").mkdir(parents=True)
+    with pytest.raises(StorageError, match="attempt-001.json") as raised:
+        BatchRunner(runner).run()
+    [got] = mail.none.received
+    assert got.message["Subject"] == f"[feed-toolkit] FAILED process {NAME} batch 1 2026-11-21T10:00Z on primary"
+    body = got.message.get_content()
+    assert "run id: rundamaged" in body and str(raised.value) in body and "--batch" in body
+    assert sorted(path.name for path in record.iterdir()) == ["left-by-a-copy"]  # nothing written over it

@@ -20,6 +20,7 @@ from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.layout import LedgerLayout
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
+from toolkit.services.openlineage.facts import RunSubject
 from toolkit.services.openlineage.resend import resend
 from toolkit.services.openlineage.run import Lineage, RunLineage
 from toolkit.services.openlineage.settings import LineageSettings
@@ -56,7 +57,7 @@ def cluster(tmp_path: Path) -> tuple[Ledger, LineageBook]:
 
 def a_run(book: LineageBook, config: dict[str, Any]) -> RunLineage:
     lineage = Lineage(LineageSettings("ns", config), book, "run-1", "primary", emitter=Emitter(config, budget=0.5))
-    return lineage.run("process", "hourly")
+    return lineage.run(RunSubject("process", "hourly"))
 
 
 def received(receiver: Receiver) -> list[str]:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from toolkit.errors import BlockedError, UsageError
-from toolkit.services.runtime.entry_frame import common_parser, run
-from toolkit.services.runtime.status import StatusLine, emit
+from toolkit.services.runtime.entry_frame import common_parser, nominal, run
+from toolkit.services.runtime.status import EXIT_CODES, StatusLine, emit
 from toolkit.statuses import Status
 
 
@@ -45,14 +45,14 @@ def test_emit_prints_the_line_writes_the_status_file_and_gives_the_exit_code(
 
 def test_the_frame_turns_an_error_into_its_status_and_exit_code(monkeypatch: pytest.MonkeyPatch,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    def body(args: argparse.Namespace, status: StatusLine) -> None:
-        status.cluster = "primary"
+    def body(args: argparse.Namespace, status: StatusLine) -> Status:
         status.add(rows=2)
         raise BlockedError("safemode is on")
 
     parser = common_parser("retention", "test")
     parser.add_argument("--feed")
-    monkeypatch.setattr("sys.argv", ["retention.py", "--repo", "r", "--feed", "clicks"])
+    parser.add_argument("--cluster")
+    monkeypatch.setattr("sys.argv", ["retention.py", "--repo", "r", "--feed", "clicks", "--cluster", "primary"])
     assert run("retention", parser, body) == 5
     out, err = capsys.readouterr()
     document = json.loads(out)
@@ -61,9 +61,31 @@ def test_the_frame_turns_an_error_into_its_status_and_exit_code(monkeypatch: pyt
     assert list(document)[-2:] == ["error", "elapsed_seconds"] and err == "retention: safemode is on\n"
 
 
+@pytest.mark.parametrize("outcome", [Status.SUCCEEDED, Status.SKIPPED, UsageError("outside the validity")])
+def test_the_frame_fills_the_fields_every_call_has_from_the_call_and_the_status_from_the_body(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], outcome: Status | UsageError) -> None:
+    """The entity and cluster the call names, the time the body works on (`nominal`, said before anything can
+    fail) and the status the body returns: no action sets them by hand, so none can leave one out."""
+    def body(args: argparse.Namespace, status: StatusLine) -> Status:
+        nominal(args, status)
+        if isinstance(outcome, UsageError):
+            raise outcome
+        return outcome
+
+    parser = common_parser("replication", "test")
+    parser.add_argument("--feed")
+    parser.add_argument("--target")
+    monkeypatch.setattr("sys.argv", ["replication.py", "--repo", "r", "--feed", "clicks", "--target", "backup",
+                                     "--time", "2026-11-30T10:00Z"])
+    assert run("replication", parser, body) == (2 if isinstance(outcome, UsageError) else EXIT_CODES[outcome])
+    document = json.loads(capsys.readouterr().out)
+    assert (document["status"], document["entity"], document["cluster"], document["time"]) == (
+        "INVALID" if isinstance(outcome, UsageError) else outcome, "clicks", "backup", "2026-11-30T10:00Z")
+
+
 def test_an_error_quoting_a_password_is_masked_in_the_status_line_its_file_and_the_sentence_on_stderr(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    def body(args: argparse.Namespace, status: StatusLine) -> None:
+    def body(args: argparse.Namespace, status: StatusLine) -> Status:
         raise UsageError("Cannot connect to jdbc:oracle:thin:etl/Pw1-s3cr3t@//db:1521/ORCL as 'etl': refused")
 
     parser = common_parser("import", "test")

@@ -196,7 +196,7 @@ def test_reads_only_the_window(site: tuple[Path, Path]) -> None:
 
     fs = Counting()
     ledger = Ledger.of(fs, repo.cluster("primary"))
-    check_slas(repo, "primary", fs, ledger, at(12), at(12) - timedelta(days=1), at(12))
+    check_slas(repo, "primary", ledger, at(12), at(12) - timedelta(days=1), at(12))
     names = {part for path in reads for part in path.split("/") if part.startswith("2026")}
     instance_keys = {name for name in names if not name.endswith(".json.gz")}
     assert instance_keys and all("20261120T1200Z" <= key <= "20261121T1200Z" for key in instance_keys)

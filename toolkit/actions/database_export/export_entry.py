@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from toolkit.core.el.shift import shift
-from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.launcher_settings import launcher_confs
 from toolkit.core.entities.model import Cluster, Export, Feed
@@ -18,13 +17,13 @@ from toolkit.core.entities.replication_settings import timeout as feed_timeout
 from toolkit.core.instances.grids import require_on_cluster
 from toolkit.errors import UsageError
 from toolkit.services.datasource_access.endpoints import FOR_EXPORT, endpoint_for, interface_for
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run, seconds
 from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
 
 if TYPE_CHECKING:
     from toolkit.actions.database_export.runner import Waiting
+    from toolkit.statuses import Status
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,21 +56,19 @@ def export_policy(feed: Feed, cluster: Cluster) -> Export:
     return policy
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.database_export.runner import ExportCall, run_export
     from toolkit.core.storage.jdbc.credential_provider import alias_reader
     from toolkit.services.runtime.action_session import action_session
     from toolkit.services.runtime.lifecycle import failures_told
 
-    t = nominal_time(args.time)
-    status.time = format_timestamp(t)
+    t = nominal(args, status)
     repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     policy = export_policy(feed, cluster)
     datasource = repo.datasource(policy.datasource)
     interface_for(datasource, FOR_EXPORT)
-    status.cluster = cluster.name
     status.add(datasource=datasource.name, table=policy.target.table_name, load=policy.target.load.value)
     call = ExportCall.of(repo, feed, cluster, policy, datasource, t, args.force)  # before Spark: exit 2 or 4
     table_feed = feed.table_on(cluster.name) is not None
@@ -82,8 +79,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
             endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, session.fs, alias_reader(session.spark))
             context = session.context(catalog=table_feed, lease_seconds=args.lease, notifier=notifier)
             outcome = run_export(session.spark, call, endpoint, context, _waiting(feed, t, args))
-    status.status = outcome.status
     status.add_counters(outcome.counters())
+    return outcome.status
 
 
 def _waiting(feed: Feed, t: datetime, args: argparse.Namespace) -> Waiting | None:

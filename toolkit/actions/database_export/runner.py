@@ -24,8 +24,8 @@ import hashlib
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -116,12 +116,10 @@ class Waiting:
     """How long an export waits for its instance to be published before it gives up for this call: until `until`
     (None: it does not wait), looking again after each of `intervals` (toolkit/services/runtime/polling.py); past the
     feed's `timeout` after the instance (`deadline`, Falcon's rule, as replication's) the instance is given up: exit
-    1."""
+    1. The time is the call's clock's (`RunContext.clock`)."""
 
     until: datetime | None
     deadline: datetime
-    now: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
-    sleep: Callable[[float], None] = time.sleep
     intervals: Callable[[], Iterator[float]] = poll_intervals
 
 
@@ -171,7 +169,7 @@ def _wait_for_instance(call: ExportCall, context: RunContext, waiting: Waiting |
     while (why := missing(call.feed, where, call.time, context)) is not None:
         if waiting is None:
             raise WaitingError(why + ".")
-        now = waiting.now()
+        now = context.clock.now()
         if now >= waiting.deadline:
             raise TimedOutError(f"{why}, and the feed's timeout after it passed at "
                                f"{format_timestamp(waiting.deadline)}: the instance is given up (export it by hand "
@@ -179,7 +177,7 @@ def _wait_for_instance(call: ExportCall, context: RunContext, waiting: Waiting |
         if waiting.until is None or now >= waiting.until:
             raise WaitingError(f"{why}; waited until {format_timestamp(now)} (the feed's timeout is "
                                f"{format_timestamp(waiting.deadline)}).")
-        waiting.sleep(max(0.0, min(next(intervals), (waiting.until - now).total_seconds())))
+        context.clock.sleep(max(0.0, min(next(intervals), (waiting.until - now).total_seconds())))
 
 
 @dataclass
@@ -245,7 +243,7 @@ class _Export:
         if ignored := sorted(set(call.policy.arguments) - {"update-key", "batch-size"}):
             say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the export")
         record = ExportRecord(call.feed.name, call.cluster.name, format_timestamp(t), self.context.run_id,
-                              Status.RUNNING, wall_clock_stamp(self.context.clock()), call.datasource.name,
+                              Status.RUNNING, wall_clock_stamp(self.context.clock.time()), call.datasource.name,
                               call.table, call.policy.target.load.value, self.staging, source)
         self.held.check()
         self.book.instances.write(record, t)
@@ -261,11 +259,11 @@ class _Export:
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._drop_staging()
             self.book.instances.write(replace(record, status=Status.FAILED, error=str(err),
-                                              ended=wall_clock_stamp(self.context.clock())), t)
+                                              ended=wall_clock_stamp(self.context.clock.time())), t)
             raise
         self._drop_staging()
         self.book.instances.write(replace(record, status=Status.SUCCEEDED, rows=rows,
-                                          ended=wall_clock_stamp(self.context.clock())), t)
+                                          ended=wall_clock_stamp(self.context.clock.time())), t)
         if on:
             run.complete(inputs, [replace(target, rows=rows) for target in targets])
         return ExportOutcome(Status.SUCCEEDED, rows, source, finished)
@@ -322,7 +320,7 @@ class _Export:
             return None
         self.held.check()
         self.book.instances.write(replace(previous, status=Status.SUCCEEDED, rows=int(rows[0] or 0),
-                                          ended=wall_clock_stamp(self.context.clock())), self.call.time)
+                                          ended=wall_clock_stamp(self.context.clock.time())), self.call.time)
         finished = (f"run {previous.run_id} had loaded it ({rows[0]} rows) before it was killed: its export is "
                     "recorded now")
         say(finished)

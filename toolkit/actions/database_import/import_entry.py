@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import argparse
 
-from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.launcher_settings import launcher_confs
 from toolkit.core.entities.model import Cluster, Feed, Import
 from toolkit.core.entities.object_stores import require_no_object_store
 from toolkit.core.instances.grids import require_on_cluster
 from toolkit.errors import UsageError
 from toolkit.services.datasource_access.endpoints import FOR_IMPORT, endpoint_for, interface_for
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
+from toolkit.statuses import Status
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,21 +43,19 @@ def import_policy(feed: Feed, cluster: Cluster) -> Import:
     return policy
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.database_import.runner import ImportCall, run_import
     from toolkit.core.storage.jdbc.credential_provider import alias_reader
     from toolkit.services.runtime.action_session import action_session
     from toolkit.services.runtime.lifecycle import failures_told
 
-    t = nominal_time(args.time)
-    status.time = format_timestamp(t)
+    t = nominal(args, status)
     repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
     policy = import_policy(feed, cluster)
     datasource = repo.datasource(policy.datasource)
     interface_for(datasource, FOR_IMPORT)
-    status.cluster = cluster.name
     status.add(datasource=datasource.name, table=policy.source.table_name)
     call = ImportCall.of(repo, feed, cluster, policy, datasource, t, args.force)  # before Spark: exit 2 or 4
     with action_session("import", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
@@ -69,8 +66,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
             context = session.context(catalog=feed.table_on(cluster.name) is not None, lease_seconds=args.lease,
                                       notifier=notifier)
             outcome = run_import(session.spark, call, endpoint, context)
-    status.status = outcome.status
     status.add_counters(outcome.counters())
+    return outcome.status
 
 
 def main() -> int:

@@ -242,7 +242,7 @@ class _Import:
         call, context, t = self.call, self.context, self.call.time
         target = self.target(t, context.run_id)
         record = ImportRecord(call.feed.name, call.cluster.name, format_timestamp(t), context.run_id, Status.RUNNING,
-                              wall_clock_stamp(context.clock()), call.datasource.name, call.table,
+                              wall_clock_stamp(context.clock.time()), call.datasource.name, call.table,
                               call.policy.source.extract.type.value, rows.column, rows.after, rows.up_to)
         self.held.check()
         self.book.instances.write(record, t)
@@ -255,7 +255,7 @@ class _Import:
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._failed(target, record, advances, err)
             raise
-        self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock()),
+        self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock.time()),
                                           rows=outcome.read, files=outcome.files, bytes=outcome.bytes,
                                           location=outcome.location, quality=results_json(outcome.quality)), t)
         if advances:
@@ -276,7 +276,7 @@ class _Import:
                 if advances:
                     self.book.drop_pending()
         self.book.instances.write(replace(record, status=Status.FAILED, error=str(err),
-                                          ended=wall_clock_stamp(self.context.clock())), self.call.time)
+                                          ended=wall_clock_stamp(self.context.clock.time())), self.call.time)
 
     def _write_and_publish(self, database: DatabaseSession, source: SourceTable, target: ImportTarget,
                            rows: ImportedRange, advances: bool) -> ImportOutcome:
@@ -327,7 +327,7 @@ class _Import:
         if rows.up_to is not None and rows.column is not None and rows.up_to != rows.after:  # no new row: as it was
             self.book.high_water.write(HighWaterMark(rows.column, rows.up_to, format_timestamp(self.call.time),
                                                      run_id or self.context.run_id,
-                                                     wall_clock_stamp(self.context.clock())))
+                                                     wall_clock_stamp(self.context.clock.time())))
 
     def _restore(self, mark: HighWaterMark | None) -> None:
         """The mark as it was before a publication that is undone."""
@@ -360,8 +360,9 @@ class _Import:
                             at=t)
         record = self.book.instances.read(t)
         if record is not None and record.status is not Status.SUCCEEDED:
-            self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock()),
-                                              error=None, rows=marker.rows if marker else None), t)
+            ended = wall_clock_stamp(context.clock.time())
+            self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=ended, error=None,
+                                              rows=marker.rows if marker else None), t)
         self.book.drop_pending()
         finished = (f"run {pending.run_id} had published {pending.time} before it was killed: its high-water mark "
                     f"({pending.column} up to {pending.up_to!r}) is committed now")

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from toolkit.actions.ingest.targets import Targets
+    from toolkit.clock import Clock
     from toolkit.core.entities.ingest_settings import IngestSettings
     from toolkit.core.entities.model import Cluster, Feed
     from toolkit.core.entities.provenance import Provenance
@@ -45,7 +46,7 @@ class IngestCall:
     book: IngestBook
     lease: HeldLease
     run_id: str
-    clock: Callable[[], float]
+    clock: Clock
     lineage: Lineage
     notifier: Notifier | None
     definition: Provenance  # the feed's, computed once: in every commit, event and lineage run of the call

@@ -15,22 +15,18 @@ refuses stays open in the book, unflagged and unannounced."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from toolkit.core.el.frequency import Frequency
 from toolkit.core.el.shift import shift
 from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.model import Feed
-from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.availability import probe_instance
-from toolkit.core.instances.feed_locations import FeedLocations
-from toolkit.core.ledger.ingest_book import IngestBook
 from toolkit.core.ledger.records import PublicationFacts, record_stamp, record_time
-from toolkit.core.ledger.store import Ledger
-from toolkit.core.storage.catalog import Catalog
-from toolkit.core.storage.filesystem import FileSystem
+
+if TYPE_CHECKING:
+    from toolkit.actions.ingest.call import IngestCall
 
 PRODUCER = "ingest"
 
@@ -56,11 +52,10 @@ def closes_at(feed: Feed, t: datetime) -> datetime:
     return shift(t, closing_delay(feed), resolve_zone(feed.timezone), 1)
 
 
-def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, book: IngestBook,
-              catalog: Callable[[], Catalog], run_id: str, gate: InstanceGate | None = None,
-              definition: Provenance | None = None) -> list[datetime]:
-    """Close every open instance the watermark has passed and the `gate` allows; returns their times, oldest
-    first. Their events record `definition`, the ingesting one."""
+def close_due(call: IngestCall, gate: InstanceGate | None = None) -> list[datetime]:
+    """Close every open instance of the call's book the watermark has passed and the `gate` allows; returns their
+    times, oldest first. Their events record the call's run id and definition, the ingesting one."""
+    fs, feed, where, book = call.fs, call.feed, call.where, call.book
     instances = book.instances()
     if instances.watermark is None:
         return []
@@ -75,10 +70,11 @@ def close_due(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, 
         location = where.event_location(t)
         if feed.availability_flag and not where.is_table:
             fs.create_exclusive(f"{location}/{feed.availability_flag}", b"")
-        state = probe_instance(fs, where, feed.availability_flag, catalog, t)
-        ledger.record_publication(PublicationFacts(feed.name, where.cluster, t, producer=PRODUCER, run_id=run_id,
-                                                   location=location, fingerprint=state.fingerprint,
-                                                   definition=definition), unless_recorded=True)
+        state = probe_instance(fs, where, feed.availability_flag, call.catalog, t)
+        call.ledger.record_publication(PublicationFacts(feed.name, where.cluster, t, producer=PRODUCER,
+                                                        run_id=call.run_id, location=location,
+                                                        fingerprint=state.fingerprint, definition=call.definition),
+                                       unless_recorded=True)
         if gate is not None:
             gate.closed(t)
         instances = instances.without(key)

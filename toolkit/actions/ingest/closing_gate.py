@@ -143,7 +143,7 @@ class QualityClosing:
     def _record(self, t: datetime, state: str, location: str, content: Fingerprint | None,
                 quality: list[dict[str, object]]) -> ClosingRecord:
         return ClosingRecord(self.feed.name, self.where.cluster, format_timestamp(t), self.run_id, state,
-                             wall_clock_stamp(self.clock()), location, content, self.digest, quality)
+                             wall_clock_stamp(self.clock.time()), location, content, self.digest, quality)
 
     def _tell_blocked(self, t: datetime, results: list[GateResult]) -> None:
         failed = "; ".join(result.describe_failures() for result in results if result.blocks)

@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 
 from toolkit.actions.ingest.compaction import compaction_call
-from toolkit.core.el.timestamps import format_timestamp
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.feed_session import feed_session
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
 from toolkit.statuses import Status
 
 
@@ -24,11 +22,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.ingest.compaction import compact_instance
 
-    t = nominal_time(args.time)
-    status.time = format_timestamp(t)
+    t = nominal(args, status)
     call = compaction_call(load_repo(args.repo), args.feed, args.cluster, t)  # before Spark: a bad call costs no JVM
     with feed_session("compact", call.feed, call.cluster, status) as session:
         notifier = session.notifier(counted=call.feed.notification is not None)
@@ -36,8 +33,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     r = result.record
     print(f"compaction: {r.instance}: {r.files_before} files ({r.bytes_before} bytes) into {r.files_after} "
           f"({r.bytes_after} bytes), {r.rows} rows")
-    status.status = Status.SUCCEEDED
     status.add(**result.counters())
+    return Status.SUCCEEDED
 
 
 def main() -> int:

@@ -26,16 +26,15 @@ fingerprint): the same rows in new files, which consumers and lineage see like a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolkit.actions.ingest.closing_record import BLOCKED, ClosingBook
 from toolkit.actions.ingest.compaction_record import DONE, PLANNED, SWAPPED, CompactionBook, CompactionRecord
+from toolkit.clock import Clock
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster, Feed
-from toolkit.core.entities.provenance import Provenance
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.entities.sizes import parse_size
 from toolkit.core.instances.availability import probe_instance
@@ -58,6 +57,8 @@ from toolkit.services.runtime.run_context import RunContext
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+
+    from toolkit.actions.ingest.call import IngestCall
 
 COMPACTION = ActionKind(name="compaction", script="compact", job="compact", producer="compaction")
 TARGET_PROPERTY = "compaction.target-size"
@@ -143,27 +144,28 @@ def _instance_use(fs: FileSystem, feed: Feed, cluster: Cluster, t: datetime, **w
     return DatasetUse.at(feed, cluster, [t], {t: recorded_fingerprint(fs, feed, cluster, t)}, **written)
 
 
-def finish_unfinished(fs: FileSystem, ledger: Ledger, feed: Feed, where: FeedLocations, lease: HeldLease,
-                      run_id: str, definition: Provenance, clock: Callable[[], float]) -> list[datetime]:
-    """Finish the compactions killed runs left half done, before an ingest run writes (it holds the same lock): a
-    late record must not recreate an instance folder between a killed compaction's two renames, where readers
-    would find only that record. Returns the instances whose swap was finished; their `replaced` events name the
-    ingest run and its `definition` (the same feed's)."""
+def finish_unfinished(call: IngestCall) -> list[datetime]:
+    """Finish the compactions killed runs left half done, before the ingest `call` writes (it holds the same lock,
+    its `lease`): a late record must not recreate an instance folder between a killed compaction's two renames,
+    where readers would find only that record. Returns the instances whose swap was finished; their `replaced`
+    events name the ingest run and its definition (the same feed's)."""
+    fs, ledger, feed, where = call.fs, call.ledger, call.feed, call.where
     book = CompactionBook(fs, ledger.layout, feed.name)
 
     def published(t: datetime) -> _Publishes:
         def record(location: str, fingerprint: Fingerprint | None, *, unless_recorded: bool = False) -> object:
             return ledger.record_publication(PublicationFacts(feed.name, where.cluster, t, producer=COMPACTION.producer,
-                                                              run_id=run_id, location=location, fingerprint=fingerprint,
-                                                              definition=definition), unless_recorded=unless_recorded)
+                                                              run_id=call.run_id, location=location,
+                                                              fingerprint=fingerprint, definition=call.definition),
+                                             unless_recorded=unless_recorded)
         return record
 
     finished = []
     for t in book.unfinished():
         found = book.read(t)
-        job = _Compaction(fs, book, where, feed, published(t), clock)
+        job = _Compaction(fs, book, where, feed, published(t), call.clock)
         if found is not None and found.state == PLANNED:
-            found = _finish_planned(job, found, lease)
+            found = _finish_planned(job, found, call.lease)
         if found is not None and found.state == SWAPPED:
             _complete(job, found, t)
             finished.append(t)
@@ -241,10 +243,10 @@ class _Compaction:
     where: FeedLocations
     feed: Feed
     published: _Publishes
-    clock: Callable[[], float]
+    clock: Clock
 
     def now(self) -> str:
-        return wall_clock_stamp(self.clock())
+        return wall_clock_stamp(self.clock.time())
 
 
 def _compact(spark: SparkSession, job: _Compaction, run_id: str, t: datetime, lease: HeldLease,

@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.ingest.runner import run_ingest
 
     repo = load_repo(args.repo)
@@ -54,13 +54,12 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     if result.held:
         print(f"ingest: held back by a blocking quality suite in an earlier call, unchanged since: "
               f"{', '.join(result.held)} (fix their data or their suite, then call again)")
-    status.status = Status.SUCCEEDED
     status.add(**result.counters())
-    if result.blocked:
-        error = blocked_error(feed.name, cluster.name, result.blocked)
-        print(f"ingest: {error}", file=sys.stderr, flush=True)
-        status.status = Status.FAILED
-        status.error = error
+    if not result.blocked:
+        return Status.SUCCEEDED
+    status.error = blocked_error(feed.name, cluster.name, result.blocked)
+    print(f"ingest: {status.error}", file=sys.stderr, flush=True)
+    return Status.FAILED
 
 
 def _say_landing(result: IngestResult) -> None:

@@ -13,7 +13,6 @@ not read, so a producer writes `.clicks-0001.csv` (or elsewhere) and renames it 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from toolkit.core.ledger.layout import require_apart_from_working, working_root
 from toolkit.core.ledger.records import record_stamp, wall_clock_stamp
 from toolkit.core.storage.catalog import Catalog
 from toolkit.errors import ToolkitError, UsageError
+from toolkit.services.openlineage.facts import RunSubject
 from toolkit.services.openlineage.run import RunLineage
 from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, feed_lifecycle
 from toolkit.services.runtime.lineage import failure, watched
@@ -136,15 +136,16 @@ class _Batches:
         return self._settle(done, landing, present)
 
     def _settle(self, batch: IngestBatch, landing: LandingBook, present: frozenset[str]) -> LandingBook:
-        settled = settle(self.call.fs, self.call.landing, batch, self.call.book, landing, present, self.call.clock())
+        call = self.call
+        settled = settle(call.fs, call.landing, batch, call.book, landing, present, call.clock.time())
         self.result.moved += len(settled.moved)
         self.result.left += [n for n in settled.left if n not in self.result.left]
         self.result.refused += [s.name for s in batch.sources if s.refused]
         return settled.book
 
     def _lineage(self, batch_id: int) -> RunLineage:
-        return self.call.lineage.run("ingest", self.call.feed.name, instance=f"{self.epoch}-{batch_id:010d}",
-                                     definition=self.definition)
+        subject = RunSubject("ingest", self.call.feed.name, instance=f"{self.epoch}-{batch_id:010d}")
+        return self.call.lineage.run(subject, definition=self.definition)
 
     def _commit(self, plan: IngestBatch, watermark: str | None, run: RunLineage) -> IngestBatch:
         """Commit the batch, then close what its watermark passed. A batch with records for the feed is a lineage
@@ -169,9 +170,7 @@ class _Batches:
         """Close the instances the watermark has passed (after each batch, and at the end of the run) and their
         gates allow; the gates' results of this closing."""
         before = len(self.gate.results) if self.gate is not None else 0
-        call = self.call
-        closed = close_due(call.fs, call.ledger, call.feed, call.where, call.book, call.catalog, call.run_id,
-                           self.gate, self.definition)
+        closed = close_due(self.call, self.gate)
         self.result.closed += [format_timestamp(t) for t in closed]
         return self.gate.results[before:] if self.gate is not None else []
 
@@ -197,7 +196,7 @@ class _Batches:
         lines = read_lines(self.call.spark, [LineRange(f"{self.call.landing}/{s.name}", s.start, s.end)
                                         for s in sources if not s.refused],
                            split_bytes=self.call.settings.split_bytes, max_line_bytes=self.call.settings.max_line_bytes)
-        now = self.call.clock()
+        now = self.call.clock.time()
         parsed = parse_records(lines, ingest, self.call.targets.columns, self.call.feed.timezone)
         watermark = self.call.book.instances().watermark
         where = placement(self.call.feed, self.grid, None if watermark is None else record_stamp(str(watermark)),
@@ -316,7 +315,7 @@ def _read_landing(batches: _Batches, current: LandingBook, seconds: float | None
 
     call, clock = batches.call, batches.call.clock
     fingerprints = partial(tail_fingerprints, call.spark)
-    deadline = None if seconds is None else clock() + seconds
+    deadline = None if seconds is None else clock.time() + seconds
     read: set[str] = set()
     while True:
         found = scan(call.fs, call.landing, current, fingerprints)
@@ -327,10 +326,10 @@ def _read_landing(batches: _Batches, current: LandingBook, seconds: float | None
             current = batches.run_batch(chosen, current, found.present)
             read.update(s.name for s in chosen)
             continue
-        if deadline is None or clock() >= deadline:
+        if deadline is None or clock.time() >= deadline:
             return
         read.clear()
-        time.sleep(max(0.0, min(1.0, deadline - clock())))
+        clock.sleep(max(0.0, min(1.0, deadline - clock.time())))
 
 
 def reading_error(feed: str, landing: str, sources: list[Source], err: BaseException) -> ToolkitError:
@@ -389,7 +388,7 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
             raise UsageError(f"The feed '{feed.name}' is stored in files: it needs no metastore.")
         return catalog
 
-    began = datetime.fromtimestamp(clock(), timezone.utc).replace(second=0, microsecond=0)
+    began = datetime.fromtimestamp(clock.time(), timezone.utc).replace(second=0, microsecond=0)
     feed_call = FeedCall.of(INGEST, repo, feed, cluster, began)
     result = IngestResult(feed.name, cluster.name)
     what = f"ingest of feed '{feed.name}' on cluster '{cluster.name}'"
@@ -402,9 +401,10 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         call = IngestCall(spark, fs, repo, feed, cluster, where, targets, the_catalog, landing, settings, ledger,
                           book, lease, run_id, clock, context.lineage, context.notifier, definition)
         if not where.is_table:
-            finish_unfinished(fs, ledger, feed, where, lease, run_id, definition, clock)  # before any late record
+            finish_unfinished(call)  # before any late record
+        now = clock.time()
         current = book.landing() or adopt_checkpoint(
-            fs, book, landing, f"{working_root(cluster)}/ingest/{feed.name}", wall_clock_stamp(clock()), clock(),
+            fs, book, landing, f"{working_root(cluster)}/ingest/{feed.name}", wall_clock_stamp(now), now,
             lambda plan: commit_batch(fs, book, plan, plan.max_time, targets.published, root=where.root))
         result.epoch = current.epoch
         gate = None
@@ -416,9 +416,9 @@ def run_ingest(spark: SparkSession, repo: ConfigRepo, feed_name: str, cluster_na
         current = batches.finish_pending(current)
         _read_landing(batches, current, seconds)
         if feed.ingest.by_arrival:  # the clock moves the watermark even without records
-            book.write_instances(book.instances().advanced(wall_clock_stamp(clock())))
+            book.write_instances(book.instances().advanced(wall_clock_stamp(clock.time())))
         batches.close()
-        result.expired = expire_ingested(fs, landing, call.settings, clock())
+        result.expired = expire_ingested(fs, landing, call.settings, clock.time())
     if gate is not None:
         from toolkit.actions.ingest.closing_gate import HELD
         from toolkit.actions.ingest.closing_record import BLOCKED

@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.core.ledger.switches import require_no_safemode
     from toolkit.core.storage.session_sql import run_ddl
     from toolkit.services.runtime.action_session import action_session
@@ -33,14 +33,12 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     cluster = repo.cluster(args.cluster)
     require_no_object_store(cluster)
     database, root = ledger_database(cluster), LedgerLayout.of(cluster).root
-    status.cluster = cluster.name
     status.add(database=database, ledger=root)
     if args.dry_run:
         print(f"CREATE DATABASE IF NOT EXISTS `{database}`;")
         for each in statements(database, root):
             print(f"{each.sql};")
-        status.status = Status.DRY_RUN
-        return
+        return Status.DRY_RUN
     # The ledger belongs to no feed or process: the cluster's own queueName and jobPriority, if it has them.
     with action_session("ledger-tables", None, cluster, status, hive=True,
                         launcher=launcher_confs(cluster)) as session:
@@ -49,8 +47,8 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                         root)
     for name, what in done.items():
         print(f"ledger_tables: {what} {database}.{name}")
-    status.status = Status.SUCCEEDED
     status.add(tables=done)
+    return Status.SUCCEEDED
 
 
 def main() -> int:

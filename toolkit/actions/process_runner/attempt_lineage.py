@@ -17,7 +17,7 @@ from toolkit.core.instances.grids import process_grid
 from toolkit.core.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.core.instances.plan import InstancePlan
 from toolkit.core.ledger.records import PublishedOutput
-from toolkit.services.openlineage.facts import DatasetUse
+from toolkit.services.openlineage.facts import DatasetUse, RunSubject
 from toolkit.services.openlineage.run import Lineage, RunLineage
 from toolkit.services.quality.results import GateResult
 
@@ -61,5 +61,6 @@ class AttemptLineage:
         grid = None if self.process.is_batch_consumer else process_grid(self.process, self.cluster.name)
         index = grid.index_of(t) if grid is not None else None
         step = grid.time_of(index + 1) if grid is not None and index is not None else None
-        return self.lineage.run("process", self.process.name, nominal=t, nominal_end=step, attempt=attempt,
-                                instance=instance, sql=self.sql, definition=self.definition)
+        return self.lineage.run(RunSubject("process", self.process.name, nominal=t, nominal_end=step,
+                                           instance=instance), attempt=attempt, sql=self.sql,
+                                definition=self.definition)

@@ -62,6 +62,7 @@ from toolkit.extensions.workflow_engines.preparation import RemoteJobWorkflow
 from toolkit.extensions.workflow_engines.workflow_error import WorkflowError
 from toolkit.services.notifications.message import ATTEMPT_FAILED, FAILED, SUCCEEDED
 from toolkit.services.quality.gate import QualityBlocked
+from toolkit.services.runtime.lifecycle import batch_lifecycle
 from toolkit.services.staged_outputs.file_outputs import NothingWrittenError, clear_leftovers
 from toolkit.statuses import Status
 
@@ -83,6 +84,8 @@ class BatchResult(InstanceResult):
 
 class BatchRunner:
     """Runs batches of the batch consumer `runner.process` with the process runner's workflow and publication."""
+
+    _told_about: tuple[datetime, int | None]  # what a failure outside the attempts is about: a time, the batch
 
     def __init__(self, runner: ProcessRunner) -> None:
         process = runner.process
@@ -153,23 +156,29 @@ class BatchRunner:
     # Step 3 to 5
 
     def run(self) -> BatchResult:
+        """The next batch, through the lifecycle of a batch consumer's run (services/runtime/lifecycle.py): a
+        failure outside the batch's attempts told to the process's `notification` (about the batch once it is
+        claimed), the switches, then the claim of a plan of the queue."""
         runner = self.runner
         now = runner.clock.now()
         self.check_time(now)
-        runner.check_switches()
-        claim = self.claim(now)
-        lost = False
-        try:
-            return self._run_claimed(claim)
-        except LockLostError:
-            lost = True  # another run holds the plan now: nothing more is written
-            raise
-        finally:
-            if not lost:
-                self.queue.release(claim)  # nothing when committed (the commit released it)
+        self._told_about = (now, None)
+        with batch_lifecycle(self.process, runner.cluster, runner.run_context, tell=lambda error, timed_out:
+                             runner.notices.failed_outside_batch(*self._told_about, error, timed_out)):
+            claim = self.claim(now)
+            lost = False
+            try:
+                return self._run_claimed(claim)
+            except LockLostError:
+                lost = True  # another run holds the plan now: nothing more is written
+                raise
+            finally:
+                if not lost:
+                    self.queue.release(claim)  # nothing when committed (the commit released it)
 
     def _run_claimed(self, claim: Claim) -> BatchResult:
         runner, plan = self.runner, claim.plan
+        self._told_about = (_plan_newest(plan), plan.seq)
         if claim.previous is not None:
             self._record_killed(plan.seq, claim.previous)
         state = self.log_records.state(plan.seq)
@@ -179,6 +188,7 @@ class BatchRunner:
                              events=sorted(plan.event_ids),
                              inputs={i.name: [format_timestamp(t) for t in i.times] for i in inputs},
                              record=f"{runner.ledger.layout.batch_folder(self.process.name, plan.seq)}/batch.json")
+        self._told_about = (result.time, plan.seq)  # the newest input the batch consumes
         if state is not None and state.status == Status.SUCCEEDED:  # killed after publishing: finish the job
             with LeaseKeeper([claim.lock], runner.ledger.lease_seconds / 3):
                 runner.publishing.record_events(state.published(), state.run_id, missing_only=True)

@@ -10,10 +10,9 @@ from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.core.entities.object_stores import require_no_object_store
 from toolkit.core.instances.grids import process_grid
 from toolkit.errors import UsageError
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run, seconds
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run, seconds
 from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
 from toolkit.statuses import Status
 
 
@@ -37,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.process_runner.late_check import LateChecker, late_options
     from toolkit.actions.process_runner.process_session import process_session
     from toolkit.actions.process_runner.run_results import RunOptions
@@ -45,7 +44,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.clock import WallClock
     from toolkit.services.runtime.run_context import RunContext
 
-    now = nominal_time(args.time)
+    now = nominal(args, status)
     repo = load_repo(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
     require_no_object_store(cluster)
@@ -53,8 +52,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     if only is not None:
         require_instance(process_grid(process, cluster.name), only,
                          f"process '{process.name}' on cluster '{cluster.name}'")
-    status.time = format_timestamp(now)
-    status.cluster = cluster.name
     if process.late_process is None:
         raise UsageError(f"The process '{process.name}' has no late-process: there is no late data to check; add "
                          "late-process with its late-inputs to rerun on late data.")
@@ -63,9 +60,9 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         base = RunOptions(max_retry_delay=args.max_retry_delay)
 
         def runner_for(workflow_path: str | None) -> ProcessRunner:
-            return ProcessRunner(repo, process.name, cluster.name, RunContext(session.fs, status.run_id,
-                                 lease_seconds=args.lease), spark=session.spark, catalog=session.catalog,
-                                 clock=WallClock(now), options=late_options(base, workflow_path))
+            context = RunContext(session.fs, status.run_id, lease_seconds=args.lease, clock=WallClock(now))
+            return ProcessRunner(repo, process.name, cluster.name, context, spark=session.spark,
+                                 catalog=session.catalog, options=late_options(base, workflow_path))
 
         result = LateChecker(repo, process.name, cluster.name, ledger, runner_for).sweep(now, only)
     for outcome in result.outcomes:
@@ -78,11 +75,11 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     if only is not None and not any(o.time == only for o in result.outcomes):
         print(f"late_check: {format_timestamp(only)} has no late check open at {format_timestamp(now)} (not "
               "succeeded, or past its cut-off).")
-    status.status = result.status
     status.add(**result.counters(),
                instances=[{"time": format_timestamp(o.time), "result": o.result, "changed": o.changed,
                            "rerun": o.rerun.status if o.rerun else None}
                           for o in result.outcomes if o.result != "NOT_DUE"])
+    return result.status
 
 
 def main() -> int:

@@ -71,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.process_runner.process_session import process_session
     from toolkit.actions.process_runner.run_results import RunOptions
     from toolkit.clock import WallClock
@@ -85,8 +85,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     require_no_object_store(cluster)
     clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
     if args.batch or process.is_batch_consumer:
-        _batch(args, repo, process.name, cluster.name, clock, status)
-        return
+        return _batch(args, repo, process.name, cluster.name, clock, status)
     grid = process_grid(process, cluster.name)
     window = _window(args, grid) if args.window_from else None
     nominal = None
@@ -94,8 +93,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         nominal = parse_timestamp(args.time, "--time") if args.time else grid.at_or_before(clock.now())
         if nominal is None:
             raise SkippedError(f"The process '{process.name}' has no instance on cluster '{cluster.name}' before now.")
-        status.time = format_timestamp(nominal)
-    status.cluster = cluster.name
+        status.time = format_timestamp(nominal)  # the grid's newest instance when no --time is given
     options = RunOptions(force=args.force, force_if_started_before=args.force_if_started_before, wait=args.wait,
                          max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
     if any(quality_gates(repo.feed(output.feed), output) for output in process.outputs):
@@ -107,20 +105,18 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         if nominal is not None and args.explain:
             runner.check_time(nominal)
             print(json.dumps(runner.plan(nominal).to_json(), indent=2))
-            status.status = Status.SUCCEEDED
-            return
+            return Status.SUCCEEDED
         if nominal is not None:
-            _report(runner.run(nominal), status)
-            return
+            return _report(runner.run(nominal), status)
         assert window is not None
         results = _run_window(runner, window, process.order)
     status.add(instances=[{"time": format_timestamp(r.time), "status": r.status, "reason": r.reason}
                           for r in results])
-    status.status = worst(r.status for r in results)  # a window's status is its instances' worst
+    return worst(r.status for r in results)  # a window's status is its instances' worst
 
 
 def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: str, clock: WallClock,
-           status: StatusLine) -> None:
+           status: StatusLine) -> Status:
     """One batch of a batch consumer (`--batch`)."""
     from toolkit.actions.process_runner.batch_runner import BatchRunner
     from toolkit.actions.process_runner.process_session import process_session
@@ -139,13 +135,12 @@ def _batch(args: argparse.Namespace, repo: ConfigRepo, process: str, cluster: st
     if given:
         raise UsageError(f"--batch runs the next batch of the process '{process}': {', '.join(given)} cannot be "
                          "given with it.")
-    status.cluster = cluster
     options = RunOptions(max_retry_delay=args.max_retry_delay)
     with process_session(repo, entity, repo.cluster(cluster), "process", status) as session:
         result = BatchRunner(_runner(session, repo, process, clock, options, args.lease)).run()
-    status.time = format_timestamp(result.time)
+    status.time = format_timestamp(result.time)  # the batch's newest input instance
     status.add(batch=result.seq, events=len(result.events), inputs=result.inputs)
-    _report(result, status)
+    return _report(result, status)
 
 
 def _stamp(text: str) -> datetime:
@@ -192,21 +187,21 @@ def _runner(session: ActionSession, repo: ConfigRepo, process: str, clock: WallC
     from toolkit.actions.process_runner.runner import ProcessRunner
 
     runner = ProcessRunner(repo, process, session.cluster.name,
-                           session.context(lease_seconds=lease_seconds, catalog=False), spark=session.spark,
-                           catalog=session.catalog, clock=clock, options=options)
+                           session.context(lease_seconds=lease_seconds, catalog=False, clock=clock),
+                           spark=session.spark, catalog=session.catalog, options=options)
     if runner.process.notification is not None:
         session.count(runner.notifier)
     return runner
 
 
-def _report(result: InstanceResult, status: StatusLine) -> None:
+def _report(result: InstanceResult, status: StatusLine) -> Status:
     from toolkit.actions.process_runner.runner import BRIEF, say
 
     if result.reason:
         say(f"process: {one_line(result.reason, BRIEF)}.")
-    status.status = result.status
     status.add(record=result.record, missing=result.missing or None, outputs=[o.path for o in result.outputs],
                **result.counters())
+    return result.status
 
 
 def main() -> int:

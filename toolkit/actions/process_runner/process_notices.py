@@ -24,18 +24,22 @@ class ProcessNotices:
         self.notifier, self.repo, self.process, self.cluster = notifier, repo, process, cluster
         self.run_id, self.log = run_id, log
         self._concluded: set[datetime] = set()  # instances whose outcome this run told
+        self._concluded_batches: set[int] = set()  # and batches
 
     def notify(self, t: datetime, event: str, status: Status, attempt: int | None = None, error: str | None = None,
                batch: int | None = None) -> None:
         """Tell the process's `notification` about instance `t` (or a batch, `t` its newest input); the run's
         outcome stays what it is whether the message goes out or not."""
-        if batch is None and event in (SUCCEEDED, FAILED, TIMEDOUT):
-            self._concluded.add(t)
+        if event in (SUCCEEDED, FAILED, TIMEDOUT):
+            if batch is None:
+                self._concluded.add(t)
+            else:
+                self._concluded_batches.add(batch)
         if self.process.notification is None:
             return
-        rerun = None if event == SUCCEEDED else rerun_command(
+        rerun = None if event == SUCCEEDED else rerun_command(  # a batch consumer's is its next batch: --batch
             "process", str(self.repo.root), "process", self.process.name, self.cluster.name,
-            None if batch is not None else t)
+            None if self.process.is_batch_consumer else t)
         self.notifier.notify(self.process.notification, Notice(
             event, "process", self.process.name, self.cluster.name, t, "process", status, run_id=self.run_id,
             attempt=attempt, error=error, rerun=rerun, batch=batch))
@@ -46,6 +50,14 @@ class ProcessNotices:
         if t not in self._concluded:
             self.notify(t, TIMEDOUT if timed_out else FAILED, Status.TIMEDOUT if timed_out else Status.FAILED,
                         error=error)
+
+    def failed_outside_batch(self, t: datetime, batch: int | None, error: str, timed_out: bool) -> None:
+        """A failure of a batch consumer's run outside its attempts (batch_lifecycle): of the batch `batch` whose
+        newest input is `t`, or, before a batch was claimed, of the run at `t` (None); never after the batch's
+        outcome was told."""
+        if batch is None or batch not in self._concluded_batches:
+            self.notify(t, TIMEDOUT if timed_out else FAILED, Status.TIMEDOUT if timed_out else Status.FAILED,
+                        error=error, batch=batch)
 
     def warn_quality(self, t: datetime, attempt: int, quality: Sequence[GateResult], batch: int | None = None) -> None:
         """Outputs published although a `warn` gate failed: said in the log and told to the process's and the

@@ -51,7 +51,6 @@ from toolkit.actions.process_runner.retry_policy import (
 )
 from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
 from toolkit.actions.process_runner.stderr_capture import captured_stderr
-from toolkit.clock import Clock
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.model import Cluster, Process
@@ -131,21 +130,21 @@ class _Tried:
 
 
 class ProcessRunner:
-    """Runs instances of one process on one cluster, through `context`'s file system, run id, lineage and lease
-    length (not its catalog, clock or notifier: `catalog` here is opened only when a table feed is read, `clock`
-    measures the waits and timeouts, and the runner's own notifier tells the process's `notification`). `spark`
-    runs the workflow."""
+    """Runs instances of one process on one cluster, through `context`'s file system, run id, lineage, lease
+    length and clock (which measures the waits and timeouts, and moves with a rerun's `--now`; not its catalog or
+    notifier: `catalog` here is opened only when a table feed is read, and the runner's own notifier tells the
+    process's `notification`). `spark` runs the workflow."""
 
     def __init__(self, repo: ConfigRepo, process: str, cluster: str, context: RunContext, *,
-                 spark: SparkSession | None, catalog: Callable[[], Catalog], clock: Clock,
-                 options: RunOptions | None = None, log: Callable[[str], None] = say) -> None:
+                 spark: SparkSession | None, catalog: Callable[[], Catalog], options: RunOptions | None = None,
+                 log: Callable[[str], None] = say) -> None:
         self.repo, self.fs, self.lineage, self.run_id = repo, context.fs, context.lineage, context.run_id
         self.run_context = context
         self.process: Process = repo.process(process)
         self.cluster: Cluster = repo.cluster(cluster)
         require_on_cluster(self.process, self.cluster.name)
         self.ledger = context.ledger(self.cluster)
-        self.spark, self.catalog, self.clock = spark, catalog, clock
+        self.spark, self.catalog, self.clock = spark, catalog, context.clock
         self.options, self.log = options or RunOptions(), _masking(log)
         self.notifier = Notifier(self.fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
@@ -154,7 +153,7 @@ class ProcessRunner:
         # Found before any lock or record: a missing workflow file or application is exit 2.
         self.workflow: PreparedWorkflow | RemoteJobWorkflow = preparer_of(engine)(WorkflowRequest(
             repo_root=Path(repo.root), process=self.process, cluster=self.cluster, fs=self.fs, spark=spark,
-            path=self.options.workflow_path or self.process.workflow.path, owner=self.owner, clock=clock))
+            path=self.options.workflow_path or self.process.workflow.path, owner=self.owner, clock=self.clock))
         self.checks = OutputChecks(repo, self.process, self.fs, catalog, log)
         self.provenance = provenance(self.process, Path(repo.root), repo.revision)  # what its records say it ran
         # Its parts, each with one job: the records it writes, what it tells people, the lineage of its attempts,
@@ -167,7 +166,7 @@ class ProcessRunner:
         self.publishing = Publishing(repo, self.process, self.cluster, self.fs, spark=spark, catalog=catalog,
                                      ledger=self.ledger, workflow=self.workflow, checks=self.checks,
                                      run_id=self.run_id, definition=self.provenance, zone=self.zone, log=self.log)
-        self.input_wait = InputWait(self.process, self.zone, clock, self.options, ledger=self.ledger,
+        self.input_wait = InputWait(self.process, self.zone, self.clock, self.options, ledger=self.ledger,
                                     records=self.records, notices=self.notices, plan=self.plan,
                                     check_hold=self.check_hold, pause_before_retry=self.sleep_before_retry,
                                     log=self.log)

@@ -6,11 +6,9 @@ from __future__ import annotations
 import argparse
 
 from toolkit.actions.publication.publish import publish_instance
-from toolkit.core.el.timestamps import format_timestamp
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.feed_session import feed_session
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
 from toolkit.statuses import Status
 
 
@@ -24,20 +22,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
-    nominal = nominal_time(args.time)
-    status.time = format_timestamp(nominal)
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
+    t = nominal(args, status)
     repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     with feed_session("publish", feed, cluster, status) as session:
-        published = publish_instance(repo, feed.name, cluster.name, nominal, session.fs, session.catalog,
+        published = publish_instance(repo, feed.name, cluster.name, t, session.fs, session.catalog,
                                      status.run_id)
     event = published.event
     print(f"publish: {'recorded' if published.recorded else 'already recorded'}: {event.kind} {event.feed} "
           f"{event.time} on {event.cluster} ({event.location})")
-    status.status = Status.SUCCEEDED
     status.add(kind=event.kind, event_id=event.event_id, recorded=published.recorded, location=event.location,
                fingerprint=event.fingerprint.to_json() if event.fingerprint else None)
+    return Status.SUCCEEDED
 
 
 def main() -> int:

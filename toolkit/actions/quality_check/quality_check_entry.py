@@ -18,18 +18,17 @@ from toolkit.core.instances.availability import InstanceState, probe_instance
 from toolkit.core.instances.feed_locations import FeedLocations, feed_locations
 from toolkit.core.storage.filesystem import normalize_uri
 from toolkit.errors import UsageError, WaitingError
-from toolkit.services.openlineage.facts import DatasetUse
+from toolkit.services.openlineage.facts import DatasetUse, RunSubject
 from toolkit.services.quality.assertions import assertions_of
 from toolkit.services.quality.frames import file_instance, table_partition
 from toolkit.services.quality.gate import QualityGate
 from toolkit.services.quality.results import summary
 from toolkit.services.runtime.action_session import ActionSession
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.feed_session import feed_session
 from toolkit.services.runtime.lifecycle import ActionKind, FeedCall
 from toolkit.services.runtime.lineage import watched
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
 from toolkit.statuses import Status
 
 if TYPE_CHECKING:
@@ -64,37 +63,36 @@ def _gates(feed: Feed, suite: str | None) -> tuple[Quality, ...]:
     return gates
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
-    nominal = nominal_time(args.time)
-    status.time = format_timestamp(nominal)
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
+    t = nominal(args, status)
     repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     gates = _gates(feed, args.suite)
     gate = QualityGate(repo.root)
     for quality in gates:  # a missing or broken suite is exit 2 before Spark starts
         gate.suite(quality.suite)
-    call = FeedCall.of(QUALITY_CHECK, repo, feed, cluster, nominal)  # on the grid (2), inside the validity (4)
+    call = FeedCall.of(QUALITY_CHECK, repo, feed, cluster, t)  # on the grid (2), inside the validity (4)
     with feed_session("quality_check", feed, cluster, status) as session:
         where = feed_locations(feed, cluster)
-        use = DatasetUse.at(feed, cluster, [nominal])
-        check = session.lineage().run(QUALITY_CHECK.job, feed.name, nominal=nominal, instance=call.instance,
+        use = DatasetUse.at(feed, cluster, [t])
+        check = session.lineage().run(RunSubject(QUALITY_CHECK.job, feed.name, nominal=t, instance=call.instance),
                                       definition=call.definition)
         with watched(check, [use]):
-            state = probe_instance(session.fs, where, feed.availability_flag, session.catalog, nominal)
+            state = probe_instance(session.fs, where, feed.availability_flag, session.catalog, t)
             if not state.available:
-                raise WaitingError(f"The instance {format_timestamp(nominal)} of feed '{feed.name}' is not "
+                raise WaitingError(f"The instance {format_timestamp(t)} of feed '{feed.name}' is not "
                                    f"available on cluster '{cluster.name}' ({state.location}): call again once it "
                                    "is published.")
-            results = gate.check(feed, nominal, gates, state.location,
-                                 partial(_frame, session, feed, where, nominal, state))
-        check.complete([DatasetUse.at(feed, cluster, [nominal], assertions=assertions_of(results))], [])
+            results = gate.check(feed, t, gates, state.location,
+                                 partial(_frame, session, feed, where, t, state))
+        check.complete([DatasetUse.at(feed, cluster, [t], assertions=assertions_of(results))], [])
     failed = [result for result in results if not result.success]
     for result in failed:
         print(f"quality_check: {result.describe_failures()}")
-    status.status = Status.FAILED if failed else Status.SUCCEEDED
     status.add(quality=summary(results), location=state.location, results=[result.to_json() for result in results])
     if failed:
         status.error = "; ".join(result.describe_failures() for result in failed)
+    return Status.FAILED if failed else Status.SUCCEEDED
 
 
 def _frame(session: ActionSession, feed: Feed, where: FeedLocations, t: datetime, state: InstanceState) -> DataFrame:

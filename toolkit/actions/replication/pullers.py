@@ -24,6 +24,7 @@ from toolkit.core.storage.publish import Guard, no_guard
 from toolkit.core.storage.tree import join
 from toolkit.errors import UsageError
 from toolkit.planners.replication import Source
+from toolkit.services.runtime.run_context import RunContext
 
 
 class Puller(Protocol):
@@ -48,8 +49,7 @@ class Puller(Protocol):
         `unchanged`: its visible files as a pull digested them, when it found them as the source's."""
 
 
-TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], FileSystem, ReplicationSettings, TargetGate | None],
-                              Puller]
+TablePullerFactory = Callable[[Feed, Cluster, Sequence[Source], RunContext, TargetGate | None], Puller]
 
 
 def data_template(feed: Feed, cluster: Cluster) -> PathTemplate:

@@ -12,19 +12,18 @@ from toolkit.core.entities.launcher_settings import launcher_confs
 from toolkit.core.entities.object_stores import require_no_object_store
 from toolkit.errors import UsageError
 from toolkit.planners.replication import sources_of, target_of
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from toolkit.actions.replication.tables import TablePuller
     from toolkit.core.entities.model import Cluster, Feed
-    from toolkit.core.entities.replication_settings import ReplicationSettings
-    from toolkit.core.storage.filesystem import FileSystem
     from toolkit.planners.replication import Source
+    from toolkit.services.runtime.run_context import RunContext
+    from toolkit.statuses import Status
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> None:
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.replication.hive.feeds import directory_uri
     from toolkit.actions.replication.runner import ReplicationRequest, run_replication
     from toolkit.actions.replication.tables import TablePuller
@@ -62,7 +61,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
     from toolkit.services.runtime.feed_notices import FeedFailure, notify_feed_failure
     from toolkit.services.runtime.lifecycle import is_failure, was_told
 
-    nominal = nominal_time(args.time)
+    t = nominal(args, status)
     now = parse_timestamp(args.now, "--now") if args.now else \
         datetime.now(timezone.utc).replace(second=0, microsecond=0)
     window = None
@@ -72,7 +71,6 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         window = (parse_timestamp(args.window_from, "--from"), parse_timestamp(args.window_to, "--to"))
         if window[0] > window[1]:
             raise UsageError("--from is after --to: give the window's first instance, then its last.")
-    status.time = format_timestamp(nominal)
     repo = load_repo(args.repo)
     feed = repo.feed(args.feed)
     target, _ = target_of(repo, feed, args.target)
@@ -89,17 +87,16 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         spark, fs = session.spark, session.fs
         pullers: list[TablePuller] = []
 
-        def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], target_fs: FileSystem,
-                   settings: ReplicationSettings, table_gate: TargetGate | None) -> TablePuller:
-            pullers.append(TablePuller(spark, table_feed, to, sources, target_fs, settings, table_gate,
-                                       staged=staged, run_id=status.run_id, lease_seconds=args.lease))
+        def tables(table_feed: Feed, to: Cluster, sources: Sequence[Source], context: RunContext,
+                   table_gate: TargetGate | None) -> TablePuller:
+            pullers.append(TablePuller(spark, table_feed, to, sources, context, table_gate, staged=staged))
             return pullers[-1]
 
         notifier, run_id = session.notifier(counted=feed.notification is not None), status.run_id
         gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
         try:
             result = run_replication(repo, feed.name, target.name,
-                                     ReplicationRequest(nominal, now, source=args.source, window=window),
+                                     ReplicationRequest(t, now, source=args.source, window=window),
                                      session.context(lease_seconds=args.lease, catalog=False, notifier=notifier),
                                      tables=tables, gate=gate)
             # a failed instance was told by its lifecycle (toolkit/services/runtime/lifecycle.py)
@@ -109,7 +106,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
         except Exception as err:  # a ToolkitError of exit 1, or anything unforeseen, outside an instance's
             # lifecycle: failed (a usage error, a wait or a block is no failure to tell anyone about)
             if is_failure(err) and not was_told(err):
-                notify_feed_failure(notifier, FeedFailure(repo, feed, "replication", nominal, run_id,
+                notify_feed_failure(notifier, FeedFailure(repo, feed, "replication", t, run_id,
                                                           str(err) or type(err).__name__))
             raise
         finally:
@@ -117,11 +114,11 @@ def _body(args: argparse.Namespace, status: StatusLine) -> None:
                 puller.close()
     for reason in result.reasons():
         print(f"replication: {reason}.", file=sys.stderr)
-    status.status = result.status
     status.add_counters(result.counters())
     if len(result.instances) == 1 and result.instances[0].instance is not None:
         status.add(instance=format_timestamp(result.instances[0].instance))
         status.add(record=result.instances[0].record)
+    return result.status
 
 
 def main() -> int:

@@ -52,7 +52,7 @@ from toolkit.planners.replication import (
     sources_of,
     target_of,
 )
-from toolkit.services.openlineage.facts import DatasetUse
+from toolkit.services.openlineage.facts import DatasetUse, RunSubject
 from toolkit.services.openlineage.run import Lineage, RunLineage
 from toolkit.services.quality.assertions import assertions_of
 from toolkit.services.quality.results import GateResult, results_json, summary
@@ -209,7 +209,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
         raise UsageError(f"Feed '{feed.name}' is a catalog table on cluster '{target.name}': its replication "
                          "exports, copies and imports partitions; run it through entrypoints/replication.py.")
     else:
-        puller = tables(feed, target, sources, fs, settings, gate)
+        puller = tables(feed, target, sources, context, gate)
     every_source = sources if source is None else sources_of(repo, feed)
     call = _Call(repo, feed, target, on_target, sources, every_source, settings, context, request.now, nominal, puller,
                  provenance(feed, Path(repo.root), repo.revision))
@@ -320,7 +320,7 @@ def _lineage(call: _Call, life: Lifecycle, pulled: list[Source],
     """The lineage run of one replication of an instance, its inputs and planned output; nothing when lineage is
     off, or when the run pulls nothing and fails nothing (sources only waited for: a later call replicates it)."""
     if not call.context.lineage.enabled or (not pulled and all(o.status != Status.FAILED for o in outcomes)):
-        return Lineage.off().run(REPLICATION.job, call.feed.name), [], []
+        return Lineage.off().run(RunSubject(REPLICATION.job, call.feed.name)), [], []
     instance = life.call.nominal
     return life.run(), source_uses(call.fs, call.feed, pulled, instance), [
         DatasetUse.at(call.feed, call.target, [instance])]

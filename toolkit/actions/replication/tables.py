@@ -29,18 +29,17 @@ from toolkit.actions.replication.hive.metadata import DATA_DIR
 from toolkit.actions.replication.pullers import cluster_root
 from toolkit.actions.replication.target_gate import TargetGate
 from toolkit.core.entities.model import Cluster, Feed
-from toolkit.core.entities.replication_settings import ReplicationSettings
 from toolkit.core.instances.availability import InstanceState, probe_table
 from toolkit.core.instances.feed_locations import feed_locations
-from toolkit.core.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.core.storage.catalog import Catalog
 from toolkit.core.storage.catalog_factory import catalog_for
 from toolkit.core.storage.catalog_records import TableDescription
-from toolkit.core.storage.filesystem import FileSystem, TreeDigest
+from toolkit.core.storage.filesystem import TreeDigest
 from toolkit.core.storage.publish import Guard, all_guards, no_guard
 from toolkit.core.storage.tree import join
 from toolkit.planners.replication import Source
 from toolkit.services.quality.results import GateResult
+from toolkit.services.runtime.run_context import RunContext
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -50,10 +49,10 @@ class TablePuller:
     """Partitions of a table feed, one metastore client per cluster (closed by `close`)."""
 
     def __init__(self, spark: SparkSession, feed: Feed, target: Cluster, sources: Sequence[Source],
-                 fs: FileSystem, settings: ReplicationSettings, gate: TargetGate | None = None,
-                 staged: str | None = None, run_id: str = "", lease_seconds: float = DEFAULT_LEASE_SECONDS) -> None:
-        self.spark, self.feed, self.target, self.fs, self.staged, self.gate = spark, feed, target, fs, staged, gate
-        self.run_id, self.lease_seconds = run_id, lease_seconds
+                 context: RunContext, gate: TargetGate | None = None, staged: str | None = None) -> None:
+        """`context`: the call's file system, and the run id and lease length of the partition's import lease."""
+        self.spark, self.feed, self.target, self.staged, self.gate = spark, feed, target, staged, gate
+        self.fs, self.run_id, self.lease_seconds = context.fs, context.run_id, context.lease_seconds
         self._catalogs: dict[str, Catalog] = {}
         self._found: dict[tuple[str, datetime], str] = {}  # source partitions' locations seen by missing()
         self.target_catalog = self._catalog(target)

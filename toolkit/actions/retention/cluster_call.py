@@ -62,12 +62,12 @@ def retention_due(feed: Feed, cluster: Cluster, fs: FileSystem, t: datetime) -> 
 
 
 def retain_cluster(repo: ConfigRepo, cluster: Cluster, nominal: datetime, status: StatusLine,
-                   options: RetainOptions, parallel: int, *, spark_allowed: bool) -> None:
+                   options: RetainOptions, parallel: int, *, spark_allowed: bool) -> Status:
     """Retain every feed of `cluster` due at `nominal`, `parallel` at once; each feed's status line is printed as it
-    ends, and `status` (the call's, printed last) gets their sum and worst status. `spark_allowed`: False for
-    `toolkit retain`, which refuses a cluster with a feed that needs Spark before anything is touched."""
+    ends, `status` (the call's, printed last) gets their sum, and their worst status is returned (SKIPPED when none
+    was due). `spark_allowed`: False for `toolkit retain`, which refuses a cluster with a feed that needs Spark
+    before anything is touched."""
     require_no_object_store(cluster)
-    status.cluster = cluster.name
     options = replace(options, once=True)  # the records were looked for before the leases were taken
     feeds = sorted((f for f in repo.feeds.values() if (on := f.cluster(cluster.name)) and on.retention is not None),
                    key=lambda f: f.name)
@@ -80,6 +80,7 @@ def retain_cluster(repo: ConfigRepo, cluster: Cluster, nominal: datetime, status
                             _file_system(cluster, spark))
         lines = call.all(feeds, parallel)
     _sum_up(status, lines, len(feeds))
+    return worst(line.status for line in lines)
 
 
 class _LazySpark:
@@ -159,6 +160,7 @@ class _ClusterCall:
             status.time = format_timestamp(at)
             check_feed(feed, self.cluster)
             result = retain_feed(self.repo, feed, self.cluster, at, status, self.options, self._opened(feed, status))
+            status.status = result.status
             out, err = report_lines(result, self.options.dry_run)
         except ToolkitError as error:
             err = [error_sentence(status, error)]
@@ -243,9 +245,8 @@ def _file_system(cluster: Cluster, spark: _LazySpark) -> FileSystem:
 
 
 def _sum_up(status: StatusLine, lines: list[StatusLine], feeds: int) -> None:
-    """The call's status line: the worst of the feeds' statuses (SKIPPED when none was due), how many feeds had which,
-    what they evicted in all, and a sentence naming the feeds that did not succeed."""
-    status.status = worst(line.status for line in lines)
+    """The call's status line: how many feeds had which status, what they evicted in all, and a sentence naming
+    the feeds that did not succeed."""
     by_status = Counter(str(line.status) for line in lines)
     status.add(feeds=feeds, feeds_due=len(lines), feeds_by_status=dict(sorted(by_status.items())),
                instances_evicted=sum(_count(line, "instances_evicted") for line in lines),

@@ -64,7 +64,7 @@ def needs_spark_error(feeds: list[Feed], cluster: Cluster, call: str) -> UsageEr
 
 def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetime, status: StatusLine,
                 options: RetainOptions, opened: AbstractContextManager[ActionSession]) -> RetentionResult:
-    """Run the retention of `feed` at `nominal` in the session `opened`, its result in `status`; a failure (exit 1,
+    """Run the retention of `feed` at `nominal` in the session `opened`, its figures in `status`; a failure (exit 1,
     or anything unforeseen: connecting the catalog included) is told to the feed's channels, then raised."""
     from toolkit.actions.retention.runner import RETENTION, retain
 
@@ -75,7 +75,6 @@ def retain_feed(repo: ConfigRepo, feed: Feed, cluster: Cluster, nominal: datetim
             context = session.context(lease_seconds=options.lease_seconds,
                                       catalog=feed.table_on(cluster.name) is not None, notifier=notifier)
             result = retain(call, context, dry_run=options.dry_run, once=options.once)
-    status.status = result.status
     status.add(cut_off=result.cut_off and format_timestamp(result.cut_off), report=result.report)
     status.add_counters(result.counters())
     return result

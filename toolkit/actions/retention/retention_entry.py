@@ -13,13 +13,12 @@ import sys
 from functools import partial
 
 from toolkit.actions.retention.feed_call import RetainOptions, check_feed, needs_spark_error, report_lines, retain_feed
-from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.launcher_settings import launcher_confs
 from toolkit.errors import UsageError
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
-from toolkit.services.runtime.times import nominal_time
+from toolkit.statuses import Status
 
 DEFAULT_PARALLEL = 4
 MAX_PARALLEL = 64
@@ -57,37 +56,35 @@ def _feeds_at_once(text: str) -> int:
     return int(text)
 
 
-def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool = True) -> None:
+def _body(args: argparse.Namespace, status: StatusLine, *, spark_allowed: bool = True) -> Status:
     from toolkit.services.runtime.action_session import action_session, storage_session
     from toolkit.services.runtime.jvm_free import retention_without_jvm
 
-    nominal = nominal_time(args.time)
+    t = nominal(args, status)
     options = RetainOptions(args.dry_run, args.lease)
     if args.parallel is not None and not args.all:
         raise UsageError("--parallel is for --all: a call for one feed retains one feed.")
-    status.time = format_timestamp(nominal)
     repo = load_repo(args.repo)
     if args.all:
         from toolkit.actions.retention.cluster_call import retain_cluster
 
-        retain_cluster(repo, repo.cluster(args.cluster), nominal, status, options,
-                       args.parallel or DEFAULT_PARALLEL, spark_allowed=spark_allowed)
-        return
+        return retain_cluster(repo, repo.cluster(args.cluster), t, status, options,
+                              args.parallel or DEFAULT_PARALLEL, spark_allowed=spark_allowed)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     check_feed(feed, cluster)  # before Spark starts: a bad call costs no JVM
-    status.cluster = cluster.name
     without_jvm = retention_without_jvm(feed, cluster)
     if not without_jvm and not spark_allowed:
         raise needs_spark_error([feed], cluster, "with the same arguments")
     opened = storage_session(cluster, status) if without_jvm else action_session(
         "retention", feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
         launcher=launcher_confs(feed))
-    result = retain_feed(repo, feed, cluster, nominal, status, options, opened)
+    result = retain_feed(repo, feed, cluster, t, status, options, opened)
     out, err = report_lines(result, options.dry_run)
     for line in out:
         print(line)
     for line in err:
         print(line, file=sys.stderr)
+    return result.status
 
 
 def main() -> int:

@@ -68,7 +68,7 @@ def sla_command(
         raise UsageError(f"--to {format_timestamp(last)} is before --from {format_timestamp(first)}: give a window "
                          "that runs forward.")
     fs = cluster_file_system(on)
-    report = check_slas(config, on.name, fs, Ledger.of(fs, on), at, first, last)
+    report = check_slas(config, on.name, Ledger.of(fs, on), at, first, last)
     notifier = Notifier(fs, on)
     if notify:
         notify_findings(config, report, notifier)

@@ -101,6 +101,19 @@ class ParentRun:
 
 
 @dataclass(frozen=True)
+class RunSubject:
+    """What a run is of: the toolkit's `action` (the job's prefix: `compact`, `process`) on `entity`, for the
+    nominal time `nominal` (to `nominal_end` when the run covers a window), as the `instance` of it that its
+    parent run names (its time, or a batch; None: a run of no instance, a retention's cadence)."""
+
+    action: str
+    entity: str
+    nominal: datetime | None = None
+    nominal_end: datetime | None = None
+    instance: str | None = None
+
+
+@dataclass(frozen=True)
 class RunFacts:
     """One run (one attempt) of one action on one entity. `run_uuid` is the OpenLineage run id; `run_id` the
     toolkit's own (the status line's, the ledger's)."""

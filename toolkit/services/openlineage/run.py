@@ -1,7 +1,7 @@
 """The lineage of one entrypoint call: its runs' events built, sent and kept.
 
     lineage = Lineage.open(fs, cluster, run_id, parent)      # off (and free) unless the client is configured
-    run = lineage.run("process", name, nominal=t, attempt=2, instance=key)
+    run = lineage.run(RunSubject("process", name, nominal=t, instance=key), attempt=2)
     run.start(inputs)                    # START
     run.complete(inputs, outputs)        # COMPLETE; or run.fail(error, ...) / run.abort(reason, ...)
     unsent = lineage.close()             # the events not sent (`lineage_unsent` in the status line)
@@ -24,7 +24,7 @@ from toolkit.core.ledger.layout import LedgerLayout
 from toolkit.core.storage.filesystem import FileSystem
 from toolkit.errors import ToolkitError
 from toolkit.services.openlineage.events import ABORT, COMPLETE, FAIL, START, run_event
-from toolkit.services.openlineage.facts import DatasetUse, ParentRun, RunFacts
+from toolkit.services.openlineage.facts import DatasetUse, ParentRun, RunFacts, RunSubject
 from toolkit.services.openlineage.naming import instance_run_id, job_name
 from toolkit.services.openlineage.settings import LineageSettings, lineage_settings
 from toolkit.services.openlineage.store import LineageBook, LineageRecord
@@ -55,17 +55,17 @@ class Lineage:
     def enabled(self) -> bool:
         return self.settings is not None
 
-    def run(self, action: str, entity: str, *, nominal: datetime | None = None, nominal_end: datetime | None = None,
-            attempt: int | None = None, instance: str | None = None, sql: str | None = None,
+    def run(self, subject: RunSubject, *, attempt: int | None = None, sql: str | None = None,
             extra: Mapping[str, Any] | None = None, definition: Provenance | None = None) -> RunLineage:
-        """One run (an attempt). `instance` (its time or batch) makes the instance its parent, unless the call
-        came with a parent of its own (Airflow's task): then the instance's run id is in the toolkit's facet.
+        """One run (an attempt) of `subject`. Its instance (a time or a batch) is its parent, unless the call came
+        with a parent of its own (Airflow's task): then the instance's run id is in the toolkit's facet.
         `definition` (the one the run ran: core/entities/provenance.py) is in the toolkit's facet too."""
         if self.settings is None:
             return RunLineage(self, None)
         from openlineage.client.uuid import generate_new_uuid
 
-        job = job_name(self.settings.namespace, action, entity)
+        job = job_name(self.settings.namespace, subject.action, subject.entity)
+        instance = subject.instance
         parent, details = self.parent, dict(extra or {})
         if definition is not None:
             details.update(configCommit=definition.commit, configDirty=definition.dirty,
@@ -75,8 +75,8 @@ class Lineage:
             details.update(instance=instance, instanceRunId=shared)
             if parent is None:
                 parent = ParentRun(job.namespace, job.name, shared)
-        facts = RunFacts(job, str(generate_new_uuid()), self.run_id, action, entity, self.cluster, nominal,
-                         nominal_end, attempt, parent, sql, details)
+        facts = RunFacts(job, str(generate_new_uuid()), self.run_id, subject.action, subject.entity, self.cluster,
+                         subject.nominal, subject.nominal_end, attempt, parent, sql, details)
         return RunLineage(self, facts)
 
     def deliver(self, record: LineageRecord, event: dict[str, Any], last: bool) -> LineageRecord:

@@ -16,6 +16,7 @@ from toolkit.services.runtime.session import build_session
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from toolkit.clock import Clock
     from toolkit.core.entities.model import Cluster
     from toolkit.core.ledger.store import Ledger
     from toolkit.core.storage.catalog import Catalog
@@ -78,13 +79,16 @@ class ActionSession:
         return notifier
 
     def context(self, *, catalog: bool, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                notifier: Notifier | None = None) -> RunContext:
+                notifier: Notifier | None = None, clock: Clock | None = None) -> RunContext:
         """The run context of the call on this session: its file system, run id and lineage, the catalog when a
-        table feed needs it (`catalog`), `notifier`, and leases of `lease_seconds`."""
+        table feed needs it (`catalog`), `notifier`, leases of `lease_seconds`, and `clock` (default: the wall
+        clock; a rerun's `--now` moves it)."""
+        from toolkit.clock import WallClock
         from toolkit.services.runtime.run_context import RunContext
 
         return RunContext(self.fs, self.status.run_id, catalog=self.catalog() if catalog else None,
-                          lineage=self.lineage(), notifier=notifier, lease_seconds=lease_seconds)
+                          lineage=self.lineage(), notifier=notifier, lease_seconds=lease_seconds,
+                          clock=clock or WallClock())
 
     def sharing(self, status: StatusLine) -> AbstractContextManager[ActionSession]:
         """A session on this one's Spark and file system that reports to another status line (a feed of a call for

@@ -10,8 +10,10 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
+from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities import parse_cache
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import TimedOutError, ToolkitError, UsageError
@@ -20,6 +22,7 @@ from toolkit.services.runtime.installed_pyspark import prefer_installed_pyspark
 from toolkit.services.runtime.repo_revision import repo_revision
 from toolkit.services.runtime.status import STATUS_OF_EXIT, StatusLine, emit
 from toolkit.services.runtime.streams import separate_stderr
+from toolkit.services.runtime.times import nominal_time
 from toolkit.shown_text import shown
 from toolkit.statuses import Status
 
@@ -80,10 +83,13 @@ def seconds(text: str) -> float:
     return value
 
 
-def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, StatusLine], None],
+def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.Namespace, StatusLine], Status],
         argv: list[str] | None = None) -> int:
-    """Parse `argv` (default: the program's arguments), call `body(args, status)` (which fills in the status
-    line), map errors to exit codes."""
+    """Parse `argv` (default: the program's arguments), call `body(args, status)`, map errors to exit codes. The
+    frame fills the status line's fields every call has, so that no action can leave one out: the entity and the
+    cluster the call names (`--feed` or `--process`; `--cluster`, or a replication's `--target`), the status the
+    body returns (or its error's), the time the call took; the body adds its own counters, and the time through
+    `nominal` (or, where its time is not the call's `--time`, by setting `status.time`)."""
     began = time.perf_counter()
     prefer_installed_pyspark()  # before anything imports pyspark: its bytecode cached, not spark-submit's zip
     status = StatusLine(action=action, run_id=new_run_id())
@@ -94,12 +100,21 @@ def run(action: str, parser: argparse.ArgumentParser, body: Callable[[argparse.N
         if args.verbose:
             os.environ[driver_logging.LEVEL_VARIABLE] = "info"  # read when the session starts, and by child runs
         status.entity = getattr(args, "feed", None) or getattr(args, "process", None)
-        body(args, status)
+        status.cluster = getattr(args, "cluster", None) or getattr(args, "target", None)
+        status.status = body(args, status)
     except ToolkitError as err:
         record_error(status, err)
     if status.elapsed_seconds is None:
         status.elapsed_seconds = round(time.perf_counter() - began, 3)
     return emit(status, getattr(args, "status_file", None))
+
+
+def nominal(args: argparse.Namespace, status: StatusLine) -> datetime:
+    """The call's nominal time (`--time`, or now to the minute), said in its status line at once: the line names
+    the time the body works on, and a call refused after this point still says which instance it was about."""
+    t = nominal_time(args.time)
+    status.time = format_timestamp(t)
+    return t
 
 
 def new_run_id() -> str:

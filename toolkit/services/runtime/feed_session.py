@@ -19,12 +19,11 @@ if TYPE_CHECKING:
 
 @contextmanager
 def feed_session(app: str, feed: Feed, cluster: Cluster, status: StatusLine) -> Iterator[ActionSession]:
-    """Refuse a feed not on the cluster or a cluster on an object store (exit 2) before Spark starts, name the
-    cluster in the status, then the session `toolkit-<app>-<feed>-<cluster>` (with Hive support when the feed is
+    """Refuse a feed not on the cluster or a cluster on an object store (exit 2) before Spark starts, then the
+    session `toolkit-<app>-<feed>-<cluster>` (with Hive support when the feed is
     a table there)."""
     require_on_cluster(feed, cluster.name)  # a bad call costs no JVM
     require_no_object_store(cluster)
-    status.cluster = cluster.name
     with action_session(app, feed.name, cluster, status, hive=feed.table_on(cluster.name) is not None,
                         launcher=launcher_confs(feed)) as session:
         yield session

@@ -9,10 +9,12 @@ is no failure), and hands the action the two things that must carry the definiti
 
 Compaction, ingest, retention, replication (an instance at a time), the database import and export and the Hive
 export go through it. The process runner goes through `process_lifecycle`, the same steps for a `ProcessCall`
-(switches, the instance's hold, the lease with `toolkit kill` read at each renewal, the failure notice), and keeps
-its retries and the notices of its attempts (docs/architecture.md, "One lifecycle"). A dry run (retention's) stops
-at `feed_checks`: the switches and the failure notice, no lease. An entry module that does work that can fail before
-the core's lifecycle starts (connecting a table feed's metastore) wraps it in `failures_told` too.
+(switches, the instance's hold, the lease with `toolkit kill` read at each renewal, the failure notice), a batch
+consumer's run through `batch_lifecycle` (the failure notice and the switches; its queue's claim is its lease),
+and each keeps its retries and the notices of its attempts (docs/architecture.md, "One lifecycle"). A dry run
+(retention's) stops at `feed_checks`: the switches and the failure notice, no lease. An entry module that does
+work that can fail before the core's lifecycle starts (connecting a table feed's metastore) wraps it in
+`failures_told` too.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from toolkit.core.ledger.records import PublicationFacts
 from toolkit.core.ledger.run_locks import HeldLease, holding
 from toolkit.core.ledger.switches import require_running_allowed
 from toolkit.errors import TimedOutError, ToolkitError
+from toolkit.services.openlineage.facts import RunSubject
 from toolkit.services.runtime.feed_notices import FeedFailure, notify_feed_failure
 from toolkit.services.runtime.run_context import RunContext
 
@@ -155,9 +158,9 @@ class Lifecycle:
         """A lineage run of this call (job `<kind.job>.<feed>`, the instance its parent), carrying the definition;
         `facts` as `Lineage.run` takes them (attempt, sql, extra). Start it with `runtime.lineage.watched`."""
         call = self.call
-        return self.context.lineage.run(call.kind.job, call.feed.name, nominal=call.nominal,
-                                        instance=call.instance if call.kind.on_instance else None,
-                                        definition=call.definition, **facts)
+        subject = RunSubject(call.kind.job, call.feed.name, nominal=call.nominal,
+                             instance=call.instance if call.kind.on_instance else None)
+        return self.context.lineage.run(subject, definition=call.definition, **facts)
 
     def published(self, location: str, fingerprint: Fingerprint | None, *, unless_recorded: bool = False,
                   run_id: str | None = None, at: datetime | None = None,
@@ -258,6 +261,19 @@ def feed_lifecycle(call: FeedCall, context: RunContext, *, lock: Callable[[Ledge
     """`feed_checks`, then the lease (`Checked.leased`) for the body: the whole lifecycle of a run that writes."""
     with feed_checks(call, context, before_lease) as checked, checked.leased(lock, what, details) as life:
         yield life
+
+
+@contextmanager
+def batch_lifecycle(process: Process, cluster: Cluster, context: RunContext, *,
+                    tell: Callable[[str, bool], None]) -> Iterator[None]:
+    """The lifecycle of a batch consumer's run, as `process_lifecycle` is an instance's: a failure (`is_failure`)
+    told once through `tell(error, timed_out)` (the process's `notification`; the batch's attempts tell their own),
+    then the switches (safemode: exit 5; the process suspended: exit 4). Its lease is the claim on its queue's plan
+    (core/ledger/consumption.py), which the batch runner takes once it knows which plan: a second caller told who
+    holds it (exit 5), a killed run's claim taken over, renewed with the locks of its outputs."""
+    with told_on_failure(tell):
+        require_running_allowed(context.fs, cluster, "process", process.name)
+        yield
 
 
 @contextmanager

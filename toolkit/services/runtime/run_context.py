@@ -7,11 +7,10 @@ the runners' signatures to what they act on."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from toolkit.clock import Clock, WallClock
 from toolkit.core.ledger.store import DEFAULT_LEASE_SECONDS, Ledger
 from toolkit.errors import UsageError
 from toolkit.services.openlineage.run import Lineage
@@ -33,7 +32,7 @@ class RunContext:
     lineage: Lineage = field(default_factory=Lineage.off)
     notifier: Notifier | None = None
     lease_seconds: float = DEFAULT_LEASE_SECONDS
-    clock: Callable[[], float] = time.time  # seconds since the epoch: when the call's records say things happened
+    clock: Clock = field(default_factory=WallClock)  # when the call's records say things happened, how long it waits
 
     def require_catalog(self, feed: str, cluster: str) -> Catalog:
         """The catalog, for an action on the table feed `feed`; UsageError (exit 2) when the call has none."""

@@ -23,9 +23,10 @@ STATUS_OF_EXIT = {0: Status.SUCCEEDED, 1: Status.FAILED, 2: Status.INVALID, 3: S
 
 @dataclass
 class StatusLine:
-    """What an entrypoint call says last. The fields every action has are typed and set as attributes; an
-    action's own (its counters, the path of its record) are `add`ed and rendered after them, in the order they
-    were added, then `error` and `elapsed_seconds` when set."""
+    """What an entrypoint call says last. The fields every action has are typed, and the entry frame fills them
+    (entry_frame.py: the entity, cluster and time of the call, the status its body returns or its error's, the
+    time taken); an action's own (its counters, the path of its record) are `add`ed and rendered after them, in
+    the order they were added, then `error` and `elapsed_seconds` when set."""
 
     action: str
     run_id: str

@@ -51,7 +51,7 @@ class ClusterScope:
         processes = sorted((process for process in repo.processes.values()
                             if process.cluster(cluster.name) is not None and not process.is_batch_consumer),
                            key=lambda process: process.name)
-        sla = SlaMisses.of(check_slas(repo, cluster.name, fs, ledger, window.now, window.first, window.now), window)
+        sla = SlaMisses.of(check_slas(repo, cluster.name, ledger, window.now, window.first, window.now), window)
         entities: list[Feed | Process] = [*feeds, *processes]
         counts = [failed_notifications(fs, cluster, entity, window) for entity in entities]
         failed = tuple((labels_of(entity, cluster.name), entity.kind.value, count)

@@ -58,8 +58,7 @@ def _made(call: _Call) -> Change:
 
 
 def _calls(comparison: Comparison) -> Iterator[_Call]:
-    base, head, now, cluster_name = comparison.base, comparison.head, comparison.now, comparison.cluster
-    storage, repo_path = comparison.storage, comparison.repo_path
+    base, head, cluster_name, storage = comparison.base, comparison.head, comparison.cluster, comparison.storage
     for old in base.feeds.values():
         new = head.feeds.get(old.name)
         for old_on in old.clusters:
@@ -73,8 +72,7 @@ def _calls(comparison: Comparison) -> Iterator[_Call]:
                 yield _Call(old, cluster, partial(_orphaned, base, head, old, cluster, storage, new is None))
             elif (old_on.retention is not None or new_on.retention is not None) and _what_retention_reads(
                     old, old_on) != _what_retention_reads(new, new_on):
-                yield _Call(new, cluster, partial(_retention_edited, base, head, old, new, cluster, now, storage,
-                                                  repo_path))
+                yield _Call(new, cluster, partial(_retention_edited, comparison, old, new, cluster))
     for new in head.feeds.values():  # retention added on a cluster where the feed is new to it: evicts at its next call
         known = base.feeds.get(new.name)
         for new_on in new.clusters:
@@ -83,8 +81,7 @@ def _calls(comparison: Comparison) -> Iterator[_Call]:
                 cluster = head.clusters.get(new_on.name)
                 if cluster is not None:
                     before = _predecessor(base, head, new, new_on.name) if known is None else None
-                    yield _Call(new, cluster, partial(_retention_edited, base, head, before, new, cluster, now,
-                                                      storage, repo_path))
+                    yield _Call(new, cluster, partial(_retention_edited, comparison, before, new, cluster))
 
 
 def _what_retention_reads(feed: Feed, on: FeedCluster) -> tuple[object, ...]:
@@ -120,8 +117,9 @@ def _describe(retention: Retention | None) -> str:
     return f"{retention.limit} ({retention.action}{'' if retention.type == 'instance' else ', ' + retention.type})"
 
 
-def _retention_edited(base: ConfigRepo, head: ConfigRepo, old: Feed | None, new: Feed, cluster: Cluster,
-                      now: datetime, storage: FeedStorage, repo_path: str) -> Change:
+def _retention_edited(comparison: Comparison, old: Feed | None, new: Feed, cluster: Cluster) -> Change:
+    base, head, now, storage, repo_path = (comparison.base, comparison.head, comparison.now, comparison.storage,
+                                           comparison.repo_path)
     old_on = old.cluster(cluster.name) if old is not None else None
     new_on = new.cluster(cluster.name)
     assert new_on is not None

@@ -75,7 +75,7 @@ def _sla_misses(config: ConfigRepo, cluster: str, ledger: Ledger, now: Now, wind
             by_window.setdefault((times[0], times[-1]), set()).add(EntityRef(Kind(kind), name))
     misses: Misses = {}
     for (first, last), entities in by_window.items():
-        report = check_slas(config, cluster, ledger.fs, ledger, now.time, first, last, only=entities)
+        report = check_slas(config, cluster, ledger, now.time, first, last, only=entities)
         for finding in report.misses:
             misses.setdefault(f"{finding.kind}/{finding.entity}", {})[finding.time] = finding.sentence()
     return misses

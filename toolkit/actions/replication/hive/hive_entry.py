@@ -9,7 +9,7 @@ from toolkit.actions.replication.hive.feeds import directory_uri, feed_partition
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.launcher_settings import launcher_confs
 from toolkit.core.entities.object_stores import require_no_object_store
-from toolkit.services.runtime.entry_frame import common_parser, load_repo, run
+from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
 from toolkit.services.runtime.times import nominal_time
@@ -27,27 +27,25 @@ def _export_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _export_body(args: argparse.Namespace, status: StatusLine) -> None:
+def _export_body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.replication.hive.runner import HIVE_EXPORT, run_hive_export
     from toolkit.services.runtime.action_session import action_session
     from toolkit.services.runtime.lifecycle import FeedCall
 
-    nominal = nominal_time(args.time)
-    status.time = format_timestamp(nominal)
+    t = nominal(args, status)
     repo = load_repo(args.repo)
     feed, cluster = repo.feed(args.feed), repo.cluster(args.cluster)
     require_no_object_store(cluster)
-    partition = feed_partition(feed, cluster, nominal)  # before Spark starts: a bad call costs no JVM
+    partition = feed_partition(feed, cluster, t)  # before Spark starts: a bad call costs no JVM
     destination = directory_uri(args.to, cluster, "--to")
-    status.cluster = cluster.name
     status.add(table=partition.qualified_table, partition=partition.name, to=destination)
-    call = FeedCall.of(HIVE_EXPORT, repo, feed, cluster, nominal, ("--to", destination))  # grid (2), validity (4)
+    call = FeedCall.of(HIVE_EXPORT, repo, feed, cluster, t, ("--to", destination))  # grid (2), validity (4)
     with action_session("hive-export", feed.name, cluster, status, hive=True,
                         launcher=launcher_confs(feed)) as session:
         result = run_hive_export(session.spark, call, destination, session.context(
             catalog=True, notifier=session.notifier(counted=feed.notification is not None)))
-    status.status = Status.SUCCEEDED
     status.add(to=result.directory, export_id=result.export_id, **result.counters())
+    return Status.SUCCEEDED
 
 
 def _import_parser() -> argparse.ArgumentParser:
@@ -71,7 +69,7 @@ def _import_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
+def _import_body(args: argparse.Namespace, status: StatusLine) -> Status:
     from toolkit.actions.replication.hive.importer import ImportOptions
     from toolkit.actions.replication.hive.runner import plan_hive_import, run_hive_import
     from toolkit.services.runtime.action_session import action_session
@@ -83,20 +81,19 @@ def _import_body(args: argparse.Namespace, status: StatusLine) -> None:
     feed_table(feed, cluster)  # checked before Spark starts: a bad call costs no JVM
     source = directory_uri(args.source, cluster, "--from")
     table_location = directory_uri(args.table_location, cluster, "--table-location") if args.table_location else None
-    status.cluster = cluster.name
     status.add(source=source)
     # the import deletes staging and replaced folders: the session's file system refuses the cluster's root
     with action_session("hive-import", feed.name, cluster, status, hive=True,
                         launcher=launcher_confs(feed)) as session:
         plan = plan_hive_import(session.fs, feed, cluster, source, asked)
-        status.time = format_timestamp(plan.time) if plan.time else None
+        status.time = format_timestamp(plan.time) if plan.time else None  # the export's, not --time's
         status.add(table=f"{plan.database}.{plan.table}")
         result = run_hive_import(session.spark, repo, feed, cluster, plan, session.context(
             lease_seconds=args.lease, catalog=True, notifier=session.notifier(counted=feed.notification is not None)),
             ImportOptions(table_location, args.keep_export, args.checksums))
-    status.status = Status.SUCCEEDED
     status.add(partition=result.partition_name, location=result.location, export_id=result.export_id,
                **result.counters())
+    return Status.SUCCEEDED
 
 
 def export_main() -> int:

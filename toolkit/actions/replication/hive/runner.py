@@ -25,10 +25,9 @@ from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.records import PublicationFacts
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.ledger.switches import require_running_allowed
-from toolkit.core.storage.catalog import Catalog
 from toolkit.core.storage.filesystem import FileSystem
 from toolkit.errors import SkippedError, UsageError
-from toolkit.services.openlineage.facts import DatasetUse, InstanceUse
+from toolkit.services.openlineage.facts import DatasetUse, InstanceUse, RunSubject
 from toolkit.services.openlineage.run import Lineage
 from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, failures_told, feed_lifecycle
 from toolkit.services.runtime.lineage import recorded_fingerprint, watched
@@ -57,7 +56,7 @@ def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, conte
         waiting = catalog.table_exists(partition.database, partition.table) and \
             catalog.partition_location(partition.database, partition.table, partition.spec) is None
         on = context.lineage.enabled and not waiting  # waiting for it (exit 3): a later call exports it
-        run = life.run() if on else Lineage.off().run(HIVE_EXPORT.job, feed.name)
+        run = life.run() if on else Lineage.off().run(RunSubject(HIVE_EXPORT.job, feed.name))
         read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
             if on else []
         with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if on else []):
@@ -110,13 +109,13 @@ def run_hive_import(spark: SparkSession, repo: ConfigRepo, feed: Feed, cluster: 
 
 def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan, context: RunContext,
             options: ImportOptions, definition: Provenance) -> ImportResult:
-    fs, run_id, lineage = context.fs, context.run_id, context.lineage
+    fs, lineage = context.fs, context.lineage
     require_running_allowed(fs, cluster, "feed", feed.name)  # safemode (5) or suspended (4): nothing touched
     catalog = context.require_catalog(feed.name, cluster.name)
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = plan.time or where.table.parse(plan.spec, where.zone)
-    run = lineage.run(HIVE_IMPORT.job, feed.name, nominal=t, instance=format_timestamp(t) if t else None,
+    run = lineage.run(RunSubject(HIVE_IMPORT.job, feed.name, nominal=t, instance=format_timestamp(t) if t else None),
                       definition=definition)
     read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
     with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
@@ -124,11 +123,10 @@ def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan,
             result = import_exclusively(spark, catalog, context, cluster, plan,
                                         replace(options, keep_consumed_export=True))
         except SkippedError:
-            record_import(catalog, fs, feed, cluster, plan.spec, run_id, definition, unless_recorded=True)
+            record_import(feed, cluster, plan.spec, context, definition, unless_recorded=True)
             raise
         # A run that found the files in place finishes a killed one, which may have recorded the event already.
-        fingerprint = record_import(catalog, fs, feed, cluster, plan.spec, run_id, definition,
-                                    unless_recorded=result.resumed)
+        fingerprint = record_import(feed, cluster, plan.spec, context, definition, unless_recorded=result.resumed)
         if result.moved and not options.keep_export:
             # Only now: a run killed before the event finds the export's _metadata.json, and its rerun the event.
             remove_consumed_export(fs, plan.source)
@@ -151,11 +149,12 @@ def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime |
     return DatasetUse.of(feed, cluster, [InstanceUse("", location, fingerprint)], **written)
 
 
-def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster, spec: Mapping[str, str],
-                  run_id: str, definition: Provenance, unless_recorded: bool = False) -> Fingerprint | None:
-    """The `hive-import` event of the imported partition, naming the importing `definition`, when it is an
-    instance of the feed (its values parse to an instance time by the feed's table URI); the fingerprint it
-    recorded."""
+def record_import(feed: Feed, cluster: Cluster, spec: Mapping[str, str], context: RunContext, definition: Provenance,
+                  unless_recorded: bool = False) -> Fingerprint | None:
+    """The `hive-import` event of the imported partition, naming the importing run (the context's: its catalog, file
+    system and run id) and `definition`, when it is an instance of the feed (its values parse to an instance time
+    by the feed's table URI); the fingerprint it recorded."""
+    catalog, fs = context.require_catalog(feed.name, cluster.name), context.fs
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = where.table.parse(spec, where.zone)
@@ -166,7 +165,7 @@ def record_import(catalog: Catalog, fs: FileSystem, feed: Feed, cluster: Cluster
         return None
     fingerprint = state.fingerprint
     Ledger.of(fs, cluster).record_publication(PublicationFacts(feed.name, cluster.name, t, producer="hive-import",
-                                                               run_id=run_id, location=where.event_location(t),
+                                                               run_id=context.run_id, location=where.event_location(t),
                                                                fingerprint=fingerprint,
                                                                definition=definition), unless_recorded=unless_recorded)
     return fingerprint

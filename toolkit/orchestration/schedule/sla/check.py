@@ -89,10 +89,11 @@ class Report:
         return [finding for finding in self.findings if finding.is_miss]
 
 
-def check_slas(repo: ConfigRepo, cluster: str, fs: FileSystem, ledger: Ledger, now: datetime, first: datetime,
-               last: datetime, only: Collection[EntityRef] | None = None) -> Report:
+def check_slas(repo: ConfigRepo, cluster: str, ledger: Ledger, now: datetime, first: datetime, last: datetime,
+               only: Collection[EntityRef] | None = None) -> Report:
     """The findings of every instance from `first` to `last` (and not after `now`), oldest first by entity; of the
-    entities in `only` when given (`toolkit report` judges each entity over its own window)."""
+    entities in `only` when given (`toolkit report` judges each entity over its own window). A feed's arrival is
+    read from the ledger and, without an event, from the ledger's file system."""
     report = Report(cluster, now, first, last)
     until = min(last, now)
     for feed in sorted(repo.feeds.values(), key=lambda item: item.name):
@@ -100,7 +101,7 @@ def check_slas(repo: ConfigRepo, cluster: str, fs: FileSystem, ledger: Ledger, n
             continue
         sla = feed.sla_on(cluster) if feed.cluster(cluster) is not None else None
         if sla is not None and first <= until:
-            _check_feed(report, ledger, fs, feed, feed_locations(feed, repo.cluster(cluster)), sla, until)
+            _check_feed(report, ledger, ledger.fs, feed, feed_locations(feed, repo.cluster(cluster)), sla, until)
     for process in sorted(repo.processes.values(), key=lambda item: item.name):
         if only is not None and EntityRef(Kind.PROCESS, process.name) not in only:
             continue
