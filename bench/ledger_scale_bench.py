@@ -47,6 +47,7 @@ from toolkit.core.el.timestamps import format_timestamp, instance_key  # noqa: E
 from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
 from toolkit.core.instances.grids import process_grid  # noqa: E402
 from toolkit.core.ledger.layout import LedgerLayout  # noqa: E402
+from toolkit.core.ledger.locks import LeaseDetails  # noqa: E402
 from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, to_json  # noqa: E402
 from toolkit.core.ledger.rollup_records import (  # noqa: E402
     MonthRollup,
@@ -226,8 +227,8 @@ def write_rollups(ledger: Ledger, processes: range, hours: int) -> None:
 
 def caught_up_sweep(ledger: Ledger, processes: range) -> None:
     """A sweep state whose every process has read the journal (empty here): a sweep with nothing due."""
-    ledger.fs.write_atomically(ledger.layout.sweep_state(), SweepState(
-        {f"p{n:04d}": ProcessState(position="20251231T230000000Z-bench-00000000") for n in processes}).to_json())
+    ledger.fs.write_atomically(ledger.layout.sweep_state(), to_json(SweepState(
+        {f"p{n:04d}": ProcessState(position="20251231T230000000Z-bench-00000000") for n in processes})))
     ledger.fs.write_atomically(ledger.layout.journal_rebuilt(), b"")
     ledger.fs.mkdirs(ledger.layout.journal_folder())
 
@@ -324,7 +325,7 @@ class Setup:
             t = first + timedelta(hours=next(hours))
             require_running_allowed(fs, cluster, "process", "p0000")
             lock = ledger.instance_lock("p0000", t)
-            assert lock.try_acquire("bench", {"time": format_timestamp(t)}).taken
+            assert lock.try_acquire("bench", LeaseDetails(time=format_timestamp(t))).taken
             record = ledger.instance("p0000", t)
             slot, _ = ledger.take_slot("p0000", 2, "bench", {"time": format_timestamp(t)})
             assert slot is not None

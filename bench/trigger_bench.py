@@ -31,7 +31,14 @@ from bench.figures import report  # noqa: E402
 from toolkit.core.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.core.ledger.journal import JournalEntry  # noqa: E402
 from toolkit.core.ledger.layout import LedgerLayout  # noqa: E402
-from toolkit.core.ledger.records import PUBLISHED, DatasetEvent, event_id, event_json, wall_clock_stamp  # noqa: E402
+from toolkit.core.ledger.records import (  # noqa: E402
+    PUBLISHED,
+    DatasetEvent,
+    event_id,
+    event_json,
+    to_json,
+    wall_clock_stamp,
+)
 from toolkit.core.ledger.store import Ledger  # noqa: E402
 from toolkit.core.storage.local import LocalFileSystem  # noqa: E402
 from toolkit.orchestration.triggers.state import ProcessState, SweepState  # noqa: E402
@@ -147,7 +154,7 @@ def main() -> int:
         last_hour = ledger.journal.entries_since(None, timedelta(0))[-FEEDS:]
         caught_up = ProcessState(position=last_hour[-1].event_id, seen=frozenset(e.event_id for e in last_hour))
         ledger.fs.write_atomically(ledger.layout.sweep_state(),
-                                   SweepState({f"p{n:03d}": caught_up for n in range(PROCESSES)}).to_json())
+                                   to_json(SweepState({f"p{n:03d}": caught_up for n in range(PROCESSES)})))
         ledger.fs.write_atomically(ledger.layout.journal_rebuilt(), b"")
 
         nothing, done = best_of(5, sweep, env=environment)
