@@ -30,6 +30,7 @@ from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.devtools.chromium import CHROMIUM, headless_chromium
 from toolkit.devtools.pipelines_repo import cluster_name, output_name, process_name, write_pipelines_repo
+from toolkit.statuses import Status  # noqa: E402
 
 WRITE_TARGET, OPEN_TARGET = 2.0, 5.0
 CLUSTERS, PROCESSES, HOURS = 10, 235, 12
@@ -77,7 +78,7 @@ def write_ledger(repo: Path) -> None:
             t = start + timedelta(hours=hour)
             stamp = t.strftime("%Y-%m-%dT%H:%MZ")
             ledger.write_instance(InstanceRecord(process=process_name(p), cluster=cluster.name, time=stamp,
-                                                 status="SUCCEEDED", attempts=1, run_id=f"run-{p}-{hour}",
+                                                 status=Status.SUCCEEDED, attempts=1, run_id=f"run-{p}-{hour}",
                                                  updated=t.strftime("%Y-%m-%dT%H:%M:%SZ")))
             ledger.record_publication(PublicationFacts(output_name(p), cluster.name, t, producer=process_name(p),
                                                        run_id=f"run-{p}-{hour}",

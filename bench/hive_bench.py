@@ -99,7 +99,7 @@ def main() -> int:
         target.create_table("bench", "events_replica", TABLE)
         spec = {"ds": "2026-11-21"}
         source.add_partition("bench", "events", spec)
-        partition = Path(source.partition_location("bench", "events", spec).removeprefix("file://"))
+        partition = Path(str(source.partition_location("bench", "events", spec)).removeprefix("file://"))
         size = write_partition(partition)
 
         round_number = iter(range(100))

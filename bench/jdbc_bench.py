@@ -41,7 +41,7 @@ from bench.figures import report  # noqa: E402
 from toolkit.devtools.local_database import DatabaseServer  # noqa: E402
 from toolkit.services.runtime.class_archive import make_archive, mapping_options  # noqa: E402
 
-SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
+SPARK_SUBMIT = Path(str(__import__("pyspark").__file__)).parent / "bin" / "spark-submit"
 SLICES, FETCH = 4, 10_000
 
 BARE_IMPORT = f"""

@@ -40,9 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from trigger_bench import CLUSTER  # noqa: E402  (the same local cluster: root and working location)
-
 from bench.figures import report as keep  # noqa: E402
+from bench.trigger_bench import CLUSTER  # noqa: E402  (the same local cluster: root and working location)
 from toolkit.core.el.timestamps import format_timestamp, instance_key  # noqa: E402
 from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
 from toolkit.core.instances.grids import process_grid  # noqa: E402
@@ -63,6 +62,7 @@ from toolkit.core.ledger.store import Ledger  # noqa: E402
 from toolkit.core.ledger.switches import require_running_allowed  # noqa: E402
 from toolkit.core.storage.local import LocalFileSystem  # noqa: E402
 from toolkit.orchestration.triggers.state import ProcessState, SweepState  # noqa: E402
+from toolkit.statuses import Status  # noqa: E402
 from toolkit.views.status.instance_rows import instance_rows  # noqa: E402
 
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -127,11 +127,11 @@ def records(n: int, t: datetime) -> tuple[InstanceRecord, AttemptRecord]:
          "fingerprint": {"digest": f"{n:08x}{key}", "files": 2, "bytes": 123456}}]}]
     outputs = [{"name": "result", "feed": f"out-{n:04d}", "time": stamp,
                 "path": f"file:///data/out-{n:04d}/{t:%Y/%m/%d/%H}", "files": 1, "bytes": 4567, "replaced": False}]
-    instance = InstanceRecord(process=f"p{n:04d}", cluster="primary", time=stamp, status="SUCCEEDED", attempts=1,
-                              run_id=run_id, updated=ended, started=started, ended=ended, inputs=inputs,
+    instance = InstanceRecord(process=f"p{n:04d}", cluster="primary", time=stamp, status=Status.SUCCEEDED,
+                              attempts=1, run_id=run_id, updated=ended, started=started, ended=ended, inputs=inputs,
                               outputs=outputs, succeeded=ended)
     attempt = AttemptRecord(process=f"p{n:04d}", cluster="primary", time=stamp, attempt=1, run_id=run_id, kind="RUN",
-                            status="SUCCEEDED", started=started, ended=ended, inputs=inputs, outputs=outputs,
+                            status=Status.SUCCEEDED, started=started, ended=ended, inputs=inputs, outputs=outputs,
                             counters={"records": 1000})
     return instance, attempt
 
@@ -327,7 +327,7 @@ class Setup:
             lock = ledger.instance_lock("p0000", t)
             assert lock.try_acquire("bench", LeaseDetails(time=format_timestamp(t))).taken
             record = ledger.instance("p0000", t)
-            slot, _ = ledger.take_slot("p0000", 2, "bench", {"time": format_timestamp(t)})
+            slot, _ = ledger.take_slot("p0000", 2, "bench", LeaseDetails(time=format_timestamp(t)))
             assert slot is not None
             instance, attempt = records(0, t)
             number = (record.attempts if record is not None else 0) + 1

@@ -27,9 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from process_bench import T, make_repo, write_clicks  # noqa: E402
-
 from bench.figures import report  # noqa: E402
+from bench.process_bench import T, make_repo, write_clicks  # noqa: E402
 
 ROUNDS = 5
 TARGET_SECONDS = 0.050

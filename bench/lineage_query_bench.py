@@ -35,6 +35,7 @@ from toolkit.core.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.core.instances.fingerprints import Fingerprint  # noqa: E402
 from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts, versioned  # noqa: E402
 from toolkit.core.ledger.store import Ledger  # noqa: E402
+from toolkit.statuses import Status  # noqa: E402
 
 LEVELS, HOURS, TARGET = 5, 8760, 1.0
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -99,9 +100,9 @@ def write_ledger(ledger: Ledger) -> None:
                  "fingerprint": fingerprint(source, w).to_json()} for w in window]}]
             outputs = [{"name": "out", "feed": feed, "time": stamp, "path": f"/data/{feed}/{k}", "files": 1,
                         "bytes": 100, "replaced": False}]
-            attempt = AttemptRecord(f"p{n}", "primary", stamp, 1, run_id, "RUN", "SUCCEEDED", STAMP, STAMP,
+            attempt = AttemptRecord(f"p{n}", "primary", stamp, 1, run_id, "RUN", Status.SUCCEEDED, STAMP, STAMP,
                                     inputs=inputs, outputs=outputs)
-            instance = InstanceRecord(f"p{n}", "primary", stamp, "SUCCEEDED", 1, run_id, STAMP, STAMP, STAMP,
+            instance = InstanceRecord(f"p{n}", "primary", stamp, Status.SUCCEEDED, 1, run_id, STAMP, STAMP, STAMP,
                                       inputs=inputs, outputs=outputs, succeeded=STAMP)
             ledger.fs.write_atomically(ledger.layout.attempt_record(f"p{n}", t, 1), one_line(attempt))
             ledger.fs.write_atomically(ledger.layout.instance_record(f"p{n}", t), one_line(instance))

@@ -90,8 +90,8 @@ def generate_repo(root: Path) -> Path:
     for p in range(PROCESSES):
         cluster = p % CLUSTERS
         siblings = [q for q in range(PROCESSES) if q % CLUSTERS == cluster]
-        raw = [i for i in range(cluster, RAW_FEEDS, CLUSTERS)]
-        mine = raw[siblings.index(p)::len(siblings)]
+        raws = [i for i in range(cluster, RAW_FEEDS, CLUSTERS)]
+        mine = raws[siblings.index(p)::len(siblings)]
         inputs = "".join(f'  - {{name: in-{i}, feed: feed-{i}, start: "now(-2,0)", end: "now(0,0)"}}\n' for i in mine)
         (root / "processes" / f"process-{p}.yaml").write_text(
             PROCESS.format(i=p, cluster=cluster, inputs=inputs, output=RAW_FEEDS + p))

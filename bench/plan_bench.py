@@ -75,8 +75,8 @@ workflow: {{engine: pyspark, path: workflows/job.py}}
 def generate(scratch: Path) -> tuple[Path, Path]:
     """(the repo, committed, with CHANGED feeds edited in its working tree; the cluster's root with their data)."""
     repo, root = scratch / "conf", scratch / "primary"
-    for folder in ("clusters", "feeds", "processes", "workflows"):
-        (repo / folder).mkdir(parents=True)
+    for kind in ("clusters", "feeds", "processes", "workflows"):
+        (repo / kind).mkdir(parents=True)
     (repo / "workflows" / "job.py").write_text("def run(spark, ctx):\n    pass\n")
     (repo / "clusters" / "primary.yaml").write_text(CLUSTER.format(root=root))
     for i in range(FEEDS):

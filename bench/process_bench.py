@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.figures import report  # noqa: E402
 from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
 
-SPARK_SUBMIT = Path(__import__("pyspark").__file__).parent / "bin" / "spark-submit"
+SPARK_SUBMIT = Path(str(__import__("pyspark").__file__)).parent / "bin" / "spark-submit"
 ROUNDS = 5
 T = datetime(2026, 2, 1, 0, tzinfo=timezone.utc)
 

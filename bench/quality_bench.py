@@ -164,7 +164,10 @@ def main() -> int:
         fs = HadoopFileSystem(spark)
         output(spark).limit(1000).write.parquet(str(scratch / "warm-up"))  # Spark's first job, the JIT
         folders = [f"file://{scratch}/primary/data/{FEED}/{k}" for k in range(ROUNDS)]
-        writes = [timed(lambda folder=folder: output(spark).write.parquet(folder))[0] for folder in folders]
+        def writing(folder: str) -> Callable[[], Any]:
+            return lambda: output(spark).write.parquet(folder)
+
+        writes = [timed(writing(folder))[0] for folder in folders]
         location = folders[0]
 
         setups: list[float] = []

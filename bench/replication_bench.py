@@ -138,7 +138,8 @@ def cluster_case(megabytes: int) -> None:
                                                RunContext(fs)).counters()
                     assert counters["copier"] == "executors" and counters["bytes_copied"] == total, counters
                     assert counters["copy_executors"] == executors, counters
-                    seconds, tasks = min(seconds, float(counters["copy_seconds"])), int(counters["copy_tasks"])
+                    seconds = min(seconds, float(str(counters["copy_seconds"])))
+                    tasks = int(str(counters["copy_tasks"]))
                 best[executors] = (seconds, tasks)
                 spark.stop()
         finally:
@@ -185,8 +186,8 @@ def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) 
     spark.sparkContext.setLogLevel("ERROR")
     fs = HadoopFileSystem(spark)
     passed = True
-    with tempfile.TemporaryDirectory(prefix="replication-bench-", dir="/tmp") as folder:
-        scratch = Path(folder)
+    with tempfile.TemporaryDirectory(prefix="replication-bench-", dir="/tmp") as made:
+        scratch = Path(made)
         repo = ConfigRepo.load(make_repo(scratch))
         # A small instance replicated twice first, so that every measured path runs warm: the copier's and the
         # tree walker's Java classes are compiled once per JVM and then JIT-compiled like any other code.
@@ -218,7 +219,7 @@ def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) 
                 result = run_replication(repo, "clicks", "backup", ReplicationRequest(t, t), RunContext(fs))
                 counters = result.counters()
                 assert counters["files_copied"] == folders * count and counters["bytes_copied"] == total, counters
-                copy_best = min(copy_best, float(counters["copy_seconds"]))
+                copy_best = min(copy_best, float(str(counters["copy_seconds"])))
                 whole_best = min(whole_best, result.elapsed_seconds)
             subprocess.run(["sync"], check=True)
             reruns = [run_replication(repo, "clicks", "backup", ReplicationRequest(hours[0], hours[0]),

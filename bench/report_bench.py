@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ledger_scale_bench import (  # noqa: E402
+from bench.figures import report  # noqa: E402
+from bench.ledger_scale_bench import (  # noqa: E402
     HOURS,
     NOW,
     Setup,
@@ -38,8 +39,6 @@ from ledger_scale_bench import (  # noqa: E402
     make_repo,
     write_rollups,
 )
-
-from bench.figures import report  # noqa: E402
 
 WEEK = ("2025-12-25T00:00Z", "2025-12-31T23:00Z")  # the default window of `toolkit metrics` at NOW
 MONTH = ("2025-12-02T00:00Z", "2025-12-31T23:00Z")  # the last 30 days

@@ -41,7 +41,7 @@ from toolkit.planners.retention.file_plan import plan_location  # noqa: E402
 START = datetime(2021, 1, 1, tzinfo=timezone.utc)
 HOURS = 5 * 8760 + 24  # 2021 .. 2025 (2024 is a leap year)
 NOMINAL = "2026-01-01T00:00Z"  # months(12) on backup: the cut-off is 2025-01-01T00:00Z
-SPARK_HOME = Path(__import__("pyspark").__file__).parent
+SPARK_HOME = Path(str(__import__("pyspark").__file__)).parent
 ROUNDS = 2  # find and toolkit retain in turns, each on a copy of its own; the best of each
 
 

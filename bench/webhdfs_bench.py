@@ -29,6 +29,7 @@ from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
 from toolkit.core.instances.fingerprints import Fingerprint  # noqa: E402
 from toolkit.core.ledger.records import InstanceRecord, PublicationFacts, wall_clock_stamp  # noqa: E402
 from toolkit.core.ledger.store import Ledger  # noqa: E402
+from toolkit.statuses import Status  # noqa: E402
 from toolkit.views.ledger_access import cluster_file_system  # noqa: E402
 
 FEEDS, HOURS, RUNS = 5, 24, 3
@@ -84,7 +85,7 @@ def make_repo(folder: Path, readonly: str, write: str) -> Path:
     for n in range(FEEDS):
         for hour in range(HOURS):
             t = f"{START + timedelta(hours=hour):%Y-%m-%dT%H:%MZ}"
-            ledger.write_instance(InstanceRecord(process=f"p{n}", cluster="primary", time=t, status="SUCCEEDED",
+            ledger.write_instance(InstanceRecord(process=f"p{n}", cluster="primary", time=t, status=Status.SUCCEEDED,
                                                  attempts=1, run_id=f"run{n}-{hour}", updated=stamp, started=stamp,
                                                  ended=stamp, succeeded=stamp))
     return repo

@@ -71,6 +71,7 @@ def forward_map(repo: ConfigRepo, process: Process, first: datetime, last: datet
     on_feed = feed_grid(repo.feed(item.feed), "primary")
     readers: dict[datetime, set[datetime]] = {}
     for nominal in grid.between(first, last):
+        assert item.start is not None and item.end is not None  # the bench's processes read windows
         for t in resolve_window(item.start, item.end, nominal, on_feed):
             readers.setdefault(t, set()).add(nominal)
     return readers
