@@ -19,7 +19,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.unit.cli.ledger_site import NOW, NOW_SECONDS, PROCESS, PUBLISHED_AT, Site, at, run
 from tests.unit.forking import allow_forks, calls_here
 from toolkit.cli import metrics_exposition as exposition
-from toolkit.cli.metrics_exposition import joined_texts, registry_of, text
+from toolkit.cli.metrics_exposition import registry_of, text
+from toolkit.cli.metrics_text import FamilyText, family_texts, joined
 from toolkit.core.entities.model import Cluster, Process
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.grids import process_grid
@@ -335,7 +336,7 @@ def test_the_ledgers_read_by_forked_workers_give_the_same_text(capsys: pytest.Ca
     processes = len(read_alone)
     workers = allow_forks(monkeypatch, cores=2)
     read_here = calls_here(monkeypatch, cluster_readings, "process_reading")
-    written_here = calls_here(monkeypatch, exposition, "generate_latest")
+    written_here = calls_here(monkeypatch, exposition, "family_texts")
     assert run(capsys, *argv) == alone
     assert len(workers) == 1  # it read a part of the entities' ledgers and wrote that part's text
     assert processes >= 2 and 0 < len(read_here) < processes  # the worker's share came from the worker
@@ -390,7 +391,7 @@ def test_the_text_written_in_two_parts_is_the_collections(metered: Site, monkeyp
     assert whole.count("feed_toolkit_notifications_failed{") == 2
     workers = allow_forks(monkeypatch, cores=2)
     monkeypatch.setattr(exposition, "WRITE_APART", 1)
-    written_here = calls_here(monkeypatch, exposition, "generate_latest")
+    written_here = calls_here(monkeypatch, exposition, "family_texts")
     exposed = text(collector)
     assert exposed.text == whole
     assert len(reads) == 2 and len(workers) == 1 and len(written_here) == 1  # the worker wrote the other part
@@ -408,8 +409,8 @@ def test_the_texts_of_any_number_of_parts_join_into_the_whole(metered: Site, cou
     scope = scope_of(metered)()
     whole = scope.read()
     parts = [scope.read(index, count) for index in range(count)]
-    texts = [generate_latest(Families.part(part, index)).decode() for index, part in enumerate(parts)]
-    assert joined_texts(texts) == generate_latest(Families(whole)).decode()
+    texts = [family_texts(Families.part(part, index).collect()) for index, part in enumerate(parts)]
+    assert joined(texts) == generate_latest(Families(whole)).decode()
     assert [reading for part in parts for reading in part.processes] == list(whole.processes)
     assert [reading for part in parts for reading in part.feeds] == list(whole.feeds)
     assert len(whole.processes) >= 2 and len(whole.feeds) >= 2
@@ -419,11 +420,11 @@ def test_the_texts_of_any_number_of_parts_join_into_the_whole(metered: Site, cou
 
 
 def test_a_part_with_a_family_the_first_has_not_is_refused() -> None:
-    first = "# HELP a_total A.\n# TYPE a_total counter\na_total 1.0\n"
-    other = "# HELP b B.\n# TYPE b gauge\nb 2.0\n"
-    assert joined_texts([first, first.replace("1.0", "3.0")]) == f"{first}a_total 3.0\n"
+    first = FamilyText("# HELP a_total A.\n# TYPE a_total counter\n", "a_total 1.0\n")
+    other = FamilyText("# HELP b B.\n# TYPE b gauge\n", "b 2.0\n")
+    assert joined([[first], [first._replace(samples="a_total 3.0\n")]]) == f"{first.head}a_total 1.0\na_total 3.0\n"
     with pytest.raises(ValueError, match="part 1 of the text has a family the first part has not"):
-        joined_texts([first, other])
+        joined([[first], [other]])
 
 
 def test_a_scrape_may_ask_for_families_by_name_and_the_ledger_is_read_once(metered: Site) -> None:

@@ -5,7 +5,8 @@ Labels are bounded: the cluster, the entity's name, its pipelines and its tags (
 characters made `_`), the state or action; never an instance time, and never an empty value (`label_values`).
 Counts of instances are over the window, so they are gauges (a counter may not go down when an instance leaves the
 window). The samples are prometheus-client's `Sample` records, added with each one's own labels: the text of each is
-the library's `generate_latest`."""
+what the library's `generate_latest` writes (`--listen`'s scrapes are; the one-shot text is written as it would,
+toolkit/cli/metrics_text.py)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def _gauge(name: str, documentation: str) -> GaugeMetricFamily:
 
 
 def _add(family: Metric, labels: dict[str, str], value: float, suffix: str = "") -> None:
-    """A sample of the family with these labels (prometheus-client's `Sample`: its text is the library's)."""
+    """A sample of the family with these labels (prometheus-client's `Sample`)."""
     family.samples.append(Sample(family.name + suffix, labels, value))
 
 
@@ -202,7 +203,7 @@ class Families(Collector):
     @classmethod
     def part(cls, readings: ClusterReadings, index: int) -> Families:
         """The families of the `index`th part of a collection (`ClusterScope.read`): their texts, joined family by
-        family (`metrics_exposition.joined_texts`), are the whole's; the first part has every family, the others the
+        family (`metrics_text.joined`), are the whole's; the first part has every family, the others the
         entities'."""
         return cls(readings, MAKERS if index == 0 else OF_ENTITIES)
 
