@@ -241,7 +241,11 @@ def data_safety(tour: Tour) -> None:
     kept = sorted(path.name for path in (PRIMARY / "archive/data/clicks/2025/12/31").iterdir())
     tour.say(f"action archive: {archived.status['instances_evicted']} instances copied to /archive, verified, "
              f"removed; /archive/data/clicks/2025/12/31 holds hours {kept[0]}..{kept[-1]}")
-    tour.done("data safety", "RP009, CL006, archive before delete", "README.md#data-safety")
+    listed = tour.toolkit("instances", "--repo", repo, "--feed", "clicks", "--cluster", "primary", "--from",
+                          "2025-12-31T22:00Z", "--to", "2026-01-01T01:00Z", "--listing", "--format", "text")
+    tour.lines(listed, 8, width=230)
+    tour.done("data safety", "RP009, CL006, archive before delete, Falcon's instance listing (no JVM)",
+              "README.md#data-safety, toolkit instances --listing")
 
 
 def tables(tour: Tour) -> None:

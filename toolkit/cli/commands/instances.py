@@ -1,9 +1,11 @@
-"""`toolkit instances`: what a process instance reads and writes, or a feed's instances, as JSON."""
+"""`toolkit instances`: what a process instance reads and writes, or a feed's instances (with `--listing`, their
+states from storage and the ledger: toolkit/views/instance_listing/), as JSON or text."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -30,18 +32,40 @@ def instances_command(
     from_: Annotated[str | None, typer.Option("--from", help="With --feed: first time, yyyy-MM-ddTHH:mmZ.")] = None,
     to: Annotated[str | None, typer.Option("--to", help="With --feed: last time (included).")] = None,
     format_: Annotated[str, typer.Option("--format", help="json (scripts) or text (a line per instance).")] = "json",
+    listing: Annotated[bool, typer.Option("--listing", help=(
+        "With --feed: Falcon's instance listing, read from the cluster's storage and ledger (no Spark): each "
+        "instance's state, size, creation time and producing run, and a count per state. File feeds only."))] = False,
 ) -> None:
     """Print, as JSON, the resolved inputs and outputs of one process instance (paths or partitions on
     each cluster), or the instances of a feed on a cluster with their paths.
 
+    With --listing, as Falcon's `instance -listing`: each instance of the feed in the window with its state, the
+    bytes of its folder's tree, its creation time (the availability flag's modification time, else the folder's) and
+    the run whose dataset event published it, read from the cluster's file system (file://, or hdfs:// through
+    WebHDFS) and ledger. States: AVAILABLE (the flag is there, or for a feed without one a visible file; or the
+    folder is there and the ledger's newest event published it), PARTIAL (the folder without its flag, not
+    published), EMPTY (a feed without a flag: the folder without a visible file, not published), MISSING (nothing
+    there, no eviction), EVICTED (nothing there, and the newest event is retention's eviction), ARCHIVED
+    (retention's archive action moved it: the archive's path is given). Symbolic links are never followed: a link on
+    the way to an instance or in it is named. A table feed is refused (its partitions need Spark's metastore
+    client).
+
+    Exit 0 listed, 1 a damaged ledger record (named) or a cluster root that is not there, 2 bad call (with
+    --listing also a table feed, or a window of more than 100,000 instances).
+
     \b
     toolkit instances --repo conf --process hourly-clicks-summary --time 2026-11-21T10:00Z
     toolkit instances --repo conf --feed clicks --cluster primary --from 2026-11-21T00:00Z --to 2026-11-21T05:00Z
+    toolkit instances --repo conf --feed clicks --cluster primary --from 2026-11-01T00:00Z \\
+        --to 2026-11-21T23:00Z --listing --format text
     """
     if format_ not in ("json", "text"):
         raise UsageError(f"Unknown --format {format_!r}: use json or text.")
     if (process is None) == (feed is None):
         raise UsageError("Give either --process (with --time) or --feed (with --cluster, --from and --to).")
+    if listing and feed is None:
+        raise UsageError("--listing lists a feed's instances: give --feed with --cluster, --from and --to instead of "
+                         "--process.")
     config = ConfigRepo.load(repo)
     if feed is not None:
         if cluster is None or from_ is None or to is None:
@@ -49,6 +73,9 @@ def instances_command(
         first, last = nominal_time(from_, "--from"), nominal_time(to, "--to")
         if last < first:
             raise UsageError(f"--to {to} is before --from {from_}: give a range that runs forward.")
+        if listing:
+            _print_listing(config, feed, cluster, (first, last), format_)
+            return
         _print(describe_feed_instances(config, feed, cluster, first, last), format_, feed_lines)
         return
     entity = config.process(process)  # type: ignore[arg-type]
@@ -74,3 +101,18 @@ def instances_command(
 
 def _print(data: dict[str, object], format_: str, lines: Callable[[dict[str, object]], Iterator[str]]) -> None:
     typer.echo(json.dumps(data, indent=2) if format_ == "json" else "\n".join(lines(data)))
+
+
+def _print_listing(config: ConfigRepo, feed: str, cluster: str, window: tuple[datetime, datetime],
+                   format_: str) -> None:
+    """The listing on stdout; the links it did not follow said on stderr too, for the person at the terminal. Its
+    modules are imported here: the other forms of the command read neither storage nor a ledger."""
+    from toolkit.cli.listing_text import listing_lines
+    from toolkit.views.instance_listing.listing import list_feed_instances
+
+    listed = list_feed_instances(config, feed, cluster, *window)
+    typer.echo(json.dumps(listed.to_json(), indent=2) if format_ == "json" else "\n".join(listing_lines(listed)))
+    links = listed.links
+    if links:
+        typer.echo(f"instances: {len(links)} symbolic link(s) not followed, the first {links[0]}: the toolkit never "
+                   "follows a link (it may lead outside the cluster root); the listing names each.", err=True)

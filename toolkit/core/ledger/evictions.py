@@ -227,7 +227,11 @@ class EvictionBatches:
 
     def covering(self, feed: str, t: datetime) -> list[EvictionBatch]:
         """The batches of `feed` whose instances span `t` (reads only those)."""
-        return [self._read(item) for item in self._list(feed) if item.first <= t <= item.last]
+        return self.overlapping(feed, t, t)
+
+    def overlapping(self, feed: str, first: datetime, last: datetime) -> list[EvictionBatch]:
+        """The batches of `feed` whose instances span a time in [first, last] (reads only those)."""
+        return [self._read(item) for item in self._list(feed) if item.first <= last and first <= item.last]
 
     def all(self, feed: str) -> list[EvictionBatch]:
         return [self._read(item) for item in self._list(feed)]

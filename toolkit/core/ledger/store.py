@@ -58,6 +58,12 @@ DEFAULT_LEASE_SECONDS = 60.0
 
 
 _YEAR_MONTH = attrgetter("year", "month")
+_EVENT_ORDER = attrgetter("event_id")  # the publication instant first: the order events were recorded in
+
+
+def _is_event_file(name: str) -> bool:
+    """An event's file in an instance's event folder (not a temporary file of one being written)."""
+    return name.endswith(".json") and not name.startswith(".")
 
 
 class Ledger:
@@ -250,9 +256,31 @@ class Ledger:
         folder = self.layout.event_folder(feed, t)
         found = [] if not self.fs.exists(folder) else [
             DatasetEvent.parse(self.fs.read(status.path), status.path)
-            for status in self.fs.list(folder) if status.name.endswith(".json") and not status.name.startswith(".")]
+            for status in self.fs.list(folder) if _is_event_file(status.name)]
         found += [event for batch in self.evictions.covering(feed, t) for event in batch.events_at(t)]
-        return sorted(found, key=lambda event: event.event_id)
+        return sorted(found, key=_EVENT_ORDER)
+
+    def events_of(self, feed: str, times: Iterable[datetime]) -> dict[datetime, list[DatasetEvent]]:
+        """`events` of many instances of one feed, by instance; an instance without events is no key. One listing of
+        the feed's event folders and one of each instance folder there, and each batch of evictions that can hold
+        one read once: a year of hourly instances asked one at a time would list the batches 8,760 times."""
+        wanted = {instance_key(t): t for t in times}
+        if not wanted:
+            return {}
+        folder = self.layout.events_folder(feed)
+        folders = {} if not self.fs.exists(folder) else {
+            status.path: wanted[status.name] for status in self.fs.list(folder)
+            if status.is_dir and status.name in wanted}
+        found: dict[datetime, list[DatasetEvent]] = {}
+        for path, t in folders.items():
+            found[t] = [DatasetEvent.parse(self.fs.read(status.path), status.path)
+                        for status in self.fs.list(path) if _is_event_file(status.name)]
+        by_stamp = {format_timestamp(t): t for t in wanted.values()}
+        for batch in self.evictions.overlapping(feed, min(wanted.values()), max(wanted.values())):
+            for instance in batch.instances:
+                if instance.time in by_stamp:
+                    found.setdefault(by_stamp[instance.time], []).append(batch.event(instance))
+        return {t: sorted(events, key=_EVENT_ORDER) for t, events in found.items() if events}
 
     def feed_event_times(self, feed: str) -> list[datetime]:
         """The instance times of `feed` that have events on this cluster, oldest first."""
