@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from functools import cache
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from toolkit.core.el.timestamps import format_timestamp, instance_key, parse_instance_key
 from toolkit.core.entities.provenance import Provenance
@@ -679,6 +679,7 @@ class ReadInput:
                     for state in resolved.checked_states], resolved.unresolved)
 
 
+Item = TypeVar("Item")
 Inputs = tuple[ReadInput | AsWritten, ...]  # what a run read: ReadInput each (AsWritten: no toolkit wrote it)
 Outputs = tuple[PublishedOutput | AsWritten, ...]  # what it published (AsWritten: an older toolkit's, incomplete)
 
@@ -686,24 +687,29 @@ Outputs = tuple[PublishedOutput | AsWritten, ...]  # what it published (AsWritte
 def inputs_read(inputs: Sequence[ReadInput | AsWritten], whose: str) -> list[ReadInput]:
     """The inputs a record lists (`whose`: the process and instance or batch it is of). UsageError (exit 2) for
     one no toolkit wrote, naming the record: only the reader that needs the inputs stops."""
-    for index, item in enumerate(inputs):
-        if isinstance(item, AsWritten):
-            raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
-                             f"{index}: {item.problem}): check the record, then repair it or run the instance again "
-                             "with --force.")
-    return list(inputs)  # type: ignore[arg-type]  # none is AsWritten
+    return _all_read(inputs, lambda index, problem: (
+        f"The ledger's record of {whose} lists an input this toolkit cannot read (input {index}: {problem}): check "
+        "the record, then repair it or run the instance again with --force."))
 
 
 def published_outputs(outputs: Sequence[PublishedOutput | AsWritten], whose: str) -> list[PublishedOutput]:
     """The outputs a record lists (`whose`: the process and instance or batch it is of): the first records of
     format 1 may name only an output and its path, which nothing that needs its feed can use (a UsageError saying
     so, exit 2)."""
-    for index, item in enumerate(outputs):
+    return _all_read(outputs, lambda index, problem: (
+        f"The ledger's record of {whose} lists a published output this toolkit cannot use (output {index}: "
+        f"{problem}); it was written by an older toolkit: run the instance again with --force to record it anew."))
+
+
+def _all_read(items: Sequence[Item | AsWritten], refused: Callable[[int, str], str]) -> list[Item]:
+    """The items of a list of records, or a UsageError (exit 2) with `refused`'s sentence for the first one kept as
+    written."""
+    read: list[Item] = []
+    for index, item in enumerate(items):
         if isinstance(item, AsWritten):
-            raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use "
-                             f"(output {index}: {item.problem}); it was written by an older toolkit: run the "
-                             "instance again with --force to record it anew.")
-    return list(outputs)  # type: ignore[arg-type]  # none is AsWritten
+            raise UsageError(refused(index, item.problem))
+        read.append(item)
+    return read
 
 
 @dataclass(frozen=True)
