@@ -1,5 +1,6 @@
 """`toolkit rerun`: the spark-submit commands that rerun the failed (or other) instances of a process in a
-window, printed for the scheduler or a shell, or run one after the other with `--execute`."""
+window, printed for the scheduler or a shell, or run one after the other with `--execute`; with `--as-ran`, each
+with the definitions of the commit that first ran it (toolkit/views/status/as_ran.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,20 @@ import shlex
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Repo, open_scope, require
+from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Repo, Scope, open_scope, require
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.ledger.records import STATUSES
 from toolkit.errors import UsageError
+from toolkit.services.runtime.repo_revision import CHECKED_OUT_COMMIT
 from toolkit.services.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
+from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, check_out, first_ran
+from toolkit.views.status.instance_rows import InstanceRow
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
 RerunFrom = Annotated[str | None, typer.Option("--from", help="First instance time, yyyy-MM-ddTHH:mmZ (required).")]
@@ -45,6 +50,10 @@ def rerun_command(
     execute: Annotated[bool, typer.Option("--execute", help=(
         "Run the commands one after the other, their output streamed, and exit with the worst exit code "
         "(PYSPARK_PYTHON defaults to this Python)."))] = False,
+    as_ran: Annotated[bool, typer.Option("--as-ran", help=(
+        "Rerun each instance with the definitions of the commit that first ran it (its first attempt's record), "
+        "read from git into a folder of their own (never the working tree), not with the current files; an instance "
+        "whose definition is in no commit, or a commit git no longer has, is refused (exit 2)."))] = False,
     now: NowOption = None,
 ) -> None:
     """Print, one per line, the spark-submit command that reruns each instance of the window whose status is in
@@ -52,9 +61,15 @@ def rerun_command(
     cluster's scheduled calls: its `trigger.submit-args` (else spark-submit's defaults and your spark-defaults.conf
     decide the master) and the class-data archive its `jvm.class-archive` names.
 
+    With --as-ran each command is given the repo's files at that commit (`--repo` a folder the command writes and
+    names on stderr; --execute removes it afterwards) and `FEED_TOOLKIT_CHECKED_OUT_COMMIT`, so that the rerun's
+    records name the commit it ran.
+
     \b
     toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
         --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z
+    toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
+        --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z --status SUCCEEDED --as-ran --execute
     """
     require(from_, "--from", "the first instance of the window to rerun")
     require(to, "--to", "the last instance of the window to rerun")
@@ -66,22 +81,54 @@ def rerun_command(
                    err=True)
         return
     submit = [spark_submit(), *submit_arguments(None, scope.cluster), process_entrypoint()]
-    commands = [[*submit, "--repo", str(repo), "--process", scope.process.name, "--cluster", scope.cluster.name,
-                 "--time", format_timestamp(row.time), "--force"] for row in rows]
+    checked = _checked_out(scope, repo, rows) if as_ran else {}
+    commands = [[*submit, "--repo", str(checked[row.time].repo if as_ran else repo), "--process",
+                 scope.process.name, "--cluster", scope.cluster.name, "--time", format_timestamp(row.time), "--force"]
+                for row in rows]
+    commits = [checked[row.time].commit if as_ran else None for row in rows]
     if not execute:
-        for command in commands:
-            typer.echo(shlex.join(command))
+        for command, commit in zip(commands, commits, strict=True):
+            typer.echo(f"{CHECKED_OUT_COMMIT}={commit} {shlex.join(command)}" if commit else shlex.join(command))
         return
+    try:
+        _execute(submit, commands, commits)
+    finally:
+        for folder in {id(made): made for made in checked.values()}.values():
+            folder.remove()
+
+
+def _checked_out(scope: Scope, repo: Path, rows: list[InstanceRow]) -> dict[datetime, CheckedOut]:
+    """Each row's instance's repo at the commit that first ran it, one folder per commit, each said on stderr. Every
+    instance's first attempt is read before any folder is written, and one that cannot run as it ran refuses the
+    whole call (exit 2) with the folders written so far removed: no rerun starts on half of the window."""
+    ran = {row.time: first_ran(scope.ledger, scope.process.name, row.time) for row in rows}
+    folders: dict[RanAt, CheckedOut] = {}
+    try:
+        for at in dict.fromkeys(ran.values()):
+            folders[at] = check_out(repo, at, scope.process.name, scope.cluster)
+            count = sum(1 for value in ran.values() if value == at)
+            typer.echo(f"toolkit rerun --as-ran: {count} instance(s) as they first ran, at commit {at.commit[:SHORT]} "
+                       f"({at.definition}); its config repo is written in {folders[at].repo}", err=True)
+    except BaseException:
+        for made in folders.values():
+            made.remove()
+        raise
+    return {t: folders[at] for t, at in ran.items()}
+
+
+def _execute(submit: list[str], commands: list[list[str]], commits: list[str | None]) -> None:
     for program, what in ((submit[0], "spark-submit"), (submit[-1], "entrypoints/process.py")):
         if not (Path(program).is_file() if os.sep in program else shutil.which(program)):
             raise UsageError(f"Cannot run the reruns: {what} is not found at {program}; print the commands "
                              "without --execute and run them where it is.")
     environment = {"PYSPARK_PYTHON": sys.executable, **os.environ}
     codes = []
-    for index, command in enumerate(commands, 1):
-        typer.echo(f"toolkit rerun ({index}/{len(commands)}): {shlex.join(command)}")
+    for index, (command, commit) in enumerate(zip(commands, commits, strict=True), 1):
+        typer.echo(f"toolkit rerun ({index}/{len(commands)}): {shlex.join(command)}"
+                   + (f" (as it ran at commit {commit[:SHORT]})" if commit else ""))
         sys.stdout.flush()
-        codes.append(subprocess.run(command, env=environment, check=False).returncode)
+        called = {**environment, CHECKED_OUT_COMMIT: commit} if commit else environment
+        codes.append(subprocess.run(command, env=called, check=False).returncode)
         typer.echo(f"toolkit rerun ({index}/{len(commands)}): exit {codes[-1]}")
     code = worst(codes)
     if code:

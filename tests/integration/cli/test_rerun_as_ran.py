@@ -1,0 +1,182 @@
+"""`toolkit rerun --as-ran`: each instance rerun with the config repo of the commit that first ran it, read from git
+(never the working tree), checked against the definition its first attempt recorded, and refused in one sentence
+(exit 2, nothing left behind) when no commit holds what ran. A real git repository; spark-submit, for --execute, a
+script that records what it was given."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.unit.cli.ledger_site import NOW, PROCESS, Site, record, run
+from toolkit.cli.commands import rerun as rerun_command
+from toolkit.core.entities.provenance import Provenance, RepoRevision, definition_hash
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.records import AttemptRecord
+from toolkit.services.runtime.repo_revision import CHECKED_OUT_COMMIT, repo_revision
+
+PROCESS_FILE = f"processes/{PROCESS}.yaml"
+WINDOW = ("--from", "2026-11-21T03:00Z", "--to", "2026-11-21T04:00Z")
+
+
+def git(folder: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=True,
+                          env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"})
+    return done.stdout.strip()
+
+
+def commit_all(folder: Path, message: str) -> str:
+    git(folder, "add", "-A")
+    git(folder, "commit", "-q", "-m", message)
+    return git(folder, "rev-parse", "HEAD")
+
+
+def attempt(hour: int, status: str, definition: Provenance | None) -> AttemptRecord:
+    return AttemptRecord(process=PROCESS, cluster="primary", time=f"2026-11-21T{hour:02d}:00Z", attempt=1,
+                         run_id=f"run-{hour:02d}", kind="RUN", status=status, started=f"2026-11-21T{hour:02d}:01:00Z",
+                         definition=definition)
+
+
+@pytest.fixture()
+def ran(site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Site, str, str]:
+    """The repo in git: commit 1 ran 03:00 (succeeded) and 04:00 (failed); commit 2, now checked out, changed the
+    process. Scratch folders go to a temporary folder of the test's own."""
+    git(site.conf, "init", "-q")
+    first = commit_all(site.conf, "first")
+    then = ConfigRepo.load(site.conf)
+    provenance = Provenance(definition_hash(then.process(PROCESS), then.root), first, False)
+    ledger = site.ledger()
+    for hour, status in ((3, "SUCCEEDED"), (4, "FAILED")):
+        ledger.write_attempt(attempt(hour, status, provenance))
+        ledger.write_instance(record(hour, status))
+    path = site.conf / PROCESS_FILE
+    path.write_text(path.read_text().replace("owner: web-analytics", "owner: changed"))
+    second = commit_all(site.conf, "second")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # what TMPDIR says, read once per process
+    return site, first, second
+
+
+def rerun(capsys: pytest.CaptureFixture[str], site: Site, *argv: str) -> tuple[int, str, str]:
+    return run(capsys, "rerun", "--repo", str(site.conf), "--process", PROCESS, "--cluster", "primary", "--now", NOW,
+               *WINDOW, "--status", "SUCCEEDED,FAILED", "--as-ran", *argv)
+
+
+def test_the_commands_rerun_the_commit_that_first_ran_each_instance(capsys: pytest.CaptureFixture[str],
+                                                                   ran: tuple[Site, str, str]) -> None:
+    site, first, _ = ran
+    code, out, err = rerun(capsys, site)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 2
+    folders = set()
+    for line, hour in zip(lines, (3, 4), strict=True):
+        words = shlex.split(line)
+        assert words[0] == f"{CHECKED_OUT_COMMIT}={first}"
+        repo = Path(words[words.index("--repo") + 1])
+        folders.add(repo)
+        assert words[words.index("--time") + 1] == f"2026-11-21T{hour:02d}:00Z" and words[-1] == "--force"
+    (repo,) = folders  # one folder for the one commit, kept for the printed commands
+    assert list((site.conf.parent / "scratch").iterdir()) == [repo.parent]
+    assert (repo / PROCESS_FILE).read_text() == git(site.conf, "show", f"{first}:{PROCESS_FILE}") + "\n"
+    assert "owner: changed" in (site.conf / PROCESS_FILE).read_text()  # the working tree is the second commit
+    assert (repo / "workflows/hourly_clicks_summary.py").is_file()  # the whole repo: its workflows too
+    assert err == (f"toolkit rerun --as-ran: 2 instance(s) as they first ran, at commit {first[:12]} "
+                   f"({definition_hash(ConfigRepo.load(repo).process(PROCESS), repo)}); its config repo is written "
+                   f"in {repo}\n")
+
+
+def test_execute_runs_them_with_the_commit_named_and_removes_the_folder(capsys: pytest.CaptureFixture[str],
+                                                                        ran: tuple[Site, str, str], tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    site, first, _ = ran
+    said = tmp_path / "said"
+    fake = tmp_path / "spark-submit"
+    fake.write_text('#!/bin/sh\nrepo=""; prev=""\nfor a in "$@"; do [ "$prev" = --repo ] && repo="$a"; prev="$a"; '
+                    'done\nprintf "%s %s\\n" "$' + CHECKED_OUT_COMMIT + '" "$(grep -c changed "$repo/'
+                    + PROCESS_FILE + '")" >> "' + str(said) + '"\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(rerun_command, "spark_submit", lambda: str(fake))
+    code, out, err = rerun(capsys, site, "--execute")
+    assert code == 0, err
+    assert said.read_text().splitlines() == [f"{first} 0", f"{first} 0"]  # the first commit's file, twice
+    assert [line.endswith(f"(as it ran at commit {first[:12]})") for line in out.splitlines()[::2]] == [True, True]
+    assert list((tmp_path / "scratch").iterdir()) == []  # the commit's folder is gone
+
+
+def test_the_rerun_records_the_commit_it_was_given(ran: tuple[Site, str, str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even inside another git work tree (the scratch folder could be one): the folder holds the named commit."""
+    site, first, second = ran
+    assert repo_revision(site.conf) is not None and repo_revision(site.conf).commit == second  # type: ignore[union-attr]
+    monkeypatch.setenv(CHECKED_OUT_COMMIT, first)
+    assert repo_revision(site.conf) == RepoRevision(first, False)
+    monkeypatch.setenv(CHECKED_OUT_COMMIT, "not a commit")
+    assert repo_revision(site.conf) is None
+
+
+@pytest.mark.parametrize(("definition", "why"), [
+    (None, "The instance 2026-11-21T03:00Z of process 'hourly-clicks-summary' recorded no definition at its first "
+           "attempt (an older toolkit ran it): rerun it without --as-ran."),
+    (Provenance("v1:ab", None), "The instance 2026-11-21T03:00Z of process 'hourly-clicks-summary' first ran from a "
+                                "config repo that was not in git, so no commit holds what ran: rerun it without "
+                                "--as-ran."),
+    (Provenance("v1:ab", "c" * 40, True), "The instance 2026-11-21T03:00Z of process 'hourly-clicks-summary' first "
+                                          f"ran at commit {'c' * 12} with changes not committed, so no commit holds "
+                                          "what ran"),
+    (Provenance("v1:ab", "c" * 40), f"The commit {'c' * 12} that first ran process 'hourly-clicks-summary' cannot be "
+                                    "read from git"),
+])
+def test_an_instance_no_commit_holds_is_refused_and_nothing_is_left(
+        capsys: pytest.CaptureFixture[str], ran: tuple[Site, str, str], tmp_path: Path,
+        definition: Provenance | None, why: str) -> None:
+    site, _, _ = ran
+    site.ledger().write_attempt(attempt(3, "SUCCEEDED", definition))
+    code, out, err = rerun(capsys, site)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"toolkit: {why}") and err.count("\n") == 1
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_a_definition_that_is_not_the_commits_is_refused(capsys: pytest.CaptureFixture[str],
+                                                         ran: tuple[Site, str, str], tmp_path: Path) -> None:
+    site, first, _ = ran
+    site.ledger().write_attempt(attempt(3, "SUCCEEDED", Provenance("v1:" + "0" * 64, first)))
+    code, out, err = rerun(capsys, site)
+    assert (code, out) == (2, "")
+    assert err == (f"toolkit: The process 'hourly-clicks-summary' at commit {first[:12]} is not the definition its "
+                   f"instances recorded (v1:{'0' * 64}): rerun without --as-ran.\n")
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_a_cluster_that_kept_its_ledger_elsewhere_then_is_refused(capsys: pytest.CaptureFixture[str],
+                                                                  ran: tuple[Site, str, str], tmp_path: Path) -> None:
+    """Today's ledger says what ran; a rerun as it ran must not write where the cluster was."""
+    site, _, _ = ran
+    cluster = site.conf / "clusters" / "primary.yaml"
+    moved = site.primary.parent / "moved"
+    moved.mkdir()
+    cluster.write_text(cluster.read_text().replace(f"file://{site.primary}", f"file://{moved}"))
+    (site.primary).rename(moved)  # the data and the ledger moved with the cluster's new root
+    commit_all(site.conf, "the cluster moved")
+    code, out, err = rerun(capsys, site)
+    assert (code, out) == (2, "")
+    assert "The cluster 'primary' kept its files or its ledger elsewhere at commit" in err
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_without_as_ran_the_working_tree_is_rerun(capsys: pytest.CaptureFixture[str],
+                                                  ran: tuple[Site, str, str]) -> None:
+    site, _, _ = ran
+    code, out, err = run(capsys, "rerun", "--repo", str(site.conf), "--process", PROCESS, "--cluster", "primary",
+                         "--now", NOW, *WINDOW, "--status", "SUCCEEDED,FAILED")
+    assert code == 0 and err == ""
+    assert [shlex.split(line)[shlex.split(line).index("--repo") + 1] for line in out.splitlines()] == \
+        [str(site.conf)] * 2
