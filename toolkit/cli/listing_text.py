@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from toolkit.cli.ledger_text import NONE, table
 from toolkit.core.el.timestamps import format_timestamp
+from toolkit.shown_text import printable
 from toolkit.views.instance_listing.records import ListedInstance, Listing, ListingState
 
 
@@ -29,7 +30,7 @@ def _row(instance: ListedInstance) -> tuple[str, ...]:
 
 def _where(instance: ListedInstance) -> str:
     """The path, and what a person must know beside it: when retention took it and where the archive put it, which
-    links were not followed."""
+    links were not followed; a name's control characters as escapes (a line break cannot forge another row)."""
     notes = []
     evicted = instance.evicted_by
     if instance.state == ListingState.ARCHIVED and evicted is not None:
@@ -38,7 +39,7 @@ def _where(instance: ListedInstance) -> str:
         notes.append(f"evicted at {evicted.at} by run {evicted.run_id}")
     if instance.links:
         notes.append("link not followed: " + ", ".join(instance.links))
-    return instance.path + (f"  ({'; '.join(notes)})" if notes else "")
+    return printable(instance.path + (f"  ({'; '.join(notes)})" if notes else ""))
 
 
 def size_text(size: int | None) -> str:

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,11 @@ from toolkit.cli.main import main
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.records import PublicationFacts
 from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.filesystem import FileStatus, StorageError, each_listed
 from toolkit.core.storage.local import LocalFileSystem
+from toolkit.views.instance_listing import listing as listing_module
+from toolkit.views.instance_listing.listing import list_feed_instances
+from toolkit.views.instance_listing.records import ListedInstance, ListingState
 
 WINDOW = ("--from", "2025-12-31T20:00Z", "--to", "2026-01-01T06:00Z")
 PART = {"part-00000": b"x" * 100}
@@ -292,3 +297,108 @@ def test_a_cluster_root_that_is_not_there_exits_1_and_lists_nothing(
     code, out, err = lake.listing(capsys, *WINDOW)
     assert (code, out) == (1, "")
     assert f"The root file://{lake.root} of cluster 'primary' does not exist" in err
+
+
+# -- what an attack found -------------------------------------------------------------------------------------------
+
+
+def test_a_time_no_calendar_holds_is_an_unknown_creation_time() -> None:
+    """A clock set to year 10000 (tmpfs and HDFS take any time): the listing goes on, the instance undated."""
+    far = ListedInstance(utc(2026, 1, 1, 0), ListingState.AVAILABLE, "file:///r/x", 1, 253402300800000, None, None,
+                         None, ())
+    assert far.created is None and far.to_json()["created"] is None
+
+
+class _Unreadable(LocalFileSystem):
+    """A folder this file system cannot list, as one without read permission is to a user who is not its owner (the
+    tests run as root, which reads every folder)."""
+
+    def __init__(self, refused: str) -> None:
+        super().__init__()
+        self.refused = refused
+
+    def list(self, path: str) -> list[FileStatus]:
+        if path.rstrip("/") == self.refused:
+            raise StorageError(f"Cannot list {path}: Permission denied.")
+        return super().list(path)
+
+    def list_many(self, paths: Sequence[str]) -> dict[str, list[FileStatus]]:
+        return each_listed(paths, self.list)
+
+    def list_kinds_many(self, paths: Sequence[str]) -> dict[str, list[FileStatus]]:
+        return each_listed(paths, self.list)
+
+
+@pytest.mark.parametrize("folder", ["data/clicks/2026/01/01/00", "data/clicks/2026/01/01/05/sub",
+                                    "data/clicks/2026/01/01"])
+def test_a_folder_that_cannot_be_read_stops_the_listing_naming_it(lake: Lake, monkeypatch: pytest.MonkeyPatch,
+                                                                   folder: str) -> None:
+    """An instance, a folder in one, a day: never listed as an empty folder (PARTIAL, 0 B, MISSING)."""
+    refusing = _Unreadable(lake.uri(folder))
+    monkeypatch.setattr(listing_module, "open_present_ledger", lambda cluster, now: Ledger.of(refusing, cluster))
+    cluster = ConfigRepo.load(lake.repo)
+    with pytest.raises(StorageError, match=f"Cannot list {re.escape(lake.uri(folder))}: Permission denied"):
+        list_feed_instances(cluster, "clicks", "primary", utc(2026, 1, 1, 0), utc(2026, 1, 1, 5))
+
+
+class _Evicting(LocalFileSystem):
+    """Retention deleting an instance while the listing walks it: the folder goes between the day's listing and the
+    listing of the instance's own tree."""
+
+    def __init__(self, going: Path) -> None:
+        super().__init__()
+        self.going = going
+
+    def list_many(self, paths: Sequence[str]) -> dict[str, list[FileStatus]]:
+        if self.going.exists() and any(path.endswith(self.going.name) for path in paths):
+            shutil.rmtree(self.going)
+        return super().list_many(paths)
+
+
+def test_an_instance_deleted_while_it_is_listed_is_not_there_rather_than_partial(
+        lake: Lake, monkeypatch: pytest.MonkeyPatch) -> None:
+    going = lake.root / "data/clicks/2026/01/01/01"
+    evicting = _Evicting(going)
+    monkeypatch.setattr(listing_module, "open_present_ledger", lambda cluster, now: Ledger.of(evicting, cluster))
+    found = list_feed_instances(ConfigRepo.load(lake.repo), "clicks", "primary", utc(2026, 1, 1, 1),
+                                utc(2026, 1, 1, 1))
+    (one,) = found.instances
+    assert not going.exists()
+    assert (one.state, one.size, one.created) == (ListingState.MISSING, None, None)
+
+
+def test_data_back_where_retention_evicted_it_names_no_run(capsys: pytest.CaptureFixture[str], lake: Lake) -> None:
+    """The run that published it before its eviction is not the one that made what is there now."""
+    t = utc(2025, 12, 31, 19)
+    instance(lake.root, "data/clicks", t, PART)
+    publish(lake.repo, t, "run-19", utc(2025, 12, 31, 19, 55), lake.clicks(t))
+    assert main(["retain", "--repo", str(lake.repo), "--feed", "clicks", "--cluster", "primary", "--time",
+                 "2026-03-31T22:00Z"]) == 0
+    assert not (lake.root / "data/clicks/2025/12/31/19").exists()
+    instance(lake.root, "data/clicks", t, {"part-00000": b"outsider"})
+    capsys.readouterr()
+    code, out, _ = lake.listing(capsys, "--from", "2025-12-31T19:00Z", "--to", "2025-12-31T19:00Z")
+    (back,) = json.loads(out)["instances"]
+    assert (code, back["state"], back["size"], back["run"]) == (0, "AVAILABLE", 8, None)
+    assert back["evicted"] is not None
+
+
+def test_an_eviction_whose_path_moved_since_is_evicted_not_archived(capsys: pytest.CaptureFixture[str],
+                                                                    lake: Lake) -> None:
+    """The deleted instances' events name the old root's paths; the run that deleted them did not archive."""
+    cluster = lake.repo / "clusters" / "primary.yaml"
+    moved = lake.root.parent / "moved"
+    shutil.copytree(lake.root, moved, symlinks=True)
+    cluster.write_text(cluster.read_text().replace(f"file://{lake.root}", f"file://{moved}"))
+    code, out, _ = lake.listing(capsys, "--from", "2025-12-31T20:00Z", "--to", "2025-12-31T23:00Z")
+    states = [item["state"] for item in json.loads(out)["instances"]]
+    assert (code, states) == (0, ["EVICTED", "EVICTED", "ARCHIVED", "ARCHIVED"])
+
+
+def test_control_characters_in_a_name_cannot_forge_a_line(capsys: pytest.CaptureFixture[str], lake: Lake) -> None:
+    (lake.root / "data/clicks/2026/01/01/00" / "lnk\n\x1b[2Jevil").symlink_to(lake.outside / "big.bin")
+    code, out, err = lake.listing(capsys, "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T00:00Z", "--format",
+                                  "text")
+    assert code == 0 and "\x1b" not in out + err
+    assert len(out.splitlines()) == 4 and err.count("\n") == 1
+    assert "lnk\\n\\x1b[2Jevil" in out

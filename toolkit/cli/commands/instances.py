@@ -18,6 +18,7 @@ from toolkit.core.instances.grids import process_grid
 from toolkit.core.instances.process_instance import describe_feed_instances, resolve_process_instance
 from toolkit.errors import UsageError
 from toolkit.services.runtime.times import nominal_time
+from toolkit.shown_text import shown
 
 
 def instances_command(
@@ -46,12 +47,13 @@ def instances_command(
     folder is there and the ledger's newest event published it), PARTIAL (the folder without its flag, not
     published), EMPTY (a feed without a flag: the folder without a visible file, not published), MISSING (nothing
     there, no eviction), EVICTED (nothing there, and the newest event is retention's eviction), ARCHIVED
-    (retention's archive action moved it: the archive's path is given). Symbolic links are never followed: a link on
-    the way to an instance or in it is named. A table feed is refused (its partitions need Spark's metastore
-    client).
+    (retention's archive action moved it, as its run's record says: the archive's path is given). Symbolic links
+    are never followed: a link on the way to an instance or in it is named. A table feed is refused (its partitions
+    need Spark's metastore client).
 
-    Exit 0 listed, 1 a damaged ledger record (named) or a cluster root that is not there, 2 bad call (with
-    --listing also a table feed, or a window of more than 100,000 instances).
+    Exit 0 listed, 1 a damaged ledger record (named), a folder that cannot be read (named: never listed as empty)
+    or a cluster root that is not there, 2 bad call (with --listing also a table feed, or a window of more than
+    100,000 instances).
 
     \b
     toolkit instances --repo conf --process hourly-clicks-summary --time 2026-11-21T10:00Z
@@ -114,5 +116,5 @@ def _print_listing(config: ConfigRepo, feed: str, cluster: str, window: tuple[da
     typer.echo(json.dumps(listed.to_json(), indent=2) if format_ == "json" else "\n".join(listing_lines(listed)))
     links = listed.links
     if links:
-        typer.echo(f"instances: {len(links)} symbolic link(s) not followed, the first {links[0]}: the toolkit never "
-                   "follows a link (it may lead outside the cluster root); the listing names each.", err=True)
+        typer.echo(f"instances: {len(links)} symbolic link(s) not followed, the first {shown(links[0])}: the toolkit "
+                   "never follows a link (it may lead outside the cluster root); the listing names each.", err=True)

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from toolkit.core.el.timestamps import format_timestamp
-from toolkit.core.entities.model import Feed
+from toolkit.core.entities.model import Cluster, Feed
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.feed_locations import FeedLocations, feed_locations, under_root
 from toolkit.core.instances.grids import feed_grid
-from toolkit.core.ledger.records import EVICTED, DatasetEvent
-from toolkit.core.storage.filesystem import normalize_uri
+from toolkit.core.ledger.records import EVICTED, DatasetEvent, parse_record
+from toolkit.core.ledger.retention_runs import RetentionRecord
+from toolkit.core.storage.filesystem import FileSystem, normalize_uri
 from toolkit.errors import UsageError
+from toolkit.services.runtime.run_record import record_folder
 from toolkit.views.instance_listing.records import ListedInstance, Listing, ListingState, RunRef
 from toolkit.views.instance_listing.stored import Stored, stored_instances
 from toolkit.views.ledger_access import Now, open_present_ledger
@@ -37,8 +39,29 @@ def list_feed_instances(repo: ConfigRepo, feed_name: str, cluster_name: str, fir
     paths = {t: normalize_uri(under_root(where.root, where.paths["data"].format(t, where.zone))) for t in times}
     stored = stored_instances(ledger.fs, where.root, paths, feed.availability_flag)
     events = ledger.events_of(feed.name, times)
-    listed = tuple(_listed(t, paths[t], stored[t], events.get(t, []), feed.availability_flag) for t in times)
+    moved = {found[-1].run_id for t, found in events.items() if found and found[-1].kind == EVICTED
+             and normalize_uri(found[-1].location) != paths[t]}
+    archiving = archiving_runs(ledger.fs, cluster, feed.name, moved) if moved else frozenset()
+    listed = tuple(_listed(t, paths[t], stored[t], events.get(t, []), feed.availability_flag, archiving)
+                   for t in times)
     return Listing(feed.name, cluster.name, first, last, feed.availability_flag, listed)
+
+
+def archiving_runs(fs: FileSystem, cluster: Cluster, feed: str, runs: set[str]) -> frozenset[str]:
+    """Those of `runs` whose retention record says they archived (`action_taken`): an eviction event names the
+    archive's path, but a path that differs from the instance's may also be a cluster root or a path template
+    changed since, so the run's own record decides."""
+    folder = record_folder(cluster, "retention", feed)
+    if not fs.exists(folder):
+        return frozenset()
+    found = set()
+    for status in fs.list(folder):
+        if status.is_dir or not status.name.endswith(".json") or status.name.startswith("."):
+            continue
+        record: RetentionRecord = parse_record(RetentionRecord, fs.read(status.path), status.path)
+        if record.run_id in runs and record.action_taken == "archive":
+            found.add(record.run_id)
+    return frozenset(found)
 
 
 def _require_files(feed: Feed, where: FeedLocations) -> None:
@@ -60,18 +83,21 @@ def _window(feed: Feed, cluster: str, first: datetime, last: datetime) -> list[d
     return list(grid.between(first, last))
 
 
-def _listed(t: datetime, path: str, stored: Stored, events: Sequence[DatasetEvent],
-            flag: str | None) -> ListedInstance:
+def _listed(t: datetime, path: str, stored: Stored, events: Sequence[DatasetEvent], flag: str | None,
+            archiving: frozenset[str]) -> ListedInstance:
     newest = events[-1] if events else None
     evicted = newest if newest is not None and newest.kind == EVICTED else None
-    published = next((event for event in reversed(events) if event.kind != EVICTED), None)
-    state = state_of(stored, flag is not None, newest, path)
+    # the run that made what is listed: none for data that came back after its eviction (no event says whose)
+    published = None if evicted is not None and stored.present else next(
+        (event for event in reversed(events) if event.kind != EVICTED), None)
+    state = state_of(stored, flag is not None, newest, path, archiving)
     return ListedInstance(
         t, state, path, stored.size, stored.created_ms, RunRef.of(published), RunRef.of(evicted),
         evicted.location if evicted is not None and state == ListingState.ARCHIVED else None, stored.links)
 
 
-def state_of(stored: Stored, flagged: bool, newest: DatasetEvent | None, path: str) -> ListingState:
+def state_of(stored: Stored, flagged: bool, newest: DatasetEvent | None, path: str,
+             archiving: frozenset[str] = frozenset()) -> ListingState:
     """An instance's state from what storage holds at `path` and the ledger's newest event of it (see ListingState):
     storage decides what is there; the ledger decides whether what is gone was evicted or archived, and makes a
     published instance available without its flag (a producer that publishes records it as complete)."""
@@ -81,7 +107,7 @@ def state_of(stored: Stored, flagged: bool, newest: DatasetEvent | None, path: s
             return ListingState.AVAILABLE if stored.flag_ms is not None or published else ListingState.PARTIAL
         return ListingState.AVAILABLE if stored.visible or published else ListingState.EMPTY
     if newest is not None and newest.kind == EVICTED:
-        # an eviction's event names where the data went: the instance's own path when deleted, else its archive
-        moved = normalize_uri(newest.location) != normalize_uri(path)
+        # an eviction's event names where the data went: the archive's path when its run archived (`archiving`)
+        moved = normalize_uri(newest.location) != normalize_uri(path) and newest.run_id in archiving
         return ListingState.ARCHIVED if moved else ListingState.EVICTED
     return ListingState.MISSING

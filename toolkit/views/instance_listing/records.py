@@ -65,7 +65,10 @@ class ListedInstance:
         """The creation time, ISO 8601 in UTC to the second."""
         if self.created_ms is None:
             return None
-        return datetime.fromtimestamp(self.created_ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            return datetime.fromtimestamp(self.created_ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        except (ValueError, OverflowError, OSError):  # a time no calendar holds (a clock set to year 10000): unknown
+            return None
 
     def to_json(self) -> dict[str, object]:
         return {"time": format_timestamp(self.time), "state": self.state.value, "path": self.path, "size": self.size,

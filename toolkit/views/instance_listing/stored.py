@@ -10,7 +10,7 @@ from datetime import datetime
 
 from toolkit.core.storage.filesystem import FileStatus, FileSystem, parent_of
 from toolkit.core.storage.tree import hidden
-from toolkit.views.instance_listing.trees import Tree, measure_trees
+from toolkit.views.instance_listing.trees import Tree, listed_or_gone, measure_trees
 from toolkit.views.instance_listing.ways import ways_below
 
 
@@ -41,8 +41,8 @@ def stored_instances(fs: FileSystem, root: str, paths: Mapping[datetime, str],
     parents = {path: parent_of(path) for path in paths.values()}
     ways = ways_below(fs, root, sorted(set(parents.values())))
     # names and kinds only: an instance's own modification time is looked up where its flag gives none (`_timed`)
-    listed = fs.list_kinds_many(sorted(folder for folder, way in ways.items() if way.open))
-    entries = {entry.path: entry for children in listed.values() for entry in children}
+    listed = listed_or_gone(fs, sorted(folder for folder, way in ways.items() if way.open), kinds_only=True)
+    entries = {entry.path: entry for children in listed.values() for entry in children or ()}
     folders = [path for path in paths.values() if ways[parents[path]].open and _is_folder(entries.get(path))]
     trees = measure_trees(fs, folders, flag)
     found = {}
@@ -66,6 +66,8 @@ def _stored(entry: FileStatus | None, tree: Tree | None) -> Stored:
         return Stored(False, links=(entry.path,))
     if tree is None:  # a file where the instance's folder belongs: the instance is that file
         return Stored(True, entry.length, 0 if hidden(entry.name) else 1)
+    if tree.gone:  # deleted while it was listed (retention evicting it): not there
+        return Stored(False, links=tree.links)
     return Stored(True, tree.size, tree.visible, tree.flag_ms, links=tree.links)
 
 
