@@ -6,6 +6,7 @@ ledger commands read.
 from __future__ import annotations
 
 import getpass
+import os
 import socket
 import time
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from toolkit.core.el.timestamps import parse_timestamp
 from toolkit.core.entities.model import Cluster
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import to_local_path
 from toolkit.services.runtime.cluster_files import cluster_file_system
 
 NOW_HELP = ("The current time, yyyy-MM-ddTHH:mmZ (UTC), for tests and reruns: instances after it are not listed "
@@ -54,6 +56,11 @@ def open_present_ledger(cluster: Cluster, now: Now) -> Ledger:
         raise StorageError(f"The root {root} of cluster '{cluster.name}' does not exist: its storage is not there (not "
                            "mounted?) or its write endpoint is wrong; nothing is reported from a place that is not "
                            "there.")
+    if root is not None and root.startswith("file:") and not os.path.isdir(to_local_path(root)):
+        # the operator's root may be a link to a folder; a dangling one, or a file, holds nothing to report
+        raise StorageError(f"The root {root} of cluster '{cluster.name}' is not a folder (a file, or a link to "
+                           "nothing): its storage is not there (not mounted?) or its write endpoint is wrong; nothing "
+                           "is reported from a place that is not there.")
     return ledger
 
 

@@ -402,3 +402,18 @@ def test_control_characters_in_a_name_cannot_forge_a_line(capsys: pytest.Capture
     assert code == 0 and "\x1b" not in out + err
     assert len(out.splitlines()) == 4 and err.count("\n") == 1
     assert "lnk\\n\\x1b[2Jevil" in out
+
+
+@pytest.mark.parametrize("kind", ["a link to nothing", "a file"])
+def test_a_cluster_root_that_is_no_folder_exits_1(capsys: pytest.CaptureFixture[str], lake: Lake, kind: str) -> None:
+    """Not every instance MISSING with exit 0: the storage is not there."""
+    shutil.rmtree(lake.root)
+    if kind == "a file":
+        lake.root.write_text("x")
+    else:
+        lake.root.symlink_to(lake.root.parent / "nothing-here")
+    code, out, err = lake.listing(capsys, *WINDOW)
+    assert (code, out) == (1, "")
+    assert err == (f"toolkit: The root file://{lake.root} of cluster 'primary' is not a folder (a file, or a link to "
+                   "nothing): its storage is not there (not mounted?) or its write endpoint is wrong; nothing is "
+                   "reported from a place that is not there.\n")
