@@ -11,15 +11,11 @@ import pytest
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.records import (
     STATUSES,
-    AsWritten,
     AttemptRecord,
     CorruptRecordError,
     DatasetEvent,
     InstanceRecord,
     LateCheck,
-    PublishedOutput,
-    ReadInput,
-    ReadInstance,
     late_checks_json,
     parse_late_checks,
     to_json,
@@ -32,10 +28,9 @@ ATTEMPT = AttemptRecord(
     process="hourly-clicks-summary", cluster="primary", time="2026-11-21T10:00Z", attempt=2, run_id="0123456789ab",
     kind="RUN", status="FAILED", started="2026-11-21T10:05:00Z", ended="2026-11-21T10:06:30Z",
     error="Statement 1 of the workflow w.sql failed: boom",
-    inputs=(ReadInput("clicks", instances=[ReadInstance("2026-11-21T10:00Z", fingerprint=Fingerprint("ab", 1, 10))]),),
-    outputs=(PublishedOutput("summary", "clicks-summary", "2026-11-21T10:00Z", "file:///x/data/2026/11/21/10", 2, 11),
-             AsWritten({"name": "old", "path": "file:///x/old"}, "the field 'feed' is missing")),
-    counters={"rows": 12, "bytes": 3.5},
+    inputs=[{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,
+                                              "fingerprint": {"digest": "ab", "files": 1, "bytes": 10}}]}],
+    outputs=[{"name": "summary", "path": "file:///x/data/2026/11/21/10"}], counters={"rows": 12, "bytes": 3.5},
 )
 
 INSTANCE = InstanceRecord(

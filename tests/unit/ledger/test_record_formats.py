@@ -12,21 +12,17 @@ from typing import Any
 
 import pytest
 
-from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.control import Control
 from toolkit.core.ledger.layout import LedgerLayout
 from toolkit.core.ledger.locks import HELD, LeaseDetails, LeaseLock
 from toolkit.core.ledger.records import (
     FORMAT_VERSION,
-    AsWritten,
     AttemptRecord,
     CorruptRecordError,
     DatasetEvent,
     InstanceRecord,
     LateCheck,
     NewerFormatError,
-    ReadInput,
-    ReadInstance,
     late_checks_json,
     parse_late_checks,
     to_json,
@@ -37,9 +33,9 @@ from toolkit.errors import UsageError
 from toolkit.services.runtime.run_record import write_record
 
 V1 = Path(__file__).parent / "records_v1"
-# A format 1 record's inputs name no feed; its outputs only their name and path, kept as written (`AsWritten`).
-INPUTS = (ReadInput("clicks", instances=[ReadInstance("2026-11-21T10:00Z", fingerprint=Fingerprint("ab", 1, 10))]),)
-OUTPUTS = (AsWritten({"name": "summary", "path": "file:///x/data/2026/11/21/10"}, "the field 'feed' is missing"),)
+INPUTS = [{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,
+                                            "fingerprint": {"digest": "ab", "files": 1, "bytes": 10}}]}]
+OUTPUTS = [{"name": "summary", "path": "file:///x/data/2026/11/21/10"}]
 
 
 def v1(name: str) -> tuple[bytes, str]:
@@ -85,7 +81,7 @@ def test_optional_fields_missing_from_an_older_record_take_their_defaults() -> N
         del written[name]
     record = InstanceRecord.parse(json.dumps(written).encode(), path)
     assert (record.started, record.ended, record.error, record.succeeded) == (None, None, None, None)
-    assert (record.missing, record.inputs, record.outputs) == ([], (), ())
+    assert (record.missing, record.inputs, record.outputs) == ([], [], [])
     checks = json.loads(v1("late-checks.json")[0])
     del checks[0]["changed"], checks[0]["run_id"]
     assert parse_late_checks(json.dumps(checks).encode(), path)[0] == LateCheck("2026-11-21T11:00Z", "UNCHANGED")

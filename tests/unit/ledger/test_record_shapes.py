@@ -16,14 +16,11 @@ from toolkit.core.ledger.consumption import Cursor
 from toolkit.core.ledger.ingest_book import IngestBatch
 from toolkit.core.ledger.records import (
     STATUSES,
-    AsWritten,
     AttemptJob,
     AttemptRecord,
     CorruptRecordError,
     DatasetEvent,
     Minute,
-    PublishedOutput,
-    ReadInput,
     Stamp,
     _Nested,
     parse_record,
@@ -36,9 +33,7 @@ def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
     assert shape_of(AttemptRecord) == {
         "process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
         "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
-        "inputs": _Nested(ReadInput, many="tuple", kept=True),
-        "outputs": _Nested(PublishedOutput, many="tuple", kept=True),
-        "counters": "dict", "quality": "list",
+        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list",
         "job": _Nested(AttemptJob, single=True, optional=True),
         "definition": _Nested(Provenance, single=True, optional=True)}
     assert shape_of(DatasetEvent)["fingerprint"] == _Nested(Fingerprint, single=True, optional=True)
@@ -166,27 +161,3 @@ def test_a_nested_record_that_is_not_one_names_the_field_and_what_is_wrong(place
     with pytest.raises(CorruptRecordError, match=problem):
         parse_record(_Copy, data, "copy.json")
     assert parse_record(_Copy, to_json(_Copy("r2", _Place("/data", 2))), "copy.json") == _Copy("r2", _Place("/data", 2))
-
-
-@dataclass(frozen=True)
-class _Shipment:
-    parts: tuple[_Part | AsWritten, ...] = ()
-
-
-def test_an_item_that_is_no_record_is_kept_as_written_and_the_record_stays_readable() -> None:
-    """`tuple[_Part | AsWritten, ...]`: an older toolkit's or a damaged item is kept, with what is wrong with it, and
-    written back byte for byte; the record around it reads as any other (a status, a listing)."""
-    odd = {"name": "bolt", "size": "ten", "extra": [1, {"deep": True}]}
-    shipment = parse_record(_Shipment, json.dumps({"parts": [{"name": "nut", "size": 2}, odd, 7]}).encode(),
-                            "shipments/a.json")
-    assert shipment.parts == (_Part("nut", 2), AsWritten(odd, "the field 'size' is 'ten', not an integer"),
-                              AsWritten(7, "it is not a JSON object"))
-    assert json.loads(to_json(shipment))["parts"] == [{"name": "nut", "size": 2}, odd, 7]
-    with pytest.raises(CorruptRecordError, match="the field 'parts' is 'x', not a list"):
-        parse_record(_Shipment, b'{"parts": "x"}', "shipments/a.json")
-
-
-def test_a_union_of_two_records_in_a_list_is_the_toolkits_own_mistake() -> None:
-    odd = dataclasses.make_dataclass("Odd", [("items", tuple[_Part | _Parcel, ...])], frozen=True)
-    with pytest.raises(TypeError, match=r"Odd\.items is annotated .* which no record check reads"):
-        shape_of(odd)

@@ -4,7 +4,6 @@ visible files: the flag decides for a feed with one, the folder for a feed witho
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from datetime import datetime
 from pathlib import Path
@@ -13,8 +12,6 @@ from tests.unit.process_runner.runner_repo import RunnerRepo, utc, write_file
 from toolkit.core.instances.availability import InstanceState, probe_files
 from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.instances.fingerprints import Fingerprint, fingerprint
-from toolkit.core.instances.plan import plan_instance
-from toolkit.core.ledger.records import InstanceRecord, ReadInput, to_json
 from toolkit.core.storage.filesystem import FileStatus
 from toolkit.core.storage.local import LocalFileSystem
 
@@ -137,20 +134,3 @@ def test_fingerprint_of_a_table_partition_includes_its_create_time() -> None:
     assert created.digest != plain.digest
     digest = hashlib.sha256(b"created\t1790000000.500\npart-0\t5\t1000\n").hexdigest()
     assert created == Fingerprint(digest, 1, 5)
-
-
-def test_a_resolved_input_is_recorded_as_its_json_says(runner_repo: RunnerRepo) -> None:
-    """`ReadInput.of` (what the records hold) and `ResolvedInput.to_json` (what `--dry-run` prints) are one shape:
-    an available instance with its fingerprint, a missing one without."""
-    write_file(clicks(runner_repo, 10) / "part-00000.json", "x" * 10, MTIME)
-    write_file(clicks(runner_repo, 10) / "_SUCCESS", "", MTIME)
-    repo = runner_repo.repo
-    process = repo.process("hourly-clicks-summary")
-    plan = plan_instance(repo, process, repo.cluster("primary"), utc(2026, 11, 21, 11), LocalFileSystem(),
-                         catalog=lambda: None)  # type: ignore[arg-type, return-value]  # file feeds only
-    assert plan.inputs and any(state.available for item in plan.inputs for state in item.checked_states)
-    assert any(not state.available for item in plan.inputs for state in item.checked_states)
-    record = InstanceRecord(process=process.name, cluster="primary", time="2026-11-21T11:00Z", status="SUCCEEDED",
-                            attempts=1, run_id="r", updated="2026-11-21T11:09:00Z",
-                            inputs=tuple(map(ReadInput.of, plan.inputs)))
-    assert json.loads(to_json(record))["inputs"] == [item.to_json() for item in plan.inputs]

@@ -38,6 +38,9 @@ class AttemptFacts:
     def ended_stamp(self) -> str | None:
         return wall_clock_stamp(self.ended.timestamp()) if self.ended is not None else None
 
+    def outputs_json(self) -> list[dict[str, Any]]:
+        return [output.to_json() for output in self.outputs]
+
     def counters(self) -> Counters:
         return {} if self.workflow_seconds is None else {"workflow_seconds": round(self.workflow_seconds, 3)}
 

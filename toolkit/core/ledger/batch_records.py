@@ -19,8 +19,6 @@ from toolkit.core.ledger.records import (
     STATUSES,
     AttemptJob,
     Counters,
-    Inputs,
-    Outputs,
     PublishedOutput,
     ReadInput,
     Stamp,
@@ -48,8 +46,8 @@ class BatchRecord:
     ended: Stamp | None = None
     error: str | None = None
     events: list[str] = field(default_factory=list)
-    inputs: Inputs = ()
-    outputs: Outputs = ()
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
+    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: Counters = field(default_factory=dict)
     quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
     job: AttemptJob | None = None  # the job of another server the attempt runs as, as AttemptRecord.job

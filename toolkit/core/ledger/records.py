@@ -30,12 +30,11 @@ from datetime import datetime, timezone
 from enum import Enum
 from functools import cache
 from types import UnionType
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
-from toolkit.core.el.timestamps import format_timestamp, instance_key, parse_instance_key
+from toolkit.core.el.timestamps import instance_key, parse_instance_key
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.fingerprints import Fingerprint
-from toolkit.core.instances.inputs import ResolvedInput
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.secrets_masking import masked
 from toolkit.statuses import Status
@@ -161,7 +160,6 @@ class _Nested:
     single: bool = False
     optional: bool = False
     many: str = LIST
-    kept: bool = False  # a list of `cls | AsWritten`: an item that is no record of `cls` is kept as written
 
     @property
     def damaged_is_unknown(self) -> bool:
@@ -175,17 +173,6 @@ class _Items:
 
     kind: type
     item: _Check
-
-
-@dataclass(frozen=True)
-class AsWritten:
-    """An item of a list of records (`tuple[ReadInput | AsWritten, ...]`) that is no record of its class: written
-    by an older toolkit (the first records of format 1 name an output by its name and path alone) or damaged. It is
-    kept as written, so that the record it is in stays readable everywhere and is written back unchanged; only a
-    reader that needs the item says what is wrong with it (`problem`)."""
-
-    document: Any
-    problem: str
 
 
 @cache
@@ -222,7 +209,7 @@ def _unreadable(annotation: Any, cls: type, name: str) -> TypeError:
                      "use str, int, float, bool, list, dict (or None with one), Minute, Stamp, EventId, "
                      "InstanceKeyTime, IsoInstant, Annotated[str, (allowed values)], a tuple[..., ...] or "
                      "frozenset of one of those texts or numbers, a record class (or None with one), a list or "
-                     "tuple of one (or of one | AsWritten), or a dict[str, ...] of one.")
+                     "tuple of one, or a dict[str, ...] of one.")
 
 
 def _many(annotation: Any, cls: type, name: str) -> _Check | None:
@@ -238,14 +225,8 @@ def _many(annotation: Any, cls: type, name: str) -> _Check | None:
     if origin not in (list, tuple, frozenset) or not args or (origin is tuple and args[1:] != (Ellipsis,)):
         return None
     item = args[0]
-    many = TUPLE if origin is tuple else LIST
-    if get_origin(item) in (Union, UnionType) and origin is not frozenset:
-        members = [member for member in get_args(item) if member is not AsWritten]
-        if len(members) == 1 and len(get_args(item)) == 2 and isinstance(members[0], type) and is_dataclass(members[0]):
-            return _Nested(members[0], many=many, kept=True)
-        raise _unreadable(annotation, cls, name)
     if isinstance(item, type) and is_dataclass(item):
-        return None if origin is frozenset else _Nested(item, many=many)
+        return None if origin is frozenset else _Nested(item, many=TUPLE if origin is tuple else LIST)
     if origin is list:
         return None
     check = _check_of(item, cls, name)
@@ -342,8 +323,6 @@ def _nested_problem_of(name: str, expected: _Nested) -> Callable[[Any], str | No
     def many_problem(value: Any) -> str | None:
         if not isinstance(value, list):
             return f"the field '{name}' is {value!r}, not a list"
-        if expected.kept:
-            return None  # an item that is no record is kept as written (`AsWritten`)
         found = _first_problem(value, cls)
         return None if found is None else f"item {found[0]} of the field '{name}': {found[1]}"
     return many_problem
@@ -472,7 +451,7 @@ def _plain(record: Any, nested: bool = False, copies: bool = True) -> dict[str, 
                 value = copy.deepcopy(value)
         elif isinstance(value, (list, tuple)):
             if value and is_dataclass(value[0]):
-                value = [_written(each, copies) for each in value]
+                value = [_plain(each, True, copies) for each in value]
             elif isinstance(value, tuple):
                 value = list(value)
             elif copies:
@@ -485,13 +464,6 @@ def _plain(record: Any, nested: bool = False, copies: bool = True) -> dict[str, 
             value = masked(value)
         plain[name] = value
     return plain
-
-
-def _written(item: Any, copies: bool) -> Any:
-    """An item of a list of records as JSON: a record's fields, or an `AsWritten` item as it was written."""
-    if type(item) is AsWritten:
-        return copy.deepcopy(item.document) if copies else item.document
-    return _plain(item, True, copies) if is_dataclass(item) else item
 
 
 _SCALARS = frozenset({str, int, float, bool})
@@ -569,9 +541,6 @@ def _reader(name: str, check: _Check, enum: type[Enum] | None,
             return note
         if check.many == BY_NAME:
             return lambda v: {key: _from(cls, item) for key, item in v.items()}
-        if check.kept:
-            made = tuple if check.many == TUPLE else list
-            return lambda v: made([_kept(cls, item) for item in v])
         if check.many == TUPLE:
             return lambda v: tuple([_from(cls, item) for item in v])
         return lambda v: [_from(cls, item) for item in v]
@@ -583,12 +552,6 @@ def _reader(name: str, check: _Check, enum: type[Enum] | None,
     if name == ERROR_FIELD:
         return lambda v: masked(v) if isinstance(v, str) else v
     return None
-
-
-def _kept(cls: Any, item: Any) -> Any:
-    """An item of a list of `cls | AsWritten`: the record, or the item as written with what is wrong with it."""
-    problem = _nested_problem(item, cls)
-    return _from(cls, item) if problem is None else AsWritten(copy.deepcopy(item), problem)
 
 
 @cache
@@ -671,45 +634,28 @@ class ReadInput:
     instances: list[ReadInstance] = field(default_factory=list)
     unresolved: str | None = None
 
-    @classmethod
-    def of(cls, resolved: ResolvedInput) -> ReadInput:
-        """A resolved input, checked against storage, as a run records it (`ResolvedInput.to_json`'s shape)."""
-        return cls(resolved.name, resolved.feed.name, resolved.optional,
-                   [ReadInstance(format_timestamp(state.time), state.location, state.available, state.fingerprint)
-                    for state in resolved.checked_states], resolved.unresolved)
+
+def inputs_read(inputs: Sequence[Mapping[str, Any]], whose: str) -> list[ReadInput]:
+    """The inputs a record lists (`whose`: the process and instance or batch it is of), typed; records keep them
+    as written. UsageError (exit 2) for one no toolkit wrote, naming the record."""
+    found = _first_problem(inputs, ReadInput)
+    if found is not None:
+        raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
+                         f"{found[0]}: {found[1]}): check the record, then repair it or run the instance again with "
+                         "--force.")
+    return [_from(ReadInput, item) for item in inputs]
 
 
-Item = TypeVar("Item")
-Inputs = tuple[ReadInput | AsWritten, ...]  # what a run read: ReadInput each (AsWritten: no toolkit wrote it)
-Outputs = tuple[PublishedOutput | AsWritten, ...]  # what it published (AsWritten: an older toolkit's, incomplete)
-
-
-def inputs_read(inputs: Sequence[ReadInput | AsWritten], whose: str) -> list[ReadInput]:
-    """The inputs a record lists (`whose`: the process and instance or batch it is of). UsageError (exit 2) for
-    one no toolkit wrote, naming the record: only the reader that needs the inputs stops."""
-    return _all_read(inputs, lambda index, problem: (
-        f"The ledger's record of {whose} lists an input this toolkit cannot read (input {index}: {problem}): check "
-        "the record, then repair it or run the instance again with --force."))
-
-
-def published_outputs(outputs: Sequence[PublishedOutput | AsWritten], whose: str) -> list[PublishedOutput]:
-    """The outputs a record lists (`whose`: the process and instance or batch it is of): the first records of
-    format 1 may name only an output and its path, which nothing that needs its feed can use (a UsageError saying
-    so, exit 2)."""
-    return _all_read(outputs, lambda index, problem: (
-        f"The ledger's record of {whose} lists a published output this toolkit cannot use (output {index}: "
-        f"{problem}); it was written by an older toolkit: run the instance again with --force to record it anew."))
-
-
-def _all_read(items: Sequence[Item | AsWritten], refused: Callable[[int, str], str]) -> list[Item]:
-    """The items of a list of records, or a UsageError (exit 2) with `refused`'s sentence for the first one kept as
-    written."""
-    read: list[Item] = []
-    for index, item in enumerate(items):
-        if isinstance(item, AsWritten):
-            raise UsageError(refused(index, item.problem))
-        read.append(item)
-    return read
+def published_outputs(outputs: Sequence[Mapping[str, Any]], whose: str) -> list[PublishedOutput]:
+    """The outputs a record lists (`whose`: the process and instance or batch it is of), typed: records keep
+    them as written, and the first records of format 1 may name only an output and its path, which nothing that
+    needs its feed can use (a UsageError saying so, exit 2)."""
+    found = _first_problem(outputs, PublishedOutput)
+    if found is not None:
+        raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use (output "
+                         f"{found[0]}: {found[1]}); it was written by an older toolkit: run the instance again with "
+                         "--force to record it anew.")
+    return [_from(PublishedOutput, item) for item in outputs]
 
 
 @dataclass(frozen=True)
@@ -743,8 +689,8 @@ class AttemptRecord:
     started: Stamp
     ended: Stamp | None = None
     error: str | None = None
-    inputs: Inputs = ()
-    outputs: Outputs = ()
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
+    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     counters: Counters = field(default_factory=dict)
     # The data-quality gates the attempt's outputs were checked against (toolkit/services/quality/results.py, JSON
     # form).
@@ -780,8 +726,8 @@ class InstanceRecord:
     ended: Stamp | None = None
     error: str | None = None
     missing: list[str] = field(default_factory=list)
-    inputs: Inputs = ()
-    outputs: Outputs = ()
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
+    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
     succeeded: Stamp | None = None
     # The definition of the attempt that last succeeded (core/entities/provenance.py); older records have none.
     definition: Provenance | None = None
