@@ -35,7 +35,8 @@ class FamilyText(NamedTuple):
 
 
 def family_texts(families: Iterable[Metric]) -> list[FamilyText]:
-    """The text of each family, in order: `generate_latest` of them all is the heads and samples joined."""
+    """The text of each family, in order: `generate_latest` of them all is the heads and samples joined, for families
+    of distinct names (the toolkit's are: `joined` merges two of one name, where the library writes both)."""
     texts: list[FamilyText] = []
     plain_labels: set[str] = set()
     for family in families:

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +21,7 @@ from toolkit.cli.commands import rerun as rerun_command
 from toolkit.core.entities.provenance import Provenance, RepoRevision, definition_hash
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.records import AttemptRecord
-from toolkit.services.runtime.repo_revision import CHECKED_OUT_COMMIT, repo_revision
+from toolkit.services.runtime.repo_revision import repo_revision
 
 PROCESS_FILE = f"processes/{PROCESS}.yaml"
 WINDOW = ("--from", "2026-11-21T03:00Z", "--to", "2026-11-21T04:00Z")
@@ -79,12 +82,13 @@ def test_the_commands_rerun_the_commit_that_first_ran_each_instance(capsys: pyte
     folders = set()
     for line, hour in zip(lines, (3, 4), strict=True):
         words = shlex.split(line)
-        assert words[0] == f"{CHECKED_OUT_COMMIT}={first}"
+        assert words[0].endswith("spark-submit")
         repo = Path(words[words.index("--repo") + 1])
         folders.add(repo)
         assert words[words.index("--time") + 1] == f"2026-11-21T{hour:02d}:00Z" and words[-1] == "--force"
     (repo,) = folders  # one folder for the one commit, kept for the printed commands
     assert list((site.conf.parent / "scratch").iterdir()) == [repo.parent]
+    assert repo_revision(repo) == RepoRevision(first, False)  # what the rerun's records will say
     assert (repo / PROCESS_FILE).read_text() == git(site.conf, "show", f"{first}:{PROCESS_FILE}") + "\n"
     assert "owner: changed" in (site.conf / PROCESS_FILE).read_text()  # the working tree is the second commit
     assert (repo / "workflows/hourly_clicks_summary.py").is_file()  # the whole repo: its workflows too
@@ -100,7 +104,7 @@ def test_execute_runs_them_with_the_commit_named_and_removes_the_folder(capsys: 
     said = tmp_path / "said"
     fake = tmp_path / "spark-submit"
     fake.write_text('#!/bin/sh\nrepo=""; prev=""\nfor a in "$@"; do [ "$prev" = --repo ] && repo="$a"; prev="$a"; '
-                    'done\nprintf "%s %s\\n" "$' + CHECKED_OUT_COMMIT + '" "$(grep -c changed "$repo/'
+                    'done\nprintf "%s %s\\n" "$(cat "$repo/../checked-out-commit")" "$(grep -c changed "$repo/'
                     + PROCESS_FILE + '")" >> "' + str(said) + '"\n')
     fake.chmod(0o755)
     monkeypatch.setattr(rerun_command, "spark_submit", lambda: str(fake))
@@ -111,15 +115,23 @@ def test_execute_runs_them_with_the_commit_named_and_removes_the_folder(capsys: 
     assert list((tmp_path / "scratch").iterdir()) == []  # the commit's folder is gone
 
 
-def test_the_rerun_records_the_commit_it_was_given(ran: tuple[Site, str, str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Even inside another git work tree (the scratch folder could be one): the folder holds the named commit."""
+def test_a_folder_written_from_a_commit_is_that_commit_and_no_other_is(ran: tuple[Site, str, str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even inside another git work tree (a scratch folder could be one), and whatever FEED_TOOLKIT_NO_GIT says; a
+    marker that names no commit id, or one beside a folder of another name, is no commit."""
     site, first, second = ran
-    assert repo_revision(site.conf) is not None and repo_revision(site.conf).commit == second  # type: ignore[union-attr]
-    monkeypatch.setenv(CHECKED_OUT_COMMIT, first)
-    assert repo_revision(site.conf) == RepoRevision(first, False)
-    monkeypatch.setenv(CHECKED_OUT_COMMIT, "not a commit")
-    assert repo_revision(site.conf) is None
+    assert repo_revision(site.conf) == RepoRevision(second, False)
+    inside = site.conf / "as-ran"
+    (inside / "repo").mkdir(parents=True)
+    (inside / "checked-out-commit").write_text(first + "\n")
+    assert repo_revision(inside / "repo") == RepoRevision(first, False)
+    monkeypatch.setenv("FEED_TOOLKIT_NO_GIT", "1")  # a monorepo's setting: git is not asked, the marker is no git
+    assert repo_revision(inside / "repo") == RepoRevision(first, False)
+    monkeypatch.delenv("FEED_TOOLKIT_NO_GIT")
+    (inside / "other").mkdir()
+    assert repo_revision(inside / "other") == RepoRevision(second, False)  # git's answer
+    (inside / "checked-out-commit").write_text("HEAD\n")
+    assert repo_revision(inside / "repo") == RepoRevision(second, False)
 
 
 @pytest.mark.parametrize(("definition", "why"), [
@@ -131,8 +143,10 @@ def test_the_rerun_records_the_commit_it_was_given(ran: tuple[Site, str, str],
     (Provenance("v1:ab", "c" * 40, True), "The instance 2026-11-21T03:00Z of process 'hourly-clicks-summary' first "
                                           f"ran at commit {'c' * 12} with changes not committed, so no commit holds "
                                           "what ran"),
-    (Provenance("v1:ab", "c" * 40), f"The commit {'c' * 12} that first ran process 'hourly-clicks-summary' cannot be "
-                                    "read from git"),
+    (Provenance("v1:ab", "c" * 40), f"The commit {'c' * 12} that first ran process 'hourly-clicks-summary' is not in "
+                                    "the git history of"),
+    (Provenance("v1:ab", "HEAD"), "The instance 2026-11-21T03:00Z of process 'hourly-clicks-summary' recorded 'HEAD' "
+                                  "as the commit it first ran, which is no commit id: rerun it without --as-ran."),
 ])
 def test_an_instance_no_commit_holds_is_refused_and_nothing_is_left(
         capsys: pytest.CaptureFixture[str], ran: tuple[Site, str, str], tmp_path: Path,
@@ -180,3 +194,43 @@ def test_without_as_ran_the_working_tree_is_rerun(capsys: pytest.CaptureFixture[
     assert code == 0 and err == ""
     assert [shlex.split(line)[shlex.split(line).index("--repo") + 1] for line in out.splitlines()] == \
         [str(site.conf)] * 2
+
+
+def test_sigterm_to_execute_ends_the_running_command_and_removes_the_folder(ran: tuple[Site, str, str],
+                                                                           tmp_path: Path) -> None:
+    """A scheduler's stop, as Ctrl-C: no spark-submit left running, no copy of the repo left behind."""
+    site, _, _ = ran
+    bin_folder, started = tmp_path / "bin", tmp_path / "started"
+    bin_folder.mkdir()
+    fake = bin_folder / "spark-submit"
+    fake.write_text(f'#!/bin/sh\necho $$ > "{started}"\nexec sleep 60\n')
+    fake.chmod(0o755)
+    scratch = tmp_path / "scratch"
+    environment = {**os.environ, "PATH": f"{bin_folder}:{os.environ['PATH']}", "TMPDIR": str(scratch)}
+    call = subprocess.Popen([sys.executable, "-m", "toolkit", "rerun", "--repo", str(site.conf), "--process", PROCESS,
+                             "--cluster", "primary", "--now", NOW, *WINDOW, "--status", "SUCCEEDED,FAILED",
+                             "--as-ran", "--execute"], env=environment, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline and call.poll() is None:
+        time.sleep(0.05)
+    assert started.exists(), call.communicate()
+    child = int(started.read_text())
+    assert len(list(scratch.iterdir())) == 1  # the commit's folder, while its rerun runs
+    call.send_signal(signal.SIGTERM)
+    out, err = call.communicate(timeout=30)
+    assert call.returncode != 0 and "Traceback" not in err
+    assert list(scratch.iterdir()) == []
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is no running process
+        return stat.read().split()[2] != "Z"

@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -19,7 +21,6 @@ from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Rep
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.ledger.records import STATUSES
 from toolkit.errors import UsageError
-from toolkit.services.runtime.repo_revision import CHECKED_OUT_COMMIT
 from toolkit.services.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
 from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, check_out, first_ran
 from toolkit.views.status.instance_rows import InstanceRow
@@ -62,8 +63,9 @@ def rerun_command(
     decide the master) and the class-data archive its `jvm.class-archive` names.
 
     With --as-ran each command is given the repo's files at that commit (`--repo` a folder the command writes and
-    names on stderr; --execute removes it afterwards) and `FEED_TOOLKIT_CHECKED_OUT_COMMIT`, so that the rerun's
-    records name the commit it ran.
+    names on stderr, with the commit named beside it so that the rerun's records say it; --execute removes it
+    afterwards). With --execute, SIGTERM (a scheduler's stop) ends the running command and the reruns as Ctrl-C
+    does.
 
     \b
     toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
@@ -87,14 +89,19 @@ def rerun_command(
                 for row in rows]
     commits = [checked[row.time].commit if as_ran else None for row in rows]
     if not execute:
-        for command, commit in zip(commands, commits, strict=True):
-            typer.echo(f"{CHECKED_OUT_COMMIT}={commit} {shlex.join(command)}" if commit else shlex.join(command))
+        for command in commands:
+            typer.echo(shlex.join(command))
         return
+    signal.signal(signal.SIGTERM, _interrupted)  # the running command is killed and the folders removed
     try:
         _execute(submit, commands, commits)
     finally:
         for folder in {id(made): made for made in checked.values()}.values():
             folder.remove()
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 def _checked_out(scope: Scope, repo: Path, rows: list[InstanceRow]) -> dict[datetime, CheckedOut]:
@@ -127,8 +134,7 @@ def _execute(submit: list[str], commands: list[list[str]], commits: list[str | N
         typer.echo(f"toolkit rerun ({index}/{len(commands)}): {shlex.join(command)}"
                    + (f" (as it ran at commit {commit[:SHORT]})" if commit else ""))
         sys.stdout.flush()
-        called = {**environment, CHECKED_OUT_COMMIT: commit} if commit else environment
-        codes.append(subprocess.run(command, env=called, check=False).returncode)
+        codes.append(subprocess.run(command, env=environment, check=False).returncode)
         typer.echo(f"toolkit rerun ({index}/{len(commands)}): exit {codes[-1]}")
     code = worst(codes)
     if code:

@@ -1,8 +1,9 @@
 """The git commit a config repo's folder is at, read with `git` once per call: what every record of the run says it
 ran (toolkit/core/entities/provenance.py). A repo that is not in git, or a machine without git, has none: the records
 say `commit: null`, never fail for it. $FEED_TOOLKIT_NO_GIT=1 does not ask git (a monorepo whose `git status` is
-slow): the records then keep the definition's hash alone. $FEED_TOOLKIT_CHECKED_OUT_COMMIT names the commit whose
-files the folder holds without asking git: `toolkit rerun --as-ran` sets it for the folder it wrote them into."""
+slow): the records then keep the definition's hash alone. A config repo that `toolkit rerun --as-ran` wrote from a
+commit (a folder `repo` beside a file `checked-out-commit` naming it) is that commit, whatever git says of the folder
+it is in."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from toolkit.core.entities.provenance import RepoRevision
 
 NO_GIT = "FEED_TOOLKIT_NO_GIT"
-CHECKED_OUT_COMMIT = "FEED_TOOLKIT_CHECKED_OUT_COMMIT"
+CHECKED_OUT = ("repo", "checked-out-commit")  # a commit's files written into `repo`, the commit named beside it
 _TIMEOUT = 20  # seconds: a local repository answers in milliseconds; a hung NFS mount must not hold the run
 
 
@@ -21,10 +22,11 @@ def repo_revision(root: Path) -> RepoRevision | None:
     """HEAD's commit of the git repository holding `root`, `dirty` when a file under `root` differs from it
     (modified, staged, deleted or untracked, ignored files aside); None when there is none to read, or when
     $FEED_TOOLKIT_NO_GIT is set."""
+    written = checked_out_commit(root)
+    if written is not None:
+        return written
     if os.environ.get(NO_GIT):
         return None
-    if os.environ.get(CHECKED_OUT_COMMIT):
-        return _checked_out(os.environ[CHECKED_OUT_COMMIT])
     head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD")
     if head is None or not head.strip():
         return None
@@ -44,10 +46,14 @@ def _git(root: Path, *args: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _checked_out(named: str) -> RepoRevision | None:
-    """The commit $FEED_TOOLKIT_CHECKED_OUT_COMMIT names (None when it names no full commit id): the folder holds that
-    commit's files, whether or not some git work tree around it says otherwise."""
+def checked_out_commit(root: Path) -> RepoRevision | None:
+    """The commit a folder written from one says it holds (`CHECKED_OUT`); None for any other folder, or a marker that
+    names no full commit id."""
+    folder, marker = CHECKED_OUT
+    if root.name != folder:
+        return None
     try:
-        return RepoRevision(named.strip(), False)
-    except ValueError:
+        named = (root.parent / marker).read_text(encoding="ascii").strip()
+        return RepoRevision(named, False)
+    except (OSError, UnicodeDecodeError, ValueError):
         return None

@@ -3,7 +3,8 @@ instance on the definition it was scheduled with, where every other call runs th
 
 What ran is what the instance's first attempt recorded (core/entities/provenance.py): the config repo's commit and
 the process's definition hash. The repo's folder at that commit is read from git (never the working tree) and
-written whole into a folder of its own, which the rerun is given as `--repo`; before that, the process there must
+written whole into a folder of its own, which the rerun is given as `--repo`, the commit named beside it so that the
+rerun's records say which commit ran (services/runtime/repo_revision.py); before that, the process there must
 hash to the recorded definition, and the cluster must keep its files and its ledger where it keeps them now (a rerun
 records into today's ledger, never into a place the cluster left). An instance whose definition is in no commit (no
 record of it, a repo outside git, uncommitted changes) or whose commit git no longer has is one sentence, exit 2.
@@ -11,6 +12,7 @@ record of it, a repo outside git, uncommitted changes) or whose commit git no lo
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -24,9 +26,11 @@ from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.layout import working_root
 from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
+from toolkit.services.runtime.repo_revision import CHECKED_OUT
 from toolkit.views.plan.revisions import commit_of, revision_files, write
 
 SHORT = 12  # a commit as the sentences show it
+_COMMIT_ID = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")  # what records write (a branch or `HEAD` names something else)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,9 @@ def first_ran(ledger: Ledger, process: str, t: datetime) -> RanAt:
     if ran.commit is None:
         raise UsageError(f"{whose} first ran from a config repo that was not in git, so no commit holds what ran: "
                          "rerun it without --as-ran.")
+    if _COMMIT_ID.fullmatch(ran.commit) is None:
+        raise UsageError(f"{whose} recorded {ran.commit[:80]!r} as the commit it first ran, which is no commit id: "
+                         "rerun it without --as-ran.")
     if ran.dirty:
         raise UsageError(f"{whose} first ran at commit {ran.commit[:SHORT]} with changes not committed, so no commit "
                          "holds what ran: rerun it without --as-ran (`toolkit plan` tells what the current "
@@ -66,7 +73,7 @@ class CheckedOut:
 
     @property
     def repo(self) -> Path:
-        return self.folder / "repo"
+        return self.folder / CHECKED_OUT[0]
 
     def remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -79,9 +86,10 @@ def check_out(repo: Path, ran: RanAt, process: str, cluster: Cluster) -> Checked
     short = ran.commit[:SHORT]
     try:
         commit = commit_of(repo, ran.commit)
-    except UsageError as err:
-        raise UsageError(f"The commit {short} that first ran process '{process}' cannot be read from git ({err}): "
-                         "fetch it (a shallow or rewritten history lacks it), or rerun without --as-ran.") from None
+    except UsageError:
+        raise UsageError(f"The commit {short} that first ran process '{process}' is not in the git history of {repo} "
+                         "(a shallow or rewritten history lacks it, or the repo is no longer in git): fetch it, or "
+                         "rerun without --as-ran.") from None
     files = revision_files(repo, commit)
     if files is None:
         raise UsageError(f"The config repo {repo} had no folder at commit {short}, which first ran process "
@@ -89,6 +97,7 @@ def check_out(repo: Path, ran: RanAt, process: str, cluster: Cluster) -> Checked
     checked = CheckedOut(commit, Path(tempfile.mkdtemp(prefix=f"toolkit-as-ran-{short}-")))
     try:
         write(files, checked.repo, lambda _: True)
+        (checked.folder / CHECKED_OUT[1]).write_text(commit + "\n", encoding="ascii")
         _verify(ConfigRepo.load(checked.repo), ran, process, cluster)
     except BaseException:
         checked.remove()
