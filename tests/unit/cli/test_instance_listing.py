@@ -417,3 +417,17 @@ def test_a_cluster_root_that_is_no_folder_exits_1(capsys: pytest.CaptureFixture[
     assert err == (f"toolkit: The root file://{lake.root} of cluster 'primary' is not a folder (a file, or a link to "
                    "nothing): its storage is not there (not mounted?) or its write endpoint is wrong; nothing is "
                    "reported from a place that is not there.\n")
+
+
+def test_a_flag_in_a_sub_folder_counts(capsys: pytest.CaptureFixture[str], lake: Lake) -> None:
+    """`availabilityFlag: done/_SUCCESS`: the config takes it, and ingest's closing writes it so."""
+    feed = lake.repo / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text().replace("availabilityFlag: _SUCCESS", "availabilityFlag: done/_SUCCESS"))
+    two = lake.root / "data/clicks/2026/01/01/02"
+    (two / "done").mkdir()
+    (two / "done/_SUCCESS").write_bytes(b"")
+    dated(two / "done/_SUCCESS", utc(2026, 1, 1, 2, 44))
+    code, out, _ = lake.listing(capsys, "--from", "2026-01-01T01:00Z", "--to", "2026-01-01T02:00Z")
+    one, flagged = json.loads(out)["instances"]
+    assert code == 0
+    assert (one["state"], flagged["state"], flagged["created"]) == ("PARTIAL", "AVAILABLE", "2026-01-01T02:44:00Z")

@@ -54,6 +54,11 @@ def measure_trees(fs: FileSystem, roots: Sequence[str], flag: str | None) -> dic
                     owner[child.path] = (tally, visible and not hidden(child.name))
                     following.append(child.path)
         frontier, top = following, False
+    if flag is not None and "/" in flag:  # a flag in a sub-folder (`done/_SUCCESS`, as ingest's closing writes it)
+        for root, tally in tallies.items():
+            found = None if tally.gone else fs.status(f"{root.rstrip('/')}/{flag}")
+            tally.flag_ms = found.modification_time if found is not None and not (found.is_dir or found.is_link) \
+                else None
     return {root: Tree(t.size, t.visible, t.flag_ms, tuple(sorted(t.links)), t.gone) for root, t in tallies.items()}
 
 
