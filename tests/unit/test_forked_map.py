@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import running
 from tests.unit.forking import allow_forks, calls_here
 from toolkit import forked_map as module
 from toolkit.core.storage import local
@@ -163,18 +164,9 @@ def test_workers_die_with_their_parent(tmp_path: Path) -> None:
     os.kill(parent, signal.SIGKILL)
     os.waitpid(parent, 0)
     deadline = time.monotonic() + 10
-    while _alive(worker) and time.monotonic() < deadline:
+    while running(worker) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(worker)
-
-
-def _alive(pid: int) -> bool:
-    """Whether `pid` runs (a zombie, dead and not yet reaped by init, does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+    assert not running(worker)
 
 
 def test_a_signal_met_as_the_fork_ends_leaves_no_worker_and_no_pipe(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import running
 from tests.unit.cli.ledger_site import NOW, PROCESS, Site, record, run
 from toolkit.cli.commands import rerun as rerun_command
 from toolkit.core.entities.provenance import Provenance, RepoRevision, definition_hash
@@ -222,15 +223,7 @@ def test_sigterm_to_execute_ends_the_running_command_and_removes_the_folder(ran:
     assert call.returncode != 0 and "Traceback" not in err
     assert list(scratch.iterdir()) == []
     deadline = time.monotonic() + 10
-    while _alive(child) and time.monotonic() < deadline:
+    while running(child) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(child)
+    assert not running(child)
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as stat:  # a zombie is no running process
-        return stat.read().split()[2] != "Z"

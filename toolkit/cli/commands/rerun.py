@@ -96,7 +96,7 @@ def rerun_command(
     try:
         _execute(submit, commands, commits)
     finally:
-        for folder in {id(made): made for made in checked.values()}.values():
+        for folder in set(checked.values()):  # one per commit, shared by its instances
             folder.remove()
 
 
