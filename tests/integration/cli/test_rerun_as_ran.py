@@ -227,3 +227,22 @@ def test_sigterm_to_execute_ends_the_running_command_and_removes_the_folder(ran:
         time.sleep(0.05)
     assert not running(child)
 
+
+
+def test_a_commit_whose_tree_links_out_of_the_repo_writes_nothing(capsys: pytest.CaptureFixture[str],
+                                                                   ran: tuple[Site, str, str], tmp_path: Path) -> None:
+    """A colleague's commit that first ran the instances holds a link to a file outside the repo: no checkout of it is
+    written (the link is never followed), the call says so, exit 2."""
+    site, _, _ = ran
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password=hunter2\n")
+    (site.conf / "workflows" / "leak.txt").symlink_to(secret)
+    hostile = commit_all(site.conf, "a link out")
+    then = ConfigRepo.load(site.conf)
+    site.ledger().write_attempt(attempt(3, "SUCCEEDED", Provenance(
+        definition_hash(then.process(PROCESS), then.root), hostile, False)))
+    code, out, err = rerun(capsys, site)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"toolkit: The revision {hostile[:12]} holds a symbolic link ") and err.count("\n") == 1
+    assert "which is not a file of the config repo at that revision" in err and "hunter2" not in err
+    assert list((tmp_path / "scratch").iterdir()) == []
