@@ -25,13 +25,13 @@ class Figure:
     value: float
     target: float
     better: Better
-    unit: str  # "x" (a ratio), "%" (a share, stored as a fraction) or "s"
+    unit: str  # "x" (a ratio), "%" (a share, stored as a fraction), "s", "MB" (memory) or "n" (a count: a load)
 
     def __post_init__(self) -> None:
         if self.better not in ("lower", "higher"):
             raise ValueError(f"figure {self.key}: better must be 'lower' or 'higher', not {self.better!r}")
-        if self.unit not in ("x", "%", "s"):
-            raise ValueError(f"figure {self.key}: unit must be x, % or s, not {self.unit!r}")
+        if self.unit not in ("x", "%", "s", "MB", "n"):
+            raise ValueError(f"figure {self.key}: unit must be x, %, s, MB or n, not {self.unit!r}")
 
     @property
     def key(self) -> str:
@@ -57,6 +57,10 @@ class Figure:
             return f"{number:.1%}"
         if self.unit == "s":
             return f"{number:.3f} s" if abs(number) < 1 else f"{number:.2f} s"
+        if self.unit == "MB":
+            return f"{number:.1f} MB"
+        if self.unit == "n":
+            return f"{number:.2f}"
         return f"{number:.2f}x"
 
     def target_shown(self) -> str:

@@ -38,7 +38,7 @@ QUIET_LOAD = 1.0  # the 1-minute load average under which a run may start as qui
 ALL = ("el_bench", "window_inverse_bench", "trigger_bench", "lint_bench", "retention_bench", "retention_cluster_bench",
        "ingest_bench", "replication_bench", "copy_bench", "hive_bench", "process_bench", "lineage_bench",
        "lineage_query_bench", "graph_bench", "quality_bench", "ledger_scale_bench", "webhdfs_bench", "jdbc_bench",
-       "plan_bench", "report_bench")
+       "plan_bench", "report_bench", "wait_bench")
 # The subset that runs in under 3 minutes, for a change to check itself before it stops.
 QUICK = {"el_bench": (), "lint_bench": (), "trigger_bench": (), "process_bench": ("--quick",),
          "replication_bench": ("--quick",)}

@@ -48,7 +48,8 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
     lines = blocks(out)["UTC"]
     assert "SPARK_SUBMIT=/opt/spark/bin/spark-submit" in out and "CONF_REPO=/srv/conf" in out
     summary = line_of(lines, "process.py\" --repo \"$CONF_REPO\" --process hourly-clicks-summary")
-    assert summary == ('0 * * * * "$TOOLKIT" call --every \'hours(1)\' --from 2026-01-01T00:00Z --period 60 -- '
+    assert summary == ('0 * * * * "$TOOLKIT" call --every \'hours(1)\' --from 2026-01-01T00:00Z --wait-first '
+                       '--period 60 -- '
                        '"$SPARK_SUBMIT" "$ENTRYPOINTS/process.py" --repo "$CONF_REPO" --process '
                        'hourly-clicks-summary --cluster primary')
     # no path of this machine: the Python beside the given toolkit, no jar of this checkout (issue 34)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 
-def _parser() -> argparse.ArgumentParser:
+def entry_parser() -> argparse.ArgumentParser:
     parser = common_parser(
         "process",
         "Run one instance of a process: wait for its inputs, run its workflow (pyspark, spark-sql or hive; or, "
@@ -205,5 +205,5 @@ def _report(result: InstanceResult, status: StatusLine) -> Status:
 
 
 def main() -> int:
-    return run("process", _parser(), _body)
+    return run("process", entry_parser(), _body)
 

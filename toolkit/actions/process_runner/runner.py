@@ -38,6 +38,7 @@ from toolkit.actions.process_runner.attempt_facts import AttemptFacts, InstanceF
 from toolkit.actions.process_runner.attempt_lineage import AttemptLineage
 from toolkit.actions.process_runner.followed_jobs import AttemptJobs, FollowedJob, job_to_follow
 from toolkit.actions.process_runner.input_wait import InputWait
+from toolkit.actions.process_runner.instance_checks import kill_requested, pause_before_retry, require_not_held
 from toolkit.actions.process_runner.instance_records import InstanceRecords, real_now
 from toolkit.actions.process_runner.lineage_uses import (
     input_uses,
@@ -47,7 +48,6 @@ from toolkit.actions.process_runner.publishing import Publishing
 from toolkit.actions.process_runner.quality_checks import OutputChecks
 from toolkit.actions.process_runner.retry_policy import (
     attempts_of,
-    retry_delay_seconds,
 )
 from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
 from toolkit.actions.process_runner.stderr_capture import captured_stderr
@@ -181,12 +181,7 @@ class ProcessRunner:
 
     def check_hold(self, t: datetime) -> None:
         """SkippedError (exit 4) when the instance is held (`toolkit suspend --time`): it does not start."""
-        hold = self.ledger.hold(self.process.name, t)
-        if hold is not None:
-            at = format_timestamp(t)
-            raise SkippedError(f"The instance {at} of {self.owner} on cluster '{self.cluster.name}' is suspended "
-                               f"({hold.sentence()}): it does not start until `toolkit resume --process "
-                               f"{self.process.name} --cluster {self.cluster.name} --time {at}`.")
+        require_not_held(self.ledger, self.process, self.cluster.name, t)
 
     def _held(self, t: datetime) -> str | None:
         """Why the instance is held now, or None: what a followed Oozie job is suspended for."""
@@ -388,8 +383,7 @@ class ProcessRunner:
 
     def _kill_requested(self, t: datetime) -> str | None:
         """Why this run must end (`toolkit kill` named it), or None."""
-        request = self.ledger.kill_request(self.process.name, t)
-        return request.sentence() if request is not None and request.run_id == self.run_id else None
+        return kill_requested(self.ledger, self.process, t, self.run_id)
 
     def _cancel_work(self) -> None:
         """Stop what the attempt runs: its Spark jobs in this session, and an `engine: spark` application."""
@@ -398,12 +392,5 @@ class ProcessRunner:
             self.spark.sparkContext.cancelAllJobs()
 
     def sleep_before_retry(self, failed_attempts: int) -> None:
-        retry = self.process.retry
-        if retry is None:
-            return
-        delay = retry_delay_seconds(retry, failed_attempts, self.clock.now(), self.zone)
-        if self.options.max_retry_delay is not None:
-            delay = min(delay, self.options.max_retry_delay)
-        if delay > 0:
-            self.log(f"process: retrying in {delay:.0f} s ({retry.policy.value})")
-            self.clock.sleep(delay)
+        pause_before_retry(self.process, self.clock, self.zone, self.options.max_retry_delay, self.log,
+                           failed_attempts)

@@ -40,12 +40,20 @@ def call_command(
     lag: Annotated[int, typer.Option(
         "--lag", min=0, help="Pass the instance this many periods of --every before the one the firing stands for "
                              "(an export calls for the instance that has just ended).")] = 0,
+    wait_first: Annotated[bool, typer.Option(
+        "--wait-first", help="When COMMAND runs a process instance (entrypoints/process.py), wait here for its inputs, "
+                             "with no JVM, as the process would wait in Spark (its timeout, `toolkit kill`, holds; "
+                             "status WAITING while it waits), and start COMMAND once they are there. The wait may end "
+                             "the call itself: KILLED, TIMEDOUT or still WAITING (a --no-wait or --max-wait call), "
+                             "with the entrypoint's status line and exit code. Ignored for other commands, and for "
+                             "a process whose inputs are table feeds (it waits in Spark).")] = False,
 ) -> None:
     """Run COMMAND for the instance this firing stands for, with `--time T` appended; skip (exit 4, a JSON line
-    saying why) when it stands for none. Otherwise the exit code is COMMAND's own: it replaces this process.
+    saying why) when it stands for none. Otherwise the exit code is COMMAND's own: it replaces this process. With
+    --wait-first, a process instance waits for its inputs here, before any JVM starts.
 
     \b
-    5 * * * *  toolkit call --every 'hours(1)' --from 2026-01-01T00:05Z --period 60 -- \\
+    5 * * * *  toolkit call --every 'hours(1)' --from 2026-01-01T00:05Z --period 60 --wait-first -- \\
                  spark-submit entrypoints/process.py --repo /srv/conf --process clicks-summary --cluster primary
     """
     resolve_zone(timezone)  # a bad zone is exit 2 before anything runs
@@ -67,6 +75,12 @@ def call_command(
         instance = shift(instance, Frequency(cadence.frequency.unit, cadence.frequency.count * lag),
                          resolve_zone(timezone), -1)
     argv = [*command, time_option, format_timestamp(instance)]
+    if wait_first:
+        from toolkit.actions.process_runner.wait_before_spark import wait_for_inputs
+
+        ended = wait_for_inputs(argv)
+        if ended is not None:
+            raise typer.Exit(ended)
     try:
         os.execvp(argv[0], argv)
     except OSError as err:

@@ -117,6 +117,12 @@ class Call:
     jars: tuple[str, ...] = ()  # on spark-submit's --jars: a JDBC driver on the driver's class path from the start
 
     @property
+    def waits_first(self) -> bool:
+        """Whether the call waits for its data before its JVM starts (`toolkit call --wait-first`): a process
+        instance for its inputs."""
+        return self.action == "process" and self.program is Program.SPARK_SUBMIT
+
+    @property
     def wait_limit(self) -> Frequency:
         """How long after an instance's time a waiting (3) or blocked (5) call is called again."""
         return self.timeout if self.timeout is not None else default_timeout(self.cadence.frequency)

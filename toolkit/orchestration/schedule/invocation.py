@@ -85,7 +85,8 @@ class Invocation:
 
     def call_wrapper(self, call: Call, *options: str) -> list[Word]:
         """`toolkit call` for `call`'s cadence, with `options` (--period, --time ...), up to its `--`: what passes the
-        entrypoint the instance a firing stands for (orchestration/schedule/nominal.py)."""
+        entrypoint the instance a firing stands for (orchestration/schedule/nominal.py), and for a process instance
+        waits for its inputs before spark-submit starts (`--wait-first`)."""
         cadence = call.cadence
         wrapper = ["call", "--every", str(cadence.frequency), "--from", format_timestamp(cadence.anchor)]
         if cadence.timezone != "UTC":
@@ -94,6 +95,8 @@ class Invocation:
             wrapper += ["--time-option", str(call.time_option)]
         if call.lag:
             wrapper += ["--lag", str(call.lag)]
+        if call.waits_first:
+            wrapper.append("--wait-first")
         return [host(HostPath.TOOLKIT), *literal(*wrapper, *options, "--")]
 
     def argv(self, call: Call) -> list[Word]:

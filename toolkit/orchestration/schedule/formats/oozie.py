@@ -126,12 +126,17 @@ def _coordinator(plan: SchedulePlan, call: Call) -> str:
 
 
 def _workflow(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
-    words = [Word(WRAPPER_FILE), *invocation.argv(call)]
-    if call.time_option is not None:
-        words += literal(call.time_option)
-    arguments = [written(word, Syntax.OOZIE, _PROPERTIES, of=f"call '{call.name}'") for word in words]
-    if call.time_option is not None:
-        arguments.append("${nominalTime}")  # the coordinator's property: the one EL of the arguments
+    words: list[Word | None] = [Word(WRAPPER_FILE)]
+    if call.waits_first:  # through `toolkit call --time T --wait-first`: no JVM while the instance waits
+        words += [*invocation.call_wrapper(call, "--time", "")[:-2], None, Word("--")]
+        words += invocation.argv(call)
+    else:
+        words += invocation.argv(call)
+        if call.time_option is not None:
+            words += [*literal(call.time_option), None]
+    # None: the coordinator's property, the one EL of the arguments
+    arguments = ["${nominalTime}" if word is None else written(word, Syntax.OOZIE, _PROPERTIES,
+                                                               of=f"call '{call.name}'") for word in words]
     shell = element(
         "shell",
         element("job-tracker", text="${jobTracker}"),

@@ -1,0 +1,180 @@
+"""The wait for a process instance's inputs before any JVM starts: what `toolkit call --wait-first` does before it
+starts `spark-submit ... process.py` (every generated crontab line, Airflow task and Oozie action of a process).
+
+A waiting instance then costs one small Python process instead of a JVM and a Spark driver. The wait is the
+runner's own (`input_wait.py`), through the same steps (`process_lifecycle`: safemode, suspension, the instance's
+hold, its lease, a `toolkit kill` read at each renewal), its inputs read through the cluster's file system without
+Spark (a `file://` root, HDFS through WebHDFS). So `toolkit status`, `triage` and the report page show it WAITING,
+and for what, as they show a wait in Spark; a second caller is told who holds the instance; a timeout is recorded
+(TIMEDOUT, `onTimeout` retries, the notice) exactly as the runner records it.
+
+The call then starts the command only when the instance is ready. Everything else goes to the entrypoint
+unchanged: a call that is no plain wait (a window, a batch, `--force`, `--explain`, a bad argument), a process
+whose inputs need the metastore (a table feed) or whose cluster only Hadoop's client reaches, an instance that
+succeeded already. What the wait ends itself (KILLED, TIMEDOUT, WAITING for a call that does not wait or whose
+`--max-wait` is spent, and the refusals of the steps it shares with the runner: a lock held, safemode, a hold,
+outside the validity, a workflow file that is not there) it says with the entrypoint's status line and exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr
+from pathlib import Path
+from types import FrameType
+
+from toolkit.actions.process_runner.input_wait import InputWait
+from toolkit.actions.process_runner.instance_checks import kill_requested, pause_before_retry, require_not_held
+from toolkit.actions.process_runner.instance_records import InstanceRecords
+from toolkit.actions.process_runner.process_entry import entry_parser
+from toolkit.actions.process_runner.process_notices import ProcessNotices
+from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
+from toolkit.clock import WallClock
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.el.timezones import resolve_zone
+from toolkit.core.entities.model import Cluster, Process
+from toolkit.core.entities.provenance import provenance
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.plan import plan_instance
+from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.java_errors import one_line
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.extensions.workflow_engines.preparation import WorkflowRequest, preparer_of
+from toolkit.extensions.workflow_engines.registry import engine_of
+from toolkit.secrets_masking import masked
+from toolkit.services.notifications.notifier import Notifier
+from toolkit.services.runtime.cluster_files import cluster_file_system, reachable_without_jvm
+from toolkit.services.runtime.entry_frame import load_repo, new_run_id, record_error
+from toolkit.services.runtime.lifecycle import ProcessCall, process_lifecycle
+from toolkit.services.runtime.run_context import RunContext
+from toolkit.services.runtime.status import StatusLine, emit
+from toolkit.statuses import Status
+
+ENTRYPOINT = "process.py"
+BRIEF = 500  # the most characters of a reason the sentence on stderr quotes, as the runner's
+# What the wait ends itself; any other outcome is the entrypoint's to reach and to say.
+ENDED_HERE = frozenset({Status.KILLED, Status.TIMEDOUT, Status.WAITING})
+
+
+def wait_for_inputs(command: list[str]) -> int | None:
+    """Wait, without a JVM, for the inputs of the process instance `command` (a `spark-submit ... process.py ...`
+    with its `--time`) runs. None: start `command` now (ready, or nothing to wait for here). Otherwise the call ended
+    here: its status line is printed and this is its exit code."""
+    arguments = _entry_arguments(command)
+    if arguments is None:
+        return None
+    try:
+        with redirect_stderr(io.StringIO()):  # a bad call: the entrypoint says so, as it always has, once
+            args = entry_parser().parse_args(arguments)
+    except SystemExit:
+        return None
+    status = StatusLine(action="process", run_id=new_run_id(), entity=args.process, cluster=args.cluster)
+    try:
+        with _released_on_sigterm():
+            ended = _wait(args, status)
+    except ToolkitError as err:  # the same checks the entrypoint makes, said as it says them
+        record_error(status, err)
+        return emit(status, args.status_file)
+    if ended is None:
+        return None
+    status.status = ended
+    return emit(status, args.status_file)
+
+
+def _entry_arguments(command: list[str]) -> list[str] | None:
+    """The arguments after the process entrypoint in `command`, or None when it runs another program."""
+    for index, word in enumerate(command):
+        if os.path.basename(word) == ENTRYPOINT:
+            return command[index + 1:]
+    return None
+
+
+def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
+    """The wait's own ending, or None when the entrypoint takes over."""
+    if args.window_from or args.window_to or args.batch or args.explain or args.force \
+            or args.force_if_started_before is not None or args.time is None:
+        return None
+    repo = load_repo(args.repo)
+    process, cluster = repo.process(args.process), repo.cluster(args.cluster)
+    if not inputs_without_jvm(repo, process, cluster) or process.is_batch_consumer:
+        return None
+    t = parse_timestamp(args.time, "--time")
+    status.time = format_timestamp(t)
+    clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
+    context = RunContext(cluster_file_system(cluster), status.run_id, lease_seconds=args.lease, clock=clock)
+    ledger = context.ledger(cluster)
+    record = ledger.instance(process.name, t)
+    if record is not None and record.status == Status.SUCCEEDED:
+        return None  # skipped, or run again when forced: the entrypoint's to say
+    # a workflow that cannot run is exit 2 at once, as the entrypoint says it, not after hours of waiting
+    preparer_of(engine_of(process))(WorkflowRequest(
+        repo_root=Path(repo.root), process=process, cluster=cluster, fs=context.fs, spark=None,
+        path=process.workflow.path, owner=f"process '{process.name}'", clock=clock))
+    definition = provenance(process, Path(repo.root), repo.revision)
+    call = ProcessCall(repo, process, cluster, t, definition)
+    records = InstanceRecords(ledger, process.name, cluster.name, status.run_id, kind="RUN", definition=definition)
+    notices = ProcessNotices(Notifier(context.fs, cluster), repo, process, cluster, status.run_id, _say)
+    zone = resolve_zone(process.timezone)
+    options = RunOptions(wait=args.wait, max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
+    wait = InputWait(process, zone, clock, options, ledger=ledger, records=records, notices=notices,
+                     plan=lambda at: plan_instance(repo, process, cluster, at, context.fs, _no_catalog),
+                     check_hold=lambda at: require_not_held(ledger, process, cluster.name, at),
+                     pause_before_retry=lambda failed: pause_before_retry(
+                         process, clock, zone, args.max_retry_delay, _say, failed), log=_say)
+    with process_lifecycle(call, context, tell=lambda error, timed_out: notices.failed_outside_attempts(
+            t, error, timed_out), before_lease=lambda: require_not_held(ledger, process, cluster.name, t),
+            stop_when=lambda: kill_requested(ledger, process, t, status.run_id)) as held:
+        if held.previous is not None:
+            records.killed(t, held.previous)
+        record = ledger.instance(process.name, t)
+        if record is not None and record.status == Status.SUCCEEDED:
+            return None
+        ledger.clear_kill_request(process.name, t)  # one left for an earlier run is stale
+        result = InstanceResult(t, Status.RUNNING, record=ledger.layout.instance_record(process.name, t))
+        plan, _ = wait.until_ready(t, record, result, held.keeper)
+    if plan is not None or result.status not in ENDED_HERE:
+        return None
+    if result.reason:
+        _say(f"process: {one_line(result.reason, BRIEF)}.")
+    status.add(record=result.record, missing=result.missing or None, outputs=[], **result.counters())
+    return result.status
+
+
+def inputs_without_jvm(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
+    """Whether every input of `process` on `cluster` is read without a JVM: files on a cluster reached without one
+    (a table feed's partitions are the metastore's, read through Spark's Hive client)."""
+    if not reachable_without_jvm(cluster):
+        return False
+    return all(repo.feed(item.feed).table_on(cluster.name) is None for item in process.inputs)
+
+
+def _no_catalog() -> Catalog:
+    raise UsageError("a table feed's partitions are read in Spark")  # never: inputs_without_jvm checked it
+
+
+def _say(line: str) -> None:
+    print(masked(line), file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _released_on_sigterm() -> Iterator[None]:
+    """A scheduler's SIGTERM (a task's timeout, a killed workflow) ends the wait through its `finally`s: the lease
+    is released, the record stays WAITING."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets a handler
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
