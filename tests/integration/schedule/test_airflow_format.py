@@ -178,7 +178,8 @@ def test_exit_codes_map_to_airflow_states(tmp_path: Path) -> None:
                                  "5": "reschedule"}
     calls = [line.rstrip("\t").split("\t") for line in log.read_text(encoding="utf-8").splitlines()]
     assert len(calls) == 6
-    assert calls[0] == ["call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--time", "2026-03-01T01:00Z",
+    assert calls[0] == ["call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--wait-first", "--time",
+                        "2026-03-01T01:00Z",
                         "--", "/opt/spark/bin/spark-submit", "/opt/feed-toolkit/entrypoints/process.py",
                         "--repo", "/srv/conf", "--process", "hourly-clicks-summary", "--cluster", "primary",
                         "--no-wait"]
