@@ -15,7 +15,7 @@ import pytest
 
 from tests.unit.process_runner.runner_repo import RunnerRepo, make_runner_repo, process_yaml, utc, write_file
 from toolkit.actions.process_runner import input_wait
-from toolkit.actions.process_runner.wait_before_spark import wait_for_inputs
+from toolkit.actions.process_runner.wait_before_spark import wait_for_data
 from toolkit.cli.main import main
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.store import Ledger
@@ -46,10 +46,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RunnerRepo:
 
 
 def command(repo: RunnerRepo, *extra: str, process: str = "waits", time_: str = T) -> list[str]:
-    """What `toolkit call` hands over: spark-submit, the entrypoint, its arguments and the time (a broken test
-    ends within its --max-wait)."""
-    return ["spark-submit", "--master", "local[1]", "/opt/toolkit/entrypoints/process.py", "--repo",
-            str(repo.repo.root), "--process", process, "--cluster", "primary", "--now", WHILE_WAITING,
+    """The arguments `toolkit call` gives the process entrypoint, with the time (a broken test ends within its
+    --max-wait)."""
+    return ["--repo", str(repo.repo.root), "--process", process, "--cluster", "primary", "--now", WHILE_WAITING,
             "--max-wait", "30", *extra, "--time", time_]
 
 
@@ -110,7 +109,7 @@ def test_a_waiting_instance_is_recorded_waiting_and_handed_over_once_its_input_i
         publish_input(repo)
 
     later(helper, publish, lambda: waiting(repo))
-    assert wait_for_inputs(command(repo)) is None  # start spark-submit now
+    assert wait_for_data(command(repo)) is None  # start spark-submit now
     [(status, missing, holder)] = seen
     assert (status, missing) == (Status.WAITING,
                                  [f"clicks 2026-11-30T10:00Z ({repo.uri('data/clicks/2026/11/30/10')})"])
@@ -125,7 +124,7 @@ def test_a_waiting_instance_is_recorded_waiting_and_handed_over_once_its_input_i
 def test_an_instance_whose_inputs_are_there_is_handed_over_at_once(repo: RunnerRepo,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     publish_input(repo)
-    assert wait_for_inputs(command(repo)) is None
+    assert wait_for_data(command(repo)) is None
     assert ledger(repo).instance("waits", utc(2026, 11, 30, 10)) is None  # nothing to say: the run records it
     assert capsys.readouterr() == ("", "")
 
@@ -133,7 +132,7 @@ def test_an_instance_whose_inputs_are_there_is_handed_over_at_once(repo: RunnerR
 def test_a_call_that_does_not_wait_ends_waiting_without_spark(repo: RunnerRepo,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Airflow's task (`--no-wait`): checked here, exit 3, so the reschedule costs no JVM."""
-    assert wait_for_inputs(command(repo, "--no-wait")) == 3
+    assert wait_for_data(command(repo, "--no-wait")) == 3
     line = status_line(capsys.readouterr().out)
     assert (line["status"], line["action"], line["entity"], line["time"], line["cluster"]) == (
         "WAITING", "process", "waits", T, "primary")
@@ -147,7 +146,7 @@ def test_a_killed_wait_is_recorded_killed_and_never_starts(repo: RunnerRepo, hel
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     later(helper, lambda: main(["kill", "--repo", str(repo.repo.root), "--cluster", "primary", "--process", "waits",
                                 "--time", T]), lambda: waiting(repo))
-    assert wait_for_inputs(command(repo)) == 1
+    assert wait_for_data(command(repo)) == 1
     line = status_line(capsys.readouterr().out)
     assert line["status"] == "KILLED"
     record = ledger(repo).instance("waits", utc(2026, 11, 30, 10))
@@ -159,7 +158,7 @@ def test_a_hold_met_while_waiting_ends_the_call_skipped(repo: RunnerRepo, helper
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     later(helper, lambda: main(["suspend", "--repo", str(repo.repo.root), "--cluster", "primary", "--process",
                                 "waits", "--time", T]), lambda: waiting(repo))
-    assert wait_for_inputs(command(repo)) == 4
+    assert wait_for_data(command(repo)) == 4
     out, err = capsys.readouterr()
     assert status_line(out.splitlines()[-1])["status"] == "SKIPPED"
     assert "is suspended" in err and f"toolkit resume --process waits --cluster primary --time {T}" in err
@@ -171,7 +170,7 @@ def test_past_its_timeout_the_wait_records_the_timeout_as_the_runner_does(
         repo: RunnerRepo, capsys: pytest.CaptureFixture[str]) -> None:
     argv = command(repo)
     argv[argv.index("--now") + 1] = "2026-11-30T12:00Z"
-    assert wait_for_inputs(argv) == 1
+    assert wait_for_data(argv) == 1
     line = status_line(capsys.readouterr().out)
     assert (line["status"], line["attempts"]) == ("TIMEDOUT", 1)
     [attempt] = ledger(repo).attempts("waits", utc(2026, 11, 30, 10))
@@ -185,11 +184,11 @@ def test_a_second_caller_is_told_who_waits(repo: RunnerRepo, helper: list[thread
     answers: list[int | None] = []
 
     def second() -> None:
-        answers.append(wait_for_inputs(command(repo, "--no-wait")))
+        answers.append(wait_for_data(command(repo, "--no-wait")))
         publish_input(repo)
 
     later(helper, second, lambda: waiting(repo))
-    assert wait_for_inputs(command(repo)) is None
+    assert wait_for_data(command(repo)) is None
     assert answers == [5]
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     [blocked] = [line for line in lines if line["status"] == "BLOCKED"]
@@ -198,15 +197,13 @@ def test_a_second_caller_is_told_who_waits(repo: RunnerRepo, helper: list[thread
 
 def test_what_is_no_plain_wait_goes_to_the_entrypoint_untouched(repo: RunnerRepo,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """A window, --force, --explain, a bad argument, another entrypoint, a table-feed input, a success: None at
-    once, nothing written."""
+    """A window, --force, --explain, a bad argument, a table-feed input: None at once, nothing written."""
     calls = [command(repo, "--force"), command(repo, "--explain"), command(repo, "--bogus"),
-             [*command(repo)[:3], "/opt/toolkit/entrypoints/replication.py", *command(repo)[4:]],
              command(repo, process="reads-table", time_="2026-11-30T00:00Z")]  # waits in Spark
     window = command(repo)[:-2]
     calls.append([*window, "--from", "2026-11-30T08:00Z", "--to", T])
     for argv in calls:
-        assert wait_for_inputs(argv) is None, argv
+        assert wait_for_data(argv) is None, argv
     assert not (repo.root / "feed-toolkit/working/ledger/processes").exists()
     assert capsys.readouterr() == ("", "")
 
@@ -217,7 +214,7 @@ def test_a_missing_workflow_file_is_exit_2_at_once_not_after_the_wait(repo: Runn
     waits = Path(repo.repo.root) / "processes" / "waits.yaml"
     waits.write_text(waits.read_text().replace("workflows/daily_clicks_rollup.sql", "workflows/not_there.sql"))
     fresh = RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root)
-    assert wait_for_inputs(command(fresh)) == 2
+    assert wait_for_data(command(fresh)) == 2
     out, err = capsys.readouterr()
     assert status_line(out)["status"] == "INVALID"
     assert "The workflow of process 'waits', workflows/not_there.sql, does not exist in the config repo" in err

@@ -74,7 +74,7 @@ def test_the_template_primary_cluster(capsys: pytest.CaptureFixture[str]) -> Non
         '"$ENTRYPOINTS/import.py" --repo "$CONF_REPO" --feed shop-orders --cluster primary')
     assert line_of(lines, '"$ENTRYPOINTS/import.py"').startswith("0 * * * * ")
     assert line_of(lines, '"$ENTRYPOINTS/export.py"') == (
-        '0 0 * * * "$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --period 1440 -- '
+        '0 0 * * * "$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --wait-first --period 1440 -- '
         '"$SPARK_SUBMIT" --jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" '
         '--feed top-pages --cluster primary')
     assert line_of(lines, " trigger ") == '* * * * * "$TOOLKIT" trigger --repo "$CONF_REPO" --cluster primary'

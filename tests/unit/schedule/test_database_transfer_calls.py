@@ -36,7 +36,7 @@ IMPORT_LINE = ('0 * * * * ' + LOG.format(name="import-customers")
                '--jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/import.py" --repo "$CONF_REPO" --feed customers '
                '--cluster primary >> "$L" 2>&1')
 EXPORT_LINE = ('0 0 * * * ' + LOG.format(name="export-daily-sales")
-               + '"$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --period 1440 -- '
+               + '"$TOOLKIT" call --every \'days(1)\' --from 2026-01-02T00:00Z --lag 1 --wait-first --period 1440 -- '
                '"$SPARK_SUBMIT" --jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" '
                '--feed daily-sales --cluster primary >> "$L" 2>&1')
 
@@ -129,8 +129,8 @@ def test_the_feeds_zone_and_validity_and_no_delay(tmp_path: Path, capsys: pytest
     assert "--every 'hours(1)' --from 2026-01-01T00:30Z --period 60 --" in blocks(text)["UTC"][0]
     [paris] = blocks(text)["Europe/Paris"]
     assert paris.startswith("0 0 * * * ")
-    assert ("\"$TOOLKIT\" call --every 'days(1)' --from 2026-01-01T23:00Z --timezone Europe/Paris --lag 1 --period "
-            "1440 -- "
+    assert ("\"$TOOLKIT\" call --every 'days(1)' --from 2026-01-01T23:00Z --timezone Europe/Paris --lag 1 --wait-first "
+            "--period 1440 -- "
             '"$SPARK_SUBMIT" --jars /usr/share/java/postgresql.jar "$ENTRYPOINTS/export.py" --repo "$CONF_REPO" '
             '--feed daily-sales --cluster primary') \
         in paris
@@ -179,9 +179,11 @@ def test_the_oozie_coordinators_and_workflows(tmp_path: Path, repo: Path) -> Non
     assert arguments(out, "import-customers") == [
         "${sparkSubmit}", "--jars", DRIVER_JAR, "${entrypoints}/import.py", "--repo", "${confRepo}", "--feed",
         "customers", "--cluster", "primary", "--time", "${nominalTime}"]
+    # the export's action fires one period after its instance: `toolkit call --lag 1` passes the instance
     assert arguments(out, "export-daily-sales") == [
-        "${sparkSubmit}", "--jars", DRIVER_JAR, "${entrypoints}/export.py", "--repo", "${confRepo}", "--feed",
-        "daily-sales", "--cluster", "primary", "--time", "${nominalTime}"]
+        "${toolkit}", "call", "--every", "days(1)", "--from", "2026-01-02T00:00Z", "--lag", "1", "--wait-first",
+        "--time", "${nominalTime}", "--", "${sparkSubmit}", "--jars", DRIVER_JAR, "${entrypoints}/export.py",
+        "--repo", "${confRepo}", "--feed", "daily-sales", "--cluster", "primary"]
 
     def controls(call: str) -> tuple[str | None, ...]:
         block = coordinator(out, call).find(f"{{{COORD}}}controls")
@@ -236,7 +238,7 @@ def test_the_airflow_dag_of_an_export_reschedules_while_unpublished(tmp_path: Pa
     text = dag(tmp_path, repo, "export-daily-sales")
     assert command_of(text) == [
         "/opt/toolkit/bin/toolkit", "call", "--every", "days(1)", "--from", "2026-01-02T00:00Z", "--lag", "1",
-        "--time", "stamp(logical_date)", "--", "/opt/spark/bin/spark-submit", "--jars", DRIVER_JAR,
+        "--wait-first", "--time", "stamp(logical_date)", "--", "/opt/spark/bin/spark-submit", "--jars", DRIVER_JAR,
         "/opt/toolkit/entrypoints/export.py",
         "--repo", "/srv/conf", "--feed", "daily-sales", "--cluster", "primary", "--no-wait"]
     for line in ("    schedule=CronTriggerTimetable('0 0 * * *', timezone='UTC'),",

@@ -351,3 +351,20 @@ def test_any_comment_text_makes_a_document_that_parses(comment: str) -> None:
     inside = text.splitlines()[1].removeprefix("<!--").removesuffix("-->")
     assert "--" not in inside and not inside.endswith("-")
     assert etree.fromstring(text.encode("utf-8")).tag == "root"
+
+
+def test_an_exports_action_exports_the_instance_one_period_before_its_nominal_time(tmp_path: Path) -> None:
+    """The export's coordinator fires one period after each instance (its start is the validity start plus a
+    period): its action must pass the instance before its nominal time, through `toolkit call --lag 1`, not the
+    nominal time itself (the bug: `export.py --time ${nominalTime}`, the instance not ended yet). Through the call,
+    the export also waits for its instance before spark-submit starts (`--wait-first`)."""
+    out = tmp_path / "oozie"
+    assert schedule(TEMPLATE, out) == 0
+    app = coordinator(out, "export-top-pages")
+    assert (app.get("frequency"), app.get("start")) == ("${coord:days(1)}", "2026-01-02T00:00Z")
+    called = arguments(out, "export-top-pages")
+    wrapper, command = called[:called.index("--")], called[called.index("--") + 1:]
+    assert wrapper == ["${toolkit}", "call", "--every", "days(1)", "--from", "2026-01-02T00:00Z", "--lag", "1",
+                       "--wait-first", "--time", "${nominalTime}"]
+    assert command[-6:] == ["--repo", "${confRepo}", "--feed", "top-pages", "--cluster", "primary"]
+    assert "--time" not in command  # `toolkit call` appends the instance

@@ -22,11 +22,11 @@ from toolkit.services.runtime.lease_option import add_lease_argument
 from toolkit.services.runtime.status import StatusLine
 
 if TYPE_CHECKING:
-    from toolkit.actions.database_export.runner import Waiting
+    from toolkit.actions.database_export.runner import ExportCall, Waiting
     from toolkit.statuses import Status
 
 
-def _parser() -> argparse.ArgumentParser:
+def entry_parser() -> argparse.ArgumentParser:
     parser = common_parser("export", "Export one published instance of a feed into the database table its export "
                                      "names on a cluster (Falcon's export policy): the rows written into a staging "
                                      "table, then loaded into the target in one transaction (updateonly, "
@@ -56,11 +56,10 @@ def export_policy(feed: Feed, cluster: Cluster) -> Export:
     return policy
 
 
-def _body(args: argparse.Namespace, status: StatusLine) -> Status:
-    from toolkit.actions.database_export.runner import ExportCall, run_export
-    from toolkit.core.storage.jdbc.credential_provider import alias_reader
-    from toolkit.services.runtime.action_session import action_session
-    from toolkit.services.runtime.lifecycle import failures_told
+def checked_call(args: argparse.Namespace, status: StatusLine) -> ExportCall:
+    """The call, once what needs no JVM is checked (exit 2 or 4), its datasource and table said in the status line:
+    the entrypoint's first steps, and those of the wait before Spark (wait_before_spark.py)."""
+    from toolkit.actions.database_export.runner import ExportCall
 
     t = nominal(args, status)
     repo = load_repo(args.repo)
@@ -70,7 +69,17 @@ def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     datasource = repo.datasource(policy.datasource)
     interface_for(datasource, FOR_EXPORT)
     status.add(datasource=datasource.name, table=policy.target.table_name, load=policy.target.load.value)
-    call = ExportCall.of(repo, feed, cluster, policy, datasource, t, args.force)  # before Spark: exit 2 or 4
+    return ExportCall.of(repo, feed, cluster, policy, datasource, t, args.force)
+
+
+def _body(args: argparse.Namespace, status: StatusLine) -> Status:
+    from toolkit.actions.database_export.runner import run_export
+    from toolkit.core.storage.jdbc.credential_provider import alias_reader
+    from toolkit.services.runtime.action_session import action_session
+    from toolkit.services.runtime.lifecycle import failures_told
+
+    call = checked_call(args, status)
+    feed, cluster, datasource, t = call.feed, call.cluster, call.datasource, call.time
     table_feed = feed.table_on(cluster.name) is not None
     with action_session("export", feed.name, cluster, status, hive=table_feed,
                         launcher=launcher_confs(feed)) as session:
@@ -78,12 +87,12 @@ def _body(args: argparse.Namespace, status: StatusLine) -> Status:
         with failures_told(call.instance, notifier, status.run_id):  # the metastore's connection too
             endpoint = endpoint_for(datasource, FOR_EXPORT, cluster, session.fs, alias_reader(session.spark))
             context = session.context(catalog=table_feed, lease_seconds=args.lease, notifier=notifier)
-            outcome = run_export(session.spark, call, endpoint, context, _waiting(feed, t, args))
+            outcome = run_export(session.spark, call, endpoint, context, waiting_of(feed, t, args))
     status.add_counters(outcome.counters())
     return outcome.status
 
 
-def _waiting(feed: Feed, t: datetime, args: argparse.Namespace) -> Waiting | None:
+def waiting_of(feed: Feed, t: datetime, args: argparse.Namespace) -> Waiting | None:
     """How long this call waits for the instance: one period of the feed (or --max-wait), never past the feed's
     timeout after the instance; None with --no-wait."""
     from toolkit.actions.database_export.runner import Waiting
@@ -99,4 +108,4 @@ def _waiting(feed: Feed, t: datetime, args: argparse.Namespace) -> Waiting | Non
 
 
 def main() -> int:
-    return run("export", _parser(), _body)
+    return run("export", entry_parser(), _body)

@@ -152,7 +152,7 @@ def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, co
     what = f"export of the instance {format_timestamp(t)} of feed '{feed.name}' on cluster '{cluster.name}'"
     with feed_lifecycle(call.instance, context, lock=lambda ledger: ledger.database_export_lock(feed.name, t),
                         what=what, details=LeaseDetails(time=format_timestamp(t)),
-                        before_lease=lambda: _wait_for_instance(call, context, waiting)) as life, \
+                        before_lease=lambda: wait_for_instance(call, context, waiting)) as life, \
             database_session(spark, endpoint) as database:
         outcome = _Export(spark, call, context, life, database).run()
     held = life.lease
@@ -161,9 +161,10 @@ def run_export(spark: SparkSession, call: ExportCall, endpoint: JdbcEndpoint, co
     return outcome
 
 
-def _wait_for_instance(call: ExportCall, context: RunContext, waiting: Waiting | None) -> None:
-    """Return once the instance is published; WaitingError when it is not by the end of the wait, ToolkitError when
-    the feed's timeout after the instance has passed. A run that waits holds no lease: it only reads."""
+def wait_for_instance(call: ExportCall, context: RunContext, waiting: Waiting | None) -> None:
+    """Return once the instance is published; WaitingError when it is not by the end of the wait, TimedOutError when
+    the feed's timeout after the instance has passed. A run that waits holds no lease: it only reads; so does the
+    wait before Spark (wait_before_spark.py), through the cluster's file system without a JVM."""
     where = feed_locations(call.feed, call.cluster)
     intervals = waiting.intervals() if waiting is not None else iter(())
     while (why := missing(call.feed, where, call.time, context)) is not None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import signal
 import sys
 import threading
@@ -56,19 +55,15 @@ from toolkit.services.runtime.run_context import RunContext
 from toolkit.services.runtime.status import StatusLine, emit
 from toolkit.statuses import Status
 
-ENTRYPOINT = "process.py"
 BRIEF = 500  # the most characters of a reason the sentence on stderr quotes, as the runner's
 # What the wait ends itself; any other outcome is the entrypoint's to reach and to say.
 ENDED_HERE = frozenset({Status.KILLED, Status.TIMEDOUT, Status.WAITING})
 
 
-def wait_for_inputs(command: list[str]) -> int | None:
-    """Wait, without a JVM, for the inputs of the process instance `command` (a `spark-submit ... process.py ...`
-    with its `--time`) runs. None: start `command` now (ready, or nothing to wait for here). Otherwise the call ended
-    here: its status line is printed and this is its exit code."""
-    arguments = _entry_arguments(command)
-    if arguments is None:
-        return None
+def wait_for_data(arguments: list[str]) -> int | None:
+    """Wait, without a JVM, for the inputs of the process instance the process entrypoint's `arguments` (with their
+    `--time`) run. None: start the entrypoint now (ready, or nothing to wait for here). Otherwise the call ended here:
+    its status line is printed and this is its exit code."""
     try:
         with redirect_stderr(io.StringIO()):  # a bad call: the entrypoint says so, as it always has, once
             args = entry_parser().parse_args(arguments)
@@ -85,14 +80,6 @@ def wait_for_inputs(command: list[str]) -> int | None:
         return None
     status.status = ended
     return emit(status, args.status_file)
-
-
-def _entry_arguments(command: list[str]) -> list[str] | None:
-    """The arguments after the process entrypoint in `command`, or None when it runs another program."""
-    for index, word in enumerate(command):
-        if os.path.basename(word) == ENTRYPOINT:
-            return command[index + 1:]
-    return None
 
 
 def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:

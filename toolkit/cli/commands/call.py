@@ -43,10 +43,11 @@ def call_command(
     wait_first: Annotated[bool, typer.Option(
         "--wait-first", help="When COMMAND runs a process instance (entrypoints/process.py), wait here for its inputs, "
                              "with no JVM, as the process would wait in Spark (its timeout, `toolkit kill`, holds; "
-                             "status WAITING while it waits), and start COMMAND once they are there. The wait may end "
-                             "the call itself: KILLED, TIMEDOUT or still WAITING (a --no-wait or --max-wait call), "
-                             "with the entrypoint's status line and exit code. Ignored for other commands, and for "
-                             "a process whose inputs are table feeds (it waits in Spark).")] = False,
+                             "status WAITING while it waits), and start COMMAND once they are there; for an export "
+                             "(entrypoints/export.py), wait here for its instance as the export would. The wait may "
+                             "end the call itself: KILLED, TIMEDOUT or still WAITING (a --no-wait or --max-wait call, "
+                             "an export's period spent), with the entrypoint's status line and exit code. Ignored for "
+                             "other commands, and for table feeds (the entrypoint waits in Spark).")] = False,
 ) -> None:
     """Run COMMAND for the instance this firing stands for, with `--time T` appended; skip (exit 4, a JSON line
     saying why) when it stands for none. Otherwise the exit code is COMMAND's own: it replaces this process. With
@@ -76,9 +77,7 @@ def call_command(
                          resolve_zone(timezone), -1)
     argv = [*command, time_option, format_timestamp(instance)]
     if wait_first:
-        from toolkit.actions.process_runner.wait_before_spark import wait_for_inputs
-
-        ended = wait_for_inputs(argv)
+        ended = _wait_before_start(argv)
         if ended is not None:
             raise typer.Exit(ended)
     try:
@@ -86,3 +85,20 @@ def call_command(
     except OSError as err:
         raise UsageError(f"Cannot run {argv[0]} ({err.strerror}): give the path of an executable in the generated "
                          "schedule (toolkit schedule --spark-submit / --toolkit).") from None
+
+
+def _wait_before_start(argv: list[str]) -> int | None:
+    """The wait before the JVM of the entrypoint `argv` runs (a process instance for its inputs, an export for its
+    instance), given the arguments after it: None to start it now, else the call's exit code (its status line
+    printed). Other commands do not wait here."""
+    for index, word in enumerate(argv):
+        name, arguments = os.path.basename(word), argv[index + 1:]
+        if name == "process.py":
+            from toolkit.actions.process_runner.wait_before_spark import wait_for_data
+
+            return wait_for_data(arguments)
+        if name == "export.py":
+            from toolkit.actions.database_export.wait_before_spark import wait_for_data as wait_for_instance
+
+            return wait_for_instance(arguments)
+    return None

@@ -127,7 +127,9 @@ def _coordinator(plan: SchedulePlan, call: Call) -> str:
 
 def _workflow(plan: SchedulePlan, call: Call, invocation: Invocation) -> str:
     words: list[Word | None] = [Word(WRAPPER_FILE)]
-    if call.waits_first:  # through `toolkit call --time T --wait-first`: no JVM while the instance waits
+    if call.waits_first or call.lag:
+        # through `toolkit call --time T`: the instance before the nominal time for a lagged call (an export fires
+        # one period after its instance), and no JVM while the instance waits (`--wait-first`)
         words += [*invocation.call_wrapper(call, "--time", "")[:-2], None, Word("--")]
         words += invocation.argv(call)
     else:
