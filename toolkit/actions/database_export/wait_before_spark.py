@@ -12,14 +12,11 @@ no lease (it only reads), as the entrypoint's does not.
 
 from __future__ import annotations
 
-import io
-from contextlib import redirect_stderr
-
 from toolkit.actions.database_export.export_entry import checked_call, entry_parser, waiting_of
 from toolkit.actions.database_export.runner import wait_for_instance
 from toolkit.errors import TimedOutError, ToolkitError
 from toolkit.services.runtime.cluster_files import cluster_file_system, reachable_without_jvm
-from toolkit.services.runtime.entry_frame import new_run_id, record_error
+from toolkit.services.runtime.entry_frame import new_run_id, parsed_quietly, record_error
 from toolkit.services.runtime.run_context import RunContext
 from toolkit.services.runtime.status import StatusLine, emit
 
@@ -27,10 +24,8 @@ from toolkit.services.runtime.status import StatusLine, emit
 def wait_for_data(arguments: list[str]) -> int | None:
     """Wait, without a JVM, for the instance the export entrypoint's `arguments` (with their `--time`) export. None:
     start the entrypoint now. Otherwise the call ended here: its status line is printed and this is its exit code."""
-    try:
-        with redirect_stderr(io.StringIO()):  # a bad call: the entrypoint says so, as it always has, once
-            args = entry_parser().parse_args(arguments)
-    except SystemExit:
+    args = parsed_quietly(entry_parser(), arguments)
+    if args is None:  # a bad call: the entrypoint says so, as it always has
         return None
     status = StatusLine(action="export", run_id=new_run_id(), entity=args.feed, cluster=args.cluster)
     try:

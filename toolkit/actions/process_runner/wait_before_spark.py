@@ -19,12 +19,11 @@ outside the validity, a workflow file that is not there) it says with the entryp
 from __future__ import annotations
 
 import argparse
-import io
 import signal
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
@@ -49,7 +48,7 @@ from toolkit.extensions.workflow_engines.registry import engine_of
 from toolkit.secrets_masking import masked
 from toolkit.services.notifications.notifier import Notifier
 from toolkit.services.runtime.cluster_files import cluster_file_system, reachable_without_jvm
-from toolkit.services.runtime.entry_frame import load_repo, new_run_id, record_error
+from toolkit.services.runtime.entry_frame import load_repo, new_run_id, parsed_quietly, record_error
 from toolkit.services.runtime.lifecycle import ProcessCall, process_lifecycle
 from toolkit.services.runtime.run_context import RunContext
 from toolkit.services.runtime.status import StatusLine, emit
@@ -64,10 +63,8 @@ def wait_for_data(arguments: list[str]) -> int | None:
     """Wait, without a JVM, for the inputs of the process instance the process entrypoint's `arguments` (with their
     `--time`) run. None: start the entrypoint now (ready, or nothing to wait for here). Otherwise the call ended here:
     its status line is printed and this is its exit code."""
-    try:
-        with redirect_stderr(io.StringIO()):  # a bad call: the entrypoint says so, as it always has, once
-            args = entry_parser().parse_args(arguments)
-    except SystemExit:
+    args = parsed_quietly(entry_parser(), arguments)
+    if args is None:  # a bad call: the entrypoint says so, as it always has
         return None
     status = StatusLine(action="process", run_id=new_run_id(), entity=args.process, cluster=args.cluster)
     try:

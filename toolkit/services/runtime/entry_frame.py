@@ -4,6 +4,8 @@ documented exit code, the status line last. The action itself is a function give
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import math
 import os
 import sys
@@ -134,6 +136,16 @@ def error_sentence(status: StatusLine, err: ToolkitError) -> str:
                                                                                                Status.FAILED)
     status.error = str(err)
     return shown(f"{status.action}: {err}")
+
+
+def parsed_quietly(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | None:
+    """`argv` parsed, or None when argparse refuses it, its message unsaid: for a step before the entrypoint (the
+    wait before Spark), which leaves a bad call to the entrypoint to say once."""
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            return parser.parse_args(argv)
+    except SystemExit:
+        return None
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
