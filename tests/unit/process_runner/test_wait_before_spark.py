@@ -6,6 +6,7 @@ generated line with real spark-submit."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -197,9 +198,8 @@ def test_a_second_caller_is_told_who_waits(repo: RunnerRepo, helper: list[thread
 
 def test_what_is_no_plain_wait_goes_to_the_entrypoint_untouched(repo: RunnerRepo,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """A window, --force, --explain, a bad argument, a table-feed input: None at once, nothing written."""
-    calls = [command(repo, "--force"), command(repo, "--explain"), command(repo, "--bogus"),
-             command(repo, process="reads-table", time_="2026-11-30T00:00Z")]  # waits in Spark
+    """A window, --force, --explain, a bad argument: None at once, nothing written."""
+    calls = [command(repo, "--force"), command(repo, "--explain"), command(repo, "--bogus")]
     window = command(repo)[:-2]
     calls.append([*window, "--from", "2026-11-30T08:00Z", "--to", T])
     for argv in calls:
@@ -219,3 +219,29 @@ def test_a_missing_workflow_file_is_exit_2_at_once_not_after_the_wait(repo: Runn
     assert status_line(out)["status"] == "INVALID"
     assert "The workflow of process 'waits', workflows/not_there.sql, does not exist in the config repo" in err
     assert ledger(fresh).instance("waits", utc(2026, 11, 30, 10)) is None  # no lock, no record
+
+
+def test_a_table_input_without_a_remote_metastore_waits_in_spark(repo: RunnerRepo) -> None:
+    """No `registry`: the cluster's tables are in Spark's own metastore, which only its JVM reads."""
+    cluster = Path(repo.repo.root) / "clusters" / "primary.yaml"
+    text = cluster.read_text()
+    start = text.index("  registry:")
+    cluster.write_text(text[:start] + text[text.index("  workflow:", start):])
+    fresh = RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root)
+    assert fresh.repo.cluster("primary").registry_endpoint is None
+    assert wait_for_data(command(fresh, process="reads-table", time_="2026-11-30T00:00Z")) is None
+    assert not (repo.root / "feed-toolkit/working/ledger/processes").exists()
+
+
+def test_a_metastore_not_reached_without_a_jvm_hands_the_wait_to_spark(repo: RunnerRepo) -> None:
+    """A metastore that does not answer the plain Thrift client (down here; SASL in production): the entrypoint
+    waits, its own catalog saying what is wrong; the lease the wait took is released."""
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    cluster = Path(repo.repo.root) / "clusters" / "primary.yaml"
+    cluster.write_text(cluster.read_text().replace("thrift://127.0.0.1:9083", f"thrift://127.0.0.1:{port}"))
+    fresh = RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root)
+    assert wait_for_data(command(fresh, process="reads-table", time_="2026-11-30T00:00Z")) is None
+    lease = ledger(fresh).instance_lock("reads-table", utc(2026, 11, 30)).current()
+    assert lease is not None and lease.state == "RELEASED"

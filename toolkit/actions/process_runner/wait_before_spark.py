@@ -3,17 +3,20 @@ starts `spark-submit ... process.py` (every generated crontab line, Airflow task
 
 A waiting instance then costs one small Python process instead of a JVM and a Spark driver. The wait is the
 runner's own (`input_wait.py`), through the same steps (`process_lifecycle`: safemode, suspension, the instance's
-hold, its lease, a `toolkit kill` read at each renewal), its inputs read through the cluster's file system without
-Spark (a `file://` root, HDFS through WebHDFS). So `toolkit status`, `triage` and the report page show it WAITING,
-and for what, as they show a wait in Spark; a second caller is told who holds the instance; a timeout is recorded
-(TIMEDOUT, `onTimeout` retries, the notice) exactly as the runner records it.
+hold, its lease, a `toolkit kill` read at each renewal), its inputs read without Spark: files through the cluster's
+file system (a `file://` root, HDFS through WebHDFS), a table feed's partitions from the cluster's metastore through
+its Thrift API (toolkit/core/storage/metastore_partitions.py). So `toolkit status`, `triage` and the report page
+show it WAITING, and for what, as they show a wait in Spark; a second caller is told who holds the instance; a
+timeout is recorded (TIMEDOUT, `onTimeout` retries, the notice) exactly as the runner records it.
 
 The call then starts the command only when the instance is ready. Everything else goes to the entrypoint
-unchanged: a call that is no plain wait (a window, a batch, `--force`, `--explain`, a bad argument), a process
-whose inputs need the metastore (a table feed) or whose cluster only Hadoop's client reaches, an instance that
-succeeded already. What the wait ends itself (KILLED, TIMEDOUT, WAITING for a call that does not wait or whose
-`--max-wait` is spent, and the refusals of the steps it shares with the runner: a lock held, safemode, a hold,
-outside the validity, a workflow file that is not there) it says with the entrypoint's status line and exit code.
+unchanged: a call that is no plain wait (a window, a batch, `--force`, `--explain`, a bad argument), a process on a
+cluster only Hadoop's client reaches, a table-feed input on a cluster without a remote metastore (Spark's own is
+in its JVM) or with one only Hive's client reaches (SASL, Kerberos: `NotReachedWithoutJvm`, at any poll), and an
+instance that succeeded already. What the wait ends itself (KILLED, TIMEDOUT, WAITING for a call that does not wait
+or whose `--max-wait` is spent, and the refusals of the steps it shares with the runner: a lock held, safemode, a
+hold, outside the validity, a workflow file that is not there) it says with the entrypoint's status line and exit
+code.
 """
 
 from __future__ import annotations
@@ -40,9 +43,10 @@ from toolkit.core.entities.model import Cluster, Process
 from toolkit.core.entities.provenance import provenance
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.plan import plan_instance
-from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.catalog import PartitionListing
 from toolkit.core.storage.java_errors import one_line
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.core.storage.metastore_partitions import MetastorePartitions, NotReachedWithoutJvm
+from toolkit.errors import ToolkitError
 from toolkit.extensions.workflow_engines.preparation import WorkflowRequest, preparer_of
 from toolkit.extensions.workflow_engines.registry import engine_of
 from toolkit.secrets_masking import masked
@@ -70,6 +74,8 @@ def wait_for_data(arguments: list[str]) -> int | None:
     try:
         with _released_on_sigterm():
             ended = _wait(args, status)
+    except NotReachedWithoutJvm:  # a metastore only Hive's own client reaches: the entrypoint waits in Spark
+        return None
     except ToolkitError as err:  # the same checks the entrypoint makes, said as it says them
         record_error(status, err)
         return emit(status, args.status_file)
@@ -105,9 +111,15 @@ def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
     records = InstanceRecords(ledger, process.name, cluster.name, status.run_id, kind="RUN", definition=definition)
     notices = ProcessNotices(Notifier(context.fs, cluster), repo, process, cluster, status.run_id, _say)
     zone = resolve_zone(process.timezone)
+    registry = cluster.registry_endpoint
+
+    def partitions() -> PartitionListing:
+        assert registry  # inputs_without_jvm checked it
+        return MetastorePartitions(registry)
+
     options = RunOptions(wait=args.wait, max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
     wait = InputWait(process, zone, clock, options, ledger=ledger, records=records, notices=notices,
-                     plan=lambda at: plan_instance(repo, process, cluster, at, context.fs, _no_catalog),
+                     plan=lambda at: plan_instance(repo, process, cluster, at, context.fs, partitions),
                      check_hold=lambda at: require_not_held(ledger, process, cluster.name, at),
                      pause_before_retry=lambda failed: pause_before_retry(
                          process, clock, zone, args.max_retry_delay, _say, failed), log=_say)
@@ -131,15 +143,13 @@ def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
 
 
 def inputs_without_jvm(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
-    """Whether every input of `process` on `cluster` is read without a JVM: files on a cluster reached without one
-    (a table feed's partitions are the metastore's, read through Spark's Hive client)."""
+    """Whether every input of `process` on `cluster` is read without a JVM: files on a cluster reached without one,
+    and a table feed's partitions from the cluster's remote metastore (`registry`: without one, the metastore is
+    Spark's own)."""
     if not reachable_without_jvm(cluster):
         return False
-    return all(repo.feed(item.feed).table_on(cluster.name) is None for item in process.inputs)
-
-
-def _no_catalog() -> Catalog:
-    raise UsageError("a table feed's partitions are read in Spark")  # never: inputs_without_jvm checked it
+    tables = any(repo.feed(item.feed).table_on(cluster.name) is not None for item in process.inputs)
+    return not tables or bool(cluster.registry_endpoint)
 
 
 def _say(line: str) -> None:

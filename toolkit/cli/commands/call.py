@@ -47,7 +47,8 @@ def call_command(
                              "(entrypoints/export.py), wait here for its instance as the export would. The wait may "
                              "end the call itself: KILLED, TIMEDOUT or still WAITING (a --no-wait or --max-wait call, "
                              "an export's period spent), with the entrypoint's status line and exit code. Ignored for "
-                             "other commands, and for table feeds (the entrypoint waits in Spark).")] = False,
+                             "other commands; a table feed is read from the cluster's metastore without a JVM where it "
+                             "can be (docs/scheduling.md), else the entrypoint waits in Spark.")] = False,
 ) -> None:
     """Run COMMAND for the instance this firing stands for, with `--time T` appended; skip (exit 4, a JSON line
     saying why) when it stands for none. Otherwise the exit code is COMMAND's own: it replaces this process. With

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from toolkit.core.instances.feed_locations import FeedLocations, under_root
 from toolkit.core.instances.fingerprints import Fingerprint, fingerprint
-from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.catalog import Catalog, PartitionListing
 from toolkit.core.storage.filesystem import FileStatus, FileSystem, TreeDigest, normalize_uri, parent_of
 from toolkit.core.storage.tree import hidden
 
@@ -109,7 +109,7 @@ def _files_below(fs: FileSystem, roots: Sequence[str], flag: str | None) -> dict
     return found
 
 
-def probe_table(catalog: Catalog, fs: FileSystem, where: FeedLocations,
+def probe_table(catalog: PartitionListing, fs: FileSystem, where: FeedLocations,
                 times: Sequence[datetime]) -> dict[datetime, InstanceState]:
     """The state of each instance of a table feed: its partition registered or not, and its files."""
     table = where.table

@@ -16,7 +16,7 @@ from toolkit.core.instances.feed_locations import FeedLocations, feed_locations
 from toolkit.core.instances.grids import feed_grid_for_processes
 from toolkit.core.instances.inputs import Probe, ResolvedInput, resolve_input
 from toolkit.core.instances.output_targets import FileOutput, TableOutputTarget, file_output, staging_key, table_output
-from toolkit.core.storage.catalog import Catalog
+from toolkit.core.storage.catalog import PartitionListing
 from toolkit.core.storage.filesystem import FileSystem
 from toolkit.errors import UsageError
 
@@ -49,14 +49,14 @@ class InstancePlan:
                 "missing": self.missing_required}
 
 
-def _prober(fs: FileSystem, where: FeedLocations, flag: str | None, catalog: Callable[[], Catalog]) -> Probe:
+def _prober(fs: FileSystem, where: FeedLocations, flag: str | None, catalog: Callable[[], PartitionListing]) -> Probe:
     if where.is_table:
         return lambda times: probe_table(catalog(), fs, where, times)
     return lambda times: probe_files(fs, where, flag, times)
 
 
 def plan_instance(repo: ConfigRepo, process: Process, cluster: Cluster, t: datetime, fs: FileSystem,
-                  catalog: Callable[[], Catalog]) -> InstancePlan:
+                  catalog: Callable[[], PartitionListing]) -> InstancePlan:
     """`catalog` is asked for only when an input is a table feed."""
     inputs = []
     for item in process.inputs:

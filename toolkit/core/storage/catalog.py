@@ -20,10 +20,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Protocol
 
 from toolkit.core.storage.catalog_records import Partition, TableDescription, TableInfo
 from toolkit.core.storage.filesystem import StorageError
 from toolkit.core.storage.partition_specs import full_spec
+
+
+class PartitionListing(Protocol):
+    """What reads which partitions a table has: a `Catalog`, or a metastore read without a JVM
+    (`metastore_partitions.MetastorePartitions`, for the wait before Spark)."""
+
+    def list_partitions(self, database: str, table: str,
+                        partial_spec: Mapping[str, str] | None = None) -> list[Partition]: ...
 
 
 class Catalog(ABC):
