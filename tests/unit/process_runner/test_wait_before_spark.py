@@ -245,3 +245,92 @@ def test_a_metastore_not_reached_without_a_jvm_hands_the_wait_to_spark(repo: Run
     assert wait_for_data(command(fresh, process="reads-table", time_="2026-11-30T00:00Z")) is None
     lease = ledger(fresh).instance_lock("reads-table", utc(2026, 11, 30)).current()
     assert lease is not None and lease.state == "RELEASED"
+
+
+def test_storage_not_reached_without_a_jvm_hands_the_wait_to_spark(repo: RunnerRepo,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """An HDFS cluster whose WebHDFS does not answer (a closed port here; a firewall, a standby namenode, Kerberos
+    without its extension in production): the entrypoint runs, reaching HDFS through Hadoop's client, rather than
+    the call failing where spark-submit used to run."""
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    cluster = Path(repo.repo.root) / "clusters" / "primary.yaml"
+    text = cluster.read_text()
+    root = repo.repo.cluster("primary").write_endpoint
+    assert root is not None
+    readonly, write = text.index(root), text.index(root, text.index(root) + 1)  # interfaces.readonly, then write
+    text = (text[:readonly] + f"webhdfs://127.0.0.1:{port}" + text[readonly + len(root):write]
+            + "hdfs://nn:8020/lake" + text[write + len(root):])
+    cluster.write_text(text.replace("properties:\n", "properties:\n  webhdfs.user: etl\n", 1))
+    fresh = RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root)
+    assert fresh.repo.cluster("primary").write_endpoint == "hdfs://nn:8020/lake"
+    assert wait_for_data(command(fresh)) is None
+    assert capsys.readouterr().out == ""
+
+
+def test_a_wait_whose_lease_another_run_took_over_stops_and_writes_nothing_more(
+        repo: RunnerRepo, helper: list[threading.Thread], capsys: pytest.CaptureFixture[str]) -> None:
+    """A waiter stalled past its lease (stopped, a storage outage) and taken over: at its next poll it stops, exit
+    1, so that one run, not two, goes on (nothing published either way: it only waited)."""
+    taken: list[str] = []
+
+    def take_over() -> None:
+        folder = repo.root / "feed-toolkit/working/ledger/processes/waits/20261130T1000Z"
+        generations = sorted(int(path.name.split(".")[1]) for path in folder.glob("lock.*"))
+        lease = json.loads((folder / f"lock.{generations[-1]}").read_text())
+        taken.append(lease["run_id"])
+        thief = {**lease, "run_id": "thief", "holder": "other-host:1", "expires": time.time() + 600}
+        (folder / f"lock.{generations[-1] + 1}").write_text(json.dumps(thief))
+
+    later(helper, take_over, lambda: waiting(repo))
+    assert wait_for_data(command(repo)) == 1
+    out, err = capsys.readouterr()
+    assert status_line(out)["status"] == "FAILED"
+    assert "is not held by this run" in err or "another run may take it over" in err or "taken" in err, err
+    record = ledger(repo).instance("waits", utc(2026, 11, 30, 10))
+    assert record is not None and (record.status, record.run_id) == (Status.WAITING, taken[0])
+
+
+
+def test_storage_failing_while_it_waits_hands_the_wait_to_spark_telling_no_failure(
+        repo: RunnerRepo, helper: list[threading.Thread], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The storage fails under the wait (injected: every write fails once it waits; WebHDFS down, a namenode gone
+    standby in production): at its next poll the wait hands the instance to the entrypoint, which reaches the
+    storage through Hadoop's client and tells a failure itself if it has one; this wait tells none."""
+    from toolkit.core.storage.filesystem import StorageError
+    from toolkit.core.storage.local import LocalFileSystem
+
+    broken = threading.Event()
+    write = LocalFileSystem.write_atomically
+
+    def failing(self: LocalFileSystem, path: str, data: bytes) -> None:
+        if broken.is_set():
+            raise StorageError(f"Cannot write {path}: the WebHDFS endpoint cannot be reached (ConnectionError).")
+        write(self, path, data)
+
+    monkeypatch.setattr(LocalFileSystem, "write_atomically", failing)
+    waits = Path(repo.repo.root) / "processes" / "waits.yaml"
+    waits.write_text(waits.read_text() + "notification: {type: email, to: ops@example.org}\n")
+    fresh = RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root)
+    later(helper, broken.set, lambda: waiting(fresh))
+    assert wait_for_data(command(fresh)) is None
+    assert capsys.readouterr().out == ""
+    assert not list(repo.root.glob("feed-toolkit/working/ledger/notifications/**/*.json"))  # no failure told
+
+
+def test_a_command_that_cannot_run_is_refused_before_the_wait(repo: RunnerRepo,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`toolkit call --wait-first` with a spark-submit path that is wrong: exit 2 at once, not after the wait."""
+    code = main(["call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--time", T, "--wait-first", "--",
+                 "/opt/nowhere/spark-submit", "/opt/toolkit/entrypoints/process.py", *command(repo)[:-2]])
+    assert code == 2
+    assert "Cannot run /opt/nowhere/spark-submit (not found, or not executable)" in capsys.readouterr().err
+    assert not (repo.root / "feed-toolkit/working/ledger/processes").exists()  # nothing waited, nothing written
+
+
+def test_help_in_the_entrypoints_arguments_is_left_to_the_entrypoint(repo: RunnerRepo,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert wait_for_data([*command(repo), "--help"]) is None
+    assert capsys.readouterr() == ("", "")  # the entrypoint prints its help, once

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,16 @@ def test_a_file_put_where_the_folder_belongs_while_the_lock_is_created_is_an_err
     monkeypatch.setattr(local.os, "makedirs", another_writes_a_file_first)
     with pytest.raises(StorageError, match="Cannot create file://.*/locks/feed.0: Not a directory"):
         LocalFileSystem().create_exclusive(uri(tmp_path / "locks/feed.0"), b"x")
+
+
+def test_a_file_written_atomically_gets_the_umasks_mode_as_every_other_write(tmp_path: Path) -> None:
+    """A ledger record written here is read by the status page and by other users as one Spark's Hadoop client
+    wrote: `0666 & ~umask`, not the temporary file's 0600 (the wait before Spark writes a waiting instance's records
+    this way, issue 71)."""
+    previous = os.umask(0o027)
+    try:
+        LocalFileSystem().write_atomically(f"file://{tmp_path}/instance.json", b"{}\n")
+        LocalFileSystem().write_atomically(f"file://{tmp_path}/instance.json", b"{}\n")  # replacing one too
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "instance.json").stat().st_mode) == 0o640

@@ -12,6 +12,8 @@ no lease (it only reads), as the entrypoint's does not.
 
 from __future__ import annotations
 
+import time
+
 from toolkit.actions.database_export.export_entry import checked_call, entry_parser, waiting_of
 from toolkit.actions.database_export.runner import wait_for_instance
 from toolkit.errors import TimedOutError, ToolkitError
@@ -27,6 +29,7 @@ def wait_for_data(arguments: list[str]) -> int | None:
     args = parsed_quietly(entry_parser(), arguments)
     if args is None:  # a bad call: the entrypoint says so, as it always has
         return None
+    began = time.perf_counter()
     status = StatusLine(action="export", run_id=new_run_id(), entity=args.feed, cluster=args.cluster)
     try:
         call = checked_call(args, status)
@@ -38,5 +41,6 @@ def wait_for_data(arguments: list[str]) -> int | None:
         return None  # given up by the entrypoint, told as it always is
     except ToolkitError as err:  # still waiting (3), or the entrypoint's own refusals, said as it says them
         record_error(status, err)
+        status.elapsed_seconds = round(time.perf_counter() - began, 3)
         return emit(status, args.status_file)
     return None

@@ -1,7 +1,8 @@
 """Step 4 of a process instance: its inputs resolved and, while required ones are missing, waited for until the
-process's timeout (polls from `FIRST_POLL_SECONDS` growing to `LONGEST_POLL_SECONDS`), a `toolkit kill` or a hold
-read at each poll. A call that does not wait, or whose `max_wait` is spent, ends WAITING (exit 3); past the timeout a
-waiting call ends TIMEDOUT, retried when the process's `onTimeout` says so; a --no-wait call records no timeout."""
+process's timeout (polls from `FIRST_POLL_SECONDS` growing to `LONGEST_POLL_SECONDS`), a `toolkit kill`, a hold and
+the lease (lost: LockLostError, exit 1, nothing more written) read at each poll. A call that does not wait, or whose
+`max_wait` is spent, ends WAITING (exit 3); past the timeout a waiting call ends TIMEDOUT, retried when the
+process's `onTimeout` says so; a --no-wait call records no timeout."""
 
 from __future__ import annotations
 
@@ -70,6 +71,7 @@ class InputWait:
                 self.ledger.clear_kill_request(self.process.name, t)
                 result.status, result.reason = Status.KILLED, reason
                 return None, attempt
+            keeper.ensure_held()  # its lease lost (stalled past it, taken over): it stops, writing nothing more
             self.check_hold(t)  # held while it waits: it stops at its next poll, its record still WAITING
             began = time.perf_counter()
             plan = self.plan(t)

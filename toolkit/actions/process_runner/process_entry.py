@@ -198,7 +198,7 @@ def _report(result: InstanceResult, status: StatusLine) -> Status:
     from toolkit.actions.process_runner.runner import BRIEF, say
 
     if result.reason:
-        say(f"process: {one_line(result.reason, BRIEF)}.")
+        say(f"process: {one_line(result.reason, BRIEF).rstrip('.')}.")
     status.add(record=result.record, missing=result.missing or None, outputs=[o.path for o in result.outputs],
                **result.counters())
     return result.status

@@ -22,13 +22,16 @@ code.
 from __future__ import annotations
 
 import argparse
+import functools
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import Any, cast
 
 from toolkit.actions.process_runner.input_wait import InputWait
 from toolkit.actions.process_runner.instance_checks import kill_requested, pause_before_retry, require_not_held
@@ -44,9 +47,10 @@ from toolkit.core.entities.provenance import provenance
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.plan import plan_instance
 from toolkit.core.storage.catalog import PartitionListing
+from toolkit.core.storage.filesystem import FileSystem, StorageError
 from toolkit.core.storage.java_errors import one_line
 from toolkit.core.storage.metastore_partitions import MetastorePartitions, NotReachedWithoutJvm
-from toolkit.errors import ToolkitError
+from toolkit.errors import ToolkitError, UsageError
 from toolkit.extensions.workflow_engines.preparation import WorkflowRequest, preparer_of
 from toolkit.extensions.workflow_engines.registry import engine_of
 from toolkit.secrets_masking import masked
@@ -70,23 +74,29 @@ def wait_for_data(arguments: list[str]) -> int | None:
     args = parsed_quietly(entry_parser(), arguments)
     if args is None:  # a bad call: the entrypoint says so, as it always has
         return None
+    began = time.perf_counter()
     status = StatusLine(action="process", run_id=new_run_id(), entity=args.process, cluster=args.cluster)
+    notifiers: list[Notifier] = []
     try:
         with _released_on_sigterm():
-            ended = _wait(args, status)
-    except NotReachedWithoutJvm:  # a metastore only Hive's own client reaches: the entrypoint waits in Spark
+            ended = _wait(args, status, notifiers)
+    except NotReachedWithoutJvm:  # storage or a metastore not reached without a JVM: the entrypoint waits in Spark
         return None
     except ToolkitError as err:  # the same checks the entrypoint makes, said as it says them
         record_error(status, err)
-        return emit(status, args.status_file)
+        ended = status.status
     if ended is None:
         return None
     status.status = ended
+    for notifier in notifiers:  # as the entrypoint's status line counts a process's notification
+        status.add(**notifier.counters())
+    status.elapsed_seconds = round(time.perf_counter() - began, 3)
     return emit(status, args.status_file)
 
 
-def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
-    """The wait's own ending, or None when the entrypoint takes over."""
+def _wait(args: argparse.Namespace, status: StatusLine, notifiers: list[Notifier]) -> Status | None:
+    """The wait's own ending, or None when the entrypoint takes over; the notifier it told through, in
+    `notifiers` when the process declares `notification`."""
     if args.window_from or args.window_to or args.batch or args.explain or args.force \
             or args.force_if_started_before is not None or args.time is None:
         return None
@@ -97,11 +107,14 @@ def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
     t = parse_timestamp(args.time, "--time")
     status.time = format_timestamp(t)
     clock = WallClock(parse_timestamp(args.now, "--now") if args.now else None)
-    context = RunContext(cluster_file_system(cluster), status.run_id, lease_seconds=args.lease, clock=clock)
+    try:
+        fs = cluster_file_system(cluster)
+        fs.exists(cluster.write_endpoint or "")  # reached at all: before the lifecycle, which tells failures
+    except (UsageError, StorageError) as err:  # WebHDFS not reached (Kerberos without its extension, down)
+        raise NotReachedWithoutJvm(str(err)) from None
+    context = RunContext(cast(FileSystem, _HandingOver(fs)), status.run_id, lease_seconds=args.lease, clock=clock)
+    fs = context.fs
     ledger = context.ledger(cluster)
-    record = ledger.instance(process.name, t)
-    if record is not None and record.status == Status.SUCCEEDED:
-        return None  # skipped, or run again when forced: the entrypoint's to say
     # a workflow that cannot run is exit 2 at once, as the entrypoint says it, not after hours of waiting
     preparer_of(engine_of(process))(WorkflowRequest(
         repo_root=Path(repo.root), process=process, cluster=cluster, fs=context.fs, spark=None,
@@ -109,7 +122,10 @@ def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
     definition = provenance(process, Path(repo.root), repo.revision)
     call = ProcessCall(repo, process, cluster, t, definition)
     records = InstanceRecords(ledger, process.name, cluster.name, status.run_id, kind="RUN", definition=definition)
-    notices = ProcessNotices(Notifier(context.fs, cluster), repo, process, cluster, status.run_id, _say)
+    notifier = Notifier(context.fs, cluster)
+    if process.notification is not None:
+        notifiers.append(notifier)
+    notices = ProcessNotices(notifier, repo, process, cluster, status.run_id, _say)
     zone = resolve_zone(process.timezone)
     registry = cluster.registry_endpoint
 
@@ -119,7 +135,7 @@ def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
 
     options = RunOptions(wait=args.wait, max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
     wait = InputWait(process, zone, clock, options, ledger=ledger, records=records, notices=notices,
-                     plan=lambda at: plan_instance(repo, process, cluster, at, context.fs, partitions),
+                     plan=lambda at: plan_instance(repo, process, cluster, at, fs, partitions),
                      check_hold=lambda at: require_not_held(ledger, process, cluster.name, at),
                      pause_before_retry=lambda failed: pause_before_retry(
                          process, clock, zone, args.max_retry_delay, _say, failed), log=_say)
@@ -137,7 +153,7 @@ def _wait(args: argparse.Namespace, status: StatusLine) -> Status | None:
     if plan is not None or result.status not in ENDED_HERE:
         return None
     if result.reason:
-        _say(f"process: {one_line(result.reason, BRIEF)}.")
+        _say(f"process: {one_line(result.reason, BRIEF).rstrip('.')}.")
     status.add(record=result.record, missing=result.missing or None, outputs=[], **result.counters())
     return result.status
 
@@ -150,6 +166,35 @@ def inputs_without_jvm(repo: ConfigRepo, process: Process, cluster: Cluster) -> 
         return False
     tables = any(repo.feed(item.feed).table_on(cluster.name) is not None for item in process.inputs)
     return not tables or bool(cluster.registry_endpoint)
+
+
+class _HandingOver:
+    """The cluster's file system without a JVM, each failure of its storage (WebHDFS down or refused, a namenode gone
+    standby: StorageError, exit 1) raised as NotReachedWithoutJvm: the wait hands the instance to the entrypoint,
+    which reaches the storage through Hadoop's client and says a failure as it always has, instead of this wait
+    telling one where spark-submit would have run (no notice: a usage error is none)."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._fs, name)
+        if not callable(found):
+            return found
+
+        @functools.wraps(found)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return found(*args, **kwargs)
+            except StorageError as err:
+                raise _StorageNotReached(str(err)) from None
+        return call
+
+
+class _StorageNotReached(NotReachedWithoutJvm, StorageError):
+    """A storage failure of the JVM-free file system: still a StorageError to the code that waits out an outage
+    (the lease's renewals try again), but a usage error to the lifecycle (exit 2 comes first: no failure to tell),
+    and a hand-over to the wait (NotReachedWithoutJvm)."""
 
 
 def _say(line: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from typing import Annotated
 
 import typer
@@ -78,14 +79,24 @@ def call_command(
                          resolve_zone(timezone), -1)
     argv = [*command, time_option, format_timestamp(instance)]
     if wait_first:
+        _require_runnable(argv[0])  # before the wait, not after hours of it
         ended = _wait_before_start(argv)
         if ended is not None:
             raise typer.Exit(ended)
     try:
         os.execvp(argv[0], argv)
     except OSError as err:
-        raise UsageError(f"Cannot run {argv[0]} ({err.strerror}): give the path of an executable in the generated "
-                         "schedule (toolkit schedule --spark-submit / --toolkit).") from None
+        raise _not_runnable(argv[0], err.strerror) from None
+
+
+def _not_runnable(program: str, why: str | None) -> UsageError:
+    return UsageError(f"Cannot run {program} ({why}): give the path of an executable in the generated schedule "
+                      "(toolkit schedule --spark-submit / --toolkit).")
+
+
+def _require_runnable(program: str) -> None:
+    if shutil.which(program) is None:
+        raise _not_runnable(program, "not found, or not executable")
 
 
 def _wait_before_start(argv: list[str]) -> int | None:

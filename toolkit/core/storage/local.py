@@ -79,7 +79,8 @@ def _temporary_file(local: str) -> tuple[int, str]:
         temporary = os.path.join(os.path.dirname(local), hidden_sibling(
             os.path.basename(local), f".{os.getpid()}.{next(_temporary_names)}.tmp"))
         try:
-            return os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o600), temporary
+            # 0666 less the umask, as every other write of a file (the mode it keeps once renamed into place)
+            return os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o666), temporary
         except FileExistsError:
             continue  # left by a killed process of the same pid: take the next number
 

@@ -11,12 +11,17 @@ in Spark says what is wrong as it always has.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
 from toolkit.core.storage.catalog_records import Partition, utc_from_seconds
 from toolkit.core.storage.catalog_thrift import endpoints_of
 from toolkit.core.storage.filesystem import StorageError, normalize_uri
 from toolkit.errors import UsageError
+
+# The thrift library logs each address it cannot reach; this module says why it was not reached, once.
+logging.getLogger("thrift").addHandler(logging.NullHandler())
+logging.getLogger("thrift").propagate = False
 
 
 class NotReachedWithoutJvm(UsageError):

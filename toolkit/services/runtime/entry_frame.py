@@ -142,7 +142,7 @@ def parsed_quietly(parser: argparse.ArgumentParser, argv: list[str]) -> argparse
     """`argv` parsed, or None when argparse refuses it, its message unsaid: for a step before the entrypoint (the
     wait before Spark), which leaves a bad call to the entrypoint to say once."""
     try:
-        with contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):  # and --help
             return parser.parse_args(argv)
     except SystemExit:
         return None
