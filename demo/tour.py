@@ -454,6 +454,15 @@ def scheduling(tour: Tour) -> None:
     entries = [line for line in crontab.splitlines() if line[:1].isdigit() or line[:1] == "*"]
     tour.say(f"{len(entries)} crontab entries, the first:")
     tour.lines(entries[0], 1, width=400)
+    hour = "2026-06-01T07:00Z"  # an hour whose clicks never came: its call, as Airflow's task makes it (--no-wait)
+    waited = tour.run([str(BIN / "toolkit"), "call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--time",
+                       hour, "--wait-first", "--", str(BIN / "spark-submit"), "entrypoints/process.py", "--repo",
+                       REPO, "--process", "hourly-clicks-summary", "--cluster", "primary", "--no-wait", "--now",
+                       "2026-06-01T07:30Z"], (3,))
+    line = json.loads(waited.stdout.strip().splitlines()[-1])
+    tour.say(f"a process's line waits for its inputs before spark-submit starts (--wait-first): {hour} is "
+             f"{line['status']}, {len(line['missing'])} hours of clicks missing, said in {line['elapsed_seconds']} s "
+             "with no JVM")
     per_cluster = tour.toolkit("schedule", "--repo", REPO, "--cluster", "primary", *SCHEDULE_PATHS, "--retention",
                                "per-cluster")
     retained = [line for line in per_cluster.splitlines() if "retention" in line and line[:1] in "0123456789*"]
@@ -474,7 +483,7 @@ def scheduling(tour: Tour) -> None:
     tour.lines(tour.toolkit("sla", "--repo", REPO, "--cluster", "primary", "--now", "2026-01-01T06:00Z",
                             "--from", "2026-01-01T00:00Z", "--to", "2026-01-01T02:00Z", "--no-notify",
                             codes=(0, 1)), 3)
-    tour.done("schedules", "crontab, Airflow, Oozie; --check; one retention line per cluster",
+    tour.done("schedules", "crontab, Airflow, Oozie; --check; one retention line per cluster; waits with no JVM",
               "toolkit schedule, docs/scheduling.md")
     tour.done("SLAs", "misses judged from the ledger", "toolkit sla")
 
