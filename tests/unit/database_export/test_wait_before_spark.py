@@ -85,3 +85,37 @@ def test_refusals_are_said_as_the_entrypoint_says_them(repo: tuple[Path, Path],
     assert json.loads(capsys.readouterr().out)["status"] == "INVALID"
     assert wait_for_data([*arguments(folder), "--bogus"]) is None  # argparse's message is the entrypoint's
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_suspended_feed_is_skipped_at_once_as_the_entrypoint_skips_it(repo: tuple[Path, Path],
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from toolkit.cli.main import main
+
+    folder, _ = repo
+    assert main(["suspend", "top-pages", "--kind", "feed", "--repo", str(folder), "--cluster", "primary"]) == 0
+    capsys.readouterr()
+    began = time.monotonic()
+    assert wait_for_data(arguments(folder, "--max-wait", "5")) == 4
+    assert time.monotonic() - began < 5  # not after its wait
+    assert json.loads(capsys.readouterr().out)["status"] == "SKIPPED"
+
+
+def test_storage_not_reached_without_a_jvm_hands_the_export_to_spark(repo: tuple[Path, Path],
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """WebHDFS on a closed port: a listing that fails reads as an empty folder, so the wait would take a
+    published instance for an unpublished one; the storage is looked at first, and the entrypoint runs."""
+    import socket
+
+    folder, _ = repo
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    cluster = folder / "clusters" / "primary.yaml"
+    text = cluster.read_text()
+    root = text.split("endpoint: ", 1)[1].split("\n", 1)[0]
+    readonly, write = text.index(root), text.index(root, text.index(root) + 1)
+    text = (text[:readonly] + f"webhdfs://127.0.0.1:{port}" + text[readonly + len(root):write]
+            + "hdfs://nn:8020/lake" + text[write + len(root):])
+    cluster.write_text(text.replace("properties:\n", "properties:\n  webhdfs.user: etl\n", 1))
+    assert wait_for_data(arguments(folder, "--max-wait", "5")) is None
+    assert capsys.readouterr().out == ""

@@ -209,16 +209,21 @@ def test_what_is_no_plain_wait_goes_to_the_entrypoint_untouched(repo: RunnerRepo
 
 
 
-def test_a_missing_workflow_file_is_exit_2_at_once_not_after_the_wait(repo: RunnerRepo,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_workflow_the_entrypoint_would_refuse_is_handed_over_at_once_not_after_the_wait(
+        repo: RunnerRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A workflow file that is not there, or an `engine: spark` process on a host whose SPARK_HOME has no
+    spark-submit (a scheduler's bare environment): no wait, nothing written; the entrypoint says it (exit 2) where
+    it runs, and where it can run (spark-submit sets SPARK_HOME for its driver), it runs."""
     waits = Path(repo.repo.root) / "processes" / "waits.yaml"
-    waits.write_text(waits.read_text().replace("workflows/daily_clicks_rollup.sql", "workflows/not_there.sql"))
-    fresh = RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root)
-    assert wait_for_data(command(fresh)) == 2
-    out, err = capsys.readouterr()
-    assert status_line(out)["status"] == "INVALID"
-    assert "The workflow of process 'waits', workflows/not_there.sql, does not exist in the config repo" in err
-    assert ledger(fresh).instance("waits", utc(2026, 11, 30, 10)) is None  # no lock, no record
+    text = waits.read_text()
+    waits.write_text(text.replace("workflows/daily_clicks_rollup.sql", "workflows/not_there.sql"))
+    assert wait_for_data(command(RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root))) is None
+    waits.write_text(text.replace("engine: spark-sql, path: workflows/daily_clicks_rollup.sql",
+                                  "engine: spark, path: workflows/daily_clicks_rollup.sql"))
+    monkeypatch.setenv("SPARK_HOME", str(repo.root / "no-spark-here"))
+    assert wait_for_data(command(RunnerRepo(ConfigRepo.load(Path(repo.repo.root)), repo.root))) is None
+    assert capsys.readouterr() == ("", "")
+    assert not (repo.root / "feed-toolkit/working/ledger/processes").exists()  # no lock, no record
 
 
 def test_a_table_input_without_a_remote_metastore_waits_in_spark(repo: RunnerRepo) -> None:
@@ -284,7 +289,7 @@ def test_a_wait_whose_lease_another_run_took_over_stops_and_writes_nothing_more(
         (folder / f"lock.{generations[-1] + 1}").write_text(json.dumps(thief))
 
     later(helper, take_over, lambda: waiting(repo))
-    assert wait_for_data(command(repo)) == 1
+    assert wait_for_data(command(repo, "--lease", "3")) == 1  # its renewals every second find the takeover
     out, err = capsys.readouterr()
     assert status_line(out)["status"] == "FAILED"
     assert "is not held by this run" in err or "another run may take it over" in err or "taken" in err, err

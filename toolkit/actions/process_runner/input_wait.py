@@ -1,8 +1,8 @@
 """Step 4 of a process instance: its inputs resolved and, while required ones are missing, waited for until the
-process's timeout (polls from `FIRST_POLL_SECONDS` growing to `LONGEST_POLL_SECONDS`), a `toolkit kill`, a hold and
-the lease (lost: LockLostError, exit 1, nothing more written) read at each poll. A call that does not wait, or whose
-`max_wait` is spent, ends WAITING (exit 3); past the timeout a waiting call ends TIMEDOUT, retried when the
-process's `onTimeout` says so; a --no-wait call records no timeout."""
+process's timeout (polls from `FIRST_POLL_SECONDS` growing to `LONGEST_POLL_SECONDS`); a `toolkit kill`, a hold
+and a takeover of its lease that a renewal found (LockLostError, exit 1, nothing more written) are read at each
+poll. A call that does not wait, or whose `max_wait` is spent, ends WAITING (exit 3); past the timeout a waiting
+call ends TIMEDOUT, retried when the process's `onTimeout` says so; a --no-wait call records no timeout."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from toolkit.clock import Clock
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Process
 from toolkit.core.instances.plan import InstancePlan
-from toolkit.core.ledger.locks import LeaseKeeper
+from toolkit.core.ledger.locks import LeaseKeeper, LockLostError
 from toolkit.core.ledger.records import InstanceRecord
 from toolkit.core.ledger.store import Ledger
 from toolkit.services.notifications.message import TIMEDOUT
@@ -71,7 +71,9 @@ class InputWait:
                 self.ledger.clear_kill_request(self.process.name, t)
                 result.status, result.reason = Status.KILLED, reason
                 return None, attempt
-            keeper.ensure_held()  # its lease lost (stalled past it, taken over): it stops, writing nothing more
+            if keeper.lost.is_set():  # a renewal found its lease taken over (stalled past it): it stops here
+                raise LockLostError(f"The lease of the instance {format_timestamp(t)} of {self.owner} was taken over "
+                                    "by another run while it waited: this run stops and writes nothing more.")
             self.check_hold(t)  # held while it waits: it stops at its next poll, its record still WAITING
             began = time.perf_counter()
             plan = self.plan(t)

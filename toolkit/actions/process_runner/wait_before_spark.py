@@ -15,8 +15,9 @@ cluster only Hadoop's client reaches, a table-feed input on a cluster without a 
 in its JVM) or with one only Hive's client reaches (SASL, Kerberos: `NotReachedWithoutJvm`, at any poll), and an
 instance that succeeded already. What the wait ends itself (KILLED, TIMEDOUT, WAITING for a call that does not wait
 or whose `--max-wait` is spent, and the refusals of the steps it shares with the runner: a lock held, safemode, a
-hold, outside the validity, a workflow file that is not there) it says with the entrypoint's status line and exit
-code.
+hold, outside the validity) it says with the entrypoint's status line and exit code. The workflow is prepared before
+the wait: one the entrypoint would refuse (a file that is not there, an engine's program this host lacks) hands
+over at once, and the entrypoint says it.
 """
 
 from __future__ import annotations
@@ -115,10 +116,12 @@ def _wait(args: argparse.Namespace, status: StatusLine, notifiers: list[Notifier
     context = RunContext(cast(FileSystem, _HandingOver(fs)), status.run_id, lease_seconds=args.lease, clock=clock)
     fs = context.fs
     ledger = context.ledger(cluster)
-    # a workflow that cannot run is exit 2 at once, as the entrypoint says it, not after hours of waiting
-    preparer_of(engine_of(process))(WorkflowRequest(
-        repo_root=Path(repo.root), process=process, cluster=cluster, fs=context.fs, spark=None,
-        path=process.workflow.path, owner=f"process '{process.name}'", clock=clock))
+    try:  # a workflow that cannot run is said at once by the entrypoint, not after hours of waiting
+        preparer_of(engine_of(process))(WorkflowRequest(
+            repo_root=Path(repo.root), process=process, cluster=cluster, fs=context.fs, spark=None,
+            path=process.workflow.path, owner=f"process '{process.name}'", clock=clock))
+    except UsageError as err:  # or one this host cannot judge (spark-submit's SPARK_HOME, the cluster's storage)
+        raise NotReachedWithoutJvm(str(err)) from None
     definition = provenance(process, Path(repo.root), repo.revision)
     call = ProcessCall(repo, process, cluster, t, definition)
     records = InstanceRecords(ledger, process.name, cluster.name, status.run_id, kind="RUN", definition=definition)

@@ -71,6 +71,8 @@ class MetastorePartitions:
         try:
             client = Client(TBinaryProtocol(transport))
             keys = [column.name for column in client.get_table(database, table).partitionKeys or []]
+            if not keys:  # the catalog in Spark refuses a table that is not partitioned: let it say so
+                raise NotReachedWithoutJvm(f"the table {database}.{table} is not partitioned")
             return [Partition(dict(zip(keys, found.values or [], strict=False)),
                               normalize_uri(found.sd.location) if found.sd and found.sd.location else None,
                               utc_from_seconds(found.createTime))
