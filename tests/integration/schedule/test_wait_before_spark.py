@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -134,3 +135,36 @@ def test_the_generated_line_starts_spark_submit_once_the_inputs_are_there(tmp_pa
     rows = sorted((json.loads(text) for part in counts.glob("part-*.json") for text in part.read_text().splitlines()),
                   key=lambda row: row["event"])
     assert rows == [{"event": "click", "n": 2}, {"event": "view", "n": 1}]
+
+
+def test_a_wait_killed_with_sigkill_is_taken_over_once_its_lease_expired_and_nothing_ran(tmp_path: Path) -> None:
+    """kill -9 of `toolkit call --wait-first` while it holds the instance and waits: nothing started, its lease
+    left HELD; the next call is told who holds it (exit 5) until the lease expires, then takes it over and waits
+    under its own run."""
+    root, _ = new_users_crontab(tmp_path)
+    stand_in = tmp_path / "stand-in" / "process.py"  # spark-submit's stand-in, which records that it started
+    stand_in.parent.mkdir()
+    stand_in.write_text(f"open({str(tmp_path / 'started')!r}, 'w').write('started')\n")
+    hour = "2026-11-30T10:00Z"
+
+    def call(*extra: str) -> list[str]:
+        return [str(TOOLKIT), "call", "--every", "hours(1)", "--from", "2026-01-01T00:00Z", "--time", hour,
+                "--wait-first", "--", sys.executable, str(stand_in), "--repo", str(tmp_path / "conf"), "--process",
+                PROCESS, "--cluster", "local", "--now", "2026-11-30T10:30Z", "--lease", "4", *extra]
+
+    first = subprocess.Popen(call(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    path, record = waiting_record(root)
+    first.kill()
+    first.wait(timeout=30)
+    held = [json.loads(lease.read_text()) for lease in path.parent.glob("lock.*")]
+    assert [lease["state"] for lease in held if lease["run_id"] == record["run_id"]] == ["HELD"]
+    refused = subprocess.run(call("--no-wait"), capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 5 and record["run_id"] in refused.stderr, refused.stderr
+    time.sleep(4.5)  # the dead wait's lease expires
+    second = subprocess.run(call("--no-wait"), capture_output=True, text=True, timeout=60)
+    assert second.returncode == 3, second.stderr
+    line = json.loads(second.stdout.strip().splitlines()[-1])
+    after = json.loads(path.read_text())
+    assert (line["status"], after["status"], after["run_id"]) == ("WAITING", "WAITING", line["run_id"])
+    assert line["run_id"] != record["run_id"]
+    assert not (tmp_path / "started").exists()  # neither call started spark-submit

@@ -160,7 +160,7 @@ def _window(args: argparse.Namespace, grid: InstanceGrid) -> list[datetime]:
 
 def _run_window(runner: ProcessRunner, times: list[datetime], order: Order) -> list[InstanceResult]:
     from toolkit.actions.process_runner.run_results import InstanceResult
-    from toolkit.actions.process_runner.runner import BRIEF
+    from toolkit.actions.process_runner.sentences import BRIEF
 
     if order is Order.LAST_ONLY:
         times = times[-1:]  # only the newest instance of the window, whatever became of the others
@@ -195,7 +195,7 @@ def _runner(session: ActionSession, repo: ConfigRepo, process: str, clock: WallC
 
 
 def _report(result: InstanceResult, status: StatusLine) -> Status:
-    from toolkit.actions.process_runner.runner import BRIEF, say
+    from toolkit.actions.process_runner.sentences import BRIEF, say
 
     if result.reason:
         say(f"process: {one_line(result.reason, BRIEF).rstrip('.')}.")

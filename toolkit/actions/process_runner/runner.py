@@ -26,7 +26,6 @@ then (its `RunContext`, `log=`, `options=`), not by setting them on it afterward
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +49,7 @@ from toolkit.actions.process_runner.retry_policy import (
     attempts_of,
 )
 from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
+from toolkit.actions.process_runner.sentences import BRIEF, masking, say
 from toolkit.actions.process_runner.stderr_capture import captured_stderr
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.el.timezones import resolve_zone
@@ -79,7 +79,6 @@ from toolkit.extensions.workflow_engines.preparation import (
 from toolkit.extensions.workflow_engines.registry import engine_of
 from toolkit.extensions.workflow_engines.spark_submission import terminate_children
 from toolkit.extensions.workflow_engines.workflow_error import WorkflowError
-from toolkit.secrets_masking import masked
 from toolkit.services.notifications.message import (
     ATTEMPT_FAILED,
     FAILED,
@@ -99,19 +98,6 @@ from toolkit.statuses import Status
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-
-BRIEF = 500  # the most characters of an error a sentence on stderr quotes; the ledger keeps the whole
-
-
-def say(line: str) -> None:
-    """A sentence for people: on stderr, apart from the status line on stdout."""
-    print(line, file=sys.stderr, flush=True)
-
-
-def _masking(log: Callable[[str], None]) -> Callable[[str], None]:
-    """`log`, each sentence masked first (an error it quotes can hold a password: secrets_masking.py)."""
-    return lambda line: log(masked(line))
 
 
 @dataclass(frozen=True)
@@ -145,7 +131,7 @@ class ProcessRunner:
         require_on_cluster(self.process, self.cluster.name)
         self.ledger = context.ledger(self.cluster)
         self.spark, self.catalog, self.clock = spark, catalog, context.clock
-        self.options, self.log = options or RunOptions(), _masking(log)
+        self.options, self.log = options or RunOptions(), masking(log)
         self.notifier = Notifier(self.fs, self.cluster)
         self.zone = resolve_zone(self.process.timezone)
         self.owner = f"process '{self.process.name}'"

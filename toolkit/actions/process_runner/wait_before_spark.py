@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import functools
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -40,6 +39,7 @@ from toolkit.actions.process_runner.instance_records import InstanceRecords
 from toolkit.actions.process_runner.process_entry import entry_parser
 from toolkit.actions.process_runner.process_notices import ProcessNotices
 from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
+from toolkit.actions.process_runner.sentences import BRIEF, masking, say
 from toolkit.clock import WallClock
 from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
 from toolkit.core.el.timezones import resolve_zone
@@ -54,7 +54,6 @@ from toolkit.core.storage.metastore_partitions import MetastorePartitions, NotRe
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.extensions.workflow_engines.preparation import WorkflowRequest, preparer_of
 from toolkit.extensions.workflow_engines.registry import engine_of
-from toolkit.secrets_masking import masked
 from toolkit.services.notifications.notifier import Notifier
 from toolkit.services.runtime.cluster_files import cluster_file_system, reachable_without_jvm
 from toolkit.services.runtime.entry_frame import load_repo, new_run_id, parsed_quietly, record_error
@@ -63,7 +62,7 @@ from toolkit.services.runtime.run_context import RunContext
 from toolkit.services.runtime.status import StatusLine, emit
 from toolkit.statuses import Status
 
-BRIEF = 500  # the most characters of a reason the sentence on stderr quotes, as the runner's
+_say = masking(say)  # sentences on stderr, masked, as the runner's
 # What the wait ends itself; any other outcome is the entrypoint's to reach and to say.
 ENDED_HERE = frozenset({Status.KILLED, Status.TIMEDOUT, Status.WAITING})
 
@@ -103,7 +102,7 @@ def _wait(args: argparse.Namespace, status: StatusLine, notifiers: list[Notifier
         return None
     repo = load_repo(args.repo)
     process, cluster = repo.process(args.process), repo.cluster(args.cluster)
-    if not inputs_without_jvm(repo, process, cluster) or process.is_batch_consumer:
+    if not _inputs_without_jvm(repo, process, cluster) or process.is_batch_consumer:
         return None
     t = parse_timestamp(args.time, "--time")
     status.time = format_timestamp(t)
@@ -133,7 +132,7 @@ def _wait(args: argparse.Namespace, status: StatusLine, notifiers: list[Notifier
     registry = cluster.registry_endpoint
 
     def partitions() -> PartitionListing:
-        assert registry  # inputs_without_jvm checked it
+        assert registry  # _inputs_without_jvm checked it
         return MetastorePartitions(registry)
 
     options = RunOptions(wait=args.wait, max_wait=args.max_wait, max_retry_delay=args.max_retry_delay)
@@ -161,7 +160,7 @@ def _wait(args: argparse.Namespace, status: StatusLine, notifiers: list[Notifier
     return result.status
 
 
-def inputs_without_jvm(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
+def _inputs_without_jvm(repo: ConfigRepo, process: Process, cluster: Cluster) -> bool:
     """Whether every input of `process` on `cluster` is read without a JVM: files on a cluster reached without one,
     and a table feed's partitions from the cluster's remote metastore (`registry`: without one, the metastore is
     Spark's own)."""
@@ -198,10 +197,6 @@ class _StorageNotReached(NotReachedWithoutJvm, StorageError):
     """A storage failure of the JVM-free file system: still a StorageError to the code that waits out an outage
     (the lease's renewals try again), but a usage error to the lifecycle (exit 2 comes first: no failure to tell),
     and a hand-over to the wait (NotReachedWithoutJvm)."""
-
-
-def _say(line: str) -> None:
-    print(masked(line), file=sys.stderr, flush=True)
 
 
 @contextmanager
