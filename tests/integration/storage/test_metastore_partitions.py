@@ -85,9 +85,13 @@ def test_a_table_input_is_waited_for_without_a_jvm_until_its_partition_is_regist
     cluster = repo / "clusters" / "primary.yaml"
     cluster.write_text(cluster.read_text().replace("thrift://127.0.0.1:9083", thrift_metastore.uri))
     (repo / "processes" / "reads-table.yaml").write_text(READS_TABLE)
+    # A database of its own: the metastore serves the worker's whole session, and other tests make `web`.
+    feed = repo / "feeds" / "clicks-daily-table.yaml"
+    feed.write_text(feed.read_text().replace("catalog:web:clicks_daily", "catalog:waiting:clicks_daily"))
     raw = thrift_metastore.client(spark)
-    raw.create_database("web", f"file://{tmp_path}/web.db")
-    raw.create_table("web", "clicks_daily", [("page", "string")], ["ds"], f"file://{tmp_path}/web.db/clicks_daily")
+    raw.create_database("waiting", f"file://{tmp_path}/waiting.db")
+    raw.create_table("waiting", "clicks_daily", [("page", "string")], ["ds"],
+                     f"file://{tmp_path}/waiting.db/clicks_daily")
     monkeypatch.setattr(input_wait, "poll_intervals", lambda: iter(lambda: 0.1, None))
     ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
     day = datetime(2026, 11, 30, tzinfo=timezone.utc)
@@ -101,8 +105,8 @@ def test_a_table_input_is_waited_for_without_a_jvm_until_its_partition_is_regist
                 seen.append(record.missing)
                 break
             time.sleep(0.05)
-        raw.add_partition("web", "clicks_daily", ["2026-11-30"],
-                          f"file://{tmp_path}/web.db/clicks_daily/ds=2026-11-30")
+        raw.add_partition("waiting", "clicks_daily", ["2026-11-30"],
+                          f"file://{tmp_path}/waiting.db/clicks_daily/ds=2026-11-30")
 
     registrar = threading.Thread(target=register_once_waiting)
     registrar.start()
@@ -112,5 +116,5 @@ def test_a_table_input_is_waited_for_without_a_jvm_until_its_partition_is_regist
     finally:
         registrar.join()
         raw.close()
-    assert seen == [["clicks-daily-table 2026-11-30T00:00Z (web.clicks_daily (ds=2026-11-30))"]]
+    assert seen == [["clicks-daily-table 2026-11-30T00:00Z (waiting.clicks_daily (ds=2026-11-30))"]]
     assert capsys.readouterr().out == ""
