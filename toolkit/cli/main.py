@@ -43,6 +43,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "resume": ("control", "resume_command", "Resume a suspended process or feed, or release held instances"),
     "safemode": ("control", "safemode_command", "Stop every action on a cluster before it touches data"),
     "rerun": ("rerun", "rerun_command", "The commands that rerun failed, timed-out or killed instances"),
+    "backfill": ("backfill", "backfill_command", "Run a window of instances across processes and replications, in "
+                                                  "dependency order"),
     "plan": ("plan", "plan_command", "What a change to the repo will do to the data, before it is merged"),
     "retain": ("retain", "retain_command", "Evict a file feed's (or, --all, every due feed's) expired instances"),
     "publish": ("events", "publish_command", "Record an outside producer's instance of a feed"),

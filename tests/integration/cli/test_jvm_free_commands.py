@@ -28,6 +28,8 @@ COMMANDS = {
     "retain --all": (("retain", "--cluster", "backup", "--all", "--dry-run", "--time", "2026-03-31T22:00Z"), 0),
     "publish": (("publish", "--feed", "clicks", "--cluster", "primary", "--time", "2026-03-31T21:00Z"), 0),
     "trigger": (("trigger", "--cluster", "primary"), 0),
+    "backfill --dry-run": (("backfill", "--cluster", "primary", "--downstream-of", "clicks", "--from",
+                            "2026-03-31T18:00Z", "--to", "2026-03-31T21:00Z", "--dry-run"), 0),
     "sla": (("sla", "--cluster", "primary", "--now", "2026-03-31T22:00Z"), 1),  # 1: instances missed their SLA
     "ledger-rollup": (("ledger-rollup", "--cluster", "primary", "--now", "2026-03-31T22:00Z"), 0),
     "schedule": (("schedule", "--cluster", "primary"), 0),

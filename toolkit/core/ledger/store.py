@@ -421,6 +421,10 @@ class Ledger:
         (toolkit/services/openlineage/resend.py)."""
         return self._lock(self.layout.action_lock_folder("lineage-resend"), "lock")
 
+    def backfill_lock(self, kind: str, name: str) -> LeaseLock:
+        """One `toolkit backfill` at a time of an entity (`kind` process or replication) on this cluster."""
+        return self._lock(self.layout.action_lock_folder("backfill", kind, name), "lock")
+
     def sweep_lock(self) -> LeaseLock:
         """Held while the data-trigger sweep of this cluster runs (toolkit/orchestration/triggers/sweep.py)."""
         return self._lock(self.layout.action_lock_folder("trigger"), "lock")

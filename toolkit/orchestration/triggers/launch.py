@@ -64,7 +64,7 @@ class Launcher:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         key = "batch" if run.time is None else instance_key(run.time)
         environment = {"PYSPARK_PYTHON": sys.executable, **os.environ}
-        log, out = _new_log(self.log_dir, f"{run.process}-{key}-{run_id}")
+        log, out = new_log(self.log_dir, f"{run.process}-{key}-{run_id}")
         with out:
             child = subprocess.Popen(self.command(run), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      env=environment, start_new_session=True)
@@ -76,7 +76,7 @@ class Launcher:
         return [(run, child.wait(), log) for run, child, log in self.started]
 
 
-def _new_log(folder: Path, stem: str) -> tuple[Path, BinaryIO]:
+def new_log(folder: Path, stem: str) -> tuple[Path, BinaryIO]:
     """A log file created for this run alone (`<stem>.log`, else `<stem>-2.log`, ...): one sweep starts several
     batch runs of a process, and another sweep may reuse a run id; no run's log truncates another's."""
     number = 1

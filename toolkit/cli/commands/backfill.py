@@ -1,0 +1,149 @@
+"""`toolkit backfill`: a window of nominal times over processes and replications, run through the real
+entrypoints in dependency order (toolkit/orchestration/backfill/). No Spark in this process: it reads the ledgers
+without a JVM and starts spark-submit per instance."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.core.el.timestamps import parse_timestamp
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.store import DEFAULT_LEASE_SECONDS
+from toolkit.core.ledger.switches import require_no_safemode
+from toolkit.errors import UsageError
+from toolkit.orchestration.backfill.execution import BackfillRun
+from toolkit.orchestration.backfill.graph import build_graph
+from toolkit.orchestration.backfill.launch import Launcher
+from toolkit.orchestration.backfill.locks import backfill_locks
+from toolkit.orchestration.backfill.plan import plan_backfill
+from toolkit.orchestration.backfill.progress import StderrProgress
+from toolkit.orchestration.backfill.selection import selected_steps
+from toolkit.orchestration.backfill.standing import Ledgers
+from toolkit.orchestration.backfill.steps import at_once, step_cluster
+from toolkit.services.runtime.entry_frame import MAX_SECONDS
+from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit
+
+DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-backfill"
+MAX_PARALLEL = 64
+
+
+def backfill_command(
+    cluster: Annotated[str, typer.Option(
+        "--cluster", help="The cluster the processes run on and the feeds are replicated from; file://, or hdfs:// "
+                          "through WebHDFS (docs/hdfs.md).")],
+    from_: Annotated[str, typer.Option("--from", help="The window's first nominal time, yyyy-MM-ddTHH:mmZ.")],
+    to: Annotated[str, typer.Option("--to", help="The window's last nominal time (included).")],
+    repo: Annotated[Path, typer.Option("--repo", help="The config repo (clusters/, feeds/, processes/).")] = Path("."),
+    process: Annotated[list[str] | None, typer.Option(
+        "--process", help="A process to backfill on --cluster (repeat the option for several).")] = None,
+    feed: Annotated[list[str] | None, typer.Option(
+        "--feed", help="A feed whose replications from --cluster into its target clusters to backfill "
+                       "(repeat the option for several).")] = None,
+    downstream_of: Annotated[str | None, typer.Option(
+        "--downstream-of", metavar="FEED",
+        help="Everything FEED's data on --cluster reaches: the processes that read it, the readers of their "
+             "outputs in turn, and every replication of those feeds with what reads the copies.")] = None,
+    parallel: Annotated[int, typer.Option(
+        "--parallel", help=f"Instances run at once across the entities (1 to {MAX_PARALLEL}); a process never runs "
+                           "more at once than its own `parallel`.")] = 1,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Print the plan (per entity: the instances to run in the order numbered, the others and "
+                          "why) and start nothing; no lock is taken.")] = False,
+    format_: Annotated[str, typer.Option(
+        "--format", help="text or json: the plan with --dry-run, else the summary line.")] = "text",
+    spark_submit_path: Annotated[str | None, typer.Option(
+        "--spark-submit", help="The spark-submit to run. Default: the one on PATH, else SPARK_HOME's, else "
+                               "pyspark's.")] = None,
+    submit_args: Annotated[str | None, typer.Option(
+        "--submit-args", help=f"Arguments for spark-submit before the entrypoint, e.g. \"--master yarn\". Default: "
+                              f"the property {SUBMIT_ARGS_PROPERTY} of the cluster each instance runs on.")] = None,
+    log_dir: Annotated[Path, typer.Option(
+        "--log-dir", help="Where each run's output goes, one file per run, with its status line beside it "
+                          "(.status.json).")] = DEFAULT_LOG_DIR,
+    lease: Annotated[float | None, typer.Option(
+        "--lease", metavar="SECONDS",
+        help="The lease of the backfill's locks and of its runs: after a kill -9, how long until the next call "
+             f"takes them over. Default: {DEFAULT_LEASE_SECONDS:.0f}.")] = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", envvar="FEED_TOOLKIT_NO_CACHE",
+        help="Parse and check every entity file, without the parse cache of unchanged valid files.")] = False,
+) -> None:
+    """Run every instance from --from to --to of the processes and replications named, in dependency order: an
+    instance starts only once the instances of the backfill it reads have succeeded (a consumer after its
+    producers, a replication after its source instance), up to --parallel at once, each through its entrypoint
+    (`spark-submit [submit args] entrypoints/process.py ... --time T --no-wait`, `replication.py --feed F
+    --target C --time T`) with the cluster's submit arguments.
+
+    What the ledgers say decides what runs, so the same call again resumes: succeeded instances and instances
+    replicated already are skipped (never one published twice), failed, killed and timed-out ones run again
+    with their retry policy's attempts. Suspended entities and held instances are not run, nor what waits for them;
+    an instance another caller runs is waited for. Safemode on a cluster refuses the backfill (exit 5). Quality
+    gates, leases and the late-data check work as in every scheduled call.
+
+    Progress goes to stderr (a bar on a terminal); stdout holds the summary line. Exit 0 when every instance
+    succeeded (now or before), else the worst code of the runs (1 failed, 3 waiting for an input the backfill does
+    not make, 5 blocked, 4 skipped), 1 when stopped by SIGTERM or Ctrl-C (its runs are stopped; call again to
+    resume), 2 for a bad call, 5 when another backfill holds one of the entities (it is named).
+
+    \b
+    toolkit backfill --repo conf --cluster primary --downstream-of clicks \\
+        --from 2026-11-01T00:00Z --to 2026-11-07T23:00Z --parallel 2 --dry-run
+    toolkit backfill --repo conf --cluster primary --process hourly-clicks-summary --feed clicks \\
+        --from 2026-11-01T00:00Z --to 2026-11-01T23:00Z
+    """
+    if format_ not in ("text", "json"):
+        raise UsageError(f"Unknown --format {format_!r}: give text or json.")
+    if not 1 <= parallel <= MAX_PARALLEL:
+        raise UsageError(f"--parallel {parallel} is out of range: give 1 to {MAX_PARALLEL}.")
+    if lease is not None and not (0 < lease <= MAX_SECONDS):
+        raise UsageError(f"--lease {lease:g} is no lease: give a positive number of seconds, at most a year.")
+    first, last = parse_timestamp(from_, "--from"), parse_timestamp(to, "--to")
+    config = ConfigRepo.load(repo, cached=not no_cache)
+    graph = build_graph(config, selected_steps(config, cluster, process or [], feed or [], downstream_of),
+                        first, last)
+    ledgers = Ledgers(config, DEFAULT_LEASE_SECONDS if lease is None else lease)
+    if dry_run:
+        plan = plan_backfill(graph, ledgers, first, last)
+        if format_ == "json":
+            typer.echo(json.dumps(plan.to_json(parallel), indent=2))
+        else:
+            for line in plan.text_lines(parallel):
+                typer.echo(line)
+        return
+    for name in dict.fromkeys(step_cluster(step) for step in graph.steps):
+        require_no_safemode(ledgers.of(name).fs, config.cluster(name))
+    program = spark_submit(spark_submit_path)
+    if shutil.which(program) is None:
+        raise UsageError(f"Cannot start runs: spark-submit is not found ({program}); put it on PATH, set SPARK_HOME, "
+                         "or give --spark-submit PATH.")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
+                         "user can write.") from None
+    run_id = uuid.uuid4().hex[:12]
+    progress = StderrProgress(sys.stderr)
+    with backfill_locks(graph.steps, ledgers, run_id) as guard:
+        plan = plan_backfill(graph, ledgers, first, last)  # under the locks: what an earlier backfill did is seen
+        launcher = Launcher(config, str(repo.resolve()), program, submit_args, log_dir, run_id, lease)
+        to_start = plan.to_start()
+        typer.echo(f"backfill: {len(to_start)} of {len(graph.order)} instance(s) of {len(graph.steps)} entities to "
+                   f"run, {parallel} at a time (run {run_id}, logs in {log_dir})", err=True)
+        limits = {step: limit for step in graph.steps if (limit := at_once(step, config)) is not None}
+        report = BackfillRun(plan, ledgers, launcher.start, parallel, limits, guard, progress).run()
+    progress.close()
+    if format_ == "json":
+        typer.echo(json.dumps(report.to_json()))
+    else:
+        typer.echo(report.summary())
+    code = report.exit_code()
+    if code:
+        raise typer.Exit(code)

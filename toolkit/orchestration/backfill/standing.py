@@ -1,0 +1,134 @@
+"""Where an instance of a backfill stands before it is started, read from the ledgers without a JVM: done already
+(a process instance that succeeded, a feed instance replicated and not published again on a source since), not to
+run (its entity suspended, the instance held), running under another caller's lease, or to run (never run, or
+failed, killed or timed out: a plain call runs it again with its retry policy's attempts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from functools import singledispatch
+
+from toolkit.core.entities.model import FeedClusterType
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.locks import LeaseLock
+from toolkit.core.ledger.records import EVICTED, DatasetEvent
+from toolkit.core.ledger.run_locks import describe_holder
+from toolkit.core.ledger.store import Ledger
+from toolkit.orchestration.backfill.steps import ProcessStep, ReplicationStep, Step, step_cluster
+from toolkit.services.runtime.cluster_files import cluster_file_system
+from toolkit.statuses import Status
+
+
+class Verdict(str, Enum):
+    RUN = "run"
+    DONE = "done"  # succeeded or replicated already: skipped, never published twice
+    SKIP = "skip"  # suspended or held: not run, and what reads it waits for a later backfill
+    RUNNING = "running"  # another caller's live lease holds it: the backfill waits for it to end
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Standing:
+    verdict: Verdict
+    why: str
+
+
+@dataclass
+class Ledgers:
+    """The ledger of each cluster, opened once (JVM-free: file:// or WebHDFS)."""
+
+    repo: ConfigRepo
+    lease_seconds: float
+    opened: dict[str, Ledger] = field(default_factory=dict)
+
+    def of(self, cluster: str) -> Ledger:
+        if cluster not in self.opened:
+            on = self.repo.cluster(cluster)
+            self.opened[cluster] = Ledger.of(cluster_file_system(on), on, lease_seconds=self.lease_seconds)
+        return self.opened[cluster]
+
+
+@singledispatch
+def standing(step: Step, ledgers: Ledgers, t: datetime) -> Standing:
+    raise TypeError(step)
+
+
+@standing.register
+def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
+    ledger = ledgers.of(step.cluster)
+    suspended = ledger.control.suspension("process", step.process)
+    if suspended.on:
+        return Standing(Verdict.SKIP, f"the process is suspended on cluster '{step.cluster}' since {suspended.since}")
+    hold = ledger.hold(step.process, t)
+    if hold is not None:
+        return Standing(Verdict.SKIP, hold.sentence())
+    record = ledger.instance(step.process, t)
+    if record is not None and record.status == Status.SUCCEEDED:
+        return Standing(Verdict.DONE, f"succeeded already (run {record.run_id}, started {record.started})")
+    held = _held(ledger, instance_lock(step, ledgers, t))
+    if held is not None:
+        return held
+    if record is None:
+        return Standing(Verdict.RUN, "never ran")
+    return Standing(Verdict.RUN, f"{record.status} before, after {record.attempts} attempt(s): run again with its "
+                                 "retry policy")
+
+
+@standing.register
+def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> Standing:
+    target = ledgers.of(step.target)
+    suspended = target.control.suspension("feed", step.feed)
+    if suspended.on:
+        return Standing(Verdict.SKIP, f"the feed is suspended on cluster '{step.target}' since {suspended.since}")
+    copy = _standing_event(target, step.feed, t)
+    feed = ledgers.repo.feed(step.feed)
+    sources = [_standing_event(ledgers.of(c.name), step.feed, t) for c in feed.clusters
+               if c.type is FeedClusterType.SOURCE]
+    newest = max((event.published for event in sources if event is not None), default=None)
+    if copy is not None and (newest is None or copy.published >= newest):
+        return Standing(Verdict.DONE, f"replicated already (published on '{step.target}' at {copy.published})")
+    held = _held(target, instance_lock(step, ledgers, t))
+    if held is not None:
+        return held
+    if copy is not None:
+        return Standing(Verdict.RUN, f"published again on a source at {newest}, after its copy: copy what changed")
+    return Standing(Verdict.RUN, "not replicated yet")
+
+
+@singledispatch
+def instance_lock(step: Step, ledgers: Ledgers, t: datetime) -> LeaseLock:
+    """The lock the step's entrypoint holds while it runs the instance."""
+    raise TypeError(step)
+
+
+@instance_lock.register
+def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> LeaseLock:
+    return ledgers.of(step.cluster).instance_lock(step.process, t)
+
+
+@instance_lock.register
+def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> LeaseLock:
+    return ledgers.of(step.target).replication_lock(step.feed, t)
+
+
+def holder_now(step: Step, ledgers: Ledgers, t: datetime) -> str | None:
+    """Who holds the instance now (a live lease), or None."""
+    held = _held(ledgers.of(step_cluster(step)), instance_lock(step, ledgers, t))
+    return None if held is None else held.why
+
+
+def _held(ledger: Ledger, lock: LeaseLock) -> Standing | None:
+    lease = lock.current()
+    if lease is None or not lease.live(ledger.clock()):
+        return None
+    return Standing(Verdict.RUNNING, f"held by {describe_holder(lease)}")
+
+
+def _standing_event(ledger: Ledger, feed: str, t: datetime) -> DatasetEvent | None:
+    """The instance's last event when it is a publication (not an eviction)."""
+    events = ledger.events(feed, t)
+    return events[-1] if events and events[-1].kind != EVICTED else None
