@@ -5,7 +5,6 @@ without a JVM and starts spark-submit per instance."""
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import tempfile
 import uuid
@@ -29,7 +28,7 @@ from toolkit.orchestration.backfill.selection import selected_steps
 from toolkit.orchestration.backfill.standing import Ledgers
 from toolkit.orchestration.backfill.steps import at_once, step_cluster
 from toolkit.services.runtime.entry_frame import MAX_SECONDS
-from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit
+from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, runnable_spark_submit
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-backfill"
 MAX_PARALLEL = 64
@@ -120,15 +119,7 @@ def backfill_command(
         return
     for name in dict.fromkeys(step_cluster(step) for step in graph.steps):
         require_no_safemode(ledgers.of(name).fs, config.cluster(name))
-    program = spark_submit(spark_submit_path)
-    if shutil.which(program) is None:
-        raise UsageError(f"Cannot start runs: spark-submit is not found ({program}); put it on PATH, set SPARK_HOME, "
-                         "or give --spark-submit PATH.")
-    try:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
-                         "user can write.") from None
+    program = runnable_spark_submit(spark_submit_path, log_dir)
     run_id = uuid.uuid4().hex[:12]
     progress = StderrProgress(sys.stderr)
     with backfill_locks(graph.steps, ledgers, run_id) as guard:

@@ -4,7 +4,6 @@ due."""
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -19,7 +18,7 @@ from toolkit.orchestration.triggers.launch import Launcher
 from toolkit.orchestration.triggers.sweep import run_sweep
 from toolkit.services.runtime.cluster_files import cluster_file_system
 from toolkit.services.runtime.entry_frame import MAX_SECONDS
-from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, spark_submit, submit_arguments, worst
+from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, runnable_spark_submit, submit_arguments, worst
 
 if TYPE_CHECKING:
     from toolkit.orchestration.schedule.airflow_events.delivery import NotifyReport
@@ -90,15 +89,7 @@ def trigger_command(
     on = config.cluster(cluster)
     notifies = "airflow" in notify_targets(on, notify or [])
     arguments = submit_arguments(submit_args, on)
-    program = spark_submit(spark_submit_path)
-    if shutil.which(program) is None:
-        raise UsageError(f"Cannot start runs: spark-submit is not found ({program}); put it on PATH, set SPARK_HOME, "
-                         "or give --spark-submit PATH.")
-    try:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
-                         "user can write.") from None
+    program = runnable_spark_submit(spark_submit_path, log_dir)
     launcher = Launcher(str(repo.resolve()), on.name, arguments, log_dir, program, lease)
     ledger = Ledger.of(cluster_file_system(on), on)
     report = run_sweep(config, on.name, ledger, launcher, dry_run=dry_run)

@@ -60,9 +60,9 @@ def standing(step: Step, ledgers: Ledgers, t: datetime) -> Standing:
 @standing.register
 def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
     ledger = ledgers.of(step.cluster)
-    suspended = ledger.control.suspension("process", step.process)
-    if suspended.on:
-        return Standing(Verdict.SKIP, f"the process is suspended on cluster '{step.cluster}' since {suspended.since}")
+    suspended = _suspended(ledger, "process", step.process, step.cluster)
+    if suspended is not None:
+        return suspended
     hold = ledger.hold(step.process, t)
     if hold is not None:
         return Standing(Verdict.SKIP, hold.sentence())
@@ -81,9 +81,9 @@ def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
 @standing.register
 def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> Standing:
     target = ledgers.of(step.target)
-    suspended = target.control.suspension("feed", step.feed)
-    if suspended.on:
-        return Standing(Verdict.SKIP, f"the feed is suspended on cluster '{step.target}' since {suspended.since}")
+    suspended = _suspended(target, "feed", step.feed, step.target)
+    if suspended is not None:
+        return suspended
     copy = _standing_event(target, step.feed, t)
     feed = ledgers.repo.feed(step.feed)
     sources = [_standing_event(ledgers.of(c.name), step.feed, t) for c in feed.clusters
@@ -119,6 +119,12 @@ def holder_now(step: Step, ledgers: Ledgers, t: datetime) -> str | None:
     """Who holds the instance now (a live lease), or None."""
     held = _held(ledgers.of(step_cluster(step)), instance_lock(step, ledgers, t))
     return None if held is None else held.why
+
+
+def _suspended(ledger: Ledger, kind: str, name: str, cluster: str) -> Standing | None:
+    switch = ledger.control.suspension(kind, name)
+    return Standing(Verdict.SKIP, f"the {kind} is suspended on cluster '{cluster}' since {switch.since}") \
+        if switch.on else None
 
 
 def _held(ledger: Ledger, lock: LeaseLock) -> Standing | None:

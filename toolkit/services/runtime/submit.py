@@ -41,6 +41,21 @@ def spark_submit(explicit: str | None = None) -> str:
     return "spark-submit"
 
 
+def runnable_spark_submit(explicit: str | None, log_dir: Path) -> str:
+    """The spark-submit that starts a command's runs (`spark_submit`) and `log_dir` made for their logs, else a
+    UsageError saying which is missing: checked before a run starts, so that none starts without the other."""
+    program = spark_submit(explicit)
+    if shutil.which(program) is None:
+        raise UsageError(f"Cannot start runs: spark-submit is not found ({program}); put it on PATH, set SPARK_HOME, "
+                         "or give --spark-submit PATH.")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"Cannot write the runs' logs in --log-dir {log_dir} ({err.strerror}): give a folder this "
+                         "user can write.") from None
+    return program
+
+
 def submit_arguments(given: str | None, cluster: Cluster, jar: str | None = "") -> list[str]:
     """`given` (an option's text), else the cluster property trigger.submit-args, split as a shell splits it, with
     the driver JVM options that map the class-data archive the cluster property jvm.class-archive names
