@@ -246,3 +246,26 @@ def test_a_commit_whose_tree_links_out_of_the_repo_writes_nothing(capsys: pytest
     assert err.startswith(f"toolkit: The revision {hostile[:12]} holds a symbolic link ") and err.count("\n") == 1
     assert "which is not a file of the config repo at that revision" in err and "hunter2" not in err
     assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_a_backfill_as_ran_runs_what_ran_before_at_its_commit_and_the_rest_with_the_current_files(
+        capsys: pytest.CaptureFixture[str], ran: tuple[Site, str, str], tmp_path: Path) -> None:
+    """`toolkit backfill --as-ran` (issue 71, item 5): 03:00 succeeded (skipped), 04:00 failed at the first commit
+    (run with it), 05:00 never ran (run with the working tree, the second commit)."""
+    site, first, _ = ran
+    said = tmp_path / "said"
+    fake = tmp_path / "spark-submit"
+    fake.write_text('#!/bin/sh\nrepo=""; t=""; prev=""\nfor a in "$@"; do [ "$prev" = --repo ] && repo="$a"; '
+                    '[ "$prev" = --time ] && t="$a"; prev="$a"; done\nprintf "%s %s %s\\n" "$t" '
+                    '"$(cat "$repo/../checked-out-commit" 2>/dev/null || echo current)" "$(grep -c changed "$repo/'
+                    + PROCESS_FILE + '")" >> "' + str(said) + '"\n')
+    fake.chmod(0o755)
+    code, out, err = run(capsys, "backfill", "--repo", str(site.conf), "--cluster", "primary", "--process", PROCESS,
+                         "--from", "2026-11-21T03:00Z", "--to", "2026-11-21T05:00Z", "--as-ran", "--spark-submit",
+                         str(fake), "--log-dir", str(tmp_path / "logs"))
+    assert code == 0, err
+    assert said.read_text().splitlines() == [f"2026-11-21T04:00Z {first} 0", "2026-11-21T05:00Z current 1"]
+    assert f"toolkit backfill --as-ran: 1 instance(s) as they first ran, at commit {first[:12]}" in err
+    assert "toolkit backfill --as-ran: 1 instance(s) that never ran, or replications, run with the current files" in err
+    assert out.startswith("backfill: 3 instance(s) of 1 entities") and "1 done before" in out
+    assert list((tmp_path / "scratch").iterdir()) == []  # the commit's folder is gone

@@ -19,16 +19,17 @@ from toolkit.core.ledger.store import DEFAULT_LEASE_SECONDS
 from toolkit.core.ledger.switches import require_no_safemode
 from toolkit.errors import UsageError
 from toolkit.orchestration.backfill.execution import BackfillRun
-from toolkit.orchestration.backfill.graph import build_graph
+from toolkit.orchestration.backfill.graph import Node, build_graph
 from toolkit.orchestration.backfill.launch import Launcher
 from toolkit.orchestration.backfill.locks import backfill_locks
-from toolkit.orchestration.backfill.plan import plan_backfill
+from toolkit.orchestration.backfill.plan import BackfillPlan, plan_backfill
 from toolkit.orchestration.backfill.progress import StderrProgress
 from toolkit.orchestration.backfill.selection import selected_steps
 from toolkit.orchestration.backfill.standing import Ledgers
-from toolkit.orchestration.backfill.steps import at_once, step_cluster
+from toolkit.orchestration.backfill.steps import ProcessStep, at_once, step_cluster
 from toolkit.services.runtime.entry_frame import MAX_SECONDS
 from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, runnable_spark_submit
+from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, checked_out_instances
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-backfill"
 MAX_PARALLEL = 64
@@ -71,6 +72,12 @@ def backfill_command(
         "--lease", metavar="SECONDS",
         help="The lease of the backfill's locks and of its runs: after a kill -9, how long until the next call "
              f"takes them over. Default: {DEFAULT_LEASE_SECONDS:.0f}.")] = None,
+    as_ran: Annotated[bool, typer.Option(
+        "--as-ran", help="Run each process instance that ran before with the definitions of the commit that first "
+                         "ran it, read from git into a folder of its own (removed afterwards), as `toolkit rerun "
+                         "--as-ran` does; instances that never ran, and replications, run with the current files. "
+                         "An instance whose definition is in no commit, or a commit git no longer has, refuses the "
+                         "backfill (exit 2) before anything starts.")] = False,
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", envvar="FEED_TOOLKIT_NO_CACHE",
         help="Parse and check every entity file, without the parse cache of unchanged valid files.")] = False,
@@ -124,12 +131,17 @@ def backfill_command(
     progress = StderrProgress(sys.stderr)
     with backfill_locks(graph.steps, ledgers, run_id) as guard:
         plan = plan_backfill(graph, ledgers, first, last)  # under the locks: what an earlier backfill did is seen
-        launcher = Launcher(config, str(repo.resolve()), program, submit_args, log_dir, run_id, lease)
-        to_start = plan.to_start()
-        typer.echo(f"backfill: {len(to_start)} of {len(graph.order)} instance(s) of {len(graph.steps)} entities to "
-                   f"run, {parallel} at a time (run {run_id}, logs in {log_dir})", err=True)
-        limits = {step: limit for step in graph.steps if (limit := at_once(step, config)) is not None}
-        report = BackfillRun(plan, ledgers, launcher.start, parallel, limits, guard, progress).run()
+        checked = _as_ran(plan, ledgers, repo, config) if as_ran else {}
+        try:
+            launcher = Launcher(config, str(repo.resolve()), program, submit_args, log_dir, run_id, lease,
+                                {node: str(folder.repo) for node, folder in checked.items()})
+            typer.echo(f"backfill: {len(plan.to_start())} of {len(graph.order)} instance(s) of {len(graph.steps)} "
+                       f"entities to run, {parallel} at a time (run {run_id}, logs in {log_dir})", err=True)
+            limits = {step: limit for step in graph.steps if (limit := at_once(step, config)) is not None}
+            report = BackfillRun(plan, ledgers, launcher.start, parallel, limits, guard, progress).run()
+        finally:
+            for folder in set(checked.values()):  # one per commit, shared by its instances
+                folder.remove()
     progress.close()
     if format_ == "json":
         typer.echo(json.dumps(report.to_json()))
@@ -138,3 +150,32 @@ def backfill_command(
     code = report.exit_code()
     if code:
         raise typer.Exit(code)
+
+
+def _as_ran(plan: BackfillPlan, ledgers: Ledgers, repo: Path, config: ConfigRepo) -> dict[Node, CheckedOut]:
+    """The repo at the commit that first ran each process instance to start that has an attempt, one folder per
+    commit, each said on stderr; refused whole (exit 2, nothing left) when one cannot run as it ran."""
+    checked: dict[Node, CheckedOut] = {}
+
+    def tell(count: int, at: RanAt, folder: CheckedOut) -> None:
+        typer.echo(f"toolkit backfill --as-ran: {count} instance(s) as they first ran, at commit "
+                   f"{at.commit[:SHORT]} ({at.definition}); its config repo is written in {folder.repo}", err=True)
+
+    try:
+        for step in plan.graph.steps:
+            if not isinstance(step, ProcessStep):
+                continue
+            ledger = ledgers.of(step.cluster)
+            nodes = [n for n in plan.to_start() if n.step == step and ledger.attempts(step.process, n.time)]
+            made = checked_out_instances(repo, ledger, step.process, config.cluster(step.cluster),
+                                         [n.time for n in nodes], tell)
+            checked.update({n: made[n.time] for n in nodes})
+    except BaseException:
+        for folder in set(checked.values()):
+            folder.remove()
+        raise
+    current = len(plan.to_start()) - len(checked)
+    if current:
+        typer.echo(f"toolkit backfill --as-ran: {current} instance(s) that never ran, or replications, run with the "
+                   "current files", err=True)
+    return checked

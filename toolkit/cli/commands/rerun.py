@@ -22,7 +22,7 @@ from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.ledger.records import STATUSES
 from toolkit.errors import UsageError
 from toolkit.services.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
-from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, check_out, first_ran
+from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, checked_out_instances
 from toolkit.views.status.instance_rows import InstanceRow
 
 DEFAULT_STATUSES = "FAILED,TIMEDOUT,KILLED"
@@ -105,22 +105,13 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 def _checked_out(scope: Scope, repo: Path, rows: list[InstanceRow]) -> dict[datetime, CheckedOut]:
-    """Each row's instance's repo at the commit that first ran it, one folder per commit, each said on stderr. Every
-    instance's first attempt is read before any folder is written, and one that cannot run as it ran refuses the
-    whole call (exit 2) with the folders written so far removed: no rerun starts on half of the window."""
-    ran = {row.time: first_ran(scope.ledger, scope.process.name, row.time) for row in rows}
-    folders: dict[RanAt, CheckedOut] = {}
-    try:
-        for at in dict.fromkeys(ran.values()):
-            folders[at] = check_out(repo, at, scope.process.name, scope.cluster)
-            count = sum(1 for value in ran.values() if value == at)
-            typer.echo(f"toolkit rerun --as-ran: {count} instance(s) as they first ran, at commit {at.commit[:SHORT]} "
-                       f"({at.definition}); its config repo is written in {folders[at].repo}", err=True)
-    except BaseException:
-        for made in folders.values():
-            made.remove()
-        raise
-    return {t: folders[at] for t, at in ran.items()}
+    """Each row's instance's repo at the commit that first ran it, one folder per commit, each said on stderr."""
+    def tell(count: int, at: RanAt, folder: CheckedOut) -> None:
+        typer.echo(f"toolkit rerun --as-ran: {count} instance(s) as they first ran, at commit {at.commit[:SHORT]} "
+                   f"({at.definition}); its config repo is written in {folder.repo}", err=True)
+
+    return checked_out_instances(repo, scope.ledger, scope.process.name, scope.cluster, [row.time for row in rows],
+                                 tell)
 
 
 def _execute(submit: list[str], commands: list[list[str]], commits: list[str | None]) -> None:

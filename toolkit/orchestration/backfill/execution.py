@@ -76,16 +76,17 @@ class BackfillReport:
                 "stopped_by": self.stopped_by}
 
     def summary(self) -> str:
-        done = sum(1 for n in self.plan.graph.order if self.plan.standings[n].verdict is Verdict.DONE)
-        planned_skip = sum(1 for n in self.plan.graph.order if self.plan.standings[n].verdict is Verdict.SKIP)
-        parts = [f"{self.count(Status.SUCCEEDED)} succeeded", f"{done} done before",
-                 f"{self.count(Status.FAILED) + self.count(Status.INVALID)} failed",
-                 f"{self.count(Status.WAITING)} waiting for inputs", f"{self.count(Status.BLOCKED)} blocked",
-                 f"{self.count(Status.SKIPPED) + planned_skip} skipped",
-                 f"{len(self.not_started)} not started (what they wait for did not succeed"
-                 + (f", or the backfill was stopped by {self.stopped_by}" if self.stopped_by else "") + ")"]
-        return (f"backfill: {len(self.plan.graph.order)} instance(s) of {len(self.plan.graph.steps)} entities from "
-                f"{self.plan.first:%Y-%m-%dT%H:%MZ} to {self.plan.last:%Y-%m-%dT%H:%MZ}: {', '.join(parts)}")
+        """One line: the instances, then how many ended each way (the counts that are not 0)."""
+        standings = [self.plan.standings[n].verdict for n in self.plan.graph.order]
+        counts = [(self.count(Status.SUCCEEDED), "succeeded"), (standings.count(Verdict.DONE), "done before"),
+                  (self.count(Status.FAILED) + self.count(Status.INVALID), "failed"),
+                  (self.count(Status.WAITING), "waiting for inputs"), (self.count(Status.BLOCKED), "blocked"),
+                  (self.count(Status.SKIPPED) + standings.count(Verdict.SKIP), "not run (suspended or held)"),
+                  (len(self.not_started), "not started (what they wait for did not succeed"
+                   + (f", or the backfill was stopped by {self.stopped_by})" if self.stopped_by else ")"))]
+        said = ", ".join(f"{count} {what}" for count, what in counts if count) or "nothing to run"
+        return (f"backfill: {len(standings)} instance(s) of {len(self.plan.graph.steps)} entities from "
+                f"{self.plan.first:%Y-%m-%dT%H:%MZ} to {self.plan.last:%Y-%m-%dT%H:%MZ}: {said}")
 
 
 class Progress(Protocol):

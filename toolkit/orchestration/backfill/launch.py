@@ -55,7 +55,8 @@ class Started:
 
 @dataclass
 class Launcher:
-    """`submit_args`: the option's text, else each cluster's `trigger.submit-args`; `lease`: the runs' `--lease`."""
+    """`submit_args`: the option's text, else each cluster's `trigger.submit-args`; `lease`: the runs' `--lease`;
+    `repos`: the config repo of an instance run as it first ran (else `repo_path`)."""
 
     repo: ConfigRepo
     repo_path: str
@@ -64,6 +65,7 @@ class Launcher:
     log_dir: Path
     run_id: str
     lease: float | None = None
+    repos: dict[Node, str] = field(default_factory=dict)  # `--as-ran`: an instance's repo at the commit that ran it
     commands: dict[Node, list[str]] = field(default_factory=dict)
 
     def command(self, node: Node) -> list[str]:
@@ -72,7 +74,7 @@ class Launcher:
             cluster = self.repo.cluster(step_cluster(node.step))
             lease = [] if self.lease is None else ["--lease", f"{self.lease:g}"]
             self.commands[node] = [self.program, *submit_arguments(self.submit_args, cluster), entrypoint(name),
-                                   "--repo", self.repo_path, *arguments, *lease]
+                                   "--repo", self.repos.get(node, self.repo_path), *arguments, *lease]
         return self.commands[node]
 
     def describe(self, node: Node) -> str:

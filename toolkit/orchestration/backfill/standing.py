@@ -74,6 +74,8 @@ def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
         return held
     if record is None:
         return Standing(Verdict.RUN, "never ran")
+    if record.status == Status.WAITING:
+        return Standing(Verdict.RUN, "waited for its inputs before")
     return Standing(Verdict.RUN, f"{record.status} before, after {record.attempts} attempt(s): run again with its "
                                  "retry policy")
 

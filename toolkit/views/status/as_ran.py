@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -103,6 +104,25 @@ def check_out(repo: Path, ran: RanAt, process: str, cluster: Cluster) -> Checked
         checked.remove()
         raise
     return checked
+
+
+def checked_out_instances(repo: Path, ledger: Ledger, process: str, cluster: Cluster, times: Iterable[datetime],
+                          tell: Callable[[int, RanAt, CheckedOut], None]) -> dict[datetime, CheckedOut]:
+    """Each instance's repo at the commit that first ran it, one folder per commit (`tell` is given each, with how
+    many instances it serves). Every instance's first attempt is read before any folder is written, and one that
+    cannot run as it ran refuses the whole call (exit 2) with the folders written so far removed: no rerun starts on
+    half of a window."""
+    ran = {t: first_ran(ledger, process, t) for t in times}
+    folders: dict[RanAt, CheckedOut] = {}
+    try:
+        for at in dict.fromkeys(ran.values()):
+            folders[at] = check_out(repo, at, process, cluster)
+            tell(sum(1 for value in ran.values() if value == at), at, folders[at])
+    except BaseException:
+        for made in folders.values():
+            made.remove()
+        raise
+    return {t: folders[at] for t, at in ran.items()}
 
 
 def _verify(then: ConfigRepo, ran: RanAt, process: str, cluster: Cluster) -> None:
