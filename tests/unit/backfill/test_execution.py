@@ -38,9 +38,19 @@ class Child:
     pid: int = 1
     log: Path | None = None
 
+    stopped: list[int] = field(default_factory=list)
+
     def poll(self) -> int | None:
+        if self.stopped:
+            return -self.stopped[0]
         self.looks -= 1
         return self.code if self.looks <= 0 else None
+
+    def stop(self, sig: int = 15) -> None:
+        self.stopped.append(sig)
+
+    def wait(self) -> int:
+        return -self.stopped[0]
 
     def reason(self) -> str | None:
         return None if self.code == 0 else f"exit {self.code} of {self.node}"
@@ -70,6 +80,7 @@ class Runs:
 
 
 class Quiet:
+    def done_meanwhile(self, *args: object) -> None: ...
     def started(self, *args: object) -> None: ...
     def held(self, *args: object) -> None: ...
     def ended(self, *args: object) -> None: ...
@@ -136,3 +147,66 @@ def test_an_instance_another_caller_holds_is_waited_for_then_judged_from_the_led
     started = [(n.step, n.time) for n in runs.started]
     assert started.count((ONE, H0)) == 1 and started[0] == (ONE, H1)  # the next went on; it, once its holder let go
     assert all(isinstance(item, Ended) and item.status is Status.SUCCEEDED for item in report.ended)
+
+
+def test_an_instance_its_holder_finished_is_done_without_a_run_of_the_backfills(tmp_path: Path) -> None:
+    """Found by an attack: once the holder ended, a spark-submit started only to find the instance done."""
+    from toolkit.core.ledger.records import InstanceRecord
+
+    runs = Runs()
+    backfill, ledgers = _run(tmp_path, runs, parallel=1)
+    primary = ledgers.of("primary")
+    lock = primary.instance_lock("stage-one", H0)
+    assert lock.try_acquire("cron-run", LeaseDetails()).taken
+
+    def finished(node: Node, holder: str) -> None:
+        primary.write_instance(InstanceRecord(process="stage-one", cluster="primary", time="2026-11-21T10:00Z",
+                                              status="SUCCEEDED", attempts=1, run_id="cron-run",
+                                              updated="2026-11-21T12:00:00Z", started="2026-11-21T11:59:00Z"))
+        lock.release()
+
+    backfill.progress.held = finished  # type: ignore[method-assign]
+    report = backfill.run()
+    assert (ONE, H0) not in [(n.step, n.time) for n in runs.started]
+    assert [(n.step, n.time) for n in report.done_meanwhile] == [(ONE, H0)]
+    assert len(report.ended) == 7 and report.exit_code() == 0
+    assert "7 succeeded, 1 done by another run" in report.summary()
+
+
+def test_a_stopped_backfill_stops_its_runs_and_says_so(tmp_path: Path) -> None:
+    """Found by an attack: the summary did not say the backfill was stopped when nothing was left unstarted."""
+    runs = Runs(looks={(ONE, t): 10**6 for t in (H0, H1, H2)})
+    backfill, _ = _run(tmp_path, runs, parallel=3, limits={})
+
+    def stop_once_two_run(node: Node, started: object, done: int, total: int) -> None:
+        if len(runs.started) == 2:
+            backfill.stop_signal = "SIGTERM"
+
+    backfill.progress.started = stop_once_two_run  # type: ignore[method-assign]
+    report = backfill.run()
+    assert [child.stopped for child in runs.children] == [[15], [15]]
+    assert [(item.status, item.why) for item in report.ended] == [(Status.KILLED, "stopped with the backfill")] * 2
+    assert report.exit_code() == 1
+    assert report.summary().endswith("2 stopped with the backfill, 6 not started: the backfill was stopped by SIGTERM")
+
+
+def test_a_backfill_that_lost_its_locks_stops_its_runs_and_still_says_what_it_did(tmp_path: Path) -> None:
+    """Found by an attack: a backfill whose locks another took over left its runs unwatched and stdout empty."""
+    from toolkit.core.ledger.locks import LockLostError
+
+    runs = Runs(looks={(ONE, H0): 10**6})
+    backfill, _ = _run(tmp_path, runs, parallel=2)
+    calls = []
+
+    def guard() -> None:
+        calls.append(1)
+        if len(calls) > 2:
+            raise LockLostError("A lock of this run was taken over by another run.")
+
+    backfill.guard = guard
+    report = backfill.run()
+    assert report.stopped_by == "losing its locks (A lock of this run was taken over by another run.)"
+    assert [child.stopped for child in runs.children] == [[15], []]  # the one still running is stopped
+    assert [(item.node.step, item.node.time, item.status) for item in report.ended] == [
+        (ONE, H1, Status.SUCCEEDED), (ONE, H0, Status.KILLED)]
+    assert report.exit_code() == 1 and "the backfill was stopped by losing its locks" in report.summary()

@@ -134,3 +134,43 @@ def test_a_copy_is_made_again_when_its_source_is_and_a_suspended_producer_holds_
                                              "backfill does not run")
     assert said[(MID, H0)][0] is Verdict.DONE  # its source is not made again
     assert plan.to_start() == []
+
+
+def test_what_is_done_stays_done_when_its_entity_is_suspended_or_the_instance_held(repo: ConfigRepo) -> None:
+    """Found by an attack: a succeeded instance of a suspended process read as not run, and held back its readers."""
+    from toolkit.core.ledger.holds import Hold
+
+    ledgers = Ledgers(repo, 60.0)
+    primary = ledgers.of("primary")
+    for t in (H0, H1):
+        primary.write_instance(InstanceRecord(process="stage-one", cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}",
+                                              status="SUCCEEDED", attempts=1, run_id="done-run",
+                                              updated="2026-11-21T12:00:00Z", started="2026-11-21T11:59:00Z"))
+        _publish(ledgers, "mid", "primary", t, "process:stage-one")
+    _publish(ledgers, "mid", "backup", H0, "replication:primary")
+    primary.control.set_suspended("process", "stage-one", True, "2026-11-21T13:00:00Z", "ops")
+    primary.set_hold("stage-one", H1, Hold(since="2026-11-21T13:00:00Z", by="ops"))
+    ledgers.of("backup").control.set_suspended("feed", "mid", True, "2026-11-21T13:00:00Z", "ops")
+    plan = plan_backfill(build_graph(repo, [ONE, TWO, MID], H0, H1), ledgers, H0, H1)
+    said = {(node.step, node.time): standing.verdict for node, standing in plan.standings.items()}
+    assert said == {(ONE, H0): Verdict.DONE, (ONE, H1): Verdict.DONE, (MID, H0): Verdict.DONE,
+                    (MID, H1): Verdict.SKIP, (TWO, H1): Verdict.RUN}
+
+
+def test_why_a_run_ended_is_read_from_its_record(repo: ConfigRepo) -> None:
+    """Found by an attack: a failed run's reason was empty (its status line has none; its record has it)."""
+    from toolkit.core.ledger.replication_runs import ReplicationRecord, SourceCopy
+    from toolkit.orchestration.backfill.standing import why_it_ended
+    from toolkit.services.runtime.run_record import record_path, write_record
+
+    ledgers = Ledgers(repo, 60.0)
+    ledgers.of("primary").write_instance(InstanceRecord(
+        process="stage-one", cluster="primary", time="2026-11-21T10:00Z", status="FAILED", attempts=1, run_id="r",
+        updated="2026-11-21T12:00:00Z", error="The workflow workflows/copy_rows.py failed: RuntimeError: boom"))
+    assert why_it_ended(ONE, ledgers, H0) == "The workflow workflows/copy_rows.py failed: RuntimeError: boom"
+    backup = ledgers.of("backup")
+    write_record(backup.fs, record_path(repo.cluster("backup"), "replication", "mid", H0), ReplicationRecord(
+        "mid", "backup", "2026-11-21T10:00Z", "r", status="FAILED",
+        sources=[SourceCopy("primary", "FAILED", "the instance was not available on 'primary'")]))
+    assert why_it_ended(MID, ledgers, H0) == "primary: the instance was not available on 'primary'"
+    assert why_it_ended(MID, ledgers, H1) is None and why_it_ended(ONE, ledgers, H1) is None

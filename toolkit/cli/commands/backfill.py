@@ -28,11 +28,12 @@ from toolkit.orchestration.backfill.selection import selected_steps
 from toolkit.orchestration.backfill.standing import Ledgers
 from toolkit.orchestration.backfill.steps import ProcessStep, at_once, step_cluster
 from toolkit.services.runtime.entry_frame import MAX_SECONDS
-from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, runnable_spark_submit
+from toolkit.services.runtime.submit import SUBMIT_ARGS_PROPERTY, runnable_spark_submit, submit_arguments
 from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, checked_out_instances
 
 DEFAULT_LOG_DIR = Path(tempfile.gettempdir()) / "feed-toolkit-backfill"
 MAX_PARALLEL = 64
+MIN_LEASE = 3.0
 
 
 def backfill_command(
@@ -71,7 +72,7 @@ def backfill_command(
     lease: Annotated[float | None, typer.Option(
         "--lease", metavar="SECONDS",
         help="The lease of the backfill's locks and of its runs: after a kill -9, how long until the next call "
-             f"takes them over. Default: {DEFAULT_LEASE_SECONDS:.0f}.")] = None,
+             f"takes them over; at least 3. Default: {DEFAULT_LEASE_SECONDS:.0f}.")] = None,
     as_ran: Annotated[bool, typer.Option(
         "--as-ran", help="Run each process instance that ran before with the definitions of the commit that first "
                          "ran it, read from git into a folder of its own (removed afterwards), as `toolkit rerun "
@@ -109,14 +110,21 @@ def backfill_command(
         raise UsageError(f"Unknown --format {format_!r}: give text or json.")
     if not 1 <= parallel <= MAX_PARALLEL:
         raise UsageError(f"--parallel {parallel} is out of range: give 1 to {MAX_PARALLEL}.")
-    if lease is not None and not (0 < lease <= MAX_SECONDS):
-        raise UsageError(f"--lease {lease:g} is no lease: give a positive number of seconds, at most a year.")
+    if lease is not None and not (MIN_LEASE <= lease <= MAX_SECONDS):
+        raise UsageError(f"--lease {lease:g} is no lease for a backfill: give from {MIN_LEASE:g} seconds (it is "
+                         "renewed every third of it) to a year.")
     first, last = parse_timestamp(from_, "--from"), parse_timestamp(to, "--to")
     config = ConfigRepo.load(repo, cached=not no_cache)
     graph = build_graph(config, selected_steps(config, cluster, process or [], feed or [], downstream_of),
                         first, last)
     ledgers = Ledgers(config, DEFAULT_LEASE_SECONDS if lease is None else lease)
+    clusters = [config.cluster(name) for name in dict.fromkeys(step_cluster(step) for step in graph.steps)]
     if dry_run:
+        for on in clusters:
+            safemode = ledgers.of(on.name).control.safemode()
+            if safemode.on:
+                typer.echo(f"backfill: cluster '{on.name}' is in safemode (since {safemode.since}): this backfill "
+                           "would be refused (exit 5) until `toolkit safemode off`.", err=True)
         plan = plan_backfill(graph, ledgers, first, last)
         if format_ == "json":
             typer.echo(json.dumps(plan.to_json(parallel), indent=2))
@@ -124,8 +132,9 @@ def backfill_command(
             for line in plan.text_lines(parallel):
                 typer.echo(line)
         return
-    for name in dict.fromkeys(step_cluster(step) for step in graph.steps):
-        require_no_safemode(ledgers.of(name).fs, config.cluster(name))
+    for on in clusters:
+        require_no_safemode(ledgers.of(on.name).fs, on)
+        submit_arguments(submit_args, on)  # each cluster's arguments parse, before any run starts
     program = runnable_spark_submit(spark_submit_path, log_dir)
     run_id = uuid.uuid4().hex[:12]
     progress = StderrProgress(sys.stderr)

@@ -1,8 +1,9 @@
 """Running a backfill's plan: up to `parallel` instances at once across its entities (and no more of a process
 than its `parallel`), each started as soon as what it waits for has succeeded, never held back by a slower run
 started beside it; an instance whose wait ended otherwise is not started (a later call starts it). An instance
-another caller holds is waited for, then judged again from the ledger. A stop (SIGTERM, Ctrl-C) stops the runs
-started, which record themselves as killed, and starts nothing more."""
+another caller holds is waited for, then judged again from the ledger (done by that caller: not run again). A stop
+(SIGTERM, Ctrl-C, the backfill's locks lost) stops the runs started and starts nothing more: each stopped run ends as
+a killed run does, its lease left to expire, and the next call takes it over and records it KILLED."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from toolkit.core.ledger.locks import LockLostError
 from toolkit.orchestration.backfill.graph import Node
 from toolkit.orchestration.backfill.launch import Started
 from toolkit.orchestration.backfill.plan import BackfillPlan
-from toolkit.orchestration.backfill.standing import Ledgers, Verdict, holder_now, standing
+from toolkit.orchestration.backfill.standing import Ledgers, Verdict, holder_now, standing, why_it_ended
 from toolkit.orchestration.backfill.steps import Step
 from toolkit.services.runtime.submit import worst
 from toolkit.statuses import Status
@@ -30,7 +32,8 @@ STOP_GRACE_SECONDS = 60.0
 _EXIT = {0: Status.SUCCEEDED, 1: Status.FAILED, 2: Status.INVALID, 3: Status.WAITING, 4: Status.SKIPPED,
          5: Status.BLOCKED}
 _CODE = {Status.SUCCEEDED: 0, Status.SKIPPED: 4, Status.WAITING: 3, Status.BLOCKED: 5, Status.FAILED: 1,
-         Status.INVALID: 2}
+         Status.INVALID: 2, Status.KILLED: 1}
+STOPPED = "stopped with the backfill"
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class BackfillReport:
     plan: BackfillPlan
     ended: list[Ended] = field(default_factory=list)
     not_started: list[tuple[Node, str]] = field(default_factory=list)
+    done_meanwhile: list[Node] = field(default_factory=list)  # finished by the caller the backfill waited for
     stopped_by: str | None = None
 
     def count(self, status: Status) -> int:
@@ -69,6 +73,7 @@ class BackfillReport:
                 "instances": len(standings), "done_before": standings.count(Verdict.DONE),
                 "skipped_by_plan": standings.count(Verdict.SKIP),
                 "runs": {status.value: self.count(status) for status in _CODE if self.count(status)},
+                "done_by_another_run": [str(node) for node in self.done_meanwhile],
                 "not_started": [{"instance": str(node), "why": why} for node, why in self.not_started],
                 "unsuccessful": [{"instance": str(item.node), "status": item.status.value, "why": item.why,
                                   "log": None if item.log is None else str(item.log)}
@@ -79,12 +84,16 @@ class BackfillReport:
         """One line: the instances, then how many ended each way (the counts that are not 0)."""
         standings = [self.plan.standings[n].verdict for n in self.plan.graph.order]
         counts = [(self.count(Status.SUCCEEDED), "succeeded"), (standings.count(Verdict.DONE), "done before"),
+                  (len(self.done_meanwhile), "done by another run"),
                   (self.count(Status.FAILED) + self.count(Status.INVALID), "failed"),
                   (self.count(Status.WAITING), "waiting for inputs"), (self.count(Status.BLOCKED), "blocked"),
                   (self.count(Status.SKIPPED) + standings.count(Verdict.SKIP), "not run (suspended or held)"),
-                  (len(self.not_started), "not started (what they wait for did not succeed"
-                   + (f", or the backfill was stopped by {self.stopped_by})" if self.stopped_by else ")"))]
+                  (self.count(Status.KILLED), STOPPED),
+                  (len(self.not_started), f"not started: the backfill was stopped by {self.stopped_by}"
+                   if self.stopped_by else "not started (what they wait for did not succeed)")]
         said = ", ".join(f"{count} {what}" for count, what in counts if count) or "nothing to run"
+        if self.stopped_by and not self.not_started:
+            said += f"; the backfill was stopped by {self.stopped_by}"
         return (f"backfill: {len(standings)} instance(s) of {len(self.plan.graph.steps)} entities from "
                 f"{self.plan.first:%Y-%m-%dT%H:%MZ} to {self.plan.last:%Y-%m-%dT%H:%MZ}: {said}")
 
@@ -96,6 +105,7 @@ class Progress(Protocol):
     def held(self, node: Node, holder: str) -> None: ...
     def ended(self, ended: Ended, done: int, total: int) -> None: ...
     def not_started(self, node: Node, why: str) -> None: ...
+    def done_meanwhile(self, node: Node) -> None: ...
     def stopping(self, by: str, running: int) -> None: ...
 
 
@@ -121,6 +131,9 @@ class BackfillRun:
         self.report = BackfillReport(self.plan)
 
     def run(self) -> BackfillReport:
+        """Run the plan; a stop signal or the loss of the backfill's locks stops the runs started (they end as
+        killed runs do: the next call takes them over once their lease ends) and is said in the report; any other
+        error stops them too, then goes on up."""
         order = self.plan.to_start()
         self._pending = dict.fromkeys(order, 0.0)
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
@@ -131,14 +144,19 @@ class BackfillRun:
                 self._start_ready(order)
                 if self._pending or self._running:
                     time.sleep(TICK_SECONDS)
-            if self.stop_signal is not None:
-                self._stop_runs()
-                self.report.stopped_by = self.stop_signal
-                for node in list(self._pending):
-                    self._not_started(node, f"the backfill was stopped by {self.stop_signal}")
+        except LockLostError as err:
+            self.stop_signal = f"losing its locks ({err})"
+        except BaseException:
+            self._stop_runs()
+            raise
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+        if self.stop_signal is not None:
+            self._stop_runs()
+            self.report.stopped_by = self.stop_signal
+            for node in list(self._pending):
+                self._not_started(node, f"the backfill was stopped by {self.stop_signal}")
         return self.report
 
     def _stop(self, signum: int, frame: object) -> None:
@@ -165,7 +183,10 @@ class BackfillRun:
 
     def _judged(self, node: Node, code: int, started: Started) -> Ended | None:
         status = _EXIT.get(code, Status.FAILED)
-        why = started.reason() or ("" if code in _EXIT else f"it ended with exit {code}")
+        if self.stop_signal is not None and code not in _EXIT:  # ended by the stop it was sent
+            return Ended(node, Status.KILLED, STOPPED, started.log)
+        why = started.reason() or (why_it_ended(node.step, self.ledgers, node.time) if status is not Status.SUCCEEDED
+                                   else None) or ("" if code in _EXIT else f"it ended with exit {code}")
         if status is Status.SKIPPED and standing(node.step, self.ledgers, node.time).verdict is Verdict.DONE:
             return Ended(node, Status.SUCCEEDED, why or "done already", started.log)
         if status is Status.BLOCKED and holder_now(node.step, self.ledgers, node.time) is not None:
@@ -194,7 +215,7 @@ class BackfillRun:
     def _start_ready(self, order: list[Node]) -> None:
         now = time.monotonic()
         for node in order:
-            if len(self._running) >= self.parallel:
+            if len(self._running) >= self.parallel or self.stop_signal is not None:
                 return
             if node not in self._pending or self._pending[node] > now:
                 continue
@@ -210,13 +231,21 @@ class BackfillRun:
                     self._said_held.add(node)
                     self.progress.held(node, holder)
                 continue
+            if (node in self._said_held or self.plan.standings[node].verdict is Verdict.RUNNING) \
+                    and standing(node.step, self.ledgers, node.time).verdict is Verdict.DONE:
+                del self._pending[node]  # the caller it waited for finished it
+                self.report.done_meanwhile.append(node)
+                self.progress.done_meanwhile(node)
+                continue
             self.guard()
             del self._pending[node]
             self._running[node] = started = self.start(node)
             self.progress.started(node, started, self._done(), self._total())
 
     def _stop_runs(self) -> None:
-        self.progress.stopping(self.stop_signal or "a signal", len(self._running))
+        if not self._running:
+            return
+        self.progress.stopping(self.stop_signal or "an error", len(self._running))
         for started in self._running.values():
             started.stop(signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_SECONDS
@@ -225,7 +254,6 @@ class BackfillRun:
             time.sleep(TICK_SECONDS)
         for started in self._running.values():
             started.stop(signal.SIGKILL)
-            started.child.wait()
-            self.report.ended.append(Ended(started.node, Status.FAILED, "killed when the backfill was stopped",
-                                           started.log))
+            started.wait()
+            self.report.ended.append(Ended(started.node, Status.KILLED, STOPPED, started.log))
         self._running.clear()

@@ -12,7 +12,7 @@ from datetime import datetime
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.errors import UsageError
-from toolkit.orchestration.backfill.steps import FeedInstance, Step, instances, reads, writes
+from toolkit.orchestration.backfill.steps import FeedInstance, Step, grid_count, instances, reads, writes
 
 # A window this large is a mistake more often than a plan (a minutely process over a year): refused, with the count.
 MAX_INSTANCES = 20_000
@@ -45,10 +45,11 @@ def build_graph(repo: ConfigRepo, steps: list[Step], first: datetime, last: date
     if first > last:
         raise UsageError(f"--from {format_timestamp(first)} is after --to {format_timestamp(last)}: give the "
                          "window's first instance, then its last.")
-    nodes = [Node(step, t) for step in steps for t in instances(step, repo, first, last)]
-    if len(nodes) > MAX_INSTANCES:
-        raise UsageError(f"The backfill from {format_timestamp(first)} to {format_timestamp(last)} has {len(nodes)} "
+    counted = sum(grid_count(step, repo, first, last) for step in steps)  # before a huge window is listed
+    if counted > MAX_INSTANCES:
+        raise UsageError(f"The backfill from {format_timestamp(first)} to {format_timestamp(last)} has {counted} "
                          f"instances, more than {MAX_INSTANCES}: split the window.")
+    nodes = [Node(step, t) for step in steps for t in instances(step, repo, first, last)]
     producers: dict[tuple[str, str], dict[datetime, list[Node]]] = defaultdict(lambda: defaultdict(list))
     for node in nodes:
         for written in writes(node.step, repo, node.time):

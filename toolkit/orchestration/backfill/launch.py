@@ -16,6 +16,7 @@ from pathlib import Path
 
 from toolkit.core.el.timestamps import instance_key
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.errors import UsageError
 from toolkit.orchestration.backfill.graph import Node
 from toolkit.orchestration.backfill.steps import entrypoint_call, step_cluster
 from toolkit.orchestration.triggers.launch import new_log
@@ -31,6 +32,9 @@ class Started:
 
     def poll(self) -> int | None:
         return self.child.poll()
+
+    def wait(self) -> int:
+        return self.child.wait()
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         """Signal the run's whole session (spark-submit, its JVM and Python driver)."""
@@ -85,9 +89,13 @@ class Launcher:
         log, out = new_log(self.log_dir, stem)
         status_file = log.with_suffix(".status.json")
         environment = {"PYSPARK_PYTHON": sys.executable, **os.environ}
+        command = [*self.command(node), "--status-file", str(status_file)]
         with out:
-            child = subprocess.Popen([*self.command(node), "--status-file", str(status_file)], stdout=out,
-                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=environment,
-                                     start_new_session=True)
+            try:
+                child = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         env=environment, start_new_session=True)
+            except OSError as err:
+                raise UsageError(f"Cannot start {command[0]} ({err.strerror}): give --spark-submit a program this "
+                                 "host can run.") from None
         return Started(node, child, log, status_file)
 

@@ -51,6 +51,9 @@ class StderrProgress:
     def not_started(self, node: Node, why: str) -> None:
         self._say(f"not started: {node}: {why}")
 
+    def done_meanwhile(self, node: Node) -> None:
+        self._say(f"{node} was finished by the run it waited for: done")
+
     def stopping(self, by: str, running: int) -> None:
         self._say(f"stopped by {by}: stopping the {running} run(s) started; nothing more starts")
 

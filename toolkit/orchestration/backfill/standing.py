@@ -1,7 +1,8 @@
 """Where an instance of a backfill stands before it is started, read from the ledgers without a JVM: done already
-(a process instance that succeeded, a feed instance replicated and not published again on a source since), not to
-run (its entity suspended, the instance held), running under another caller's lease, or to run (never run, or
-failed, killed or timed out: a plain call runs it again with its retry policy's attempts)."""
+(a process instance that succeeded, a feed instance replicated and not published again on a source since: done
+even when its entity is suspended now), not to run (its entity suspended, the instance held), running under another
+caller's lease, or to run (never run, or failed, killed or timed out: a plain call runs it again with its retry
+policy's attempts); and, once a run ended other than succeeded, why, as its record says."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from functools import singledispatch
 from toolkit.core.entities.model import FeedClusterType
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.locks import LeaseLock
-from toolkit.core.ledger.records import EVICTED, DatasetEvent
+from toolkit.core.ledger.records import EVICTED, DatasetEvent, parse_record
+from toolkit.core.ledger.replication_runs import ReplicationRecord
 from toolkit.core.ledger.run_locks import describe_holder
 from toolkit.core.ledger.store import Ledger
 from toolkit.orchestration.backfill.steps import ProcessStep, ReplicationStep, Step, step_cluster
 from toolkit.services.runtime.cluster_files import cluster_file_system
+from toolkit.services.runtime.run_record import record_path
 from toolkit.statuses import Status
 
 
@@ -60,15 +63,15 @@ def standing(step: Step, ledgers: Ledgers, t: datetime) -> Standing:
 @standing.register
 def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
     ledger = ledgers.of(step.cluster)
+    record = ledger.instance(step.process, t)
+    if record is not None and record.status == Status.SUCCEEDED:  # done, whatever holds the process now
+        return Standing(Verdict.DONE, f"succeeded already (run {record.run_id}, started {record.started})")
     suspended = _suspended(ledger, "process", step.process, step.cluster)
     if suspended is not None:
         return suspended
     hold = ledger.hold(step.process, t)
     if hold is not None:
         return Standing(Verdict.SKIP, hold.sentence())
-    record = ledger.instance(step.process, t)
-    if record is not None and record.status == Status.SUCCEEDED:
-        return Standing(Verdict.DONE, f"succeeded already (run {record.run_id}, started {record.started})")
     held = _held(ledger, instance_lock(step, ledgers, t))
     if held is not None:
         return held
@@ -83,9 +86,6 @@ def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
 @standing.register
 def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> Standing:
     target = ledgers.of(step.target)
-    suspended = _suspended(target, "feed", step.feed, step.target)
-    if suspended is not None:
-        return suspended
     copy = _standing_event(target, step.feed, t)
     feed = ledgers.repo.feed(step.feed)
     sources = [_standing_event(ledgers.of(c.name), step.feed, t) for c in feed.clusters
@@ -93,12 +93,41 @@ def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> Standing:
     newest = max((event.published for event in sources if event is not None), default=None)
     if copy is not None and (newest is None or copy.published >= newest):
         return Standing(Verdict.DONE, f"replicated already (published on '{step.target}' at {copy.published})")
+    suspended = _suspended(target, "feed", step.feed, step.target)
+    if suspended is not None:
+        return suspended
     held = _held(target, instance_lock(step, ledgers, t))
     if held is not None:
         return held
     if copy is not None:
         return Standing(Verdict.RUN, f"published again on a source at {newest}, after its copy: copy what changed")
     return Standing(Verdict.RUN, "not replicated yet")
+
+
+@singledispatch
+def why_it_ended(step: Step, ledgers: Ledgers, t: datetime) -> str | None:
+    """Why the instance's last run did not succeed, as its record says (a run's status line carries no error when
+    the failure is an attempt's), or None."""
+    raise TypeError(step)
+
+
+@why_it_ended.register
+def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> str | None:
+    record = ledgers.of(step.cluster).instance(step.process, t)
+    return None if record is None else record.error
+
+
+@why_it_ended.register
+def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> str | None:
+    fs = ledgers.of(step.target).fs
+    path = record_path(ledgers.repo.cluster(step.target), "replication", step.feed, t)
+    data = fs.read(path) if fs.status(path) is not None else None
+    if data is None:
+        return None
+    record: ReplicationRecord = parse_record(ReplicationRecord, data, path)
+    said = [f"{source.source}: {source.reason}" for source in record.sources
+            if source.status != Status.SUCCEEDED and source.reason]
+    return "; ".join(said) or None
 
 
 @singledispatch

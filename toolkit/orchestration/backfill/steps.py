@@ -113,6 +113,23 @@ def _(step: ReplicationStep, repo: ConfigRepo, first: datetime, last: datetime) 
 
 
 @singledispatch
+def grid_count(step: Step, repo: ConfigRepo, first: datetime, last: datetime) -> int:
+    """How many instances the step's grid has from `first` to `last`, counted without listing them (at least as
+    many as `instances` lists)."""
+    raise TypeError(step)
+
+
+@grid_count.register
+def _(step: ProcessStep, repo: ConfigRepo, first: datetime, last: datetime) -> int:
+    return process_grid(repo.process(step.process), step.cluster).count_between(first, last)
+
+
+@grid_count.register
+def _(step: ReplicationStep, repo: ConfigRepo, first: datetime, last: datetime) -> int:
+    return feed_grid(repo.feed(step.feed), step.target).count_between(first, last)
+
+
+@singledispatch
 def reads(step: Step, repo: ConfigRepo, t: datetime) -> list[FeedInstance]:
     """The feed instances the step's instance `t` reads (optional inputs included: a backfill that makes one runs
     its readers after it)."""
