@@ -33,9 +33,9 @@ def clusters(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 
 def replicate(repo: Path, t: datetime = T, now: datetime | None = None, source: str | None = None,
-              window: tuple[datetime, datetime] | None = None):
+              window: tuple[datetime, datetime] | None = None, recopy: bool = False):
     return run_replication(ConfigRepo.load(repo), "clicks", "backup",
-                           ReplicationRequest(t, now or t, source=source, window=window),
+                           ReplicationRequest(t, now or t, source=source, window=window, recopy=recopy),
                            RunContext(LocalFileSystem(), run_id="r1"))
 
 
@@ -72,6 +72,27 @@ def test_a_rerun_copies_nothing_and_a_change_copies_only_the_changed_file(cluste
     changed = replicate(repo).counters()
     assert (changed["files_copied"], changed["files_skipped"]) == (1, 1)
     target = backup / "replica/clicks/2026/11/21/10"
+    assert contents(target) == contents(source)
+    assert not list(target.parent.glob(".*"))
+
+
+def test_a_recopy_copies_every_file_again_where_a_rerun_trusts_length_and_time(clusters) -> None:
+    """`toolkit rerun --feed F --action replication` without --continue (issue 71, item 3): a copy damaged on the
+    target with its length and modification time kept, and a staged file a killed run left, are what a plain rerun
+    keeps; a recopy copies every file from the source and publishes them whole."""
+    repo, primary, backup = clusters
+    source = instance(primary, "data/clicks", T, FILES)
+    replicate(repo)
+    target = backup / "replica/clicks/2026/11/21/10"
+    damaged = target / "part-00001.json"
+    kept = os.stat(damaged)
+    damaged.write_bytes(b"X" * kept.st_size)
+    os.utime(damaged, ns=(kept.st_atime_ns, kept.st_mtime_ns))
+    again = replicate(repo).counters()
+    assert (again["files_copied"], again["files_skipped"]) == (0, 3)
+    assert damaged.read_bytes() == b"X" * kept.st_size  # what a rerun cannot see
+    recopied = replicate(repo, recopy=True).counters()
+    assert (recopied["files_copied"], recopied["files_skipped"], recopied["instances_published"]) == (3, 0, 1)
     assert contents(target) == contents(source)
     assert not list(target.parent.glob(".*"))
 

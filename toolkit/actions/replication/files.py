@@ -154,15 +154,18 @@ def _by_path(listed: list[TreeFile], flag: str | None) -> dict[str, TreeFile]:
 
 
 def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard = no_guard,
-                     check: Check | None = None) -> FolderOutcome:
+                     check: Check | None = None, *, recopy: bool = False) -> FolderOutcome:
     """Make `folder.target` hold exactly the source's files, atomically; the flag is the caller's to write
     (it may wait for other sources' folders). StorageError when a copy fails: nothing is published then.
     `guard` is called right before each rename of the swap (LockLostError: nothing is published). `check`
     (the feed's quality gates) reads the complete staging folder before the swap; a blocking result discards it
-    and publishes nothing."""
+    and publishes nothing. With `recopy`, what a former run staged is discarded and every file is copied from the
+    source, none taken from the published copy (whose length and time may hide a damage), and published whole."""
     recover(fs, folder.target, [folder.replaced])  # what a run killed inside its swap left
+    if recopy and fs.exists(folder.staging):
+        fs.delete(folder.staging, recursive=True)
     target_exists = fs.exists(folder.target)
-    if target_exists and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
+    if target_exists and not recopy and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
         same = fs.same_files_digested(folder.source, folder.target, [folder.flag] if folder.flag else [],
                                            ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
         if same is not None:  # the rerun that finds nothing changed: two walks, no listing kept
@@ -172,14 +175,14 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
     published = _content(fs, folder.target, folder.flag) if target_exists else {}
     staged = _staged(fs, folder.staging, source.keys())
     unchanged = _Unchanged.probing(fs, source, published, staged)
-    if target_exists and published.keys() == source.keys() and all(
+    if target_exists and not recopy and published.keys() == source.keys() and all(
             unchanged(published[path], item) for path, item in source.items()):
         return FolderOutcome(files_skipped=len(source), links_skipped=links)
     tasks = []
     for path, item in source.items():
         if unchanged(staged.get(path), item):
             continue
-        origin = published.get(path)
+        origin = None if recopy else published.get(path)
         tasks.append(CopyTask(origin.status.path if origin is not None and unchanged(origin, item) else
                               item.status.path, join(folder.staging, path), item.status.length,
                               item.status.modification_time))

@@ -72,11 +72,12 @@ def cluster_root(cluster: Cluster) -> str:
 class FilePuller:
     """Folders of a file feed: each source's instance folder into the target instance (or its `partition`
     folder there); the availability flag last, once every source's part is there. With a `gate`, each staging
-    folder is checked before it is renamed into place."""
+    folder is checked before it is renamed into place. With `recopy`, every file is copied again (files.py)."""
 
     def __init__(self, feed: Feed, target: Cluster, fs: FileSystem, settings: ReplicationSettings,
-                 gate: TargetGate | None = None) -> None:
+                 gate: TargetGate | None = None, *, recopy: bool = False) -> None:
         self.feed, self.target, self.fs, self.settings, self.gate = feed, target, fs, settings, gate
+        self.recopy = recopy
         self.zone = resolve_zone(feed.timezone)
         self.target_template = data_template(feed, target)
         fs.protect(cluster_root(target))  # replication deletes staging and replaced folders there, never the root
@@ -110,7 +111,7 @@ class FilePuller:
         gate, copier = self.gate, ChosenCopier(self.fs, self.settings)
         outcome = replicate_folder(
             self.fs, copier, folder, guard,
-            check=(lambda staged: gate.folder(instance, staged)) if gate is not None else None)
+            check=(lambda staged: gate.folder(instance, staged)) if gate is not None else None, recopy=self.recopy)
         return replace(outcome, copier=copier.method, copy_slices=copier.slices)
 
     def _refuse_links(self, folder: Folder) -> None:

@@ -45,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="Table feeds: import the export an earlier hive_export.py on the source wrote into DIR "
                              "(a URI, or a path on the target's file system) instead of reading the source's "
                              "metastore; for targets that cannot reach it.")
+    parser.add_argument("--recopy", action="store_true",
+                        help="Copy every file of the instance again from the source, trusting nothing a former run "
+                             "staged or published, and publish the copy whole (`toolkit rerun --feed F --action "
+                             "replication` without --continue). File feeds only.")
     parser.add_argument("--now", help="The current time the timeout is measured against (yyyy-MM-ddTHH:mmZ); "
                                       "default: the wall clock. For reruns and tests.")
     add_lease_argument(parser, "the instance's replication lock")
@@ -78,6 +82,9 @@ def _body(args: argparse.Namespace, status: StatusLine) -> Status:
     require_no_object_store(target, *(source.cluster for source in sources))
     status.add(target=target.name, source=args.source)
     is_table = feed.table_on(target.name) is not None
+    if args.recopy and is_table:
+        raise UsageError(f"--recopy is for file feeds; feed '{feed.name}' is a table on '{target.name}': replicate it "
+                         "without --recopy.")
     if args.staged and not is_table:
         raise UsageError(f"--staged is for table feeds; feed '{feed.name}' is stored as files on '{target.name}'.")
     staged = directory_uri(args.staged, target, "--staged") if args.staged else None
@@ -96,7 +103,7 @@ def _body(args: argparse.Namespace, status: StatusLine) -> Status:
         gate = TargetGate(spark, repo, feed, fs) if feed.quality is not None else None
         try:
             result = run_replication(repo, feed.name, target.name,
-                                     ReplicationRequest(t, now, source=args.source, window=window),
+                                     ReplicationRequest(t, now, source=args.source, window=window, recopy=args.recopy),
                                      session.context(lease_seconds=args.lease, catalog=False, notifier=notifier),
                                      tables=tables, gate=gate)
             # a failed instance was told by its lifecycle (toolkit/services/runtime/lifecycle.py)

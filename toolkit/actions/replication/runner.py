@@ -173,12 +173,14 @@ class _Call:
 class ReplicationRequest:
     """Which instances a replication call copies: the one of `nominal`, or with `window` every instance in it (its
     first and last included); from `source` only, when given, else from every source; `now` is the time a source's
-    timeout and the feed's late arrival are judged by."""
+    timeout and the feed's late arrival are judged by. `recopy`: copy every file again, trusting nothing an earlier
+    run staged or published (`toolkit rerun` without --continue); else only what is missing or changed."""
 
     nominal: datetime
     now: datetime
     source: str | None = None
     window: tuple[datetime, datetime] | None = None
+    recopy: bool = False
 
 
 def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request: ReplicationRequest,
@@ -204,7 +206,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
                          "each instance on the target in Spark before publishing it; run it through "
                          "entrypoints/replication.py.")
     if feed.table_on(target.name) is None:
-        puller: Puller = FilePuller(feed, target, fs, settings, gate)
+        puller: Puller = FilePuller(feed, target, fs, settings, gate, recopy=request.recopy)
     elif tables is None:
         raise UsageError(f"Feed '{feed.name}' is a catalog table on cluster '{target.name}': its replication "
                          "exports, copies and imports partitions; run it through entrypoints/replication.py.")

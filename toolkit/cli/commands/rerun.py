@@ -1,6 +1,8 @@
 """`toolkit rerun`: the spark-submit commands that rerun the failed (or other) instances of a process in a
 window, printed for the scheduler or a shell, or run one after the other with `--execute`; with `--as-ran`, each
-with the definitions of the commit that first ran it (toolkit/views/status/as_ran.py)."""
+with the definitions of the commit that first ran it (toolkit/views/status/as_ran.py). With `--feed` and `--action`,
+the same for a feed's replication, retention, database import or export (toolkit/views/reruns/), with `--continue`
+where the action can resume."""
 
 from __future__ import annotations
 
@@ -17,11 +19,15 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.commands.ledger import ClusterName, NowOption, ProcessName, Repo, Scope, open_scope, require
-from toolkit.core.el.timestamps import format_timestamp
+from toolkit.cli.commands.ledger import ClusterName, NowOption, Repo, Scope, open_scope, require
+from toolkit.core.el.timestamps import format_timestamp, parse_timestamp
+from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.records import STATUSES
 from toolkit.errors import UsageError
-from toolkit.services.runtime.submit import process_entrypoint, spark_submit, submit_arguments, worst
+from toolkit.services.runtime.submit import entrypoint, process_entrypoint, spark_submit, submit_arguments, worst
+from toolkit.views.ledger_access import Now, open_ledger
+from toolkit.views.reruns.registry import ACTIONS, action_reruns
+from toolkit.views.reruns.rows import ActionReruns, Window
 from toolkit.views.status.as_ran import SHORT, CheckedOut, RanAt, checked_out_instances
 from toolkit.views.status.instance_rows import InstanceRow
 
@@ -41,7 +47,13 @@ def _statuses(text: str) -> list[str]:
 
 def rerun_command(
     repo: Repo = Path("."),
-    process: ProcessName = None,
+    process: Annotated[str | None, typer.Option(
+        "--process", help="The process whose instances to rerun (or --feed and --action).")] = None,
+    feed: Annotated[str | None, typer.Option(
+        "--feed", help="The feed whose action's instances to rerun, with --action.")] = None,
+    action: Annotated[str | None, typer.Option(
+        "--action", help=f"With --feed: {', '.join(ACTIONS)} (--cluster: " + "; ".join(
+            f"{item.name}, {item.cluster_is}" for item in ACTIONS.values()) + ").")] = None,
     cluster: ClusterName = None,
     from_: RerunFrom = None,
     to: RerunTo = None,
@@ -51,6 +63,10 @@ def rerun_command(
     execute: Annotated[bool, typer.Option("--execute", help=(
         "Run the commands one after the other, their output streamed, and exit with the worst exit code "
         "(PYSPARK_PYTHON defaults to this Python)."))] = False,
+    resume: Annotated[bool, typer.Option("--continue", help=(
+        "A feed's action that can resume does: a replication keeps what a former run copied and verified and copies "
+        "only what is missing or changed (without it, every file of the instance is copied again); refused for "
+        "the actions that cannot resume and for processes."))] = False,
     as_ran: Annotated[bool, typer.Option("--as-ran", help=(
         "Rerun each instance with the definitions of the commit that first ran it (its first attempt's record), "
         "read from git into a folder of their own (never the working tree), not with the current files; an instance "
@@ -67,15 +83,35 @@ def rerun_command(
     afterwards). With --execute, SIGTERM (a scheduler's stop) ends the running command and the reruns as Ctrl-C
     does.
 
+    With --feed and --action, the instances of a feed's action as its records in the cluster's ledger give them (a
+    run that died holding its lease is KILLED; instances never run are not listed), rerun through its entrypoint:
+    replication.py (every file copied again with --recopy; --continue keeps what a former run copied and verified),
+    retention.py (the eviction evaluated again at that nominal time), import.py and export.py (with --force).
+
     \b
     toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
         --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z
     toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
         --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z --status SUCCEEDED --as-ran --execute
+    toolkit rerun --repo conf --feed clicks --action replication --cluster backup \
+        --from 2026-11-21T00:00Z --to 2026-11-21T23:00Z --continue --execute
     """
-    require(from_, "--from", "the first instance of the window to rerun")
-    require(to, "--to", "the last instance of the window to rerun")
+    window = (require(from_, "--from", "the first instance of the window to rerun"),
+              require(to, "--to", "the last instance of the window to rerun"))
     wanted = _statuses(status)
+    if feed is not None or action is not None:
+        if process is not None:
+            raise UsageError("Give --process, or --feed with --action, not both.")
+        if as_ran:
+            raise UsageError("--as-ran reruns process instances (a feed's action records no definition of its own): "
+                             "rerun the feed's action without it.")
+        _rerun_action(repo, require(feed, "--feed", "the feed whose action to rerun"),
+                      action_reruns(require(action, "--action", f"one of {', '.join(ACTIONS)}")), cluster,
+                      window, wanted, execute, resume, now)
+        return
+    if resume:
+        raise UsageError("--continue is for a feed's actions that can resume (a replication): a process instance's "
+                         "attempt starts over; rerun it without --continue.")
     scope = open_scope(repo, process, cluster, now)
     rows = [row for row in scope.rows(from_, to, with_missing=False) if row.status in wanted]
     if not rows:
@@ -100,6 +136,36 @@ def rerun_command(
             folder.remove()
 
 
+def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name: str | None, window: tuple[str, str],
+                  wanted: list[str], execute: bool, resume: bool, now: str | None) -> None:
+    """The reruns of a feed's action in the window whose status is wanted: printed, or run with --execute."""
+    if resume and reruns.resumes is None:
+        raise UsageError(f"The {reruns.name} of a feed cannot --continue ({reruns.why_not}): rerun it without "
+                         "--continue.")
+    name = require(cluster_name, "--cluster", reruns.cluster_is)
+    config = ConfigRepo.load(repo)
+    feed, on = config.feed(feed_name), config.cluster(name)
+    first, last = parse_timestamp(window[0], "--from"), parse_timestamp(window[1], "--to")
+    if first > last:
+        raise UsageError(f"--from {window[0]} is after --to {window[1]}: give the window's first instance, then its "
+                         "last.")
+    current = Now.of(now)
+    rows = [row for row in reruns.rows(open_ledger(on, current), config, feed, on, Window(first, last, current.seconds))
+            if row.status in wanted]
+    if not rows:
+        typer.echo(f"No {reruns.name} of feed '{feed.name}' on '{on.name}' from {window[0]} to {window[1]} is "
+                   f"{' or '.join(wanted)}: nothing to rerun.", err=True)
+        return
+    submit = [spark_submit(), *submit_arguments(None, on), entrypoint(reruns.entrypoint)]
+    commands = [[*submit, "--repo", str(repo), *reruns.arguments(config, feed, on, row.time, resume)] for row in rows]
+    if not execute:
+        for command in commands:
+            typer.echo(shlex.join(command))
+        return
+    signal.signal(signal.SIGTERM, _interrupted)
+    _execute(submit, commands, [None] * len(commands))
+
+
 def _interrupted(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -115,7 +181,7 @@ def _checked_out(scope: Scope, repo: Path, rows: list[InstanceRow]) -> dict[date
 
 
 def _execute(submit: list[str], commands: list[list[str]], commits: list[str | None]) -> None:
-    for program, what in ((submit[0], "spark-submit"), (submit[-1], "entrypoints/process.py")):
+    for program, what in ((submit[0], "spark-submit"), (submit[-1], f"entrypoints/{Path(submit[-1]).name}")):
         if not (Path(program).is_file() if os.sep in program else shutil.which(program)):
             raise UsageError(f"Cannot run the reruns: {what} is not found at {program}; print the commands "
                              "without --execute and run them where it is.")

@@ -1,0 +1,32 @@
+"""What the reruns of a feed's database import and export share: their records in the cluster's ledger
+(`imports/<feed>/<key>.json`, `exports/<feed>/<key>.json`, core/ledger/database_transfers.py) with the status and
+error each run wrote, a RUNNING one whose run died read as KILLED; the entrypoint call with `--force`, which an
+instance done already needs (a failed one runs without it alike)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from toolkit.core.el.timestamps import format_timestamp
+from toolkit.core.entities.model import Cluster, Feed
+from toolkit.core.ledger.record_files import InstanceRecords
+from toolkit.core.ledger.store import Ledger
+from toolkit.statuses import Status
+from toolkit.views.reruns.rows import RerunRow, Window, killed_runs, record_times
+
+
+def transfer_rows(ledger: Ledger, records: InstanceRecords, lock_action: str, feed: Feed,
+                  window: Window) -> list[RerunRow]:
+    rows = {}
+    for t in record_times(ledger.fs, records.folder, window):
+        record = records.read(t)
+        if record is not None:
+            rows[t] = RerunRow(t, Status(record.status), record.error or "")
+    for t, why in killed_runs(ledger, lock_action, feed.name, window).items():
+        if t not in rows or rows[t].status == Status.RUNNING:
+            rows[t] = RerunRow(t, Status.KILLED, why)
+    return [rows[t] for t in sorted(rows)]
+
+
+def transfer_arguments(feed: Feed, cluster: Cluster, t: datetime) -> list[str]:
+    return ["--feed", feed.name, "--cluster", cluster.name, "--time", format_timestamp(t), "--force"]
