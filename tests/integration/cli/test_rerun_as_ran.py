@@ -267,5 +267,5 @@ def test_a_backfill_as_ran_runs_what_ran_before_at_its_commit_and_the_rest_with_
     assert said.read_text().splitlines() == [f"2026-11-21T04:00Z {first} 0", "2026-11-21T05:00Z current 1"]
     assert f"toolkit backfill --as-ran: 1 instance(s) as they first ran, at commit {first[:12]}" in err
     assert "toolkit backfill --as-ran: 1 instance(s) that never ran, or replications, run with the current files" in err
-    assert out.startswith("backfill: 3 instance(s) of 1 entities") and "1 done before" in out
+    assert out.startswith("backfill: 3 instance(s) of 1 entity") and "1 done before" in out
     assert list((tmp_path / "scratch").iterdir()) == []  # the commit's folder is gone

@@ -144,8 +144,8 @@ def backfill_command(
         try:
             launcher = Launcher(config, str(repo.resolve()), program, submit_args, log_dir, run_id, lease,
                                 {node: str(folder.repo) for node, folder in checked.items()})
-            typer.echo(f"backfill: {len(plan.to_start())} of {len(graph.order)} instance(s) of {len(graph.steps)} "
-                       f"entities to run, {parallel} at a time (run {run_id}, logs in {log_dir})", err=True)
+            typer.echo(f"backfill: {len(plan.to_start())} of {len(graph.order)} instance(s) of {graph.entities} "
+                       f"to run, {parallel} at a time (run {run_id}, logs in {log_dir})", err=True)
             limits = {step: limit for step in graph.steps if (limit := at_once(step, config)) is not None}
             report = BackfillRun(plan, ledgers, launcher.start, parallel, limits, guard, progress).run()
         finally:

@@ -94,7 +94,7 @@ class BackfillReport:
         said = ", ".join(f"{count} {what}" for count, what in counts if count) or "nothing to run"
         if self.stopped_by and not self.not_started:
             said += f"; the backfill was stopped by {self.stopped_by}"
-        return (f"backfill: {len(standings)} instance(s) of {len(self.plan.graph.steps)} entities from "
+        return (f"backfill: {len(standings)} instance(s) of {self.plan.graph.entities} from "
                 f"{self.plan.first:%Y-%m-%dT%H:%MZ} to {self.plan.last:%Y-%m-%dT%H:%MZ}: {said}")
 
 

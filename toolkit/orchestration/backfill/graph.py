@@ -37,6 +37,11 @@ class BackfillGraph:
     order: tuple[Node, ...]
     after: dict[Node, tuple[Node, ...]]
 
+    @property
+    def entities(self) -> str:
+        """`N entities` (`1 entity`), as the plan and the summary say it."""
+        return f"{len(self.steps)} entit{'y' if len(self.steps) == 1 else 'ies'}"
+
     def of(self, step: Step) -> list[Node]:
         return [node for node in self.order if node.step == step]
 

@@ -56,7 +56,7 @@ class BackfillPlan:
                              f"{format_timestamp(n.time)}  {self.standings[n].why}"
                              + (f"; after {', '.join(str(wait) for wait in after)}" if after else ""))
         lines.append(f"backfill plan: {len(position)} of {len(self.graph.order)} instance(s) of "
-                     f"{len(self.graph.steps)} entities to run from {format_timestamp(self.first)} to "
+                     f"{self.graph.entities} to run from {format_timestamp(self.first)} to "
                      f"{format_timestamp(self.last)}, {parallel} at a time, in the order numbered")
         return lines
 
