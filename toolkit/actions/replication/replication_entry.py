@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from toolkit.statuses import Status
 
 
-def _parser() -> argparse.ArgumentParser:
+def entry_parser() -> argparse.ArgumentParser:
     parser = common_parser(
         "replication",
         "Pull one instance of a feed (the one at or before --time minus the target's delay) from its source "
@@ -129,4 +129,4 @@ def _body(args: argparse.Namespace, status: StatusLine) -> Status:
 
 
 def main() -> int:
-    return run("replication", _parser(), _body)
+    return run("replication", entry_parser(), _body)

@@ -45,7 +45,10 @@ def call_command(
         "--wait-first", help="When COMMAND runs a process instance (entrypoints/process.py), wait here for its inputs, "
                              "with no JVM, as the process would wait in Spark (its timeout, `toolkit kill`, holds; "
                              "status WAITING while it waits), and start COMMAND once they are there; for an export "
-                             "(entrypoints/export.py), wait here for its instance as the export would. The wait may "
+                             "(entrypoints/export.py), wait here for its instance as the export would; for a "
+                             "replication pull (entrypoints/replication.py), look at its source instances here: all "
+                             "missing before the feed's timeout ends the call WAITING with its run record, as the "
+                             "entrypoint would, and no JVM. The wait may "
                              "end the call itself: KILLED, TIMEDOUT or still WAITING (a --no-wait or --max-wait call, "
                              "an export's period spent), with the entrypoint's status line and exit code. Ignored for "
                              "other commands; a table feed is read from the cluster's metastore without a JVM where it "
@@ -113,4 +116,8 @@ def _wait_before_start(argv: list[str]) -> int | None:
             from toolkit.actions.database_export.wait_before_spark import wait_for_data as wait_for_instance
 
             return wait_for_instance(arguments)
+        if name == "replication.py":
+            from toolkit.actions.replication.wait_before_spark import wait_for_data as look_at_sources
+
+            return look_at_sources(arguments)
     return None

@@ -119,8 +119,8 @@ class Call:
     @property
     def waits_first(self) -> bool:
         """Whether the call waits for its data before its JVM starts (`toolkit call --wait-first`): a process
-        instance for its inputs, an export for its instance."""
-        return self.action in ("process", "export") and self.program is Program.SPARK_SUBMIT
+        instance for its inputs, an export for its instance, a replication pull for its source instances."""
+        return self.action in ("process", "export", "replication") and self.program is Program.SPARK_SUBMIT
 
     @property
     def wait_limit(self) -> Frequency:
