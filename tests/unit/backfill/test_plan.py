@@ -63,8 +63,8 @@ def test_each_instance_comes_after_the_instances_it_reads_oldest_first(repo: Con
     assert after[(TWO, H1)] == {(ONE, H0), (ONE, H1)}  # now(-1,0)..now(0,0) of mid
     assert after[(MID, H1)] == {(ONE, H1)}
     assert after[(ONE, H0)] == set()  # raw is nobody's in the backfill: the run itself checks it
-    assert entrypoint_call(MID, repo, H1) == ("replication.py", ["--feed", "mid", "--target", "backup", "--time",
-                                                                 "2026-11-21T11:00Z"])
+    assert entrypoint_call(MID, repo, H1) == ("replication.py", ["--feed", "mid", "--target", "backup", "--from",
+                                                                 "2026-11-21T11:00Z", "--to", "2026-11-21T11:00Z"])
 
 
 def test_a_cycle_and_a_window_too_large_are_refused(repo: ConfigRepo, tmp_path: Path,

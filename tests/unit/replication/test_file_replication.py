@@ -348,3 +348,44 @@ def test_a_blocking_check_discards_the_staged_copy_and_a_warning_publishes(tmp_p
     assert seen == [FILES, FILES]
 
 
+
+
+def test_a_staging_folder_a_killed_run_left_is_removed_by_a_run_that_finds_the_target_whole(clusters) -> None:
+    """Found by an attack: a recopy killed mid-copy left its staging folder, and every later run returned early
+    (the target matched its source) and kept it for good."""
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, FILES)
+    replicate(repo)
+    staging = backup / "replica/clicks/2026/11/21/.10.replicating"
+    staging.mkdir()
+    (staging / "part-00000.json").write_bytes(b"half a copy")
+    again = replicate(repo).counters()
+    assert (again["files_copied"], again["files_skipped"]) == (0, 3)
+    assert not staging.exists()
+
+
+def test_a_recopy_keeps_the_instance_available_and_identical_content_records_no_event(clusters) -> None:
+    """Found by an attack: a recopy swapped in a copy without its flag (readers saw the instance unavailable until
+    the flag was written) and recorded `replaced` for the same content each time (consumers would run again)."""
+    from toolkit.core.ledger.store import Ledger
+
+    repo, primary, backup = clusters
+    instance(primary, "data/clicks", T, FILES)
+    replicate(repo)
+    staged_flags = []
+    from toolkit.actions.replication import files
+
+    swap = files.Publication.swap
+
+    def watched_swap(self, staging: str, target: str, replaced: str) -> None:  # type: ignore[no-untyped-def]
+        staged_flags.append(Path(staging.removeprefix("file://"), "_SUCCESS").exists())
+        swap(self, staging, target, replaced)
+
+    files.Publication.swap = watched_swap  # type: ignore[method-assign]
+    try:
+        assert replicate(repo, recopy=True).status == "SUCCEEDED"
+    finally:
+        files.Publication.swap = swap  # type: ignore[method-assign]
+    assert staged_flags == [True]  # the copy swapped in carries its flag: never a moment without it
+    events = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("backup")).events("clicks", T)
+    assert [event.kind for event in events] == ["published"]

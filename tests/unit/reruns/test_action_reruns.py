@@ -64,8 +64,8 @@ def test_replication_failed_and_killed_instances_are_copied_again_or_continued(
                                  *WINDOW)
     assert code == 0, err
     assert [_after(words, "replication.py") for words in commands] == [
-        ["--feed", "clicks", "--target", "backup", "--time", "2026-11-21T11:00Z", "--recopy"],
-        ["--feed", "clicks", "--target", "backup", "--time", "2026-11-21T12:00Z", "--recopy"]]
+        ["--feed", "clicks", "--target", "backup", "--from", f"2026-11-21T{hour}:00Z", "--to", f"2026-11-21T{hour}:00Z",
+         "--recopy"] for hour in ("11", "12")]
     code, commands, _ = _rerun(capsys, repo, "--feed", "clicks", "--action", "replication", "--cluster", "backup",
                                *WINDOW, "--status", "SUCCEEDED,KILLED", "--continue")
     assert [_after(words, "replication.py")[5] for words in commands] == ["2026-11-21T10:00Z", "2026-11-21T12:00Z"]
@@ -98,21 +98,25 @@ def test_retention_runs_are_evaluated_again_and_cannot_continue(capsys: pytest.C
 def test_database_transfers_rerun_with_force_and_a_dead_running_one_is_killed(
         capsys: pytest.CaptureFixture[str], repo: Path, action: str, book: type, record: type, lock: str) -> None:
     primary = _ledger(repo, "primary")
-    feed = "shop-orders" if action == "import" else "top-pages"
+    # shop-orders is imported hourly, top-pages exported daily
+    feed, first, step = ("shop-orders", T, timedelta(hours=1)) if action == "import" else \
+        ("top-pages", utc(2026, 11, 21), timedelta(days=1))
+    times = [first + k * step for k in range(3)]
     records = book(primary.fs, primary.layout, feed).instances
     fields = {"datasource": "shop-db", "table": "orders"}
     fields.update({"extract": "full"} if action == "import" else {"load": "insert", "staging": "s"})
-    for t, status in ((T, "FAILED"), (T + timedelta(hours=1), "RUNNING"), (T + timedelta(hours=2), "SUCCEEDED")):
+    for t, status in zip(times, ("FAILED", "RUNNING", "SUCCEEDED"), strict=True):
         records.write(record(feed=feed, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}", run_id="r", status=status,
                              started="2026-11-21T13:00:00Z", error="refused" if status == "FAILED" else None,
                              **fields), t)
     dead = _ledger(repo, "primary", clock=(T - timedelta(days=1)).timestamp())
-    assert getattr(dead, lock)(feed, T + timedelta(hours=1)).try_acquire("gone", LeaseDetails()).taken
-    code, commands, err = _rerun(capsys, repo, "--feed", feed, "--action", action, "--cluster", "primary", *WINDOW)
+    assert getattr(dead, lock)(feed, times[1]).try_acquire("gone", LeaseDetails()).taken
+    code, commands, err = _rerun(capsys, repo, "--feed", feed, "--action", action, "--cluster", "primary",
+                                 "--from", f"{times[0]:%Y-%m-%dT%H:%MZ}", "--to", f"{times[2]:%Y-%m-%dT%H:%MZ}",
+                                 "--now", "2026-11-24T00:00Z")
     assert code == 0, err
     assert [_after(words, f"{action}.py") for words in commands] == [
-        ["--feed", feed, "--cluster", "primary", "--time", f"2026-11-21T{hour}:00Z", "--force"]
-        for hour in ("10", "11")]
+        ["--feed", feed, "--cluster", "primary", "--time", f"{t:%Y-%m-%dT%H:%MZ}", "--force"] for t in times[:2]]
 
 
 @pytest.mark.parametrize(("argv", "says"), [
@@ -139,3 +143,51 @@ def test_nothing_to_rerun_is_said(capsys: pytest.CaptureFixture[str], repo: Path
                    "or TIMEDOUT or KILLED: nothing to rerun.\n")
 
 
+
+
+def test_a_delayed_replication_reruns_the_instance_listed_by_its_window(capsys: pytest.CaptureFixture[str],
+                                                                       repo: Path) -> None:
+    """Found by an attack: with a target's delay of a month, `--time` instance + delay named another instance (the
+    runner takes the instance at or before the time minus the delay); a window of the one instance names it."""
+    feed = repo / "feeds" / "clicks.yaml"
+    feed.write_text(feed.read_text().replace("  - name: backup\n    type: target\n",
+                                             "  - name: backup\n    type: target\n    delay: months(1)\n"))
+    config = ConfigRepo.load(repo)
+    backup = _ledger(repo, "backup")
+    jan31 = utc(2026, 1, 31, 10)
+    write_record(backup.fs, record_path(config.cluster("backup"), "replication", "clicks", jan31), ReplicationRecord(
+        "clicks", "backup", "2026-02-28T10:00Z", "r", status="FAILED"))
+    code, commands, err = _rerun(capsys, repo, "--feed", "clicks", "--action", "replication", "--cluster", "backup",
+                                 "--from", "2026-01-01T00:00Z", "--to", "2026-02-01T00:00Z")
+    assert code == 0, err
+    assert [_after(words, "replication.py") for words in commands] == [
+        ["--feed", "clicks", "--target", "backup", "--from", "2026-01-31T10:00Z", "--to", "2026-01-31T10:00Z",
+         "--recopy"]]
+
+
+def test_import_and_export_reruns_check_the_feed_has_them_on_the_cluster(capsys: pytest.CaptureFixture[str],
+                                                                         repo: Path) -> None:
+    """Found by an attack: a feed without the action on the cluster printed commands the entrypoint refuses."""
+    for feed, action in (("shop-orders", "export"), ("clicks", "import"), ("top-pages", "import")):
+        code, commands, err = _rerun(capsys, repo, "--feed", feed, "--action", action, "--cluster", "primary",
+                                     *WINDOW)
+        assert code == 2 and commands == [], (feed, action)
+        assert f"Feed '{feed}' has no {action} on cluster 'primary'" in err, err
+
+
+def test_now_ends_the_window_and_records_off_the_grid_or_linked_are_not_instances(
+        capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    """Found by an attack: --now did not end the window as its help says, a record at 10:30 of an hourly feed was
+    listed (its rerun would copy the 10:00 instance), and a record linked from elsewhere was read."""
+    config = ConfigRepo.load(repo)
+    backup = _ledger(repo, "backup")
+    folder = Path(record_path(config.cluster("backup"), "replication", "clicks", T).removeprefix("file://")).parent
+    for t in (T, T + timedelta(hours=2)):
+        write_record(backup.fs, record_path(config.cluster("backup"), "replication", "clicks", t), ReplicationRecord(
+            "clicks", "backup", f"{t:%Y-%m-%dT%H:%MZ}", "r", status="FAILED"))
+    (folder / "20261121T1030Z.json").write_bytes((folder / "20261121T1000Z.json").read_bytes())
+    (folder / "20261121T1100Z.json").symlink_to(folder / "20261121T1000Z.json")
+    code, commands, err = _rerun(capsys, repo, "--feed", "clicks", "--action", "replication", "--cluster", "backup",
+                                 *WINDOW, "--now", "2026-11-21T11:30Z")
+    assert code == 0, err
+    assert [_after(words, "replication.py")[5] for words in commands] == ["2026-11-21T10:00Z"]

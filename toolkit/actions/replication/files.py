@@ -169,6 +169,7 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
         same = fs.same_files_digested(folder.source, folder.target, [folder.flag] if folder.flag else [],
                                            ignored_suffixes=[STAGING_SUFFIX, REPLACED_SUFFIX])
         if same is not None:  # the rerun that finds nothing changed: two walks, no listing kept
+            _drop_stale_staging(fs, folder)
             return FolderOutcome(files_skipped=same[0], unchanged_target=same[1])
     walked = walk_below(fs, folder.source, skip=_ours)
     source, links = _by_path(walked.files, folder.flag), tuple(walked.links)
@@ -177,6 +178,7 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
     unchanged = _Unchanged.probing(fs, source, published, staged)
     if target_exists and not recopy and published.keys() == source.keys() and all(
             unchanged(published[path], item) for path, item in source.items()):
+        _drop_stale_staging(fs, folder)
         return FolderOutcome(files_skipped=len(source), links_skipped=links)
     tasks = []
     for path, item in source.items():
@@ -205,11 +207,19 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
     else:
         if not target_exists:
             fs.mkdirs(parent_of(normalize_uri(folder.target)))
+        if recopy and folder.flag and fs.exists(join(folder.target, folder.flag)):  # available before: stays so
+            write_flag(fs, join(folder.source, folder.flag), join(folder.staging, folder.flag))
         with Publication(fs, guard) as publication:
             publication.swap(folder.staging, folder.target, folder.replaced)
     return FolderOutcome(files_copied=len(pulled), files_skipped=len(source) - len(pulled),
                          bytes_copied=sum(result.bytes for result in pulled), copy_seconds=copy_seconds,
                          published=not blocked, links_skipped=links, quality=quality)
+
+
+def _drop_stale_staging(fs: FileSystem, folder: Folder) -> None:
+    """The staging folder a killed run left beside a target that is whole: nothing of it is needed any more."""
+    if fs.exists(folder.staging):
+        fs.delete(folder.staging, recursive=True)
 
 
 def write_flag(fs: FileSystem, source_flag: str | None, target_flag: str, guard: Guard = no_guard) -> None:

@@ -163,6 +163,7 @@ class _Call:
     nominal: datetime
     puller: Puller
     definition: Provenance  # the feed's, hashed once for every instance's event and lineage run
+    recopy: bool = False  # every file copied again: an event only when the content differs from the last one's
 
     @property
     def fs(self) -> FileSystem:
@@ -214,7 +215,7 @@ def run_replication(repo: ConfigRepo, feed_name: str, target_name: str, request:
         puller = tables(feed, target, sources, context, gate)
     every_source = sources if source is None else sources_of(repo, feed)
     call = _Call(repo, feed, target, on_target, sources, every_source, settings, context, request.now, nominal, puller,
-                 provenance(feed, Path(repo.root), repo.revision))
+                 provenance(feed, Path(repo.root), repo.revision), request.recopy)
     if window is None:
         instances: list[datetime | None] = [instance_for(feed, on_target, nominal)]
     else:
@@ -342,7 +343,7 @@ def _record_event(call: _Call, life: Lifecycle, outcomes: list[SourceOutcome], c
     life.lease.check()
     fingerprint = state.fingerprint
     life.published(feed_locations(call.feed, call.target).event_location(instance), fingerprint,
-                   unless_recorded=not changed,
+                   unless_recorded=not changed or call.recopy,
                    producer="replication:" + ",".join(o.source for o in outcomes if o.status == Status.SUCCEEDED))
     return fingerprint
 

@@ -150,6 +150,7 @@ def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name
         raise UsageError(f"--from {window[0]} is after --to {window[1]}: give the window's first instance, then its "
                          "last.")
     current = Now.of(now)
+    last = min(last, current.time)  # instances after now are not listed
     rows = [row for row in reruns.rows(open_ledger(on, current), config, feed, on, Window(first, last, current.seconds))
             if row.status in wanted]
     if not rows:

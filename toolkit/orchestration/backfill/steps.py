@@ -10,13 +10,11 @@ from functools import singledispatch
 from typing import ClassVar
 
 from toolkit.core.el.resolution import resolve_instance
-from toolkit.core.el.shift import shift
 from toolkit.core.el.timestamps import format_timestamp
-from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.model import FeedClusterType
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.feed_locations import feed_locations
-from toolkit.core.instances.grids import feed_grid, feed_grid_for_processes, process_grid, require_on_cluster
+from toolkit.core.instances.grids import feed_grid, feed_grid_for_processes, process_grid
 from toolkit.core.instances.inputs import describe_input
 
 
@@ -192,11 +190,10 @@ def _(step: ProcessStep, repo: ConfigRepo, t: datetime) -> tuple[str, list[str]]
 
 @entrypoint_call.register
 def _(step: ReplicationStep, repo: ConfigRepo, t: datetime) -> tuple[str, list[str]]:
-    feed = repo.feed(step.feed)
-    target = require_on_cluster(feed, step.target)
-    # A replication at nominal time T pulls the instance at T minus the target's delay: the call for t is t + delay
-    nominal = shift(t, target.delay, resolve_zone(feed.timezone), 1) if target.delay else t
-    return "replication.py", ["--feed", step.feed, "--target", step.target, "--time", format_timestamp(nominal)]
+    # a window of the one instance: `--time` names the instance at or before it minus the target's delay, which a
+    # delay in months or days across a change of the clocks does not give back for every instance
+    stamp = format_timestamp(t)
+    return "replication.py", ["--feed", step.feed, "--target", step.target, "--from", stamp, "--to", stamp]
 
 
 @singledispatch

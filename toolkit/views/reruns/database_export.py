@@ -14,7 +14,8 @@ from toolkit.views.reruns.transfers import transfer_arguments, transfer_rows
 
 
 def _rows(ledger: Ledger, repo: ConfigRepo, feed: Feed, cluster: Cluster, window: Window) -> list[RerunRow]:
-    return transfer_rows(ledger, ExportBook(ledger.fs, ledger.layout, feed.name).instances, "db-export", feed, window)
+    records = ExportBook(ledger.fs, ledger.layout, feed.name).instances
+    return transfer_rows(ledger, records, "export", feed, cluster, window)
 
 
 def _arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime, resume: bool) -> list[str]:

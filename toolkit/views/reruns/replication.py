@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from toolkit.core.el.shift import shift
 from toolkit.core.el.timestamps import format_timestamp
-from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.model import Cluster, Feed
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.instances.grids import feed_grid
 from toolkit.core.ledger.records import parse_record
 from toolkit.core.ledger.replication_runs import ReplicationRecord
 from toolkit.core.ledger.store import Ledger
@@ -25,7 +24,8 @@ from toolkit.views.reruns.rows import ActionReruns, RerunRow, Window, killed_run
 def _rows(ledger: Ledger, repo: ConfigRepo, feed: Feed, cluster: Cluster, window: Window) -> list[RerunRow]:
     target_of(repo, feed, cluster.name)  # a cluster that is not a target: one sentence
     rows = {}
-    for t in record_times(ledger.fs, record_folder(cluster, "replication", feed.name), window):
+    grid = feed_grid(feed, cluster.name)
+    for t in record_times(ledger.fs, record_folder(cluster, "replication", feed.name), window, grid.contains):
         path = record_path(cluster, "replication", feed.name, t)
         record: ReplicationRecord = parse_record(ReplicationRecord, ledger.fs.read(path), path)
         why = "; ".join(f"{part.source}: {part.reason}" for part in record.sources if part.reason)
@@ -36,13 +36,14 @@ def _rows(ledger: Ledger, repo: ConfigRepo, feed: Feed, cluster: Cluster, window
 
 
 def _arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime, resume: bool) -> list[str]:
-    _, on = target_of(repo, feed, cluster.name)
+    target_of(repo, feed, cluster.name)
     if not resume and feed.table_on(cluster.name) is not None:
         raise UsageError(f"Feed '{feed.name}' is a table on '{cluster.name}': its replication reruns with --continue "
                          "(a partition is copied again where it changed), not copied again whole.")
-    # a call at nominal time T pulls the instance at T minus the target's delay: the call for t is t + delay
-    nominal = shift(t, on.delay, resolve_zone(feed.timezone), 1) if on.delay else t
-    return ["--feed", feed.name, "--target", cluster.name, "--time", format_timestamp(nominal),
+    # a window of the one instance: `--time` names the instance at or before it minus the target's delay, which a
+    # delay in months or days across a change of the clocks does not give back for every instance
+    stamp = format_timestamp(t)
+    return ["--feed", feed.name, "--target", cluster.name, "--from", stamp, "--to", stamp,
             *([] if resume else ["--recopy"])]
 
 

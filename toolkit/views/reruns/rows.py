@@ -49,13 +49,15 @@ class ActionReruns:
     why_not: str = ""
 
 
-def record_times(fs: FileSystem, folder: str, window: Window) -> list[datetime]:
-    """The instance times of the `<key>.json` records in `folder` inside the window, oldest first."""
+def record_times(fs: FileSystem, folder: str, window: Window,
+                 on_grid: Callable[[datetime], bool] = lambda t: True) -> list[datetime]:
+    """The instance times of the `<key>.json` records in `folder` inside the window and `on_grid`, oldest first: a
+    link or a folder at a record's name is no record of the action's, nor is a name off the entity's grid."""
     if not fs.exists(folder):
         return []
     times = [parse_instance_key(status.name.removesuffix(".json")) for status in fs.list(folder)
-             if status.name.endswith(".json") and not status.is_dir]
-    return sorted(t for t in times if window.holds(t) and t is not None)
+             if status.name.endswith(".json") and not status.is_dir and not status.is_link]
+    return sorted(t for t in times if t is not None and window.holds(t) and on_grid(t))
 
 
 def killed_runs(ledger: Ledger, action: str, feed: str, window: Window) -> dict[datetime, str]:

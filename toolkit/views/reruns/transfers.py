@@ -9,16 +9,24 @@ from datetime import datetime
 
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster, Feed
+from toolkit.core.instances.grids import feed_grid, require_on_cluster
 from toolkit.core.ledger.record_files import InstanceRecords
 from toolkit.core.ledger.store import Ledger
+from toolkit.errors import UsageError
 from toolkit.statuses import Status
 from toolkit.views.reruns.rows import RerunRow, Window, killed_runs, record_times
 
 
-def transfer_rows(ledger: Ledger, records: InstanceRecords, lock_action: str, feed: Feed,
+def transfer_rows(ledger: Ledger, records: InstanceRecords, action: str, feed: Feed, cluster: Cluster,
                   window: Window) -> list[RerunRow]:
+    """`action`: import or export, which the feed must have on the cluster."""
+    on = require_on_cluster(feed, cluster.name)
+    if (on.import_ if action == "import" else on.export) is None:
+        raise UsageError(f"Feed '{feed.name}' has no {action} on cluster '{cluster.name}': rerun its {action} on a "
+                         "cluster whose clusters[] entry has one.")
+    lock_action = "db-import" if action == "import" else "db-export"
     rows = {}
-    for t in record_times(ledger.fs, records.folder, window):
+    for t in record_times(ledger.fs, records.folder, window, feed_grid(feed, cluster.name).contains):
         record = records.read(t)
         if record is not None:
             rows[t] = RerunRow(t, Status(record.status), record.error or "")
