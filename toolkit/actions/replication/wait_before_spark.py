@@ -60,10 +60,11 @@ def wait_for_data(arguments: list[str]) -> int | None:
         instance = instance_for(feed, on_target, t)
         if instance is None:
             return None
-        puller = FilePuller(feed, target, systems[target.name], replication_settings(feed))
+        settings = replication_settings(feed)
+        puller = FilePuller(feed, target, systems[target.name], settings)
         looked = [source for source in sources
                   if outside_validity(feed, instance, t, on_target, source.on_cluster) is None]
-        if not looked or now >= deadline(feed, instance, replication_settings(feed)) or any(
+        if not looked or now >= deadline(feed, instance, settings) or any(
                 available(systems[source.cluster.name], puller.places(source, instance)[0], feed.availability_flag)
                 for source in looked):
             return None  # something to copy, a timeout to record, or nothing to look at: the entrypoint's
@@ -100,7 +101,11 @@ class _ByCluster:
     def __getattr__(self, name: str) -> Callable[..., Any]:
         def routed(*args: Any, **kwargs: Any) -> Any:
             path = next((arg for arg in args if isinstance(arg, str)), "")
-            fs = next((fs for root, fs in self._roots if root and path.startswith(root)), self._target)
+            fs = next((fs for root, fs in self._roots if _under(path, root)), self._target)
             return getattr(fs, name)(*args, **kwargs)
         return routed
 
+
+def _under(path: str, root: str) -> bool:
+    """Whether `path` is `root` or below it (`file:///a/primary-old` is not below `file:///a/primary`)."""
+    return bool(root) and (path == root or path.startswith(root.rstrip("/") + "/"))

@@ -87,7 +87,7 @@ def backfill_command(
     instance starts only once the instances of the backfill it reads have succeeded (a consumer after its
     producers, a replication after its source instance), up to --parallel at once, each through its entrypoint
     (`spark-submit [submit args] entrypoints/process.py ... --time T --no-wait`, `replication.py --feed F
-    --target C --time T`) with the cluster's submit arguments.
+    --target C --from T --to T`) with the cluster's submit arguments.
 
     What the ledgers say decides what runs, so the same call again resumes: succeeded instances and instances
     replicated already are skipped (never one published twice), failed, killed and timed-out ones run again

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.ledger.locks import LockLostError
 from toolkit.orchestration.backfill.graph import Node
 from toolkit.orchestration.backfill.launch import Started
@@ -69,7 +70,7 @@ class BackfillReport:
         """The summary as one JSON object: the counts, and each run that did not succeed or instance not started."""
         standings = [self.plan.standings[n].verdict for n in self.plan.graph.order]
         return {"status": "STOPPED" if self.stopped_by else ("SUCCEEDED" if self.exit_code() == 0 else "INCOMPLETE"),
-                "from": f"{self.plan.first:%Y-%m-%dT%H:%MZ}", "to": f"{self.plan.last:%Y-%m-%dT%H:%MZ}",
+                "from": format_timestamp(self.plan.first), "to": format_timestamp(self.plan.last),
                 "instances": len(standings), "done_before": standings.count(Verdict.DONE),
                 "skipped_by_plan": standings.count(Verdict.SKIP),
                 "runs": {status.value: self.count(status) for status in _CODE if self.count(status)},
@@ -95,7 +96,7 @@ class BackfillReport:
         if self.stopped_by and not self.not_started:
             said += f"; the backfill was stopped by {self.stopped_by}"
         return (f"backfill: {len(standings)} instance(s) of {self.plan.graph.entities} from "
-                f"{self.plan.first:%Y-%m-%dT%H:%MZ} to {self.plan.last:%Y-%m-%dT%H:%MZ}: {said}")
+                f"{format_timestamp(self.plan.first)} to {format_timestamp(self.plan.last)}: {said}")
 
 
 class Progress(Protocol):
@@ -139,8 +140,8 @@ class BackfillRun:
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             while (self._pending or self._running) and self.stop_signal is None:
-                self._collect()
-                self._leave_out_what_cannot_start(order)
+                if self._collect():  # only an ending changes what can no longer start
+                    self._leave_out_what_cannot_start(order)
                 self._start_ready(order)
                 if self._pending or self._running:
                     time.sleep(TICK_SECONDS)
@@ -168,11 +169,14 @@ class BackfillRun:
     def _done(self) -> int:
         return len(self.report.ended) + len(self.report.not_started)
 
-    def _collect(self) -> None:
+    def _collect(self) -> bool:
+        """Take in the runs that ended; whether any did."""
+        ended_any = False
         for node, started in list(self._running.items()):
             code = started.poll()
             if code is None:
                 continue
+            ended_any = True
             del self._running[node]
             ended = self._judged(node, code, started)
             if ended is None:  # another caller holds it: looked at again once its holder is done
@@ -180,6 +184,7 @@ class BackfillRun:
                 continue
             self.report.ended.append(ended)
             self.progress.ended(ended, self._done(), self._total())
+        return ended_any
 
     def _judged(self, node: Node, code: int, started: Started) -> Ended | None:
         status = _EXIT.get(code, Status.FAILED)

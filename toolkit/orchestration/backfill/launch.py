@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
@@ -80,9 +79,6 @@ class Launcher:
             self.commands[node] = [self.program, *submit_arguments(self.submit_args, cluster), entrypoint(name),
                                    "--repo", self.repos.get(node, self.repo_path), *arguments, *lease]
         return self.commands[node]
-
-    def describe(self, node: Node) -> str:
-        return shlex.join(self.command(node))
 
     def start(self, node: Node) -> Started:
         stem = f"{node.step.KIND}-{node.step.name}-{step_cluster(node.step)}-{instance_key(node.time)}-{self.run_id}"

@@ -63,6 +63,7 @@ class BackfillPlan:
 
 def plan_backfill(graph: BackfillGraph, ledgers: Ledgers, first: datetime, last: datetime) -> BackfillPlan:
     standings: dict[Node, Standing] = {}
+    ledgers.switches.clear()  # each plan reads each entity's suspension once, as it is now
     for node in graph.order:  # what a node waits for is decided before it
         found = standing(node.step, ledgers, node.time)
         waits = graph.after[node]

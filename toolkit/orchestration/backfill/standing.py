@@ -13,6 +13,7 @@ from functools import singledispatch
 
 from toolkit.core.entities.model import FeedClusterType
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.control import Switch
 from toolkit.core.ledger.locks import LeaseLock
 from toolkit.core.ledger.records import EVICTED, DatasetEvent, parse_record
 from toolkit.core.ledger.replication_runs import ReplicationRecord
@@ -47,12 +48,20 @@ class Ledgers:
     repo: ConfigRepo
     lease_seconds: float
     opened: dict[str, Ledger] = field(default_factory=dict)
+    switches: dict[tuple[str, str, str], Switch] = field(default_factory=dict)
 
     def of(self, cluster: str) -> Ledger:
         if cluster not in self.opened:
             on = self.repo.cluster(cluster)
             self.opened[cluster] = Ledger.of(cluster_file_system(on), on, lease_seconds=self.lease_seconds)
         return self.opened[cluster]
+
+    def suspension(self, cluster: str, kind: str, name: str) -> Switch:
+        """An entity's suspension on a cluster, read once per plan (which asks it for each instance)."""
+        key = (cluster, kind, name)
+        if key not in self.switches:
+            self.switches[key] = self.of(cluster).control.suspension(kind, name)
+        return self.switches[key]
 
 
 @singledispatch
@@ -66,7 +75,7 @@ def _(step: ProcessStep, ledgers: Ledgers, t: datetime) -> Standing:
     record = ledger.instance(step.process, t)
     if record is not None and record.status == Status.SUCCEEDED:  # done, whatever holds the process now
         return Standing(Verdict.DONE, f"succeeded already (run {record.run_id}, started {record.started})")
-    suspended = _suspended(ledger, "process", step.process, step.cluster)
+    suspended = _suspended(ledgers, "process", step.process, step.cluster)
     if suspended is not None:
         return suspended
     hold = ledger.hold(step.process, t)
@@ -93,7 +102,7 @@ def _(step: ReplicationStep, ledgers: Ledgers, t: datetime) -> Standing:
     newest = max((event.published for event in sources if event is not None), default=None)
     if copy is not None and (newest is None or copy.published >= newest):
         return Standing(Verdict.DONE, f"replicated already (published on '{step.target}' at {copy.published})")
-    suspended = _suspended(target, "feed", step.feed, step.target)
+    suspended = _suspended(ledgers, "feed", step.feed, step.target)
     if suspended is not None:
         return suspended
     held = _held(target, instance_lock(step, ledgers, t))
@@ -152,8 +161,8 @@ def holder_now(step: Step, ledgers: Ledgers, t: datetime) -> str | None:
     return None if held is None else held.why
 
 
-def _suspended(ledger: Ledger, kind: str, name: str, cluster: str) -> Standing | None:
-    switch = ledger.control.suspension(kind, name)
+def _suspended(ledgers: Ledgers, kind: str, name: str, cluster: str) -> Standing | None:
+    switch = ledgers.suspension(cluster, kind, name)
     return Standing(Verdict.SKIP, f"the {kind} is suspended on cluster '{cluster}' since {switch.since}") \
         if switch.on else None
 

@@ -69,8 +69,10 @@ def killed_runs(ledger: Ledger, action: str, feed: str, window: Window) -> dict[
         return {}
     killed: dict[datetime, str] = {}
     listing = fs.list(folder)
-    locks = [(parse_instance_key(status.name), LeaseLock(fs, status.path, "lock", ledger.lease_seconds))
-             for status in listing if status.is_dir]
+    # only the per-instance locks of the window are read (one folder stays for every instance ever locked)
+    locks: list[tuple[datetime | None, LeaseLock]] = [
+        (t, LeaseLock(fs, status.path, "lock", ledger.lease_seconds)) for status in listing
+        if status.is_dir and window.holds(t := parse_instance_key(status.name))]
     locks.append((None, LeaseLock(fs, folder, "lock", ledger.lease_seconds)))
     for t, lock in locks:
         lease = lock.current()
