@@ -53,9 +53,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="driver.py", description=__doc__.splitlines()[0])
     parser.add_argument("--socket", required=True, help="The Unix socket to serve the calls on.")
     args = parser.parse_args()
+    binding = args.socket + ".new"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(binding)  # left by a driver killed between its bind and its rename
     with socket.socket(socket.AF_UNIX) as server:
-        server.bind(args.socket)
+        # The path its callers wait for appears only once it listens: a caller that found it right after the bind
+        # was refused (seen in CI under load).
+        server.bind(binding)
         server.listen()
+        os.rename(binding, args.socket)
         while serve(server.accept()[0]):
             pass
     return 0
