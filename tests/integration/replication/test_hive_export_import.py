@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -33,12 +34,17 @@ from tests.integration.spark_submit import spark_submit
 from toolkit.actions.replication.hive import export_partition, import_partition
 from toolkit.actions.replication.hive.export import ExportOrigin
 from toolkit.core.el.templates import CatalogTemplate
+from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.hive_transfers import hive_records
 from toolkit.core.ledger.locks import LockLostError
+from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.catalog import Catalog
 from toolkit.core.storage.catalog_factory import catalog_for
 from toolkit.core.storage.catalog_records import PartitionAddress
 from toolkit.core.storage.filesystem import StorageError
+from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import BlockedError, SkippedError, WaitingError
+from toolkit.statuses import Status
 
 UTC = timezone.utc
 T = datetime(2026, 11, 21, tzinfo=UTC)
@@ -570,6 +576,16 @@ def _repo(folder: Path, clusters: Clusters, source_table: str, target_table: str
     return repo
 
 
+def _reruns(repo: Path, action: str, cluster: str, statuses: str) -> list[list[str]]:
+    """The arguments after `--repo R` of each command `toolkit rerun` prints for the runs of `action` on 21 and 22
+    November whose status is in `statuses`."""
+    listed = subprocess.run([sys.executable, "-m", "toolkit", "rerun", "--repo", str(repo), "--feed", "sessions",
+                             "--action", action, "--cluster", cluster, "--from", "2026-11-21T00:00Z", "--to",
+                             "2026-11-22T00:00Z", "--status", statuses], capture_output=True, text=True, check=True)
+    commands = [shlex.split(line) for line in listed.stdout.splitlines()]
+    return [words[words.index("--repo") + 2:] for words in commands]
+
+
 def _status(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -581,9 +597,11 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
     directory = "/feed-toolkit/staging/sessions/20261121"  # a path: on the exporting cluster's file system ...
     target_directory = uri(clusters.target.root) + directory  # ... so a URI, to export onto the target's
 
+    def exporting(time: str, to: str) -> list[str]:
+        return ["--feed", "sessions", "--cluster", "primary", "--time", time, "--to", to]
+
     def export(time: str, to: str) -> subprocess.CompletedProcess[str]:
-        return spark_submit("hive_export", "--repo", str(repo), "--feed", "sessions", "--cluster", "primary",
-                            "--time", time, "--to", to, cwd=tmp_path)
+        return spark_submit("hive_export", "--repo", str(repo), *exporting(time, to), cwd=tmp_path)
 
     with ThreadPoolExecutor(max_workers=2) as pool:  # two independent runs at once: the test stays short
         waits = pool.submit(export, "2026-11-22T00:00Z", f"{target_directory}-next")
@@ -602,6 +620,24 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
     imported = spark_submit("hive_import", "--repo", str(repo), "--feed", "sessions", "--cluster", "backup",
                             "--from", directory, cwd=tmp_path)
     assert imported.returncode == 0, imported.stdout[-3000:]
+    # each run's record names its run, its end and the directory it was given; `toolkit rerun` calls it again so
+    config = ConfigRepo.load(repo)
+    exports = hive_records(LocalFileSystem(), Ledger.of(LocalFileSystem(), config.cluster("primary")).layout,
+                           "hive-export", "sessions")
+    imports = hive_records(LocalFileSystem(), Ledger.of(LocalFileSystem(), config.cluster("backup")).layout,
+                           "hive-import", "sessions")
+    day2 = datetime(2026, 11, 22, tzinfo=UTC)
+    assert [(r.run_id, r.status, r.directory, r.partition) for r in (exports.read(T), exports.read(day2),
+                                                                    imports.read(T)) if r is not None] == [
+        (_status(exported)["run_id"], Status.SUCCEEDED, target_directory, "ds=2026-11-21/region=eu"),
+        (_status(waiting)["run_id"], Status.WAITING, f"{target_directory}-next", "ds=2026-11-22/region=eu"),
+        (_status(imported)["run_id"], Status.SUCCEEDED, target_directory, "ds=2026-11-21/region=eu")]
+    waited = exports.read(day2)
+    assert waited is not None and waited.error is not None and "does not exist yet" in waited.error
+    assert _reruns(repo, "hive-export", "primary", "SUCCEEDED,WAITING") == [
+        exporting("2026-11-21T00:00Z", target_directory), exporting("2026-11-22T00:00Z", f"{target_directory}-next")]
+    assert _reruns(repo, "hive-import", "backup", "SUCCEEDED") == [
+        ["--feed", "sessions", "--cluster", "backup", "--time", "2026-11-21T00:00Z", "--from", target_directory]]
     status = _status(imported)
     assert (status["status"], status["time"], status["table"], status["table_created"]) == \
         ("SUCCEEDED", "2026-11-21T00:00Z", f"{clusters.target.database}.{table}_replica", True)
@@ -641,9 +677,16 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
     with pytest.raises(KeyboardInterrupt):
         run_hive_import(spark, repo, feed, backup, plan, RunContext(fs, "r1", catalog=target.catalog))
     assert target.raw.partition_names(target.database, f"{table}_evented") == ["ds=2026-11-21/region=eu"]
+    records = hive_records(fs, Ledger.of(fs, backup).layout, "hive-import", "sessions")
+    killed = records.read(T)
+    assert killed is not None and (killed.run_id, killed.status, killed.ended) == ("r1", Status.RUNNING, None)
+    assert _reruns(repo.root, "hive-import", "backup", "KILLED") == [
+        ["--feed", "sessions", "--cluster", "backup", "--time", "2026-11-21T00:00Z", "--from", directory]]
     monkeypatch.setattr(Ledger, "record_publication", real)
     with pytest.raises(SkippedError, match="by another run already"):
         run_hive_import(spark, repo, feed, backup, plan, RunContext(fs, "r2", catalog=target.catalog))
+    finished = records.read(T)
+    assert finished is not None and (finished.run_id, finished.status) == ("r2", Status.SKIPPED)
     # (the module's clusters are shared: other tests' imports of `sessions` may have events there too)
     [event] = [e for e in Ledger.of(fs, backup).events("sessions", T) if e.run_id in ("r1", "r2")]
     assert (event.producer, event.run_id, event.location) == (
@@ -655,14 +698,22 @@ def test_an_import_killed_before_its_event_has_it_written_by_the_next_import(clu
 # -- the partition's lease ----------------------------------------------------------------------------------------
 
 
+def _import_exclusively(spark: Any, catalog: Any, context: Any, cluster: Any, plan: Any) -> Any:
+    """The import step as hive_import.py takes it: the partition's lease, then the import under it."""
+    from toolkit.actions.replication.hive.import_lease import import_held, import_lease
+    from toolkit.actions.replication.hive.importer import ImportOptions
+
+    with import_lease(context.fs, cluster, plan.address, context.run_id, context.lease_seconds) as lease:
+        return import_held(spark, catalog, context.fs, cluster, plan, ImportOptions(), lease)
+
+
 def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clusters: Clusters,
                                                                           tmp_path: Path) -> None:
     """hive_import.py's flow: another run's live lease on the partition refuses the import (exit 5, naming it)
     and nothing changes; once released, the import runs; an import of the same export after it finds the export
     consumed and the partition holding its files: done (exit 4)."""
-    from toolkit.actions.replication.hive.import_lease import import_exclusively
     from toolkit.actions.replication.hive.import_plan import ImportPlan
-    from toolkit.actions.replication.hive.importer import ImportOptions, read_export
+    from toolkit.actions.replication.hive.importer import read_export
     from toolkit.core.entities.repo import ConfigRepo
     from toolkit.core.ledger.store import Ledger
     from toolkit.core.storage.hadoop import HadoopFileSystem
@@ -679,7 +730,7 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
 
     def run(run_id: str, metadata: Any = None) -> Any:
         plan = ImportPlan(directory, metadata or read_export(fs, directory), None, target.database, copy, spec)
-        return import_exclusively(spark, target.catalog, RunContext(fs, run_id), backup, plan, ImportOptions())
+        return _import_exclusively(spark, target.catalog, RunContext(fs, run_id), backup, plan)
 
     other = Ledger.of(fs, backup).import_lock(target.database, copy, "ds=2026-11-21")
     assert other.try_acquire("other-run").taken
@@ -702,9 +753,8 @@ def test_an_import_holds_the_partition_lease_and_a_later_one_finds_it_done(clust
 
 def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -> None:
     """Exactly one imports; the other is refused naming it, or finds the partition done."""
-    from toolkit.actions.replication.hive.import_lease import import_exclusively
     from toolkit.actions.replication.hive.import_plan import ImportPlan
-    from toolkit.actions.replication.hive.importer import ImportOptions, read_export
+    from toolkit.actions.replication.hive.importer import read_export
     from toolkit.core.entities.repo import ConfigRepo
     from toolkit.core.storage.hadoop import HadoopFileSystem
     from toolkit.services.runtime.run_context import RunContext
@@ -722,7 +772,7 @@ def test_two_imports_of_one_export_at_once(clusters: Clusters, tmp_path: Path) -
         with catalog_for(spark, target.server.uri) as catalog:
             try:
                 plan = ImportPlan(directory, metadata, None, target.database, copy, spec)
-                return import_exclusively(spark, catalog, RunContext(fs, run_id), backup, plan, ImportOptions())
+                return _import_exclusively(spark, catalog, RunContext(fs, run_id), backup, plan)
             except (BlockedError, SkippedError) as err:
                 return err
 

@@ -6,7 +6,10 @@ loopback, with the command that reruns it."""
 
 from __future__ import annotations
 
+import io
 import itertools
+import shlex
+from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,8 +22,11 @@ from tests.notified_feed import notify_by_webhook
 from tests.unit.retention.retention_repo import make_repo, utc
 from toolkit.actions.replication.hive import runner
 from toolkit.actions.replication.hive.runner import HIVE_EXPORT, plan_hive_import, run_hive_export, run_hive_import
+from toolkit.cli.main import main
 from toolkit.core.entities.provenance import definition_hash
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.hive_transfers import HiveTransferRecord, hive_records
+from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.services.notifications.notifier import Notifier
@@ -82,14 +88,19 @@ def test_the_run_carries_the_definition_a_second_caller_is_blocked_and_a_failure
             with pytest.raises(StorageError):
                 run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, config.feed("sessions"), primary, T,
                                                    ("--to", failed)), failed, context("failing"))
+        records = hive_records(fs, Ledger.of(fs, primary).layout, "hive-export", "sessions")
+        assert _record(records.read(T)) == ("failing", "FAILED", "the export folder's file system is full", failed)
+        rerun = _rerun(config.root, "hive-export", "primary")
         exported = run_hive_export(spark, call, (tmp_path / "export").as_uri(), context("fixed"))
     assert exported.files == 1
+    assert _record(records.read(T)) == ("fixed", "SUCCEEDED", None, (tmp_path / "export").as_uri())
     assert _the_notice(hook) == ({
         "event": "failed", "kind": "feed", "entity": "sessions", "cluster": "primary",
         "instance": "2026-11-21T00:00Z", "status": "FAILED", "run_id": "failing",
         "error": "the export folder's file system is full"},
         f"spark-submit entrypoints/hive_export.py --repo {config.root} --feed sessions --cluster primary "
         f"--time 2026-11-21T00:00Z --to {failed}")
+    assert rerun == shlex.split(_the_notice(hook)[1])[1:]  # `toolkit rerun` calls it again as the notice says
     expected = definition_hash(config.feed("sessions"), config.root)
     assert [(e["eventType"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"]) for e in lineage.events] == [
         ("START", expected), ("FAIL", expected), ("START", expected), ("COMPLETE", expected)]
@@ -123,17 +134,22 @@ def test_an_import_carries_the_definition_refuses_an_instance_outside_the_validi
             raise StorageError("the table's file system is full")
 
         with monkeypatch.context() as patched:
-            patched.setattr(runner, "import_exclusively", disk_full)
+            patched.setattr(runner, "import_held", disk_full)
             with pytest.raises(StorageError):
                 run_hive_import(spark, config, feed, backup, plan, context("failing"))
+        records = hive_records(fs, Ledger.of(fs, backup).layout, "hive-import", "sessions")
+        assert _record(records.read(T)) == ("failing", "FAILED", "the table's file system is full", export)
+        rerun = _rerun(config.root, "hive-import", "backup")
         imported = run_hive_import(spark, config, feed, backup, plan, context("fixed"))
     assert imported.files == 1 and catalog_partitions(spark, f"{plan.database}.{plan.table}") == ["ds=2026-11-21"]
+    assert _record(records.read(T)) == ("fixed", "SUCCEEDED", None, export)
     assert _the_notice(hook) == ({
         "event": "failed", "kind": "feed", "entity": "sessions", "cluster": "backup",
         "instance": "2026-11-21T00:00Z", "status": "FAILED", "run_id": "failing",
         "error": "the table's file system is full"},
         f"spark-submit entrypoints/hive_import.py --repo {config.root} --feed sessions --cluster backup "
         f"--time 2026-11-21T00:00Z --from {export}")
+    assert rerun == shlex.split(_the_notice(hook)[1])[1:]
     expected = definition_hash(feed, config.root)
     assert [(e["eventType"], e["job"]["name"], e["run"]["facets"]["feedToolkit_run"]["definitionHash"])
             for e in lineage.events] == [("START", "hive-import.sessions", expected),
@@ -144,6 +160,22 @@ def test_an_import_carries_the_definition_refuses_an_instance_outside_the_validi
 
 def catalog_partitions(spark, table: str) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(row[0] for row in spark.sql(f"SHOW PARTITIONS {table}").collect())
+
+
+def _record(record: HiveTransferRecord | None) -> tuple[str, str, str | None, str] | None:
+    """What a run's record of the instance says: its run, status, error and directory."""
+    return None if record is None else (record.run_id, record.status.value, record.error, record.directory)
+
+
+def _rerun(repo: Path, action: str, cluster: str) -> list[str]:
+    """The arguments after spark-submit of the one command `toolkit rerun` prints for T's failed run of `action`."""
+    with redirect_stdout(io.StringIO()) as out:
+        assert main(["rerun", "--repo", str(repo), "--feed", "sessions", "--action", action, "--cluster", cluster,
+                     "--from", "2026-11-21T00:00Z", "--to", "2026-11-21T00:00Z"]) == 0
+    [line] = out.getvalue().splitlines()
+    words = shlex.split(line)
+    start = next(k for k, word in enumerate(words) if word.endswith(f"entrypoints/{action.replace('-', '_')}.py"))
+    return ["entrypoints/" + Path(words[start]).name, *words[start + 1:]]
 
 
 def _the_notice(hook) -> tuple[dict[str, object], str]:  # type: ignore[no-untyped-def]

@@ -15,6 +15,7 @@ from tests.unit.retention.retention_repo import replication_clusters, utc
 from toolkit.cli.main import main
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.database_transfers import ExportBook, ExportRecord, ImportBook, ImportRecord
+from toolkit.core.ledger.hive_transfers import HiveTransferRecord, hive_records
 from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.replication_runs import ReplicationRecord, SourceCopy
 from toolkit.core.ledger.retention_runs import RetentionRecord
@@ -133,6 +134,65 @@ def test_bad_calls_are_one_sentence(capsys: pytest.CaptureFixture[str], repo: Pa
                                  *WINDOW)
     assert code == 2 and commands == []
     assert err.startswith("toolkit: ") and says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_hive_exports_rerun_into_the_directory_they_were_given_and_a_stopped_one_is_killed(
+        capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    primary = _ledger(repo, "primary")
+    days = [utc(2026, 11, 21) + timedelta(days=k) for k in range(5)]
+    records = hive_records(primary.fs, primary.layout, "hive-export", "visits")
+    runs = (("FAILED", "f"), ("RUNNING", "dead"), ("RUNNING", "stopped"), ("RUNNING", "alive"), ("SUCCEEDED", "s"))
+    for t, (status, run_id) in zip(days, runs, strict=True):
+        records.write(HiveTransferRecord("visits", "primary", f"{t:%Y-%m-%dT%H:%MZ}", run_id, status,
+                                         "2026-11-26T00:00:00Z", "web.visits", f"ds={t:%Y-%m-%d}",
+                                         f"file:///exports/visits {t:%d}", error="refused" if run_id == "f" else None),
+                      t)
+    dead = _ledger(repo, "primary", clock=(T - timedelta(days=1)).timestamp())
+    assert dead.hive_export_lock("visits", days[1]).try_acquire("dead", LeaseDetails()).taken
+    stopped = primary.hive_export_lock("visits", days[2])
+    assert stopped.try_acquire("stopped", LeaseDetails()).taken
+    stopped.release()
+    assert primary.hive_export_lock("visits", days[3]).try_acquire("alive", LeaseDetails()).taken
+    window = ("--from", "2026-11-21T00:00Z", "--to", "2026-11-25T00:00Z")
+    code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-export", "--cluster", "primary",
+                                 *window)
+    assert code == 0, err
+    assert [_after(words, "hive_export.py") for words in commands] == [
+        ["--feed", "visits", "--cluster", "primary", "--time", f"{t:%Y-%m-%dT%H:%MZ}", "--to",
+         f"file:///exports/visits {t:%d}"] for t in days[:3]]
+    code, commands, _ = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-export", "--cluster", "primary",
+                               *window, "--status", "RUNNING,SUCCEEDED")
+    assert [_after(words, "hive_export.py")[5] for words in commands] == ["2026-11-24T00:00Z", "2026-11-25T00:00Z"]
+
+
+def test_hive_imports_rerun_from_their_export_with_the_options_they_were_given(
+        capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    backup = _ledger(repo, "backup")
+    days = [utc(2026, 11, 21), utc(2026, 11, 22)]
+    records = hive_records(backup.fs, backup.layout, "hive-import", "visits")
+    records.write(HiveTransferRecord("visits", "backup", "2026-11-21T00:00Z", "f", "FAILED", "2026-11-26T00:00:00Z",
+                                     "web.visits", "ds=2026-11-21", "file:///exports/v1", error="incompatible"),
+                  days[0])
+    records.write(HiveTransferRecord("visits", "backup", "2026-11-22T00:00Z", "dead", "RUNNING",
+                                     "2026-11-26T00:00:00Z", "web.visits", "ds=2026-11-22", "file:///exports/v2",
+                                     keep_export=True, checksums=False, table_location="file:///tables/visits"),
+                  days[1])
+    dead = _ledger(repo, "backup", clock=(T - timedelta(days=1)).timestamp())
+    assert dead.import_lock("web", "visits", "ds=2026-11-22").try_acquire("dead", LeaseDetails()).taken
+    code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-import", "--cluster", "backup",
+                                 "--from", "2026-11-21T00:00Z", "--to", "2026-11-22T00:00Z")
+    assert code == 0, err
+    assert [_after(words, "hive_import.py") for words in commands] == [
+        ["--feed", "visits", "--cluster", "backup", "--time", "2026-11-21T00:00Z", "--from", "file:///exports/v1"],
+        ["--feed", "visits", "--cluster", "backup", "--time", "2026-11-22T00:00Z", "--from", "file:///exports/v2",
+         "--keep-export", "--no-checksums", "--table-location", "file:///tables/visits"]]
+    code, commands, err = _rerun(capsys, repo, "--feed", "clicks", "--action", "hive-import", "--cluster", "backup",
+                                 *WINDOW)
+    assert code == 2 and commands == []
+    assert "Feed 'clicks' is not a catalog table on cluster 'backup'" in err, err
+    code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-import", "--cluster", "backup",
+                                 *WINDOW, "--continue")
+    assert code == 2 and err.startswith("toolkit: The hive-import of a feed cannot --continue (an export is written")
 
 
 def test_nothing_to_rerun_is_said(capsys: pytest.CaptureFixture[str], repo: Path) -> None:

@@ -86,7 +86,9 @@ def rerun_command(
     With --feed and --action, the instances of a feed's action as its records in the cluster's ledger give them (a
     run that died holding its lease is KILLED; instances never run are not listed), rerun through its entrypoint:
     replication.py (every file copied again with --recopy; --continue keeps what a former run copied and verified),
-    retention.py (the eviction evaluated again at that nominal time), import.py and export.py (with --force).
+    retention.py (the eviction evaluated again at that nominal time), import.py and export.py (with --force),
+    hive_export.py and hive_import.py (into, or from, the directory the run was given; an import that succeeded
+    consumed its export unless it kept it: rerun the export first).
 
     \b
     toolkit rerun --repo conf --process hourly-clicks-summary --cluster primary \\
@@ -158,7 +160,7 @@ def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name
                    f"{' or '.join(wanted)}: nothing to rerun.", err=True)
         return
     submit = [spark_submit(), *submit_arguments(None, on), entrypoint(reruns.entrypoint)]
-    commands = [[*submit, "--repo", str(repo), *reruns.arguments(config, feed, on, row.time, resume)] for row in rows]
+    commands = [[*submit, "--repo", str(repo), *reruns.arguments(config, feed, on, row, resume)] for row in rows]
     if not execute:
         for command in commands:
             typer.echo(shlex.join(command))

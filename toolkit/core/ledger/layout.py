@@ -22,6 +22,8 @@
     <working>/ledger/pending-evictions/<feed>.json                          evictions whose events are not written yet
     <working>/ledger/imports/<feed>/...                                     a feed's database imports
     <working>/ledger/exports/<feed>/...                                     a feed's database exports
+    <working>/ledger/hive-exports/<feed>/<yyyyMMddTHHmmZ>.json              a Hive export of an instance of it
+    <working>/ledger/hive-imports/<feed>/<yyyyMMddTHHmmZ>.json              a Hive import of an instance of it
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
@@ -197,7 +199,8 @@ class LedgerLayout:
         return f"{self.root}/ingest/{_safe(feed, 'feed')}"
 
     def transfer_folder(self, kind: str, feed: str) -> str:
-        """A feed's database `imports` or `exports` (database_transfers.py)."""
+        """A feed's database `imports` or `exports` (database_transfers.py), its `hive-exports` or `hive-imports`
+        (hive_transfers.py)."""
         return f"{self.root}/{_safe(kind, 'transfer')}/{_safe(feed, 'feed')}"
 
     def consumer_folder(self, process: str) -> str:

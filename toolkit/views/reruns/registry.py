@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from toolkit.errors import UsageError
 from toolkit.views.reruns import database_export, database_import, replication, retention
+from toolkit.views.reruns.hive_transfers import EXPORT_RERUNS, IMPORT_RERUNS
 from toolkit.views.reruns.rows import ActionReruns
 
 ACTIONS: dict[str, ActionReruns] = {item.name: item for item in (
-    replication.RERUNS, retention.RERUNS, database_import.RERUNS, database_export.RERUNS)}
+    replication.RERUNS, retention.RERUNS, database_import.RERUNS, database_export.RERUNS, EXPORT_RERUNS,
+    IMPORT_RERUNS)}
 
 
 def action_reruns(name: str) -> ActionReruns:

@@ -5,8 +5,6 @@ keeps what a former run copied and verified and copies only what is missing or c
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster, Feed
 from toolkit.core.entities.repo import ConfigRepo
@@ -35,14 +33,14 @@ def _rows(ledger: Ledger, repo: ConfigRepo, feed: Feed, cluster: Cluster, window
     return [rows[t] for t in sorted(rows)]
 
 
-def _arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime, resume: bool) -> list[str]:
+def _arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, row: RerunRow, resume: bool) -> list[str]:
     target_of(repo, feed, cluster.name)
     if not resume and feed.table_on(cluster.name) is not None:
         raise UsageError(f"Feed '{feed.name}' is a table on '{cluster.name}': its replication reruns with --continue "
                          "(a partition is copied again where it changed), not copied again whole.")
     # a window of the one instance: `--time` names the instance at or before it minus the target's delay, which a
     # delay in months or days across a change of the clocks does not give back for every instance
-    stamp = format_timestamp(t)
+    stamp = format_timestamp(row.time)
     return ["--feed", feed.name, "--target", cluster.name, "--from", stamp, "--to", stamp,
             *([] if resume else ["--recopy"])]
 

@@ -6,8 +6,6 @@ else (core/ledger/evictions.py)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster, Feed
 from toolkit.core.entities.repo import ConfigRepo
@@ -27,8 +25,8 @@ def _rows(ledger: Ledger, repo: ConfigRepo, feed: Feed, cluster: Cluster, window
     return [rows[t] for t in sorted(rows)]
 
 
-def _arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime, resume: bool) -> list[str]:
-    return ["--feed", feed.name, "--cluster", cluster.name, "--time", format_timestamp(t)]
+def _arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, row: RerunRow, resume: bool) -> list[str]:
+    return ["--feed", feed.name, "--cluster", cluster.name, "--time", format_timestamp(row.time)]
 
 
 RERUNS = ActionReruns("retention", "retention.py", "the cluster whose retention limit applies", _rows, _arguments,

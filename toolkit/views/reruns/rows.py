@@ -19,9 +19,13 @@ from toolkit.statuses import Status
 
 @dataclass(frozen=True)
 class RerunRow:
+    """An instance's run: when, how it ended, why, and what it was given that the feed does not say (a Hive export's
+    directory), which its rerun is given again."""
+
     time: datetime
     status: Status
     detail: str = ""
+    given: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -37,14 +41,14 @@ class Window:
 @dataclass(frozen=True)
 class ActionReruns:
     """One action's reruns: `rows` reads its instances of the window from the ledger, `arguments` is the entrypoint's
-    call for one after `--repo` (`resume`: --continue), `resumes` says what --continue keeps, or is None when the
+    call for one row after `--repo` (`resume`: --continue), `resumes` says what --continue keeps, or is None when the
     action cannot resume (`why_not` then says why)."""
 
     name: str
     entrypoint: str
     cluster_is: str  # what --cluster names for it, for the help and the sentences
     rows: Callable[[Ledger, ConfigRepo, Feed, Cluster, Window], list[RerunRow]]
-    arguments: Callable[[ConfigRepo, Feed, Cluster, datetime, bool], list[str]]
+    arguments: Callable[[ConfigRepo, Feed, Cluster, RerunRow, bool], list[str]]
     resumes: str | None = None
     why_not: str = ""
 

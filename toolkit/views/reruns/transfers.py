@@ -59,7 +59,7 @@ def transfer_reruns(action: str, book: Callable[[FileSystem, LedgerLayout, str],
         return transfer_rows(ledger, book(ledger.fs, ledger.layout, feed.name).instances, action, feed, cluster,
                              window)
 
-    def arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, t: datetime, resume: bool) -> list[str]:
-        return transfer_arguments(feed, cluster, t)
+    def arguments(repo: ConfigRepo, feed: Feed, cluster: Cluster, row: RerunRow, resume: bool) -> list[str]:
+        return transfer_arguments(feed, cluster, row.time)
 
     return ActionReruns(action, entrypoint, cluster_is, rows, arguments, why_not=why_not)

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from toolkit.actions.replication.hive.import_plan import ImportPlan
-    from toolkit.services.runtime.run_context import RunContext
 
 
 def import_lease(fs: FileSystem, cluster: Cluster, partition: PartitionAddress, run_id: str,
@@ -41,20 +40,19 @@ def import_lease(fs: FileSystem, cluster: Cluster, partition: PartitionAddress, 
                                  f"'{cluster.name}'", LeaseDetails(partition=name))
 
 
-def import_exclusively(spark: SparkSession, catalog: Catalog, context: RunContext, cluster: Cluster, plan: ImportPlan,
-                       options: ImportOptions) -> ImportResult:
-    """import_partition as `plan` says, through the context's file system, under the partition's lease, no
+def import_held(spark: SparkSession, catalog: Catalog, fs: FileSystem, cluster: Cluster, plan: ImportPlan,
+                options: ImportOptions, lease: HeldLease) -> ImportResult:
+    """import_partition as `plan` says, under the partition's `lease` (the caller's, from `import_lease`), no
     symbolic link followed on the way from the cluster's root to the partition; the plan's metadata is the export
     as the caller read it before. SkippedError when, by the time the lease is ours, another import consumed the
     export into the partition."""
-    fs, directory, partition = context.fs, plan.source, plan.address
-    with import_lease(fs, cluster, partition, context.run_id, context.lease_seconds) as lease:
-        if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, plan.metadata, directory,
-                                                                             partition):
-            raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(plan.spec)} "
-                               f"of {partition.qualified_table} by another run already: nothing to do.")
-        return import_partition(spark, catalog, fs, directory, partition, guard=lease.check,
-                                options=replace(options, cluster_root=cluster.write_endpoint))
+    directory, partition = plan.source, plan.address
+    if not fs.exists(join(directory, METADATA_NAME)) and _holds_export(catalog, fs, plan.metadata, directory,
+                                                                         partition):
+        raise SkippedError(f"The export in {directory} was imported into the partition {partition_name(plan.spec)} "
+                           f"of {partition.qualified_table} by another run already: nothing to do.")
+    return import_partition(spark, catalog, fs, directory, partition, guard=lease.check,
+                            options=replace(options, cluster_root=cluster.write_endpoint))
 
 
 def _holds_export(catalog: Catalog, fs: FileSystem, metadata: ExportMetadata, directory: str,

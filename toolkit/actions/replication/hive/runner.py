@@ -5,16 +5,18 @@ written, so that calling the core directly is as safe as calling the entrypoint.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.actions.replication.hive.export import ExportOrigin, ExportResult, export_partition
-from toolkit.actions.replication.hive.feeds import feed_partition, feed_table
-from toolkit.actions.replication.hive.import_lease import import_exclusively
+from toolkit.actions.replication.hive.feeds import FeedPartition, feed_partition, feed_table
+from toolkit.actions.replication.hive.import_lease import import_held, import_lease
 from toolkit.actions.replication.hive.import_plan import ImportPlan
 from toolkit.actions.replication.hive.importer import ImportOptions, ImportResult, read_export, remove_consumed_export
+from toolkit.actions.replication.hive.run_records import recorded
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster, Feed
 from toolkit.core.entities.provenance import Provenance, provenance
@@ -22,16 +24,19 @@ from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.availability import probe_table
 from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.instances.fingerprints import Fingerprint
-from toolkit.core.ledger.records import PublicationFacts
+from toolkit.core.ledger.hive_transfers import HiveTransferRecord, hive_records
+from toolkit.core.ledger.records import PublicationFacts, wall_clock_stamp
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.ledger.switches import require_running_allowed
 from toolkit.core.storage.filesystem import FileSystem
+from toolkit.core.storage.partition_names import partition_name
 from toolkit.errors import SkippedError, UsageError
 from toolkit.services.openlineage.facts import DatasetUse, InstanceUse, RunSubject
 from toolkit.services.openlineage.run import Lineage
-from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, failures_told, feed_lifecycle
+from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, Lifecycle, failures_told, feed_lifecycle
 from toolkit.services.runtime.lineage import recorded_fingerprint, watched
 from toolkit.services.runtime.run_context import RunContext
+from toolkit.statuses import Status
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -51,21 +56,31 @@ def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, conte
     what = f"Hive export of the instance {call.instance} of feed '{feed.name}' on cluster '{cluster.name}'"
     with feed_lifecycle(call, context, lock=lambda ledger: ledger.hive_export_lock(feed.name, nominal),
                         what=what) as life:
-        catalog = context.require_catalog(feed.name, cluster.name)
         partition = feed_partition(feed, cluster, nominal)
-        waiting = catalog.table_exists(partition.database, partition.table) and \
-            catalog.partition_location(partition.database, partition.table, partition.spec) is None
-        on = context.lineage.enabled and not waiting  # waiting for it (exit 3): a later call exports it
-        run = life.run() if on else Lineage.off().run(RunSubject(HIVE_EXPORT.job, feed.name))
-        read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
-            if on else []
-        with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if on else []):
-            result = export_partition(spark, catalog, fs, partition.address, destination,
-                                      origin=ExportOrigin(feed.name, cluster.name, nominal))
-        if on:
-            run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
-                                                  bytes=result.bytes)])
-        return result
+        first = HiveTransferRecord(feed.name, cluster.name, call.instance, context.run_id, Status.RUNNING,
+                                   wall_clock_stamp(context.clock.time()), partition.qualified_table, partition.name,
+                                   destination)
+        with recorded(hive_records(fs, life.ledger.layout, "hive-export", feed.name), first, context.clock):
+            return _export(spark, life, partition, destination, context)
+
+
+def _export(spark: SparkSession, life: Lifecycle, partition: FeedPartition, destination: str,
+            context: RunContext) -> ExportResult:
+    feed, cluster, nominal, fs = life.call.feed, life.call.cluster, life.call.nominal, context.fs
+    catalog = context.require_catalog(feed.name, cluster.name)
+    waiting = catalog.table_exists(partition.database, partition.table) and \
+        catalog.partition_location(partition.database, partition.table, partition.spec) is None
+    on = context.lineage.enabled and not waiting  # waiting for it (exit 3): a later call exports it
+    run = life.run() if on else Lineage.off().run(RunSubject(HIVE_EXPORT.job, feed.name))
+    read = [DatasetUse.at(feed, cluster, [nominal], {nominal: recorded_fingerprint(fs, feed, cluster, nominal)})] \
+        if on else []
+    with watched(run, read, [DatasetUse.folder(feed.name, destination, nominal)] if on else []):
+        result = export_partition(spark, catalog, fs, partition.address, destination,
+                                  origin=ExportOrigin(feed.name, cluster.name, nominal))
+    if on:
+        run.complete(read, [DatasetUse.folder(feed.name, result.directory, nominal, files=result.files,
+                                              bytes=result.bytes)])
+    return result
 
 
 def plan_hive_import(fs: FileSystem, feed: Feed, cluster: Cluster, source: str, asked: datetime | None) -> ImportPlan:
@@ -115,28 +130,45 @@ def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan,
     where = feed_locations(feed, cluster)
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = plan.time or where.table.parse(plan.spec, where.zone)
-    run = lineage.run(RunSubject(HIVE_IMPORT.job, feed.name, nominal=t, instance=format_timestamp(t) if t else None),
-                      definition=definition)
-    read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
-    with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
-        try:
-            result = import_exclusively(spark, catalog, context, cluster, plan,
-                                        replace(options, keep_consumed_export=True))
-        except SkippedError:
-            record_import(feed, cluster, plan.spec, context, definition, unless_recorded=True)
-            raise
-        # A run that found the files in place finishes a killed one, which may have recorded the event already.
-        fingerprint = record_import(feed, cluster, plan.spec, context, definition, unless_recorded=result.resumed)
-        if result.moved and not options.keep_export:
-            # Only now: a run killed before the event finds the export's _metadata.json, and its rerun the event.
-            remove_consumed_export(fs, plan.source)
-        if result.resumed and result.replaced and result.previous_location is None:
-            raise SkippedError(f"The export in {plan.source} was imported into the partition {result.partition_name} "
-                               f"of {plan.database}.{plan.table} by another run already: nothing to do.")
-    if lineage.enabled:
-        run.complete(read, [_partition_use(feed, cluster, plan, t, fingerprint, files=result.files,
-                                           bytes=result.bytes)])
+    with import_lease(fs, cluster, plan.address, context.run_id, context.lease_seconds) as lease, \
+            _recorded_import(feed, cluster, plan, t, options, context):
+        run = lineage.run(RunSubject(HIVE_IMPORT.job, feed.name, nominal=t,
+                                     instance=format_timestamp(t) if t else None), definition=definition)
+        read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
+        with watched(run, read, [_partition_use(feed, cluster, plan, t)] if lineage.enabled else []):
+            try:
+                result = import_held(spark, catalog, fs, cluster, plan, replace(options, keep_consumed_export=True),
+                                     lease)
+            except SkippedError:
+                record_import(feed, cluster, plan.spec, context, definition, unless_recorded=True)
+                raise
+            # A run that found the files in place finishes a killed one, which may have recorded the event already.
+            fingerprint = record_import(feed, cluster, plan.spec, context, definition, unless_recorded=result.resumed)
+            if result.moved and not options.keep_export:
+                # Only now: a run killed before the event finds the export's _metadata.json, and its rerun the event.
+                remove_consumed_export(fs, plan.source)
+            if result.resumed and result.replaced and result.previous_location is None:
+                raise SkippedError(f"The export in {plan.source} was imported into the partition "
+                                   f"{result.partition_name} of {plan.database}.{plan.table} by another run already: "
+                                   "nothing to do.")
+        if lineage.enabled:
+            run.complete(read, [_partition_use(feed, cluster, plan, t, fingerprint, files=result.files,
+                                               bytes=result.bytes)])
     return result
+
+
+def _recorded_import(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime | None, options: ImportOptions,
+                     context: RunContext) -> AbstractContextManager[None]:
+    """The import's record of instance `t` (none for a partition of no instance), with the options a rerun
+    passes again."""
+    if t is None:
+        return nullcontext()
+    first = HiveTransferRecord(feed.name, cluster.name, format_timestamp(t), context.run_id, Status.RUNNING,
+                               wall_clock_stamp(context.clock.time()), f"{plan.database}.{plan.table}",
+                               partition_name(plan.spec), plan.source, keep_export=options.keep_export,
+                               checksums=options.checksums, table_location=options.table_location)
+    records = hive_records(context.fs, Ledger.of(context.fs, cluster).layout, "hive-import", feed.name)
+    return recorded(records, first, context.clock)
 
 
 def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime | None,
