@@ -65,10 +65,13 @@ class Runs:
     started: list[Node] = field(default_factory=list)
     children: list[Child] = field(default_factory=list)
     most_at_once: int = 0
+    most_of_step: dict[object, int] = field(default_factory=dict)  # the most children of one step at once
 
     def start(self, node: Node) -> Child:
         running = [c for c in self.children if c.looks > 0]
         self.most_at_once = max(self.most_at_once, len(running) + 1)
+        alike = sum(1 for c in running if c.node.step == node.step) + 1
+        self.most_of_step[node.step] = max(self.most_of_step.get(node.step, 0), alike)
         for child in running:  # what a node waits for has ended before it starts
             assert child.node not in self.plan_after[node]
         child = Child(node, self.codes.get((node.step, node.time), 0), self.looks.get((node.step, node.time), 1))
@@ -131,7 +134,15 @@ def test_a_process_never_runs_more_at_once_than_its_parallel(tmp_path: Path) -> 
     backfill, _ = _run(tmp_path, runs, parallel=3, limits={ONE: 1})
     backfill.run()
     ones = [c for c in runs.children if c.node.step == ONE]
-    assert len(ones) == 3 and runs.most_at_once <= 3
+    assert len(ones) == 3 and runs.most_of_step[ONE] == 1
+
+
+def test_a_process_runs_as_many_instances_at_once_as_its_parallel_allows(tmp_path: Path) -> None:
+    """The counterpart of the test above: the same hours, with the process's own limit at 3, run side by side."""
+    runs = Runs(looks={(ONE, t): 5 for t in (H0, H1, H2)})
+    backfill, _ = _run(tmp_path, runs, parallel=3, limits={ONE: 3})
+    backfill.run()
+    assert runs.most_of_step[ONE] == 3
 
 
 def test_an_instance_another_caller_holds_is_waited_for_then_judged_from_the_ledger(tmp_path: Path) -> None:

@@ -71,8 +71,14 @@ def test_anything_else_is_the_entrypoints(tmp_path: Path, capsys: pytest.Capture
 
 def test_a_table_feed_is_left_to_the_entrypoint(tmp_path: Path) -> None:
     repo, _, _ = replication_clusters(tmp_path)
-    assert wait_for_data(["--repo", str(repo), "--feed", "visits", "--target", "backup", "--time",
-                          "2026-11-21T00:00Z", "--now", "2026-11-21T01:00Z"]) is None
+    call = ["--repo", str(repo), "--feed", "visits", "--target", "backup", "--time", "2026-11-21T00:00Z", "--now",
+            "2026-11-21T01:00Z"]
+    assert wait_for_data(call) is None
+    # the same feed as files (its table made a folder per day, nothing there yet) waits here: the table alone decided
+    feed = repo / "feeds" / "visits.yaml"
+    feed.write_text(feed.read_text().replace("table:\n  uri: catalog:web:visits#ds=${YEAR}-${MONTH}-${DAY}\n",
+                                             "locations:\n  data: /data/visits/${YEAR}-${MONTH}-${DAY}\n"))
+    assert wait_for_data(call) == 3
 
 
 def test_refusals_are_the_entrypoints_own_sentences_and_codes(tmp_path: Path,
