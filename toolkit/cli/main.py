@@ -8,7 +8,10 @@ Anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
+import os
 import sys
 from typing import Annotated
 
@@ -110,8 +113,32 @@ def _root(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line with `argv` (default: sys.argv[1:]) and return the exit code."""
+    """Run the command line with `argv` (default: sys.argv[1:]) and return the exit code. Output that cannot be
+    written (stdout on a full disk) is one sentence and exit 1, found at the write or at the last flush."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    try:
+        code = _commanded(arguments)
+        sys.stdout.flush()
+        return code
+    except OSError as err:
+        if err.errno not in _OUTPUT_ERRNOS:
+            raise
+        _stop_writing_stdout()
+        where = err.filename if err.filename is not None else "the command's output"
+        typer.echo(f"toolkit: cannot write {where}: {err.strerror or err}.", err=True)
+        return 1
+
+
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _stop_writing_stdout() -> None:
+    """What is left in stdout's buffer goes nowhere, so that the interpreter's last flush fails no more."""
+    with contextlib.suppress(OSError, ValueError):  # no descriptor (a test's stream): nothing is flushed to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _commanded(arguments: list[str]) -> int:
     try:
         build_app(arguments)(args=arguments, prog_name="toolkit")
     except ToolkitError as err:
