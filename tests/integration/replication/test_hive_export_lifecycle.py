@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import itertools
 import shlex
+import time
 from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
@@ -183,3 +184,76 @@ def _the_notice(hook) -> tuple[dict[str, object], str]:  # type: ignore[no-untyp
     [notice] = hook.events
     return {k: notice[k] for k in ("event", "kind", "entity", "cluster", "instance", "status", "run_id", "error")}, \
         notice["rerun"]
+
+
+def test_a_run_that_lost_its_lease_leaves_its_successors_record_alone(
+        spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Found by an attack: run A, whose storage stopped answering its renewals, was taken over by run B, which
+    exported the instance; A's failure then wrote its record over B's, and `toolkit rerun` offered A's directory."""
+    from toolkit.core.ledger import locks
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+
+    fs = HadoopFileSystem(spark)
+    with catalog_for(spark, None) as catalog:
+        config = _table_feed(spark, tmp_path, "http://127.0.0.1:9/none")
+        primary = config.cluster("primary")
+        call = FeedCall.of(HIVE_EXPORT, config, config.feed("sessions"), primary, T)
+        renew, export = locks.LeaseLock.renew, runner.export_partition
+
+        def unreachable_from_a(self: locks.LeaseLock) -> object:
+            if self.lease is not None and self.lease.run_id == "A":
+                raise StorageError("the ledger does not answer A's host")
+            return renew(self)
+
+        def taken_over_meanwhile(*args: object, **kwargs: object) -> None:
+            time.sleep(1.5)  # A's lease of 1 s ends; B takes the instance over and exports it
+            monkeypatch.setattr(runner, "export_partition", export)
+            run_hive_export(spark, call, (tmp_path / "B").as_uri(), RunContext(fs, "B", catalog=catalog))
+            raise StorageError("A's copy failed")
+
+        monkeypatch.setattr(locks.LeaseLock, "renew", unreachable_from_a)
+        monkeypatch.setattr(runner, "export_partition", taken_over_meanwhile)
+        with pytest.raises(StorageError, match="A's copy failed"):
+            run_hive_export(spark, call, (tmp_path / "A").as_uri(), RunContext(fs, "A", catalog=catalog,
+                                                                                lease_seconds=1.0))
+    records = hive_records(fs, Ledger.of(fs, primary).layout, "hive-export", "sessions")
+    assert _record(records.read(T)) == ("B", "SUCCEEDED", None, (tmp_path / "B").as_uri())
+
+
+def test_an_import_killed_after_it_consumed_its_export_is_not_offered_for_a_rerun(
+        spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Found by an attack: killed between the removal of the export it consumed and its record, the import was
+    listed KILLED with a rerun from a directory that is gone, which failed every time; its partition and event
+    were in place. Its run's event says it published: it is listed SUCCEEDED."""
+    from toolkit.core.storage.catalog_factory import catalog_for
+    from toolkit.core.storage.hadoop import HadoopFileSystem
+
+    class Killed(BaseException):
+        pass
+
+    fs = HadoopFileSystem(spark)
+    with catalog_for(spark, None) as catalog:
+        config = _table_feed(spark, tmp_path, "http://127.0.0.1:9/none")
+        feed, primary, backup = config.feed("sessions"), config.cluster("primary"), config.cluster("backup")
+        export = (tmp_path / "export").as_uri()
+        run_hive_export(spark, FeedCall.of(HIVE_EXPORT, config, feed, primary, T), export,
+                        RunContext(fs, "e", catalog=catalog))
+        plan = plan_hive_import(fs, feed, backup, export, None)
+        remove = runner.remove_consumed_export
+
+        def killed_after(*args: object) -> None:
+            remove(*args)  # type: ignore[arg-type]
+            raise Killed()
+
+        monkeypatch.setattr(runner, "remove_consumed_export", killed_after)
+        with pytest.raises(Killed):
+            run_hive_import(spark, config, feed, backup, plan, RunContext(fs, "K", catalog=catalog))
+    assert not (tmp_path / "export").exists()
+    records = hive_records(fs, Ledger.of(fs, backup).layout, "hive-import", "sessions")
+    assert _record(records.read(T)) == ("K", "RUNNING", None, export)
+    with redirect_stdout(io.StringIO()) as out:
+        assert main(["rerun", "--repo", str(config.root), "--feed", "sessions", "--action", "hive-import",
+                     "--cluster", "backup", "--from", "2026-11-21T00:00Z", "--to", "2026-11-21T00:00Z",
+                     "--status", "FAILED,KILLED,RUNNING"]) == 0
+    assert out.getvalue() == ""

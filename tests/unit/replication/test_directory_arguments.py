@@ -43,3 +43,24 @@ def test_a_password_in_a_directory_uri_is_refused_before_spark_starts(tmp_path: 
     assert f"{option} hdfs://etl:***@nn:8020/exports/x writes a password into the URI" in error
     assert SECRET not in out + err
     assert spark_session() is session  # refused before a Spark session was built
+
+
+@pytest.mark.parametrize("option", CALLS)
+@pytest.mark.parametrize("character", ["\n", "\r", "\x1b", "\u2028"])
+def test_a_control_character_in_a_directory_is_refused_before_spark_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], option: str,
+        character: str) -> None:
+    """Found by an attack: a line break in `--to` reached the run's record, and `toolkit rerun` printed its command
+    as two lines."""
+    main, arguments = CALLS[option]
+    repo, _ = make_repo(tmp_path)
+    bad = f"file:///exports/a{character}b"
+    monkeypatch.setattr(sys, "argv", ["entrypoint", "--repo", str(repo), "--time", T,
+                                      *[bad if word == URI else word for word in arguments]])
+    session = spark_session()
+    assert main() == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "Traceback" not in error
+    escaped = character.encode("unicode_escape").decode()
+    assert f"{option} file:///exports/a{escaped}b holds a control character" in error, error
+    assert spark_session() is session

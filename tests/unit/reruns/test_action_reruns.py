@@ -192,7 +192,53 @@ def test_hive_imports_rerun_from_their_export_with_the_options_they_were_given(
     assert "Feed 'clicks' is not a catalog table on cluster 'backup'" in err, err
     code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-import", "--cluster", "backup",
                                  *WINDOW, "--continue")
-    assert code == 2 and err.startswith("toolkit: The hive-import of a feed cannot --continue (an export is written")
+    assert code == 2 and err.startswith("toolkit: The hive-import of a feed cannot --continue (an import finishes")
+
+
+def test_a_hive_instance_another_run_holds_now_is_running_not_killed_nor_failed(
+        capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    """Found by an attack: a RUNNING record of run A while run B held the lease, live, was listed KILLED (and a
+    FAILED one FAILED), and its rerun was blocked by B."""
+    primary = _ledger(repo, "primary")
+    days = [utc(2026, 11, 21), utc(2026, 11, 22)]
+    records = hive_records(primary.fs, primary.layout, "hive-export", "visits")
+    for t, status in zip(days, ("RUNNING", "FAILED"), strict=True):
+        records.write(HiveTransferRecord("visits", "primary", f"{t:%Y-%m-%dT%H:%MZ}", "A", status,
+                                         "2026-11-26T00:00:00Z", "web.visits", f"ds={t:%Y-%m-%d}", "file:///e"), t)
+        assert primary.hive_export_lock("visits", t).try_acquire("B", LeaseDetails()).taken
+    window = ("--from", "2026-11-21T00:00Z", "--to", "2026-11-22T00:00Z")
+    code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-export", "--cluster", "primary",
+                                 *window)
+    assert code == 0 and commands == [], err
+    code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-export", "--cluster", "primary",
+                                 *window, "--status", "RUNNING")
+    assert [_after(words, "hive_export.py")[5] for words in commands] == ["2026-11-21T00:00Z", "2026-11-22T00:00Z"]
+
+
+@pytest.mark.parametrize(("damage", "why"), [
+    ({"table": "visits"}, "its table 'visits' is not database.table"),
+    ({"table": "web.visits.x"}, "its table 'web.visits.x' is not database.table"),
+    ({"partition": ""}, "its partition is empty"),
+    ({"directory": "file:///e\nfile:///f"}, "a value holds a control character"),
+    ({"directory": "file:///e\u001b[2Kx"}, "a value holds a control character"),
+    ({"feed": "clicks"}, "it is of feed 'clicks' at 2026-11-21T00:00Z, not of 'visits'"),
+    ({"time": "2026-11-22T00:00Z"}, "it is of feed 'visits' at 2026-11-22T00:00Z"),
+])
+def test_a_hand_edited_hive_record_is_named_and_nothing_is_printed(
+        capsys: pytest.CaptureFixture[str], repo: Path, damage: dict[str, str], why: str) -> None:
+    """Found by an attack: such a record printed a command split over lines, read a lock no run takes, or was
+    blamed on the call (exit 2) without naming the file."""
+    backup = _ledger(repo, "backup")
+    records = hive_records(backup.fs, backup.layout, "hive-import", "visits")
+    fields = {"feed": "visits", "cluster": "backup", "time": "2026-11-21T00:00Z", "run_id": "r", "status": "FAILED",
+              "started": "2026-11-26T00:00:00Z", "table": "web.visits", "partition": "ds=2026-11-21",
+              "directory": "file:///e", **damage}
+    records.write(HiveTransferRecord(**fields), utc(2026, 11, 21))  # type: ignore[arg-type]
+    code, commands, err = _rerun(capsys, repo, "--feed", "visits", "--action", "hive-import", "--cluster", "backup",
+                                 "--from", "2026-11-21T00:00Z", "--to", "2026-11-21T00:00Z")
+    assert code == 1 and commands == []
+    assert err.startswith(f"toolkit: The ledger record {records.path(utc(2026, 11, 21))} is damaged ({why}")
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_nothing_to_rerun_is_said(capsys: pytest.CaptureFixture[str], repo: Path) -> None:

@@ -17,6 +17,7 @@ from toolkit.core.storage.catalog_records import PartitionAddress
 from toolkit.core.storage.partition_names import partition_name
 from toolkit.errors import UsageError
 from toolkit.secrets_masking import masked
+from toolkit.shown_text import printable
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -65,7 +66,11 @@ def feed_partition(feed: Feed, cluster: Cluster, t: datetime) -> FeedPartition:
 def directory_uri(text: str, cluster: Cluster, option: str) -> str:
     """A directory argument as a full URI: a URI as given, an absolute path under the cluster's file system root
     (as feed paths are). A URI that writes a password (`hdfs://etl:secret@nn/x`) is refused: it would reach the
-    status line, a notice's rerun command and the lineage, where nothing masks a directory."""
+    status line, a notice's rerun command and the lineage, where nothing masks a directory. So is a control
+    character (a line break, an escape): the directory reaches the run's record and the command that reruns it."""
+    if (escaped := printable(text)) != text:
+        raise UsageError(f"{option} {escaped} holds a control character (a line break, a terminal escape): give the "
+                         "directory's name without it.")
     if (shown := masked(text)) != text:
         raise UsageError(f"{option} {shown} writes a password into the URI: give it without one; the cluster's "
                          "Hadoop configuration supplies credentials (core-site.xml, a credential provider).")

@@ -26,6 +26,7 @@ from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.hive_transfers import HiveTransferRecord, hive_records
 from toolkit.core.ledger.records import PublicationFacts, wall_clock_stamp
+from toolkit.core.ledger.run_locks import HeldLease
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.ledger.switches import require_running_allowed
 from toolkit.core.storage.filesystem import FileSystem
@@ -60,7 +61,8 @@ def run_hive_export(spark: SparkSession, call: FeedCall, destination: str, conte
         first = HiveTransferRecord(feed.name, cluster.name, call.instance, context.run_id, Status.RUNNING,
                                    wall_clock_stamp(context.clock.time()), partition.qualified_table, partition.name,
                                    destination)
-        with recorded(hive_records(fs, life.ledger.layout, "hive-export", feed.name), first, context.clock):
+        with recorded(hive_records(fs, life.ledger.layout, "hive-export", feed.name), first, context.clock,
+                      life.lease):
             return _export(spark, life, partition, destination, context)
 
 
@@ -131,7 +133,7 @@ def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan,
     assert where.table is not None  # plan_hive_import checked the feed is a table on the cluster
     t = plan.time or where.table.parse(plan.spec, where.zone)
     with import_lease(fs, cluster, plan.address, context.run_id, context.lease_seconds) as lease, \
-            _recorded_import(feed, cluster, plan, t, options, context):
+            _recorded_import(feed, cluster, plan, options, context, lease):
         run = lineage.run(RunSubject(HIVE_IMPORT.job, feed.name, nominal=t,
                                      instance=format_timestamp(t) if t else None), definition=definition)
         read = [DatasetUse.folder(feed.name, plan.source, t)] if lineage.enabled else []
@@ -157,18 +159,18 @@ def _import(spark: SparkSession, feed: Feed, cluster: Cluster, plan: ImportPlan,
     return result
 
 
-def _recorded_import(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime | None, options: ImportOptions,
-                     context: RunContext) -> AbstractContextManager[None]:
-    """The import's record of instance `t` (none for a partition of no instance), with the options a rerun
-    passes again."""
-    if t is None:
+def _recorded_import(feed: Feed, cluster: Cluster, plan: ImportPlan, options: ImportOptions, context: RunContext,
+                     lease: HeldLease) -> AbstractContextManager[None]:
+    """The import's record of the instance its export names (none for an export of no instance: its rerun is the
+    same call again), with the options a rerun passes again."""
+    if plan.time is None:
         return nullcontext()
-    first = HiveTransferRecord(feed.name, cluster.name, format_timestamp(t), context.run_id, Status.RUNNING,
+    first = HiveTransferRecord(feed.name, cluster.name, format_timestamp(plan.time), context.run_id, Status.RUNNING,
                                wall_clock_stamp(context.clock.time()), f"{plan.database}.{plan.table}",
                                partition_name(plan.spec), plan.source, keep_export=options.keep_export,
                                checksums=options.checksums, table_location=options.table_location)
     records = hive_records(context.fs, Ledger.of(context.fs, cluster).layout, "hive-import", feed.name)
-    return recorded(records, first, context.clock)
+    return recorded(records, first, context.clock, lease)
 
 
 def _partition_use(feed: Feed, cluster: Cluster, plan: ImportPlan, t: datetime | None,
