@@ -1,6 +1,7 @@
 """A Hive export's or import's record of its instance (core/ledger/hive_transfers.py), written under the instance's
 lease: RUNNING when the work starts, then how it ended. A failure the toolkit names (a partition not there yet,
-an export consumed already) keeps its status (WAITING, SKIPPED, ...); any other error is FAILED with its sentence.
+an export consumed already) keeps its status (WAITING, SKIPPED, ...); any other error is FAILED with its sentence,
+its secrets masked.
 A kill (SIGKILL; a BaseException in tests) writes nothing more: RUNNING stays, read as KILLED once the lease is no
 one's. A run whose lease was taken over writes nothing more either: the record is its successor's."""
 
@@ -19,6 +20,7 @@ from toolkit.core.ledger.records import wall_clock_stamp
 from toolkit.core.ledger.run_locks import HeldLease
 from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import ToolkitError
+from toolkit.secrets_masking import masked
 from toolkit.services.runtime.status import STATUS_OF_EXIT
 from toolkit.statuses import Status
 
@@ -37,7 +39,8 @@ def recorded(records: InstanceRecords[HiveTransferRecord], first: HiveTransferRe
         if status not in (Status.WAITING, Status.SKIPPED):
             status = Status.FAILED  # a lease taken by another run meanwhile, a lost lease: this run failed
         if _ours(lease):
-            records.write(replace(first, status=status, error=str(err), ended=wall_clock_stamp(clock.time())), t)
+            records.write(replace(first, status=status, error=masked(str(err)), ended=wall_clock_stamp(clock.time())),
+                          t)
         raise
     if not _ours(lease):
         raise LockLostError(f"The lease of the {lease.what} was taken over before this run recorded its end: the "
