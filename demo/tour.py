@@ -434,6 +434,12 @@ def backfill(tour: Tour, submit: str) -> None:
     tour.say(ran.strip())
     tour.done("backfills", "a window over a process and a replication; what ran before is skipped",
               "toolkit backfill")
+    reruns = tour.toolkit("rerun", "--repo", REPO, "--feed", "clicks", "--action", "replication", "--cluster",
+                          "backup", "--from", "2026-01-02T00:00Z", "--to", "2026-01-02T01:00Z", "--status", "SUCCEEDED")
+    tour.say("toolkit rerun: the call that copies a replicated hour again, whole (--execute runs them):")
+    tour.lines("\n".join("... " + line[line.index("entrypoints/"):] for line in reruns.splitlines()), 2)
+    tour.done("reruns", "a feed action's instances from their records, each with the call that reruns it",
+              "toolkit rerun")
 
 
 def ingest(tour: Tour, submit: str) -> None:
