@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.commands.instance_holds import hold_instances, release_instances, select
+from toolkit.cli.commands.instance_holds import InstancesAsked, hold_instances, release_instances, select
 from toolkit.cli.commands.ledger import ClusterName, NowOption, Repo, require
 from toolkit.core.entities.model import Cluster
 from toolkit.core.entities.repo import ConfigRepo
@@ -117,7 +117,7 @@ def suspend_command(
     """
     entity = _entity_asked(entity, process, time, from_, to, kind)
     if entity is None:
-        hold_instances(select(repo, process, cluster, time, from_, to, "suspend", now), reason)
+        hold_instances(select(repo, InstancesAsked(process, cluster, time, from_, to, now), "suspend"), reason)
         return
     found, on, ledger = _switch_target(repo, entity, kind, cluster)
     current = ledger.control.suspension(found, entity)
@@ -153,7 +153,7 @@ def resume_command(
     """
     entity = _entity_asked(entity, process, time, from_, to, kind)
     if entity is None:
-        release_instances(select(repo, process, cluster, time, from_, to, "resume", now))
+        release_instances(select(repo, InstancesAsked(process, cluster, time, from_, to, now), "resume"))
         return
     found, on, ledger = _switch_target(repo, entity, kind, cluster)
     current = ledger.control.suspension(found, entity)

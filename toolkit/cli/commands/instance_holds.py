@@ -45,9 +45,22 @@ class InstanceSelection:
         return f"toolkit resume --process {self.process.name} --cluster {self.cluster} --time {format_timestamp(t)}"
 
 
-def select(repo: Path, process: str | None, cluster: str | None, time: str | None, first: str | None,
-           last: str | None, verb: str, now: str | None = None) -> InstanceSelection:
+@dataclass(frozen=True)
+class InstancesAsked:
+    """The instances a call names, as its options give them: `--process`, `--cluster`, then `--time`, or `--from`
+    and `--to`; `--now`."""
+
+    process: str | None
+    cluster: str | None
+    time: str | None
+    first: str | None
+    last: str | None
+    now: str | None = None
+
+
+def select(repo: Path, asked: InstancesAsked, verb: str) -> InstanceSelection:
     """The instances named, each on the process's grid on the cluster (UsageError otherwise)."""
+    process, cluster, time, first, last = asked.process, asked.cluster, asked.time, asked.first, asked.last
     name = require(process, "--process", f"the process whose instance(s) to {verb}")
     entity, on, grid = process_on_cluster(ConfigRepo.load(repo), name, cluster)
     if (time is None) == (first is None and last is None):
@@ -71,7 +84,7 @@ def select(repo: Path, process: str | None, cluster: str | None, time: str | Non
                              f"{MAX_INSTANCES}: give a smaller window, or suspend the process itself (`toolkit suspend "
                              f"{entity.name} --cluster {on.name}`).")
         times = list(grid.between(begin, end))
-    current = Now.of(now)
+    current = Now.of(asked.now)
     return InstanceSelection(entity, on.name, times, open_ledger(on, current), current)
 
 

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
@@ -109,7 +110,7 @@ def rerun_command(
                              "rerun the feed's action without it.")
         _rerun_action(repo, require(feed, "--feed", "the feed whose action to rerun"),
                       action_reruns(require(action, "--action", f"one of {', '.join(ACTIONS)}")), cluster,
-                      window, wanted, execute, resume, now)
+                      _Asked(window, wanted, execute, resume, now))
         return
     if resume:
         raise UsageError("--continue is for a feed's actions that can resume (a replication): a process instance's "
@@ -138,9 +139,21 @@ def rerun_command(
             folder.remove()
 
 
-def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name: str | None, window: tuple[str, str],
-                  wanted: list[str], execute: bool, resume: bool, now: str | None) -> None:
+@dataclass(frozen=True)
+class _Asked:
+    """What the call asks of the reruns of a feed's action: the window as given, the statuses, whether to run them
+    and to resume, the current time."""
+
+    window: tuple[str, str]
+    wanted: list[str]
+    execute: bool
+    resume: bool
+    now: str | None
+
+
+def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name: str | None, asked: _Asked) -> None:
     """The reruns of a feed's action in the window whose status is wanted: printed, or run with --execute."""
+    window, wanted, resume = asked.window, asked.wanted, asked.resume
     if resume and reruns.resumes is None:
         raise UsageError(f"The {reruns.name} of a feed cannot --continue ({reruns.why_not}): rerun it without "
                          "--continue.")
@@ -151,7 +164,7 @@ def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name
     if first > last:
         raise UsageError(f"--from {window[0]} is after --to {window[1]}: give the window's first instance, then its "
                          "last.")
-    current = Now.of(now)
+    current = Now.of(asked.now)
     last = min(last, current.time)  # instances after now are not listed
     rows = [row for row in reruns.rows(open_ledger(on, current), config, feed, on, Window(first, last, current.seconds))
             if row.status in wanted]
@@ -161,7 +174,7 @@ def _rerun_action(repo: Path, feed_name: str, reruns: ActionReruns, cluster_name
         return
     submit = [spark_submit(), *submit_arguments(None, on), entrypoint(reruns.entrypoint)]
     commands = [[*submit, "--repo", str(repo), *reruns.arguments(config, feed, on, row, resume)] for row in rows]
-    if not execute:
+    if not asked.execute:
         for command in commands:
             typer.echo(shlex.join(command))
         return
