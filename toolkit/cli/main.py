@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         if err.errno not in _OUTPUT_ERRNOS:
             raise
         _stop_writing_stdout()
-        where = err.filename if err.filename is not None else "the command's output"
-        typer.echo(f"toolkit: cannot write {where}: {err.strerror or err}.", err=True)
+        where = "cannot write the command's output" if err.filename is None else str(err.filename)
+        typer.echo(f"toolkit: {where}: {err.strerror or err}.", err=True)
         return 1
 
 

@@ -221,6 +221,7 @@ def test_a_hive_instance_another_run_holds_now_is_running_not_killed_nor_failed(
     ({"partition": ""}, "its partition is empty"),
     ({"directory": "file:///e\nfile:///f"}, "a value holds a control character"),
     ({"directory": "file:///e\u001b[2Kx"}, "a value holds a control character"),
+    ({"directory": "hdfs://etl:s3cret@nn:8020/e"}, "a directory writes a password into its URI"),
     ({"feed": "clicks"}, "it is of feed 'clicks' at 2026-11-21T00:00Z, not of 'visits'"),
     ({"time": "2026-11-22T00:00Z"}, "it is of feed 'visits' at 2026-11-22T00:00Z"),
 ])

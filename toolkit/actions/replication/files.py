@@ -162,8 +162,8 @@ def replicate_folder(fs: FileSystem, copy: Copier, folder: Folder, guard: Guard 
     and publishes nothing. With `recopy`, what a former run staged is discarded and every file is copied from the
     source, none taken from the published copy (whose length and time may hide a damage), and published whole."""
     recover(fs, folder.target, [folder.replaced])  # what a run killed inside its swap left
-    if recopy and fs.exists(folder.staging):
-        fs.delete(folder.staging, recursive=True)
+    if recopy:
+        _drop_stale_staging(fs, folder)
     target_exists = fs.exists(folder.target)
     if target_exists and not recopy and not (fs.keeps_checksums(folder.source) and fs.keeps_checksums(folder.target)):
         same = fs.same_files_digested(folder.source, folder.target, [folder.flag] if folder.flag else [],

@@ -18,6 +18,7 @@ from toolkit.core.ledger.locks import HELD, LeaseLock
 from toolkit.core.ledger.records import CorruptRecordError
 from toolkit.core.ledger.store import Ledger
 from toolkit.errors import UsageError
+from toolkit.secrets_masking import masked
 from toolkit.shown_text import printable
 from toolkit.statuses import Status
 from toolkit.views.reruns.rows import ActionReruns, RerunRow, Window, record_times
@@ -45,6 +46,8 @@ def _checked(record: HiveTransferRecord, path: str, feed: Feed, t: datetime) -> 
     elif any(printable(value) != value for value in (record.directory, record.table, record.partition,
                                                      record.table_location or "")):
         why = "a value holds a control character"
+    elif any(masked(value) != value for value in (record.directory, record.table_location or "")):
+        why = "a directory writes a password into its URI"
     if why is not None:
         raise CorruptRecordError(path, why)
     return record

@@ -169,7 +169,7 @@ def _recorded_import(feed: Feed, cluster: Cluster, plan: ImportPlan, options: Im
                                wall_clock_stamp(context.clock.time()), f"{plan.database}.{plan.table}",
                                partition_name(plan.spec), plan.source, keep_export=options.keep_export,
                                checksums=options.checksums, table_location=options.table_location)
-    records = hive_records(context.fs, Ledger.of(context.fs, cluster).layout, "hive-import", feed.name)
+    records = hive_records(context.fs, context.ledger(cluster).layout, "hive-import", feed.name)
     return recorded(records, first, context.clock, lease)
 
 
