@@ -5,7 +5,7 @@
 
 Exit codes (docs/exit-codes.md): 0 recorded (or recorded already), 1 failed, 2 bad call or config (a time that is no
 instance of the feed), 3 waiting (the instance is not available yet), 4 skipped (outside the feed's validity), 5
-blocked (safemode). The last line on stdout is the JSON status.
+blocked (safemode, or another publish of the instance running: named). The last line on stdout is the JSON status.
 """
 
 from __future__ import annotations

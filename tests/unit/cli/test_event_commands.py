@@ -4,6 +4,7 @@ what is recorded, what is listed, and the exit codes of a call that waits or is 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,33 @@ def test_publish_outside_the_validity_is_skipped_with_exit_4_as_every_action_ski
     assert code == 4 and out == ""
     assert "1999-01-01T00:00Z is outside the validity of feed 'clicks' on cluster 'primary'" in err
     assert "Traceback" not in err and not (root / "feed-toolkit/working/ledger/events").exists()
+
+
+def test_publish_while_another_call_publishes_the_instance_is_blocked_and_told_who(capsys, site) -> None:
+    conf, root = site
+    hourly_instances(root, utc(2026, 11, 21, 10), 1)
+    ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(conf).cluster("primary"))
+    held = ledger.publication_lock("clicks", utc(2026, 11, 21, 10))
+    assert held.try_acquire("run-of-nifi").taken
+    code, out, err = publish(capsys, conf, "2026-11-21T10:00Z")
+    assert (code, out) == (5, "")
+    assert err.startswith("toolkit: The publication of instance 2026-11-21T10:00Z of feed 'clicks' is being run by ")
+    assert "run-of-nifi" in err and "Traceback" not in err
+    assert not (root / "feed-toolkit/working/ledger/events").exists()
+    held.release()
+    assert publish(capsys, conf, "2026-11-21T10:00Z")[0] == 0
+
+
+def test_publish_takes_over_the_lease_a_killed_publish_left_and_records_once(capsys, site) -> None:
+    conf, root = site
+    hourly_instances(root, utc(2026, 11, 21, 10), 1)
+    ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(conf).cluster("primary"))
+    left = ledger.publication_lock("clicks", utc(2026, 11, 21, 10))
+    left.clock = lambda: time.time() - 3600  # taken an hour ago by a run that died holding it: long expired
+    assert left.try_acquire("killed-run").taken
+    code, out, err = publish(capsys, conf, "2026-11-21T10:00Z")
+    assert (code, err) == (0, "") and out.startswith("published: clicks 2026-11-21T10:00Z on primary (recorded")
+    assert [event.kind for event in ledger.events("clicks", utc(2026, 11, 21, 10))] == ["published"]
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -17,7 +17,9 @@ from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.availability import probe_instance
 from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import DatasetEvent, PublicationFacts
+from toolkit.core.ledger.run_locks import holding
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.ledger.switches import require_no_safemode
 from toolkit.core.storage.catalog import Catalog
@@ -26,9 +28,10 @@ from toolkit.errors import WaitingError
 from toolkit.services.runtime.lifecycle import ActionKind, FeedCall
 
 PRODUCER = "external"
-# An outside producer's publication: no lease (its event is written only unless recorded already), no lineage run
-# and no failure notice (the producer's own scheduler sees the exit code); the feed's suspension does not stop it,
-# as a suspension stops the toolkit's own actions, not what others write.
+# An outside producer's publication: a lease of the instance's publication while it is checked and its event
+# written (a second call at once is told who holds it, exit 5), no lineage run and no failure notice (the producer's
+# own scheduler sees the exit code); the feed's suspension does not stop it, as a suspension stops the toolkit's own
+# actions, not what others write.
 PUBLISH = ActionKind(name="publish", script="publish", job="publish", producer=PRODUCER)
 
 
@@ -45,11 +48,21 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
                      catalog: Callable[[], Catalog], run_id: str) -> Published:
     """Record the instance `t` of the feed on the cluster as published by an outside producer. UsageError (2)
     for a time that is no instance of the feed there, SkippedError (4) for one outside its validity there;
-    WaitingError (3) while it is not available; BlockedError (5) in safemode."""
+    WaitingError (3) while it is not available; BlockedError (5) in safemode, or while another call publishes the
+    instance (named)."""
     feed, cluster = repo.feed(feed_name), repo.cluster(cluster_name)
     call = FeedCall.of(PUBLISH, repo, feed, cluster, t)  # on the grid (2), inside the validity (4)
-    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     require_no_safemode(fs, cluster)
+    ledger = Ledger.of(fs, cluster)
+    with holding(ledger.publication_lock(feed.name, t), run_id,
+                 f"publication of instance {call.instance} of feed '{feed.name}'", LeaseDetails(time=call.instance)):
+        return _published(call, ledger, fs, catalog, run_id)
+
+
+def _published(call: FeedCall, ledger: Ledger, fs: FileSystem, catalog: Callable[[], Catalog],
+               run_id: str) -> Published:
+    feed, cluster, t = call.feed, call.cluster, call.nominal
+    owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     where = feed_locations(feed, cluster)
     state = probe_instance(fs, where, feed.availability_flag, catalog, t)
     location = where.event_location(t)
@@ -59,7 +72,6 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
                    f"{location} does not exist")
         raise WaitingError(f"The instance {format_timestamp(t)} of {owner} is not available: {missing}; publish it "
                            "once the producer has finished writing it.")
-    ledger = Ledger.of(fs, cluster)
     fingerprint = state.fingerprint
     event = ledger.record_publication(PublicationFacts(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
                                                        location=location, fingerprint=fingerprint,

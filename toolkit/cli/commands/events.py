@@ -57,8 +57,9 @@ def publish_command(
     producer `external`). Publishing unchanged content again records nothing new.
 
     Exit 0 recorded (or recorded already), 2 bad call (unknown feed, a time that is no instance), 3 the instance
-    is not available yet (call again once it is), 4 outside the feed's validity, 5 safemode. Table feeds and
-    clusters that are not file:// need Spark: `spark-submit entrypoints/publish.py` with the same arguments.
+    is not available yet (call again once it is), 4 outside the feed's validity, 5 safemode, or another publish of
+    the instance running (named: call again later). Table feeds and clusters that are not file:// need Spark:
+    `spark-submit entrypoints/publish.py` with the same arguments.
 
     \b
     toolkit publish --repo conf --feed clicks --cluster primary --time 2026-11-21T10:00Z

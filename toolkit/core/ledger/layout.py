@@ -26,6 +26,7 @@
     <working>/ledger/hive-imports/<feed>/<yyyyMMddTHHmmZ>.json              a Hive import of an instance of it
     <working>/ledger/locks/replication/<feed>/<yyyyMMddTHHmmZ>/lock.<n>      a replication of an instance into here
     <working>/ledger/locks/retention/<feed>/lock.<n>                         the retention of a feed here
+    <working>/ledger/locks/publish/<feed>/<yyyyMMddTHHmmZ>/lock.<n>          `toolkit publish` of an instance
     <working>/ledger/locks/hive-import/<db>.<table>/<partition>/lock.<n>     an import of a partition here
     <working>/ledger/locks/db-import/<feed>[/<yyyyMMddTHHmmZ>]/lock.<n>      a database import of the feed (incremental)
                                                                            or of one instance (full)

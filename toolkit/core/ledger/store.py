@@ -389,6 +389,11 @@ class Ledger:
         """Held while an instance of `feed` is replicated into this cluster (whatever its sources)."""
         return self._lock(self.layout.action_lock_folder("replication", feed, instance_key(t)), "lock")
 
+    def publication_lock(self, feed: str, t: datetime) -> LeaseLock:
+        """Held while an outside producer's instance of `feed` is checked and its event written (publish.py): two
+        calls at once would both read "no event yet" and both record one."""
+        return self._lock(self.layout.action_lock_folder("publish", feed, instance_key(t)), "lock")
+
     def retention_lock(self, feed: str) -> LeaseLock:
         """Held while the retention of `feed` evicts on this cluster."""
         return self._lock(self.layout.action_lock_folder("retention", feed), "lock")
