@@ -47,7 +47,14 @@ from toolkit.core.entities.repo import ConfigRepo  # noqa: E402
 from toolkit.core.instances.grids import process_grid  # noqa: E402
 from toolkit.core.ledger.layout import LedgerLayout  # noqa: E402
 from toolkit.core.ledger.locks import LeaseDetails  # noqa: E402
-from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, to_json  # noqa: E402
+from toolkit.core.ledger.records import (  # noqa: E402
+    AttemptRecord,
+    InstanceRecord,
+    PublishedOutput,
+    ReadInput,
+    Written,
+    to_json,
+)
 from toolkit.core.ledger.rollup_records import (  # noqa: E402
     MonthRollup,
     RolledUp,
@@ -122,11 +129,12 @@ def records(n: int, t: datetime) -> tuple[InstanceRecord, AttemptRecord]:
     stamp, key = format_timestamp(t), instance_key(t)
     run_id = f"r{n:04d}{key}"
     started, ended = f"{t + timedelta(minutes=5):%Y-%m-%dT%H:%M:%SZ}", f"{t + timedelta(minutes=9):%Y-%m-%dT%H:%M:%SZ}"
-    inputs = [{"name": "data", "feed": f"in-{n:04d}", "optional": False, "instances": [
+    inputs = Written(ReadInput, [{"name": "data", "feed": f"in-{n:04d}", "optional": False, "instances": [
         {"time": stamp, "location": f"file:///data/in-{n:04d}/{t:%Y/%m/%d/%H}", "available": True,
-         "fingerprint": {"digest": f"{n:08x}{key}", "files": 2, "bytes": 123456}}]}]
-    outputs = [{"name": "result", "feed": f"out-{n:04d}", "time": stamp,
-                "path": f"file:///data/out-{n:04d}/{t:%Y/%m/%d/%H}", "files": 1, "bytes": 4567, "replaced": False}]
+         "fingerprint": {"digest": f"{n:08x}{key}", "files": 2, "bytes": 123456}}]}])
+    outputs = Written(PublishedOutput, [{"name": "result", "feed": f"out-{n:04d}", "time": stamp,
+                                         "path": f"file:///data/out-{n:04d}/{t:%Y/%m/%d/%H}", "files": 1,
+                                         "bytes": 4567, "replaced": False}])
     instance = InstanceRecord(process=f"p{n:04d}", cluster="primary", time=stamp, status=Status.SUCCEEDED,
                               attempts=1, run_id=run_id, updated=ended, started=started, ended=ended, inputs=inputs,
                               outputs=outputs, succeeded=ended)

@@ -33,7 +33,15 @@ from bench.figures import report  # noqa: E402
 from bench.trigger_bench import CLUSTER, FEED  # noqa: E402  (a local cluster, its ledger under /working; hourly feeds)
 from toolkit.core.el.timestamps import format_timestamp  # noqa: E402
 from toolkit.core.instances.fingerprints import Fingerprint  # noqa: E402
-from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts, versioned  # noqa: E402
+from toolkit.core.ledger.records import (  # noqa: E402
+    AttemptRecord,
+    InstanceRecord,
+    PublicationFacts,
+    PublishedOutput,
+    ReadInput,
+    Written,
+    versioned,
+)
 from toolkit.core.ledger.store import Ledger  # noqa: E402
 from toolkit.statuses import Status  # noqa: E402
 
@@ -95,11 +103,12 @@ def write_ledger(ledger: Ledger) -> None:
         for k in range(HOURS):
             t, stamp, run_id = START + timedelta(hours=k), format_timestamp(START + timedelta(hours=k)), f"p{n}r{k}"
             window = [START + timedelta(hours=j) for j in range(max(0, k - 2), k + 1)]
-            inputs = [{"name": "data", "feed": source, "optional": False, "instances": [
+            inputs = Written(ReadInput, [{"name": "data", "feed": source, "optional": False, "instances": [
                 {"time": format_timestamp(w), "location": f"/data/{source}/{w:%Y%m%d%H}", "available": True,
-                 "fingerprint": fingerprint(source, w).to_json()} for w in window]}]
-            outputs = [{"name": "out", "feed": feed, "time": stamp, "path": f"/data/{feed}/{k}", "files": 1,
-                        "bytes": 100, "replaced": False}]
+                 "fingerprint": fingerprint(source, w).to_json()} for w in window]}])
+            outputs = Written(PublishedOutput, [{"name": "out", "feed": feed, "time": stamp,
+                                                 "path": f"/data/{feed}/{k}", "files": 1, "bytes": 100,
+                                                 "replaced": False}])
             attempt = AttemptRecord(f"p{n}", "primary", stamp, 1, run_id, "RUN", Status.SUCCEEDED, STAMP, STAMP,
                                     inputs=inputs, outputs=outputs)
             instance = InstanceRecord(f"p{n}", "primary", stamp, Status.SUCCEEDED, 1, run_id, STAMP, STAMP, STAMP,

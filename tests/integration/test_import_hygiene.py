@@ -12,7 +12,7 @@ LIGHT_MODULES = ["toolkit.core.el.expressions", "toolkit.core.el.templates", "to
                  "toolkit.core.entities", "toolkit.core.entities.repo", "toolkit.core.instances.process_instance",
                  "toolkit.core.instances.window_inverse", "toolkit.cli.main", "toolkit.cli.commands.graph",
                  "toolkit.views.lineage.walk", "toolkit.cli.commands.lineage", "toolkit.authoring.lint.runner",
-                 "toolkit.core.entities.quality_suites", "toolkit.services.quality.results"]
+                 "toolkit.core.entities.quality_suites", "toolkit.core.ledger.quality_results"]
 HEAVY = ("pyspark", "py4j", "great_expectations", "pandas")
 LOADED = f"sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})"
 

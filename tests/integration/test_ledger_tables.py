@@ -21,7 +21,14 @@ from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.core.ledger.consumption import ConsumerQueue
 from toolkit.core.ledger.layout import LedgerLayout
-from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublicationFacts
+from toolkit.core.ledger.records import (
+    AttemptRecord,
+    InstanceRecord,
+    PublicationFacts,
+    PublishedOutput,
+    ReadInput,
+    Written,
+)
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import UsageError
@@ -96,13 +103,14 @@ def write_ledger(cluster: Cluster) -> tuple[Ledger, dict[int, str]]:
     ledger.write_instance(InstanceRecord(
         process="hourly", cluster="primary", time=stamp(2), status="SUCCEEDED", attempts=2, run_id="hourly-2",
         updated="2026-11-22T10:01:00Z", succeeded="2026-11-22T10:01:00Z",
-        outputs=[{"name": "out", "feed": "summary", "time": stamp(2), "path": "file:///d/summary/10", "files": 1,
-                  "bytes": 5, "replaced": False}]))
+        outputs=Written(PublishedOutput, [{"name": "out", "feed": "summary", "time": stamp(2),
+                                           "path": "file:///d/summary/10", "files": 1, "bytes": 5,
+                                           "replaced": False}])))
     BatchLog(ledger, "loader").write(BatchRecord(
         process="loader", cluster="primary", seq=1, attempt=1, run_id="run-a", status="SUCCEEDED",
         started="2026-11-22T10:02:00Z", ended="2026-11-22T10:03:00Z", events=[ids[0], ids[1]],
-        inputs=[{"name": "clicks", "feed": "clicks", "instances": [
-            {"time": stamp(h), "event_id": ids[h], "location": f"file:///d/clicks/{h}"} for h in (0, 1)]}]))
+        inputs=Written(ReadInput, [{"name": "clicks", "feed": "clicks", "instances": [
+            {"time": stamp(h), "event_id": ids[h], "location": f"file:///d/clicks/{h}"} for h in (0, 1)]}])))
     batch = ledger.record_evictions("clicks", "primary", [(BASE + timedelta(hours=h), f"file:///d/clicks/{h}")
                                                           for h in (-1, 0)], producer="retention", run_id="ret")
     assert batch is not None

@@ -19,6 +19,7 @@ from toolkit.core.ledger.records import (
     InstanceRecord,
     PublicationFacts,
     PublishedOutput,
+    Written,
     parse_record,
     wall_clock_stamp,
 )
@@ -286,8 +287,8 @@ def test_a_success_whose_output_events_are_missing_is_started_once_more_to_write
     record = InstanceRecord(process="hourly", cluster="primary", time="2026-11-21T10:00Z", status="SUCCEEDED",
                             attempts=1, run_id="run", updated=wall_clock_stamp(time.time()),
                             started=wall_clock_stamp(time.time()), succeeded=wall_clock_stamp(time.time()),
-                            outputs=[PublishedOutput("out", "other", "2026-11-21T10:00Z", "file:///data/other", 1,
-                                                     10).to_json()])
+                            outputs=Written.of(PublishedOutput, [PublishedOutput(
+                                "out", "other", "2026-11-21T10:00Z", "file:///data/other", 1, 10)]))
     ledger.write_instance(record)  # killed before its output's event: a plain start (no rerun) writes it
     assert sweep(config, ledger, launcher) == ["hourly 2026-11-21T10:00Z"]
     assert submitted(launcher, log)[0].endswith("--time 2026-11-21T10:00Z --no-wait")

@@ -13,7 +13,7 @@ from tests.unit.retention.retention_repo import hourly_instances, tree, utc
 from toolkit.actions.replication.runner import ReplicationRequest, run_replication
 from toolkit.core.entities.provenance import provenance
 from toolkit.core.entities.repo import ConfigRepo
-from toolkit.core.ledger.records import InstanceRecord
+from toolkit.core.ledger.records import InstanceRecord, PublishedOutput, Written
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.services.runtime.run_context import RunContext
@@ -122,7 +122,7 @@ def test_an_edited_workflow_names_the_instances_the_old_one_computed(site, capsy
         ledger.write_instance(InstanceRecord(
             process="hourly-clicks-summary", cluster="primary", time=stamp(t),
             status="FAILED" if k >= 10 else "SUCCEEDED", attempts=1, run_id=f"r{k}", updated=stamp(t)[:-1] + ":30Z",
-            outputs=[output] if k < 10 else []))
+            outputs=Written(PublishedOutput, [output] if k < 10 else [])))
     workflow = head / "workflows" / "hourly_clicks_summary.py"
     workflow.write_text(workflow.read_text() + "\n# counted differently\n")
     code, report, _ = plan(capsys, head, base)

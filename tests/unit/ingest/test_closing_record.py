@@ -19,7 +19,8 @@ from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.ingest_book import IngestBook
 from toolkit.core.ledger.layout import LedgerLayout
-from toolkit.core.ledger.records import CorruptRecordError, PublicationFacts
+from toolkit.core.ledger.quality_results import GateResult
+from toolkit.core.ledger.records import CorruptRecordError, PublicationFacts, Written
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.errors import WaitingError
@@ -42,7 +43,7 @@ def gated(tmp_path: Path, on_failure: str = "block") -> ConfigRepo:
 def refusal(digest: str) -> ClosingRecord:
     return ClosingRecord("events", "primary", "2026-01-01T10:00Z", "r1", BLOCKED, "2026-01-01T11:00:05Z",
                          "file:///root/data/events/2026/01/01/10", CONTENT, digest,
-                         [{"suite": "quality/events.json", "success": False}])
+                         Written(GateResult, [{"suite": "quality/events.json", "success": False}]))
 
 
 def test_a_closing_record_reads_back_as_written_and_a_damaged_one_is_named(tmp_path: Path) -> None:

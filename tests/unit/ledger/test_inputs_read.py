@@ -11,7 +11,7 @@ import pytest
 from toolkit.actions.process_runner.late_check import fingerprints_of
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.batch_records import BatchRecord
-from toolkit.core.ledger.records import InstanceRecord, ReadInput, ReadInstance, to_json
+from toolkit.core.ledger.records import InstanceRecord, ReadInput, ReadInstance, Written, to_json
 from toolkit.errors import UsageError
 
 FORMAT_1 = Path(__file__).parent / "records_v1"
@@ -23,7 +23,8 @@ PROCESS_INPUT = {"name": "clicks", "feed": "clicks", "optional": False, "instanc
 
 def test_a_process_attempts_inputs_are_typed_with_their_fingerprints() -> None:
     record = InstanceRecord(process="p", cluster="primary", time="2026-11-21T10:00Z", status="SUCCEEDED",
-                            attempts=1, run_id="r", updated="2026-11-21T10:06:30Z", inputs=[PROCESS_INPUT])
+                            attempts=1, run_id="r", updated="2026-11-21T10:06:30Z",
+                            inputs=Written(ReadInput, [PROCESS_INPUT]))
     (read,) = InstanceRecord.parse(to_json(record), "instance.json").inputs_read()
     assert (read.name, read.feed, read.optional) == ("clicks", "clicks", False)
     assert [(i.time, i.available, i.digest) for i in read.instances] == [
@@ -34,9 +35,10 @@ def test_a_process_attempts_inputs_are_typed_with_their_fingerprints() -> None:
 
 def test_a_batchs_inputs_name_the_events_consumed() -> None:
     record = BatchRecord(process="p", cluster="primary", seq=3, attempt=1, run_id="r", status="SUCCEEDED",
-                         started="2026-11-21T10:00:00Z", inputs=[{"name": "raw", "feed": "raw", "instances": [
+                         started="2026-11-21T10:00:00Z", inputs=Written(ReadInput, [{"name": "raw", "feed": "raw",
+                                                                                    "instances": [
                              {"time": "2026-11-21T09:00Z", "event_id": "20261121T090500000Z-r-00000000",
-                              "location": "file:///raw/09"}]}])
+                              "location": "file:///raw/09"}]}]))
     (read,) = record.inputs_read()
     assert read.instances == [ReadInstance("2026-11-21T09:00Z", "file:///raw/09",
                                            event_id="20261121T090500000Z-r-00000000")]
@@ -58,7 +60,7 @@ def test_a_format_1_record_is_read_with_the_fingerprints_late_data_is_measured_b
 def test_an_input_no_toolkit_wrote_is_refused_naming_the_record(change: dict[str, object], why: str) -> None:
     record = InstanceRecord(process="p", cluster="primary", time="2026-11-21T10:00Z", status="SUCCEEDED",
                             attempts=1, run_id="r", updated="2026-11-21T10:06:30Z",
-                            inputs=[{**PROCESS_INPUT, **change}])
+                            inputs=Written(ReadInput, [{**PROCESS_INPUT, **change}]))
     with pytest.raises(UsageError, match=f"The ledger's record of process 'p' at 2026-11-21T10:00Z lists an input "
                                          f"this toolkit cannot read \\(input 0: {why}"):
         record.inputs_read()

@@ -16,6 +16,9 @@ from toolkit.core.ledger.records import (
     DatasetEvent,
     InstanceRecord,
     LateCheck,
+    PublishedOutput,
+    ReadInput,
+    Written,
     late_checks_json,
     parse_late_checks,
     to_json,
@@ -28,9 +31,11 @@ ATTEMPT = AttemptRecord(
     process="hourly-clicks-summary", cluster="primary", time="2026-11-21T10:00Z", attempt=2, run_id="0123456789ab",
     kind="RUN", status="FAILED", started="2026-11-21T10:05:00Z", ended="2026-11-21T10:06:30Z",
     error="Statement 1 of the workflow w.sql failed: boom",
-    inputs=[{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,
-                                              "fingerprint": {"digest": "ab", "files": 1, "bytes": 10}}]}],
-    outputs=[{"name": "summary", "path": "file:///x/data/2026/11/21/10"}], counters={"rows": 12, "bytes": 3.5},
+    inputs=Written(ReadInput, [{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,
+                                                                 "fingerprint": {"digest": "ab", "files": 1,
+                                                                                 "bytes": 10}}]}]),
+    outputs=Written(PublishedOutput, [{"name": "summary", "path": "file:///x/data/2026/11/21/10"}]),
+    counters={"rows": 12, "bytes": 3.5},
 )
 
 INSTANCE = InstanceRecord(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublishedOutput, to_json
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, PublishedOutput, Written, to_json
 from toolkit.errors import UsageError
 
 FORMAT_1 = Path(__file__).parent / "records_v1"
@@ -22,7 +22,8 @@ TABLE_OUTPUT = {"name": "sessions", "feed": "sessions", "time": "2026-11-21T00:0
 
 def _instance(*outputs: dict[str, object]) -> InstanceRecord:
     return InstanceRecord(process="p", cluster="primary", time="2026-11-21T10:00Z", status="SUCCEEDED", attempts=1,
-                          run_id="r", updated="2026-11-21T10:06:30Z", outputs=list(outputs))
+                          run_id="r", updated="2026-11-21T10:06:30Z",
+                          outputs=Written(PublishedOutput, list(outputs)))
 
 
 def test_file_and_table_outputs_are_typed_and_written_back_exactly_as_they_were() -> None:
@@ -38,7 +39,7 @@ def test_file_and_table_outputs_are_typed_and_written_back_exactly_as_they_were(
 
 def test_a_format_1_record_is_read_and_its_outputs_refused_only_where_they_are_used() -> None:
     attempt = AttemptRecord.parse((FORMAT_1 / "attempt-001.json").read_bytes(), "attempt-001.json")
-    assert attempt.outputs == [{"name": "summary", "path": "file:///x/data/2026/11/21/10"}]  # read as written
+    assert attempt.outputs == Written(PublishedOutput, [{"name": "summary", "path": "file:///x/data/2026/11/21/10"}])
     with pytest.raises(UsageError) as refused:
         attempt.published()
     assert str(refused.value) == (

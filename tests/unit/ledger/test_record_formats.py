@@ -23,6 +23,9 @@ from toolkit.core.ledger.records import (
     InstanceRecord,
     LateCheck,
     NewerFormatError,
+    PublishedOutput,
+    ReadInput,
+    Written,
     late_checks_json,
     parse_late_checks,
     to_json,
@@ -33,9 +36,10 @@ from toolkit.errors import UsageError
 from toolkit.services.runtime.run_record import write_record
 
 V1 = Path(__file__).parent / "records_v1"
-INPUTS = [{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,
-                                            "fingerprint": {"digest": "ab", "files": 1, "bytes": 10}}]}]
-OUTPUTS = [{"name": "summary", "path": "file:///x/data/2026/11/21/10"}]
+INPUTS = Written(ReadInput, [{"name": "clicks", "instances": [{"time": "2026-11-21T10:00Z", "available": True,
+                                                               "fingerprint": {"digest": "ab", "files": 1,
+                                                                               "bytes": 10}}]}])
+OUTPUTS = Written(PublishedOutput, [{"name": "summary", "path": "file:///x/data/2026/11/21/10"}])
 
 
 def v1(name: str) -> tuple[bytes, str]:
@@ -81,7 +85,7 @@ def test_optional_fields_missing_from_an_older_record_take_their_defaults() -> N
         del written[name]
     record = InstanceRecord.parse(json.dumps(written).encode(), path)
     assert (record.started, record.ended, record.error, record.succeeded) == (None, None, None, None)
-    assert (record.missing, record.inputs, record.outputs) == ([], [], [])
+    assert (record.missing, record.inputs, record.outputs) == ([], Written(ReadInput), Written(PublishedOutput))
     checks = json.loads(v1("late-checks.json")[0])
     del checks[0]["changed"], checks[0]["run_id"]
     assert parse_late_checks(json.dumps(checks).encode(), path)[0] == LateCheck("2026-11-21T11:00Z", "UNCHANGED")

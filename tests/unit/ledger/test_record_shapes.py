@@ -14,6 +14,7 @@ from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.consumption import Cursor
 from toolkit.core.ledger.ingest_book import IngestBatch
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.ledger.records import (
     STATUSES,
     AttemptJob,
@@ -21,7 +22,10 @@ from toolkit.core.ledger.records import (
     CorruptRecordError,
     DatasetEvent,
     Minute,
+    PublishedOutput,
+    ReadInput,
     Stamp,
+    _Kept,
     _Nested,
     parse_record,
     shape_of,
@@ -33,7 +37,7 @@ def test_the_checks_of_a_record_are_read_from_its_annotations() -> None:
     assert shape_of(AttemptRecord) == {
         "process": "str", "cluster": "str", "time": "minute", "attempt": "int", "run_id": "str",
         "kind": ("RUN", "LATE_RERUN"), "status": STATUSES, "started": "stamp", "ended": "stamp?", "error": "str?",
-        "inputs": "list", "outputs": "list", "counters": "dict", "quality": "list",
+        "inputs": _Kept(ReadInput), "outputs": _Kept(PublishedOutput), "counters": "dict", "quality": _Kept(GateResult),
         "job": _Nested(AttemptJob, single=True, optional=True),
         "definition": _Nested(Provenance, single=True, optional=True)}
     assert shape_of(DatasetEvent)["fingerprint"] == _Nested(Fingerprint, single=True, optional=True)

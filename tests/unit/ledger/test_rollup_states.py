@@ -19,7 +19,14 @@ from hypothesis import strategies as st
 from tests.unit.ledger.ledger_support import local_cluster
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.ledger.instance_states import InstanceOutline, InstanceState, Outlines, _problem
-from toolkit.core.ledger.records import CorruptRecordError, InstanceRecord, NewerFormatError, record_document
+from toolkit.core.ledger.records import (
+    CorruptRecordError,
+    InstanceRecord,
+    NewerFormatError,
+    PublishedOutput,
+    Written,
+    record_document,
+)
 from toolkit.core.ledger.rollup_records import (
     MonthRollup,
     RolledUp,
@@ -40,7 +47,8 @@ TIMES = [datetime(2026, 10, 31, hour, tzinfo=timezone.utc) for hour in range(3)]
 def instance(t: datetime, status: str = "SUCCEEDED", **fields: object) -> InstanceRecord:
     values: dict[str, object] = {"attempts": 1, "run_id": f"run-{t:%H}", "updated": f"{t:%Y-%m-%dT%H}:09:00Z",
                                  "started": f"{t:%Y-%m-%dT%H}:01:00Z", "ended": f"{t:%Y-%m-%dT%H}:09:00Z",
-                                 "outputs": [{"feed": "summary", "time": f"{t:%Y-%m-%dT%H:%MZ}"}]}
+                                 "outputs": Written(PublishedOutput,
+                                                    [{"feed": "summary", "time": f"{t:%Y-%m-%dT%H:%MZ}"}])}
     values.update(fields)
     return InstanceRecord(process=P, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}", status=status,
                           **values)  # type: ignore[arg-type]

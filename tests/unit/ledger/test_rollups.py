@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.unit.ledger.ledger_support import SetClock, local_cluster
-from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, LateCheck
+from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, LateCheck, PublishedOutput, ReadInput, Written
 from toolkit.core.ledger.rollup_records import read_rollup, rolled_months
 from toolkit.core.ledger.rollups import roll_up
 from toolkit.core.ledger.store import Ledger
@@ -38,11 +38,12 @@ def write(ledger: Ledger, t: datetime, status: str, attempts: int = 1) -> None:
         ledger.write_attempt(AttemptRecord(
             process=P, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}", attempt=number, run_id=f"r{number}",
             kind="RUN", status=status if number == attempts else "FAILED", started=stamp(t, number),
-            ended=stamp(t, number + 1), inputs=[{"feed": "clicks", "time": f"{t:%Y-%m-%dT%H:%MZ}"}]))
+            ended=stamp(t, number + 1),
+            inputs=Written(ReadInput, [{"feed": "clicks", "time": f"{t:%Y-%m-%dT%H:%MZ}"}])))
     ledger.write_instance(InstanceRecord(
         process=P, cluster="primary", time=f"{t:%Y-%m-%dT%H:%MZ}", status=status, attempts=attempts,
         run_id=f"r{attempts}", updated=stamp(t, 9), started=stamp(t, 1), ended=stamp(t, 9),
-        outputs=[{"feed": "summary", "time": f"{t:%Y-%m-%dT%H:%MZ}"}]))
+        outputs=Written(PublishedOutput, [{"feed": "summary", "time": f"{t:%Y-%m-%dT%H:%MZ}"}])))
 
 
 @pytest.fixture()

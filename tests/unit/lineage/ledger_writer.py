@@ -12,7 +12,15 @@ from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.fingerprints import Fingerprint
-from toolkit.core.ledger.records import AttemptRecord, DatasetEvent, InstanceRecord, PublicationFacts
+from toolkit.core.ledger.records import (
+    AttemptRecord,
+    DatasetEvent,
+    InstanceRecord,
+    PublicationFacts,
+    PublishedOutput,
+    ReadInput,
+    Written,
+)
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
 from toolkit.views.ledger_access import Now, open_ledger
@@ -60,19 +68,21 @@ class LedgerWriter:
             status: str = "SUCCEEDED", content: str | None = None) -> None:
         """An attempt of `process` at `t`: `reads` per input name its feed and (time, content label) read;
         `writes` per output name its feed and time. A succeeded attempt publishes its outputs (events)."""
-        inputs = [{"name": name, "feed": feed, "optional": False, "instances": [
+        inputs = Written(ReadInput, [{"name": name, "feed": feed, "optional": False, "instances": [
             {"time": format_timestamp(at), "location": f"/data/{feed}/{format_timestamp(at)}", "available": True,
              "fingerprint": fingerprint(label).to_json()} for at, label in seen]}
-                  for name, (feed, seen) in reads.items()]
-        outputs = [{"name": name, "feed": feed, "time": format_timestamp(at), "path": f"/data/{feed}",
-                    "files": 1, "bytes": 1, "replaced": False} for name, (feed, at) in writes.items()]
+                                     for name, (feed, seen) in reads.items()])
+        outputs = Written(PublishedOutput, [{"name": name, "feed": feed, "time": format_timestamp(at),
+                                             "path": f"/data/{feed}", "files": 1, "bytes": 1, "replaced": False}
+                                            for name, (feed, at) in writes.items()])
         ledger = self.ledger(cluster)
         stamp = format_timestamp(t)
         succeeded = status == "SUCCEEDED"
         ledger.write_attempt(AttemptRecord(process, cluster, stamp, attempt, run_id, kind, status, STAMP, STAMP,
-                                           inputs=inputs, outputs=outputs if succeeded else []))
+                                           inputs=inputs, outputs=outputs if succeeded else Written(PublishedOutput)))
         ledger.write_instance(InstanceRecord(process, cluster, stamp, status, attempt, run_id, STAMP, STAMP, STAMP,
-                                             inputs=inputs, outputs=outputs if succeeded else []))
+                                             inputs=inputs,
+                                             outputs=outputs if succeeded else Written(PublishedOutput)))
         if succeeded:
             for feed, at in writes.values():
                 self.publish(feed, cluster, at, f"process:{process}", run_id, content or f"{feed}@{at:%H}/{run_id}")

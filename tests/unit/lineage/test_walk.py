@@ -11,6 +11,7 @@ import pytest
 
 from tests.unit.lineage.ledger_writer import DAY, LedgerWriter, a_day_of_runs, fingerprint, make_repo, utc
 from toolkit.core.ledger.batch_records import BatchLog, BatchRecord
+from toolkit.core.ledger.records import PublishedOutput, ReadInput, Written
 from toolkit.errors import UsageError
 from toolkit.views.lineage.graph import READ, WROTE, InstanceNode, Lineage, RunNode
 from toolkit.views.lineage.walk import trace_feed, trace_process
@@ -233,8 +234,9 @@ def test_a_batch_consumers_output_is_traced_to_the_events_of_its_batch(writer: L
     for seq, run_id in ((1, "b0"), (2, "b1")):
         BatchLog(ledger, "clicks-batch").write(BatchRecord(
             "clicks-batch", "primary", seq, 1, run_id, "SUCCEEDED", "2026-11-22T13:00:00Z", "2026-11-22T13:00:00Z",
-            events=[e.event_id for e in consumed], outputs=[output], inputs=[{"name": "clicks", "feed": "clicks",
-            "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location} for e in consumed]}]))
+            events=[e.event_id for e in consumed], outputs=Written(PublishedOutput, [output]),
+            inputs=Written(ReadInput, [{"name": "clicks", "feed": "clicks", "instances": [
+                {"time": e.time, "event_id": e.event_id, "location": e.location} for e in consumed]}])))
     writer.publish("clicks-daily", "primary", day, "process:clicks-batch", "b1", "daily-batch")
     lineage = trace_feed(writer.ledgers(), "clicks-daily", "primary", day, 1, 0)
     [run] = runs(lineage)

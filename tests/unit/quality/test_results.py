@@ -1,5 +1,6 @@
-"""A gate's results as records (toolkit/services/quality/results.py): their JSON round trip (the ledger keeps it), the
-status line's `quality: 11/12 passed`, the sentence a failure is told in, and which results stop a publication."""
+"""A gate's results as records (toolkit/core/ledger/quality_results.py): their JSON round trip (the ledger keeps
+it), the status line's `quality: 11/12 passed`, the sentence a failure is told in, and which results stop a
+publication."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import pytest
 
 from toolkit.core.entities.model import OnFailure
-from toolkit.services.quality.results import ExpectationOutcome, GateResult, results_json, summary
+from toolkit.core.ledger.quality_results import ExpectationOutcome, GateResult, summary
 
 NOT_NULL = ExpectationOutcome("expect_column_values_to_not_be_null", True, ("user",), None, 0, 1_000_000,
                               {"column": "user"})
@@ -27,7 +28,7 @@ def result(*outcomes: ExpectationOutcome, on_failure: OnFailure = OnFailure.BLOC
 
 def test_the_json_form_round_trips_through_text() -> None:
     original = result(NOT_NULL, NULL_URLS, ROWS, MISSING, on_failure=OnFailure.WARN)
-    data = json.loads(json.dumps(results_json([original])))
+    data = json.loads(json.dumps([original.to_json()]))
     assert data[0] == {
         "feed": "clicks", "time": "2026-03-01T05:00Z", "suite": "quality/clicks.json", "suite_name": "clicks",
         "on_failure": "warn", "location": "/staging/clicks/2026/03/01/05", "success": False, "passed": 1,

@@ -323,7 +323,7 @@ def test_a_blocking_check_discards_the_staged_copy_and_a_warning_publishes(tmp_p
     blocking result deletes it and publishes nothing; a warning publishes; the results are in the outcome."""
     from toolkit.actions.replication.files import Folder, replicate_folder
     from toolkit.core.entities.model import OnFailure
-    from toolkit.services.quality.results import ExpectationOutcome, GateResult
+    from toolkit.core.ledger.quality_results import ExpectationOutcome, GateResult
 
     fs = LocalFileSystem()
     source = instance(tmp_path / "primary", "data", T, FILES)

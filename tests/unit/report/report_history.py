@@ -12,9 +12,9 @@ from toolkit.core.entities.model import OnFailure
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.holds import Hold
-from toolkit.core.ledger.records import AttemptRecord, PublicationFacts
+from toolkit.core.ledger.quality_results import ExpectationOutcome, GateResult
+from toolkit.core.ledger.records import AttemptRecord, PublicationFacts, Written
 from toolkit.core.ledger.store import Ledger
-from toolkit.services.quality.results import ExpectationOutcome, GateResult
 from toolkit.statuses import Status
 
 NOW = "2026-11-21T13:30Z"
@@ -51,7 +51,7 @@ def write_states(conf: Path) -> Ledger:
     ledger.write_attempt(attempt(11, 1, "RUN", "SUCCEEDED"))
     ledger.write_attempt(attempt(11, 2, "LATE_RERUN", "SUCCEEDED"))
     ledger.write_instance(replace(record(SUMMARY, 12, "FAILED"), error=ERROR))
-    ledger.write_attempt(attempt(12, 1, "RUN", "FAILED", error=ERROR, quality=[GATE.to_json()]))
+    ledger.write_attempt(attempt(12, 1, "RUN", "FAILED", error=ERROR, quality=Written.of(GateResult, [GATE])))
     ledger.record_publication(PublicationFacts("clicks", "primary", at(7), producer="replication:backup",
                                                run_id="replicate-7", location="/data/clicks/07",
                                                fingerprint=Fingerprint("d", 1, 1)))

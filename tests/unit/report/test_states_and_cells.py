@@ -9,7 +9,8 @@ import pytest
 from tests.unit.report.report_history import ERROR, GATE, attempt
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.ledger.instance_states import InstanceState
-from toolkit.core.ledger.records import DatasetEvent
+from toolkit.core.ledger.quality_results import GateResult
+from toolkit.core.ledger.records import DatasetEvent, Written
 from toolkit.views.report.cells import DETAILED, feed_cell, needs_attempts, plain_successes, process_cell, trimmed
 from toolkit.views.report.model import Cell, Details
 from toolkit.views.report.states import COLOURS, State, feed_state, process_state
@@ -55,7 +56,7 @@ def test_every_state_has_a_colour_of_its_own_kind() -> None:
 
 
 def test_a_process_cell_lists_its_attempts_and_quality_results() -> None:
-    tries = [attempt(12, 1, "RUN", "FAILED", error=ERROR, quality=[GATE.to_json()])]
+    tries = [attempt(12, 1, "RUN", "FAILED", error=ERROR, quality=Written.of(GateResult, [GATE]))]
     cell = process_cell(T, "FAILED", Details(run_id="run-12", attempts=1, error=ERROR), tries, "missed by 2h")
     assert (cell.state, cell.sla) == (State.QUALITY_BLOCKED, "missed by 2h")
     assert cell.details is not None and len(cell.details.tries) == 1

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.core.ledger.records import CorruptRecordError, parse_record, record_document
+from toolkit.core.ledger.quality_results import GateResult
+from toolkit.core.ledger.records import CorruptRecordError, Written, parse_record, record_document
 from toolkit.core.ledger.replication_runs import ReplicationRecord
 from toolkit.core.ledger.retention_runs import EvictedItem, RetentionRecord
 from toolkit.services.runtime.run_record import record_text
@@ -48,7 +49,7 @@ def test_a_record_of_an_older_release_reads_with_the_defaults_of_what_it_lacks()
         del source["copier"], source["copy_tasks"]
     del document["quality"]
     record = parse_record(ReplicationRecord, json.dumps(document).encode(), "r.json")
-    assert [s.copier for s in record.sources] == [None, None] and record.quality == []
+    assert [s.copier for s in record.sources] == [None, None] and record.quality == Written(GateResult)
 
 
 @pytest.mark.parametrize(("damage", "problem"), [

@@ -24,9 +24,9 @@ from toolkit.services.staged_outputs import table_outputs as tables
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
+    from toolkit.core.ledger.quality_results import GateResult
     from toolkit.core.storage.publish import Publication
     from toolkit.services.quality.gate import QualityGate
-    from toolkit.services.quality.results import GateResult
 
 OUTPUT_NAME = "import"  # the name staging and records give the instance an import writes
 ATTEMPT = 1  # one attempt per run: a failed import is called again by the scheduler

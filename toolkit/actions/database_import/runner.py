@@ -54,7 +54,8 @@ from toolkit.core.ledger.database_transfers import (
     PendingRead,
 )
 from toolkit.core.ledger.locks import LeaseDetails
-from toolkit.core.ledger.records import wall_clock_stamp
+from toolkit.core.ledger.quality_results import GateResult, summary
+from toolkit.core.ledger.records import Written, wall_clock_stamp
 from toolkit.core.ledger.run_locks import HeldLease, describe_holder
 from toolkit.core.storage.java_errors import spark_work
 from toolkit.core.storage.jdbc.connection import DatabaseSession, database_session
@@ -64,7 +65,6 @@ from toolkit.errors import SkippedError, ToolkitError, UsageError
 from toolkit.services.datasource_access.datasets import table_use
 from toolkit.services.datasource_access.fields import selected
 from toolkit.services.openlineage.facts import DatasetUse
-from toolkit.services.quality.results import GateResult, results_json, summary
 from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, InstanceCall, Lifecycle, feed_lifecycle
 from toolkit.services.runtime.lineage import watched
 from toolkit.services.runtime.run_context import RunContext
@@ -255,9 +255,10 @@ class _Import:
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._failed(target, record, advances, err)
             raise
+        quality = Written.of(GateResult, outcome.quality)
         self.book.instances.write(replace(record, status=Status.SUCCEEDED, ended=wall_clock_stamp(context.clock.time()),
                                           rows=outcome.read, files=outcome.files, bytes=outcome.bytes,
-                                          location=outcome.location, quality=results_json(outcome.quality)), t)
+                                          location=outcome.location, quality=quality), t)
         if advances:
             self.book.drop_pending()
         if on:

@@ -43,10 +43,10 @@ from toolkit.core.entities.model import Feed, quality_gates
 from toolkit.core.entities.quality_suites import suite_file
 from toolkit.core.instances.availability import probe_instance
 from toolkit.core.instances.fingerprints import Fingerprint
-from toolkit.core.ledger.records import EVICTED, wall_clock_stamp
+from toolkit.core.ledger.quality_results import GateResult
+from toolkit.core.ledger.records import EVICTED, Written, gate_results, wall_clock_stamp
 from toolkit.services.notifications.message import QUALITY_WARNING, Notice
 from toolkit.services.quality.gate import QualityGate, warnings_of
-from toolkit.services.quality.results import GateResult, results_json
 from toolkit.services.runtime.feed_notices import FeedFailure, notify_feed_failure
 from toolkit.statuses import Status
 
@@ -104,7 +104,7 @@ class QualityClosing:
         self.lease_check()  # validation can be long: a run that lost its lease meanwhile publishes nothing
         self.results += results
         blocked = any(result.blocks for result in results)
-        record = self._record(t, BLOCKED if blocked else CLOSED, location, content, results_json(results))
+        record = self._record(t, BLOCKED if blocked else CLOSED, location, content, Written.of(GateResult, results))
         if blocked:
             self.book.write(record, t)
             self.verdicts[format_timestamp(t)] = BLOCKED
@@ -125,7 +125,7 @@ class QualityClosing:
         self.verdicts[format_timestamp(t)] = record.state
         if record.state != CLOSED or self.notifier is None:
             return
-        for result in warnings_of(GateResult.from_json(item) for item in record.quality):
+        for result in warnings_of(gate_results(record.quality, f"feed '{self.feed.name}' closed at {record.time}")):
             self.notifier.notify(self.feed.notification, Notice(
                 QUALITY_WARNING, "feed", self.feed.name, self.where.cluster, t, "ingest", Status.SUCCEEDED,
                 run_id=self.run_id, error=result.describe_failures() + " (its on-failure is warn: published all the "
@@ -141,7 +141,7 @@ class QualityClosing:
         return bool(events) and events[-1].kind != EVICTED and same_content(events[-1].fingerprint, content)
 
     def _record(self, t: datetime, state: str, location: str, content: Fingerprint | None,
-                quality: list[dict[str, object]]) -> ClosingRecord:
+                quality: Written[GateResult]) -> ClosingRecord:
         return ClosingRecord(self.feed.name, self.where.cluster, format_timestamp(t), self.run_id, state,
                              wall_clock_stamp(self.clock.time()), location, content, self.digest, quality)
 

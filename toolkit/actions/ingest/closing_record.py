@@ -7,17 +7,18 @@ held back, nothing published) or `accepted` (held back, then published by hand: 
 records the content it had refused, and let it go without checking it again). `fingerprint` is the content that
 was checked and `gates` a digest of the suites and their `on-failure`: a blocked instance is checked again only
 once either changes, so that an ingest run every few minutes does not validate (and notify about) the same bad
-data each time. `quality` holds the gates' results (toolkit/services/quality/results.py, JSON form)."""
+data each time. `quality` holds the gates' results (toolkit/core/ledger/quality_results.py, JSON form)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.ledger.record_files import InstanceRecords
-from toolkit.core.ledger.records import Minute, Stamp
+from toolkit.core.ledger.records import Minute, Stamp, Written, nothing_written
 from toolkit.core.storage.filesystem import FileSystem
 
 CLOSED, BLOCKED, ACCEPTED = "closed", "blocked", "accepted"
@@ -34,7 +35,7 @@ class ClosingRecord:
     location: str
     fingerprint: Fingerprint | None = None  # the content checked (toolkit/core/instances/fingerprints.py)
     gates: str = ""  # the digest of the suites and their on-failure it was checked against
-    quality: list[dict[str, Any]] = field(default_factory=list)
+    quality: Written[GateResult] = field(default_factory=nothing_written(GateResult))
 
     def holds(self, fingerprint: Fingerprint | None, gates: str) -> bool:
         """Whether this is a refusal of the same content under the same gates (nothing to check again)."""

@@ -18,7 +18,7 @@ from toolkit.core.storage.filesystem import FileSystem
 from toolkit.services.openlineage.facts import DatasetUse, QualityAssertion
 
 if TYPE_CHECKING:
-    from toolkit.services.quality.results import GateResult
+    from toolkit.core.ledger.quality_results import GateResult
 
 
 def batch_uses(fs: FileSystem, feed: Feed, cluster: Cluster, batch: IngestBatch, committed: bool = False,

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from toolkit.actions.ingest.closing_gate import QualityClosing
-    from toolkit.services.quality.results import GateResult
+    from toolkit.core.ledger.quality_results import GateResult
 
 _EXTENSIONS = {"parquet": ".parquet", "orc": ".orc", "json": ".json", "csv": ".csv"}
 _FOOTERS = ("parquet", "orc")  # formats whose files say how many rows they hold
@@ -85,7 +85,7 @@ class IngestResult:
                  "landing_files_ingested": self.moved, "landing_files_grown": self.left,
                  "landing_files_refused": self.refused, "ingested_days_deleted": self.expired}
         if self.quality:
-            from toolkit.services.quality.results import summary
+            from toolkit.core.ledger.quality_results import summary
 
             found["quality"] = summary(self.quality)
         return found

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from toolkit.core.ledger.records import AttemptJob, Counters, PublishedOutput, wall_clock_stamp
-from toolkit.services.quality.results import GateResult, results_json
+from toolkit.core.ledger.quality_results import GateResult
+from toolkit.core.ledger.records import AttemptJob, Counters, PublishedOutput, Written, wall_clock_stamp
 from toolkit.statuses import Status
 
 
@@ -38,14 +37,14 @@ class AttemptFacts:
     def ended_stamp(self) -> str | None:
         return wall_clock_stamp(self.ended.timestamp()) if self.ended is not None else None
 
-    def outputs_json(self) -> list[dict[str, Any]]:
-        return [output.to_json() for output in self.outputs]
+    def outputs_written(self) -> Written[PublishedOutput]:
+        return Written.of(PublishedOutput, self.outputs)
 
     def counters(self) -> Counters:
         return {} if self.workflow_seconds is None else {"workflow_seconds": round(self.workflow_seconds, 3)}
 
-    def quality_json(self) -> list[dict[str, Any]]:
-        return results_json(self.quality)
+    def quality_written(self) -> Written[GateResult]:
+        return Written.of(GateResult, self.quality)
 
 
 @dataclass(frozen=True)

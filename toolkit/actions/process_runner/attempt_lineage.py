@@ -16,10 +16,10 @@ from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.instances.grids import process_grid
 from toolkit.core.instances.output_targets import FileOutput, TableOutputTarget
 from toolkit.core.instances.plan import InstancePlan
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.ledger.records import PublishedOutput
 from toolkit.services.openlineage.facts import DatasetUse, RunSubject
 from toolkit.services.openlineage.run import Lineage, RunLineage
-from toolkit.services.quality.results import GateResult
 
 
 @dataclass(frozen=True)

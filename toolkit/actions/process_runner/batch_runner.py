@@ -47,7 +47,16 @@ from toolkit.core.ledger.batch_plan import (
 from toolkit.core.ledger.batch_records import BatchLog, BatchRecord
 from toolkit.core.ledger.consumption import Claim, ConsumerQueue, Plan
 from toolkit.core.ledger.locks import Lease, LeaseDetails, LeaseKeeper, LeaseLock, LockLostError
-from toolkit.core.ledger.records import EVENT_KINDS, EVICTED, AttemptJob, DatasetEvent, record_time, wall_clock_stamp
+from toolkit.core.ledger.records import (
+    EVENT_KINDS,
+    EVICTED,
+    AttemptJob,
+    DatasetEvent,
+    ReadInput,
+    Written,
+    record_time,
+    wall_clock_stamp,
+)
 from toolkit.core.ledger.run_locks import describe_holder
 from toolkit.core.storage.filesystem import StorageError
 from toolkit.errors import BlockedError, SkippedError, ToolkitError, UsageError
@@ -389,10 +398,10 @@ class BatchRunner:
             process=self.process.name, cluster=self.runner.cluster.name, seq=plan.seq, attempt=facts.attempt,
             run_id=self.runner.run_id, status=facts.status, started=facts.started_stamp, ended=facts.ended_stamp,
             error=facts.error, events=sorted(plan.event_ids),
-            inputs=[{"name": item.name, "feed": item.feed,
-                     "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
-                                   for e in item.events]} for item in inputs],
-            outputs=facts.outputs_json(), counters=facts.counters(), quality=facts.quality_json(), job=facts.job,
+            inputs=Written(ReadInput, [{"name": item.name, "feed": item.feed,
+                                        "instances": [{"time": e.time, "event_id": e.event_id, "location": e.location}
+                                                      for e in item.events]} for item in inputs]),
+            outputs=facts.outputs_written(), counters=facts.counters(), quality=facts.quality_written(), job=facts.job,
             definition=self.runner.provenance))
 
     def _write_running(self, plan: Plan, attempt: int, started: datetime, inputs: list[BatchInput],

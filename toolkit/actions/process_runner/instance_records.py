@@ -12,7 +12,14 @@ from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.plan import InstancePlan
 from toolkit.core.ledger.locks import Lease
-from toolkit.core.ledger.records import AttemptRecord, InstanceRecord, wall_clock_stamp
+from toolkit.core.ledger.records import (
+    AttemptRecord,
+    InstanceRecord,
+    PublishedOutput,
+    ReadInput,
+    Written,
+    wall_clock_stamp,
+)
 from toolkit.core.ledger.store import Ledger
 from toolkit.statuses import Status
 
@@ -35,8 +42,8 @@ class InstanceRecords:
             process=self.process, cluster=self.cluster, time=format_timestamp(t), attempt=facts.attempt,
             run_id=self.run_id, kind=self.kind, status=facts.status, started=facts.started_stamp,
             ended=facts.ended_stamp, error=facts.error,
-            inputs=[item.to_json() for item in plan.inputs] if facts.status != Status.RUNNING else [],
-            outputs=facts.outputs_json(), counters=facts.counters(), quality=facts.quality_json(), job=facts.job,
+            inputs=_read(plan) if facts.status != Status.RUNNING else Written(ReadInput),
+            outputs=facts.outputs_written(), counters=facts.counters(), quality=facts.quality_written(), job=facts.job,
             definition=self.definition))
 
     def instance(self, t: datetime, facts: InstanceFacts, plan: InstancePlan | None = None) -> None:
@@ -45,18 +52,19 @@ class InstanceRecords:
         previous = self.ledger.instance(self.process, t)
         now = _stamp(real_now())
         succeeded = previous.succeeded if previous is not None else None
-        inputs = previous.inputs if previous is not None else []
+        inputs = previous.inputs if previous is not None else Written(ReadInput)
         definition = previous.definition if previous is not None else None  # the last success's
         if facts.status == Status.SUCCEEDED and plan is not None:
-            succeeded, inputs = now, [item.to_json() for item in plan.inputs]
+            succeeded, inputs = now, _read(plan)
             definition = self.definition
         self.ledger.write_instance(InstanceRecord(
             process=self.process, cluster=self.cluster, time=format_timestamp(t), status=facts.status,
             attempts=facts.attempts, run_id=self.run_id, updated=now,
             started=_stamp(facts.started) if facts.started else (previous.started if previous is not None else None),
             ended=_stamp(facts.ended) if facts.ended else None, error=facts.error, missing=list(facts.missing),
-            inputs=inputs, outputs=[output.to_json() for output in facts.outputs] if facts.outputs
-            else list(previous.outputs if previous is not None else []), succeeded=succeeded, definition=definition))
+            inputs=inputs, outputs=Written.of(PublishedOutput, facts.outputs) if facts.outputs
+            else previous.outputs if previous is not None else Written(PublishedOutput), succeeded=succeeded,
+            definition=definition))
 
     def killed(self, t: datetime, lease: Lease) -> None:
         """A run that held the lock died (its lease expired): its open attempt and the instance become KILLED."""
@@ -70,6 +78,12 @@ class InstanceRecords:
         if instance is not None and instance.run_id == lease.run_id \
                 and instance.status in (Status.RUNNING, Status.WAITING):
             self.ledger.write_instance(replace(instance, status=Status.KILLED, ended=ended, updated=ended))
+
+
+def _read(plan: InstancePlan) -> Written[ReadInput]:
+    """What the plan's inputs read, as an attempt's record keeps it (`InputPlan.to_json`: the instances and their
+    fingerprints, which ReadInput types)."""
+    return Written(ReadInput, [item.to_json() for item in plan.inputs])
 
 
 def real_now() -> datetime:

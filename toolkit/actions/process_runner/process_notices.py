@@ -8,10 +8,10 @@ from datetime import datetime
 
 from toolkit.core.entities.model import Cluster, Process
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.services.notifications.message import FAILED, QUALITY_WARNING, SUCCEEDED, TIMEDOUT, Notice, rerun_command
 from toolkit.services.notifications.notifier import Notifier
 from toolkit.services.quality.gate import warnings_of
-from toolkit.services.quality.results import GateResult
 from toolkit.statuses import Status
 
 

@@ -14,13 +14,13 @@ from toolkit.actions.process_runner.lineage_uses import planned_output_uses
 from toolkit.core.entities.model import Cluster, Process, Quality, quality_gates
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.output_targets import FileOutput, TableOutputTarget
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.storage.catalog import Catalog
 from toolkit.core.storage.filesystem import FileSystem
 from toolkit.services.openlineage.facts import DatasetUse
 from toolkit.services.quality.assertions import assertions_of
 from toolkit.services.quality.frames import file_instance, table_partition
 from toolkit.services.quality.gate import QualityGate
-from toolkit.services.quality.results import GateResult
 from toolkit.services.staged_outputs import table_outputs as tables
 
 if TYPE_CHECKING:

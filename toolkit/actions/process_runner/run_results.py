@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from toolkit.core.ledger.quality_results import GateResult, summary
 from toolkit.core.ledger.records import PublishedOutput
-from toolkit.services.quality.results import GateResult, summary
 from toolkit.statuses import Status
 
 

@@ -16,13 +16,13 @@ from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Feed, OnFailure, Quality, quality_gates
 from toolkit.core.instances.availability import InstanceState, probe_instance
 from toolkit.core.instances.feed_locations import FeedLocations, feed_locations
+from toolkit.core.ledger.quality_results import summary
 from toolkit.core.storage.filesystem import normalize_uri
 from toolkit.errors import UsageError, WaitingError
 from toolkit.services.openlineage.facts import DatasetUse, RunSubject
 from toolkit.services.quality.assertions import assertions_of
 from toolkit.services.quality.frames import file_instance, table_partition
 from toolkit.services.quality.gate import QualityGate
-from toolkit.services.quality.results import summary
 from toolkit.services.runtime.action_session import ActionSession
 from toolkit.services.runtime.entry_frame import common_parser, load_repo, nominal, run
 from toolkit.services.runtime.feed_session import feed_session

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.storage.filesystem import (
     CopyResult,
     CopySlice,
@@ -41,7 +42,6 @@ from toolkit.core.storage.filesystem import (
 )
 from toolkit.core.storage.publish import Guard, Publication, no_guard, recover
 from toolkit.core.storage.tree import TreeFile, files_below, join, walk_below
-from toolkit.services.quality.results import GateResult
 
 STAGING_SUFFIX = ".replicating"
 REPLACED_SUFFIX = ".replaced"

@@ -38,6 +38,8 @@ from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.instances.fingerprints import Fingerprint
 from toolkit.core.ledger.locks import LeaseDetails
+from toolkit.core.ledger.quality_results import GateResult, summary
+from toolkit.core.ledger.records import Written
 from toolkit.core.ledger.replication_runs import CopyTask, ReplicationRecord, SourceCopy
 from toolkit.core.ledger.run_locks import describe_holder
 from toolkit.core.ledger.switches import require_no_safemode, require_running_allowed
@@ -55,7 +57,6 @@ from toolkit.planners.replication import (
 from toolkit.services.openlineage.facts import DatasetUse, RunSubject
 from toolkit.services.openlineage.run import Lineage, RunLineage
 from toolkit.services.quality.assertions import assertions_of
-from toolkit.services.quality.results import GateResult, results_json, summary
 from toolkit.services.runtime.lifecycle import ActionKind, FeedCall, Lifecycle, feed_checks
 from toolkit.services.runtime.lineage import watched
 from toolkit.services.runtime.run_context import RunContext
@@ -359,4 +360,4 @@ def _record(call: _Call, result: InstanceOutcome) -> ReplicationRecord:
             outcome.folder.copier, [CopyTask(each.executor, each.host, each.files, each.bytes, each.seconds,
                                              each.attempt) for each in outcome.folder.copy_slices],
         ) for outcome in result.sources],
-        quality=results_json(result.quality))
+        quality=Written.of(GateResult, result.quality))

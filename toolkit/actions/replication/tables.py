@@ -31,6 +31,7 @@ from toolkit.actions.replication.target_gate import TargetGate
 from toolkit.core.entities.model import Cluster, Feed
 from toolkit.core.instances.availability import InstanceState, probe_table
 from toolkit.core.instances.feed_locations import feed_locations
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.storage.catalog import Catalog
 from toolkit.core.storage.catalog_factory import catalog_for
 from toolkit.core.storage.catalog_records import TableDescription
@@ -38,7 +39,6 @@ from toolkit.core.storage.filesystem import TreeDigest
 from toolkit.core.storage.publish import Guard, all_guards, no_guard
 from toolkit.core.storage.tree import join
 from toolkit.planners.replication import Source
-from toolkit.services.quality.results import GateResult
 from toolkit.services.runtime.run_context import RunContext
 
 if TYPE_CHECKING:

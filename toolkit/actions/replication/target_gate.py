@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING
 from toolkit.core.entities.model import Feed, quality_gates
 from toolkit.core.entities.quality_suites import read_suite
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.storage.catalog_records import TableDescription
 from toolkit.core.storage.filesystem import FileSystem
 from toolkit.core.storage.tree import data_files
 from toolkit.errors import UsageError
 from toolkit.services.notifications.message import QUALITY_WARNING, Notice, rerun_command
 from toolkit.services.notifications.notifier import Notifier
-from toolkit.services.quality.results import GateResult
 from toolkit.statuses import Status
 
 if TYPE_CHECKING:

@@ -12,9 +12,10 @@ left to write).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from toolkit.core.entities.provenance import Provenance
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.ledger.records import (
     STATUSES,
     AttemptJob,
@@ -22,7 +23,9 @@ from toolkit.core.ledger.records import (
     PublishedOutput,
     ReadInput,
     Stamp,
+    Written,
     inputs_read,
+    nothing_written,
     parse_record,
     published_outputs,
     to_json,
@@ -46,10 +49,10 @@ class BatchRecord:
     ended: Stamp | None = None
     error: str | None = None
     events: list[str] = field(default_factory=list)
-    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
-    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
+    inputs: Written[ReadInput] = field(default_factory=nothing_written(ReadInput))  # typed by inputs_read()
+    outputs: Written[PublishedOutput] = field(default_factory=nothing_written(PublishedOutput))  # typed: published()
     counters: Counters = field(default_factory=dict)
-    quality: list[dict[str, Any]] = field(default_factory=list)  # the outputs' data-quality gates (JSON form)
+    quality: Written[GateResult] = field(default_factory=nothing_written(GateResult))  # the outputs' quality gates
     job: AttemptJob | None = None  # the job of another server the attempt runs as, as AttemptRecord.job
     definition: Provenance | None = None  # the definition it ran (core/entities/provenance.py); older: none
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from toolkit.core.ledger.layout import LedgerLayout
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.ledger.record_files import InstanceRecords, RecordFile
-from toolkit.core.ledger.records import Minute, Stamp, parse_record, record_time, to_json
+from toolkit.core.ledger.records import Minute, Stamp, Written, nothing_written, parse_record, record_time, to_json
 from toolkit.core.storage.filesystem import FileSystem
 from toolkit.statuses import Status
 
@@ -68,7 +69,7 @@ class ImportRecord:
     bytes: int | None = None
     location: str | None = None
     error: str | None = None
-    quality: list[dict[str, Any]] = field(default_factory=list)
+    quality: Written[GateResult] = field(default_factory=nothing_written(GateResult))
 
     @property
     def nominal(self) -> datetime:

@@ -24,17 +24,18 @@ import copy
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
 from functools import cache
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from toolkit.core.el.timestamps import instance_key, parse_instance_key
 from toolkit.core.entities.provenance import Provenance
 from toolkit.core.instances.fingerprints import Fingerprint
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.secrets_masking import masked
 from toolkit.statuses import Status
@@ -139,6 +140,93 @@ EventId = Annotated[str, "event-id"]
 # name) or as an ISO instant to the millisecond in UTC (`2026-11-21T10:05:00.123Z`, OpenLineage's date-time).
 InstanceKeyTime = Annotated[datetime, "instance-key"]
 IsoInstant = Annotated[datetime, "iso-instant"]
+R = TypeVar("R")
+
+
+class Written(Generic[R]):
+    """Records of `kind` nested in a ledger record (a process attempt's inputs, outputs and quality gates), kept as
+    the file holds them, JSON objects, and typed when a reader asks (`typed`).
+
+    Why not typed when the record is read: a window of instance records (`toolkit plan`'s published runs, the
+    runner's window, lineage) would build every input instance and fingerprint of each, 2x to 26x the time of the
+    read (measured), for readers that mostly never look at them; and an item a first-format toolkit wrote (an output
+    with only its name and path) fails only the reader that needs it, not every `toolkit status`. A kind reads and
+    writes its own JSON when it says how (`from_json`, `to_json`: a quality gate's result writes figures it derives),
+    else through this module's codec, whose checks say what is wrong with an item."""
+
+    __slots__ = ("kind", "_items")
+
+    def __init__(self, kind: type[R], items: Sequence[Mapping[str, Any]] = ()) -> None:
+        self.kind = kind
+        self._items = items
+
+    @classmethod
+    def of(cls, kind: type[R], records: Iterable[R]) -> Written[R]:
+        """The records as their file will hold them."""
+        return cls(kind, [_item_json(record) for record in records])
+
+    def first_problem(self) -> tuple[int, str] | None:
+        """The first item that is no record of the kind, with what is wrong with it; None when all are."""
+        for index, item in enumerate(self._items):
+            problem = _item_problem(self.kind, item)
+            if problem is not None:
+                return index, problem
+        return None
+
+    def typed(self) -> list[R]:
+        """The items as records of the kind; ValueError naming the first that is none (callers that know whose
+        record it is say so: `inputs_read`, `published_outputs`)."""
+        found = self.first_problem()
+        if found is not None:
+            raise ValueError(f"item {found[0]}: {found[1]}")
+        read = _item_reader(self.kind)
+        return [read(item) for item in self._items]
+
+    def written(self, copies: bool = True) -> list[dict[str, Any]]:
+        """The items as the file holds them (copies, unless the caller serializes them at once)."""
+        if copies:
+            return [copy.deepcopy(dict(item)) for item in self._items]
+        return [item if isinstance(item, dict) else dict(item) for item in self._items]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Written) and other.kind is self.kind and list(other._items) == list(self._items)
+
+    __hash__ = None  # type: ignore[assignment]  # its items are JSON objects: as unhashable as a list
+
+    def __repr__(self) -> str:
+        return f"Written({self.kind.__name__}, {list(self._items)!r})"
+
+
+def nothing_written(kind: type[R]) -> Callable[[], Written[R]]:
+    """A `Written` field's default: no items (`field(default_factory=nothing_written(ReadInput))`)."""
+    return lambda: Written(kind)
+
+
+def _item_json(record: Any) -> dict[str, Any]:
+    own = getattr(record, "to_json", None)
+    return own() if own is not None else _plain(record, nested=True)
+
+
+def _item_problem(kind: type, item: Any) -> str | None:
+    if not isinstance(item, dict):
+        return "it is not a JSON object"
+    if hasattr(kind, "from_json"):
+        try:
+            kind.from_json(item)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            return f"it is not a {kind.__name__} ({type(err).__name__}: {err})"
+        return None
+    return _problem(item, kind)
+
+
+def _item_reader(kind: type[R]) -> Callable[[Mapping[str, Any]], R]:
+    own = getattr(kind, "from_json", None)
+    return own if own is not None else lambda item: _from(kind, item)
+
+
 # A field's check: "str", "str?" (or null), "int", "float", "bool", "list", "dict", "dict?", "stamp", "stamp?",
 # "minute", "event-id", "event-id?", "instance-key", "iso-instant" (either with "?"), a tuple of allowed values,
 # `_Items`: a tuple or frozenset of texts (a JSON list), or `_Nested`: records of a class of their own (a process
@@ -167,6 +255,14 @@ class _Nested:
 
 
 @dataclass(frozen=True)
+class _Kept:
+    """A field holding `Written` records of `kind`: checked as a JSON list when the record is read, its items typed
+    when a reader asks."""
+
+    kind: type
+
+
+@dataclass(frozen=True)
 class _Items:
     """A field holding a `tuple` or a `frozenset` of values each checked by `item` (a plain check: "str", "int",
     "event-id"...): a JSON list (a frozenset's written sorted)."""
@@ -184,6 +280,8 @@ def shape_of(cls: type) -> dict[str, _Check]:
 
 
 def _check_of(annotation: Any, cls: type, name: str) -> _Check:
+    if get_origin(annotation) is Written:
+        return _Kept(get_args(annotation)[0])
     optional = False
     if get_origin(annotation) in (Union, UnionType):
         members = [member for member in get_args(annotation) if member is not type(None)]
@@ -209,7 +307,7 @@ def _unreadable(annotation: Any, cls: type, name: str) -> TypeError:
                      "use str, int, float, bool, list, dict (or None with one), Minute, Stamp, EventId, "
                      "InstanceKeyTime, IsoInstant, Annotated[str, (allowed values)], a tuple[..., ...] or "
                      "frozenset of one of those texts or numbers, a record class (or None with one), a list or "
-                     "tuple of one, or a dict[str, ...] of one.")
+                     "tuple of one, a dict[str, ...] of one, or Written[a record class].")
 
 
 def _many(annotation: Any, cls: type, name: str) -> _Check | None:
@@ -276,6 +374,8 @@ def _problem_of(name: str, expected: _Check) -> Callable[[Any], str | None]:
     """What is wrong with a value of the field `name` whose check is `expected`, None when nothing is."""
     if isinstance(expected, _Nested):
         return _nested_problem_of(name, expected)
+    if isinstance(expected, _Kept):
+        return _problem_of(name, "list")
     if isinstance(expected, _Items):
         holds = _HOLDS[expected.item] if isinstance(expected.item, str) else expected.item.__contains__
         wanted = _wanted(expected.item)
@@ -444,6 +544,8 @@ def _plain(record: Any, nested: bool = False, copies: bool = True) -> dict[str, 
             pass  # the most common, written as it is
         elif spelled is not None:
             value = spelled(value)
+        elif isinstance(value, Written):
+            value = value.written(copies)
         elif isinstance(value, dict):
             if value and is_dataclass(next(iter(value.values()))):
                 value = {key: _plain(value[key], True, copies) for key in sorted(value)}
@@ -527,6 +629,9 @@ def _readers(cls: type) -> dict[str, Callable[[Any], Any] | None]:
 
 def _reader(name: str, check: _Check, enum: type[Enum] | None,
             time: Callable[[Any], datetime | None] | None) -> Callable[[Any], Any] | None:
+    if isinstance(check, _Kept):
+        kind = check.kind
+        return lambda v: Written(kind, v)
     if isinstance(check, _Nested):
         cls = check.cls
         if check.single:
@@ -635,27 +740,37 @@ class ReadInput:
     unresolved: str | None = None
 
 
-def inputs_read(inputs: Sequence[Mapping[str, Any]], whose: str) -> list[ReadInput]:
+def inputs_read(inputs: Written[ReadInput], whose: str) -> list[ReadInput]:
     """The inputs a record lists (`whose`: the process and instance or batch it is of), typed; records keep them
     as written. UsageError (exit 2) for one no toolkit wrote, naming the record."""
-    found = _first_problem(inputs, ReadInput)
+    found = inputs.first_problem()
     if found is not None:
         raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
                          f"{found[0]}: {found[1]}): check the record, then repair it or run the instance again with "
                          "--force.")
-    return [_from(ReadInput, item) for item in inputs]
+    return inputs.typed()
 
 
-def published_outputs(outputs: Sequence[Mapping[str, Any]], whose: str) -> list[PublishedOutput]:
+def published_outputs(outputs: Written[PublishedOutput], whose: str) -> list[PublishedOutput]:
     """The outputs a record lists (`whose`: the process and instance or batch it is of), typed: records keep
     them as written, and the first records of format 1 may name only an output and its path, which nothing that
     needs its feed can use (a UsageError saying so, exit 2)."""
-    found = _first_problem(outputs, PublishedOutput)
+    found = outputs.first_problem()
     if found is not None:
         raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use (output "
                          f"{found[0]}: {found[1]}); it was written by an older toolkit: run the instance again with "
                          "--force to record it anew.")
-    return [_from(PublishedOutput, item) for item in outputs]
+    return outputs.typed()
+
+
+def gate_results(quality: Written[GateResult], whose: str) -> list[GateResult]:
+    """The quality gates' results a record lists (`whose`: the run it is of), typed. UsageError (exit 2) for one no
+    toolkit wrote, naming the record."""
+    found = quality.first_problem()
+    if found is not None:
+        raise UsageError(f"The ledger's record of {whose} lists a quality gate's result this toolkit cannot read "
+                         f"(result {found[0]}: {found[1]}): check the record, then repair or delete it.")
+    return quality.typed()
 
 
 @dataclass(frozen=True)
@@ -689,12 +804,11 @@ class AttemptRecord:
     started: Stamp
     ended: Stamp | None = None
     error: str | None = None
-    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
-    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
+    inputs: Written[ReadInput] = field(default_factory=nothing_written(ReadInput))  # typed by inputs_read()
+    outputs: Written[PublishedOutput] = field(default_factory=nothing_written(PublishedOutput))  # typed by published()
     counters: Counters = field(default_factory=dict)
-    # The data-quality gates the attempt's outputs were checked against (toolkit/services/quality/results.py, JSON
-    # form).
-    quality: list[dict[str, Any]] = field(default_factory=list)
+    # The data-quality gates the attempt's outputs were checked against (quality_results.py).
+    quality: Written[GateResult] = field(default_factory=nothing_written(GateResult))
     job: AttemptJob | None = None  # the job of another server the attempt's workflow runs as (engines oozie, pig)
     # The definition it ran (core/entities/provenance.py, Provenance.to_json); absent from records of older toolkits.
     definition: Provenance | None = None
@@ -708,6 +822,9 @@ class AttemptRecord:
 
     def inputs_read(self) -> list[ReadInput]:
         return inputs_read(self.inputs, f"process '{self.process}' at {self.time} (attempt {self.attempt})")
+
+    def gates(self) -> list[GateResult]:
+        return gate_results(self.quality, f"process '{self.process}' at {self.time} (attempt {self.attempt})")
 
 
 @dataclass(frozen=True)
@@ -726,8 +843,8 @@ class InstanceRecord:
     ended: Stamp | None = None
     error: str | None = None
     missing: list[str] = field(default_factory=list)
-    inputs: list[dict[str, Any]] = field(default_factory=list)  # ReadInput's fields each: inputs_read()
-    outputs: list[dict[str, Any]] = field(default_factory=list)  # PublishedOutput.to_json() each: published()
+    inputs: Written[ReadInput] = field(default_factory=nothing_written(ReadInput))  # typed by inputs_read()
+    outputs: Written[PublishedOutput] = field(default_factory=nothing_written(PublishedOutput))  # typed by published()
     succeeded: Stamp | None = None
     # The definition of the attempt that last succeeded (core/entities/provenance.py); older records have none.
     definition: Provenance | None = None

@@ -6,9 +6,10 @@ that an older record still reads."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from toolkit.core.ledger.records import Minute
+from toolkit.core.ledger.quality_results import GateResult
+from toolkit.core.ledger.records import Minute, Written, nothing_written
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class SourceCopy:
 class ReplicationRecord:
     """One replication call of `feed` into `target` at `time`: the instance it replicated, its status, whether the
     availability flag was written (last), each source's copy, and the data-quality gates the copy was checked with
-    (their JSON, services/quality/results.py)."""
+    (their JSON, core/ledger/quality_results.py)."""
 
     feed: str
     target: str
@@ -62,4 +63,4 @@ class ReplicationRecord:
     flag_written: bool = False
     took_over: str | None = None
     sources: list[SourceCopy] = field(default_factory=list)
-    quality: list[dict[str, Any]] = field(default_factory=list)
+    quality: Written[GateResult] = field(default_factory=nothing_written(GateResult))

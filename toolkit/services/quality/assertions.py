@@ -7,8 +7,8 @@ import json
 from collections.abc import Iterable
 
 from toolkit.core.entities.model import OnFailure
+from toolkit.core.ledger.quality_results import ExpectationOutcome, GateResult
 from toolkit.services.openlineage.facts import QualityAssertion
-from toolkit.services.quality.results import ExpectationOutcome, GateResult
 
 
 def assertions_of(results: Iterable[GateResult]) -> tuple[QualityAssertion, ...]:

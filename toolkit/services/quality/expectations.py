@@ -17,7 +17,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from toolkit.core.entities.quality_suites import ExpectationSpec, QualitySuite, SuiteError
-from toolkit.services.quality.results import ExpectationOutcome
+from toolkit.core.ledger.quality_results import ExpectationOutcome
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame

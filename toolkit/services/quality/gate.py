@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Feed, Quality
 from toolkit.core.entities.quality_suites import QualitySuite, read_suite
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.errors import ToolkitError
-from toolkit.services.quality.results import GateResult
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame

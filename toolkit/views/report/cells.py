@@ -8,8 +8,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from toolkit.core.ledger.instance_states import InstanceOutline
+from toolkit.core.ledger.quality_results import GateResult
 from toolkit.core.ledger.records import AttemptRecord, DatasetEvent
-from toolkit.services.quality.results import GateResult
 from toolkit.statuses import Status
 from toolkit.views.report.model import Attempt, Cell, Details
 from toolkit.views.report.states import State, feed_state, process_state
@@ -19,7 +19,7 @@ def process_cell(time: datetime, status: str, details: Details | None, attempts:
                  sla: str | None) -> Cell:
     """`attempts` oldest first (empty when not read): the newest tells a late rerun and a quality block apart."""
     newest = attempts[-1] if attempts else None
-    gates = [GateResult.from_json(item) for item in newest.quality] if newest is not None else []
+    gates = newest.gates() if newest is not None else []
     state = process_state(status, newest.kind if newest is not None else None, any(gate.blocks for gate in gates))
     if details is not None and attempts:
         details = replace(details, tries=tuple(_attempt(record) for record in attempts))
@@ -28,7 +28,7 @@ def process_cell(time: datetime, status: str, details: Details | None, attempts:
 
 def _attempt(record: AttemptRecord) -> Attempt:
     return Attempt(record.attempt, record.kind, str(record.status), record.started, record.ended, record.error,
-                   tuple(_gate_line(GateResult.from_json(item)) for item in record.quality))
+                   tuple(_gate_line(gate) for gate in record.gates()))
 
 
 def _gate_line(gate: GateResult) -> str:

@@ -4,7 +4,7 @@ data quality assertions facet. No Spark and no Great Expectations here: the ledg
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,7 +110,3 @@ def summary(results: Iterable[GateResult]) -> str | None:
         return None
     evaluated = sum(len(result.expectations) for result in checked)
     return f"{sum(result.passed for result in checked)}/{evaluated} passed"
-
-
-def results_json(results: Sequence[GateResult]) -> list[dict[str, Any]]:
-    return [result.to_json() for result in results]
