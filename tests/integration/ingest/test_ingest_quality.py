@@ -58,8 +58,8 @@ def closing(repo: ConfigRepo, hour: int) -> ClosingRecord:
 
 def outcomes(record: ClosingRecord) -> list[tuple[str, bool, int | None]]:
     """(type, success, unexpected count) of each expectation of the record's one gate."""
-    [gate] = record.quality
-    return [(e["type"], e["success"], e["unexpected_count"]) for e in gate["expectations"]]
+    [gate] = record.quality.typed()
+    return [(e.type, e.success, e.unexpected_count) for e in gate.expectations]
 
 
 def call_ingest(repo: ConfigRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -153,7 +153,8 @@ def test_a_warned_hour_is_published_recorded_told_and_in_the_lineage(spark, tmp_
     assert [(e.kind, e.producer) for e in ledger.events("events", HOUR[10])] == [("published", "ingest")]
     assert (root / "data/events/2026/01/01/10/_SUCCESS").exists()
     warned = closing(repo, 10)
-    assert (warned.state, warned.quality[0]["on_failure"], warned.quality[0]["location"]) == (
+    [gate] = warned.quality.typed()
+    assert (warned.state, gate.on_failure.value, gate.location) == (
         "closed", "warn", f"file://{root}/data/events/2026/01/01/10")
     assert outcomes(warned) == [("expect_column_values_to_be_between", False, 1),
                                 ("expect_column_values_to_not_be_null", True, 0)]
@@ -196,7 +197,7 @@ def test_a_table_feeds_partition_is_checked_alone_and_a_refused_one_gets_no_even
     assert ledger.events("events", HOUR[10]) == []
     assert [e.location for e in ledger.events("events", HOUR[11])] == ["ingest_quality.events/ds=2026-01-01/hr=11"]
     refused = closing(repo, 10)
-    [gate] = refused.quality
-    assert (refused.state, gate["location"]) == ("blocked", "ingest_quality.events/ds=2026-01-01/hr=10")
-    assert [(e["success"], e["unexpected_count"], e["element_count"]) for e in gate["expectations"]] == [
+    [gate] = refused.quality.typed()
+    assert (refused.state, gate.location) == ("blocked", "ingest_quality.events/ds=2026-01-01/hr=10")
+    assert [(e.success, e.unexpected_count, e.element_count) for e in gate.expectations] == [
         (False, 1, 2), (True, 0, 2)]  # hour 10's two rows, not the table's four
