@@ -232,6 +232,30 @@ def test_only_numbered_files_of_the_lock_count_as_generations(folder: Path, cloc
     assert [g for g, _ in lock.generations()] == [0]
 
 
+# superscript two, Arabic-Indic one, fullwidth one: digits to str.isdigit, and the last two to int()
+@pytest.mark.parametrize("name", ["lock.\u00b2", "lock.\u0661", "lock.\uff11"])
+def test_a_name_of_digits_other_than_ascii_ones_is_no_generation(folder: Path, clock: SetClock, name: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / name).write_text("whatever")
+
+    lock = make_lock(folder, clock)
+    assert lock.generations() == []
+    assert lock.try_acquire("run-a").taken and lock.generation == 0
+    assert (folder / name).read_text() == "whatever"
+
+
+def test_a_folder_where_the_next_generation_file_belongs_is_a_damaged_ledger(folder: Path, clock: SetClock) -> None:
+    (folder / "lock.0").mkdir(parents=True)
+    path = to_uri(str(folder / "lock.0"))
+
+    with pytest.raises(CorruptRecordError) as raised:
+        make_lock(folder, clock).try_acquire("run-a")
+
+    assert (raised.value.path, raised.value.exit_code) == (path, 1)
+    assert "a folder stands where the lock's generation file belongs" in str(raised.value)
+    assert (folder / "lock.0").is_dir()  # nothing deleted
+
+
 def test_generations_use_a_given_listing(folder: Path, clock: SetClock) -> None:
     lock = make_lock(folder, clock)
     base = to_uri(str(folder))

@@ -82,6 +82,8 @@ def test_a_kind_that_reads_its_own_json_is_typed_by_it() -> None:
      "missing)"),
     ("quality", {"feed": "clicks"}, "lists a quality gate's result this toolkit cannot read (result 0: it is not a "
                                     "GateResult (KeyError: 'time'))"),
+    ("quality", {**GATE.to_json(), "seconds": 10 ** 400},
+     "lists a quality gate's result this toolkit cannot read (result 0: it is not a GateResult (OverflowError: "),
 ])
 def test_an_item_no_toolkit_wrote_fails_only_the_reader_that_types_it(field: str, item: object, told: str) -> None:
     document = json.loads(to_json(attempt()))

@@ -6,6 +6,7 @@ its write, while the second runs whole."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from tests.unit.retention.retention_repo import hourly_instances, make_repo, utc
 from toolkit.actions.publication.publish import Published, publish_instance
 from toolkit.core.entities.repo import ConfigRepo
+from toolkit.core.ledger.locks import LockLostError
 from toolkit.core.ledger.records import DatasetEvent
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.storage.local import LocalFileSystem
@@ -65,3 +67,28 @@ def test_two_publishes_of_one_instance_at_once_record_one_event_and_tell_the_oth
     refused = results["second"]
     assert isinstance(refused, BlockedError) and refused.exit_code == 5
     assert "run-first" in str(refused) and "clicks" in str(refused)
+
+
+def test_a_publish_whose_lease_was_taken_over_while_it_stalled_writes_no_event(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call stalled past its lease (stopped, a storage outage) and taken over meanwhile publishes nothing: the
+    run that took the lease over is the one that records the instance."""
+    conf, root = make_repo(tmp_path)
+    hourly_instances(root, T, 1)
+    repo, fs = ConfigRepo.load(conf), LocalFileSystem()
+    ledger = Ledger.of(fs, repo.cluster("primary"))
+    read_last = Ledger._last_event
+
+    def taken_over_meanwhile(self: Ledger, feed: str, t: datetime) -> DatasetEvent | None:
+        found = read_last(self, feed, t)
+        later = ledger.publication_lock("clicks", T)
+        later.clock = lambda: time.time() + 3600  # an hour on: the stalled call's lease expired long ago
+        assert later.try_acquire("run-that-took-over").taken
+        return found
+
+    monkeypatch.setattr(Ledger, "_last_event", taken_over_meanwhile)
+    with pytest.raises(LockLostError) as lost:
+        publish_instance(repo, "clicks", "primary", T, fs, _no_catalog, "run-stalled")
+    assert lost.value.exit_code == 1
+    assert "publication of instance 2026-11-21T10:00Z of feed 'clicks' is no longer this run's" in str(lost.value)
+    assert ledger.events("clicks", T) == []

@@ -19,7 +19,7 @@ from toolkit.core.instances.availability import probe_instance
 from toolkit.core.instances.feed_locations import feed_locations
 from toolkit.core.ledger.locks import LeaseDetails
 from toolkit.core.ledger.records import DatasetEvent, PublicationFacts
-from toolkit.core.ledger.run_locks import holding
+from toolkit.core.ledger.run_locks import HeldLease, holding
 from toolkit.core.ledger.store import Ledger
 from toolkit.core.ledger.switches import require_no_safemode
 from toolkit.core.storage.catalog import Catalog
@@ -55,13 +55,22 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
     require_no_safemode(fs, cluster)
     ledger = Ledger.of(fs, cluster)
     with holding(ledger.publication_lock(feed.name, t), run_id,
-                 f"publication of instance {call.instance} of feed '{feed.name}'", LeaseDetails(time=call.instance)):
-        return _published(call, ledger, fs, catalog, run_id)
+                 f"publication of instance {call.instance} of feed '{feed.name}'",
+                 LeaseDetails(time=call.instance)) as lease:
+        return _published(call, _Held(ledger, lease), fs, catalog, run_id)
 
 
-def _published(call: FeedCall, ledger: Ledger, fs: FileSystem, catalog: Callable[[], Catalog],
+@dataclass(frozen=True)
+class _Held:
+    """The cluster's ledger, and the lease of the instance's publication this call holds in it."""
+
+    ledger: Ledger
+    lease: HeldLease
+
+
+def _published(call: FeedCall, held: _Held, fs: FileSystem, catalog: Callable[[], Catalog],
                run_id: str) -> Published:
-    feed, cluster, t = call.feed, call.cluster, call.nominal
+    feed, cluster, t, ledger = call.feed, call.cluster, call.nominal, held.ledger
     owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     where = feed_locations(feed, cluster)
     state = probe_instance(fs, where, feed.availability_flag, catalog, t)
@@ -73,9 +82,11 @@ def _published(call: FeedCall, ledger: Ledger, fs: FileSystem, catalog: Callable
         raise WaitingError(f"The instance {format_timestamp(t)} of {owner} is not available: {missing}; publish it "
                            "once the producer has finished writing it.")
     fingerprint = state.fingerprint
+    # checked right before the event is written: a call stalled past its lease and taken over records nothing
     event = ledger.record_publication(PublicationFacts(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
                                                        location=location, fingerprint=fingerprint,
-                                                       definition=call.definition), unless_recorded=True)
+                                                       definition=call.definition), unless_recorded=True,
+                                      guard=held.lease.check)
     if event is None:
         return Published(ledger.events(feed.name, t)[-1], recorded=False)
     return Published(event, recorded=True)

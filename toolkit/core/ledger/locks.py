@@ -147,7 +147,7 @@ class LeaseLock:
         prefix = self.name + "."
         for status in listing:
             suffix = status.name[len(prefix):] if status.name.startswith(prefix) else ""
-            if suffix.isdigit() and not status.is_dir:
+            if suffix.isascii() and suffix.isdigit() and not status.is_dir:  # `lock.²` is no generation
                 found.append((int(suffix), status))
         return sorted(found, key=lambda item: item[0])
 
@@ -188,6 +188,7 @@ class LeaseLock:
         lease = Lease(run_id=run_id, holder=holder_name(), expires=now + self.lease_seconds,
                       details=details or LeaseDetails())
         if not self.fs.create_exclusive(self._path(following), lease.to_json()):
+            self._refuse_a_folder_at(following)
             return Acquired(False, holder=self.current())  # another caller won this generation
         if any(g > following for g, _ in self.generations()):
             # We listed before a later generation was taken: it is the lock, ours is stale.
@@ -196,6 +197,14 @@ class LeaseLock:
         self.generation, self.lease = following, lease
         self._forget_old(found)
         return Acquired(True, previous=previous)
+
+    def _refuse_a_folder_at(self, generation: int) -> None:
+        """CorruptRecordError (exit 1) when a folder stands where the generation file belongs: no caller could ever
+        take the lock, and each would be told another run holds it."""
+        found = self.fs.status(self._path(generation))
+        if found is not None and found.is_dir:
+            raise CorruptRecordError(self._path(generation), "a folder stands where the lock's generation file "
+                                                             "belongs: remove it once no run of this work is alive")
 
     def _forget_old(self, found: list[tuple[int, FileStatus]]) -> None:
         """Older generations are kept for RETAIN_LEASES leases after their last write, so that a caller stalled

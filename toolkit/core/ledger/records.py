@@ -158,7 +158,7 @@ class Written(Generic[R]):
 
     def __init__(self, kind: type[R], items: Sequence[Mapping[str, Any]] = ()) -> None:
         self.kind = kind
-        self._items = items
+        self._items = tuple(items)  # the caller's list, appended to later, is not this record's
 
     @classmethod
     def of(cls, kind: type[R], records: Iterable[R]) -> Written[R]:
@@ -192,7 +192,7 @@ class Written(Generic[R]):
         return len(self._items)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Written) and other.kind is self.kind and list(other._items) == list(self._items)
+        return isinstance(other, Written) and other.kind is self.kind and other._items == self._items
 
     __hash__ = None  # type: ignore[assignment]  # its items are JSON objects: as unhashable as a list
 
@@ -216,7 +216,7 @@ def _item_problem(kind: type, item: Any) -> str | None:
     if hasattr(kind, "from_json"):
         try:
             kind.from_json(item)
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:  # a number past a float's
             return f"it is not a {kind.__name__} ({type(err).__name__}: {err})"
         return None
     return _problem(item, kind)

@@ -297,18 +297,21 @@ class Ledger:
         feeds = set() if not self.fs.exists(folder) else {s.name for s in self.fs.list(folder) if s.is_dir}
         return sorted(feeds.union(self.evictions.feeds()))
 
-    def record_publication(self, facts: PublicationFacts, *, unless_recorded: bool = False) -> DatasetEvent | None:
+    def record_publication(self, facts: PublicationFacts, *, unless_recorded: bool = False,
+                           guard: Callable[[], None] = lambda: None) -> DatasetEvent | None:
         """Record that the instance `facts.time` of `facts.feed` became visible here: `replaced` when it was visible
         already (its last event is not an eviction), else `published`. Every producer calls this right after
         publishing. `unless_recorded` (a run that found the instance already in place): nothing is written when
         the last event already records this very content (a publication with the same fingerprint), which is how a
-        run killed between its publication and its event gets the event written by the next run."""
+        run killed between its publication and its event gets the event written by the next run. `guard` is called
+        right before the event is written, after the last one was read (a lease's check: a run that lost it writes
+        nothing)."""
         last = self._last_event(facts.feed, facts.time)
         visible = last is not None and last.kind != EVICTED
         if unless_recorded and visible and last is not None and last.fingerprint == facts.fingerprint:
             self.journal.ensure(last)
             return None
-        return self._record(facts, REPLACED if visible else PUBLISHED, last)
+        return self._record(facts, REPLACED if visible else PUBLISHED, last, guard)
 
     def record_evictions(self, feed: str, cluster: str, evicted: Iterable[tuple[datetime, str]], *, producer: str,
                          run_id: str, definition: Provenance | None = None) -> EvictionBatch | None:
@@ -347,7 +350,8 @@ class Ledger:
         events = self.events(feed, t)
         return events[-1] if events else None
 
-    def _record(self, facts: PublicationFacts, kind: str, last: DatasetEvent | None) -> DatasetEvent:
+    def _record(self, facts: PublicationFacts, kind: str, last: DatasetEvent | None,
+                guard: Callable[[], None] = lambda: None) -> DatasetEvent:
         # Published instants come from the real clock; an id never sorts before the instance's last one, so
         # the kind decided from "the last event" stays right when clocks of two hosts disagree.
         if last is not None:
@@ -355,6 +359,7 @@ class Ledger:
         published_ms = self._stamp(facts.feed, None if last is None else event_id_ms(last.event_id))
         event = self._event(facts, kind, published_ms)
         self.journal.require_writable(JournalEntry.of(event))
+        guard()
         self.fs.write_atomically(self.layout.event_record(facts.feed, facts.time, event.event_id), event_json(event))
         self.journal.write(event)
         return event
