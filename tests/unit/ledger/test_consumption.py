@@ -288,8 +288,21 @@ def test_a_plan_that_does_not_parse_is_refused_with_its_path(ledger: Ledger) -> 
     path = Path(f"{ledger.layout.consumer_folder('loader')}/plans/0000000001.json".removeprefix("file://"))
     path.write_text('{"process": "loader", "seq": 1, "run_id": "s", "created": "2026-11-21T10:00:00Z", '
                     '"events": [{"feed": "clicks"}]}')
-    with pytest.raises(CorruptRecordError, match="0000000001.json"):
+    with pytest.raises(CorruptRecordError, match="0000000001.json") as refused:
         queue.pending()
+    assert "item 0 of the field 'events': the field 'event_id' is missing" in str(refused.value)
+
+
+def test_a_plan_is_written_and_read_back_as_the_events_it_consumes(ledger: Ledger) -> None:
+    event = publish(ledger, "clicks", 0)
+    queue = ConsumerQueue(ledger, "loader", ["clicks"])
+    outcome = queue.create_plan("s")
+    assert outcome is not None
+    path = Path(f"{ledger.layout.consumer_folder('loader')}/plans/0000000001.json".removeprefix("file://"))
+    assert json.loads(path.read_text())["events"] == [
+        {"event_id": event.event_id, "feed": "clicks", "time": event.time, "kind": "published"}]
+    plan = queue.plan(1)
+    assert plan is not None and plan.entries == [JournalEntry(event.event_id, "clicks", event.nominal, "published")]
 
 
 

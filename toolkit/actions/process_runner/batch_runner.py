@@ -419,7 +419,7 @@ class BatchRunner:
 
 
 def _plan_newest(plan: Plan) -> datetime:
-    return max(record_time(str(event["time"])) for event in plan.events)
+    return max(record_time(event.time) for event in plan.events)
 
 
 def _now() -> datetime:

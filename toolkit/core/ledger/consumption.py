@@ -28,7 +28,6 @@ import uuid
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.ledger.journal import JournalEntry
@@ -37,6 +36,7 @@ from toolkit.core.ledger.records import (
     CorruptRecordError,
     DatasetEvent,
     EventId,
+    Minute,
     Stamp,
     event_id_floor,
     event_id_ms,
@@ -55,32 +55,46 @@ CONSUMED_KINDS = ("published", "replaced")
 
 
 @dataclass(frozen=True)
+class PlannedEvent:
+    """An event a plan consumes, as its file names it: the journal's entry, its instance time spelled as records
+    spell one."""
+
+    event_id: str
+    feed: str
+    time: Minute
+    kind: str
+
+    @classmethod
+    def of(cls, entry: JournalEntry) -> PlannedEvent:
+        return cls(entry.event_id, entry.feed, format_timestamp(entry.time), entry.kind)
+
+    @property
+    def entry(self) -> JournalEntry:
+        return JournalEntry(self.event_id, self.feed, record_time(self.time), self.kind)
+
+
+@dataclass(frozen=True)
 class Plan:
-    """Batch `seq` of a consumer: `events` are `{event_id, feed, time, kind}`, oldest id first; `run_id` made it."""
+    """Batch `seq` of a consumer: the `events` it consumes, oldest id first; `run_id` made it."""
 
     process: str
     seq: int
     run_id: str
     created: Stamp
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: tuple[PlannedEvent, ...] = ()
 
     @classmethod
     def parse(cls, data: bytes, path: str) -> Plan:
-        plan: Plan = parse_record(cls, data, path)
-        try:
-            plan.entries  # noqa: B018 - every item must name an event
-        except (KeyError, TypeError, ValueError) as err:
-            raise CorruptRecordError(path, f"an item of 'events' is not an event: {err}") from None
+        plan: Plan = parse_record(cls, data, path)  # every item an event: CorruptRecordError naming it otherwise
         return plan
 
     @property
     def entries(self) -> list[JournalEntry]:
-        return [JournalEntry(str(e["event_id"]), str(e["feed"]), record_time(str(e["time"])), str(e["kind"]))
-                for e in self.events]
+        return [event.entry for event in self.events]
 
     @property
     def event_ids(self) -> frozenset[str]:
-        return frozenset(str(e["event_id"]) for e in self.events)
+        return frozenset(event.event_id for event in self.events)
 
     @property
     def newest_ms(self) -> int:
@@ -89,7 +103,7 @@ class Plan:
     @property
     def instances(self) -> tuple[str, str] | None:
         """The first and the last instance time it holds."""
-        times = sorted(str(e["time"]) for e in self.events)
+        times = sorted(event.time for event in self.events)
         return (times[0], times[-1]) if times else None
 
 
@@ -276,8 +290,7 @@ class ConsumerQueue:
             return None
         plan = Plan(process=self.process, seq=view.last_seq + 1, run_id=run_id,
                     created=wall_clock_stamp(self.ledger.clock()),
-                    events=[{"event_id": e.event_id, "feed": e.feed, "time": format_timestamp(e.time), "kind": e.kind}
-                            for e in chosen])
+                    events=tuple(PlannedEvent.of(entry) for entry in chosen))
         if not self._create(self._plan_path(plan.seq), to_json(plan)):
             winner = self.plan(plan.seq)
             if winner is None:  # cannot be: plans are never deleted
