@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -40,7 +39,7 @@ from toolkit.core.ledger.records import (  # noqa: E402
     PublishedOutput,
     ReadInput,
     Written,
-    versioned,
+    record_document,
 )
 from toolkit.core.ledger.store import Ledger  # noqa: E402
 from toolkit.statuses import Status  # noqa: E402
@@ -88,7 +87,7 @@ def fingerprint(feed: str, t: datetime) -> Fingerprint:
 def one_line(record: AttemptRecord | InstanceRecord) -> bytes:
     """The record as the ledger keeps it, in one line: `to_json` indents, which runs json's pure-Python encoder and
     costs five times as much over 87,600 records; the records' readers parse both."""
-    return json.dumps(versioned({f.name: getattr(record, f.name) for f in fields(record)}), sort_keys=True).encode()
+    return json.dumps(record_document(record), sort_keys=True).encode()
 
 
 def write_ledger(ledger: Ledger) -> None:
