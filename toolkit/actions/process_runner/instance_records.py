@@ -42,7 +42,7 @@ class InstanceRecords:
             process=self.process, cluster=self.cluster, time=format_timestamp(t), attempt=facts.attempt,
             run_id=self.run_id, kind=self.kind, status=facts.status, started=facts.started_stamp,
             ended=facts.ended_stamp, error=facts.error,
-            inputs=_read(plan) if facts.status != Status.RUNNING else Written(ReadInput),
+            inputs=inputs_written(plan) if facts.status != Status.RUNNING else Written(ReadInput),
             outputs=facts.outputs_written(), counters=facts.counters(), quality=facts.quality_written(), job=facts.job,
             definition=self.definition))
 
@@ -55,7 +55,7 @@ class InstanceRecords:
         inputs = previous.inputs if previous is not None else Written(ReadInput)
         definition = previous.definition if previous is not None else None  # the last success's
         if facts.status == Status.SUCCEEDED and plan is not None:
-            succeeded, inputs = now, _read(plan)
+            succeeded, inputs = now, inputs_written(plan)
             definition = self.definition
         self.ledger.write_instance(InstanceRecord(
             process=self.process, cluster=self.cluster, time=format_timestamp(t), status=facts.status,
@@ -80,7 +80,7 @@ class InstanceRecords:
             self.ledger.write_instance(replace(instance, status=Status.KILLED, ended=ended, updated=ended))
 
 
-def _read(plan: InstancePlan) -> Written[ReadInput]:
+def inputs_written(plan: InstancePlan) -> Written[ReadInput]:
     """What the plan's inputs read, as an attempt's record keeps it (`InputPlan.to_json`: the instances and their
     fingerprints, which ReadInput types)."""
     return Written(ReadInput, [item.to_json() for item in plan.inputs])

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from toolkit.actions.process_runner.instance_records import inputs_written
 from toolkit.actions.process_runner.late_policy import LateSchedule, late_input_names, late_schedule
 from toolkit.actions.process_runner.run_results import InstanceResult, RunOptions
 from toolkit.actions.process_runner.runner import ProcessRunner
@@ -22,7 +23,7 @@ from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.instances.grids import process_grid
 from toolkit.core.instances.plan import InstancePlan
-from toolkit.core.ledger.records import InstanceRecord, LateCheck, ReadInput, Written, inputs_read, record_time
+from toolkit.core.ledger.records import InstanceRecord, LateCheck, ReadInput, inputs_read, record_time
 from toolkit.core.ledger.store import Ledger
 from toolkit.errors import BlockedError, SkippedError
 from toolkit.extensions.workflow_engines.registry import engine_of
@@ -66,8 +67,7 @@ def fingerprints_of(inputs: Sequence[ReadInput], names: tuple[str, ...]) -> dict
 
 def changed_inputs(record: InstanceRecord, plan: InstancePlan, names: tuple[str, ...]) -> list[str]:
     before = fingerprints_of(record.inputs_read(), names)
-    now = fingerprints_of(inputs_read(Written(ReadInput, [item.to_json() for item in plan.inputs]),
-                                      f"the plan of {record.process}"), names)
+    now = fingerprints_of(inputs_read(inputs_written(plan), f"the plan of {record.process}"), names)
     return [name for name in names if before.get(name) != now.get(name)]
 
 

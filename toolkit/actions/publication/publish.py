@@ -57,20 +57,12 @@ def publish_instance(repo: ConfigRepo, feed_name: str, cluster_name: str, t: dat
     with holding(ledger.publication_lock(feed.name, t), run_id,
                  f"publication of instance {call.instance} of feed '{feed.name}'",
                  LeaseDetails(time=call.instance)) as lease:
-        return _published(call, _Held(ledger, lease), fs, catalog, run_id)
+        return _published(call, ledger, lease, fs, catalog, run_id)
 
 
-@dataclass(frozen=True)
-class _Held:
-    """The cluster's ledger, and the lease of the instance's publication this call holds in it."""
-
-    ledger: Ledger
-    lease: HeldLease
-
-
-def _published(call: FeedCall, held: _Held, fs: FileSystem, catalog: Callable[[], Catalog],
+def _published(call: FeedCall, ledger: Ledger, lease: HeldLease, fs: FileSystem, catalog: Callable[[], Catalog],
                run_id: str) -> Published:
-    feed, cluster, t, ledger = call.feed, call.cluster, call.nominal, held.ledger
+    feed, cluster, t = call.feed, call.cluster, call.nominal
     owner = f"feed '{feed.name}' on cluster '{cluster.name}'"
     where = feed_locations(feed, cluster)
     state = probe_instance(fs, where, feed.availability_flag, catalog, t)
@@ -86,7 +78,7 @@ def _published(call: FeedCall, held: _Held, fs: FileSystem, catalog: Callable[[]
     event = ledger.record_publication(PublicationFacts(feed.name, cluster.name, t, producer=PRODUCER, run_id=run_id,
                                                        location=location, fingerprint=fingerprint,
                                                        definition=call.definition), unless_recorded=True,
-                                      guard=held.lease.check)
+                                      guard=lease.check)
     if event is None:
         return Published(ledger.events(feed.name, t)[-1], recorded=False)
     return Published(event, recorded=True)

@@ -165,22 +165,17 @@ class Written(Generic[R]):
         """The records as their file will hold them."""
         return cls(kind, [_item_json(record) for record in records])
 
-    def first_problem(self) -> tuple[int, str] | None:
-        """The first item that is no record of the kind, with what is wrong with it; None when all are."""
-        for index, item in enumerate(self._items):
-            problem = _item_problem(self.kind, item)
-            if problem is not None:
-                return index, problem
-        return None
-
     def typed(self) -> list[R]:
-        """The items as records of the kind; ValueError naming the first that is none (callers that know whose
-        record it is say so: `inputs_read`, `published_outputs`)."""
-        found = self.first_problem()
-        if found is not None:
-            raise ValueError(f"item {found[0]}: {found[1]}")
+        """The items as records of the kind, each checked and built once; ItemProblem (a ValueError) naming the
+        first that is none (callers that know whose record it is say so: `inputs_read`, `published_outputs`)."""
         read = _item_reader(self.kind)
-        return [read(item) for item in self._items]
+        typed = []
+        for index, item in enumerate(self._items):
+            try:
+                typed.append(read(item))
+            except _NoRecord as none:
+                raise ItemProblem(index, str(none)) from None
+        return typed
 
     def written(self, copies: bool = True) -> list[dict[str, Any]]:
         """The items as the file holds them (copies, unless the caller serializes them at once)."""
@@ -205,26 +200,41 @@ def nothing_written(kind: type[R]) -> Callable[[], Written[R]]:
     return lambda: Written(kind)
 
 
+class ItemProblem(ValueError):
+    """Item `index` of a `Written` is no record of its kind: `problem` says why."""
+
+    def __init__(self, index: int, problem: str) -> None:
+        super().__init__(f"item {index}: {problem}")
+        self.index, self.problem = index, problem
+
+
+class _NoRecord(Exception):
+    """What an item reader raises for an item that is no record of its kind (the sentence says why)."""
+
+
 def _item_json(record: Any) -> dict[str, Any]:
     own = getattr(record, "to_json", None)
     return own() if own is not None else _plain(record, nested=True)
 
 
-def _item_problem(kind: type, item: Any) -> str | None:
-    if not isinstance(item, dict):
-        return "it is not a JSON object"
-    if hasattr(kind, "from_json"):
-        try:
-            kind.from_json(item)
-        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:  # a number past a float's
-            return f"it is not a {kind.__name__} ({type(err).__name__}: {err})"
-        return None
-    return _problem(item, kind)
-
-
-def _item_reader(kind: type[R]) -> Callable[[Mapping[str, Any]], R]:
+def _item_reader(kind: type[R]) -> Callable[[Any], R]:
+    """How an item becomes a record of `kind`, or _NoRecord: by the kind's own `from_json`, else checked by the
+    codec, then built."""
     own = getattr(kind, "from_json", None)
-    return own if own is not None else lambda item: _from(kind, item)
+
+    def read(item: Any) -> R:
+        if not isinstance(item, dict):
+            raise _NoRecord("it is not a JSON object")
+        if own is not None:
+            try:
+                return own(item)
+            except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:  # Overflow: 10**400
+                raise _NoRecord(f"it is not a {kind.__name__} ({type(err).__name__}: {err})") from None
+        problem = _problem(item, kind)
+        if problem is not None:
+            raise _NoRecord(problem)
+        return _from(kind, item)
+    return read
 
 
 # A field's check: "str", "str?" (or null), "int", "float", "bool", "list", "dict", "dict?", "stamp", "stamp?",
@@ -743,34 +753,35 @@ class ReadInput:
 def inputs_read(inputs: Written[ReadInput], whose: str) -> list[ReadInput]:
     """The inputs a record lists (`whose`: the process and instance or batch it is of), typed; records keep them
     as written. UsageError (exit 2) for one no toolkit wrote, naming the record."""
-    found = inputs.first_problem()
-    if found is not None:
+    try:
+        return inputs.typed()
+    except ItemProblem as found:
         raise UsageError(f"The ledger's record of {whose} lists an input this toolkit cannot read (input "
-                         f"{found[0]}: {found[1]}): check the record, then repair it or run the instance again with "
-                         "--force.")
-    return inputs.typed()
+                         f"{found.index}: {found.problem}): check the record, then repair it or run the instance "
+                         "again with --force.") from None
 
 
 def published_outputs(outputs: Written[PublishedOutput], whose: str) -> list[PublishedOutput]:
     """The outputs a record lists (`whose`: the process and instance or batch it is of), typed: records keep
     them as written, and the first records of format 1 may name only an output and its path, which nothing that
     needs its feed can use (a UsageError saying so, exit 2)."""
-    found = outputs.first_problem()
-    if found is not None:
+    try:
+        return outputs.typed()
+    except ItemProblem as found:
         raise UsageError(f"The ledger's record of {whose} lists a published output this toolkit cannot use (output "
-                         f"{found[0]}: {found[1]}); it was written by an older toolkit: run the instance again with "
-                         "--force to record it anew.")
-    return outputs.typed()
+                         f"{found.index}: {found.problem}); it was written by an older toolkit: run the instance "
+                         "again with --force to record it anew.") from None
 
 
 def gate_results(quality: Written[GateResult], whose: str) -> list[GateResult]:
     """The quality gates' results a record lists (`whose`: the run it is of), typed. UsageError (exit 2) for one no
     toolkit wrote, naming the record."""
-    found = quality.first_problem()
-    if found is not None:
+    try:
+        return quality.typed()
+    except ItemProblem as found:
         raise UsageError(f"The ledger's record of {whose} lists a quality gate's result this toolkit cannot read "
-                         f"(result {found[0]}: {found[1]}): check the record, then repair or delete it.")
-    return quality.typed()
+                         f"(result {found.index}: {found.problem}): check the record, then repair or delete it.") \
+            from None
 
 
 @dataclass(frozen=True)
