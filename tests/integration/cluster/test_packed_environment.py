@@ -4,7 +4,7 @@ checkout on the path or in the working directory and without the project's virtu
 template's repo whose workflow calls Python on the executors; the output holds the counts and, per row, where
 the executor's Python and its toolkit came from.
 
-The dist folder is built once per session (toolkit/devtools/dist.py, what `make dist` runs: about 1-3 minutes,
+The dist folder is built once per session (toolkit/devtools/dist.py, what `make dist` runs: under a minute,
 most of it writing the PEX); FEED_TOOLKIT_DIST=<folder> uses one built before (`make dist`'s dist/) instead."""
 
 from __future__ import annotations
