@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -342,6 +343,46 @@ def test_a_rollup_cut_short_or_not_gzipped_is_named(ledger: Ledger) -> None:
     path.write_bytes(b"plain text\n")
     with pytest.raises(CorruptRecordError, match="not a gzip file"):
         read_rollup_states(ledger.fs, ledger.layout, P, MONTH)
+
+
+class _Reads(LocalFileSystem):
+    """The local file system, counting the bytes it hands out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given = 0
+
+    def read(self, path: str) -> bytes:
+        data = super().read(path)
+        self.given += len(data)
+        return data
+
+    def read_start(self, path: str, size: int) -> bytes | None:
+        data = super().read_start(path, size)
+        self.given += len(data or b"")
+        return data
+
+
+def test_a_digest_is_read_from_the_files_start_and_from_the_whole_file_when_its_head_is_longer(
+        ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_rollup(ledger)
+    head, *rest = lines_of(path)
+    noise = os.urandom(20000).hex().encode()  # state lines that compress little: the file is far longer than its start
+    rewrite(path, [head, *(line + b" " + noise for line in rest)])
+    fs = _Reads()
+    assert read_rollup_digest(fs, ledger.layout, P, MONTH).outlines(TIMES) == Outlines.of(OUTLINES)
+    assert 0 < fs.given <= 16384 < path.stat().st_size
+
+    monkeypatch.setattr("toolkit.core.ledger.rollup_records._CHUNK", 40)  # the start ends inside the head
+    fs = _Reads()
+    assert read_rollup_digest(fs, ledger.layout, P, MONTH).outlines(TIMES) == Outlines.of(OUTLINES)
+    assert fs.given == 40 + path.stat().st_size  # the start, then the file read whole
+
+    path.write_bytes(gzip.compress(head)[:30])  # cut inside its head: named as before, never a head half read
+    with pytest.raises(CorruptRecordError, match="cut short"):
+        read_rollup_digest(LocalFileSystem(), ledger.layout, P, MONTH)
+    path.unlink()
+    assert read_rollup_digest(fs, ledger.layout, P, MONTH).outlines(TIMES) == Outlines.of({})
 
 
 def test_a_newer_format_is_refused_by_every_reader(ledger: Ledger) -> None:

@@ -412,11 +412,22 @@ def _states(opened: _Opened, process: str, month: str) -> MonthStates:
 
 
 def read_rollup_digest(fs: FileSystem, layout: LedgerLayout, process: str, month: str) -> MonthDigest:
-    """The digest of the month's roll-up of the process (empty when there is none): its head alone is decompressed
-    and parsed. A roll-up written before digests were (format 1 or 2) has its states read instead."""
-    opened = _open(fs, layout, process, month)
+    """The digest of the month's roll-up of the process (empty when there is none): its head alone is read from the
+    file (its first `_CHUNK` bytes, where an hourly process's head is some 1 KB of the 70 KB a month's roll-up
+    takes), decompressed and parsed. A longer head, or a roll-up written before digests were (format 1 or 2, whose
+    states are read instead), has the whole file read."""
+    path = layout.rollup_record(process, month)
+    start = fs.read_start(path, _CHUNK)
+    if start is None:
+        return MonthDigest(path, _month_start(month), (), "", "", "", "")
+    first = _Inflated(start, path)
+    if first.holds_a_line():
+        head = _head(parse_json(b"".join(first.lines(1)), path), path, process, month)
+        if check_format(head, path, ROLLUP_FORMAT) >= 3:
+            return _digest(head, path, month, _state_count(head, path))
+    opened = _open(fs, layout, process, month)  # read whole, again: never a start of one file and the rest of another
     if opened is None:
-        return MonthDigest(layout.rollup_record(process, month), _month_start(month), (), "", "", "", "")
+        return MonthDigest(path, _month_start(month), (), "", "", "", "")
     path, _, head, version = opened
     if version < 3:
         states = _states(opened, process, month)
@@ -561,6 +572,15 @@ class _Inflated:
             if parts[-1] == b"":
                 parts.pop()
         return parts
+
+    def holds_a_line(self) -> bool:
+        """Whether the bytes given hold the whole first line (or the whole stream), inflated as far as needed: a
+        reader given the start of a file learns whether that start is enough, without taking the line."""
+        while self._newlines < 1 and not self._inflater.eof:
+            if not self._inflater.unconsumed_tail and self._at >= len(self._data):
+                return False
+            self._more()
+        return True
 
     def starts(self, prefix: bytes) -> bool:
         """Whether what follows the lines taken starts with `prefix`."""

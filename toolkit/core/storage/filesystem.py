@@ -237,6 +237,12 @@ class FileSystem(ABC):
     @abstractmethod
     def mkdirs(self, path: str) -> None: ...
 
+    def read_start(self, path: str, size: int) -> bytes | None:
+        """At least the first `size` bytes of a file (all of it when it is shorter), or None when there is none: what
+        a reader of a file's head alone takes. This default reads the whole file; a file system that can read a
+        part of one reads that part."""
+        return self.read_if_exists(path)
+
     @abstractmethod
     def write_atomically(self, path: str, data: bytes) -> None:
         """Write a small file under a temporary name beside it, then rename it into place (parents created)."""

@@ -227,6 +227,15 @@ class LocalFileSystem(FileSystem):
         except OSError as err:
             raise StorageError(f"Cannot read {normalize_uri(path)}: {err.strerror}.") from None
 
+    def read_start(self, path: str, size: int) -> bytes | None:
+        try:
+            with open(to_local_path(path), "rb") as stream:
+                return stream.read(size)
+        except OSError as err:
+            if not self.exists(path):
+                return None
+            raise StorageError(f"Cannot read {normalize_uri(path)}: {err.strerror}.") from None
+
     def rename(self, source: str, target: str) -> None:
         local_source, local_target = to_local_path(source), to_local_path(target)
         try:
