@@ -27,7 +27,7 @@ import pytest
 
 from tests.integration import tiers
 from tests.integration.in_process import run_in_process
-from tests.integration.jvm_archive import ArchiveMaker, archive_path, cache_folder
+from tests.integration.jvm_archive import ArchiveMaker, archive_path
 from tests.integration.jvm_watch import IGNORED
 from tests.jvm_options import use_for_subprocesses
 
@@ -57,9 +57,9 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def class_archive_maker(request: pytest.FixtureRequest) -> Iterator[ArchiveMaker]:
     """The class-data sharing archive every JVM a test starts in a subprocess maps (tests/integration/jvm_archive.py),
-    kept in the user's cache folder: made once per machine (about a minute of one core) by a child process while the
-    tests run, and mapped by the JVMs started once it is there (`_map_the_class_archive`)."""
-    maker = ArchiveMaker(archive_path(cache_folder()))
+    kept in pytest's cache: made once per machine (about a minute of one core) by a child process while the tests
+    run, and mapped by the JVMs started once it is there (`_map_the_class_archive`)."""
+    maker = ArchiveMaker(archive_path(request.config.cache.mkdir("jvm-archive")))
     if maker.child is not None:
         IGNORED.add(maker.child.pid)  # its JVM is the run's, not the test's that runs meanwhile
     use_for_subprocesses(maker.ready())

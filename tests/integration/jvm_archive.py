@@ -1,13 +1,12 @@
 """The tests' class-data sharing archive (tests/jvm_options.py): made once by the toolkit's own `make_archive`
 (toolkit/services/runtime/class_archive.py, what `toolkit jvm-archive` runs) with the tests' JVM options, and kept in
-the user's cache folder (`cache_folder()`: $XDG_CACHE_HOME, else ~/.cache) under a key of the Java runtime, Spark's
-jars, the archive's job and those options, as pip and pex keep what they built: a later test session on the same
-machine reuses it, from any clone (a fresh one included), and a changed JDK or Spark makes another. A JVM that cannot
-map an archive runs without it, so an archive is only ever a speed-up.
+pytest's cache under a key of the Java runtime, Spark's jars and those options: a later test session on the same
+machine reuses it, a changed JDK or Spark makes another. A JVM that cannot map an archive runs without it, so an
+archive is only ever a speed-up.
 
-Where the cache has none (the first run on a machine), `ArchiveMaker` makes it in a child process of each pytest-xdist
-worker (one of them wins the archive's lock, the others' children see it held and end) while the tests run: no worker
-sits a minute waiting for it, and the JVMs the tests start map it from the moment it is there."""
+Where the cache has none (a fresh clone), `ArchiveMaker` makes it in a child process of each pytest-xdist worker
+(one of them wins the archive's lock, the others' children see it held and end) while the tests run: no worker sits
+a minute waiting for it, and the JVMs the tests start map it from the moment it is there."""
 
 from __future__ import annotations
 
@@ -35,13 +34,6 @@ def archive_key() -> str:
     for jar in sorted((SPARK_SUBMIT.parents[1] / "jars").glob("*.jar")):
         digest.update(f"{jar.name}:{jar.stat().st_size}\n".encode())
     return digest.hexdigest()[:16]
-
-
-def cache_folder() -> Path:
-    """Where this user's test runs keep their archives: outside the clone, so that a fresh clone's run maps one
-    from its first JVM instead of making it again (a minute of one core) while its first tests run without it."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "feed-toolkit" / "test-jvm-archives"
 
 
 def archive_path(cache: Path) -> Path:
