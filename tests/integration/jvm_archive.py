@@ -1,12 +1,15 @@
 """The tests' class-data sharing archive (tests/jvm_options.py): made once by the toolkit's own `make_archive`
 (toolkit/services/runtime/class_archive.py, what `toolkit jvm-archive` runs) with the tests' JVM options, and kept in
-pytest's cache under a key of the Java runtime, Spark's jars and those options: a later test session on the same
-machine reuses it, a changed JDK or Spark makes another. A JVM that cannot map an archive runs without it, so an
+pytest's cache under a key of the Java runtime, Spark's jars and their folder, and those options: a later test
+session of the checkout reuses it, a changed JDK or Spark makes another (and no other checkout's virtualenv could
+use it: a JVM refuses an archive made for another class path). A JVM that cannot map an archive runs without it, so an
 archive is only ever a speed-up.
 
-Where the cache has none (a fresh clone), `ArchiveMaker` makes it in a child process of each pytest-xdist worker
-(one of them wins the archive's lock, the others' children see it held and end) while the tests run: no worker sits
-a minute waiting for it, and the JVMs the tests start map it from the moment it is there."""
+`make test` has it made while the unit tier runs (`prepare`), into the folder the integration tier looks in. Where
+the cache has none all the same (a fresh clone whose integration tier runs alone), `ArchiveMaker` makes it in a child
+process of each pytest-xdist worker (one of them wins the archive's lock, the others' children see it held and end)
+while the tests run: no worker sits a minute waiting for it, and the JVMs the tests start map it from the moment it
+is there."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.integration.spark_submit import SPARK_SUBMIT, environment
+from tests.integration.spark_submit import PROJECT, SPARK_SUBMIT, environment
 from tests.jvm_options import SHORT_LIVED
 from toolkit.errors import BlockedError, ToolkitError
 from toolkit.forked_map import die_with
@@ -26,12 +29,15 @@ from toolkit.services.runtime.class_archive import JOB, lock_path, make_archive
 
 
 def archive_key() -> str:
-    """The Java runtime, Spark's jars, the archive's job and the JVM options the archive is made for."""
+    """The Java runtime, Spark's jars and their folder, the archive's job and the JVM options the archive is made for
+    (a JVM refuses an archive made for another class path: a virtualenv elsewhere is another)."""
     digest = hashlib.sha256(SHORT_LIVED.encode())
     digest.update(JOB.read_bytes())
     java = subprocess.run(["java", "-version"], capture_output=True, text=True, timeout=60)
     digest.update(java.stderr.encode())
-    for jar in sorted((SPARK_SUBMIT.parents[1] / "jars").glob("*.jar")):
+    jars = SPARK_SUBMIT.parents[1] / "jars"
+    digest.update(f"{jars.resolve()}\n".encode())
+    for jar in sorted(jars.glob("*.jar")):
         digest.update(f"{jar.name}:{jar.stat().st_size}\n".encode())
     return digest.hexdigest()[:16]
 
@@ -108,5 +114,23 @@ def main(archive: Path, parent: int, timeout: float) -> int:
     return 0
 
 
+def prepared_folder() -> Path:
+    """Where `make test` has the archive made while the unit tier runs: the folder of the checkout's pytest cache
+    that the integration tier maps it from (`request.config.cache.mkdir("jvm-archive")`, tests/integration/conftest.py;
+    tests/integration/test_tiers.py holds the two to one folder)."""
+    return PROJECT / ".pytest_cache" / "d" / "jvm-archive"
+
+
+def prepare(parent: int, timeout: float) -> int:
+    """`make test`'s step: the archive made, unless there, before the integration tier starts, on the core the unit
+    tier leaves free (it keeps some 70% of two cores busy). Its JVMs then map it from the first, and none of them
+    shares the CPU with its making."""
+    folder = prepared_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    return main(archive_path(folder), parent, timeout)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--prepare":
+        sys.exit(prepare(int(sys.argv[2]), float(sys.argv[3])))
     sys.exit(main(Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])))

@@ -4,8 +4,11 @@ JVM options."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.integration.jvm_archive import prepared_folder
 from tests.integration.tiers import xdist_can_group
 from tests.jvm_options import with_short_lived
 
@@ -33,3 +36,9 @@ def test_a_child_environment_of_its_own_keeps_the_tests_jvm_options(monkeypatch:
     assert with_short_lived({"SPARK_SUBMIT_OPTS": "-Xmx1g"}) == {"SPARK_SUBMIT_OPTS": "-Xmx1g"}  # its own wins
     monkeypatch.delenv("SPARK_SUBMIT_OPTS")
     assert with_short_lived({"PATH": "/usr/bin:/bin"}) == {"PATH": "/usr/bin:/bin"}
+
+
+def test_the_archive_make_test_prepares_is_where_the_tier_looks(request: pytest.FixtureRequest) -> None:
+    """`make test` has the class-data archive made during the unit tier into `prepared_folder()`: the folder the
+    integration tier's fixture maps it from, or the making was for nothing."""
+    assert prepared_folder() == Path(request.config.cache.mkdir("jvm-archive"))
