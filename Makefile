@@ -153,11 +153,12 @@ prometheus:
 # module's shared set-up stay on one worker (`--dist loadgroup`, tests/integration/tiers.py). pyproject.toml's
 # addopts list the slowest 20 at the end. docs/architecture.md, "Tests", says which tier is which.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-# While the unit tier runs, the integration tier's class-data archive is made on the core it leaves free, when the
-# checkout's pytest cache has none (tests/integration/jvm_archive.py: a minute of one core; the maker dies with this
-# recipe's shell, and a failed making costs only speed).
+# While the unit tier runs, the integration tier's class-data archive is made at the lowest priority, on what CPU that
+# tier leaves free, when the checkout's pytest cache has none (tests/integration/jvm_archive.py: a minute of one core;
+# at a normal priority it slowed the unit tier by 26 s; the maker dies with this recipe's shell, and a failed making
+# costs only speed).
 test: java install chromium airflow databases prometheus
-	@$(PY) -m tests.integration.jvm_archive --prepare $$$$ 900 >/dev/null 2>&1 & maker=$$!; \
+	@nice -n 19 $(PY) -m tests.integration.jvm_archive --prepare $$$$ 900 >/dev/null 2>&1 & maker=$$!; \
 	$(PY) -m pytest -q -n auto tests/unit || { kill $$maker 2>/dev/null; exit 1; }; \
 	wait $$maker || true
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/integration

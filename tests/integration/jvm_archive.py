@@ -122,9 +122,9 @@ def prepared_folder() -> Path:
 
 
 def prepare(parent: int, timeout: float) -> int:
-    """`make test`'s step: the archive made, unless there, before the integration tier starts, on the core the unit
-    tier leaves free (it keeps some 70% of two cores busy). Its JVMs then map it from the first, and none of them
-    shares the CPU with its making."""
+    """`make test`'s step: the archive made, unless there, before the integration tier starts, at the lowest
+    priority on what CPU the unit tier leaves free (it keeps some 70% of two cores busy). The tier's JVMs then map it
+    from the first, and none of them shares the CPU with its making."""
     folder = prepared_folder()
     folder.mkdir(parents=True, exist_ok=True)
     return main(archive_path(folder), parent, timeout)
