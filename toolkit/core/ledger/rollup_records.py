@@ -418,14 +418,13 @@ def read_rollup_digest(fs: FileSystem, layout: LedgerLayout, process: str, month
     states are read instead), has the whole file read."""
     path = layout.rollup_record(process, month)
     start = fs.read_start(path, _CHUNK)
-    if start is None:
-        return MonthDigest(path, _month_start(month), (), "", "", "", "")
-    first = _Inflated(start, path)
-    if first.holds_a_line():
-        head = _head(parse_json(b"".join(first.lines(1)), path), path, process, month)
-        if check_format(head, path, ROLLUP_FORMAT) >= 3:
+    first = _Inflated(start, path) if start is not None else None
+    if first is not None and first.holds_a_line():
+        head, version = _checked_head(first, path, process, month)
+        if version >= 3:
             return _digest(head, path, month, _state_count(head, path))
-    opened = _open(fs, layout, process, month)  # read whole, again: never a start of one file and the rest of another
+    # read whole, again: never a start of one file and the rest of another
+    opened = _open(fs, layout, process, month) if first is not None else None
     if opened is None:
         return MonthDigest(path, _month_start(month), (), "", "", "", "")
     path, _, head, version = opened
@@ -445,8 +444,13 @@ def _open(fs: FileSystem, layout: LedgerLayout, process: str, month: str) -> _Op
     if data is None:
         return None
     inflated = _Inflated(data, path)
+    return (path, inflated, *_checked_head(inflated, path, process, month))
+
+
+def _checked_head(inflated: _Inflated, path: str, process: str, month: str) -> tuple[dict[str, Any], int]:
+    """The roll-up's first line taken and checked as its head, and its format."""
     head = _head(parse_json(b"".join(inflated.lines(1)), path), path, process, month)
-    return path, inflated, head, check_format(head, path, ROLLUP_FORMAT)
+    return head, check_format(head, path, ROLLUP_FORMAT)
 
 
 def _digest(head: dict[str, Any], path: str, month: str, count: int) -> MonthDigest:
