@@ -39,7 +39,7 @@ def run_in_process(spark: SparkSession, entrypoint: str, *args: str, cwd: Path,
     script = PROJECT / "entrypoints" / f"{entrypoint}.py"
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    with _restored(spark), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with session_restored(spark), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         os.chdir(cwd)
         os.environ.update(env or {})
         sys.argv = [str(script), *args]
@@ -54,7 +54,7 @@ def run_in_process(spark: SparkSession, entrypoint: str, *args: str, cwd: Path,
 
 
 @contextlib.contextmanager
-def _restored(spark: SparkSession) -> Iterator[None]:
+def session_restored(spark: SparkSession) -> Iterator[None]:
     """Put back what a call may change in this process: the working folder, the environment, sys.argv, the
     session's runtime settings and its current database."""
     folder, environment, argv = os.getcwd(), dict(os.environ), sys.argv

@@ -10,8 +10,11 @@ real leak search, on a real PostgreSQL:
 - a password (given as text, the worst case) is in no status line, stderr, ledger record, lineage event or dataset
   event of a real spark-submit import and export; an unreadable password file is one sentence and exit 2.
 
-The killed runs are separate processes (their own Spark JVM, which exits with them) running the real action; the
-harness there kills itself at the chosen call (tests/kill_points.py), the code under test unchanged."""
+The killed runs are separate processes running the real action; the harness there kills itself at the chosen call
+(tests/kill_points.py), the code under test unchanged. A killed import runs on the test session's JVM
+(tests/integration/attached_driver.py: its kill points are Python calls, with no work of the run in the JVM); a
+killed export has a Spark JVM of its own, which exits with it: its JDBC connection, open in a transaction at the
+first point, must go with the driver, as it does when a driver dies."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -27,6 +31,7 @@ import pytest
 from chispa import assert_df_equality
 from pyspark.sql import SparkSession
 
+from tests.integration.attached_driver import ATTACHED_SESSION, run_attached
 from tests.integration.database_transfers.test_export import (
     INSTANCE,
     export_instance,
@@ -48,8 +53,6 @@ from tests.jvm_options import with_short_lived
 from tests.lineage_receiver import lineage_receiver
 from toolkit.errors import BlockedError, SkippedError
 
-pytestmark = pytest.mark.jvm  # every test runs a killed child or a real spark-submit, each its own JVM
-
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
 T0 = datetime(2026, 1, 1, 0, tzinfo=timezone.utc)
@@ -57,7 +60,6 @@ T1 = datetime(2026, 1, 1, 1, tzinfo=timezone.utc)
 CHILD = """
 import sys, time
 sys.path.insert(0, {project!r})
-from pyspark.sql import SparkSession
 from tests.kill_points import dies_at
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.storage.hadoop import HadoopFileSystem
@@ -91,7 +93,7 @@ elif point == "slowly":
         time.sleep(12)
         return real(*args, **kwargs)
     file_outputs.publish = slow
-spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate())
+{session}
 config = ConfigRepo.load({repo!r})
 feed, cluster = config.feed({feed!r}), config.cluster("lake")
 fs = HadoopFileSystem(spark)
@@ -112,10 +114,22 @@ else:
 """
 
 
+OWN_SESSION = """
+from pyspark.sql import SparkSession
+spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate())
+"""
+
+
+def _script(repo: TransferRepo, feed: str, point: str, session: str, run_id: str = "killed",
+            last_statement: int = 0) -> str:
+    return CHILD.format(project=str(PROJECT), repo=str(repo.repo), feed=feed, point=point, run_id=run_id,
+                        lease=LEASE, last_statement=last_statement, session=session)
+
+
 def _child(repo: TransferRepo, feed: str, point: str, run_id: str = "killed",
            last_statement: int = 0) -> subprocess.Popen[bytes]:
-    script = CHILD.format(project=str(PROJECT), repo=str(repo.repo), feed=feed, point=point, run_id=run_id,
-                          lease=LEASE, last_statement=last_statement)
+    """The run on a Spark JVM of its own, started."""
+    script = _script(repo, feed, point, OWN_SESSION, run_id, last_statement)
     return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             cwd=repo.repo.parent,
                             env=with_short_lived({"SPARK_LOCAL_IP": "127.0.0.1", "PATH": "/usr/bin:/bin"}))
@@ -128,6 +142,12 @@ def _killed(repo: TransferRepo, feed: str, point: str, last_statement: int = 0) 
     time.sleep(LEASE + 0.5)  # its lease expires
 
 
+def _killed_on_the_sessions_jvm(spark: SparkSession, repo: TransferRepo, feed: str, point: str) -> None:
+    child = run_attached(spark, _script(repo, feed, point, ATTACHED_SESSION), cwd=repo.repo.parent, timeout=240)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
+    time.sleep(LEASE + 0.5)  # its lease expires
+
+
 @pytest.mark.parametrize("point", ["between the read and the publication", "between the publication and the mark",
                                    "between the mark and the event"])
 def test_an_import_killed_at_each_step_then_run_again_imports_each_row_once(
@@ -137,7 +157,7 @@ def test_an_import_killed_at_each_step_then_run_again_imports_each_row_once(
     repo = transfer_repo(tmp_path, postgres_server, name)
     _orders_table(repo, 1, 100)
 
-    _killed(repo, "orders", point)
+    _killed_on_the_sessions_jvm(spark, repo, "orders", point)
     _add_orders(repo, 101, 120)  # rows the killed run did not see
     try:
         import_instance(spark, repo, "orders", T0, run_id="rerun")
@@ -158,6 +178,7 @@ def test_an_import_killed_at_each_step_then_run_again_imports_each_row_once(
 
 
 @pytest.mark.parametrize("point", ["inside the transaction", "after the transaction"])
+@pytest.mark.jvm
 def test_an_export_killed_inside_or_after_its_transaction_then_run_again_loads_the_rows_once(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path, point: str) -> None:
     name = "export_" + point.replace(" ", "_")
@@ -181,6 +202,7 @@ def test_an_export_killed_inside_or_after_its_transaction_then_run_again_loads_t
     assert "feed_toolkit_stage_" not in repo.sql("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
 
 
+@pytest.mark.jvm
 def test_two_imports_of_one_feed_at_once_one_imports_the_other_is_told_who_holds_it(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("race")
@@ -204,6 +226,7 @@ def test_two_imports_of_one_feed_at_once_one_imports_the_other_is_told_who_holds
 SECRET = "Pa55-w0rd-never-printed"
 
 
+@pytest.mark.jvm
 def test_no_password_in_any_output_record_or_event_of_a_real_import_and_export(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("secrets")
@@ -253,6 +276,7 @@ def test_no_password_in_any_output_record_or_event_of_a_real_import_and_export(
     assert not wrong.exists()
 
 
+@pytest.mark.jvm
 def test_a_password_inline_in_the_url_is_in_no_sentence_status_line_or_record_of_a_failing_import(
         postgres_server: DatabaseServer, tmp_path: Path) -> None:
     postgres_server.create_database("inline")
@@ -274,13 +298,15 @@ def test_a_password_inline_in_the_url_is_in_no_sentence_status_line_or_record_of
 
 
 def test_a_password_file_that_cannot_be_read_is_one_sentence_and_exit_2(
-        postgres_server: DatabaseServer, tmp_path: Path) -> None:
+        run_entrypoint: Callable[..., subprocess.CompletedProcess[str]], postgres_server: DatabaseServer,
+        tmp_path: Path) -> None:
+    """In process (tests/integration/in_process.py): the refusal comes before anything reaches the JVM."""
     postgres_server.create_database("nofile")
     repo = transfer_repo(tmp_path, postgres_server, "nofile")
     (repo.root / "secrets" / "db.password").unlink()
 
-    done = spark_submit("import", "--repo", str(repo.repo), "--feed", "orders", "--cluster", "lake", "--time",
-                        "2026-01-01T00:00Z", cwd=tmp_path)
+    done = run_entrypoint("import", "--repo", str(repo.repo), "--feed", "orders", "--cluster", "lake", "--time",
+                          "2026-01-01T00:00Z", cwd=tmp_path)
 
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.strip().splitlines()[-1] == (

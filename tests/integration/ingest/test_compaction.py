@@ -2,9 +2,9 @@
 batch files becomes one file with the same rows, the flag kept and a `replaced` event recorded; an open hour
 waits (3), a compacted one is skipped (4), a bad call is refused (2), a held ingest lock blocks (5), a cluster
 root spelled `file:/x/` compacts the same. A reader listing the instance at each step sees all old files,
-nothing (between the renames) or all new files. A run killed with SIGKILL (a separate process, its own JVM) at
-each step is finished by the next: the rows once, no leftover folder. One run goes through the real
-spark-submit."""
+nothing (between the renames) or all new files. A run killed with SIGKILL at each step (a separate process on the
+test session's JVM: tests/integration/attached_driver.py) is finished by the next: the rows once, no leftover folder.
+One run goes through the real spark-submit."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import json
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 from chispa import assert_df_equality
 
+from tests.integration.attached_driver import ATTACHED_SESSION, run_attached
 from tests.integration.ingest.landing import drop
 from tests.integration.spark_submit import spark_submit
 from tests.unit.ingest.ingest_repo import make_repo
@@ -182,12 +182,10 @@ KILLED_RUN = """
 import os, signal, sys
 from datetime import datetime, timezone
 sys.path.insert(0, {project!r})
-from pyspark.sql import SparkSession
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.actions.ingest import compaction
 from toolkit.services.runtime.run_context import RunContext
 from toolkit.core.storage.hadoop import HadoopFileSystem
-from toolkit.core.storage.jvm_classes import jar_path
 
 def dies_at(name):
     def killed(*args, **kwargs):
@@ -195,12 +193,16 @@ def dies_at(name):
     setattr(compaction, name, killed)
 
 dies_at({step!r})
-spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-         .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
+{session}
 call = compaction.compaction_call(ConfigRepo.load({repo!r}), "events", "primary",
                                   datetime(2026, 1, 1, 10, tzinfo=timezone.utc))
 compaction.compact_instance(spark, call, RunContext(HadoopFileSystem(spark), run_id="killed", lease_seconds={lease}))
 """
+
+
+def _killed(spark, repo: Path, step: str, cwd: Path) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo), step=step, lease=LEASE, session=ATTACHED_SESSION)
+    return run_attached(spark, script, cwd=cwd)
 
 
 @pytest.mark.parametrize(("step", "reader_sees", "resumed"), [
@@ -208,17 +210,14 @@ compaction.compact_instance(spark, call, RunContext(HadoopFileSystem(spark), run
     ("move_in", "nothing", True),  # the batch files renamed away, the new folder not in place: put in place
     ("remove_old", "new", True),  # both renames done, the old folder still there: deleted
 ])
-@pytest.mark.jvm
 def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_folder(
         spark, streamed: Path, tmp_path: Path, step: str, reader_sees: str, resumed: bool) -> None:
     from toolkit.core.storage.hadoop import HadoopFileSystem
 
     repo, root = copy_of(streamed, tmp_path)
     old = view(root)
-    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), step=step, lease=LEASE)
-    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
-                           cwd=tmp_path)
-    assert child.returncode == -signal.SIGKILL, child.stdout[-2000:] + child.stderr[-3000:]
+    child = _killed(spark, repo.root, step, tmp_path)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
     now = view(root)
     if reader_sees == "old":
         assert now == old
@@ -248,7 +247,6 @@ def test_the_entrypoint_through_spark_submit(streamed: Path, tmp_path: Path) -> 
     assert len(parts(view(root))) == 1
 
 
-@pytest.mark.jvm
 def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land(spark, tmp_path: Path) -> None:
     """Killed after the first rename (the instance folder is away); its lease expires; an ingest run with a late
     record of hour 10 first puts the compacted folder in place
@@ -261,10 +259,8 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
     for n, lines in enumerate(DROPS):
         drop(root, f"{n}.csv", lines)
         run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id=f"ingest{n}"))
-    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), step="move_in", lease=LEASE)
-    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180,
-                           cwd=tmp_path)
-    assert child.returncode == -signal.SIGKILL, child.stdout[-2000:] + child.stderr[-3000:]
+    child = _killed(spark, repo.root, "move_in", tmp_path)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
     assert view(root) is None  # between the renames
     time.sleep(LEASE + 0.5)
     drop(root, "late.csv", ["2026-01-01T10:50:00Z,u9,x,/late,9"])

@@ -3,9 +3,11 @@ a random moment, then run again: every record of the landing files is in the fee
 none twice), each dead letter once, each closed hour flagged and published once, no landing file is read into a
 second batch, and every committed landing file has left the landing folder.
 
-The killed run is a real separate process (its own Spark JVM, which exits with it) running the real action;
-the harness there sends itself SIGKILL at the chosen call (the code under test is not changed). The rerun holds
-the lease the killed run left once it has expired (a lease of 2 seconds)."""
+The killed run is a real separate process running the real action; the harness there sends itself SIGKILL at the
+chosen call (the code under test is not changed). At a kill point the process runs on the test session's JVM
+(tests/integration/attached_driver.py: the point is a Python call, where the run has no work in the JVM); killed at
+a random moment, it has a Spark JVM of its own, which exits with it. The rerun holds the lease the killed run left
+once it has expired (a lease of 2 seconds)."""
 
 from __future__ import annotations
 
@@ -21,27 +23,25 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.attached_driver import ATTACHED_SESSION, own_session, run_attached
 from tests.integration.ingest.landing import GOOD_A, GOOD_B, drop, drop_first_two
 from tests.integration.ingest.test_ingest_runner import dead_letters
 from tests.unit.ingest.ingest_repo import make_repo
 from toolkit.actions.ingest.runner import run_ingest
 from toolkit.core.ledger.store import Ledger
+from toolkit.core.storage.jvm_classes import jar_path
 from toolkit.services.runtime.run_context import RunContext
-
-pytestmark = pytest.mark.jvm  # every test kills a run that has its own Spark JVM
 
 PROJECT = Path(__file__).resolve().parents[3]
 LEASE = 2.0
 KILLED_RUN = """
 import os, signal, sys, time
 sys.path.insert(0, {project!r})
-from pyspark.sql import SparkSession
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.actions.ingest import commit, landing, runner
 from toolkit.core.ledger import ingest_book as book
 from toolkit.core.ledger import store
 from toolkit.core.storage.hadoop import HadoopFileSystem
-from toolkit.core.storage.jvm_classes import jar_path
 
 from tests.kill_points import dies_at
 from toolkit.services.runtime.run_context import RunContext
@@ -63,8 +63,7 @@ elif point == "after one landing file moved":
     dies_at(landing, "move_out", 2)
 elif point == "before the landing book":
     dies_at(book.IngestBook, "write_landing", 2)
-spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-         .config("spark.sql.shuffle.partitions", "2").config("spark.jars", jar_path()).getOrCreate())
+{session}
 runner.run_ingest(spark, ConfigRepo.load({repo!r}), "events", "primary",
                   RunContext(HadoopFileSystem(spark), run_id="killed", lease_seconds={lease}))
 """
@@ -72,12 +71,19 @@ POINTS = ["before the plan", "after the plan", "after one rename", "before commi
           "before the landing files move", "after one landing file moved", "before the landing book"]
 
 
-def _killed_run(repo: Path, point: str) -> None:
-    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo), point=point, lease=LEASE)
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             cwd=repo.parent)
-    out, _ = child.communicate(timeout=180)
-    assert child.returncode == -signal.SIGKILL, out.decode()[-3000:]
+def _script(repo: Path, point: str, session: str) -> str:
+    return KILLED_RUN.format(project=str(PROJECT), repo=str(repo), point=point, lease=LEASE, session=session)
+
+
+def _on_its_own_jvm(repo: Path) -> subprocess.Popen[bytes]:
+    """The killed run (no kill point) with a Spark JVM of its own, started."""
+    script = _script(repo, "none", own_session(jar_path()))
+    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def _killed_run(spark, repo: Path, point: str) -> None:  # type: ignore[no-untyped-def]
+    child = run_attached(spark, _script(repo, point, ATTACHED_SESSION), cwd=repo.parent)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
     time.sleep(LEASE + 0.5)  # its lease expires
 
 
@@ -109,17 +115,17 @@ def test_killed_at_each_point_of_a_commit_then_rerun_ingests_each_record_once(sp
                                                                               point: str) -> None:
     repo, root = make_repo(tmp_path)
     drop_first_two(root)
-    _killed_run(repo.root, point)
+    _killed_run(spark, repo.root, point)
     _check_exactly_once(spark, repo.root, root)
 
 
+@pytest.mark.jvm
 def test_killed_at_a_random_moment_then_rerun_ingests_each_record_once(spark, tmp_path: Path) -> None:
     seed = random.randrange(10**6)
     after = random.Random(seed).uniform(4.0, 14.0)
     repo, root = make_repo(tmp_path)
     drop_first_two(root)
-    script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), point="none", lease=LEASE)
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    child = _on_its_own_jvm(repo.root)
     time.sleep(after)
     child.send_signal(signal.SIGKILL)
     child.communicate(timeout=60)
@@ -128,6 +134,7 @@ def test_killed_at_a_random_moment_then_rerun_ingests_each_record_once(spark, tm
     print(f"killed after {after:.1f} s (seed {seed})")
 
 
+@pytest.mark.jvm
 def test_killed_at_random_moments_over_the_files_real_producers_send_then_rerun_ingests_each_record_once(
         spark, tmp_path: Path) -> None:
     """Rounds of a producer (a reused name, a file appended to between runs, a colon and spaces in names, a link
@@ -183,8 +190,7 @@ def test_killed_at_random_moments_over_the_files_real_producers_send_then_rerun_
     delays = []
     for producer in rounds:
         producer()
-        script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo.root), point="none", lease=LEASE)
-        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        child = _on_its_own_jvm(repo.root)
         delays.append(rng.uniform(3.0, 14.0))
         try:
             child.communicate(timeout=delays[-1])

@@ -1,7 +1,8 @@
 """Lineage through the real spark-submit and the real `toolkit` command, as a scheduler and an operator use
 them: OPENLINEAGE_URL alone turns it on; Airflow's parent run passed as Spark properties becomes the parent
 facet; a backend that never answers costs the run at most its 5 s, fails nothing, and leaves the events counted
-in `lineage_unsent`, which `toolkit lineage resend` then delivers once."""
+in `lineage_unsent`, which `toolkit lineage resend` then delivers once (that run in process, on the shared session:
+tests/integration/in_process.py; nothing of it needs a JVM of its own)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -62,14 +64,16 @@ def test_openlineage_url_alone_turns_lineage_on_and_airflows_parent_is_kept(tmp_
         assert event["run"]["facets"]["feedToolkit_run"]["runId"] == status["run_id"]
 
 
-@pytest.mark.jvm
-def test_a_backend_that_never_answers_costs_five_seconds_and_resend_delivers_later(tmp_path: Path) -> None:
+def test_a_backend_that_never_answers_costs_five_seconds_and_resend_delivers_later(
+        run_entrypoint: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
     repo, root = make_repo(tmp_path)
     write_clicks(root, T - timedelta(hours=2), 3)
     with lineage_receiver() as silent:
         silent.hang_seconds = 60
         began = time.monotonic()
-        result = run_process(repo, "2026-11-21T10:00Z", silent.url, tmp_path)
+        result = run_entrypoint("process", "--repo", str(repo), "--process", "hourly-clicks-summary", "--cluster",
+                                "primary", "--time", "2026-11-21T10:00Z", cwd=tmp_path,
+                                env={"OPENLINEAGE_URL": silent.url})
         took = time.monotonic() - began
     assert result.returncode == 0, result.stdout[-3000:]
     status = status_of(result)

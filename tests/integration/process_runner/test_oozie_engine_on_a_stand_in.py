@@ -13,8 +13,6 @@ wrapped it in."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 import time
 from datetime import timedelta
@@ -22,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.attached_driver import ATTACHED_SESSION, run_attached
 from tests.integration.process_runner.batch_consumer import NAME as BATCH
 from tests.integration.process_runner.batch_consumer import publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
-from tests.jvm_options import with_short_lived
 from tests.oozie_server import OozieFailure, StandInOozie, stand_in_oozie
 from tests.smtp_server import self_signed
 from toolkit.actions.process_runner.batch_runner import BatchRunner
@@ -270,9 +268,8 @@ def test_an_https_stand_in_is_verified_with_the_clusters_ca_file(spark, tmp_path
 # 2 s, a renewal 1.5 s late lost the lock before the kill point under a full suite), short enough to wait out.
 CHILD_LEASE = 8.0
 
-CHILD = """\
+CHILD = ATTACHED_SESSION + """
 import sys
-from pyspark.sql import SparkSession
 from tests.integration.process_runner.process_repo import TestClock, new_runner, utc
 from tests.kill_points import dies_at
 from toolkit.extensions.workflow_engines.oozie_client import OozieClient
@@ -280,35 +277,30 @@ from toolkit.extensions.workflow_engines.oozie_client import OozieClient
 from toolkit.actions.process_runner.batch_runner import BatchRunner
 
 repo, name, method, call, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "batch"
-spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
-         .config("spark.driver.host", "127.0.0.1").getOrCreate())
 dies_at(OozieClient, method, call)
 runner = new_runner(spark, repo, name, TestClock(utc(2026, 11, 22, 12)), run_id="killed", lease=float(sys.argv[6]))
 BatchRunner(runner).run() if batch else runner.run(utc(2026, 11, 21, 10))
 """
 
 
-def _killed_child(repo: Path, name: str, method: str, call: int, batch: bool = False) -> None:
-    """A runner in a process of its own (its own Spark JVM, which dies with it), killed with SIGKILL at the
-    `call`-th call of the Oozie client's `method`, before it runs."""
-    child = subprocess.run([sys.executable, "-c", CHILD, str(repo), name, method, str(call),
-                            "batch" if batch else "instance", str(CHILD_LEASE)], cwd=PROJECT, capture_output=True,
-                           text=True,
-                           timeout=300, env=with_short_lived({"PYTHONPATH": str(PROJECT), "SPARK_LOCAL_IP": "127.0.0.1",
-                                                              "PATH": "/usr/bin:/bin", "JAVA_HOME": _java_home()}))
-    assert child.returncode == -9, child.stderr[-3000:]
+def _killed_child(spark, repo: Path, name: str, method: str, call: int,  # type: ignore[no-untyped-def]
+                  batch: bool = False) -> None:
+    """A runner in a process of its own on the test session's JVM (tests/integration/attached_driver.py), killed with
+    SIGKILL at the `call`-th call of the Oozie client's `method`, before it runs."""
+    child = run_attached(spark, CHILD, str(repo), name, method, str(call), "batch" if batch else "instance",
+                         str(CHILD_LEASE), cwd=PROJECT, timeout=300)
+    assert child.returncode == -9, child.stdout[-3000:]
 
 
 @pytest.mark.parametrize(("method", "call", "status_when_killed"), [
     ("info", 2, "RUNNING"),  # killed while following the running job
     ("start", 1, "PREP"),  # killed between the job's submission (recorded) and its start
 ])
-@pytest.mark.jvm
 def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_that_submits_nothing(
         spark, oozie: StandInOozie, tmp_path: Path, method: str, call: int, status_when_killed: str) -> None:
     go = tmp_path / "go"
     repo, root, folders = _oozie_repo(tmp_path, oozie, properties=f"  waitFor: {go}\n  exitCode: '0'\n")
-    _killed_child(repo, NAME, method, call)
+    _killed_child(spark, repo, NAME, method, call)
     [job] = oozie.jobs.values()
     assert job.status == status_when_killed
     killed = json.loads((_records(root) / "attempt-001.json").read_text())
@@ -331,7 +323,6 @@ def test_a_runner_killed_while_the_stand_in_runs_its_job_is_followed_by_a_rerun_
     assert [p.name for p in output.parent.iterdir()] == ["10"]  # the killed run's staging was published
 
 
-@pytest.mark.jvm
 def test_a_batch_run_killed_while_the_stand_in_runs_its_job_is_replayed_by_following_it(
         spark, oozie: StandInOozie, tmp_path: Path) -> None:
     go = tmp_path / "go"
@@ -344,7 +335,7 @@ def test_a_batch_run_killed_while_the_stand_in_runs_its_job_is_replayed_by_follo
         .replace("properties:\n", f"properties:\n  waitFor: {go}\n  exitCode: '0'\n"))
     ledger = Ledger.of(LocalFileSystem(), ConfigRepo.load(repo).cluster("primary"))
     events = [publish(ledger, root, "clicks", T), publish(ledger, root, "clicks-hourly-summary", T)]
-    _killed_child(repo, BATCH, "info", 2, batch=True)
+    _killed_child(spark, repo, BATCH, "info", 2, batch=True)
     [job] = oozie.jobs.values()
     assert (job.status, job.conf["clicks"]) == ("RUNNING", f"file://{root}/data/clicks/2026/11/21/10")
     go.write_text("")
@@ -361,16 +352,6 @@ def test_a_batch_run_killed_while_the_stand_in_runs_its_job_is_replayed_by_follo
     day = root / "data/clicks-daily/2026/11/21"
     assert (day / "part-00000.json").read_text() == (root / "data/clicks/2026/11/21/10/part-00000.json").read_text()
     assert sorted(attempts[1]["events"]) == sorted(events)
-
-
-def _java_home() -> str:
-    import os
-
-    home = os.environ.get("JAVA_HOME")
-    if home:
-        return home
-    java = Path(subprocess.run(["readlink", "-f", "/usr/bin/java"], capture_output=True, text=True).stdout.strip())
-    return str(java.parent.parent)
 
 
 # ------------------------------------------------------------------------------ pig
