@@ -154,12 +154,14 @@ prometheus:
 # addopts list the slowest 20 at the end. docs/architecture.md, "Tests", says which tier is which.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # While the unit tier runs, the integration tier's class-data archive is made at the lowest priority, on what CPU that
-# tier leaves free, when the checkout's pytest cache has none (tests/integration/jvm_archive.py: a minute of one core;
-# at a normal priority it slowed the unit tier by 26 s; the maker dies with this recipe's shell, and a failed making
-# costs only speed).
-test: java install chromium airflow databases prometheus
+# tier leaves free, when the checkout's pytest cache has none (tests/integration/jvm_archive.py: 44 s of one core on a
+# quiet machine; at a normal priority it slowed the unit tier by 26 s; the maker dies with this recipe's shell, and a
+# failed making costs only speed). Airflow's virtualenv, which only the integration tier needs, is installed after the
+# unit tier, while the maker finishes on the other core (on a fresh clone it waited 12 s after the unit tier alone).
+test: java install chromium databases prometheus
 	@nice -n 19 $(PY) -m tests.integration.jvm_archive --prepare $$$$ 900 >/dev/null 2>&1 & maker=$$!; \
 	$(PY) -m pytest -q -n auto tests/unit || { kill $$maker 2>/dev/null; exit 1; }; \
+	$(MAKE) --no-print-directory airflow || { kill $$maker 2>/dev/null; exit 1; }; \
 	wait $$maker || true
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/integration
 

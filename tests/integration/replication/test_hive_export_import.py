@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -591,7 +592,11 @@ def _status(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
 
 
 @pytest.mark.jvm
-def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) -> None:
+def test_entrypoints_through_spark_submit(clusters: Clusters,
+                                          run_entrypoint: Callable[..., subprocess.CompletedProcess[str]],
+                                          tmp_path: Path) -> None:
+    """Both entrypoints through spark-submit; the export of a partition not there yet in process, on the session
+    (tests/integration/in_process.py): its WAITING needs no JVM of its own."""
     table, spec = make_source(clusters, "regional", False)
     repo = _repo(tmp_path, clusters, table, f"{table}_replica")
     directory = "/feed-toolkit/staging/sessions/20261121"  # a path: on the exporting cluster's file system ...
@@ -603,10 +608,9 @@ def test_entrypoints_through_spark_submit(clusters: Clusters, tmp_path: Path) ->
     def export(time: str, to: str) -> subprocess.CompletedProcess[str]:
         return spark_submit("hive_export", "--repo", str(repo), *exporting(time, to), cwd=tmp_path)
 
-    with ThreadPoolExecutor(max_workers=2) as pool:  # two independent runs at once: the test stays short
-        waits = pool.submit(export, "2026-11-22T00:00Z", f"{target_directory}-next")
-        exported = export("2026-11-21T00:00Z", target_directory)
-        waiting = waits.result()
+    exported = export("2026-11-21T00:00Z", target_directory)
+    waiting = run_entrypoint("hive_export", "--repo", str(repo),
+                             *exporting("2026-11-22T00:00Z", f"{target_directory}-next"), cwd=tmp_path)
     assert waiting.returncode == 3, waiting.stdout[-3000:]
     assert "hive_export: The partition ds=2026-11-22/region=eu of" in waiting.stderr
     assert _status(waiting)["status"] == "WAITING"
