@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.spark_submit import environment
-from tests.unit.backfill.pipeline import make_pipeline, rows_of, write_raw
+from tests.unit.backfill.pipeline import WORKFLOW, make_pipeline, rows_of, write_raw
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.core.ledger.records import parse_wall_clock_stamp
 from toolkit.core.ledger.store import Ledger
@@ -28,6 +28,15 @@ H0 = datetime(2026, 11, 21, 10, tzinfo=timezone.utc)
 H1 = H0 + timedelta(hours=1)
 SUBMIT_ARGS = "--master local[1] --conf spark.ui.enabled=false"
 LEASE = "6"
+# The runs the first backfill starts wait while the file HOLD names is there: none of them ends before the test has
+# killed that backfill, so it cannot start what comes after them (on a quiet machine a stage-one run ended during the
+# raced call, and the first backfill started the replication that the resumed call is meant to start).
+HOLD = """import os, time
+
+_held, _until = os.environ.get("HOLD", ""), time.monotonic() + 120
+while _held and os.path.exists(_held) and time.monotonic() < _until:
+    time.sleep(0.2)
+"""
 
 
 def backfill(repo: Path, tmp: Path, *extra: str) -> list[str]:
@@ -52,6 +61,9 @@ def _wait_for(condition, seconds: float, what: str) -> None:  # type: ignore[no-
 @pytest.mark.jvm
 def test_killed_raced_and_resumed_every_instance_once_in_dependency_order(tmp_path: Path) -> None:
     repo, primary_root, backup_root = make_pipeline(tmp_path, first_consumer=H1)
+    (repo / "workflows" / "copy_rows.py").write_text(HOLD + WORKFLOW)
+    hold = tmp_path / "hold"
+    hold.touch()
     write_raw(primary_root, H0, 2)
     primary, backup = _ledgers(repo)
 
@@ -65,7 +77,8 @@ def test_killed_raced_and_resumed_every_instance_once_in_dependency_order(tmp_pa
     assert planned[("process", "stage-two")] == [("2026-11-21T11:00Z", "run", 4)]
 
     first = subprocess.Popen(backfill(repo, tmp_path, "--parallel", "2"), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=environment(), start_new_session=True)
+                             stderr=subprocess.PIPE, text=True, env={**environment(), "HOLD": str(hold)},
+                             start_new_session=True)
     try:
         # both stage-one instances start at once (nothing before them): kill the backfill while they run
         _wait_for(lambda: all(primary.instance_lock("stage-one", t).current() is not None for t in (H0, H1)), 120,
@@ -79,6 +92,7 @@ def test_killed_raced_and_resumed_every_instance_once_in_dependency_order(tmp_pa
     finally:
         if first.poll() is None:
             first.kill()
+        hold.unlink()  # the runs it started end now
     # the runs it started go on under their own leases; the next call waits for its locks' lease to end
     deadline = time.monotonic() + 120
     while True:
