@@ -15,6 +15,7 @@ keep a JVM of their own (`own_session`), marked `jvm`.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -53,11 +54,12 @@ def attached_environment(spark: SparkSession) -> dict[str, str]:
             "PYSPARK_GATEWAY_SECRET": str(parameters.auth_token)}
 
 
-def run_attached(spark: SparkSession, script: str, *args: str, cwd: Path,
-                 timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    """`python -c SCRIPT ARGS...` (SCRIPT has ATTACHED_SESSION before its run) to its end or its kill, on `spark`'s
-    JVM; the session's runtime settings and current database put back after it, as `run_entrypoint` does. Its stdout
-    and stderr as one text (the JVM's own log goes to this process's stderr)."""
+def killed_on_the_sessions_jvm(spark: SparkSession, script: str, *args: str, cwd: Path, timeout: float = 180) -> None:
+    """`python -c SCRIPT ARGS...` (SCRIPT has ATTACHED_SESSION before its run) on `spark`'s JVM, which must end killed
+    with SIGKILL at its kill point (else the assertion shows the end of its output: stdout and stderr as one text);
+    the session's runtime settings and current database put back after it, as `run_entrypoint` does."""
     with session_restored(spark):
-        return subprocess.run([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, cwd=cwd, env=attached_environment(spark), timeout=timeout)
+        child = subprocess.run([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, cwd=cwd, env=attached_environment(spark),
+                               timeout=timeout)
+    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]

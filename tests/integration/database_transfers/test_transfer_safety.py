@@ -31,7 +31,7 @@ import pytest
 from chispa import assert_df_equality
 from pyspark.sql import SparkSession
 
-from tests.integration.attached_driver import ATTACHED_SESSION, run_attached
+from tests.integration.attached_driver import ATTACHED_SESSION, killed_on_the_sessions_jvm
 from tests.integration.database_transfers.test_export import (
     INSTANCE,
     export_instance,
@@ -143,8 +143,7 @@ def _killed(repo: TransferRepo, feed: str, point: str, last_statement: int = 0) 
 
 
 def _killed_on_the_sessions_jvm(spark: SparkSession, repo: TransferRepo, feed: str, point: str) -> None:
-    child = run_attached(spark, _script(repo, feed, point, ATTACHED_SESSION), cwd=repo.repo.parent, timeout=240)
-    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
+    killed_on_the_sessions_jvm(spark, _script(repo, feed, point, ATTACHED_SESSION), cwd=repo.repo.parent, timeout=240)
     time.sleep(LEASE + 0.5)  # its lease expires
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
-import subprocess
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,7 +17,7 @@ from pathlib import Path
 import pytest
 from chispa import assert_df_equality
 
-from tests.integration.attached_driver import ATTACHED_SESSION, run_attached
+from tests.integration.attached_driver import ATTACHED_SESSION, killed_on_the_sessions_jvm
 from tests.integration.ingest.landing import drop
 from tests.integration.spark_submit import spark_submit
 from tests.unit.ingest.ingest_repo import make_repo
@@ -200,9 +198,9 @@ compaction.compact_instance(spark, call, RunContext(HadoopFileSystem(spark), run
 """
 
 
-def _killed(spark, repo: Path, step: str, cwd: Path) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+def _killed(spark, repo: Path, step: str, cwd: Path) -> None:  # type: ignore[no-untyped-def]
     script = KILLED_RUN.format(project=str(PROJECT), repo=str(repo), step=step, lease=LEASE, session=ATTACHED_SESSION)
-    return run_attached(spark, script, cwd=cwd)
+    killed_on_the_sessions_jvm(spark, script, cwd=cwd)
 
 
 @pytest.mark.parametrize(("step", "reader_sees", "resumed"), [
@@ -216,8 +214,7 @@ def test_killed_at_each_step_then_rerun_leaves_the_rows_once_and_no_leftover_fol
 
     repo, root = copy_of(streamed, tmp_path)
     old = view(root)
-    child = _killed(spark, repo.root, step, tmp_path)
-    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
+    _killed(spark, repo.root, step, tmp_path)
     now = view(root)
     if reader_sees == "old":
         assert now == old
@@ -259,8 +256,7 @@ def test_an_ingest_run_finishes_a_killed_compaction_before_its_late_records_land
     for n, lines in enumerate(DROPS):
         drop(root, f"{n}.csv", lines)
         run_ingest(spark, repo, "events", "primary", RunContext(fs, run_id=f"ingest{n}"))
-    child = _killed(spark, repo.root, "move_in", tmp_path)
-    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
+    _killed(spark, repo.root, "move_in", tmp_path)
     assert view(root) is None  # between the renames
     time.sleep(LEASE + 0.5)
     drop(root, "late.csv", ["2026-01-01T10:50:00Z,u9,x,/late,9"])

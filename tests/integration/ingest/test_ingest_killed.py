@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.attached_driver import ATTACHED_SESSION, own_session, run_attached
+from tests.integration.attached_driver import ATTACHED_SESSION, killed_on_the_sessions_jvm, own_session
 from tests.integration.ingest.landing import GOOD_A, GOOD_B, drop, drop_first_two
 from tests.integration.ingest.test_ingest_runner import dead_letters
 from tests.unit.ingest.ingest_repo import make_repo
@@ -82,8 +82,7 @@ def _on_its_own_jvm(repo: Path) -> subprocess.Popen[bytes]:
 
 
 def _killed_run(spark, repo: Path, point: str) -> None:  # type: ignore[no-untyped-def]
-    child = run_attached(spark, _script(repo, point, ATTACHED_SESSION), cwd=repo.parent)
-    assert child.returncode == -signal.SIGKILL, child.stdout[-3000:]
+    killed_on_the_sessions_jvm(spark, _script(repo, point, ATTACHED_SESSION), cwd=repo.parent)
     time.sleep(LEASE + 0.5)  # its lease expires
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.attached_driver import ATTACHED_SESSION, run_attached
+from tests.integration.attached_driver import ATTACHED_SESSION, killed_on_the_sessions_jvm
 from tests.integration.process_runner.batch_consumer import NAME as BATCH
 from tests.integration.process_runner.batch_consumer import publish, write_batch_consumer
 from tests.integration.process_runner.process_repo import TestClock, make_repo, new_runner, utc, write_clicks
@@ -287,9 +287,8 @@ def _killed_child(spark, repo: Path, name: str, method: str, call: int,  # type:
                   batch: bool = False) -> None:
     """A runner in a process of its own on the test session's JVM (tests/integration/attached_driver.py), killed with
     SIGKILL at the `call`-th call of the Oozie client's `method`, before it runs."""
-    child = run_attached(spark, CHILD, str(repo), name, method, str(call), "batch" if batch else "instance",
-                         str(CHILD_LEASE), cwd=PROJECT, timeout=300)
-    assert child.returncode == -9, child.stdout[-3000:]
+    killed_on_the_sessions_jvm(spark, CHILD, str(repo), name, method, str(call), "batch" if batch else "instance",
+                               str(CHILD_LEASE), cwd=PROJECT, timeout=300)
 
 
 @pytest.mark.parametrize(("method", "call", "status_when_killed"), [
