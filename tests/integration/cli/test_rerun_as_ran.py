@@ -229,6 +229,56 @@ def test_sigterm_to_execute_ends_the_running_command_and_removes_the_folder(ran:
 
 
 
+# The command run with subprocess.Popen's start patched so that a SIGTERM reaches it right after the child exists and
+# before Popen has returned it (where a scheduler's stop lands when the machine is busy); only spark-submit's start,
+# not git's. The child's pid is written first, to a file the test reads.
+STOP_WHILE_STARTING = """
+import os, runpy, signal, subprocess, sys
+start = subprocess.Popen._execute_child
+def started_then_stopped(self, args, *rest, **kwargs):
+    start(self, args, *rest, **kwargs)
+    if not str(args[0]).endswith("spark-submit"):  # git, reading the commits
+        return
+    with open(os.environ["CHILD_PID_FILE"], "w") as out:
+        out.write(str(self.pid))
+    os.kill(os.getpid(), signal.SIGTERM)
+subprocess.Popen._execute_child = started_then_stopped
+sys.argv = ["toolkit", *sys.argv[1:]]
+runpy.run_module("toolkit", run_name="__main__")
+"""
+
+
+def test_sigterm_while_the_command_starts_kills_it_too(ran: tuple[Site, str, str], tmp_path: Path) -> None:
+    """A stop that lands between the child's start and Popen's return (a busy machine widens that moment) must not
+    leave the spark-submit running, orphaned, holding the caller's output open."""
+    site, _, _ = ran
+    bin_folder, pid_file = tmp_path / "bin", tmp_path / "child.pid"
+    bin_folder.mkdir()
+    fake = bin_folder / "spark-submit"
+    fake.write_text("#!/bin/sh\nexec sleep 60\n")
+    fake.chmod(0o755)
+    scratch = tmp_path / "scratch"
+    environment = {**os.environ, "PATH": f"{bin_folder}:{os.environ['PATH']}", "TMPDIR": str(scratch),
+                   "CHILD_PID_FILE": str(pid_file)}
+    call = subprocess.Popen([sys.executable, "-c", STOP_WHILE_STARTING, "rerun", "--repo", str(site.conf),
+                             "--process", PROCESS, "--cluster", "primary", "--now", NOW, *WINDOW, "--status",
+                             "SUCCEEDED,FAILED", "--as-ran", "--execute"], env=environment, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = call.communicate(timeout=30)
+    finally:
+        if pid_file.exists() and running(int(pid_file.read_text())):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    child = int(pid_file.read_text())
+    assert call.returncode != 0 and "Traceback" not in err, err
+    assert "(1/2)" in out and "(2/2)" not in out, (out, err)  # stopped at the first rerun: the second never started
+    assert list(scratch.iterdir()) == []
+    deadline = time.monotonic() + 10
+    while running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(child)
+
+
 def test_a_commit_whose_tree_links_out_of_the_repo_writes_nothing(capsys: pytest.CaptureFixture[str],
                                                                    ran: tuple[Site, str, str], tmp_path: Path) -> None:
     """A colleague's commit that first ran the instances holds a link to a file outside the repo: no checkout of it is

@@ -207,8 +207,34 @@ def _execute(submit: list[str], commands: list[list[str]], commits: list[str | N
         typer.echo(f"toolkit rerun ({index}/{len(commands)}): {shlex.join(command)}"
                    + (f" (as it ran at commit {commit[:SHORT]})" if commit else ""))
         sys.stdout.flush()
-        codes.append(subprocess.run(command, env=environment, check=False).returncode)
+        codes.append(_run_stoppably(command, environment))
         typer.echo(f"toolkit rerun ({index}/{len(commands)}): exit {codes[-1]}")
     code = worst(codes)
     if code:
         raise typer.Exit(code)
+
+
+def _run_stoppably(command: list[str], environment: dict[str, str]) -> int:
+    """The command's exit code. SIGTERM or Ctrl-C kills it and is raised here as KeyboardInterrupt once it is reaped,
+    also when it lands while the command starts: a KeyboardInterrupt raised inside Popen (between the child's start
+    and Popen's return, a moment a busy machine widens) would leave the child running, orphaned, holding our output
+    open. So the signals are only noted until Popen has returned the child."""
+    stops: list[int] = []
+    noted = {sig: signal.signal(sig, lambda signum, frame: stops.append(signum)) for sig in (signal.SIGTERM,
+                                                                                         signal.SIGINT)}
+    child = None
+    try:
+        child = subprocess.Popen(command, env=environment)
+        for sig in noted:
+            signal.signal(sig, _interrupted)
+        if stops:
+            raise KeyboardInterrupt
+        return child.wait()
+    except BaseException:
+        if child is not None and child.poll() is None:
+            child.kill()
+            child.wait()
+        raise
+    finally:
+        for sig, handler in noted.items():
+            signal.signal(sig, handler)
