@@ -1,6 +1,6 @@
 """The integration tier's own machinery (tests/integration/tiers.py, tests/jvm_options.py): pytest-xdist groups the
 tests that share a set-up, so one worker starts it, and a child given an environment of its own keeps the tests'
-JVM options."""
+JVM options; the `jvm` tests of no group are handed out first."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.jvm_archive import prepared_folder
-from tests.integration.tiers import xdist_can_group
+from tests.integration.tiers import starts_first, xdist_can_group
 from tests.jvm_options import with_short_lived
 
 
@@ -42,3 +42,11 @@ def test_the_archive_make_test_prepares_is_where_the_tier_looks(request: pytest.
     """`make test` has the class-data archive made during the unit tier into `prepared_folder()`: the folder the
     integration tier's fixture maps it from, or the making was for nothing."""
     assert prepared_folder() == Path(request.config.cache.mkdir("jvm-archive"))
+
+
+def test_the_jvm_tests_of_no_group_are_collected_before_the_others(request: pytest.FixtureRequest) -> None:
+    """pytest-xdist hands out the tests of no group in their collected order: the long ones must come first."""
+    firsts = [starts_first(item) for item in request.session.items]
+    if not any(firsts):
+        pytest.skip("this run collected no jvm test of no group (a -m or -k selection)")
+    assert firsts == sorted(firsts, reverse=True)
