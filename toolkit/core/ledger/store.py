@@ -4,10 +4,12 @@ events, the instance locks and the `parallel` slots. The records and the layout 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 from itertools import groupby
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from toolkit.core.el.timestamps import format_timestamp, instance_key, parse_instance_key
@@ -58,6 +60,18 @@ DEFAULT_LEASE_SECONDS = 60.0
 
 
 _YEAR_MONTH = attrgetter("year", "month")
+
+
+@lru_cache(maxsize=64)
+def _by_month(times: tuple[datetime, ...]) -> Mapping[tuple[int, int], tuple[datetime, ...]]:
+    """`times` by (year, month), no text made per instance: computed once for the processes of a window that ask for
+    the same times (the metrics of a thousand hourly processes ask for the same 168), and shared, so read only."""
+    by_month: dict[tuple[int, int], list[datetime]] = {}
+    for month, each in groupby(times, _YEAR_MONTH):
+        by_month.setdefault(month, []).extend(each)
+    return MappingProxyType({month: tuple(each) for month, each in by_month.items()})
+
+
 _EVENT_ORDER = attrgetter("event_id")  # the publication instant first: the order events were recorded in
 
 
@@ -120,7 +134,7 @@ class Ledger:
             self.fs, self.layout, process, month_of(wanted[0])).outlines(wanted) for wanted in by_month.values())])
 
     def _per_instance(self, process: str, times: Iterable[datetime], parse: Callable[[bytes, str], Read],
-                      month_reader: Callable[[str, list[datetime]], dict[datetime, Read]]) -> dict[datetime, Read]:
+                      month_reader: Callable[[str, Sequence[datetime]], dict[datetime, Read]]) -> dict[datetime, Read]:
         """What `parse` reads of each instance's folder record, else what `month_reader` reads of its month's
         roll-up (each month read once, for its instances asked for)."""
         found, by_month = self._homes(process, times, parse)
@@ -129,7 +143,7 @@ class Ledger:
         return found
 
     def _homes(self, process: str, times: Iterable[datetime], parse: Callable[[bytes, str], Read]) \
-            -> tuple[dict[datetime, Read], dict[tuple[int, int], list[datetime]]]:
+            -> tuple[dict[datetime, Read], Mapping[tuple[int, int], tuple[datetime, ...]]]:
         """What `parse` reads of the folder records of those of `times` that have one, and the others by month (the
         roll-up of each is theirs to read)."""
         times = tuple(times)
@@ -140,10 +154,7 @@ class Ledger:
             data = self.fs.read_if_exists(path)
             if data is not None:
                 found[t] = parse(data, path)
-        by_month: dict[tuple[int, int], list[datetime]] = {}  # (year, month): no text made per instance
-        for month, each in groupby((t for t in times if t not in found) if found else times, _YEAR_MONTH):
-            by_month.setdefault(month, []).extend(each)
-        return found, by_month
+        return found, _by_month(tuple(t for t in times if t not in found) if found else times)
 
     def recorded_times(self, process: str) -> set[datetime]:
         """The instance times of `process` the ledger has records or folders for (in folders or roll-ups)."""
