@@ -188,6 +188,57 @@ def test_a_table_that_does_not_exist_is_one_sentence_and_exit_2(
     assert not repo.data("orders-full").exists()
 
 
+def test_an_import_in_parts_that_names_no_split_column_splits_by_the_first_column_of_the_tables_primary_key(
+        spark: SparkSession, server: DatabaseServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = "text" if server.kind == "postgres" else "varchar(64)"
+    other = transfer_repo(tmp_path / "other", server, _database(server, f"other_key_{server.kind}"))
+    other.sql("CREATE TABLE orders (customer varchar(64) primary key, shop bigint)")  # another database's table
+    repo = transfer_repo(tmp_path / "mine", server, _database(server, f"by_key_{server.kind}"),
+                         full_arguments='num-mappers: "3", fetch-size: "1"')
+    repo.sql(f"CREATE TABLE orders (id bigint NOT NULL, shop bigint NOT NULL, customer {text}, "
+             "PRIMARY KEY (shop, id))")  # the key's first column is not the table's first, nor first by name
+    repo.sql("INSERT INTO orders (id, shop, customer) VALUES "
+             + ", ".join(f"({i}, {(i % 3 + 1) * 10}, 'customer {i}')" for i in range(1, 31)))
+
+    outcome = import_instance(spark, repo, "orders-full", T0)
+
+    expected = spark.createDataFrame([(i, (i % 3 + 1) * 10, f"customer {i}") for i in range(1, 31)],
+                                     "id bigint, shop bigint, customer string")
+    assert_df_equality(_instance(spark, repo, "orders-full", T0), expected, ignore_row_order=True,
+                       ignore_nullable=True, ignore_metadata=True)
+    parts = sorted(p.name for p in (repo.data("orders-full") / "2026/01/01/00").glob("part-*"))
+    assert (outcome.read, len(parts)) == (30, 3), parts  # one file a slice: shop 10, 20 and 30
+    assert ("reading table 'orders' in up to 3 slices of its primary key column 'shop' (the import names no "
+            "arguments.split-by)") in capsys.readouterr().err
+
+
+def test_an_import_in_parts_of_a_table_without_a_primary_key_or_with_one_of_text_is_refused_before_it_writes(
+        spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
+    repo = transfer_repo(tmp_path, postgres_server, _database(postgres_server, "no_key"),
+                         full_arguments='num-mappers: "4"')
+    repo.sql("CREATE TABLE orders (id bigint, customer text)")
+    repo.sql("INSERT INTO orders VALUES (1, 'customer 1')")
+    owner = "The import of feed 'orders-full' on cluster 'lake' from table 'orders' of datasource 'shop-db'"
+
+    with pytest.raises(UsageError) as no_key:
+        import_instance(spark, repo, "orders-full", T0)
+    repo.sql("ALTER TABLE orders ADD PRIMARY KEY (customer)")
+    with pytest.raises(UsageError) as text_key:
+        import_instance(spark, repo, "orders-full", T0)
+
+    assert no_key.value.exit_code == 2
+    assert str(no_key.value) == (
+        f"{owner}: it reads the table in 4 parts (arguments.num-mappers) and names no column to split it by, and the "
+        "table has no primary key to split it by instead; add arguments.split-by, or set arguments.num-mappers to 1 "
+        "to read it in one part.")
+    assert str(text_key.value) == (
+        f"{owner}: it names no arguments.split-by and the table's primary key starts with 'customer', a column of "
+        "type text, which cannot split a read (Spark's JDBC source splits by a number, a date or a timestamp); name "
+        "such a column in arguments.split-by, or set arguments.num-mappers to 1.")
+    assert not repo.data("orders-full").exists()
+    assert not list((repo.ledger() / "imports").glob("orders-full/*T*.json"))  # no record of a run that never began
+
+
 def test_a_table_feed_is_imported_into_its_partition_only_once_the_rows_are_in_place(
         spark: SparkSession, postgres_server: DatabaseServer, tmp_path: Path) -> None:
     from toolkit.core.storage.catalog_factory import catalog_for

@@ -3,7 +3,7 @@ test server (PostgreSQL or MariaDB, tests/integration/databases.py; or an embedd
 datasource) whose password is in a file under the cluster's root, and feeds that import from it or export to it:
 
 - `orders`: incremental (check column `id`), hourly, the columns it declares, read in 2 slices of `id`;
-- `orders-full`: a full snapshot of the same table, hourly;
+- `orders-full`: a full snapshot of the same table, hourly, read in one part unless `full_arguments` say;
 - `totals`: a daily file feed exported into the table `daily_totals` by `load` (the `export_load` argument).
 """
 
@@ -38,7 +38,9 @@ class TransferRepo:
 
 def transfer_repo(folder: Path, server: DatabaseServer | DerbyDatabases, database: str, *,
                   export_load: str = "snapshot", update_key: str | None = None,
-                  import_arguments: str = "") -> TransferRepo:
+                  import_arguments: str = "", full_arguments: str = "") -> TransferRepo:
+    """`import_arguments` are added to the arguments of `orders`; `full_arguments`, when given, are those of
+    `orders-full` (which has none otherwise)."""
     repo, root = folder / "conf", folder / "cluster"
     for kind in ("clusters", "feeds", "datasources"):
         (repo / kind).mkdir(parents=True, exist_ok=True)
@@ -93,6 +95,7 @@ clusters:
 locations:
   data: /data/orders/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
 """, encoding="utf-8")
+    full = f"\n      arguments: {{{full_arguments}}}" if full_arguments else ""
     (repo / "feeds" / "orders-full.yaml").write_text(f"""\
 kind: feed
 name: orders-full
@@ -102,7 +105,7 @@ clusters:
       source:
         name: shop-db
         tableName: orders
-        extract: {{type: full, mergepolicy: snapshot}}
+        extract: {{type: full, mergepolicy: snapshot}}{full}
 locations:
   data: /data/orders-full/${{YEAR}}/${{MONTH}}/${{DAY}}/${{HOUR}}
 """, encoding="utf-8")

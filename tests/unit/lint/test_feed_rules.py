@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.lint.overlay import TEMPLATE
+from tests.unit.lint.overlay import TEMPLATE, case_repo
 from toolkit.authoring.lint.rules.feed._durations import Verdict, at_least, at_least_value, month_days
 from toolkit.authoring.lint.runner import lint_paths
 from toolkit.core.el.frequency import Frequency
@@ -663,3 +663,17 @@ def test_bad_distributed_copy_thresholds_are_named_with_what_to_write(tmp_path: 
         "properties.replication.distributed-above-bytes is '1.5GB': give a whole number of bytes, or one with a "
         "unit (KB, MB, GB, TB), such as 128MB.",
         "properties.replication.distributed-above-files is 'many': give a whole number, 0 or more."]
+
+
+def test_an_import_in_parts_without_a_split_column_is_a_warning_and_a_count_that_is_no_number_an_error(
+        tmp_path: Path) -> None:
+    warned = lint_paths([case_repo("FD040", "warns: four mappers and no split column (the primary key splits when "
+                                            "it runs)", tmp_path / "warned")])
+    refused = lint_paths([case_repo("FD040", "fails: a number of mappers that is no number", tmp_path / "refused")])
+
+    assert [(p.code, p.severity) for p in warned.problems] == [("FD040", WARNING)]
+    assert ("reads the table in 4 parts (arguments.num-mappers) but names no column to split it by: it will split by "
+            "the table's primary key, found when it runs, and stop if the table has none") in warned.problems[0].message
+    assert not warned.failed() and warned.failed(strict=True)
+    assert [(p.code, p.severity) for p in refused.problems] == [("FD040", ERROR)]
+    assert refused.failed()

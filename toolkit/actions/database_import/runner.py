@@ -10,8 +10,9 @@
 4. the range: a full import reads the table; an incremental one the rows past the high-water mark up to the
    largest value it finds now (the first reads the whole table), written down as pending before the read; a
    forced re-import of an incremental instance reads the range it read before, and moves no mark;
-5. the rows read through Spark's JDBC source, in slices (source_rows.py), in the feed's columns and format, into
-   the instance's staging (instance_targets.py) with the import's marker beside them;
+5. the rows read through Spark's JDBC source, in slices of `split-by` or the table's primary key (source_rows.py,
+   checked before step 4 writes anything), in the feed's columns and format, into the instance's staging
+   (instance_targets.py) with the import's marker beside them;
 6. the feed's quality gate on the staged rows (`block`: nothing published, exit 1);
 7. one publication: the staging swapped into place (readers see the old instance or the new one), then, in the
    same publication, the high-water mark moved and the pending read dropped;
@@ -39,6 +40,7 @@ from toolkit.actions.database_import.source_rows import (
     read_rows,
     source_query,
     source_table,
+    with_split_column,
 )
 from toolkit.core.el.timestamps import format_timestamp
 from toolkit.core.entities.model import Cluster, Datasource, ExtractType, Feed, Import
@@ -196,11 +198,25 @@ class _Import:
             if source is None:
                 raise UsageError(f"{call.owner[0].upper()}{call.owner[1:]}: the table does not exist in "
                                  f"{self.endpoint.shown_url}; check import.source.tableName.")
+            settings = self._read_settings(database, source)
             rows, advances = self._plan(database, source, previous)
-            outcome = self._import(database, source, rows, advances)
+            outcome = self._import(database, source, rows, advances, settings)
         outcome.finished = finished
         outcome.took_over = describe_holder(self.held.previous) if self.held.previous is not None else None
         return outcome
+
+    def _read_settings(self, database: DatabaseSession, source: SourceTable) -> ReadSettings:
+        """How the table is read (checked before anything is written): the import's arguments, the split column
+        its primary key when more than one slice names none."""
+        call = self.call
+        given = ReadSettings.of(call.policy.arguments, call.owner)
+        if ignored := sorted(set(call.policy.arguments) - set(ARGUMENTS)):
+            say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the import")
+        settings = with_split_column(database, source, given)
+        if given.split_by is None and settings.split_by is not None:
+            say(f"reading table '{call.table}' in up to {settings.mappers} slices of its primary key column "
+                f"'{settings.split_by}' (the import names no arguments.split-by)")
+        return settings
 
     # ------------------------------------------------------------------------------------------ the range
     def _plan(self, database: DatabaseSession, source: SourceTable,
@@ -237,8 +253,8 @@ class _Import:
         return rows, True
 
     # ------------------------------------------------------------------------------------------ the import
-    def _import(self, database: DatabaseSession, source: SourceTable, rows: ImportedRange,
-                advances: bool) -> ImportOutcome:
+    def _import(self, database: DatabaseSession, source: SourceTable, rows: ImportedRange, advances: bool,
+                settings: ReadSettings) -> ImportOutcome:
         call, context, t = self.call, self.context, self.call.time
         target = self.target(t, context.run_id)
         record = ImportRecord(call.feed.name, call.cluster.name, format_timestamp(t), context.run_id, Status.RUNNING,
@@ -251,7 +267,7 @@ class _Import:
         sources = [table_use(call.datasource, self.endpoint, call.table)] if on else []
         try:
             with watched(run, sources, [DatasetUse.at(call.feed, call.cluster, [t])] if on else []):
-                outcome = self._write_and_publish(database, source, target, rows, advances)
+                outcome = self._write_and_publish(database, source, target, rows, advances, settings)
         except Exception as err:  # a kill (SIGKILL, or BaseException in tests) leaves all for the next run
             self._failed(target, record, advances, err)
             raise
@@ -280,14 +296,11 @@ class _Import:
                                           ended=wall_clock_stamp(self.context.clock.time())), self.call.time)
 
     def _write_and_publish(self, database: DatabaseSession, source: SourceTable, target: ImportTarget,
-                           rows: ImportedRange, advances: bool) -> ImportOutcome:
+                           rows: ImportedRange, advances: bool, settings: ReadSettings) -> ImportOutcome:
         from pyspark.sql import Observation
         from pyspark.sql import functions as F
 
         call, context = self.call, self.context
-        settings = ReadSettings.of(call.policy.arguments, call.owner)
-        if ignored := sorted(set(call.policy.arguments) - set(ARGUMENTS)):
-            say(f"the arguments {', '.join(ignored)} of feed '{call.feed.name}' are Sqoop's and not read by the import")
         target.clear()
         with spark_work(f"Reading table '{call.table}' into feed '{call.feed.name}'", conversion_error):
             frame = selected(read_rows(self.spark, database, source, rows, settings),

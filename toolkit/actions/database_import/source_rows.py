@@ -2,6 +2,10 @@
 incremental import reads, the columns its `fields` take, read in parallel slices of `split-by` (Sqoop's
 `--split-by` and `--num-mappers`), and converted to the columns the feed declares.
 
+An import read in more than one slice that names no `split-by` is split by the table's primary key (the key's
+first column, which its index orders), found through the connection's metadata as Sqoop does; a table without
+one stops the import before anything is written (exit 2).
+
 A slice is a range of the split column between the smallest and largest value of the rows read (or the bounds
 `boundary-query` gives), as Spark's `partitionColumn`, `lowerBound`, `upperBound` and `numPartitions` read it: the
 first and last slices are open-ended, so every row is read whatever the bounds. An integral split column's slices
@@ -14,7 +18,7 @@ published, naming the column, the value and the type."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from toolkit.core.entities.model import Column
@@ -81,6 +85,35 @@ def source_table(database: DatabaseSession, table: str, owner: str) -> SourceTab
     """`table` as the database stores it, with its columns; None when the database has no such table."""
     stored = database.stored_table(table)
     return None if stored is None else SourceTable(stored, database.columns(stored), owner)
+
+
+def with_split_column(database: DatabaseSession, source: SourceTable, settings: ReadSettings) -> ReadSettings:
+    """`settings` with the column a read in more than one slice is split by, as the table spells it: the one
+    `split-by` names, else the first column of the table's primary key. UsageError, before anything is written,
+    when the table has no such column or key, or the column is of a type Spark cannot split a read by."""
+    if settings.mappers < 2:
+        return settings
+    if settings.split_by:
+        column = source.column(settings.split_by, "split-by")
+        named = f"its arguments.split-by names '{column.name}'"
+    else:
+        key = database.primary_key(source.name)
+        if not key:
+            raise UsageError(f"{_sentence_start(source.owner)}: it reads the table in {settings.mappers} parts "
+                             "(arguments.num-mappers) and names no column to split it by, and the table has no "
+                             "primary key to split it by instead; add arguments.split-by, or set "
+                             "arguments.num-mappers to 1 to read it in one part.")
+        column = source.column(key[0], "split-by")
+        named = f"it names no arguments.split-by and the table's primary key starts with '{column.name}'"
+    if not column.splits_a_read:
+        raise UsageError(f"{_sentence_start(source.owner)}: {named}, a column of type {column.type_name}, which "
+                         "cannot split a read (Spark's JDBC source splits by a number, a date or a timestamp); name "
+                         "such a column in arguments.split-by, or set arguments.num-mappers to 1.")
+    return replace(settings, split_by=column.name)
+
+
+def _sentence_start(owner: str) -> str:
+    return owner[0].upper() + owner[1:]
 
 
 def range_condition(dialect: SqlDialect, source: SourceTable, rows: ImportedRange) -> str:

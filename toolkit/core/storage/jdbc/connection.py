@@ -177,6 +177,29 @@ class DatabaseSession:
         finally:
             found.close()
 
+    def primary_key(self, table: str) -> tuple[str, ...]:
+        """The columns of `table`'s primary key (as the database stores its name: `stored_table`) in the key's
+        order, each spelled as the database spells it; () when it has none. A name without a schema is looked up
+        in the connection's own database and schema, not in another one's table of the same name; a schema is
+        tried as a schema, then as a catalog (MySQL and MariaDB call their databases catalogs)."""
+        schema, _, name = table.rpartition(".")
+        connection = self._connection
+        where = ([(None, schema), (schema, None)] if schema
+                 else [(connection.getCatalog(), connection.getSchema())])
+        metadata = connection.getMetaData()
+        for catalog, schema_spelled in where:
+            found = metadata.getPrimaryKeys(catalog, schema_spelled, name)
+            key: list[tuple[int, str]] = []
+            try:
+                while found.next():
+                    if found.getString("TABLE_NAME") == name:
+                        key.append((int(found.getShort("KEY_SEQ")), found.getString("COLUMN_NAME")))
+            finally:
+                found.close()
+            if key:
+                return tuple(column for _, column in sorted(key))
+        return ()
+
     def columns(self, table: str) -> tuple[TableColumn, ...]:
         """The columns of `table` (as the database stores its name), each as the database spells it, with its type."""
         sql = f"SELECT * FROM {self.endpoint.dialect.table(table)} WHERE 1 = 0"

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 # java.sql.Types codes: TINYINT, SMALLINT, INTEGER, BIGINT, NUMERIC, DECIMAL; FLOAT, REAL, DOUBLE.
 _EXACT_NUMBERS = frozenset({-6, 5, 4, -5, 2, 3})
 _APPROXIMATE_NUMBERS = frozenset({6, 7, 8})
+_DATES_AND_TIMES = frozenset({91, 93, 2014})  # DATE, TIMESTAMP, TIMESTAMP_WITH_TIMEZONE
 _TYPE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_ ]*")
 
 
@@ -37,6 +38,11 @@ class TableColumn:
     @property
     def approximate_number(self) -> bool:
         return self.sql_type in _APPROXIMATE_NUMBERS
+
+    @property
+    def splits_a_read(self) -> bool:
+        """Whether Spark's JDBC source can read the table in ranges of this column: a number, a date or a time."""
+        return self.exact_number or self.approximate_number or self.sql_type in _DATES_AND_TIMES
 
 
 @dataclass(frozen=True)

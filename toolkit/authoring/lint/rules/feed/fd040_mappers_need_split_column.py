@@ -2,8 +2,11 @@
 
 Why:
 `arguments.num-mappers` (Sqoop's `--num-mappers`) reads the table in that many parallel parts; the parts are
-ranges of one column, Sqoop's `--split-by`, here `arguments.split-by`. Without it, the parts cannot be told
-apart (Falcon refuses such a feed: "Feed import expects --split-by column when --num-mappers > 1").
+ranges of one column, Sqoop's `--split-by`, here `arguments.split-by`. Without it the import splits by the
+table's primary key (its first column), found at run time through the JDBC connection's metadata as Sqoop does,
+and stops with exit 2 when the table has none: a warning, since lint cannot see the table. A `num-mappers` that is
+not a whole number above 0 is an error. (Falcon refuses a feed without `split-by`: "Feed import expects
+--split-by column when --num-mappers > 1".)
 
 Anti-pattern:
 
@@ -27,6 +30,7 @@ from toolkit.authoring.lint.context import LintContext
 from toolkit.authoring.lint.rule import EntityRule, Finding, register
 from toolkit.core.entities.kinds import Kind
 from toolkit.core.entities.model import Feed
+from toolkit.core.entities.problems import Severity
 
 _WHOLE = re.compile(r"[0-9]+")
 
@@ -36,6 +40,7 @@ class MappersNeedSplitColumn(EntityRule[Feed]):
     code = "FD040"
     summary = "An import read by more than one mapper names the column that splits the table (arguments.split-by)."
     kind = Kind.FEED
+    severity = Severity.WARNING  # lint cannot see the table's key; a num-mappers that is no number is an error
 
     def check_entity(self, entity: Feed, ctx: LintContext) -> Iterator[Finding]:
         for index, cluster in enumerate(entity.clusters):
@@ -46,8 +51,10 @@ class MappersNeedSplitColumn(EntityRule[Feed]):
             if not _WHOLE.fullmatch(mappers) or int(mappers) == 0:
                 yield Finding(entity, f"the import on cluster '{cluster.name}' has arguments.num-mappers "
                                       f"{mappers!r}, which is not a whole number above 0; give how many parallel "
-                                      "parts read the table, e.g. 4.", path)
+                                      "parts read the table, e.g. 4.", path, severity=Severity.ERROR)
             elif int(mappers) > 1 and not cluster.import_.arguments.get("split-by", "").strip():
                 yield Finding(entity, f"the import on cluster '{cluster.name}' reads the table in {mappers} parts "
-                                      "(arguments.num-mappers) but names no column to split it by; add "
-                                      "arguments.split-by (Sqoop's --split-by), e.g. the table's key.", path)
+                                      "(arguments.num-mappers) but names no column to split it by: it will split "
+                                      "by the table's primary key, found when it runs, and stop if the table has "
+                                      "none; add arguments.split-by (Sqoop's --split-by) to say which column.",
+                              path)
