@@ -223,3 +223,19 @@ def test_falcon_field_names_are_kept():
     assert set(late) == {"input", "workflow-path"}
     assert {"shouldStartIn", "shouldEndIn"} == set(process_schema["definitions"]["sla"]["properties"])
     assert "onTimeout" in process_schema["properties"]["retry"]["properties"]
+
+
+@pytest.mark.parametrize("valid", [True, False], ids=["valid", "invalid"])
+def test_the_quick_check_leaves_the_document_as_written(valid: bool) -> None:
+    """fastjsonschema's generated check fills in each property's `default` by itself: a document checked by it
+    held values its author never wrote, which the full validation of an invalid one then reported as theirs."""
+    import yaml
+
+    from toolkit.core.entities.schemas import quick_check
+
+    data = yaml.safe_load(PROCESS.format(name="p", cluster="primary", input="a", output="b"))
+    if not valid:
+        data["frequency"] = "often"
+    written = {key: value for key, value in data.items()}
+    assert quick_check(Kind.PROCESS)(data) is valid
+    assert data == written

@@ -92,7 +92,9 @@ def quick_check(kind: Kind) -> Callable[[Any], bool]:
     document = schema(kind)
     formats = {TIME_FORMAT: _is_calendar_time}
     resolver = RefResolver.from_schema(document, handlers={}, store={})
-    generator = _VerdictOnly(document, resolver=resolver, formats=formats)
+    # use_default=False: the generated code would otherwise write each missing property's `default` into the
+    # document it checks, values its author never wrote (a mirror's fields of another type among them).
+    generator = _VerdictOnly(document, resolver=resolver, formats=formats, use_default=False)
     namespace = generator.global_state
     exec(generator.func_code, namespace)  # the code generated from the schema shipped in the wheel
     compiled = partial(namespace[resolver.get_scope_name()], custom_formats=formats)
