@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_schema_write_gives_the_schemas_the_template_points_at(capsys: pytest.CaptureFixture[str],
                                                                 tmp_path: Path) -> None:
     code, out, _ = run(capsys, "schema", "--write", str(tmp_path / "schemas"))
-    assert code == 0 and len(out.splitlines()) == 4
+    assert code == 0 and len(out.splitlines()) == 5
     for kind in ("cluster", "feed", "process", "datasource"):
         written = (tmp_path / "schemas" / f"{kind}.json").read_text()
         assert written == (TEMPLATE / ".schemas" / f"{kind}.json").read_text()
@@ -62,4 +62,4 @@ def test_deps_of_a_cluster_is_transitive(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_deps_of_an_unknown_entity(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "deps", "nope", "--repo", str(TEMPLATE))
-    assert code == 2 and "No cluster, feed, process or datasource is named 'nope'" in err
+    assert code == 2 and "No cluster, feed, process, datasource or mirror is named 'nope'" in err

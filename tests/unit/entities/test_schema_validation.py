@@ -169,7 +169,7 @@ def test_missing_and_invalid_kind():
     assert missing.message.startswith("The entity has no 'kind'")
     [invalid] = problems_of("kind: feeds\nname: clicks\n")
     assert (invalid.line, invalid.column) == (1, 7)
-    assert invalid.message == "kind is 'feeds'; allowed values are cluster, feed, process, datasource."
+    assert invalid.message == "kind is 'feeds'; allowed values are cluster, feed, process, datasource, mirror."
     [unhashable] = problems_of("kind: [feed]\n")
     assert unhashable.code == "SC001"
 

@@ -73,12 +73,12 @@ def convert_file(file: Path) -> Conversion:
 
 
 def _kind(xml: XmlFile) -> Kind:
-    for kind in Kind:
+    for kind in _CONVERTERS:
         if xml.root.tag == f"{{{_namespace(kind.value)}}}{kind.value}":
             return kind
     local = xml.root.tag.rpartition("}")[2]
     hint = ""
-    if local in {kind.value for kind in Kind}:
+    if local in {kind.value for kind in _CONVERTERS}:
         hint = f' (a Falcon {local} is <{local} xmlns="{_namespace(local)}">)'
     raise UsageError(
         f"{xml.file} has the root element <{xml.root.tag}> on line {xml.root_line}, which is not a Falcon "

@@ -48,17 +48,20 @@ def comma_list(node: Node | None) -> list[str] | None:
 
 def tags(node: Node | None) -> dict[str, str] | None:
     """Falcon's `key=value, key2=value2` tags as a mapping; malformed and repeated tags are reported."""
-    if node is None:
-        return None
+    return None if node is None else parse_tags(node.text(), node.report)
+
+
+def parse_tags(text: str, report: Callable[[str], None]) -> dict[str, str]:
+    """`key=value, key2=value2` as a mapping; a malformed or repeated tag is reported through `report`."""
     result: dict[str, str] = {}
-    for item in (part.strip() for part in node.text().split(",")):
+    for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
         key, separator, value = (part.strip() for part in item.partition("="))
         if not separator or not key:
-            node.report(f"the tag {item!r} is not key=value and was not converted: write it as key=value.")
+            report(f"the tag {item!r} is not key=value and was not converted: write it as key=value.")
         elif key in result:
-            node.report(f"the tag {key!r} is given twice; only its first value was converted: keep one.")
+            report(f"the tag {key!r} is given twice; only its first value was converted: keep one.")
         else:
             result[key] = value
     return result

@@ -19,7 +19,7 @@ from toolkit.core.entities.kinds import Kind
 from toolkit.core.entities.model import Entity
 from toolkit.core.entities.problems import Problem, Severity
 
-CODE_PATTERN = re.compile(r"^(CL|DS|FD|PR|RP)[0-9]{3}$")
+CODE_PATTERN = re.compile(r"^(CL|DS|FD|MR|PR|RP)[0-9]{3}$")
 E = TypeVar("E", bound=Entity)
 
 

@@ -117,7 +117,8 @@ def _lint_paths(paths: Sequence[Path]) -> LintReport:
         root = find_repo_root(path)
         if root is None:
             raise UsageError(
-                f"{path} is not inside a config repo: a config repo is a folder with clusters/, feeds/ or processes/."
+                f"{path} is not inside a config repo: a config repo is a folder with clusters/, feeds/, processes/, "
+                "datasources/ or mirrors/."
             )
         members = {_resolved(f) for f in entity_files(root)}
         if path.is_dir():
@@ -127,7 +128,7 @@ def _lint_paths(paths: Sequence[Path]) -> LintReport:
         else:
             raise UsageError(
                 f"{path} is not an entity file of the config repo {root}: entities are the .yaml files of "
-                "clusters/, feeds/ and processes/."
+                "clusters/, feeds/, processes/, datasources/ and mirrors/."
             )
         selected.setdefault(_resolved(root), (root, set()))[1].update(chosen)
     reports = [lint_repo(root) for root in whole.values()]

@@ -19,13 +19,14 @@ def _resolve(repo: ConfigRepo, text: str) -> EntityRef:
         kind, _, name = text.partition("/")
         if kind not in {k.value for k in Kind}:
             raise UsageError(f"Unknown kind {kind!r} in {text!r}: write cluster/NAME, feed/NAME, "
-                             "process/NAME or datasource/NAME.")
+                             "process/NAME, datasource/NAME or mirror/NAME.")
         ref = EntityRef(Kind(kind), name)
         repo.get(ref)
         return ref
     found = [EntityRef(kind, text) for kind in Kind if repo.find(EntityRef(kind, text)) is not None]
     if not found:
-        raise UsageError(f"No cluster, feed, process or datasource is named {text!r} in repo {repo.display}.")
+        raise UsageError(f"No cluster, feed, process, datasource or mirror is named {text!r} in repo "
+                         f"{repo.display}.")
     if len(found) > 1:
         raise UsageError(f"{text!r} names a {' and a '.join(r.kind.value for r in found)}: write it as "
                          f"{' or '.join(str(r) for r in found)}.")

@@ -6,7 +6,7 @@ frequencies, UTC times, enums, defaults, lists to tuples and maps to read-only m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -16,12 +16,14 @@ from toolkit.core.el.timestamps import parse_timestamp
 from toolkit.core.entities.document import Document
 from toolkit.core.entities.kinds import Kind
 from toolkit.core.entities.model import (
+    ALL_TABLES,
     ARRIVAL,
     EMPTY_MAPPING,
     Acl,
     Cluster,
     Column,
     Condition,
+    CopyOptions,
     Credential,
     CredentialType,
     Datasource,
@@ -38,6 +40,8 @@ from toolkit.core.entities.model import (
     FeedClusterType,
     FeedSchema,
     Fields,
+    HdfsMirrorSpec,
+    HiveMirrorSpec,
     Import,
     ImportSource,
     Ingest,
@@ -51,12 +55,16 @@ from toolkit.core.entities.model import (
     Lifecycle,
     LoadType,
     MergePolicy,
+    Mirror,
+    MirrorSpec,
+    MirrorType,
     Notification,
     OnFailure,
     Order,
     Output,
     PasswordAlias,
     Policy,
+    Preserve,
     Process,
     ProcessCluster,
     ProcessSla,
@@ -65,6 +73,8 @@ from toolkit.core.entities.model import (
     RetentionStage,
     Retry,
     Sla,
+    SnapshotMirrorSpec,
+    SnapshotRetention,
     SparkAttributes,
     Trigger,
     TriggerOn,
@@ -80,8 +90,9 @@ _parsed_timestamp = lru_cache(maxsize=1024)(parse_timestamp)
 
 
 def build_entity(doc: Document) -> Entity:
-    """The Cluster, Feed, Process or Datasource that a schema-valid document describes."""
-    builders = {Kind.CLUSTER: _cluster, Kind.FEED: _feed, Kind.PROCESS: _process, Kind.DATASOURCE: _datasource}
+    """The Cluster, Feed, Process, Datasource or Mirror that a schema-valid document describes."""
+    builders = {Kind.CLUSTER: _cluster, Kind.FEED: _feed, Kind.PROCESS: _process, Kind.DATASOURCE: _datasource,
+                Kind.MIRROR: _mirror}
     return builders[Kind(doc.data["kind"])](doc)
 
 
@@ -256,7 +267,6 @@ def _driver(raw: Raw | None) -> Driver | None:
 def _process(doc: Document) -> Process:
     data = doc.data
     workflow = data["workflow"]
-    retry = data.get("retry")
     return Process(
         **_common(doc),
         frequency=_frequency(data.get("frequency")),
@@ -301,17 +311,87 @@ def _process(doc: Document) -> Process:
             for raw in data.get("outputs", ())
         ),
         spark_attributes=_spark_attributes(data.get("spark-attributes")),
-        retry=None
-        if retry is None
-        else Retry(
-            policy=Policy(retry["policy"]),
-            delay=_parsed_frequency(retry["delay"]),
-            attempts=retry["attempts"],
-            on_timeout=retry.get("onTimeout", False),
-        ),
+        retry=_retry(data.get("retry")),
         late_process=_late_process(data.get("late-process")),
         notification=_notification(data.get("notification")),
     )
+
+
+def _mirror(doc: Document) -> Mirror:
+    data = doc.data
+    type_ = MirrorType(data["type"])
+    return Mirror(
+        **_common(doc),
+        type=type_,
+        job_cluster_name=data["jobClusterName"],
+        job_frequency=_parsed_frequency(data["jobFrequency"]),
+        job_timezone=data.get("jobTimezone", "UTC"),
+        validity=_validity(data["validity"]),
+        retry=_retry(data.get("retry")),
+        notification=_notification(data.get("notification")),
+        source_cluster=data["sourceCluster"],
+        target_cluster=data["targetCluster"],
+        spec=_MIRROR_SPECS[type_](data),
+        copy=CopyOptions(
+            max_maps=data.get("distcpMaxMaps"),
+            map_bandwidth=data.get("distcpMapBandwidth"),
+            overwrite=data.get("overwrite", False),
+            ignore_errors=data.get("ignoreErrors", False),
+            skip_checksum=data.get("skipChecksum", False),
+            remove_deleted_files=data.get("removeDeletedFiles", False),
+            tde_encryption_enabled=data.get("tdeEncryptionEnabled", False),
+            preserve=Preserve(
+                block_size=data.get("preserveBlockSize", False),
+                replication_number=data.get("preserveReplicationNumber", False),
+                permission=data.get("preservePermission", False),
+                user=data.get("preserveUser", False),
+                group=data.get("preserveGroup", False),
+                checksum_type=data.get("preserveChecksumType", False),
+                acl=data.get("preserveAcl", False),
+                xattr=data.get("preserveXattr", False),
+                times=data.get("preserveTimes", False),
+            ),
+        ),
+    )
+
+
+def _hdfs_spec(data: Raw) -> HdfsMirrorSpec:
+    return HdfsMirrorSpec(source_dir=tuple(data["sourceDir"]), target_dir=data["targetDir"])
+
+
+def _snapshot_spec(data: Raw) -> SnapshotMirrorSpec:
+    def retention(side: str) -> SnapshotRetention:
+        return SnapshotRetention(age_limit=_parsed_frequency(data[f"{side}SnapshotRetentionAgeLimit"]),
+                                 number=data[f"{side}SnapshotRetentionNumber"],
+                                 policy=data.get(f"{side}SnapshotRetentionPolicy", "delete"))
+
+    return SnapshotMirrorSpec(source_snapshot_dir=data["sourceSnapshotDir"],
+                              target_snapshot_dir=data["targetSnapshotDir"],
+                              source_retention=retention("source"), target_retention=retention("target"))
+
+
+def _hive_spec(data: Raw) -> HiveMirrorSpec:
+    tables = data.get("sourceTables", ALL_TABLES)
+    return HiveMirrorSpec(
+        source_databases=tuple(data["sourceDatabases"]),
+        source_tables=None if tables == ALL_TABLES else tuple(tables),
+        source_staging_path=data.get("sourceStagingPath"),
+        target_staging_path=data.get("targetStagingPath"),
+        max_events=data.get("maxEvents"),
+        replication_max_maps=data.get("replicationMaxMaps"),
+        remove_dropped_partitions=data.get("removeDroppedPartitions", False),
+    )
+
+
+_MIRROR_SPECS: Mapping[MirrorType, Callable[[Raw], MirrorSpec]] = {
+    MirrorType.HDFS: _hdfs_spec, MirrorType.HDFS_SNAPSHOT: _snapshot_spec, MirrorType.HIVE: _hive_spec}
+
+
+def _retry(raw: Raw | None) -> Retry | None:
+    if raw is None:
+        return None
+    return Retry(policy=Policy(raw["policy"]), delay=_parsed_frequency(raw["delay"]), attempts=raw["attempts"],
+                 on_timeout=raw.get("onTimeout", False))
 
 
 def _trigger(raw: str | Raw | None) -> Trigger:

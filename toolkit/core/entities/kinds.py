@@ -13,19 +13,21 @@ class Kind(str, Enum):
     FEED = "feed"
     PROCESS = "process"
     DATASOURCE = "datasource"
+    MIRROR = "mirror"
 
     @property
     def folder(self) -> str:
-        """`clusters`, `feeds`, `processes` or `datasources`: the config repo's folder = kind (plural)."""
+        """`clusters`, `feeds`, `processes`, `datasources` or `mirrors`: the config repo's folder = kind (plural)."""
         return _FOLDERS[self]
 
     @property
     def label(self) -> str:
-        """`Cluster`, `Feed`, `Process` or `Datasource`, as messages start with it."""
+        """`Cluster`, `Feed`, `Process`, `Datasource` or `Mirror`, as messages start with it."""
         return self.value.capitalize()
 
 
-_FOLDERS = {Kind.CLUSTER: "clusters", Kind.FEED: "feeds", Kind.PROCESS: "processes", Kind.DATASOURCE: "datasources"}
+_FOLDERS = {Kind.CLUSTER: "clusters", Kind.FEED: "feeds", Kind.PROCESS: "processes", Kind.DATASOURCE: "datasources",
+            Kind.MIRROR: "mirrors"}
 
 
 @dataclass(frozen=True, order=True)

@@ -13,7 +13,9 @@ Attribute names are the YAML (Falcon) names in snake_case:
 `lint: {ignore}` -> `lint_ignore`, `max-batch` -> `max_batch`, `import` -> `import_`, `tableName` -> `table_name`,
 `mergepolicy` -> `merge_policy`, `userName` -> `user_name`, `passwordFile` -> `password_file`, `clazz` stays,
 `jar` -> `jars`; a datasource's default `interfaces.credential` -> `Datasource.credential`; `trigger: data` is
-read as `{on: data}`; a `table: {uri}` is kept as its URI string. Interfaces and locations are mappings keyed
+read as `{on: data}`; a `table: {uri}` is kept as its URI string. A mirror keeps Falcon's property names in snake_case
+(`jobClusterName` -> `job_cluster_name`, `sourceDir` -> `source_dir`), its DistCp options in `Mirror.copy` without
+their `distcp`/`preserve` prefix, its type's own fields in `Mirror.spec`. Interfaces and locations are mappings keyed
 by their YAML keys. `span(path)` takes the YAML path, e.g. `("late-arrival", "cut-off")`.
 """
 
@@ -748,6 +750,124 @@ class Process(Entity):
                 "published input events, not at nominal times: `toolkit trigger` starts its runs."
             )
         return self.frequency
+
+
+# ---------------------------------------------------------------------------------------------- mirror
+
+
+class MirrorType(str, Enum):
+    """What a mirror copies: Falcon's hdfs-mirroring, hdfs-snapshot-mirroring and hive-mirroring extensions."""
+
+    HDFS = "hdfs"
+    HDFS_SNAPSHOT = "hdfs-snapshot"
+    HIVE = "hive"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Preserve:
+    """What of a source file its copy keeps (DistCp's `-p` letters; Falcon's `preserve*` properties)."""
+
+    block_size: bool = False
+    replication_number: bool = False
+    permission: bool = False
+    user: bool = False
+    group: bool = False
+    checksum_type: bool = False
+    acl: bool = False
+    xattr: bool = False
+    times: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class CopyOptions:
+    """How files are compared and copied (Falcon's DistCp options): at most `max_maps` copies at once, each read at
+    `map_bandwidth` MB/s at most (None: unlimited)."""
+
+    max_maps: int | None = None
+    map_bandwidth: int | None = None
+    overwrite: bool = False
+    ignore_errors: bool = False
+    skip_checksum: bool = False
+    remove_deleted_files: bool = False
+    tde_encryption_enabled: bool = False
+    preserve: Preserve = field(default_factory=Preserve)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HdfsMirrorSpec:
+    """Folders copied incrementally, each into its own name under `target_dir`."""
+
+    source_dir: tuple[str, ...]
+    target_dir: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotRetention:
+    """Snapshots older than `age_limit` are deleted (`policy`), except the newest `number`."""
+
+    age_limit: Frequency
+    number: int
+    policy: str = "delete"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotMirrorSpec:
+    """A snapshottable folder copied by the diff of its snapshots; each side's snapshots kept by `*_retention`."""
+
+    source_snapshot_dir: str
+    target_snapshot_dir: str
+    source_retention: SnapshotRetention
+    target_retention: SnapshotRetention
+
+
+ALL_TABLES = "*"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HiveMirrorSpec:
+    """Databases (and their `source_tables`, or every table) replicated between the clusters' metastores."""
+
+    source_databases: tuple[str, ...]
+    source_tables: tuple[str, ...] | None = None  # None: every table (`*`)
+    source_staging_path: str | None = None
+    target_staging_path: str | None = None
+    max_events: int | None = None
+    replication_max_maps: int | None = None
+    remove_dropped_partitions: bool = False
+
+
+MirrorSpec = HdfsMirrorSpec | SnapshotMirrorSpec | HiveMirrorSpec
+_SPEC_TYPES: Mapping[MirrorType, type[Any]] = MappingProxyType({
+    MirrorType.HDFS: HdfsMirrorSpec, MirrorType.HDFS_SNAPSHOT: SnapshotMirrorSpec, MirrorType.HIVE: HiveMirrorSpec})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mirror(Entity):
+    """A copy from `source_cluster` to `target_cluster` at every nominal time of `job_frequency` within `validity`,
+    run by `job_cluster_name`'s scheduler; `spec` holds what its `type` copies."""
+
+    kind: ClassVar[Kind] = Kind.MIRROR
+
+    type: MirrorType
+    job_cluster_name: str
+    job_frequency: Frequency
+    validity: Validity
+    source_cluster: str
+    target_cluster: str
+    spec: MirrorSpec
+    job_timezone: str = "UTC"
+    retry: Retry | None = None
+    notification: Notification | None = None
+    copy: CopyOptions = field(default_factory=CopyOptions)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.spec, _SPEC_TYPES[self.type]):
+            raise ValueError(f"Mirror '{self.name}' of type {self.type.value} cannot hold a {type(self.spec).__name__}")
+
+    @property
+    def cluster_names(self) -> tuple[str, ...]:
+        """The clusters it names: where it runs, the source and the target (each once)."""
+        return tuple(dict.fromkeys((self.job_cluster_name, self.source_cluster, self.target_cluster)))
 
 
 def quality_gates(feed: Feed, output: Output | None = None) -> tuple[Quality, ...]:

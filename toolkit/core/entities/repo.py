@@ -21,7 +21,7 @@ from typing import NamedTuple, TypeVar
 from toolkit.core.entities.document import Document
 from toolkit.core.entities.kinds import EntityRef, Kind
 from toolkit.core.entities.loading import load_entity, unloaded_document
-from toolkit.core.entities.model import Cluster, Datasource, Entity, Feed, Process
+from toolkit.core.entities.model import Cluster, Datasource, Entity, Feed, Mirror, Process
 from toolkit.core.entities.parse_cache import ParseCache
 from toolkit.core.entities.prescan import declared
 from toolkit.core.entities.problems import Problem
@@ -88,11 +88,13 @@ class ConfigRepo:
         self.feeds: Mapping[str, Feed] = _first_by_name(self.entities, Feed)
         self.processes: Mapping[str, Process] = _first_by_name(self.entities, Process)
         self.datasources: Mapping[str, Datasource] = _first_by_name(self.entities, Datasource)
+        self.mirrors: Mapping[str, Mirror] = _first_by_name(self.entities, Mirror)
         self._by_kind: dict[Kind, Mapping[str, Entity]] = {
             Kind.CLUSTER: self.clusters,
             Kind.FEED: self.feeds,
             Kind.PROCESS: self.processes,
             Kind.DATASOURCE: self.datasources,
+            Kind.MIRROR: self.mirrors,
         }
 
     # ------------------------------------------------------------------------------------- loading
@@ -221,6 +223,10 @@ class ConfigRepo:
         """The datasource, or UsageError naming it and the known datasources."""
         return self._lookup(self.datasources, Kind.DATASOURCE, name)
 
+    def mirror(self, name: str) -> Mirror:
+        """The mirror, or UsageError naming it and the known mirrors."""
+        return self._lookup(self.mirrors, Kind.MIRROR, name)
+
     def get(self, ref: EntityRef) -> Entity:
         """The entity `ref` names, or UsageError as the lookups by kind."""
         return self._lookup(self._by_kind[ref.kind], ref.kind, ref.name)
@@ -253,7 +259,7 @@ class ConfigRepo:
 
     def dependencies(self, entity: Entity | EntityRef) -> tuple[EntityRef, ...]:
         """What `entity` refers to: a feed its clusters and the datasources it imports from or exports to; a process
-        its clusters, input and output feeds.
+        its clusters, input and output feeds; a mirror the cluster it runs on, its source and its target.
 
         References are by name and may dangle (the linter reports those); a cluster or a datasource depends on
         nothing.
@@ -321,8 +327,8 @@ def _require_repo(path: Path) -> Path:
         raise UsageError(f"Config repo {path} does not exist: pass the root directory of a config repo.")
     if not is_config_repo(path):
         raise UsageError(
-            f"{path} is not a config repo: it has none of the folders clusters/, feeds/, processes/; "
-            "pass the root directory of a config repo."
+            f"{path} is not a config repo: it has none of the folders clusters/, feeds/, processes/, datasources/, "
+            "mirrors/; pass the root directory of a config repo."
         )
     return path
 
@@ -346,6 +352,8 @@ def _references(entity: Entity) -> tuple[EntityRef, ...]:
     elif isinstance(entity, Process):
         refs = [EntityRef(Kind.CLUSTER, cluster.name) for cluster in entity.clusters]
         refs += [EntityRef(Kind.FEED, item.feed) for item in (*entity.inputs, *entity.outputs)]
+    elif isinstance(entity, Mirror):
+        refs = [EntityRef(Kind.CLUSTER, name) for name in entity.cluster_names]
     else:
         refs = []
     return tuple(dict.fromkeys(refs))

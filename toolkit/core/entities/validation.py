@@ -16,7 +16,7 @@ from toolkit.core.el.timestamps import TIMESTAMP_PATTERN
 from toolkit.core.entities.document import Document, FieldPath, SourceSpan, format_path
 from toolkit.core.entities.kinds import EntityRef, Kind
 from toolkit.core.entities.problems import SCHEMA, Problem, Severity
-from toolkit.core.entities.schemas import quick_check, validator
+from toolkit.core.entities.schemas import quick_check, schema, validator
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
@@ -32,6 +32,7 @@ _PATTERN_HINTS = {
     "^[A-Za-z0-9_-]+$": "use letters, digits, underscores and hyphens",
     "^[A-Za-z0-9_+-]+$": "use letters, digits, underscores, hyphens and +",
     "^[A-Z]{2}[0-9]{3}$": "write a rule code such as FD001",
+    "^/": "give an absolute folder under the cluster root, starting with /",
     "^(time|data)$": "write data (run when the inputs are published) or time (at nominal times)",
     "\\.json$": "give the path of a Great Expectations suite's JSON file in the config repo, e.g. quality/clicks.json",
 }
@@ -80,7 +81,7 @@ def _doc_kind(doc: Document) -> Kind | None:
 def _kind_problem(doc: Document, value: Any) -> Problem:
     allowed = ", ".join(kind.value for kind in Kind)
     if "kind" not in doc.data:
-        message = "The entity has no 'kind': add kind: cluster, feed, process or datasource as its first line."
+        message = "The entity has no 'kind': add kind: cluster, feed, process, datasource or mirror as its first line."
     else:
         message = f"kind is {value!r}; allowed values are {allowed}."
     span = doc.span(("kind",))
@@ -125,6 +126,11 @@ class _Reporter:
         if error.validator == "anyOf" and path == ("interfaces",) and _doc_kind(self.doc) is Kind.DATASOURCE:
             return ("interfaces has neither readonly nor write: add the JDBC endpoint imports read (readonly) or "
                     "the one exports write (write).")
+        if error.validator == "not" and _doc_kind(self.doc) is Kind.MIRROR:
+            return _foreign_field_message(path, self.doc.data.get("type"))
+        if error.validator == "oneOf" and path == ("sourceTables",):
+            return (f"{where} is {value!r}; give * (every table of sourceDatabases) or a list of table names, "
+                    "e.g. [orders, customers].")
         if error.validator == "required":
             missing = next((name for name in rule if error.message == f"{name!r} is a required property"), None)
             if missing is not None:
@@ -182,6 +188,15 @@ def _batch_consumer_message(path: FieldPath) -> str:
     return (f"{format_path(path)} is set, but the process has no frequency: a batch consumer's inputs and outputs "
             "name only their name and feed (it reads batches of published instances); remove it, or give the "
             "process a frequency.")
+
+
+def _foreign_field_message(path: FieldPath, type_: Any) -> str:
+    """Why a mirror's field is refused by its type's branch of the schema (`not: {}`): it belongs to another type."""
+    key = path[-1] if path else ""
+    owners = [branch["if"]["properties"]["type"]["const"] for branch in schema(Kind.MIRROR)["allOf"]
+              if key not in branch["then"]["properties"]]
+    return (f"{format_path(path)} is a field of {' and '.join(owners)} mirrors, and this mirror's type is {type_!r}: "
+            "remove it, or change type.")
 
 
 PASSWORD_KEY = "passwordText"

@@ -1,4 +1,4 @@
-"""RP002: an entity lives in the folder of its kind (clusters/, feeds/, processes/, datasources/).
+"""RP002: an entity lives in the folder of its kind (clusters/, feeds/, processes/, datasources/, mirrors/).
 
 Why:
 Entities are found by kind and name: a feed under processes/ is looked for in feeds/ and not found there.
@@ -23,7 +23,7 @@ from toolkit.authoring.lint.rule import Finding, Rule, register
 @register
 class FolderMatchesKind(Rule):
     code = "RP002"
-    summary = "An entity's folder matches its kind: clusters/, feeds/ or processes/."
+    summary = "An entity's folder matches its kind: clusters/, feeds/, processes/, datasources/ or mirrors/."
 
     def check(self, ctx: LintContext) -> Iterator[Finding]:
         for entity in ctx.repo.entities:

@@ -1,4 +1,4 @@
-"""RP004: every referenced cluster, feed and datasource exists.
+"""RP004: every referenced cluster, feed and datasource exists (a mirror's three clusters too).
 
 Why:
 This is what makes deleting a still-used feed, cluster or datasource (a feed's import or export names it) fail,
@@ -25,7 +25,7 @@ from toolkit.authoring.lint.rule import Finding, Rule, register
 from toolkit.authoring.lint.rules.repo._known import known_names
 from toolkit.core.entities.document import FieldPath
 from toolkit.core.entities.kinds import EntityRef, Kind
-from toolkit.core.entities.model import Entity, Feed, FeedCluster, Process, ProcessCluster
+from toolkit.core.entities.model import Entity, Feed, FeedCluster, Mirror, Process, ProcessCluster
 from toolkit.core.entities.problems import Problem
 
 
@@ -54,6 +54,9 @@ class MissingReference(Rule):
                     for index, item in enumerate(items):
                         yield from _missing(entity, EntityRef(Kind.FEED, item.feed), feeds, unloaded,
                                             (field, index, "feed"))
+            if isinstance(entity, Mirror):
+                for field, name in _mirror_clusters(entity):
+                    yield from _missing(entity, EntityRef(Kind.CLUSTER, name), clusters, unloaded, (field,))
 
 
     def _in_unloaded_files(self, ctx: LintContext) -> Iterator[Problem]:
@@ -69,8 +72,8 @@ class MissingReference(Rule):
 
 
 def _raw_references(kind: Kind, data: Mapping[str, object]) -> Iterator[tuple[FieldPath, EntityRef]]:
-    """The cluster, feed and datasource names a feed's or process's YAML names where the schema puts them, as far
-    as it reads."""
+    """The cluster, feed and datasource names a feed's, process's or mirror's YAML names where the schema puts them,
+    as far as it reads."""
     def items(field: str) -> list[object]:
         value = data.get(field)
         return value if isinstance(value, list) else []
@@ -85,11 +88,23 @@ def _raw_references(kind: Kind, data: Mapping[str, object]) -> Iterator[tuple[Fi
                     table = raw_policy.get(side) if isinstance(raw_policy, dict) else None
                     if isinstance(table, dict) and isinstance(table.get("name"), str):
                         yield ("clusters", index, policy, side, "name"), EntityRef(Kind.DATASOURCE, table["name"])
+    if kind is Kind.MIRROR:
+        for field in MIRROR_CLUSTER_FIELDS:
+            if isinstance(data.get(field), str):
+                yield (field,), EntityRef(Kind.CLUSTER, str(data[field]))
     if kind is Kind.PROCESS:
         for field in ("inputs", "outputs"):
             for index, item in enumerate(items(field)):
                 if isinstance(item, dict) and isinstance(item.get("feed"), str):
                     yield (field, index, "feed"), EntityRef(Kind.FEED, item["feed"])
+
+
+MIRROR_CLUSTER_FIELDS = ("jobClusterName", "sourceCluster", "targetCluster")
+
+
+def _mirror_clusters(mirror: Mirror) -> Iterator[tuple[str, str]]:
+    yield from zip(MIRROR_CLUSTER_FIELDS, (mirror.job_cluster_name, mirror.source_cluster, mirror.target_cluster),
+                   strict=True)
 
 
 def _datasource_names(cluster: FeedCluster) -> Iterator[tuple[FieldPath, str]]:
