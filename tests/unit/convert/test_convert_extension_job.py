@@ -4,6 +4,7 @@ a mirror entity; the jobs are written from the examples of Falcon's own extensio
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,7 +103,7 @@ def test_hiveserver2_properties_are_reported_not_dropped(convert: Run, tmp_path:
     assert code == 1
     assert out == f"wrote {tmp_path / 'conf' / 'mirrors' / 'hive-monthly-sales-dr.yaml'}\n"
     reported = [line for line in err.splitlines() if line.startswith(str(source))]
-    keys = [line.split(": ", 2)[1] for line in reported]
+    keys = [re.search(r"the property '([^']+)'", line).group(1) for line in reported]  # type: ignore[union-attr]
     assert keys == ["sourceHiveServer2Uri", "sourceHiveServer2ExtraOpts", "sourceHive2KerberosPrincipal",
                     "targetHiveServer2Uri", "targetHiveServer2ExtraOpts", "targetHive2KerberosPrincipal"]
     assert all("through the clusters' metastores" in line for line in reported)
@@ -114,7 +115,7 @@ def test_unknown_property_is_reported_with_its_line(convert: Run, tmp_path: Path
     source = job_file("hdfs-mirroring", tmp_path / "in", sourceDirs="/typo")
     code, _, err = convert(source, "--out", tmp_path / "conf")
     assert code == 1
-    assert f"{source}:38: sourceDirs: is not a property of hdfs mirrors, so it was not converted" in err
+    assert f"{source}:38: the property 'sourceDirs' is not one of hdfs mirrors, so it was not converted" in err
 
 
 def test_a_value_of_the_wrong_type_is_reported_by_the_schema_check(convert: Run, tmp_path: Path) -> None:
@@ -170,8 +171,8 @@ def test_a_file_of_thousands_of_unknown_keys_lists_the_first_thousand_and_counts
     code, _, err = convert(source, "--out", tmp_path / "conf")
     assert code == 1
     reported = err.splitlines()
-    assert reported[0].startswith(f"{source}:38: unknownKey0: is not a property of hdfs mirrors")
-    assert reported[999].startswith(f"{source}:1037: unknownKey999: ")
+    assert reported[0].startswith(f"{source}:38: the property 'unknownKey0' is not one of hdfs mirrors")
+    assert reported[999].startswith(f"{source}:1037: the property 'unknownKey999' ")
     assert reported[1000] == (f"{source}: 29,000 more things were not converted and are not listed (only the first "
                               "1,000 are): fix those, then convert again.")
 
@@ -181,3 +182,68 @@ def test_a_file_over_a_mebibyte_is_refused(convert: Run, tmp_path: Path) -> None
     source.write_text("jobName=x\nsourceDir=/a\n" + "#" * (1 << 20))
     code, _, err = convert(source, "--out", tmp_path / "conf")
     assert code == 2 and "is larger than 1 MiB, which no job's properties are" in err
+
+
+def test_the_snapshot_extensions_own_names_win_and_the_others_are_reported(convert: Run, tmp_path: Path) -> None:
+    source = job_file("hdfs-snapshot-mirroring", tmp_path / "in", maxMaps="5", mapBandwidth="10",
+                      distcpMaxMaps="99", distcpMapBandwidth="77")
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 1
+    mirror = data(tmp_path / "conf" / "mirrors" / "hdfs-snapshot-daily-mirror.yaml")
+    assert (mirror["distcpMaxMaps"], mirror["distcpMapBandwidth"]) == (5, 10)
+    assert "the property 'distcpMaxMaps' is not one of hdfs-snapshot mirrors" in err
+    assert "the property 'distcpMapBandwidth' is not one of hdfs-snapshot mirrors" in err
+
+
+def test_a_report_on_a_key_named_like_a_secret_keeps_its_sentence_and_never_shows_the_value(
+        convert: Run, tmp_path: Path) -> None:
+    source = job_file("hdfs-mirroring", tmp_path / "in", **{"fs.s3a.secret.key": "s3cret-value"})
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 1
+    assert "the property 'fs.s3a.secret.key' is not one of hdfs mirrors, so it was not converted" in err
+    assert "s3cret-value" not in err
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_key(convert: Run, tmp_path: Path) -> None:
+    source = job_file("hdfs-mirroring", tmp_path / "in")
+    source.write_bytes(b"\xef\xbb\xbf" + source.read_bytes().split(b"\n", 1)[1])
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert (code, err) == (0, "")
+
+
+def test_reports_point_at_the_line_of_the_key_not_at_a_continued_value(convert: Run, tmp_path: Path) -> None:
+    source = job_file("hdfs-mirroring", tmp_path / "in")
+    with source.open("a") as extra:
+        extra.write("multi=a,\\\n  bogusLooking=1\nbogusLooking=2\nesc\\u0041key=3\n")
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 1
+    assert f"{source}:38: the property 'multi' is not one of hdfs mirrors" in err
+    assert f"{source}:40: the property 'bogusLooking' is not one of hdfs mirrors" in err
+    assert f"{source}: the property 'escAkey' is not one of hdfs mirrors" in err  # a key with escapes: no line
+
+
+def test_a_property_given_twice_is_reported_at_its_second_line(convert: Run, tmp_path: Path) -> None:
+    source = job_file("hdfs-mirroring", tmp_path / "in")
+    with source.open("a") as extra:
+        extra.write("targetDir=/mirrors/other\n")
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 1
+    assert (f"{source}:38: the property 'targetDir' is given again here: its last value was converted, as Java "
+            "reads the file; keep one.") in err
+    assert data(tmp_path / "conf" / "mirrors" / "hdfs-monthly-sales-dr.yaml")["targetDir"] == "/mirrors/other"
+
+
+def test_a_job_name_longer_than_an_entity_name_is_refused(convert: Run, tmp_path: Path) -> None:
+    source = job_file("hdfs-mirroring", tmp_path / "in", jobName="a" * 129)
+    code, out, err = convert(source, "--out", tmp_path / "conf")
+    assert (code, out) == (2, "")
+    assert "at most 128 characters" in err and not (tmp_path / "conf").exists()
+
+
+def test_a_malformed_escape_names_its_line(convert: Run, tmp_path: Path) -> None:
+    source = tmp_path / "job.PROPERTIES"
+    source.write_text("jobName=x\nsourceDir=/a\ntargetDir=/mirrors/\\u12\n")
+    code, _, err = convert(source, "--out", tmp_path / "conf")
+    assert code == 2
+    assert err == (f"toolkit: {source} is not a properties file Java could read: a malformed \\u escape or line on "
+                   "line 3; fix it, or pass the job's properties file.\n")

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from jproperties import Properties, PropertyError  # type: ignore[import-untyped]
 
-from toolkit.authoring.convert.falcon_xml import Conversion, ConvertedEntity
+from toolkit.authoring.convert.falcon_xml import MAX_NAME, Conversion, ConvertedEntity
 from toolkit.authoring.convert.tracking import MAX_REPORTS, Report
 from toolkit.authoring.convert.values import fields, parse_tags
 from toolkit.core.entities.kinds import Kind
@@ -67,16 +69,14 @@ def convert_extension_job(file: Path) -> Conversion:
         ("sourceCluster", job.take("sourceCluster")),
         ("targetCluster", job.take("targetCluster")),
         *_TYPE_FIELDS[type_](job),
-        ("distcpMaxMaps", job.take("distcpMaxMaps", _integer)),
-        ("distcpMapBandwidth", job.take("distcpMapBandwidth", _integer)),
         ("tdeEncryptionEnabled", job.take("tdeEncryptionEnabled", _boolean)),
     )
     job.report_leftovers(type_)
     name = data.get("name")
-    if not isinstance(name, str) or not _FILE_NAME.fullmatch(name):
-        what = "no jobName" if name is None else f"the jobName {name!r}, which cannot be an entity name,"
-        raise UsageError(f"{file} has {what}: give the job a Falcon name (letters, digits and hyphens, starting with "
-                         "a letter).")
+    if not isinstance(name, str) or not _FILE_NAME.fullmatch(name) or len(name) > MAX_NAME:
+        what = "no jobName" if name is None else f"the jobName {name!r}, which cannot be an entity name"
+        raise UsageError(f"{file} has {what}: give the job a name of letters, digits and hyphens, starting with a "
+                         f"letter, at most {MAX_NAME} characters.")
     return Conversion(file, ConvertedEntity(Kind.MIRROR, name, data), tuple(job.reports))
 
 
@@ -97,12 +97,15 @@ def _read(file: Path) -> tuple[dict[str, str], str]:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
         text = content.decode("iso-8859-1")
+    text = text.removeprefix("\ufeff")  # a byte-order mark, which Java would read into the first key
     parsed = Properties()
     try:
         parsed.load(text)
-    except PropertyError as err:
-        raise UsageError(f"{file} is not a properties file ({err}): fix it, or pass the job's properties "
-                         "file.") from None
+    except (PropertyError, UnicodeError, ValueError) as err:
+        line = re.search(r":(\d+):", str(err))
+        where = f" on line {line.group(1)}" if line else ""
+        raise UsageError(f"{file} is not a properties file Java could read: a malformed \\u escape or line{where}; "
+                         "fix it, or pass the job's properties file.") from None
     return {str(key): str(value) for key, value in parsed.properties.items()}, text
 
 
@@ -115,7 +118,6 @@ class _Job:
         self.text = text
         self.taken: set[str] = set()
         self.reports: list[Report] = []
-        self._lines: dict[str, int] | None = None
         self._unlisted = 0
 
     def extension_type(self) -> str:
@@ -151,32 +153,48 @@ class _Job:
 
     def tags(self) -> dict[str, str] | None:
         text = self.take("jobTags")
-        return None if text is None else parse_tags(text, lambda message: self.report("jobTags", message))
+        return None if text is None else parse_tags(text, lambda message: self._add(Report(self._where("jobTags"),
+                                                                                        f"jobTags: {message}")))
 
     def retry(self) -> dict[str, Any] | None:
         given = self.group(("policy", "jobRetryPolicy", str), ("delay", "jobRetryDelay", str),
                            ("attempts", "jobRetryAttempts", _integer), ("onTimeout", "jobRetryOnTimeout", _boolean))
         return None if given is None else {**_RETRY_DEFAULTS, **given}
 
+    @cached_property
+    def key_lines(self) -> _KeyLines:
+        """Where the keys are set, read once: a file of thousands of reports is not read once each."""
+        return _key_lines(self.text)
+
     def report(self, key: str, message: str) -> None:
-        if len(self.reports) >= MAX_REPORTS:
+        """A report on the property `key`: `message` goes on from its name."""
+        self._add(Report(self._where(key), f"the property {key!r} {message}"))
+
+    def _where(self, key: str) -> str:
+        line = self.key_lines.lines.get(key)
+        return str(self.file) if line is None else f"{self.file}:{line}"
+
+    def _add(self, report: Report) -> None:
+        """A report, or one more counted past the first MAX_REPORTS (listing a million costs more than converting)."""
+        if len(self.reports) < MAX_REPORTS:
+            self.reports.append(report)
+        else:
             self._unlisted += 1
-            return
-        if self._lines is None:
-            self._lines = _key_lines(self.text)
-        self.reports.append(Report(f"{self.file}:{self._lines.get(key, 1)}", f"{key}: {message}"))
 
     def report_leftovers(self, type_: str) -> None:
         for key in self.values:
             if key in self.taken:
                 continue
             if key in _HIVE_SERVER:
-                self.report(key, "not converted: the toolkit reads and writes Hive through the clusters' metastores "
-                            "(the registry interface of clusters/<name>.yaml), not HiveServer2; check that the "
-                            "source and target clusters name theirs.")
+                self.report(key, "was not converted: the toolkit reads and writes Hive through the clusters' "
+                            "metastores (the registry interface of clusters/<name>.yaml), not HiveServer2; check that "
+                            "the source and target clusters name theirs.")
             else:
-                self.report(key, f"is not a property of {type_} mirrors, so it was not converted: redo by hand what "
-                            "it did, or drop it.")
+                self.report(key, f"is not one of {type_} mirrors, so it was not converted: redo by hand what it did, "
+                            "or drop it.")
+        for key, line in self.key_lines.repeated.items():
+            self._add(Report(f"{self.file}:{line}", f"the property {key!r} is given again here: its last value was "
+                             "converted, as Java reads the file; keep one."))
         if self._unlisted:
             self.reports.append(Report(str(self.file), f"{self._unlisted:,} more things were not converted and are "
                                        f"not listed (only the first {MAX_REPORTS:,} are): fix those, then convert "
@@ -185,7 +203,8 @@ class _Job:
 
 def _hdfs_fields(job: _Job) -> list[tuple[str, Any]]:
     return [("sourceDir", job.take("sourceDir", _comma_list)), ("targetDir", job.take("targetDir")),
-            ("overwrite", job.take("overwrite", _boolean)), *_file_options(job)]
+            *_distcp(job, "distcpMaxMaps", "distcpMapBandwidth"), ("overwrite", job.take("overwrite", _boolean)),
+            *_file_options(job)]
 
 
 def _snapshot_fields(job: _Job) -> list[tuple[str, Any]]:
@@ -195,8 +214,7 @@ def _snapshot_fields(job: _Job) -> list[tuple[str, Any]]:
         for part, convert in (("Policy", str), ("AgeLimit", str), ("Number", _integer))
     ]
     return [("sourceSnapshotDir", job.take("sourceSnapshotDir")), ("targetSnapshotDir", job.take("targetSnapshotDir")),
-            *retention, ("distcpMaxMaps", job.take("maxMaps", _integer)),
-            ("distcpMapBandwidth", job.take("mapBandwidth", _integer)), *_file_options(job)]
+            *retention, *_distcp(job, "maxMaps", "mapBandwidth"), *_file_options(job)]
 
 
 def _hive_fields(job: _Job) -> list[tuple[str, Any]]:
@@ -204,7 +222,14 @@ def _hive_fields(job: _Job) -> list[tuple[str, Any]]:
             ("sourceTables", job.take("sourceTables", _tables)),
             ("sourceStagingPath", job.take("sourceStagingPath")), ("targetStagingPath", job.take("targetStagingPath")),
             ("maxEvents", job.take("maxEvents", _integer)),
-            ("replicationMaxMaps", job.take("replicationMaxMaps", _integer))]
+            ("replicationMaxMaps", job.take("replicationMaxMaps", _integer)),
+            *_distcp(job, "distcpMaxMaps", "distcpMapBandwidth")]
+
+
+def _distcp(job: _Job, maps: str, bandwidth: str) -> list[tuple[str, Any]]:
+    """The DistCp limits under the names the job's extension gives them (the snapshot extension's `maxMaps` and
+    `mapBandwidth`, the others' `distcp...`): a key of another extension is left to be reported."""
+    return [("distcpMaxMaps", job.take(maps, _integer)), ("distcpMapBandwidth", job.take(bandwidth, _integer))]
 
 
 def _file_options(job: _Job) -> list[tuple[str, Any]]:
@@ -233,12 +258,29 @@ def _boolean(text: str) -> bool | str:
     return _BOOLEANS.get(text.lower(), text)
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    """The line each key is first set on, as far as a plain `key=`, `key:` or `key value` line tells (a key with
-    escapes or on a continued line is not found: its reports point at line 1)."""
+@dataclass(frozen=True)
+class _KeyLines:
+    """Where each key is first set, and the line of each key set again."""
+
+    lines: dict[str, int]
+    repeated: dict[str, int]
+
+
+def _key_lines(text: str) -> _KeyLines:
+    """The line of each key as far as a plain `key=`, `key:` or `key value` line tells: a continued line is part of
+    the value before it, and a key spelled with escapes is not found (its reports name the file alone)."""
     lines: dict[str, int] = {}
+    repeated: dict[str, int] = {}
+    continued = False
     for number, line in enumerate(text.splitlines(), 1):
-        match = _KEY.match(line)
-        if match is not None:
-            lines.setdefault(match.group(1), number)
-    return lines
+        starts_key = not continued
+        stripped = line.lstrip(" \t\f")
+        continued = not stripped.startswith(("#", "!")) and (len(line) - len(line.rstrip("\\"))) % 2 == 1
+        match = _KEY.match(line) if starts_key else None
+        if match is None:
+            continue
+        key = match.group(1)
+        if key in lines:
+            repeated.setdefault(key, number)
+        lines.setdefault(key, number)
+    return _KeyLines(lines, repeated)

@@ -30,6 +30,7 @@ _CONVERTERS: dict[Kind, Callable[[Node], dict[str, Any]]] = {
 }
 # The entity name becomes the file name: nothing that could leave the kind folder or hide the file.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+MAX_NAME = 128  # the schemas' limit of every entity name; longer, the file could not be written
 
 
 def _namespace(kind: str) -> str:
@@ -88,9 +89,11 @@ def _kind(xml: XmlFile) -> Kind:
 
 def _name(xml: XmlFile, kind: Kind, data: dict[str, Any]) -> str:
     name = data.get("name")
-    if name is not None and _FILE_NAME.fullmatch(name):
+    if name is not None and _FILE_NAME.fullmatch(name) and len(name) <= MAX_NAME:
         return name
     what = "without a name" if name is None else f"named {name!r}, which cannot be a file name,"
+    if name is not None and _FILE_NAME.fullmatch(name):
+        what = f"named with {len(name)} characters, more than the {MAX_NAME} an entity name may have,"
     raise UsageError(
         f"{xml.file} defines a {kind.value} {what} on line {xml.root_line}: "
         "give it a Falcon name (letters, digits and hyphens, starting with a letter)."

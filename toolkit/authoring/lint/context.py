@@ -10,6 +10,7 @@ from pathlib import Path
 from toolkit.core.el.expressions import Expression, parse_expression
 from toolkit.core.el.templates import PathTemplate
 from toolkit.core.entities.kinds import Kind
+from toolkit.core.entities.mirror_folders import WrittenFolders
 from toolkit.core.entities.model import Entity, Input, Output, Process
 from toolkit.core.entities.quality_suites import QualitySuite, SuiteError, read_suite
 from toolkit.core.entities.repo import ConfigRepo
@@ -37,6 +38,12 @@ class LintContext:
     def processes_complete(self) -> bool:
         """False while a process file fails to load: who reads or writes a feed is then not known."""
         return not any(ref.kind is Kind.PROCESS for ref in self.repo.unloaded)
+
+    @cached_property
+    def written_folders(self) -> WrittenFolders:
+        """What the feeds, clusters and mirrors write, by file system (built on first use: a repo without mirrors
+        never pays for it)."""
+        return WrittenFolders(self.repo)
 
     @cached_property
     def readers(self) -> dict[str, tuple[Process, ...]]:

@@ -44,7 +44,7 @@ def convert_falcon_command(
     \b
     toolkit convert-falcon falcon/*.xml falcon/sales-dr.properties --out conf
     """
-    conversions = [convert_extension_job(file) if file.suffix == ".properties" else convert_file(file)
+    conversions = [convert_extension_job(file) if file.suffix.lower() == ".properties" else convert_file(file)
                    for file in files]
     result = write_conversions(conversions, out, force)
     for path in result.written:

@@ -51,7 +51,7 @@ def deps_command(
     """Print what ENTITY depends on and what depends on it, transitively, as two indented trees.
 
     A process depends on its clusters and on the feeds it reads and writes; a feed on its clusters and on the
-    datasources it imports from or exports to.
+    datasources it imports from or exports to; a mirror on the cluster it runs on, its source and its target.
     """
     config = ConfigRepo.load(repo)
     ref = _resolve(config, entity)

@@ -16,9 +16,10 @@ from toolkit.errors import UsageError
 def schema_command(
     write: Annotated[Path | None, typer.Option(
         "--write", help="Folder to write the schemas into, one per kind: cluster.json, feed.json, process.json, "
-        "datasource.json (created if missing).")] = None,
+        "datasource.json, mirror.json (created if missing).")] = None,
     kind: Annotated[str | None, typer.Option(
-        "--kind", help="Without --write: print the schema of this kind: cluster, feed, process or datasource.")] = None,
+        "--kind", help="Without --write: print the schema of this kind: cluster, feed, process, datasource or "
+        "mirror.")] = None,
 ) -> None:
     """Write the JSON Schemas (draft-07) of the entity kinds, or print one.
 
@@ -26,7 +27,8 @@ def schema_command(
     `# yaml-language-server: $schema=../.schemas/feed.json`, so editors complete and check fields.
     """
     if (write is None) == (kind is None) or (kind is not None and kind not in {k.value for k in Kind}):
-        raise UsageError("Give either --write DIR to write all schemas, or --kind cluster|feed|process to print one.")
+        kinds = "|".join(k.value for k in Kind)
+        raise UsageError(f"Give either --write DIR to write all schemas, or --kind {kinds} to print one.")
     if kind is not None:
         typer.echo(schema_text(Kind(kind)), nl=False)
         return

@@ -8,6 +8,9 @@ writes. Folders are under each cluster's root (its write endpoint); two clusters
 
 from __future__ import annotations
 
+import bisect
+import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -18,7 +21,10 @@ from toolkit.core.entities.document import FieldPath, format_path
 from toolkit.core.entities.ingest_folders import folders_of, relation
 from toolkit.core.entities.model import HdfsMirrorSpec, HiveMirrorSpec, Mirror, MirrorSpec, SnapshotMirrorSpec
 from toolkit.core.entities.repo import ConfigRepo
-from toolkit.uris import has_dot_segment, normalize_uri
+from toolkit.uris import has_dot_segment, normalize_uri, split_uri
+
+# Control (C0, DEL, C1), format (bidirectional overrides among them) and line or paragraph separator characters.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class Side(str, Enum):
@@ -83,10 +89,12 @@ def folder_problem(value: str) -> str | None:
     that starts with the folder's name."""
     if not value.startswith("/"):
         return "is not an absolute path: give a folder under the cluster root that starts with /"
-    if any(ord(char) < 32 or ord(char) == 127 for char in value):
-        return "holds a control character: give the folder without it"
-    if has_dot_segment(value) or "//" in value:
-        return "has a '.' or '..' segment or a doubled slash: spell the folder once"
+    if any(unicodedata.category(char) in _INVISIBLE for char in value):
+        return "holds a control, format or line-separator character: give the folder without it"
+    if has_dot_segment(value):
+        return "has a '.' or '..' segment: give the folder it stands for, without them"
+    if "//" in value:
+        return "has a doubled slash: write each '/' once"
     if "${" in value:
         return "has a ${...} variable, but a mirror copies fixed folders: give the folder itself"
     if normalize_uri(value) == "/":
@@ -104,49 +112,95 @@ def cluster_of(mirror: Mirror, side: Side) -> str:
     return mirror.source_cluster if side is Side.SOURCE else mirror.target_cluster
 
 
+def written(folder: MirrorFolder) -> bool:
+    """Whether the mirror writes into `folder`: its target, and the staging folders where a hive mirror's exports
+    are kept (a source folder is only read)."""
+    return folder.side is Side.TARGET or folder.field[0] in ("sourceStagingPath", "targetStagingPath")
+
+
+def file_system(repo: ConfigRepo, cluster: str) -> str:
+    """What tells a cluster's file system apart: its write endpoint in one spelling (scheme and host in lower case,
+    no doubled slash), else its name (a cluster without one shares it with none)."""
+    found = repo.clusters.get(cluster)
+    root = None if found is None else found.write_endpoint
+    if root is None:
+        return f"cluster:{cluster}"
+    head, path = split_uri(root)
+    return f"{head.lower()}{re.sub('/+', '/', path).rstrip('/') or '/'}"
+
+
 def same_file_system(repo: ConfigRepo, first: str, second: str) -> bool:
     """Whether two clusters are one file system: the same cluster, or two whose write endpoints are one root."""
-    if first == second:
-        return True
-    one, other = repo.clusters.get(first), repo.clusters.get(second)
-    roots = (None if one is None else one.write_endpoint, None if other is None else other.write_endpoint)
-    return roots[0] is not None and roots[0] == roots[1]
+    return first == second or file_system(repo, first) == file_system(repo, second)
 
 
 @dataclass(frozen=True)
 class Meeting:
-    """A target folder of a mirror that is, lies inside or holds (`how`) a folder someone else writes (`theirs`,
-    described as a sentence names it)."""
+    """A folder a mirror writes that is, lies inside or holds (`how`) a folder someone else writes (`theirs`, as a
+    sentence names it)."""
 
     mine: MirrorFolder
     how: str
     theirs: str
 
 
-def target_meetings(repo: ConfigRepo, mirror: Mirror) -> Iterator[Meeting]:
-    """The mirror's usable target folders against the folders of the feeds and the other mirrors' targets on the
-    same file system: what the mirror would overwrite or delete there, or what would write into its copy."""
-    mine = [folder for folder in mirror_folders(mirror)
-            if folder.side is Side.TARGET and folder_problem(folder.value) is None]
-    if not mine:
-        return
-    for theirs, described in _written_folders(repo, mirror):
-        for folder in mine:
-            how = relation(folder.path, theirs)
-            if how is not None:
-                yield Meeting(folder, how, described)
+@dataclass(frozen=True)
+class _Owned:
+    path: str
+    described: str
+    mirror: str | None  # the mirror writing it, None for a feed's or a cluster's folder
 
 
-def _written_folders(repo: ConfigRepo, mirror: Mirror) -> Iterator[tuple[str, str]]:
-    """(path, description) of what the feeds and the other mirrors write on the mirror's target file system."""
-    target = mirror.target_cluster
-    for feed in repo.feeds.values():
-        for cluster in feed.clusters:
-            if same_file_system(repo, cluster.name, target):
-                for owned in folders_of(feed, feed.locations_on(cluster.name), feed.table_on(cluster.name)):
-                    yield owned.path, f"{owned.described} on cluster '{cluster.name}'"
-    for other in repo.mirrors.values():
-        if other.name != mirror.name and same_file_system(repo, other.target_cluster, target):
-            for folder in mirror_folders(other):
-                if folder.side is Side.TARGET and folder_problem(folder.value) is None:
-                    yield folder.path, f"{folder.named} of mirror '{other.name}' on cluster '{other.target_cluster}'"
+class WrittenFolders:
+    """What the feeds, the clusters (their staging, temp, working and other locations: the ledger among them) and
+    the mirrors write, by file system, found by path: a look-up per ancestor and a range of the sorted paths per
+    folder, built once for a repo of thousands of entities."""
+
+    def __init__(self, repo: ConfigRepo) -> None:
+        self.repo = repo
+        self._by_system: dict[str, dict[str, list[_Owned]]] = {}
+        for feed in repo.feeds.values():
+            for feed_cluster in feed.clusters:
+                name = feed_cluster.name
+                for owned in folders_of(feed, feed.locations_on(name), feed.table_on(name)):
+                    self._add(name, _Owned(owned.path, f"{owned.described} on cluster '{name}'", None))
+        for found in repo.clusters.values():
+            for name, path in found.locations.items():
+                if path.startswith("/") and folder_problem(path) is None:
+                    self._add(found.name, _Owned(normalize_uri(path), f"the {name} location {path!r} of cluster "
+                                                 f"'{found.name}', where the toolkit keeps its files (the ledger is in "
+                                                 "working)", None))
+        for mirror in repo.mirrors.values():
+            for each in mirror_folders(mirror):
+                if written(each) and folder_problem(each.value) is None:
+                    on = cluster_of(mirror, each.side)
+                    self._add(on, _Owned(each.path, f"{each.named} of mirror '{mirror.name}' on cluster '{on}'",
+                                         mirror.name))
+        self._sorted = {system: sorted(paths) for system, paths in self._by_system.items()}
+
+    def _add(self, cluster: str, owned: _Owned) -> None:
+        self._by_system.setdefault(file_system(self.repo, cluster), {}).setdefault(owned.path, []).append(owned)
+
+    def meetings(self, mirror: Mirror) -> Iterator[Meeting]:
+        """Each usable folder the mirror writes against what the others write on that folder's file system."""
+        for folder in mirror_folders(mirror):
+            if not written(folder) or folder_problem(folder.value) is not None:
+                continue
+            system = file_system(self.repo, cluster_of(mirror, folder.side))
+            for owned in self._meeting(system, folder.path):
+                if owned.mirror != mirror.name:
+                    how = relation(folder.path, owned.path)
+                    if how is not None:
+                        yield Meeting(folder, how, owned.described)
+
+    def _meeting(self, system: str, path: str) -> Iterator[_Owned]:
+        """The folders of `system` that may be `path`, an ancestor of it, or below it (`relation` decides)."""
+        by_path, paths = self._by_system.get(system, {}), self._sorted.get(system, [])
+        ancestors = [path[:cut] for cut in range(1, len(path)) if path[cut] == "/"]
+        for candidate in (path, *reversed(ancestors), "/"):
+            yield from by_path.get(candidate, ())
+        below = path + "/"
+        index = bisect.bisect_left(paths, below)
+        while index < len(paths) and paths[index].startswith(below):
+            yield from by_path[paths[index]]
+            index += 1

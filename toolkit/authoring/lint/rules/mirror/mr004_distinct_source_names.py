@@ -25,6 +25,7 @@ from toolkit.authoring.lint.rule import EntityRule, Finding, register
 from toolkit.core.entities.kinds import Kind
 from toolkit.core.entities.mirror_folders import copied_name, folder_problem
 from toolkit.core.entities.model import HdfsMirrorSpec, Mirror
+from toolkit.uris import normalize_uri
 
 
 @register
@@ -41,7 +42,10 @@ class DistinctSourceNames(EntityRule[Mirror]):
             if folder_problem(source) is not None:
                 continue
             name = copied_name(source)
-            if name in first:
+            if name in first and normalize_uri(first[name]) == normalize_uri(source):
+                yield Finding(entity, f"sourceDir[{index}] {source!r} is the folder {first[name]!r} again: list it "
+                              "once.", ("sourceDir", index))
+            elif name in first:
                 yield Finding(entity, f"sourceDir[{index}] {source!r} has the last name {name!r} of "
                               f"{first[name]!r}: both would be copied into {entity.spec.target_dir.rstrip('/')}/{name} "
                               "and overwrite each other; mirror them apart (two mirrors, or folders named apart).",
