@@ -146,3 +146,24 @@ def test_a_link_where_a_kind_folder_goes_is_never_written_through(convert: Run, 
     assert sorted(path.name for path in out.iterdir()) == ["feeds"]
     assert_one_sentence(code, out_text, err, f"{out / 'feeds'} is a symbolic link: converted entities are never "
                                              "written through one; remove it, or choose another --out.")
+
+
+def test_a_link_to_nothing_where_a_file_would_go_is_refused_without_force(convert: Run, tmp_path: Path) -> None:
+    """A dangling link is something there: converting over it without --force must refuse, as over a file."""
+    out = tmp_path / "conf"
+    (out / "clusters").mkdir(parents=True)
+    link = out / "clusters" / "primary.yaml"
+    link.symlink_to(tmp_path / "nowhere.yaml")
+    code, out_text, err = convert(FALCON / "primary-cluster.xml", "--out", out)
+    assert (code, out_text) == (2, "")
+    assert f"{link} already exists" in err
+    assert link.is_symlink() and not (tmp_path / "nowhere.yaml").exists()
+
+
+def test_an_out_folder_that_is_a_link_to_nothing_is_refused_in_one_sentence(convert: Run, tmp_path: Path) -> None:
+    out = tmp_path / "conf"
+    out.symlink_to(tmp_path / "gone")
+    code, _, err = convert(FALCON / "primary-cluster.xml", "--out", out)
+    assert code == 2
+    assert err == (f"toolkit: --out {out} is a symbolic link to nothing: give the directory of a config repo (it is "
+                   "created if missing).\n")

@@ -36,6 +36,9 @@ def write_conversions(conversions: Sequence[Conversion], out: Path, force: bool 
     """Write each converted entity under `out` (created if missing); UsageError before any write when a
     target is taken (by another input, or by an existing file without `force`) or `out` is not a directory.
     """
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"--out {out} is a symbolic link to nothing: give the directory of a config repo (it is "
+                         "created if missing).")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file: pass the directory of a config repo (it is created if missing).")
     targets = _targets(conversions, out)
@@ -45,7 +48,7 @@ def write_conversions(conversions: Sequence[Conversion], out: Path, force: bool 
                              "it, or choose another --out.")
     if not force:
         for source, target in targets.values():
-            if target.exists():
+            if target.exists() or target.is_symlink():  # a link to nothing is something there too
                 raise UsageError(
                     f"{target} already exists (converting {source}): pass --force to overwrite it, "
                     "or choose another --out."
