@@ -26,7 +26,7 @@ from jproperties import Properties, PropertyError  # type: ignore[import-untyped
 
 from toolkit.authoring.convert.falcon_xml import MAX_NAME, Conversion, ConvertedEntity
 from toolkit.authoring.convert.tracking import MAX_REPORTS, Report
-from toolkit.authoring.convert.values import fields, parse_tags
+from toolkit.authoring.convert.values import fields, integer, parse_tags
 from toolkit.core.entities.kinds import Kind
 from toolkit.errors import UsageError
 
@@ -37,7 +37,6 @@ _TELLING_KEYS = {"sourceSnapshotDir": "hdfs-snapshot", "sourceDatabases": "hive"
 _MAX_BYTES = 1 << 20  # a job's properties are a few kilobytes; a bigger file is not one
 _FILE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _BOOLEANS = {"true": True, "false": False}  # Java's Boolean.parseBoolean, without its "anything else is false"
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 _KEY = re.compile(r"[ \t\f]*([^#!\s=:\\][^\s=:\\]*)")  # a line's key up to its separator
 # Falcon's builder fills a retry the job leaves partly unsaid with these (ExtensionProcessBuilderUtils).
 _RETRY_DEFAULTS = {"policy": "periodic", "delay": "minutes(30)", "attempts": 3}
@@ -158,7 +157,7 @@ class _Job:
 
     def retry(self) -> dict[str, Any] | None:
         given = self.group(("policy", "jobRetryPolicy", str), ("delay", "jobRetryDelay", str),
-                           ("attempts", "jobRetryAttempts", _integer), ("onTimeout", "jobRetryOnTimeout", _boolean))
+                           ("attempts", "jobRetryAttempts", integer), ("onTimeout", "jobRetryOnTimeout", _boolean))
         return None if given is None else {**_RETRY_DEFAULTS, **given}
 
     @cached_property
@@ -211,7 +210,7 @@ def _snapshot_fields(job: _Job) -> list[tuple[str, Any]]:
     retention = [
         (f"{side}SnapshotRetention{part}", job.take(f"{side}SnapshotRetention{part}", convert))
         for side in ("source", "target")
-        for part, convert in (("Policy", str), ("AgeLimit", str), ("Number", _integer))
+        for part, convert in (("Policy", str), ("AgeLimit", str), ("Number", integer))
     ]
     return [("sourceSnapshotDir", job.take("sourceSnapshotDir")), ("targetSnapshotDir", job.take("targetSnapshotDir")),
             *retention, *_distcp(job, "maxMaps", "mapBandwidth"), *_file_options(job)]
@@ -221,15 +220,15 @@ def _hive_fields(job: _Job) -> list[tuple[str, Any]]:
     return [("sourceDatabases", job.take("sourceDatabases", _comma_list)),
             ("sourceTables", job.take("sourceTables", _tables)),
             ("sourceStagingPath", job.take("sourceStagingPath")), ("targetStagingPath", job.take("targetStagingPath")),
-            ("maxEvents", job.take("maxEvents", _integer)),
-            ("replicationMaxMaps", job.take("replicationMaxMaps", _integer)),
+            ("maxEvents", job.take("maxEvents", integer)),
+            ("replicationMaxMaps", job.take("replicationMaxMaps", integer)),
             *_distcp(job, "distcpMaxMaps", "distcpMapBandwidth")]
 
 
 def _distcp(job: _Job, maps: str, bandwidth: str) -> list[tuple[str, Any]]:
     """The DistCp limits under the names the job's extension gives them (the snapshot extension's `maxMaps` and
     `mapBandwidth`, the others' `distcp...`): a key of another extension is left to be reported."""
-    return [("distcpMaxMaps", job.take(maps, _integer)), ("distcpMapBandwidth", job.take(bandwidth, _integer))]
+    return [("distcpMaxMaps", job.take(maps, integer)), ("distcpMapBandwidth", job.take(bandwidth, integer))]
 
 
 def _file_options(job: _Job) -> list[tuple[str, Any]]:
@@ -246,11 +245,6 @@ def _comma_list(text: str) -> list[str]:
 
 def _tables(text: str) -> str | list[str]:
     return "*" if text == "*" else _comma_list(text)
-
-
-def _integer(text: str) -> int | str:
-    """An integer as an int; other text unchanged (the schema check of the written file reports it)."""
-    return int(text) if _INTEGER.fullmatch(text) else text
 
 
 def _boolean(text: str) -> bool | str:

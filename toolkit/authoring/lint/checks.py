@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from toolkit.authoring.lint.rule import Finding
 from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.launcher_settings import launcher_problems
-from toolkit.core.entities.model import Feed, FeedCluster, Process, ProcessCluster
+from toolkit.core.entities.model import Feed, FeedCluster, Mirror, Process, ProcessCluster
 from toolkit.errors import UsageError
 
 
@@ -25,14 +25,16 @@ def repeated_clusters(entity: Feed | Process, advice: str) -> Iterator[Finding]:
             first[cluster.name] = index
 
 
-def unknown_time_zone(entity: Feed | Process) -> Iterator[Finding]:
-    """A finding when `timezone` is no IANA zone (an unknown name is never read as UTC)."""
+def unknown_time_zone(entity: Feed | Process | Mirror) -> Iterator[Finding]:
+    """A finding when the entity's time zone (`timezone`, a mirror's `jobTimezone`) is no IANA zone (an unknown
+    name is never read as UTC)."""
+    field, zone = ("jobTimezone", entity.job_timezone) if isinstance(entity, Mirror) else ("timezone", entity.timezone)
     try:
-        resolve_zone(entity.timezone)
+        resolve_zone(zone)
     except UsageError:
-        yield Finding(entity, f"timezone {entity.timezone!r} is not an IANA time zone; give a name such as UTC, "
+        yield Finding(entity, f"{field} {zone!r} is not an IANA time zone; give a name such as UTC, "
                       "Europe/Berlin or America/Los_Angeles (names are case-sensitive; a fixed offset is "
-                      "Etc/GMT-5 for UTC+5: the sign is inverted).", ("timezone",))
+                      "Etc/GMT-5 for UTC+5: the sign is inverted).", (field,))
 
 
 def bad_launcher_properties(entity: Feed | Process) -> Iterator[Finding]:

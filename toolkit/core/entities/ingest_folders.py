@@ -8,7 +8,7 @@ feeds on one cluster can collide.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -140,11 +140,20 @@ class Folders:
 
     def _meeting(self, path: str) -> Iterator[Folder]:
         """The folders that may be `path`, an ancestor of it, or below it (`relation` decides)."""
-        ancestors = [path[:cut] for cut in range(len(path)) if path[cut] == "/" and cut > 0]
-        for candidate in (path, *reversed(ancestors)):
-            yield from self._by_path.get(candidate, ())
-        below = path + "/"
-        index = bisect.bisect_left(self._paths, below)
-        while index < len(self._paths) and self._paths[index].startswith(below):
-            yield from self._by_path[self._paths[index]]
-            index += 1
+        for found in meeting_paths(self._paths, path):
+            yield from self._by_path[found]
+
+
+def meeting_paths(paths: Sequence[str], path: str) -> Iterator[str]:
+    """Those of the sorted `paths` that may be `path`, an ancestor of it, or below it: a look-up per ancestor and a
+    range of the sorted paths, not a comparison with each (`relation` decides)."""
+    ancestors = [path[:cut] for cut in range(len(path)) if path[cut] == "/" and cut > 0]
+    for candidate in (path, *reversed(ancestors)):
+        index = bisect.bisect_left(paths, candidate)
+        if index < len(paths) and paths[index] == candidate:
+            yield candidate
+    below = path + "/"
+    index = bisect.bisect_left(paths, below)
+    while index < len(paths) and paths[index].startswith(below):
+        yield paths[index]
+        index += 1

@@ -8,7 +8,6 @@ writes. Folders are under each cluster's root (its write endpoint); two clusters
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from functools import singledispatch
 from posixpath import basename
 
 from toolkit.core.entities.document import FieldPath, format_path
-from toolkit.core.entities.ingest_folders import folders_of, relation
+from toolkit.core.entities.ingest_folders import folders_of, meeting_paths, relation
 from toolkit.core.entities.model import HdfsMirrorSpec, HiveMirrorSpec, Mirror, MirrorSpec, SnapshotMirrorSpec
 from toolkit.core.entities.repo import ConfigRepo
 from toolkit.uris import has_dot_segment, normalize_uri, split_uri
@@ -158,6 +157,7 @@ class WrittenFolders:
 
     def __init__(self, repo: ConfigRepo) -> None:
         self.repo = repo
+        self._systems: dict[str, str] = {}  # cluster -> file_system(), worked out once per cluster
         self._by_system: dict[str, dict[str, list[_Owned]]] = {}
         for feed in repo.feeds.values():
             for feed_cluster in feed.clusters:
@@ -178,15 +178,20 @@ class WrittenFolders:
                                          mirror.name))
         self._sorted = {system: sorted(paths) for system, paths in self._by_system.items()}
 
+    def _system(self, cluster: str) -> str:
+        if cluster not in self._systems:
+            self._systems[cluster] = file_system(self.repo, cluster)
+        return self._systems[cluster]
+
     def _add(self, cluster: str, owned: _Owned) -> None:
-        self._by_system.setdefault(file_system(self.repo, cluster), {}).setdefault(owned.path, []).append(owned)
+        self._by_system.setdefault(self._system(cluster), {}).setdefault(owned.path, []).append(owned)
 
     def meetings(self, mirror: Mirror) -> Iterator[Meeting]:
         """Each usable folder the mirror writes against what the others write on that folder's file system."""
         for folder in mirror_folders(mirror):
             if not written(folder) or folder_problem(folder.value) is not None:
                 continue
-            system = file_system(self.repo, cluster_of(mirror, folder.side))
+            system = self._system(cluster_of(mirror, folder.side))
             for owned in self._meeting(system, folder.path):
                 if owned.mirror != mirror.name:
                     how = relation(folder.path, owned.path)
@@ -195,12 +200,6 @@ class WrittenFolders:
 
     def _meeting(self, system: str, path: str) -> Iterator[_Owned]:
         """The folders of `system` that may be `path`, an ancestor of it, or below it (`relation` decides)."""
-        by_path, paths = self._by_system.get(system, {}), self._sorted.get(system, [])
-        ancestors = [path[:cut] for cut in range(1, len(path)) if path[cut] == "/"]
-        for candidate in (path, *reversed(ancestors), "/"):
-            yield from by_path.get(candidate, ())
-        below = path + "/"
-        index = bisect.bisect_left(paths, below)
-        while index < len(paths) and paths[index].startswith(below):
-            yield from by_path[paths[index]]
-            index += 1
+        by_path = self._by_system.get(system, {})
+        for found in meeting_paths(self._sorted.get(system, []), path):
+            yield from by_path[found]

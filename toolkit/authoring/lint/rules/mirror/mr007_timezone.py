@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.authoring.lint.checks import unknown_time_zone
 from toolkit.authoring.lint.context import LintContext
 from toolkit.authoring.lint.rule import EntityRule, Finding, register
-from toolkit.core.el.timezones import resolve_zone
 from toolkit.core.entities.kinds import Kind
 from toolkit.core.entities.model import Mirror
-from toolkit.errors import UsageError
 
 
 @register
@@ -32,9 +31,4 @@ class MirrorTimezone(EntityRule[Mirror]):
     kind = Kind.MIRROR
 
     def check_entity(self, entity: Mirror, ctx: LintContext) -> Iterator[Finding]:
-        try:
-            resolve_zone(entity.job_timezone)
-        except UsageError:
-            yield Finding(entity, f"jobTimezone {entity.job_timezone!r} is not an IANA time zone; give a name such as "
-                          "UTC, Europe/Berlin or America/Los_Angeles (names are case-sensitive; a fixed offset is "
-                          "Etc/GMT-5 for UTC+5: the sign is inverted).", ("jobTimezone",))
+        return unknown_time_zone(entity)
